@@ -1,0 +1,3 @@
+from tactical.cli import main
+
+raise SystemExit(main())

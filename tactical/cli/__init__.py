@@ -1,0 +1,70 @@
+"""The `tactical` console script (DESIGN.md "Command line").
+
+Each command lives in its own module here with `add_parser(subparsers)`; the
+parser's `run(args) -> int` default does the work. A `UserError` anywhere
+becomes one line on stderr and exit code 2; nothing is changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from tactical.errors import UserError
+
+# module name under tactical.cli for each command, in help order
+COMMANDS = ("play", "check", "move", "terrain", "odds", "roll", "render")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage mistakes as a UserError (one line, exit 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UserError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="tactical",
+        description="2D tactical map simulator for tabletop naval and space wargames.",
+    )
+    subparsers = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"tactical.cli.{name}")
+        except ModuleNotFoundError as error:
+            if error.name != f"tactical.cli.{name}":
+                raise
+            continue
+        module.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        if not args_list:
+            return _default(parser)
+        args = parser.parse_args(args_list)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return 2
+        return int(args.run(args) or 0)
+    except UserError as error:
+        print(f"tactical: {error.describe()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _default(parser: argparse.ArgumentParser) -> int:
+    """`tactical` alone: the play screen on the default map, or its check table before that exists."""
+    try:
+        play = importlib.import_module("tactical.cli.play")
+    except ModuleNotFoundError:
+        check = importlib.import_module("tactical.cli.check")
+        return check.run(parser.parse_args(["check", str(check.default_map_path())]))
+    return play.run(parser.parse_args(["play"]))

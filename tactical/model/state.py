@@ -1,0 +1,57 @@
+"""The state of a table: what a map file holds, plus what play adds later."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from tactical.model.board import Board
+from tactical.model.frozen import FrozenMap
+from tactical.model.units import Terrain, Unit
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Board, terrain and units under one rule system. Immutable: every change makes a new one."""
+
+    rules: str
+    board: Board
+    title: str = ""
+    options: FrozenMap = field(default_factory=FrozenMap)
+    terrain: tuple[Terrain, ...] = ()
+    units: tuple[Unit, ...] = ()
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id; KeyError if there is none."""
+        for unit in self.units:
+            if unit.id == unit_id:
+                return unit
+        raise KeyError(unit_id)
+
+    def has_unit(self, unit_id: str) -> bool:
+        return any(u.id == unit_id for u in self.units)
+
+    def terrain_piece(self, terrain_id: str) -> Terrain:
+        for piece in self.terrain:
+            if piece.id == terrain_id:
+                return piece
+        raise KeyError(terrain_id)
+
+    def replace_unit(self, unit: Unit) -> GameState:
+        """A copy with the unit of the same id replaced."""
+        if not self.has_unit(unit.id):
+            raise KeyError(unit.id)
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def without_unit(self, unit_id: str) -> GameState:
+        return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+
+    def with_terrain(self, terrain: tuple[Terrain, ...]) -> GameState:
+        return replace(self, terrain=tuple(terrain))
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Sides in order of first appearance."""
+        seen: dict[str, None] = {}
+        for unit in self.units:
+            seen.setdefault(unit.side, None)
+        return tuple(seen)

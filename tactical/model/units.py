@@ -1,0 +1,143 @@
+"""Units and terrain: small immutable values (DESIGN.md map format)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+
+from shapely.geometry import Point, Polygon
+
+from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase, footprint
+from tactical.model.frozen import FrozenMap
+
+
+class SizeClass(StrEnum):
+    """Size classes, also used as terrain Surface Height (R002.8). Ordered smallest first."""
+
+    TINY = "tiny"
+    SMALL = "small"
+    MEDIUM = "medium"
+    LARGE = "large"
+    MASSIVE = "massive"
+
+    @property
+    def rank(self) -> int:
+        return list(SizeClass).index(self)
+
+    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, SizeClass):
+            return self.rank < other.rank
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, SizeClass):
+            return self.rank <= other.rank
+        return NotImplemented
+
+
+class MovementClass(StrEnum):
+    """How a unit moves, which picks its turning pivot (R002.11-R002.13) and terrain collisions."""
+
+    NAVAL = "naval"
+    ARMOURED = "armoured"
+    AERIAL = "aerial"
+    SPACE = "space"
+
+
+class TerrainKind(StrEnum):
+    """Terrain kinds of DESIGN.md; a rule system may accept further kinds as plain strings."""
+
+    SOFT = "soft"
+    DENSE = "dense"
+    OBSTRUCTING = "obstructing"
+
+
+@dataclass(frozen=True, slots=True)
+class Circle:
+    """A round terrain footprint."""
+
+    x: float
+    y: float
+    radius: float
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain piece: a polygon (tuple of (x, y) vertices) or a circle."""
+
+    id: str
+    kind: str
+    height: SizeClass
+    polygon: tuple[tuple[float, float], ...] | None = None
+    circle: Circle | None = None
+    name: str = ""
+
+    @cached_property
+    def geometry(self) -> Polygon:
+        """The footprint in table inches (circles as 64-gons)."""
+        if self.circle is not None:
+            return Point(self.circle.x, self.circle.y).buffer(self.circle.radius, quad_segs=16)
+        assert self.polygon is not None
+        return Polygon(self.polygon)
+
+    def outline(self) -> list[tuple[float, float]]:
+        """Vertices of the footprint, closing point excluded (circles as polygons)."""
+        return [tuple(p) for p in self.geometry.exterior.coords[:-1]]  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A model (or stand) on the table.
+
+    `stats` holds the rule system's own values; each rule system documents
+    and validates its schema.
+    """
+
+    id: str
+    name: str
+    side: str
+    pose: Pose
+    base: Base
+    movement: MovementClass = MovementClass.NAVAL
+    size: SizeClass = SizeClass.MEDIUM
+    stats: FrozenMap = field(default_factory=FrozenMap)
+
+    @property
+    def x(self) -> float:
+        return self.pose.x
+
+    @property
+    def y(self) -> float:
+        return self.pose.y
+
+    @property
+    def heading(self) -> float:
+        return self.pose.heading
+
+    @cached_property
+    def footprint(self) -> Polygon:
+        return footprint(self.pose, self.base)
+
+    def moved_to(self, pose: Pose) -> Unit:
+        return replace(self, pose=pose)
+
+    def with_stats(self, **changes: object) -> Unit:
+        stats = self.stats
+        for key, value in changes.items():
+            stats = stats.set(key, value)
+        return replace(self, stats=stats)
+
+
+__all__ = [
+    "Base",
+    "Circle",
+    "CircleBase",
+    "MovementClass",
+    "Pose",
+    "RectBase",
+    "SizeClass",
+    "Terrain",
+    "TerrainKind",
+    "Unit",
+]

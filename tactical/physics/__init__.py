@@ -1,0 +1,1 @@
+"""tactical.physics"""

@@ -1,0 +1,231 @@
+"""The rule-system protocol: conventions as data, stats schema, options, registry hooks.
+
+A rule system is a package under `tactical.rules` that builds one `RuleSystem`
+and registers it by id (see `tactical.rules.registry`). Everything it tells the
+rest of the tool is data or a pure function: how it measures, which arcs it
+names, how it validates unit stats and options, how units may move, and
+(from the combat work on) its resolvers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.geometry.movement_spec import Pivot, TurningRules
+from tactical.model import MovementClass, SizeClass, Terrain, Unit
+
+# --------------------------------------------------------------------------- measuring
+
+
+@dataclass(frozen=True, slots=True)
+class RangeBand:
+    """A named band covering distances up to `max_inches` (inclusive) from the band before it."""
+
+    name: str
+    max_inches: float
+
+
+@dataclass(frozen=True)
+class RangeBands:
+    """A rule system's range table: inches -> band name (G.4: "within X" means <= X)."""
+
+    bands: tuple[RangeBand, ...]
+
+    def band(self, distance: float) -> str | None:
+        """The band holding `distance`, or None beyond the last band."""
+        for band in self.bands:
+            if distance <= band.max_inches + 1e-9:
+                return band.name
+        return None
+
+    @property
+    def max_range(self) -> float:
+        return self.bands[-1].max_inches if self.bands else 0.0
+
+
+@dataclass(frozen=True)
+class MeasuringConventions:
+    """How a rule system measures (DESIGN.md "Rule systems").
+
+    - `distance_from`: "centre" or "edge" of the firer's base;
+    - `distance_to`: "centre" or "nearest" point of the target;
+    - `arc_test`: a target is in an arc by its "centre" or by "any" part of its base;
+    - `range_unit`: inches per range unit where the system counts units (BFM), else None;
+    - `range_bands`: the band table shown by `tactical check`, or None;
+    - `arcs`: the arcs the system names, in display order.
+    """
+
+    distance_from: Literal["centre", "edge"] = "centre"
+    distance_to: Literal["centre", "nearest"] = "centre"
+    arc_test: Literal["centre", "any"] = "centre"
+    range_unit: float | None = None
+    range_bands: RangeBands | None = None
+    arcs: tuple[ArcSpec, ...] = QUADRANTS
+
+
+# --------------------------------------------------------------------------- schema
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with a value: the key (dotted path) and what was expected."""
+
+    key: str
+    expected: str
+    spec_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a stats table or of the options table.
+
+    `kind` is "int", "float", "str", "bool", "table" or "tables" (an array of
+    tables, each checked against `fields`). `choices` limits strings; `low` and
+    `high` bound numbers (inclusive).
+    """
+
+    name: str
+    kind: Literal["int", "float", "str", "bool", "table", "tables"]
+    required: bool = False
+    default: Any = None
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] | None = None
+    fields: tuple[Field, ...] = ()
+    doc: str = ""
+    spec_id: str | None = None
+
+    def describe(self) -> str:
+        """What a valid value looks like, for error messages."""
+        words = {
+            "int": "a whole number",
+            "float": "a number",
+            "str": "a string",
+            "bool": "true or false",
+            "table": "a table",
+            "tables": "an array of tables",
+        }[self.kind]
+        if self.choices:
+            words = "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.low is not None and self.high is not None:
+            words += f" from {_num(self.low)} to {_num(self.high)}"
+        elif self.low is not None:
+            words += f" >= {_num(self.low)}"
+        elif self.high is not None:
+            words += f" <= {_num(self.high)}"
+        return words
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def check_fields(
+    fields: Sequence[Field], values: Mapping[str, Any], prefix: str = ""
+) -> list[Problem]:
+    """Validate a table against a schema: unknown keys, missing keys, types, bounds, choices."""
+    problems: list[Problem] = []
+    known = {f.name: f for f in fields}
+    for key in values:
+        if key not in known:
+            expected = "one of " + ", ".join(sorted(known)) if known else "no keys here"
+            problems.append(Problem(f"{prefix}{key}", f"a known key ({expected})"))
+    for spec in fields:
+        path = f"{prefix}{spec.name}"
+        if spec.name not in values:
+            if spec.required:
+                problems.append(Problem(path, f"{spec.describe()} (required)", spec.spec_id))
+            continue
+        value = values[spec.name]
+        if not _has_kind(value, spec.kind):
+            problems.append(Problem(path, spec.describe(), spec.spec_id))
+            continue
+        if spec.kind in ("int", "float"):
+            if not math.isfinite(value):
+                problems.append(Problem(path, spec.describe(), spec.spec_id))
+            elif (spec.low is not None and value < spec.low) or (
+                spec.high is not None and value > spec.high
+            ):
+                problems.append(Problem(path, spec.describe(), spec.spec_id))
+        elif spec.kind == "str" and spec.choices and value not in spec.choices:
+            problems.append(Problem(path, spec.describe(), spec.spec_id))
+        elif spec.kind == "table":
+            problems.extend(check_fields(spec.fields, value, f"{path}."))
+        elif spec.kind == "tables":
+            for index, item in enumerate(value):
+                problems.extend(check_fields(spec.fields, item, f"{path}[{index}]."))
+    return problems
+
+
+def _has_kind(value: Any, kind: str) -> bool:
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "table":
+        return isinstance(value, Mapping)
+    if kind == "tables":
+        return isinstance(value, list | tuple) and all(isinstance(v, Mapping) for v in value)
+    return False
+
+
+def with_defaults(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` with every missing optional key set to its default (None defaults left out)."""
+    merged = dict(values)
+    for spec in fields:
+        if spec.name not in merged and spec.default is not None:
+            merged[spec.name] = spec.default
+    return merged
+
+
+# --------------------------------------------------------------------------- rule system
+
+
+def default_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """Default LOS rule: obstructing and dense terrain block, soft terrain does not."""
+    return terrain.kind in ("obstructing", "dense")
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """Everything a rule system declares. Subclass or build one per package and register it.
+
+    Class-level data, like python-chess variants: the registry looks it up by id.
+    """
+
+    id: str
+    title: str
+    seed: str  # the seed document number, "000".."004"
+    background: Literal["sea", "land", "space"] = "sea"
+    default_movement: MovementClass = MovementClass.NAVAL
+    default_size: SizeClass = SizeClass.MEDIUM
+    conventions: MeasuringConventions = field(default_factory=MeasuringConventions)
+    stats_fields: tuple[Field, ...] = ()
+    option_fields: tuple[Field, ...] = ()
+    phases: tuple[str, ...] = ()
+    terrain_kinds: tuple[str, ...] = ("soft", "dense", "obstructing")
+    blocks_los: Callable[[Terrain, Unit | None, Unit | None], bool] = default_blocks_los
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        """Problems with one unit's `[unit.stats]` table."""
+        return check_fields(self.stats_fields, stats)
+
+    def check_options(self, options: Mapping[str, Any]) -> list[Problem]:
+        """Problems with the map's `[options]` table."""
+        return check_fields(self.option_fields, options)
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The options in force: the map's, with the SPEC's adopted defaults filled in."""
+        return with_defaults(self.option_fields, given)
+
+    def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
+        """How `unit` may move. The default turns freely about the centre."""
+        return TurningRules(pivot=Pivot.CENTRE)
