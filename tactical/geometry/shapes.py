@@ -17,7 +17,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-CIRCLE_SEGMENTS = 64  # polygon approximation of round bases, used only where shapely needs a polygon
+CIRCLE_SEGMENTS = (
+    64  # polygon approximation of round bases, used only where shapely needs a polygon
+)
 
 
 def normalise_heading(degrees: float) -> float:

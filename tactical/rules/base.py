@@ -145,9 +145,7 @@ def check_fields(
             problems.append(Problem(path, spec.describe(), spec.spec_id))
             continue
         if spec.kind in ("int", "float"):
-            if not math.isfinite(value):
-                problems.append(Problem(path, spec.describe(), spec.spec_id))
-            elif (spec.low is not None and value < spec.low) or (
+            if not math.isfinite(value) or (spec.low is not None and value < spec.low) or (
                 spec.high is not None and value > spec.high
             ):
                 problems.append(Problem(path, spec.describe(), spec.spec_id))
@@ -225,6 +223,19 @@ class RuleSystem:
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """The options in force: the map's, with the SPEC's adopted defaults filled in."""
         return with_defaults(self.option_fields, given)
+
+    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+        """The band `distance` (inches, measured by the conventions) falls in for `unit`'s fire."""
+        bands = self.conventions.range_bands
+        return bands.band(distance) if bands else None
+
+    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
+        """Whether `unit` moving collides with `terrain`. Default: dense and obstructing do."""
+        return terrain.kind in ("dense", "obstructing")
+
+    def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
+        """The arcs to show for a unit: its weapons' arcs where the system has them."""
+        return self.conventions.arcs
 
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
