@@ -1,0 +1,592 @@
+"""TOML map files (DESIGN.md "Map files"): load, validate, save.
+
+Loading checks everything before building anything: unknown keys, missing
+keys, wrong types, bad geometry, duplicate ids, units off the table, an unknown
+rule system, and each rule system's own stats and options schema. The first
+problem becomes one `UserError` line naming the file, the line where it can,
+the key and what was expected. Files are data only: nothing is evaluated.
+
+Saving writes the same structure back (tomli-w) through a temporary file and a
+rename, so a crash never leaves half a map; load -> save -> load gives the same
+GameState, and save -> load -> save the same text.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import shapely
+import tomli_w
+from shapely.geometry import Polygon, box
+
+from tactical.errors import UserError
+from tactical.model import (
+    Board,
+    Circle,
+    CircleBase,
+    FrozenMap,
+    GameState,
+    MovementClass,
+    Pose,
+    RectBase,
+    SizeClass,
+    Terrain,
+    Unit,
+    thaw,
+)
+from tactical.rules import registry
+from tactical.rules.base import RuleSystem
+
+EDGE_TOLERANCE = 1e-6  # inches: a base touching the table edge is on the table
+
+TOP_KEYS = ("title", "rules", "board", "options", "terrain", "unit")
+BOARD_KEYS = ("width", "height", "area")
+TERRAIN_KEYS = ("id", "name", "kind", "height", "polygon", "circle")
+UNIT_KEYS = ("id", "name", "side", "x", "y", "heading", "base", "movement", "size", "stats")
+SIZE_NAMES = tuple(s.value for s in SizeClass)
+MOVEMENT_NAMES = tuple(m.value for m in MovementClass)
+
+
+class MapError(UserError):
+    """A map file that cannot be used: names the file, line, key and what was expected."""
+
+    def __init__(
+        self,
+        source: str,
+        line: int | None,
+        key: str | None,
+        expected: str,
+        spec_id: str | None = None,
+    ) -> None:
+        self.source, self.line, self.key, self.expected = source, line, key, expected
+        where = source if line is None else f"{source}:{line}"
+        what = f"{key}: expected {expected}" if key else expected
+        super().__init__(f"{where}: {what}", spec_id=spec_id)
+
+
+# --------------------------------------------------------------------------- locating lines
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*(\.|=)")
+
+
+class _Lines:
+    """Finds the line of a key path such as ("unit", 3, "base") in the source text.
+
+    tomllib gives values but no positions, so this scans headers and key
+    lines: enough to point a person at the right line of a hand-written map.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.blocks: list[tuple[str, int, int]] = []  # (header, index of array item, line)
+        counts: dict[str, int] = {}
+        self.lines = text.splitlines()
+        current = ("", -1)
+        self.keys: list[tuple[str, int, str, int]] = []  # (header, item, key, line)
+        for number, raw in enumerate(self.lines, start=1):
+            header = _HEADER.match(raw)
+            if header and not raw.lstrip().startswith("#"):
+                name = header.group(2).replace('"', "").replace(" ", "")
+                if header.group(1) == "[[":
+                    counts[name] = counts.get(name, 0) + 1
+                    current = (name, counts[name] - 1)
+                else:
+                    root = name.split(".")[0]
+                    item = counts.get(root, 0) - 1 if root in counts else -1
+                    current = (name, item)
+                self.blocks.append((current[0], current[1], number))
+                continue
+            key = _KEY.match(raw)
+            if key:
+                self.keys.append((current[0], current[1], key.group(1).strip('"'), number))
+
+    def find(self, path: Sequence[str | int]) -> int | None:
+        """Best line for a key path; falls back to the enclosing table's header."""
+        if not path:
+            return None
+        head = str(path[0])
+        if head in ("terrain", "unit") and len(path) >= 2 and isinstance(path[1], int):
+            item = path[1]
+            rest = [str(p) for p in path[2:] if not isinstance(p, int)]
+            table = head
+            for depth in range(len(rest), 0, -1):
+                header = ".".join([head, *rest[: depth - 1]])
+                line = self._key_line(header, item, rest[depth - 1])
+                if line:
+                    return line
+                table_line = self._block_line(".".join([head, *rest[:depth]]), item)
+                if table_line:
+                    return table_line
+            return self._block_line(table, item)
+        rest = [str(p) for p in path[1:] if not isinstance(p, int)]
+        if rest:
+            for depth in range(len(rest), 0, -1):
+                line = self._key_line(".".join([head, *rest[: depth - 1]]), -1, rest[depth - 1])
+                if line:
+                    return line
+            return self._block_line(head, -1)
+        return self._key_line("", -1, head) or self._block_line(head, -1)
+
+    def _key_line(self, header: str, item: int, key: str) -> int | None:
+        for h, i, k, number in self.keys:
+            if h == header and (item < 0 or i == item) and k == key:
+                return number
+        return None
+
+    def _block_line(self, header: str, item: int) -> int | None:
+        for h, i, number in self.blocks:
+            if h == header and (item < 0 or i == item):
+                return number
+        return None
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass
+class _Reader:
+    source: str
+    lines: _Lines
+
+    def fail(self, path: Sequence[str | int], expected: str, spec_id: str | None = None) -> None:
+        raise MapError(self.source, self.lines.find(path), _dotted(path), expected, spec_id)
+
+    def table(self, value: Any, path: Sequence[str | int], keys: Sequence[str]) -> Mapping:
+        if not isinstance(value, Mapping):
+            self.fail(path, "a table")
+        for key in value:
+            if key not in keys:
+                self.fail([*path, key], "a known key (one of " + ", ".join(keys) + ")")
+        return value
+
+    def required(self, table: Mapping, path: Sequence[str | int], key: str) -> Any:
+        if key not in table:
+            self.fail([*path, key] if path else [key], "a value (this key is required)")
+        return table[key]
+
+    def string(
+        self,
+        table: Mapping,
+        path: Sequence[str | int],
+        key: str,
+        default: str | None = None,
+        choices: Sequence[str] | None = None,
+    ) -> str:
+        if key not in table and default is not None:
+            return default
+        value = self.required(table, path, key)
+        if not isinstance(value, str) or (not value.strip() and choices is None):
+            self.fail([*path, key], "a non-empty string")
+        if choices is not None and value not in choices:
+            self.fail([*path, key], "one of " + ", ".join(repr(c) for c in choices))
+        return value
+
+    def number(
+        self,
+        table: Mapping,
+        path: Sequence[str | int],
+        key: str,
+        default: float | None = None,
+        positive: bool = False,
+    ) -> float:
+        if key not in table and default is not None:
+            return default
+        value = self.required(table, path, key)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            self.fail([*path, key], "a finite number (inches or degrees)")
+        if positive and value <= 0:
+            self.fail([*path, key], "a number greater than 0")
+        return float(value)
+
+
+def _dotted(path: Sequence[str | int]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def loads_map(text: str, source: str = "<map>") -> GameState:
+    """Parse and validate map text; raises MapError (a UserError) on the first problem."""
+    if not text.strip():
+        raise MapError(
+            source, None, None, "a TOML map with 'rules' and a [board] table, but the file is empty"
+        )
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        found = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        line = int(found.group(1)) if found else None
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        raise MapError(source, line, None, f"valid TOML ({reason})") from None
+    reader = _Reader(source, _Lines(text))
+    return _build_state(reader, document)
+
+
+def load_map(path: str | os.PathLike[str]) -> GameState:
+    """Read a map file. Every problem (missing file, not UTF-8, bad TOML, bad values) is a MapError."""
+    file = Path(path)
+    source = str(path)
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise MapError(source, None, None, "an existing map file (no such file)") from None
+    except IsADirectoryError:
+        raise MapError(source, None, None, "a map file, not a directory") from None
+    except OSError as error:
+        raise MapError(source, None, None, f"a readable file ({error.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise MapError(
+            source, line, None, f"UTF-8 text (byte 0x{raw[error.start]:02x} is not valid UTF-8)"
+        ) from None
+    return loads_map(text, source)
+
+
+def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
+    reader.table(document, [], TOP_KEYS)
+    rules_id = reader.string(document, [], "rules")
+    try:
+        system = registry.get(rules_id)
+    except UserError:
+        reader.fail(
+            ["rules"], "a known rule system id (one of " + ", ".join(registry.rule_ids()) + ")"
+        )
+    title = reader.string(document, [], "title", default="") if "title" in document else ""
+    board = _board(reader, reader.required(document, [], "board"))
+    options = document.get("options", {})
+    reader.table(options, ["options"], [f.name for f in system.option_fields])
+    for problem in system.check_options(options):
+        reader.fail(["options", *problem.key.split(".")], problem.expected, problem.spec_id)
+
+    terrain_items = document.get("terrain", [])
+    if not isinstance(terrain_items, list):
+        reader.fail(["terrain"], "an array of tables ([[terrain]])")
+    unit_items = document.get("unit", [])
+    if not isinstance(unit_items, list):
+        reader.fail(["unit"], "an array of tables ([[unit]])")
+
+    seen: dict[str, str] = {}
+    terrain = tuple(
+        _terrain(reader, item, index, board, system, seen)
+        for index, item in enumerate(terrain_items)
+    )
+    units = tuple(
+        _unit(reader, item, index, board, system, seen) for index, item in enumerate(unit_items)
+    )
+    return GameState(
+        rules=rules_id,
+        board=board,
+        title=title,
+        options=FrozenMap(options),
+        terrain=terrain,
+        units=units,
+    )
+
+
+def _board(reader: _Reader, value: Any) -> Board:
+    table = reader.table(value, ["board"], BOARD_KEYS)
+    width = reader.number(table, ["board"], "width", positive=True)
+    height = reader.number(table, ["board"], "height", positive=True)
+    area = reader.number(table, ["board"], "area", default=24.0, positive=True)
+    return Board(width, height, area)
+
+
+def _unique(reader: _Reader, seen: dict[str, str], path: list, item_id: str, what: str) -> None:
+    if item_id in seen:
+        reader.fail([*path, "id"], f"a unique id ({item_id!r} is already used by {seen[item_id]})")
+    seen[item_id] = f"a {what}"
+
+
+def _terrain(
+    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+) -> Terrain:
+    path: list[str | int] = ["terrain", index]
+    table = reader.table(value, path, TERRAIN_KEYS)
+    piece_id = reader.string(table, path, "id")
+    _unique(reader, seen, path, piece_id, "terrain piece")
+    kind = reader.string(table, path, "kind", choices=system.terrain_kinds)
+    height = SizeClass(reader.string(table, path, "height", choices=SIZE_NAMES))
+    name = reader.string(table, path, "name", default="") if "name" in table else ""
+    has_polygon, has_circle = "polygon" in table, "circle" in table
+    if has_polygon == has_circle:
+        reader.fail(path, "exactly one of 'polygon' or 'circle' in each [[terrain]]")
+    if has_polygon:
+        points = _points(reader, table["polygon"], [*path, "polygon"])
+        shape = Polygon(points)
+        if not shape.is_valid:
+            reason = re.sub(
+                r"\[([-\d.e]+) ([-\d.e]+)\]", r" at (\1, \2)", shapely.is_valid_reason(shape)
+            )
+            reader.fail(
+                [*path, "polygon"], f"a simple polygon, without crossing edges ({reason.lower()})"
+            )
+        if shape.area <= 0:
+            reader.fail([*path, "polygon"], "a polygon with a non-zero area")
+        piece = Terrain(piece_id, kind, height, polygon=tuple(points), name=name)
+    else:
+        circle_path = [*path, "circle"]
+        circle = reader.table(table["circle"], circle_path, ("x", "y", "radius"))
+        piece = Terrain(
+            piece_id,
+            kind,
+            height,
+            circle=Circle(
+                reader.number(circle, circle_path, "x"),
+                reader.number(circle, circle_path, "y"),
+                reader.number(circle, circle_path, "radius", positive=True),
+            ),
+            name=name,
+        )
+    if not _on_board(piece.geometry, board):
+        reader.fail(path, f"a piece lying on the {_num(board.width)}x{_num(board.height)} table")
+    return piece
+
+
+def _points(reader: _Reader, value: Any, path: list) -> list[tuple[float, float]]:
+    if not isinstance(value, list) or len(value) < 3:
+        reader.fail(path, "an array of at least 3 [x, y] points")
+    points = []
+    for point in value:
+        if (
+            not isinstance(point, list)
+            or len(point) != 2
+            or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in point)
+            or not all(math.isfinite(c) for c in point)
+        ):
+            reader.fail(path, "[x, y] pairs of numbers")
+        points.append((float(point[0]), float(point[1])))
+    if points[0] == points[-1]:
+        points.pop()  # a closed ring written out in full is the same polygon
+    if len(points) < 3:
+        reader.fail(path, "an array of at least 3 distinct [x, y] points")
+    return points
+
+
+def _unit(
+    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+) -> Unit:
+    path: list[str | int] = ["unit", index]
+    table = reader.table(value, path, UNIT_KEYS)
+    unit_id = reader.string(table, path, "id")
+    _unique(reader, seen, path, unit_id, "unit")
+    name = reader.string(table, path, "name", default=unit_id) if "name" in table else unit_id
+    side = reader.string(table, path, "side")
+    pose = Pose(
+        reader.number(table, path, "x"),
+        reader.number(table, path, "y"),
+        reader.number(table, path, "heading", default=0.0),
+    )
+    base = _base(reader, reader.required(table, path, "base"), [*path, "base"])
+    movement = MovementClass(
+        reader.string(
+            table, path, "movement", default=system.default_movement.value, choices=MOVEMENT_NAMES
+        )
+    )
+    size = SizeClass(
+        reader.string(table, path, "size", default=system.default_size.value, choices=SIZE_NAMES)
+    )
+    stats = table.get("stats", {})
+    if not isinstance(stats, Mapping):
+        reader.fail([*path, "stats"], "a table ([unit.stats])")
+    for problem in system.check_stats(stats):
+        reader.fail([*path, "stats", *_key_parts(problem.key)], problem.expected, problem.spec_id)
+    unit = Unit(unit_id, name, side, pose, base, movement, size, FrozenMap(stats))
+    if not _on_board(unit.footprint, board):
+        reader.fail(
+            [*path, "x"],
+            f"a position with the whole base on the {_num(board.width)}x{_num(board.height)} "
+            f"table (the base reaches {_bounds_text(unit.footprint)})",
+        )
+    return unit
+
+
+def _key_parts(key: str) -> list[str | int]:
+    parts: list[str | int] = []
+    for piece in key.split("."):
+        found = re.fullmatch(r"(.+)\[(\d+)\]", piece)
+        if found:
+            parts.extend([found.group(1), int(found.group(2))])
+        else:
+            parts.append(piece)
+    return parts
+
+
+def _base(reader: _Reader, value: Any, path: list) -> RectBase | CircleBase:
+    if not isinstance(value, Mapping):
+        reader.fail(path, 'a table such as { shape = "rect", width = 1.5, length = 4 }')
+    shape = reader.string(value, path, "shape", choices=("rect", "circle"))
+    if shape == "rect":
+        reader.table(value, path, ("shape", "width", "length"))
+        return RectBase(
+            reader.number(value, path, "width", positive=True),
+            reader.number(value, path, "length", positive=True),
+        )
+    reader.table(value, path, ("shape", "diameter"))
+    return CircleBase(reader.number(value, path, "diameter", positive=True))
+
+
+def _on_board(geometry: Polygon, board: Board) -> bool:
+    table = box(
+        -EDGE_TOLERANCE,
+        -EDGE_TOLERANCE,
+        board.width + EDGE_TOLERANCE,
+        board.height + EDGE_TOLERANCE,
+    )
+    return bool(table.covers(geometry))
+
+
+def _bounds_text(geometry: Polygon) -> str:
+    x0, y0, x1, y1 = geometry.bounds
+    return f"x {x0:.2f}..{x1:.2f}, y {y0:.2f}..{y1:.2f}"
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# --------------------------------------------------------------------------- saving
+
+
+def map_document(state: GameState) -> dict[str, Any]:
+    """The map as plain TOML-ready data, keys in the order of DESIGN.md."""
+    document: dict[str, Any] = {}
+    if state.title:
+        document["title"] = state.title
+    document["rules"] = state.rules
+    board: dict[str, Any] = {"width": state.board.width, "height": state.board.height}
+    if state.board.area != 24.0:
+        board["area"] = state.board.area
+    document["board"] = board
+    if state.options:
+        document["options"] = thaw(state.options)
+    if state.terrain:
+        document["terrain"] = [_terrain_document(piece) for piece in state.terrain]
+    if state.units:
+        document["unit"] = [_unit_document(unit) for unit in state.units]
+    return document
+
+
+def _terrain_document(piece: Terrain) -> dict[str, Any]:
+    item: dict[str, Any] = {"id": piece.id}
+    if piece.name:
+        item["name"] = piece.name
+    item["kind"] = piece.kind
+    item["height"] = piece.height.value
+    if piece.circle is not None:
+        item["circle"] = {"x": piece.circle.x, "y": piece.circle.y, "radius": piece.circle.radius}
+    else:
+        item["polygon"] = [[x, y] for x, y in piece.polygon or ()]
+    return item
+
+
+def _unit_document(unit: Unit) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "id": unit.id,
+        "name": unit.name,
+        "side": unit.side,
+        "x": unit.pose.x,
+        "y": unit.pose.y,
+        "heading": unit.pose.heading,
+    }
+    if isinstance(unit.base, CircleBase):
+        item["base"] = {"shape": "circle", "diameter": unit.base.diameter}
+    else:
+        item["base"] = {"shape": "rect", "width": unit.base.width, "length": unit.base.length}
+    item["movement"] = unit.movement.value
+    item["size"] = unit.size.value
+    if unit.stats:
+        item["stats"] = thaw(unit.stats)
+    return item
+
+
+def dumps_map(state: GameState) -> str:
+    """The map as TOML text, laid out as in DESIGN.md: one block per piece and unit,
+    points and bases inline, so that a person can read and edit it."""
+    document = map_document(state)
+    chunks: list[str] = []
+    scalars = {k: v for k, v in document.items() if not isinstance(v, Mapping | list)}
+    if scalars:
+        chunks.append(_toml_lines(scalars))
+    for name in ("board", "options"):
+        if name in document:
+            chunks.append(f"[{name}]\n" + _toml_lines(document[name]))
+    for name in ("terrain", "unit"):
+        for item in document.get(name, []):
+            inline = {k: v for k, v in item.items() if k != "stats"}
+            chunk = f"[[{name}]]\n" + _toml_lines(inline)
+            if "stats" in item:
+                chunk += f"[{name}.stats]\n" + _toml_lines(item["stats"])
+            chunks.append(chunk)
+    return "\n".join(chunks)
+
+
+def _toml_lines(table: Mapping[str, Any]) -> str:
+    return "".join(f"{_toml_key(k)} = {_toml_value(v)}\n" for k, v in table.items())
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_\-]+", key) else _toml_scalar(key)
+
+
+def _toml_scalar(value: Any) -> str:
+    # tomli-w does the escaping and number formatting of single values
+    return tomli_w.dumps({"v": value})[4:-1]
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, Mapping):
+        if not value:
+            return "{}"
+        return (
+            "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+        )
+    if isinstance(value, list | tuple):
+        items = [_toml_value(v) for v in value]
+        if any(isinstance(v, Mapping) for v in value):
+            return "[\n" + "".join(f"  {item},\n" for item in items) + "]"
+        return "[" + ", ".join(items) + "]"
+    return _toml_scalar(value)
+
+
+def save_map(state: GameState, path: str | os.PathLike[str]) -> None:
+    """Write the map atomically: a temporary file in the same folder, then a rename."""
+    write_text_atomic(Path(path), dumps_map(state))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` so that readers see the old file or the new one, never half."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UserError(f"{path}: cannot write: folder {folder} does not exist")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as error:
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
