@@ -237,7 +237,7 @@ def loads_map(text: str, source: str = "<map>") -> GameState:
 
 
 def load_map(path: str | os.PathLike[str]) -> GameState:
-    """Read a map file. Every problem (missing file, not UTF-8, bad TOML, bad values) is a MapError."""
+    """Read a map file; every problem (missing, not UTF-8, bad TOML, bad values) is a MapError."""
     file = Path(path)
     source = str(path)
     try:

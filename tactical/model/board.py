@@ -105,7 +105,7 @@ class Board:
         raise KeyError(name)
 
     def area_at(self, x: float, y: float) -> Area | None:
-        """The area holding a point; the far edges belong to the last area. None if off the table."""
+        """The area holding a point (far edges belong to the last area); None off the table."""
         if not self.contains_point(x, y):
             return None
         column = min(int(x // self.area), self.columns - 1)

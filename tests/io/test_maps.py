@@ -98,7 +98,8 @@ def test_stress_map_has_200_units_and_40_terrain_pieces():
 def test_defaults_come_from_the_rule_system():
     state = loads_map(
         'rules = "sw-d6-capital"\n[board]\nwidth = 48\nheight = 48\n'
-        '[[unit]]\nid = "isd"\nside = "A"\nx = 5\ny = 5\nbase = { shape = "circle", diameter = 2 }\n'
+        '[[unit]]\nid = "isd"\nside = "A"\nx = 5\ny = 5\n'
+        'base = { shape = "circle", diameter = 2 }\n'
     )
     unit = state.unit("isd")
     assert unit.movement.value == "space"

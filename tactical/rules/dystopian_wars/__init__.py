@@ -150,7 +150,7 @@ class DystopianWars(RuleSystem):
         return tuple(arcs.values()) or self.conventions.arcs
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
-        """T002.12 / R002.35 / A002.7: water collides with soft and dense; land and the air with dense."""
+        """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""
         level = _level(unit)
         if level in ("flying", "obscured") or unit.movement is MovementClass.AERIAL:
             return terrain.kind in ("dense", "obstructing") and terrain.height > SizeClass.SMALL
