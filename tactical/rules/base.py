@@ -4,19 +4,31 @@ A rule system is a package under `tactical.rules` that builds one `RuleSystem`
 and registers it by id (see `tactical.rules.registry`). Everything it tells the
 rest of the tool is data or a pure function: how it measures, which arcs it
 names, how it validates unit stats and options, how units may move, and
-(from the combat work on) its resolvers.
+its turn sequence, and its resolvers.
+
+Resolvers (DESIGN.md "Rule systems"): a resolver is a pure function of
+(state, declared action, dice) returning a `Resolution` — the events (every
+roll, threshold, table lookup and outcome, each citing its SPEC id), the new
+state, and a small hashable `summary` of the outcome. Odds are the exact
+distribution of that summary, computed by running the same resolver under
+`tactical.dice.enumerate_outcomes`. The generic attack hooks
+(`weapons`, `declare_attack`, `resolve_attack`, `attack_odds`) let the
+front ends ask any rule system without naming it; a system without combat
+resolvers says so with a UserError.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tactical.dice import Dice, Distribution, fraction_text, percent
+from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
-from tactical.model import MovementClass, SizeClass, Terrain, Unit
+from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
 
 # --------------------------------------------------------------------------- measuring
 
@@ -145,8 +157,10 @@ def check_fields(
             problems.append(Problem(path, spec.describe(), spec.spec_id))
             continue
         if spec.kind in ("int", "float"):
-            if not math.isfinite(value) or (spec.low is not None and value < spec.low) or (
-                spec.high is not None and value > spec.high
+            if (
+                not math.isfinite(value)
+                or (spec.low is not None and value < spec.low)
+                or (spec.high is not None and value > spec.high)
             ):
                 problems.append(Problem(path, spec.describe(), spec.spec_id))
         elif spec.kind == "str" and spec.choices and value not in spec.choices:
@@ -182,6 +196,194 @@ def with_defaults(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[st
         if spec.name not in merged and spec.default is not None:
             merged[spec.name] = spec.default
     return merged
+
+
+# --------------------------------------------------------------------------- events and actions
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing a resolver did: a roll, a threshold, a table lookup, an outcome.
+
+    `kind` names it ("roll", "threshold", "lookup", "outcome", ...), `spec_id`
+    cites the rule that decided it, `data` holds the values as (key, value)
+    pairs of plain immutable values (kept as a tuple: resolvers make many of
+    these while odds are enumerated). Rule systems give data, not prose:
+    front ends word it.
+    """
+
+    kind: str
+    spec_id: str | None
+    data: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, kind: str, spec_id: str | None = None, **data: Any) -> Event:
+        return cls(kind, spec_id, tuple(data.items()))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for name, value in self.data:
+            if name == key:
+                return value
+        return default
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return dict(self.data)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "spec_id": self.spec_id, **_plain(dict(self.data))}
+
+    def describe(self) -> str:
+        """A plain one-line rendering for logs and the text CLI."""
+        values = ", ".join(f"{key}={_plain(value)}" for key, value in self.data)
+        cited = f" ({self.spec_id})" if self.spec_id else ""
+        return f"{self.kind}: {values}{cited}" if values else f"{self.kind}{cited}"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a resolver returns: events in order, the new state, and the outcome summary."""
+
+    state: GameState
+    events: tuple[Event, ...]
+    summary: Hashable
+
+
+@dataclass(frozen=True)
+class Attack:
+    """A declared attack: who fires what at whom, with the declaration's parameters."""
+
+    attacker: str
+    weapon: str
+    target: str
+    params: FrozenMap = field(default_factory=FrozenMap)
+
+
+@dataclass(frozen=True)
+class OddsSection:
+    """One distribution of an odds report, e.g. the result of a laser attack.
+
+    `label` is the JSON key each outcome row uses for its outcome.
+    """
+
+    name: str
+    spec_id: str | None
+    label: str
+    distribution: Distribution[Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "spec_id": self.spec_id,
+            "outcomes": self.distribution.rows(self.label),
+        }
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    """The exact odds of one declared attack as it stands on the table.
+
+    `facts` are what the geometry and the declaration decided (range, threshold,
+    number of missiles...), `sections` the distributions, first the main one.
+    """
+
+    rules: str
+    attack: Attack
+    facts: FrozenMap
+    sections: tuple[OddsSection, ...]
+
+    def section(self, name: str) -> OddsSection:
+        for section in self.sections:
+            if section.name == name:
+                return section
+        raise KeyError(name)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "attacker": self.attack.attacker,
+            "weapon": self.attack.weapon,
+            "target": self.attack.target,
+            "params": _plain(self.attack.params),
+            "facts": _plain(self.facts),
+            "distributions": [section.as_dict() for section in self.sections],
+        }
+
+
+def probability_row(probability: Any) -> dict[str, Any]:
+    """{"probability": "a/b", "percent": float} for one exact probability."""
+    return {"probability": fraction_text(probability), "percent": percent(probability)}
+
+
+class NoCombatResolvers(UserError):
+    """The rule system has no combat resolvers (yet)."""
+
+
+# --------------------------------------------------------------------------- turn sequence
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    """One phase of a turn. In an `alternating` phase the sides take turns acting,
+    one action each, until every side has passed in a row."""
+
+    name: str
+    spec_id: str | None = None
+    alternating: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnPosition:
+    """Where play stands: turn number, phase index, index of the side to act, passes in a row."""
+
+    turn: int = 1
+    phase: int = 0
+    side: int = 0
+    passes: int = 0
+
+
+@dataclass(frozen=True)
+class TurnSequence:
+    """A rule system's turn as phases; `advance` steps through them for a number of sides."""
+
+    phases: tuple[Phase, ...]
+
+    def start(self) -> TurnPosition:
+        return TurnPosition()
+
+    def phase(self, position: TurnPosition) -> Phase:
+        return self.phases[position.phase]
+
+    def advance(self, position: TurnPosition, sides: int, *, passed: bool = False) -> TurnPosition:
+        """The position after the side to act has acted (or passed).
+
+        A plain phase gives each side one go in order. An alternating phase
+        hands the go to the next side after every action and ends when all
+        sides have passed one after the other.
+        """
+        if sides < 1:
+            raise UserError("a turn needs at least one side")
+        if not self.phases:
+            return TurnPosition(position.turn + 1)
+        current = self.phases[position.phase]
+        following = (position.side + 1) % sides
+        if current.alternating:
+            passes = position.passes + 1 if passed else 0
+            if passes < sides:
+                return TurnPosition(position.turn, position.phase, following, passes)
+        elif following != 0:
+            return TurnPosition(position.turn, position.phase, following, 0)
+        if position.phase + 1 < len(self.phases):
+            return TurnPosition(position.turn, position.phase + 1, 0, 0)
+        return TurnPosition(position.turn + 1, 0, 0, 0)
 
 
 # --------------------------------------------------------------------------- rule system
@@ -229,6 +431,11 @@ class RuleSystem:
         bands = self.conventions.range_bands
         return bands.band(distance) if bands else None
 
+    def los_level(self, unit: Unit) -> str:
+        """A unit's line-of-sight level: `blocks_los` must give the same answer for any two
+        units of the same level (e.g. surface / flying for R002.40). Default: one level."""
+        return ""
+
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """Whether `unit` moving collides with `terrain`. Default: dense and obstructing do."""
         return terrain.kind in ("dense", "obstructing")
@@ -240,3 +447,43 @@ class RuleSystem:
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
         return TurningRules(pivot=Pivot.CENTRE)
+
+    # ----------------------------------------------------------------- turn and combat hooks
+
+    def turn_sequence(self) -> TurnSequence:
+        """The turn as phases. Default: each name in `phases` once per side, in order."""
+        return TurnSequence(tuple(Phase(name) for name in self.phases))
+
+    @property
+    def has_combat(self) -> bool:
+        """Whether this system provides the attack resolvers below."""
+        return False
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The weapon names `unit` may declare an attack with."""
+        return ()
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        """Check a declaration against the table and the rules; UserError when illegal."""
+        raise self._no_combat()
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        """Resolve a declared attack with the given dice (a pure function of its inputs)."""
+        raise self._no_combat()
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        """The exact outcome distribution of a declared attack, from `resolve_attack` itself."""
+        raise self._no_combat()
+
+    def _no_combat(self) -> NoCombatResolvers:
+        return NoCombatResolvers(
+            f"rule system {self.id!r} ({self.title}) has no combat resolvers yet: "
+            "attacks and odds are not available for it"
+        )

@@ -137,6 +137,10 @@ def _level(unit: Unit) -> str:
 class DystopianWars(RuleSystem):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
 
+    def los_level(self, unit: Unit) -> str:
+        """R002.40 tells surface models from flying and obscured ones."""
+        return "air" if _level(unit) in ("flying", "obscured") else "surface"
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         band_inches = float(self.options(options)["range_band_inches"])
         return _bands(band_inches).band(distance)
@@ -151,12 +155,15 @@ class DystopianWars(RuleSystem):
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""
-        level = _level(unit)
-        if level in ("flying", "obscured") or unit.movement is MovementClass.AERIAL:
-            return terrain.kind in ("dense", "obstructing") and terrain.height > SizeClass.SMALL
-        if unit.movement is MovementClass.ARMOURED:
-            return terrain.kind in ("dense", "obstructing")
-        return terrain.kind in ("soft", "dense", "obstructing")
+        from tactical.rules.dystopian_wars import movement
+
+        return movement.terrain_collides(unit, terrain)
+
+    def turning_rules(self, unit: Unit, options: Mapping[str, Any]):  # -> TurningRules
+        """R002.11-R002.13, R002.30-R002.34, R002.45, R002.48: see `movement.turning_rules`."""
+        from tactical.rules.dystopian_wars import movement
+
+        return movement.turning_rules(unit, self.options(options))
 
 
 RULE_SYSTEM = DystopianWars(
