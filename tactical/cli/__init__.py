@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -58,10 +59,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`tactical roll ... | head`): not an error of ours; keep
+        # Python from complaining again when it flushes stdout at exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 def _default(parser: argparse.ArgumentParser) -> int:
-    """`tactical` alone: the play screen on the default map, or its check table before that exists."""
+    """`tactical` alone: the play screen on the default map (its check table without one)."""
     try:
         play = importlib.import_module("tactical.cli.play")
     except ModuleNotFoundError:

@@ -19,7 +19,6 @@ __all__ = ["add_parser", "default_map_path", "run"]
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
 
-
 UNIT_MARKS = {"degrees": "°", "inches": '"'}
 
 

@@ -82,6 +82,12 @@ class SwD6Capital(RuleSystem):
                 return name
         return None
 
+    def turning_rules(self, unit: Unit, options: Mapping[str, Any]):  # -> TurningRules
+        """R004.50, R004.51, T004.14: see `movement.turning_rules`."""
+        from tactical.rules.sw_d6_capital import movement
+
+        return movement.turning_rules(unit, self.options(options))
+
 
 RULE_SYSTEM = SwD6Capital(
     id="sw-d6-capital",

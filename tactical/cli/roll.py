@@ -1,0 +1,118 @@
+"""`tactical roll EXPR [--seed N] [--odds] [--json]`: roll dice, or show their exact odds.
+
+EXPR is the dice notation of `tactical.dice.notation` (`2d6`, `1d10z`, `d3`,
+`5D+2`, `d12+d4`, `d8+1step`). Without `--seed` a fresh seed is drawn and
+reported, so any roll can be repeated.
+
+JSON keys (stable). A roll:
+
+    {"expression": str, "normalised": str, "kind": "plain"|"die-code"|"cortex",
+     "seed": int, "rolls": [{"who", "what", "die", "faces", "result", "sign": 1|-1}],
+     "constant": int, "total": int, "botch": bool|null}
+
+`--odds` (exact; `probability` is a fraction string, `percent` a float):
+
+    {"expression", "normalised", "kind",
+     "outcomes": [{"total": int, "probability": "a/b", "percent": float}],
+     "mean": "a/b", "botch": {"probability", "percent"}|null}
+
+`botch` is only given for Cortex rolls (every die showing 1, R003.5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from typing import Any
+
+from tactical.dice import (
+    SeededDice,
+    expression_odds,
+    fraction_text,
+    parse_expression,
+    percent,
+    roll_expression,
+)
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "roll",
+        help="roll dice in any system's notation, or show the exact odds",
+        description="Roll a dice expression (2d6, 1d10z, d3, 5D+2, d12+d4, d8+1step).",
+    )
+    parser.add_argument("expression", metavar="EXPR", help="dice expression")
+    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable roll")
+    parser.add_argument("--odds", action="store_true", help="exact distribution instead")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(run=run)
+
+
+def roll_document(text: str, seed: int) -> dict[str, Any]:
+    """The JSON document of one seeded roll."""
+    expression = parse_expression(text)
+    dice = SeededDice(seed)
+    result = roll_expression(expression, dice, who="roll")
+    return {
+        "expression": text,
+        "normalised": expression.normalised,
+        "kind": expression.kind,
+        "seed": seed,
+        "rolls": [
+            {**roll.as_dict(), "sign": sign}
+            for roll, (sign, _) in zip(dice.rolls, expression.dice, strict=True)
+        ],
+        "constant": expression.constant,
+        "total": result.total,
+        "botch": result.botch,
+    }
+
+
+def odds_document(text: str) -> dict[str, Any]:
+    """The JSON document of an expression's exact distribution."""
+    expression = parse_expression(text)
+    distribution = expression_odds(expression)
+    totals = distribution.map(lambda summary: summary[0]).sorted()
+    botch = None
+    if expression.reports_botch:
+        chance = distribution.where(lambda summary: bool(summary[1]))
+        botch = {"probability": fraction_text(chance), "percent": percent(chance)}
+    return {
+        "expression": text,
+        "normalised": expression.normalised,
+        "kind": expression.kind,
+        "outcomes": totals.rows("total"),
+        "mean": fraction_text(totals.expected()),
+        "botch": botch,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.odds:
+        document = odds_document(args.expression)
+        if args.json:
+            print(json.dumps(document, indent=2))
+            return 0
+        print(f"{document['normalised']} ({document['kind']}): exact odds")
+        for row in document["outcomes"]:
+            print(f"  {row['total']:>5}  {row['percent']:>8.4f}%  {row['probability']}")
+        print(f"  mean {document['mean']}")
+        if document["botch"]:
+            print(
+                f"  botch {document['botch']['percent']:.4f}% ({document['botch']['probability']})"
+            )
+        return 0
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    document = roll_document(args.expression, seed)
+    if args.json:
+        print(json.dumps(document, indent=2))
+        return 0
+    faces = " ".join(
+        f"{'-' if roll['sign'] < 0 else ''}{roll['result']}" for roll in document["rolls"]
+    )
+    constant = document["constant"]
+    extra = f" {constant:+d}" if constant else ""
+    botch = " BOTCH" if document["botch"] else ""
+    print(f"{document['normalised']}: {faces}{extra} = {document['total']}{botch} (seed {seed})")
+    return 0

@@ -1,0 +1,199 @@
+"""Dice as injected values: die specs, roll records, seeded and scripted sources.
+
+G.1: every random value is an input. A resolver never draws on its own; it is
+given a `Dice` source and asks it for each roll by die, for whom and for what.
+`SeededDice` draws from its own `random.Random(seed)` (never the global one),
+`ScriptedDice` replays a given sequence (test vectors, saved logs), and
+`tactical.dice.exact` enumerates every outcome with exact weights. All three
+answer the same two questions:
+
+- `roll(die, who=, what=) -> int` — one die;
+- `fold(initial, steps, key=) -> state` — a chance process made of steps
+  `step(state, dice) -> state`. Played out one step after the other here; the
+  exact enumerator instead propagates a distribution over states and merges
+  states whose `key` is equal (the resolver's promise: what it does next, and
+  what it finally reports, depends on the state only through `key`). That is
+  what keeps a nine-missile CIWS salvo polynomial instead of 10^9 leaves.
+
+`chance(fn, key=)` is a fold of one step: a sub-roll whose result matters
+only through `key(result)`.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from tactical.errors import UserError
+
+S = TypeVar("S")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """One physical die: its name and the value each face reads (equally likely faces).
+
+    A D3 is a d6 read halved and rounded up (G.2): six faces reading 1,1,2,2,3,3.
+    """
+
+    name: str
+    values: tuple[int, ...]
+
+    @property
+    def sides(self) -> int:
+        return len(self.values)
+
+    @property
+    def low(self) -> int:
+        return min(self.values)
+
+    @property
+    def high(self) -> int:
+        return max(self.values)
+
+    def weights(self) -> tuple[tuple[int, int], ...]:
+        """(value, number of faces reading it) in ascending value order."""
+        counts: dict[int, int] = {}
+        for value in self.values:
+            counts[value] = counts.get(value, 0) + 1
+        return tuple(sorted(counts.items()))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def numbered_die(sides: int, *, zero_based: bool = False) -> Die:
+    """A die numbered 1..sides, or 0..sides-1 when `zero_based` (`1d10z`, R000.1)."""
+    if sides < 1:
+        raise UserError(f"a die needs at least one face, not {sides}")
+    if zero_based:
+        return Die(f"d{sides}z", tuple(range(sides)))
+    return Die(f"d{sides}", tuple(range(1, sides + 1)))
+
+
+D6 = numbered_die(6)
+D10 = numbered_die(10)  # read 1-10 (A001.9)
+D10Z = numbered_die(10, zero_based=True)  # read 0-9 (G.2, R000.1)
+D3 = Die("d3", (1, 1, 2, 2, 3, 3))  # a d6 halved, rounded up (G.2)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The record of one die rolled: for whom, for what, which die (and its faces), the result."""
+
+    who: str
+    what: str
+    die: str
+    faces: int
+    result: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "who": self.who,
+            "what": self.what,
+            "die": self.die,
+            "faces": self.faces,
+            "result": self.result,
+        }
+
+
+@runtime_checkable
+class Dice(Protocol):
+    """What a resolver may ask of a dice source (see the module docstring)."""
+
+    def roll(self, die: Die, *, who: str = "", what: str = "") -> int: ...
+
+    def fold(
+        self,
+        initial: S,
+        steps: Iterable[Callable[[S, Dice], S]],
+        key: Callable[[S], Hashable] | None = None,
+    ) -> S: ...
+
+    def chance(self, fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None = None) -> T: ...
+
+
+class RecordingDice(ABC):
+    """Base of the sources that produce one actual result per roll and record it."""
+
+    def __init__(self) -> None:
+        self._rolls: list[Roll] = []
+
+    @property
+    def rolls(self) -> tuple[Roll, ...]:
+        """Every roll so far, in order."""
+        return tuple(self._rolls)
+
+    @abstractmethod
+    def _draw(self, die: Die, who: str, what: str) -> int:
+        """The next result for `die` (recorded by `roll`)."""
+
+    def roll(self, die: Die, *, who: str = "", what: str = "") -> int:
+        result = self._draw(die, who, what)
+        self._rolls.append(Roll(who, what, die.name, die.sides, result))
+        return result
+
+    def fold(
+        self,
+        initial: S,
+        steps: Iterable[Callable[[S, Dice], S]],
+        key: Callable[[S], Hashable] | None = None,
+    ) -> S:
+        state = initial
+        for step in steps:
+            state = step(state, self)
+        return state
+
+    def chance(self, fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None = None) -> T:
+        return fn(self)
+
+
+class SeededDice(RecordingDice):
+    """Reproducible random dice: the same seed gives the same rolls (a private Random)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def _draw(self, die: Die, who: str, what: str) -> int:
+        return die.values[self._rng.randrange(die.sides)]
+
+
+class ScriptError(UserError):
+    """A scripted dice sequence that does not fit the rolls asked for (G.1)."""
+
+
+class ScriptedDice(RecordingDice):
+    """Results given in consumption order (G.1); an error when one is missing or impossible."""
+
+    def __init__(self, results: Sequence[int]) -> None:
+        super().__init__()
+        self._results = tuple(results)
+        self._next = 0
+
+    @property
+    def remaining(self) -> tuple[int, ...]:
+        return self._results[self._next :]
+
+    def _draw(self, die: Die, who: str, what: str) -> int:
+        label = " ".join(part for part in (who, what) if part) or "a roll"
+        if self._next >= len(self._results):
+            raise ScriptError(
+                f"scripted dice exhausted after {len(self._results)} results: "
+                f"no result left for {die.name} ({label})",
+                spec_id="G.1",
+            )
+        value = self._results[self._next]
+        if value not in die.values:
+            raise ScriptError(
+                f"scripted result {value} is not a face of {die.name} "
+                f"({die.low}-{die.high}) for {label}",
+                spec_id="G.1",
+            )
+        self._next += 1
+        return value

@@ -1,0 +1,278 @@
+"""Exact odds from the very code that rolls (DESIGN.md "Odds come from the same code").
+
+`enumerate_outcomes(fn)` runs `fn(dice)` — typically a resolver followed by
+the summary it reports — over every dice outcome, with exact `Fraction`
+weights, and merges equal outcomes into a `Distribution`.
+
+How: OpenSpiel-style chance nodes explored depth first by replay. `fn` is run
+with a dice source that replays a prefix of results; the first roll past the
+prefix stops the run and lists that die's outcomes, and each becomes a longer
+prefix to replay. A `fold` (a chance process of steps over a state, see
+`tactical.dice.core`) is one chance node whose outcomes are the fold's final
+states: their distribution is propagated step by step, each step enumerated
+the same way and states with an equal `key` merged, so independent per-missile
+steps cost (states x faces) per step instead of multiplying out.
+
+`fn` must be a pure function of the rolls it is given (resolvers are); it is
+re-run once per node of the (merged) decision tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Generic, TypeVar
+
+from tactical.dice.core import Dice, Die
+from tactical.errors import UserError
+
+S = TypeVar("S")
+T = TypeVar("T")
+U = TypeVar("U")
+
+ONE = Fraction(1)
+DEFAULT_MAX_NODES = 2_000_000
+
+
+class TooManyOutcomes(UserError):
+    """An exact enumeration that would visit more nodes than allowed."""
+
+
+# --------------------------------------------------------------------------- distribution
+
+
+@dataclass(frozen=True)
+class Distribution(Generic[T]):
+    """Outcomes with exact probabilities, in a fixed order (first reached first, or sorted)."""
+
+    pairs: tuple[tuple[T, Fraction], ...]
+
+    @classmethod
+    def certain(cls, outcome: T) -> Distribution[T]:
+        return cls(((outcome, ONE),))
+
+    @classmethod
+    def from_weights(cls, weights: Iterable[tuple[T, Fraction | int]]) -> Distribution[T]:
+        """Merge equal outcomes and normalise the weights to probabilities."""
+        merged: dict[Any, Fraction] = {}
+        for outcome, weight in weights:
+            merged[outcome] = merged.get(outcome, Fraction(0)) + Fraction(weight)
+        total = sum(merged.values(), Fraction(0))
+        if total <= 0:
+            raise ValueError("a distribution needs a positive total weight")
+        return cls(tuple((outcome, weight / total) for outcome, weight in merged.items()))
+
+    def __iter__(self) -> Iterator[tuple[T, Fraction]]:
+        return iter(self.pairs)
+
+    def __len__(self) -> int:
+        return len(self.pairs)
+
+    @property
+    def outcomes(self) -> tuple[T, ...]:
+        return tuple(outcome for outcome, _ in self.pairs)
+
+    def as_dict(self) -> dict[T, Fraction]:
+        return dict(self.pairs)
+
+    @property
+    def total(self) -> Fraction:
+        return sum((p for _, p in self.pairs), Fraction(0))
+
+    def probability(self, outcome: T) -> Fraction:
+        """P(outcome); 0 for an outcome that cannot happen."""
+        for candidate, p in self.pairs:
+            if candidate == outcome:
+                return p
+        return Fraction(0)
+
+    def where(self, predicate: Callable[[T], bool]) -> Fraction:
+        """P(predicate(outcome))."""
+        return sum((p for outcome, p in self.pairs if predicate(outcome)), Fraction(0))
+
+    def map(self, fn: Callable[[T], U]) -> Distribution[U]:
+        """The distribution of fn(outcome), equal images merged (first-reached order kept)."""
+        return Distribution.from_weights((fn(outcome), p) for outcome, p in self.pairs)
+
+    def expected(self, fn: Callable[[T], Fraction | int] | None = None) -> Fraction:
+        """E[fn(outcome)] (E[outcome] for numeric outcomes)."""
+        value = fn or (lambda outcome: outcome)
+        return sum((Fraction(value(outcome)) * p for outcome, p in self.pairs), Fraction(0))
+
+    def sorted(self, key: Callable[[T], Any] | None = None) -> Distribution[T]:
+        order = key or (lambda outcome: outcome)
+        return Distribution(tuple(sorted(self.pairs, key=lambda pair: order(pair[0]))))
+
+    def rows(self, name: str = "outcome") -> list[dict[str, Any]]:
+        """JSON rows: {name: outcome, "probability": "a/b", "percent": float}."""
+        return [
+            {name: outcome, "probability": fraction_text(p), "percent": percent(p)}
+            for outcome, p in self.pairs
+        ]
+
+
+def fraction_text(value: Fraction) -> str:
+    """'3/10', '1' or '0': exact and JSON-safe."""
+    value = Fraction(value)
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def percent(value: Fraction, places: int = 4) -> float:
+    """A probability as a percentage, rounded for display (the fraction stays exact)."""
+    return round(float(Fraction(value) * 100), places)
+
+
+# --------------------------------------------------------------------------- enumeration
+
+
+class _Branch(BaseException):
+    """Raised by the replaying source at the first chance node past its prefix.
+
+    `options` are (outcome, numerator, denominator) in integers: products of
+    small integers are much cheaper than Fraction arithmetic on every node.
+    A BaseException so that a resolver's own `except Exception` cannot swallow it.
+    """
+
+    def __init__(self, options: tuple[tuple[Any, int, int], ...]) -> None:
+        super().__init__()
+        self.options = options
+
+
+@lru_cache(maxsize=256)
+def _die_options(die: Die) -> tuple[tuple[int, int, int], ...]:
+    return tuple((value, count, die.sides) for value, count in die.weights())
+
+
+def _as_options(pairs: tuple[tuple[Any, Fraction], ...]) -> tuple[tuple[Any, int, int], ...]:
+    return tuple((value, p.numerator, p.denominator) for value, p in pairs)
+
+
+class _Replay:
+    """A dice source that replays a prefix of chance outcomes, then branches."""
+
+    __slots__ = ("_max_nodes", "_pos", "_prefix")
+
+    def __init__(self, prefix: tuple[Any, ...], max_nodes: int) -> None:
+        self._prefix = prefix
+        self._pos = 0
+        self._max_nodes = max_nodes
+
+    def roll(self, die: Die, *, who: str = "", what: str = "") -> int:
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return self._prefix[pos]
+        raise _Branch(_die_options(die))
+
+    def fold(
+        self,
+        initial: S,
+        steps: Iterable[Callable[[S, Dice], S]],
+        key: Callable[[S], Hashable] | None = None,
+    ) -> S:
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return self._prefix[pos]
+        raise _Branch(_as_options(_fold_distribution(initial, steps, key, self._max_nodes)))
+
+    def chance(self, fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None = None) -> T:
+        pos = self._pos
+        if pos < len(self._prefix):
+            self._pos = pos + 1
+            return self._prefix[pos]
+        raise _Branch(_as_options(_enumerate(fn, key, self._max_nodes)))
+
+
+def _enumerate(
+    fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None, max_nodes: int
+) -> tuple[tuple[T, Fraction], ...]:
+    """Depth-first replay; outcomes merged by key (first representative kept), in reach order.
+
+    Weights travel as integer numerator/denominator pairs and are summed per
+    denominator, so Fractions are only made once per outcome at the end.
+    """
+    representatives: dict[Hashable, Any] = {}
+    sums: dict[Hashable, dict[int, int]] = {}
+    stack: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
+    nodes = 0
+    while stack:
+        prefix, numerator, denominator = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            raise TooManyOutcomes(
+                f"exact odds would need more than {max_nodes} replays; "
+                "ask about fewer dice or a coarser outcome"
+            )
+        try:
+            outcome = fn(_Replay(prefix, max_nodes))  # type: ignore[arg-type]
+        except _Branch as branch:
+            for value, count, sides in reversed(branch.options):
+                stack.append(((*prefix, value), numerator * count, denominator * sides))
+            continue
+        slot = outcome if key is None else key(outcome)
+        by_denominator = sums.get(slot)
+        if by_denominator is None:
+            representatives[slot] = outcome
+            sums[slot] = {denominator: numerator}
+        else:
+            by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+    return tuple(
+        (representatives[slot], sum((Fraction(n, d) for d, n in parts.items()), Fraction(0)))
+        for slot, parts in sums.items()
+    )
+
+
+def _fold_distribution(
+    initial: S,
+    steps: Iterable[Callable[[S, Dice], S]],
+    key: Callable[[S], Hashable] | None,
+    max_nodes: int,
+) -> tuple[tuple[S, Fraction], ...]:
+    """Propagate a distribution over states through the steps, merging states by key."""
+    slot = key or (lambda state: state)
+    current: dict[Hashable, list[Any]] = {slot(initial): [initial, ONE]}
+    for step in steps:
+        following: dict[Hashable, list[Any]] = {}
+        for state, weight in current.values():
+            for result, p in _enumerate(
+                lambda dice, state=state, step=step: step(state, dice), key, max_nodes
+            ):
+                name = slot(result)
+                entry = following.get(name)
+                if entry is None:
+                    following[name] = [result, weight * p]
+                else:
+                    entry[1] += weight * p
+        current = following
+    return tuple((state, weight) for state, weight in current.values())
+
+
+def enumerate_outcomes(
+    fn: Callable[[Dice], T],
+    *,
+    key: Callable[[T], Hashable] | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Distribution[T]:
+    """The exact distribution of `fn(dice)` over every dice outcome.
+
+    `key` merges outcomes that are equal under it (the first one reached
+    stands for all); without it outcomes must be hashable and are compared
+    whole. `max_nodes` bounds the replays (TooManyOutcomes beyond it).
+    """
+    return Distribution(_enumerate(fn, key, max_nodes))
+
+
+def fold_outcomes(
+    initial: S,
+    steps: Iterable[Callable[[S, Dice], S]],
+    *,
+    key: Callable[[S], Hashable] | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> Distribution[S]:
+    """The exact distribution of the final state of a fold (see `Dice.fold`)."""
+    return Distribution(_fold_distribution(initial, steps, key, max_nodes))

@@ -1,0 +1,121 @@
+"""Battlefleet Mars: Tactical Game Changes (seed 000, SPEC §1) as a rule system.
+
+Conventions (GEO000.1): range is measured centre to centre on the table and
+counted in range units of `range_unit_inches` (default 1") — see
+`tables.range_units` for the rounding we adopt; there are no arcs, no facing
+and no line of sight (every direction is in reach, nothing blocks).
+
+Turn sequence: logistics (R000.15/16), launches (R000.17), then the
+alternating tactical combat sequence (R000.18): the sides take turns
+resolving one attack each — one unit's laser attack (R000.3) or one declared
+missile attack — until both pass.
+
+Modules: `tables` (formulas and T000.*), `units` (stats and options schema),
+`combat` (declarations, resolvers, odds), `logistics` (LP, launches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tactical.dice import Dice
+from tactical.geometry.arcs_spec import OMNI
+from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.base import (
+    Attack,
+    MeasuringConventions,
+    OddsReport,
+    Phase,
+    Problem,
+    Resolution,
+    RuleSystem,
+    TurnSequence,
+)
+from tactical.rules.battlefleet_mars import combat
+from tactical.rules.battlefleet_mars.tables import max_range, range_units
+from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
+
+RULES_ID = "battlefleet-mars"
+
+TURN_SEQUENCE = TurnSequence(
+    (
+        Phase("Logistics", "R000.16"),
+        Phase("Launch", "R000.17"),
+        Phase("Tactical combat", "R000.18", alternating=True),
+    )
+)
+
+
+def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """GEO000.1: BFM has no line of sight, so nothing blocks it."""
+    return False
+
+
+@dataclass(frozen=True)
+class BattlefleetMars(RuleSystem):
+    """Seed 000 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        return check_stats(stats)
+
+    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+        """`R<n>`: the integer range (GEO000.1), None beyond the unit's laser reach (R000.6)."""
+        settings = self.options(options)
+        reach = range_units(
+            distance, float(settings["range_unit_inches"]), str(settings["range_rounding"])
+        )
+        card = profile(unit)
+        if card.has_lasers and reach > max_range(card.laser_strength or 0):
+            return None
+        return f"R{reach}"
+
+    def turn_sequence(self) -> TurnSequence:
+        return TURN_SEQUENCE
+
+    @property
+    def has_combat(self) -> bool:
+        return True
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return combat.weapons_of(unit)
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        return combat.declare(state, attacker, weapon, target, params)
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        return combat.resolve(state, attack, dice)
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        return combat.attack_odds(state, attack, self.id)
+
+
+RULE_SYSTEM = BattlefleetMars(
+    id=RULES_ID,
+    title="Battlefleet Mars: Tactical Game Changes",
+    seed="000",
+    background="space",
+    default_movement=MovementClass.SPACE,
+    default_size=SizeClass.MEDIUM,
+    conventions=MeasuringConventions(
+        distance_from="centre",
+        distance_to="centre",
+        arc_test="centre",
+        range_unit=1.0,
+        range_bands=None,
+        arcs=(OMNI,),
+    ),
+    stats_fields=STATS_FIELDS,
+    option_fields=OPTION_FIELDS,
+    phases=tuple(phase.name for phase in TURN_SEQUENCE.phases),
+    terrain_kinds=("soft", "dense", "obstructing"),
+    blocks_los=_no_line_of_sight,
+)

@@ -1,0 +1,769 @@
+"""Battlefleet Mars combat (seed 000): declarations, resolvers and exact odds.
+
+Two weapons:
+
+- `laser` — one firing unit against one target (R000.3, no fire groups):
+  range R from the table (GEO000.1), to-hit d > R - ceil(LS/2) (R000.4), then
+  damage T = d2 + LS - floor(R/3) looked up in the target's column (R000.8,
+  R000.9); fighters and missiles are destroyed by the results of T000.5.
+- `missiles` — a declared missile attack of n missiles on one target
+  (R000.18): a missile group spends n of its `count`, or a ship/base launches
+  n from its magazine within twice its launch capacity (R000.17). A ship or
+  base target may fire CIWS at each declared missile in order (R000.19-
+  R000.23); every survivor then hits (A000.8, or rolls when the option says so)
+  and does T = d + 1 damage (R000.13). All CIWS rolls come before any damage
+  (R000.24). Fighters and missiles have no CIWS (R000.25).
+
+The chance part of each attack is one function of plain numbers
+(`laser_shot`, `missile_salvo`) written as folds over small states, so the
+same code rolls with `SeededDice`/`ScriptedDice` and is enumerated exactly by
+`tactical.dice.enumerate_outcomes`; the fold keys say what each step's
+outcome matters through (hit and result; the number of CIWS survivors;
+whether the target is destroyed yet).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from tactical.dice import D10Z, Dice, Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.errors import UserError
+from tactical.model import FrozenMap, GameState, Unit
+from tactical.rules.base import (
+    Attack,
+    Event,
+    OddsReport,
+    OddsSection,
+    Resolution,
+    check_fields,
+    with_defaults,
+)
+from tactical.rules.battlefleet_mars.tables import (
+    RESULT_CODES,
+    Column,
+    ciws_destroys,
+    ciws_strength,
+    ciws_threshold,
+    damage_result,
+    destroys,
+    laser_damage_total,
+    laser_hits,
+    launch_limit,
+    max_range,
+    missile_damage_total,
+    range_bracket,
+    range_units,
+    to_hit_threshold,
+)
+from tactical.rules.battlefleet_mars.units import (
+    GROUPS,
+    OPTION_FIELDS,
+    Profile,
+    UnitType,
+    profile,
+)
+
+LASER = "laser"
+MISSILES = "missiles"
+WEAPONS = (LASER, MISSILES)
+MISS = "miss"
+PARAMS = {LASER: (), MISSILES: ("missiles", "ciws")}
+
+
+def settings(state: GameState) -> Mapping[str, Any]:
+    """The options in force for a state, validated (UserError naming the key otherwise)."""
+    return _settings(state.options)
+
+
+@lru_cache(maxsize=256)
+def _settings(options: FrozenMap) -> Mapping[str, Any]:
+    problems = check_fields(OPTION_FIELDS, options)
+    if problems:
+        problem = problems[0]
+        raise UserError(
+            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
+        )
+    return FrozenMap(with_defaults(OPTION_FIELDS, options))
+
+
+def _roll_event(who: str, what: str, result: int) -> Event:
+    return Event.of("roll", "R000.1", who=who, what=what, die=D10Z.name, result=result)
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True, slots=True)
+class RangeFacts:
+    """GEO000.1: centre-to-centre distance (inches) and the integer range R."""
+
+    distance: float
+    range: int
+    unit_inches: float
+    rounding: str
+
+
+def measure(attacker: Unit, target: Unit, options: Mapping[str, Any]) -> RangeFacts:
+    """Range between two units on the table: centre to centre, in range units (GEO000.1)."""
+    distance = math.hypot(target.x - attacker.x, target.y - attacker.y)
+    unit_inches = float(options["range_unit_inches"])
+    rounding = str(options["range_rounding"])
+    return RangeFacts(distance, range_units(distance, unit_inches, rounding), unit_inches, rounding)
+
+
+def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndarray:
+    """Integer ranges R between every pair of units (vectorised `measure`)."""
+    xy = np.array([(u.x, u.y) for u in units], dtype=float).reshape(-1, 2)
+    delta = xy[:, None, :] - xy[None, :, :]
+    scaled = np.hypot(delta[..., 0], delta[..., 1]) / float(options["range_unit_inches"])
+    rounding = options["range_rounding"]
+    if rounding == "floor":
+        ranges = np.floor(scaled + 1e-9)
+    elif rounding == "ceil":
+        ranges = np.maximum(np.ceil(scaled - 1e-9), 0)
+    else:
+        ranges = np.floor(scaled + 0.5 + 1e-9)
+    return ranges.astype(np.int64)
+
+
+# --------------------------------------------------------------------------- laser
+
+
+@dataclass(frozen=True, slots=True)
+class LaserShot:
+    """The chance part of a laser attack: hit or not, the result code, its events."""
+
+    hit: bool
+    result: str | None
+    events: tuple[Event, ...]
+
+    @property
+    def summary(self) -> str:
+        return self.result if self.hit and self.result is not None else MISS
+
+
+def _shot_key(shot: LaserShot) -> Hashable:
+    return shot.hit, shot.result
+
+
+def laser_shot(
+    laser_strength: int,
+    range_r: int,
+    column: Column,
+    dice: Dice,
+    *,
+    who: str = "",
+    target: str = "",
+) -> LaserShot:
+    """R000.4-R000.9: roll to hit, then (on a hit) damage and the T000.2 lookup."""
+
+    def to_hit(shot: LaserShot, source: Dice) -> LaserShot:
+        roll = source.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
+        hit = laser_hits(roll, range_r, laser_strength)
+        return LaserShot(
+            hit,
+            None,
+            (
+                _roll_event(who, "laser to-hit", roll),
+                Event.of("to-hit", "R000.4", roll=roll, range=range_r, hit=hit),
+            ),
+        )
+
+    def damage(shot: LaserShot, source: Dice) -> LaserShot:
+        if not shot.hit:
+            return shot
+        roll = source.roll(D10Z, who=who, what=f"laser damage vs {target}")
+        total = laser_damage_total(roll, laser_strength, range_r)
+        result = damage_result(total, column)
+        return LaserShot(
+            True,
+            result,
+            (
+                *shot.events,
+                _roll_event(who, "laser damage", roll),
+                Event.of(
+                    "damage-total",
+                    "R000.8",
+                    roll=roll,
+                    laser_strength=laser_strength,
+                    range_term=range_bracket(range_r),
+                    total=total,
+                ),
+                Event.of("lookup", "T000.2", total=total, column=column, result=result),
+            ),
+        )
+
+    return dice.fold(LaserShot(False, None, ()), (to_hit, damage), key=_shot_key)
+
+
+# --------------------------------------------------------------------------- missiles
+
+
+@dataclass(frozen=True, slots=True)
+class CiwsVolley:
+    """CIWS so far: the numbers (1..n) of the declared missiles still flying, and events."""
+
+    survivors: tuple[int, ...]
+    events: tuple[Event, ...]
+
+
+def _survivor_count(volley: CiwsVolley) -> Hashable:
+    return len(volley.survivors)
+
+
+def ciws_fire(
+    ciws: int, declared: int, dice: Dice, *, who: str = "", target: str = ""
+) -> CiwsVolley:
+    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys."""
+
+    def shoot_at(k: int):
+        def step(volley: CiwsVolley, source: Dice) -> CiwsVolley:
+            roll = source.roll(D10Z, who=target, what=f"CIWS vs missile {k}")
+            threshold = ciws_threshold(ciws, k)
+            destroyed = ciws_destroys(roll, ciws, k)
+            events = (
+                *volley.events,
+                _roll_event(target, f"CIWS vs missile {k}", roll),
+                Event.of(
+                    "ciws",
+                    "R000.22",
+                    missile=k,
+                    roll=roll,
+                    threshold=threshold,
+                    destroyed=destroyed,
+                ),
+            )
+            survivors = volley.survivors if destroyed else (*volley.survivors, k)
+            return CiwsVolley(survivors, events)
+
+        return step
+
+    steps = [shoot_at(k) for k in range(1, declared + 1)]
+    return dice.fold(CiwsVolley((), ()), steps, key=_survivor_count)
+
+
+@dataclass(frozen=True, slots=True)
+class MissileStrike:
+    """One surviving missile's attack: its result ("miss" only with the A000.8 roll option)."""
+
+    result: str
+    events: tuple[Event, ...]
+
+
+def missile_strike(
+    column: Column,
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    who: str = "",
+    missile: int = 1,
+) -> MissileStrike:
+    """R000.13/R000.14: auto-hit (A000.8) or the optional to-hit roll, then T = d + 1."""
+    events: list[Event] = []
+    if options["missile_to_hit"] == "roll":
+        needed = int(options["missile_to_hit_score"])
+        roll = dice.roll(D10Z, who=who, what=f"missile {missile} to-hit")
+        events.append(_roll_event(who, f"missile {missile} to-hit", roll))
+        events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
+        if roll < needed:
+            return MissileStrike(MISS, tuple(events))
+    roll = dice.roll(D10Z, who=who, what=f"missile {missile} damage")
+    total = missile_damage_total(roll)
+    result = damage_result(total, column)
+    events.append(_roll_event(who, f"missile {missile} damage", roll))
+    events.append(Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total))
+    events.append(Event.of("lookup", "T000.2", total=total, column=column, result=result))
+    return MissileStrike(result, tuple(events))
+
+
+@dataclass(frozen=True, slots=True)
+class Strikes:
+    """Damage of the survivors so far: results in order, whether the target is destroyed."""
+
+    results: tuple[str, ...]
+    destroyed: bool
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SalvoSummary:
+    """What a missile attack comes to: missiles declared, destroyed by CIWS, target destroyed.
+
+    `target_destroyed` is None against ships and bases, whose result codes go
+    to the base game (R000.12).
+    """
+
+    declared: int
+    ciws_destroyed: int
+    target_destroyed: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Salvo:
+    volley: CiwsVolley
+    strikes: Strikes
+    summary: SalvoSummary
+
+
+def missile_salvo(
+    declared: int,
+    ciws: int | None,
+    column: Column,
+    target_kind: str,
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    who: str = "",
+    target: str = "",
+) -> Salvo:
+    """R000.18-R000.24: CIWS at every declared missile first (if `ciws` is a strength), then
+    each survivor's strike in order. The strike fold keeps only what the summary needs."""
+    if ciws is None:
+        volley = CiwsVolley(tuple(range(1, declared + 1)), ())
+    else:
+        volley = ciws_fire(ciws, declared, dice, who=who, target=target)
+
+    def strike_with(missile: int):
+        def step(strikes: Strikes, source: Dice) -> Strikes:
+            strike = missile_strike(column, options, source, who=who, missile=missile)
+            killed = destroys(strike.result, target_kind)
+            return Strikes(
+                (*strikes.results, strike.result),
+                strikes.destroyed or bool(killed),
+                strikes.events + strike.events,
+            )
+
+        return step
+
+    tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
+
+    def matters(strikes: Strikes) -> Hashable:
+        return strikes.destroyed if tracks_destruction else None
+
+    strikes = dice.fold(
+        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=matters
+    )
+    summary = SalvoSummary(
+        declared,
+        declared - len(volley.survivors),
+        strikes.destroyed if tracks_destruction else None,
+    )
+    return Salvo(volley, strikes, summary)
+
+
+# --------------------------------------------------------------------------- declaration
+
+
+def _unit(state: GameState, unit_id: str, role: str) -> Unit:
+    if not state.has_unit(unit_id):
+        known = ", ".join(u.id for u in state.units) or "none"
+        raise UserError(f"unknown {role} unit {unit_id!r}: units on this map are {known}")
+    return state.unit(unit_id)
+
+
+def weapons_of(unit: Unit) -> tuple[str, ...]:
+    """The weapons a unit can declare: lasers (every type but missiles), missiles."""
+    card = profile(unit)
+    names = []
+    if card.has_lasers:
+        names.append(LASER)
+    if card.kind is UnitType.MISSILE or (card.is_carrier and card.launch_capacity > 0):
+        names.append(MISSILES)
+    return tuple(names)
+
+
+def available_missiles(card: Profile) -> tuple[int, str]:
+    """How many missiles a unit may declare now, and the rule that limits it."""
+    if card.kind is UnitType.MISSILE:
+        return card.count, "R000.18"
+    room = launch_limit(card.launch_capacity) - card.launched
+    if card.missiles <= room:
+        return card.missiles, "R000.18"
+    return max(0, room), "R000.17"
+
+
+def declare(
+    state: GameState,
+    attacker_id: str,
+    weapon: str,
+    target_id: str,
+    params: Mapping[str, Any] | None = None,
+) -> Attack:
+    """Check a declared attack; a UserError naming the SPEC rule when it is illegal."""
+    options = settings(state)
+    attacker = _unit(state, attacker_id, "attacking")
+    target = _unit(state, target_id, "target")
+    if attacker.id == target.id:
+        raise UserError(f"unit {attacker.id!r} cannot attack itself", spec_id="R000.3")
+    given = dict(params or {})
+    usable = weapons_of(attacker)
+    if weapon not in WEAPONS or weapon not in usable:
+        what = "unknown weapon" if weapon not in WEAPONS else "weapon"
+        offer = ", ".join(usable) if usable else "none"
+        raise UserError(
+            f"{what} {weapon!r} for unit {attacker.id!r}: it can attack with {offer}",
+            spec_id="R000.3",
+        )
+    unknown = sorted(set(given) - set(PARAMS[weapon]))
+    if unknown:
+        allowed = ", ".join(PARAMS[weapon]) or "none"
+        raise UserError(
+            f"a {weapon} attack takes no {', '.join(unknown)} (declaration parameters: {allowed})"
+        )
+    attacker_card = profile(attacker)
+    target_card = profile(target)
+    if weapon == LASER:
+        facts = measure(attacker, target, options)
+        strength = attacker_card.laser_strength or 0
+        if to_hit_threshold(facts.range, strength) is None:
+            raise UserError(
+                f"target {target.id!r} is out of laser range of {attacker.id!r}: range "
+                f'{facts.range} ({facts.distance:.2f}") is beyond {max_range(strength)} '
+                f"for laser strength {strength}",
+                spec_id="R000.6",
+            )
+        return Attack(attacker.id, weapon, target.id, FrozenMap())
+    limit, rule = available_missiles(attacker_card)
+    if limit < 1:
+        why = "its launches this turn are used up" if rule == "R000.17" else "it carries none"
+        raise UserError(f"{attacker.id!r} has no missiles to declare: {why}", spec_id=rule)
+    declared = given.get("missiles", limit)
+    if not isinstance(declared, int) or isinstance(declared, bool) or declared < 1:
+        raise UserError(
+            f"a missile attack declares a whole number of missiles >= 1, not {declared!r}",
+            spec_id="R000.18",
+        )
+    if declared > limit:
+        if rule == "R000.17":
+            why = (
+                f"{attacker.id!r} may launch {launch_limit(attacker_card.launch_capacity)} "
+                f"missiles a turn (twice its launch capacity {attacker_card.launch_capacity}), "
+                f"{attacker_card.launched} already launched"
+            )
+        else:
+            why = f"{attacker.id!r} has {limit} missile(s)"
+        raise UserError(f"cannot declare {declared} missiles: {why}", spec_id=rule)
+    can_ciws = target_card.kind not in GROUPS
+    use = given.get("ciws", bool(options["ciws_default"]) and can_ciws)
+    if not isinstance(use, bool):
+        raise UserError(f"ciws must be true or false, not {use!r}", spec_id="A000.15")
+    if use and not can_ciws:
+        raise UserError(
+            f"target {target.id!r} is a {target_card.kind}: only the target ship or base "
+            "may use CIWS",
+            spec_id="R000.25",
+        )
+    return Attack(attacker.id, weapon, target.id, FrozenMap(missiles=declared, ciws=use))
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def _remove_one(state: GameState, unit: Unit) -> GameState:
+    """A fighter or missile of a group destroyed: the group loses one, or leaves the table."""
+    count = profile(unit).count
+    if count <= 1:
+        return state.without_unit(unit.id)
+    return state.replace_unit(unit.with_stats(count=count - 1))
+
+
+def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    """Resolve a declared attack (re-checked first); pure: events and a new state."""
+    return resolve_declared(
+        state, declare(state, attack.attacker, attack.weapon, attack.target, attack.params), dice
+    )
+
+
+def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    """`resolve` for an attack `declare` has just returned for this very state."""
+    if attack.weapon == LASER:
+        return _resolve_laser(state, attack, dice)
+    return _resolve_missiles(state, attack, dice)
+
+
+def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    options = settings(state)
+    attacker, target = state.unit(attack.attacker), state.unit(attack.target)
+    strength = profile(attacker).laser_strength or 0
+    target_card = profile(target)
+    facts = measure(attacker, target, options)
+    needed = to_hit_threshold(facts.range, strength)
+    events = [
+        Event.of("declare", "R000.3", attacker=attacker.id, weapon=LASER, target=target.id),
+        Event.of(
+            "range",
+            "GEO000.1",
+            distance=round(facts.distance, 6),
+            range=facts.range,
+            unit_inches=facts.unit_inches,
+            rounding=facts.rounding,
+        ),
+        Event.of("threshold", "R000.5", laser_strength=strength, range=facts.range, needed=needed),
+    ]
+    shot = laser_shot(
+        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
+    )
+    events.extend(shot.events)
+    new_state = state
+    killed = destroys(shot.summary, target_card.kind) if shot.hit else False
+    if not shot.hit:
+        events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
+    elif killed is None:
+        events.append(Event.of("outcome", "R000.12", target=target.id, result=shot.summary))
+    else:
+        rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+        events.append(
+            Event.of("outcome", rule, target=target.id, result=shot.summary, destroyed=killed)
+        )
+        if killed:
+            new_state = _remove_one(state, target)
+    return Resolution(new_state, tuple(events), shot.summary)
+
+
+def _ciws_of(target_card: Profile, use: bool) -> int | None:
+    return ciws_strength(target_card.laser_strength or 0) if use else None
+
+
+def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    options = settings(state)
+    attacker, target = state.unit(attack.attacker), state.unit(attack.target)
+    attacker_card, target_card = profile(attacker), profile(target)
+    declared = int(attack.params["missiles"])
+    use = bool(attack.params["ciws"])
+    ciws = _ciws_of(target_card, use)
+    events = [
+        Event.of(
+            "declare",
+            "R000.18",
+            attacker=attacker.id,
+            weapon=MISSILES,
+            target=target.id,
+            missiles=declared,
+        ),
+        Event.of("ciws-declared", "R000.19", target=target.id, used=use, ciws_strength=ciws),
+    ]
+    salvo = missile_salvo(
+        declared,
+        ciws,
+        target_card.column,
+        target_card.kind,
+        options,
+        dice,
+        who=attacker.id,
+        target=target.id,
+    )
+    events.extend(salvo.volley.events)
+    events.extend(salvo.strikes.events)
+    summary = salvo.summary
+    if summary.target_destroyed is None:
+        outcome_rule = "R000.12"
+    else:
+        outcome_rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+    events.append(
+        Event.of(
+            "outcome",
+            outcome_rule,
+            target=target.id,
+            ciws_destroyed=summary.ciws_destroyed,
+            results=salvo.strikes.results,
+            destroyed=summary.target_destroyed,
+        )
+    )
+    new_state = _spend_missiles(state, attacker, attacker_card, declared)
+    if summary.target_destroyed and new_state.has_unit(target.id):
+        new_state = _remove_one(new_state, new_state.unit(target.id))
+    return Resolution(new_state, tuple(events), summary)
+
+
+def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:
+    """Declared missiles are spent: a group shrinks; a launcher's magazine empties (R000.17)."""
+    if card.kind is UnitType.MISSILE:
+        if declared >= card.count:
+            return state.without_unit(attacker.id)
+        return state.replace_unit(attacker.with_stats(count=card.count - declared))
+    return state.replace_unit(
+        attacker.with_stats(missiles=card.missiles - declared, launched=card.launched + declared)
+    )
+
+
+# --------------------------------------------------------------------------- odds
+
+
+def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
+    """Exact odds of a declared attack, by enumerating `resolve` itself over every roll."""
+    attack = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
+    options = settings(state)
+    attacker, target = state.unit(attack.attacker), state.unit(attack.target)
+    target_card = profile(target)
+    outcomes = enumerate_outcomes(lambda dice: resolve_declared(state, attack, dice).summary)
+    if attack.weapon == LASER:
+        return _laser_report(rules_id, attack, attacker, target, options, outcomes)
+    return _salvo_report(rules_id, attack, target_card, options, outcomes)
+
+
+def _result_order(result: str) -> int:
+    """miss first, then the codes in T000.5 order."""
+    return -1 if result == MISS else RESULT_CODES.index(result)
+
+
+def _laser_report(
+    rules_id: str,
+    attack: Attack,
+    attacker: Unit,
+    target: Unit,
+    options: Mapping[str, Any],
+    outcomes: Distribution[Any],
+) -> OddsReport:
+    strength = profile(attacker).laser_strength or 0
+    target_card = profile(target)
+    facts = measure(attacker, target, options)
+    needed = to_hit_threshold(facts.range, strength)
+    hit = Fraction(10 - needed, 10) if needed is not None else Fraction(0)
+    sections = [OddsSection("result", "T000.2", "result", outcomes.sorted(key=_result_order))]
+    if target_card.kind in GROUPS:
+        rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+        destroyed = outcomes.map(lambda result: bool(destroys(result, target_card.kind)))
+        sections.append(
+            OddsSection("destroyed", rule, "destroyed", destroyed.sorted(key=lambda d: d))
+        )
+    return OddsReport(
+        rules_id,
+        attack,
+        FrozenMap(
+            distance=round(facts.distance, 6),
+            range=facts.range,
+            range_unit_inches=facts.unit_inches,
+            range_rounding=facts.rounding,
+            laser_strength=strength,
+            needed=needed,
+            max_range=max_range(strength),
+            range_term=range_bracket(facts.range),
+            hit_probability=fraction_text(hit),
+            hit_percent=percent(hit),
+            target_type=target_card.kind.value,
+            column=target_card.column,
+        ),
+        tuple(sections),
+    )
+
+
+def survivor_damage(column: Column, options: Mapping[str, Any]) -> Distribution[str]:
+    """Exact result distribution of one surviving missile (enumerating `missile_strike`)."""
+    return enumerate_outcomes(lambda dice: missile_strike(column, options, dice).result)
+
+
+def _salvo_report(
+    rules_id: str,
+    attack: Attack,
+    target_card: Profile,
+    options: Mapping[str, Any],
+    outcomes: Distribution[SalvoSummary],
+) -> OddsReport:
+    declared = int(attack.params["missiles"])
+    ciws = _ciws_of(target_card, bool(attack.params["ciws"]))
+    destroyed_by_ciws = outcomes.map(lambda s: s.ciws_destroyed).sorted()
+    per_missile = survivor_damage(target_card.column, options).sorted(key=_result_order)
+    survivors = declared - destroyed_by_ciws.expected()
+    expected = {result: fraction_text(survivors * p) for result, p in per_missile if result != MISS}
+    sections = [
+        OddsSection("ciws_destroyed", "R000.22", "missiles", destroyed_by_ciws),
+        OddsSection("survivor_damage", "R000.13", "result", per_missile),
+    ]
+    if target_card.kind in GROUPS:
+        rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+        destroyed = outcomes.map(lambda s: bool(s.target_destroyed)).sorted()
+        sections.append(OddsSection("target_destroyed", rule, "destroyed", destroyed))
+    return OddsReport(
+        rules_id,
+        attack,
+        FrozenMap(
+            missiles=declared,
+            ciws=ciws is not None,
+            ciws_strength=ciws,
+            ciws_thresholds=[ciws_threshold(ciws, k) for k in range(1, declared + 1)]
+            if ciws is not None
+            else [],
+            expected_survivors=fraction_text(survivors),
+            expected_results=expected,
+            missile_to_hit=options["missile_to_hit"],
+            target_type=target_card.kind.value,
+            column=target_card.column,
+        ),
+        tuple(sections),
+    )
+
+
+# --------------------------------------------------------------------------- every pair
+
+
+@dataclass
+class _Memo:
+    """Distributions of the chance parts by their inputs: many pairs share a few signatures."""
+
+    options: Mapping[str, Any]
+    laser: dict[tuple[int, int, str], Distribution[str]]
+    salvo: dict[tuple[int, int | None, str, str], Distribution[SalvoSummary]]
+
+    def laser_odds(self, strength: int, range_r: int, column: Column) -> Distribution[str]:
+        key = (strength, range_r, column)
+        if key not in self.laser:
+            self.laser[key] = enumerate_outcomes(
+                lambda dice: laser_shot(strength, range_r, column, dice).summary
+            )
+        return self.laser[key]
+
+    def salvo_odds(
+        self, declared: int, ciws: int | None, column: Column, kind: str
+    ) -> Distribution[SalvoSummary]:
+        key = (declared, ciws, column, kind)
+        if key not in self.salvo:
+            self.salvo[key] = enumerate_outcomes(
+                lambda dice: missile_salvo(declared, ciws, column, kind, self.options, dice).summary
+            )
+        return self.salvo[key]
+
+
+def all_pair_odds(state: GameState) -> dict[tuple[str, str, str], Distribution[Any]]:
+    """Exact odds of every legal (attacker, weapon, target) on the table with default declarations.
+
+    Lasers at every target in range; missiles (all the attacker may declare,
+    CIWS by the `ciws_default` option) at every target. Ranges come from one
+    vectorised distance matrix; each distinct (LS, R, column) or salvo
+    signature is enumerated once.
+    """
+    options = settings(state)
+    units = state.units
+    cards = [profile(u) for u in units]
+    ranges = range_matrix(units, options)
+    memo = _Memo(options, {}, {})
+    odds: dict[tuple[str, str, str], Distribution[Any]] = {}
+    for i, (attacker, card) in enumerate(zip(units, cards, strict=True)):
+        if card.has_lasers:
+            strength = card.laser_strength or 0
+            reach = max_range(strength)
+            for j in np.flatnonzero(ranges[i] <= reach):
+                if j == i:
+                    continue
+                target_card = cards[j]
+                odds[(attacker.id, LASER, units[j].id)] = memo.laser_odds(
+                    strength, int(ranges[i, j]), target_card.column
+                )
+        if card.kind is UnitType.MISSILE or (card.is_carrier and card.launch_capacity > 0):
+            declared, _ = available_missiles(card)
+            if declared < 1:
+                continue
+            for j, target_card in enumerate(cards):
+                if j == i:
+                    continue
+                use = bool(options["ciws_default"]) and target_card.kind not in GROUPS
+                odds[(attacker.id, MISSILES, units[j].id)] = memo.salvo_odds(
+                    declared, _ciws_of(target_card, use), target_card.column, target_card.kind
+                )
+    return odds

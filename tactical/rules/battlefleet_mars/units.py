@@ -1,0 +1,186 @@
+"""Battlefleet Mars unit stats (`[unit.stats]`) and options (`[options]`): schema and reading.
+
+Unit stats:
+
+- `type`: base | catapult | transport | miner | ship | fighter | missile
+  (the BFM types of the T000.1 column labels, plus "ship" for any other
+  warship). Bases use the "v. Base" damage column; every other type the
+  "v. Ship/Ftr/Msl" column (R000.9).
+- `laser_strength`: current LS 0..6 (R000.2). Defaults to the type's nominal
+  strength from the column labels (Bse 6, Cat 4, Trn 3, Mnr 2, Ftr 0, A000.2);
+  required for "ship"; missiles have none.
+- `launch_capacity`, `missiles`, `fighters`, `launched`, `fighters_launched`:
+  ships and bases only — launch capacity, missiles and fighters carried, and
+  missiles / fighters launched so far this turn (R000.17).
+- `count`: fighters or missiles in a fighter or missile group (default 1).
+
+Options: `range_unit_inches` (GEO000.1, default 1), `range_rounding`
+(GEO000.1, default "floor"), `missile_to_hit` / `missile_to_hit_score`
+(A000.8, default "auto"), `lp_granularity` (A000.10, default "whole"),
+`ciws_default` (A000.15, default true), `lp_limit` (R000.16, default 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
+from typing import Any
+
+from tactical.errors import UserError
+from tactical.model import FrozenMap, Unit
+from tactical.rules.base import Field, Problem, check_fields
+from tactical.rules.battlefleet_mars.tables import ROUNDINGS, Column
+
+
+class UnitType(StrEnum):
+    BASE = "base"
+    CATAPULT = "catapult"
+    TRANSPORT = "transport"
+    MINER = "miner"
+    SHIP = "ship"
+    FIGHTER = "fighter"
+    MISSILE = "missile"
+
+
+NOMINAL_LASER_STRENGTH: dict[UnitType, int] = {
+    UnitType.BASE: 6,
+    UnitType.CATAPULT: 4,
+    UnitType.TRANSPORT: 3,
+    UnitType.MINER: 2,
+    UnitType.FIGHTER: 0,
+}
+CARRIERS = frozenset(
+    {UnitType.BASE, UnitType.CATAPULT, UnitType.TRANSPORT, UnitType.MINER, UnitType.SHIP}
+)
+GROUPS = frozenset({UnitType.FIGHTER, UnitType.MISSILE})
+CARRIER_ONLY = ("launch_capacity", "missiles", "fighters", "launched", "fighters_launched")
+
+STATS_FIELDS = (
+    Field(
+        "type",
+        "str",
+        default=UnitType.SHIP.value,
+        choices=tuple(t.value for t in UnitType),
+        doc="BFM unit type",
+        spec_id="A000.2",
+    ),
+    Field("laser_strength", "int", low=0, high=6, doc="current laser strength", spec_id="R000.2"),
+    Field("launch_capacity", "int", default=0, low=0, high=50, spec_id="R000.17"),
+    Field("missiles", "int", default=0, low=0, high=999, doc="missiles carried"),
+    Field("fighters", "int", default=0, low=0, high=999, doc="fighters carried"),
+    Field("launched", "int", default=0, low=0, high=999, doc="missiles launched this turn"),
+    Field("fighters_launched", "int", default=0, low=0, high=999, spec_id="A000.13"),
+    Field("count", "int", default=1, low=1, high=999, doc="fighters or missiles in the group"),
+)
+
+OPTION_FIELDS = (
+    Field("range_unit_inches", "float", default=1.0, low=0.05, high=48, spec_id="GEO000.1"),
+    Field("range_rounding", "str", default="floor", choices=ROUNDINGS, spec_id="GEO000.1"),
+    Field("missile_to_hit", "str", default="auto", choices=("auto", "roll"), spec_id="A000.8"),
+    Field("missile_to_hit_score", "int", default=0, low=0, high=9, spec_id="A000.8"),
+    Field(
+        "lp_granularity", "str", default="whole", choices=("whole", "fractional"), spec_id="A000.10"
+    ),
+    Field("ciws_default", "bool", default=True, spec_id="A000.15"),
+    Field("lp_limit", "int", default=4, low=0, high=99, spec_id="R000.16"),
+)
+
+
+def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
+    """Schema problems, then the checks that tie fields to the unit type."""
+    problems = check_fields(STATS_FIELDS, stats)
+    if problems:
+        return problems
+    kind = UnitType(stats.get("type", UnitType.SHIP.value))
+    if kind is UnitType.SHIP and "laser_strength" not in stats:
+        problems.append(
+            Problem("laser_strength", "a whole number from 0 to 6 (required for a ship)", "R000.2")
+        )
+    if kind is UnitType.MISSILE and "laser_strength" in stats:
+        problems.append(Problem("laser_strength", "no laser strength: missiles carry no lasers"))
+    if kind not in GROUPS and "count" in stats:
+        problems.append(Problem("count", "no count: only fighter and missile groups have one"))
+    if kind in GROUPS:
+        problems.extend(
+            Problem(name, f"no {name}: only ships and bases carry and launch")
+            for name in CARRIER_ONLY
+            if name in stats
+        )
+    capacity = int(stats.get("launch_capacity", 0))
+    if int(stats.get("launched", 0)) > 2 * capacity:
+        problems.append(
+            Problem("launched", f"at most {2 * capacity} (twice the launch capacity)", "R000.17")
+        )
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A unit's BFM stats with the defaults applied."""
+
+    kind: UnitType
+    laser_strength: int | None
+    launch_capacity: int
+    missiles: int
+    fighters: int
+    launched: int
+    fighters_launched: int
+    count: int
+
+    @property
+    def column(self) -> Column:
+        """R000.9: bases use "v. Base", ships, fighters and missiles "v. Ship/Ftr/Msl"."""
+        return "base" if self.kind is UnitType.BASE else "ship"
+
+    @property
+    def has_lasers(self) -> bool:
+        return self.laser_strength is not None
+
+    @property
+    def is_carrier(self) -> bool:
+        return self.kind in CARRIERS
+
+
+def profile(unit: Unit) -> Profile:
+    """Read a unit's stats (validated by the map loader) with the defaults filled in."""
+    try:
+        stats = unit.stats
+        return _profile(stats if isinstance(stats, FrozenMap) else FrozenMap(stats))
+    except _MissingLasers:
+        raise UserError(
+            f"unit {unit.id!r}: a ship needs a laser_strength", spec_id="R000.2"
+        ) from None
+    except ValueError:
+        raise UserError(
+            f"unit {unit.id!r}: unknown BFM type {unit.stats.get('type')!r}", spec_id="A000.2"
+        ) from None
+
+
+class _MissingLasers(Exception):
+    pass
+
+
+@lru_cache(maxsize=4096)
+def _profile(stats: FrozenMap) -> Profile:
+    # cached by the (hashable, immutable) stats: odds enumeration reads the same units often
+    kind = UnitType(stats.get("type", UnitType.SHIP.value))
+    if kind is UnitType.MISSILE:
+        laser: int | None = None
+    elif "laser_strength" in stats:
+        laser = int(stats["laser_strength"])
+    elif kind in NOMINAL_LASER_STRENGTH:
+        laser = NOMINAL_LASER_STRENGTH[kind]
+    else:
+        raise _MissingLasers
+    return Profile(
+        kind=kind,
+        laser_strength=laser,
+        launch_capacity=int(stats.get("launch_capacity", 0)),
+        missiles=int(stats.get("missiles", 0)),
+        fighters=int(stats.get("fighters", 0)),
+        launched=int(stats.get("launched", 0)),
+        fighters_launched=int(stats.get("fighters_launched", 0)),
+        count=int(stats.get("count", 1)),
+    )

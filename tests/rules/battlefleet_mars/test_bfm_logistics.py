@@ -1,0 +1,85 @@
+"""Logistics: LP purchases (R000.15, A000.10), separate budget (R000.16), launches (R000.17)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from bfm_builders import table, unit
+
+from tactical.errors import UserError
+from tactical.rules.battlefleet_mars.logistics import (
+    Purchase,
+    resolve_launch,
+    resolve_purchase,
+    start_turn,
+)
+
+
+def _base(**stats):
+    return table(unit("b", 20, 20, "Mars", type="base", **stats), unit("f", 5, 5, type="fighter"))
+
+
+def test_R000_15_whole_lp_single_kind_by_default_A000_10():
+    resolution = resolve_purchase(_base(), [Purchase("b", fighters=1, missiles=1)])
+    assert resolution.summary == 2
+    lp = resolution.events[0]
+    assert (lp.get("lp"), lp.get("granularity")) == ("2", "whole")
+
+
+def test_R000_15_fractional_option_A000_10():
+    state = table(unit("b", 20, 20, type="base"), lp_granularity="fractional")
+    resolution = resolve_purchase(state, [Purchase("b", fighters=1, missiles=1)])
+    assert resolution.summary == Fraction(1, 2)
+
+
+def test_R000_16_budget_uses_the_lp_limit_option_or_an_explicit_limit():
+    state = _base()
+    assert resolve_purchase(state, [Purchase("b", missiles=24)], other_lp=4).summary == 4
+    with pytest.raises(UserError, match=r"R000\.16"):
+        resolve_purchase(state, [Purchase("b", missiles=25)])
+    with pytest.raises(UserError, match="other things"):
+        resolve_purchase(state, [Purchase("b", missiles=6)], other_lp=5)
+    assert resolve_purchase(state, [Purchase("b", missiles=30)], limit=5).summary == 5
+
+
+def test_purchases_go_to_ships_and_bases_only():
+    with pytest.raises(UserError, match="only ships and bases"):
+        resolve_purchase(_base(), [Purchase("f", missiles=6)])
+    with pytest.raises(UserError, match="unknown unit"):
+        resolve_purchase(_base(), [Purchase("zz", missiles=6)])
+    with pytest.raises(UserError, match="negative"):
+        resolve_purchase(_base(), [Purchase("b", missiles=-6)])
+
+
+def test_R000_17_launch_creates_a_missile_group_and_counts_the_turn():
+    state = _base(launch_capacity=2, missiles=10, fighters=3)
+    first = resolve_launch(state, "b", missiles=3, fighters=2)
+    launcher = first.state.unit("b").stats
+    assert (launcher["missiles"], launcher["launched"], launcher["fighters"]) == (7, 3, 1)
+    groups = {u.id: u for u in first.state.units if u.id.startswith("b-")}
+    assert groups["b-missiles-1"].stats["count"] == 3
+    assert groups["b-missiles-1"].pose == state.unit("b").pose
+    assert groups["b-fighters-1"].stats["type"] == "fighter"
+    second = resolve_launch(first.state, "b", missiles=1)
+    assert second.state.has_unit("b-missiles-2")
+    with pytest.raises(UserError, match=r"R000\.17"):
+        resolve_launch(second.state, "b", missiles=1)
+    fresh = start_turn(second.state)
+    assert fresh.unit("b").stats["launched"] == 0
+    assert resolve_launch(fresh, "b", missiles=4).state.unit("b").stats["launched"] == 4
+
+
+def test_A000_13_fighters_keep_the_base_launch_rate():
+    state = _base(launch_capacity=2, fighters=6)
+    with pytest.raises(UserError, match=r"A000\.13"):
+        resolve_launch(state, "b", fighters=3)
+
+
+def test_launch_needs_stores_and_a_carrier():
+    with pytest.raises(UserError, match="carries"):
+        resolve_launch(_base(launch_capacity=3, missiles=1), "b", missiles=2)
+    with pytest.raises(UserError, match="only ships and bases launch"):
+        resolve_launch(_base(), "f", missiles=1)
+    with pytest.raises(UserError, match="positive"):
+        resolve_launch(_base(launch_capacity=1), "b")
