@@ -19,6 +19,10 @@ class GameState:
     options: FrozenMap = field(default_factory=FrozenMap)
     terrain: tuple[Terrain, ...] = ()
     units: tuple[Unit, ...] = ()
+    # what a rule system tracks beyond the units (initiative bonuses, range band,
+    # per-turn budgets...): plain values under keys the system documents. Maps
+    # start with none; saved games keep it.
+    rule_state: FrozenMap = field(default_factory=FrozenMap)
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError if there is none."""
@@ -44,6 +48,12 @@ class GameState:
 
     def without_unit(self, unit_id: str) -> GameState:
         return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+
+    def with_rule_state(self, **changes: object) -> GameState:
+        """A copy with some rule-state keys set."""
+        values = dict(self.rule_state)
+        values.update(changes)
+        return replace(self, rule_state=FrozenMap(values))
 
     def with_terrain(self, terrain: tuple[Terrain, ...]) -> GameState:
         return replace(self, terrain=tuple(terrain))

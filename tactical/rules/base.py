@@ -268,6 +268,35 @@ class Attack:
 
 
 @dataclass(frozen=True)
+class Action:
+    """Any declared action: an attack, an order, a power allocation, a roll for initiative...
+
+    `kind` is the rule system's name for it, `actor` the unit id (or the side, for
+    side-level actions), `params` the declaration's values, checked against the
+    fields of the matching `ActionChoice`.
+    """
+
+    kind: str
+    actor: str
+    params: FrozenMap = field(default_factory=FrozenMap)
+
+
+@dataclass(frozen=True)
+class ActionChoice:
+    """An action a side may declare now: what a play panel offers and a script may send.
+
+    `fields` is the schema of its parameters (weapon, target, dice allocated...),
+    with choices where the options are known; `spec_id` the rule allowing it.
+    """
+
+    kind: str
+    actor: str
+    title: str
+    fields: tuple[Field, ...] = ()
+    spec_id: str | None = None
+
+
+@dataclass(frozen=True)
 class OddsSection:
     """One distribution of an odds report, e.g. the result of a laser attack.
 
@@ -481,6 +510,69 @@ class RuleSystem:
     def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
         """The exact outcome distribution of a declared attack, from `resolve_attack` itself."""
         raise self._no_combat()
+
+    # ----------------------------------------------------------------- any declared action
+
+    def setup(self, state: GameState) -> GameState:
+        """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
+        return state
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        """What `side` may declare at `position`. Default: an attack per unit and weapon
+        when the system has combat resolvers."""
+        if not self.has_combat:
+            return ()
+        options = state.options
+        targets = tuple(u.id for u in state.units if u.side != side)
+        choices = []
+        for unit in state.units:
+            if unit.side != side:
+                continue
+            for weapon in self.weapons(unit, options):
+                choices.append(
+                    ActionChoice(
+                        "attack",
+                        unit.id,
+                        f"{unit.name}: {weapon}",
+                        (
+                            Field(
+                                "weapon", "str", required=True, default=weapon, choices=(weapon,)
+                            ),
+                            Field("target", "str", required=True, choices=targets),
+                        ),
+                    )
+                )
+        return tuple(choices)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """Resolve any declared action with the given dice. Default: attacks."""
+        if action.kind != "attack":
+            raise UserError(f"rule system {self.id!r} has no action {action.kind!r}")
+        params = dict(action.params)
+        attack = self.declare_attack(
+            state,
+            action.actor,
+            str(params.pop("weapon", "")),
+            str(params.pop("target", "")),
+            params,
+        )
+        return self.resolve_attack(state, attack, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        """The exact odds of a declared action before its roll, where it has any."""
+        if action.kind != "attack":
+            return None
+        params = dict(action.params)
+        attack = self.declare_attack(
+            state,
+            action.actor,
+            str(params.pop("weapon", "")),
+            str(params.pop("target", "")),
+            params,
+        )
+        return self.attack_odds(state, attack)
 
     def _no_combat(self) -> NoCombatResolvers:
         return NoCombatResolvers(
