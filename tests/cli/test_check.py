@@ -166,3 +166,17 @@ def test_default_map_check_is_quick_as_a_process():
     assert result.returncode == 0, result.stderr
     assert len(json.loads(result.stdout)["pairs"]) == 8 * 7
     assert elapsed < 3.0
+
+
+def test_check_does_not_import_pygame():
+    """Answering questions needs no renderer: the model layers never import pygame, and the
+    command line loads the ui only for the commands that draw."""
+    code = (
+        "import sys; from tactical.cli import main; "
+        f"main(['check', {str(default_map_path())!r}, '--json']); "
+        "print(sorted(m for m in sys.modules if m.startswith('pygame')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip().splitlines()[-1] == "[]"
