@@ -1,0 +1,449 @@
+"""Line of sight against terrain (GEO002.10; the rule system decides which pieces block,
+e.g. R002.40, R002.41).
+
+Reading adopted here: a straight line from `start` to `end` is blocked by a
+piece when the line passes through the piece's **interior** (DE-9IM
+interior/interior, `relate_pattern(line, piece, "T********")`). A line that only
+touches the boundary (a tangent grazing a round rock, a line running along an
+edge or through a single vertex from outside) is clear. A zero-length line
+(start == end) is clear: there is nothing between the two points.
+
+Terrain comes in as shapely polygons with string ids, indexed once in a
+`TerrainIndex` (STRtree + prepared geometries for the per-pair reference test,
+plus numpy caches for the vectorised test). `line_of_sight` answers one line
+with GEOS; `lines_of_sight` / `los_hits` answer many lines with numpy:
+bounding and inscribed discs settle most line/piece pairs, proper edge crossings
+and an even-odd test settle the rest, and the few degenerate ones (a vertex or
+edge within 1e-9 of the line) go to the same GEOS predicate, so both paths give
+the same answers. (shapely.linestrings + STRtree.query(predicate="intersects")
+was measured at ~0.5 s for the 19,900 lines of 200 units: far over the budget.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely import STRtree
+
+from tactical.errors import UserError
+from tactical.geometry.measure import BLOCK_ELEMENTS
+
+INTERIOR_PATTERN = "T********"
+ORIENT_TOLERANCE = 1e-9  # square inches: a cross product this small means "touching"
+DISC_TOLERANCE = 1e-9  # inches
+
+
+@dataclass(frozen=True, slots=True)
+class LosResult:
+    """Whether the line is clear, and the terrain blocking it in order along the line."""
+
+    clear: bool
+    blocked_by: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class TerrainIndex:
+    """Terrain pieces indexed once for line-of-sight queries.
+
+    `TerrainIndex(ids, geometries)`: `ids[k]` names the polygon `geometries[k]`
+    (shapely Polygon or MultiPolygon, valid, ids unique; UserError otherwise).
+    """
+
+    ids: tuple[str, ...]
+    geometries: np.ndarray  # object array of prepared polygons
+    tree: STRtree
+    outer_centre: np.ndarray  # (T, 2): a disc holding the whole piece
+    outer_radius: np.ndarray
+    inner_centre: np.ndarray  # (T, 2): a disc inside the piece's interior (radius 0 if none)
+    inner_radius: np.ndarray
+    edge_offsets: np.ndarray  # (T + 1,) piece t owns edges edge_offsets[t]:edge_offsets[t + 1]
+    edge_x: np.ndarray  # every ring edge of every piece, piece by piece: start and extent
+    edge_y: np.ndarray
+    edge_dx: np.ndarray
+    edge_dy: np.ndarray
+
+    def __init__(self, ids: Sequence[str], geometries: Sequence[shapely.Geometry]) -> None:
+        ids = tuple(str(i) for i in ids)
+        if len(ids) != len(geometries):
+            raise UserError(f"{len(ids)} terrain ids but {len(geometries)} geometries")
+        if len(set(ids)) != len(ids):
+            duplicate = next(i for i in ids if ids.count(i) > 1)
+            raise UserError(f"terrain id {duplicate!r} is used twice: ids must be unique")
+        geoms = np.empty(len(ids), dtype=object)
+        for k, (piece_id, geometry) in enumerate(zip(ids, geometries, strict=True)):
+            if shapely.get_type_id(geometry) not in (3, 6):  # Polygon, MultiPolygon
+                raise UserError(f"terrain {piece_id!r} is not a polygon: got {geometry.geom_type}")
+            if geometry.is_empty or not geometry.is_valid:
+                reason = shapely.is_valid_reason(geometry)
+                raise UserError(f"terrain {piece_id!r} has an invalid outline: {reason}")
+            geoms[k] = geometry
+        shapely.prepare(geoms)
+        outer_c, outer_r, inner_c, inner_r = _discs(geoms)
+        starts, ends, offsets = _edges(geoms)
+        values = {
+            "ids": ids,
+            "geometries": geoms,
+            "tree": STRtree(geoms),
+            "outer_centre": outer_c,
+            "outer_radius": outer_r,
+            "inner_centre": inner_c,
+            "inner_radius": inner_r,
+            "edge_offsets": offsets,
+            "edge_x": np.ascontiguousarray(starts[:, 0]),
+            "edge_y": np.ascontiguousarray(starts[:, 1]),
+            "edge_dx": ends[:, 0] - starts[:, 0],
+            "edge_dy": ends[:, 1] - starts[:, 1],
+        }
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+
+    @classmethod
+    def build(cls, ids: Sequence[str], geometries: Sequence[shapely.Geometry]) -> TerrainIndex:
+        """The same as `TerrainIndex(ids, geometries)`."""
+        return cls(ids, geometries)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def mask(self, blocking_ids: Sequence[str]) -> np.ndarray:
+        """A (T,) blocking mask from the ids of the pieces that block."""
+        wanted = set(blocking_ids)
+        unknown = wanted - set(self.ids)
+        if unknown:
+            raise UserError(f"unknown terrain id(s): {', '.join(sorted(unknown))}")
+        return np.array([i in wanted for i in self.ids], dtype=bool)
+
+
+def _discs(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    count = len(geoms)
+    outer_c, outer_r = np.zeros((count, 2)), np.zeros(count)
+    inner_c, inner_r = np.zeros((count, 2)), np.zeros(count)
+    for k, geometry in enumerate(geoms):
+        coords = shapely.get_coordinates(geometry)
+        centre = shapely.get_coordinates(
+            shapely.centroid(shapely.minimum_bounding_circle(geometry))
+        )
+        outer_c[k] = centre[0]
+        # measured from the actual vertices, so the disc holds the piece whatever GEOS rounded
+        outer_r[k] = np.sqrt(((coords - centre[0]) ** 2).sum(axis=1)).max()
+        inscribed = shapely.maximum_inscribed_circle(geometry)
+        point = shapely.get_point(inscribed, 0)
+        if shapely.contains_properly(geometry, point):
+            inner_c[k] = shapely.get_coordinates(point)[0]
+            inner_r[k] = shapely.distance(point, shapely.boundary(geometry))
+    return outer_c, outer_r, inner_c, inner_r
+
+
+def _edges(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    starts, ends, offsets = [], [], [0]
+    for geometry in geoms:
+        count = 0
+        for polygon in shapely.get_parts(geometry):
+            for ring in shapely.get_rings(polygon):
+                coords = shapely.get_coordinates(ring)
+                starts.append(coords[:-1])
+                ends.append(coords[1:])
+                count += len(coords) - 1
+        offsets.append(offsets[-1] + count)
+    if not starts:
+        return np.zeros((0, 2)), np.zeros((0, 2)), np.array(offsets)
+    return np.concatenate(starts), np.concatenate(ends), np.array(offsets)
+
+
+# --------------------------------------------------------------------------- one line (GEOS)
+
+
+def _check_mask(index: TerrainIndex, blocking: np.ndarray | None, shape: tuple) -> np.ndarray:
+    if blocking is None:
+        return np.ones(shape, dtype=bool)
+    mask = np.asarray(blocking, dtype=bool)
+    if mask.shape not in (shape, (len(index),)):
+        raise UserError(
+            f"blocking mask of shape {mask.shape} does not match {len(index)} terrain pieces"
+        )
+    return mask
+
+
+def line_of_sight(
+    index: TerrainIndex,
+    start: tuple[float, float],
+    end: tuple[float, float],
+    blocking: np.ndarray | None = None,
+) -> LosResult:
+    """Line of sight from `start` to `end` (points, usually unit centres).
+
+    `blocking` is an optional (T,) boolean mask: which pieces block this line
+    (the rule system decides, e.g. R002.40); by default every piece blocks.
+    `blocked_by` lists the blocking pieces in the order the line meets them.
+    """
+    mask = _check_mask(index, blocking, (len(index),))
+    if tuple(start) == tuple(end) or len(index) == 0:
+        return LosResult(True, ())
+    line = shapely.linestrings([start, end])
+    candidates = index.tree.query(line, predicate="intersects")
+    candidates = candidates[mask[candidates]]
+    hits = candidates[shapely.relate_pattern(line, index.geometries[candidates], INTERIOR_PATTERN)]
+    blocked_by = order_along(index, start, end, hits)
+    return LosResult(not blocked_by, blocked_by)
+
+
+def order_along(
+    index: TerrainIndex, start: tuple[float, float], end: tuple[float, float], pieces: np.ndarray
+) -> tuple[str, ...]:
+    """Ids of `pieces` sorted by where the line from `start` to `end` first meets each."""
+    if len(pieces) == 0:
+        return ()
+    line = shapely.linestrings([start, end])
+    direction = np.subtract(end, start)
+    firsts = []
+    for piece in np.asarray(pieces):
+        meeting = shapely.get_coordinates(shapely.intersection(line, index.geometries[piece]))
+        along = (meeting - start) @ direction if len(meeting) else np.array([np.inf])
+        firsts.append((float(along.min()), int(piece)))
+    return tuple(index.ids[piece] for _, piece in sorted(firsts))
+
+
+# --------------------------------------------------------------------------- many lines (numpy)
+
+
+def _segment_point_distance(p0: np.ndarray, p1: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Distance from points c to segments p0-p1 (arrays of (..., 2), broadcasting)."""
+    return _segment_gap(p0[..., 0], p0[..., 1], p1[..., 0], p1[..., 1], c[..., 0], c[..., 1])
+
+
+def _segment_gap(ax, ay, bx, by, cx, cy) -> np.ndarray:
+    """Distance from points (cx, cy) to segments (ax, ay)-(bx, by), coordinate arrays."""
+    dx, dy = bx - ax, by - ay
+    wx, wy = cx - ax, cy - ay
+    length2 = dx * dx + dy * dy
+    dot = wx * dx + wy * dy
+    t = np.divide(dot, length2, out=np.zeros(np.shape(dot)), where=length2 > 0)
+    t = np.clip(t, 0.0, 1.0)
+    gx, gy = wx - t * dx, wy - t * dy
+    return np.sqrt(gx * gx + gy * gy)
+
+
+@dataclass(frozen=True, slots=True)
+class Lines:
+    """Candidate lines as coordinate columns: line k runs (ax[k], ay[k]) -> (bx[k], by[k])."""
+
+    ax: np.ndarray
+    ay: np.ndarray
+    bx: np.ndarray
+    by: np.ndarray
+
+    @classmethod
+    def of(cls, starts: np.ndarray, ends: np.ndarray) -> Lines:
+        return cls(starts[:, 0], starts[:, 1], ends[:, 0], ends[:, 1])
+
+    def take(self, which: np.ndarray) -> Lines:
+        return Lines(self.ax[which], self.ay[which], self.bx[which], self.by[which])
+
+    def __len__(self) -> int:
+        return len(self.ax)
+
+
+def _inner_hits(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Lines sure to cross the piece's interior: they pass inside its inscribed disc."""
+    inner = _segment_gap(
+        lines.ax, lines.ay, lines.bx, lines.by,
+        index.inner_centre[piece, 0], index.inner_centre[piece, 1],
+    )  # fmt: skip
+    moving = (lines.ax != lines.bx) | (lines.ay != lines.by)  # a zero-length line is clear
+    return moving & (inner < index.inner_radius[piece] - DISC_TOLERANCE)
+
+
+def _outer_meets(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Lines that may meet the piece: non-degenerate and within its bounding disc."""
+    outer = _segment_gap(
+        lines.ax, lines.ay, lines.bx, lines.by,
+        index.outer_centre[piece, 0], index.outer_centre[piece, 1],
+    )  # fmt: skip
+    live = (lines.ax != lines.bx) | (lines.ay != lines.by)
+    return live & (outer <= index.outer_radius[piece] + DISC_TOLERANCE)
+
+
+def _slices(count: int, size: int = BLOCK_ELEMENTS) -> list[slice]:
+    return [slice(first, min(first + size, count)) for first in range(0, count, size)]
+
+
+def hits_among(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Whether each candidate line k crosses the interior of piece[k] (same answers as
+    `line_of_sight`, vectorised)."""
+    result = np.zeros(len(piece), dtype=bool)
+    for part in _slices(len(piece)):
+        block, block_piece = lines.take(part), piece[part]
+        result[part] = _outer_meets(index, block, block_piece) & _inner_hits(
+            index, block, block_piece
+        )
+    ambiguous = np.flatnonzero(~result)
+    ambiguous = ambiguous[_meeting(index, lines, piece, ambiguous)]
+    result[ambiguous] = _edge_test(index, lines.take(ambiguous), piece[ambiguous])
+    return result
+
+
+def _meeting(index: TerrainIndex, lines: Lines, piece: np.ndarray, which: np.ndarray):
+    """Mask over `which`: those candidates whose line meets the piece's bounding disc."""
+    keep = np.zeros(len(which), dtype=bool)
+    for part in _slices(len(which)):
+        chosen = which[part]
+        keep[part] = _outer_meets(index, lines.take(chosen), piece[chosen])
+    return keep
+
+
+def blocked_segments(
+    index: TerrainIndex,
+    lines: Lines,
+    piece: np.ndarray,
+    segment: np.ndarray,
+    segment_count: int,
+    inner_done: bool = False,
+) -> np.ndarray:
+    """(segment_count,) booleans: whether any candidate piece blocks each line.
+
+    Candidate k is `lines` k (line number `segment[k]`) against `piece[k]`.
+    A line settled by a cheap test is not tested against its other pieces.
+    `inner_done`: the caller has already applied the inscribed-disc test.
+    """
+    blocked = np.zeros(segment_count, dtype=bool)
+    if not inner_done:
+        for part in _slices(len(piece)):
+            sure = _inner_hits(index, lines.take(part), piece[part])
+            blocked[segment[part][sure]] = True
+    rest = np.flatnonzero(~blocked[segment])
+    rest = rest[_meeting(index, lines, piece, rest)]
+    hit = _edge_test(index, lines.take(rest), piece[rest])
+    blocked[segment[rest[hit]]] = True
+    return blocked
+
+
+def _edge_test(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Exact interior test for lines that cross a piece's bounding disc but not its inner one,
+    in blocks of at most BLOCK_ELEMENTS line/edge combinations."""
+    result = np.zeros(len(piece), dtype=bool)
+    counts = index.edge_offsets[piece + 1] - index.edge_offsets[piece]
+    ends = np.cumsum(counts)
+    first = 0
+    while first < len(piece):
+        done = ends[first - 1] if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, done + BLOCK_ELEMENTS, side="right")))
+        part = slice(first, last)
+        result[part] = _edge_block(index, lines.take(part), piece[part])
+        first = last
+    return result
+
+
+def _edge_block(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Exact interior test for lines that cross a piece's bounding disc but not its inner one.
+
+    A proper crossing of an edge (strictly on both sides, both ways) puts the
+    line into the interior. With no contact at all the line is wholly inside
+    or outside: even-odd test of its midpoint. Any near-contact (a vertex or an
+    edge within tolerance of the line) is left to GEOS.
+    """
+    first, stops = index.edge_offsets[piece], index.edge_offsets[piece + 1]
+    counts = stops - first
+    owner = np.repeat(np.arange(len(piece)), counts)
+    edge = np.arange(counts.sum()) + np.repeat(first - (np.cumsum(counts) - counts), counts)
+    ax, ay = lines.ax[owner], lines.ay[owner]
+    abx, aby = lines.bx[owner] - ax, lines.by[owner] - ay
+    e0x, e0y, ex, ey = (
+        index.edge_x[edge],
+        index.edge_y[edge],
+        index.edge_dx[edge],
+        index.edge_dy[edge],
+    )
+    eps = ORIENT_TOLERANCE
+    # which side of the line each edge end lies, and which side of the edge each line end
+    o1 = abx * (e0y - ay) - aby * (e0x - ax)
+    o2 = o1 + abx * ey - aby * ex
+    o3 = ex * (ay - e0y) - ey * (ax - e0x)
+    o4 = o3 + ex * aby - ey * abx
+    low12, high12 = np.minimum(o1, o2), np.maximum(o1, o2)
+    low34, high34 = np.minimum(o3, o4), np.maximum(o3, o4)
+    proper = (low12 < -eps) & (high12 > eps) & (low34 < -eps) & (high34 > eps)
+    apart = (low12 > eps) | (high12 < -eps) | (low34 > eps) | (high34 < -eps)
+    size = len(piece)
+    crossing = np.bincount(owner[proper], minlength=size) > 0
+    touching = np.bincount(owner[~proper & ~apart], minlength=size) > 0
+    result = crossing.copy()
+    # no contact with the boundary: wholly inside or wholly outside (midpoint even-odd rule)
+    quiet = (~crossing & ~touching)[owner]
+    if quiet.any():
+        mx, my = ax[quiet] + abx[quiet] / 2, ay[quiet] + aby[quiet] / 2
+        q0x, q0y, qx, qy = e0x[quiet], e0y[quiet], ex[quiet], ey[quiet]
+        rises = (q0y > my) != (q0y + qy > my)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x_cross = q0x + (my - q0y) * qx / qy
+        parity = np.bincount(owner[quiet][rises & (mx < x_cross)], minlength=size)
+        result |= ~touching & (parity % 2 == 1)
+    doubtful = np.flatnonzero(~crossing & touching)
+    if len(doubtful):
+        starts = np.column_stack((lines.ax[doubtful], lines.ay[doubtful]))
+        ends = np.column_stack((lines.bx[doubtful], lines.by[doubtful]))
+        result[doubtful] = shapely.relate_pattern(
+            shapely.linestrings(np.stack((starts, ends), axis=1)),
+            index.geometries[piece[doubtful]],
+            INTERIOR_PATTERN,
+        )
+    return result
+
+
+def _candidates(
+    index: TerrainIndex, starts: np.ndarray, ends: np.ndarray, blocking: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(line, piece) pairs whose line meets the piece's bounding disc and the mask allows."""
+    if starts.shape != ends.shape:
+        raise UserError(f"{len(starts)} line starts but {len(ends)} line ends")
+    mask = _check_mask(index, blocking, (len(starts), len(index)))
+    empty = np.zeros(0, dtype=np.int64)
+    if len(index) == 0 or len(starts) == 0:
+        return empty, empty
+    segments, pieces = [], []
+    rows_per_chunk = max(1, BLOCK_ELEMENTS // len(index))
+    for first in range(0, len(starts), rows_per_chunk):
+        rows = slice(first, first + rows_per_chunk)
+        gap = _segment_point_distance(
+            starts[rows, None, :], ends[rows, None, :], index.outer_centre[None, :, :]
+        )
+        near = gap <= index.outer_radius + DISC_TOLERANCE
+        near &= mask[rows] if mask.ndim == 2 else mask
+        s, p = np.nonzero(near)
+        segments.append(s + first)
+        pieces.append(p)
+    return np.concatenate(segments), np.concatenate(pieces)
+
+
+def los_hits(
+    index: TerrainIndex,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    blocking: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (line, piece) pair where the piece blocks the line: two index arrays.
+
+    `starts`, `ends`: (M, 2). `blocking`: None, a (T,) mask for every line or an
+    (M, T) mask per line.
+    """
+    starts = np.asarray(starts, dtype=float).reshape(-1, 2)
+    ends = np.asarray(ends, dtype=float).reshape(-1, 2)
+    segment, piece = _candidates(index, starts, ends, blocking)
+    hit = hits_among(index, Lines.of(starts[segment], ends[segment]), piece)
+    return segment[hit], piece[hit]
+
+
+def lines_of_sight(
+    index: TerrainIndex,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    blocking: np.ndarray | None = None,
+) -> np.ndarray:
+    """(M,) booleans: whether each line starts[k] -> ends[k] is clear (masks as `los_hits`)."""
+    starts = np.asarray(starts, dtype=float).reshape(-1, 2)
+    ends = np.asarray(ends, dtype=float).reshape(-1, 2)
+    segment, piece = _candidates(index, starts, ends, blocking)
+    lines = Lines.of(starts[segment], ends[segment])
+    return ~blocked_segments(index, lines, piece, segment, len(starts))

@@ -1,0 +1,466 @@
+"""Everything between every pair of units at once: distances, bearings, arcs, line of sight.
+
+`pair_matrix` computes, for N units and T terrain pieces, vectorised with
+numpy (and GEOS only for degenerate line-of-sight cases):
+
+- `centre_distance` and `edge_distance` (N, N), symmetric;
+- `bearing` (N, N): relative bearing of j's centre from i's heading, and
+  `centre_quadrant` (N, N) indices into `QUADRANT_NAMES` (DESIGN.md `centre_arc`);
+- `in_arc_centre` / `in_arc_any` (N, N, A) for the given arcs, by the target's
+  centre and by any part of its base;
+- `los_clear` (N, N) centre to centre, with `blocked_by(i, j)` listing the
+  blocking terrain in order along the line, and `witness(i, j)` the measured
+  segment, both computed on demand for one pair.
+
+`unit_row(units, i, ...)` computes the same for one unit against all others
+(fast enough to call every frame); `PairMatrix.unit_row(i)` slices a computed
+matrix. The diagonal (a unit against itself) holds distance 0, bearing 0,
+quadrant fore, no arcs and a clear line.
+
+Which terrain blocks which pair is the rule system's decision (R002.40): pass
+a (T,) mask for every pair, or a `LevelBlocking` (each unit a level code, and
+a (levels, levels, T) mask) so the per-pair choice costs one table lookup.
+Line of sight: a unit's candidate pieces are found by sorting the bearings to
+all other units and taking, for each piece, the bearings inside the piece's
+bounding disc's tangent cone (searchsorted); only those few pairs are tested.
+
+Importing this module calls `tune_allocator()` (tactical.geometry.measure):
+without it, glibc's page faults on numpy's temporaries make the matrix 1.5-2x
+slower on the project's machines.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from tactical.errors import UserError
+from tactical.geometry.arcs import (
+    QUADRANT_NAMES,
+    ArcTest,
+    pair_arc_masks,
+    quadrant_index,
+    wrap_degrees,
+)
+from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.geometry.los import (
+    DISC_TOLERANCE,
+    Lines,
+    TerrainIndex,
+    blocked_segments,
+    hits_among,
+    order_along,
+)
+from tactical.geometry.measure import (
+    BLOCK_ELEMENTS,
+    BaseArrays,
+    From,
+    Measurement,
+    To,
+    measure,
+    pair_edge_distances,
+    row_blocks,
+    tune_allocator,
+)
+
+tune_allocator()  # see its docstring: numpy temporaries without page faults
+
+_ROW_STRIDE = 8.0  # > 2π: separates the rows of sorted bearings (radians) in one flat array
+_INNER_MARGIN = 1e-7  # inches: see _Cones.of
+
+
+@dataclass(frozen=True, eq=False)
+class LevelBlocking:
+    """Which terrain blocks line of sight between which units (e.g. R002.40).
+
+    `levels[i]` is unit i's level code (0 .. L-1; e.g. surface, flying);
+    `mask[a, b, t]` says whether piece t blocks a line between a unit of level a
+    and one of level b. A symmetric mask (mask[a, b] == mask[b, a]) lets the
+    matrix test each line once.
+    """
+
+    levels: np.ndarray
+    mask: np.ndarray
+
+    def __post_init__(self) -> None:
+        levels = np.asarray(self.levels, dtype=np.int64)
+        mask = np.asarray(self.mask, dtype=bool)
+        if mask.ndim != 3 or mask.shape[0] != mask.shape[1]:
+            raise UserError(f"a level blocking mask must have shape (L, L, T), got {mask.shape}")
+        if levels.size and (levels.min() < 0 or levels.max() >= mask.shape[0]):
+            raise UserError(f"unit level codes must be 0..{mask.shape[0] - 1}")
+        object.__setattr__(self, "levels", levels)
+        object.__setattr__(self, "mask", mask)
+
+    @cached_property
+    def symmetric(self) -> bool:
+        return bool(np.array_equal(self.mask, self.mask.transpose(1, 0, 2)))
+
+    def for_pair(self, i: int, j: int) -> np.ndarray:
+        """The (T,) mask of pieces blocking the line from unit i to unit j."""
+        return self.mask[self.levels[i], self.levels[j]]
+
+
+Blocking = LevelBlocking | np.ndarray | None
+
+
+def _check_blocking(blocking: Blocking, units: BaseArrays, terrain: TerrainIndex) -> Blocking:
+    if blocking is None:
+        return None
+    if isinstance(blocking, LevelBlocking):
+        if blocking.levels.shape != (len(units),) or blocking.mask.shape[2] != len(terrain):
+            raise UserError(
+                f"level blocking for {blocking.levels.shape[0]} units and "
+                f"{blocking.mask.shape[2]} pieces does not match {len(units)} units "
+                f"and {len(terrain)} pieces"
+            )
+        return blocking
+    mask = np.asarray(blocking, dtype=bool)
+    if mask.shape != (len(terrain),):
+        raise UserError(f"a blocking mask needs one flag per terrain piece ({len(terrain)})")
+    return mask
+
+
+def _pair_mask(blocking: Blocking, i: int, j: int, pieces: int) -> np.ndarray:
+    if blocking is None:
+        return np.ones(pieces, dtype=bool)
+    if isinstance(blocking, LevelBlocking):
+        return blocking.for_pair(i, j)
+    return blocking
+
+
+# --------------------------------------------------------------------------- line of sight
+
+
+@dataclass(frozen=True, eq=False)
+class _Cones:
+    """What each viewer (row) sees of each piece (column), in compass radians.
+
+    Outer cone: bearings whose ray may meet the piece's bounding disc, as one or
+    two intervals (it may wrap past ±π); `near` is the distance the line must
+    reach to touch that disc. Inner cone: a line with bearing within `inner_half`
+    of `inner_theta` that reaches `inner_reach` passes through the piece's
+    inscribed disc, so surely crosses its interior.
+    """
+
+    low: np.ndarray
+    high: np.ndarray
+    low2: np.ndarray
+    high2: np.ndarray
+    near: np.ndarray
+    inner_theta: np.ndarray
+    inner_half: np.ndarray
+    inner_reach: np.ndarray
+
+    @classmethod
+    def of(cls, units: BaseArrays, terrain: TerrainIndex, rows: np.ndarray) -> _Cones:
+        vx, vy = units.x[rows][:, None], units.y[rows][:, None]
+        to_x = terrain.outer_centre[None, :, 0] - vx
+        to_y = terrain.outer_centre[None, :, 1] - vy
+        gap = np.sqrt(to_x * to_x + to_y * to_y)
+        reach = terrain.outer_radius + DISC_TOLERANCE
+        inside = gap <= reach
+        ratio = np.divide(reach, gap, out=np.ones_like(gap), where=~inside)
+        half = np.arcsin(np.minimum(ratio, 1.0)) + 1e-9
+        full = inside | (half >= math.pi)
+        theta = np.arctan2(to_x, to_y)
+        low = np.where(full, -math.pi, theta - half)
+        high = np.where(full, math.pi, theta + half)
+        wrap_low, wrap_high = low < -math.pi, high > math.pi
+        low2 = np.where(wrap_low, low + 2 * math.pi, np.where(wrap_high, -math.pi, 1.0))
+        high2 = np.where(wrap_low, math.pi, np.where(wrap_high, high - 2 * math.pi, -1.0))
+        near = np.where(inside, -np.inf, gap - reach)
+
+        to_x = terrain.inner_centre[None, :, 0] - vx
+        to_y = terrain.inner_centre[None, :, 1] - vy
+        gap = np.sqrt(to_x * to_x + to_y * to_y)
+        # the disc shrunk by 1e-7": a line inside its tangents passes at least that far inside
+        # the inscribed disc, far beyond the rounding of the bearings
+        radius = np.broadcast_to(np.maximum(terrain.inner_radius - _INNER_MARGIN, 0.0), gap.shape)
+        within = gap < radius  # the viewer stands in the (shrunk) inscribed disc
+        ratio = np.divide(radius, gap, out=np.zeros_like(gap), where=~within)
+        inner_half = np.where(within, 4.0, np.arcsin(np.minimum(ratio, 1.0)))
+        inner_reach = np.where(within, 0.0, gap)
+        return cls(
+            np.maximum(low, -math.pi).ravel(), np.minimum(high, math.pi).ravel(),
+            low2.ravel(), high2.ravel(), near.ravel(),
+            np.arctan2(to_x, to_y).ravel(), inner_half.ravel(), inner_reach.ravel(),
+        )  # fmt: skip
+
+
+def _los_blocked(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    pair_i: np.ndarray,
+    pair_j: np.ndarray,
+    row_of: np.ndarray,
+    cones: _Cones,
+    angle: np.ndarray,
+    distance: np.ndarray,
+    blocking: Blocking,
+) -> np.ndarray:
+    """Whether the line between the centres of each pair (pair_i[k], pair_j[k]) is blocked.
+
+    `row_of[k]` is the viewer pair_i[k]'s row in `cones`; `angle` and `distance`
+    the compass bearing (radians, from arctan2) and distance of j from i.
+    Candidates are found by sorting the pairs by viewer and bearing and taking,
+    for each viewer and piece, the bearings in the piece's outer cone
+    (searchsorted); inner cones settle most lines; the rest go to the exact test.
+    """
+    pieces = len(terrain)
+    blocked = np.zeros(len(pair_i), dtype=bool)
+    if pieces == 0 or len(pair_i) == 0:
+        return blocked
+    rows = len(cones.low) // pieces
+    keys = angle + _ROW_STRIDE * row_of
+    order = np.argsort(keys)
+    keys = keys[order]
+    offset = np.repeat(_ROW_STRIDE * np.arange(rows), pieces)
+    lows = np.concatenate((cones.low + offset, cones.low2 + offset))
+    highs = np.concatenate((cones.high + offset, cones.high2 + offset))
+    left = np.searchsorted(keys, lows, side="left")
+    counts = np.maximum(np.searchsorted(keys, highs, side="right") - left, 0)
+    cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
+    left, counts = left[cone], counts[cone]
+    cone %= rows * pieces
+    ends = np.cumsum(counts)
+    ambiguous_pair, ambiguous_piece = [], []
+    first = 0
+    while first < len(cone):
+        # a batch of whole intervals expanding to about BLOCK_ELEMENTS candidates
+        done = ends[first - 1] if first else 0
+        last = max(first + 1, int(np.searchsorted(ends, done + BLOCK_ELEMENTS, side="right")))
+        batch = slice(first, last)
+        size = counts[batch]
+        position = np.arange(ends[last - 1] - done) + np.repeat(
+            left[batch] - (ends[batch] - size - done), size
+        )
+        flat = np.repeat(cone[batch], size)  # row * pieces + piece
+        piece = flat % pieces
+        pair = order[position]
+        reach = distance[pair]
+        keep = (reach >= cones.near[flat]) & (reach > 0.0)  # a zero-length line is clear
+        if isinstance(blocking, LevelBlocking):
+            levels = blocking.levels
+            keep &= blocking.mask[levels[pair_i[pair]], levels[pair_j[pair]], piece]
+        elif blocking is not None:
+            keep &= blocking[piece]
+        delta = angle[pair] - cones.inner_theta[flat]
+        delta = np.abs(np.where(delta > math.pi, delta - 2 * math.pi, delta))
+        delta = np.where(delta > math.pi, 2 * math.pi - delta, delta)
+        sure = keep & (delta < cones.inner_half[flat]) & (reach >= cones.inner_reach[flat])
+        blocked[pair[sure]] = True
+        unsure = keep & ~sure
+        ambiguous_pair.append(pair[unsure])
+        ambiguous_piece.append(piece[unsure])
+        first = last
+    if not ambiguous_pair:
+        return blocked
+    pair, piece = np.concatenate(ambiguous_pair), np.concatenate(ambiguous_piece)
+    still = ~blocked[pair]
+    pair, piece = pair[still], piece[still]
+    i, j = pair_i[pair], pair_j[pair]
+    lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
+    return blocked | blocked_segments(terrain, lines, piece, pair, len(pair_i), inner_done=True)
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, eq=False)
+class UnitRow:
+    """One unit (`index`) against every unit: arrays of length N (and (N, A) for arcs)."""
+
+    index: int
+    units: BaseArrays
+    terrain: TerrainIndex
+    arcs: tuple[ArcSpec, ...]
+    centre_distance: np.ndarray
+    edge_distance: np.ndarray
+    bearing: np.ndarray
+    centre_quadrant: np.ndarray
+    in_arc_centre: np.ndarray
+    in_arc_any: np.ndarray
+    los_clear: np.ndarray
+    blocking: Blocking = field(default=None, repr=False)
+
+    @property
+    def centre_arc(self) -> tuple[str, ...]:
+        """Name of the quadrant holding each unit's centre (DESIGN.md `centre_arc`)."""
+        return tuple(QUADRANT_NAMES[k] for k in self.centre_quadrant)
+
+    def arcs_containing(self, j: int, test: ArcTest = "centre") -> tuple[str, ...]:
+        mask = self.in_arc_centre[j] if test == "centre" else self.in_arc_any[j]
+        return tuple(arc.name for arc, inside in zip(self.arcs, mask, strict=True) if inside)
+
+    def blocked_by(self, j: int) -> tuple[str, ...]:
+        """Terrain blocking the line from this unit to unit j, in order along the line."""
+        if self.los_clear[j]:
+            return ()
+        return _blocked_by(self.units, self.terrain, self.blocking, self.index, j)
+
+    def witness(self, j: int, from_: From = "edge", to: To = "nearest") -> Measurement:
+        return measure(
+            self.units.poses[self.index], self.units.bases[self.index],
+            self.units.poses[j], self.units.bases[j], from_, to,
+        )  # fmt: skip
+
+
+def _blocked_by(
+    units: BaseArrays, terrain: TerrainIndex, blocking: Blocking, i: int, j: int
+) -> tuple[str, ...]:
+    start, end = (units.x[i], units.y[i]), (units.x[j], units.y[j])
+    candidates = np.flatnonzero(_pair_mask(blocking, i, j, len(terrain)))
+    size = len(candidates)
+    lines = Lines(*(np.full(size, value) for value in (*start, *end)))
+    hit = hits_among(terrain, lines, candidates)
+    return order_along(terrain, start, end, candidates[hit])
+
+
+@dataclass(frozen=True, eq=False)
+class PairMatrix:
+    """All-pairs geometry of N units against T terrain pieces (see the module docstring)."""
+
+    units: BaseArrays
+    terrain: TerrainIndex
+    arcs: tuple[ArcSpec, ...]
+    centre_distance: np.ndarray
+    edge_distance: np.ndarray
+    bearing: np.ndarray
+    centre_quadrant: np.ndarray
+    in_arc_centre: np.ndarray
+    in_arc_any: np.ndarray
+    los_clear: np.ndarray
+    blocking: Blocking = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+    def blocked_by(self, i: int, j: int) -> tuple[str, ...]:
+        """Terrain blocking the line from unit i to unit j, in the order the line meets it
+        (computed for this one pair)."""
+        if self.los_clear[i, j]:
+            return ()
+        return _blocked_by(self.units, self.terrain, self.blocking, i, j)
+
+    def witness(self, i: int, j: int, from_: From = "edge", to: To = "nearest") -> Measurement:
+        """The measured segment between units i and j (computed for this one pair)."""
+        u = self.units
+        return measure(u.poses[i], u.bases[i], u.poses[j], u.bases[j], from_, to)
+
+    def arcs_containing(self, i: int, j: int, test: ArcTest = "centre") -> tuple[str, ...]:
+        """Names of i's arcs holding unit j, by centre or by any part of its base."""
+        mask = self.in_arc_centre[i, j] if test == "centre" else self.in_arc_any[i, j]
+        return tuple(arc.name for arc, inside in zip(self.arcs, mask, strict=True) if inside)
+
+    def centre_arc(self, i: int, j: int) -> str:
+        return QUADRANT_NAMES[self.centre_quadrant[i, j]]
+
+    def unit_row(self, i: int) -> UnitRow:
+        """Row i of the computed matrix (no recomputation)."""
+        return UnitRow(
+            i, self.units, self.terrain, self.arcs,
+            self.centre_distance[i], self.edge_distance[i], self.bearing[i],
+            self.centre_quadrant[i], self.in_arc_centre[i], self.in_arc_any[i],
+            self.los_clear[i], self.blocking,
+        )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- compute
+
+
+def pair_matrix(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    arcs: Sequence[ArcSpec] = QUADRANTS,
+    blocking: Blocking = None,
+) -> PairMatrix:
+    """Compute every pairwise answer for `units` on a table with `terrain` (vectorised)."""
+    arcs = tuple(arcs)
+    blocking = _check_blocking(blocking, units, terrain)
+    n = len(units)
+    every = np.arange(n)
+    centre_distance = np.empty((n, n))
+    absolute = np.empty((n, n))
+    bearing = np.empty((n, n))
+    edge = np.empty((n, n))
+    in_centre = np.empty((n, n, len(arcs)), dtype=bool)
+    in_any = np.empty((n, n, len(arcs)), dtype=bool)
+    # round and rectangular targets apart: each needs only its own half of the arc work
+    round_target = (units.half_width == 0.0) & (units.half_length == 0.0)
+    column_groups = [
+        c for c in (np.flatnonzero(round_target), np.flatnonzero(~round_target)) if len(c)
+    ]
+    for rows in row_blocks(n, n):
+        dx = units.x[None, :] - units.x[rows, None]
+        dy = units.y[None, :] - units.y[rows, None]
+        centre_distance[rows] = np.sqrt(dx * dx + dy * dy)
+        absolute[rows] = np.arctan2(dx, dy)
+        turned = wrap_degrees(np.degrees(absolute[rows]) - units.heading[rows, None])
+        bearing[rows] = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
+        edge[rows] = pair_edge_distances(units, every[rows, None], every[None, :])
+        for columns in column_groups:
+            masks = pair_arc_masks(
+                units, every[rows, None], columns[None, :], arcs, bearing[rows][:, columns]
+            )
+            in_centre[rows, columns], in_any[rows, columns] = masks
+    in_centre[every, every] = False
+    in_any[every, every] = False
+    edge[every, every] = 0.0
+
+    symmetric = not isinstance(blocking, LevelBlocking) or blocking.symmetric
+    if symmetric:  # line of sight is symmetric: test each line once
+        pair_i, pair_j = np.triu_indices(n, 1)
+    else:
+        pair_i, pair_j = np.nonzero(~np.eye(n, dtype=bool))
+    blocked = _los_blocked(
+        units, terrain, pair_i, pair_j, pair_i, _Cones.of(units, terrain, every),
+        absolute[pair_i, pair_j], centre_distance[pair_i, pair_j], blocking,
+    )  # fmt: skip
+    los_clear = np.ones((n, n), dtype=bool)
+    los_clear[pair_i[blocked], pair_j[blocked]] = False
+    if symmetric:
+        los_clear &= los_clear.T
+    return PairMatrix(
+        units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
+        in_centre, in_any, los_clear, blocking,
+    )  # fmt: skip
+
+
+def unit_row(
+    units: BaseArrays,
+    i: int,
+    terrain: TerrainIndex,
+    arcs: Sequence[ArcSpec] = QUADRANTS,
+    blocking: Blocking = None,
+) -> UnitRow:
+    """Unit i against every unit, computed afresh (for a unit being moved or hovered)."""
+    n = len(units)
+    if not 0 <= i < n:
+        raise UserError(f"unit index {i} is not one of the {n} units")
+    arcs = tuple(arcs)
+    blocking = _check_blocking(blocking, units, terrain)
+    dx, dy = units.x - units.x[i], units.y - units.y[i]
+    centre_distance = np.sqrt(dx * dx + dy * dy)
+    absolute = np.arctan2(dx, dy)
+    bearing = wrap_degrees(np.degrees(absolute) - units.heading[i])
+    bearing[(dx == 0.0) & (dy == 0.0)] = 0.0
+    every = np.arange(n)
+    in_centre, in_any = pair_arc_masks(units, i, slice(None), arcs, bearing)
+    in_centre[i] = False
+    in_any[i] = False
+    edge = pair_edge_distances(units, i, every)
+    edge[i] = 0.0
+    # every unit as a target: the unit itself is a zero-length line, never a candidate
+    los_clear = ~_los_blocked(
+        units, terrain, np.full(n, i), every, np.zeros(n, dtype=np.int64),
+        _Cones.of(units, terrain, np.array([i])), absolute, centre_distance, blocking,
+    )  # fmt: skip
+    return UnitRow(
+        i, units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
+        in_centre, in_any, los_clear, blocking,
+    )  # fmt: skip
