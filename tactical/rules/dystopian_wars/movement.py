@@ -135,7 +135,8 @@ def terrain_collides(unit: Unit, terrain: Terrain) -> bool:
     """
     hard = terrain.kind in ("dense", "obstructing")
     if is_airborne(unit):
-        return hard and terrain.height > SizeClass.SMALL
+        # by rank: SizeClass defines < and <= only, so > would compare the names as strings
+        return hard and terrain.height.rank > SizeClass.SMALL.rank
     if unit.movement is MovementClass.ARMOURED:
         return hard
     return hard or terrain.kind == "soft"

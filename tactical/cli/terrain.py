@@ -1,0 +1,134 @@
+"""`tactical terrain [--seed N] [--width W --height H] [-o MAP] [--png F] [--sheet F] [--json]`.
+
+Randomized battlefield setup by the 2'x2' area procedure (R002.9): every
+area's rolls for both sides, the pieces placed (from the terrain library in
+tactical/assets, or `--library FILE`), then optionally the map written
+(`-o`, rules `--rules`, default dystopian-wars), a PNG of it (`--png`) and a
+Markdown placement sheet to lay the pieces out by hand (`--sheet`).
+`--deployment EDGE` keeps the pieces out of the zones on that edge and the
+opposite one (8" deep, R002.17). Without `--seed` a seed is drawn from the
+operating system and printed, so any layout can be made again.
+
+JSON (fixed keys): `{"seed", "board": {"width", "height"}, "areas": [{"area",
+"rolls": {"A", "B"}, "pieces": [ids]}], "terrain": [{"id", "kind", "height",
+"polygon": [[x, y], ...]}]}` (circles as polygons; extras: an area's
+`unplaced` count, a piece's `name`; `written` lists the files written).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+
+from tactical.errors import UserError
+from tactical.geometry.zones import EDGE_NAMES, deployment_zone, opposite_edge
+from tactical.io import save_map
+from tactical.io.maps import write_text_atomic
+from tactical.model import Board, GameState
+from tactical.rules import registry
+from tactical.session.terrain_setup import (
+    TerrainSetup,
+    load_library,
+    placement_sheet,
+    seeded_setup,
+)
+
+MAX_SIDE = 480.0  # inches: 40 feet is no longer a table
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "terrain",
+        help="randomized terrain setup by 2'x2' areas (R002.9), reproducible by seed",
+        description="Roll for every 2'x2' area (each side 1D6, a 5 or 6 places a piece), "
+        "place pieces from the terrain library, and write the map, a picture and a "
+        "placement sheet.",
+    )
+    parser.add_argument("--seed", type=int, help="seed for the dice and the placement")
+    parser.add_argument("--width", type=float, default=72.0, help='table width in inches (72")')
+    parser.add_argument("--height", type=float, default=48.0, help='table depth in inches (48")')
+    parser.add_argument("-o", "--output", metavar="MAP", help="write the map (TOML) here")
+    parser.add_argument("--png", metavar="FILE", help="draw the table to this PNG")
+    parser.add_argument("--sheet", metavar="FILE", help="write the placement sheet (Markdown)")
+    parser.add_argument("--rules", default="dystopian-wars", help="rule system of the map")
+    parser.add_argument("--title", help="title of the map")
+    parser.add_argument("--library", metavar="FILE", help="terrain library TOML")
+    parser.add_argument(
+        "--deployment",
+        metavar="EDGE",
+        choices=EDGE_NAMES,
+        help="keep pieces out of the deployment zones on this edge and the opposite one",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in ("width", "height"):
+        value = getattr(args, name)
+        if not 0 < value <= MAX_SIDE:
+            raise UserError(f"--{name} {value:g}: expected inches from more than 0 to {MAX_SIDE:g}")
+    system = registry.get(args.rules)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if seed < 0:
+        raise UserError(f"--seed {seed}: expected a whole number >= 0")
+    board = Board(args.width, args.height)
+    library = load_library(args.library) if args.library else None
+    avoid = ()
+    if args.deployment:
+        avoid = tuple(
+            deployment_zone(board.width, board.height, edge)
+            for edge in (args.deployment, opposite_edge(args.deployment))
+        )
+    setup = seeded_setup(board, seed, library, avoid)
+    state = GameState(
+        rules=system.id,
+        board=board,
+        title=args.title or f"Random terrain, seed {seed}",
+        terrain=setup.terrain,
+    )
+    written = []
+    if args.output:
+        save_map(state, args.output)
+        written.append(args.output)
+    if args.sheet:
+        _write_text(Path(args.sheet), placement_sheet(setup))
+        written.append(args.sheet)
+    if args.png:
+        from tactical.ui.render import render_png
+
+        render_png(state, args.png)
+        written.append(args.png)
+    if args.json:
+        document = {**setup.as_dict(), "written": written}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(summary(setup, written) + "\n")
+    return 0
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Atomic (temp file + rename) like the maps; UserError naming the file on failure."""
+    write_text_atomic(path, text)
+
+
+def summary(setup: TerrainSetup, written: list[str]) -> str:
+    board = setup.board
+    lines = [f'Terrain for a {board.width:g}" x {board.height:g}" table, seed {setup.seed}']
+    for area in setup.areas:
+        rolls = ", ".join(f"{side} {roll}" for side, roll in area.rolls.items())
+        pieces = ", ".join(area.pieces) or "no terrain"
+        extra = f" ({area.unplaced} found no room)" if area.unplaced else ""
+        lines.append(f"  {area.area}: rolls {rolls} -> {pieces}{extra}")
+    for piece in setup.terrain:
+        x0, y0, x1, y1 = piece.geometry.bounds
+        lines.append(
+            f"  {piece.id}: {piece.kind}, {piece.height.value}, "
+            f"x {x0:.1f}..{x1:.1f}, y {y0:.1f}..{y1:.1f}"
+        )
+    for path in written:
+        lines.append(f"  wrote {path}")
+    return "\n".join(lines)

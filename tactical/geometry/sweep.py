@@ -1,0 +1,536 @@
+"""The area a base sweeps along a path, and where it first touches an obstacle (GEO002.8, R002.35).
+
+Approximation and tolerance:
+
+- A straight move of a convex base sweeps exactly the convex hull of its start
+  and end footprints (a rectangle moving along its heading: a longer rectangle).
+- A rotation about a pivot is cut into chunks of at most 90°. A rectangle's
+  swept area is its start footprint plus, for every edge (split at its point
+  nearest the pivot), the curved band that edge sweeps: bounded by the edge at
+  the start and at the end and by the arcs of its two ends. The outer arc is
+  drawn as a circumscribed polyline and the inner one inscribed, with chords
+  short enough that the polyline is within `tolerance` of the true arc, so the
+  swept polygon always *contains* the exact swept area and exceeds it by at
+  most `tolerance` (`SWEEP_TOLERANCE` = 0.01"). A round base sweeps the hulls
+  of consecutive discs along its centre's path, drawn as circumscribed 64-gons
+  grown by the chord's sagitta, so they contain the true circles.
+- First contact is exact (no sampling): the first touch of two polygons is a
+  vertex of one meeting an edge of the other, so every vertex of the moving
+  base is run along its line (a straight move) or its arc about the pivot (a
+  rotation) against every edge of the candidate obstacles, and every obstacle
+  vertex along the reverse motion against the base's edges; the smallest
+  parameter wins (numpy, all pairs at once). A moving round base is exact: its
+  centre against every obstacle edge grown by the radius. Round obstacles use
+  their 64-gon outlines (within 0.0012 x radius of the circle).
+- Contact means the base penetrates an obstacle by more than
+  `CONTACT_TOLERANCE` (0.001"): the moving base is shrunk by that much, so
+  bases placed in contact are not colliding. The unit stops `CONTACT_TOLERANCE`/2
+  short of that point, so a stopped unit is clear for its next move (moving
+  away is free, moving further in is a contact at once). Obstacles the base
+  already penetrates at the start of the path are ignored (it may move out).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from tactical.geometry.movement import Motion, Rotation, Translation
+from tactical.geometry.shapes import (
+    Base,
+    CircleBase,
+    Pose,
+    RectBase,
+    base_corners,
+    footprint,
+)
+
+SWEEP_TOLERANCE = 0.01  # inches: swept areas contain the exact one and exceed it by at most this
+CONTACT_TOLERANCE = 1e-3  # inches: penetration that counts as contact; stop precision
+MAX_SUBARCS = 720
+UNION_GRID = 1e-9  # inches
+MAX_CHUNK_DEGREES = 90.0  # a band must not wrap around its pivot
+
+
+def shrunk(base: Base, margin: float = CONTACT_TOLERANCE) -> Base:
+    """The base made `margin` smaller on every side (so mere touching is not contact)."""
+    if isinstance(base, CircleBase):
+        return CircleBase(max(base.diameter - 2 * margin, margin))
+    return RectBase(max(base.width - 2 * margin, margin), max(base.length - 2 * margin, margin))
+
+
+def arc_steps(rotation: Rotation, base: Base, tolerance: float = SWEEP_TOLERANCE) -> int:
+    """Chords per arc so a circumscribed polyline strays at most `tolerance` outside the arc."""
+    reach = rotation.reach(base)
+    angle = abs(math.radians(rotation.angle))
+    if reach <= tolerance or angle == 0:
+        return 1
+    step = 2 * math.acos(1 / (1 + tolerance / reach))
+    return min(MAX_SUBARCS, max(1, math.ceil(angle / step)))
+
+
+def sample_poses(motion: Motion, count: int) -> list[Pose]:
+    """count + 1 poses evenly along the motion, both ends included."""
+    return [motion.pose_at(i / count) for i in range(count + 1)]
+
+
+def swept_pieces(motion: Motion, base: Base, tolerance: float = SWEEP_TOLERANCE) -> np.ndarray:
+    """Polygons whose union contains the area swept by the base (see the module doc).
+
+    Kept as separate pieces so STRtree queries and predicates can run on the
+    array without paying for a union.
+    """
+    if isinstance(motion, Translation):
+        if isinstance(base, CircleBase):
+            end = motion.end
+            return _discs([(motion.start.x, motion.start.y), (end.x, end.y)], base.radius)
+        # moving along its own heading, a rectangle sweeps a longer rectangle
+        middle = motion.pose_at(0.5)
+        stretched = RectBase(base.width, base.length + abs(motion.distance))
+        return np.array([Polygon(base_corners(middle, stretched))], dtype=object)
+    chunks = max(1, math.ceil(abs(motion.angle) / MAX_CHUNK_DEGREES - 1e-12))
+    pieces = [footprint(motion.start, base)]
+    for k in range(chunks):
+        part = motion.part(k / chunks, (k + 1) / chunks)
+        if isinstance(base, CircleBase):
+            pieces.extend(_circle_arc_sweep(part, base, tolerance))
+        else:
+            pieces.extend(_edge_sweeps(part, base, tolerance))
+    return np.array(pieces, dtype=object)
+
+
+def _circle_arc_sweep(rotation: Rotation, base: CircleBase, tolerance: float) -> np.ndarray:
+    """A round base sweeps along its centre's arc: hulls of consecutive discs (see `_discs`)."""
+    centre_reach = math.dist((rotation.start.x, rotation.start.y), rotation.pivot)
+    if centre_reach < 1e-9:  # turning about its own centre: it covers only its own disc
+        return _discs([(rotation.start.x, rotation.start.y)], base.radius)
+    count = arc_steps(rotation, base, tolerance)
+    poses = sample_poses(rotation, count)
+    sagitta = centre_reach * (1 - math.cos(abs(math.radians(rotation.angle)) / count / 2))
+    return _discs([(p.x, p.y) for p in poses], base.radius + sagitta)
+
+
+_UNIT_GON = np.stack(
+    [np.cos(np.arange(64) * math.pi / 32), np.sin(np.arange(64) * math.pi / 32)], axis=1
+) / math.cos(math.pi / 64)
+
+
+def _discs(centres: Sequence[tuple[float, float]], radius: float) -> np.ndarray:
+    """Convex hulls of consecutive circumscribed 64-gons about the centres: they contain the
+    true discs of `radius` and every disc between two consecutive centres."""
+    ring = np.asarray(centres, dtype=float)[:, None, :] + radius * _UNIT_GON[None, :, :]
+    if len(ring) == 1:
+        return shapely.polygons(ring)
+    pairs = np.concatenate([ring[:-1], ring[1:]], axis=1)
+    return shapely.convex_hull(shapely.multipoints(pairs))
+
+
+def _edge_sweeps(rotation: Rotation, base: RectBase, tolerance: float) -> np.ndarray:
+    """The curved bands swept by each edge of a rectangle rotating (<= 90°) about the pivot.
+
+    An edge is split at its point nearest the pivot so that the radius grows
+    monotonically along each piece; such a piece sweeps the band bounded by the
+    piece at the start, the arc of its far end, the piece at the end and the
+    arc of its near end. The far arc is circumscribed and the near arc
+    inscribed, so the band contains the exact one.
+    """
+    px, py = rotation.pivot
+    corners = base_corners(rotation.start, base)
+    pieces: list[tuple[np.ndarray, np.ndarray]] = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        edge = b - a
+        u = float(np.dot((px, py) - a, edge) / np.dot(edge, edge))
+        if 0.0 < u < 1.0:
+            foot = a + u * edge
+            pieces.extend([(foot, a), (foot, b)])
+        elif u <= 0.0:
+            pieces.append((a, b))
+        else:
+            pieces.append((b, a))
+    # a piece of no length (the foot on a corner) sweeps only an arc its neighbours cover
+    pieces = [(a, b) for a, b in pieces if math.dist(a, b) > 1e-9]
+    near = np.array([p[0] for p in pieces]) - (px, py)  # (m, 2), relative to the pivot
+    far = np.array([p[1] for p in pieces]) - (px, py)
+    # a pivot on an edge: that piece fans out from the pivot itself (no rounding noise)
+    near[np.hypot(near[:, 0], near[:, 1]) < 1e-9] = 0.0
+    r_near = np.hypot(near[:, 0], near[:, 1])
+    r_far = np.hypot(far[:, 0], far[:, 1])
+    a_near = np.arctan2(near[:, 1], near[:, 0])
+    a_far = np.arctan2(far[:, 1], far[:, 0])
+    beta = -math.radians(rotation.angle)  # compass clockwise is mathematically negative
+    count = arc_steps(rotation, base, tolerance)
+    delta = beta / count
+    # far arc: exact start, tangent-line corners in between, exact end
+    mids = (np.arange(count) + 0.5) * delta
+    far_radius = r_far / math.cos(delta / 2)
+    far_angles = a_far[:, None] + mids[None, :]
+    far_arc = np.stack(
+        [far_radius[:, None] * np.cos(far_angles), far_radius[:, None] * np.sin(far_angles)],
+        axis=-1,
+    )
+    far_end_angle = a_far + beta
+    far_end = np.stack([r_far * np.cos(far_end_angle), r_far * np.sin(far_end_angle)], axis=-1)
+    # near arc back from the end position to the start, on the circle (inscribed)
+    # the ring closes on the exact start point, so the arc stops one chord short of it
+    back = beta - np.arange(count) * delta
+    near_angles = a_near[:, None] + back[None, :]
+    near_arc = np.stack(
+        [r_near[:, None] * np.cos(near_angles), r_near[:, None] * np.sin(near_angles)], axis=-1
+    )
+    rings = np.concatenate(
+        [near[:, None], far[:, None], far_arc, far_end[:, None], near_arc], axis=1
+    )
+    return shapely.polygons(rings + np.array([px, py]))
+
+
+def swept_area(motion: Motion, base: Base, tolerance: float = SWEEP_TOLERANCE) -> BaseGeometry:
+    """A polygon containing every point the base covers during the motion (see module doc)."""
+    pieces = swept_pieces(motion, base, tolerance)
+    return pieces[0] if len(pieces) == 1 else _union(pieces)
+
+
+def _union(pieces: Sequence[BaseGeometry]) -> BaseGeometry:
+    """Union on a fine grid: the pieces share edges exactly, which GEOS's floating overlay
+    can get wrong; snap-rounding to 1e-9" is robust and changes nothing measurable."""
+    return shapely.union_all(list(pieces), grid_size=UNION_GRID)
+
+
+def swept_path(motions: Sequence[Motion], base: Base) -> BaseGeometry:
+    """The area swept along a whole path: the union of its motions' swept areas."""
+    if not motions:
+        raise ValueError("a path of no motions sweeps nothing")
+    return _union([p for m in motions for p in swept_pieces(m, base)])
+
+
+# --------------------------------------------------------------------------- contacts
+
+
+class Obstacles:
+    """Static obstacle polygons indexed once (STRtree, prepared) for many sweep queries."""
+
+    def __init__(self, geometries: Sequence[BaseGeometry]) -> None:
+        self.geometries = np.array(list(geometries), dtype=object)
+        shapely.prepare(self.geometries)
+        self.tree = shapely.STRtree(self.geometries)
+        self._edges: dict[int, np.ndarray] = {}
+
+    def edges(self, index: int) -> np.ndarray:
+        """Every edge of obstacle `index` (all rings) as an (n, 2, 2) array of end points."""
+        found = self._edges.get(index)
+        if found is None:
+            found = polygon_edges(self.geometries[index])
+            self._edges[index] = found
+        return found
+
+    def __len__(self) -> int:
+        return len(self.geometries)
+
+    def touching(self, geometry: BaseGeometry, allowed: np.ndarray | None = None) -> np.ndarray:
+        """Ascending indices of obstacles intersecting `geometry` (only `allowed` ones if given)."""
+        found = np.sort(self.tree.query(geometry, predicate="intersects"))
+        if allowed is not None and len(found):
+            found = found[allowed[found]]
+        return found
+
+
+def coarse_bounds(motion: Motion, base: Base) -> tuple[float, float, float, float]:
+    """A cheap box (xmin, ymin, xmax, ymax) around everything the motion sweeps."""
+    if isinstance(motion, Translation):
+        end = motion.end
+        r = base.radius
+        return (
+            min(motion.start.x, end.x) - r,
+            min(motion.start.y, end.y) - r,
+            max(motion.start.x, end.x) + r,
+            max(motion.start.y, end.y) + r,
+        )
+    reach = motion.reach(base)
+    px, py = motion.pivot
+    return px - reach, py - reach, px + reach, py + reach
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """The first obstacle met: its index, the motion it stopped, how far through, and the stop."""
+
+    obstacle: int
+    motion: int
+    t: float
+    pose: Pose
+
+
+def first_contact(
+    motions: Sequence[Motion],
+    base: Base,
+    obstacles: Obstacles,
+    allowed: np.ndarray | None = None,
+    ignore_touching: bool = False,
+) -> Contact | None:
+    """Where a base moving along `motions` first penetrates an obstacle, or None. R002.35.
+
+    `allowed` is a boolean mask over the obstacles (which of them this unit
+    collides with). Obstacles already overlapping the base at the start are
+    ignored, so a unit can move out of an overlap; with `ignore_touching` so
+    are those it merely touches (disengaging from a ram, R002.32).
+    """
+    if not motions or len(obstacles) == 0:
+        return None
+    core = shrunk(base)
+    mask = np.ones(len(obstacles), dtype=bool) if allowed is None else allowed.copy()
+    start = footprint(motions[0].start, core)
+    if ignore_touching:
+        start = start.buffer(3 * CONTACT_TOLERANCE, quad_segs=2)
+    already = obstacles.touching(start, mask)
+    mask[already] = False
+    # broad phase: one tree query with a box around each motion
+    boxes = shapely.box(*np.array([coarse_bounds(m, core) for m in motions]).T)
+    which, near = obstacles.tree.query(boxes, predicate="intersects")
+    for index, motion in enumerate(motions):
+        candidates = np.unique(near[which == index])
+        candidates = candidates[mask[candidates]]
+        if not len(candidates):
+            continue
+        found = motion_contact(motion, core, [obstacles.edges(int(i)) for i in candidates])
+        if found is not None:
+            t, hit = found
+            return Contact(int(candidates[hit]), index, t, motion.pose_at(t))
+    return None
+
+
+def polygon_edges(geometry: BaseGeometry) -> np.ndarray:
+    """All ring edges of a polygon (or multipolygon) as an (n, 2, 2) array."""
+    rings = [*shapely.get_exterior_ring(shapely.get_parts(geometry))]
+    for part in shapely.get_parts(geometry):
+        rings.extend(part.interiors)
+    chunks = []
+    for ring in rings:
+        coords = np.asarray(ring.coords)[:, :2]
+        chunks.append(np.stack([coords[:-1], coords[1:]], axis=1))
+    return np.concatenate(chunks) if chunks else np.empty((0, 2, 2))
+
+
+def base_outline(pose: Pose, base: Base) -> np.ndarray:
+    """The base's outline vertices (m, 2) in table inches (round bases as the 64-gon)."""
+    if isinstance(base, CircleBase):
+        return np.asarray(footprint(pose, base).exterior.coords)[:-1, :2]
+    return base_corners(pose, base)
+
+
+def motion_contact(
+    motion: Motion, base: Base, obstacle_edges: Sequence[np.ndarray]
+) -> tuple[float, int] | None:
+    """Exact first touch of the moving base with any obstacle: (stop fraction, which) or None.
+
+    The stop fraction is `CONTACT_TOLERANCE`/2 of travel short of the touch.
+    """
+    if not obstacle_edges:
+        return None
+    owners = np.concatenate([np.full(len(e), i) for i, e in enumerate(obstacle_edges)])
+    edges = np.concatenate(obstacle_edges)
+    # only edges whose box meets the box around the motion can be touched
+    x0, y0, x1, y1 = coarse_bounds(motion, base)
+    lo, hi = edges.min(axis=1), edges.max(axis=1)
+    near = (hi[:, 0] >= x0) & (lo[:, 0] <= x1) & (hi[:, 1] >= y0) & (lo[:, 1] <= y1)
+    owners, edges = owners[near], edges[near]
+    if not len(edges):
+        return None
+    if isinstance(base, CircleBase):
+        return _circle_contact(motion, base, edges, owners)
+    vertices = base_outline(motion.start, base)
+    own_edges = np.stack([vertices, np.roll(vertices, -1, axis=0)], axis=1)
+    obstacle_vertices = edges[:, 0]
+    if isinstance(motion, Translation):
+        length = abs(motion.distance)
+        if length == 0:
+            return None
+        radians = math.radians(motion.start.heading)
+        direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
+        s_out, hit_out = _ray_hits(vertices, direction, edges, length)
+        s_in, hit_in = _ray_hits(obstacle_vertices, -direction, own_edges, length)
+        scale = length
+    else:
+        total = abs(math.radians(motion.angle))
+        if total == 0:
+            return None
+        sense = -1.0 if motion.angle > 0 else 1.0  # compass clockwise = mathematically negative
+        pivot = np.asarray(motion.pivot, dtype=float)
+        s_out, hit_out = _arc_hits(vertices, pivot, sense, edges, total)
+        s_in, hit_in = _arc_hits(obstacle_vertices, pivot, -sense, own_edges, total)
+        scale = total * motion.reach(base)
+    best = math.inf
+    which = -1
+    if len(s_out) and s_out.min() < best:
+        k = int(np.argmin(s_out))
+        best, which = float(s_out[k]), int(owners[hit_out[k]])
+    if len(s_in) and s_in.min() < best:
+        k = int(np.argmin(s_in))
+        best, which = float(s_in[k]), int(owners[hit_in[k]])
+    if which < 0:
+        return None
+    total_parameter = length if isinstance(motion, Translation) else total
+    t_touch = best / total_parameter
+    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
+    return max(0.0, t_touch - backoff), which
+
+
+def _circle_contact(
+    motion: Motion, base: CircleBase, edges: np.ndarray, owners: np.ndarray
+) -> tuple[float, int] | None:
+    """A round base, exactly: its centre against each edge's capsule (the edge grown by the
+    radius: two offset segments and a circle at each end)."""
+    radius = base.radius
+    along = edges[:, 1] - edges[:, 0]
+    lengths = np.hypot(along[:, 0], along[:, 1])
+    keep = lengths > 1e-12
+    edges, along, lengths, owners = edges[keep], along[keep], lengths[keep], owners[keep]
+    normal = np.stack([-along[:, 1], along[:, 0]], axis=1) / lengths[:, None] * radius
+    offsets = np.concatenate([edges + normal[:, None, :], edges - normal[:, None, :]])
+    offset_owners = np.concatenate([owners, owners])
+    ends = edges[:, 0]  # every vertex starts an edge of its ring
+    centre = np.array([[motion.start.x, motion.start.y]])
+    if isinstance(motion, Translation):
+        length = abs(motion.distance)
+        if length == 0:
+            return None
+        radians = math.radians(motion.start.heading)
+        direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
+        s_line, hit_line = _ray_hits(centre, direction, offsets, length)
+        s_end, hit_end = _ray_circle_hits(centre[0], direction, ends, radius, length)
+        total, scale = length, length
+    else:
+        total = abs(math.radians(motion.angle))
+        if total == 0:
+            return None
+        sense = -1.0 if motion.angle > 0 else 1.0
+        pivot = np.asarray(motion.pivot, dtype=float)
+        s_line, hit_line = _arc_hits(centre, pivot, sense, offsets, total)
+        s_end, hit_end = _arc_circle_hits(centre[0], pivot, sense, ends, radius, total)
+        scale = total * motion.reach(base)
+    candidates = [(s_line, offset_owners[hit_line]), (s_end, owners[hit_end])]
+    best, which = math.inf, -1
+    for values, who in candidates:
+        if len(values) and values.min() < best:
+            k = int(np.argmin(values))
+            best, which = float(values[k]), int(who[k])
+    if which < 0:
+        return None
+    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
+    return max(0.0, best / total - backoff), which
+
+
+def _ray_circle_hits(
+    point: np.ndarray, direction: np.ndarray, centres: np.ndarray, radius: float, length: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distances where point + s * direction enters a circle of `radius` about each centre."""
+    rel = point - centres
+    b = rel @ direction
+    c = (rel**2).sum(axis=1) - radius * radius
+    disc = b * b - c
+    with np.errstate(invalid="ignore"):
+        s = -b - np.sqrt(disc)
+    ok = (disc >= 0) & (c >= 0) & (s >= 0) & (s <= length)
+    return s[ok], np.flatnonzero(ok)
+
+
+def _arc_circle_hits(
+    point: np.ndarray,
+    pivot: np.ndarray,
+    sense: float,
+    centres: np.ndarray,
+    radius: float,
+    total: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Angles where `point` rotating about `pivot` meets a circle of `radius` about each centre."""
+    rel = point - pivot
+    orbit = math.hypot(rel[0], rel[1])
+    start = math.atan2(rel[1], rel[0])
+    to_centres = centres - pivot
+    distance = np.hypot(to_centres[:, 0], to_centres[:, 1])
+    outside = ((point - centres) ** 2).sum(axis=1) >= radius * radius
+    meets = (
+        outside
+        & (distance > 1e-12)
+        & (distance <= orbit + radius)
+        & (distance >= abs(orbit - radius))
+        & (orbit > 1e-12)
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cos_half = (orbit * orbit + distance * distance - radius * radius) / (2 * orbit * distance)
+    half = np.arccos(np.clip(cos_half, -1.0, 1.0))
+    middle = np.arctan2(to_centres[:, 1], to_centres[:, 0])
+    angles, ids = [], []
+    for sign in (-1.0, 1.0):
+        phi = np.mod(sense * (middle + sign * half - start), 2 * math.pi)
+        ok = meets & (phi <= total)
+        angles.append(phi[ok])
+        ids.append(np.flatnonzero(ok))
+    return np.concatenate(angles), np.concatenate(ids)
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+def _ray_hits(
+    points: np.ndarray, direction: np.ndarray, edges: np.ndarray, length: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Distances s in [0, length] where point + s * direction crosses an edge, and which edge.
+
+    Returned flat over all (point, edge) pairs that hit; parallel pairs never hit
+    (a sliding contact does not penetrate).
+    """
+    q0 = edges[None, :, 0]
+    along = edges[None, :, 1] - q0
+    offset = q0 - points[:, None, :]
+    denominator = _cross(np.broadcast_to(direction, along.shape), along)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = _cross(offset, along) / denominator
+        u = _cross(offset, np.broadcast_to(direction, offset.shape)) / denominator
+    ok = (np.abs(denominator) > 1e-12) & (u >= 0) & (u <= 1) & (s >= 0) & (s <= length)
+    _, edge_index = np.nonzero(ok)
+    return s[ok], edge_index
+
+
+def _arc_hits(
+    points: np.ndarray, pivot: np.ndarray, sense: float, edges: np.ndarray, total: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Angles in [0, total] (radians) at which points rotating about `pivot` (sense +1 is
+    counter-clockwise) cross an edge, and which edge, flat over the hits."""
+    rel = points - pivot
+    radius_sq = (rel**2).sum(axis=1)[:, None]
+    start_angle = np.arctan2(rel[:, 1], rel[:, 0])[:, None]
+    q0 = edges[None, :, 0] - pivot
+    along = edges[None, :, 1] - edges[None, :, 0]
+    a = (along**2).sum(axis=-1)
+    b = 2 * (along * q0).sum(axis=-1)
+    c = (q0**2).sum(axis=-1) - radius_sq
+    disc = b * b - 4 * a * c
+    valid = (disc >= 0) & (a > 1e-18)
+    root = np.sqrt(np.where(valid, disc, 0.0))
+    angles = []
+    edge_ids = []
+    for sign in (-1.0, 1.0):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            u = (-b + sign * root) / (2 * a)
+        crossing = q0 + u[..., None] * along
+        beta = np.arctan2(crossing[..., 1], crossing[..., 0])
+        phi = np.mod(sense * (beta - start_angle), 2 * math.pi)
+        ok = valid & (u >= 0) & (u <= 1) & (phi <= total)
+        _, edge_index = np.nonzero(ok)
+        angles.append(phi[ok])
+        edge_ids.append(edge_index)
+    return np.concatenate(angles), np.concatenate(edge_ids)
+
+
+def board_exterior(width: float, height: float, margin: float = 1000.0) -> Polygon:
+    """Everything off the table, as a frame polygon around it (for board-exit contacts)."""
+    return box(-margin, -margin, width + margin, height + margin).difference(
+        box(0.0, 0.0, width, height)
+    )

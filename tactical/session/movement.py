@@ -1,0 +1,323 @@
+"""Planning and playing a unit's move on a table (GEO002.8, R002.30-R002.35, R002.59, R004.51).
+
+`plan_move` answers "where does this move end": it parses the path, applies
+the unit's turning rules from its rule system, checks every rule (each
+violation cites its SPEC id), sweeps the base along the whole path and stops
+it at the first terrain it collides with (`RuleSystem.terrain_collides`), the
+first model on its layer (a ram; layer = `RuleSystem.los_level`) or the table
+edge (a flying unit that leaves the table is lost, R002.59; any other unit may
+not leave it). Turns that need a Treacherous Terrain test (R002.34 Snaking)
+are listed, not rolled. The state is never changed.
+
+`play_move` carries a legal plan out with injected dice: it rolls the
+Treacherous Terrain tests (each recorded), moves the unit (or removes it when
+lost) and, should the unit still end on another model, readjusts them
+(R002.33). It returns a new state; an illegal plan raises `UserError` and
+changes nothing.
+
+Activation choices (a generator boost roll, a declared speed) are passed as
+`activation`, e.g. `{"kinetic": 4}`, `{"tesla": 2}` or `{"speed": "high"}`;
+they reach the rule system as `options["activation"]`.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import shapely
+
+from tactical.dice import D6, Dice, Roll
+from tactical.errors import UserError
+from tactical.geometry.movement import (
+    PathPlan,
+    PlannedStep,
+    StepKind,
+    Violation,
+    format_path,
+    parse_path,
+    plan_path,
+)
+from tactical.geometry.movement_spec import TurningRules
+from tactical.geometry.shapes import Base, Pose
+from tactical.geometry.sweep import swept_pieces
+from tactical.model import GameState, Unit
+from tactical.physics.contacts import PathContact, TableObstacles
+from tactical.physics.overlap import Displacement, overlapping_pairs, resolve_overlaps
+from tactical.rules import registry
+from tactical.rules.base import RuleSystem
+
+ACTIVATION_KEY = "activation"
+DECIMALS = 4  # inches and degrees in JSON output
+
+_OBSTACLE_CACHE: dict[int, tuple[weakref.ref[GameState], TableObstacles]] = {}
+_CACHE_SIZE = 8
+
+
+def table_obstacles(state: GameState) -> TableObstacles:
+    """The state's terrain, units and table edge indexed once (cached while the state lives)."""
+    cached = _OBSTACLE_CACHE.get(id(state))
+    if cached is not None and cached[0]() is state:
+        return cached[1]
+    obstacles = TableObstacles(state.terrain, state.units, (state.board.width, state.board.height))
+    if len(_OBSTACLE_CACHE) >= _CACHE_SIZE:
+        _OBSTACLE_CACHE.pop(next(iter(_OBSTACLE_CACHE)))
+    _OBSTACLE_CACHE[id(state)] = (weakref.ref(state), obstacles)
+    return obstacles
+
+
+def find_unit(state: GameState, unit_id: str) -> Unit:
+    """The unit with this id, or a UserError listing the ids on the map."""
+    try:
+        return state.unit(unit_id)
+    except KeyError:
+        known = ", ".join(u.id for u in state.units[:20]) or "none"
+        more = " ..." if len(state.units) > 20 else ""
+        raise UserError(f"no unit {unit_id!r} on this map; units: {known}{more}") from None
+
+
+def turning_rules_for(
+    system: RuleSystem, state: GameState, unit: Unit, activation: Mapping[str, Any] | None
+) -> TurningRules:
+    options = dict(state.options)
+    if activation:
+        options[ACTIVATION_KEY] = dict(activation)
+    return system.turning_rules(unit, options)
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """A move planned on a table: the declared path, what stops it, where the unit ends."""
+
+    unit_id: str
+    rules: TurningRules
+    base: Base
+    path: PathPlan  # the whole path as declared, with its rule checks
+    executed: tuple[PlannedStep, ...]  # the steps actually made (the last one partial if stopped)
+    contact: PathContact | None  # the first obstacle met (terrain, ram or the table edge)
+    violations: tuple[Violation, ...]
+
+    @property
+    def final(self) -> Pose:
+        return self.executed[-1].end if self.executed else self.path.start
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def distance(self) -> float:
+        """Inches actually moved (straight steps; turns pivot)."""
+        return sum(_moved(step) for step in self.executed)
+
+    @property
+    def lost(self) -> bool:
+        """R002.59: a flying unit that left the table."""
+        return self.left_board and self.rules.lost_off_board
+
+    @property
+    def left_board(self) -> bool:
+        return self.contact is not None and self.contact.kind == "edge"
+
+    @property
+    def collision(self) -> PathContact | None:
+        """The terrain collision or ram that stopped the unit (R002.35), None without one."""
+        if self.contact is not None and self.contact.kind in ("terrain", "ram"):
+            return self.contact
+        return None
+
+    @property
+    def treacherous_steps(self) -> tuple[PlannedStep, ...]:
+        """The turns made that need a Treacherous Terrain test (R002.34)."""
+        return tuple(step for step in self.executed if step.treacherous)
+
+    def as_dict(self, state: GameState | None = None) -> dict[str, Any]:
+        """The `tactical move --json` answer (DESIGN.md keys first, then extras)."""
+        final = self.final
+        tokens = [step.step.token for step in self.path.steps]
+        collision = None
+        if self.collision is not None:
+            hit = self.collision
+            collision = {
+                "kind": hit.kind,
+                "id": hit.id,
+                **_pose_dict(hit.pose),
+                "step": hit.step,
+                "token": tokens[hit.step],
+            }
+            if state is not None and hit.kind == "terrain":
+                collision["terrain_kind"] = state.terrain_piece(hit.id).kind
+        left = None
+        if self.left_board and self.contact is not None:
+            left = {**_pose_dict(self.contact.pose), "step": self.contact.step, "lost": self.lost}
+        treacherous = self.treacherous_steps
+        return {
+            "unit": self.unit_id,
+            "path": format_path([s.step for s in self.path.steps]),
+            **_pose_dict(final),
+            "distance": _round(self.distance),
+            "legal": self.legal,
+            "violations": [
+                {"rule": v.rule, "message": v.message, "step": v.step} for v in self.violations
+            ],
+            "snaking": {
+                "snaking": bool(treacherous),
+                "tests": [
+                    {"step": s.index, "token": s.step.token, "rule": self.rules.snaking_rule}
+                    for s in treacherous
+                ],
+            },
+            "collision": collision,
+            "left_board": left,
+            "lost": self.lost,
+            "notes": [{"rule": n.rule, "message": n.message} for n in self.path.notes],
+            "disengage": self.path.disengage,
+            "planned": {**_pose_dict(self.path.end), "distance": _round(self.path.distance)},
+            "steps": [
+                {"step": s.index, "token": s.step.token, **_pose_dict(s.end)} for s in self.executed
+            ],
+            "swept_bounds": [_round(v) for v in self.swept_bounds()],
+        }
+
+    def swept_bounds(self) -> tuple[float, float, float, float]:
+        """(xmin, ymin, xmax, ymax) of the area the base sweeps along the executed path."""
+        if not self.executed:
+            return (self.final.x, self.final.y, self.final.x, self.final.y)
+        return tuple(shapely.total_bounds(self.swept_pieces()).tolist())  # type: ignore[return-value]
+
+    def swept_pieces(self) -> tuple[Any, ...]:
+        """Polygons covering the area swept along the executed path (for drawing)."""
+        return tuple(p for step in self.executed for p in swept_pieces(step.motion, self.base))
+
+
+def _moved(step: PlannedStep) -> float:
+    if step.step.kind not in (StepKind.FORWARD, StepKind.BACKWARD):
+        return 0.0
+    return abs(step.motion.distance)  # type: ignore[union-attr]
+
+
+def _round(value: float) -> float:
+    rounded = round(float(value), DECIMALS)
+    return 0.0 if rounded == 0 else rounded
+
+
+def _pose_dict(pose: Pose) -> dict[str, float]:
+    heading = _round(pose.heading)
+    return {"x": _round(pose.x), "y": _round(pose.y), "heading": 0.0 if heading >= 360 else heading}
+
+
+def plan_move(
+    state: GameState,
+    unit_id: str,
+    path: str | Sequence[str],
+    activation: Mapping[str, Any] | None = None,
+) -> MovePlan:
+    """Plan `unit_id`'s move along `path` on `state` without changing it (see the module doc)."""
+    unit = find_unit(state, unit_id)
+    steps = parse_path(path)
+    system = registry.get(state.rules)
+    rules = turning_rules_for(system, state, unit, activation)
+    planned = plan_path(unit.pose, unit.base, steps, rules)
+    obstacles = table_obstacles(state)
+    contact = obstacles.first_contact(
+        unit,
+        planned.motions,
+        lambda piece: system.terrain_collides(unit, piece),
+        system.los_level,
+        state.rules,
+        ignore_touching=planned.disengage,
+    )
+    executed = planned.steps
+    violations = list(planned.violations)
+    if planned.disengage and not obstacles.in_contact(
+        unit, lambda piece: system.terrain_collides(unit, piece), system.los_level, state.rules
+    ):
+        violations.append(
+            Violation(
+                rules.disengage_rule,
+                "only a unit in a collision or ram may disengage by rotating about its centre",
+            )
+        )
+    if contact is not None:
+        done = list(planned.steps[: contact.step])
+        stopped = planned.steps[contact.step]
+        motion = stopped.motion.part(0.0, contact.t)
+        done.append(replace(stopped, motion=motion, end=contact.pose))
+        executed = tuple(done)
+        if contact.kind == "edge" and not rules.lost_off_board:
+            violations.append(
+                Violation(
+                    rules.off_board_rule,
+                    f"{stopped.step.token}: the base would leave the table at "
+                    f"({contact.pose.x:.2f}, {contact.pose.y:.2f}); only a flying unit may, "
+                    "and it is lost",
+                    contact.step,
+                )
+            )
+    return MovePlan(unit.id, rules, unit.base, planned, executed, contact, tuple(violations))
+
+
+@dataclass(frozen=True, slots=True)
+class TreacherousTest:
+    """One Treacherous Terrain test rolled for a Snaking turn (R002.34)."""
+
+    step: int
+    token: str
+    roll: int
+    failed: bool
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """A move played: the new state, the plan, the tests rolled and any readjustment."""
+
+    state: GameState
+    plan: MovePlan
+    tests: tuple[TreacherousTest, ...]
+    rolls: tuple[Roll, ...]
+    displacements: tuple[Displacement, ...] = ()
+
+
+def play_move(
+    state: GameState,
+    unit_id: str,
+    path: str | Sequence[str],
+    dice: Dice,
+    activation: Mapping[str, Any] | None = None,
+) -> MoveOutcome:
+    """Play a move with injected dice (see the module doc). Illegal: UserError, nothing changed."""
+    plan = plan_move(state, unit_id, path, activation)
+    if not plan.legal:
+        first = plan.violations[0]
+        raise UserError(f"illegal move for {unit_id!r}: {first.message}", spec_id=first.rule)
+    system = registry.get(state.rules)
+    tests = []
+    recorded_from = len(getattr(dice, "rolls", ()))
+    for step in plan.treacherous_steps:
+        roll = dice.roll(
+            D6, who=unit_id, what=f"Treacherous Terrain test, Snaking turn {step.step.token}"
+        )
+        tests.append(
+            TreacherousTest(
+                step.index, step.step.token, roll, roll <= plan.rules.treacherous_fails_on
+            )
+        )
+    rolls = tuple(getattr(dice, "rolls", ())[recorded_from:])
+    unit = state.unit(unit_id)
+    if plan.lost:
+        return MoveOutcome(state.without_unit(unit_id), plan, tuple(tests), rolls)
+    moved = state.replace_unit(unit.moved_to(plan.final))
+    displacements: tuple[Displacement, ...] = ()
+    if overlapping_pairs(moved.units, system.los_level, among=[unit_id]):
+        resolution = resolve_overlaps(
+            moved.units,
+            moved.terrain,
+            collides=system.terrain_collides,
+            layer_of=system.los_level,
+            table=(moved.board.width, moved.board.height),
+        )
+        moved = replace(moved, units=resolution.units)
+        displacements = resolution.displacements
+    return MoveOutcome(moved, plan, tuple(tests), rolls, displacements)
