@@ -25,15 +25,18 @@ class SizeClass(StrEnum):
     def rank(self) -> int:
         return list(SizeClass).index(self)
 
+    # StrEnum would otherwise compare the names as strings ("medium" > "large")
     def __lt__(self, other: object) -> bool:  # type: ignore[override]
-        if isinstance(other, SizeClass):
-            return self.rank < other.rank
-        return NotImplemented
+        return self.rank < other.rank if isinstance(other, SizeClass) else NotImplemented
 
     def __le__(self, other: object) -> bool:  # type: ignore[override]
-        if isinstance(other, SizeClass):
-            return self.rank <= other.rank
-        return NotImplemented
+        return self.rank <= other.rank if isinstance(other, SizeClass) else NotImplemented
+
+    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+        return self.rank > other.rank if isinstance(other, SizeClass) else NotImplemented
+
+    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+        return self.rank >= other.rank if isinstance(other, SizeClass) else NotImplemented
 
 
 class MovementClass(StrEnum):
