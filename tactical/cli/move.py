@@ -7,10 +7,10 @@ positive); one argument ("F3 P45 F2") or several.
 
 JSON (fixed keys): `x`, `y`, `heading` (where the unit ends), `distance`
 (inches moved), `legal`, `violations` ([{"rule", "message", "step"}]),
-`snaking` ({"snaking": bool, "tests": [{"step", "token", "rule"}]}: the turns
-that need a Treacherous Terrain test, R002.34) and `collision` (null, or
+`snaking` (true when the path snakes, R002.34) and `collision` (null, or
 {"kind": "terrain" | "ram", "id", "x", "y", "heading", "step", "token"}: what
-stopped the unit and where). Extras: `unit`, `path`, `left_board`, `lost`,
+stopped the unit and where). Extras: `treacherous_tests` ([{"step", "token", "rule"}]: the turns that
+need a Treacherous Terrain test), `unit`, `path`, `left_board`, `lost`,
 `notes`, `disengage`, `planned` (where the whole path would end), `steps`
 (pose after each step made) and `swept_bounds`.
 
@@ -106,7 +106,7 @@ def summary(plan: MovePlan) -> str:
     if left:
         fate = "and is lost (R002.59)" if left["lost"] else "(not allowed)"
         lines.append(f'  leaves the table at x {left["x"]:.2f}", y {left["y"]:.2f}" {fate}')
-    tests = data["snaking"]["tests"]
+    tests = data["treacherous_tests"]
     if tests:
         turns = ", ".join(f"{t['token']} (step {t['step'] + 1})" for t in tests)
         lines.append(f"  Snaking: Treacherous Terrain test for each of {turns} (R002.34)")

@@ -162,13 +162,11 @@ class MovePlan:
             "violations": [
                 {"rule": v.rule, "message": v.message, "step": v.step} for v in self.violations
             ],
-            "snaking": {
-                "snaking": bool(treacherous),
-                "tests": [
-                    {"step": s.index, "token": s.step.token, "rule": self.rules.snaking_rule}
-                    for s in treacherous
-                ],
-            },
+            "snaking": bool(treacherous),
+            "treacherous_tests": [
+                {"step": s.index, "token": s.step.token, "rule": self.rules.snaking_rule}
+                for s in treacherous
+            ],
             "collision": collision,
             "left_board": left,
             "lost": self.lost,

@@ -63,7 +63,7 @@ def test_straight_move_json(capsys, map_file):
     assert (data["x"], data["y"], data["heading"], data["distance"]) == (10.0, 13.0, 0.0, 3.0)
     assert data["legal"] is True
     assert data["violations"] == []
-    assert data["snaking"] == {"snaking": False, "tests": []}
+    assert data["snaking"] is False and data["treacherous_tests"] == []
     assert data["collision"] is None
 
 
@@ -94,10 +94,10 @@ def test_violations_carry_the_spec_id(capsys, map_file, path, rule):
 
 def test_snaking_listed(capsys, map_file):
     data = run_json(capsys, "move", str(map_file), "hms", "F2 P45 F0.5 S45")
-    assert data["snaking"]["snaking"] is True
-    assert data["snaking"]["tests"] == [{"step": 3, "token": "S45", "rule": "R002.34"}]
+    assert data["snaking"] is True
+    assert data["treacherous_tests"] == [{"step": 3, "token": "S45", "rule": "R002.34"}]
     data = run_json(capsys, "move", str(map_file), "hms", "F2 P45 F1 S45")
-    assert data["snaking"]["snaking"] is False
+    assert data["snaking"] is False
 
 
 def test_collision_with_the_reef_stops_the_ship(capsys, map_file):

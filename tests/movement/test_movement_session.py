@@ -131,9 +131,9 @@ def test_snaking_is_reported_when_planned_and_rolled_when_played_r002_34():
     state = table(ship("hms", 30, 10))
     plan = plan_move(state, "hms", "P45 F0.5 S45 F2 P45")
     data = plan.as_dict(state)
-    assert data["snaking"]["snaking"] is True
-    assert [(t["step"], t["token"]) for t in data["snaking"]["tests"]] == [(2, "S45"), (4, "P45")]
-    assert {t["rule"] for t in data["snaking"]["tests"]} == {"R002.34"}
+    assert data["snaking"] is True
+    assert [(t["step"], t["token"]) for t in data["treacherous_tests"]] == [(2, "S45"), (4, "P45")]
+    assert {t["rule"] for t in data["treacherous_tests"]} == {"R002.34"}
     dice = ScriptedDice([1, 4])
     outcome = play_move(state, "hms", "P45 F0.5 S45 F2 P45", dice)
     tests = [(t.token, t.roll, t.failed) for t in outcome.tests]
@@ -146,7 +146,7 @@ def test_snaking_is_reported_when_planned_and_rolled_when_played_r002_34():
 
 def test_no_snaking_with_an_inch_between_r002_34():
     data = plan_move(table(ship("hms", 30, 10)), "hms", "P45 F1 S45").as_dict()
-    assert data["snaking"] == {"snaking": False, "tests": []}
+    assert data["snaking"] is False and data["treacherous_tests"] == []
 
 
 def test_an_illegal_move_changes_nothing():
