@@ -1,0 +1,209 @@
+"""Drawing primitives: shapely geometry in table inches -> pygame pixels through a Camera.
+
+Every coordinate passes through `Camera`; nothing here chooses colours (see
+palette) or knows about rules. Lines are antialiased; filled shapes get an
+antialiased outline so their edges are smooth too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import pygame
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from tactical.ui.camera import Camera
+from tactical.ui.fonts import Fonts
+from tactical.ui.palette import RGBA, Colour
+
+Point2 = tuple[float, float]
+
+
+def polygons_of(geometry: BaseGeometry) -> Iterator[shapely.Polygon]:
+    """The polygons in a Polygon, MultiPolygon or collection (lines and points skipped)."""
+    if geometry is None or geometry.is_empty:
+        return
+    if isinstance(geometry, shapely.Polygon):
+        yield geometry
+    elif hasattr(geometry, "geoms"):
+        for part in geometry.geoms:
+            yield from polygons_of(part)
+
+
+def lines_of(geometry: BaseGeometry) -> Iterator[np.ndarray]:
+    """Coordinate arrays of every line string in a geometry (rings of polygons included)."""
+    if geometry is None or geometry.is_empty:
+        return
+    if isinstance(geometry, shapely.LineString | shapely.LinearRing):
+        yield np.asarray(geometry.coords)
+    elif isinstance(geometry, shapely.Polygon):
+        yield np.asarray(geometry.exterior.coords)
+        for ring in geometry.interiors:
+            yield np.asarray(ring.coords)
+    elif hasattr(geometry, "geoms"):
+        for part in geometry.geoms:
+            yield from lines_of(part)
+
+
+def screen_points(camera: Camera, coords: np.ndarray) -> list[Point2]:
+    """Table coordinates (n, 2) -> a list of screen points for pygame."""
+    return camera.to_screen_array(np.asarray(coords)[:, :2]).tolist()
+
+
+def fill_geometry(
+    surface: pygame.Surface,
+    camera: Camera,
+    geometry: BaseGeometry,
+    colour: Colour | RGBA,
+    hole: Colour | RGBA | None = None,
+    smooth_edge: bool = True,
+) -> None:
+    """Fill every polygon of `geometry`; holes are painted with `hole` when given.
+
+    On an SRCALPHA surface pygame writes the colour (alpha included) without
+    blending, so a translucent fill is made on an overlay and blitted.
+    """
+    for polygon in polygons_of(geometry):
+        exterior = screen_points(camera, polygon.exterior.coords)
+        if len(exterior) < 3:
+            continue
+        pygame.draw.polygon(surface, colour, exterior)
+        if smooth_edge and (len(colour) == 3 or colour[3] == 255):
+            pygame.draw.aalines(surface, colour, True, exterior)
+        if hole is not None:
+            for ring in polygon.interiors:
+                pygame.draw.polygon(surface, hole, screen_points(camera, ring.coords))
+
+
+def outline_geometry(
+    surface: pygame.Surface,
+    camera: Camera,
+    geometry: BaseGeometry,
+    colour: Colour | RGBA,
+    width: int = 1,
+) -> None:
+    """Antialiased outline of every ring and line of `geometry`, `width` pixels wide."""
+    for coords in lines_of(geometry):
+        points = screen_points(camera, coords)
+        polyline(surface, colour, points, width)
+
+
+def polyline(
+    surface: pygame.Surface, colour: Colour | RGBA, points: Sequence[Point2], width: int = 1
+) -> None:
+    """An antialiased polyline of any width (pygame's aalines is 1 px only)."""
+    if len(points) < 2:
+        return
+    if width <= 1:
+        pygame.draw.aalines(surface, colour, False, points)
+        return
+    for start, end in zip(points[:-1], points[1:], strict=True):
+        pygame.draw.aaline(surface, colour, start, end, width)
+    # round joints so thick outlines have no notches at the corners
+    radius = width / 2
+    if radius >= 1.5:
+        for point in points:
+            pygame.draw.circle(surface, colour, point, radius - 0.5)
+
+
+def hatch_segments(
+    screen_polygon: BaseGeometry, angle: float, spacing: float
+) -> list[tuple[Point2, Point2]]:
+    """Parallel hatch lines clipped to a polygon already in screen coordinates.
+
+    `angle` in screen degrees (0 horizontal, counter-clockwise as seen), `spacing`
+    in pixels. Lines are anchored to the screen, not the piece, so neighbouring
+    pieces' hatching lines up.
+    """
+    if screen_polygon.is_empty:
+        return []
+    x0, y0, x1, y1 = screen_polygon.bounds
+    radians = math.radians(angle)
+    direction = np.array([math.cos(radians), -math.sin(radians)])
+    normal = np.array([-direction[1], direction[0]])
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    offsets = corners @ normal
+    along = corners @ direction
+    first = math.floor(offsets.min() / spacing) * spacing
+    steps = np.arange(first, offsets.max() + spacing, spacing)
+    if steps.size == 0:
+        return []
+    starts = steps[:, None] * normal[None, :] + (along.min() - 1) * direction[None, :]
+    ends = steps[:, None] * normal[None, :] + (along.max() + 1) * direction[None, :]
+    lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+    clipped = shapely.intersection(lines, screen_polygon)
+    segments: list[tuple[Point2, Point2]] = []
+    for piece in clipped:
+        for coords in lines_of(piece):
+            for a, b in zip(coords[:-1], coords[1:], strict=True):
+                segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
+    return segments
+
+
+def to_screen_geometry(camera: Camera, geometry: BaseGeometry) -> BaseGeometry:
+    """The same geometry in screen pixels (for screen-space work such as hatching)."""
+    return shapely.transform(geometry, camera.to_screen_array)
+
+
+def hatch_geometry(
+    surface: pygame.Surface,
+    camera: Camera,
+    geometry: BaseGeometry,
+    angles: Sequence[float],
+    spacing: float,
+    colour: Colour,
+) -> None:
+    """Hatch the inside of `geometry` (table inches) with line families at `angles`."""
+    if angles:
+        hatch_screen_geometry(surface, to_screen_geometry(camera, geometry), angles, spacing, colour)
+
+
+def hatch_screen_geometry(
+    surface: pygame.Surface,
+    screen_geometry: BaseGeometry,
+    angles: Sequence[float],
+    spacing: float,
+    colour: Colour,
+) -> None:
+    """Hatch a geometry given in screen pixels (legend swatches, or after `to_screen_geometry`)."""
+    for angle in angles:
+        for start, end in hatch_segments(screen_geometry, angle, spacing):
+            pygame.draw.aaline(surface, colour, start, end)
+
+
+def text(
+    surface: pygame.Surface,
+    fonts: Fonts,
+    message: str,
+    position: Point2,
+    size: int,
+    colour: Colour,
+    anchor: str = "center",
+    shadow: Colour | None = None,
+) -> pygame.Rect:
+    """Blit `message` with its `anchor` point ("center", "midtop", "topleft", ...) at `position`."""
+    rendered = fonts.render(message, size, colour)
+    rect = rendered.get_rect(**{anchor: (round(position[0]), round(position[1]))})
+    if shadow is not None:
+        surface.blit(fonts.render(message, size, shadow), rect.move(1, 1))
+    surface.blit(rendered, rect)
+    return rect
+
+
+def arrow_head(
+    surface: pygame.Surface,
+    colour: Colour,
+    tip: Point2,
+    direction: Point2,
+    length: float,
+) -> None:
+    """A filled arrow head at `tip` pointing along `direction` (unit screen vector)."""
+    dx, dy = direction
+    back = (tip[0] - dx * length, tip[1] - dy * length)
+    side = (-dy * length * 0.5, dx * length * 0.5)
+    points = [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])]
+    pygame.draw.polygon(surface, colour, points)
+    pygame.draw.aalines(surface, colour, True, points)

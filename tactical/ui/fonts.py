@@ -1,0 +1,75 @@
+"""Text rendering with pygame's bundled default font, cached per (text, size, colour).
+
+Text is rendered at its final pixel size (never scaled bitmaps), so labels stay
+crisp at every zoom. No font files are loaded beyond the one pygame ships.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import pygame
+import pygame.freetype
+
+from tactical.ui.palette import Colour
+
+CACHE_LIMIT = 2048
+
+
+class Fonts:
+    """The default font at any pixel size, with an LRU cache of rendered strings."""
+
+    def __init__(self) -> None:
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        self._font = pygame.freetype.Font(None, 12)
+        self._font.antialiased = True
+        self._font.pad = False
+        self._cache: OrderedDict[tuple[str, int, Colour], pygame.Surface] = OrderedDict()
+        self._fitted: dict[tuple[str, int, int], str | None] = {}
+
+    def render(self, text: str, size: int, colour: Colour) -> pygame.Surface:
+        """`text` at `size` pixels in `colour`, on a transparent background."""
+        key = (text, int(size), tuple(colour))
+        surface = self._cache.get(key)
+        if surface is not None:
+            self._cache.move_to_end(key)
+            return surface
+        surface, _ = self._font.render(text, fgcolor=colour, size=max(1, int(size)))
+        self._cache[key] = surface
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.popitem(last=False)
+        return surface
+
+    def width(self, text: str, size: int) -> int:
+        """Pixel width of `text` at `size`, without rendering it."""
+        return int(self._font.get_rect(text, size=max(1, int(size))).width)
+
+    def fit(self, text: str, size: int, max_width: int) -> str | None:
+        """`text`, shortened with an ellipsis to fit `max_width` pixels; None if nothing fits."""
+        key = (text, int(size), int(max_width))
+        if key not in self._fitted:
+            if len(self._fitted) > CACHE_LIMIT:
+                self._fitted.clear()
+            self._fitted[key] = self._fit(text, size, max_width)
+        return self._fitted[key]
+
+    def _fit(self, text: str, size: int, max_width: int) -> str | None:
+        if self.width(text, size) <= max_width:
+            return text
+        for end in range(len(text) - 1, 0, -1):
+            shortened = text[:end].rstrip() + "…"
+            if self.width(shortened, size) <= max_width:
+                return shortened
+        return None
+
+
+_shared: Fonts | None = None
+
+
+def shared_fonts() -> Fonts:
+    """One Fonts per process: the font file is opened once."""
+    global _shared
+    if _shared is None:
+        _shared = Fonts()
+    return _shared

@@ -1,0 +1,582 @@
+"""The layers of a table picture, each a function (surface, camera, values) -> drawing.
+
+Static layers (table, grid and area names, edge ticks, terrain) change only
+with the camera or the map; unit and selection layers change every frame. All
+positions come from the model and pass through the Camera; all looks come
+from the palette.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pygame
+import shapely
+
+from tactical.model import Board, CircleBase, GameState, SizeClass, Terrain, Unit
+from tactical.ui import palette
+from tactical.ui.camera import Camera
+from tactical.ui.draw import (
+    arrow_head,
+    fill_geometry,
+    hatch_geometry,
+    hatch_screen_geometry,
+    outline_geometry,
+    polygons_of,
+    text,
+    to_screen_geometry,
+)
+from tactical.ui.fonts import Fonts
+from tactical.ui.palette import RGBA, Colour
+from tactical.ui.selection import SelectionView
+
+TICK_LABEL_SIZE = 11
+UNIT_LABEL_SIZE = 12
+TERRAIN_LABEL_SIZE = 12
+STAR_DENSITY = 0.6  # stars per square inch on a space table
+STAR_SEED = 1977  # fixed: the star field is decoration and must look the same every time
+
+
+# --------------------------------------------------------------------------- table
+
+
+def draw_table(
+    surface: pygame.Surface, camera: Camera, board: Board, look: palette.Background
+) -> pygame.Rect:
+    """The surround, the table surface in the rule system's setting, and a star field in space."""
+    surface.fill(palette.SURROUND)
+    table = pygame.Rect(camera.screen_rect(board.bounds))
+    surface.fill(look.table, table)
+    if look.stars:
+        _draw_stars(surface, camera, board, table)
+    return table
+
+
+def _draw_stars(surface: pygame.Surface, camera: Camera, board: Board, table: pygame.Rect) -> None:
+    rng = np.random.default_rng(STAR_SEED)
+    count = int(board.width * board.height * STAR_DENSITY)
+    world = rng.random((count, 2)) * np.array([board.width, board.height])
+    brightness = rng.random(count)
+    screen = camera.to_screen_array(world)
+    clip = table.clip(surface.get_rect())
+    inside = (
+        (screen[:, 0] >= clip.left)
+        & (screen[:, 0] < clip.right)
+        & (screen[:, 1] >= clip.top)
+        & (screen[:, 1] < clip.bottom)
+    )
+    big = camera.scale > 12
+    for (px, py), light in zip(screen[inside].tolist(), brightness[inside].tolist(), strict=True):
+        colour = tuple(round(c * (0.35 + 0.65 * light)) for c in palette.STAR)
+        if big and light > 0.93:
+            pygame.draw.circle(surface, colour, (px, py), 1.5)
+        else:
+            surface.fill(colour, (int(px), int(py), 1, 1))
+
+
+def draw_grid(
+    surface: pygame.Surface, camera: Camera, board: Board, look: palette.Background, fonts: Fonts
+) -> None:
+    """The 2'x2' area lines and each area's name in its top-left corner (GEO002.1, R002.9)."""
+    left, bottom = camera.to_screen(0, 0)
+    right, top = camera.to_screen(board.width, board.height)
+    for column in range(1, board.columns):
+        x = round(camera.to_screen(column * board.area, 0)[0])
+        pygame.draw.line(surface, look.grid, (x, round(top)), (x, round(bottom)))
+    for row in range(1, board.rows):
+        y = round(camera.to_screen(0, row * board.area)[1])
+        pygame.draw.line(surface, look.grid, (round(left), y), (round(right), y))
+    area_px = camera.pixels(board.area)
+    size = int(min(max(area_px * 0.09, 10), 40))
+    pad = max(3, size // 3)
+    for area in board.areas:
+        corner_x, corner_y = camera.to_screen(area.x0, area.y1)
+        label = fonts.render(area.name, size, look.area_label)
+        if label.get_width() + pad * 2 > camera.pixels(area.width) or (
+            label.get_height() + pad * 2 > camera.pixels(area.height)
+        ):
+            continue
+        surface.blit(label, (round(corner_x) + pad, round(corner_y) + pad))
+
+
+def draw_frame(surface: pygame.Surface, camera: Camera, board: Board) -> None:
+    """The table edge."""
+    rect = pygame.Rect(camera.screen_rect(board.bounds))
+    pygame.draw.rect(surface, palette.FRAME, rect.inflate(2, 2), 1)
+
+
+def tick_steps(scale: float, fonts: Fonts, board: Board) -> tuple[float, float]:
+    """(minor, labelled) tick spacing in inches that stays legible at `scale` px/inch."""
+    minor = next((s for s in (1.0, 2.0, 6.0, 12.0, 24.0) if s * scale >= 4), 48.0)
+    widest = fonts.width(str(int(max(board.width, board.height))), TICK_LABEL_SIZE)
+    labelled = next(
+        (s for s in (1.0, 2.0, 3.0, 6.0, 12.0, 24.0) if s * scale >= widest + 10 and s >= minor),
+        48.0,
+    )
+    return minor, labelled
+
+
+def draw_edge_ticks(surface: pygame.Surface, camera: Camera, board: Board, fonts: Fonts) -> None:
+    """Inch ticks on all four edges, outside the table, numbered every few inches."""
+    minor, labelled = tick_steps(camera.scale, fonts, board)
+    x0, y1 = camera.to_screen(0, board.height)
+    x1, y0 = camera.to_screen(board.width, 0)
+    long_tick, short_tick, gap = 8, 4, 2
+
+    def marks(length: float) -> Iterable[tuple[float, bool]]:
+        count = int(math.floor(length / minor + 1e-9))
+        for index in range(count + 1):
+            inches = index * minor
+            yield inches, _is_multiple(inches, labelled)
+        if not _is_multiple(length, minor):
+            yield length, True
+
+    for inches, major in marks(board.width):
+        x = round(camera.to_screen(inches, 0)[0])
+        size = long_tick if major else short_tick
+        pygame.draw.line(surface, palette.TICK, (x, round(y0) + 1), (x, round(y0) + size))
+        pygame.draw.line(surface, palette.TICK, (x, round(y1) - 1), (x, round(y1) - size))
+        if major:
+            label = _inches(inches)
+            text(surface, fonts, label, (x, y0 + long_tick + gap), TICK_LABEL_SIZE, palette.TEXT,
+                 "midtop")
+            text(surface, fonts, label, (x, y1 - long_tick - gap), TICK_LABEL_SIZE, palette.TEXT,
+                 "midbottom")
+    for inches, major in marks(board.height):
+        y = round(camera.to_screen(0, inches)[1])
+        size = long_tick if major else short_tick
+        pygame.draw.line(surface, palette.TICK, (round(x0) - 1, y), (round(x0) - size, y))
+        pygame.draw.line(surface, palette.TICK, (round(x1) + 1, y), (round(x1) + size, y))
+        if major:
+            label = _inches(inches)
+            text(surface, fonts, label, (x0 - long_tick - gap, y), TICK_LABEL_SIZE, palette.TEXT,
+                 "midright")
+            text(surface, fonts, label, (x1 + long_tick + gap, y), TICK_LABEL_SIZE, palette.TEXT,
+                 "midleft")
+
+
+def _is_multiple(value: float, step: float) -> bool:
+    return abs(value / step - round(value / step)) < 1e-6
+
+
+def _inches(value: float) -> str:
+    return str(int(round(value))) if abs(value - round(value)) < 1e-6 else f"{value:.1f}"
+
+
+# --------------------------------------------------------------------------- terrain
+
+
+def draw_terrain(
+    surface: pygame.Surface,
+    camera: Camera,
+    terrain: Sequence[Terrain],
+    fonts: Fonts,
+    labels: bool = True,
+) -> None:
+    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8)."""
+    visible = shapely.box(*camera.visible_bounds)
+    for piece in terrain:
+        geometry = piece.geometry
+        if not geometry.intersects(visible):
+            continue
+        style = palette.terrain_style(piece.kind)
+        fill_geometry(surface, camera, geometry, style.fill)
+        hatch_geometry(
+            surface, camera, geometry, style.hatch, palette.HATCH_SPACING, style.hatch_colour
+        )
+        width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
+        outline_geometry(surface, camera, geometry, style.outline, width)
+    if labels:
+        for piece in terrain:
+            draw_terrain_label(surface, camera, piece, fonts)
+
+
+def draw_terrain_label(
+    surface: pygame.Surface, camera: Camera, piece: Terrain, fonts: Fonts
+) -> None:
+    """The piece's name (or id) and height class at its centre, when it is big enough on screen."""
+    x0, y0, x1, y1 = to_screen_geometry(camera, piece.geometry).bounds
+    if min(x1 - x0, y1 - y0) < 22:
+        return
+    point = piece.geometry.representative_point()
+    px, py = camera.to_screen(point.x, point.y)
+    width = int(max(x1 - x0, 60) * 1.4)
+    name = fonts.fit(piece.name or piece.id, TERRAIN_LABEL_SIZE, width)
+    if name is None:
+        return
+    rect = text(surface, fonts, name, (px, py), TERRAIN_LABEL_SIZE, palette.TEXT, "midbottom",
+                shadow=palette.LABEL_SHADOW)
+    text(surface, fonts, str(piece.height), (px, rect.bottom + 1), TERRAIN_LABEL_SIZE - 2,
+         palette.TEXT_DIM, "midtop", shadow=palette.LABEL_SHADOW)
+
+
+def highlight_terrain(
+    surface: pygame.Surface, camera: Camera, pieces: Iterable[Terrain], colour: Colour
+) -> None:
+    """Outline terrain pieces (the ones blocking a shown line of sight)."""
+    for piece in pieces:
+        outline_geometry(surface, camera, piece.geometry, colour, 3)
+
+
+# --------------------------------------------------------------------------- deployment
+
+
+def deployment_strip(board: Board, edge: str, depth: float) -> shapely.Polygon:
+    """The strip `depth` inches deep along a board edge (R002.17: the edge's length x 8")."""
+    width, height = board.width, board.height
+    depth = min(depth, height if edge in ("bottom", "top") else width)
+    boxes = {
+        "bottom": (0, 0, width, depth),
+        "top": (0, height - depth, width, height),
+        "left": (0, 0, depth, height),
+        "right": (width - depth, 0, width, height),
+    }
+    if edge not in boxes:
+        raise ValueError(f"unknown edge {edge!r}")
+    return shapely.box(*boxes[edge])
+
+
+def draw_deployment_zone(
+    surface: pygame.Surface, camera: Camera, board: Board, edge: str, depth: float, tint: RGBA
+) -> None:
+    """A translucent deployment strip along `edge`."""
+    zone = deployment_strip(board, edge, depth)
+    rect = pygame.Rect(camera.screen_rect(zone.bounds)).clip(surface.get_rect())
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    overlay = pygame.Surface(rect.size, pygame.SRCALPHA)
+    overlay.fill(tint)
+    surface.blit(overlay, rect)
+    pygame.draw.rect(surface, tint[:3], camera.screen_rect(zone.bounds), 1)
+
+
+# --------------------------------------------------------------------------- units
+
+
+@dataclass(frozen=True)
+class UnitShapes:
+    """Table-inch geometry of many units, precomputed once per set of units for fast frames."""
+
+    units: tuple[Unit, ...]
+    centres: np.ndarray  # (n, 2)
+    fronts: np.ndarray  # (n, 2): middle of the front edge (or front of the circle)
+    extents: np.ndarray  # (n,): centre-to-farthest-point distance, inches
+    rect_index: np.ndarray  # indices of rectangular bases
+    rect_corners: np.ndarray  # (r, 4, 2)
+    circle_index: np.ndarray
+    circle_radii: np.ndarray
+    colours: tuple[Colour, ...]
+    index: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, units: tuple[Unit, ...], colours: dict[str, Colour]) -> UnitShapes:
+        count = len(units)
+        centres = np.array([(u.x, u.y) for u in units], dtype=float).reshape(count, 2)
+        headings = np.radians([u.heading for u in units]) if count else np.zeros(0)
+        forward = np.stack([np.sin(headings), np.cos(headings)], axis=-1).reshape(count, 2)
+        starboard = np.stack([forward[:, 1], -forward[:, 0]], axis=-1)
+        is_circle = np.array([isinstance(u.base, CircleBase) for u in units], dtype=bool)
+        half_length = np.array(
+            [u.base.radius if isinstance(u.base, CircleBase) else u.base.length / 2 for u in units]
+        ).reshape(count)
+        half_width = np.array(
+            [u.base.radius if isinstance(u.base, CircleBase) else u.base.width / 2 for u in units]
+        ).reshape(count)
+        fronts = centres + forward * half_length[:, None]
+        rect_index = np.flatnonzero(~is_circle)
+        # corners in base_corners order: front-port, front-starboard, rear-starboard, rear-port
+        signs = np.array([(-1, 1), (1, 1), (1, -1), (-1, -1)], dtype=float)
+        r = rect_index
+        rect_corners = (
+            centres[r, None, :]
+            + signs[None, :, 0, None] * half_width[r, None, None] * starboard[r, None, :]
+            + signs[None, :, 1, None] * half_length[r, None, None] * forward[r, None, :]
+        )
+        circle_index = np.flatnonzero(is_circle)
+        return cls(
+            units=units,
+            centres=centres,
+            fronts=fronts,
+            extents=np.hypot(half_width, half_length),
+            rect_index=rect_index,
+            rect_corners=rect_corners.reshape(len(r), 4, 2),
+            circle_index=circle_index,
+            circle_radii=half_length[circle_index],
+            colours=tuple(colours.get(u.side, palette.OTHER_SIDE_COLOURS[-1]) for u in units),
+            index={u.id: i for i, u in enumerate(units)},
+        )
+
+
+def draw_units(
+    surface: pygame.Surface,
+    camera: Camera,
+    shapes: UnitShapes,
+    fonts: Fonts,
+    selected: str | None = None,
+    labels: bool = True,
+) -> None:
+    """Units as true-size bases in their side colour, with a heading marker and a label."""
+    if not shapes.units:
+        return
+    centres = camera.to_screen_array(shapes.centres)
+    fronts = camera.to_screen_array(shapes.fronts)
+    extents = shapes.extents * camera.scale
+    width, height = surface.get_size()
+    visible = (
+        (centres[:, 0] + extents >= 0)
+        & (centres[:, 0] - extents < width)
+        & (centres[:, 1] + extents >= 0)
+        & (centres[:, 1] - extents < height)
+    )
+    corners = camera.to_screen_array(shapes.rect_corners).tolist()
+    outline = palette.UNIT_OUTLINE
+    for slot, index in enumerate(shapes.rect_index.tolist()):
+        if visible[index]:
+            points = corners[slot]
+            pygame.draw.polygon(surface, shapes.colours[index], points)
+            pygame.draw.aalines(surface, outline, True, points)
+    radii = (shapes.circle_radii * camera.scale).tolist()
+    for slot, index in enumerate(shapes.circle_index.tolist()):
+        if visible[index]:
+            centre = centres[index].tolist()
+            pygame.draw.circle(surface, shapes.colours[index], centre, radii[slot])
+            pygame.draw.aacircle(surface, outline, centre, radii[slot], 1)
+    centre_list, front_list, extent_list = centres.tolist(), fronts.tolist(), extents.tolist()
+    for index in np.flatnonzero(visible).tolist():
+        _heading_marker(surface, centre_list[index], front_list[index], extent_list[index])
+    if selected is not None and selected in shapes.index:
+        _selected_outline(surface, camera, shapes, shapes.index[selected])
+    if labels:
+        for index in np.flatnonzero(visible).tolist():
+            unit = shapes.units[index]
+            if extent_list[index] < 3.5 and unit.id != selected:
+                continue
+            _unit_label(surface, fonts, unit, centre_list[index], extent_list[index])
+
+
+def _heading_marker(
+    surface: pygame.Surface, centre: list[float], front: list[float], extent: float
+) -> None:
+    dx, dy = front[0] - centre[0], front[1] - centre[1]
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        return
+    direction = (dx / length, dy / length)
+    head = min(length * 0.45, 10.0)
+    shaft_end = (front[0] - direction[0] * head * 0.8, front[1] - direction[1] * head * 0.8)
+    line_width = 2 if extent >= 10 else 1
+    pygame.draw.aaline(surface, palette.HEADING_MARKER, centre, shaft_end, line_width)
+    if head >= 3:
+        arrow_head(surface, palette.HEADING_MARKER, front, direction, head)
+
+
+def _selected_outline(
+    surface: pygame.Surface, camera: Camera, shapes: UnitShapes, index: int
+) -> None:
+    unit = shapes.units[index]
+    outline_geometry(surface, camera, unit.footprint.buffer(camera.inches(2.5)),
+                     palette.SELECTED_OUTLINE, 2)
+
+
+def _unit_label(
+    surface: pygame.Surface, fonts: Fonts, unit: Unit, centre: list[float], extent: float
+) -> None:
+    max_width = int(max(110, extent * 5))
+    label = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
+    if label is None or label != unit.name:
+        label = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width) or label
+    if label:
+        text(surface, fonts, label, (centre[0], centre[1] + extent + 3), UNIT_LABEL_SIZE,
+             palette.LABEL, "midtop", shadow=palette.LABEL_SHADOW)
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def draw_selection_overlay(
+    overlay: pygame.Surface,
+    camera: Camera,
+    view: SelectionView,
+    board: Board,
+    fonts: Fonts,
+) -> None:
+    """A unit's arcs as translucent sectors and its range bands as rings, on an SRCALPHA surface.
+
+    Each arc is filled on a scratch surface and blended in, so where arcs overlap
+    the tints add up and every arc stays visible.
+    """
+    overlay.fill((0, 0, 0, 0))
+    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(overlay.get_rect())
+    if table.width <= 0 or table.height <= 0:
+        return
+    scratch = pygame.Surface(overlay.get_size(), pygame.SRCALPHA)
+    for index, arc in enumerate(view.arcs):
+        tint = palette.arc_tint(index)
+        bounds = pygame.Rect(camera.screen_rect(arc.region.bounds)).inflate(4, 4).clip(table)
+        if bounds.width <= 0 or bounds.height <= 0:
+            continue
+        scratch.fill((0, 0, 0, 0), bounds)
+        fill_geometry(scratch, camera, arc.region, tint, hole=(0, 0, 0, 0), smooth_edge=False)
+        overlay.blit(scratch, bounds, bounds)
+        edge = (*tint[:3], palette.ARC_EDGE_ALPHA)
+        outline_geometry(overlay, camera, arc.region, edge, 1)
+    overlay.set_clip(table)
+    for ring in view.rings:
+        outline_geometry(overlay, camera, ring.outline, palette.RANGE_RING, 1)
+        top = ring.outline.bounds[3]
+        px, py = camera.to_screen((ring.outline.bounds[0] + ring.outline.bounds[2]) / 2, top)
+        if table.collidepoint(px, py + 2):
+            text(overlay, fonts, f'{ring.name} {_inches(ring.distance)}"', (px, py + 2), 11,
+                 palette.RANGE_LABEL, "midtop")
+    overlay.set_clip(None)
+
+
+def draw_sight_lines(
+    surface: pygame.Surface, camera: Camera, view: SelectionView, width: int = 1
+) -> None:
+    """Lines of sight from the selected unit's centre: green when clear, red when blocked."""
+    if not view.sight_lines:
+        return
+    starts = camera.to_screen_array(np.array([line.start for line in view.sight_lines])).tolist()
+    ends = camera.to_screen_array(np.array([line.end for line in view.sight_lines])).tolist()
+    # clear lines first so a blocked line crossing them stays visible
+    order = sorted(range(len(view.sight_lines)), key=lambda i: not view.sight_lines[i].clear)
+    for i in order:
+        colour = palette.LOS_CLEAR if view.sight_lines[i].clear else palette.LOS_BLOCKED
+        pygame.draw.aaline(surface, colour, starts[i], ends[i], width)
+
+
+# --------------------------------------------------------------------------- legend
+
+
+@dataclass(frozen=True, slots=True)
+class LegendEntry:
+    """One legend item: a swatch drawn by `kind` and its label."""
+
+    label: str
+    kind: Literal["fill", "line", "outline", "tint"]
+    colour: Colour | RGBA
+    width: int = 1
+    hatch: tuple[float, ...] = ()
+    hatch_colour: Colour | None = None
+    edge: Colour | None = None
+
+
+SWATCH = 16
+ENTRY_GAP = 16
+LEGEND_SIZE = 12
+
+
+def legend_entries(
+    state: GameState, colours: dict[str, Colour], view: SelectionView | None = None
+) -> list[LegendEntry]:
+    """What the picture shows: terrain kinds, height classes, sides, and a selection's overlays."""
+    entries: list[LegendEntry] = []
+    kinds = list(dict.fromkeys(piece.kind for piece in state.terrain))
+    for kind in kinds:
+        style = palette.terrain_style(kind)
+        entries.append(
+            LegendEntry(kind, "fill", style.fill, 1, style.hatch, style.hatch_colour, style.outline)
+        )
+    heights = sorted({piece.height for piece in state.terrain}, key=lambda h: h.rank)
+    for height in heights:
+        entries.append(
+            LegendEntry(str(height), "outline", palette.TEXT_DIM, palette.HEIGHT_OUTLINE[height])
+        )
+    for side, colour in colours.items():
+        entries.append(LegendEntry(f"side {side}", "fill", colour, edge=palette.UNIT_OUTLINE))
+    if view is not None:
+        for index, arc in enumerate(view.arcs):
+            entries.append(LegendEntry(arc.name, "tint", palette.arc_tint(index)))
+        if view.rings:
+            entries.append(LegendEntry("range band", "line", palette.RANGE_RING[:3]))
+        if view.sight_lines:
+            entries.append(LegendEntry("LOS clear", "line", palette.LOS_CLEAR, 2))
+            entries.append(LegendEntry("LOS blocked", "line", palette.LOS_BLOCKED, 2))
+        if view.blocking:
+            entries.append(LegendEntry("blocking", "outline", palette.BLOCKING_HIGHLIGHT, 3))
+    return entries
+
+
+def layout_legend(
+    fonts: Fonts, entries: Sequence[LegendEntry], max_width: int
+) -> list[list[tuple[LegendEntry, int]]]:
+    """Entries flowed into rows no wider than `max_width`: [(entry, x offset), ...] per row."""
+    rows: list[list[tuple[LegendEntry, int]]] = [[]]
+    x = 0
+    for entry in entries:
+        width = SWATCH + 5 + fonts.width(entry.label, LEGEND_SIZE)
+        if rows[-1] and x + width > max_width:
+            rows.append([])
+            x = 0
+        rows[-1].append((entry, x))
+        x += width + ENTRY_GAP
+    return [row for row in rows if row]
+
+
+def legend_height(rows: Sequence[Sequence[tuple[LegendEntry, int]]]) -> int:
+    return len(rows) * (SWATCH + 6)
+
+
+def draw_legend(
+    surface: pygame.Surface,
+    fonts: Fonts,
+    topleft: tuple[int, int],
+    rows: Sequence[Sequence[tuple[LegendEntry, int]]],
+) -> None:
+    """Draw laid-out legend rows from `topleft`."""
+    left, top = topleft
+    for row_index, row in enumerate(rows):
+        y = top + row_index * (SWATCH + 6)
+        for entry, offset in row:
+            swatch = pygame.Rect(left + offset, y, SWATCH, SWATCH)
+            _swatch(surface, entry, swatch)
+            text(surface, fonts, entry.label, (swatch.right + 5, swatch.centery), LEGEND_SIZE,
+                 palette.TEXT, "midleft")
+
+
+def _swatch(surface: pygame.Surface, entry: LegendEntry, rect: pygame.Rect) -> None:
+    if entry.kind == "fill":
+        surface.fill(entry.colour[:3], rect)
+        if entry.hatch and entry.hatch_colour is not None:
+            square = shapely.box(rect.left, rect.top, rect.right, rect.bottom)
+            hatch_screen_geometry(surface, square, entry.hatch, palette.HATCH_SPACING,
+                                  entry.hatch_colour)
+        pygame.draw.rect(surface, entry.edge or entry.colour[:3], rect, 1)
+    elif entry.kind == "tint":
+        tile = pygame.Surface(rect.size, pygame.SRCALPHA)
+        tile.fill((*entry.colour[:3], min(255, entry.colour[3] * 3)))
+        surface.blit(tile, rect)
+        pygame.draw.rect(surface, entry.colour[:3], rect, 1)
+    elif entry.kind == "line":
+        pygame.draw.line(surface, entry.colour[:3], rect.midleft, rect.midright, entry.width)
+    else:
+        inner = rect.inflate(-2, -2)
+        pygame.draw.rect(surface, entry.colour[:3], inner, entry.width)
+
+
+__all__ = [
+    "LegendEntry",
+    "SizeClass",
+    "UnitShapes",
+    "deployment_strip",
+    "draw_deployment_zone",
+    "draw_edge_ticks",
+    "draw_frame",
+    "draw_grid",
+    "draw_legend",
+    "draw_selection_overlay",
+    "draw_sight_lines",
+    "draw_table",
+    "draw_terrain",
+    "draw_units",
+    "highlight_terrain",
+    "layout_legend",
+    "legend_entries",
+    "legend_height",
+    "polygons_of",
+]

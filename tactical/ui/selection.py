@@ -1,0 +1,175 @@
+"""What the renderer shows for a selected unit, as plain values in table inches.
+
+Computed from the rules (arcs, range bands, which terrain blocks) and the
+geometry layer (arc regions, line of sight); drawn by `layers`. No pygame
+here, so the same values can be checked in tests and cached between frames.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from tactical.errors import UserError
+from tactical.geometry.arcs import arc_region
+from tactical.geometry.los import TerrainIndex, line_of_sight
+from tactical.model import GameState, Unit
+from tactical.rules.base import RuleSystem
+
+PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
+PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
+
+
+@dataclass(frozen=True)
+class ArcShape:
+    """One arc of the selected unit as a region on the table (clipped to the table)."""
+
+    name: str
+    region: BaseGeometry
+
+
+@dataclass(frozen=True)
+class RangeRing:
+    """The outer limit of a range band: `distance` inches, measured as the rule system measures."""
+
+    name: str
+    distance: float
+    outline: BaseGeometry
+
+
+@dataclass(frozen=True)
+class SightLine:
+    """Line of sight from the selected unit's centre to another unit's centre."""
+
+    target: str
+    start: tuple[float, float]
+    end: tuple[float, float]
+    clear: bool
+    blocked_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SelectionView:
+    """Everything drawn for a selected unit: arcs, range rings, lines of sight, blocking terrain."""
+
+    unit_id: str
+    radius: float
+    arcs: tuple[ArcShape, ...]
+    rings: tuple[RangeRing, ...]
+    sight_lines: tuple[SightLine, ...]
+    blocking: tuple[str, ...]
+
+
+def selected_unit(state: GameState, unit_id: str) -> Unit:
+    """The unit `unit_id`, or a UserError naming the ids the map has."""
+    if state.has_unit(unit_id):
+        return state.unit(unit_id)
+    known = ", ".join(u.id for u in state.units[:12])
+    more = f" and {len(state.units) - 12} more" if len(state.units) > 12 else ""
+    raise UserError(
+        f"unknown unit {unit_id!r}: the map has "
+        + (f"{known}{more}" if state.units else "no units")
+    )
+
+
+def band_limits(
+    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
+) -> tuple[tuple[str, float], ...]:
+    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
+
+    Found by asking the rule system's own `range_band` along the distance axis
+    (a scan then bisection), so map options and per-weapon ranges are honoured
+    without a second copy of any rule's numbers.
+    """
+    limits: list[tuple[str, float]] = []
+    previous = system.range_band(unit, 0.0, options)
+    distance = 0.0
+    while distance < limit:
+        step_end = min(distance + PROBE_STEP, limit)
+        band = system.range_band(unit, step_end, options)
+        if band != previous:
+            low, high = distance, step_end
+            while high - low > PROBE_PRECISION:
+                middle = (low + high) / 2
+                if system.range_band(unit, middle, options) == previous:
+                    low = middle
+                else:
+                    high = middle
+            if previous is not None:
+                limits.append((previous, round(low, 3)))
+            previous = band
+        distance = step_end
+    return tuple(limits)
+
+
+def selection_view(
+    state: GameState,
+    system: RuleSystem,
+    unit_id: str,
+    sight_lines: bool = True,
+    terrain_index: TerrainIndex | None = None,
+) -> SelectionView:
+    """Arcs out to the longest range band (or the table diagonal), rings, and lines of sight."""
+    unit = selected_unit(state, unit_id)
+    board = state.board
+    table = shapely.box(*board.bounds)
+    diagonal = math.hypot(board.width, board.height)
+    options = system.options(state.options)
+    probe_limit = max(diagonal, _declared_max_range(system)) + PROBE_STEP
+    limits = band_limits(system, unit, options, probe_limit)
+    # a band still open at the probe's end reaches past the table: arcs cover it all
+    still_in_range = system.range_band(unit, probe_limit, options) is not None
+    radius = diagonal if still_in_range or not limits else min(limits[-1][1], diagonal)
+    arcs = tuple(
+        ArcShape(arc.name, region)
+        for arc in system.unit_arcs(unit)
+        if not (region := arc_region(unit.pose, unit.base, arc, radius).intersection(table)).is_empty
+    )
+    measured_from = (
+        unit.footprint if system.conventions.distance_from == "edge" else shapely.Point(unit.x, unit.y)
+    )
+    rings = tuple(
+        RangeRing(name, distance, measured_from.buffer(distance, quad_segs=32).exterior)
+        for name, distance in limits
+        if distance > 0
+    )
+    lines: tuple[SightLine, ...] = ()
+    blocking: tuple[str, ...] = ()
+    if sight_lines:
+        index = terrain_index or terrain_index_of(state)
+        lines = _sight_lines(state, system, unit, index)
+        blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
+    return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
+
+
+def terrain_index_of(state: GameState) -> TerrainIndex:
+    """The geometry layer's LOS index over the map's terrain, in map order."""
+    return TerrainIndex([t.id for t in state.terrain], [t.geometry for t in state.terrain])
+
+
+def _sight_lines(
+    state: GameState, system: RuleSystem, viewer: Unit, index: TerrainIndex
+) -> tuple[SightLine, ...]:
+    lines = []
+    start = (viewer.x, viewer.y)
+    for target in state.units:
+        if target.id == viewer.id:
+            continue
+        mask = np.array(
+            [bool(system.blocks_los(piece, viewer, target)) for piece in state.terrain], dtype=bool
+        )
+        end = (target.x, target.y)
+        result = line_of_sight(index, start, end, blocking=mask)
+        lines.append(SightLine(target.id, start, end, result.clear, tuple(result.blocked_by)))
+    return tuple(lines)
+
+
+def _declared_max_range(system: RuleSystem) -> float:
+    bands = system.conventions.range_bands
+    return bands.max_range if bands else 0.0
