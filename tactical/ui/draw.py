@@ -7,6 +7,7 @@ antialiased outline so their edges are smooth too.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 
@@ -100,7 +101,7 @@ def polyline(
     if width <= 1:
         pygame.draw.aalines(surface, colour, False, points)
         return
-    for start, end in zip(points[:-1], points[1:], strict=True):
+    for start, end in itertools.pairwise(points):
         pygame.draw.aaline(surface, colour, start, end, width)
     # round joints so thick outlines have no notches at the corners
     radius = width / 2
@@ -138,7 +139,7 @@ def hatch_segments(
     segments: list[tuple[Point2, Point2]] = []
     for piece in clipped:
         for coords in lines_of(piece):
-            for a, b in zip(coords[:-1], coords[1:], strict=True):
+            for a, b in itertools.pairwise(coords):
                 segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
     return segments
 
@@ -158,7 +159,9 @@ def hatch_geometry(
 ) -> None:
     """Hatch the inside of `geometry` (table inches) with line families at `angles`."""
     if angles:
-        hatch_screen_geometry(surface, to_screen_geometry(camera, geometry), angles, spacing, colour)
+        hatch_screen_geometry(
+            surface, to_screen_geometry(camera, geometry), angles, spacing, colour
+        )
 
 
 def hatch_screen_geometry(

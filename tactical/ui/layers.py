@@ -128,7 +128,7 @@ def draw_edge_ticks(surface: pygame.Surface, camera: Camera, board: Board, fonts
     long_tick, short_tick, gap = 8, 4, 2
 
     def marks(length: float) -> Iterable[tuple[float, bool]]:
-        count = int(math.floor(length / minor + 1e-9))
+        count = math.floor(length / minor + 1e-9)
         for index in range(count + 1):
             inches = index * minor
             yield inches, _is_multiple(inches, labelled)
@@ -142,10 +142,24 @@ def draw_edge_ticks(surface: pygame.Surface, camera: Camera, board: Board, fonts
         pygame.draw.line(surface, palette.TICK, (x, round(y1) - 1), (x, round(y1) - size))
         if major:
             label = _inches(inches)
-            text(surface, fonts, label, (x, y0 + long_tick + gap), TICK_LABEL_SIZE, palette.TEXT,
-                 "midtop")
-            text(surface, fonts, label, (x, y1 - long_tick - gap), TICK_LABEL_SIZE, palette.TEXT,
-                 "midbottom")
+            text(
+                surface,
+                fonts,
+                label,
+                (x, y0 + long_tick + gap),
+                TICK_LABEL_SIZE,
+                palette.TEXT,
+                "midtop",
+            )
+            text(
+                surface,
+                fonts,
+                label,
+                (x, y1 - long_tick - gap),
+                TICK_LABEL_SIZE,
+                palette.TEXT,
+                "midbottom",
+            )
     for inches, major in marks(board.height):
         y = round(camera.to_screen(0, inches)[1])
         size = long_tick if major else short_tick
@@ -153,10 +167,24 @@ def draw_edge_ticks(surface: pygame.Surface, camera: Camera, board: Board, fonts
         pygame.draw.line(surface, palette.TICK, (round(x1) + 1, y), (round(x1) + size, y))
         if major:
             label = _inches(inches)
-            text(surface, fonts, label, (x0 - long_tick - gap, y), TICK_LABEL_SIZE, palette.TEXT,
-                 "midright")
-            text(surface, fonts, label, (x1 + long_tick + gap, y), TICK_LABEL_SIZE, palette.TEXT,
-                 "midleft")
+            text(
+                surface,
+                fonts,
+                label,
+                (x0 - long_tick - gap, y),
+                TICK_LABEL_SIZE,
+                palette.TEXT,
+                "midright",
+            )
+            text(
+                surface,
+                fonts,
+                label,
+                (x1 + long_tick + gap, y),
+                TICK_LABEL_SIZE,
+                palette.TEXT,
+                "midleft",
+            )
 
 
 def _is_multiple(value: float, step: float) -> bool:
@@ -164,7 +192,7 @@ def _is_multiple(value: float, step: float) -> bool:
 
 
 def _inches(value: float) -> str:
-    return str(int(round(value))) if abs(value - round(value)) < 1e-6 else f"{value:.1f}"
+    return str(round(value)) if abs(value - round(value)) < 1e-6 else f"{value:.1f}"
 
 
 # --------------------------------------------------------------------------- terrain
@@ -208,10 +236,26 @@ def draw_terrain_label(
     name = fonts.fit(piece.name or piece.id, TERRAIN_LABEL_SIZE, width)
     if name is None:
         return
-    rect = text(surface, fonts, name, (px, py), TERRAIN_LABEL_SIZE, palette.TEXT, "midbottom",
-                shadow=palette.LABEL_SHADOW)
-    text(surface, fonts, str(piece.height), (px, rect.bottom + 1), TERRAIN_LABEL_SIZE - 2,
-         palette.TEXT_DIM, "midtop", shadow=palette.LABEL_SHADOW)
+    rect = text(
+        surface,
+        fonts,
+        name,
+        (px, py),
+        TERRAIN_LABEL_SIZE,
+        palette.TEXT,
+        "midbottom",
+        shadow=palette.LABEL_SHADOW,
+    )
+    text(
+        surface,
+        fonts,
+        str(piece.height),
+        (px, rect.bottom + 1),
+        TERRAIN_LABEL_SIZE - 2,
+        palette.TEXT_DIM,
+        "midtop",
+        shadow=palette.LABEL_SHADOW,
+    )
 
 
 def highlight_terrain(
@@ -378,8 +422,9 @@ def _selected_outline(
     surface: pygame.Surface, camera: Camera, shapes: UnitShapes, index: int
 ) -> None:
     unit = shapes.units[index]
-    outline_geometry(surface, camera, unit.footprint.buffer(camera.inches(2.5)),
-                     palette.SELECTED_OUTLINE, 2)
+    outline_geometry(
+        surface, camera, unit.footprint.buffer(camera.inches(2.5)), palette.SELECTED_OUTLINE, 2
+    )
 
 
 def _unit_label(
@@ -390,8 +435,16 @@ def _unit_label(
     if label is None or label != unit.name:
         label = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width) or label
     if label:
-        text(surface, fonts, label, (centre[0], centre[1] + extent + 3), UNIT_LABEL_SIZE,
-             palette.LABEL, "midtop", shadow=palette.LABEL_SHADOW)
+        text(
+            surface,
+            fonts,
+            label,
+            (centre[0], centre[1] + extent + 3),
+            UNIT_LABEL_SIZE,
+            palette.LABEL,
+            "midtop",
+            shadow=palette.LABEL_SHADOW,
+        )
 
 
 # --------------------------------------------------------------------------- selection
@@ -430,8 +483,15 @@ def draw_selection_overlay(
         top = ring.outline.bounds[3]
         px, py = camera.to_screen((ring.outline.bounds[0] + ring.outline.bounds[2]) / 2, top)
         if table.collidepoint(px, py + 2):
-            text(overlay, fonts, f'{ring.name} {_inches(ring.distance)}"', (px, py + 2), 11,
-                 palette.RANGE_LABEL, "midtop")
+            text(
+                overlay,
+                fonts,
+                f'{ring.name} {_inches(ring.distance)}"',
+                (px, py + 2),
+                11,
+                palette.RANGE_LABEL,
+                "midtop",
+            )
     overlay.set_clip(None)
 
 
@@ -535,8 +595,15 @@ def draw_legend(
         for entry, offset in row:
             swatch = pygame.Rect(left + offset, y, SWATCH, SWATCH)
             _swatch(surface, entry, swatch)
-            text(surface, fonts, entry.label, (swatch.right + 5, swatch.centery), LEGEND_SIZE,
-                 palette.TEXT, "midleft")
+            text(
+                surface,
+                fonts,
+                entry.label,
+                (swatch.right + 5, swatch.centery),
+                LEGEND_SIZE,
+                palette.TEXT,
+                "midleft",
+            )
 
 
 def _swatch(surface: pygame.Surface, entry: LegendEntry, rect: pygame.Rect) -> None:
@@ -544,8 +611,9 @@ def _swatch(surface: pygame.Surface, entry: LegendEntry, rect: pygame.Rect) -> N
         surface.fill(entry.colour[:3], rect)
         if entry.hatch and entry.hatch_colour is not None:
             square = shapely.box(rect.left, rect.top, rect.right, rect.bottom)
-            hatch_screen_geometry(surface, square, entry.hatch, palette.HATCH_SPACING,
-                                  entry.hatch_colour)
+            hatch_screen_geometry(
+                surface, square, entry.hatch, palette.HATCH_SPACING, entry.hatch_colour
+            )
         pygame.draw.rect(surface, entry.edge or entry.colour[:3], rect, 1)
     elif entry.kind == "tint":
         tile = pygame.Surface(rect.size, pygame.SRCALPHA)

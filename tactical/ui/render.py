@@ -107,8 +107,15 @@ def _header(
         title += f" — {unit.name or unit.id} ({unit.id}): arcs, range bands, line of sight"
     board = f'{_inches(state.board.width)}" × {_inches(state.board.height)}"'
     right = f"{system.title} · {board}"
-    right_rect = text(surface, fonts, right, (width - TICK_BAND, middle), SUBTITLE_SIZE,
-                      palette.TEXT_DIM, "midright")
+    right_rect = text(
+        surface,
+        fonts,
+        right,
+        (width - TICK_BAND, middle),
+        SUBTITLE_SIZE,
+        palette.TEXT_DIM,
+        "midright",
+    )
     room = right_rect.left - TICK_BAND - 16
     fitted = fonts.fit(title, TITLE_SIZE, room)
     if fitted:

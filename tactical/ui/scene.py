@@ -93,8 +93,14 @@ class SceneRenderer:
         self, state: GameState, camera: Camera, system: RuleSystem, size: tuple[int, int]
     ) -> pygame.Surface:
         """Table, grid with area names, edge ticks and terrain: drawn once per camera change."""
-        key = (camera, tuple(size), state.board, state.terrain, system.background,
-               self.terrain_labels)
+        key = (
+            camera,
+            tuple(size),
+            state.board,
+            state.terrain,
+            system.background,
+            self.terrain_labels,
+        )
         if self._static is None or self._static.key != key:
             surface = pygame.Surface(size)
             look = palette.background(system.background)
@@ -120,11 +126,21 @@ class SceneRenderer:
         self, state: GameState, system: RuleSystem, unit_id: str, sight_lines: bool = True
     ) -> SelectionView:
         """The selected unit's arcs, rings and lines of sight, recomputed only on change."""
-        key = (system.id, state.board, state.options, state.terrain, state.units, unit_id,
-               sight_lines)
+        key = (
+            system.id,
+            state.board,
+            state.options,
+            state.terrain,
+            state.units,
+            unit_id,
+            sight_lines,
+        )
         if self._view is None or self._view.key != key:
             view = selection_view(
-                state, system, unit_id, sight_lines=sight_lines,
+                state,
+                system,
+                unit_id,
+                sight_lines=sight_lines,
                 terrain_index=self.terrain_index(state) if sight_lines else None,
             )
             self._view = _Cached(key, view)

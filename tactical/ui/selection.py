@@ -129,10 +129,14 @@ def selection_view(
     arcs = tuple(
         ArcShape(arc.name, region)
         for arc in system.unit_arcs(unit)
-        if not (region := arc_region(unit.pose, unit.base, arc, radius).intersection(table)).is_empty
+        if not (
+            region := arc_region(unit.pose, unit.base, arc, radius).intersection(table)
+        ).is_empty
     )
     measured_from = (
-        unit.footprint if system.conventions.distance_from == "edge" else shapely.Point(unit.x, unit.y)
+        unit.footprint
+        if system.conventions.distance_from == "edge"
+        else shapely.Point(unit.x, unit.y)
     )
     rings = tuple(
         RangeRing(name, distance, measured_from.buffer(distance, quad_segs=32).exterior)
