@@ -1,0 +1,270 @@
+"""Saved games as JSON (issue 6): the starting map, the seed, the actions and the cursor.
+
+A save holds what is needed to rebuild a game by replaying it, nothing more:
+
+    {"format": "tactical-save", "version": 1,
+     "rules": id, "seed": n,
+     "map": {...the map document of io.maps.map_document, as in a map file...},
+     "rule_state": {...}          (only when the starting map had any),
+     "cursor": k,                 (the step shown: 0..len(actions))
+     "actions": [{"kind", "actor", "params": {...}, "rolls": [results...]}]}
+
+`rolls` are the results the step's dice gave when it was played; whoever
+replays the save (`tactical.session.saving`) checks them. Everything is
+plain data (no pickling, nothing evaluated). Writing is atomic (a temporary
+file and a rename, `io.maps.write_text_atomic`): a crash leaves the old save
+or the new one, never half of one. A bad save is a `SaveError` naming the
+file, the key and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from tactical.errors import UserError
+from tactical.io.maps import MapError, loads_map, map_document, write_text_atomic
+from tactical.model import FrozenMap, GameState, freeze, thaw
+from tactical.rules import registry
+
+SAVE_FORMAT = "tactical-save"
+SAVE_VERSION = 1
+SAVE_KEYS = ("format", "version", "rules", "seed", "map", "rule_state", "cursor", "actions")
+ACTION_KEYS = ("kind", "actor", "params", "rolls")
+
+_MAP_CACHE_SIZE = 8
+_MAP_TEXT: dict[int, tuple[weakref.ref[GameState], str]] = {}
+
+
+class SaveError(UserError):
+    """A save file that cannot be used: names the file, the key and what was expected."""
+
+    def __init__(self, source: str, key: str | None, expected: str, spec_id: str | None = None):
+        self.source, self.key, self.expected = source, key, expected
+        what = f"{key}: expected {expected}" if key else f"expected {expected}"
+        super().__init__(f"{source}: {what}", spec_id=spec_id)
+
+
+@dataclass(frozen=True)
+class SavedAction:
+    """One applied action as saved: kind, actor, parameters, and the roll results it gave."""
+
+    kind: str
+    actor: str
+    params: FrozenMap = field(default_factory=FrozenMap)
+    rolls: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """A game as saved: the starting map (before the rule system's setup), seed, actions, cursor."""
+
+    initial: GameState
+    seed: int
+    actions: tuple[SavedAction, ...]
+    cursor: int
+
+    @property
+    def rules(self) -> str:
+        return self.initial.rules
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def save_document(saved: SavedGame) -> dict[str, Any]:
+    """The save as plain JSON-ready data, keys in a fixed order (what `dumps_save` writes)."""
+    head = save_document_head(saved)
+    document: dict[str, Any] = dict(list(head.items())[:4])
+    document["map"] = map_document(saved.initial)
+    document.update(list(head.items())[4:])
+    document["actions"] = [_action_document(action) for action in saved.actions]
+    return document
+
+
+def _action_document(action: SavedAction) -> dict[str, Any]:
+    return {
+        "kind": action.kind,
+        "actor": action.actor,
+        "params": thaw(action.params),
+        "rolls": list(action.rolls),
+    }
+
+
+def dumps_save(saved: SavedGame) -> str:
+    """The save as JSON text, the same bytes for the same game: one key per line, the map
+    on one line (written once per starting map and reused: autosaves repeat it), one
+    line per action."""
+    document = save_document_head(saved)
+    lines = [f"{json.dumps(key)}: {_dumps(value)}" for key, value in document.items()]
+    lines.insert(4, f'"map": {_map_text(saved.initial)}')
+    listed = ",\n".join(f" {_dumps(_action_document(action))}" for action in saved.actions)
+    lines.append(f'"actions": [\n{listed}\n]' if saved.actions else '"actions": []')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def save_document_head(saved: SavedGame) -> dict[str, Any]:
+    """The save's keys other than the map and the actions, in order."""
+    head: dict[str, Any] = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "rules": saved.rules,
+        "seed": saved.seed,
+    }
+    if saved.initial.rule_state:
+        head["rule_state"] = thaw(saved.initial.rule_state)
+    head["cursor"] = saved.cursor
+    return head
+
+
+def _dumps(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise UserError(f"this game cannot be saved as JSON: {error}") from None
+
+
+def _map_text(state: GameState) -> str:
+    """The map document as one line of JSON, cached while the state lives."""
+    cached = _MAP_TEXT.get(id(state))
+    if cached is not None and cached[0]() is state:
+        return cached[1]
+    text = _dumps(map_document(state))
+    if len(_MAP_TEXT) >= _MAP_CACHE_SIZE:
+        _MAP_TEXT.pop(next(iter(_MAP_TEXT)))
+    _MAP_TEXT[id(state)] = (weakref.ref(state), text)
+    return text
+
+
+def write_save(saved: SavedGame, path: str | os.PathLike[str]) -> None:
+    """Write the save atomically (a temporary file in the same folder, then a rename)."""
+    write_text_atomic(Path(path), dumps_save(saved))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_save(path: str | os.PathLike[str]) -> SavedGame:
+    """Read and check a save file; every problem is a SaveError naming file and key."""
+    source = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SaveError(source, None, "an existing save file (no such file)") from None
+    except IsADirectoryError:
+        raise SaveError(source, None, "a save file, not a directory") from None
+    except OSError as error:
+        raise SaveError(source, None, f"a readable file ({error.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SaveError(
+            source, None, f"UTF-8 JSON text (byte 0x{raw[error.start]:02x} is not UTF-8)"
+        ) from None
+    return loads_save(text, source)
+
+
+def loads_save(text: str, source: str = "<save>") -> SavedGame:
+    """Parse and check save text (structure, version, rules, map); not replayed here."""
+    if not text.strip():
+        raise SaveError(source, None, "a JSON saved game, but the file is empty")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SaveError(
+            source, None, f"JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    if not isinstance(document, dict):
+        raise SaveError(source, None, "a JSON object (a saved game)")
+    for key in document:
+        if key not in SAVE_KEYS:
+            raise SaveError(source, key, "a known key (one of " + ", ".join(SAVE_KEYS) + ")")
+    if document.get("format") != SAVE_FORMAT:
+        raise SaveError(source, "format", f"{SAVE_FORMAT!r} (this is not a tactical saved game)")
+    version = document.get("version")
+    if version != SAVE_VERSION:
+        raise SaveError(source, "version", f"{SAVE_VERSION} (this save has version {version!r})")
+    rules = _required(document, source, "rules")
+    if not isinstance(rules, str):
+        raise SaveError(source, "rules", "a rule-system id (a string)")
+    try:
+        registry.get(rules)
+    except UserError:
+        raise SaveError(
+            source,
+            "rules",
+            "a known rule system id (one of " + ", ".join(registry.rule_ids()) + ")",
+        ) from None
+    seed = _required(document, source, "seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SaveError(source, "seed", "a whole number >= 0")
+    initial = _map(document, source, rules)
+    actions_value = _required(document, source, "actions")
+    if not isinstance(actions_value, list):
+        raise SaveError(source, "actions", "an array of actions")
+    actions = tuple(_action(item, source, index) for index, item in enumerate(actions_value))
+    cursor = _required(document, source, "cursor")
+    if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
+        raise SaveError(source, "cursor", f"a whole number from 0 to {len(actions)}")
+    return SavedGame(initial, seed, actions, cursor)
+
+
+def _required(document: Mapping[str, Any], source: str, key: str, prefix: str = "") -> Any:
+    if key not in document:
+        raise SaveError(source, f"{prefix}{key}", "a value (this key is required)")
+    return document[key]
+
+
+def _map(document: Mapping[str, Any], source: str, rules: str) -> GameState:
+    value = _required(document, source, "map")
+    if not isinstance(value, dict):
+        raise SaveError(source, "map", "a map document (a JSON object as in a map file)")
+    if value.get("rules") != rules:
+        raise SaveError(source, "map.rules", f"{rules!r}, the save's rule system")
+    try:
+        text = tomli_w.dumps(value)
+    except (TypeError, ValueError) as error:
+        raise SaveError(source, "map", f"a map document of TOML values ({error})") from None
+    try:
+        state = loads_map(text, f"{source} [map]")
+    except MapError as error:
+        key = f"map.{error.key}" if error.key else "map"
+        raise SaveError(source, key, error.expected, error.spec_id) from None
+    rule_state = document.get("rule_state", {})
+    if not isinstance(rule_state, dict):
+        raise SaveError(source, "rule_state", "an object of the rule system's values")
+    if rule_state:
+        state = state.with_rule_state(**freeze(rule_state))
+    return state
+
+
+def _action(item: Any, source: str, index: int) -> SavedAction:
+    where = f"actions[{index}]"
+    if not isinstance(item, dict):
+        raise SaveError(source, where, "an object with kind, actor, params and rolls")
+    for key in item:
+        if key not in ACTION_KEYS:
+            raise SaveError(
+                source, f"{where}.{key}", "a known key (one of " + ", ".join(ACTION_KEYS) + ")"
+            )
+    kind = _required(item, source, "kind", f"{where}.")
+    actor = _required(item, source, "actor", f"{where}.")
+    for key, value in (("kind", kind), ("actor", actor)):
+        if not isinstance(value, str) or not value:
+            raise SaveError(source, f"{where}.{key}", "a non-empty string")
+    params = item.get("params", {})
+    if not isinstance(params, dict):
+        raise SaveError(source, f"{where}.params", "an object of the action's parameters")
+    rolls = item.get("rolls", [])
+    if not isinstance(rolls, list) or not all(
+        isinstance(r, int) and not isinstance(r, bool) for r in rolls
+    ):
+        raise SaveError(source, f"{where}.rolls", "an array of whole numbers (the dice results)")
+    return SavedAction(kind, actor, FrozenMap(params), tuple(rolls))

@@ -1,0 +1,181 @@
+"""`Session`: the one object a play screen asks everything of (issue 6).
+
+It holds the `History` of the game (immutable snapshots and a cursor) and,
+optionally, an `Autosave`; it writes the autosave after every apply, undo,
+redo, goto and reset. Everything else is delegated: the game flow to
+`Game`, the log to `tactical.session.log`, files to `tactical.session.saving`.
+Nothing here names a rule system.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tactical.io.maps import write_text_atomic
+from tactical.model import FrozenMap, GameState
+from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
+from tactical.session.game import PASS, Game, Step
+from tactical.session.history import History
+from tactical.session.log import Log, LogEntry, game_log
+from tactical.session.movement import MovePlan
+from tactical.session.replay import Replay
+from tactical.session.saving import Autosave, load_game, save_game
+
+
+class Session:
+    """A game being played: ask it what may be done, do it, undo it, save it."""
+
+    def __init__(self, history: History, autosave: Autosave | None = None) -> None:
+        self.history = history
+        self.autosave = autosave
+
+    @classmethod
+    def new(cls, state: GameState, seed: int, autosave: Autosave | None = None) -> Session:
+        """A new game on a loaded map; the autosave (if any) is written at once."""
+        session = cls(History.start(state, seed), autosave)
+        session._autosave()
+        return session
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], autosave: Autosave | None = None) -> Session:
+        """A saved game (or an autosave) reopened where it was saved."""
+        return cls(load_game(path), autosave)
+
+    # ----------------------------------------------------------------- where play stands
+
+    @property
+    def game(self) -> Game:
+        return self.history.game
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    @property
+    def position(self) -> TurnPosition:
+        return self.game.position
+
+    @property
+    def turn(self) -> int:
+        return self.game.turn
+
+    @property
+    def phase(self) -> Phase:
+        return self.game.phase
+
+    @property
+    def phases(self) -> tuple[Phase, ...]:
+        return self.game.sequence.phases
+
+    @property
+    def side_to_act(self) -> str:
+        return self.game.side_to_act
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The sides in acting order."""
+        return self.game.order
+
+    @property
+    def step_number(self) -> int:
+        """Steps applied up to the cursor."""
+        return self.history.cursor
+
+    @property
+    def can_undo(self) -> bool:
+        return self.history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.history.can_redo
+
+    # ----------------------------------------------------------------- asking
+
+    def choices(self) -> tuple[ActionChoice, ...]:
+        return self.game.choices()
+
+    def odds(self, action: Action) -> OddsReport | None:
+        return self.game.odds(action)
+
+    def preview_move(
+        self, unit_id: str, path: str | Sequence[str], activation: Mapping[str, Any] | None = None
+    ) -> MovePlan:
+        return self.game.preview_move(unit_id, path, activation)
+
+    @property
+    def log(self) -> Log:
+        """The log up to the cursor."""
+        return game_log(self.game)
+
+    def entries(self, step: int) -> tuple[LogEntry, ...]:
+        return self.log.for_step(step)
+
+    @property
+    def last_step(self) -> Step | None:
+        return self.game.last_step
+
+    # ----------------------------------------------------------------- doing
+
+    def apply(self, action: Action) -> Step:
+        """Apply an action for the side to act; returns the step it became."""
+        self.history = self.history.apply(action)
+        self._autosave()
+        step = self.game.last_step
+        assert step is not None
+        return step
+
+    def act(self, kind: str, actor: str, **params: Any) -> Step:
+        return self.apply(Action(kind, actor, FrozenMap(params)))
+
+    def pass_go(self) -> Step:
+        """The side to act passes (ends its go: the Next control)."""
+        return self.apply(Action(PASS, self.side_to_act))
+
+    def undo(self) -> Game:
+        self.history = self.history.undo()
+        self._autosave()
+        return self.game
+
+    def redo(self) -> Game:
+        self.history = self.history.redo()
+        self._autosave()
+        return self.game
+
+    def goto(self, step: int) -> Game:
+        self.history = self.history.goto(step)
+        self._autosave()
+        return self.game
+
+    def reset_activation(self) -> Game:
+        self.history = self.history.reset_activation()
+        self._autosave()
+        return self.game
+
+    # ----------------------------------------------------------------- files
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Save the game (its whole line and the cursor) as JSON, atomically."""
+        save_game(self.history, path)
+
+    def log_text(self) -> str:
+        return self.log.text()
+
+    def log_json(self) -> str:
+        return self.log.json()
+
+    def export_log(self, path: str | os.PathLike[str]) -> None:
+        """Write the log atomically: JSON for a `.json` file, else the one-line-per-entry text."""
+        target = Path(path)
+        text = self.log_json() if target.suffix.lower() == ".json" else self.log_text()
+        write_text_atomic(target, text)
+
+    def replay(self) -> Replay:
+        """A replay of the game up to the cursor."""
+        return Replay(self.history)
+
+    def _autosave(self) -> None:
+        if self.autosave is not None:
+            self.autosave.write(self.history)

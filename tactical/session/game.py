@@ -1,0 +1,487 @@
+"""The game flow over any rule system (issue 6): turn position, choices, odds, applying actions.
+
+A `Game` is an immutable value: the map it started from, the seed, the state
+now, where play stands in the rule system's `TurnSequence`, and every step
+applied so far. `apply` returns a new `Game`; nothing is ever changed in
+place, so undo is keeping the old value (see `tactical.session.history`).
+
+Everything here is generic; no rule system is named:
+
+- *Whose go it is.* The sides are fixed when the game starts (map order).
+  A rule system that orders the sides itself (initiative) puts the order in
+  `rule_state["side_order"]` (`SIDE_ORDER_KEY`): a permutation of the sides;
+  the side to act is `order[position.side]`.
+- *Choices.* The rule system's `actions()` for the side to act, plus the
+  session's own: `pass` (end the go: `TurnSequence.advance(..., passed=True)`)
+  and, for a rule system that has no movement rules of its own, a free table
+  `move` for each of that side's units (`session.movement.play_move`, which
+  rolls the Treacherous Terrain tests). A rule system that offers a kind
+  itself always wins over the session's kind of the same name.
+- *Applying.* The action must match an offered choice (kind, actor, and the
+  choice's field schema, with its defaults filled in). A rule-system action is
+  resolved by `RuleSystem.apply`, then the position advances as the phase
+  demands (`advance(..., passed=False)`: one go each in a plain phase, the go
+  passes after every action in an alternating one). A table move is not a go:
+  the side keeps it.
+- *Dice.* Step `n` rolls with its own `SeededDice(step_seed(seed, n))`, so
+  replaying the saved actions reproduces every roll, and undoing then doing
+  something else never shifts the rolls of any other step (DESIGN.md
+  "Reliability": same seed and actions, same log).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tactical.dice import Roll, SeededDice
+from tactical.errors import UserError
+from tactical.model import FrozenMap, GameState
+from tactical.rules import registry
+from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Event,
+    Field,
+    OddsReport,
+    Phase,
+    RuleSystem,
+    TurnPosition,
+    TurnSequence,
+    check_fields,
+    with_defaults,
+)
+from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
+
+MOVE = "move"
+PASS = "pass"
+SESSION_KINDS = (MOVE, PASS)
+SIDE_ORDER_KEY = "side_order"
+MAX_LISTED = 8  # offered choices named in a "not offered" message
+
+MOVE_FIELDS = (
+    Field(
+        "path",
+        "str",
+        required=True,
+        doc='path tokens, e.g. "F3 P45 F2" (DESIGN.md "Command line")',
+        spec_id="GEO002.8",
+    ),
+    Field("activation", "table", doc="activation choices for the turning rules"),
+)
+
+
+def step_seed(seed: int, step: int) -> int:
+    """The seed of step `step`'s dice: a function of the game seed and the step number only."""
+    digest = hashlib.sha256(f"tactical-step:{seed}:{step}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def step_dice(seed: int, step: int) -> SeededDice:
+    """The recording dice step `step` of a game seeded with `seed` rolls with."""
+    return SeededDice(step_seed(seed, step))
+
+
+def offers_table_moves(system: RuleSystem) -> bool:
+    """Whether the session offers its free table `move` under `system`.
+
+    A rule system that lays down its own action protocol (overrides `actions`)
+    decides everything its sides may do, movement included (its own `move`
+    kinds, or no free movement at all); one on the base protocol (attacks only)
+    has no movement rules, so the models are moved freely on the table.
+    """
+    return type(system).actions is RuleSystem.actions
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One applied action and everything it did.
+
+    `number` counts from 1; `before`/`after` are the turn positions around it,
+    `phase`/`next_phase` the phases at those positions; `side` is the side whose
+    go it was; `events` the resolver's (or the move's) events in order; `rolls`
+    every die rolled; `summary` the resolver's outcome summary (None for the
+    session's own actions); `by_session` whether the session handled it (a
+    table move or a pass) rather than the rule system.
+    """
+
+    number: int
+    action: Action
+    title: str
+    side: str
+    before: TurnPosition
+    after: TurnPosition
+    phase: Phase
+    next_phase: Phase
+    next_side: str
+    events: tuple[Event, ...]
+    rolls: tuple[Roll, ...]
+    summary: Hashable | None = None
+    by_session: bool = False
+
+    @property
+    def is_pass(self) -> bool:
+        """The session's pass: the side ended its go without doing anything."""
+        return self.by_session and self.action.kind == PASS
+
+    @property
+    def results(self) -> tuple[int, ...]:
+        """The roll results in order (what a save records to check a replay against)."""
+        return tuple(roll.result for roll in self.rolls)
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A game in progress as an immutable value (see the module docstring).
+
+    Build one with `Game.new(map_state, seed)`; `initial` is the map as loaded,
+    before the rule system's `setup`.
+    """
+
+    initial: GameState
+    seed: int
+    state: GameState
+    position: TurnPosition
+    sides: tuple[str, ...]
+    steps: tuple[Step, ...] = ()
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    # ----------------------------------------------------------------- creating
+
+    @classmethod
+    def new(cls, state: GameState, seed: int) -> Game:
+        """A game at the start of play on `state` (a loaded map): the rule system's `setup` run."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise UserError(f"a game seed is a whole number >= 0, not {seed!r}")
+        system = registry.get(state.rules)
+        ready = system.setup(state)
+        sides = ready.sides or state.sides
+        if not sides:
+            raise UserError(f"map {state.title or state.rules!r} has no units: nobody can play")
+        return cls(state, seed, ready, system.turn_sequence().start(), tuple(sides))
+
+    # ----------------------------------------------------------------- where play stands
+
+    @property
+    def rules(self) -> str:
+        return self.state.rules
+
+    @property
+    def system(self) -> RuleSystem:
+        return registry.get(self.state.rules)
+
+    @property
+    def sequence(self) -> TurnSequence:
+        return self.system.turn_sequence()
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase_at(self.position)
+
+    @property
+    def phase_name(self) -> str:
+        return self.phase.name
+
+    @property
+    def phase_spec_id(self) -> str | None:
+        return self.phase.spec_id
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        """The sides in acting order: the rule system's `side_order` where it keeps one."""
+        return acting_order(self.state, self.sides)
+
+    @property
+    def side_to_act(self) -> str:
+        order = self.order
+        return order[self.position.side % len(order)]
+
+    @property
+    def step_number(self) -> int:
+        """How many steps have been applied."""
+        return len(self.steps)
+
+    @property
+    def last_step(self) -> Step | None:
+        return self.steps[-1] if self.steps else None
+
+    def _phase_at(self, position: TurnPosition) -> Phase:
+        phases = self.sequence.phases
+        if not phases:
+            return Phase("Turn")
+        return phases[position.phase]
+
+    # ----------------------------------------------------------------- choices
+
+    def rule_choices(self) -> tuple[ActionChoice, ...]:
+        """The rule system's choices for the side to act (cached for this value)."""
+        if "rule_choices" not in self._memo:
+            self._memo["rule_choices"] = tuple(
+                self.system.actions(self.state, self.position, self.side_to_act)
+            )
+        return self._memo["rule_choices"]
+
+    def session_choices(self) -> tuple[ActionChoice, ...]:
+        """The session's own choices the rule system does not already offer: table moves, pass."""
+        if "session_choices" in self._memo:
+            return self._memo["session_choices"]
+        side = self.side_to_act
+        taken = {choice.kind for choice in self.rule_choices()}
+        found = []
+        if MOVE not in taken and offers_table_moves(self.system):
+            found.extend(
+                ActionChoice(MOVE, unit.id, f"{unit.name}: move", MOVE_FIELDS)
+                for unit in self.state.units
+                if unit.side == side
+            )
+        if PASS not in taken:
+            title = "Pass" if self.phase.alternating else f"End {side}'s go"
+            found.append(ActionChoice(PASS, side, title, (), self.phase.spec_id))
+        self._memo["session_choices"] = tuple(found)
+        return self._memo["session_choices"]
+
+    def choices(self) -> tuple[ActionChoice, ...]:
+        """Everything the side to act may declare now: the rule system's, then the session's."""
+        return self.rule_choices() + self.session_choices()
+
+    def is_session_action(self, action: Action) -> bool:
+        """Whether `action` is handled by the session (not offered by the rule system now)."""
+        if action.kind not in SESSION_KINDS:
+            return False
+        return not any(
+            c.kind == action.kind and c.actor == action.actor for c in self.rule_choices()
+        )
+
+    def declare(self, kind: str, actor: str, **params: Any) -> Action:
+        """An action as a script or panel would declare it (not checked until applied)."""
+        return Action(kind, actor, FrozenMap(params))
+
+    def completed(self, action: Action) -> tuple[Action, ActionChoice]:
+        """The action with its choice's defaults filled in, and that choice.
+
+        UserError (citing the phase's rule) when no offered choice fits: wrong
+        kind or actor for this go, or a parameter of the wrong type or value.
+        """
+        candidates = [
+            c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
+        ]
+        if not candidates:
+            raise UserError(
+                f"{action.kind!r} by {action.actor!r} is not offered now "
+                f"(turn {self.turn}, {self.phase_name}, {self.side_to_act} to act); "
+                f"offered: {_listing(self.choices())}",
+                spec_id=self.phase.spec_id,
+            )
+        first_problem = None
+        for choice in candidates:
+            params = with_defaults(choice.fields, action.params)
+            problems = check_fields(choice.fields, _checkable(choice.fields, params))
+            if not problems:
+                return Action(action.kind, action.actor, FrozenMap(params)), choice
+            first_problem = first_problem or problems[0]
+        assert first_problem is not None
+        raise UserError(
+            f"{action.kind} by {action.actor!r}: {first_problem.key}: expected "
+            f"{first_problem.expected}",
+            spec_id=first_problem.spec_id,
+        )
+
+    # ----------------------------------------------------------------- looking ahead
+
+    def odds(self, action: Action) -> OddsReport | None:
+        """The exact outcome distribution of `action` before its roll, from the rule system's
+        resolver (`RuleSystem.action_odds`); None for actions without odds. Cached per value."""
+        if action.kind in SESSION_KINDS and self.is_session_action(action):
+            return None
+        try:
+            key = ("odds", action)
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in self._memo:
+            cached = self._memo[key]
+            if isinstance(cached, UserError):
+                raise cached
+            return cached
+        offered = [
+            c for c in self.rule_choices() if c.kind == action.kind and c.actor == action.actor
+        ]
+        declared = action
+        if offered:
+            declared = Action(
+                action.kind,
+                action.actor,
+                FrozenMap(with_defaults(offered[0].fields, action.params)),
+            )
+        try:
+            report = self.system.action_odds(self.state, declared)
+        except UserError as error:
+            if key is not None:
+                self._memo[key] = error
+            raise
+        if key is not None:
+            self._memo[key] = report
+        return report
+
+    def preview_move(
+        self, unit_id: str, path: str | Sequence[str], activation: Mapping[str, Any] | None = None
+    ) -> MovePlan:
+        """Where `unit_id` would end along `path` now (`session.movement.plan_move`)."""
+        return plan_move(self.state, unit_id, path, activation)
+
+    # ----------------------------------------------------------------- acting
+
+    def apply(self, action: Action) -> Game:
+        """The game after the side to act declares `action` (see the module docstring).
+
+        An action that is not offered, or that the rules refuse, raises UserError
+        and changes nothing.
+        """
+        declared, choice = self.completed(action)
+        number = len(self.steps) + 1
+        dice = step_dice(self.seed, number)
+        side = self.side_to_act
+        sequence = self.sequence
+        sides = len(self.sides)
+        summary: Hashable | None = None
+        by_session = self.is_session_action(declared)
+        if by_session and declared.kind == PASS:
+            state = self.state
+            events: tuple[Event, ...] = ()
+            position = sequence.advance(self.position, sides, passed=True)
+        elif by_session:
+            outcome = play_move(
+                self.state,
+                declared.actor,
+                str(declared.params["path"]),
+                dice,
+                declared.params.get("activation"),
+            )
+            state = outcome.state
+            events = move_events(outcome)
+            position = self.position
+        else:
+            resolution = self.system.apply(self.state, declared, dice)
+            state, events, summary = resolution.state, tuple(resolution.events), resolution.summary
+            position = sequence.advance(self.position, sides, passed=False)
+        following = Game(self.initial, self.seed, state, position, self.sides)
+        step = Step(
+            number=number,
+            action=declared,
+            title=choice.title,
+            side=side,
+            before=self.position,
+            after=position,
+            phase=self.phase,
+            next_phase=following.phase,
+            next_side=following.side_to_act,
+            events=events,
+            rolls=dice.rolls,
+            summary=summary,
+            by_session=by_session,
+        )
+        return Game(self.initial, self.seed, state, position, self.sides, (*self.steps, step))
+
+    def pass_go(self) -> Game:
+        """The side to act passes (ends its go)."""
+        return self.apply(Action(PASS, self.side_to_act))
+
+
+def acting_order(state: GameState, sides: tuple[str, ...]) -> tuple[str, ...]:
+    """`state.rule_state["side_order"]` when it is a permutation of `sides`, else `sides`."""
+    order = state.rule_state.get(SIDE_ORDER_KEY)
+    if (
+        isinstance(order, tuple)
+        and len(order) == len(sides)
+        and all(isinstance(s, str) for s in order)
+        and set(order) == set(sides)
+    ):
+        return order
+    return sides
+
+
+def move_events(outcome: MoveOutcome) -> tuple[Event, ...]:
+    """The events of a table move: where it ended, the tests rolled, what it hit or pushed."""
+    plan = outcome.plan
+    final = plan.final
+    rules = plan.rules
+    events = [
+        Event.of(
+            "move",
+            None,
+            unit=plan.unit_id,
+            path=" ".join(step.step.token for step in plan.path.steps),
+            x=round(final.x, 4),
+            y=round(final.y, 4),
+            heading=round(final.heading, 4),
+            distance=round(plan.distance, 4),
+        )
+    ]
+    for test in outcome.tests:
+        events.append(
+            Event.of(
+                "treacherous-test",
+                rules.snaking_rule,
+                unit=plan.unit_id,
+                step=test.step,
+                token=test.token,
+                roll=test.roll,
+                fails_on=rules.treacherous_fails_on,
+                failed=test.failed,
+            )
+        )
+    hit = plan.collision
+    if hit is not None:
+        events.append(
+            Event.of(
+                "collision" if hit.kind == "terrain" else "ram",
+                "R002.35",
+                unit=plan.unit_id,
+                obstacle=hit.id,
+                step=hit.step,
+                x=round(hit.pose.x, 4),
+                y=round(hit.pose.y, 4),
+            )
+        )
+    if plan.lost:
+        events.append(Event.of("lost", rules.off_board_rule, unit=plan.unit_id))
+    for push in outcome.displacements:
+        events.append(
+            Event.of(
+                "readjusted",
+                "R002.33",
+                unit=push.unit_id,
+                dx=round(push.dx, 4),
+                dy=round(push.dy, 4),
+            )
+        )
+    return tuple(events)
+
+
+def _checkable(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The params a choice's schema can judge: keys it does not list are the rule system's to
+    check (a declaration may take more than the panel shows), and a table without a schema
+    of its own is checked as a table only."""
+    known = {f.name: f for f in fields}
+    checkable = {}
+    for key, value in params.items():
+        spec = known.get(key)
+        if spec is None:
+            continue
+        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
+            value = {}
+        checkable[key] = value
+    return checkable
+
+
+def _listing(choices: Sequence[ActionChoice]) -> str:
+    names = [f"{c.kind} by {c.actor}" for c in choices[:MAX_LISTED]]
+    if len(choices) > MAX_LISTED:
+        names.append(f"... {len(choices) - MAX_LISTED} more")
+    return ", ".join(names) or "nothing"

@@ -1,0 +1,237 @@
+"""The game log: every action, every roll, every event with the SPEC id that decided it.
+
+Entries, in order (`step` 0 is the start of the game):
+
+- `start` — rules, title, seed (step 0);
+- `phase` — turn, phase, its spec_id and the side to act, at the start and
+  whenever a step changes the turn or the phase;
+- `action` — per step: turn, phase, side, kind, actor, params, title;
+- `roll` — each die the step rolled: who, what, die, faces, result;
+- `event` — each event of the step: kind, spec_id, data.
+
+`Log.text()` gives one line per entry in a fixed format, `Log.json()` a JSON
+document with stable keys. Both depend only on the seed and the actions
+(DESIGN.md "Reliability": the same seed and the same actions give the same
+log, byte for byte): values are rendered without anything that varies
+between runs (sets are sorted, unknown objects by their `str`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import weakref
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from tactical.rules.base import Phase
+from tactical.session.game import Game, Step
+
+LOG_FORMAT = "tactical-log"
+LOG_VERSION = 1
+
+_ENTRIES: weakref.WeakKeyDictionary[Step, tuple[LogEntry, ...]] = weakref.WeakKeyDictionary()
+_LOGS: weakref.WeakKeyDictionary[Game, Log] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One line of the log: the step it belongs to, its kind, and its values (plain data)."""
+
+    step: int
+    entry: str
+    values: tuple[tuple[str, Any], ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"step": self.step, "entry": self.entry, **dict(self.values)}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict(self.values).get(key, default)
+
+    def text(self) -> str:
+        """The entry as one line (a fixed format: tests and users may diff logs)."""
+        values = dict(self.values)
+        head = f"#{self.step}"
+        if self.entry == "start":
+            title = f" {_text(values['title'])}" if values["title"] else ""
+            return f"{head} start: {values['rules']}{title}, seed {values['seed']}"
+        if self.entry == "phase":
+            return (
+                f"{head} turn {values['turn']}, {values['phase']}{_cite(values['spec_id'])}: "
+                f"{values['side']} to act"
+            )
+        if self.entry == "action":
+            params = _pairs(values["params"])
+            return (
+                f"{head} {values['side']}: {values['kind']} {values['actor']}"
+                f"{' ' + params if params else ''} [turn {values['turn']}, {values['phase']}]"
+            )
+        if self.entry == "roll":
+            who = values["who"] or "-"
+            what = f" {_text(values['what'])}" if values["what"] else ""
+            return (
+                f"{head}   roll {who}{what}: {values['die']} ({values['faces']} faces) "
+                f"= {values['result']}"
+            )
+        data = _pairs(values["data"])
+        return f"{head}   {values['kind']}{_cite(values['spec_id'])}{': ' + data if data else ''}"
+
+
+def step_entries(step: Step) -> tuple[LogEntry, ...]:
+    """The entries of one step (cached per step: steps are immutable)."""
+    cached = _ENTRIES.get(step)
+    if cached is not None:
+        return cached
+    entries = [
+        LogEntry(
+            step.number,
+            "action",
+            (
+                ("turn", step.before.turn),
+                ("phase", step.phase.name),
+                ("phase_spec_id", step.phase.spec_id),
+                ("side", step.side),
+                ("kind", step.action.kind),
+                ("actor", step.action.actor),
+                ("params", plain(step.action.params)),
+                ("title", step.title),
+            ),
+        )
+    ]
+    entries.extend(
+        LogEntry(step.number, "roll", tuple(roll.as_dict().items())) for roll in step.rolls
+    )
+    entries.extend(
+        LogEntry(
+            step.number,
+            "event",
+            (
+                ("kind", event.kind),
+                ("spec_id", event.spec_id),
+                ("data", {str(key): plain(value) for key, value in event.data}),
+            ),
+        )
+        for event in step.events
+    )
+    if (step.after.turn, step.after.phase) != (step.before.turn, step.before.phase):
+        entries.append(_phase_entry(step.number, step.after.turn, step.next_phase, step.next_side))
+    result = tuple(entries)
+    _ENTRIES[step] = result
+    return result
+
+
+def _phase_entry(number: int, turn: int, phase: Phase, side: str) -> LogEntry:
+    return LogEntry(
+        number,
+        "phase",
+        (("turn", turn), ("phase", phase.name), ("spec_id", phase.spec_id), ("side", side)),
+    )
+
+
+def start_entries(game: Game) -> tuple[LogEntry, ...]:
+    """The entries before any step: the game and where play starts."""
+    start = LogEntry(
+        0,
+        "start",
+        (("rules", game.rules), ("title", game.initial.title), ("seed", game.seed)),
+    )
+    opening = game.steps[0].before if game.steps else game.position
+    phases = game.sequence.phases
+    phase = phases[opening.phase] if phases else game.phase
+    side = game.steps[0].side if game.steps else game.side_to_act
+    return (start, _phase_entry(0, opening.turn, phase, side))
+
+
+@dataclass(frozen=True)
+class Log:
+    """The log of a game up to its latest step."""
+
+    rules: str
+    title: str
+    seed: int
+    entries: tuple[LogEntry, ...]
+
+    def for_step(self, number: int) -> tuple[LogEntry, ...]:
+        """The entries of step `number` (0: the start)."""
+        return tuple(entry for entry in self.entries if entry.step == number)
+
+    def text(self) -> str:
+        """One line per entry, each ending in a newline."""
+        return "".join(entry.text() + "\n" for entry in self.entries)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "rules": self.rules,
+            "title": self.title,
+            "seed": self.seed,
+            "entries": [entry.as_dict() for entry in self.entries],
+        }
+
+    def json(self) -> str:
+        """The log as a JSON document (stable keys), ending in a newline."""
+        return dumps_json(self.as_dict())
+
+
+def game_log(game: Game) -> Log:
+    """The log of every step of `game` (cached per game value: a frame may ask every time)."""
+    cached = _LOGS.get(game)
+    if cached is not None:
+        return cached
+    entries = list(start_entries(game))
+    for step in game.steps:
+        entries.extend(step_entries(step))
+    log = Log(game.rules, game.initial.title, game.seed, tuple(entries))
+    _LOGS[game] = log
+    return log
+
+
+def dumps_json(document: Any) -> str:
+    """JSON text with a fixed layout (one item per line) for logs and saves."""
+    return json.dumps(plain(document), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+# --------------------------------------------------------------------------- plain values
+
+
+def plain(value: Any) -> Any:
+    """`value` as JSON-ready data that renders the same in every run."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if value == value and abs(value) != float("inf") else str(value)
+    if isinstance(value, Enum):
+        return plain(value.value)
+    if isinstance(value, Fraction):
+        return (
+            f"{value.numerator}/{value.denominator}" if value.denominator != 1 else value.numerator
+        )
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, set | frozenset):
+        items = [plain(item) for item in value]
+        return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
+    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
+        return [plain(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return str(value)
+
+
+def _text(value: Any) -> str:
+    """A value in a log line: bare words as they are, anything else as compact JSON."""
+    if isinstance(value, str) and value and all(c.isalnum() or c in "-_.:/+" for c in value):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _pairs(values: Mapping[str, Any]) -> str:
+    return " ".join(f"{key}={_text(value)}" for key, value in values.items())
+
+
+def _cite(spec_id: str | None) -> str:
+    return f" ({spec_id})" if spec_id else ""

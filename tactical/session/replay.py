@@ -1,0 +1,94 @@
+"""Replaying a saved game one action at a time (issue 6).
+
+`Replay` rebuilds the game from a save (each step's own dice, the recorded
+rolls checked) and steps through it: frame 0 is the start, frame `k` the
+state after step `k` with that step's log entries. Only the steps played up
+to the save's cursor are replayed (steps undone before saving are not part
+of the game as played).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tactical.errors import UserError
+from tactical.io.saves import SavedGame, read_save
+from tactical.model import GameState
+from tactical.session.game import Game
+from tactical.session.history import History
+from tactical.session.log import LogEntry, start_entries, step_entries
+from tactical.session.saving import history_from_saved
+
+
+@dataclass(frozen=True)
+class ReplayFrame:
+    """One frame of a replay: the step number (0 = start), the game then, that step's entries."""
+
+    step: int
+    game: Game
+    entries: tuple[LogEntry, ...]
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+
+class Replay:
+    """A cursor over the frames of a saved game: `next`, `previous`, `goto`."""
+
+    def __init__(self, played: SavedGame | History, source: str = "<save>") -> None:
+        history = played if isinstance(played, History) else history_from_saved(played, source)
+        self._games = history.games[: history.cursor + 1]
+        self.index = 0
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Replay:
+        return cls(read_save(path), str(path))
+
+    @property
+    def length(self) -> int:
+        """Steps in the replay (frames are 0..length)."""
+        return len(self._games) - 1
+
+    def frame(self, step: int | None = None) -> ReplayFrame:
+        """Frame `step` (the current one by default)."""
+        number = self.index if step is None else step
+        if (
+            isinstance(number, bool)
+            or not isinstance(number, int)
+            or not 0 <= number <= self.length
+        ):
+            raise UserError(f"no step {number!r} in this replay: steps run from 0 to {self.length}")
+        game = self._games[number]
+        entries = start_entries(game) if number == 0 else step_entries(game.steps[-1])
+        return ReplayFrame(number, game, entries)
+
+    @property
+    def at_end(self) -> bool:
+        return self.index >= self.length
+
+    def next(self) -> ReplayFrame | None:
+        """The next frame (the cursor moves to it), None at the end."""
+        if self.at_end:
+            return None
+        self.index += 1
+        return self.frame()
+
+    def previous(self) -> ReplayFrame | None:
+        """The previous frame (the cursor moves to it), None at the start."""
+        if self.index == 0:
+            return None
+        self.index -= 1
+        return self.frame()
+
+    def goto(self, step: int) -> ReplayFrame:
+        found = self.frame(step)
+        self.index = step
+        return found
+
+    def frames(self) -> Iterator[ReplayFrame]:
+        """Every frame from the start to the end (the cursor is left alone)."""
+        for number in range(self.length + 1):
+            yield self.frame(number)
