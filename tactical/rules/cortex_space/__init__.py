@@ -1,7 +1,18 @@
-"""Cortex / Battlestar Galactica space rules (seed 003): conventions on the table (GEO003.7).
+"""Cortex / Battlestar Galactica optional space rules (seed 003, SPEC §4) as a rule system.
 
-Range categories map to table distances in inches: personal < skirmish <
-capital < short DRADIS < long DRADIS (GEO003.1), each an option.
+On the table (GEO003.7): range categories personal < skirmish < capital < short DRADIS
+< long DRADIS are distances in inches, centre to centre (options with documented
+defaults); proximity (contact, strafing's 30 feet, "very close", wing formation) is
+measured base to base at `feet_per_inch`; every weapon fires all round (the seed has no
+arcs) and nothing blocks line of sight (the seed has no line-of-sight rule).
+
+Modules: `tables` (T003.1-T003.20), `rolls` (step dice, pools, outcomes, R003.1-R003.9),
+`units` (stats and options schema), `positions` (the table's geometry), `damage` (scales,
+Armor, wings, battle damage), `combat` (attacks, batteries, fire-linked, wings, point
+defense, missile locks), `missiles`, `manoeuvres` (dogfighting, collisions, strafing,
+wings), `stations` and `crew` (characters as crew, variants A and B), `bombardment`
+(atmosphere and orbital bombardment), `tracker` (rule_state) and `play` (the turn through
+the generic action protocol).
 """
 
 from __future__ import annotations
@@ -10,56 +21,119 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.dice import Dice
 from tactical.geometry.arcs_spec import OMNI
-from tactical.model import MovementClass, Unit
-from tactical.rules.base import Field, MeasuringConventions, RangeBand, RangeBands, RuleSystem
-
-RANGE_NAMES = ("personal", "skirmish", "capital", "short DRADIS", "long DRADIS")
-RANGE_DEFAULTS = (1.0, 12.0, 36.0, 72.0, 144.0)
-
-STATS_FIELDS = (
-    Field("scale", "str", default="spacecraft", choices=("personal", "planetcraft", "spacecraft")),
-    Field("agility", "str", default="d6"),
-    Field("strength", "str", default="d6"),
-    Field("vitality", "str", default="d6"),
-    Field("alertness", "str", default="d6"),
-    Field("life_points", "int", default=10, low=0, high=999),
-    Field("armor", "int", default=0, low=0, high=99),
-    Field("speed", "int", default=6, low=0, high=99),
-    Field("pilot", "str", default="d6"),
-    Field("gunnery", "str", default="d6"),
+from tactical.geometry.movement_spec import Pivot, TurningRules
+from tactical.model import GameState, MovementClass, Terrain, Unit
+from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Attack,
+    MeasuringConventions,
+    OddsReport,
+    Problem,
+    RangeBand,
+    RangeBands,
+    Resolution,
+    RuleSystem,
+    TurnPosition,
+    TurnSequence,
+)
+from tactical.rules.cortex_space import combat, play
+from tactical.rules.cortex_space.positions import bands
+from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
+from tactical.rules.cortex_space.units import (
+    OPTION_FIELDS,
+    RANGE_DEFAULTS,
+    RANGE_NAMES,
+    STATS_FIELDS,
+    check_stats,
+    vessel,
 )
 
-OPTION_FIELDS = tuple(
-    Field(
-        name.replace(" ", "_").lower() + "_inches",
-        "float",
-        default=value,
-        low=0.1,
-        high=1000,
-        spec_id="GEO003.7",
-    )
-    for name, value in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True)
-)
+RULES_ID = "cortex-space"
 
 
-def _bands(options: Mapping[str, Any]) -> RangeBands:
-    return RangeBands(
-        tuple(
-            RangeBand(name, float(options[name.replace(" ", "_").lower() + "_inches"]))
-            for name in RANGE_NAMES
-        )
-    )
+def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """Seed 003 has no line-of-sight rule: nothing blocks."""
+    return False
 
 
 @dataclass(frozen=True)
 class CortexSpace(RuleSystem):
+    """Seed 003 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        return check_stats(stats)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return _bands(self.options(options)).band(distance)
+        """GEO003.1 / GEO003.7: the ordinal band of a centre-to-centre distance."""
+        return bands(self.options(options)).band(distance)
+
+    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
+        """Asteroids and wrecks (dense, obstructing) are obstacles; ground targets are not."""
+        return terrain.kind in ("dense", "obstructing")
+
+    def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
+        """Free turning about the centre; Speed x `inches_per_speed` a move (GEO003.7); no
+        manoeuvres once the sublight engines are destroyed (R003.29)."""
+        card = vessel(unit)
+        per = float(self.options(options)["inches_per_speed"])
+        if card.sublight_destroyed:
+            return TurningRules(
+                pivot=Pivot.CENTRE,
+                max_distance=0.0,
+                max_turn_per_move=0.0,
+                distance_rule="R003.29",
+                move_turn_rule="R003.29",
+            )
+        return TurningRules(
+            pivot=Pivot.CENTRE, max_distance=card.speed * per, distance_rule="GEO003.7"
+        )
+
+    def turn_sequence(self) -> TurnSequence:
+        return play.TURN_SEQUENCE
+
+    @property
+    def has_combat(self) -> bool:
+        return True
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(w.name for w in vessel(unit).weapons)
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        return combat.declare(state, attacker, weapon, target, params)
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        return combat.resolve(state, attack, dice)
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        return combat.attack_odds(state, attack, self.id)
+
+    def setup(self, state: GameState) -> GameState:
+        return play.setup(state)
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        return play.actions(state, position, side)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        return play.apply(state, action, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        return play.action_odds(state, action, self.id)
 
 
 RULE_SYSTEM = CortexSpace(
-    id="cortex-space",
+    id=RULES_ID,
     title="Cortex / Battlestar Galactica space rules",
     seed="003",
     background="space",
@@ -75,5 +149,7 @@ RULE_SYSTEM = CortexSpace(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    phases=("Advantage / initiative", "Actions"),
+    phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
+    terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
+    blocks_los=_no_line_of_sight,
 )

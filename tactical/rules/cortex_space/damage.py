@@ -1,0 +1,474 @@
+"""Damage to vessels: mixing scales (R003.58), Armor, wing allocation (R003.34), battle
+damage (R003.25-R003.29).
+
+Damage tracks are kept in each vessel's own scale. A hit arrives as Stun and Wound in
+the attacker's (the weapon's) scale and is `absorb`ed: a larger attacker's damage is
+multiplied by k (both the Basic damage and the weapon die, A003.31); against a smaller
+attacker the target's Life Points and Armor count k times (T003.14), which on the
+target's own track is the damage after k x Armor divided by k (rounded half up, so no
+damage point is lost). Armor subtracts from damage of its type (base Cortex, G.5;
+option `armor_reduces_damage`).
+
+A resolution carries a `Target` (tracks, systems, battle-damage results so far) through
+its folds; `deliver` applies one hit and, for a spacecraft already at half its Life
+Points in Wounds, rolls battle damage (the hit that crosses the line does not, A003.16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from tactical.dice import D10, Dice, Die, numbered_die
+from tactical.model import FrozenMap, GameState, Unit
+from tactical.rules.base import Event
+from tactical.rules.cortex_space.tables import (
+    BATTLE_DAMAGE,
+    FTL,
+    SENSORS,
+    SUBLIGHT_DAMAGED,
+    SUBLIGHT_DESTROYED,
+    WEAPON,
+    WEAPON_SYSTEM,
+    WIDESPREAD,
+    battle_damage_row,
+    scale_damage,
+)
+from tactical.rules.cortex_space.units import Vessel, vessel
+
+MAX_WIDESPREAD_DEPTH = 8  # A003.18 halves each time; this only bounds a pathological map
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """One damage track in the vessel's own scale."""
+
+    wound: int
+    stun: int
+    life_points: int
+
+    @property
+    def destroyed(self) -> bool:
+        return self.wound >= self.life_points
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponState:
+    """What battle damage changes of one weapon entry."""
+
+    name: str
+    count: int
+    disabled: int
+    destroyed: bool
+
+    @property
+    def working(self) -> int:
+        return 0 if self.destroyed else self.count - self.disabled
+
+
+@dataclass(frozen=True, slots=True)
+class Systems:
+    """The systems battle damage acts on (R003.29)."""
+
+    sensors_damaged: int
+    sublight_damaged: int
+    sublight_destroyed: bool
+    ftl: bool
+    ftl_destroyed: bool
+    speed: int
+    weapons: tuple[WeaponState, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A target's damage state during one resolution."""
+
+    tracks: tuple[Track, ...]
+    systems: Systems
+    effects: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
+
+    @property
+    def key(self) -> tuple:
+        return self.tracks, self.systems, self.effects
+
+    @property
+    def destroyed(self) -> bool:
+        return all(track.destroyed for track in self.tracks)
+
+    @property
+    def wound(self) -> int:
+        return sum(track.wound for track in self.tracks)
+
+    @property
+    def stun(self) -> int:
+        return sum(track.stun for track in self.tracks)
+
+
+@dataclass(frozen=True, slots=True)
+class Receiver:
+    """What does not change about the target during a resolution."""
+
+    unit_id: str
+    scale: str
+    armor_wound: int
+    armor_stun: int
+    spacecraft: bool
+    wing: bool
+    battle_damage: bool
+    armor: bool
+    mixing_scales: bool
+    allocation: str
+
+
+def receiver_of(unit: Unit, options: Mapping[str, Any]) -> Receiver:
+    card = vessel(unit)
+    return Receiver(
+        unit.id,
+        card.scale,
+        card.armor_wound,
+        card.armor_stun,
+        card.scale == "spacecraft",
+        card.is_wing,
+        bool(options["battle_damage"]),
+        bool(options["armor_reduces_damage"]),
+        bool(options["mixing_scales"]),
+        str(options["wing_damage"]),
+    )
+
+
+def target_of(card: Vessel) -> Target:
+    """The damage state a resolution starts from."""
+    if card.is_wing:
+        tracks = tuple(Track(m.wound, m.stun, m.life_points) for m in card.members)
+    else:
+        tracks = (Track(card.wound, card.stun, card.life_points),)
+    systems = Systems(
+        card.sensors_damaged,
+        card.sublight_damaged,
+        card.sublight_destroyed,
+        card.ftl,
+        card.ftl_destroyed,
+        card.speed,
+        tuple(WeaponState(w.name, w.count, w.disabled, w.destroyed) for w in card.weapons),
+    )
+    return Target(tracks, systems)
+
+
+def scaled_defenses(
+    life_points: int, armor_wound: int, armor_stun: int, attacker_scale: str, target_scale: str
+) -> tuple[int, int, int]:
+    """T003.14 (R003.58): the target's Life Points and Armor against a smaller attacker."""
+    cell = scale_damage(attacker_scale, target_scale)  # type: ignore[arg-type]
+    factor = cell.factor if cell.multiplies == "target" else 1
+    return life_points * factor, armor_wound * factor, armor_stun * factor
+
+
+def _half_up(numerator: int, denominator: int) -> int:
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
+def absorb(
+    stun: int, wound: int, source_scale: str, receiver: Receiver
+) -> tuple[int, int, tuple[Event, ...]]:
+    """R003.58 / T003.14 and Armor: the hit's Stun and Wound on the target's own track."""
+    events: list[Event] = []
+    factor, armor_factor = 1, 1
+    if receiver.mixing_scales:
+        cell = scale_damage(source_scale, receiver.scale)  # type: ignore[arg-type]
+        if cell.multiplies == "damage":
+            factor = cell.factor
+        elif cell.multiplies == "target":
+            armor_factor = cell.factor
+        if cell.multiplies != "none":
+            events.append(
+                Event.of(
+                    "scale",
+                    "R003.58",
+                    attacker_scale=source_scale,
+                    target_scale=receiver.scale,
+                    multiplies=cell.multiplies,
+                    factor=cell.factor,
+                )
+            )
+    stun, wound = stun * factor, wound * factor
+    armor_wound, armor_stun = 0, 0
+    if receiver.armor:
+        _, armor_wound, armor_stun = (
+            scaled_defenses(
+                0, receiver.armor_wound, receiver.armor_stun, source_scale, receiver.scale
+            )
+            if receiver.mixing_scales
+            else (0, receiver.armor_wound, receiver.armor_stun)
+        )
+    if armor_stun or armor_wound:
+        events.append(Event.of("armor", "R003.58", stun_armor=armor_stun, wound_armor=armor_wound))
+    stun = _half_up(max(0, stun - armor_stun), armor_factor)
+    wound = _half_up(max(0, wound - armor_wound), armor_factor)
+    return stun, wound, tuple(events)
+
+
+def deliver(
+    target: Target,
+    receiver: Receiver,
+    stun: int,
+    wound: int,
+    source_scale: str,
+    dice: Dice,
+    *,
+    who: str = "",
+) -> Target:
+    """Apply one hit: scale and Armor, the fighter hit (R003.34), battle damage (R003.25)."""
+    own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver)
+    alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
+    if not alive:
+        return target
+    index = alive[0]
+    picked: list[Event] = []
+    if receiver.wing and len(alive) > 1 and receiver.allocation == "random":
+        roll = dice.roll(numbered_die(len(alive)), who=receiver.unit_id, what="fighter hit")
+        index = alive[roll - 1]
+        picked.append(
+            Event.of(
+                "roll",
+                "R003.34",
+                who=receiver.unit_id,
+                what="fighter hit",
+                die=f"d{len(alive)}",
+                result=roll,
+            )
+        )
+    if receiver.wing:
+        picked.append(Event.of("fighter-hit", "R003.34", fighter=index, how=receiver.allocation))
+    track = target.tracks[index]
+    systems, effects = target.systems, target.effects
+    trigger = (
+        receiver.spacecraft and receiver.battle_damage and 2 * track.wound >= track.life_points
+    )
+    new_track = Track(track.wound + own_wound, track.stun + own_stun, track.life_points)
+    damage_events = [
+        *events,
+        *picked,
+        Event.of(
+            "damage",
+            "R003.7",
+            target=receiver.unit_id,
+            stun=own_stun,
+            wound=own_wound,
+            total_stun=new_track.stun,
+            total_wound=new_track.wound,
+            life_points=new_track.life_points,
+        ),
+    ]
+    if trigger:
+        damage_events.append(
+            Event.of(
+                "battle-damage-trigger",
+                "R003.25",
+                wound_before=track.wound,
+                life_points=track.life_points,
+            )
+        )
+        result = dice.chance(
+            lambda source: battle_damage(own_wound, systems, source, who=receiver.unit_id),
+            key=lambda r: (r.systems, r.effects),
+        )
+        systems, effects = result.systems, effects + result.effects
+        damage_events.extend(result.events)
+    if new_track.destroyed and not track.destroyed:
+        damage_events.append(
+            Event.of(
+                "destroyed",
+                "R003.7",
+                target=receiver.unit_id,
+                fighter=index if receiver.wing else None,
+            )
+        )
+    tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
+    return Target(tracks, systems, effects, target.events + tuple(damage_events))
+
+
+# --------------------------------------------------------------------------- battle damage
+
+
+@dataclass(frozen=True, slots=True)
+class BattleDamage:
+    """What a battle-damage roll did: the new systems, the results in order, the events."""
+
+    systems: Systems
+    effects: tuple[str, ...]
+    events: tuple[Event, ...]
+
+
+def applicable(row: int, systems: Systems) -> bool:
+    """R003.27 / A003.19: a result applies unless its system is already destroyed or absent."""
+    system = BATTLE_DAMAGE[row].system
+    if system in (SENSORS, WIDESPREAD):
+        return True
+    if system in (SUBLIGHT_DAMAGED, SUBLIGHT_DESTROYED):
+        return not systems.sublight_destroyed
+    if system in (WEAPON, WEAPON_SYSTEM):
+        return any(w.working > 0 for w in systems.weapons)
+    if system == FTL:
+        return systems.ftl and not systems.ftl_destroyed
+    raise AssertionError(system)
+
+
+def battle_damage(
+    wound: int, systems: Systems, dice: Dice, *, who: str = "", depth: int = 0
+) -> BattleDamage:
+    """R003.26-R003.29: d10 + Wound on T003.7, next category when inapplicable, and
+    widespread damage rolling twice with half the Wound (A003.18)."""
+    # what follows depends on the d10 only through the category it lands in
+    row, events = dice.chance(
+        lambda source: _category(wound, systems, source, who), key=lambda found: found[0]
+    )
+    if row is None:
+        return BattleDamage(systems, (), events)
+    system = BATTLE_DAMAGE[row].system
+    if system == WIDESPREAD:
+        return _widespread(wound, systems, dice, who, depth, events)
+    changed, picked = _damage_system(system, systems, dice, who)
+    return BattleDamage(changed, (system,), (*events, *picked))
+
+
+def _category(
+    wound: int, systems: Systems, dice: Dice, who: str
+) -> tuple[int | None, tuple[Event, ...]]:
+    """R003.26, R003.27, A003.17: the d10, the total and the T003.7 row that applies."""
+    roll = dice.roll(D10, who=who, what="battle damage")
+    total = roll + wound
+    events: list[Event] = [
+        Event.of("roll", "R003.26", who=who, what="battle damage", die="d10", result=roll),
+        Event.of("battle-damage-total", "R003.26", roll=roll, wound=wound, total=total),
+    ]
+    row = battle_damage_row(total)
+    if row is None:
+        events.append(Event.of("battle-damage", "A003.17", total=total, result=None))
+        return None, tuple(events)
+    while not applicable(row, systems):
+        events.append(Event.of("inapplicable", "R003.27", result=BATTLE_DAMAGE[row].system))
+        row += 1
+    events.append(
+        Event.of("battle-damage", "T003.7", total=total, result=BATTLE_DAMAGE[row].system)
+    )
+    return row, tuple(events)
+
+
+def _widespread(
+    wound: int, systems: Systems, dice: Dice, who: str, depth: int, events: tuple[Event, ...]
+) -> BattleDamage:
+    """R003.28: two further rolls at half the Wound, each of which may recurse (A003.18)."""
+    halved = wound // 2
+    if depth >= MAX_WIDESPREAD_DEPTH or (wound == 0 and depth > 0):
+        # nothing is left to damage at 0 Wound but widespread itself: stop the chain
+        return BattleDamage(
+            systems,
+            (WIDESPREAD,),
+            (*events, Event.of("widespread-exhausted", "A003.18", wound=wound)),
+        )
+    start = BattleDamage(
+        systems,
+        (WIDESPREAD,),
+        (*events, Event.of("widespread", "R003.28", wound=wound, halved=halved)),
+    )
+
+    def again(state: BattleDamage, source: Dice) -> BattleDamage:
+        result = battle_damage(halved, state.systems, source, who=who, depth=depth + 1)
+        return BattleDamage(
+            result.systems, state.effects + result.effects, state.events + result.events
+        )
+
+    return dice.fold(start, (again, again), key=lambda s: (s.systems, s.effects))
+
+
+def _damage_system(
+    system: str, systems: Systems, dice: Dice, who: str
+) -> tuple[Systems, tuple[Event, ...]]:
+    """R003.29: the effect of one applicable result (random weapons rolled on a die)."""
+    if system == SENSORS:
+        return replace(systems, sensors_damaged=systems.sensors_damaged + 1), ()
+    if system == SUBLIGHT_DAMAGED:
+        speed = systems.speed // 2
+        return replace(systems, sublight_damaged=systems.sublight_damaged + 1, speed=speed), (
+            Event.of("speed", "R003.29", speed=speed),
+        )
+    if system == FTL:
+        return replace(systems, ftl_destroyed=True), ()
+    if system == SUBLIGHT_DESTROYED:
+        return replace(systems, sublight_destroyed=True), ()
+    weapons = list(systems.weapons)
+    if system == WEAPON:
+        mounts = [i for i, w in enumerate(weapons) for _ in range(w.working)]
+        pick, events = _pick(mounts, dice, who, "weapon damaged")
+        chosen = weapons[pick]
+        weapons[pick] = replace(chosen, disabled=chosen.disabled + 1)
+    else:
+        entries = [i for i, w in enumerate(weapons) if w.working > 0]
+        pick, events = _pick(entries, dice, who, "weapon system destroyed")
+        weapons[pick] = replace(weapons[pick], destroyed=True)
+    events = (
+        *events,
+        Event.of(
+            "weapon-lost", "R003.29", weapon=weapons[pick].name, system=system == WEAPON_SYSTEM
+        ),
+    )
+    return replace(systems, weapons=tuple(weapons)), events
+
+
+def _pick(candidates: list[int], dice: Dice, who: str, what: str) -> tuple[int, tuple[Event, ...]]:
+    """A random one of the candidates (a weapon entry once per working mount, or once per
+    system): a die with a face per candidate, each face labelled with its entry's number
+    (1-based), so equally likely faces of the same entry are one outcome. No roll when
+    every face names the same entry."""
+    labels = tuple(entry + 1 for entry in candidates)
+    if len(set(labels)) == 1:
+        return candidates[0], ()
+    roll = dice.roll(_labelled_die(labels), who=who, what=what)
+    return roll - 1, (
+        Event.of("roll", "R003.29", who=who, what=what, die=f"d{len(labels)}", entry=roll),
+    )
+
+
+@lru_cache(maxsize=256)
+def _labelled_die(labels: tuple[int, ...]) -> Die:
+    return Die(f"d{len(labels)}", labels)
+
+
+# --------------------------------------------------------------------------- writing back
+
+
+def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
+    """The state with a target's tracks and systems written into its stats."""
+    unit = state.unit(unit_id)
+    card = vessel(unit)
+    start = target_of(card)
+    if (target.tracks, target.systems) == (start.tracks, start.systems):
+        return state
+    systems = target.systems
+    changes: dict[str, Any] = {}
+    if card.is_wing:
+        members = []
+        for entry, track in zip(unit.stats["members"], target.tracks, strict=True):
+            members.append({**dict(entry), "wound": track.wound, "stun": track.stun})
+        changes["members"] = members
+    else:
+        (track,) = target.tracks
+        changes["wound"], changes["stun"] = track.wound, track.stun
+    if systems != start.systems:
+        changes.update(
+            sensors_damaged=systems.sensors_damaged,
+            sublight_damaged=systems.sublight_damaged,
+            sublight_destroyed=systems.sublight_destroyed,
+            ftl_destroyed=systems.ftl_destroyed,
+            speed=systems.speed,
+        )
+        weapons = []
+        for entry, weapon in zip(unit.stats.get("weapons", ()), systems.weapons, strict=True):
+            weapons.append(
+                {**dict(entry), "disabled": weapon.disabled, "destroyed": weapon.destroyed}
+            )
+        changes["weapons"] = weapons
+    return state.replace_unit(replace(unit, stats=FrozenMap({**unit.stats, **changes})))
