@@ -33,6 +33,7 @@ import argparse
 import json
 from typing import Any
 
+from tactical.errors import UserError
 from tactical.io.maps import load_map
 from tactical.rules import registry
 from tactical.rules.base import OddsReport
@@ -53,6 +54,14 @@ def add_parser(subparsers: Any) -> None:
         "--missiles", type=int, default=None, metavar="N", help="missiles declared (salvo size)"
     )
     parser.add_argument("--no-ciws", action="store_true", help="the target does not use CIWS")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other declaration parameter of the rule system (repeatable), "
+        "e.g. --param battery=3 --param gunner=starbuck",
+    )
     parser.set_defaults(run=run)
 
 
@@ -64,6 +73,9 @@ def report_for(args: argparse.Namespace) -> OddsReport:
         params["missiles"] = args.missiles
     if args.no_ciws:
         params["ciws"] = False
+    for item in args.param:
+        key, value = _param(item)
+        params[key] = value
     attack = system.declare_attack(state, args.attacker, args.weapon, args.target, params)
     return system.attack_odds(state, attack)
 
@@ -89,3 +101,21 @@ def run(args: argparse.Namespace) -> int:
             )
             print(f"  {outcome!s:>6}  {row['percent']:>8.4f}%  {row['probability']}")
     return 0
+
+
+def _param(item: str) -> tuple[str, Any]:
+    """'battery=3' -> ("battery", 3): numbers and true/false are read as such, the rest as text."""
+    key, sep, text = item.partition("=")
+    if not sep or not key.strip():
+        raise UserError(f"--param {item!r}: expected KEY=VALUE, e.g. --param battery=3")
+    value: Any = text
+    if text.lower() in ("true", "false"):
+        value = text.lower() == "true"
+    else:
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                continue
+    return key.strip(), value

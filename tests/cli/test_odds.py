@@ -109,3 +109,17 @@ def test_rule_system_without_resolvers_says_so(capsys, tmp_path):
     )
     assert main(["odds", str(other), "a", "gun", "b"]) == 2
     assert "no combat resolvers" in capsys.readouterr().err
+
+
+def test_generic_declaration_parameters_reach_the_rule_system(capsys):
+    """`--param KEY=VALUE` passes any declaration parameter through (here R003.36 batteries)."""
+    from tactical.cli import main as cli_main
+    from tactical.io import builtin_map
+
+    path = str(builtin_map("cortex-space"))
+    args = ["odds", path, "galactica", "railguns", "basestar", "--json"]
+    assert cli_main([*args, "--param", "battery=2"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["params"]["battery"] == 2
+    assert cli_main([*args, "--param", "battery"]) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
