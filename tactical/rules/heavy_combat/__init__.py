@@ -1,8 +1,22 @@
-"""Revised Rules for Heavy Combat (seed 001): conventions on the table (GEO001.7).
+"""Revised Rules for Heavy Combat (seed 001, SPEC §2) as a rule system.
 
-On the table the range band 1-3 comes from the centre-to-centre distance,
-`inches_per_range_step` inches per band (an option); the facing each ship
-presents comes from the relative bearing in the standard quadrants.
+A two-ship duel (A001.22). On the table (GEO001.7) the range band 1-3 comes
+from the centre-to-centre distance, `inches_per_range_step` inches per band
+(an option, default 12"); the in-plane facing each ship presents comes from
+the relative bearing in the standard quadrants; dorsal/ventral is a declared
+elevation. Option `geometry = "categorical"` keeps range and facings as
+categories only (GEO001.6). Nothing blocks line of sight (the source has
+none).
+
+Turn (R001.3): Roll power, Reaction movement, Countermeasures / reinforce,
+Target selection / fire — each side simultaneously — then one Result step
+that applies all fire and movement. See `turn` for the declarations.
+
+Modules: `tables` (T001.*, rounding and arithmetic rules), `ships` (stats and
+options schema), `duel` (the rule state), `engagement` (range and facings,
+table motions), `combat` (weapons, to-hit, damage pipeline, internals),
+`turn` (declarations, Result, the action protocol), `attacks` (the attack
+and odds hooks).
 """
 
 from __future__ import annotations
@@ -11,57 +25,110 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.dice import Dice
 from tactical.geometry.arcs_spec import QUADRANTS
-from tactical.model import MovementClass, Unit
-from tactical.rules.base import Field, MeasuringConventions, RangeBand, RangeBands, RuleSystem
-
-STEP_INCHES = 12.0
-
-STATS_FIELDS = (
-    Field("race", "str", default="federation", choices=("federation", "klingon", "romulan")),
-    Field("power_dice", "int", default=2, low=1, high=6, spec_id="A001.1"),
-    Field("internals", "int", default=23, low=1, high=99, spec_id="R001.35"),
-    Field(
-        "shields",
-        "table",
-        default=None,
-        fields=tuple(
-            Field(face, "int", default=27, low=0, high=99)
-            for face in ("fore", "aft", "port", "starboard", "dorsal", "ventral")
-        ),
-    ),
-    Field("photon_launchers", "int", default=2, low=0, high=4, spec_id="R001.18"),
-    Field("torpedoes", "int", default=20, low=0, high=99, spec_id="R001.17"),
-    Field("disruptors", "bool", default=False, spec_id="R001.19"),
+from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Attack,
+    MeasuringConventions,
+    OddsReport,
+    Problem,
+    RangeBand,
+    RangeBands,
+    Resolution,
+    RuleSystem,
+    TurnPosition,
+    TurnSequence,
+)
+from tactical.rules.heavy_combat import attacks, turn
+from tactical.rules.heavy_combat.combat import weapons_of
+from tactical.rules.heavy_combat.ships import (
+    OPTION_FIELDS,
+    STATS_FIELDS,
+    STEP_INCHES,
+    check_options,
+    check_stats,
+    profile,
+    settings,
 )
 
-OPTION_FIELDS = (
-    Field(
-        "inches_per_range_step", "float", default=STEP_INCHES, low=1, high=48, spec_id="GEO001.7"
-    ),
-    Field("specific_system_die", "str", default="d10", choices=("d10", "2d6"), spec_id="A001.9"),
-    Field(
-        "countermeasures", "str", default="negate", choices=("negate", "none"), spec_id="A001.12"
-    ),
-)
+RULES_ID = "heavy-combat"
 
 
 def _bands(step: float) -> RangeBands:
+    """GEO001.7: band n covers distances up to n x step inches (G.4: within is <=)."""
     return RangeBands(tuple(RangeBand(str(n), step * n) for n in (1, 2, 3)))
+
+
+def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """GEO001.6: the duel has no line of sight, so nothing blocks it."""
+    return False
 
 
 @dataclass(frozen=True)
 class HeavyCombat(RuleSystem):
+    """Seed 001 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        return check_stats(stats)
+
+    def check_options(self, options: Mapping[str, Any]) -> list[Problem]:
+        return check_options(options)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         return _bands(float(self.options(options)["inches_per_range_step"])).band(distance)
 
+    def turn_sequence(self) -> TurnSequence:
+        return turn.TURN_SEQUENCE
+
+    @property
+    def has_combat(self) -> bool:
+        return True
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(weapon.name for weapon in weapons_of(profile(unit)))
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        settings(state.options)
+        return attacks.declare_attack(state, attacker, weapon, target, params)
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        return attacks.resolve_attack(state, attack, dice)
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        return attacks.attack_odds(state, attack, self.id)
+
+    def setup(self, state: GameState) -> GameState:
+        return turn.setup(state)
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        return turn.actions(state, position, side)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        return turn.apply(state, action, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        return attacks.action_odds(state, action, self.id)
+
 
 RULE_SYSTEM = HeavyCombat(
-    id="heavy-combat",
+    id=RULES_ID,
     title="Revised Rules for Heavy Combat",
     seed="001",
     background="space",
     default_movement=MovementClass.SPACE,
+    default_size=SizeClass.MEDIUM,
     conventions=MeasuringConventions(
         distance_from="centre",
         distance_to="centre",
@@ -71,5 +138,7 @@ RULE_SYSTEM = HeavyCombat(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    phases=("Roll power", "Reaction movement", "Countermeasures / reinforce", "Fire", "Result"),
+    phases=tuple(phase.name for phase in turn.TURN_SEQUENCE.phases),
+    terrain_kinds=("soft", "dense", "obstructing"),
+    blocks_los=_no_line_of_sight,
 )

@@ -1,0 +1,204 @@
+"""The generic attack and odds hooks for Heavy Combat (`tactical odds`, the play panel).
+
+`declare_attack` checks one weapon against the table and the rules as they
+stand (`combat.check_fire`); `resolve_attack` fires it at once, outside the
+turn's Result step (the command line's question "what happens if I fire
+this now"); `attack_odds` enumerates that same `fire_step` over every roll.
+`action_odds` gives the odds of every action that rolls: the power roll, a
+declared weapon, and a whole Result step (all declared fire, folded).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.model import FrozenMap, GameState
+from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution
+from tactical.rules.heavy_combat.combat import (
+    SPECIFIC,
+    FireContext,
+    FireOutcome,
+    check_fire,
+    commit_fire,
+    fire_context,
+    fire_step,
+)
+from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
+from tactical.rules.heavy_combat.tables import FACINGS
+from tactical.rules.heavy_combat.turn import (
+    Table,
+    acting_ship,
+    action_params,
+    current,
+    damage_summary,
+    fire_contexts,
+    fire_phase,
+    power_roll,
+)
+
+
+def _order(table: Table, attacker: str, weapon: str, target: str, params: Mapping[str, Any]):
+    acting_ship(table, attacker)
+    return check_fire(
+        table.duel, table.cards, table.view, attacker, weapon, target, params, table.options
+    )
+
+
+def _attack(order: FireOrder, attacker: str) -> Attack:
+    params = {"power": order.power, "mode": order.mode}
+    if order.system is not None:
+        params["system"] = order.system
+    if order.direction is not None:
+        params["direction"] = order.direction
+    return Attack(attacker, order.weapon, order.target, FrozenMap(params))
+
+
+def declare_attack(
+    state: GameState,
+    attacker: str,
+    weapon: str,
+    target: str,
+    params: Mapping[str, Any] | None = None,
+) -> Attack:
+    """One weapon's fire checked against the table and the rules (UserError with the SPEC id)."""
+    state, duel = current(state)
+    return _attack(_order(Table(state, duel), attacker, weapon, target, params or {}), attacker)
+
+
+def _context(state: GameState, attack: Attack) -> tuple[Table, FireContext]:
+    state, duel = current(state)
+    table = Table(state, duel)
+    order = _order(table, attack.attacker, attack.weapon, attack.target, attack.params)
+    return table, fire_context(duel, table.cards, table.view, attack.attacker, order, table.options)
+
+
+def resolve_attack(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    """Fire one weapon now (re-checked first): events, the new state, its FireOutcome."""
+    table, ctx = _context(state, attack)
+    fired = fire_step(ctx, table.duel, table.cards, dice)
+    duel = commit_fire(fired.duel, ctx.firer, ctx.weapon)
+    return Resolution(to_rule_state(table.state, duel), fired.events, fired.outcome)
+
+
+def outcome_odds(table: Table, ctx: FireContext) -> Distribution[FireOutcome]:
+    """The exact FireOutcome distribution of one weapon, by enumerating `fire_step`."""
+    return enumerate_outcomes(lambda dice: fire_step(ctx, table.duel, table.cards, dice).outcome)
+
+
+def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
+    """The exact odds of one weapon's fire as it stands on the table."""
+    table, ctx = _context(state, attack)
+    return _report(rules_id, attack, table, ctx, outcome_odds(table, ctx))
+
+
+def _report(
+    rules_id: str,
+    attack: Attack,
+    table: Table,
+    ctx: FireContext,
+    outcomes: Distribution[FireOutcome],
+) -> OddsReport:
+    hit = outcomes.where(lambda o: o.hit)
+    target = table.duel.ship(ctx.target)
+    card = table.cards[ctx.target]
+    sections = [OddsSection("hit", ctx.weapon.spec_id, "hit", outcomes.map(lambda o: o.hit))]
+    if ctx.order.mode == SPECIFIC:
+        system_hit = outcomes.map(lambda o: bool(o.specific)).sorted()
+        sections.append(OddsSection("system_hit", "R001.37", "hit", system_hit))
+    else:
+        shields = outcomes.map(lambda o: o.shield_damage).sorted()
+        sections.append(OddsSection("shield_damage", "R001.28", "points", shields))
+    internals = outcomes.map(lambda o: o.internals_total).sorted()
+    sections.append(OddsSection("internals", "R001.25", "boxes", internals))
+    if internals.where(lambda n: n > 0):
+        systems = outcomes.map(lambda o: o.systems).sorted(key=lambda s: (s != "none", s))
+        sections.append(OddsSection("systems", "R001.34", "systems", systems))
+        catastrophic = outcomes.map(lambda o: o.catastrophic).sorted()
+        sections.append(OddsSection("catastrophic", "R001.35", "catastrophic", catastrophic))
+    if ctx.backlash:
+        backlash = outcomes.map(lambda o: o.backlash).sorted()
+        sections.append(OddsSection("backlash", "R001.17", "points", backlash))
+    facing = ctx.target_facing
+    facts = {
+        **ctx.facts(),
+        "weapon": ctx.weapon.name,
+        "distance": None if table.view.distance is None else round(table.view.distance, 6),
+        "hit_probability": fraction_text(hit),
+        "hit_percent": percent(hit),
+        "expected_internals": fraction_text(outcomes.expected(lambda o: o.internals_total)),
+        "reinforcement": {
+            f: target.reinforcement_on(f) for f in FACINGS if target.reinforcement_on(f)
+        },
+        "countermeasures": target.countermeasure_points,
+        "shield": f"{target.damage_on(facing)}/{card.shield(facing)}",
+    }
+    if ctx.order.mode != SPECIFIC:
+        facts["expected_shield_damage"] = fraction_text(
+            outcomes.expected(lambda o: o.shield_damage)
+        )
+    return OddsReport(rules_id, attack, FrozenMap(facts), tuple(sections))
+
+
+def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport | None:
+    """Exact odds of the actions that roll: power, one declared weapon, a whole Result."""
+    state, duel = current(state)
+    table = Table(state, duel)
+    given = action_params(action)
+    if action.kind == "roll_power":
+        acting_ship(table, action.actor)
+        count = table.cards[action.actor].power_dice
+        power = enumerate_outcomes(lambda dice: power_roll(count, dice, action.actor).total)
+        power = power.sorted()
+        return OddsReport(
+            rules_id,
+            Attack(action.actor, "power", action.actor),
+            FrozenMap(dice=f"{count}d6", expected=fraction_text(power.expected())),
+            (OddsSection("power", "R001.4", "power", power),),
+        )
+    if action.kind == "fire":
+        params = dict(given)
+        weapon = str(params.pop("weapon", ""))
+        target = str(params.pop("target", duel.opponent(action.actor)))
+        attack = declare_attack(state, action.actor, weapon, target, params)
+        return attack_odds(state, attack, rules_id)
+    if action.kind == "resolve":
+        return result_odds(table, action.actor, rules_id)
+    return None
+
+
+def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
+    """The damage each ship takes in the Result step, enumerating the Result's own fire
+    fold (`turn.fire_phase`; movement, repair and expiry roll nothing).
+
+    Fire is simultaneous (R001.3): what one ship takes depends only on the fire aimed at
+    it and on its own photon backlash, so each ship's distribution is enumerated over
+    those shots alone (the other ship's outcomes would only multiply the states), and
+    merged by the boxes lost, all the report tells (`combat.internal_damage`)."""
+    duel: Duel = table.duel
+    contexts = fire_contexts(table)
+    sections = []
+    for key in duel.ids:
+        concerning = tuple(
+            c for c in contexts if c.target == key or (c.firer == key and c.backlash)
+        )
+        outcomes = enumerate_outcomes(
+            lambda dice, key=key, shots=concerning: dict(
+                (s[0], s[1:])
+                for s in damage_summary(
+                    duel,
+                    fire_phase(duel, shots, table.cards, dice, ships=(key,), detail="count").duel,
+                )
+            )[key]
+        )
+        shields = outcomes.map(lambda s: s[0]).sorted()
+        internals = outcomes.map(lambda s: s[1]).sorted()
+        sections.append(OddsSection(f"{key} shield damage", "R001.28", "points", shields))
+        sections.append(OddsSection(f"{key} internals", "R001.25", "boxes", internals))
+    return OddsReport(
+        rules_id,
+        Attack(actor, "result", actor),
+        FrozenMap(turn=duel.turn, band=table.view.band, weapons=len(contexts)),
+        tuple(sections),
+    )

@@ -1,0 +1,275 @@
+"""Heavy Combat ship sheets (`[unit.stats]`) and map options (`[options]`): schema and reading.
+
+The SSDs are external to the seed (SPEC §2.0): each stat below is a
+parameter with the SPEC's stated default.
+
+Unit stats:
+
+- `race`: federation | klingon | romulan (default federation);
+- `chart`: the internal damage chart, federation (T001.5) or klingon (T001.6);
+  defaults to klingon for Klingons and federation otherwise;
+- `power_dice`: d6 rolled for power each turn (A001.1, default 2);
+- `internals`: internal boxes (R001.35, default 23, the Fed CA; at least 6);
+- `boxes`: boxes per chart category {bridge, sensors, weapons, impulse,
+  batteries, warp}; all six when given, summing to `internals`. Default:
+  `internals` spread evenly, the first categories taking the remainder
+  (23 -> 4, 4, 4, 4, 4, 3);
+- `shields`: capacity per facing {fore, aft, port, starboard, dorsal, ventral}
+  (default 27 each, the "4/27" of X001.1);
+- `phasers` (R001.15, default true), `romulan_disruptors` (R001.16, default
+  false) with `romulan_disruptor_arcs` (a table of the six facings, default
+  all true), `photon_launchers` (R001.18, default 2), `torpedoes` (R001.17,
+  default 20, the CA's magazine), `disruptors` (Klingon HC disruptors, R001.19,
+  default false), `cloak` (R001.29, default false);
+- `elevation`: level | dorsal | ventral — the declared elevation (GEO001.7):
+  a ship at dorsal or ventral elevation presents that facing to the enemy.
+
+Options: see `OPTION_FIELDS` (each with its SPEC id and the adopted default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from tactical.errors import UserError
+from tactical.model import FrozenMap, Unit
+from tactical.rules.base import Field, Problem, check_fields, with_defaults
+from tactical.rules.heavy_combat.tables import (
+    CATEGORIES,
+    ELEVATIONS,
+    FACINGS,
+    PHASER_ARCS,
+    TORPEDO_MAGAZINE_CA,
+)
+
+RACES = ("federation", "klingon", "romulan")
+CHART_NAMES = ("federation", "klingon")
+DEFAULT_INTERNALS = 23
+DEFAULT_SHIELD = 27
+STEP_INCHES = 12.0
+
+STATS_FIELDS = (
+    Field("race", "str", default="federation", choices=RACES, doc="the ship's race"),
+    Field("chart", "str", choices=CHART_NAMES, doc="internal damage chart", spec_id="R001.34"),
+    Field("power_dice", "int", default=2, low=1, high=6, doc="power dice (d6)", spec_id="A001.1"),
+    Field(
+        "internals",
+        "int",
+        low=len(CATEGORIES),
+        high=99,
+        doc=f"internal boxes (default {DEFAULT_INTERNALS})",
+        spec_id="R001.35",
+    ),
+    Field(
+        "boxes",
+        "table",
+        fields=tuple(Field(c, "int", required=True, low=1, high=99) for c in CATEGORIES),
+        doc="internal boxes per chart category",
+        spec_id="R001.34",
+    ),
+    Field(
+        "shields",
+        "table",
+        fields=tuple(Field(f, "int", default=DEFAULT_SHIELD, low=0, high=99) for f in FACINGS),
+        doc="shield capacity per facing",
+        spec_id="R001.28",
+    ),
+    Field("phasers", "bool", default=True, spec_id="R001.15"),
+    Field("romulan_disruptors", "bool", default=False, spec_id="R001.16"),
+    Field(
+        "romulan_disruptor_arcs",
+        "table",
+        fields=tuple(Field(f, "bool", default=True) for f in FACINGS),
+        spec_id="R001.16",
+    ),
+    Field("photon_launchers", "int", default=2, low=0, high=4, spec_id="R001.18"),
+    Field("torpedoes", "int", default=TORPEDO_MAGAZINE_CA, low=0, high=99, spec_id="R001.17"),
+    Field("disruptors", "bool", default=False, spec_id="R001.19"),
+    Field("cloak", "bool", default=False, spec_id="R001.29"),
+    Field("elevation", "str", default="level", choices=ELEVATIONS, spec_id="GEO001.7"),
+)
+
+OPTION_FIELDS = (
+    Field(
+        "inches_per_range_step",
+        "float",
+        default=STEP_INCHES,
+        low=1,
+        high=48,
+        doc="inches per range band on the table",
+        spec_id="GEO001.7",
+    ),
+    Field(
+        "geometry",
+        "str",
+        default="table",
+        choices=("table", "categorical"),
+        doc="range and facings from the table, or kept as categories only",
+        spec_id="GEO001.7",
+    ),
+    Field(
+        "start_range",
+        "int",
+        low=1,
+        high=3,
+        doc="categorical geometry: the starting range band (default: from the table)",
+        spec_id="GEO001.1",
+    ),
+    Field(
+        "specific_system_die",
+        "str",
+        default="d10",
+        choices=("d10", "2d6"),
+        doc="specific-system targeting roll",
+        spec_id="A001.9",
+    ),
+    Field(
+        "countermeasures",
+        "str",
+        default="negate",
+        choices=("negate", "none"),
+        doc="countermeasure points negate incoming damage 1 for 1, or do nothing",
+        spec_id="A001.12",
+    ),
+    Field(
+        "tracking_damage_die",
+        "str",
+        default="1d6",
+        choices=("1d6", "2d6"),
+        doc="photon / Klingon disruptor damage roll (times the range multiplier)",
+        spec_id="A001.6",
+    ),
+    Field(
+        "cloaked_direction",
+        "str",
+        default="roll",
+        choices=("roll", "declare"),
+        doc="direction fired at a cloaked ship: rolled on T001.4 or nominated",
+        spec_id="R001.30",
+    ),
+    Field(
+        "allow_disengage",
+        "bool",
+        default=False,
+        doc="a retreat from range 3 leaves the engagement",
+        spec_id="A001.18",
+    ),
+)
+
+
+def even_boxes(internals: int) -> tuple[int, ...]:
+    """The default boxes per category: spread evenly, the first categories take the rest."""
+    base, extra = divmod(internals, len(CATEGORIES))
+    return tuple(base + (1 if k < extra else 0) for k in range(len(CATEGORIES)))
+
+
+def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
+    """Schema problems, then the checks tying `boxes` to `internals`."""
+    problems = check_fields(STATS_FIELDS, stats)
+    if problems:
+        return problems
+    if "boxes" in stats and "internals" in stats:
+        total = sum(int(stats["boxes"][c]) for c in CATEGORIES)
+        if total != int(stats["internals"]):
+            problems.append(
+                Problem(
+                    "boxes",
+                    f"boxes summing to internals ({stats['internals']}), not {total}",
+                    "R001.35",
+                )
+            )
+    return problems
+
+
+def check_options(options: Mapping[str, Any]) -> list[Problem]:
+    return check_fields(OPTION_FIELDS, options)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A ship's sheet (SSD) with the defaults filled in."""
+
+    race: str
+    chart: str
+    power_dice: int
+    internals: int
+    boxes: tuple[int, ...]  # per category, CATEGORIES order
+    shields: tuple[int, ...]  # per facing, FACINGS order
+    phasers: bool
+    romulan_disruptors: bool
+    romulan_disruptor_arcs: frozenset[str]
+    photon_launchers: int
+    torpedoes: int
+    disruptors: bool
+    cloak: bool
+    elevation: str
+
+    def shield(self, facing: str) -> int:
+        return self.shields[FACINGS.index(facing)]
+
+    def capacity(self, category: str) -> int:
+        return self.boxes[CATEGORIES.index(category)]
+
+
+def profile(unit: Unit) -> Profile:
+    """Read a unit's stats (validated by the map loader) with the defaults filled in."""
+    stats = unit.stats if isinstance(unit.stats, FrozenMap) else FrozenMap(unit.stats)
+    read = _profile(stats)
+    if isinstance(read, Problem):
+        raise UserError(
+            f"unit {unit.id!r}: stats {read.key}: expected {read.expected}", spec_id=read.spec_id
+        )
+    return read
+
+
+@lru_cache(maxsize=1024)
+def _profile(stats: FrozenMap) -> Profile | Problem:
+    # cached by the (hashable, immutable) stats: the resolvers read the same two ships often
+    problems = check_stats(stats)
+    if problems:
+        return problems[0]
+    race = str(stats.get("race", "federation"))
+    if "boxes" in stats:
+        boxes = tuple(int(stats["boxes"][c]) for c in CATEGORIES)
+        internals = int(stats.get("internals", sum(boxes)))
+    else:
+        internals = int(stats.get("internals", DEFAULT_INTERNALS))
+        boxes = even_boxes(internals)
+    shields = stats.get("shields", FrozenMap())
+    arcs = stats.get("romulan_disruptor_arcs", FrozenMap())
+    return Profile(
+        race=race,
+        chart=str(stats.get("chart", "klingon" if race == "klingon" else "federation")),
+        power_dice=int(stats.get("power_dice", 2)),
+        internals=internals,
+        boxes=boxes,
+        shields=tuple(int(shields.get(f, DEFAULT_SHIELD)) for f in FACINGS),
+        phasers=bool(stats.get("phasers", True)),
+        romulan_disruptors=bool(stats.get("romulan_disruptors", False)),
+        romulan_disruptor_arcs=frozenset(f for f in PHASER_ARCS if arcs.get(f, True)),
+        photon_launchers=int(stats.get("photon_launchers", 2)),
+        torpedoes=int(stats.get("torpedoes", TORPEDO_MAGAZINE_CA)),
+        disruptors=bool(stats.get("disruptors", False)),
+        cloak=bool(stats.get("cloak", False)),
+        elevation=str(stats.get("elevation", "level")),
+    )
+
+
+def settings(options: Mapping[str, Any]) -> FrozenMap:
+    """The options in force, validated (UserError naming the key otherwise)."""
+    frozen = options if isinstance(options, FrozenMap) else FrozenMap(options)
+    return _settings(frozen)
+
+
+@lru_cache(maxsize=256)
+def _settings(options: FrozenMap) -> FrozenMap:
+    problems = check_options(options)
+    if problems:
+        problem = problems[0]
+        raise UserError(
+            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
+        )
+    return FrozenMap(with_defaults(OPTION_FIELDS, options))

@@ -1,0 +1,120 @@
+"""Sampling agrees with exact odds: 20,000 seeded resolutions vs the enumerated distribution.
+
+The same functions run under `SeededDice` and under the exact enumerator: one weapon's
+`fire_step` (to-hit, damage, shield overflow into internals rolled on the chart with
+rerolls), and a Result step's fire fold over several weapons. A chi-square statistic
+(numpy, no scipy) must stay below the p = 0.001 critical value; the seeds are fixed, so
+the test is deterministic.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hc_builders import HC, act, duel, with_ship
+
+from tactical.dice import SeededDice, enumerate_outcomes
+from tactical.model import FrozenMap
+from tactical.rules.base import Action
+from tactical.rules.heavy_combat.attacks import outcome_odds
+from tactical.rules.heavy_combat.combat import FireOrder, fire_context, fire_step
+from tactical.rules.heavy_combat.turn import (
+    Table,
+    current,
+    damage_summary,
+    fire_contexts,
+    fire_phase,
+)
+
+SAMPLES = 20_000
+
+# chi-square critical values at p = 0.001 by degrees of freedom
+CRITICAL_0_001 = {
+    1: 10.828, 2: 13.816, 3: 16.266, 4: 18.467, 5: 20.515, 6: 22.458, 7: 24.322, 8: 26.124,
+    9: 27.877, 10: 29.588, 11: 31.264, 12: 32.909, 13: 34.528, 14: 36.123, 15: 37.697,
+    16: 39.252, 17: 40.790, 18: 42.312, 19: 43.820, 20: 45.315, 21: 46.797, 22: 48.268,
+    23: 49.728, 24: 51.179, 25: 52.620, 26: 54.052, 27: 55.476, 28: 56.892, 29: 58.301,
+    30: 59.703,
+}  # fmt: skip
+
+
+def chi_square(observed: dict, expected_probabilities: dict, samples: int) -> tuple[float, int]:
+    """Statistic and degrees of freedom; categories expected below 5 are pooled."""
+    keys = list(expected_probabilities)
+    expected = np.array([float(expected_probabilities[k]) * samples for k in keys])
+    counts = np.array([observed.get(k, 0) for k in keys], dtype=float)
+    assert sum(observed.values()) == samples
+    assert set(observed) <= set(keys), "a sampled outcome the exact odds say is impossible"
+    small = expected < 5
+    if small.any():
+        expected = np.append(expected[~small], expected[small].sum())
+        counts = np.append(counts[~small], counts[small].sum())
+    statistic = float(((counts - expected) ** 2 / expected).sum())
+    return statistic, len(expected) - 1
+
+
+def _photon_into_a_thin_shield():
+    """A photon at range 3 at a ship whose fore shield holds 3 and whose sensors are gone:
+    overflow rolls on the chart, 2s rerolled (R001.17, R001.25, R001.34)."""
+    state = duel({}, {"shields": {"fore": 3}}, distance=30.0)
+    state = with_ship(state, "b", destroyed=(0, 4, 0, 0, 0, 0))
+    state, current_duel = current(state)
+    table = Table(state, current_duel)
+    order = FireOrder("photon-1", "b", 1)
+    return table, fire_context(table.duel, table.cards, table.view, "a", order, table.options)
+
+
+def _sample(fn, seed: int) -> dict:
+    dice = SeededDice(seed)
+    observed: dict = {}
+    for _ in range(SAMPLES):
+        outcome = fn(dice)
+        observed[outcome] = observed.get(outcome, 0) + 1
+    return observed
+
+
+def test_R001_17_photon_sampling_agrees_with_exact_odds():
+    table, ctx = _photon_into_a_thin_shield()
+    exact = outcome_odds(table, ctx).as_dict()
+    observed = _sample(lambda dice: fire_step(ctx, table.duel, table.cards, dice).outcome, 2008)
+    statistic, freedom = chi_square(observed, exact, SAMPLES)
+    assert freedom >= 8
+    assert statistic < CRITICAL_0_001[freedom], (statistic, freedom)
+
+
+def test_R001_3_result_fold_sampling_agrees_with_exact_odds():
+    """A photon and disruptors at range 3 into a thin shield: the Result's fold."""
+    state = duel({"race": "klingon", "disruptors": True}, {"shields": {"fore": 4}}, distance=30.0)
+    state = act(state, "roll_power", "a", [6, 6]).state
+    state = act(state, "fire", "a", weapon="photon-1", target="b").state
+    state = act(state, "fire", "a", weapon="disruptors", target="b").state
+    state, current_duel = current(state)
+    table = Table(state, current_duel)
+    contexts = fire_contexts(table)
+
+    def summary(dice):
+        return damage_summary(table.duel, fire_phase(table.duel, contexts, table.cards, dice).duel)
+
+    exact = enumerate_outcomes(summary).as_dict()
+    report = HC.action_odds(state, Action("resolve", "A", FrozenMap()))
+    internals = report.section("b internals").distribution.as_dict()
+    assert internals == {
+        n: sum((p for s, p in exact.items() if s[1][2] == n), start=0) for n in internals
+    }
+    statistic, freedom = chi_square(_sample(summary, 1977), exact, SAMPLES)
+    assert freedom >= 8
+    assert statistic < CRITICAL_0_001[freedom], (statistic, freedom)
+
+
+def test_chi_square_detects_a_wrong_distribution():
+    """The check can fail: the right sampler against odds with one outcome shifted."""
+    table, ctx = _photon_into_a_thin_shield()
+    exact = outcome_odds(table, ctx).as_dict()
+    skewed = dict(exact)
+    miss = next(k for k in skewed if not k.hit)
+    shift = skewed[miss] / 5
+    skewed[miss] -= shift
+    first_hit = next(k for k in skewed if k.hit)
+    skewed[first_hit] += shift
+    observed = _sample(lambda dice: fire_step(ctx, table.duel, table.cards, dice).outcome, 5)
+    statistic, freedom = chi_square(observed, skewed, SAMPLES)
+    assert statistic > CRITICAL_0_001[freedom]
