@@ -9,8 +9,8 @@ JSON (fixed keys): `x`, `y`, `heading` (where the unit ends), `distance`
 (inches moved), `legal`, `violations` ([{"rule", "message", "step"}]),
 `snaking` (true when the path snakes, R002.34) and `collision` (null, or
 {"kind": "terrain" | "ram", "id", "x", "y", "heading", "step", "token"}: what
-stopped the unit and where). Extras: `treacherous_tests` ([{"step", "token", "rule"}]: the turns that
-need a Treacherous Terrain test), `unit`, `path`, `left_board`, `lost`,
+stopped the unit and where). Extras: `treacherous_tests` ([{"step", "token",
+"rule"}]: the turns that need a Treacherous Terrain test), `unit`, `path`, `left_board`, `lost`,
 `notes`, `disengage`, `planned` (where the whole path would end), `steps`
 (pose after each step made) and `swept_bounds`.
 

