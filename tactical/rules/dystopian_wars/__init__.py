@@ -2,6 +2,14 @@
 
 Range bands 1-4 and the Command Distance are base-game values (external,
 G.5, A002.3); they are options with documented defaults.
+
+The rest of seed 002 lives in the modules of this package: `schema` (the stats and
+options of fleet building, damage, tiny flyers and the external mechanics), `tables`
+(T002.1-T002.12), `cards` (stat cards, R002.44), `fleet` (R002.2-R002.6, R002.58),
+`command` (R002.10, R002.23-R002.27), `combat` (R002.29, R002.36-R002.43, R002.49-R002.51,
+R002.56), `generators` (R002.45-R002.51), `flyers` (R002.52-R002.61), `victory`
+(R002.20-R002.22), `maneuver` (a move played as an action), `tracking` (rule_state
+keys) and `play` (turn sequence, setup, actions, apply, odds).
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.dice import Dice
 from tactical.geometry.arcs_spec import (
     AFT,
     BROADSIDES,
@@ -22,13 +31,25 @@ from tactical.geometry.arcs_spec import (
     TURRET_270,
     ArcSpec,
 )
-from tactical.model import MovementClass, SizeClass, Terrain, Unit
+from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Attack,
     Field,
     MeasuringConventions,
+    OddsReport,
     RangeBand,
     RangeBands,
+    Resolution,
     RuleSystem,
+    TurnPosition,
+    TurnSequence,
+)
+from tactical.rules.dystopian_wars.schema import (
+    OPTION_EXTRA_FIELDS,
+    STATS_EXTRA_FIELDS,
+    WEAPON_EXTRA_FIELDS,
 )
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
@@ -75,8 +96,10 @@ STATS_FIELDS = (
             Field("kind", "str", required=True, choices=WEAPON_KINDS, spec_id="R002.36"),
             Field("arc", "str", default="fore", choices=tuple(ARCS_BY_NAME)),
             Field("attack_dice", "str", default="", doc="AD per range band 1-4, e.g. '8-6-4-2'"),
+            *WEAPON_EXTRA_FIELDS,
         ),
     ),
+    *STATS_EXTRA_FIELDS,
 )
 
 OPTION_FIELDS = (
@@ -112,6 +135,7 @@ OPTION_FIELDS = (
         choices=("firer", "target"),
         spec_id="A002.4",
     ),
+    *OPTION_EXTRA_FIELDS,
 )
 
 
@@ -130,7 +154,9 @@ def dw_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) ->
 
 
 def _level(unit: Unit) -> str:
-    return str(unit.stats.get("height_level", "surface"))
+    """The model's Height Level; an aerial model without one given is Flying."""
+    default = "flying" if unit.movement is MovementClass.AERIAL else "surface"
+    return str(unit.stats.get("height_level", default))
 
 
 @dataclass(frozen=True)
@@ -149,9 +175,77 @@ class DystopianWars(RuleSystem):
         """The arcs of the unit's weapons (R002.14: batteries measured from the centre)."""
         arcs: dict[str, ArcSpec] = {}
         for weapon in unit.stats.get("weapons", ()):
-            arc = ARCS_BY_NAME[weapon.get("arc", "fore")]
+            # R002.15: an FSA Rocket Battery is a Turret for line of sight and range
+            arc = (
+                TURRET_270
+                if weapon.get("rocket_battery")
+                else ARCS_BY_NAME[weapon.get("arc", "fore")]
+            )
             arcs.setdefault(arc.name, arc)
         return tuple(arcs.values()) or self.conventions.arcs
+
+    # ------------------------------------------------------------ play (see `play`, `combat`)
+
+    def turn_sequence(self) -> TurnSequence:
+        """R002.19 / R002.20 / R002.28: Field Orders, Initiative, the Squadron Activation
+        Sequence (alternating), the End Phase."""
+        from tactical.rules.dystopian_wars import play
+
+        return play.TURN_SEQUENCE
+
+    @property
+    def has_combat(self) -> bool:
+        return True
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        from tactical.rules.dystopian_wars import combat
+
+        return combat.weapons_of(unit)
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        """R002.36-R002.43 on the table as it stands (see `combat.declare`)."""
+        from tactical.rules.dystopian_wars import combat
+
+        return combat.declare(state, attacker, weapon, target, params)
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        from tactical.rules.dystopian_wars import combat
+
+        return combat.resolve(state, attack, dice)
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        from tactical.rules.dystopian_wars import combat
+
+        return combat.attack_odds(state, attack, self.id)
+
+    def setup(self, state: GameState) -> GameState:
+        from tactical.rules.dystopian_wars import play
+
+        return play.setup(state)
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        from tactical.rules.dystopian_wars import play
+
+        return play.actions(state, position, side)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        from tactical.rules.dystopian_wars import play
+
+        return play.apply(state, action, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        from tactical.rules.dystopian_wars import play
+
+        return play.action_odds(state, action, self.id)
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""
@@ -181,6 +275,6 @@ RULE_SYSTEM = DystopianWars(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    phases=("Initiative", "Squadron Activation", "End Phase"),
+    phases=("Field Orders", "Initiative", "Squadron Activation Sequence", "End Phase"),
     blocks_los=dw_blocks_los,
 )

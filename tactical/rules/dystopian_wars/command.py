@@ -1,0 +1,184 @@
+"""Command (R002.23-R002.27) and the Fleet Commodore's re-rolls (R002.10, T002.3, A002.4).
+
+- Command Distance is measured centre to centre (R002.23); there is no Command Test
+  (R002.24): a model is simply in or out of the Commanded Element.
+- The Commanded Element (R002.25, A002.2) is the connected component of the
+  "centre to centre <= Command Distance" graph holding the squadron's commanding
+  model (`tactical.geometry.proximity.commanded_element`); the others are Out of
+  Command, until they are connected again.
+- Out of Command models (and every model of a Broken squadron, R002.27) cannot use
+  any Firing Option (Linked, Combined, Split, Indirect Fire), cannot have Game Cards
+  played on them and cannot initiate a Boarding Assault (R002.26).
+- The Fleet Commodore may make one re-roll a turn (R002.10): `commodore_option` says
+  which option of T002.3 covers a roll and whether its range condition is met.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tactical.errors import UserError
+from tactical.geometry.proximity import commanded_element
+from tactical.model import GameState, Unit
+from tactical.rules.base import Event
+from tactical.rules.dystopian_wars import tracking
+from tactical.rules.dystopian_wars.cards import card, commanding_model, squadron_units
+from tactical.rules.dystopian_wars.measures import centres, within_from_centre
+from tactical.rules.dystopian_wars.tables import COMMODORE_OPTIONS, FC_RANGE
+
+FIRING_OPTIONS = ("linked", "combined", "split", "indirect")
+
+
+@dataclass(frozen=True)
+class CommandedElement:
+    """R002.25: the squadron's commanding model, the models in its element, and the rest (OoC)."""
+
+    squadron: str
+    commander: str
+    element: tuple[str, ...]
+    out_of_command: tuple[str, ...]
+
+
+def command_element(
+    units: tuple[Unit, ...], command_distance: float, commander_id: str | None = None
+) -> CommandedElement:
+    """R002.23-R002.25 / A002.2 for one squadron's models on the table."""
+    if not units:
+        raise UserError("a squadron with no models on the table has no Commanded Element")
+    commander = commanding_model(units) if commander_id is None else None
+    if commander is None:
+        matching = [u for u in units if u.id == commander_id]
+        if not matching:
+            raise UserError(
+                f"commanding model {commander_id!r} is not in the squadron "
+                f"({', '.join(u.id for u in units)})",
+                spec_id="R002.25",
+            )
+        commander = matching[0]
+    index = next(i for i, u in enumerate(units) if u.id == commander.id)
+    inside = set(commanded_element(centres(units), command_distance, index).tolist())
+    element = tuple(u.id for i, u in enumerate(units) if i in inside)
+    outside = tuple(u.id for i, u in enumerate(units) if i not in inside)
+    return CommandedElement(card(units[0]).squadron, commander.id, element, outside)
+
+
+def element_events(element: CommandedElement, command_distance: float) -> tuple[Event, ...]:
+    return (
+        Event.of(
+            "commanded-element",
+            "R002.25",
+            squadron=element.squadron,
+            commander=element.commander,
+            element=element.element,
+            out_of_command=element.out_of_command,
+            command_distance=command_distance,
+            measured="centre-to-centre",
+        ),
+        Event.of("no-command-test", "R002.24", squadron=element.squadron),
+    )
+
+
+def out_of_command_ids(state: GameState, squadron: str, options: Mapping[str, Any]) -> set[str]:
+    """The squadron's models Out of Command right now (R002.25: recomputed, so a model that
+    is connected again is no longer OoC), using the commander declared this activation."""
+    units = squadron_units(state, squadron)
+    if not units:
+        return set()
+    declared = tracking.mapping(state, "commanders").get(squadron)
+    known = {u.id for u in units}
+    commander = declared if declared in known else None
+    element = command_element(units, float(options["command_distance"]), commander)
+    return set(element.out_of_command)
+
+
+def restricted(state: GameState, unit: Unit, options: Mapping[str, Any]) -> str | None:
+    """Why the unit suffers the OoC restrictions of R002.26 (None when it does not):
+    "out of command" (R002.25) or "broken" (R002.27)."""
+    profile = card(unit)
+    if profile.squadron in tuple(tracking.get(state, "broken", ())):
+        return "broken"
+    if unit.id in out_of_command_ids(state, profile.squadron, options):
+        return "out of command"
+    return None
+
+
+def check_firing_option(
+    state: GameState, unit: Unit, option: str, options: Mapping[str, Any]
+) -> None:
+    """R002.26 / R002.27: UserError when an OoC or Broken model uses a Firing Option."""
+    why = restricted(state, unit, options)
+    if why is not None:
+        rule = "R002.27" if why == "broken" else "R002.26"
+        raise UserError(
+            f"{unit.id!r} is {why}: it cannot use {option} fire (no Firing Option)", spec_id=rule
+        )
+
+
+def may_receive_game_card(state: GameState, unit: Unit, options: Mapping[str, Any]) -> bool:
+    """R002.26: Game Cards cannot be played on an Out of Command (or Broken) model."""
+    return restricted(state, unit, options) is None
+
+
+def check_boarding(state: GameState, unit: Unit, options: Mapping[str, Any]) -> None:
+    """R002.26 / R002.27: an OoC or Broken model cannot initiate a Boarding Assault."""
+    why = restricted(state, unit, options)
+    if why is not None:
+        rule = "R002.27" if why == "broken" else "R002.26"
+        raise UserError(
+            f"{unit.id!r} is {why}: it cannot initiate a Boarding Assault", spec_id=rule
+        )
+
+
+# --------------------------------------------------------------------------- Fleet Commodore
+
+
+def fleet_commodore(state: GameState, side: str) -> Unit | None:
+    """The side's Fleet Commodore's vessel on the table (captured ones do not count)."""
+    for unit in state.units:
+        if (
+            unit.side == side
+            and card(unit).fleet_commodore
+            and not tracking.is_prize(state, unit.id)
+        ):
+            return unit
+    return None
+
+
+def commodore_option(
+    state: GameState,
+    side: str,
+    reroll: str,
+    subject: Unit | None,
+    options: Mapping[str, Any],
+    *,
+    firer: Unit | None = None,
+) -> str | None:
+    """R002.10 / T002.3: the option letter that lets `side` re-roll this roll, or None.
+
+    `reroll` is "treacherous-terrain", "critical-vs-enemy", "critical-vs-own-commodore" or
+    "damage-repair"; `subject` the model the roll is for (the enemy hit, for option b);
+    `firer` the side's model that fired (option b, measured from it by default, A002.4).
+    """
+    commodore = fleet_commodore(state, side)
+    if commodore is None:
+        return None
+    for letter, option in COMMODORE_OPTIONS.items():
+        if option.reroll != reroll:
+            continue
+        if option.within is None:
+            return letter if subject is not None and subject.id == commodore.id else None
+        measured = subject
+        if letter == "b" and options["fc_option_b_measure_from"] == "firer":
+            measured = firer
+        if measured is None:
+            return None
+        if measured.id == commodore.id or within_from_centre(commodore, measured, FC_RANGE):
+            return letter
+    return None
+
+
+def commodore_available(state: GameState, side: str) -> bool:
+    """R002.10: one re-roll a turn."""
+    return side not in tuple(tracking.get(state, "fc_used", ()))

@@ -1,0 +1,302 @@
+"""A model's move in segment 2a, played through the generic action protocol.
+
+The path is planned by `tactical.geometry.movement.plan_path` under the unit's turning
+rules (`movement.turning_rules`, fed this activation's generator boost from rule_state
+`boosts`), and swept against the table by `tactical.geometry.sweep.first_contact`: the
+terrain the unit collides with (`RuleSystem.terrain_collides`, R002.35), other models on
+its line-of-sight level (a ram) and the table's edge — the same checks
+`tactical.session.movement.plan_move` makes for `tactical move` (the rule layer cannot
+import the session layer, so the few lines that put them together are repeated here).
+
+Playing it: an illegal path is a UserError citing the violated rule; each Snaking turn
+takes a Treacherous Terrain Test (R002.34, A002.10: 1D6, failed on the movement rules'
+`treacherous_fails_on`, costing one Hull Point — external); the unit stops at the first
+collision or ram (recorded for segment 2b); a flying unit that leaves the table is Lost
+(R002.59). The unit stops just short of any contact, so it never ends on another model
+and the readjustment of R002.33 is not needed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from tactical.dice import Dice
+from tactical.errors import UserError
+from tactical.geometry.movement import PathPlan, Violation, parse_path, plan_path
+from tactical.geometry.movement_spec import TurningRules
+from tactical.geometry.shapes import Pose
+from tactical.geometry.sweep import Obstacles, board_exterior, first_contact
+from tactical.model import FrozenMap, GameState, Unit
+from tactical.rules.base import Event, Resolution
+from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
+from tactical.rules.dystopian_wars.cards import card
+from tactical.rules.dystopian_wars.combat import destroy
+from tactical.rules.dystopian_wars.dicework import d6
+from tactical.rules.dystopian_wars.flyers import formation_valid, lost_off_table
+from tactical.rules.dystopian_wars.measures import centres
+
+EDGE = "table-edge"
+CONTACT_DISTANCE = 0.01  # inches: bases this close are in a collision or ram (R002.32)
+
+
+@dataclass(frozen=True)
+class Maneuver:
+    """A planned move: the path plan, the contact that stops it, where the unit ends."""
+
+    unit: str
+    rules: TurningRules
+    plan: PathPlan
+    contact_kind: str | None  # "terrain", "ram", "edge" or None
+    contact_id: str | None
+    contact_step: int | None
+    final: Pose
+    treacherous: tuple[int, ...]  # indices of executed turns needing a TT test
+
+    @property
+    def legal(self) -> bool:
+        return self.plan.legal and not (
+            self.contact_kind == "edge" and not self.rules.lost_off_board
+        )
+
+    @property
+    def lost(self) -> bool:
+        return self.contact_kind == "edge" and self.rules.lost_off_board
+
+
+def _system():
+    return RULE_SYSTEM
+
+
+def turning_rules(state: GameState, unit: Unit) -> TurningRules:
+    """The unit's turning rules with this activation's boost (rule-state `boosts`)."""
+    options = dict(state.options)
+    boost = tracking.mapping(state, "boosts").get(unit.id)
+    if boost:
+        options["activation"] = dict(boost)
+    return _system().turning_rules(unit, options)
+
+
+def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
+    """Plan `unit`'s move along `path` (GEO002.8) and find what stops it (R002.35, R002.59)."""
+    system = _system()
+    rules = turning_rules(state, unit)
+    planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
+    others = [u for u in state.units if u.id != unit.id]
+    geometries = [t.geometry for t in state.terrain] + [u.footprint for u in others]
+    geometries.append(board_exterior(state.board.width, state.board.height))
+    allowed = np.array(
+        [system.terrain_collides(unit, t) for t in state.terrain]
+        + [system.los_level(u) == system.los_level(unit) for u in others]
+        + [True],
+        dtype=bool,
+    )
+    obstacles = Obstacles(geometries)
+    contact = first_contact(
+        planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
+    )
+    if planned.disengage and not _in_contact(unit, obstacles, allowed):
+        planned = replace(
+            planned,
+            violations=(
+                *planned.violations,
+                Violation(
+                    rules.disengage_rule,
+                    "only a unit in a collision or ram may disengage by rotating about its centre",
+                ),
+            ),
+        )
+    executed = planned.steps
+    kind = contact_id = None
+    step = None
+    final = planned.end
+    if contact is not None:
+        step = contact.motion
+        executed = planned.steps[: contact.motion + 1]
+        final = contact.pose
+        terrain_count = len(state.terrain)
+        if contact.obstacle < terrain_count:
+            kind, contact_id = "terrain", state.terrain[contact.obstacle].id
+        elif contact.obstacle < terrain_count + len(others):
+            kind, contact_id = "ram", others[contact.obstacle - terrain_count].id
+        else:
+            kind, contact_id = "edge", EDGE
+    treacherous = tuple(
+        s.index for s in executed if s.treacherous and (step is None or s.index < step)
+    )
+    return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+
+
+def _in_contact(unit: Unit, obstacles: Obstacles, allowed: np.ndarray) -> bool:
+    """R002.32: whether the unit touches (within `CONTACT_DISTANCE`) colliding terrain or a
+    model on its level — what it may disengage from (the table's edge is not)."""
+    near = obstacles.tree.query(unit.footprint, predicate="dwithin", distance=CONTACT_DISTANCE)
+    return any(allowed[i] and i < len(allowed) - 1 for i in near)
+
+
+def default_path(state: GameState, unit: Unit) -> str:
+    """A legal path to offer first: straight ahead as far as the unit may, else shorter,
+    else turning to the side with more room."""
+    rules = turning_rules(state, unit)
+    move = rules.max_distance or 0.0
+    least = max(rules.min_total_distance, rules.min_straight_before_turn)
+    half = max(least, move / 2)
+    candidates = [f"F{move:g}", f"F{half:g}"]
+    if least:
+        for side in ("P", "S"):
+            candidates.append(f"F{least:g} {side}45 F{max(0.0, move - least):g}")
+            candidates.append(f"F{least:g} {side}45 {side}45")
+    else:
+        candidates += ["P45", "S45", "P45 P45", "S45 S45"]
+    for candidate in candidates:
+        found = plan(state, unit, candidate)
+        if found.legal and found.contact_kind is None:
+            return candidate
+    for candidate in candidates:
+        if plan(state, unit, candidate).legal:
+            return candidate
+    return candidates[0]
+
+
+def move(
+    state: GameState, unit: Unit, path: str, dice: Dice
+) -> tuple[Resolution, Mapping[str, Any] | None]:
+    """Play the move (see the module doc); returns the resolution and the collision, if any."""
+    found = plan(state, unit, path)
+    for violation in found.plan.violations:
+        raise UserError(
+            f"illegal move for {unit.id!r}: {violation.message}", spec_id=violation.rule
+        )
+    if found.contact_kind == "edge" and not found.rules.lost_off_board:
+        raise UserError(
+            f"illegal move for {unit.id!r}: the base would leave the table; only a flying model "
+            "may, and it is lost",
+            spec_id="R002.59",
+        )
+    events = [
+        Event.of(
+            "move",
+            "GEO002.8",
+            unit=unit.id,
+            path=path,
+            x=round(found.final.x, 4),
+            y=round(found.final.y, 4),
+            heading=round(found.final.heading, 4),
+            distance=round(found.plan.distance, 4),
+            boost=tracking.mapping(state, "boosts").get(unit.id),
+        )
+    ]
+    damage = 0
+    for index in found.treacherous:
+        token = found.plan.steps[index].step.token
+        value, event = d6(
+            dice, unit.id, f"Treacherous Terrain Test, Snaking turn {token}", "R002.34"
+        )
+        failed = value <= found.rules.treacherous_fails_on
+        damage += failed
+        events += [
+            event,
+            Event.of(
+                "treacherous-terrain",
+                "R002.34",
+                unit=unit.id,
+                turn=token,
+                roll=value,
+                failed=failed,
+                keeps_moving=True,
+            ),
+        ]
+    collision = None
+    if found.lost:
+        events.append(Event.of("lost", "R002.59", unit=unit.id, wing=card(unit).squadron))
+        return Resolution(lost_off_table(state, unit), tuple(events), "lost"), None
+    moved = state.replace_unit(unit.moved_to(found.final))
+    if found.contact_kind in ("terrain", "ram"):
+        collision = FrozenMap(unit=unit.id, kind=found.contact_kind, obstacle=found.contact_id)
+        events.append(
+            Event.of(
+                "collision" if found.contact_kind == "terrain" else "ram",
+                "R002.35" if found.contact_kind == "terrain" else "R002.28",
+                unit=unit.id,
+                obstacle=found.contact_id,
+                step=found.contact_step,
+            )
+        )
+    if damage:
+        lost = tracking.hull_lost(moved, unit.id) + damage
+        moved = tracking.put_in(moved, "hull_lost", unit.id, lost)
+        events.append(
+            Event.of("damage", "G.5", unit=unit.id, hull_lost=damage, cause="Treacherous Terrain")
+        )
+        if lost >= card(unit).hull_points:
+            moved = destroy(moved, moved.unit(unit.id))
+            events.append(Event.of("destroyed", "G.5", unit=unit.id))
+    summary = (found.contact_kind or "clear", damage)
+    return Resolution(moved, tuple(events), summary), collision
+
+
+def _leading_first(units: tuple[Unit, ...]) -> list[Unit]:
+    """The Wing's TFs ordered front to back along their heading, so none rams another."""
+    pose = units[0].pose
+    forward = np.subtract(pose.to_world(0.0, 1.0), (pose.x, pose.y))
+    ahead = centres(units) @ forward
+    return [units[i] for i in np.argsort(-ahead, kind="stable")]
+
+
+def wing_path_keeps_formation(state: GameState, units: tuple[Unit, ...], path: str) -> bool:
+    """Whether every TF can legally take `path` (leading TF first) and the Wing ends in a
+    valid formation (R002.52). Planned only: no dice, nothing changed."""
+    current = state
+    for unit in _leading_first(units):
+        found = plan(current, current.unit(unit.id), path)
+        if not found.legal or found.lost:
+            return False
+        current = current.replace_unit(current.unit(unit.id).moved_to(found.final))
+    return formation_valid(tuple(current.unit(u.id) for u in units))
+
+
+def move_wing(
+    state: GameState, units: tuple[Unit, ...], path: str, dice: Dice
+) -> tuple[Resolution, tuple[Mapping[str, Any], ...]]:
+    """A Tiny Flyer Wing moved as a formation: every TF along the same path, the leading TF
+    first so none rams another; the Wing must still be a valid formation (R002.52)."""
+    if not units:
+        raise UserError("the Wing has no Tiny Flyers on the table", spec_id="R002.52")
+    events: list[Event] = []
+    collisions = []
+    summaries = []
+    current = state
+    for unit in _leading_first(units):
+        if not current.has_unit(unit.id):
+            continue
+        resolution, collision = move(current, current.unit(unit.id), path, dice)
+        current = resolution.state
+        events.extend(resolution.events)
+        summaries.append(resolution.summary)
+        if collision:
+            collisions.append(collision)
+    remaining = tuple(current.unit(u.id) for u in units if current.has_unit(u.id))
+    if remaining and not formation_valid(remaining):
+        raise UserError(
+            f"moving the Wing along {path!r} breaks its formation: every Tiny Flyer must stay "
+            "in base contact with the Wing",
+            spec_id="R002.52",
+        )
+    events.append(
+        Event.of("wing-formation", "R002.52", units=tuple(u.id for u in remaining), valid=True)
+    )
+    return Resolution(current, tuple(events), tuple(summaries)), tuple(collisions)
+
+
+def default_wing_path(state: GameState, units: tuple[Unit, ...]) -> str | None:
+    """A path that keeps the Wing in formation, straight ahead as far as it can; None when
+    no straight move does (the Wing then stays where it is)."""
+    move_limit = min((turning_rules(state, u).max_distance or 0.0) for u in units)
+    for fraction in (1.0, 0.75, 0.5, 0.25, 0.1):
+        path = f"F{round(move_limit * fraction, 2):g}"
+        if wing_path_keeps_formation(state, units, path):
+            return path
+    return None

@@ -1,0 +1,151 @@
+"""What Dystopian Wars tracks beyond the stat cards, in `GameState.rule_state`.
+
+Keys (plain values; documented here because saves keep them):
+
+- `turn`: the turn number (int); `fc_used`: sides that used their Fleet Commodore
+  re-roll this turn (R002.10); `activated`: squadrons activated this turn;
+  `initiative`: {"winner": side} for this turn.
+- `setup`: the game setup choices (R002.2-R002.4); `mfv`: {side: MFV};
+  `core_forces`: {side: force}; `fleets`: {side: [{id, points, size, force,
+  commodore}]}, the fleets as deployed (for Field Orders and VP).
+- `field_orders`: {side: {"order": n, "roll": r or None, "chose_default": bool}}.
+- `activation`: the Squadron Activation in progress (see `play`), or absent.
+- `hull_lost`: {unit: Hull Points lost}; `effects`: {unit: [critical codes]} (lasting
+  effects, repairable); `until_end`: {unit: [effect codes]} that end in the End Phase.
+- `broken`: Broken squadrons (R002.27); `tested`: squadrons that took their Break Test.
+- `losses`: [{id, side, points, size, force, commodore, how}] for every model
+  destroyed, captured or lost (how: "destroyed" / "captured" / "lost").
+- `prizes`: {unit: capturing side} for captured models still on the table.
+- `wings`: {squadron: {"type", "fuel", "armed", "launched_turn"}} (R002.54, R002.55, R002.61).
+- `aboard`: {carrier: Tiny Flyers aboard} (R002.60, R002.61); `cap`: {wing: parent}.
+- `boosts`: {unit: {"kinetic": r} or {"tesla": r}} for the activation in progress:
+  **the movement code reads this** (pass it as the `activation` of
+  `tactical.session.movement.plan_move` / `play_move`, i.e. `options["activation"]`
+  of `movement.turning_rules`).
+- `offers`: {side: {...}} a roll the side's Fleet Commodore may re-roll now (R002.10).
+- `pending_removals`: units destroyed in a simultaneous step, removed at its end (R002.28).
+- `commanders`: {squadron: unit} the commanding model declared in segment 1 (R002.25);
+  `generators_used`: {unit: [generator]} this activation; `launches`: {carrier#n: wing}.
+- `end_phase`: {"started", "repaired", "bravery", "drifted"} for the End Phase under way;
+  `turn_closed`: the End Phase has ended the turn (until the next Initiative).
+- `result`: {"winner": side or None, "how": ..., "turn": n} once the game is decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tactical.model import FrozenMap, GameState, Unit, thaw
+from tactical.rules.dystopian_wars.cards import card
+
+
+def get(state: GameState, key: str, default: Any = None) -> Any:
+    return state.rule_state.get(key, default)
+
+
+def mapping(state: GameState, key: str) -> Mapping[str, Any]:
+    return state.rule_state.get(key) or FrozenMap()
+
+
+def put(state: GameState, **changes: Any) -> GameState:
+    return state.with_rule_state(**changes)
+
+
+def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
+    """Set `rule_state[key][item]` (value None removes the item)."""
+    table = dict(mapping(state, key))
+    if value is None:
+        table.pop(item, None)
+    else:
+        table[item] = value
+    return state.with_rule_state(**{key: FrozenMap(table)})
+
+
+def add_to(state: GameState, key: str, *items: Any) -> GameState:
+    """Append to the tuple `rule_state[key]` (no duplicates)."""
+    current = tuple(get(state, key, ()))
+    new = current + tuple(i for i in items if i not in current)
+    return state.with_rule_state(**{key: new})
+
+
+def plain(value: Any) -> Any:
+    """A rule-state value as plain dicts/lists (for building a changed copy)."""
+    return thaw(value)
+
+
+# --------------------------------------------------------------------------- damage
+
+
+def hull_lost(state: GameState, unit_id: str) -> int:
+    return int(mapping(state, "hull_lost").get(unit_id, 0))
+
+
+def hull_left(state: GameState, unit: Unit) -> int:
+    return max(0, card(unit).hull_points - hull_lost(state, unit.id))
+
+
+def effects(state: GameState, unit_id: str) -> tuple[str, ...]:
+    return tuple(mapping(state, "effects").get(unit_id, ()))
+
+
+def until_end(state: GameState, unit_id: str) -> tuple[str, ...]:
+    return tuple(mapping(state, "until_end").get(unit_id, ()))
+
+
+def add_effect(state: GameState, unit_id: str, code: str, *, lasting: bool = True) -> GameState:
+    key = "effects" if lasting else "until_end"
+    codes = tuple(mapping(state, key).get(unit_id, ()))
+    return put_in(state, key, unit_id, (*codes, code))
+
+
+def replace_last_effect(state: GameState, unit_id: str, old: str, new: str) -> GameState:
+    codes = list(effects(state, unit_id))
+    for index in range(len(codes) - 1, -1, -1):
+        if codes[index] == old:
+            codes[index] = new
+            break
+    return put_in(state, "effects", unit_id, tuple(codes))
+
+
+def remove_effect(state: GameState, unit_id: str, code: str) -> GameState:
+    codes = list(effects(state, unit_id))
+    if code in codes:
+        codes.remove(code)
+    return put_in(state, "effects", unit_id, tuple(codes) if codes else None)
+
+
+# --------------------------------------------------------------------------- losses
+
+
+def loss_record(unit: Unit, how: str) -> FrozenMap:
+    profile = card(unit)
+    return FrozenMap(
+        id=unit.id,
+        side=unit.side,
+        points=profile.points,
+        size=unit.size.value,
+        force=profile.force,
+        commodore=profile.fleet_commodore,
+        squadron=profile.squadron,
+        how=how,
+    )
+
+
+def losses(state: GameState) -> tuple[Mapping[str, Any], ...]:
+    return tuple(get(state, "losses", ()))
+
+
+def record_loss(state: GameState, unit: Unit, how: str) -> GameState:
+    """A model destroyed / captured / lost: recorded (for VP and Field Orders)."""
+    if any(r["id"] == unit.id for r in losses(state)):
+        return state
+    return put(state, losses=(*losses(state), loss_record(unit, how)))
+
+
+def is_prize(state: GameState, unit_id: str) -> bool:
+    return unit_id in mapping(state, "prizes")
+
+
+def game_over(state: GameState) -> bool:
+    return get(state, "result") is not None

@@ -1,0 +1,220 @@
+"""Command and the Fleet Commodore (R002.10, R002.23-R002.27, A002.2, A002.4)."""
+
+from __future__ import annotations
+
+from dw_builders import DW, refused, table, unit
+
+from tactical.dice import ScriptedDice
+from tactical.geometry.shapes import RectBase
+from tactical.model import FrozenMap
+from tactical.rules.base import Action
+from tactical.rules.dystopian_wars import combat, command, play, tracking
+
+ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
+
+
+def _squadron(*positions: tuple[float, float], side: str = "A") -> list:
+    return [
+        unit(f"{side}{i}", x, y, side, squadron="sq", commander=(i == 0), weapons=[ONE_GUN])
+        for i, (x, y) in enumerate(positions)
+    ]
+
+
+def test_R002_23_command_distance_is_centre_to_centre():
+    # long bases 10.5" apart centre to centre: their ends are within 10", the centres are not
+    a = unit("a", 10, 10, base=RectBase(1, 6), heading=90, squadron="sq")
+    b = unit("b", 20.5, 10, base=RectBase(1, 6), heading=90, squadron="sq")
+    element = command.command_element((a, b), 10.0)
+    assert element.out_of_command == ("b",)
+    assert command.command_element((a, b), 10.5).out_of_command == ()
+
+
+def test_R002_24_no_command_test_is_rolled():
+    state = play.setup(table(*_squadron((10, 10), (40, 10)), unit("b", 10, 40, "B")))
+    state = DW.apply(state, Action("initiative", "A"), ScriptedDice([6, 1])).state
+    state = DW.apply(
+        state, Action("activate", "A", FrozenMap(squadron="sq")), ScriptedDice([])
+    ).state
+    result = DW.apply(state, Action("command", "A"), ScriptedDice([]))  # no dice consumed
+    assert [e.spec_id for e in result.events] == ["R002.25", "R002.24"]
+    assert result.summary == ("A1",)
+
+
+def test_R002_25_commanded_element_is_the_commanders_component_A002_2():
+    units = _squadron((10, 10), (19, 10), (28, 10), (50, 10), (55, 10))
+    element = command.command_element(tuple(units), 10.0)
+    assert element.commander == "A0"
+    assert element.element == ("A0", "A1", "A2")  # a chain of links of at most 10"
+    assert element.out_of_command == ("A3", "A4")  # two stragglers do not qualify each other
+    chosen = command.command_element(tuple(units), 10.0, "A3")
+    assert chosen.element == ("A3", "A4")
+    with refused("R002.25"):
+        command.command_element(tuple(units), 10.0, "nobody")
+
+
+def test_R002_25_back_in_command_when_connected_again():
+    units = _squadron((10, 10), (30, 10))
+    state = table(*units, unit("b", 10, 40, "B"))
+    options = DW.options(state.options)
+    assert command.restricted(state, state.unit("A1"), options) == "out of command"
+    moved = state.replace_unit(state.unit("A1").moved_to(state.unit("A1").pose.__class__(18, 10)))
+    assert command.restricted(moved, moved.unit("A1"), options) is None
+
+
+def test_R002_26_out_of_command_models_use_no_firing_option():
+    units = _squadron((10, 10), (40, 10), (42, 10))
+    target = unit("t", 41, 14, "B")
+    state = table(*units, target, unit("spot", 41, 20, "A", mars="spotter"))
+    options = DW.options(state.options)
+    assert not command.may_receive_game_card(state, state.unit("A1"), options)
+    assert command.may_receive_game_card(state, state.unit("A0"), options)
+    with refused("R002.26", "linked"):
+        combat.declare(state, "A1", "Gun", "t", {"linked": ["A2"]})
+    with refused("R002.26", "Boarding"):
+        command.check_boarding(state, state.unit("A1"), options)
+    for option in command.FIRING_OPTIONS:
+        with refused("R002.26", option):
+            command.check_firing_option(state, state.unit("A1"), option, options)
+    # a model in command may link
+    in_command = table(*_squadron((10, 10), (14, 10)), unit("t", 12, 14, "B"))
+    attack = combat.declare(in_command, "A0", "Gun", "t", {"linked": ["A1"]})
+    assert [entry[2] for entry in attack.params["pool"]] == [2, 1]
+
+
+def test_R002_26_split_fire_refused_out_of_command():
+    state = table(*_squadron((10, 10), (40, 10)), unit("t1", 40, 14, "B"), unit("t2", 44, 10, "B"))
+    twin = dict(ONE_GUN, name="Second gun")
+    a1 = state.unit("A1").with_stats(weapons=(FrozenMap(ONE_GUN), FrozenMap(twin)))
+    state = play.setup(state.replace_unit(a1))
+    state = DW.apply(state, Action("initiative", "A"), ScriptedDice([6, 1])).state
+    for kind, params in (("activate", {"squadron": "sq"}), ("command", {}), ("end-movement", {})):
+        state = DW.apply(state, Action(kind, "A", FrozenMap(params)), ScriptedDice([])).state
+    state = DW.apply(
+        state,
+        Action("declare-attack", "A1", FrozenMap(weapon="Gun", target="t1")),
+        ScriptedDice([]),
+    ).state
+    with refused("R002.26", "split"):
+        DW.apply(
+            state,
+            Action("declare-attack", "A1", FrozenMap(weapon="Second gun", target="t2")),
+            ScriptedDice([]),
+        )
+    same_target = DW.apply(
+        state,
+        Action("declare-attack", "A1", FrozenMap(weapon="Second gun", target="t1")),
+        ScriptedDice([]),
+    )
+    assert same_target.summary == "3d"
+
+
+def test_R002_27_a_broken_squadron_suffers_out_of_command_effects():
+    units = _squadron((10, 10), (14, 10))
+    state = table(*units, unit("t", 12, 14, "B")).with_rule_state(broken=("A:sq",))
+    options = DW.options(state.options)
+    assert command.restricted(state, state.unit("A0"), options) == "broken"
+    with refused("R002.27"):
+        combat.declare(state, "A0", "Gun", "t", {"linked": ["A1"]})
+    with refused("R002.27"):
+        command.check_boarding(state, state.unit("A0"), options)
+
+
+def test_R002_27_break_test_is_for_the_whole_squadron():
+    squadron = _squadron((10, 10), (14, 10), (18, 10), (22, 10))
+    state = play.setup(table(*squadron, unit("b", 10, 40, "B")))
+    state = state.without_unit("A2").without_unit("A3")  # half the squadron gone
+    assert play.break_tests_due(state) == ("A:sq",)
+    state = state.with_rule_state(activation=FrozenMap(side="B", squadron="B:b", stage="morale"))
+    result = DW.apply(state, Action("break-tests", "B"), ScriptedDice([6, 5]))  # 11 > 7: Broken
+    assert result.summary == ("A:sq",)
+    assert tracking.get(result.state, "broken") == ("A:sq",)
+    assert sum(1 for e in result.events if e.kind == "morale") == 1  # one test for the squadron
+    assert play.break_tests_due(result.state) == ()
+
+
+# --------------------------------------------------------------------------- Fleet Commodore
+
+
+def _critical_state(fc_at: float, **options) -> tuple:
+    """A's attacker 'a' at (20, 10); A's commodore 'fc' at (fc_at, 10); B's target 't'."""
+    state = play.setup(
+        table(
+            unit("a", 20, 10, weapons=[ONE_GUN]),
+            unit("fc", fc_at, 10, fleet_commodore=True),
+            unit("t", 20, 14, "B", damage_rating=1, critical_rating=2, hull_points=9),
+            **options,
+        )
+    )
+    attack = combat.declare(state, "a", "Gun", "t")
+    resolved = combat.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
+    assert resolved.summary.critical == "critical-7"
+    return resolved
+
+
+def test_R002_10_option_b_reroll_a_critical_against_an_enemy():
+    resolved = _critical_state(26.0)  # the firer is 6" from the commodore
+    offer = tracking.mapping(resolved.state, "offers")["A"]
+    assert (offer["kind"], offer["option"], offer["unit"]) == ("critical", "b", "t")
+    rerolled = DW.apply(resolved.state, Action("commodore-reroll", "A"), ScriptedDice([6, 5]))
+    assert tracking.effects(rerolled.state, "t") == ("critical-11",)
+    assert tracking.get(rerolled.state, "fc_used") == ("A",)
+    with refused("R002.10"):
+        DW.apply(rerolled.state, Action("commodore-reroll", "A"), ScriptedDice([6, 5]))
+
+
+def test_R002_10_option_b_is_measured_from_the_firer_A002_4():
+    far = _critical_state(40.0)  # firer 20" away: no offer
+    assert "A" not in tracking.mapping(far.state, "offers")
+    state = table(
+        unit("a", 20, 10), unit("fc", 40, 10, fleet_commodore=True), unit("t", 36, 12, "B")
+    )
+    options = DW.options({"fc_option_b_measure_from": "target"})
+    assert (
+        command.commodore_option(
+            state, "A", "critical-vs-enemy", state.unit("t"), options, firer=state.unit("a")
+        )
+        == "b"
+    )
+    default = DW.options({})
+    assert (
+        command.commodore_option(
+            state, "A", "critical-vs-enemy", state.unit("t"), default, firer=state.unit("a")
+        )
+        is None
+    )
+
+
+def test_R002_10_options_a_c_d():
+    state = table(
+        unit("fc", 20, 10, fleet_commodore=True),
+        unit("near", 26, 10),
+        unit("far", 40, 10),
+        unit("enemy", 20, 30, "B"),
+    )
+    options = DW.options({})
+    near, far, fc = state.unit("near"), state.unit("far"), state.unit("fc")
+    assert command.commodore_option(state, "A", "treacherous-terrain", near, options) == "a"
+    assert command.commodore_option(state, "A", "treacherous-terrain", far, options) is None
+    assert command.commodore_option(state, "A", "damage-repair", near, options) == "d"
+    assert command.commodore_option(state, "A", "damage-repair", far, options) is None
+    assert command.commodore_option(state, "A", "critical-vs-own-commodore", fc, options) == "c"
+    assert command.commodore_option(state, "A", "critical-vs-own-commodore", near, options) is None
+    assert (
+        command.commodore_option(state, "B", "damage-repair", state.unit("enemy"), options) is None
+    )
+
+
+def test_R002_10_one_reroll_a_turn_reset_by_the_next_turn():
+    resolved = _critical_state(26.0)
+    used = DW.apply(resolved.state, Action("commodore-reroll", "A"), ScriptedDice([6, 5])).state
+    assert not command.commodore_available(used, "A")
+    closed = used.with_rule_state(turn_closed=True)
+    next_turn = DW.apply(closed, Action("initiative", "A"), ScriptedDice([3, 2])).state
+    assert command.commodore_available(next_turn, "A")
+
+
+def test_R002_10_the_offer_lapses_when_the_side_does_something_else():
+    resolved = _critical_state(26.0)
+    state = resolved.state.with_rule_state(turn_closed=True)
+    after = DW.apply(state, Action("initiative", "A"), ScriptedDice([3, 2])).state
+    assert "A" not in tracking.mapping(after, "offers")

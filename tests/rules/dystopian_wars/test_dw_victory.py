@@ -1,0 +1,130 @@
+"""Field Orders and victory (R002.20-R002.22, T002.1, A002.19, A002.20)."""
+
+from __future__ import annotations
+
+from dw_builders import DW, refused, table, unit
+
+from tactical.dice import ScriptedDice
+from tactical.model import FrozenMap
+from tactical.rules.base import Action, TurnPosition
+from tactical.rules.dystopian_wars import play, tracking, victory
+
+
+def _fleets(**options):
+    return play.setup(
+        table(
+            unit("a-big", 10, 5, size="large", points=60, squadron="big"),
+            unit("a-mid", 20, 5, size="medium", points=30, squadron="mid"),
+            unit("a-small", 30, 5, size="small", points=10, squadron="small"),
+            unit(
+                "b-big", 10, 40, "B", size="large", points=60, fleet_commodore=True, squadron="big"
+            ),
+            unit("b-mid", 20, 40, "B", size="medium", points=30, squadron="mid"),
+            unit("b-small", 30, 40, "B", size="small", points=10, squadron="small"),
+            **options,
+        )
+    )
+
+
+def _lose(state, unit_id, how="destroyed"):
+    state = tracking.record_loss(state, state.unit(unit_id), how)
+    return state.without_unit(unit_id) if how == "destroyed" else state
+
+
+def test_R002_20_each_fleet_rolls_its_field_order_openly_after_deployment():
+    state = _fleets()
+    choices = DW.actions(state, TurnPosition(1, 0, 0), "A")
+    assert [(c.kind, c.spec_id) for c in choices] == [("field-order", "R002.20")]
+    rolled = DW.apply(state, Action("field-order", "A"), ScriptedDice([3]))
+    assert rolled.summary == (3, 3)
+    assert victory.order_of(rolled.state, "A").number == 3
+    assert DW.actions(rolled.state, TurnPosition(1, 0, 0), "A") == ()
+    with refused("R002.20"):
+        DW.apply(rolled.state, Action("field-order", "A"), ScriptedDice([3]))
+    odds = DW.action_odds(state, Action("field-order", "A")).section("outcome").distribution
+    assert len(odds) == 6 and odds.total == 1
+
+
+def test_R002_21_default_field_order_without_field_orders():
+    state = _fleets(field_orders=False)
+    assert victory.order_of(state, "A").number == 1
+    assert DW.actions(state, TurnPosition(1, 0, 0), "A") == ()
+    with refused("R002.21"):
+        DW.apply(
+            state.with_rule_state(field_orders=FrozenMap()),
+            Action("field-order", "A"),
+            ScriptedDice([2]),
+        )
+
+
+def test_R002_22_crushing_triumph_the_moment_the_order_is_met_FO1():
+    state = _fleets(max_fleet_value=100)
+    state = _lose(_lose(state, "b-big"), "b-small")  # 70 of 100
+    assert victory.satisfied(state, "A") == "B"
+    decided, events = victory.check_victory(state)
+    assert dict(tracking.get(decided, "result")) == {
+        "winner": "A",
+        "how": "crushing-triumph",
+        "turn": 1,
+        "order": 1,
+    }
+    assert events[0].spec_id == "R002.22"
+    assert DW.actions(decided, TurnPosition(1, 2, 0), "A") == ()
+    with refused("R002.22"):
+        DW.apply(decided, Action("initiative", "A"), ScriptedDice([6, 1]))
+
+
+def test_field_orders_2_to_6_T002_1():
+    state = _fleets(max_fleet_value=100)
+
+    def with_order(number, current):
+        return current.with_rule_state(
+            field_orders=FrozenMap(A=FrozenMap(order=number, roll=number, chose_default=False))
+        )
+
+    two = with_order(2, _lose(state, "b-big"))
+    assert victory.satisfied(two, "A") == "B"
+    captured = with_order(2, _lose(state, "b-big", "captured"))
+    assert victory.satisfied(captured, "A") is None  # FO 2 is "Destroy"
+    three = with_order(3, _lose(_lose(state, "b-big"), "b-small"))
+    assert victory.satisfied(three, "A") is None  # 70% but the Medium model survives
+    three = with_order(3, _lose(state, "b-mid"))
+    assert victory.satisfied(three, "A") is None  # all Medium but only 30%
+    three = with_order(3, _lose(_lose(state, "b-mid"), "b-small", "captured"))
+    assert victory.satisfied(three, "A") is None  # 40%
+    three = with_order(3, _lose(_lose(state, "b-mid"), "b-big", "captured"))
+    assert victory.satisfied(three, "A") == "B"
+    four = with_order(4, _lose(_lose(_lose(state, "b-mid"), "b-big"), "b-small", "captured"))
+    assert victory.satisfied(four, "A") == "B"
+    five = with_order(5, _lose(_lose(state, "b-small"), "b-big"))
+    assert victory.satisfied(five, "A") == "B"
+    six = with_order(6, _lose(state, "b-big"))
+    assert victory.satisfied(six, "A") is None  # the Commodore's vessel sunk, not captured
+    six = with_order(6, _lose(state, "b-big", "captured"))
+    assert victory.satisfied(six, "A") == "B"
+
+
+def test_R002_22_victory_points_at_the_end_and_A002_19_draw():
+    state = _fleets(game_turns=1)
+    state = _lose(state, "b-small")
+    state = DW.apply(state, Action("end-phase", "A"), ScriptedDice([])).state
+    result = tracking.get(state, "result")
+    assert (result["winner"], result["how"], dict(result["points"])) == (
+        "A",
+        "victory-points",
+        {"A": 10, "B": 0},
+    )
+    even = _lose(_lose(_fleets(game_turns=1), "b-small"), "a-small")
+    drawn = DW.apply(even, Action("end-phase", "A"), ScriptedDice([]))
+    assert tracking.get(drawn.state, "result")["how"] == "draw"
+    assert drawn.events[-1].spec_id == "A002.19"
+
+
+def test_R002_3_A002_20_time_limit_ends_at_the_end_of_the_current_turn():
+    state = _fleets(game_length="time")
+    choices = DW.actions(state, TurnPosition(1, 3, 0), "A")
+    assert [f.name for f in choices[0].fields] == ["time_up"]
+    going_on = DW.apply(state, Action("end-phase", "A"), ScriptedDice([]))
+    assert not tracking.game_over(going_on.state)
+    over = DW.apply(state, Action("end-phase", "A", FrozenMap(time_up=True)), ScriptedDice([]))
+    assert tracking.game_over(over.state)
