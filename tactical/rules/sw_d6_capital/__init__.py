@@ -1,9 +1,16 @@
-"""Star Wars D6 capital ship combat (seed 004): conventions, stats schema and options.
+"""Star Wars D6 capital ship combat (seed 004, SPEC §5) as a rule system.
 
 Positions are in "Space" movement units (GEO004.1); on the table one Space unit
 is `inches_per_space` inches (an option). Fire arcs are the four quadrants,
 renamed front/right/rear/left (DESIGN.md); weapon ranges are per weapon
 ("3-15/35/75", GEO004.2).
+
+Modules: `tables` (T004.1-T004.20), `codes` (die codes, R004.1-R004.9),
+`deck` (the Command Deck as unit stats), `options`, `condition` (what is
+tracked per ship), `ledger` (rule_state), `initiative`, `command`, `repair`
+(Damage Control), `combat` and `damage` (the Action Phase), `fighters`,
+`maneuver` (moves as actions), `play` (the generic action protocol) and
+`movement` (speeds and turn limits).
 """
 
 from __future__ import annotations
@@ -12,75 +19,117 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tactical.geometry.arcs_spec import Sector
-from tactical.model import MovementClass, Unit
-from tactical.rules.base import Field, MeasuringConventions, RuleSystem
-
-FRONT = Sector("front", 315.0, 45.0)
-RIGHT = Sector("right", 45.0, 135.0)
-REAR = Sector("rear", 135.0, 225.0)
-LEFT = Sector("left", 225.0, 315.0)
-SW_ARCS = (FRONT, RIGHT, REAR, LEFT)
-SPEEDS = ("stationary", "cautious", "cruising", "high", "all-out")
-
-STATS_FIELDS = (
-    Field("scale", "str", default="capital", choices=("starfighter", "frigate", "capital")),
-    Field("space", "int", default=4, low=0, high=20, doc="Space (movement units)"),
-    Field("speed", "str", default="cruising", choices=SPEEDS, spec_id="R004.51"),
-    Field("hull", "str", default="4D"),
-    Field("shields", "str", default="2D"),
-    Field("maneuverability", "str", default="1D"),
-    Field(
-        "weapons",
-        "tables",
-        default=(),
-        fields=(
-            Field("name", "str", required=True),
-            Field("arc", "str", default="front", choices=("front", "right", "rear", "left")),
-            Field("fire_control", "str", default="2D"),
-            Field("damage", "str", default="4D"),
-            Field("battery", "str", default="0D"),
-            Field(
-                "ranges",
-                "str",
-                default="3-15/35/75",
-                doc="short min-short/medium/long in Space units",
-            ),
-        ),
-    ),
+from tactical.dice import Dice
+from tactical.model import GameState, MovementClass, Terrain, Unit
+from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Attack,
+    MeasuringConventions,
+    OddsReport,
+    Problem,
+    Resolution,
+    RuleSystem,
+    TurnPosition,
+    TurnSequence,
+)
+from tactical.rules.sw_d6_capital import combat, maneuver, play
+from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
+from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
+from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
+from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
+from tactical.rules.sw_d6_capital.tables import (
+    ARC_SECTORS,
+    FRONT,
+    LEFT,
+    REAR,
+    RIGHT,
+    SPEED_ORDER,
 )
 
-OPTION_FIELDS = (
-    Field("inches_per_space", "float", default=1.0, low=0.1, high=12, spec_id="GEO004.1"),
-    Field("meet_or_beat", "bool", default=True, spec_id="A004.5"),
-)
+SW_ARCS = ARC_SECTORS
+SPEEDS = SPEED_ORDER
 
 
-def parse_ranges(text: str) -> tuple[float, float, float, float]:
-    """'3-15/35/75' -> (point-blank limit 3, short 15, medium 35, long 75) in Space units."""
-    short_part, medium, long = text.split("/")
-    low, short = short_part.split("-")
-    return float(low), float(short), float(medium), float(long)
+def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """Seed 004 has no line-of-sight rule (R004.29: any enemy in the arc may be targeted;
+    GEO004.1-GEO004.7 ask for none), so nothing blocks it."""
+    return False
 
 
 @dataclass(frozen=True)
 class SwD6Capital(RuleSystem):
     """Star Wars D6 capital ships with the SPEC's adopted readings."""
 
+    # ----------------------------------------------------------------- schema and geometry
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        """The Command Deck schema, die codes, ranges and weapon units (`deck`)."""
+        return check_deck(stats)
+
+    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
+        """Only obstructing terrain (a planet) stops a ship; asteroids and debris are hazards
+        to pilot through (GEO004.7, `maneuver`)."""
+        return maneuver.terrain_collides(terrain)
+
+    # ----------------------------------------------------------------- turn and combat hooks
+
+    def turn_sequence(self) -> TurnSequence:
+        """T004.1 / R004.10: Initiative, Command, Damage Control, Action, Movement."""
+        return play.TURN_SEQUENCE
+
+    @property
+    def has_combat(self) -> bool:
+        return True
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """R004.26: the unit's weapon units, `<arc>-<weapon type>`."""
+        return tuple(weapon.id for weapon in deck_of(unit).weapons)
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        prepared, _ = play.prepare(state, "Action")
+        return combat.declare(prepared, attacker, weapon, target, params)
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        prepared, events = play.prepare(state, "Action")
+        resolution = combat.resolve(prepared, attack, dice)
+        return Resolution(resolution.state, events + resolution.events, resolution.summary)
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        prepared, _ = play.prepare(state, "Action")
+        return combat.attack_odds(prepared, attack, self.id)
+
+    # ----------------------------------------------------------------- any declared action
+
+    def setup(self, state: GameState) -> GameState:
+        return play.setup(state)
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        return play.actions(state, position, side)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        return play.apply(state, action, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        return play.action_odds(state, action, self.id)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
-        weapons = unit.stats.get("weapons", ())
+        weapons = deck_of(unit).weapons
         if not weapons:
             return None
         scale = float(self.options(options)["inches_per_space"])
-        space = distance / scale
-        low, short, medium, long = max(parse_ranges(w.get("ranges", "3-15/35/75")) for w in weapons)
-        if space < low:
-            return "point-blank"
-        for name, limit in (("short", short), ("medium", medium), ("long", long)):
-            if space <= limit + 1e-9:
-                return name
-        return None
+        longest = max((w.ranges for w in weapons), key=lambda ranges: ranges[3])
+        return weapon_band(longest, distance / scale)
 
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]):  # -> TurningRules
         """R004.50, R004.51, T004.14: see `movement.turning_rules`."""
@@ -101,4 +150,19 @@ RULE_SYSTEM = SwD6Capital(
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
     phases=("Initiative", "Command", "Damage Control", "Action", "Movement"),
+    blocks_los=_no_line_of_sight,
 )
+
+__all__ = [
+    "FRONT",
+    "LEFT",
+    "OPTION_FIELDS",
+    "REAR",
+    "RIGHT",
+    "RULE_SYSTEM",
+    "SPEEDS",
+    "STATS_FIELDS",
+    "SW_ARCS",
+    "SwD6Capital",
+    "parse_ranges",
+]

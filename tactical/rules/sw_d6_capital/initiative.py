@@ -1,0 +1,307 @@
+"""The Initiative Phase (R004.11-R004.14): the contest, the bonus tracker, the Masterstroke.
+
+Every captain rolls his Initiative die code plus his Initiative Bonus. Equal
+totals re-roll among the tied captains (bonuses still added) until resolved;
+a re-roll decides only the order inside the tied group (R004.11, "any draws
+are rerolled"). The Masterstroke margin (R004.13, A004.4) is the winner's
+final total against the best other total that competed with it: the best
+total outside the top group, or inside it after its re-roll (A004.3: draws are
+judged after bonuses).
+
+Exact odds: one round of rolls is `contest_round`, a fold over the captains
+keyed by (top total, captains at the top, best total outside them). Its exact
+distribution is composed from each captain's own total distribution (the
+enumerated `roll_code`): enumerating the round as one joint replay costs
+(states x a nested roll) per captain and is out of reach with six captains,
+while the composition is polynomial; the tests check the two agree exactly.
+Re-rolls are composed the same way: a tied subset is the same contest among
+fewer captains, and a tie of every captain repeats the contest itself, so its
+outcomes are the round's other outcomes scaled by 1 / (1 - P(tie)) — the
+exact value of "re-roll until resolved", which no finite replay could reach.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from tactical.dice import Dice, Distribution, enumerate_outcomes
+from tactical.rules.base import Event
+from tactical.rules.sw_d6_capital.codes import CodeRoll, roll_code
+from tactical.rules.sw_d6_capital.tables import PIPS_PER_DIE
+
+MASTERSTROKE_MARGIN = 10  # R004.13
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A captain in the contest: his ship, Initiative die code (pips), Initiative Bonus."""
+
+    ship: str
+    pips: int
+    bonus: int
+
+    @property
+    def rolls_dice(self) -> bool:
+        return self.pips >= PIPS_PER_DIE
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round of Initiative rolls: totals in entry order and the summary the key keeps."""
+
+    rolls: tuple[CodeRoll, ...]
+    totals: tuple[int, ...]
+    top: int
+    leaders: tuple[str, ...]
+    runner_up: int | None
+
+
+def _round_key(round_: Round) -> Hashable:
+    return round_.top, round_.leaders, round_.runner_up
+
+
+def combine(
+    top: int, leaders: tuple[str, ...], runner_up: int | None, ship: str, total: int
+) -> tuple[int, tuple[str, ...], int | None]:
+    """One captain's total added to the round so far: (top total, captains on it, best
+    total below it). The one rule both `contest_round` and `round_odds` apply."""
+    if total > top:
+        return total, (ship,), top if leaders else None
+    if total == top:
+        return top, (*leaders, ship), runner_up
+    return top, leaders, total if runner_up is None else max(runner_up, total)
+
+
+def contest_round(entries: Sequence[Entry], dice: Dice, round_no: int = 1) -> Round:
+    """R004.11: every captain in `entries` rolls Initiative + bonus once."""
+
+    def roll_for(entry: Entry):
+        def step(state: Round, source: Dice) -> Round:
+            roll = roll_code(
+                entry.pips, source, who=entry.ship, what=f"initiative round {round_no}"
+            )
+            total = roll.total + entry.bonus
+            top, leaders, runner = combine(
+                state.top, state.leaders, state.runner_up, entry.ship, total
+            )
+            return Round((*state.rolls, roll), (*state.totals, total), top, leaders, runner)
+
+        return step
+
+    start = Round((), (), -1, (), None)
+    return dice.fold(start, [roll_for(entry) for entry in entries], key=_round_key)
+
+
+@dataclass(frozen=True)
+class Contest:
+    """The resolved contest: the order (highest first), first-round totals, the winner's final
+    total and the best total that competed with it (R004.13), and the rolls as events."""
+
+    order: tuple[str, ...]
+    totals: tuple[tuple[str, int], ...]
+    winner_total: int
+    runner_up: int | None
+    events: tuple[Event, ...]
+
+    @property
+    def winner(self) -> str:
+        return self.order[0]
+
+    @property
+    def margin(self) -> int | None:
+        return None if self.runner_up is None else self.winner_total - self.runner_up
+
+    @property
+    def masterstroke(self) -> bool:
+        """R004.13: the winner beat the next-highest total by 10 or more."""
+        return self.margin is not None and self.margin >= MASTERSTROKE_MARGIN
+
+
+def _max(a: int | None, b: int | None) -> int | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return max(a, b)
+
+
+def resolve_contest(entries: Sequence[Entry], dice: Dice, round_no: int = 1) -> Contest:
+    """R004.11: roll, then re-roll every group of equal totals among itself until resolved."""
+    entries = tuple(entries)
+    played = contest_round(entries, dice, round_no)
+    events: list[Event] = []
+    for entry, roll, total in zip(entries, played.rolls, played.totals, strict=True):
+        events.append(
+            roll.event(
+                entry.ship,
+                f"initiative round {round_no}",
+                "R004.11",
+                bonus=entry.bonus,
+                with_bonus=total,
+            )
+        )
+    by_total: dict[int, list[Entry]] = {}
+    for entry, total in zip(entries, played.totals, strict=True):
+        by_total.setdefault(total, []).append(entry)
+    order: list[str] = []
+    winner_total, runner_up = played.top, played.runner_up
+    for total in sorted(by_total, reverse=True):
+        group = by_total[total]
+        if len(group) == 1:
+            order.append(group[0].ship)
+            continue
+        if not any(entry.rolls_dice for entry in group):
+            # no dice to re-roll: the draw cannot be broken; table order stands
+            events.append(Event.of("draw-stands", "R004.11", ships=tuple(e.ship for e in group)))
+            order.extend(entry.ship for entry in group)
+            if total == played.top:
+                runner_up = total
+            continue
+        events.append(Event.of("draw", "A004.3", total=total, ships=tuple(e.ship for e in group)))
+        sub = resolve_contest(group, dice, round_no + 1)
+        events.extend(sub.events)
+        order.extend(sub.order)
+        if total == played.top:
+            winner_total, runner_up = sub.winner_total, _max(sub.runner_up, played.runner_up)
+    return Contest(
+        tuple(order),
+        tuple((entry.ship, total) for entry, total in zip(entries, played.totals, strict=True)),
+        winner_total,
+        runner_up,
+        tuple(events),
+    )
+
+
+# --------------------------------------------------------------------------- exact odds
+
+
+@lru_cache(maxsize=256)
+def total_odds(entry: Entry) -> Distribution[int]:
+    """One captain's Initiative total (roll + bonus), enumerating `roll_code` itself."""
+    return enumerate_outcomes(lambda dice: roll_code(entry.pips, dice).total + entry.bonus)
+
+
+RoundKey = tuple[int, tuple[str, ...], int | None]
+
+
+def round_weights(entries: Sequence[Entry]) -> tuple[dict[RoundKey, int], int]:
+    """(weight of each (top, leaders, runner_up), common denominator) of one `contest_round`:
+    the round's own `combine` folded over each captain's total distribution (`total_odds`,
+    from `roll_code`), in integers.
+
+    This is the fold `contest_round` performs under the enumerator, which would recompute
+    each captain's nested roll once per state and is out of reach with six captains; the
+    tests check the two agree exactly."""
+    states: dict[RoundKey, int] = {(-1, (), None): 1}
+    denominator = 1
+    for entry in entries:
+        odds = total_odds(entry)
+        common = math.lcm(*(p.denominator for _, p in odds))
+        counts = [(value, int(p * common)) for value, p in odds]
+        denominator *= common
+        following: dict[RoundKey, int] = {}
+        for (top, leaders, runner), weight in states.items():
+            for value, count in counts:
+                key = combine(top, leaders, runner, entry.ship, value)
+                following[key] = following.get(key, 0) + weight * count
+        states = following
+    return states, denominator
+
+
+def round_odds(entries: Sequence[Entry]) -> dict[RoundKey, Fraction]:
+    """P(top, leaders, runner_up) of one `contest_round`, exactly (`round_weights`)."""
+    weights, denominator = round_weights(entries)
+    return {key: Fraction(weight, denominator) for key, weight in weights.items()}
+
+
+def top_outcomes(
+    entries: Sequence[Entry], memo: dict | None = None
+) -> dict[tuple[str, int, bool], Fraction]:
+    """P(winner, winner's final total, beat every competitor by 10+) of `resolve_contest`.
+
+    "Beat by 10+" is all a tied group's re-roll contributes to its parent: the parent's
+    Masterstroke also needs the winner's final total against the best total outside the
+    group (R004.13), which is why the final total is kept.
+    """
+    entries = tuple(entries)
+    memo = {} if memo is None else memo
+    if entries in memo:
+        return memo[entries]
+    ships = tuple(entry.ship for entry in entries)
+    weights, denominator = round_weights(entries)
+    plain: dict[tuple[str, int, bool], int] = {}
+    everyone_tied = 0
+    # ties of some captains: by group, by top total, the weights of the best total outside
+    tied: dict[tuple[str, ...], dict[int, dict[int, int]]] = {}
+    for (top, leaders, runner_up), weight in weights.items():
+        if len(leaders) == 1:
+            beat = runner_up is not None and top - runner_up >= MASTERSTROKE_MARGIN
+            key = (leaders[0], top, beat)
+            plain[key] = plain.get(key, 0) + weight
+            continue
+        if not any(entry.rolls_dice for entry in entries if entry.ship in leaders):
+            key = (leaders[0], top, False)
+            plain[key] = plain.get(key, 0) + weight
+            continue
+        if leaders == ships:
+            everyone_tied += weight
+            continue
+        runners = tied.setdefault(leaders, {}).setdefault(top, {})
+        runners[runner_up] = runners.get(runner_up, 0) + weight  # type: ignore[index]
+    resolved = denominator - everyone_tied  # a full tie re-rolls: scale by 1 / (1 - P(tie))
+    result: dict[tuple[str, int, bool], Fraction] = {
+        key: Fraction(weight, resolved) for key, weight in plain.items()
+    }
+    for leaders, by_top in tied.items():
+        group = tuple(entry for entry in entries if entry.ship in leaders)
+        sub = top_outcomes(group, memo)
+        beaten: dict[tuple[str, int], int] = {}  # weight of best outside totals <= final - 10
+        overall = 0
+        for runners in by_top.values():
+            values = sorted(runners)
+            cumulative = list(itertools.accumulate(runners[v] for v in values))
+            overall += cumulative[-1]
+            for winner, final, beat in sub:
+                if beat:
+                    index = bisect.bisect_right(values, final - MASTERSTROKE_MARGIN)
+                    if index:
+                        key = (winner, final)
+                        beaten[key] = beaten.get(key, 0) + cumulative[index - 1]
+        for (winner, final, beat), q in sub.items():
+            clear = beaten.get((winner, final), 0) if beat else 0
+            for flag, weight in ((True, clear), (False, overall - clear)):
+                if weight:
+                    key = (winner, final, flag)
+                    result[key] = result.get(key, Fraction(0)) + q * Fraction(weight, resolved)
+    memo[entries] = result
+    return result
+
+
+def contest_odds(entries: Sequence[Entry]) -> Distribution[tuple[str, bool]]:
+    """The exact distribution of (winner, Masterstroke) of the contest (R004.11, R004.13)."""
+    if not entries:
+        return Distribution(())
+    outcomes = top_outcomes(entries)
+    return Distribution.from_weights(
+        ((winner, beat), p) for (winner, _total, beat), p in outcomes.items()
+    )
+
+
+# --------------------------------------------------------------------------- the tracker
+
+
+def next_bonuses(bonuses: dict[str, int], winner: str) -> dict[str, int]:
+    """R004.12 (A004.2): the winner's bonus grows by 1 while he keeps winning; every other
+    captain's resets to 0 — bonus(t) = turns won in a row just before t."""
+    return {ship: (bonus + 1 if ship == winner else 0) for ship, bonus in bonuses.items()}
+
+
+def ordered(order: Sequence[str], direction: str) -> tuple[str, ...]:
+    """R004.14: "highest-first" (firing) or "lowest-first" (orders, movement)."""
+    return tuple(order) if direction == "highest-first" else tuple(reversed(order))

@@ -1,0 +1,102 @@
+"""What the system keeps in `GameState.rule_state` (plain values, so saves stay data).
+
+Keys:
+
+- `"turn"`: the number of turns begun (0 before the first Initiative roll).
+- `"ships"`: unit id -> the ship's `Condition` as plain values. A unit without an
+  entry (a map just loaded) has its starting condition from its Command Deck.
+- `"initiative"`: this turn's contest — `order` (ids, highest first), `totals`
+  (id -> final total), `winner`, `margin`, `masterstroke` (bool).
+- `"dc_turn"`: the last turn whose Damage Control phase has begun (shields
+  regenerate once per turn, R004.19).
+- `"batch"`: the firing action in progress (R004.27): `ship`, `size`, `used`.
+- `"options"`: nothing — options stay in `GameState.options`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from tactical.errors import UserError
+from tactical.model import FrozenMap, GameState, Unit
+from tactical.rules.base import check_fields, with_defaults
+from tactical.rules.sw_d6_capital.condition import Condition, initial_condition
+from tactical.rules.sw_d6_capital.deck import Deck, deck_of
+from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
+
+
+def settings(state: GameState) -> Mapping[str, Any]:
+    """The options in force, validated (UserError naming the key otherwise)."""
+    return _settings(state.options)
+
+
+@lru_cache(maxsize=256)
+def _settings(options: FrozenMap) -> Mapping[str, Any]:
+    plain = {k: v for k, v in options.items() if k != "activation"}
+    problems = check_fields(OPTION_FIELDS, plain)
+    if problems:
+        problem = problems[0]
+        raise UserError(
+            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
+        )
+    return FrozenMap(with_defaults(OPTION_FIELDS, plain))
+
+
+def turn_of(state: GameState) -> int:
+    return int(state.rule_state.get("turn", 0))
+
+
+def find(state: GameState, unit_id: str) -> Unit:
+    """The unit with this id, or a UserError listing the ids on the table."""
+    try:
+        return state.unit(unit_id)
+    except KeyError:
+        known = ", ".join(u.id for u in state.units) or "none"
+        raise UserError(f"no unit {unit_id!r} on this table; units: {known}") from None
+
+
+def condition(state: GameState, unit_id: str) -> Condition:
+    """The ship's condition now (its starting condition if the system has not tracked it yet)."""
+    stored = state.rule_state.get("ships", {}).get(unit_id)
+    if stored is not None:
+        return _from_plain(stored)
+    return initial_condition(deck_of(find(state, unit_id)))
+
+
+@lru_cache(maxsize=4096)
+def _from_plain(stored: FrozenMap) -> Condition:
+    return Condition.from_plain(stored)
+
+
+def with_condition(state: GameState, unit_id: str, updated: Condition) -> GameState:
+    return with_conditions(state, {unit_id: updated})
+
+
+def with_conditions(state: GameState, updates: Mapping[str, Condition]) -> GameState:
+    ships = state.rule_state.get("ships", FrozenMap())
+    changed = {unit_id: FrozenMap(updated.to_plain()) for unit_id, updated in updates.items()}
+    return state.with_rule_state(ships=FrozenMap({**ships, **changed}))
+
+
+def ship(state: GameState, unit_id: str) -> tuple[Unit, Deck, Condition]:
+    unit = find(state, unit_id)
+    return unit, deck_of(unit), condition(state, unit_id)
+
+
+def initiative_info(state: GameState) -> Mapping[str, Any]:
+    return state.rule_state.get("initiative", FrozenMap())
+
+
+def initiative_order(state: GameState) -> tuple[str, ...]:
+    """This turn's Initiative order, highest first; units in table order before any roll."""
+    info = initiative_info(state)
+    order = tuple(u for u in info.get("order", ()) if state.has_unit(u))
+    rest = tuple(u.id for u in state.units if u.id not in order)
+    return order + rest
+
+
+def batch(state: GameState) -> Mapping[str, Any] | None:
+    value = state.rule_state.get("batch")
+    return value if value else None
