@@ -352,8 +352,10 @@ def motion_contact(
             return None
         radians = math.radians(motion.start.heading)
         direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
-        s_out, hit_out = _ray_hits(vertices, direction, edges, length)
-        s_in, hit_in = _ray_hits(obstacle_vertices, -direction, own_edges, length)
+        # the base's corners into obstacle edges (owner by the edge hit), and the
+        # obstacles' corners into the base's edges (owner by the corner that hits)
+        s_out, _, hit_out = _ray_hits(vertices, direction, edges, length)
+        s_in, hit_in, _ = _ray_hits(obstacle_vertices, -direction, own_edges, length)
         scale = length
     else:
         total = abs(math.radians(motion.angle))
@@ -361,8 +363,8 @@ def motion_contact(
             return None
         sense = -1.0 if motion.angle > 0 else 1.0  # compass clockwise = mathematically negative
         pivot = np.asarray(motion.pivot, dtype=float)
-        s_out, hit_out = _arc_hits(vertices, pivot, sense, edges, total)
-        s_in, hit_in = _arc_hits(obstacle_vertices, pivot, -sense, own_edges, total)
+        s_out, _, hit_out = _arc_hits(vertices, pivot, sense, edges, total)
+        s_in, hit_in, _ = _arc_hits(obstacle_vertices, pivot, -sense, own_edges, total)
         scale = total * motion.reach(base)
     best = math.inf
     which = -1
@@ -401,7 +403,7 @@ def _circle_contact(
             return None
         radians = math.radians(motion.start.heading)
         direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
-        s_line, hit_line = _ray_hits(centre, direction, offsets, length)
+        s_line, _, hit_line = _ray_hits(centre, direction, offsets, length)
         s_end, hit_end = _ray_circle_hits(centre[0], direction, ends, radius, length)
         total, scale = length, length
     else:
@@ -410,7 +412,7 @@ def _circle_contact(
             return None
         sense = -1.0 if motion.angle > 0 else 1.0
         pivot = np.asarray(motion.pivot, dtype=float)
-        s_line, hit_line = _arc_hits(centre, pivot, sense, offsets, total)
+        s_line, _, hit_line = _arc_hits(centre, pivot, sense, offsets, total)
         s_end, hit_end = _arc_circle_hits(centre[0], pivot, sense, ends, radius, total)
         scale = total * motion.reach(base)
     candidates = [(s_line, offset_owners[hit_line]), (s_end, owners[hit_end])]
@@ -481,7 +483,8 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _ray_hits(
     points: np.ndarray, direction: np.ndarray, edges: np.ndarray, length: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Distances s in [0, length] where point + s * direction crosses an edge, and which edge.
+    """Distances s in [0, length] where point + s * direction crosses an edge, with which
+    point and which edge.
 
     Returned flat over all (point, edge) pairs that hit; parallel pairs never hit
     (a sliding contact does not penetrate).
@@ -494,15 +497,15 @@ def _ray_hits(
         s = _cross(offset, along) / denominator
         u = _cross(offset, np.broadcast_to(direction, offset.shape)) / denominator
     ok = (np.abs(denominator) > 1e-12) & (u >= 0) & (u <= 1) & (s >= 0) & (s <= length)
-    _, edge_index = np.nonzero(ok)
-    return s[ok], edge_index
+    point_index, edge_index = np.nonzero(ok)
+    return s[ok], point_index, edge_index
 
 
 def _arc_hits(
     points: np.ndarray, pivot: np.ndarray, sense: float, edges: np.ndarray, total: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Angles in [0, total] (radians) at which points rotating about `pivot` (sense +1 is
-    counter-clockwise) cross an edge, and which edge, flat over the hits."""
+    counter-clockwise) cross an edge, with which point and which edge, flat over the hits."""
     rel = points - pivot
     radius_sq = (rel**2).sum(axis=1)[:, None]
     start_angle = np.arctan2(rel[:, 1], rel[:, 0])[:, None]
@@ -515,6 +518,7 @@ def _arc_hits(
     valid = (disc >= 0) & (a > 1e-18)
     root = np.sqrt(np.where(valid, disc, 0.0))
     angles = []
+    point_ids = []
     edge_ids = []
     for sign in (-1.0, 1.0):
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -523,10 +527,11 @@ def _arc_hits(
         beta = np.arctan2(crossing[..., 1], crossing[..., 0])
         phi = np.mod(sense * (beta - start_angle), 2 * math.pi)
         ok = valid & (u >= 0) & (u <= 1) & (phi <= total)
-        _, edge_index = np.nonzero(ok)
+        point_index, edge_index = np.nonzero(ok)
         angles.append(phi[ok])
+        point_ids.append(point_index)
         edge_ids.append(edge_index)
-    return np.concatenate(angles), np.concatenate(edge_ids)
+    return np.concatenate(angles), np.concatenate(point_ids), np.concatenate(edge_ids)
 
 
 def board_exterior(width: float, height: float, margin: float = 1000.0) -> Polygon:

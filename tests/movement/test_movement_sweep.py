@@ -238,3 +238,25 @@ def test_unknown_edge_is_a_clear_error():
 
     with pytest.raises(UserError, match="unknown table edge 'north'"):
         deployment_zone(72, 48, "north")
+
+
+def test_an_obstacle_corner_entering_the_base_names_that_obstacle():
+    """The obstacle whose corner meets the moving base's edge is the one reported, for
+    straight moves and template turns (regression: the base's edge index was used)."""
+    from shapely.geometry import Polygon, box
+
+    from tactical.geometry.movement import Rotation, Translation
+    from tactical.geometry.sweep import Obstacles
+
+    far_away = box(10, 10, 11, 11)
+    spike = Polygon([(-0.2, 3), (0.2, 3), (0, 2.5)])
+    found = first_contact(
+        [Translation(Pose(0, 0, 0), 5)], RectBase(1, 1), Obstacles([far_away, spike])
+    )
+    assert found is not None and found.obstacle == 1
+    assert found.pose.y == pytest.approx(2.0, abs=0.002)
+
+    triangle = Polygon([(-2, 0), (-1, 0.3), (-1.5, 1)])
+    turn = Rotation(Pose(0, 0, 0), (0.0, -3.0), -9.0)
+    found = first_contact([turn], RectBase(0.998, 0.998), Obstacles([triangle]))
+    assert found is not None and found.obstacle == 0 and 0 < found.t < 1
