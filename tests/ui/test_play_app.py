@@ -1,0 +1,486 @@
+"""The play screen driven headless with synthetic pygame events (issue 5, part 1)."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+import pygame_gui
+import pytest
+
+from tactical.geometry.shapes import Pose
+from tactical.io.maps import load_map
+from tactical.io.paths import default_map_path
+from tactical.rules.measuring import TableGeometry
+from tactical.session.deployment import is_deployed_in
+from tactical.session.terrain_setup import seeded_setup
+from tactical.ui.app import App
+
+
+@pytest.fixture(scope="module")
+def default_state():
+    return load_map(default_map_path())
+
+
+@pytest.fixture
+def app(default_state):
+    return App(default_state, (1280, 800), headless=True)
+
+
+def screen(app: App, x: float, y: float) -> tuple[int, int]:
+    px, py = app.view.camera.to_screen(x, y)
+    return round(px), round(py)
+
+
+def move(app: App, pos, buttons=(0, 0, 0)) -> None:
+    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons))
+
+
+def click(app: App, pos, button: int = 1) -> None:
+    move(app, pos)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+
+
+def drag(app: App, start, end, button: int = 1, steps: int = 4) -> None:
+    move(app, start)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=button))
+    for i in range(1, steps + 1):
+        pos = (
+            round(start[0] + (end[0] - start[0]) * i / steps),
+            round(start[1] + (end[1] - start[1]) * i / steps),
+        )
+        move(app, pos, buttons=(1, 0, 0))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=button))
+
+
+def key(app: App, code: int, mod: int = 0, unicode: str = "") -> None:
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=unicode, scancode=0))
+    app.handle(pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode=unicode, scancode=0))
+
+
+def wheel(app: App, notches: int) -> None:
+    app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
+
+
+def press_button(app: App, button) -> None:
+    """Click a pygame_gui widget as a person would: hover, update, press, release, pump."""
+    centre = button.get_abs_rect().center
+    move(app, centre)
+    app.step()
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1))
+    app.step()
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1))
+    app.step()
+    app.pump()
+
+
+# ---------------------------------------------------------------------- inspect
+
+
+def test_click_on_centre_selects_and_tints_the_arcs(app):
+    """A click on a unit's centre selects it; its arcs tint the table ahead of it."""
+    ruler = app.state.unit("ruler")
+    probe = screen(app, ruler.x, ruler.y + 14)  # dead ahead, inside the fore arc
+    before = tuple(app.frame().get_at(probe))
+    click(app, screen(app, ruler.x, ruler.y))
+    assert app.view.selected == "ruler"
+    after = tuple(app.frame().get_at(probe))
+    assert after != before
+    click(app, screen(app, 2, 46))  # empty water: the selection clears
+    assert app.view.selected is None
+    assert tuple(app.frame().get_at(probe)) == before
+
+
+def test_hover_shows_the_card_with_the_rule_systems_stats(app):
+    unit = app.state.unit("markgraf")
+    move(app, screen(app, unit.x, unit.y))
+    assert app.view.hovered == "markgraf"
+    assert app.card.visible
+    html = app.card.html_text
+    assert unit.name in html and "side B" in html
+    for stat in unit.stats:
+        assert stat in html
+    move(app, screen(app, 2, 46))
+    assert app.view.hovered is None and not app.card.visible
+
+
+def test_hover_second_unit_numbers_equal_table_geometry_pair(app):
+    """The panel's numbers are TableGeometry.pair's: what `tactical check` prints."""
+    ruler, target = app.state.unit("ruler"), app.state.unit("markgraf")
+    click(app, screen(app, ruler.x, ruler.y))
+    move(app, screen(app, target.x, target.y))
+    expected = TableGeometry.of(app.state).pair("ruler", "markgraf")
+    assert app.pair_report == expected
+    html = app.pair_panel.html_text
+    assert app.pair_panel.visible
+    assert f"{expected.centre_distance:.2f}" in html
+    assert f"{expected.edge_distance:.2f}" in html
+    assert f"{expected.distance:.2f}" in html
+    # the LOS line between the centres is drawn green (clear) or red (blocked)
+    frame = app.frame()
+    probe = screen(app, ruler.x + (target.x - ruler.x) * 0.3, ruler.y + (target.y - ruler.y) * 0.3)
+    wanted = (60, 210, 90) if expected.los else (230, 60, 60)
+    near = [(probe[0] + dx, probe[1] + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    assert wanted in {tuple(frame.get_at(p))[:3] for p in near}
+
+
+# ---------------------------------------------------------------------- measure
+
+
+def test_measure_two_clicks_snap_to_centres_and_read_to_a_hundredth(app):
+    key(app, pygame.K_m)
+    assert app.view.tool == "measure"
+    a, b = app.state.unit("ruler"), app.state.unit("markgraf")
+    start = screen(app, a.x, a.y)
+    end = screen(app, b.x, b.y)
+    click(app, (start[0] + 3, start[1] - 2))
+    click(app, (end[0] - 2, end[1] + 3))
+    ruler = app.view.ruler
+    assert ruler is not None and ruler.done
+    assert ruler.start == (a.x, a.y) and ruler.end == (b.x, b.y)
+    exact = math.hypot(b.x - a.x, b.y - a.y)
+    assert f"{ruler.length:.2f}" == f"{exact:.2f}"
+    assert f'{exact:.2f}"' in app.view.status
+    key(app, pygame.K_ESCAPE)
+    assert app.view.ruler is None
+
+
+def test_measure_drag_between_free_points(app):
+    key(app, pygame.K_m)
+    start, end = screen(app, 4, 30), screen(app, 20, 18)
+    drag(app, start, end)
+    ruler = app.view.ruler
+    a, b = app.world(start), app.world(end)
+    assert ruler.done
+    assert round(ruler.length, 2) == round(math.dist(a, b), 2)
+
+
+def test_measure_snaps_to_a_base_edge(app):
+    key(app, pygame.K_m)
+    unit = app.state.unit("markgraf")  # heading 180: its long sides run along y
+    edge_x = max(x for x, _ in unit.footprint.exterior.coords)
+    near = screen(app, edge_x + app.view.camera.inches(3), unit.y)
+    click(app, near)
+    start = app.view.ruler.start
+    assert start[0] == pytest.approx(edge_x, abs=1e-6)
+    assert start[1] == pytest.approx(unit.y, abs=app.view.camera.inches(1))
+
+
+# ---------------------------------------------------------------------- camera
+
+
+def test_right_drag_pans_by_the_drag(app):
+    before = app.view.camera
+    drag(app, (600, 400), (680, 350), button=3)
+    after = app.view.camera
+    assert after.scale == before.scale
+    assert after.origin == (before.origin[0] + 80, before.origin[1] - 50)
+
+
+def test_table_follows_the_drag_while_panning(app):
+    """Mid-drag the picture slides with the cursor; after release it is drawn afresh."""
+    probe = screen(app, 30, 20)
+    before = tuple(app.frame().get_at(probe))
+    move(app, (600, 400))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(600, 400), button=3))
+    move(app, (640, 430), buttons=(0, 0, 1))
+    assert tuple(app.frame().get_at((probe[0] + 40, probe[1] + 30))) == before
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(640, 430), button=3))
+    assert screen(app, 30, 20) == (probe[0] + 40, probe[1] + 30)
+    assert tuple(app.frame().get_at((probe[0] + 40, probe[1] + 30))) == before
+
+
+def test_middle_drag_and_arrow_keys_pan(app):
+    before = app.view.camera
+    drag(app, (600, 400), (610, 400), button=2)
+    key(app, pygame.K_LEFT)
+    after = app.view.camera
+    assert after.origin[0] == pytest.approx(before.origin[0] + 10 + 60)
+
+
+def test_wheel_zooms_about_the_cursor(app):
+    cursor = (400, 300)
+    move(app, cursor)
+    under = app.world(cursor)
+    scale = app.view.camera.scale
+    wheel(app, 2)
+    assert app.view.camera.scale == pytest.approx(scale * 1.15**2)
+    assert app.world(cursor) == pytest.approx(under)
+    wheel(app, -3)
+    assert app.world(cursor) == pytest.approx(under)
+
+
+def test_fit_key_brings_the_whole_table_back(app):
+    fitted = app.view.camera
+    wheel(app, 5)
+    drag(app, (600, 400), (100, 100), button=3)
+    assert app.view.camera != fitted
+    key(app, pygame.K_f)
+    assert app.view.camera == fitted
+
+
+def test_resize_keeps_the_centre(app):
+    centre = app.world((640, 400))
+    app.handle(pygame.event.Event(pygame.VIDEORESIZE, w=1600, h=900, size=(1600, 900)))
+    assert app.size == (1600, 900)
+    assert app.frame().get_size() == (1600, 900)
+    assert app.world((800, 450)) == pytest.approx(centre)
+
+
+# ---------------------------------------------------------------------- setup
+
+
+def test_terrain_roll_equals_the_session_procedure_and_shows_the_rolls(app):
+    """R002.9 on screen: seed N gives session.terrain_setup's pieces with seed N."""
+    key(app, pygame.K_TAB)
+    assert app.view.mode == "setup"
+    expected = seeded_setup(app.state.board, 5)
+    area = app.state.board.areas[0]
+    label_at = screen(app, (area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2)
+    before = app.frame().copy()
+    app.roll_terrain(5)
+    assert app.state.terrain == expected.terrain
+    assert app.view.area_rolls[0][0] == area.name
+    rolls = expected.areas[0].rolls
+    assert app.view.area_rolls[0][1] == " / ".join(f"{s} {r}" for s, r in rolls.items())
+    after = app.frame()
+    region = [
+        (label_at[0] + dx, label_at[1] + 16 + dy) for dx in range(-20, 21) for dy in (-3, 0, 3)
+    ]
+    assert any(before.get_at(p) != after.get_at(p) for p in region)
+
+
+def test_roll_and_new_seed_buttons(app):
+    key(app, pygame.K_TAB)
+    app.seed_entry.set_text("7")
+    press_button(app, app.roll_button)
+    assert app.state.terrain == seeded_setup(app.state.board, 7).terrain
+    press_button(app, app.reroll_button)
+    assert app.seed == 8
+    assert app.state.terrain == seeded_setup(app.state.board, 8).terrain
+
+
+def test_deployment_roll_off_zones_and_drag_to_place(app):
+    """R002.16 roll-off, R002.17 zones: outside is refused with the reason and stays."""
+    key(app, pygame.K_TAB)
+    app.choose_edge("bottom")
+    assert app.deployment is None and "R002.16" in app.view.status
+    app.do_roll_off()
+    rolloff = app.rolloff
+    last = rolloff.rounds[-1].totals
+    assert last[rolloff.winner] == max(last.values())
+    assert rolloff.winner in app.rolloff_label.html_text
+    app.choose_edge("bottom")
+    zone = app.deployment.zone(rolloff.winner)
+    assert zone.edge == "bottom"
+    mover = next(u for u in app.state.units if u.side == rolloff.winner and u.id != "eagle")
+    start = screen(app, mover.x, mover.y)
+    drag(app, start, screen(app, mover.x, 30))
+    assert app.state.unit(mover.id).pose == mover.pose
+    assert "R002.17" in app.view.status
+    target_y = zone.y0 + 4 if zone.edge == "bottom" else mover.y
+    drag(app, start, screen(app, mover.x - 3, target_y))
+    placed = app.state.unit(mover.id)
+    assert placed.pose != mover.pose
+    assert is_deployed_in(placed, zone)
+
+
+def test_companion_drag_rotate_and_typed_pose(app):
+    key(app, pygame.K_TAB)
+    unit = app.state.unit("markgraf")
+    drag(app, screen(app, unit.x, unit.y), screen(app, unit.x - 10, unit.y - 5))
+    moved = app.state.unit("markgraf")
+    assert moved.x == pytest.approx(unit.x - 10, abs=app.view.camera.inches(1))
+    assert moved.y == pytest.approx(unit.y - 5, abs=app.view.camera.inches(1))
+    assert app.view.selected == "markgraf"
+    key(app, pygame.K_e)
+    assert app.state.unit("markgraf").heading == pytest.approx(185)
+    key(app, pygame.K_q, mod=pygame.KMOD_SHIFT)
+    assert app.state.unit("markgraf").heading == pytest.approx(184)
+    move(app, screen(app, moved.x, moved.y))
+    wheel(app, -1)
+    assert app.state.unit("markgraf").heading == pytest.approx(179)
+    for name, value in (("x", "30.5"), ("y", "20.25"), ("heading", "370")):
+        app.pose_entries[name].set_text(value)
+    app.pose_entries["heading"].focus()
+    key(app, pygame.K_RETURN)
+    app.pump()
+    assert app.state.unit("markgraf").pose == Pose(30.5, 20.25, 10)
+
+
+def test_companion_refuses_off_table(app):
+    key(app, pygame.K_TAB)
+    app.select("ruler")
+    for name, value in (("x", "-5"), ("y", "10"), ("heading", "0")):
+        app.pose_entries[name].set_text(value)
+    app.apply_pose_entries()
+    assert app.state.unit("ruler").x == 24.0
+    assert "off the table" in app.view.status
+
+
+def test_drag_terrain_piece_moves_it_and_refuses_overlap(app):
+    key(app, pygame.K_TAB)
+    piece = app.state.terrain[0]
+    centroid = piece.geometry.representative_point()
+    offset = (0.0, -1.0)
+    start = screen(app, centroid.x, centroid.y)
+    end = (start[0], start[1] + round(app.view.camera.pixels(1.0)))
+    before = app.state.terrain
+    drag(app, start, end)
+    moved = app.state.terrain_piece(piece.id)
+    if moved == piece:
+        assert "refused" in app.view.status
+    else:
+        shift = app.world(end)[1] - app.world(start)[1]
+        assert moved.geometry.centroid.y == pytest.approx(piece.geometry.centroid.y + shift)
+        assert shift == pytest.approx(offset[1], abs=0.1)
+    other = before[1]
+    assert not app.move_terrain(
+        piece.id,
+        (
+            other.geometry.centroid.x - moved.geometry.centroid.x,
+            other.geometry.centroid.y - moved.geometry.centroid.y,
+        ),
+    )
+    assert "refused" in app.view.status
+
+
+# ---------------------------------------------------------------------- files, help
+
+
+def test_ctrl_s_saves_a_map_that_loads_back_equal(app, tmp_path):
+    target = tmp_path / "table.toml"
+    app.path = target
+    app.roll_terrain(3)
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert target.is_file()
+    assert load_map(target) == app.state
+    assert str(target) in app.view.status
+
+
+def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert app._dialog is not None and app._dialog[0] == "save"
+    key(app, pygame.K_ESCAPE)
+    app._dialog[1].kill()
+    app._dialog = None
+    key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
+    assert app._dialog is not None and app._dialog[0] == "open"
+
+
+def test_open_bad_map_shows_the_message_and_keeps_the_table(app, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('rules = "dystopian-wars"\n[board]\nwidth = "wide"\n')
+    state = app.state
+    assert not app.open_map(bad)
+    assert app.state is state
+    assert app.message is not None and app.message.alive()
+    assert "bad.toml" in app.view.status
+    app.frame()
+
+
+def test_file_dialog_pick_opens_the_map(app):
+    """Ctrl+O, then the dialog's pick event: the picked map replaces the table."""
+    key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
+    _, dialog = app._dialog
+    path = default_map_path().parent / "dense.toml"
+    app.handle(
+        pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path))
+    )
+    assert app._dialog is None
+    assert app.path == path and app.state == load_map(path)
+
+
+def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
+    """Ctrl+S on a new map and Shift+F12 ask for a file; the pick is written."""
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    purpose, dialog = app._dialog
+    assert purpose == "save"
+    target = tmp_path / "picked.toml"
+    picked = pygame_gui.UI_FILE_DIALOG_PATH_PICKED
+    app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(target)))
+    assert load_map(target) == app.state and app.path == target
+    key(app, pygame.K_F12, mod=pygame.KMOD_SHIFT)
+    purpose, dialog = app._dialog
+    assert purpose == "png"
+    app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(tmp_path / "view")))
+    assert pygame.image.load(str(tmp_path / "view.png")).get_size() == app.size
+
+
+def test_open_good_map_replaces_the_table(app):
+    path = default_map_path().parent / "dense.toml"
+    assert app.open_map(path)
+    assert app.state == load_map(path)
+    assert app.path == path
+
+
+def test_f1_shows_the_help_listing_every_control(app):
+    key(app, pygame.K_F1)
+    assert app.view.help_visible and app.help.visible
+    for control in ("Ctrl+O", "F12", "Q / E", "Wheel", "M"):
+        assert control in app.help.html_text
+    key(app, pygame.K_F1)
+    assert not app.help.visible
+
+
+def test_f12_writes_the_view_as_png(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    key(app, pygame.K_F12)
+    written = tmp_path / "tactical-view-1.png"
+    assert written.is_file()
+    picture = pygame.image.load(str(written))
+    assert picture.get_size() == (1280, 800)
+    assert str(written) in app.view.status
+
+
+def test_mode_button_click_switches_mode(app):
+    press_button(app, app.buttons["mode"])
+    assert app.view.mode == "setup" and app.setup.visible
+    press_button(app, app.buttons["mode"])
+    assert app.view.mode == "inspect" and not app.setup.visible
+
+
+def test_play_command_runs_the_window_until_quit(monkeypatch, tmp_path):
+    from tactical.cli import main
+
+    calls = []
+
+    def events():
+        calls.append(1)
+        return [pygame.event.Event(pygame.QUIT)]
+
+    monkeypatch.setattr(pygame.event, "get", events)
+    assert main(["play", str(default_map_path()), "--size", "800x600"]) == 0
+    assert calls
+
+
+def test_play_command_bad_map_is_one_line(capsys, tmp_path):
+    from tactical.cli import main
+
+    assert main(["play", str(tmp_path / "missing.toml")]) == 2
+    assert "not found" in capsys.readouterr().err
+
+
+def test_tactical_alone_opens_the_play_screen(monkeypatch):
+    """`tactical` with no arguments runs `tactical play` on the default map."""
+    from tactical.cli import main
+    from tactical.ui import app as app_module
+
+    opened = []
+    monkeypatch.setattr(app_module.App, "run", lambda self: opened.append(self.state) or 0)
+    assert main([]) == 0
+    assert opened == [load_map(default_map_path())]
+
+
+def test_play_without_a_display_is_one_line(monkeypatch, capsys):
+    from tactical.cli import main
+    from tactical.ui import app as app_module
+
+    def no_window(*args, **kwargs):
+        raise pygame.error("No available video device")
+
+    monkeypatch.setattr(app_module.App, "__init__", no_window)
+    assert main(["play"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot open a window" in err and err.count("\n") == 1
