@@ -8,8 +8,8 @@ the test is deterministic.
 
 from __future__ import annotations
 
-import numpy as np
 from bfm_builders import duel
+from chi_square import CRITICAL_0_001, chi_square
 
 from tactical.dice import SeededDice
 from tactical.rules import registry
@@ -17,39 +17,6 @@ from tactical.rules.battlefleet_mars.combat import resolve_declared
 
 BFM = registry.get("battlefleet-mars")
 SAMPLES = 20_000
-
-# chi-square critical values at p = 0.001 by degrees of freedom
-CRITICAL_0_001 = {
-    1: 10.828,
-    2: 13.816,
-    3: 16.266,
-    4: 18.467,
-    5: 20.515,
-    6: 22.458,
-    7: 24.322,
-    8: 26.124,
-    9: 27.877,
-    10: 29.588,
-    11: 31.264,
-    12: 32.909,
-    13: 34.528,
-    14: 36.123,
-}
-
-
-def chi_square(observed: dict, expected_probabilities: dict, samples: int) -> tuple[float, int]:
-    """Statistic and degrees of freedom; categories expected below 5 are pooled."""
-    keys = list(expected_probabilities)
-    expected = np.array([float(expected_probabilities[k]) * samples for k in keys])
-    counts = np.array([observed.get(k, 0) for k in keys], dtype=float)
-    assert sum(observed.values()) == samples
-    assert set(observed) <= set(keys), "a sampled outcome the exact odds say is impossible"
-    small = expected < 5
-    if small.any():
-        expected = np.append(expected[~small], expected[small].sum())
-        counts = np.append(counts[~small], counts[small].sum())
-    statistic = float(((counts - expected) ** 2 / expected).sum())
-    return statistic, len(expected) - 1
 
 
 def _sample(state, attack, seed: int, samples: int) -> dict:

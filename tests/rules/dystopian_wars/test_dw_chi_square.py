@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
+from chi_square import CRITICAL_0_001, chi_square
 from dw_builders import table, unit
 
 from tactical.dice import SeededDice, enumerate_outcomes
@@ -18,33 +18,6 @@ from tactical.rules.dystopian_wars import combat
 
 SAMPLES = 20_000
 SEED = 20260601
-CRITICAL_0_001 = {
-    1: 10.828,
-    2: 13.816,
-    3: 16.266,
-    4: 18.467,
-    5: 20.515,
-    6: 22.458,
-    7: 24.322,
-    8: 26.124,
-    9: 27.877,
-    10: 29.588,
-    11: 31.264,
-    12: 32.909,
-}
-
-
-def chi_square(observed: dict, expected_probabilities: dict, samples: int) -> tuple[float, int]:
-    keys = list(expected_probabilities)
-    expected = np.array([float(expected_probabilities[k]) * samples for k in keys])
-    counts = np.array([observed.get(k, 0) for k in keys], dtype=float)
-    assert sum(observed.values()) == samples
-    assert set(observed) <= set(keys), "a sampled outcome the exact odds say is impossible"
-    small = expected < 5
-    if small.any():
-        expected = np.append(expected[~small], expected[small].sum())
-        counts = np.append(counts[~small], counts[small].sum())
-    return float(((counts - expected) ** 2 / expected).sum()), len(expected) - 1
 
 
 def _scenario():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
+from chi_square import CRITICAL_0_001, chi_square
 from swd6_builders import ISD, NOWHERE, SYSTEM, duel
 
 from tactical.dice import SeededDice
@@ -18,35 +18,6 @@ from tactical.rules.sw_d6_capital import combat
 from tactical.rules.sw_d6_capital.initiative import Entry, contest_odds, resolve_contest
 
 SAMPLES = 20_000
-
-# chi-square critical values at p = 0.001 by degrees of freedom
-CRITICAL_0_001 = {
-    1: 10.828,
-    2: 13.816,
-    3: 16.266,
-    4: 18.467,
-    5: 20.515,
-    6: 22.458,
-    7: 24.322,
-    8: 26.124,
-    9: 27.877,
-    10: 29.588,
-}
-
-
-def chi_square(observed: dict, expected_probabilities: dict, samples: int) -> tuple[float, int]:
-    """Statistic and degrees of freedom; categories expected below 5 are pooled."""
-    keys = list(expected_probabilities)
-    expected = np.array([float(expected_probabilities[k]) * samples for k in keys])
-    counts = np.array([observed.get(k, 0) for k in keys], dtype=float)
-    assert sum(observed.values()) == samples
-    assert set(observed) <= set(keys), "a sampled outcome the exact odds say is impossible"
-    small = expected < 5
-    if small.any():
-        expected = np.append(expected[~small], expected[small].sum())
-        counts = np.append(counts[~small], counts[small].sum())
-    statistic = float(((counts - expected) ** 2 / expected).sum())
-    return statistic, len(expected) - 1
 
 
 def test_attack_sampling_agrees_with_exact_odds():
