@@ -26,13 +26,15 @@ class _Parser(argparse.ArgumentParser):
         raise UserError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with `only`, just that command's (so that a command loads
+    its own modules and no other's: `tactical check` stays quick and never loads pygame)."""
     parser = _Parser(
         prog="tactical",
         description="2D tactical map simulator for tabletop naval and space wargames.",
     )
     subparsers = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         try:
             module = importlib.import_module(f"tactical.cli.{name}")
         except ModuleNotFoundError as error:
@@ -46,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
+        parser = build_parser(args_list[0] if args_list and args_list[0] in COMMANDS else None)
         if not args_list:
             return _default(parser)
         args = parser.parse_args(args_list)

@@ -85,11 +85,19 @@ def outline_geometry(
     geometry: BaseGeometry,
     colour: Colour | RGBA,
     width: int = 1,
+    antialias: bool = True,
 ) -> None:
-    """Antialiased outline of every ring and line of `geometry`, `width` pixels wide."""
+    """Outline of every ring and line of `geometry`, `width` pixels wide.
+
+    `antialias=False` is for translucent lines on an SRCALPHA scratch surface, where
+    pygame's antialiasing would fade the line against the transparent black.
+    """
     for coords in lines_of(geometry):
         points = screen_points(camera, coords)
-        polyline(surface, colour, points, width)
+        if antialias:
+            polyline(surface, colour, points, width)
+        elif len(points) >= 2:
+            pygame.draw.lines(surface, colour, False, points, width)
 
 
 def polyline(
@@ -107,7 +115,7 @@ def polyline(
     radius = width / 2
     if radius >= 1.5:
         for point in points:
-            pygame.draw.circle(surface, colour, point, radius - 0.5)
+            pygame.draw.aacircle(surface, colour, point, radius - 0.5)
 
 
 def hatch_segments(
@@ -117,31 +125,50 @@ def hatch_segments(
 
     `angle` in screen degrees (0 horizontal, counter-clockwise as seen), `spacing`
     in pixels. Lines are anchored to the screen, not the piece, so neighbouring
-    pieces' hatching lines up.
+    pieces' hatching lines up. A scanline fill: in a frame turned so the hatch
+    runs along u, each line v = k * spacing crosses the rings' edges at sorted u
+    values, and inside runs are the pairs (even-odd, so holes stay empty).
     """
-    if screen_polygon.is_empty:
+    edges = _ring_edges(screen_polygon)
+    if edges.size == 0:
         return []
-    x0, y0, x1, y1 = screen_polygon.bounds
     radians = math.radians(angle)
     direction = np.array([math.cos(radians), -math.sin(radians)])
     normal = np.array([-direction[1], direction[0]])
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
-    offsets = corners @ normal
-    along = corners @ direction
-    first = math.floor(offsets.min() / spacing) * spacing
-    steps = np.arange(first, offsets.max() + spacing, spacing)
-    if steps.size == 0:
+    u = edges @ direction  # (E, 2): both ends of every edge along the hatch
+    v = edges @ normal  # (E, 2): and across it
+    first = math.ceil(v.min() / spacing)
+    last = math.floor(v.max() / spacing)
+    if last < first:
         return []
-    starts = steps[:, None] * normal[None, :] + (along.min() - 1) * direction[None, :]
-    ends = steps[:, None] * normal[None, :] + (along.max() + 1) * direction[None, :]
-    lines = shapely.linestrings(np.stack([starts, ends], axis=1))
-    clipped = shapely.intersection(lines, screen_polygon)
+    lines = np.arange(first, last + 1) * spacing  # (L,)
+    v0, v1 = v[:, 0][None, :], v[:, 1][None, :]
+    low, high = np.minimum(v0, v1), np.maximum(v0, v1)
+    crossing = (lines[:, None] >= low) & (lines[:, None] < high)  # half-open: vertices once
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (lines[:, None] - v0) / (v1 - v0)
+    where = u[:, 0][None, :] + t * (u[:, 1] - u[:, 0])[None, :]
+    where = np.where(crossing, where, np.inf)
+    where.sort(axis=1)
+    counts = crossing.sum(axis=1)
     segments: list[tuple[Point2, Point2]] = []
-    for piece in clipped:
-        for coords in lines_of(piece):
-            for a, b in itertools.pairwise(coords):
-                segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
+    for row, count in enumerate(counts.tolist()):
+        offset = lines[row] * normal
+        for k in range(0, count - 1, 2):
+            a = offset + where[row, k] * direction
+            b = offset + where[row, k + 1] * direction
+            segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
     return segments
+
+
+def _ring_edges(geometry: BaseGeometry) -> np.ndarray:
+    """Every edge of every polygon ring as an (E, 2, 2) array of (start, end) points."""
+    parts = []
+    for polygon in polygons_of(geometry):
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = np.asarray(ring.coords)[:, :2]
+            parts.append(np.stack([coords[:-1], coords[1:]], axis=1))
+    return np.concatenate(parts) if parts else np.empty((0, 2, 2))
 
 
 def to_screen_geometry(camera: Camera, geometry: BaseGeometry) -> BaseGeometry:
@@ -188,10 +215,11 @@ def text(
     shadow: Colour | None = None,
 ) -> pygame.Rect:
     """Blit `message` with its `anchor` point ("center", "midtop", "topleft", ...) at `position`."""
-    rendered = fonts.render(message, size, colour)
+    if shadow is None:
+        rendered = fonts.render(message, size, colour)
+    else:
+        rendered = fonts.shadowed(message, size, colour, shadow)
     rect = rendered.get_rect(**{anchor: (round(position[0]), round(position[1]))})
-    if shadow is not None:
-        surface.blit(fonts.render(message, size, shadow), rect.move(1, 1))
     surface.blit(rendered, rect)
     return rect
 

@@ -25,7 +25,7 @@ class Fonts:
         self._font = pygame.freetype.Font(None, 12)
         self._font.antialiased = True
         self._font.pad = False
-        self._cache: OrderedDict[tuple[str, int, Colour], pygame.Surface] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, tuple[int, ...]], pygame.Surface] = OrderedDict()
         self._fitted: dict[tuple[str, int, int], str | None] = {}
 
     def render(self, text: str, size: int, colour: Colour) -> pygame.Surface:
@@ -36,6 +36,24 @@ class Fonts:
             self._cache.move_to_end(key)
             return surface
         surface, _ = self._font.render(text, fgcolor=colour, size=max(1, int(size)))
+        self._cache[key] = surface
+        if len(self._cache) > CACHE_LIMIT:
+            self._cache.popitem(last=False)
+        return surface
+
+    def shadowed(self, text: str, size: int, colour: Colour, shadow: Colour) -> pygame.Surface:
+        """`text` with a one-pixel drop shadow baked in (one blit per label instead of two)."""
+        key = (text, int(size), (*colour, *shadow))
+        surface = self._cache.get(key)
+        if surface is not None:
+            self._cache.move_to_end(key)
+            return surface
+        front = self.render(text, size, colour)
+        back = self.render(text, size, shadow)
+        surface = pygame.Surface((front.get_width() + 1, front.get_height() + 1), pygame.SRCALPHA)
+        surface.blit(back, (1, 1))
+        surface.blit(front, (0, 0))
+        surface.set_alpha(255, pygame.RLEACCEL)  # labels are blitted every frame
         self._cache[key] = surface
         if len(self._cache) > CACHE_LIMIT:
             self._cache.popitem(last=False)

@@ -355,6 +355,50 @@ class UnitShapes:
         )
 
 
+LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
+SPRITE_LIMIT = 200.0  # px: bases bigger than this on screen are drawn directly, not cached
+
+
+class UnitSprites:
+    """Each unit's base and heading marker drawn once per zoom level, then blitted per frame.
+
+    A sprite depends only on the base, the heading, the colour and the scale (the
+    unit's centre is put on a whole pixel), so panning and other units moving never
+    redraw it; a change of scale starts afresh.
+    """
+
+    def __init__(self) -> None:
+        self._scale: float | None = None
+        self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
+
+    def sprite(self, unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
+        """The unit's sprite and the pixel offset of its centre inside it."""
+        if scale != self._scale:
+            self._sprites.clear()
+            self._scale = scale
+        key = (unit.base, unit.heading, colour)
+        cached = self._sprites.get(key)
+        if cached is None:
+            cached = self._sprites[key] = _draw_sprite(unit, colour, scale)
+        return cached
+
+    def __len__(self) -> int:
+        return len(self._sprites)
+
+
+def _draw_sprite(unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
+    half = math.ceil(unit.base.radius * scale) + 3
+    size = 2 * half + 1
+    surface = pygame.Surface((size, size), pygame.SRCALPHA)
+    local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
+    shapes = UnitShapes.of((unit,), {unit.side: colour})
+    everything = np.ones(1, dtype=bool)
+    _draw_bases(surface, local, shapes, everything)
+    # run-length encoding skips the transparent corners: blits about twice as fast
+    surface.set_alpha(255, pygame.RLEACCEL)
+    return surface, half
+
+
 def draw_units(
     surface: pygame.Surface,
     camera: Camera,
@@ -362,12 +406,16 @@ def draw_units(
     fonts: Fonts,
     selected: str | None = None,
     labels: bool = True,
+    sprites: UnitSprites | None = None,
 ) -> None:
-    """Units as true-size bases in their side colour, with a heading marker and a label."""
+    """Units as true-size bases in their side colour, with a heading marker and a label.
+
+    With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
+    instead of being drawn afresh every frame.
+    """
     if not shapes.units:
         return
     centres = camera.to_screen_array(shapes.centres)
-    fronts = camera.to_screen_array(shapes.fronts)
     extents = shapes.extents * camera.scale
     width, height = surface.get_size()
     visible = (
@@ -376,30 +424,54 @@ def draw_units(
         & (centres[:, 1] + extents >= 0)
         & (centres[:, 1] - extents < height)
     )
+    if sprites is None:
+        _draw_bases(surface, camera, shapes, visible)
+    else:
+        small = visible & (extents <= SPRITE_LIMIT)
+        _draw_bases(surface, camera, shapes, visible & ~small)
+        pixels = np.rint(centres).astype(int).tolist()
+        blits = []
+        for index in np.flatnonzero(small).tolist():
+            sprite, half = sprites.sprite(shapes.units[index], shapes.colours[index], camera.scale)
+            x, y = pixels[index]
+            blits.append((sprite, (x - half, y - half)))
+        surface.blits(blits, doreturn=False)
+    if selected is not None and selected in shapes.index:
+        _selected_outline(surface, camera, shapes, shapes.index[selected])
+    if labels:
+        centre_list, extent_list = centres.tolist(), extents.tolist()
+        for index in np.flatnonzero(visible).tolist():
+            unit = shapes.units[index]
+            if extent_list[index] < LABEL_MIN_EXTENT and unit.id != selected:
+                continue
+            _unit_label(surface, fonts, unit, centre_list[index], extent_list[index])
+
+
+def _draw_bases(
+    surface: pygame.Surface, camera: Camera, shapes: UnitShapes, which: np.ndarray
+) -> None:
+    """Bases (filled, outlined) and heading markers of the units where `which` is true."""
+    if not which.any():
+        return
+    centres = camera.to_screen_array(shapes.centres)
+    fronts = camera.to_screen_array(shapes.fronts)
+    extents = shapes.extents * camera.scale
     corners = camera.to_screen_array(shapes.rect_corners).tolist()
     outline = palette.UNIT_OUTLINE
     for slot, index in enumerate(shapes.rect_index.tolist()):
-        if visible[index]:
+        if which[index]:
             points = corners[slot]
             pygame.draw.polygon(surface, shapes.colours[index], points)
             pygame.draw.aalines(surface, outline, True, points)
     radii = (shapes.circle_radii * camera.scale).tolist()
     for slot, index in enumerate(shapes.circle_index.tolist()):
-        if visible[index]:
+        if which[index]:
             centre = centres[index].tolist()
             pygame.draw.circle(surface, shapes.colours[index], centre, radii[slot])
             pygame.draw.aacircle(surface, outline, centre, radii[slot], 1)
     centre_list, front_list, extent_list = centres.tolist(), fronts.tolist(), extents.tolist()
-    for index in np.flatnonzero(visible).tolist():
+    for index in np.flatnonzero(which).tolist():
         _heading_marker(surface, centre_list[index], front_list[index], extent_list[index])
-    if selected is not None and selected in shapes.index:
-        _selected_outline(surface, camera, shapes, shapes.index[selected])
-    if labels:
-        for index in np.flatnonzero(visible).tolist():
-            unit = shapes.units[index]
-            if extent_list[index] < 3.5 and unit.id != selected:
-                continue
-            _unit_label(surface, fonts, unit, centre_list[index], extent_list[index])
 
 
 def _heading_marker(
@@ -451,48 +523,64 @@ def _unit_label(
 
 
 def draw_selection_overlay(
-    overlay: pygame.Surface,
+    surface: pygame.Surface,
     camera: Camera,
     view: SelectionView,
     board: Board,
     fonts: Fonts,
 ) -> None:
-    """A unit's arcs as translucent sectors and its range bands as rings, on an SRCALPHA surface.
+    """A unit's arcs as translucent sectors and its range bands as rings, blended onto `surface`.
 
-    Each arc is filled on a scratch surface and blended in, so where arcs overlap
-    the tints add up and every arc stays visible.
+    Each arc is filled on its own SRCALPHA scratch surface and blitted, so where
+    arcs overlap the tints blend and every arc stays visible; the lines go on one
+    more scratch so that their translucency blends with what is below too.
     """
-    overlay.fill((0, 0, 0, 0))
-    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(overlay.get_rect())
+    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_rect())
     if table.width <= 0 or table.height <= 0:
         return
-    scratch = pygame.Surface(overlay.get_size(), pygame.SRCALPHA)
     for index, arc in enumerate(view.arcs):
-        tint = palette.arc_tint(index)
         bounds = pygame.Rect(camera.screen_rect(arc.region.bounds)).inflate(4, 4).clip(table)
         if bounds.width <= 0 or bounds.height <= 0:
             continue
-        scratch.fill((0, 0, 0, 0), bounds)
-        fill_geometry(scratch, camera, arc.region, tint, hole=(0, 0, 0, 0), smooth_edge=False)
-        overlay.blit(scratch, bounds, bounds)
-        edge = (*tint[:3], palette.ARC_EDGE_ALPHA)
-        outline_geometry(overlay, camera, arc.region, edge, 1)
-    overlay.set_clip(table)
+        scratch = pygame.Surface(bounds.size, pygame.SRCALPHA)
+        local = camera.panned(-bounds.left, -bounds.top)
+        fill_geometry(
+            scratch,
+            local,
+            arc.region,
+            palette.arc_tint(index),
+            hole=(0, 0, 0, 0),
+            smooth_edge=False,
+        )
+        surface.blit(scratch, bounds)
+    lines = pygame.Surface(table.size, pygame.SRCALPHA)
+    local = camera.panned(-table.left, -table.top)
+    # arcs are clipped to the table: their edges along the table's edge are not arc lines
+    table_edge = shapely.box(*board.bounds).boundary.buffer(1e-6)
+    for index, arc in enumerate(view.arcs):
+        edge = (*palette.arc_tint(index)[:3], palette.ARC_EDGE_ALPHA)
+        arc_lines = shapely.difference(arc.region.boundary, table_edge)
+        outline_geometry(lines, local, arc_lines, edge, 1, antialias=False)
     for ring in view.rings:
-        outline_geometry(overlay, camera, ring.outline, palette.RANGE_RING, 1)
-        top = ring.outline.bounds[3]
-        px, py = camera.to_screen((ring.outline.bounds[0] + ring.outline.bounds[2]) / 2, top)
+        outline_geometry(lines, local, ring.outline, palette.RANGE_RING, 1, antialias=False)
+    surface.blit(lines, table)
+    previous_clip = surface.get_clip()
+    surface.set_clip(table)
+    for ring in view.rings:
+        x0, _, x1, top = ring.outline.bounds
+        px, py = camera.to_screen((x0 + x1) / 2, top)
         if table.collidepoint(px, py + 2):
             text(
-                overlay,
+                surface,
                 fonts,
                 f'{ring.name} {_inches(ring.distance)}"',
                 (px, py + 2),
                 11,
                 palette.RANGE_LABEL,
                 "midtop",
+                shadow=palette.LABEL_SHADOW,
             )
-    overlay.set_clip(None)
+    surface.set_clip(previous_clip)
 
 
 def draw_sight_lines(
@@ -631,6 +719,7 @@ __all__ = [
     "LegendEntry",
     "SizeClass",
     "UnitShapes",
+    "UnitSprites",
     "deployment_strip",
     "draw_deployment_zone",
     "draw_edge_ticks",

@@ -142,15 +142,15 @@ def side_colours(sides: tuple[str, ...]) -> dict[str, Colour]:
 LOS_CLEAR: Colour = (60, 232, 96)
 LOS_BLOCKED: Colour = (240, 44, 44)
 ARC_TINTS: tuple[RGBA, ...] = (
-    (255, 230, 90, 56),
-    (110, 230, 255, 56),
-    (255, 120, 200, 56),
-    (150, 255, 130, 56),
-    (255, 170, 90, 56),
-    (190, 150, 255, 56),
+    (90, 220, 255, 36),
+    (255, 226, 80, 36),
+    (255, 110, 200, 36),
+    (140, 255, 120, 36),
+    (255, 160, 80, 36),
+    (180, 140, 255, 36),
 )
-ARC_EDGE_ALPHA = 150
-RANGE_RING: RGBA = (255, 255, 255, 110)
+ARC_EDGE_ALPHA = 190
+RANGE_RING: RGBA = (255, 255, 255, 120)
 RANGE_LABEL: Colour = (230, 230, 230)
 DEPLOYMENT_TINTS: dict[str, RGBA] = {"A": (70, 150, 255, 40), "B": (250, 136, 36, 40)}
 LEGEND_PANEL: RGBA = (18, 20, 26, 215)

@@ -8,11 +8,11 @@ and model values are immutable, so equality is the whole story):
   only when the camera, the board, the terrain or the target size changes;
 - the selected unit's `SelectionView` (arcs, range rings, lines of sight),
   recomputed only when the map's units, terrain or options or the selection change;
-- that view rasterised as a translucent overlay, redrawn when the view or the
-  camera changes.
+- the static layer with that view drawn in (translucent arcs, range rings, the
+  blocking terrain's highlight, the lines of sight), redrawn when the view or
+  the camera changes.
 
-Per frame it blits the two cached surfaces and draws the sight lines and the
-units on top.
+Per frame it blits that one cached surface and draws the units on top.
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ from typing import Any
 
 import pygame
 
-from tactical.geometry.los import TerrainIndex
 from tactical.model import GameState
 from tactical.rules.base import RuleSystem
+from tactical.rules.measuring import TableGeometry
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
     UnitShapes,
+    UnitSprites,
     draw_edge_ticks,
     draw_frame,
     draw_grid,
@@ -40,7 +41,7 @@ from tactical.ui.layers import (
     draw_units,
     highlight_terrain,
 )
-from tactical.ui.selection import SelectionView, selection_view, terrain_index_of
+from tactical.ui.selection import SelectionView, selection_view
 
 
 @dataclass
@@ -57,9 +58,11 @@ class SceneRenderer:
         self.terrain_labels = terrain_labels
         self._static: _Cached | None = None
         self._units: _Cached | None = None
-        self._index: _Cached | None = None
+        self._geometry: _Cached | None = None
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
+        self._sprites = UnitSprites()
+        self._static_generation = 0  # bumped on every static redraw: composites depend on it
 
     # ------------------------------------------------------------------ frame
 
@@ -73,18 +76,15 @@ class SceneRenderer:
         sight_lines: bool = True,
     ) -> SelectionView | None:
         """Draw one frame onto `target`; returns the selection's view (for legends, panels)."""
-        target.blit(self.static_layer(state, camera, system, target.get_size()), (0, 0))
+        base = self.static_layer(state, camera, system, target.get_size())
         view = None
         if selected is not None:
             view = self.selection(state, system, selected, sight_lines)
-            overlay, dirty = self.overlay(view, camera, state, target.get_size())
-            if dirty.width and dirty.height:
-                target.blit(overlay, dirty, dirty)
-            if view.blocking:
-                pieces = [p for p in state.terrain if p.id in set(view.blocking)]
-                highlight_terrain(target, camera, pieces, palette.BLOCKING_HIGHLIGHT)
-            draw_sight_lines(target, camera, view, width=2 if camera.scale >= 12 else 1)
-        draw_units(target, camera, self.unit_shapes(state), self.fonts, selected)
+            base = self.composite(base, view, camera, state)
+        target.blit(base, (0, 0))
+        draw_units(
+            target, camera, self.unit_shapes(state), self.fonts, selected, sprites=self._sprites
+        )
         return view
 
     # ------------------------------------------------------------------ cached parts
@@ -110,6 +110,7 @@ class SceneRenderer:
             draw_frame(surface, camera, state.board)
             draw_edge_ticks(surface, camera, state.board, self.fonts)
             self._static = _Cached(key, surface)
+            self._static_generation += 1
         return self._static.value
 
     def unit_shapes(self, state: GameState) -> UnitShapes:
@@ -141,30 +142,40 @@ class SceneRenderer:
                 system,
                 unit_id,
                 sight_lines=sight_lines,
-                terrain_index=self.terrain_index(state) if sight_lines else None,
+                table_geometry=self.table_geometry(state, system) if sight_lines else None,
             )
             self._view = _Cached(key, view)
         return self._view.value
 
-    def terrain_index(self, state: GameState) -> TerrainIndex:
-        """The LOS index of the map's terrain, rebuilt only when the terrain changes."""
-        if self._index is None or self._index.key != state.terrain:
-            self._index = _Cached(state.terrain, terrain_index_of(state))
-        return self._index.value
+    def table_geometry(self, state: GameState, system: RuleSystem) -> TableGeometry:
+        """The rules layer's indexed units and terrain, rebuilt only when the map changes."""
+        key = (system.id, state.board, state.options, state.terrain, state.units)
+        if self._geometry is None or self._geometry.key != key:
+            self._geometry = _Cached(key, TableGeometry.of(state, system))
+        return self._geometry.value
 
-    def overlay(
-        self, view: SelectionView, camera: Camera, state: GameState, size: tuple[int, int]
-    ) -> tuple[pygame.Surface, pygame.Rect]:
-        """The view's arcs and rings rasterised (SRCALPHA) and the rect that holds them."""
-        key = (view, camera, tuple(size), state.board)
+    def composite(
+        self,
+        base: pygame.Surface,
+        view: SelectionView,
+        camera: Camera,
+        state: GameState,
+    ) -> pygame.Surface:
+        """The static layer with the view's arcs, rings, blocking terrain and lines of sight,
+        redrawn when the view or the camera changes (long antialiased lines are slow to draw)."""
+        key = (self._static_generation, view, camera, state.board)
         if self._overlay is None or self._overlay.key != key:
-            previous = self._overlay.value[0] if self._overlay else None
-            surface = (
-                previous
-                if previous is not None and previous.get_size() == tuple(size)
-                else pygame.Surface(size, pygame.SRCALPHA)
-            )
+            previous = self._overlay.value if self._overlay else None
+            if previous is not None and previous.get_size() == base.get_size():
+                previous.blit(base, (0, 0))
+                surface = previous
+            else:
+                surface = base.copy()
             draw_selection_overlay(surface, camera, view, state.board, self.fonts)
-            dirty = surface.get_bounding_rect()
-            self._overlay = _Cached(key, (surface, dirty))
+            if view.blocking:
+                blocking = set(view.blocking)
+                pieces = [p for p in state.terrain if p.id in blocking]
+                highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
+            draw_sight_lines(surface, camera, view, width=2 if camera.scale >= 12 else 1)
+            self._overlay = _Cached(key, surface)
         return self._overlay.value

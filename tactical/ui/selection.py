@@ -1,7 +1,8 @@
 """What the renderer shows for a selected unit, as plain values in table inches.
 
-Computed from the rules (arcs, range bands, which terrain blocks) and the
-geometry layer (arc regions, line of sight); drawn by `layers`. No pygame
+Computed from the rules (arcs, range bands, and line of sight through the
+rules layer's `TableGeometry`, which asks the system's `blocks_los`) and the
+geometry layer (arc regions); drawn by `layers`. No pygame
 here, so the same values can be checked in tests and cached between frames.
 """
 
@@ -18,9 +19,9 @@ from shapely.geometry.base import BaseGeometry
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import arc_region
-from tactical.geometry.los import TerrainIndex, line_of_sight
 from tactical.model import GameState, Unit
 from tactical.rules.base import RuleSystem
+from tactical.rules.measuring import TableGeometry
 
 PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
 PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
@@ -113,9 +114,13 @@ def selection_view(
     system: RuleSystem,
     unit_id: str,
     sight_lines: bool = True,
-    terrain_index: TerrainIndex | None = None,
+    table_geometry: TableGeometry | None = None,
 ) -> SelectionView:
-    """Arcs out to the longest range band (or the table diagonal), rings, and lines of sight."""
+    """Arcs out to the longest range band (or the table diagonal), rings, and lines of sight.
+
+    Lines of sight come from the rules layer's `TableGeometry` (the very numbers
+    `tactical check` prints); pass one already built for `state` to reuse its indexes.
+    """
     unit = selected_unit(state, unit_id)
     board = state.board
     table = shapely.box(*board.bounds)
@@ -146,32 +151,31 @@ def selection_view(
     lines: tuple[SightLine, ...] = ()
     blocking: tuple[str, ...] = ()
     if sight_lines:
-        index = terrain_index or terrain_index_of(state)
-        lines = _sight_lines(state, system, unit, index)
+        geometry = table_geometry or TableGeometry.of(state, system)
+        lines = _sight_lines(state, geometry, unit)
         blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
 
 
-def terrain_index_of(state: GameState) -> TerrainIndex:
-    """The geometry layer's LOS index over the map's terrain, in map order."""
-    return TerrainIndex([t.id for t in state.terrain], [t.geometry for t in state.terrain])
-
-
-def _sight_lines(
-    state: GameState, system: RuleSystem, viewer: Unit, index: TerrainIndex
-) -> tuple[SightLine, ...]:
-    lines = []
+def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tuple[SightLine, ...]:
+    """Centre-to-centre lines to every other unit; the rule system's `blocks_los` decides
+    which terrain blocks each pair (through the geometry's level blocking, e.g. R002.40)."""
+    viewer_index = geometry.index(viewer.id)
+    row = geometry.row(viewer.id)
+    targets = np.array([j for j in range(len(state.units)) if j != viewer_index], dtype=np.int64)
+    clear = row.los_clear[targets]
+    blocked = geometry.blocked_by(np.full(int((~clear).sum()), viewer_index), targets[~clear])
     start = (viewer.x, viewer.y)
-    for target in state.units:
-        if target.id == viewer.id:
-            continue
-        mask = np.array(
-            [bool(system.blocks_los(piece, viewer, target)) for piece in state.terrain], dtype=bool
+    return tuple(
+        SightLine(
+            state.units[j].id,
+            start,
+            (state.units[j].x, state.units[j].y),
+            bool(is_clear),
+            () if is_clear else blocked.get((viewer_index, int(j)), ()),
         )
-        end = (target.x, target.y)
-        result = line_of_sight(index, start, end, blocking=mask)
-        lines.append(SightLine(target.id, start, end, result.clear, tuple(result.blocked_by)))
-    return tuple(lines)
+        for j, is_clear in zip(targets.tolist(), clear.tolist(), strict=True)
+    )
 
 
 def _declared_max_range(system: RuleSystem) -> float:
