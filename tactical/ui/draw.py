@@ -145,9 +145,10 @@ def hatch_segments(
     v0, v1 = v[:, 0][None, :], v[:, 1][None, :]
     low, high = np.minimum(v0, v1), np.maximum(v0, v1)
     crossing = (lines[:, None] >= low) & (lines[:, None] < high)  # half-open: vertices once
+    # edges parallel to the hatch give inf/nan here; `crossing` masks them out below
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (lines[:, None] - v0) / (v1 - v0)
-    where = u[:, 0][None, :] + t * (u[:, 1] - u[:, 0])[None, :]
+        where = u[:, 0][None, :] + t * (u[:, 1] - u[:, 0])[None, :]
     where = np.where(crossing, where, np.inf)
     where.sort(axis=1)
     counts = crossing.sum(axis=1)
