@@ -20,8 +20,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 from typing import Any
+
+from conftest import naive_odds
 
 from tactical.dice import ScriptedDice
 from tactical.model import Board, FrozenMap, GameState, MovementClass, Pose, RectBase, Unit
@@ -31,47 +32,6 @@ from tactical.rules.heavy_combat.attacks import resolve_attack
 from tactical.rules.heavy_combat.duel import from_rule_state, to_rule_state
 
 HC = registry.get("heavy-combat")
-
-
-class _NeedRoll(BaseException):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _NaiveReplay:
-    """Replays a prefix of faces; folds are played roll by roll (no merging)."""
-
-    def __init__(self, prefix: tuple[int, ...]) -> None:
-        self.prefix, self.pos = prefix, 0
-
-    def roll(self, die, *, who: str = "", what: str = "") -> int:
-        if self.pos < len(self.prefix):
-            self.pos += 1
-            return die.values[self.prefix[self.pos - 1]]
-        raise _NeedRoll(die.sides)
-
-    def fold(self, initial, steps, key=None):
-        state = initial
-        for step in steps:
-            state = step(state, self)
-        return state
-
-    def chance(self, fn, key=None):
-        return fn(self)
-
-
-def naive_odds(fn: Callable[[Any], Any]) -> dict[Any, Fraction]:
-    result: dict[Any, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        prefix, weight = stack.pop()
-        try:
-            outcome = fn(_NaiveReplay(prefix))
-        except _NeedRoll as need:
-            stack.extend(((*prefix, face), weight / need.sides) for face in range(need.sides))
-            continue
-        result[outcome] = result.get(outcome, Fraction(0)) + weight
-    return result
 
 
 def _ship(ship_id: str, x: float, heading: float, side: str, **stats: Any) -> Unit:

@@ -16,56 +16,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
+
+from conftest import naive_odds
 
 from tactical.model import Board, CircleBase, FrozenMap, GameState, MovementClass, Pose, Unit
 from tactical.rules import registry
 from tactical.rules.battlefleet_mars.combat import all_pair_odds, resolve_declared
 
 BFM = registry.get("battlefleet-mars")
-
-
-class _NeedRoll(BaseException):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _NaiveReplay:
-    """Replays a prefix of faces; folds are played roll by roll (no merging)."""
-
-    def __init__(self, prefix: tuple[int, ...]) -> None:
-        self.prefix, self.pos = prefix, 0
-
-    def roll(self, die, *, who: str = "", what: str = "") -> int:
-        if self.pos < len(self.prefix):
-            self.pos += 1
-            return die.values[self.prefix[self.pos - 1]]
-        raise _NeedRoll(die.sides)
-
-    def fold(self, initial, steps, key=None):
-        state = initial
-        for step in steps:
-            state = step(state, self)
-        return state
-
-    def chance(self, fn, key=None):
-        return fn(self)
-
-
-def naive_odds(fn: Callable[[Any], Any]) -> dict[Any, Fraction]:
-    """Every leaf of the plain decision tree, one resolver run per node."""
-    result: dict[Any, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        prefix, weight = stack.pop()
-        try:
-            outcome = fn(_NaiveReplay(prefix))
-        except _NeedRoll as need:
-            stack.extend(((*prefix, face), weight / need.sides) for face in range(need.sides))
-            continue
-        result[outcome] = result.get(outcome, Fraction(0)) + weight
-    return result
 
 
 def _unit(unit_id: str, x: float, y: float, side: str, **stats: Any) -> Unit:

@@ -8,7 +8,10 @@ so they are simple) and circles (as shapely's buffered polygons, the way
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -105,3 +108,49 @@ def pytest_terminal_summary(terminalreporter) -> None:
             ratio = FIGURES[slow] / FIGURES[fast]
             verdict = "ok" if ratio >= minimum else "UNDER"
             write(f"{label:<40} {ratio:10.1f}x   (>= {minimum:g}x: {verdict})")
+
+
+# --------------------------------------------------------------------------- naive odds baseline
+
+
+class _NeedRoll(BaseException):
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+
+
+class _NaiveReplay:
+    """Replays a prefix of faces; folds and chances are played roll by roll (no merging)."""
+
+    def __init__(self, prefix: tuple[int, ...]) -> None:
+        self.prefix, self.pos = prefix, 0
+
+    def roll(self, die, *, who: str = "", what: str = "") -> int:
+        if self.pos < len(self.prefix):
+            self.pos += 1
+            return die.values[self.prefix[self.pos - 1]]
+        raise _NeedRoll(die.sides)
+
+    def fold(self, initial, steps, key=None):
+        state = initial
+        for step in steps:
+            state = step(state, self)
+        return state
+
+    def chance(self, fn, key=None):
+        return fn(self)
+
+
+def naive_odds(fn: Callable[[Any], Any]) -> dict[Any, Fraction]:
+    """The odds benches' baseline: every leaf of the plain decision tree (no merging of
+    equal states), one resolver run per node."""
+    result: dict[Any, Fraction] = {}
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        prefix, weight = stack.pop()
+        try:
+            outcome = fn(_NaiveReplay(prefix))
+        except _NeedRoll as need:
+            stack.extend(((*prefix, face), weight / need.sides) for face in range(need.sides))
+            continue
+        result[outcome] = result.get(outcome, Fraction(0)) + weight
+    return result
