@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, reduce
+from math import gcd, lcm
 from typing import Any, Generic, TypeVar
 
 from tactical.dice.core import Dice, Die
@@ -188,16 +189,16 @@ class _Replay:
         raise _Branch(_as_options(_enumerate(fn, key, self._max_nodes)))
 
 
-def _enumerate(
+def _enumerate_parts(
     fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None, max_nodes: int
-) -> tuple[tuple[T, Fraction], ...]:
+) -> dict[Hashable, tuple[Any, dict[int, int]]]:
     """Depth-first replay; outcomes merged by key (first representative kept), in reach order.
 
-    Weights travel as integer numerator/denominator pairs and are summed per
-    denominator, so Fractions are only made once per outcome at the end.
+    Each slot maps to its representative and its weight as {denominator: numerator}
+    integer sums: products of small integers are far cheaper than Fraction
+    arithmetic, so callers make Fractions (or common-denominator integers) once.
     """
-    representatives: dict[Hashable, Any] = {}
-    sums: dict[Hashable, dict[int, int]] = {}
+    parts: dict[Hashable, tuple[Any, dict[int, int]]] = {}
     stack: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
     nodes = 0
     while stack:
@@ -215,15 +216,22 @@ def _enumerate(
                 stack.append(((*prefix, value), numerator * count, denominator * sides))
             continue
         slot = outcome if key is None else key(outcome)
-        by_denominator = sums.get(slot)
-        if by_denominator is None:
-            representatives[slot] = outcome
-            sums[slot] = {denominator: numerator}
+        entry = parts.get(slot)
+        if entry is None:
+            parts[slot] = (outcome, {denominator: numerator})
         else:
+            by_denominator = entry[1]
             by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+    return parts
+
+
+def _enumerate(
+    fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None, max_nodes: int
+) -> tuple[tuple[T, Fraction], ...]:
+    """`_enumerate_parts` with each outcome's weight as one exact Fraction."""
     return tuple(
-        (representatives[slot], sum((Fraction(n, d) for d, n in parts.items()), Fraction(0)))
-        for slot, parts in sums.items()
+        (outcome, sum((Fraction(n, d) for d, n in weights.items()), Fraction(0)))
+        for outcome, weights in _enumerate_parts(fn, key, max_nodes).values()
     )
 
 
@@ -233,23 +241,50 @@ def _fold_distribution(
     key: Callable[[S], Hashable] | None,
     max_nodes: int,
 ) -> tuple[tuple[S, Fraction], ...]:
-    """Propagate a distribution over states through the steps, merging states by key."""
-    slot = key or (lambda state: state)
-    current: dict[Hashable, list[Any]] = {slot(initial): [initial, ONE]}
+    """Propagate a distribution over states through the steps, merging states by key.
+
+    The weights of a layer are integer numerators over one shared denominator (the
+    previous layer's, times the lcm of the denominators this step's enumerations
+    reached), reduced by the numerators' common gcd after each step: exact, and far
+    cheaper than Fraction arithmetic (a gcd per operation); Fractions are only made
+    for the final states.
+    Each step's enumeration already computes the key of every state it reaches,
+    and those keys are reused for the merge rather than computed again.
+    """
+    current: dict[Hashable, list[Any]] = {initial if key is None else key(initial): [initial, 1]}
+    denominator = 1
     for step in steps:
+        layer = [
+            (
+                weight,
+                _enumerate_parts(
+                    lambda dice, state=state, step=step: step(state, dice), key, max_nodes
+                ),
+            )
+            for state, weight in current.values()
+        ]
+        scale = 1
+        for _, parts in layer:
+            for _, weights in parts.values():
+                for part_denominator in weights:
+                    scale = lcm(scale, part_denominator)
         following: dict[Hashable, list[Any]] = {}
-        for state, weight in current.values():
-            for result, p in _enumerate(
-                lambda dice, state=state, step=step: step(state, dice), key, max_nodes
-            ):
-                name = slot(result)
+        for weight, parts in layer:
+            for name, (result, weights) in parts.items():
+                numerator = weight * sum(n * (scale // d) for d, n in weights.items())
                 entry = following.get(name)
                 if entry is None:
-                    following[name] = [result, weight * p]
+                    following[name] = [result, numerator]
                 else:
-                    entry[1] += weight * p
+                    entry[1] += numerator
+        denominator *= scale
+        common = reduce(gcd, (entry[1] for entry in following.values()), denominator)
+        if common > 1:
+            denominator //= common
+            for entry in following.values():
+                entry[1] //= common
         current = following
-    return tuple((state, weight) for state, weight in current.values())
+    return tuple((state, Fraction(weight, denominator)) for state, weight in current.values())
 
 
 def enumerate_outcomes(

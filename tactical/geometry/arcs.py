@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -63,6 +63,14 @@ def wrap_degrees(values: np.ndarray) -> np.ndarray:
     return np.where(values >= 360.0, values - 360.0, values)
 
 
+def wrap_bearings(values: np.ndarray) -> np.ndarray:
+    """`wrap_degrees` of compass bearings less headings, which lie in (-540, 180]: the
+    same numbers with fewer steps (one turn added, or two; at most one taken off)."""
+    once = values + _TURN
+    values = np.where(values >= _ZERO, values, np.where(once >= _ZERO, once, once + _TURN))
+    return np.where(values >= _TURN, values - _TURN, values)
+
+
 def relative_bearings(
     x: np.ndarray, y: np.ndarray, heading: np.ndarray, tx: np.ndarray, ty: np.ndarray
 ) -> np.ndarray:
@@ -93,13 +101,20 @@ def centre_arc(bearing: float) -> str:
 
 def quadrant_index(bearings: np.ndarray) -> np.ndarray:
     """Vectorised `centre_arc` as an index into QUADRANT_NAMES."""
-    b = np.asarray(bearings, dtype=float)
-    tol = ANGLE_TOLERANCE
-    index = np.full(b.shape, 3, dtype=np.int8)
-    index[(b >= 135.0 - tol) & (b <= 225.0 + tol)] = 2
-    index[(b >= 45.0 - tol) & (b <= 135.0 + tol)] = 1
-    index[(b >= 315.0 - tol) | (b <= 45.0 + tol)] = 0
-    return index
+    return _QUADRANT_OF_BAND[_QUADRANT_BANDS.searchsorted(bearings, side="left")]
+
+
+# `centre_arc` by bands of bearings in [0, 360): up to 45 (+ tolerance) fore, then up to
+# 135 starboard, up to 225 aft, below 315 (- tolerance) port, the rest fore again
+_QUADRANT_BANDS = np.array(
+    [
+        45.0 + ANGLE_TOLERANCE,
+        135.0 + ANGLE_TOLERANCE,
+        225.0 + ANGLE_TOLERANCE,
+        np.nextafter(315.0 - ANGLE_TOLERANCE, 0.0),
+    ]
+)
+_QUADRANT_OF_BAND = np.array([0, 1, 2, 3, 0], dtype=np.int8)
 
 
 # --------------------------------------------------------------------------- arc tests
@@ -108,7 +123,7 @@ def quadrant_index(bearings: np.ndarray) -> np.ndarray:
 def _near_zero(bearings: np.ndarray) -> np.ndarray:
     """Bearings in [0, 360) with those within the tolerance below 360 moved just below 0,
     so one wrap-around test per sector suffices."""
-    return np.where(bearings > 360.0 - ANGLE_TOLERANCE, bearings - 360.0, bearings)
+    return np.where(bearings > _NEAR_TURN, bearings - _TURN, bearings)
 
 
 def _base_core(base: Base) -> tuple[float, float, float]:
@@ -127,75 +142,150 @@ def _corners(t_sin, t_cos, t_hw, t_hl) -> tuple:
     return lx - wx, ly - wy, lx + wx, ly + wy
 
 
+@dataclass(frozen=True)
+class _ArcPlan:
+    """Which arcs of a tuple are sectors, channels or everything, with the sectors' bounds."""
+
+    sectors: list[int] | slice  # a slice when the sectors are the first arcs
+    channels: list[int]
+    everything: list[int]
+    first: np.ndarray  # (S, 1): each sector's first line less the tolerance
+    reach: np.ndarray  # (S, 1): each sector's span plus twice the tolerance
+    spread: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+
+    def flat(self, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For `count` targets, the flat layout of `_sector_masks`: each entry's place in
+        the (centre bearings, interval starts) array of length 2 * count, and its
+        sector's first line and reach."""
+        known = self.spread.get(count)
+        if known is None:
+            sectors = len(self.first)
+            per_sector = np.tile(np.arange(count), sectors)
+            known = (
+                np.concatenate((per_sector, per_sector + count)),
+                np.tile(self.first.repeat(count), 2),
+                np.tile(self.reach.repeat(count), 2),
+            )
+            if len(self.spread) >= 8:
+                self.spread.clear()
+            self.spread[count] = known
+        return known
+
+
+_PLANS: dict[int, tuple[tuple[ArcSpec, ...], _ArcPlan]] = {}
+
+
+def _plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
+    """The plan of a tuple of arcs, remembered by the tuple's identity (callers keep theirs
+    for many calls; hashing the arcs each time would cost more than the lookup saves)."""
+    known = _PLANS.get(id(arcs))
+    if known is not None and known[0] is arcs:
+        return known[1]
+    if len(_PLANS) >= 64:
+        _PLANS.clear()
+    plan = _make_plan(arcs)
+    _PLANS[id(arcs)] = (arcs, plan)  # holding the tuple keeps its id from being reused
+    return plan
+
+
+def _make_plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
+    sectors, channels, everything = [], [], []
+    for k, arc in enumerate(arcs):
+        if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
+            everything.append(k)
+        elif isinstance(arc, Sector):
+            sectors.append(k)
+        elif isinstance(arc, Channel):
+            channels.append(k)
+        else:
+            raise UserError(f"unknown arc {arc!r}: expected a Sector, Channel or Omni")
+    first = np.array([[arcs[k].start] for k in sectors]).reshape(-1, 1) - ANGLE_TOLERANCE
+    reach = np.array([[arcs[k].span] for k in sectors]).reshape(-1, 1) + 2 * ANGLE_TOLERANCE
+    first.flags.writeable = reach.flags.writeable = False
+    leading = sectors == list(range(len(sectors)))
+    return _ArcPlan(
+        slice(0, len(sectors)) if leading else sectors, channels, everything, first, reach
+    )
+
+
 def _kernel(
     firer: tuple,
     target: tuple,
     arcs: Sequence[ArcSpec],
     bearing: np.ndarray,
     corners: tuple | None = None,
+    any_round: bool | None = None,
+    offsets: tuple | None = None,
+    reach_bound: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """In-arc masks by centre and by any part, vectorised over broadcasting firer/target arrays.
 
     `firer` and `target` are (x, y, sin, cos, half_width, half_length, radius) tuples;
     `bearing` the relative bearing of each target centre; `corners` the targets'
-    `_corners` if any is rectangular (None: all round). Returns two (..., A) masks.
+    `_corners` if any is rectangular (None: all round); `any_round` whether any
+    target has a radius (None: find out); `offsets` the already computed (tx - fx,
+    ty - fy, their squared length, its square root). For one row of targets (1-D),
+    `reach_bound` may give each target a distance beyond which the firer's centre
+    cannot lie in its footprint, so only the nearer ones are tested. Returns two
+    (..., A) masks.
     """
+    arcs = tuple(arcs)
+    plan = _plan(arcs)
     fx, fy, f_sin, f_cos, f_hw, f_hl, f_r = firer
     tx, ty, t_sin, t_cos, t_hw, t_hl, t_r = target
-    dx, dy = np.asarray(tx - fx, dtype=float), np.asarray(ty - fy, dtype=float)
-    distance2 = dx * dx + dy * dy
-    shape = np.shape(distance2)
+    if offsets is None:
+        dx, dy = np.asarray(tx - fx, dtype=float), np.asarray(ty - fy, dtype=float)
+        distance2 = dx * dx + dy * dy
+        distance = np.sqrt(distance2)
+    else:
+        dx, dy, distance2, distance = offsets
+    shape = distance2.shape
+    # arc-major while computing (each arc's mask contiguous), (..., A) views when returned
     count = len(arcs)
-    by_centre = np.empty((*shape, count), dtype=bool)
-    by_any = np.empty((*shape, count), dtype=bool)
-    sectors = [k for k, a in enumerate(arcs) if isinstance(a, Sector) and a.span < 360.0]
-    if sectors:
-        centre_bearing = _near_zero(bearing)
+    if len(plan.first) < count or not count:
+        by_centre = np.empty((count, *shape), dtype=bool)
+        by_any = np.empty((count, *shape), dtype=bool)
+    if len(plan.first):
         if corners is None:  # round targets: centre bearing +/- asin(r / d)
-            distance = np.sqrt(distance2)
             contains = distance <= t_r + LENGTH_TOLERANCE
             ratio = np.divide(t_r, distance, out=np.ones(shape), where=~contains)
             half = np.arcsin(np.minimum(ratio, 1.0)) * _DEGREES
             low, width = bearing - half, half + half
         else:
-            # the firer's centre in the target's frame: inside the target's footprint?
-            ex = np.abs(dy * t_sin - dx * t_cos) - t_hw
-            ey = np.abs(dx * t_sin + dy * t_cos) - t_hl
-            ex, ey = np.maximum(ex, 0.0), np.maximum(ey, 0.0)
-            reach = t_r + LENGTH_TOLERANCE
-            contains = ex * ex + ey * ey <= reach * reach
-            # the corners' angular offsets from the centre's bearing, clockwise positive;
-            # opposite corners c and -c share |dot| and |cross| terms
-            c0x, c0y, c1x, c1y = corners
-            along0, across0 = dx * c0x + dy * c0y, dy * c0x - dx * c0y
-            along1, across1 = dx * c1x + dy * c1y, dy * c1x - dx * c1y
-            o0 = np.arctan2(across0, distance2 + along0)
-            o2 = np.arctan2(-across0, distance2 - along0)
-            o1 = np.arctan2(across1, distance2 + along1)
-            o3 = np.arctan2(-across1, distance2 - along1)
-            low_offset = np.minimum(np.minimum(o0, o2), np.minimum(o1, o3))
-            high_offset = np.maximum(np.maximum(o0, o2), np.maximum(o1, o3))
-            low = bearing + low_offset * _DEGREES
-            width = (high_offset - low_offset) * _DEGREES
-            if np.any(t_r > 0.0):  # a mix of round and rectangular targets
-                distance = np.sqrt(distance2)
-                ratio = np.divide(t_r, distance, out=np.zeros(shape), where=~contains)
-                half = np.arcsin(np.minimum(ratio, 1.0)) * _DEGREES
-                low, width = low - half, width + half + half
-        low = np.where(low < 0.0, low + 360.0, low)
-        low = _near_zero(np.where(low < 0.0, low + 360.0, low))
-        # all sectors at once: offsets from each sector's first line (less the tolerance)
-        first = np.array([arcs[k].start for k in sectors]) - ANGLE_TOLERANCE
-        reach = np.array([arcs[k].span for k in sectors]) + 2 * ANGLE_TOLERANCE
-        offset = centre_bearing[..., None] - first
-        offset = np.where(offset < 0.0, offset + 360.0, offset)
-        by_centre[..., sectors] = (offset <= reach) | (distance2 == 0.0)[..., None]
-        offset = low[..., None] - first
-        offset = np.where(offset < 0.0, offset + 360.0, offset)
-        meets = (offset <= reach) | (offset + width[..., None] >= 360.0)
-        by_any[..., sectors] = meets | contains[..., None]
-    channels = [k for k, a in enumerate(arcs) if isinstance(a, Channel)]
-    if channels:
+            # the firer's centre in the target's footprint?
+            if reach_bound is None:
+                reach = t_r + LENGTH_TOLERANCE
+                contains = _holds_centre(dx, dy, t_sin, t_cos, t_hw, t_hl, reach)
+            else:
+                # a centre on the firer's centre is in its footprint; test the others nearby
+                contains = distance2 == _ZERO
+                near = ((distance <= reach_bound) & ~contains).nonzero()[0]
+                if len(near):
+                    contains[near] = _holds_centre(
+                        dx[near], dy[near], t_sin[near], t_cos[near], t_hw[near], t_hl[near],
+                        t_r[near] + LENGTH_TOLERANCE,
+                    )  # fmt: skip
+            low, width = _corner_interval(dx, dy, distance2, bearing, corners)
+            if any_round is None:
+                any_round = bool(np.any(t_r > 0.0))
+            if any_round:  # a mix of round and rectangular targets
+                # asin(min(r / d, 1)); where the footprint holds the firer's centre the
+                # interval does not matter (the target is in every sector)
+                half = np.arcsin(t_r / np.maximum(np.maximum(distance, t_r), _TINY))
+                half *= _PER_RADIAN
+                low -= half
+                width += half
+                width += half
+        # the interval's start in [0, 360) (it is above -270: one turn is enough), just
+        # below 0 when within the tolerance of 360
+        low = _near_zero(np.where(low < _ZERO, low + _TURN, low))
+        inside, meets = _sector_masks(plan, bearing, distance2, low, width, contains)
+        if len(plan.first) == count:
+            by_centre, by_any = inside, meets  # every arc is a sector, in order
+        else:
+            by_centre[plan.sectors] = inside
+            by_any[plan.sectors] = meets
+    if plan.channels:
         lx, ly = dx * f_cos - dy * f_sin, dx * f_sin + dy * f_cos
         half_width, front = f_hw + f_r, f_hl + f_r
         tol = LENGTH_TOLERANCE
@@ -203,19 +293,96 @@ def _kernel(
         any_in = _channel_meets_target(
             lx, ly, half_width, front, f_sin, f_cos, t_sin, t_cos, t_hw, t_hl, t_r
         )
-        for k in channels:
-            by_centre[..., k] = centre_in
-            by_any[..., k] = any_in
-    for k, arc in enumerate(arcs):
-        if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
-            by_centre[..., k] = True
-            by_any[..., k] = True
-        elif not isinstance(arc, Sector | Channel):
-            raise UserError(f"unknown arc {arc!r}: expected a Sector, Channel or Omni")
-    return by_centre, by_any
+        for k in plan.channels:
+            by_centre[k] = centre_in
+            by_any[k] = any_in
+    if plan.everything:
+        by_centre[plan.everything] = True
+        by_any[plan.everything] = True
+    last_first = (*range(1, by_centre.ndim), 0)
+    return by_centre.transpose(last_first), by_any.transpose(last_first)
+
+
+def _holds_centre(dx, dy, t_sin, t_cos, t_hw, t_hl, reach) -> np.ndarray:
+    """Whether the firer's centre, at (-dx, -dy) from each target's centre, lies within
+    `reach` of the target's rectangle core."""
+    ex = np.abs(dy * t_sin - dx * t_cos) - t_hw
+    ey = np.abs(dx * t_sin + dy * t_cos) - t_hl
+    ex, ey = np.maximum(ex, 0.0), np.maximum(ey, 0.0)
+    return ex * ex + ey * ey <= reach * reach
+
+
+def _corner_interval(dx, dy, distance2, bearing, corners) -> tuple[np.ndarray, np.ndarray]:
+    """(low, width) in degrees: the relative bearings spanned by each target's rectangle
+    core, from its corners' angular offsets to the centre's bearing (clockwise
+    positive); opposite corners c and -c share |dot| and |cross| terms, and the four
+    offsets come from one arctan2 (`[k, ...]`: a view even for a single target)."""
+    c0x, c0y, c1x, c1y = corners
+    across = np.empty((4, *distance2.shape))
+    ahead = np.empty((4, *distance2.shape))
+    np.subtract(dy * c0x, dx * c0y, out=across[0, ...])
+    np.subtract(dy * c1x, dx * c1y, out=across[1, ...])
+    np.negative(across[:2], out=across[2:])
+    along = dx * c0x + dy * c0y
+    np.add(distance2, along, out=ahead[0, ...])
+    np.subtract(distance2, along, out=ahead[2, ...])
+    along = dx * c1x + dy * c1y
+    np.add(distance2, along, out=ahead[1, ...])
+    np.subtract(distance2, along, out=ahead[3, ...])
+    angles = np.arctan2(across, ahead, out=across)
+    pair = np.minimum(angles[:2], angles[2:])
+    low_offset = np.minimum(pair[0], pair[1])
+    pair = np.maximum(angles[:2], angles[2:])
+    high_offset = np.maximum(pair[0], pair[1])
+    return bearing + low_offset * _PER_RADIAN, (high_offset - low_offset) * _PER_RADIAN
+
+
+def _sector_masks(plan: _ArcPlan, bearing, distance2, low, width, contains) -> tuple:
+    """(S, ...) masks of the plan's sectors: holding the target's centre, and meeting its
+    interval [low, low + width] (or holding the firer's centre in the footprint).
+
+    Offsets from each sector's first line (less the tolerance), wrapped into [0, 360).
+    A single row of targets is laid out flat: the centre bearings then the interval
+    starts, each sector by sector (same-shape operations on one array are much cheaper
+    than broadcast ones at this size).
+    """
+    sectors = len(plan.first)
+    shape = (sectors, *np.shape(bearing))
+    touching = distance2 == _ZERO
+    if np.ndim(bearing) == 1:
+        spread, first, reach = plan.flat(len(bearing))
+        offset = np.concatenate((_near_zero(bearing), low))[spread] - first
+        offset = np.where(offset < _ZERO, offset + _TURN, offset)
+        both = offset <= reach
+        both |= np.concatenate((touching, contains))[spread]
+        half = len(spread) // 2
+        meets = both[half:]
+        offset = offset[half:]
+        offset += width[spread[:half]]
+        meets |= offset >= _TURN
+        return both[:half].reshape(shape), meets.reshape(shape)
+    lines = (sectors,) + (1,) * np.ndim(bearing)
+    first, reach = plan.first.reshape(lines), plan.reach.reshape(lines)
+    offset = _near_zero(bearing) - first
+    offset = np.where(offset < _ZERO, offset + _TURN, offset)
+    inside = offset <= reach
+    inside |= touching
+    offset = low - first
+    offset = np.where(offset < _ZERO, offset + _TURN, offset)
+    meets = offset <= reach
+    offset += width
+    meets |= offset >= _TURN
+    meets |= contains
+    return inside.reshape(shape), meets.reshape(shape)
 
 
 _DEGREES = 180.0 / math.pi
+_TINY = 1e-300  # a divisor for r / d that is never 0
+# Operands as 0-d arrays: numpy converts a Python float on every call, which adds up over
+# the hundreds of small array operations of a one-unit row (same values, same results).
+_ZERO, _TURN = np.array(0.0), np.array(360.0)
+_NEAR_TURN = np.array(360.0 - ANGLE_TOLERANCE)
+_PER_RADIAN = np.array(_DEGREES)
 
 
 def _channel_meets_target(lx, ly, half, front, f_sin, f_cos, t_sin, t_cos, t_hw, t_hl, t_r):
@@ -416,11 +583,14 @@ def pair_arc_masks(
     j: np.ndarray | int | slice,
     arcs: Sequence[ArcSpec],
     bearing: np.ndarray,
+    offsets: tuple | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """In-arc masks for the pairs (i, j) (broadcasting indices): by centre and by any part.
 
     `bearing` is the relative bearing of each j's centre from i (from
-    `relative_bearings`). Returns two boolean arrays of shape (..., len(arcs)).
+    `relative_bearings`); `offsets`, if the caller has them, (x[j] - x[i], y[j] - y[i],
+    their squared length, its square root). Returns two boolean arrays of shape
+    (..., len(arcs)).
     """
 
     def side(k: np.ndarray | int | slice) -> tuple:
@@ -429,7 +599,15 @@ def pair_arc_masks(
             units.half_width[k], units.half_length[k], units.radius[k],
         )  # fmt: skip
 
-    target = side(j)
-    rectangular = np.any(target[4] > 0.0) or np.any(target[5] > 0.0)
-    corners = tuple(c[j] for c in units.corners) if rectangular else None
-    return _kernel(side(i), target, arcs, bearing, corners)
+    reach_bound = None
+    if isinstance(j, slice) and j == slice(None):  # every unit: the columns themselves
+        target, corners = units.columns, units.corners if units.any_rectangular else None
+        any_round = units.any_round
+        if np.ndim(i) == 0:
+            reach_bound = units.footprint_reach
+    else:
+        target = side(j)
+        rectangular = bool(np.any(target[4] > 0.0) or np.any(target[5] > 0.0))
+        any_round = bool(np.any(target[6] > 0.0))
+        corners = tuple(c[j] for c in units.corners) if rectangular else None
+    return _kernel(side(i), target, arcs, bearing, corners, any_round, offsets, reach_bound)

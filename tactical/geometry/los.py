@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -34,6 +35,12 @@ from tactical.geometry.measure import BLOCK_ELEMENTS
 INTERIOR_PATTERN = "T********"
 ORIENT_TOLERANCE = 1e-9  # square inches: a cross product this small means "touching"
 DISC_TOLERANCE = 1e-9  # inches
+# operands as 0-d arrays: numpy converts a Python number on every call
+_EPS, _MINUS_EPS = np.array(ORIENT_TOLERANCE), np.array(-ORIENT_TOLERANCE)
+_BOTH_OPPOSITE, _SAME_SIDE = np.array(-2, dtype=np.int8), np.array(1, dtype=np.int8)
+# inches: the inscribed disc shrunk by this much; a line passing inside the shrunk disc's
+# tangents passes at least that far inside the real one, far beyond the rounding of bearings
+INNER_MARGIN = 1e-7
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +115,22 @@ class TerrainIndex:
     def __len__(self) -> int:
         return len(self.ids)
 
+    @cached_property
+    def sight(self) -> SightDiscs:
+        """The discs as line-of-sight tests of many lines use them (computed once)."""
+        inner = self.inner_radius - INNER_MARGIN
+        radius = np.concatenate(
+            (self.outer_radius + DISC_TOLERANCE, np.where(inner > 0, inner, -1.0))
+        )
+        return SightDiscs(
+            np.concatenate((self.outer_centre[:, 0], self.inner_centre[:, 0])),
+            np.concatenate((self.outer_centre[:, 1], self.inner_centre[:, 1])),
+            radius,
+            np.abs(radius),
+            np.stack((np.diff(self.edge_offsets), self.edge_offsets[:-1])),
+            np.stack((self.edge_x, self.edge_y, self.edge_dx, self.edge_dy)),
+        )
+
     def mask(self, blocking_ids: Sequence[str]) -> np.ndarray:
         """A (T,) blocking mask from the ids of the pieces that block."""
         wanted = set(blocking_ids)
@@ -115,6 +138,25 @@ class TerrainIndex:
         if unknown:
             raise UserError(f"unknown terrain id(s): {', '.join(sorted(unknown))}")
         return np.array([i in wanted for i in self.ids], dtype=bool)
+
+
+@dataclass(frozen=True, slots=True)
+class SightDiscs:
+    """Every piece's bounding disc, then every piece's inscribed disc, as (2T,) columns.
+
+    Bounding discs have their radius plus DISC_TOLERANCE; inscribed discs their radius
+    less INNER_MARGIN, or -1 for a piece with none (so no line is ever sure to cross
+    it). `scale` is |radius|: radius / max(distance, scale) is a sine in [-1, 1].
+    `edge_range[:, t]` is the number of ring edges of piece t and the first one's index;
+    `edges` the ring edges' (x, y, dx, dy) rows (`TerrainIndex.edge_x` ...).
+    """
+
+    x: np.ndarray
+    y: np.ndarray
+    radius: np.ndarray
+    scale: np.ndarray
+    edge_range: np.ndarray
+    edges: np.ndarray
 
 
 def _discs(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -388,6 +430,65 @@ def _edge_block(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndar
             shapely.linestrings(np.stack((starts, ends), axis=1)),
             index.geometries[piece[doubtful]],
             INTERIOR_PATTERN,
+        )
+    return result
+
+
+def hits_from_point(
+    index: TerrainIndex,
+    start: tuple[float, float],
+    end_x: np.ndarray,
+    end_y: np.ndarray,
+    piece: np.ndarray,
+    start_may_be_inside: np.ndarray,
+) -> np.ndarray:
+    """Whether each line from `start` to (end_x[k], end_y[k]) crosses the interior of
+    piece[k]: the answers of `hits_among` for lines that share their start point.
+
+    The edge tests are `_edge_block`'s. A line with no contact with the boundary lies
+    wholly inside or wholly outside the piece, so it is inside when its start is: that
+    is asked of GEOS only where `start_may_be_inside[k]` (the start lies in the piece's
+    bounding disc); elsewhere such a line is clear.
+    """
+    size = len(piece)
+    if size == 0:
+        return np.zeros(0, dtype=bool)
+    ax, ay = start
+    dx, dy = end_x - ax, end_y - ay
+    counts, offsets = index.sight.edge_range[:, piece]
+    ends = counts.cumsum()
+    firsts = ends - counts  # where each candidate's edges begin
+    owner = np.arange(size).repeat(counts)
+    edge = np.arange(ends[-1]) + (offsets - firsts).repeat(counts)
+    rx, ry, ex, ey = index.sight.edges[:, edge]
+    rx, ry = rx - ax, ry - ay  # edge start from the line start
+    abx, aby = dx[owner], dy[owner]
+    # which side of the line each edge end lies (o1, o2), and which side of the edge each
+    # line end (o3, o4): the terms of `_edge_block`, with the shared cross product once
+    sides = np.empty((4, len(edge)))
+    o1 = np.subtract(abx * ry, aby * rx, out=sides[0])
+    turn = abx * ey - aby * ex
+    np.add(o1, turn, out=sides[1])
+    o3 = np.subtract(ey * rx, ex * ry, out=sides[2])
+    np.subtract(o3, turn, out=sides[3])
+    # each side as -1, 0 (within the tolerance) or +1; a pair's product is -1 when its two
+    # ends lie strictly on opposite sides, +1 when strictly on the same side
+    sign = (sides > _EPS).view(np.int8) - (sides < _MINUS_EPS).view(np.int8)
+    pair = sign[0::2] * sign[1::2]  # (line side of the edge ends, edge side of the line ends)
+    result = np.logical_or.reduceat((pair[0] + pair[1]) == _BOTH_OPPOSITE, firsts)  # crossing
+    # an edge not apart from the line: for a line with no proper crossing, a contact
+    touching = np.logical_or.reduceat(np.maximum(pair[0], pair[1]) < _SAME_SIDE, firsts)
+    quiet = (~(result | touching) & start_may_be_inside).nonzero()[0]
+    if len(quiet):
+        result[quiet] = shapely.contains_xy(index.geometries[piece[quiet]], ax, ay)
+    doubtful = (touching & ~result).nonzero()[0]
+    if len(doubtful):
+        lines = np.empty((len(doubtful), 2, 2))
+        lines[:, 0] = start
+        lines[:, 1, 0] = end_x[doubtful]
+        lines[:, 1, 1] = end_y[doubtful]
+        result[doubtful] = shapely.relate_pattern(
+            shapely.linestrings(lines), index.geometries[piece[doubtful]], INTERIOR_PATTERN
         )
     return result
 

@@ -12,17 +12,23 @@ numpy (and GEOS only for degenerate line-of-sight cases):
   blocking terrain in order along the line, and `witness(i, j)` the measured
   segment, both computed on demand for one pair.
 
-`unit_row(units, i, ...)` computes the same for one unit against all others
-(fast enough to call every frame); `PairMatrix.unit_row(i)` slices a computed
-matrix. The diagonal (a unit against itself) holds distance 0, bearing 0,
-quadrant fore, no arcs and a clear line.
+`unit_row(units, i, ...)` computes the same for one unit against all others,
+bit for bit the matrix's row (fast enough to call every frame: issue 2's budget
+is 0.5 ms for 200 units and 40 pieces); `PairMatrix.unit_row(i)` slices a
+computed matrix. The row works from data that depends only on the state, kept
+on the `BaseArrays` and the `TerrainIndex` the first time a row asks for it
+(units grouped by base kind with their rectangles' vertices laid out flat; both
+discs of every piece as columns), so each row does only the work of its source.
+The diagonal (a unit against itself) holds distance 0, bearing 0, quadrant fore,
+no arcs and a clear line.
 
 Which terrain blocks which pair is the rule system's decision (R002.40): pass
 a (T,) mask for every pair, or a `LevelBlocking` (each unit a level code, and
 a (levels, levels, T) mask) so the per-pair choice costs one table lookup.
 Line of sight: a unit's candidate pieces are found by sorting the bearings to
 all other units and taking, for each piece, the bearings inside the piece's
-bounding disc's tangent cone (searchsorted); only those few pairs are tested.
+bounding disc's tangent cone (searchsorted); only those few pairs are tested,
+most by the piece's inscribed disc, the rest edge by edge.
 
 Importing this module calls `tune_allocator()` (tactical.geometry.measure):
 without it, glibc's page faults on numpy's temporaries make the matrix 1.5-2x
@@ -44,15 +50,17 @@ from tactical.geometry.arcs import (
     ArcTest,
     pair_arc_masks,
     quadrant_index,
-    wrap_degrees,
+    wrap_bearings,
 )
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.los import (
     DISC_TOLERANCE,
+    INNER_MARGIN,
     Lines,
     TerrainIndex,
     blocked_segments,
     hits_among,
+    hits_from_point,
     order_along,
 )
 from tactical.geometry.measure import (
@@ -65,12 +73,17 @@ from tactical.geometry.measure import (
     pair_edge_distances,
     row_blocks,
     tune_allocator,
+    unit_edge_distances,
 )
 
 tune_allocator()  # see its docstring: numpy temporaries without page faults
 
 _ROW_STRIDE = 8.0  # > 2π: separates the rows of sorted bearings (radians) in one flat array
-_INNER_MARGIN = 1e-7  # inches: see _Cones.of
+# Operands of the one-unit row as 0-d arrays: numpy converts a Python float on every call.
+_TINY = np.array(1e-300)  # inches: shorter than any line between two distinct centres
+_CONE_SLACK = np.array(1e-9)  # radians added to each side of a bounding disc's cone
+_HALF_TURN, _FULL_TURN = np.array(math.pi), np.array(2 * math.pi)
+_ZERO = np.array(0.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,7 +193,7 @@ class _Cones:
         gap = np.sqrt(to_x * to_x + to_y * to_y)
         # the disc shrunk by 1e-7": a line inside its tangents passes at least that far inside
         # the inscribed disc, far beyond the rounding of the bearings
-        radius = np.broadcast_to(np.maximum(terrain.inner_radius - _INNER_MARGIN, 0.0), gap.shape)
+        radius = np.broadcast_to(np.maximum(terrain.inner_radius - INNER_MARGIN, 0.0), gap.shape)
         within = gap < radius  # the viewer stands in the (shrunk) inscribed disc
         ratio = np.divide(radius, gap, out=np.zeros_like(gap), where=~within)
         inner_half = np.where(within, 4.0, np.arcsin(np.minimum(ratio, 1.0)))
@@ -266,6 +279,83 @@ def _los_blocked(
     i, j = pair_i[pair], pair_j[pair]
     lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
     return blocked | blocked_segments(terrain, lines, piece, pair, len(pair_i), inner_done=True)
+
+
+def _row_los_blocked(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    i: int,
+    angle: np.ndarray,
+    distance: np.ndarray,
+    blocking: Blocking,
+) -> np.ndarray:
+    """Whether the line from unit i's centre to each unit's centre is blocked: the one-row
+    twin of `_los_blocked`, with the same answers.
+
+    `angle` and `distance` are each target's compass bearing (radians, from arctan2)
+    and distance from i. Every line starts at the viewer, so a piece's candidates are
+    the targets whose bearing lies in the piece's outer cone: the bearings are sorted
+    once and repeated one turn higher, so that each cone, even one crossing ±π, is one
+    range of that array (searchsorted). Inner cones settle most candidates; the rest
+    go to the exact test (`hits_from_point`).
+    """
+    n, pieces = len(units), len(terrain)
+    blocked = np.zeros(n, dtype=bool)
+    if pieces == 0 or n < 2:
+        return blocked
+    sight = terrain.sight
+    vx, vy = units.x[i, ...], units.y[i, ...]  # 0-d arrays: cheaper operands than floats
+    # both discs of every piece at once: bounding discs [:pieces], inscribed ones [pieces:]
+    to_x, to_y = sight.x - vx, sight.y - vy
+    gap = np.hypot(to_x, to_y)
+    theta = np.arctan2(to_x, to_y)
+    half = np.arcsin(sight.radius / np.maximum(gap, sight.scale))
+    inside = gap <= sight.radius  # the viewer stands in the disc
+    outer_inside = inside[:pieces]
+    # the outer cone, widened by 1e-9 rad; the whole turn from inside the disc. The sorted
+    # bearings are repeated a turn lower and higher, so that every cone is one range.
+    widened = half[:pieces] + _CONE_SLACK
+    low, high = theta[:pieces] - widened, theta[:pieces] + widened
+    low[outer_inside], high[outer_inside] = -math.pi, math.pi
+    order = angle.argsort()
+    keys = angle[order]
+    keys = np.concatenate((keys - _FULL_TURN, keys, keys + _FULL_TURN))
+    left = keys.searchsorted(low, side="left")
+    counts = keys.searchsorted(high, side="right") - left
+    if isinstance(blocking, np.ndarray):
+        counts[~blocking] = 0
+    ends = counts.cumsum()
+    total = int(ends[-1])
+    if total == 0:
+        return blocked
+    target = order[(np.arange(total) + (left - ends + counts).repeat(counts)) % n]
+    piece = np.arange(pieces).repeat(counts)
+    length = distance[target]
+    # how far a line must reach to meet the disc; above 0, so that a zero-length line (to
+    # the viewer itself or a unit on the same spot) is never a candidate: it is clear
+    near = np.maximum(gap[:pieces] - sight.radius[:pieces], _TINY)
+    keep = length >= near[piece]
+    if isinstance(blocking, LevelBlocking):
+        keep &= blocking.mask[blocking.levels[i], blocking.levels[target], piece]
+    keep = keep.nonzero()[0]
+    target, piece, length = target[keep], piece[keep], length[keep]
+    # the inscribed disc: a line within its tangents that reaches its centre crosses the
+    # interior (the disc is shrunk by INNER_MARGIN, far beyond the rounding of the bearings)
+    inner = piece + pieces
+    delta = np.abs(angle[target] - theta[inner])
+    delta = np.where(delta > _HALF_TURN, _FULL_TURN - delta, delta)
+    sure = (delta < half[inner]) & (length >= gap[inner])
+    sure |= inside[inner]
+    blocked[target[sure]] = True
+    rest = (~(sure | blocked[target])).nonzero()[0]
+    if len(rest) == 0:
+        return blocked
+    target, piece = target[rest], piece[rest]
+    hit = hits_from_point(
+        terrain, (vx, vy), units.x[target], units.y[target], piece, outer_inside[piece]
+    )
+    blocked[target[hit]] = True
+    return blocked
 
 
 # --------------------------------------------------------------------------- results
@@ -400,7 +490,7 @@ def pair_matrix(
         dy = units.y[None, :] - units.y[rows, None]
         centre_distance[rows] = np.sqrt(dx * dx + dy * dy)
         absolute[rows] = np.arctan2(dx, dy)
-        turned = wrap_degrees(np.degrees(absolute[rows]) - units.heading[rows, None])
+        turned = wrap_bearings(np.degrees(absolute[rows]) - units.heading[rows, None])
         bearing[rows] = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
         edge[rows] = pair_edge_distances(units, every[rows, None], every[None, :])
         for columns in column_groups:
@@ -444,22 +534,20 @@ def unit_row(
         raise UserError(f"unit index {i} is not one of the {n} units")
     arcs = tuple(arcs)
     blocking = _check_blocking(blocking, units, terrain)
-    dx, dy = units.x - units.x[i], units.y - units.y[i]
-    centre_distance = np.sqrt(dx * dx + dy * dy)
+    dx, dy = units.x - units.x[i, ...], units.y - units.y[i, ...]
+    distance2 = dx * dx + dy * dy
+    centre_distance = np.sqrt(distance2)
     absolute = np.arctan2(dx, dy)
-    bearing = wrap_degrees(np.degrees(absolute) - units.heading[i])
-    bearing[(dx == 0.0) & (dy == 0.0)] = 0.0
-    every = np.arange(n)
-    in_centre, in_any = pair_arc_masks(units, i, slice(None), arcs, bearing)
+    bearing = wrap_bearings(np.degrees(absolute) - units.heading[i, ...])
+    bearing[(dx == _ZERO) & (dy == _ZERO)] = 0.0
+    in_centre, in_any = pair_arc_masks(
+        units, i, slice(None), arcs, bearing, (dx, dy, distance2, centre_distance)
+    )
     in_centre[i] = False
     in_any[i] = False
-    edge = pair_edge_distances(units, i, every)
-    edge[i] = 0.0
+    edge = unit_edge_distances(units, i)
     # every unit as a target: the unit itself is a zero-length line, never a candidate
-    los_clear = ~_los_blocked(
-        units, terrain, np.full(n, i), every, np.zeros(n, dtype=np.int64),
-        _Cones.of(units, terrain, np.array([i])), absolute, centre_distance, blocking,
-    )  # fmt: skip
+    los_clear = ~_row_los_blocked(units, terrain, i, absolute, centre_distance, blocking)
     return UnitRow(
         i, units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
         in_centre, in_any, los_clear, blocking,

@@ -327,6 +327,37 @@ class BaseArrays:
         lx, ly = self.half_length * self.sin, self.half_length * self.cos
         return lx - wx, ly - wy, lx + wx, ly + wy
 
+    @cached_property
+    def columns(self) -> tuple[np.ndarray, ...]:
+        """(x, y, sin, cos, half_width, half_length, radius), the arc tests' order."""
+        return (
+            self.x, self.y, self.sin, self.cos, self.half_width, self.half_length, self.radius
+        )  # fmt: skip
+
+    @cached_property
+    def footprint_reach(self) -> np.ndarray:
+        """(N,) a distance from each centre beyond which no point lies in the base (its
+        circumradius, plus a margin far above rounding)."""
+        return np.hypot(self.half_width, self.half_length) + self.radius + 1e-6
+
+    @cached_property
+    def point_core(self) -> np.ndarray:
+        """(N,) whether each base's core is a point (a round base)."""
+        return (self.half_width == 0.0) & (self.half_length == 0.0)
+
+    @cached_property
+    def any_rectangular(self) -> bool:
+        return not bool(self.point_core.all())
+
+    @cached_property
+    def any_round(self) -> bool:
+        return bool(np.any(self.radius > 0.0))
+
+    @cached_property
+    def _kinds(self) -> tuple[_Group, _Group]:
+        """The units with a point core and those with a rectangle core, gathered once."""
+        return _Group.of(self, self.point_core), _Group.of(self, ~self.point_core)
+
     def with_pose(self, index: int, pose: Pose) -> BaseArrays:
         """The same units with unit `index` moved to `pose` (cheap: arrays copied, not rebuilt)."""
         sin, cos = sin_cos_degrees(pose.heading)
@@ -387,6 +418,134 @@ def pair_edge_distances(units: BaseArrays, i: np.ndarray | int, j: np.ndarray | 
     return np.maximum(core - units.radius[i] - units.radius[j], 0.0)
 
 
+@dataclass(frozen=True, eq=False)
+class _Group:
+    """Some units' columns, gathered once for the one-row functions.
+
+    The four vertices of each rectangle core lie along one flat axis of length
+    4 * M, vertex by vertex (front-port, front-starboard, rear-starboard, rear-port):
+    `spread` gathers a per-unit column onto it, `across` and `along` are each vertex's
+    offsets (sign * half_width, sign * half_length) in the unit's own frame.
+    """
+
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    sin: np.ndarray
+    cos: np.ndarray
+    half_width: np.ndarray
+    half_length: np.ndarray
+    spread: np.ndarray
+    across: np.ndarray
+    along: np.ndarray
+    sign_across: np.ndarray  # each vertex's sign across, along the flat axis
+    sign_along: np.ndarray
+
+    @classmethod
+    def of(cls, units: BaseArrays, members: np.ndarray) -> _Group:
+        index = np.flatnonzero(members)
+        half_width, half_length = units.half_width[index], units.half_length[index]
+        spread = np.tile(np.arange(len(index)), 4)
+        sign_across, sign_along = _VERTEX_SIGNS.repeat(len(index), axis=1)
+        return cls(
+            index, units.x[index], units.y[index], units.sin[index], units.cos[index],
+            half_width, half_length, spread, sign_across * half_width[spread],
+            sign_along * half_length[spread], sign_across, sign_along,
+        )  # fmt: skip
+
+
+def _core_distances_from_rect(
+    ax: float, ay: float, a_sin: float, a_cos: float, a_hw: float, a_hl: float, group: _Group
+) -> np.ndarray:
+    """`_pair_core_distances` from one rectangle core A to each rectangle core of `group`,
+    with each rectangle's four vertices along one flat axis (the same arithmetic)."""
+    g = group
+    dx, dy = g.x - ax, g.y - ay
+    cos_d = g.cos * a_cos + g.sin * a_sin
+    sin_d = g.sin * a_cos - g.cos * a_sin
+    abs_c, abs_s = np.abs(cos_d), np.abs(sin_d)
+    # B's centre in A's frame and A's centre in B's frame
+    b_lx, b_ly = dx * a_cos - dy * a_sin, dx * a_sin + dy * a_cos
+    a_lx, a_ly = -dx * g.cos + dy * g.sin, -dx * g.sin - dy * g.cos
+    b_hw, b_hl = g.half_width, g.half_length
+    slack = _SLACK
+    intersect = (
+        (np.abs(b_lx) <= a_hw + b_hw * abs_c + b_hl * abs_s + slack)
+        & (np.abs(b_ly) <= a_hl + b_hw * abs_s + b_hl * abs_c + slack)
+        & (np.abs(a_lx) <= b_hw + a_hw * abs_c + a_hl * abs_s + slack)
+        & (np.abs(a_ly) <= b_hl + a_hw * abs_s + a_hl * abs_c + slack)
+    )
+    spread = g.spread
+    cos4, sin4 = cos_d[spread], sin_d[spread]
+    # B's vertices in A's frame: B's starboard axis is (cos_d, -sin_d), its forward (sin_d, cos_d)
+    ex = b_lx[spread] + g.across * cos4 + g.along * sin4
+    ey = b_ly[spread] - g.across * sin4 + g.along * cos4
+    best = _clamped_square(ex, ey, a_hw, a_hl)
+    # A's vertices in B's frame: A's starboard axis is (cos_d, sin_d), its forward (-sin_d, cos_d)
+    wx, lx = g.sign_across * a_hw, g.sign_along * a_hl
+    ex = a_lx[spread] + wx * cos4 - lx * sin4
+    ey = a_ly[spread] + wx * sin4 + lx * cos4
+    np.minimum(best, _clamped_square(ex, ey, b_hw[spread], b_hl[spread]), out=best)
+    return np.where(intersect, _ZERO, np.sqrt(np.minimum.reduce(best.reshape(4, len(g.index)))))
+
+
+def _clamped_square(ex: np.ndarray, ey: np.ndarray, half_width, half_length) -> np.ndarray:
+    """Squared distance from local points (ex, ey) to the rectangle of the given half extents
+    (overwrites ex and ey)."""
+    np.abs(ex, out=ex)
+    np.abs(ey, out=ey)
+    ex -= half_width
+    ey -= half_length
+    np.maximum(ex, _ZERO, out=ex)
+    np.maximum(ey, _ZERO, out=ey)
+    ex *= ex
+    ey *= ey
+    ex += ey
+    return ex
+
+
+def unit_edge_distances(units: BaseArrays, i: int) -> np.ndarray:
+    """(N,) base-edge to base-edge distances from unit i to every unit (0 for itself).
+
+    The same numbers as `pair_edge_distances(units, i, range(N))`, computed by
+    target kind (round or rectangular) so each kind does only its own work.
+    """
+    rounds, rects = units._kinds
+    core = np.empty(len(units))
+    xi, yi = units.x[i, ...], units.y[i, ...]  # 0-d arrays: cheaper operands than floats
+    if units.point_core[i]:
+        dx, dy = rounds.x - xi, rounds.y - yi
+        core[rounds.index] = np.sqrt(dx**2 + dy**2)
+        if len(rects.index):  # the unit's centre against each rectangle core
+            dx, dy = xi - rects.x, yi - rects.y
+            sin, cos = rects.sin, rects.cos
+            ex = np.abs(dx * cos - dy * sin) - rects.half_width
+            ey = np.abs(dx * sin + dy * cos) - rects.half_length
+            core[rects.index] = _clamped_norm(ex, ey)
+    else:
+        sin, cos = units.sin[i, ...], units.cos[i, ...]
+        hw, hl = units.half_width[i, ...], units.half_length[i, ...]
+        if len(rounds.index):  # each round centre against the unit's rectangle core
+            dx, dy = rounds.x - xi, rounds.y - yi
+            ex = np.abs(dx * cos - dy * sin) - hw
+            ey = np.abs(dx * sin + dy * cos) - hl
+            core[rounds.index] = _clamped_norm(ex, ey)
+        core[rects.index] = _core_distances_from_rect(xi, yi, sin, cos, hw, hl, rects)
+    distances = np.maximum(core - units.radius[i, ...] - units.radius, _ZERO)
+    distances[i] = 0.0
+    return distances
+
+
+def _clamped_norm(ex: np.ndarray, ey: np.ndarray) -> np.ndarray:
+    """sqrt(max(ex, 0)² + max(ey, 0)²), overwriting ex and ey."""
+    np.maximum(ex, _ZERO, out=ex)
+    np.maximum(ey, _ZERO, out=ey)
+    ex *= ex
+    ey *= ey
+    ex += ey
+    return np.sqrt(ex, out=ex)
+
+
 def row_blocks(rows: int, columns: int) -> list[slice]:
     """Slices of rows so that each block of rows x columns stays within BLOCK_ELEMENTS."""
     step = max(1, BLOCK_ELEMENTS // max(columns, 1))
@@ -412,7 +571,10 @@ def centre_distance_matrix(units: BaseArrays) -> np.ndarray:
 
 
 def _pair_core_distances(ax, ay, a_sin, a_cos, a_hw, a_hl, bx, by, b_sin, b_cos, b_hw, b_hl):
-    """Distances between rectangle cores, vectorised; same algorithm as `_closest_core_points`."""
+    """Distances between rectangle cores, vectorised; same algorithm as `_closest_core_points`.
+
+    The four vertices of each rectangle are handled at once along a new first axis.
+    """
     dx, dy = bx - ax, by - ay
     cos_d = b_cos * a_cos + b_sin * a_sin
     sin_d = b_sin * a_cos - b_cos * a_sin
@@ -427,16 +589,24 @@ def _pair_core_distances(ax, ay, a_sin, a_cos, a_hw, a_hl, bx, by, b_sin, b_cos,
         & (np.abs(a_lx) <= b_hw + a_hw * abs_c + a_hl * abs_s + slack)
         & (np.abs(a_ly) <= b_hl + a_hw * abs_s + a_hl * abs_c + slack)
     )
-    best = np.full(np.shape(intersect), np.inf)
-    for sign_w, sign_l in ((-1.0, 1.0), (1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)):
-        # B's vertex in A's frame: B's starboard axis is (cos_d, -sin_d), its forward (sin_d, cos_d)
-        wx, lx = sign_w * b_hw, sign_l * b_hl
-        ex = np.maximum(np.abs(b_lx + wx * cos_d + lx * sin_d) - a_hw, 0.0)
-        ey = np.maximum(np.abs(b_ly - wx * sin_d + lx * cos_d) - a_hl, 0.0)
-        best = np.minimum(best, ex * ex + ey * ey)
-        # A's vertex in B's frame: A's starboard axis is (cos_d, sin_d), its forward (-sin_d, cos_d)
-        wx, lx = sign_w * a_hw, sign_l * a_hl
-        ex = np.maximum(np.abs(a_lx + wx * cos_d - lx * sin_d) - b_hw, 0.0)
-        ey = np.maximum(np.abs(a_ly + wx * sin_d + lx * cos_d) - b_hl, 0.0)
-        best = np.minimum(best, ex * ex + ey * ey)
+    shape = (4,) + (1,) * np.ndim(intersect)
+    sign_w, sign_l = _VERTEX_SIGNS[0].reshape(shape), _VERTEX_SIGNS[1].reshape(shape)
+    # B's vertices in A's frame: B's starboard axis is (cos_d, -sin_d), its forward (sin_d, cos_d)
+    wx, lx = sign_w * b_hw, sign_l * b_hl
+    ex = np.maximum(np.abs(b_lx + wx * cos_d + lx * sin_d) - a_hw, 0.0)
+    ey = np.maximum(np.abs(b_ly - wx * sin_d + lx * cos_d) - a_hl, 0.0)
+    best = (ex * ex + ey * ey).min(axis=0)
+    # A's vertices in B's frame: A's starboard axis is (cos_d, sin_d), its forward (-sin_d, cos_d)
+    wx, lx = sign_w * a_hw, sign_l * a_hl
+    ex = np.maximum(np.abs(a_lx + wx * cos_d - lx * sin_d) - b_hw, 0.0)
+    ey = np.maximum(np.abs(a_ly + wx * sin_d + lx * cos_d) - b_hl, 0.0)
+    best = np.minimum(best, (ex * ex + ey * ey).min(axis=0))
     return np.where(intersect, 0.0, np.sqrt(best))
+
+
+# operands of the one-unit row as 0-d arrays: numpy converts a Python float on every call
+_ZERO, _SLACK = np.array(0.0), np.array(LENGTH_TOLERANCE)
+
+# (sign across, sign along) of a rectangle's four vertices: front-port, front-starboard,
+# rear-starboard, rear-port
+_VERTEX_SIGNS = np.array([[-1.0, 1.0, 1.0, -1.0], [1.0, 1.0, -1.0, -1.0]])

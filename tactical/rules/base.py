@@ -442,6 +442,12 @@ class RuleSystem:
     phases: tuple[str, ...] = ()
     terrain_kinds: tuple[str, ...] = ("soft", "dense", "obstructing")
     blocks_los: Callable[[Terrain, Unit | None, Unit | None], bool] = default_blocks_los
+    free_table_moves: bool = True
+    """Whether the session offers its own free table `move` to each side (session.game).
+
+    True for a system whose own actions do not move units (no movement rules: its models are
+    moved freely on the table); False for one whose actions move them (its own `move` kinds)
+    or that allows no movement at all."""
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         """Problems with one unit's `[unit.stats]` table."""
@@ -476,6 +482,12 @@ class RuleSystem:
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
         return TurningRules(pivot=Pivot.CENTRE)
+
+    def move_activation(self, state: GameState, unit: Unit) -> Mapping[str, Any] | None:
+        """What this point of the game adds to `unit`'s turning rules (the `activation` entry
+        of their options: a boost rolled this activation, say), so that a move previewed on
+        the screen is held to the limits its own action applies. Default: nothing."""
+        return None
 
     # ----------------------------------------------------------------- turn and combat hooks
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tactical.errors import UserError
 from tactical.io.maps import write_text_atomic
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
@@ -31,6 +32,8 @@ class Session:
     def __init__(self, history: History, autosave: Autosave | None = None) -> None:
         self.history = history
         self.autosave = autosave
+        # Why the last autosave failed ("" when it worked): the game goes on, the screen warns.
+        self.autosave_problem = ""
 
     @classmethod
     def new(cls, state: GameState, seed: int, autosave: Autosave | None = None) -> Session:
@@ -172,10 +175,22 @@ class Session:
         text = self.log_json() if target.suffix.lower() == ".json" else self.log_text()
         write_text_atomic(target, text)
 
+    def write_autosave(self) -> None:
+        """Write the autosave now (after opening a game, say)."""
+        self._autosave()
+
     def replay(self) -> Replay:
         """A replay of the game up to the cursor."""
         return Replay(self.history)
 
     def _autosave(self) -> None:
-        if self.autosave is not None:
+        """Write the autosave. A failure (a full disk, a removed folder) must not lose or
+        refuse the action just taken: it is kept in `autosave_problem` for the screen."""
+        if self.autosave is None:
+            return
+        try:
             self.autosave.write(self.history)
+        except UserError as error:
+            self.autosave_problem = error.describe()
+        else:
+            self.autosave_problem = ""

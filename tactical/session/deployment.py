@@ -27,6 +27,11 @@ from tactical.model import Board, GameState, Unit
 from tactical.physics.overlap import overlapping_pairs, terrain_overlaps
 from tactical.rules import registry
 
+# The rules this procedure follows, for the screens and messages that cite them.
+ROLL_OFF_RULE = "R002.16"
+ZONE_RULE = "R002.17"
+OVERLAP_RULE = "R002.33"
+DEPLOYMENT_RULES = "R002.16-17"
 MAX_ROLL_OFF_ROUNDS = 1000  # ties re-roll; a fair die ties this often with probability ~0
 
 

@@ -85,14 +85,10 @@ def step_dice(seed: int, step: int) -> SeededDice:
 
 
 def offers_table_moves(system: RuleSystem) -> bool:
-    """Whether the session offers its free table `move` under `system`.
-
-    A rule system that lays down its own action protocol (overrides `actions`)
-    decides everything its sides may do, movement included (its own `move`
-    kinds, or no free movement at all); one on the base protocol (attacks only)
-    has no movement rules, so the models are moved freely on the table.
-    """
-    return type(system).actions is RuleSystem.actions
+    """Whether the session offers its free table `move` under `system`: what the system
+    declares (`RuleSystem.free_table_moves`). One with movement rules moves its models by
+    its own actions; one without lets them be moved freely on the table."""
+    return system.free_table_moves
 
 
 @dataclass(frozen=True, eq=False)

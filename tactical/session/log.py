@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from tactical.rules.base import Phase
@@ -53,6 +54,11 @@ class LogEntry:
 
     def text(self) -> str:
         """The entry as one line (a fixed format: tests and users may diff logs)."""
+        return self.line
+
+    @cached_property
+    def line(self) -> str:
+        """`text()`, made once: a log is shown again after every step."""
         values = dict(self.values)
         head = f"#{self.step}"
         if self.entry == "start":
@@ -188,6 +194,18 @@ def game_log(game: Game) -> Log:
     log = Log(game.rules, game.initial.title, game.seed, tuple(entries))
     _LOGS[game] = log
     return log
+
+
+def tail_lines(game: Game, limit: int) -> tuple[str, ...]:
+    """The last `limit` lines of `game_log(game).text()`, read from the latest steps only (the
+    play screen shows the tail after every step; the whole log grows with the game)."""
+    lines: list[str] = []
+    for step in reversed(game.steps):
+        lines[:0] = [entry.text() for entry in step_entries(step)]
+        if len(lines) >= limit:
+            return tuple(lines[-limit:])
+    lines[:0] = [entry.text() for entry in start_entries(game)]
+    return tuple(lines[-limit:])
 
 
 def dumps_json(document: Any) -> str:

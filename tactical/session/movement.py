@@ -81,7 +81,11 @@ def find_unit(state: GameState, unit_id: str) -> Unit:
 def turning_rules_for(
     system: RuleSystem, state: GameState, unit: Unit, activation: Mapping[str, Any] | None
 ) -> TurningRules:
+    """`unit`'s turning rules now: the declared activation, else what the rule system's
+    state gives this unit (`RuleSystem.move_activation`: a boost rolled this activation)."""
     options = dict(state.options)
+    if not activation:
+        activation = system.move_activation(state, unit)
     if activation:
         options[ACTIVATION_KEY] = dict(activation)
     return system.turning_rules(unit, options)

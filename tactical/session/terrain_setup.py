@@ -35,6 +35,7 @@ from tactical.errors import UserError
 from tactical.geometry.zones import Zone
 from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind
 
+TERRAIN_RULE = "R002.9"  # the procedure, for the screens that cite it
 MIN_GAP = 1.0  # inches between pieces
 PLACES_ON = (5, 6)  # R002.9
 TRIES_PER_PIECE = 40

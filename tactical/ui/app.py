@@ -1,9 +1,11 @@
-"""The play screen: a pygame-ce window where a person sets up and inspects a table.
+"""The play screen: a pygame-ce window where people set up a table and play a game on it.
 
 `App` owns the window (or an offscreen surface when headless), the pygame_gui
 UIManager and the loop. Input handlers turn events into new `ViewState` values
 and into new immutable `GameState` values through the session and model APIs;
 `frame()` draws the model and the view through the shared `SceneRenderer`.
+The game itself (turn, choices, moves, odds, rolls, log, saves, replay) is the
+`PlayScreen` of tactical.ui.play_mode, over a `Session`.
 Every number shown comes from the model, geometry and rules layers
 (`TableGeometry.pair` for the hover numbers, the ruler from table inches).
 
@@ -40,8 +42,20 @@ from tactical.model import Circle, GameState, Terrain, Unit
 from tactical.physics.overlap import overlapping_pairs
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
-from tactical.session.deployment import Deployment, RollOff, choose_edges, is_deployed_in, roll_off
-from tactical.session.terrain_setup import seeded_setup
+from tactical.session.controller import Session
+from tactical.session.deployment import (
+    DEPLOYMENT_RULES,
+    OVERLAP_RULE,
+    ROLL_OFF_RULE,
+    ZONE_RULE,
+    Deployment,
+    RollOff,
+    choose_edges,
+    is_deployed_in,
+    roll_off,
+)
+from tactical.session.saving import Autosave
+from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.draw import text
@@ -53,6 +67,7 @@ from tactical.ui.layers import (
     legend_entries,
     legend_height,
 )
+from tactical.ui.play_mode import PANEL_WIDTH, PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance, terrain_at
@@ -76,20 +91,30 @@ ZONE_ALPHA = 60
 
 CONTROLS = (
     ("Mouse", ""),
-    ("Left click", "select a unit (inspect); empty table clears"),
+    ("Left click", "select a unit: its actions on the panel; empty table clears"),
+    ("Click a ringed unit", "fill the declaration's target (or other unit field)"),
+    ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
+    ("Enter / Roll", "resolve the declaration with the seeded dice"),
+    ("N / Next", "end this side's go (pass); the tracker shows who acts"),
+    ("Ctrl+Z / Ctrl+Y", "undo / redo (the log's slider goes to any step)"),
+    ("Ctrl+R", "reset to the start of the activation"),
+    ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),
+    ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
+    ("Page Up / Page Down", "replay: previous / next step"),
     ("Hover", "unit card; with a unit selected: distances, arcs, LOS, range band"),
     ("Right/middle drag, arrows", "pan"),
     ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
     ("F / Home", "fit the table to the window"),
     ("M", "measure tool: drag or two clicks; snaps to centres and base edges"),
     ("Esc", "cancel the ruler / drag, close help"),
-    ("Tab", "switch inspect / setup mode"),
+    ("Tab", "switch play / setup mode (setup only before the first action)"),
     ("Setup: drag", "move a unit (companion) or a terrain piece"),
     ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
     ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
-    ("Setup: Roll / New seed", "terrain procedure R002.9 with every area's rolls"),
-    ("Setup: Roll-off, edge", "deployment R002.16-17: zones; drops are checked"),
-    ("Ctrl+O / Ctrl+S", "open / save a map"),
+    ("Setup: Roll / New seed", f"terrain procedure {TERRAIN_RULE} with every area's rolls"),
+    ("Setup: Roll-off, edge", f"deployment {DEPLOYMENT_RULES}: zones; drops are checked"),
+    ("Ctrl+O", "open a map (.toml) or a saved game (.json)"),
+    ("Ctrl+S / Ctrl+Shift+S", "save the game (JSON) / save the map (TOML)"),
     ("F12", "export the view as PNG (Shift+F12: choose the file)"),
     ("F1", "this help"),
 )
@@ -105,6 +130,9 @@ class App:
         *,
         headless: bool = False,
         path: str | os.PathLike[str] | None = None,
+        seed: int = 1,
+        autosave: Autosave | None = None,
+        session: Session | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -131,10 +159,13 @@ class App:
         self.clock = pygame.time.Clock()
         self.path = Path(path) if path is not None else None
         self.running = True
+        self.top_bar, self.status_bar = TOP_BAR, STATUS_BAR
         self.state = state
         self.system = registry.get(state.rules)
-        self.view = ViewState(camera=self.fitted_camera())
+        self.view = ViewState(camera=self.fitted_camera(), mode="play")
         self.seed = 1
+        self.game_seed = seed
+        self.map_state = state  # the table as set up, before the game's first action
         self._rolloff_count = 0
         self.rolloff: RollOff | None = None
         self.deployment: Deployment | None = None
@@ -152,8 +183,14 @@ class App:
         self._dialog: tuple[str, UIFileDialog] | None = None
         self.message: UIMessageWindow | None = None
         self._build_widgets()
+        if session is None:
+            session = Session.new(state, seed, autosave)
+        else:
+            self.map_state = session.game.initial
+        self.play = PlayScreen(self, session)
         self._layout()
         self._show_mode()
+        self.play.sync()
 
     # ------------------------------------------------------------------ loop
 
@@ -166,6 +203,7 @@ class App:
             self.frame()
             if not self.headless:
                 pygame.display.flip()
+        self.play.close()
         return 0
 
     def pump(self) -> None:
@@ -174,13 +212,15 @@ class App:
             self.handle(event)
 
     def step(self, seconds: float = 1 / FPS) -> None:
+        self.play.update()
         self.manager.update(seconds)
 
     # ------------------------------------------------------------------ model helpers
 
     def fitted_camera(self) -> Camera:
         bottom = STATUS_BAR + TICK_BAND + LEGEND_BAND
-        margins = Margins(TICK_BAND, TOP_BAR + TICK_BAND, TICK_BAND, bottom)
+        right = TICK_BAND + PANEL_WIDTH + 8
+        margins = Margins(TICK_BAND, TOP_BAR + TICK_BAND, right, bottom)
         return Camera.fit(self.state.board.bounds, self.size, margins)
 
     @property
@@ -236,11 +276,11 @@ class App:
         r = pygame.Rect(0, 0, 10, 10)
         self.top = UIPanel(r, manager=m)
         names = [
-            ("mode", "Mode: inspect", "Tab: switch inspect / setup mode"),
+            ("mode", "Mode: play", "Tab: switch play / setup mode"),
             ("measure", "Measure", "M: ruler from any point to any point"),
             ("fit", "Fit", "F: fit the table to the window"),
-            ("open", "Open", "Ctrl+O: open a map"),
-            ("save", "Save", "Ctrl+S: save the map"),
+            ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
+            ("save", "Save", "Ctrl+S: save the game (Ctrl+Shift+S: the map)"),
             ("png", "PNG", "F12: export the view as PNG"),
             ("help", "Help", "F1: every control"),
         ]
@@ -266,7 +306,7 @@ class App:
         # setup panel: terrain, deployment, pose
         self.setup = UIPanel(pygame.Rect(0, 0, SIDE_PANEL, 420), manager=m)
         c = self.setup
-        UILabel(pygame.Rect(8, 6, 250, 22), "Terrain (R002.9)", m, container=c)
+        UILabel(pygame.Rect(8, 6, 250, 22), f"Terrain ({TERRAIN_RULE})", m, container=c)
         UILabel(pygame.Rect(4, 32, 48, 28), "Seed", m, container=c)
         self.seed_entry = UITextEntryLine(pygame.Rect(52, 32, 68, 28), m, container=c)
         self.seed_entry.set_text("1")
@@ -278,7 +318,7 @@ class App:
             container=c,
             tool_tip_text="re-roll the terrain with the next seed",
         )
-        UILabel(pygame.Rect(8, 70, 250, 22), "Deployment (R002.16-17)", m, container=c)
+        UILabel(pygame.Rect(8, 70, 250, 22), f"Deployment ({DEPLOYMENT_RULES})", m, container=c)
         self.rolloff_button = UIButton(pygame.Rect(8, 96, 90, 28), "Roll-off", m, container=c)
         self.edge_menu = UIDropDownMenu(
             ["edge…", *EDGES], "edge…", pygame.Rect(104, 96, 100, 28), m, container=c
@@ -305,11 +345,14 @@ class App:
         self.status.set_relative_position((0, height - STATUS_BAR))
         self.status.set_dimensions((width, STATUS_BAR))
         self.setup.set_relative_position((width - SIDE_PANEL - 4, TOP_BAR + 4))
+        if hasattr(self, "play"):
+            self.play.layout()
         self.pair_panel.set_relative_position((8, height - STATUS_BAR - LEGEND_BAND - 8 - 214))
         self.help.set_relative_position(((width - 640) // 2, max(TOP_BAR, (height - 520) // 2)))
 
     def _show_mode(self) -> None:
         setup = self.view.mode == "setup"
+        self.play.show(not setup)
         self.buttons["mode"].set_text(f"Mode: {self.view.mode}")
         self.buttons["measure"].set_text("Measuring" if self.view.tool == "measure" else "Measure")
         if setup:
@@ -331,6 +374,7 @@ class App:
 
     def _over_widget(self, pos: tuple[int, int]) -> bool:
         widgets = [self.top, self.setup, self.help, self.pair_panel, self.status]
+        widgets.extend(self.play.widgets())
         if self._dialog is not None:
             widgets.append(self._dialog[1])
         if self.message is not None and self.message.alive():
@@ -339,7 +383,11 @@ class App:
 
     def _typing(self) -> bool:
         entries = [self.seed_entry, *self.pose_entries.values()]
-        return any(entry.is_focused for entry in entries) or self._dialog is not None
+        focused = any(entry.is_focused for entry in entries)
+        typing_elsewhere = any(
+            isinstance(element, UITextEntryLine) for element in self.manager.get_focus_set() or ()
+        )
+        return focused or typing_elsewhere or self._dialog is not None
 
     # ------------------------------------------------------------------ events
 
@@ -373,13 +421,15 @@ class App:
             self._key(event)
 
     def _ui_event(self, event: pygame.event.Event) -> None:
+        if self.play.handle_ui_event(event):
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
                 self.buttons["mode"]: self.toggle_mode,
                 self.buttons["measure"]: self.toggle_measure,
                 self.buttons["fit"]: self.fit,
                 self.buttons["open"]: self.ask_open,
-                self.buttons["save"]: self.save,
+                self.buttons["save"]: self.save_for_mode,
                 self.buttons["png"]: self.export_png,
                 self.buttons["help"]: self.toggle_help,
                 self.roll_button: lambda: self.roll_terrain(self._seed_from_entry()),
@@ -405,9 +455,11 @@ class App:
                 if dialog.alive():
                     dialog.kill()
                 if purpose == "open":
-                    self.open_map(event.text)
+                    self.open_file(event.text)
                 elif purpose == "save":
                     self.save(event.text)
+                elif purpose == "save-game":
+                    self.play.save_game(event.text)
                 elif purpose == "png":
                     self.export_png(event.text)
         elif (
@@ -419,8 +471,18 @@ class App:
 
     def _shortcut(self, event: pygame.event.Event) -> bool:
         ctrl = event.mod & pygame.KMOD_CTRL
-        if ctrl and event.key == pygame.K_s:
+        shift = event.mod & pygame.KMOD_SHIFT
+        playing = self.view.mode == "play"
+        if ctrl and event.key == pygame.K_s and (shift or not playing):
             self.save()
+        elif ctrl and event.key == pygame.K_s:
+            self.play.save_game()
+        elif ctrl and event.key == pygame.K_z and playing:
+            self.play.undo()
+        elif ctrl and event.key == pygame.K_y and playing:
+            self.play.redo()
+        elif ctrl and event.key == pygame.K_r and playing:
+            self.play.reset_activation()
         elif ctrl and event.key == pygame.K_o:
             self.ask_open()
         elif event.key == pygame.K_F12 and event.mod & pygame.KMOD_SHIFT:
@@ -442,6 +504,8 @@ class App:
             pygame.K_UP: (0, PAN_STEP),
             pygame.K_DOWN: (0, -PAN_STEP),
         }
+        if self.view.mode == "play" and self._play_key(event):
+            return
         if key in arrows:
             self.view = replace(self.view, camera=self.view.camera.panned(*arrows[key]))
         elif key in (pygame.K_f, pygame.K_HOME):
@@ -452,11 +516,30 @@ class App:
             self.toggle_mode()
         elif key == pygame.K_ESCAPE:
             self._drag = self._drag_to = None
+            self.play.escape()
             self.view = replace(self.view, ruler=None, help_visible=False)
             self.help.hide()
         elif key in (pygame.K_q, pygame.K_e) and self.view.mode == "setup":
             step = 1.0 if shift else ROTATE_STEP
             self.rotate_selected(-step if key == pygame.K_q else step)
+
+    def _play_key(self, event: pygame.event.Event) -> bool:
+        """The game's keys in play mode: the move tool first, then Next, Roll, replay."""
+        play = self.play
+        if play.move_key(event):
+            return True
+        key = event.key
+        if key == pygame.K_n:
+            play.next_go()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            play.apply_current()
+        elif key == pygame.K_PAGEDOWN and play.replaying:
+            play.replay_step(1)
+        elif key == pygame.K_PAGEUP and play.replaying:
+            play.replay_step(-1)
+        else:
+            return False
+        return True
 
     def _mouse_down(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -475,7 +558,11 @@ class App:
             else:
                 self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
+        if self.view.mode == "play" and self.play.press(point):
+            return
         unit_id = self.index.unit_at(point)
+        if self.view.mode == "play" and unit_id is not None and self.play.click_unit(unit_id):
+            return
         self.select(unit_id)
         if self.view.mode == "setup":
             if unit_id is not None:
@@ -495,6 +582,7 @@ class App:
         if event.button != 1:
             return
         press, self._press = self._press, None
+        self.play.release()
         moved = press is not None and math.dist(press, pos) > CLICK_SLOP
         ruler = self.view.ruler
         if self.view.tool == "measure" and ruler is not None and not ruler.done and moved:
@@ -526,9 +614,12 @@ class App:
             self.view = replace(self.view, ruler=Ruler(ruler.start, snapped))
         if self._drag is not None:
             self._drag_to = point
+        if self.play.dragging:
+            self.play.drag(point)
         hovered = None if self._over_widget(pos) else self.index.unit_at(point)
         if hovered != self.view.hovered:
             self.view = replace(self.view, hovered=hovered)
+            self.play.hover(hovered)
         self._update_card(pos)
 
     def _wheel(self, event: pygame.event.Event) -> None:
@@ -568,8 +659,28 @@ class App:
         self.view = replace(self.view, camera=self.fitted_camera())
 
     def toggle_mode(self) -> None:
-        mode = "setup" if self.view.mode == "inspect" else "inspect"
-        self.view = replace(self.view, mode=mode)
+        """Play <-> setup. Setup changes the table before the game; leaving it starts the game
+        on the table as set up. Once the game has steps, setup is closed (the game's start is
+        part of its save)."""
+        if self.view.mode == "play":
+            session = self.play.session
+            if session.history.length > 0 or self.play.replaying:
+                self.set_status(
+                    f"setup is over: the game has {session.history.length} step(s); "
+                    "undo to step 0 and start anew by opening the map (Ctrl+O)"
+                )
+                return
+            self.play.cancel_move()
+            self.view = replace(self.view, mode="setup")
+            self.set_state(self.map_state)
+        else:
+            self.map_state = self.state
+            self.view = replace(self.view, mode="play")
+            session = self.play.session
+            if self.state is not session.game.initial:
+                self.play.new_game(Session.new(self.state, self.game_seed, session.autosave))
+            else:
+                self.play.sync()
         self._show_mode()
         self._update_pose_entries()
 
@@ -589,6 +700,8 @@ class App:
     def select(self, unit_id: str | None) -> None:
         self.view = replace(self.view, selected=unit_id)
         self._update_pose_entries()
+        if self.view.mode == "play":
+            self.play.selection_changed()
 
     def _finish_ruler(self, ruler: Ruler) -> None:
         self.view = replace(self.view, ruler=ruler)
@@ -615,7 +728,7 @@ class App:
             for area in setup.areas
         )
         self.view = replace(self.view, area_rolls=labels)
-        self.set_status(f"terrain seed {seed}: {len(setup.terrain)} pieces placed (R002.9)")
+        self.set_status(f"terrain seed {seed}: {len(setup.terrain)} pieces placed ({TERRAIN_RULE})")
 
     def do_roll_off(self) -> None:
         """R002.16: 2D6 each, ties re-roll; the dice shown, the winner picks an edge."""
@@ -630,16 +743,16 @@ class App:
         self.rolloff_label.set_text(
             "<br>".join(lines[-2:]) + f" <b>{self.rolloff.winner} picks an edge</b>"
         )
-        self.set_status(f"roll-off: {self.rolloff.winner} wins and picks an edge (R002.16)")
+        self.set_status(f"roll-off: {self.rolloff.winner} wins and picks an edge ({ROLL_OFF_RULE})")
 
     def choose_edge(self, edge: str) -> None:
         if self.rolloff is None:
-            self.set_status("roll off first: the winner picks the edge (R002.16)")
+            self.set_status(f"roll off first: the winner picks the edge ({ROLL_OFF_RULE})")
             return
         sides = tuple(self.rolloff.rounds[0].dice)
         self.deployment = choose_edges(self.state.board, self.rolloff.winner, edge, sides)
         edges = ", ".join(f"{s}: {e}" for s, e in self.deployment.edges.items())
-        self.set_status(f"deployment zones {edges}: drag units into their zone (R002.17)")
+        self.set_status(f"deployment zones {edges}: drag units into their zone ({ZONE_RULE})")
 
     def free_placement(self) -> None:
         self.deployment = None
@@ -672,13 +785,13 @@ class App:
         if zone is not None and not is_deployed_in(unit, zone):
             return (
                 f"{unit.id} is not wholly inside side {unit.side}'s deployment zone "
-                f"({zone.edge} edge) [R002.17]"
+                f"({zone.edge} edge) [{ZONE_RULE}]"
             )
         units = tuple(unit if u.id == unit.id else u for u in self.state.units)
         clash = overlapping_pairs(units, self.system.los_level, among=(unit.id,))
         if clash:
             a, b = clash[0]
-            return f"{a} and {b} would overlap [R002.33]"
+            return f"{a} and {b} would overlap [{OVERLAP_RULE}]"
         return ""
 
     def rotate_selected(self, degrees: float) -> None:
@@ -751,31 +864,60 @@ class App:
         )
         self._dialog = (purpose, dialog)
 
+    def ask_file(self, purpose: str, title: str, existing: bool) -> None:
+        self._file_dialog(purpose, title, existing)
+
+    def open_file(self, path: str | os.PathLike[str]) -> bool:
+        """A saved game (.json) or a map (anything else)."""
+        if Path(path).suffix.lower() == ".json":
+            return self.play.open_game(path)
+        return self.open_map(path)
+
     def open_map(self, path: str | os.PathLike[str]) -> bool:
-        """Load a map; a bad one shows the loader's message and keeps the current table."""
+        """Load a map and start a new game on it; a bad one shows the loader's message and
+        keeps the current table and game."""
         try:
             state = load_map(path)
+            session = Session.new(state, self.game_seed, self.play.session.autosave)
         except UserError as error:
             self.show_message("Cannot open map", error.describe())
             return False
-        self.state = state
-        self.system = registry.get(state.rules)
-        self.path = Path(path)
-        self.rolloff = self.deployment = None
-        self.view = ViewState(camera=self.fitted_camera(), mode=self.view.mode)
-        self.title.set_text(self._title())
-        self._update_pose_entries()
-        self.set_status(f"opened {path}")
+        self.adopt_map(state, Path(path))
+        self.view = ViewState(camera=self.fitted_camera(), mode="play")
+        self._show_mode()
+        self.play.new_game(session)
+        self.set_status(f"opened {path}: a new game, seed {self.game_seed}")
         return True
 
+    def adopt_map(self, state: GameState, path: Path | None) -> None:
+        """The table a game starts from (a new map, an opened save)."""
+        self.state = self.map_state = state
+        self.system = registry.get(state.rules)
+        if path is not None:
+            self.path = path
+        self.rolloff = self.deployment = None
+        self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
+        self.title.set_text(self._title())
+        self._update_pose_entries()
+
+    def save_for_mode(self) -> bool:
+        """The Save button, as Ctrl+S: the game in play mode, the map in setup mode."""
+        if self.view.mode == "play":
+            return self.play.save_game()
+        return self.save()
+
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Save to `path`, the current path, or ask for one (a file dialog)."""
+        """Save the map to `path`, the current path, or ask for one (a file dialog).
+
+        In play mode the map is the table the game started from: the game's moves and
+        the rule system's state belong to the game's save, not to the map."""
         target = Path(path) if path is not None else self.path
         if target is None:
             self._file_dialog("save", "Save the map as", False)
             return False
+        table = self.state if self.view.mode == "setup" else self.map_state
         try:
-            save_map(self.state, target)
+            save_map(table, target)
         except (UserError, OSError) as error:
             message = error.describe() if isinstance(error, UserError) else str(error)
             self.show_message("Cannot save map", message)
@@ -816,6 +958,11 @@ class App:
 
     # ------------------------------------------------------------------ panels
 
+    def refresh_card(self) -> None:
+        """Re-word the hover card (after a roll: the result appears on the target's card)."""
+        self._card_for = None
+        self._update_card(self._mouse)
+
     def _update_card(self, pos: tuple[int, int]) -> None:
         hovered = self.view.hovered
         if hovered is None:
@@ -824,9 +971,10 @@ class App:
             self._card_for = None
             self._update_pair_panel()
             return
-        if self._card_for != (hovered, self.state.units):
+        card_key = (hovered, self.state.units, self.play.result)
+        if self._card_for != card_key:
             self.card.set_text(self.card_html(self.state.unit(hovered)))
-            self._card_for = (hovered, self.state.units)  # type: ignore[assignment]
+            self._card_for = card_key  # type: ignore[assignment]
         x = min(pos[0] + 18, self.size[0] - 304)
         y = min(pos[1] + 18, self.size[1] - STATUS_BAR - 284)
         self.card.set_relative_position((max(0, x), max(TOP_BAR, y)))
@@ -847,6 +995,10 @@ class App:
             shown = value if not isinstance(value, (tuple, list)) else f"{len(value)} entries"
             tail = f" <i>{escape(doc[:60])}</i>" if doc else ""
             lines.append(f"{escape(str(key))}: {escape(str(shown))}{tail}")
+        result = self.play.card_lines(unit.id)
+        if result:
+            lines.append("<b>last roll</b>")
+            lines.extend(escape(line) for line in result)
         return "<br>".join(lines)
 
     def _update_pair_panel(self) -> None:
@@ -907,6 +1059,8 @@ class App:
             )
             surface.fill(palette.SURROUND)
             surface.blit(base[2], offset)
+            if self.view.mode == "play":
+                self.play.draw(surface)
             self._draw_ruler(surface)
             self.manager.draw_ui(surface)
             return surface
@@ -926,6 +1080,8 @@ class App:
                 self._draw_pair(picture, report)
             self._composite = top = (state, hover_key, picture)
         surface.blit(top[2], (0, 0))
+        if self.view.mode == "play":
+            self.play.draw(surface)
         self._draw_ruler(surface)
         self.manager.draw_ui(surface)
         return surface

@@ -13,7 +13,7 @@ def test_attack_choices_and_apply_match_the_attack_resolver():
     state = load_map(builtin_map("battlefleet-mars"))
     system = registry.get(state.rules)
     side = state.unit("deimos-base").side
-    choices = system.actions(state, TurnPosition(), side)
+    choices = system.actions(state, TurnPosition(1, 2), side)
     laser = next(
         c for c in choices if c.actor == "deimos-base" and c.kind == "attack" and "laser" in c.title
     )

@@ -62,15 +62,25 @@ def test_a_new_game_starts_at_the_first_phase_with_the_first_side(game):
 
 
 def test_choices_are_the_rule_systems_then_the_sessions(game):
+    """The rule system's own first; then the session's free table moves and, where the
+    system offers no pass of its own, the session's pass citing the phase's rule."""
     system = registry.get("battlefleet-mars")
     own = system.actions(game.state, game.position, "Mars")
+    assert [c.kind for c in own] == ["purchase", PASS]  # Logistics: BFM's own pass (R000.16)
     choices = game.choices()
     assert choices[: len(own)] == own
     extra = choices[len(own) :]
-    moves = [c for c in extra if c.kind == MOVE]
-    assert {c.actor for c in moves} == {u.id for u in game.state.units if u.side == "Mars"}
+    assert [c.kind for c in extra] == [MOVE] * len(extra)
+    assert {c.actor for c in extra} == {u.id for u in game.state.units if u.side == "Mars"}
+    combat = to_combat(game)
+    own = system.actions(combat.state, combat.position, "Mars")
+    assert PASS not in {c.kind for c in own}
+    extra = combat.choices()[len(own) :]
+    assert {c.actor for c in extra if c.kind == MOVE} == {
+        u.id for u in combat.state.units if u.side == "Mars"
+    }
     assert extra[-1].kind == PASS and extra[-1].actor == "Mars"
-    assert extra[-1].spec_id == "R000.16"
+    assert extra[-1].spec_id == "R000.18"
 
 
 def test_a_system_with_its_own_movement_gets_no_table_moves():
@@ -80,6 +90,21 @@ def test_a_system_with_its_own_movement_gets_no_table_moves():
     dw = Game.new(load_map(builtin_map("dystopian-wars")), SEED)
     session_kinds = [c.kind for c in dw.session_choices()]
     assert session_kinds == [PASS]
+
+
+def test_only_a_system_without_movement_rules_gets_free_table_moves():
+    """Each registered system declares it: BFM counters move freely (it has no movement
+    rules); the others move their models by their own actions."""
+    offered = {
+        rules_id: offers_table_moves(registry.get(rules_id)) for rules_id in registry.rule_ids()
+    }
+    assert offered == {
+        "battlefleet-mars": True,
+        "dystopian-wars": False,
+        "sw-d6-capital": False,
+        "cortex-space": False,
+        "heavy-combat": False,
+    }
 
 
 def test_R000_18_alternating_phase_passes_the_go_after_each_action(game):
@@ -108,7 +133,7 @@ def test_R000_18_the_sequence_ends_when_both_sides_pass_in_a_row(game):
 
 
 def test_R000_16_plain_phase_gives_each_side_one_go(game):
-    first = game.apply(laser("deimos-base", "ares-cruiser"))
+    first = game.apply(Action("purchase", "Mars"))
     assert first.position == TurnPosition(1, 0, 1, 0)
     second = first.pass_go()
     assert second.position == TurnPosition(1, 1, 0, 0)
@@ -159,6 +184,7 @@ def test_an_action_out_of_turn_is_refused_citing_the_phase(game):
 
 
 def test_a_parameter_outside_the_choice_is_refused(game):
+    game = to_combat(game)
     with pytest.raises(UserError, match="target: expected one of"):
         game.apply(laser("deimos-base", "mars-miner"))  # own side: not a listed target
     with pytest.raises(UserError, match="path"):
@@ -166,6 +192,7 @@ def test_a_parameter_outside_the_choice_is_refused(game):
 
 
 def test_the_rules_refusing_an_action_is_a_user_error_with_its_rule(game):
+    game = to_combat(game)
     with pytest.raises(UserError) as error:
         game.apply(laser("mars-miner", "ares-miner"))  # 28" away: beyond LS 2 (R000.6)
     assert error.value.spec_id == "R000.6"
@@ -179,6 +206,7 @@ def test_defaults_of_the_choice_are_filled_in(game):
 
 
 def test_odds_come_from_the_rule_systems_resolver(game):
+    game = to_combat(game)
     system = registry.get("battlefleet-mars")
     action = laser("deimos-base", "ares-cruiser")
     report = game.odds(action)
@@ -263,6 +291,7 @@ def test_no_units_no_game(bfm_map):
 def test_the_stand_in_fills_open_fields_from_their_choices(game):
     from tactical.session.autoplay import candidate_params, next_game
 
+    game = to_combat(game)
     laser_choice = next(c for c in game.rule_choices() if c.title == "Deimos Base: laser")
     tried = list(candidate_params(laser_choice))
     targets = next(f for f in laser_choice.fields if f.name == "target").choices
@@ -283,9 +312,10 @@ def test_the_stand_in_passes_when_nothing_applies(bfm_map):
     lone = bfm_map
     for unit in [u for u in bfm_map.units if u.id not in ("mars-miner", "ares-miner")]:
         lone = lone.without_unit(unit.id)
-    game = Game.new(lone, SEED)  # the miner's laser (LS 2) reaches nobody (R000.6)
+    # the miner's laser (LS 2) reaches nobody (R000.6)
+    game = to_combat(Game.new(lone, SEED))
     after = next_game(game)
-    assert after.last_step.is_pass
+    assert after.last_step.action == Action(PASS, "Mars") and after.last_step.is_pass
 
 
 def test_a_table_move_passes_its_activation_to_the_turning_rules(game):

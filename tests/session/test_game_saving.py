@@ -148,6 +148,12 @@ def test_a_refused_action_does_not_touch_the_autosave(bfm_map, tmp_path):
     assert autosave.path.read_bytes() == before and session.step_number == 0
 
 
+def to_combat(session: Session) -> None:
+    """Pass Logistics and Launch (R000.16-R000.17) to the tactical combat sequence."""
+    while not session.phase.alternating:
+        session.pass_go()
+
+
 def test_session_answers_what_the_play_screen_asks(bfm_map, tmp_path):
     session = Session.new(bfm_map, SEED)
     assert (session.turn, session.phase.name, session.side_to_act) == (1, "Logistics", "Mars")
@@ -156,23 +162,27 @@ def test_session_answers_what_the_play_screen_asks(bfm_map, tmp_path):
     assert session.choices() == session.game.choices()
     assert session.odds(laser("deimos-base", "ares-cruiser")) is not None
     assert session.preview_move("mars-fighters", "F2").legal
+    to_combat(session)
     step = session.act("attack", "deimos-base", weapon="laser", target="ares-cruiser")
-    assert step is session.last_step and step.number == 1
-    assert session.entries(1)[0].get("kind") == "attack"
+    assert step is session.last_step and step.number == 5
+    assert session.entries(5)[0].get("kind") == "attack"
     assert session.log_json() == game_log(session.game).json()
     assert session.log_text() == game_log(session.game).text()
     session.save(tmp_path / "s.json")
     assert Session.open(tmp_path / "s.json").log_text() == session.log_text()
-    assert session.replay().length == 1
+    assert session.replay().length == 5
 
 
 def test_the_log_exports_as_text_and_json_files(bfm_map, tmp_path):
     session = Session.new(bfm_map, SEED)
+    to_combat(session)
     session.act("attack", "deimos-base", weapon="laser", target="ares-cruiser")
     session.export_log(tmp_path / "log.txt")
     session.export_log(tmp_path / "log.JSON")
     assert (tmp_path / "log.txt").read_text() == session.log_text()
-    assert json.loads((tmp_path / "log.JSON").read_text())["entries"][2]["kind"] == "attack"
+    entries = json.loads((tmp_path / "log.JSON").read_text())["entries"]
+    actions = [e for e in entries if e["entry"] == "action"]
+    assert [e["kind"] for e in actions] == ["pass"] * 4 + ["attack"]
     with pytest.raises(UserError, match="does not exist"):
         session.export_log(tmp_path / "missing" / "log.txt")
 

@@ -61,7 +61,8 @@ def test_every_step_logs_its_action_rolls_and_events(played):
         "side": "Mars",
         "kind": "attack",
         "actor": "deimos-base",
-        "params": {"weapon": "missiles", "target": "ares-cruiser"},
+        # the declaration as completed from the choice's defaults: six missiles, CIWS on
+        "params": {"weapon": "missiles", "target": "ares-cruiser", "missiles": 6, "ciws": True},
         "title": "Deimos Base: missiles",
     }
     rolls = [e.as_dict() for e in entries if e.entry == "roll"]

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pygame
 import pygame_gui
 import pytest
+from ui_events import click, drag, key, move, press_button, screen, wheel
 
 from tactical.geometry.shapes import Pose
 from tactical.io.maps import load_map
 from tactical.io.paths import default_map_path
+from tactical.io.saves import read_save
+from tactical.model import FrozenMap
 from tactical.rules.measuring import TableGeometry
+from tactical.session import autoplay
+from tactical.session.controller import Session
 from tactical.session.deployment import is_deployed_in
+from tactical.session.game import Game
+from tactical.session.saving import load_game, save_game
 from tactical.session.terrain_setup import seeded_setup
 from tactical.ui.app import App
 
@@ -25,54 +33,6 @@ def default_state():
 @pytest.fixture
 def app(default_state):
     return App(default_state, (1280, 800), headless=True)
-
-
-def screen(app: App, x: float, y: float) -> tuple[int, int]:
-    px, py = app.view.camera.to_screen(x, y)
-    return round(px), round(py)
-
-
-def move(app: App, pos, buttons=(0, 0, 0)) -> None:
-    app.handle(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons))
-
-
-def click(app: App, pos, button: int = 1) -> None:
-    move(app, pos)
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
-
-
-def drag(app: App, start, end, button: int = 1, steps: int = 4) -> None:
-    move(app, start)
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=button))
-    for i in range(1, steps + 1):
-        pos = (
-            round(start[0] + (end[0] - start[0]) * i / steps),
-            round(start[1] + (end[1] - start[1]) * i / steps),
-        )
-        move(app, pos, buttons=(1, 0, 0))
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=button))
-
-
-def key(app: App, code: int, mod: int = 0, unicode: str = "") -> None:
-    app.handle(pygame.event.Event(pygame.KEYDOWN, key=code, mod=mod, unicode=unicode, scancode=0))
-    app.handle(pygame.event.Event(pygame.KEYUP, key=code, mod=mod, unicode=unicode, scancode=0))
-
-
-def wheel(app: App, notches: int) -> None:
-    app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
-
-
-def press_button(app: App, button) -> None:
-    """Click a pygame_gui widget as a person would: hover, update, press, release, pump."""
-    centre = button.get_abs_rect().center
-    move(app, centre)
-    app.step()
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1))
-    app.step()
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1))
-    app.step()
-    app.pump()
 
 
 # ---------------------------------------------------------------------- inspect
@@ -349,9 +309,11 @@ def test_drag_terrain_piece_moves_it_and_refuses_overlap(app):
 # ---------------------------------------------------------------------- files, help
 
 
-def test_ctrl_s_saves_a_map_that_loads_back_equal(app, tmp_path):
+def test_ctrl_s_in_setup_saves_a_map_that_loads_back_equal(app, tmp_path):
     target = tmp_path / "table.toml"
     app.path = target
+    key(app, pygame.K_TAB)
+    assert app.view.mode == "setup"
     app.roll_terrain(3)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
     assert target.is_file()
@@ -359,10 +321,48 @@ def test_ctrl_s_saves_a_map_that_loads_back_equal(app, tmp_path):
     assert str(target) in app.view.status
 
 
+def test_ctrl_shift_s_in_play_saves_the_table_the_game_started_from(default_state, tmp_path):
+    """The map is the table as set up: a turn's moves change the game, not the map."""
+    played = tmp_path / "turn.json"
+    save_game(autoplay.play_turns(Game.new(default_state, 11), 1), played)
+    app = App(default_state, (1280, 800), headless=True, session=Session.open(played))
+    assert app.state.units != default_state.units  # the turn moved ships
+    target = tmp_path / "table.toml"
+    app.path = target
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
+    assert load_map(target) == app.map_state == default_state
+    assert str(target) in app.view.status
+
+
+def test_ctrl_s_in_play_saves_the_game_that_loads_back_at_its_step(app, tmp_path):
+    target = tmp_path / "game.json"
+    app.play.game_path = target
+    app.play.next_go()
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    history = load_game(target)
+    assert history.cursor == 1 and history.game.state == app.state
+    assert history.games[0].initial == app.map_state
+    assert str(target) in app.view.status
+    assert not (tmp_path / "table.toml").exists()
+
+
+def test_save_button_saves_the_game_in_play_and_the_map_in_setup(app):
+    press_button(app, app.buttons["save"])
+    assert app._dialog is not None and app._dialog[0] == "save-game"
+    app._dialog[1].kill()
+    app._dialog = None
+    key(app, pygame.K_TAB)
+    press_button(app, app.buttons["save"])
+    assert app._dialog is not None and app._dialog[0] == "save"
+
+
 def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert app._dialog is not None and app._dialog[0] == "save-game"
+    app._dialog[1].kill()
+    app._dialog = None
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     assert app._dialog is not None and app._dialog[0] == "save"
-    key(app, pygame.K_ESCAPE)
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
@@ -389,18 +389,36 @@ def test_file_dialog_pick_opens_the_map(app):
         pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path))
     )
     assert app._dialog is None
-    assert app.path == path and app.state == load_map(path)
+    assert app.path == path
+    assert_new_game_on(app, load_map(path))
+
+
+def assert_new_game_on(app, table):
+    """A new game at step 0 on `table`: the game's state is the table plus the rule state
+    the rule system's setup keeps."""
+    session = app.play.session
+    assert app.map_state == table and session.game.initial == table
+    assert session.step_number == 0 and app.state == session.state
+    assert replace(app.state, rule_state=FrozenMap()) == table
 
 
 def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
-    """Ctrl+S on a new map and Shift+F12 ask for a file; the pick is written."""
+    """Ctrl+S (the game), Ctrl+Shift+S (a new map) and Shift+F12 ask for a file; the pick
+    is written."""
+    picked = pygame_gui.UI_FILE_DIALOG_PATH_PICKED
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    purpose, dialog = app._dialog
+    assert purpose == "save-game"
+    game = tmp_path / "picked.json"
+    app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(game)))
+    assert app._dialog is None and app.play.game_path == game
+    assert read_save(game).initial == app.map_state and read_save(game).actions == ()
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     purpose, dialog = app._dialog
     assert purpose == "save"
     target = tmp_path / "picked.toml"
-    picked = pygame_gui.UI_FILE_DIALOG_PATH_PICKED
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(target)))
-    assert load_map(target) == app.state and app.path == target
+    assert load_map(target) == app.map_state and app.path == target
     key(app, pygame.K_F12, mod=pygame.KMOD_SHIFT)
     purpose, dialog = app._dialog
     assert purpose == "png"
@@ -410,9 +428,23 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
 
 def test_open_good_map_replaces_the_table(app):
     path = default_map_path().parent / "dense.toml"
+    assert app.play.next_go() is not None
     assert app.open_map(path)
-    assert app.state == load_map(path)
     assert app.path == path
+    assert_new_game_on(app, load_map(path))
+    assert app.view.mode == "play" and app.play.session.game.seed == app.game_seed
+
+
+def test_open_a_saved_game_resumes_it_at_its_step(app, tmp_path):
+    target = tmp_path / "game.json"
+    app.play.next_go()
+    assert app.play.save_game(target)
+    state = app.state
+    assert app.open_map(default_map_path().parent / "dense.toml")
+    assert app.play.session.step_number == 0
+    assert app.open_file(target)
+    assert app.play.session.step_number == 1 and app.state == state
+    assert app.map_state == load_map(default_map_path())
 
 
 def test_f1_shows_the_help_listing_every_control(app):
@@ -435,15 +467,37 @@ def test_f12_writes_the_view_as_png(app, tmp_path, monkeypatch):
 
 
 def test_mode_button_click_switches_mode(app):
+    """Play -> setup -> play; a table left unchanged keeps its game."""
+    assert app.view.mode == "play" and app.play.actions.panel.visible
+    session = app.play.session
     press_button(app, app.buttons["mode"])
     assert app.view.mode == "setup" and app.setup.visible
+    assert not app.play.actions.panel.visible
     press_button(app, app.buttons["mode"])
-    assert app.view.mode == "inspect" and not app.setup.visible
+    assert app.view.mode == "play" and not app.setup.visible
+    assert app.play.actions.panel.visible and app.play.session is session
+
+
+def test_setup_is_refused_once_the_game_has_a_step(app):
+    app.play.next_go()
+    key(app, pygame.K_TAB)
+    assert app.view.mode == "play" and not app.setup.visible
+    assert "setup is over" in app.view.status
+
+
+def test_leaving_setup_with_a_changed_table_starts_a_new_game_on_it(app):
+    key(app, pygame.K_TAB)
+    app.roll_terrain(4)
+    table = app.state
+    key(app, pygame.K_TAB)
+    assert app.view.mode == "play"
+    assert_new_game_on(app, table)
 
 
 def test_play_command_runs_the_window_until_quit(monkeypatch, tmp_path):
     from tactical.cli import main
 
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     calls = []
 
     def events():
@@ -453,6 +507,8 @@ def test_play_command_runs_the_window_until_quit(monkeypatch, tmp_path):
     monkeypatch.setattr(pygame.event, "get", events)
     assert main(["play", str(default_map_path()), "--size", "800x600"]) == 0
     assert calls
+    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    assert autosave.initial == load_map(default_map_path()) and autosave.actions == ()
 
 
 def test_play_command_bad_map_is_one_line(capsys, tmp_path):
@@ -462,19 +518,39 @@ def test_play_command_bad_map_is_one_line(capsys, tmp_path):
     assert "not found" in capsys.readouterr().err
 
 
-def test_tactical_alone_opens_the_play_screen(monkeypatch):
-    """`tactical` with no arguments runs `tactical play` on the default map."""
+def test_tactical_alone_opens_the_play_screen(monkeypatch, tmp_path):
+    """`tactical` with no arguments runs `tactical play` on the default map, a new game
+    autosaved under $XDG_STATE_HOME."""
+    from tactical.cli import main
+    from tactical.ui import app as app_module
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    opened = []
+    monkeypatch.setattr(app_module.App, "run", lambda self: opened.append(self) or 0)
+    assert main([]) == 0
+    [app] = opened
+    assert app.view.mode == "play"
+    assert_new_game_on(app, load_map(default_map_path()))
+    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    assert autosave.initial == app.map_state and autosave.seed == app.play.session.game.seed
+
+
+def test_play_command_seed_and_autosave_file(monkeypatch, tmp_path):
     from tactical.cli import main
     from tactical.ui import app as app_module
 
     opened = []
-    monkeypatch.setattr(app_module.App, "run", lambda self: opened.append(self.state) or 0)
-    assert main([]) == 0
-    assert opened == [load_map(default_map_path())]
+    monkeypatch.setattr(app_module.App, "run", lambda self: opened.append(self) or 0)
+    target = tmp_path / "mine.json"
+    assert main(["play", "--seed", "42", "--autosave", str(target)]) == 0
+    assert opened[0].play.session.game.seed == 42
+    assert read_save(target).seed == 42 and read_save(target).actions == ()
 
 
-def test_play_without_a_display_is_one_line(monkeypatch, capsys):
+def test_play_without_a_display_is_one_line(monkeypatch, capsys, tmp_path):
     from tactical.cli import main
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
     from tactical.ui import app as app_module
 
     def no_window(*args, **kwargs):

@@ -8,10 +8,12 @@ and no line of sight (every direction is in reach, nothing blocks).
 Turn sequence: logistics (R000.15/16), launches (R000.17), then the
 alternating tactical combat sequence (R000.18): the sides take turns
 resolving one attack each — one unit's laser attack (R000.3) or one declared
-missile attack — until both pass.
+missile attack — until both pass. `play` offers each phase's choices and
+applies them.
 
 Modules: `tables` (formulas and T000.*), `units` (stats and options schema),
-`combat` (declarations, resolvers, odds), `logistics` (LP, launches).
+`combat` (declarations, resolvers, odds), `logistics` (LP, launches), `play`
+(the turn through the generic protocol).
 """
 
 from __future__ import annotations
@@ -24,28 +26,24 @@ from tactical.dice import Dice
 from tactical.geometry.arcs_spec import OMNI
 from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.base import (
+    Action,
+    ActionChoice,
     Attack,
     MeasuringConventions,
     OddsReport,
-    Phase,
     Problem,
     Resolution,
     RuleSystem,
+    TurnPosition,
     TurnSequence,
 )
-from tactical.rules.battlefleet_mars import combat
+from tactical.rules.battlefleet_mars import combat, play
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
 
 RULES_ID = "battlefleet-mars"
 
-TURN_SEQUENCE = TurnSequence(
-    (
-        Phase("Logistics", "R000.16"),
-        Phase("Launch", "R000.17"),
-        Phase("Tactical combat", "R000.18", alternating=True),
-    )
-)
+TURN_SEQUENCE = play.TURN_SEQUENCE
 
 
 def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
@@ -56,6 +54,23 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class BattlefleetMars(RuleSystem):
     """Seed 000 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        """What `side` may declare at `position`: each phase's own kinds (`play.actions`). BFM
+        has no movement rules: its counters are moved freely on the table (the session's
+        `move`, `free_table_moves`)."""
+        return play.actions(state, position, side)
+
+    def setup(self, state: GameState) -> GameState:
+        return play.setup(state)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        return play.apply(state, action, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        return play.action_odds(state, action, self.id)
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         return check_stats(stats)

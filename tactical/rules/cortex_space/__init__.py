@@ -149,6 +149,7 @@ RULE_SYSTEM = CortexSpace(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
+    free_table_moves=False,
     phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,

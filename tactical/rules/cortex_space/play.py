@@ -9,11 +9,14 @@ Turn (R003.10, R003.11):
    Alertness, base Cortex).
 2. *Actions* (alternating): vessels act in order of their results, highest first; equal
    results act at the same time (R003.11, A003.6), so a vessel put out of action by
-   one acting at the same time still acts. The vessels of the group in turn take actions
-   (each further action of a character at -1 step more, R003.8) until they `end`.
+   one acting at the same time keeps its place in the order; being out of action, it is
+   offered only `end` (the resolvers refuse a vessel out of action, base Cortex G.5).
+   The vessels of the group in turn take actions (each further action of a character
+   at -1 step more, R003.8) until they `end`.
    Point defense (R003.43) answers at any time on its side's go.
 
-`apply` checks the order of action; the resolvers check everything else.
+`apply` checks the order of action; the resolvers check everything else. `actions`
+offers only what they accept: every choice applies with its defaults.
 """
 
 from __future__ import annotations
@@ -219,6 +222,11 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
     card = vessel(unit)
     if not can_act(state, unit):
         return []
+    end = ActionChoice("end", unit.id, f"{unit.name}: end activation", (), "R003.11")
+    if card.destroyed or card.disabled:
+        # still in its group (R003.11, A003.6) but out of action: every resolver refuses a
+        # vessel out of action (base Cortex, G.5), so all that is left is to end
+        return [end]
     choices: list[ActionChoice] = []
     enemies = _enemies(state, unit)
     gunner_field = _gunner_field(card, options)
@@ -236,7 +244,8 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
                 if card.scale == "spacecraft" and options["weapon_batteries"] and free > 1:
                     extra.append(_int_field("battery", 1, min(MAX_WING, free), 1, "R003.35"))
                 if card.is_wing and len(card.fighters) > 1:
-                    alive = len(card.fighters)
+                    # combined fire of more than one fighter needs the wing rules (R003.30)
+                    alive = len(card.fighters) if options["fighter_wings"] else 1
                     extra.append(_int_field("fighters", 1, alive, alive, "R003.32"))
                 choices.append(
                     ActionChoice(
@@ -261,7 +270,12 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
                         "R003.7",
                     )
                 )
-        if weapon.kind == combat.MISSILE and options["missile_locks"] and weapon.missiles > 0:
+        if (
+            weapon.kind == combat.MISSILE
+            and options["missile_locks"]
+            and weapon.missiles > 0
+            and weapon.working > 0  # a damaged launcher locks nothing (R003.29)
+        ):
             targets = tuple(
                 u.id
                 for u in enemies
@@ -294,7 +308,13 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
                     )
                 )
     for owner, weapon_name, target in tracker.get(state, tracker.LOCKS, ()):
-        if owner == unit.id and state.has_unit(target):
+        launcher = card.weapon(weapon_name)
+        if (
+            owner == unit.id
+            and state.has_unit(target)
+            and launcher is not None
+            and launcher.missiles > 0  # locks outlive the magazine (R003.38)
+        ):
             choices.append(
                 ActionChoice(
                     "fire-missile",
@@ -444,7 +464,7 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
             if u.side == unit.side
             and u.id != unit.id
             and vessel(u).scale != "spacecraft"
-            and not vessel(u).destroyed
+            and not (vessel(u).destroyed or vessel(u).disabled)
             and (len(vessel(u).fighters) if vessel(u).is_wing else 1) < MAX_WING
             and in_formation(unit, u, options)
         )
@@ -460,7 +480,7 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
             )
     choices.extend(_bombard_choices(state, unit, card))
     choices.extend(_station_choices(state, unit, card, options))
-    choices.append(ActionChoice("end", unit.id, f"{unit.name}: end activation", (), "R003.11"))
+    choices.append(end)
     return choices
 
 
@@ -471,6 +491,7 @@ def _bombard_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionC
         for u in state.units
         if u.side == unit.side
         and u.id != unit.id
+        and not (vessel(u).destroyed or vessel(u).disabled)
         and not tracker.actions_taken(state, u.id)
         and not tracker.is_done(state, u.id)
     )
@@ -549,12 +570,22 @@ def _station_choices(state: GameState, unit: Unit, card: Vessel, options) -> lis
     full = tracker.table(state, tracker.FULL_TURN).get(unit.id)
     pilot = crew.pilot_member(card, options)
     gunners = tuple(p.name for p in crew.gunners(card, options))
+    variant = crew.variant(options)
+    full_turn_kinds = ("offensive-manoeuvre", "evasive-manoeuvre") if variant == "A" else ()
     for kind, (_, _) in stations.STATION_ACTIONS.items():
         people = stations.station_members(card, options, kind)
         if kind == "station-roll":
             people = tuple(p for p in people if p.name not in used)
         if full and pilot is not None:
             people = tuple(p for p in people if p.name != pilot.name or kind == "agility-defense")
+        if kind == "agility-defense" and full == "offensive-manoeuvre" and variant == "A":
+            people = ()  # an EASY target after an offensive manoeuvre (R003.47)
+        if kind in full_turn_kinds:  # a full-turn manoeuvre by someone yet to act (R003.47)
+            people = tuple(
+                p
+                for p in people
+                if not tracker.actions_taken(state, tracker.character_key(unit.id, p.name))
+            )
         if kind == "forward-command" and not stations.pending_commands(state, unit.id):
             people = ()
         if kind in ("offensive-manoeuvre", "dradis-gunner") and not gunners:
@@ -590,7 +621,7 @@ def _station_choices(state: GameState, unit: Unit, card: Vessel, options) -> lis
                     spec_id="R003.52",
                 )
             )
-        spec = {"A": "R003.46", "B": "R003.51"}[crew.variant(options)]
+        spec = {"A": "R003.46", "B": "R003.51"}[variant]
         choices.append(
             ActionChoice(
                 kind, unit.id, f"{unit.name}: {kind.replace('-', ' ')}", tuple(extra), spec

@@ -259,6 +259,12 @@ class DystopianWars(RuleSystem):
 
         return movement.turning_rules(unit, self.options(options))
 
+    def move_activation(self, state: GameState, unit: Unit) -> Mapping[str, Any] | None:
+        """R002.45, R002.48: the generator boost rolled for this unit this activation."""
+        from tactical.rules.dystopian_wars import generators
+
+        return generators.boost_of(state, unit.id)
+
 
 RULE_SYSTEM = DystopianWars(
     id="dystopian-wars",
@@ -275,6 +281,7 @@ RULE_SYSTEM = DystopianWars(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
+    free_table_moves=False,
     phases=("Field Orders", "Initiative", "Squadron Activation Sequence", "End Phase"),
     blocks_los=dw_blocks_los,
 )

@@ -138,6 +138,7 @@ RULE_SYSTEM = HeavyCombat(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
+    free_table_moves=False,
     phases=tuple(phase.name for phase in turn.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing"),
     blocks_los=_no_line_of_sight,

@@ -149,6 +149,7 @@ RULE_SYSTEM = SwD6Capital(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
+    free_table_moves=False,
     phases=("Initiative", "Command", "Damage Control", "Action", "Movement"),
     blocks_los=_no_line_of_sight,
 )

@@ -21,7 +21,6 @@ from tactical.rules.cortex_space import RULE_SYSTEM, combat, manoeuvres
 SAMPLES = 20_000
 
 
-
 def _bucket(summary) -> tuple[int, int]:
     """Hits and the Wound dealt in bands of three (a few categories with enough samples)."""
     return summary.hits, min(summary.wound // 3, 5)

@@ -28,7 +28,6 @@ from tactical.rules.heavy_combat.turn import (
 SAMPLES = 20_000
 
 
-
 def _photon_into_a_thin_shield():
     """A photon at range 3 at a ship whose fore shield holds 3 and whose sensors are gone:
     overflow rolls on the chart, 2s rerolled (R001.17, R001.25, R001.34)."""

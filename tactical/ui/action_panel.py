@@ -1,0 +1,808 @@
+"""The action panel of the play screen (issue 6): the offered choices and the declaration form.
+
+Everything on it comes from what the rule system publishes through the session:
+`ActionChoice` titles and SPEC ids for the list, and each choice's `Field`
+schema for the form (a drop-down where the values are listed, a text entry for
+numbers and free strings, a yes/no toggle for flags, inline TOML for a required
+table). Nothing here knows a rule system: the pure helpers turn typed text and
+picked values into an `Action` checked against the same schema the session
+checks (`check_fields`, `with_defaults`), and say why when they cannot.
+
+The App drives it: `set_choices` after every change of the game, `command(event)`
+for each pygame_gui event, `offer_unit` when a unit is clicked on the table,
+`set_value` when its move tool has drawn a path, `show_odds` with the chart.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any, Literal
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UIImage,
+    UILabel,
+    UIPanel,
+    UISelectionList,
+    UITextBox,
+    UITextEntryLine,
+)
+
+from tactical.errors import UserError
+from tactical.model import FrozenMap
+from tactical.rules.base import Action, ActionChoice, Field, Problem, check_fields, with_defaults
+
+PATH_FIELD = "path"  # the session's (and some rule systems') move declaration: drawn, not typed
+TRUE_WORDS = ("yes", "true", "y", "on", "1")
+FALSE_WORDS = ("no", "false", "n", "off", "0")
+UNSET = "—"  # the drop-down entry of a field with no value yet
+NO_VALUE = "(none)"  # how a listed empty string reads
+PAD = 6
+ROW = 30  # height of one form row
+MIN_LABEL_WIDTH = 64
+TEXT_SLACK = 12  # a label's own padding: text wider than its rect less this is cut by pygame_gui
+BUTTON_HEIGHT = 28
+PROBLEM_HEIGHT = 64
+CAPTION_HEIGHT = 20
+LIST_ITEM = 20  # pygame_gui's default selection list row height
+LIST_BORDER = 4
+MIN_LIST_ROWS = 2
+MAX_LIST_ROWS = 8
+
+CHOICES_ID = "#action_choices"
+FIELD_NAME_ID = "#action_field_name"
+THEME = {  # scoped to the panel's own object ids: long titles read from their start
+    f"{CHOICES_ID}.@selection_list_item": {
+        "misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "4"}
+    },
+    FIELD_NAME_ID: {"misc": {"text_horiz_alignment": "left"}},
+}
+
+CommandName = Literal["picked", "changed", "apply", "cancel", "move"]
+
+# --------------------------------------------------------------------------- pure helpers
+
+
+def parse_value(field: Field, text: str) -> Any:
+    """The value typed as `text` for `field`, or None when left empty and not required.
+
+    UserError naming the field, what it expects (`Field.describe`) and its SPEC id
+    when the text is not such a value (wrong kind, out of bounds, not a listed choice).
+    """
+    stripped = text.strip()
+    if not stripped:
+        if field.required:
+            raise _bad(field, text, "required")
+        return None
+    value = _parse_kind(field, stripped)
+    if check_fields((field,), _checkable((field,), {field.name: value})):
+        raise _bad(field, text)
+    return value
+
+
+def _parse_kind(field: Field, text: str) -> Any:
+    kind = field.kind
+    if kind == "str":
+        return text
+    if kind == "bool":
+        word = text.lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise _bad(field, text)
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise _bad(field, text) from None
+    if kind == "float":
+        try:
+            number = float(text)
+        except ValueError:
+            raise _bad(field, text) from None
+        if not math.isfinite(number):
+            raise _bad(field, text)
+        return number
+    try:
+        return tomllib.loads("v = " + text)["v"]
+    except tomllib.TOMLDecodeError:
+        raise _bad(field, text, "inline TOML") from None
+
+
+def _bad(field: Field, text: str, note: str = "") -> UserError:
+    extra = f", {note}" if note else ""
+    return UserError(
+        f"{field.name}: expected {field.describe()}{extra}; got {text.strip()!r}",
+        spec_id=field.spec_id,
+    )
+
+
+def value_problems(choice: ActionChoice, values: Mapping[str, Any]) -> tuple[Problem, ...]:
+    """What keeps `values` (defaults filled) from being a declaration of `choice`."""
+    params = with_defaults(choice.fields, _given(values))
+    return tuple(check_fields(choice.fields, _checkable(choice.fields, params)))
+
+
+def action_from_values(choice: ActionChoice, values: Mapping[str, Any]) -> Action:
+    """The `Action` declaring `choice` with `values` (None meaning not given; defaults filled).
+
+    UserError listing every problem (key, what was expected, SPEC id) when the values
+    do not fit the choice's fields.
+    """
+    problems = value_problems(choice, values)
+    if problems:
+        raise UserError(
+            f"{choice.title}: " + "; ".join(problem_text(p) for p in problems),
+            spec_id=problems[0].spec_id,
+        )
+    params = with_defaults(choice.fields, _given(values))
+    return Action(choice.kind, choice.actor, FrozenMap(params))
+
+
+def problem_text(problem: Problem) -> str:
+    cited = f" ({problem.spec_id})" if problem.spec_id else ""
+    return f"{problem.key}: expected {problem.expected}{cited}"
+
+
+def _given(values: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in values.items() if value is not None}
+
+
+def _checkable(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The params a schema can judge, as the session judges them: a table whose field has no
+    schema of its own is checked as a table only; keys the schema does not list are left
+    to the rule system."""
+    known = {f.name: f for f in fields}
+    checkable = {}
+    for key, value in params.items():
+        spec = known.get(key)
+        if spec is None:
+            continue
+        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
+            value = {}
+        checkable[key] = value
+    return checkable
+
+
+def unit_fields(choice: ActionChoice, unit_ids: Sequence[str]) -> tuple[str, ...]:
+    """Names of the str fields of `choice` whose listed values are unit ids (a target...).
+
+    An empty string among them reads "none" and does not count against it.
+    """
+    units = set(unit_ids)
+    names = []
+    for spec in choice.fields:
+        listed = [c for c in spec.choices or () if c != ""]
+        if spec.kind == "str" and listed and all(c in units for c in listed):
+            names.append(spec.name)
+    return tuple(names)
+
+
+def is_move_choice(choice: ActionChoice) -> bool:
+    """Whether the choice declares a path drawn on the table (a str field "path", not listed)."""
+    return any(
+        spec.name == PATH_FIELD and spec.kind == "str" and not spec.choices
+        for spec in choice.fields
+    )
+
+
+def choice_label(choice: ActionChoice) -> str:
+    """A choice's row in the list: its title and the rule allowing it."""
+    return f"{choice.title} ({choice.spec_id})" if choice.spec_id else choice.title
+
+
+def format_value(value: Any) -> str:
+    """A value as its field's text entry shows it (tables as inline TOML)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    return _inline_toml(value)
+
+
+def _inline_toml(value: Any) -> str:
+    if isinstance(value, Mapping):
+        inner = ", ".join(f"{_toml_key(k)} = {_inline_toml(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_inline_toml(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return format_value(value)
+
+
+def _toml_key(key: Any) -> str:
+    text = str(key)
+    return text if text.replace("-", "").replace("_", "").isalnum() else _inline_toml(text)
+
+
+def form_fields(choice: ActionChoice) -> tuple[Field, ...]:
+    """The fields the form shows: all but the optional tables (their defaults apply)."""
+    return tuple(
+        spec for spec in choice.fields if spec.kind not in ("table", "tables") or spec.required
+    )
+
+
+def field_tooltip(spec: Field) -> str:
+    parts = [spec.doc] if spec.doc else []
+    parts.append(f"expects {spec.describe()}" + ("" if spec.required else " (optional)"))
+    if spec.spec_id:
+        parts.append(spec.spec_id)
+    return f"{spec.name}: " + " · ".join(parts)
+
+
+# --------------------------------------------------------------------------- the widget
+
+
+@dataclass(frozen=True)
+class PanelCommand:
+    """What the panel asks of the App: `apply` carries the complete Action."""
+
+    name: CommandName
+    action: Action | None = None
+
+
+@dataclass
+class _Row:
+    """One form row: the field, its name label and its input widget."""
+
+    field: Field
+    label: UILabel
+    widget: Any
+    kind: Literal["menu", "entry", "toggle", "drawn"]
+    options: dict[str, Any]  # drop-down label -> value (None: unset)
+
+
+class ActionPanel:
+    """The list of choices, the declaration form, its problem, the odds and Roll / Cancel."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+        self.manager = manager
+        self.rect = pygame.Rect(rect)
+        manager.get_theme().load_theme(THEME)
+        self.panel = UIPanel(self.rect, manager=manager)
+        m, c = manager, self.panel
+        self.choice_list = UISelectionList(
+            pygame.Rect(0, 0, 10, 10), [], m, container=c, object_id=ObjectID(CHOICES_ID)
+        )
+        self.problem_box = UITextBox(
+            "", pygame.Rect(0, 0, max(60, rect.width - 2 * PAD), PROBLEM_HEIGHT), m, container=c
+        )
+        self._blank = pygame.Surface((1, 1), pygame.SRCALPHA)
+        self.odds_image = UIImage(pygame.Rect(0, 0, 1, 1), self._blank, m, container=c)
+        self.odds_image.hide()
+        self.odds_caption = UILabel(pygame.Rect(0, 0, 10, CAPTION_HEIGHT), " ", m, container=c)
+        self.roll_button = UIButton(pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Apply", m, container=c)
+        self.cancel_button = UIButton(
+            pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Cancel", m, container=c
+        )
+        self.choices: tuple[ActionChoice, ...] = ()
+        # whether a path of a choice is drawn with the move tool (its actor is one unit on the
+        # table); the App decides, and a path it cannot draw is typed like any other text
+        self.drawable: Callable[[ActionChoice], bool] = is_move_choice
+        self.labels: tuple[str, ...] = ()
+        self.picked: ActionChoice | None = None
+        self.problem: str | None = None
+        self._problem_room = False
+        self.has_odds = False
+        self._values: dict[str, Any] = {}
+        self._texts: dict[str, str] = {}
+        self._errors: dict[str, str] = {}
+        self._rows: list[_Row] = []
+        self._label_width = MIN_LABEL_WIDTH
+        self._odds_surface: pygame.Surface | None = None
+        self._placed: tuple | None = None
+        self._caption = ""
+        self._layout()
+        self._refresh()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The picked choice's values as the form holds them (defaults shown count)."""
+        return dict(self._values)
+
+    def action(self) -> Action | None:
+        """The declaration on the form, or None (`problem` says why)."""
+        self._refresh()
+        if self.problem is not None or self.picked is None:
+            return None
+        return action_from_values(self.picked, self._values)
+
+    # ------------------------------------------------------------------ choices
+
+    def set_choices(self, choices: Sequence[ActionChoice]) -> None:
+        """Offer `choices` (in the App's order). The picked choice and its values stay when the
+        same choice (kind, actor) is still offered; nothing is rebuilt when nothing changed."""
+        offered = tuple(choices)
+        if offered == self.choices:
+            return
+        self.choices = offered
+        self.labels = _unique_labels(offered)
+        self.choice_list.set_item_list(list(self.labels))
+        kept = self._still_offered(self.picked)
+        if kept is None:
+            self._clear_pick()
+        elif kept == self.picked:
+            self._select_row(offered.index(kept))
+        else:
+            self._pick_choice(kept, carry=True)
+        self._layout()
+        self._refresh()
+
+    def _still_offered(self, choice: ActionChoice | None) -> ActionChoice | None:
+        if choice is None:
+            return None
+        if choice in self.choices:
+            return choice
+        same = [c for c in self.choices if (c.kind, c.actor) == (choice.kind, choice.actor)]
+        titled = [c for c in same if c.title == choice.title]
+        return (titled or same or [None])[0]
+
+    def pick(self, index_or_choice: int | ActionChoice | None) -> ActionChoice | None:
+        """Pick an offered choice (by its index in the list, or the choice) and build its form;
+        None drops the declaration."""
+        if index_or_choice is None:
+            if self.picked is not None:
+                self._clear_pick()
+                self._layout()
+            self._refresh()
+            return None
+        if isinstance(index_or_choice, int):
+            if not 0 <= index_or_choice < len(self.choices):
+                raise UserError(
+                    f"choice {index_or_choice} is not offered: {len(self.choices)} on the panel"
+                )
+            choice = self.choices[index_or_choice]
+        else:
+            found = self._still_offered(index_or_choice)
+            if found is None:
+                raise UserError(f"{index_or_choice.title!r} is not offered now")
+            choice = found
+        if choice != self.picked:
+            self._pick_choice(choice, carry=False)
+            self._layout()
+        self._select_row(self.choices.index(choice))
+        self._refresh()
+        return choice
+
+    def _pick_choice(self, choice: ActionChoice, *, carry: bool) -> None:
+        old_values, old_texts, old_errors = self._values, self._texts, self._errors
+        self.picked = choice
+        self._values = {s.name: s.default for s in choice.fields if s.default is not None}
+        self._texts, self._errors = {}, {}
+        if carry:
+            for spec in choice.fields:
+                name = spec.name
+                if name in old_errors:
+                    self._apply_text(spec, old_texts.get(name, ""))
+                elif name in old_values and not check_fields(
+                    (spec,), _checkable((spec,), {name: old_values[name]})
+                ):
+                    self._values[name] = old_values[name]
+        self._build_form()
+        self._select_row(self.choices.index(choice))
+
+    def _clear_pick(self) -> None:
+        self.picked = None
+        self._values, self._texts, self._errors = {}, {}, {}
+        self._build_form()
+        self._select_row(None)
+
+    def _select_row(self, index: int | None) -> None:
+        if index is not None:
+            self._scroll_to(index)
+        for i, item in enumerate(self.choice_list.item_list):
+            selected = i == index
+            item["selected"] = selected
+            button = item["button_element"]
+            if button is not None:
+                if selected:
+                    button.select()
+                else:
+                    button.unselect()
+
+    def _scroll_to(self, index: int) -> None:
+        """Bring a row picked from outside (the App, a kept pick) into view."""
+        listing, bar = self.choice_list, self.choice_list.scroll_bar
+        total = listing.total_height_of_list
+        if bar is None or total <= 0 or bar.scrollable_height <= 0:
+            return
+        shown = listing.list_and_scroll_bar_container.relative_rect.height
+        top = bar.start_percentage * total
+        row_top, row_bottom = index * LIST_ITEM, (index + 1) * LIST_ITEM
+        if row_top >= top and row_bottom <= top + shown:
+            return
+        start = row_top if row_top < top else row_bottom - shown
+        bar.set_scroll_from_start_percentage(max(0.0, min(start, total - shown)) / total)
+
+    # ------------------------------------------------------------------ values
+
+    def set_value(self, name: str, value: Any) -> None:
+        """Set a field of the picked choice (a unit clicked on the table, a drawn path)."""
+        row = self._row(name)
+        if self.picked is None or (row is None and name not in self._field_names()):
+            fields = ", ".join(self._field_names()) or "none"
+            raise UserError(f"{name!r} is not a field of the picked action (fields: {fields})")
+        if value is None:
+            self._values.pop(name, None)
+        else:
+            self._values[name] = value
+        self._errors.pop(name, None)
+        self._texts.pop(name, None)
+        if row is not None:
+            self._show_value(row)
+        self._refresh()
+
+    def offer_unit(self, unit_id: str) -> str | None:
+        """Fill the first unit field that takes `unit_id` (the first unfilled one if several);
+        the field's name, or None when no field of the picked choice takes it."""
+        if self.picked is None:
+            return None
+        taking = [
+            s.name
+            for s in self.picked.fields
+            if s.kind == "str" and s.choices and unit_id in s.choices
+        ]
+        if not taking:
+            return None
+        unfilled = [name for name in taking if self._values.get(name) in (None, "")]
+        name = (unfilled or taking)[0]
+        self.set_value(name, unit_id)
+        return name
+
+    def _field_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.picked.fields) if self.picked else ()
+
+    def _row(self, name: str) -> _Row | None:
+        return next((row for row in self._rows if row.field.name == name), None)
+
+    def _apply_text(self, spec: Field, text: str) -> None:
+        self._texts[spec.name] = text
+        try:
+            value = parse_value(spec, text)
+        except UserError as error:
+            self._errors[spec.name] = error.describe()
+            self._values.pop(spec.name, None)
+            return
+        self._errors.pop(spec.name, None)
+        if value is None:
+            self._values.pop(spec.name, None)
+        else:
+            self._values[spec.name] = value
+
+    def _refresh(self) -> None:
+        """The problem line and the Roll button after any change."""
+        if self.picked is None:
+            self.problem = "pick an action from the list" if self.choices else "nothing to declare"
+        elif self._errors:
+            self.problem = next(iter(self._errors.values()))
+        else:
+            problems = value_problems(self.picked, self._values)
+            self.problem = self._problem_line(problems) if problems else None
+        if self._problem_room != (self.problem is not None):
+            # the line takes room only while there is a problem; the odds take it back
+            self._layout()
+        text = "" if self.problem is None else escape(self.problem)
+        if self.problem_box.html_text != text:
+            self.problem_box.set_text(text)
+        label = "Roll" if self.has_odds else "Apply"
+        if self.roll_button.text != label:
+            self.roll_button.set_text(label)
+        _enable(self.roll_button, self.problem is None)
+        # the list cuts long titles: the button that declares it names it whole
+        tip = escape(choice_label(self.picked)) if self.picked is not None else None
+        if self.roll_button.tool_tip_text != tip:
+            self.roll_button.set_tooltip(tip)
+        _enable(self.cancel_button, self.picked is not None)
+
+    def _problem_line(self, problems: Sequence[Problem]) -> str:
+        first = problems[0]
+        choice = self.picked
+        if choice is not None and self.drawable(choice) and first.key == PATH_FIELD:
+            cited = f" ({first.spec_id})" if first.spec_id else ""
+            line = f"{PATH_FIELD}: draw the move on the table{cited}"
+        elif first.key in self._unset_menus():
+            cited = f" ({first.spec_id})" if first.spec_id else ""
+            line = f"{first.key}: pick one in its list (required){cited}"
+        else:
+            line = problem_text(first)
+        more = len(problems) - 1
+        return line + (f" (+{more} more)" if more else "")
+
+    def _unset_menus(self) -> set[str]:
+        return {
+            row.field.name
+            for row in self._rows
+            if row.kind == "menu" and self._values.get(row.field.name) is None
+        }
+
+    # ------------------------------------------------------------------ odds
+
+    def show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
+        """Host the App's odds chart (scaled to fit) and its caption; a chart means Roll."""
+        if surface is self._odds_surface and caption == self._caption:
+            return  # the App asks every frame while odds are pending
+        self._odds_surface = surface
+        self._caption = caption
+        self.has_odds = surface is not None
+        self.odds_caption.set_text(self._fit(caption, self._inner()) if caption else " ")
+        self.odds_caption.set_tooltip(escape(caption) if caption else None)
+        self._place_odds()
+        self._refresh()
+
+    # ------------------------------------------------------------------ events
+
+    def command(self, event: pygame.event.Event) -> PanelCommand | None:
+        """The panel's reading of a pygame_gui event, or None when it is not the panel's."""
+        element = getattr(event, "ui_element", None)
+        if element is None:
+            return None
+        if event.type == pygame_gui.UI_SELECTION_LIST_NEW_SELECTION:
+            if element is self.choice_list and event.text in self.labels:
+                choice = self.pick(self.labels.index(event.text))
+                return PanelCommand("move" if self.drawable(choice) else "picked")
+            return None
+        if event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION:
+            if element is self.choice_list and self.picked is not None:
+                # a second click on the picked row keeps it picked
+                self._select_row(self.choices.index(self.picked))
+            return None
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            return self._button(element)
+        row = next((r for r in self._rows if r.widget is element), None)
+        if row is None:
+            return None
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and row.kind == "menu":
+            value = row.options.get(event.text)
+            if value is None:
+                self._values.pop(row.field.name, None)
+            else:
+                self._values[row.field.name] = value
+            self._refresh()
+            return PanelCommand("changed")
+        if event.type == pygame_gui.UI_TEXT_ENTRY_CHANGED and row.kind == "entry":
+            self._apply_text(row.field, element.get_text())
+            self._refresh()
+            return PanelCommand("changed")
+        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and row.kind == "entry":
+            self._apply_text(row.field, element.get_text())
+            action = self.action()
+            return PanelCommand("apply", action) if action else PanelCommand("changed")
+        return None
+
+    def _button(self, element: object) -> PanelCommand | None:
+        if element is self.roll_button:
+            action = self.action()
+            return PanelCommand("apply", action) if action is not None else None
+        if element is self.cancel_button:
+            self._clear_pick()
+            self._layout()
+            self._refresh()
+            return PanelCommand("cancel")
+        row = next((r for r in self._rows if r.widget is element and r.kind == "toggle"), None)
+        if row is None:
+            return None
+        self._values[row.field.name] = not bool(self._values.get(row.field.name, False))
+        self._show_value(row)
+        self._refresh()
+        return PanelCommand("changed")
+
+    # ------------------------------------------------------------------ the form
+
+    def _build_form(self) -> None:
+        for row in self._rows:
+            row.label.kill()
+            row.widget.kill()
+        self._rows = []
+        if self.picked is None:
+            return
+        shown = form_fields(self.picked)
+        widest = max((self._text_width(spec.name) for spec in shown), default=0)
+        self._label_width = max(MIN_LABEL_WIDTH, min(widest + TEXT_SLACK + PAD, self._inner() // 2))
+        drawn = self.drawable(self.picked)
+        for spec in form_fields(self.picked):
+            self._rows.append(self._make_row(spec, drawn and spec.name == PATH_FIELD))
+
+    def _make_row(self, spec: Field, drawn: bool) -> _Row:
+        m, c = self.manager, self.panel
+        tip = escape(field_tooltip(spec))
+        label = UILabel(
+            pygame.Rect(0, 0, self._label_width - PAD, ROW - 2),
+            self._fit(spec.name, self._label_width - PAD),
+            m,
+            container=c,
+            object_id=ObjectID(FIELD_NAME_ID),
+        )
+        label.set_tooltip(tip)
+        rect = pygame.Rect(0, 0, self._widget_width(), ROW - 2)
+        if drawn:
+            widget = UILabel(rect, self._fit(self._drawn_text(spec), rect.width), m, container=c)
+            widget.set_tooltip(tip)
+            return _Row(spec, label, widget, "drawn", {})
+        if spec.kind == "bool":
+            text = "yes" if self._values.get(spec.name) else "no"
+            widget = UIButton(rect, text, m, container=c, tool_tip_text=tip)
+            return _Row(spec, label, widget, "toggle", {})
+        if spec.kind == "str" and spec.choices:
+            options = _menu_options(spec)
+            current = self._values.get(spec.name)
+            start = next((k for k, v in options.items() if v == current and v is not None), None)
+            if start is None:
+                start = next(iter(options))
+            widget = UIDropDownMenu(list(options), start, rect, m, container=c)
+            widget.set_tooltip(tip)
+            return _Row(spec, label, widget, "menu", options)
+        text = self._texts.get(spec.name, format_value(self._values.get(spec.name)))
+        widget = UITextEntryLine(rect, m, container=c, initial_text=text)
+        widget.set_tooltip(tip)
+        return _Row(spec, label, widget, "entry", {})
+
+    def _inner(self) -> int:
+        return max(60, self.panel.get_container().get_rect().width) - 2 * PAD
+
+    def _widget_width(self) -> int:
+        return max(10, self._inner() - self._label_width)
+
+    def _text_width(self, text: str) -> int:
+        font = self.manager.get_theme().get_font_dictionary().get_default_font()
+        return font.size(text)[0]
+
+    def _fit(self, text: str, width: int) -> str:
+        """`text`, cut with an ellipsis to fit a label `width` pixels wide (tooltips show it)."""
+        room = width - TEXT_SLACK
+        if self._text_width(text) <= room:
+            return text
+        while text and self._text_width(text + "…") > room:
+            text = text[:-1]
+        return text + "…"
+
+    def _drawn_text(self, spec: Field) -> str:
+        value = self._values.get(spec.name)
+        return str(value) if value else "(draw it on the table)"
+
+    def _show_value(self, row: _Row) -> None:
+        value = self._values.get(row.field.name)
+        if row.kind == "entry":
+            row.widget.set_text(format_value(value))
+        elif row.kind == "toggle":
+            row.widget.set_text("yes" if value else "no")
+        elif row.kind == "drawn":
+            row.widget.set_text(self._fit(self._drawn_text(row.field), self._widget_width()))
+        else:
+            # a drop-down shows another option only when built again
+            index = self._rows.index(row)
+            row.label.kill()
+            row.widget.kill()
+            self._rows[index] = self._make_row(row.field, False)
+            self._layout()
+
+    # ------------------------------------------------------------------ layout
+
+    def set_rect(self, rect: pygame.Rect) -> None:
+        """Move and size the panel (the App's layout); the widgets follow."""
+        resized = pygame.Rect(rect).width != self.rect.width
+        self.rect = pygame.Rect(rect)
+        self.panel.set_relative_position(self.rect.topleft)
+        self.panel.set_dimensions(self.rect.size)
+        if resized and self._rows:
+            self._build_form()  # the name column and its cut names follow the width
+        self._layout()
+
+    def kill(self) -> None:
+        self.panel.kill()
+        self._rows = []
+
+    def _layout(self) -> None:
+        width = max(60, self.panel.get_container().get_rect().width)
+        height = max(60, self.panel.get_container().get_rect().height)
+        inner = width - 2 * PAD
+        self._problem_room = self.problem is not None
+        problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
+        fixed = BUTTON_HEIGHT + problem_height + CAPTION_HEIGHT + ROW * len(self._rows) + 5 * PAD
+        room = max(0, height - fixed)
+        wanted_rows = min(MAX_LIST_ROWS, max(MIN_LIST_ROWS, len(self.labels)))
+        # whole rows only, and at most half the free room: the odds chart needs the rest
+        rows = max(MIN_LIST_ROWS, min(wanted_rows, (room // 2 - LIST_BORDER) // LIST_ITEM))
+        list_height = rows * LIST_ITEM + LIST_BORDER
+        y = PAD
+        self.choice_list.set_relative_position((PAD, y))
+        self.choice_list.set_dimensions((inner, list_height))
+        y += list_height + PAD
+        for row in self._rows:
+            row.label.set_relative_position((PAD, y))
+            row.widget.set_relative_position((PAD + self._label_width, y))
+            row.widget.set_dimensions((self._widget_width(), ROW - 2))
+            y += ROW
+        y += PAD
+        self.problem_box.set_dimensions((inner, PROBLEM_HEIGHT))
+        if self.problem is not None:
+            self.problem_box.set_relative_position((PAD, y))
+            y += problem_height
+        else:
+            # parked below the panel's edge, where the panel clips it, rather than hidden:
+            # showing the panel again shows every child
+            self.problem_box.set_relative_position((PAD, height + PROBLEM_HEIGHT))
+        bottom = height - PAD - BUTTON_HEIGHT
+        half = (inner - PAD) // 2
+        self.roll_button.set_relative_position((PAD, bottom))
+        self.roll_button.set_dimensions((half, BUTTON_HEIGHT))
+        self.cancel_button.set_relative_position((PAD * 2 + half, bottom))
+        self.cancel_button.set_dimensions((inner - half - PAD, BUTTON_HEIGHT))
+        caption_top = bottom - PAD - CAPTION_HEIGHT
+        self.odds_caption.set_relative_position((PAD, caption_top))
+        self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
+        self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
+        self._place_odds()
+
+    def _place_odds(self) -> None:
+        surface, area = self._odds_surface, self._odds_area
+        placed = (id(surface), tuple(area))
+        if placed == self._placed:
+            return
+        self._placed = placed
+        if surface is None or area.height < 8 or area.width < 8:
+            # blank as well as hidden: showing the panel again shows its children
+            self.odds_image.set_image(self._blank)
+            self.odds_image.hide()
+            return
+        sw, sh = surface.get_size()
+        scale = min(area.width / max(1, sw), area.height / max(1, sh), 1.0)
+        size = (max(1, round(sw * scale)), max(1, round(sh * scale)))
+        self.odds_image.set_relative_position((area.centerx - size[0] // 2, area.top))
+        self.odds_image.set_dimensions(size)
+        self.odds_image.set_image(surface)
+        if not self.odds_image.visible and self.panel.visible:
+            self.odds_image.show()
+
+
+def _enable(widget: Any, enabled: bool) -> None:
+    if enabled and not widget.is_enabled:
+        widget.enable()
+    elif not enabled and widget.is_enabled:
+        widget.disable()
+
+
+def _menu_options(spec: Field) -> dict[str, Any]:
+    """Drop-down labels -> values: the listed values, led by an unset entry when there is no
+    default to show."""
+    options: dict[str, Any] = {}
+    if spec.default is None:
+        options[UNSET] = None
+    for value in spec.choices or ():
+        label = value if value != "" else NO_VALUE
+        while label in options:
+            label += " "
+        options[label] = value
+    return options
+
+
+def _unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
+    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
+    apart by their actor, then by a number."""
+    labels: list[str] = []
+    for choice in choices:
+        label = choice_label(choice)
+        if label in labels:
+            label = f"{label} [{choice.actor}]"
+        number = 2
+        base = label
+        while label in labels:
+            label = f"{base} #{number}"
+            number += 1
+        labels.append(label)
+    return tuple(labels)

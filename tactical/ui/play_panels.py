@@ -1,0 +1,661 @@
+"""The phase tracker and the log/history panel of the play screen (issue 6).
+
+`PhaseTracker` shows where play stands: the turn, every phase of the rule
+system's `TurnSequence` with the current one marked (its SPEC id, whether it
+alternates), the side to act in its colour, the acting order and who should
+have the mouse; its Next button passes the go. `LogPanel` shows the game's log
+and the history controls: undo, redo, reset to the start of the activation, a
+slider to any step, files and replay (and, while replaying, previous / next /
+exit).
+
+Both are driven by the App: `update(...)` with pure values after every change
+(nothing is rebuilt when nothing changed), `command(event)` for every
+pygame_gui event (a name, or a `LogCommand`, when the event was theirs),
+`set_rect` on resize, `kill`. Nothing here names a rule system: everything
+comes from `Phase`, `TurnPosition` and the `Session`.
+
+The log is drawn with pygame's own font into an image inside a scrolling
+container rather than as a UITextBox: pygame_gui lays out HTML at about 1.5 ms
+a line, so a 300-line log took a second to show after every step; rendered
+lines are cached, so a new step costs only its own lines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from importlib.resources import as_file, files
+from typing import Literal
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import (
+    UIButton,
+    UIHorizontalSlider,
+    UIImage,
+    UILabel,
+    UIPanel,
+    UIScrollingContainer,
+    UITextBox,
+)
+
+from tactical.rules.base import Phase
+from tactical.session.controller import Session
+from tactical.session.game import Game
+from tactical.ui import palette
+from tactical.ui.palette import Colour
+
+PAD = 4
+ROW = 26  # height of a button row
+NEXT_WIDTH = 72
+STEP_LABEL_WIDTH = 132
+TRACKER_LINE = 20  # pixels per tracker text line (line spacing 1.0 of the 14 px theme font)
+TRACKER_TEXT_MARGIN = 20  # the text box's border and padding, top and bottom together
+CURRENT_PHASE_TEXT: Colour = (255, 215, 90)
+CURRENT_PHASE_BACK: Colour = (52, 80, 126)
+SPEC_ID_TEXT: Colour = (154, 160, 166)
+UNKNOWN_SIDE: Colour = (230, 230, 230)
+# pygame_gui 0.6.14: a scrolled view exactly this tall has a scroll bar with no track, and
+# the bar divides by the track's length
+TRACKLESS_SCROLL_VIEW = 46
+LOG_LINES = 300  # lines of the log kept in the panel; the exports hold everything
+LOG_FONT_SIZE = 13
+LOG_LINE_GAP = 3
+LOG_INDENT = 12  # pixels a wrapped line's continuation is indented
+LOG_TEXT: Colour = palette.TEXT
+LOG_BACK: Colour = (30, 33, 38)
+WRAP_CACHE = 1024  # rendered log lines kept (a line is a few kB of pixels)
+SCROLL_BAR = 20  # UIScrollingContainer's vertical bar: the log is drawn narrower by it
+TRACKER_ID = "#phase_tracker_text"
+SIDE_LABEL_ID = "#phase_tracker_side"
+PANEL_BORDERS = 6  # a UIPanel's border and shadow, top and bottom together
+
+LogCommandName = Literal[
+    "undo",
+    "redo",
+    "reset",
+    "goto",
+    "export-text",
+    "export-json",
+    "save-game",
+    "open-game",
+    "replay",
+    "replay-prev",
+    "replay-next",
+    "replay-end",
+]
+
+
+def hex_colour(colour: Colour) -> str:
+    r, g, b = colour[:3]
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+# --------------------------------------------------------------------------- the tracker
+
+
+@dataclass(frozen=True)
+class TrackerView:
+    """Where play stands, as the tracker shows it (a pure value; equal views draw alike)."""
+
+    turn: int
+    phases: tuple[Phase, ...]
+    phase_index: int
+    side_to_act: str
+    order: tuple[str, ...]
+    passes: int
+    steps: int
+    colours: tuple[tuple[str, Colour], ...] = ()
+
+    @classmethod
+    def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
+        """The view of a session's game at its history cursor."""
+        return cls.of_game(session.game, side_colours)
+
+    @classmethod
+    def of_game(cls, game: Game, side_colours: Mapping[str, Colour]) -> TrackerView:
+        """The view of a game (a replay frame's, say)."""
+        position = game.position
+        phases = game.sequence.phases or (game.phase,)
+        order = game.order
+        return cls(
+            turn=position.turn,
+            phases=tuple(phases),
+            phase_index=position.phase if game.sequence.phases else 0,
+            side_to_act=game.side_to_act,
+            order=tuple(order),
+            passes=position.passes,
+            steps=game.step_number,
+            colours=tuple(
+                (side, tuple(side_colours[side])) for side in order if side in side_colours
+            ),
+        )
+
+    @property
+    def phase(self) -> Phase:
+        return self.phases[self.phase_index]
+
+    def colour(self, side: str) -> Colour:
+        return dict(self.colours).get(side, UNKNOWN_SIDE)
+
+
+def _side(view: TrackerView, side: str) -> str:
+    return f"<font color={hex_colour(view.colour(side))}><b>{escape(side)}</b></font>"
+
+
+def tracker_html(view: TrackerView) -> str:
+    """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
+    current one highlighted, each with its SPEC id, alternating ones marked "alt.") and the
+    acting order."""
+    passes = ""
+    if view.phase.alternating and view.passes:
+        passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
+    lines = [f"<b>Turn {view.turn}</b> · step {view.steps}{passes}"]
+    for index, phase in enumerate(view.phases):
+        spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
+        cited = spec if phase.spec_id else ""
+        alternating = " <i>alt.</i>" if phase.alternating else ""
+        name = escape(phase.name)
+        if index == view.phase_index:
+            lines.append(
+                f"<body bgcolor={hex_colour(CURRENT_PHASE_BACK)}>"
+                f"<font color={hex_colour(CURRENT_PHASE_TEXT)}>» <b>{name}</b></font>"
+                f"{cited}{alternating}</body>"
+            )
+        else:
+            lines.append(f"&nbsp;&nbsp;&nbsp;{name}{cited}{alternating}")
+    lines.append("Order: " + " › ".join(_side(view, s) for s in view.order))
+    return "<br>".join(lines)
+
+
+def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
+    """The line beside Next, in the colour of the side to act: who should have the mouse
+    (shortened when the whole of it does not `fit`)."""
+    full = f"{view.side_to_act} to act: take the mouse"
+    return full if fits(full) else f"{view.side_to_act} to act"
+
+
+class PhaseTracker:
+    """Turn, phases, side to act, order and the Next button (see the module docstring)."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+        self.manager = manager
+        self.rect = pygame.Rect(rect)
+        self.panel = UIPanel(self.rect, manager=manager)
+        self.text = UITextBox(
+            "",
+            pygame.Rect(0, 0, 10, 10),
+            manager,
+            container=self.panel,
+            object_id=ObjectID(object_id=TRACKER_ID),
+        )
+        # one line per phase must fit the panel: the theme's 1.25 line spacing wastes a line in four
+        self.text.update_theming(json.dumps({"misc": {"line_spacing": "1.0"}}))
+        self.side_label = UILabel(
+            pygame.Rect(0, 0, 10, ROW),
+            " ",
+            manager,
+            container=self.panel,
+            object_id=ObjectID(object_id=SIDE_LABEL_ID),
+        )
+        self.next_button = UIButton(
+            pygame.Rect(0, 0, NEXT_WIDTH, ROW),
+            "Next",
+            manager,
+            container=self.panel,
+            tool_tip_text="N: end this side's go (pass)",
+        )
+        self.view: TrackerView | None = None
+        self.html = ""
+        self.text_builds = 0  # how often the text was laid out again (tests watch it)
+        self._side_colour: Colour | None = None
+        self._layout()
+
+    def update(self, view: TrackerView, *, can_pass: bool = True) -> None:
+        """Show `view`; Next is enabled when `can_pass` (not while replaying). The text is laid
+        out again only when it changed."""
+        _enable(self.next_button, can_pass)
+        if view == self.view:
+            return
+        self.view = view
+        html = tracker_html(view)
+        if html != self.html:
+            self.html = html
+            self.text.set_text(html)
+            self.text_builds += 1
+            self._show_current_phase()
+        colour = view.colour(view.side_to_act)
+        if colour != self._side_colour:
+            self._side_colour = colour
+            theming = {
+                "colours": {"normal_text": hex_colour(colour)},
+                "misc": {"text_horiz_alignment": "left"},
+            }
+            self.side_label.update_theming(json.dumps(theming))
+        room = self.side_label.rect.width - 2 * PAD
+        label = hot_seat_text(view, lambda text: self.side_label.font.size(text)[0] <= room)
+        if self.side_label.text != label:
+            self.side_label.set_text(label)
+
+    def _show_current_phase(self) -> None:
+        """Where the text is taller than the panel, scroll it so that the current phase (and the
+        line above it) is in view."""
+        bar, view = self.text.scroll_bar, self.view
+        if bar is not None and bar.scrollable_height > 0 and view is not None:
+            lines = len(view.phases) + 2
+            bar.set_scroll_from_start_percentage(view.phase_index / lines)
+
+    def wanted_height(self) -> int:
+        """The panel height that shows the whole text without scrolling (after `update`): the
+        App's layout may ask, as long phase names wrap."""
+        layout = self.text.text_box_layout
+        text_height = layout.layout_rect.height if layout is not None else TRACKER_LINE
+        return text_height + TRACKER_TEXT_MARGIN + ROW + 3 * PAD + PANEL_BORDERS
+
+    def command(self, event: pygame.event.Event) -> str | None:
+        """The name "next" when the event is a press of the Next button, else None."""
+        pressed = event.type == pygame_gui.UI_BUTTON_PRESSED
+        if pressed and getattr(event, "ui_element", None) is self.next_button:
+            return "next"
+        return None
+
+    def set_rect(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        self.panel.set_relative_position(self.rect.topleft)
+        self.panel.set_dimensions(self.rect.size)
+        self._layout()
+
+    def kill(self) -> None:
+        self.panel.kill()
+
+    def _layout(self) -> None:
+        width, height = _inner_size(self.panel)
+        inner = width - 2 * PAD
+        button_top = height - PAD - ROW
+        size = (inner, max(ROW, button_top - 2 * PAD))
+        self.text.set_relative_position((PAD, PAD))
+        if self.text.rect.size != size:
+            self.text.set_dimensions(size)
+            # a resized text box keeps its scroll bar (or its lack of one) until rebuilt
+            self.text.rebuild()
+            self._show_current_phase()
+        self.side_label.set_relative_position((PAD, button_top))
+        self.side_label.set_dimensions((max(20, inner - NEXT_WIDTH - PAD), ROW))
+        self.next_button.set_relative_position((width - PAD - NEXT_WIDTH, button_top))
+
+
+# --------------------------------------------------------------------------- the log panel
+
+
+@dataclass(frozen=True)
+class ReplayView:
+    """A replay being shown: its current step (0 = the start) and its length."""
+
+    step: int
+    length: int
+
+
+@dataclass(frozen=True)
+class LogCommand:
+    """What the log panel asks of the App; `step` is set for "goto"."""
+
+    name: LogCommandName
+    step: int | None = None
+
+
+def step_label(step: int, length: int, replay: ReplayView | None = None) -> str:
+    if replay is not None:
+        return f"replay step {replay.step} of {replay.length}"
+    return f"step {step} of {length}"
+
+
+def log_tail(lines: Sequence[str], limit: int = LOG_LINES) -> tuple[str, ...]:
+    """The last `limit` lines (the panel's share of the log)."""
+    return tuple(lines[-limit:]) if limit > 0 else ()
+
+
+def wrap_text(text: str, width: int, measure: Callable[[str], int]) -> tuple[str, ...]:
+    """`text` broken at spaces into pieces no wider than `width` pixels by `measure`;
+    a word wider than the whole width is cut where it must be."""
+    if not text or measure(text) <= width:
+        return (text,)
+    pieces: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        trial = f"{current} {word}" if current else word
+        if measure(trial) <= width:
+            current = trial
+            continue
+        if current:
+            pieces.append(current)
+        while measure(word) > width and len(word) > 1:
+            cut = max(1, _fitting_prefix(word, width, measure))
+            pieces.append(word[:cut])
+            word = word[cut:]
+        current = word
+    if current:
+        pieces.append(current)
+    return tuple(pieces)
+
+
+def _fitting_prefix(word: str, width: int, measure: Callable[[str], int]) -> int:
+    low, high = 1, len(word)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(word[:middle]) <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+# button key -> (label, tool tip, command) in play, then while replaying
+_PLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
+    "undo": ("Undo", "Ctrl+Z: undo the last step", "undo"),
+    "redo": ("Redo", "Ctrl+Y: redo the step undone", "redo"),
+    "reset": ("Reset", "Ctrl+R: back to the start of this activation", "reset"),
+    "replay": ("Replay", "replay the game from the start (Page Up / Page Down step)", "replay"),
+}
+_REPLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
+    "undo": ("Previous", "Page Up: the replay's previous step", "replay-prev"),
+    "redo": ("Next", "Page Down: the replay's next step", "replay-next"),
+    "reset": ("Start", "no key (or drag the slider): back to the replay's start", "goto"),
+    "replay": ("Exit replay", "no key: leave the replay, back to the game", "replay-end"),
+}
+_FILE_BUTTONS: tuple[tuple[str, str, LogCommandName], ...] = (
+    ("Log .txt", "no key: export the log as text (tactical-log-N.txt)", "export-text"),
+    ("Log .json", "no key: export the log as JSON (tactical-log-N.json)", "export-json"),
+    ("Save", "Ctrl+S: save the game (JSON)", "save-game"),
+    ("Open", "Ctrl+O: open a saved game (.json) or a map (.toml)", "open-game"),
+)
+
+
+@dataclass(frozen=True)
+class _Controls:
+    """What the panel's controls show: compared whole, so unchanged updates touch nothing."""
+
+    step: int
+    length: int
+    can_undo: bool
+    can_redo: bool
+    replay: ReplayView | None
+
+
+class LogPanel:
+    """The log, the history controls and the file buttons (see the module docstring)."""
+
+    def __init__(
+        self,
+        manager: pygame_gui.UIManager,
+        rect: pygame.Rect,
+        *,
+        max_lines: int = LOG_LINES,
+    ) -> None:
+        self.manager = manager
+        self.rect = pygame.Rect(rect)
+        self.font = log_font()
+        self.max_lines = max_lines
+        self.panel = UIPanel(self.rect, manager=manager)
+        m, c = manager, self.panel
+        self.log_area = UIScrollingContainer(
+            pygame.Rect(0, 0, 40, 40), m, container=c, allow_scroll_x=False
+        )
+        blank = pygame.Surface((1, 1), pygame.SRCALPHA)
+        self.log_image = UIImage(pygame.Rect(0, 0, 1, 1), blank, m, container=self.log_area)
+        self.buttons: dict[str, UIButton] = {}
+        for key, (label, tip, _) in _PLAY_BUTTONS.items():
+            self.buttons[key] = UIButton(
+                pygame.Rect(0, 0, 10, ROW), label, m, container=c, tool_tip_text=tip
+            )
+        for label, tip, name in _FILE_BUTTONS:
+            self.buttons[name] = UIButton(
+                pygame.Rect(0, 0, 10, ROW), label, m, container=c, tool_tip_text=tip
+            )
+        self.slider = UIHorizontalSlider(pygame.Rect(0, 0, 40, ROW), 0, (0, 1), m, container=c)
+        self.slider.set_tooltip("drag: undo and redo to any step")
+        self.step_text = UILabel(pygame.Rect(0, 0, STEP_LABEL_WIDTH, ROW), " ", m, container=c)
+        self.lines: tuple[str, ...] = ()
+        self.text_builds = 0  # how often the log picture was drawn again (tests watch it)
+        self.controls: _Controls | None = None
+        self._rows: OrderedDict[tuple[str, int], tuple[tuple[pygame.Surface, int], ...]] = (
+            OrderedDict()
+        )
+        self._log_width = 0
+        self._layout()
+        self._show_controls(_Controls(0, 0, False, False, None))
+
+    # ------------------------------------------------------------------ showing
+
+    def update(
+        self,
+        lines: Sequence[str],
+        *,
+        step: int,
+        length: int,
+        can_undo: bool,
+        can_redo: bool,
+        replay: ReplayView | None = None,
+    ) -> None:
+        """Show the log `lines` (its last `max_lines`) and the history at `step` of `length`;
+        in a replay the controls step through it. Only what changed is redrawn."""
+        tail = log_tail(lines, self.max_lines)
+        if tail != self.lines:
+            self.lines = tail
+            self._draw_log()
+        self._show_controls(_Controls(step, length, can_undo, can_redo, replay))
+
+    @property
+    def replaying(self) -> bool:
+        return self.controls is not None and self.controls.replay is not None
+
+    def _show_controls(self, controls: _Controls) -> None:
+        if controls == self.controls:
+            return
+        before = self.controls
+        self.controls = controls
+        replay = controls.replay
+        labels = _REPLAY_BUTTONS if replay is not None else _PLAY_BUTTONS
+        if before is None or (before.replay is None) != (replay is None):
+            for key, (label, tip, _) in labels.items():
+                button = self.buttons[key]
+                button.set_text(label)
+                button.set_tooltip(tip)
+        if replay is not None:
+            step, length = replay.step, replay.length
+            usable = {
+                "undo": step > 0,
+                "redo": step < length,
+                "reset": step > 0,
+                "replay": True,
+            }
+        else:
+            step, length = controls.step, controls.length
+            usable = {
+                "undo": controls.can_undo,
+                "redo": controls.can_redo,
+                "reset": controls.can_undo,
+                "replay": step > 0,
+            }
+        for key, enabled in usable.items():
+            _enable(self.buttons[key], enabled)
+        self.step_text.set_text(step_label(step, length, replay))
+        slider = self.slider
+        # the slider keeps its range on an empty history: pygame_gui needs two distinct ends
+        top = max(1, length)
+        if slider.value_range != (0, top):
+            slider.value_range = (0, top)
+        if not slider.grabbed_slider and slider.current_value != step:
+            slider.set_current_value(min(max(step, 0), top), warn=False)
+        _enable(slider, length > 0)
+
+    def _draw_log(self) -> None:
+        """The log picture: the wrapped lines, scrolled to the end."""
+        width = self._log_width
+        rows: list[tuple[pygame.Surface, int]] = []
+        for line in self.lines:
+            rows.extend(self._line_rows(line, width))
+        step = self.font.get_linesize() + LOG_LINE_GAP
+        height = max(1, len(rows) * step + LOG_LINE_GAP)
+        picture = pygame.Surface((max(1, width), height))
+        picture.fill(LOG_BACK)
+        for index, (row, indent) in enumerate(rows):
+            picture.blit(row, (PAD + indent, LOG_LINE_GAP + index * step))
+        # a new image rather than set_image: resizing an UIImage smooth-scales the old picture
+        # first, which costs more than drawing the log; the picture is opaque, so it is its own
+        # premultiplied form
+        self.log_image.kill()
+        self.log_image = UIImage(
+            picture.get_rect(),
+            picture,
+            self.manager,
+            image_is_alpha_premultiplied=True,
+            container=self.log_area,
+        )
+        # back to the top first: a shorter log would otherwise stay scrolled past its end
+        self.log_area.scrollable_container.set_relative_position((0, 0))
+        self.log_area.set_scrollable_area_dimensions((width, height))
+        bar = self.log_area.vert_scroll_bar
+        if bar is not None and height > self.log_area.rect.height:
+            bar.set_scroll_from_start_percentage(1.0)
+        self.text_builds += 1
+
+    def _line_rows(self, line: str, width: int) -> tuple[tuple[pygame.Surface, int], ...]:
+        """A log line as rendered rows and their indents (cached: a new step renders only its
+        own lines)."""
+        key = (line, width)
+        rows = self._rows.get(key)
+        if rows is not None:
+            self._rows.move_to_end(key)
+            return rows
+        font = self.font
+
+        def measure(text: str) -> int:
+            return font.size(text)[0]
+
+        room = width - 2 * PAD
+        first, *rest = wrap_text(line, room, measure)
+        more = wrap_text(" ".join(rest), room - LOG_INDENT, measure) if rest else ()
+        rows = tuple(
+            (font.render(piece, True, LOG_TEXT, LOG_BACK), 0 if index == 0 else LOG_INDENT)
+            for index, piece in enumerate((first, *more))
+        )
+        self._rows[key] = rows
+        if len(self._rows) > WRAP_CACHE:
+            self._rows.popitem(last=False)
+        return rows
+
+    # ------------------------------------------------------------------ events
+
+    def command(self, event: pygame.event.Event) -> LogCommand | None:
+        """The panel's reading of a pygame_gui event, or None when it is not the panel's."""
+        element = getattr(event, "ui_element", None)
+        if element is None or self.controls is None:
+            return None
+        if event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED and element is self.slider:
+            controls = self.controls
+            current = controls.replay.step if controls.replay else controls.step
+            length = controls.replay.length if controls.replay else controls.length
+            wanted = min(max(int(event.value), 0), length)
+            return LogCommand("goto", wanted) if wanted != current else None
+        if event.type != pygame_gui.UI_BUTTON_PRESSED:
+            return None
+        labels = _REPLAY_BUTTONS if self.replaying else _PLAY_BUTTONS
+        for key, (_, _, name) in labels.items():
+            if element is self.buttons[key]:
+                return LogCommand(name, 0) if name == "goto" else LogCommand(name)
+        for _, _, name in _FILE_BUTTONS:
+            if element is self.buttons[name]:
+                return LogCommand(name)
+        return None
+
+    # ------------------------------------------------------------------ layout
+
+    def set_rect(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        self.panel.set_relative_position(self.rect.topleft)
+        self.panel.set_dimensions(self.rect.size)
+        self._layout()
+
+    def kill(self) -> None:
+        self.panel.kill()
+        self._rows.clear()
+
+    def _layout(self) -> None:
+        width, height = _inner_size(self.panel)
+        inner = width - 2 * PAD
+        files_top = height - PAD - ROW
+        slider_top = files_top - PAD - ROW
+        history_top = slider_top - PAD - ROW
+        _row(list(self.buttons[k] for k in _PLAY_BUTTONS), PAD, history_top, inner)
+        _row([self.buttons[name] for _, _, name in _FILE_BUTTONS], PAD, files_top, inner)
+        slider_width = max(40, inner - STEP_LABEL_WIDTH - PAD)
+        self.slider.set_relative_position((PAD, slider_top))
+        self.slider.set_dimensions((slider_width, ROW))
+        self.step_text.set_relative_position((PAD * 2 + slider_width, slider_top))
+        self.step_text.set_dimensions((max(20, inner - slider_width - PAD), ROW))
+        log_height = max(8, history_top - 2 * PAD)
+        if log_height == TRACKLESS_SCROLL_VIEW:
+            log_height -= 1
+        self.log_area.set_relative_position((PAD, PAD))
+        self.log_area.set_dimensions((inner, log_height))
+        log_width = max(40, inner - SCROLL_BAR)
+        if log_width != self._log_width:
+            self._log_width = log_width
+            self._draw_log()
+
+
+_log_fonts: dict[int, pygame.font.Font] = {}
+
+
+def log_font(size: int = LOG_FONT_SIZE) -> pygame.font.Font:
+    """The theme's own face (Noto Sans, shipped with pygame_gui) for the log, opened once."""
+    font = _log_fonts.get(size)
+    if font is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        with as_file(files("pygame_gui.data") / "NotoSans-Regular.ttf") as path:
+            font = pygame.font.Font(str(path), size)
+        _log_fonts[size] = font
+    return font
+
+
+def _inner_size(panel: UIPanel) -> tuple[int, int]:
+    rect = panel.get_container().get_rect()
+    return max(60, rect.width), max(60, rect.height)
+
+
+def _row(buttons: Sequence[UIButton], left: int, top: int, width: int) -> None:
+    """Buttons side by side, sharing `width` (the last takes the rounding)."""
+    count = len(buttons)
+    each = (width - PAD * (count - 1)) // count
+    for index, button in enumerate(buttons):
+        x = left + index * (each + PAD)
+        button.set_relative_position((x, top))
+        size = width - (x - left) if index == count - 1 else each
+        button.set_dimensions((size, ROW))
+
+
+def _enable(element: UIButton | UIHorizontalSlider, enabled: bool) -> None:
+    if enabled and not element.is_enabled:
+        element.enable()
+    elif not enabled and element.is_enabled:
+        element.disable()
+
+
+__all__ = [
+    "LogCommand",
+    "LogPanel",
+    "PhaseTracker",
+    "ReplayView",
+    "TrackerView",
+    "hex_colour",
+    "hot_seat_text",
+    "log_tail",
+    "step_label",
+    "tracker_html",
+    "wrap_text",
+]
