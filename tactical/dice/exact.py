@@ -189,26 +189,35 @@ class _Replay:
         raise _Branch(_as_options(_enumerate(fn, key, self._max_nodes)))
 
 
+def _too_many(max_nodes: int) -> TooManyOutcomes:
+    return TooManyOutcomes(
+        f"exact odds would need more than {max_nodes} replays; "
+        "ask about fewer dice or a coarser outcome"
+    )
+
+
 def _enumerate_parts(
-    fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None, max_nodes: int
+    fn: Callable[[Dice], T],
+    key: Callable[[T], Hashable] | None,
+    max_nodes: int,
+    spent: list[int] | None = None,
 ) -> dict[Hashable, tuple[Any, dict[int, int]]]:
     """Depth-first replay; outcomes merged by key (first representative kept), in reach order.
 
     Each slot maps to its representative and its weight as {denominator: numerator}
     integer sums: products of small integers are far cheaper than Fraction
     arithmetic, so callers make Fractions (or common-denominator integers) once.
+    `spent`, if given, is a running count of replays shared with the caller (a fold
+    bounds all its steps' replays together) and is added to.
     """
     parts: dict[Hashable, tuple[Any, dict[int, int]]] = {}
     stack: list[tuple[tuple[Any, ...], int, int]] = [((), 1, 1)]
-    nodes = 0
+    nodes = 0 if spent is None else spent[0]
     while stack:
         prefix, numerator, denominator = stack.pop()
         nodes += 1
         if nodes > max_nodes:
-            raise TooManyOutcomes(
-                f"exact odds would need more than {max_nodes} replays; "
-                "ask about fewer dice or a coarser outcome"
-            )
+            raise _too_many(max_nodes)
         try:
             outcome = fn(_Replay(prefix, max_nodes))  # type: ignore[arg-type]
         except _Branch as branch:
@@ -222,6 +231,8 @@ def _enumerate_parts(
         else:
             by_denominator = entry[1]
             by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+    if spent is not None:
+        spent[0] = nodes
     return parts
 
 
@@ -250,15 +261,19 @@ def _fold_distribution(
     for the final states.
     Each step's enumeration already computes the key of every state it reaches,
     and those keys are reused for the merge rather than computed again.
+    `max_nodes` bounds the replays of every step together: a key that merges too
+    little makes the states multiply from step to step, and the fold must fail with
+    TooManyOutcomes long before it fills the memory.
     """
     current: dict[Hashable, list[Any]] = {initial if key is None else key(initial): [initial, 1]}
     denominator = 1
+    spent = [0]
     for step in steps:
         layer = [
             (
                 weight,
                 _enumerate_parts(
-                    lambda dice, state=state, step=step: step(state, dice), key, max_nodes
+                    lambda dice, state=state, step=step: step(state, dice), key, max_nodes, spent
                 ),
             )
             for state, weight in current.values()

@@ -66,7 +66,7 @@ THEME = {  # scoped to the panel's own object ids: long titles read from their s
     FIELD_NAME_ID: {"misc": {"text_horiz_alignment": "left"}},
 }
 
-CommandName = Literal["picked", "changed", "apply", "cancel", "move"]
+CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move"]
 
 # --------------------------------------------------------------------------- pure helpers
 
@@ -298,6 +298,9 @@ class ActionPanel:
         self.problem: str | None = None
         self._problem_room = False
         self.has_odds = False
+        # while the move tool draws the picked choice's path: whether that path is legal
+        # (None: no move drawn); its card takes the odds' place and Apply confirms it
+        self.move_legal: bool | None = None
         self._values: dict[str, Any] = {}
         self._texts: dict[str, str] = {}
         self._errors: dict[str, str] = {}
@@ -319,8 +322,8 @@ class ActionPanel:
     def action(self) -> Action | None:
         """The declaration on the form, or None (`problem` says why)."""
         self._refresh()
-        if self.problem is not None or self.picked is None:
-            return None
+        if self.problem is not None or self.picked is None or self.move_legal is not None:
+            return None  # a drawn move is declared by the move tool, with its path
         return action_from_values(self.picked, self._values)
 
     # ------------------------------------------------------------------ choices
@@ -491,6 +494,8 @@ class ActionPanel:
             self.problem = "pick an action from the list" if self.choices else "nothing to declare"
         elif self._errors:
             self.problem = next(iter(self._errors.values()))
+        elif self.move_legal is not None and self.drawable(self.picked):
+            self.problem = None  # the move card says what is wrong with the path
         else:
             problems = value_problems(self.picked, self._values)
             self.problem = self._problem_line(problems) if problems else None
@@ -500,10 +505,11 @@ class ActionPanel:
         text = "" if self.problem is None else escape(self.problem)
         if self.problem_box.html_text != text:
             self.problem_box.set_text(text)
-        label = "Roll" if self.has_odds else "Apply"
+        moving = self.move_legal is not None
+        label = "Move" if moving else "Roll" if self.has_odds else "Apply"
         if self.roll_button.text != label:
             self.roll_button.set_text(label)
-        _enable(self.roll_button, self.problem is None)
+        _enable(self.roll_button, self.problem is None and self.move_legal is not False)
         # the list cuts long titles: the button that declares it names it whole
         tip = escape(choice_label(self.picked)) if self.picked is not None else None
         if self.roll_button.tool_tip_text != tip:
@@ -535,13 +541,28 @@ class ActionPanel:
 
     def show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
         """Host the App's odds chart (scaled to fit) and its caption; a chart means Roll."""
-        if surface is self._odds_surface and caption == self._caption:
+        if surface is self._odds_surface and caption == self._caption and self.move_legal is None:
             return  # the App asks every frame while odds are pending
+        self.move_legal = None
         self._odds_surface = surface
         self._caption = caption
         self.has_odds = surface is not None
         self.odds_caption.set_text(self._fit(caption, self._inner()) if caption else " ")
         self.odds_caption.set_tooltip(escape(caption) if caption else None)
+        self._place_odds()
+        self._refresh()
+
+    def show_move(self, surface: pygame.Surface | None, legal: bool | None) -> None:
+        """Host the move tool's card in the odds' place (None: the tool is closed); Apply
+        becomes Move, enabled while the drawn path is `legal`."""
+        if surface is self._odds_surface and legal == self.move_legal:
+            return
+        self.move_legal = legal if surface is not None else None
+        self._odds_surface = surface
+        self._caption = ""
+        self.has_odds = False
+        self.odds_caption.set_text(" ")
+        self.odds_caption.set_tooltip(None)
         self._place_odds()
         self._refresh()
 
@@ -587,6 +608,8 @@ class ActionPanel:
 
     def _button(self, element: object) -> PanelCommand | None:
         if element is self.roll_button:
+            if self.move_legal is not None:
+                return PanelCommand("confirm-move")
             action = self.action()
             return PanelCommand("apply", action) if action is not None else None
         if element is self.cancel_button:

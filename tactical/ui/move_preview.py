@@ -30,6 +30,7 @@ from tactical.ui.camera import Camera
 from tactical.ui.draw import polyline, text
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import HEADING_MARKER, LABEL_SHADOW, TEXT_DIM, Colour
+from tactical.ui.play_panels import wrap_text
 
 WARNING: Colour = (255, 196, 40)  # turns that need a Treacherous Terrain test
 STOP: Colour = (255, 70, 60)  # the collision stop cross
@@ -330,3 +331,42 @@ def draw_move_preview(
     text(surface, fonts, shapes.tag, shapes.tag_at, TAG_SIZE, colour_of_tag, "midtop", LABEL_SHADOW)
     draw_handles(surface, shapes.handles, colour)
     return shapes
+
+
+TONES: dict[str, Colour] = {
+    "ok": (110, 220, 120),
+    "bad": STOP,
+    "warn": WARNING,
+    "info": (225, 228, 236),
+    "hint": TEXT_DIM,
+}
+CARD_BACKGROUND: Colour = (22, 24, 31)
+CARD_EDGE: Colour = (70, 74, 88)
+CARD_PAD = 6
+CARD_TEXT_SIZE = 12
+CARD_LINE = 15
+
+
+def move_card(
+    report: list[tuple[str, str]], size: tuple[int, int], fonts: Fonts
+) -> pygame.Surface:
+    """The move tool's report (`MoveTool.report`) as a panel card: each line in its tone
+    (legal green, illegal and violations red, stops and Snaking amber), wrapped to the width;
+    what does not fit the height ends in an ellipsis line."""
+    width, height = max(40, int(size[0])), max(40, int(size[1]))
+    surface = pygame.Surface((width, height))
+    surface.fill(CARD_BACKGROUND)
+    pygame.draw.rect(surface, CARD_EDGE, surface.get_rect(), 1)
+    room = width - 2 * CARD_PAD
+    rows = [
+        (piece, TONES.get(tone, TONES["info"]))
+        for line, tone in report
+        for piece in wrap_text(line, room, lambda t: fonts.width(t, CARD_TEXT_SIZE))
+    ]
+    fits = max(1, (height - 2 * CARD_PAD) // CARD_LINE)
+    if len(rows) > fits:
+        rows = [*rows[: fits - 1], ("…", TONES["info"])]
+    for index, (piece, colour) in enumerate(rows):
+        at = (CARD_PAD, CARD_PAD + index * CARD_LINE)
+        surface.blit(fonts.render(piece, CARD_TEXT_SIZE, colour), at)
+    return surface

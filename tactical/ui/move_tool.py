@@ -31,6 +31,7 @@ from tactical.ui.move_preview import collision_rule, handle_points, status_tag
 
 Preview = Callable[[str, str], MovePlan]
 Verdict = Literal["confirm", "cancel"]
+Tone = Literal["ok", "bad", "warn", "info"]
 
 SNAP = 0.1  # inches and degrees: drafts are rounded to this
 STRAIGHT_STEP = 1.0  # inches per W/S press
@@ -211,37 +212,54 @@ class MoveTool:
 
     def status(self) -> str:
         """One line: path, distance of the maximum, minimum move, stop, Snaking, violations."""
+        return " · ".join(text for text, _ in self.report())
+
+    def report(self) -> list[tuple[str, Tone]]:
+        """The plan of the drawn path as lines with a tone each, for the status line and the
+        panel: path and verdict, distance of the maximum and minimum move, the collision or
+        table-edge stop, the Snaking tests and every violation with its SPEC id."""
         found = self._planned()
         if found is None:
-            return f"{self.unit.id}: no path yet (W/drag ahead, A/D turn)"
+            return [(f"{self.unit.id}: no path yet (W/drag ahead, A/D turn)", "info")]
         if isinstance(found, UserError):
-            return f"{self.draft.path} — {found}"
+            return [(f"{self.draft.path} — {found}", "bad")]
         plan = found
-        parts = [f"{self.draft.path} — {'legal' if plan.legal else 'ILLEGAL'}", status_tag(plan)]
+        verdict = "legal" if plan.legal else "ILLEGAL"
+        lines: list[tuple[str, Tone]] = [
+            (f"{self.draft.path} — {verdict}", "ok" if plan.legal else "bad"),
+            (status_tag(plan), "info"),
+        ]
         if plan.collision is not None:
             hit = plan.collision
             what = "rams unit" if hit.kind == "ram" else "collides with terrain"
             token = plan.path.steps[hit.step].step.token
             rule = collision_rule(plan.rules)
             cited = f" ({rule})" if rule else ""
-            parts.append(
-                f'stops: {what} {hit.id} during {token} at x {hit.pose.x:.2f}", '
-                f'y {hit.pose.y:.2f}"{cited}'
+            lines.append(
+                (
+                    f'stops: {what} {hit.id} during {token} at x {hit.pose.x:.2f}", '
+                    f'y {hit.pose.y:.2f}"{cited}',
+                    "warn",
+                )
             )
         elif plan.left_board and plan.contact is not None:
             where = plan.contact.pose
             fate = f"and is lost ({plan.rules.off_board_rule})" if plan.lost else "(not allowed)"
-            parts.append(f'leaves the table at x {where.x:.2f}", y {where.y:.2f}" {fate}')
+            lines.append((f'leaves the table at x {where.x:.2f}", y {where.y:.2f}" {fate}', "warn"))
         tests = plan.treacherous_steps
         if tests:
             turns = ", ".join(f"{s.step.token} (step {s.index + 1})" for s in tests)
-            parts.append(
-                f"Snaking: Treacherous Terrain test for each of {turns} ({plan.rules.snaking_rule})"
+            lines.append(
+                (
+                    f"Snaking: Treacherous Terrain test for each of {turns}"
+                    f" ({plan.rules.snaking_rule})",
+                    "warn",
+                )
             )
         for violation in plan.violations:
             where = f" (step {violation.step + 1})" if violation.step is not None else ""
-            parts.append(f"✗ {violation.rule}{where}: {violation.message}")
-        return " · ".join(parts)
+            lines.append((f"✗ {violation.rule}{where}: {violation.message}", "bad"))
+        return lines
 
     # ------------------------------------------------------------------ where things are
 

@@ -2,7 +2,9 @@
 
 Issue 6 budgets "the odds for a hovered target ready within one frame", but an exact
 enumeration takes from a fraction of a millisecond to seconds. So the odds are
-computed ahead on one background thread (`OddsBoard`): the play screen prefetches
+computed ahead on one background thread (`OddsBoard`) that hands each enumeration to a
+child process (`ProcessOdds`), so the frames never wait for the interpreter lock while
+it runs: the play screen prefetches
 every target of the picked declaration, nearest first, and the target the user hovers
 jumps the queue. A frame never waits for more than a small synchronous budget.
 
@@ -364,10 +366,20 @@ class ProcessOdds:
         return value
 
     def close(self) -> None:
+        """Stop the child, killing an enumeration under way: nobody will read its result,
+        and a long one would go on taking a core after the screen is gone."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        terminate = getattr(pool, "terminate_workers", None)  # Python 3.14+
+        if terminate is not None:
+            terminate()
+            return
+        children = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in children:
+            child.terminate()
 
 
 # --------------------------------------------------------------------------- text

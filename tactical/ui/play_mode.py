@@ -28,9 +28,9 @@ from tactical.session.movement import turning_rules_for
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel, is_move_choice, unit_fields
-from tactical.ui.move_preview import draw_handles, draw_move_preview
+from tactical.ui.move_preview import draw_handles, draw_move_preview, move_card
 from tactical.ui.move_tool import MoveTool
-from tactical.ui.odds_view import OddsBoard, odds_chart, odds_lines
+from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart, odds_lines
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 
 if TYPE_CHECKING:
@@ -41,6 +41,10 @@ TRACKER_HEIGHT = 176
 LOG_HEIGHT = 250
 CHART_SIZE = (296, 170)
 TARGET_RING = (255, 230, 0)
+MOVE_KEYS = (
+    'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
+    " back a step; Enter or Move confirms, Esc cancels"
+)
 MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
 
 
@@ -104,7 +108,7 @@ class PlayScreen:
         self.move_choice: ActionChoice | None = None
         self.result: ResultNote | None = None
         self.game_path: Path | None = None
-        self.odds = OddsBoard()
+        self.odds = OddsBoard(ProcessOdds())
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -116,6 +120,7 @@ class PlayScreen:
         self.actions.drawable = self.can_draw
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
+        self._move_card_for: tuple | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
         self._dragging = False
@@ -284,6 +289,8 @@ class PlayScreen:
     def panel_command(self, name: str, action: Action | None) -> None:
         if name == "apply" and action is not None:
             self.do(action)
+        elif name == "confirm-move":
+            self.confirm_move()
         elif name == "move":
             choice = self.actions.picked
             if choice is not None:
@@ -465,8 +472,13 @@ class PlayScreen:
         self.odds.prefetch(self.game, actions)
 
     def refresh_odds(self) -> None:
-        """The chart on the panel: the hovered target's odds, else the declaration's."""
-        if self.replay is not None or self.actions.picked is None or self.move_tool is not None:
+        """The chart on the panel: the hovered target's odds, else the declaration's; while a
+        move is drawn, the move tool's card."""
+        if self.move_tool is not None and self.replay is None:
+            self._show_move_card(self.move_tool)
+            return
+        self._move_card_for = None
+        if self.replay is not None or self.actions.picked is None:
             self._show_odds(None, "")
             return
         action = self._hover_action() or self.actions.action()
@@ -491,6 +503,16 @@ class PlayScreen:
         else:
             self._show_odds(None, "no roll: applies as declared")
         self._shown_odds = key
+
+    def _show_move_card(self, tool: MoveTool) -> None:
+        plan = tool.plan
+        key = (tool.draft, id(plan))
+        if key == self._move_card_for:
+            return
+        self._move_card_for = key
+        report = [*tool.report(), (MOVE_KEYS, "hint")]
+        surface = move_card(report, CHART_SIZE, self.app.renderer.fonts)
+        self.actions.show_move(surface, plan is not None and plan.legal)
 
     def _show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
         if surface is None:

@@ -123,3 +123,12 @@ def test_enumeration_sums_to_one_and_matches_product(sides):
         for faces in itertools.product(*(d.values for d in dice_list))
     )
     assert distribution.as_dict() == brute.as_dict()
+
+
+def test_a_fold_that_merges_nothing_fails_before_it_fills_the_memory():
+    """The fold's bound covers all its steps together: 6**10 histories are never built."""
+    steps = [lambda history, dice: (*history, dice.roll(D6))] * 10
+    with pytest.raises(TooManyOutcomes):
+        fold_outcomes((), steps, max_nodes=10_000)
+    sums = fold_outcomes(0, [lambda total, dice: total + dice.roll(D6)] * 10, max_nodes=10_000)
+    assert sums.probability(10) == Fraction(1, 6**10)  # merged states stay well inside it

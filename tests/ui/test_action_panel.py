@@ -625,3 +625,31 @@ def test_every_offered_choice_builds_a_form_that_matches_the_helpers(ui, map_nam
             assert (panel.problem is None) == (expected is not None)
         game = autoplay.next_game(game)
     assert len(seen) >= 4
+
+
+def test_a_drawn_moves_card_takes_the_odds_place_and_apply_becomes_move(ui):
+    """While the move tool draws the path, its card is shown; Move is enabled only for a
+    legal path and asks the App to confirm the drawn move."""
+    manager, panel = ui
+    session = Session.new(load_map("maps/battlefleet-mars.toml"), 1)
+    choices = session.choices()
+    index = next(i for i, c in enumerate(choices) if is_move_choice(c))
+    panel.set_choices(choices)
+    panel.pick(index)
+    card = pygame.Surface((200, 80))
+    card.fill((200, 10, 10))
+    panel.show_move(card, False)
+    assert panel.problem is None and panel.action() is None
+    assert panel.roll_button.text == "Move" and not panel.roll_button.is_enabled
+    assert panel.odds_image.visible and panel.odds_image.image.get_at((50, 40))[:3] == (
+        200,
+        10,
+        10,
+    )
+    panel.show_move(card, True)
+    assert panel.roll_button.is_enabled
+    pump(manager, panel)
+    assert click_element(manager, panel, panel.roll_button) == [PanelCommand("confirm-move")]
+    panel.show_odds(None, "")  # the tool closed: the panel is a form again
+    assert panel.move_legal is None and panel.roll_button.text == "Apply"
+    assert panel.problem.startswith("path: draw the move on the table")

@@ -22,7 +22,7 @@ from tactical.rules import registry
 from tactical.session.movement import plan_move
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.fonts import shared_fonts
-from tactical.ui.move_preview import draw_move_preview, handle_points, status_tag
+from tactical.ui.move_preview import TONES, draw_move_preview, handle_points, move_card, status_tag
 from tactical.ui.move_tool import MoveDraft, MoveTool
 
 SIZE = (1280, 720)
@@ -390,3 +390,32 @@ def test_a_ram_stops_the_move_and_is_named(state, camera):
     assert 'stops: rams unit fighter-2 during F1 at x 59.29", y 7.71"' in tool.status()
     shapes = draw_move_preview(_surface(), camera, plan, tool.unit, shared_fonts(), COLOUR)
     assert shapes.stop[1] == "stop: fighter-2"
+
+
+def test_report_gives_each_line_its_tone(state):
+    """The panel card's lines: verdict green or red, stops and Snaking amber, violations red."""
+    tool, _ = make_tool(state, "tribal-1")
+    assert tool.report()[0][1] == "info"  # nothing drawn yet
+    press_keys(tool, pygame.K_w, pygame.K_w, pygame.K_a)
+    report = tool.report()
+    assert report[0] == ("F2 P45 — ILLEGAL", "bad")
+    assert [tone for text, tone in report if text.startswith("✗ R002.30")] == ["bad"]
+    press_keys(tool, pygame.K_BACKSPACE, pygame.K_w, pygame.K_w, pygame.K_a, pygame.K_d)
+    report = tool.report()
+    assert report[0] == ("F4 P45 S45 — legal", "ok")
+    assert [tone for text, tone in report if text.startswith("Snaking")] == ["warn"]
+    assert tool.status() == " · ".join(text for text, _ in report)
+
+
+def test_move_card_draws_the_lines_in_their_tones_and_wraps_them():
+    fonts = shared_fonts()
+    long = '✗ GEO002.8: the path moves 12", past the unit\'s 8" of movement ' * 2
+    card = move_card([("F12 — ILLEGAL", "bad"), (long, "bad")], (200, 120), fonts)
+    colours = {card.get_at((x, y))[:3] for x in range(200) for y in range(120)}
+    assert TONES["bad"] in colours and TONES["ok"] not in colours
+    rows_with_ink = {
+        y for x in range(6, 194) for y in range(120) if card.get_at((x, y))[:3] == TONES["bad"]
+    }
+    assert max(rows_with_ink) - min(rows_with_ink) > 3 * 15  # the long line took several rows
+    legal = move_card([("F4 — legal", "ok")], (200, 120), fonts)
+    assert TONES["ok"] in {legal.get_at((x, y))[:3] for x in range(200) for y in range(40)}

@@ -9,6 +9,7 @@ chart is checked on pixels: bar lengths measured in the surface.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -390,3 +391,20 @@ def test_fit_text_shortens_with_an_ellipsis(fonts):
     assert fonts.width(fitted, 11) <= 120 < fonts.width(fitted[:-1] + "x…", 11)
     assert fit_text(fonts, "short", 11, 200) == "short"
     assert fit_text(fonts, "wide", 11, 1) is None
+
+
+def test_closing_the_child_process_kills_the_enumeration_under_way(bfm_game):
+    """A screen that closes must not leave a core busy with odds nobody will read."""
+    import multiprocessing
+
+    game, action = first_attack(bfm_game, "attack")
+    odds = ProcessOdds()
+    odds(game, action)  # the child is up
+    (child,) = multiprocessing.active_children()
+    busy = odds._pool.submit(time.sleep, 60)  # a long enumeration, as far as close knows
+    time.sleep(0.2)
+    assert child.is_alive() and not busy.done()
+    start = time.monotonic()
+    odds.close()
+    child.join(10)
+    assert not child.is_alive() and time.monotonic() - start < 10

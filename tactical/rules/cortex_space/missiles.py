@@ -423,7 +423,7 @@ class Impact:
     """One missile reaching its target (fold state over the missiles due this turn)."""
 
     state: GameState
-    hits: tuple[tuple[str, tuple], ...]
+    hits: tuple[tuple[str, tuple], ...]  # (target, its damage key after the hits), by target
     events: tuple[Event, ...]
 
 
@@ -501,11 +501,11 @@ def impacts(state: GameState, dice: Dice) -> Impact:
                 ),
                 *hit.events,
             )
-            return Impact(
-                after,
-                (*impact.hits, (target_id, replace(hit, events=()).key)),
-                impact.events + events,
-            )
+            # one entry a target, its damage after every missile so far: the fold merges
+            # orders of arrival that leave the same damage, so N missiles stay polynomial
+            hits = dict(impact.hits)
+            hits[target_id] = replace(hit, events=()).key
+            return Impact(after, tuple(sorted(hits.items())), impact.events + events)
 
         return step
 

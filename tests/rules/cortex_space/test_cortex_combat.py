@@ -11,6 +11,8 @@ from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 
 from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.errors import UserError
+from tactical.model import FrozenMap
+from tactical.rules.base import Action
 from tactical.rules.cortex_space import combat, missiles, play, tracker
 from tactical.rules.cortex_space.damage import (
     Systems,
@@ -20,6 +22,7 @@ from tactical.rules.cortex_space.damage import (
     receiver_of,
 )
 from tactical.rules.cortex_space.tables import called_shot_resist
+from tactical.rules.cortex_space.units import vessel
 
 BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6")
 
@@ -546,3 +549,43 @@ def test_bad_declarations_are_user_errors_with_spec_ids():
         combat.declare(state, "viper", "autocannons", "raider", {"fighters": 2})
     with pytest.raises(UserError, match=r"R003\.48"):
         combat.declare(state, "viper", "autocannons", "raider", {"gunner": "Kelly"})
+
+
+def _due(number: int, owner: str, target: str, damage: str) -> FrozenMap:
+    return FrozenMap(
+        id=f"missile-{number}", owner=owner, weapon="missiles", target=target, turns_left=1,
+        progress=0, damage=damage, warhead="explosive", scale="spacecraft", blast_feet=10,
+    )  # fmt: skip
+
+
+def test_R003_39_turn_start_odds_are_each_targets_damage_from_the_same_resolver():
+    """The missiles due strike in the turn-start resolver; its odds give one section a
+    target, each that target's exact marginal (the joint, summed over the other target)."""
+    state = play.setup(_launch(50.0))
+    due = (
+        _due(1, "raider", "viper", "2d2"),
+        _due(2, "raider", "viper", "1d2"),
+        _due(3, "viper", "raider", "2d2"),
+    )
+    state = state.with_rule_state(**{tracker.MISSILES: due})
+    action = Action("start-turn", "B", FrozenMap(turn=2))
+    report = play.action_odds(state, action, "cortex-space")
+    assert [s.name for s in report.sections] == ["viper", "raider"]
+    assert report.facts["missiles"] == 3
+
+    def damage(result_state, unit_id):
+        before, after = vessel(state.unit(unit_id)), vessel(result_state.unit(unit_id))
+        return after.wound - before.wound, after.stun - before.stun
+
+    joint = enumerate_outcomes(
+        lambda dice: tuple(
+            damage(play.apply(state, action, dice).state, u) for u in ("viper", "raider")
+        )
+    )
+    for index, section in enumerate(report.sections):
+        assert section.distribution.total == 1
+        marginal = joint.map(lambda both, index=index: both[index])
+        shown = {text: p for text, p in section.distribution}
+        assert {f"+{w} wound +{s} stun": p for (w, s), p in marginal} == {
+            text.removesuffix(", destroyed"): p for text, p in shown.items()
+        }
