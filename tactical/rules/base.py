@@ -370,6 +370,32 @@ class Phase:
 
 
 @dataclass(frozen=True, slots=True)
+class StageStep:
+    """One step of a sequence a rule system plays inside a phase: its code as the rules
+    number it ("2a"), its name and the rule that orders it."""
+
+    code: str
+    name: str
+    spec_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """Where play stands inside the current phase, for a rule system that plays a phase as a
+    sequence of its own (Dystopian Wars' Squadron Activation Sequence, R002.28): the steps,
+    the index of the current one (None: between them) and who is at it, as `facts`
+    (e.g. side and squadron)."""
+
+    steps: tuple[StageStep, ...]
+    current: int | None
+    facts: FrozenMap = field(default_factory=FrozenMap)
+
+    @property
+    def step(self) -> StageStep | None:
+        return self.steps[self.current] if self.current is not None else None
+
+
+@dataclass(frozen=True, slots=True)
 class TurnPosition:
     """Where play stands: turn number, phase index, index of the side to act, passes in a row."""
 
@@ -494,6 +520,11 @@ class RuleSystem:
     def turn_sequence(self) -> TurnSequence:
         """The turn as phases. Default: each name in `phases` once per side, in order."""
         return TurnSequence(tuple(Phase(name) for name in self.phases))
+
+    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
+        """Where play stands inside the current phase (the phase tracker shows it under the
+        phase). Default: None, a phase with no sequence of its own."""
+        return None
 
     @property
     def has_combat(self) -> bool:

@@ -347,9 +347,7 @@ CARD_TEXT_SIZE = 12
 CARD_LINE = 15
 
 
-def move_card(
-    report: list[tuple[str, str]], size: tuple[int, int], fonts: Fonts
-) -> pygame.Surface:
+def move_card(report: list[tuple[str, str]], size: tuple[int, int], fonts: Fonts) -> pygame.Surface:
     """The move tool's report (`MoveTool.report`) as a panel card: each line in its tone
     (legal green, illegal and violations red, stops and Snaking amber), wrapped to the width;
     what does not fit the height ends in an ellipsis line."""

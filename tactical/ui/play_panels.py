@@ -43,7 +43,7 @@ from pygame_gui.elements import (
     UITextBox,
 )
 
-from tactical.rules.base import Phase
+from tactical.rules.base import Phase, Stage
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui import palette
@@ -110,6 +110,7 @@ class TrackerView:
     passes: int
     steps: int
     colours: tuple[tuple[str, Colour], ...] = ()
+    stage: Stage | None = None
 
     @classmethod
     def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
@@ -133,6 +134,7 @@ class TrackerView:
             colours=tuple(
                 (side, tuple(side_colours[side])) for side in order if side in side_colours
             ),
+            stage=game.system.stage(game.state, position),
         )
 
     @property
@@ -168,8 +170,43 @@ def tracker_html(view: TrackerView) -> str:
             )
         else:
             lines.append(f"&nbsp;&nbsp;&nbsp;{name}{cited}{alternating}")
+        if index == view.phase_index and view.stage is not None:
+            lines.extend(stage_lines(view.stage))
     lines.append("Order: " + " › ".join(_side(view, s) for s in view.order))
     return "<br>".join(lines)
+
+
+STAGE_INDENT = "&nbsp;" * 6
+
+
+def stage_lines(stage: Stage) -> list[str]:
+    """Under the current phase: the steps of its own sequence by their codes (the current one
+    bold, in the highlight colour), then the current step's name, rule and who is at it."""
+    codes = []
+    for index, step in enumerate(stage.steps):
+        code = escape(step.code)
+        if index == stage.current:
+            code = f"<font color={hex_colour(CURRENT_PHASE_TEXT)}><b>{code}</b></font>"
+        codes.append(code)
+    facts = " · ".join(f"{escape(str(k))} {escape(_fact_text(v))}" for k, v in stage.facts.items())
+    current = stage.step
+    if current is None:
+        detail = facts
+    else:
+        spec = current.spec_id
+        cited = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(spec)}</font>" if spec else ""
+        detail = f"<b>{escape(current.code)} {escape(current.name)}</b>{cited}"
+        detail += f" · {facts}" if facts else ""
+    lines = [STAGE_INDENT + " › ".join(codes)] if codes else []
+    if detail:
+        lines.append(STAGE_INDENT + detail)
+    return lines
+
+
+def _fact_text(value: object) -> str:
+    if isinstance(value, (tuple, list)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
 
 
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:

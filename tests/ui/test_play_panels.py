@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 import pygame
 import pygame_gui
 import pytest
 
 from tactical.io.maps import load_map
-from tactical.rules.base import Phase
+from tactical.model import FrozenMap
+from tactical.rules.base import Phase, Stage
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui import palette
 from tactical.ui.play_panels import (
     CURRENT_PHASE_BACK,
+    CURRENT_PHASE_TEXT,
     LOG_BACK,
     LogCommand,
     LogPanel,
@@ -177,6 +180,29 @@ def test_tracker_html_names_turn_phases_side_and_order(name):
     colour = hex_colour(palette.side_colours(session.state.sides)[session.side_to_act])
     assert f"<font color={colour}><b>{session.side_to_act}</b></font>" in text
     assert hot_seat_text(view).startswith(f"{session.side_to_act} to act")
+
+
+def test_tracker_shows_the_rule_systems_stage_under_the_current_phase():
+    """A phase played as a sequence of its own (Dystopian Wars' Squadron Activation, R002.28)
+    shows its steps under the phase, the current one bold, then its name, rule and facts."""
+    session = session_after("dystopian-wars", 12)
+    view = view_of(session)
+    assert view.stage is not None and view.stage.step is not None
+    shown = plain(tracker_html(view)).splitlines()
+    current = 1 + session.position.phase
+    assert shown[current].startswith("» Squadron Activation Sequence")
+    codes, detail = shown[current + 1].strip(), shown[current + 2].strip()
+    assert codes == "1 › 2a › 2b › 3a › 3b › 3c › 3d › 4 › 5 › end"
+    step = view.stage.step
+    facts = " · ".join(f"{k} {v}" for k, v in view.stage.facts.items())
+    assert detail == f"{step.code} {step.name} {step.spec_id} · {facts}"
+    bold = f"<font color={hex_colour(CURRENT_PHASE_TEXT)}><b>{step.code}</b></font>"
+    assert bold in tracker_html(view)
+    plain_view = replace(view, stage=None)
+    assert len(plain(tracker_html(plain_view)).splitlines()) == len(shown) - 2
+    only_facts = replace(view, stage=Stage((), None, FrozenMap({"acting now": ("a", "b")})))
+    lines = plain(tracker_html(only_facts)).splitlines()
+    assert lines[current + 1].strip() == "acting now a, b"
 
 
 def test_tracker_marks_the_phase_the_game_moves_to():

@@ -36,6 +36,7 @@ from tactical.rules.base import (
     RangeBands,
     Resolution,
     RuleSystem,
+    Stage,
     TurnPosition,
     TurnSequence,
 )
@@ -93,6 +94,10 @@ class CortexSpace(RuleSystem):
 
     def turn_sequence(self) -> TurnSequence:
         return play.TURN_SEQUENCE
+
+    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
+        """R003.11: in the Actions phase, the initiative group acting now."""
+        return play.stage(state, position)
 
     @property
     def has_combat(self) -> bool:

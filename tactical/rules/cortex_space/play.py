@@ -38,6 +38,7 @@ from tactical.rules.base import (
     OddsSection,
     Phase,
     Resolution,
+    Stage,
     TurnPosition,
     TurnSequence,
 )
@@ -131,6 +132,21 @@ def current_group(state: GameState) -> tuple[str, ...]:
     ranks = {u.id: initiative.get(u.id) for u in waiting}
     best = max((r for r in ranks.values() if r is not None), default=None)
     return tuple(u.id for u in waiting if ranks[u.id] == best)
+
+
+def stage(state: GameState, position: TurnPosition) -> Stage | None:
+    """R003.11: in the Actions phase of the turn under way, the vessels acting now (the
+    highest initiative among those yet to end their activation) and their result."""
+    if position.phase != ACTIONS_PHASE or not is_current(state, position):
+        return None
+    group = current_group(state)
+    if not group:
+        return None
+    rolled = tracker.table(state, tracker.INITIATIVE).get(group[0])
+    facts: dict[str, Any] = {"acting now": group}
+    if rolled is not None:
+        facts["initiative"] = rolled
+    return Stage((), None, FrozenMap(facts))
 
 
 # --------------------------------------------------------------------------- choices

@@ -43,6 +43,7 @@ from tactical.rules.base import (
     RangeBands,
     Resolution,
     RuleSystem,
+    Stage,
     TurnPosition,
     TurnSequence,
 )
@@ -192,6 +193,12 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import play
 
         return play.TURN_SEQUENCE
+
+    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
+        """R002.28: the active squadron and its segment of the Activation Sequence."""
+        from tactical.rules.dystopian_wars import play
+
+        return play.stage(state)
 
     @property
     def has_combat(self) -> bool:

@@ -43,6 +43,8 @@ from tactical.rules.base import (
     OddsSection,
     Phase,
     Resolution,
+    Stage,
+    StageStep,
     TurnPosition,
     TurnSequence,
 )
@@ -126,6 +128,51 @@ def setup(state: GameState) -> GameState:
         activated=(),
         fc_used=(),
     )
+
+
+# --------------------------------------------------------------------------- stage
+
+# T002.5 as the tracker shows it: the rules' step numbers with short names
+ACTIVATION_STEPS = (
+    StageStep("1", "Command", "R002.28"),
+    StageStep("2a", "Movement", "R002.28"),
+    StageStep("2b", "Collisions and rams", "R002.28"),
+    StageStep("3a", "Declare attacks", "R002.28"),
+    StageStep("3b", "Counterattacks", "R002.28"),
+    StageStep("3c", "Tiny Flyer combat", "R002.28"),
+    StageStep("3d", "Resolve attacks", "R002.28"),
+    StageStep("4", "Boarding", "R002.28"),
+    StageStep("5", "Break tests", "R002.27"),
+    StageStep("end", "Wing lands or attaches CAP", "R002.60"),
+)
+_STEP_OF_STAGE = {
+    "command": "1",
+    "movement": "2a",
+    "collisions": "2b",
+    "declare": "3a",
+    "counter": "3b",
+    "boarding": "4",
+    "morale": "5",
+    "wing-end": "end",
+}
+
+
+def stage(state: GameState) -> Stage | None:
+    """R002.28: the squadron being activated, and the segment of T002.5 it is in (for the
+    resolution of attacks, the combat step whose attacks are resolved now)."""
+    act = _activation(state)
+    if not act:
+        return None
+    code = _STEP_OF_STAGE.get(act["stage"])
+    if act["stage"] == "resolve":
+        step = _current_step(act)
+        code = step.split("-")[0] if step is not None else None
+    codes = [s.code for s in ACTIVATION_STEPS]
+    current = codes.index(code) if code in codes else None
+    facts = {"side": act["side"], "squadron": act["squadron"]}
+    if act["stage"] == "counter" and act.get("defenders"):
+        facts["counterattacking"] = tuple(act["defenders"])
+    return Stage(ACTIVATION_STEPS, current, FrozenMap(facts))
 
 
 # --------------------------------------------------------------------------- helpers

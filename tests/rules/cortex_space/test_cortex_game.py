@@ -45,7 +45,8 @@ def _pick(choices: tuple[ActionChoice, ...], used: dict) -> ActionChoice | None:
     return None
 
 
-def play_two_turns(seed: int) -> tuple[GameState, list[tuple], list[Event]]:
+def play_two_turns(seed: int, watch=None) -> tuple[GameState, list[tuple], list[Event]]:
+    """`watch(state, position, choice)`, if given, sees every go before it is played."""
     state = load_map(MAP)
     system = registry.get(state.rules)
     state = system.setup(state)
@@ -63,6 +64,8 @@ def play_two_turns(seed: int) -> tuple[GameState, list[tuple], list[Event]]:
         choices = system.actions(state, position, side)
         per_turn = {actor: n for (turn, actor), n in used.items() if turn == position.turn}
         choice = _pick(choices, per_turn)
+        if watch is not None:
+            watch(state, position, choice)
         if choice is None:
             position = sequence.advance(position, len(sides), passed=True)
             continue
@@ -117,3 +120,29 @@ def test_the_same_seed_gives_the_same_log():
     assert first[0] == again[0]
     other = play_two_turns(8)
     assert [e.as_dict() for e in other[2]] != [e.as_dict() for e in first[2]]
+
+
+def test_R003_11_the_tracker_stage_names_the_initiative_group_acting_now():
+    """In the Actions phase the stage is the vessels acting now (the highest initiative yet
+    to end its activation); every vessel's action comes from that group."""
+    from tactical.rules.cortex_space import play
+
+    system = registry.get("cortex-space")
+    seen = []
+
+    def watch(state, position, choice):
+        stage = system.stage(state, position)
+        if position.phase == play.ACTIONS_PHASE and play.is_current(state, position):
+            group = play.current_group(state)
+            if not group:  # every vessel has ended its activation
+                assert stage is None
+                return
+            assert stage.facts["acting now"] == group and stage.steps == ()
+            if choice is not None and state.has_unit(choice.actor):
+                assert choice.actor in group
+                seen.append(group)
+        else:
+            assert stage is None
+
+    play_two_turns(2026, watch)
+    assert len(seen) > 5 and len(set(seen)) > 1

@@ -162,19 +162,32 @@ def _run(state, *steps):
     return state
 
 
+def segment(state) -> tuple[str, str, dict]:
+    """R002.28 as the phase tracker shows it: the current step's code and name, and facts."""
+    stage = DW.stage(state, ACTIVATION)
+    assert [step.code for step in stage.steps][:9] == [
+        "1", "2a", "2b", "3a", "3b", "3c", "3d", "4", "5",
+    ]  # fmt: skip
+    return stage.step.code, stage.step.name, dict(stage.facts)
+
+
 def test_R002_28_segments_in_order():
     state = _run(_two_squadrons(), ("initiative", "A", {}, [6, 1]))
     kinds = lambda s, side="A": [c.kind for c in DW.actions(s, ACTIVATION, side)]  # noqa: E731
     assert kinds(state) == ["activate"]
     assert kinds(state, "B") == []  # A won the initiative and activates first
+    assert DW.stage(state, ACTIVATION) is None  # no squadron active yet
     state = _run(state, ("activate", "A", {"squadron": "sq"}, []))
     assert kinds(state) == ["command"]
+    assert segment(state) == ("1", "Command", {"side": "A", "squadron": "A:sq"})
     with refused("R002.28", "segment"):
         _run(state, ("end-movement", "A", {}, []))
     state = _run(state, ("command", "A", {}, []))
     assert kinds(state) == ["move", "move", "end-movement"]
+    assert segment(state)[:2] == ("2a", "Movement")
     state = _run(state, ("move", "a1", {"path": "F2"}, []), ("end-movement", "A", {}, []))
     assert kinds(state)[-1] == "end-declarations" and "declare-attack" in kinds(state)
+    assert segment(state)[:2] == ("3a", "Declare attacks")
     with refused("R002.28", "active"):
         _run(state, ("end-declarations", "B", {}, []))
     state = _run(state, ("declare-attack", "a1", {"weapon": "Guns", "target": "b1"}, []))
@@ -182,10 +195,13 @@ def test_R002_28_segments_in_order():
         _run(state, ("declare-attack", "a1", {"weapon": "Guns", "target": "b1"}, []))
     state = _run(state, ("end-declarations", "A", {}, []))
     assert kinds(state) == ["resolve-attack"]
+    assert segment(state)[:2] == ("3d", "Resolve attacks")
     state = _run(state, ("resolve-attack", "A", {"attack": 0}, [1] * 6))
     assert kinds(state) == ["end-boarding"]
+    assert segment(state)[:2] == ("4", "Boarding")
     state = _run(state, ("end-boarding", "A", {}, []))
     assert kinds(state) == ["break-tests"]
+    assert segment(state)[:2] == ("5", "Break tests")
     state = _run(state, ("break-tests", "A", {}, []))
     assert tracking.get(state, "activation") is None
     assert tracking.get(state, "activated") == ("A:sq",)
@@ -232,6 +248,11 @@ def test_R002_28_counterattacks_and_step_order():
     state = _run(state, ("declare-attack", "zep", {"weapon": "Bombs", "target": "ship"}, []))
     state = _run(state, ("end-declarations", "A", {}, []))
     assert tracking.get(state, "activation")["stage"] == "counter"
+    assert segment(state) == (
+        "3b",
+        "Counterattacks",
+        {"side": "A", "squadron": "A:zep", "counterattacking": ("B",)},
+    )
     assert [c.kind for c in DW.actions(state, ACTIVATION, "A")] == []
     counter = DW.actions(state, ACTIVATION, "B")
     assert [c.kind for c in counter] == ["counterattack", "end-counterattacks"]
@@ -246,6 +267,7 @@ def test_R002_28_counterattacks_and_step_order():
     assert steps == ["3d", "3b-ack-ack"]
     resolve = DW.actions(state, ACTIVATION, "A")
     assert [c.fields[0].default for c in resolve] == [1]  # the counterattack Ack Ack comes first
+    assert segment(state)[0] == "3b"  # resolving the counterattack Ack Ack: still step 3b
     with refused("R002.28", "before"):
         _run(state, ("resolve-attack", "A", {"attack": 0}, [1, 1]))
 
