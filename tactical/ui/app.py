@@ -297,7 +297,7 @@ class App:
             )
         self.title = UILabel(pygame.Rect(620, 2, TITLE_WIDTH, 28), " ", m, container=self.top)
         self.status = UILabel(pygame.Rect(0, 0, self.size[0], STATUS_BAR), " ", m)
-        self.pair_panel = UITextBox("", pygame.Rect(0, 0, 350, 214), m)
+        self.pair_panel = UITextBox("", pygame.Rect(0, 0, 350, -1), m)  # as tall as its lines
         self.pair_panel.hide()
         self.help = UITextBox(
             self._help_html(), pygame.Rect(0, 0, 640, 520), m, starting_height=OVERLAY_HEIGHT
@@ -333,7 +333,8 @@ class App:
                 pygame.Rect(8 + i * 84, 250, 80, 28), m, container=c
             )
         # created last so that it lies over the panels
-        self.card = UITextBox("", pygame.Rect(0, 0, 300, 280), m, starting_height=OVERLAY_HEIGHT)
+        # height -1: the card is as tall as its lines (pygame_gui sizes it on each set_text)
+        self.card = UITextBox("", pygame.Rect(0, 0, 300, -1), m, starting_height=OVERLAY_HEIGHT)
         self.card.hide()
 
     def _layout(self) -> None:
@@ -347,7 +348,7 @@ class App:
         self.setup.set_relative_position((width - SIDE_PANEL - 4, TOP_BAR + 4))
         if hasattr(self, "play"):
             self.play.layout()
-        self.pair_panel.set_relative_position((8, height - STATUS_BAR - LEGEND_BAND - 8 - 214))
+        self._place_pair_panel()
         self.help.set_relative_position(((width - 640) // 2, max(TOP_BAR, (height - 520) // 2)))
 
     def _show_mode(self) -> None:
@@ -976,7 +977,7 @@ class App:
             self.card.set_text(self.card_html(self.state.unit(hovered)))
             self._card_for = card_key  # type: ignore[assignment]
         x = min(pos[0] + 18, self.size[0] - 304)
-        y = min(pos[1] + 18, self.size[1] - STATUS_BAR - 284)
+        y = min(pos[1] + 18, self.size[1] - STATUS_BAR - 4 - self.card.rect.height)
         self.card.set_relative_position((max(0, x), max(TOP_BAR, y)))
         if not self.card.visible:
             self.card.show()
@@ -1025,9 +1026,17 @@ class App:
                 f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
             ]
         )
-        self.pair_panel.set_text(html)
+        if self.pair_panel.html_text != html:
+            self.pair_panel.set_text(html)
+            self._place_pair_panel()
         if not self.pair_panel.visible:
             self.pair_panel.show()
+
+    def _place_pair_panel(self) -> None:
+        """Bottom left, above the legend: its bottom edge stays put as its height follows
+        its lines."""
+        bottom = self.size[1] - STATUS_BAR - LEGEND_BAND - 8
+        self.pair_panel.set_relative_position((8, bottom - self.pair_panel.rect.height))
 
     # ------------------------------------------------------------------ drawing
 

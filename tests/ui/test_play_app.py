@@ -65,6 +65,20 @@ def test_hover_shows_the_card_with_the_rule_systems_stats(app):
     assert app.view.hovered is None and not app.card.visible
 
 
+def test_the_card_is_as_tall_as_its_lines_and_stays_in_the_window(app):
+    heights = {}
+    for unit in app.state.units:
+        move(app, screen(app, unit.x, unit.y))
+        if app.view.hovered != unit.id:
+            continue  # another base lies over this one's centre
+        lines = app.card.html_text.count("<br>") + 1
+        heights.setdefault(lines, set()).add(app.card.rect.height)
+        assert app.card.rect.bottom <= app.size[1] and app.card.rect.top >= 0
+    assert all(len(found) == 1 for found in heights.values())  # the lines decide the height
+    fewest, most = min(heights), max(heights)
+    assert most > fewest and min(heights[most]) > max(heights[fewest])
+
+
 def test_hover_second_unit_numbers_equal_table_geometry_pair(app):
     """The panel's numbers are TableGeometry.pair's: what `tactical check` prints."""
     ruler, target = app.state.unit("ruler"), app.state.unit("markgraf")
