@@ -136,6 +136,22 @@ def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+def checkable_params(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
+    """The params a choice's schema can judge: keys it does not list are the rule system's to
+    check (a declaration may take more than a panel shows), and a table without a schema of
+    its own is checked as a table only."""
+    known = {f.name: f for f in fields}
+    checkable = {}
+    for key, value in params.items():
+        spec = known.get(key)
+        if spec is None:
+            continue
+        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
+            value = {}
+        checkable[key] = value
+    return checkable
+
+
 def check_fields(
     fields: Sequence[Field], values: Mapping[str, Any], prefix: str = ""
 ) -> list[Problem]:
@@ -279,6 +295,13 @@ class Action:
     kind: str
     actor: str
     params: FrozenMap = field(default_factory=FrozenMap)
+
+
+def attack_declaration(action: Action) -> tuple[str, str, dict[str, Any]]:
+    """An attack action's weapon, target and the rest of its parameters (the declaration's
+    own: battery size, missiles...), as `declare_attack` takes them."""
+    params = dict(action.params)
+    return str(params.pop("weapon", "")), str(params.pop("target", "")), params
 
 
 @dataclass(frozen=True)
@@ -593,28 +616,16 @@ class RuleSystem:
         """Resolve any declared action with the given dice. Default: attacks."""
         if action.kind != "attack":
             raise UserError(f"rule system {self.id!r} has no action {action.kind!r}")
-        params = dict(action.params)
-        attack = self.declare_attack(
-            state,
-            action.actor,
-            str(params.pop("weapon", "")),
-            str(params.pop("target", "")),
-            params,
-        )
+        weapon, target, params = attack_declaration(action)
+        attack = self.declare_attack(state, action.actor, weapon, target, params)
         return self.resolve_attack(state, attack, dice)
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         """The exact odds of a declared action before its roll, where it has any."""
         if action.kind != "attack":
             return None
-        params = dict(action.params)
-        attack = self.declare_attack(
-            state,
-            action.actor,
-            str(params.pop("weapon", "")),
-            str(params.pop("target", "")),
-            params,
-        )
+        weapon, target, params = attack_declaration(action)
+        attack = self.declare_attack(state, action.actor, weapon, target, params)
         return self.attack_odds(state, attack)
 
     def _no_combat(self) -> NoCombatResolvers:

@@ -51,6 +51,7 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
     check_fields,
+    checkable_params,
     with_defaults,
 )
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
@@ -277,7 +278,7 @@ class Game:
         first_problem = None
         for choice in candidates:
             params = with_defaults(choice.fields, action.params)
-            problems = check_fields(choice.fields, _checkable(choice.fields, params))
+            problems = check_fields(choice.fields, checkable_params(choice.fields, params))
             if not problems:
                 return Action(action.kind, action.actor, FrozenMap(params)), choice
             first_problem = first_problem or problems[0]
@@ -458,22 +459,6 @@ def move_events(outcome: MoveOutcome) -> tuple[Event, ...]:
             )
         )
     return tuple(events)
-
-
-def _checkable(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The params a choice's schema can judge: keys it does not list are the rule system's to
-    check (a declaration may take more than the panel shows), and a table without a schema
-    of its own is checked as a table only."""
-    known = {f.name: f for f in fields}
-    checkable = {}
-    for key, value in params.items():
-        spec = known.get(key)
-        if spec is None:
-            continue
-        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
-            value = {}
-        checkable[key] = value
-    return checkable
 
 
 def _listing(choices: Sequence[ActionChoice]) -> str:

@@ -38,7 +38,15 @@ from pygame_gui.elements import (
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap
-from tactical.rules.base import Action, ActionChoice, Field, Problem, check_fields, with_defaults
+from tactical.rules.base import (
+    Action,
+    ActionChoice,
+    Field,
+    Problem,
+    check_fields,
+    checkable_params,
+    with_defaults,
+)
 
 PATH_FIELD = "path"  # the session's (and some rule systems') move declaration: drawn, not typed
 TRUE_WORDS = ("yes", "true", "y", "on", "1")
@@ -83,7 +91,7 @@ def parse_value(field: Field, text: str) -> Any:
             raise _bad(field, text, "required")
         return None
     value = _parse_kind(field, stripped)
-    if check_fields((field,), _checkable((field,), {field.name: value})):
+    if check_fields((field,), checkable_params((field,), {field.name: value})):
         raise _bad(field, text)
     return value
 
@@ -129,7 +137,7 @@ def _bad(field: Field, text: str, note: str = "") -> UserError:
 def value_problems(choice: ActionChoice, values: Mapping[str, Any]) -> tuple[Problem, ...]:
     """What keeps `values` (defaults filled) from being a declaration of `choice`."""
     params = with_defaults(choice.fields, _given(values))
-    return tuple(check_fields(choice.fields, _checkable(choice.fields, params)))
+    return tuple(check_fields(choice.fields, checkable_params(choice.fields, params)))
 
 
 def action_from_values(choice: ActionChoice, values: Mapping[str, Any]) -> Action:
@@ -155,22 +163,6 @@ def problem_text(problem: Problem) -> str:
 
 def _given(values: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in values.items() if value is not None}
-
-
-def _checkable(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The params a schema can judge, as the session judges them: a table whose field has no
-    schema of its own is checked as a table only; keys the schema does not list are left
-    to the rule system."""
-    known = {f.name: f for f in fields}
-    checkable = {}
-    for key, value in params.items():
-        spec = known.get(key)
-        if spec is None:
-            continue
-        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
-            value = {}
-        checkable[key] = value
-    return checkable
 
 
 def unit_fields(choice: ActionChoice, unit_ids: Sequence[str]) -> tuple[str, ...]:
@@ -394,7 +386,7 @@ class ActionPanel:
                 if name in old_errors:
                     self._apply_text(spec, old_texts.get(name, ""))
                 elif name in old_values and not check_fields(
-                    (spec,), _checkable((spec,), {name: old_values[name]})
+                    (spec,), checkable_params((spec,), {name: old_values[name]})
                 ):
                     self._values[name] = old_values[name]
         self._build_form()

@@ -50,14 +50,6 @@ PLAN = ActionChoice(
 # ---------------------------------------------------------------------- harness
 
 
-@pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    if pygame.display.get_surface() is None:
-        pygame.display.set_mode((1, 1))
-
-
 @pytest.fixture
 def ui(display):
     manager = pygame_gui.UIManager(SIZE)

@@ -66,14 +66,6 @@ def plain(text: str) -> str:
 # ---------------------------------------------------------------------- harness
 
 
-@pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    pygame.font.init()
-    if pygame.display.get_surface() is None:
-        pygame.display.set_mode((1, 1))
-
-
 @pytest.fixture
 def manager(display):
     manager = pygame_gui.UIManager(SIZE)

@@ -53,6 +53,7 @@ from tactical.rules.base import (
     Resolution,
     TurnPosition,
     TurnSequence,
+    attack_declaration,
 )
 from tactical.rules.battlefleet_mars import combat, logistics
 from tactical.rules.battlefleet_mars.tables import (
@@ -516,14 +517,8 @@ def _attack(state: GameState, action: Action, dice: Dice) -> Resolution:
             "(no fire groups; our reading)",
             spec_id="R000.3",
         )
-    params = dict(action.params)
-    attack = combat.declare(
-        state,
-        action.actor,
-        str(params.pop("weapon", "")),
-        str(params.pop("target", "")),
-        params,
-    )
+    weapon, target, params = attack_declaration(action)
+    attack = combat.declare(state, action.actor, weapon, target, params)
     attacker = state.unit(action.actor)
     if state.unit(attack.target).side == attacker.side:
         raise UserError(
@@ -545,12 +540,6 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
     nothing, so they have none."""
     if action.kind != ATTACK:
         return None
-    params = dict(action.params)
-    attack = combat.declare(
-        state,
-        action.actor,
-        str(params.pop("weapon", "")),
-        str(params.pop("target", "")),
-        params,
-    )
+    weapon, target, params = attack_declaration(action)
+    attack = combat.declare(state, action.actor, weapon, target, params)
     return combat.attack_odds(state, attack, rules_id)

@@ -41,6 +41,7 @@ from tactical.rules.base import (
     Stage,
     TurnPosition,
     TurnSequence,
+    attack_declaration,
 )
 from tactical.rules.cortex_space import (
     bombardment,
@@ -899,15 +900,9 @@ def _plain(summary: Any) -> Any:
 def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport | None:
     """The exact outcome distribution of an action with a roll, by enumerating `apply`."""
     kind = action.kind
-    params = dict(action.params)
     if kind in ("attack", "lock-missile", "point-defense"):
-        attack = combat.declare(
-            state,
-            action.actor,
-            str(params.pop("weapon", "")),
-            str(params.pop("target", "")),
-            params,
-        )
+        weapon, target, params = attack_declaration(action)
+        attack = combat.declare(state, action.actor, weapon, target, params)
         return combat.attack_odds(state, attack, rules_id)
     if kind in NO_ROLL or (kind == "evasive-manoeuvre" and crew.variant(settings(state)) == "A"):
         return None
