@@ -96,19 +96,25 @@ def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
     assert Path(MAP).read_bytes() == before
 
 
-def test_rule_system_without_resolvers_says_so(capsys, tmp_path):
+def test_rule_system_without_resolvers_says_so(capsys, tmp_path, monkeypatch):
+    """A registered rule system with no combat resolvers (every shipped one has them now, so
+    the test registers one) gets one line and exit 2, not a traceback."""
     from tactical.rules import registry
+    from tactical.rules.base import RuleSystem
 
-    if registry.get("cortex-space").has_combat:
-        pytest.skip("cortex-space has combat resolvers now")
+    bare = RuleSystem(id="no-combat", title="No combat", seed="999")
+    assert not bare.has_combat
+    monkeypatch.setitem(registry.KNOWN, "no-combat", "tests.not.imported")
+    monkeypatch.setitem(registry._loaded, "no-combat", bare)
     other = tmp_path / "other.toml"
     other.write_text(
-        'rules = "cortex-space"\n[board]\nwidth = 24\nheight = 24\n'
+        'rules = "no-combat"\n[board]\nwidth = 24\nheight = 24\n'
         '[[unit]]\nid = "a"\nside = "A"\nx = 5\ny = 5\nbase = { shape = "circle", diameter = 1 }\n'
         '[[unit]]\nid = "b"\nside = "B"\nx = 9\ny = 5\nbase = { shape = "circle", diameter = 1 }\n'
     )
     assert main(["odds", str(other), "a", "gun", "b"]) == 2
-    assert "no combat resolvers" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no combat resolvers" in err and len(err.strip().splitlines()) == 1
 
 
 def test_generic_declaration_parameters_reach_the_rule_system(capsys):
