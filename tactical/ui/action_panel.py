@@ -293,6 +293,7 @@ class ActionPanel:
         # while the move tool draws the picked choice's path: whether that path is legal
         # (None: no move drawn); its card takes the odds' place and Apply confirms it
         self.move_legal: bool | None = None
+        self._drawn_path = ""
         self._values: dict[str, Any] = {}
         self._texts: dict[str, str] = {}
         self._errors: dict[str, str] = {}
@@ -535,7 +536,11 @@ class ActionPanel:
         """Host the App's odds chart (scaled to fit) and its caption; a chart means Roll."""
         if surface is self._odds_surface and caption == self._caption and self.move_legal is None:
             return  # the App asks every frame while odds are pending
-        self.move_legal = None
+        if self.move_legal is not None:
+            self.move_legal = None
+            for row in self._rows:
+                if row.kind == "drawn":
+                    self._show_value(row)
         self._odds_surface = surface
         self._caption = caption
         self.has_odds = surface is not None
@@ -544,12 +549,16 @@ class ActionPanel:
         self._place_odds()
         self._refresh()
 
-    def show_move(self, surface: pygame.Surface | None, legal: bool | None) -> None:
-        """Host the move tool's card in the odds' place (None: the tool is closed); Apply
-        becomes Move, enabled while the drawn path is `legal`."""
-        if surface is self._odds_surface and legal == self.move_legal:
+    def show_move(self, surface: pygame.Surface | None, legal: bool | None, path: str = "") -> None:
+        """Host the move tool's card in the odds' place (None: the tool is closed) and show the
+        drawn `path` in the path row; Apply becomes Move, enabled while the path is `legal`."""
+        if surface is self._odds_surface and legal == self.move_legal and path == self._drawn_path:
             return
         self.move_legal = legal if surface is not None else None
+        self._drawn_path = path
+        for row in self._rows:
+            if row.kind == "drawn":
+                self._show_value(row)
         self._odds_surface = surface
         self._caption = ""
         self.has_odds = False
@@ -687,6 +696,8 @@ class ActionPanel:
         return text + "…"
 
     def _drawn_text(self, spec: Field) -> str:
+        if self.move_legal is not None:
+            return self._drawn_path or "(draw it on the table)"
         value = self._values.get(spec.name)
         return str(value) if value else "(draw it on the table)"
 

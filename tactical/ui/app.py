@@ -1057,6 +1057,7 @@ class App:
             self.view.area_rolls,
             self.deployment,
             self.system.id,
+            self._moving,
         )
         base = self._base
         if self._pan_from is not None and base is not None and self._pans(base, state, base_key):
@@ -1095,6 +1096,11 @@ class App:
         self.manager.draw_ui(surface)
         return surface
 
+    @property
+    def _moving(self) -> bool:
+        """A move is being drawn: the selection's arcs are shown where it ends, not here."""
+        return self.view.mode == "play" and self.play.move_tool is not None
+
     @staticmethod
     def _pans(base: tuple, state: GameState, key: tuple) -> bool:
         """Whether `key` differs from the cached table's only by where the camera is."""
@@ -1108,7 +1114,10 @@ class App:
 
     def _draw_table(self, surface: pygame.Surface, state: GameState) -> None:
         camera = self.view.camera
-        view = self.renderer.draw(surface, state, camera, self.system, selected=self.view.selected)
+        view = self.renderer.draw(
+            surface, state, camera, self.system, selected=self.view.selected,
+            overlay=not self._moving,
+        )  # fmt: skip
         if self.deployment is not None:
             colours = palette.side_colours(state.sides)
             for side, zone in self.deployment.zones.items():

@@ -20,18 +20,21 @@ from dataclasses import dataclass
 
 import numpy as np
 import pygame
+import shapely
 
 from tactical.geometry.movement import Motion, Rotation, StepKind
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase, base_corners
-from tactical.model import Unit
+from tactical.model import Board, Unit
 from tactical.session.movement import MovePlan
 from tactical.ui.camera import Camera
-from tactical.ui.draw import polyline, text
+from tactical.ui.draw import lines_of, polyline, screen_points, text
 from tactical.ui.fonts import Fonts
-from tactical.ui.palette import HEADING_MARKER, LABEL_SHADOW, TEXT_DIM, Colour
+from tactical.ui.palette import HEADING_MARKER, LABEL_SHADOW, TEXT_DIM, Colour, arc_tint
 from tactical.ui.play_panels import wrap_text
+from tactical.ui.selection import SelectionView
 
+RING_COLOUR: Colour = (130, 134, 150)  # range rings at the path's end (opaque: drawn per frame)
 WARNING: Colour = (255, 196, 40)  # turns that need a Treacherous Terrain test
 STOP: Colour = (255, 70, 60)  # the collision stop cross
 SWEPT_ALPHA = 60
@@ -279,6 +282,49 @@ def _overlay(
         pygame.draw.polygon(overlay, swept, (ring - offset).tolist())
     pygame.draw.polygon(overlay, (*colour, GHOST_ALPHA), (np.asarray(ghost) - offset).tolist())
     return overlay, (left, top)
+
+
+# --------------------------------------------------------------------------- end-pose arcs
+
+EndLines = tuple[tuple[Colour, tuple[Point, ...]], ...]
+_end_cache: OrderedDict[tuple, tuple[SelectionView, EndLines]] = OrderedDict()
+
+
+def end_view_lines(view: SelectionView, camera: Camera, board: Board) -> EndLines:
+    """The arcs and range rings of the unit at the path's end as screen polylines with their
+    colours (the arc lines in the arc's tint, the rings in the rings' colour), without the
+    arcs' edges along the table's edge; cached per view and camera."""
+    key = (id(view), camera, board)
+    hit = _end_cache.get(key)
+    if hit is not None and hit[0] is view:
+        _end_cache.move_to_end(key)
+        return hit[1]
+    table_edge = shapely.box(*board.bounds).boundary.buffer(1e-6)
+    lines: list[tuple[Colour, tuple[Point, ...]]] = []
+    for index, arc in enumerate(view.arcs):
+        tint = tuple(arc_tint(index)[:3])
+        for coords in lines_of(shapely.difference(arc.region.boundary, table_edge)):
+            lines.append((tint, tuple(screen_points(camera, coords))))  # type: ignore[arg-type]
+    for ring in view.rings:
+        for coords in lines_of(ring.outline):
+            lines.append((RING_COLOUR, tuple(screen_points(camera, coords))))
+    found = tuple(line for line in lines if len(line[1]) >= 2)
+    _end_cache[key] = (view, found)
+    if len(_end_cache) > CACHE_SIZE:
+        _end_cache.popitem(last=False)
+    return found
+
+
+def draw_end_view(
+    surface: pygame.Surface, camera: Camera, view: SelectionView, board: Board
+) -> None:
+    """Outline where the unit's arcs and range rings would lie at the end of the drawn path,
+    clipped to the table (the arcs at its present pose are hidden while a move is drawn)."""
+    previous = surface.get_clip()
+    surface.set_clip(pygame.Rect(camera.screen_rect(board.bounds)).clip(previous))
+    for colour, points in end_view_lines(view, camera, board):
+        pygame.draw.lines(surface, colour, False, points, 1)
+    surface.set_clip(previous)
 
 
 # --------------------------------------------------------------------------- drawing

@@ -28,10 +28,11 @@ from tactical.session.movement import turning_rules_for
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel, is_move_choice, unit_fields
-from tactical.ui.move_preview import draw_handles, draw_move_preview, move_card
+from tactical.ui.move_preview import draw_end_view, draw_handles, draw_move_preview, move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart, odds_lines
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
+from tactical.ui.selection import SelectionView, view_at
 
 if TYPE_CHECKING:
     from tactical.ui.app import App
@@ -121,6 +122,7 @@ class PlayScreen:
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
+        self._end_view: tuple[tuple, SelectionView | None] | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
         self._dragging = False
@@ -512,7 +514,7 @@ class PlayScreen:
         self._move_card_for = key
         report = [*tool.report(), (MOVE_KEYS, "hint")]
         surface = move_card(report, CHART_SIZE, self.app.renderer.fonts)
-        self.actions.show_move(surface, plan is not None and plan.legal)
+        self.actions.show_move(surface, plan is not None and plan.legal, tool.draft.path)
 
     def _show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
         if surface is None:
@@ -564,11 +566,29 @@ class PlayScreen:
         unit = self.session.state.unit(tool.unit.id)
         colour = palette.side_colours(state.sides).get(unit.side, (230, 230, 230))
         if tool.plan is not None:
+            end_view = self.end_view(tool)
+            if end_view is not None:
+                draw_end_view(surface, camera, end_view, state.board)
             draw_move_preview(surface, camera, tool.plan, unit, self.app.renderer.fonts, colour)
         else:
             draw_handles(surface, tool.handles(camera), colour)
 
     # ------------------------------------------------------------------ moving
+
+    def end_view(self, tool: MoveTool) -> SelectionView | None:
+        """The mover's arcs and range rings where the drawn path ends (computed once per end
+        pose): where it will be able to fire from."""
+        plan = tool.plan
+        if plan is None:
+            return None
+        key = (tool.unit.id, plan.final, self.session.state.units)
+        if self._end_view is None or self._end_view[0] != key:
+            try:
+                view = view_at(self.session.state, self.app.system, tool.unit.id, plan.final)
+            except UserError:
+                view = None
+            self._end_view = (key, view)
+        return self._end_view[1]
 
     def can_draw(self, choice: ActionChoice) -> bool:
         """A path drawn with the move tool: a move of one unit on the table (a move of several,

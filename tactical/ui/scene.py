@@ -74,11 +74,14 @@ class SceneRenderer:
         system: RuleSystem,
         selected: str | None = None,
         sight_lines: bool = True,
+        overlay: bool = True,
     ) -> SelectionView | None:
-        """Draw one frame onto `target`; returns the selection's view (for legends, panels)."""
+        """Draw one frame onto `target`; returns the selection's view (for legends, panels).
+        `overlay=False` draws the selected unit highlighted but without its arcs, rings and
+        lines of sight (a move being drawn shows them where it ends instead)."""
         base = self.static_layer(state, camera, system, target.get_size())
         view = None
-        if selected is not None:
+        if selected is not None and overlay:
             view = self.selection(state, system, selected, sight_lines)
             base = self.composite(base, view, camera, state)
         target.blit(base, (0, 0))

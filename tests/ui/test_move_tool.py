@@ -22,7 +22,14 @@ from tactical.rules import registry
 from tactical.session.movement import plan_move
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.fonts import shared_fonts
-from tactical.ui.move_preview import TONES, draw_move_preview, handle_points, move_card, status_tag
+from tactical.ui.move_preview import (
+    TONES,
+    draw_move_preview,
+    end_view_lines,
+    handle_points,
+    move_card,
+    status_tag,
+)
 from tactical.ui.move_tool import MoveDraft, MoveTool
 
 SIZE = (1280, 720)
@@ -419,3 +426,76 @@ def test_move_card_draws_the_lines_in_their_tones_and_wraps_them():
     assert max(rows_with_ink) - min(rows_with_ink) > 3 * 15  # the long line took several rows
     legal = move_card([("F4 — legal", "ok")], (200, 120), fonts)
     assert TONES["ok"] in {legal.get_at((x, y))[:3] for x in range(200) for y in range(40)}
+
+
+# --------------------------------------------------------------------------- on the play screen
+
+
+def _app_drawing_a_move():
+    """The Dystopian Wars scenario on the play screen, its first move drawn F3 S45 F1."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from ui_events import key, settle
+    from ui_play_driver import pick_row, play_step, select_on_table
+
+    from tactical.session.controller import Session
+    from tactical.ui.app import App
+
+    scenario = load_map(builtin_map("dystopian-wars"))
+    app = App(scenario, (1280, 800), headless=True, session=Session.new(scenario, 11))
+    number = 0
+    while not any(app.play.can_draw(c) for c in app.play.actions.choices):
+        number += 1
+        play_step(app, number)
+    choice = next(c for c in app.play.actions.choices if app.play.can_draw(c))
+    select_on_table(app, choice.actor)
+    pick_row(app, choice)
+    for code in (pygame.K_w, pygame.K_w, pygame.K_w, pygame.K_d, pygame.K_w):
+        key(app, code)
+    settle(app, 2)
+    return app
+
+
+def test_the_arcs_and_rings_are_drawn_where_the_move_ends_not_where_it_starts():
+    app = _app_drawing_a_move()
+    tool = app.play.move_tool
+    assert tool.draft.path == "F3 S45 F1"
+    unit = app.state.unit(tool.unit.id)
+    end = tool.plan.final
+    view = app.play.end_view(tool)
+    # the arcs are the unit's at the end pose: the same as for the unit standing there
+    system = registry.get(app.state.rules)
+    moved = app.state.replace_unit(unit.moved_to(end))
+    from tactical.ui.selection import selection_view
+
+    assert view.arcs == selection_view(moved, system, unit.id, sight_lines=False).arcs
+    assert view.arcs != selection_view(app.state, system, unit.id, sight_lines=False).arcs
+    # the path row shows the drawn path; the card and Move are on the panel
+    panel = app.play.actions
+    drawn = next(row for row in panel._rows if row.kind == "drawn")
+    assert drawn.widget.text == "F3 S45 F1" and panel.roll_button.text == "Move"
+    # the start pose's overlay is gone from the table, the end pose's lines are drawn
+    frame = app.frame()
+    lines = end_view_lines(view, app.view.camera, app.state.board)
+    table = pygame.Rect(app.view.camera.screen_rect(app.state.board.bounds))
+    colours = {colour for colour, _ in lines}
+    hits, inside = 0, 0
+    for _, points in lines:
+        for x, y in points[:: max(1, len(points) // 8)]:
+            if table.inflate(-4, -4).collidepoint(x, y):
+                inside += 1
+                near = {tuple(frame.get_at((round(x) + dx, round(y) + dy)))[:3]
+                        for dx in (-1, 0, 1) for dy in (-1, 0, 1)}  # fmt: skip
+                hits += bool(near & colours)
+    assert inside > 20 and hits >= inside * 0.8  # the rest lie under units and labels
+    # a point 10" ahead of the start pose: tinted by the fore arc once the move is cancelled
+    ahead = app.view.camera.to_screen(*unit.pose.to_world(0.0, 10.0))
+    ahead = (round(ahead[0]), round(ahead[1]))
+    moving = tuple(frame.get_at(ahead))
+    key_escape = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="")
+    app.handle(key_escape)
+    assert app.play.move_tool is None
+    assert tuple(app.frame().get_at(ahead)) != moving
+    app.play.close()
