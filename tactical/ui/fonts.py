@@ -73,13 +73,18 @@ class Fonts:
         return self._fitted[key]
 
     def _fit(self, text: str, size: int, max_width: int) -> str | None:
+        """A binary search on the cut: a facts line can be a few hundred characters, and
+        shortening it one character at a time costs a width measure per character."""
         if self.width(text, size) <= max_width:
             return text
-        for end in range(len(text) - 1, 0, -1):
-            shortened = text[:end].rstrip() + "…"
-            if self.width(shortened, size) <= max_width:
-                return shortened
-        return None
+        low, high = 0, len(text) - 1  # text[:low] + "…" fits (or low == 0); text[:high + 1] not
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self.width(text[:middle].rstrip() + "…", size) <= max_width:
+                low = middle
+            else:
+                high = middle - 1
+        return text[:low].rstrip() + "…" if low > 0 else None
 
 
 _shared: Fonts | None = None

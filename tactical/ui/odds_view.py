@@ -699,24 +699,6 @@ def _draw_rows(surface: pygame.Surface, fonts: Fonts, bars: list[Bar], area: pyg
         surface.blit(share, (x + long + 3, y + text_top))
 
 
-def fit_text(fonts: Fonts, text: str, size: int, room: int) -> str | None:
-    """`text` shortened with an ellipsis to fit `room` pixels (None if nothing fits).
-
-    A binary search on the cut: a facts line can be a few hundred characters, and
-    shortening it one character at a time costs a width measure per character.
-    """
-    if fonts.width(text, size) <= room:
-        return text
-    low, high = 0, len(text) - 1  # text[:low] + "…" fits (or low == 0); text[:high + 1] not
-    while low < high:
-        middle = (low + high + 1) // 2
-        if fonts.width(text[:middle].rstrip() + "…", size) <= room:
-            low = middle
-        else:
-            high = middle - 1
-    return text[:low].rstrip() + "…" if low > 0 else None
-
-
 def _text(
     surface: pygame.Surface,
     fonts: Fonts,
@@ -726,7 +708,7 @@ def _text(
     colour: Colour,
     room: int,
 ) -> None:
-    fitted = fit_text(fonts, text, size, room)
+    fitted = fonts.fit(text, size, room)
     if fitted:
         surface.blit(fonts.render(fitted, size, colour), at)
 
@@ -740,7 +722,7 @@ def _centred(
     colour: Colour,
     room: int | None = None,
 ) -> None:
-    fitted = fit_text(fonts, text, LABEL_SIZE, room) if room is not None else text
+    fitted = fonts.fit(text, LABEL_SIZE, room) if room is not None else text
     if not fitted:
         return
     rendered = fonts.render(fitted, LABEL_SIZE, colour)

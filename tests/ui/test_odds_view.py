@@ -35,7 +35,6 @@ from tactical.ui.odds_view import (
     ProcessOdds,
     chart_bars,
     chart_layout,
-    fit_text,
     odds_chart,
     odds_lines,
     outcome_text,
@@ -384,13 +383,13 @@ def test_many_named_outcomes_keep_the_likeliest_and_sum_up_the_rest(fonts):
     assert any(_runs(surface, BAR_OTHER, row=y) for y in range(220))
 
 
-def test_fit_text_shortens_with_an_ellipsis(fonts):
+def test_fonts_fit_shortens_with_an_ellipsis(fonts):
     text = "a very long line of facts " * 12
-    fitted = fit_text(fonts, text, 11, 120)
+    fitted = fonts.fit(text, 11, 120)
     assert fitted is not None and fitted.endswith("…")
     assert fonts.width(fitted, 11) <= 120 < fonts.width(fitted[:-1] + "x…", 11)
-    assert fit_text(fonts, "short", 11, 200) == "short"
-    assert fit_text(fonts, "wide", 11, 1) is None
+    assert fonts.fit("short", 11, 200) == "short"
+    assert fonts.fit("wide", 11, 1) is None
 
 
 def test_closing_the_child_process_kills_the_enumeration_under_way(bfm_game):
