@@ -57,6 +57,7 @@ def piece(kind: str, height: SizeClass = SizeClass.MEDIUM) -> Terrain:
     ],
 )
 def test_pivot_by_movement_class_r002_11_to_r002_13(movement, pivot):
+    """GEO002.2: the footprint point each movement class pivots on."""
     assert DW.turning_rules(dw_unit(movement), {}).pivot is pivot
 
 

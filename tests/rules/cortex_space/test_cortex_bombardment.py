@@ -34,6 +34,8 @@ def _orbit(*extra, **options):
 
 
 def test_R003_60_atmospheric_range_increments():
+    """R003.60 and GEO003.6: range increments in feet, turned into inches by the map's
+    `feet_per_inch`."""
     assert [
         tables.range_increment_feet(r)
         for r in ("skirmish", "capital", "short DRADIS", "long DRADIS")

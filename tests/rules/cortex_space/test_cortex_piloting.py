@@ -111,6 +111,22 @@ def test_R003_10_advantage_odds_by_enumerating_the_resolver():
     assert odds.probability(manoeuvres.AdvantageSummary(None, 0)) > 0
 
 
+def test_GEO003_4_the_dogfighting_position_is_abstract():
+    """Advantage is a roll between the two pilots, not a place on the table: moving and
+    turning either vessel leaves its exact odds unchanged."""
+    state = _duel()
+
+    def odds(on):
+        return enumerate_outcomes(
+            lambda dice: manoeuvres.resolve_advantage(on, "viper", "raider", dice).summary
+        )
+
+    raider = state.unit("raider")
+    far = state.replace_unit(raider.moved_to(Pose(raider.x + 20, raider.y - 7, 135.0)))
+    assert far.unit("raider").pose != raider.pose
+    assert odds(far).as_dict() == odds(state).as_dict()
+
+
 # --------------------------------------------------------------------------- collisions
 
 
