@@ -355,6 +355,7 @@ class UnitShapes:
         )
 
 
+LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
 SPRITE_LIMIT = 200.0  # px: bases bigger than this on screen are drawn directly, not cached
 
@@ -407,14 +408,16 @@ def draw_units(
     selected: str | None = None,
     labels: bool = True,
     sprites: UnitSprites | None = None,
-) -> None:
-    """Units as true-size bases in their side colour, with a heading marker and a label.
+) -> list[pygame.Rect]:
+    """Units as true-size bases in their side colour, with a heading marker and a label;
+    returns where the labels went (none overlaps another).
 
     With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
     instead of being drawn afresh every frame.
     """
+    placed: list[pygame.Rect] = []
     if not shapes.units:
-        return
+        return placed
     centres = camera.to_screen_array(shapes.centres)
     extents = shapes.extents * camera.scale
     width, height = surface.get_size()
@@ -440,11 +443,20 @@ def draw_units(
         _selected_outline(surface, camera, shapes, shapes.index[selected])
     if labels:
         centre_list, extent_list = centres.tolist(), extents.tolist()
-        for index in np.flatnonzero(visible).tolist():
-            unit = shapes.units[index]
-            if extent_list[index] < LABEL_MIN_EXTENT and unit.id != selected:
-                continue
-            _unit_label(surface, fonts, unit, centre_list[index], extent_list[index])
+        shown = [
+            index
+            for index in np.flatnonzero(visible).tolist()
+            if extent_list[index] >= LABEL_MIN_EXTENT or shapes.units[index].id == selected
+        ]
+        # the selected unit's label first, then the larger units': a label that would cover
+        # one already placed gives way (its unit's id if that fits, else nothing; the hover
+        # card names it), so crowded squadrons stay readable
+        shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
+        for index in shown:
+            _unit_label(
+                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], placed
+            )
+    return placed
 
 
 def _draw_bases(
@@ -500,23 +512,40 @@ def _selected_outline(
 
 
 def _unit_label(
-    surface: pygame.Surface, fonts: Fonts, unit: Unit, centre: list[float], extent: float
+    surface: pygame.Surface,
+    fonts: Fonts,
+    unit: Unit,
+    centre: list[float],
+    extent: float,
+    placed: list[pygame.Rect],
 ) -> None:
+    """The unit's name under its base (its id when the name is cut or would cover a label
+    in `placed`); nothing when both would. A label drawn is added to `placed`."""
     max_width = int(max(110, extent * 5))
-    label = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
-    if label is None or label != unit.name:
-        label = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width) or label
-    if label:
+    candidates = []
+    name = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
+    if name is not None and name == unit.name:
+        candidates.append(name)
+    short = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width)
+    candidates += [c for c in (short, name) if c and c not in candidates]
+    top = centre[1] + extent + 3
+    for label in candidates:
+        width = fonts.width(label, UNIT_LABEL_SIZE)
+        rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
+        if rect.collidelist(placed) != -1:
+            continue
+        placed.append(rect)
         text(
             surface,
             fonts,
             label,
-            (centre[0], centre[1] + extent + 3),
+            (centre[0], top),
             UNIT_LABEL_SIZE,
             palette.LABEL,
             "midtop",
             shadow=palette.LABEL_SHADOW,
         )
+        return
 
 
 # --------------------------------------------------------------------------- selection

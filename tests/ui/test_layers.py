@@ -11,7 +11,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactical.io import loads_map
+from tactical.io import load_map, loads_map
 from tactical.model import Board, Circle, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.ui import palette
@@ -330,6 +330,27 @@ def test_sides_beyond_a_and_b_get_colours_from_the_palette(state, camera):
     # unit "third" at heading 45: a point behind its centre along its axis
     behind = (45 - 0.8 * math.sin(math.radians(45)), 10 - 0.8 * math.cos(math.radians(45)))
     assert at(surface, camera, *behind) == palette.OTHER_SIDE_COLOURS[0]
+
+
+def test_labels_never_cover_each_other_and_the_selected_units_comes_first():
+    """On the 200-unit map fitted to the window, labels that would overlap give way."""
+    from tactical.io.paths import builtin_map
+
+    crowded = load_map(builtin_map("stress-200"))
+    view = Camera.fit(crowded.board.bounds, SIZE, Margins(40, 40, 40, 40))
+    shapes = shapes_of(crowded)
+    selected = crowded.units[-1].id
+    placed = draw_units(fresh(view), view, shapes, shared_fonts(), selected=selected)
+    assert len(placed) > 20
+    for index, rect in enumerate(placed):
+        assert rect.collidelist(placed[index + 1 :]) == -1
+    unit = crowded.unit(selected)
+    x, y = view.to_screen(unit.x, unit.y)
+    assert placed[0].centerx == pytest.approx(x, abs=1) and placed[0].top > y
+    everything = draw_units(fresh(view), view, shapes, shared_fonts())
+    assert len(everything) < sum(
+        1 for extent in shapes.extents * view.scale if extent >= LABEL_MIN_EXTENT
+    )  # crowded: some gave way
 
 
 def test_the_heading_marker_runs_from_the_centre_to_the_front(state, camera):
