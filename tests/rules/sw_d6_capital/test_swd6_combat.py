@@ -111,6 +111,7 @@ def test_R004_37_weapons_badly_damaged_re_roll():
 
 
 def test_R004_32_a_targeted_system_takes_its_entry_and_plus_6():
+    """A004.18: targeting a system is +6 to the Difficulty, not -6D to the roll."""
     state = _isd_at_nowhere()
     facts = combat.fire_facts(state, "a", "front-turbolasers", "t", {"location": "engines"})
     assert facts.difficulty == 15 + 6
@@ -225,6 +226,7 @@ def test_R004_43_ion_hits_use_the_ionization_chart_A004_22():
 
 
 def test_R004_41_R004_42_ionization_penalties_and_lost_moves():
+    """A004.23: Lost Moves from ionization recover as the ionization rolls off."""
     state = with_condition(_isd_at_nowhere(), "t", ionization=1)
     deck, cond = deck_of(state.unit("t")), condition(state, "t")
     assert cond.lost_moves == 1 and cond.maneuverability(deck) == 0  # 1D - 1D: 0D
@@ -252,6 +254,7 @@ def test_R004_38_a_ship_without_shields_is_ionized_instead():
 
 
 def test_R004_46_maneuverability_overflow_becomes_lost_moves():
+    """A004.24: a Maneuverability loss beyond 0D converts to Lost Moves (1D = 1 Move)."""
     state = _isd_at_nowhere()
     deck, cond = deck_of(state.unit("t")), condition(state, "t")
     cond, events = apply_effect(cond, deck, "heavy", "maneuverability", 2, 2, "front")
@@ -337,6 +340,7 @@ def test_R004_29_the_target_must_be_in_the_weapons_arc_GEO004_3():
 
 
 def test_R004_30_range_bands_and_their_difficulties_GEO004_2():
+    """A004.14: Range Difficulties are the T004.19 parameters (5/10/15/20, configurable)."""
     expectations = [(2, "point-blank", 5), (10, "short", 10), (30, "medium", 15), (40, "long", 20)]
     for distance, band, difficulty in expectations:
         facts = combat.fire_facts(_isd_at_nowhere(distance), "a", "front-turbolasers", "t", {})

@@ -56,6 +56,15 @@ def test_R004_55_light_losses_cost_a_die_of_strength_and_of_scale():
     assert str(DieCode(combat.scale_of(deck_of(shot.state.unit("t")), after))) == "8D"
 
 
+def test_A004_28_a_unit_resists_with_its_hull_and_shields():
+    state = duel(ISD, SQUADRON, 20)
+    facts = combat.fire_facts(state, "a", "front-turbolasers", "t", {})
+    assert dict(facts.resistance_terms) == {"hull": 12, "hull_penalty": 0, "shields": 2}
+    # damage 20 against 4D + 2 = 18: margin 2, Disrupted (Hull alone: margin 4, Light Losses)
+    shot = _fire(state, dice=[*HIT, *(3, 3, 3, 3, 2, 2, 2, 2), *(4, 4, 4, 4)])
+    assert shot.summary.result == "disrupted"
+
+
 def test_R004_55_disrupted_units_are_at_minus_1D_that_round():
     state = duel(ISD, SQUADRON, 20)
     shot = _fire(state, dice=[*HIT, *(3, 3, 3, 3, 2, 2, 2, 2), *(4, 4, 4, 4)])  # 20 - 18 = 2

@@ -12,7 +12,7 @@ from tactical.dice import ScriptedDice
 from tactical.errors import UserError
 from tactical.model import Circle, FrozenMap, SizeClass, Terrain
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.sw_d6_capital import maneuver, play
+from tactical.rules.sw_d6_capital import maneuver, movement, play
 from tactical.rules.sw_d6_capital.condition import Effect
 
 
@@ -60,6 +60,15 @@ def test_R004_50_movement_goes_from_the_lowest_initiative():
     assert kinds == ["move", "hold-position"]
     stayed = SYSTEM.apply(state, Action("hold-position", "enemy"), scripted())
     assert play.move_head(stayed.state, frozenset()).id == "isd"
+
+
+def test_A004_30_speeds_below_all_out_take_the_external_defaults():
+    """A004.30: only All-Out (4 x Space) is in the source; the rest are T004.14's defaults."""
+    reach = {
+        speed: movement.turning_rules(ship("s", 0, 0, **ISD, speed=speed), {}).max_distance
+        for speed in ("cautious", "cruising", "high", "all-out")
+    }
+    assert reach == {"cautious": 3, "cruising": 6, "high": 12, "all-out": 24}  # Space 6
 
 
 def test_R004_51_turns_are_limited_per_turn():

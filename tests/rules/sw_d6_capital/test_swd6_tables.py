@@ -222,6 +222,7 @@ T004_11 = {  # current -> (Lightly, Heavily, Severely, Destroyed)
 
 @pytest.mark.parametrize("current", list(T004_11))
 def test_T004_11_escalation_cells(current):
+    """A004.16: Lightly + Lightly -> Heavily (the LIGHT row)."""
     news = (LIGHT, HEAVY, SEVERE, DESTROYED)
     assert tuple(tables.escalate(current, new) for new in news) == T004_11[current]
 
@@ -349,6 +350,7 @@ def test_T004_18_command_difficulty_rows(low, high, difficulty):
 
 
 def test_T004_18_heroic_and_bad_crew():
+    """A004.29: Heroic "31 and up" is 31 for any crew of 1,000,000 or more."""
     assert tables.command_difficulty(1_000_000) == 31
     assert tables.command_difficulty(5_000_000) == 31
     with pytest.raises(UserError, match="crew"):

@@ -110,7 +110,10 @@ def test_X004_6_fighter_ship_defence_is_20():
 
 
 def test_X004_7_damage_control_under_evasive_then_one_weapon():
-    """R004.17, R004.20, R004.21: DC roll at -1D; the weapon at -2D (Evasive 1D + DC 1D)."""
+    """R004.17, R004.20, R004.21: DC roll at -1D; the weapon at -2D (Evasive 1D + DC 1D).
+
+    A004.9: the order's MAP applies to the Damage Control roll too.
+    """
     state = duel({**NOWHERE, "damage": "light"}, ISD, 20)
     state = with_condition(state, "a", order="evasive")
     deck, cond = deck_of(state.unit("a")), condition(state, "a")
