@@ -173,6 +173,19 @@ def test_R000_13_missile_damage_is_d_plus_1_whatever_the_range_or_launcher():
         assert (total.get("total"), total.spec_id) == (6, "R000.13")
 
 
+def test_A000_9_launcher_laser_strength_is_not_added_to_missile_damage():
+    """A000.9: "ADD 1" replaces LS: a base (LS 6) launching at range 6 still does T = d + 1."""
+    state = duel(
+        {"type": "base", "launch_capacity": 1, "missiles": 2},
+        {"type": "ship", "laser_strength": 3},
+        distance=6,
+    )
+    resolution = _resolve(state, "missiles", [2], missiles=1, ciws=False)
+    total = next(e for e in resolution.events if e.kind == "damage-total")
+    assert total.get("total") == 3  # not 2 + 6 (launcher LS) nor 2 + 1 - 2 (range term)
+    assert resolution.events[-1].get("results") == ("iL",)
+
+
 def test_R000_14_survivors_hit_automatically_or_roll_with_the_A000_8_option():
     state = duel({"type": "missile"}, {"type": "ship", "laser_strength": 3})
     auto = _resolve(state, "missiles", [0], ciws=False)
@@ -270,6 +283,7 @@ def test_R000_22_kth_missile_threshold_and_any_hit_destroys():
 
 
 def test_R000_23_count_every_declared_missile_and_restart_per_declaration():
+    """A000.7: destroyed missiles still advance k; a new declaration restarts at the 1st."""
     state = duel({"type": "missile", "count": 4}, {"type": "base"})
     first = _resolve(state, "missiles", [0, 9, 9, 0], missiles=2)
     second = BFM.resolve_attack(
@@ -310,6 +324,18 @@ def test_R000_26_missiles_remain_laser_targets():
     resolution = _resolve(state, "laser", [9, 9])  # LS 0, R 2: total 9 - 0 = 9 -> L4
     assert resolution.summary == "L4"
     assert resolution.state.unit("t").stats["count"] == 1
+
+
+def test_A000_14_fighters_fire_lasers_at_strength_0():
+    """A000.14: a fighter fires at LS 0 (the "0/Ftr" column) in both to-hit and damage."""
+    state = duel({"type": "fighter"}, {"type": "ship", "laser_strength": 3}, distance=3)
+    missed = _resolve(state, "laser", [3])  # N = 3 - 0 + 1 = 4
+    assert missed.summary == "miss"
+    threshold = next(e for e in missed.events if e.kind == "threshold")
+    assert (threshold.get("laser_strength"), threshold.get("needed")) == (0, 4)
+    hit = _resolve(state, "laser", [4, 5])  # T = 5 + 0 - floor(3/3) = 4 -> R
+    assert next(e for e in hit.events if e.kind == "damage-total").get("total") == 4
+    assert hit.summary == "R"
 
 
 def test_R000_27_bases_shrug_off_salvos_better_than_transports():

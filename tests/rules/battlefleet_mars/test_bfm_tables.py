@@ -83,13 +83,17 @@ def _cell(text: str) -> int | None:
 
 @pytest.mark.parametrize("range_r", sorted(T000_1))
 def test_T000_1_every_cell_is_R000_5(range_r):
-    """R000.7: T000.1 is exactly R000.5 for R 11..0, LS 6..0 (84 cells)."""
+    """R000.7: T000.1 is exactly R000.5 for R 11..0, LS 6..0 (84 cells).
+
+    A000.3: the printed minimum score is N = R - ceil(LS/2) + 1, a negative N shown as 0.
+    """
     printed = [_cell(c) for c in T000_1[range_r].split()]
     computed = [to_hit_threshold(range_r, ls) for ls in LS_COLUMNS]
     assert computed == printed
 
 
 def test_R000_4_greater_than_agrees_with_the_threshold_form_R000_5():
+    """A000.3: "score greater than R - ceil(LS/2)" and "minimum score N" are the same rule."""
     for ls in range(7):
         for range_r in range(15):
             needed = to_hit_threshold(range_r, ls)
@@ -104,6 +108,7 @@ def test_R000_4_half_strength_rounds_up():
 
 @pytest.mark.parametrize("total", sorted(T000_2))
 def test_T000_2_every_cell(total):
+    """A000.4: the non-monotonic table is reproduced as printed (B/L alternate, iL/R at 3/4)."""
     ship, base = T000_2[total]
     assert damage_result(total, "ship") == ship
     assert damage_result(total, "base") == base
@@ -148,6 +153,7 @@ def test_T000_4_derived_range_limits_R000_6():
 
 
 def test_T000_5_effect_by_target_type_R000_10_R000_11_R000_12():
+    """A000.12: "an L result" destroying missiles is any of L1-L4 (iL, R and D also destroy)."""
     fighter_killers = {"iL", "R", "D"}
     missile_killers = {"L1", "L2", "L3", "L4", "iL", "R", "D"}
     for code in ("-", "B1", "B2", "B3", "B4", "L1", "L2", "L3", "L4", "iL", "R", "D"):
