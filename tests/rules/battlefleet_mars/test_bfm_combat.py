@@ -336,6 +336,10 @@ def test_A000_14_fighters_fire_lasers_at_strength_0():
     hit = _resolve(state, "laser", [4, 5])  # T = 5 + 0 - floor(3/3) = 4 -> R
     assert next(e for e in hit.events if e.kind == "damage-total").get("total") == 4
     assert hit.summary == "R"
+    # and a map cannot arm a fighter otherwise
+    problems = BFM.check_stats({"type": "fighter", "laser_strength": 3})
+    assert [(p.key, p.spec_id) for p in problems] == [("laser_strength", "A000.14")]
+    assert BFM.check_stats({"type": "fighter", "laser_strength": 0}) == []
 
 
 def test_R000_27_bases_shrug_off_salvos_better_than_transports():
