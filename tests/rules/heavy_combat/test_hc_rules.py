@@ -236,6 +236,7 @@ def test_A001_18_disengagement_when_the_scenario_allows_it():
 
 
 def test_R001_10_lateral_move():
+    """A001.24: any fire a lateral mover receives hits its shield facing the enemy."""
     state = powered(duel(distance=18.0))
     # A moves laterally to engage B's port side; B presents fore now
     moved = act(state, "lateral", "a", engage="port").state
@@ -273,6 +274,7 @@ def test_R001_11_rotation_two_turns_a_step_free_and_one_at_a_time():
 
 
 def test_R001_12_impulse_lost_or_halved():
+    """A001.26: with half impulse every manoeuvre (close/retreat, rotation) takes twice as long."""
     lost = with_ship(powered(duel()), "a", destroyed=(0, 0, 0, 4, 0, 0))
     refused("R001.12", lost, "rotate", "a", to="port")
     refused("R001.12", lost, "close", "a")
@@ -324,6 +326,7 @@ def test_R001_15_phasers_are_omnidirectional_automatic_p_times_m():
 
 
 def test_R001_16_romulan_disruptors_are_phasers_with_sheet_arcs():
+    """A001.16: Romulan disruptors use the phaser mechanics (automatic, points x multiplier)."""
     state = duel({"race": "romulan", "romulan_disruptors": True, "phasers": False})
     result = fire_now(state, "romulan-disruptors", [], power=3)
     assert events_of(result, "damage")[0].get("raw") == 6
@@ -359,6 +362,20 @@ def test_A001_8_backlash_is_reduced_by_the_firers_reinforcement():
     result = act(act(state, "fire", "a", weapon="photon-1", target="b").state, "resolve", "A", [4])
     assert events_of(result, "backlash")[0].get("points") == 3  # 12 / 4
     assert ship_state(result.state, "a").shield_damage[FORE] == 1  # 3 - 2 reinforcement
+
+
+def test_A001_23_photon_rate_is_per_launcher_and_the_stock_comes_from_the_sheet():
+    """A001.23: "every other turn" per launcher; a class's magazine is its sheet's stock."""
+    state = powered(duel({"torpedoes": 2, "elevation": "dorsal"}, distance=18.0))
+    assert ship_state(state, "a").torpedoes == 2  # not the CA's 20
+    fired = act(state, "fire", "a", weapon="photon-1", target="b").state
+    state = powered(act(fired, "resolve", "A", [4]).state)
+    refused("R001.17", state, "fire", "a", weapon="photon-1", target="b")
+    state = act(state, "fire", "a", weapon="photon-2", target="b").state  # the other launcher
+    state = powered(act(state, "resolve", "A", [4]).state)
+    assert ship_state(state, "a").torpedoes == 0
+    assert ship_state(state, "a").launchers == (1, 2)
+    refused("R001.17", state, "fire", "a", weapon="photon-1", target="b")  # ready, but empty
 
 
 def test_R001_18_photon_launcher_arcs():
@@ -454,6 +471,7 @@ def test_R001_22_firer_rotating_halves_directed_energy_rounding_up():
     ],
 )
 def test_R001_23_target_rotation_splits(turn_of_step, weapon, dice, portions):
+    """A001.3: the "first / second phase" is the 1st / 2nd turn of the target's rotation step."""
     state = duel(distance=18.0)
     state = with_ship(state, "b", turning=Turning(("fore", "port"), 0, turn_of_step))
     result = fire_now(state, weapon, dice, power=4) if weapon == "phasers" else None
@@ -468,6 +486,26 @@ def test_R001_23_split_gives_the_odd_point_to_the_first_facing():
     assert [(e.get("facing"), e.get("points")) for e in events_of(result, "shield")] == [
         ("fore", 5),
         ("dorsal", 4),
+    ]
+
+
+def test_A001_4_directed_energy_halved_in_both_turns_tracking_split_only_by_the_target():
+    """A001.4: a rotating firer loses half its directed energy in either turn of a step and
+    nothing of its tracking fire; tracking fire is split only when the target rotates."""
+    firing = with_ship(duel(distance=18.0), "a", turning=Turning(("fore", "port"), 0, 1))
+    phasers = fire_now(firing, "phasers", [], power=4)  # 8 -> 4, second turn of A's step
+    assert [(e.get("facing"), e.get("points")) for e in events_of(phasers, "shield")] == [
+        ("fore", 4)
+    ]
+    photon = fire_now(firing, "photon-1", [5])  # 10, neither halved nor split
+    assert [(e.get("facing"), e.get("points")) for e in events_of(photon, "shield")] == [
+        ("fore", 10)
+    ]
+    target = with_ship(duel(distance=18.0), "b", turning=Turning(("fore", "port"), 0, 0))
+    split = fire_now(target, "photon-1", [5])
+    assert [(e.get("facing"), e.get("points")) for e in events_of(split, "shield")] == [
+        ("fore", 5),
+        ("port", 5),
     ]
 
 
@@ -493,6 +531,7 @@ def test_R001_24_pipeline_order():
 
 
 def test_R001_25_shield_overflow_destroys_one_internal_box_per_point():
+    """A001.15: each point of shield overflow destroys one internal box."""
     state = duel({}, {"shields": {"fore": 5}}, distance=18.0)
     result = fire_now(state, "phasers", [3, 4, 5], power=4)  # 8: 5 on the shield, 3 inside
     assert result.summary.shield_damage == 5 and result.summary.internals_total == 3
@@ -505,6 +544,7 @@ def test_R001_25_shield_overflow_destroys_one_internal_box_per_point():
 
 
 def test_R001_26_reinforcement_carries_one_turn_if_not_fired_on():
+    """A001.20: "not fired on" is per facing; the carry-over lasts one extra turn at most."""
     state = powered(duel(distance=18.0))
     state = act(state, "reinforce", "b", facing="port", power=4).state
     state = act(state, "reinforce", "b", facing="fore", power=6).state
@@ -539,6 +579,7 @@ def test_R001_27_countermeasures_negate_after_reinforcement_and_carry():
 
 
 def test_R001_28_shield_damage_is_cumulative_x_of_y():
+    """A001.13: "X/Y" is the facing's running damage total / the facing's capacity."""
     state = duel(distance=18.0)
     first = fire_now(state, "phasers", [], power=2)
     second = HC.resolve_attack(
@@ -583,6 +624,22 @@ def test_R001_29_cloak_cycle():
     refused("R001.29", spent, "cloak", "b")
 
 
+def test_A001_11_no_shields_or_weapons_the_turn_after_the_cloak_drops():
+    """A001.11: the transition turns are the one before engaging and the one after
+    disengaging (not the first cloaked turn)."""
+    klingon = {"race": "klingon", "cloak": True}
+    state = with_ship(powered(duel({}, klingon, distance=18.0)), "b", cloak="on")
+    state = powered(act(act(state, "decloak", "b").state, "resolve", "A").state)
+    assert ship_state(state, "b").cloak == "disengaging"
+    refused("R001.29", state, "fire", "b", weapon="phasers", target="a", power=1)
+    refused("R001.29", state, "reinforce", "b", facing="fore", power=2)
+    state = act(state, "fire", "a", weapon="phasers", target="b", power=1).state
+    result = act(state, "resolve", "A", [4, 5])  # 2 points, no shields: 2 internals
+    assert result.summary.damage[1] == ("b", 0, 2)
+    after = act(powered(result.state), "fire", "b", weapon="phasers", target="a", power=1)
+    assert ship_state(after.state, "b").spent == 1  # cloak off: B fires again
+
+
 def test_R001_30_firing_at_a_cloaked_ship():
     state = with_ship(duel(distance=18.0), "b", cloak="on")
     miss = fire_now(state, "phasers", [2], power=2)  # rolled Aft, B is off A's fore
@@ -600,6 +657,7 @@ def test_R001_30_firing_at_a_cloaked_ship():
 
 
 def test_R001_31_half_the_sensors_lost_hits_on_1_to_3():
+    """A001.21: the 1-3 roll replaces every to-hit rule, automatic hits included."""
     state = with_ship(duel(distance=18.0), "a", destroyed=(0, 2, 0, 0, 0, 0))
     assert fire_now(state, "phasers", [3], power=2).summary.hit
     miss = fire_now(state, "phasers", [4], power=2)  # replaces even the automatic hit
@@ -647,6 +705,7 @@ def test_R001_34_a_wreck_rolls_no_more():
 
 
 def test_R001_35_catastrophic_roll_is_made_once():
+    """A001.19: the catastrophic roll is made once, when the threshold is first reached."""
     state = with_ship(duel({}, {"shields": {"fore": 0}}), "b", destroyed=(4, 4, 4, 4, 0, 0))
     first = fire_now(state, "phasers", [5, 6, 6, 5], power=1)  # 17th box -> 6 -> +1, then 1
     assert first.summary.catastrophic and ship_state(first.state, "b").catastrophic
@@ -670,6 +729,37 @@ def test_R001_36_repair_three_points_restore_a_box():
     result = act(state, "resolve", "A")
     assert ship_state(result.state, "a").destroyed == (0, 0, 0, 1, 0, 0)
     assert events_of(result, "repaired")[0].get("system") == "impulse"
+
+
+def test_A001_14_two_points_a_turn_repair_two_systems_over_three_turns():
+    """A001.14: at most 2 repair points a turn; 3 points repair a system."""
+    state = with_ship(powered(duel()), "a", destroyed=(0, 1, 0, 1, 0, 0))
+    refused("R001.36", state, "repair", "a", system="impulse", power=3)
+    plan = ((("impulse", 2),), (("impulse", 1), ("sensors", 1)), (("sensors", 2),))
+    destroyed = []
+    for orders in plan:
+        for system, power in orders:
+            state = act(state, "repair", "a", system=system, power=power).state
+        state = act(state, "resolve", "A").state
+        destroyed.append(ship_state(state, "a").destroyed)
+        state = powered(state)
+    assert destroyed == [(0, 1, 0, 1, 0, 0), (0, 1, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0)]
+
+
+def test_A001_10_each_weapon_fires_general_or_specific_a_specific_hit_is_one_point():
+    """A001.10: general or specific is chosen per weapon; a specific hit does its 1 point
+    and none of the weapon's normal damage."""
+    state = powered(duel(distance=18.0))
+    specific = {"weapon": "phasers", "target": "b", "power": 5, "mode": "specific"}
+    state, _ = run(
+        state,
+        ("fire", "a", [], {**specific, "system": "warp"}),
+        ("fire", "a", [], {"weapon": "photon-1", "target": "b"}),
+    )
+    result = act(state, "resolve", "A", [1, 4])  # d10 1: warp hit; photon 4 x 2 on fore
+    b = ship_state(result.state, "b")
+    assert b.destroyed == (0, 0, 0, 0, 0, 1)
+    assert b.shield_damage == (8, 0, 0, 0, 0, 0)  # the phasers' 10 points are not applied
 
 
 def test_R001_37_specific_system_shot():

@@ -129,6 +129,7 @@ def test_T001_7_catastrophic_table():
 
 
 def test_T001_8_weapon_arcs_cell_by_cell():
+    """A001.17: the forward launcher's "all forward arcs" are Fore, Dorsal and Ventral."""
     facings = ("fore", "aft", "port", "starboard", "dorsal", "ventral")
     rows = {
         "phasers": (t.PHASER_ARCS, "✓✓✓✓✓✓"),

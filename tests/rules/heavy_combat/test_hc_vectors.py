@@ -22,7 +22,9 @@ def _example_round(**options):
 
 @pytest.mark.parametrize("geometry", ["table", "categorical"])
 def test_X001_1_example_round(geometry):
-    """R001.4-R001.9, R001.15, R001.22, R001.24, R001.26, R001.28: the source's round."""
+    """R001.4-R001.9, R001.15, R001.22, R001.24, R001.26, R001.28: the source's round.
+
+    A001.25: "[A Port to Starboard to B Ventral]" = A turns its Port->Starboard to B, B Ventral."""
     state = _example_round(geometry=geometry)
     view = engagement(state, the_duel(state), settings(state.options))
     assert (view.range, view.facing("a"), view.facing("b")) == (2, "port", "ventral")
