@@ -569,8 +569,8 @@ def draw_selection_overlay(
         return
     for index, arc in enumerate(view.arcs):
         bounds = pygame.Rect(camera.screen_rect(arc.region.bounds)).inflate(4, 4).clip(table)
-        if bounds.width <= 0 or bounds.height <= 0:
-            continue
+        if bounds.width <= 0 or bounds.height <= 0 or arc.all_round:
+            continue  # an all-round arc is its outline: a tint over all the reach hides the rest
         scratch = pygame.Surface(bounds.size, pygame.SRCALPHA)
         local = camera.panned(-bounds.left, -bounds.top)
         fill_geometry(

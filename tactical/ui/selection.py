@@ -19,6 +19,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import arc_region
+from tactical.geometry.arcs_spec import ArcSpec, Omni, Sector
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
 from tactical.rules.base import RuleSystem
@@ -34,6 +35,7 @@ class ArcShape:
 
     name: str
     region: BaseGeometry
+    all_round: bool = False  # the whole disc: drawn as its outline only (a tint would cover all)
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,11 @@ class SelectionView:
     rings: tuple[RangeRing, ...]
     sight_lines: tuple[SightLine, ...]
     blocking: tuple[str, ...]
+
+
+def is_all_round(arc: ArcSpec) -> bool:
+    """An arc that covers every bearing (omnidirectional, or a 360° sector)."""
+    return isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0)
 
 
 def selected_unit(state: GameState, unit_id: str) -> Unit:
@@ -133,7 +140,7 @@ def selection_view(
     still_in_range = system.range_band(unit, probe_limit, options) is not None
     radius = diagonal if still_in_range or not limits else min(limits[-1][1], diagonal)
     arcs = tuple(
-        ArcShape(arc.name, region)
+        ArcShape(arc.name, region, is_all_round(arc))
         for arc in system.unit_arcs(unit)
         if not (
             region := arc_region(unit.pose, unit.base, arc, radius).intersection(table)

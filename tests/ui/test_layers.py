@@ -424,6 +424,29 @@ def test_overlapping_arcs_both_tint_the_table(state, camera):
     assert behind == at(plain, camera, 20, 6)
 
 
+def test_an_all_round_arc_is_outlined_not_tinted():
+    """A Cortex vessel's one arc covers every bearing: a tint over its whole reach would say
+    nothing and hide the table, so only its edge and the rings are drawn."""
+    from tactical.io.paths import builtin_map
+
+    space = load_map(builtin_map("cortex-space"))
+    system = registry.get(space.rules)
+    view = Camera.fit(space.board.bounds, SIZE, Margins(40, 40, 40, 40))
+    unit = space.units[0]
+    assert [arc.all_round for arc in selection_view(space, system, unit.id).arcs] == [True]
+    plain, selected = fresh(view), fresh(view)
+    SceneRenderer(terrain_labels=False).draw(plain, space, view, system)
+    SceneRenderer(terrain_labels=False).draw(
+        selected, space, view, system, selected=unit.id, sight_lines=False
+    )
+    unchanged = sum(
+        at(selected, view, x, y) == at(plain, view, x, y)
+        for x in range(2, 72, 5)
+        for y in range(2, 48, 5)
+    )
+    assert unchanged >= 0.8 * 14 * 10  # all but the rings, the units and their labels
+
+
 def test_blocking_terrain_is_outlined_when_it_blocks_a_shown_line(camera):
     state = with_lava(
         loads_map(
