@@ -101,7 +101,9 @@ def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
     if kind is UnitType.MISSILE and "laser_strength" in stats:
         problems.append(Problem("laser_strength", "no laser strength: missiles carry no lasers"))
     if kind is UnitType.FIGHTER and int(stats.get("laser_strength", 0)) != 0:
-        problems.append(Problem("laser_strength", "0 or left out: fighters fire at LS 0", "A000.14"))
+        problems.append(
+            Problem("laser_strength", "0 or left out: fighters fire at LS 0", "A000.14")
+        )
     if kind not in GROUPS and "count" in stats:
         problems.append(Problem("count", "no count: only fighter and missile groups have one"))
     if kind in GROUPS:
