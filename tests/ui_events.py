@@ -69,3 +69,17 @@ def type_text(app, text: str) -> None:
     for char in text:
         app.handle(pygame.event.Event(pygame.TEXTINPUT, text=char))
     settle(app)
+
+
+def pump_commands(manager, widget, rounds: int = 3) -> list:
+    """Hand pygame_gui the events it posted (a button posts, a list answers) and collect what
+    the widget's `command` makes of them: for widget tests without an App."""
+    commands = []
+    for _ in range(rounds):
+        manager.update(1 / 60)
+        for event in pygame.event.get():
+            manager.process_events(event)
+            command = widget.command(event)
+            if command is not None:
+                commands.append(command)
+    return commands

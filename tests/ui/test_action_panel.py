@@ -10,6 +10,7 @@ from __future__ import annotations
 import pygame
 import pygame_gui
 import pytest
+from ui_events import pump_commands
 
 from tactical.errors import UserError
 from tactical.io.maps import load_map
@@ -60,18 +61,8 @@ def ui(display):
     pygame.event.clear()
 
 
-def pump(manager, panel, rounds: int = 4) -> list[PanelCommand]:
-    """Hand pygame_gui its own posted events (a button posts, a list answers) and collect the
-    panel's commands."""
-    commands = []
-    for _ in range(rounds):
-        manager.update(1 / 60)
-        for event in pygame.event.get():
-            manager.process_events(event)
-            command = panel.command(event)
-            if command is not None:
-                commands.append(command)
-    return commands
+def pump(manager, widget, rounds: int = 4) -> list:
+    return pump_commands(manager, widget, rounds)
 
 
 def click(manager, panel, pos) -> list[PanelCommand]:

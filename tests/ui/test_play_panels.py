@@ -14,6 +14,7 @@ from dataclasses import replace
 import pygame
 import pygame_gui
 import pytest
+from ui_events import pump_commands
 
 from tactical.io.maps import load_map
 from tactical.model import FrozenMap
@@ -95,16 +96,7 @@ def log(manager):
 
 
 def pump(manager, widget, rounds: int = 3) -> list:
-    """Hand pygame_gui the events it posted and collect what the widget makes of them."""
-    commands = []
-    for _ in range(rounds):
-        manager.update(1 / 60)
-        for event in pygame.event.get():
-            manager.process_events(event)
-            command = widget.command(event)
-            if command is not None:
-                commands.append(command)
-    return commands
+    return pump_commands(manager, widget, rounds)
 
 
 def click(manager, widget, element) -> list:

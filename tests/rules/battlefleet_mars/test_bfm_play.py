@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from bfm_builders import table, unit
+from offers import variants
 
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.errors import UserError
@@ -265,19 +266,6 @@ def test_the_session_still_moves_bfm_counters_on_the_table():
     game = Game.new(load_map(MAP), 3)
     moves = [c for c in game.choices() if c.kind == MOVE]
     assert {c.actor for c in moves} == {u.id for u in game.state.units if u.side == "Mars"}
-
-
-def variants(choice: ActionChoice) -> list[FrozenMap]:
-    """The stand-in's parameters, then each listed value and each bound of each field."""
-    first = dict(next(iter(autoplay.candidate_params(choice))))
-    found = [FrozenMap(first)]
-    for spec in choice.fields:
-        for value in spec.choices or ():
-            if first.get(spec.name) != value:
-                found.append(FrozenMap({**first, spec.name: value}))
-        if spec.kind == "int" and spec.low is not None and spec.high is not None:
-            found.extend(FrozenMap({**first, spec.name: int(v)}) for v in (spec.low, spec.high))
-    return found
 
 
 def test_every_offered_choice_applies_over_two_stand_in_turns():

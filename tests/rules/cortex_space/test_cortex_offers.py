@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
+from offers import variants
 
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.errors import UserError
@@ -30,19 +31,6 @@ CREW_A = [
     {"station": "pilot", "name": "Hoshi", "skill": "d8"},
     {"station": "tactical", "name": "Gaeta", "skill": "d10"},
 ]
-
-
-def variants(choice: ActionChoice) -> list[FrozenMap]:
-    """The stand-in's parameters, then each listed value of each field on its own."""
-    first = dict(next(iter(autoplay.candidate_params(choice))))
-    found = [FrozenMap(first)]
-    for spec in choice.fields:
-        for value in spec.choices or ():
-            if first.get(spec.name) != value:
-                found.append(FrozenMap({**first, spec.name: value}))
-        if spec.kind == "int" and spec.low is not None and spec.high is not None:
-            found.extend(FrozenMap({**first, spec.name: int(v)}) for v in (spec.low, spec.high))
-    return found
 
 
 def test_every_offered_choice_applies_over_two_stand_in_turns():
