@@ -30,6 +30,7 @@ from tactical.session.movement import MovePlan
 from tactical.ui.camera import Camera
 from tactical.ui.draw import lines_of, polyline, screen_points, text
 from tactical.ui.fonts import Fonts
+from tactical.ui.layers import draw_sight_lines
 from tactical.ui.palette import HEADING_MARKER, LABEL_SHADOW, TEXT_DIM, Colour, arc_tint
 from tactical.ui.play_panels import wrap_text
 from tactical.ui.selection import SelectionView
@@ -319,11 +320,13 @@ def draw_end_view(
     surface: pygame.Surface, camera: Camera, view: SelectionView, board: Board
 ) -> None:
     """Outline where the unit's arcs and range rings would lie at the end of the drawn path,
-    clipped to the table (the arcs at its present pose are hidden while a move is drawn)."""
+    with the view's lines of sight from there, clipped to the table (the arcs at its present
+    pose are hidden while a move is drawn)."""
     previous = surface.get_clip()
     surface.set_clip(pygame.Rect(camera.screen_rect(board.bounds)).clip(previous))
     for colour, points in end_view_lines(view, camera, board):
         pygame.draw.lines(surface, colour, False, points, 1)
+    draw_sight_lines(surface, camera, view, antialias=False)  # redrawn every frame
     surface.set_clip(previous)
 
 

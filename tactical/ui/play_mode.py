@@ -576,15 +576,18 @@ class PlayScreen:
     # ------------------------------------------------------------------ moving
 
     def end_view(self, tool: MoveTool) -> SelectionView | None:
-        """The mover's arcs and range rings where the drawn path ends (computed once per end
-        pose): where it will be able to fire from."""
+        """The mover's arcs and range rings where the drawn path ends, and its lines of sight
+        from there once the path is not being dragged (computed once per end pose): where it
+        will be able to fire from."""
         plan = tool.plan
         if plan is None:
             return None
-        key = (tool.unit.id, plan.final, self.session.state.units)
+        sight = not self._dragging
+        key = (tool.unit.id, plan.final, self.session.state.units, sight)
         if self._end_view is None or self._end_view[0] != key:
+            state, system = self.session.state, self.app.system
             try:
-                view = view_at(self.session.state, self.app.system, tool.unit.id, plan.final)
+                view = view_at(state, system, tool.unit.id, plan.final, sight_lines=sight)
             except UserError:
                 view = None
             self._end_view = (key, view)

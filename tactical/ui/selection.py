@@ -165,12 +165,15 @@ def selection_view(
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
 
 
-def view_at(state: GameState, system: RuleSystem, unit_id: str, pose: Pose) -> SelectionView:
-    """The unit's arcs and range rings were it at `pose` (where a drawn move ends); no lines
-    of sight, which would need the whole table measured again for every path."""
+def view_at(
+    state: GameState, system: RuleSystem, unit_id: str, pose: Pose, sight_lines: bool = False
+) -> SelectionView:
+    """The unit's arcs and range rings were it at `pose` (where a drawn move ends), and with
+    `sight_lines` its lines of sight from there (the table measured again: a few ms on a
+    200-unit map, so not for every step of a drag)."""
     unit = selected_unit(state, unit_id)
     moved = state.replace_unit(unit.moved_to(pose))
-    return selection_view(moved, system, unit_id, sight_lines=False)
+    return selection_view(moved, system, unit_id, sight_lines=sight_lines)
 
 
 def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tuple[SightLine, ...]:

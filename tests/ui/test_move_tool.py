@@ -458,7 +458,7 @@ def _app_drawing_a_move():
     return app
 
 
-def test_the_arcs_and_rings_are_drawn_where_the_move_ends_not_where_it_starts():
+def test_the_arcs_rings_and_sight_lines_are_drawn_where_the_move_ends_not_where_it_starts():
     app = _app_drawing_a_move()
     tool = app.play.move_tool
     assert tool.draft.path == "F3 S45 F1"
@@ -472,6 +472,13 @@ def test_the_arcs_and_rings_are_drawn_where_the_move_ends_not_where_it_starts():
 
     assert view.arcs == selection_view(moved, system, unit.id, sight_lines=False).arcs
     assert view.arcs != selection_view(app.state, system, unit.id, sight_lines=False).arcs
+    # the lines of sight from there: what `tactical check` would say with the unit moved
+    there = selection_view(moved, system, unit.id)
+    assert view.sight_lines == there.sight_lines and view.sight_lines
+    assert all(line.start == (end.x, end.y) for line in view.sight_lines)
+    app.play._dragging = True  # while the end is dragged, no table is measured again
+    assert app.play.end_view(tool).sight_lines == ()
+    app.play._dragging = False
     # the path row shows the drawn path; the card and Move are on the panel
     panel = app.play.actions
     drawn = next(row for row in panel._rows if row.kind == "drawn")
