@@ -238,14 +238,18 @@ class App:
 
     @property
     def pair_report(self) -> PairReport | None:
-        """The selected unit against the hovered one, or None."""
+        """The selected unit against the hovered one, or None; while a move is drawn, from
+        where that move ends (the numbers `tactical check` gives with the unit moved)."""
         selected, hovered = self.view.selected, self.view.hovered
         if selected is None or hovered is None or selected == hovered:
             return None
-        key = (self.state, selected, hovered)
+        moved = self.play.moved_state() if self._moving else None
+        state = moved or self.state
+        key = (state, selected, hovered)
         if self._pair is None or self._pair[0] != key:
             try:
-                report = self.geometry.pair(selected, hovered)
+                geometry = self.geometry if moved is None else self.play.moved_geometry()
+                report = geometry.pair(selected, hovered)
             except UserError:
                 report = None
             self._pair = (key, report)
@@ -1015,7 +1019,8 @@ class App:
         )
         html = "<br>".join(
             [
-                f"<b>{escape(report.source)} to {escape(report.target)}</b>",
+                f"<b>{escape(report.source)} to {escape(report.target)}</b>"
+                + (" <i>where the move ends</i>" if self._moving else ""),
                 f'centre {report.centre_distance:.2f}"  edge {report.edge_distance:.2f}"',
                 f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
                 f"in arcs: {escape(', '.join(report.arcs) or 'none')}",
@@ -1080,7 +1085,8 @@ class App:
             self._base = base = (state, base_key, picture)
             self._composite = None
         # the hover pair on a copy of the table, so that hovering never redraws the table
-        hover_key = (base_key, self.view.hovered)
+        moved = self.play.moved_state() if self._moving else None
+        hover_key = (base_key, self.view.hovered, moved)
         top = self._composite
         if top is None or top[0] is not state or top[1] != hover_key:
             report = self.pair_report if state is self.state else None

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from tactical.errors import UserError
-from tactical.model import FrozenMap
+from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice
+from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
 from tactical.session.game import Step
 from tactical.session.log import tail_lines
@@ -32,7 +33,7 @@ from tactical.ui.move_preview import draw_end_view, draw_handles, draw_move_prev
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart, odds_lines
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
-from tactical.ui.selection import SelectionView, view_at
+from tactical.ui.selection import SelectionView, selection_view
 
 if TYPE_CHECKING:
     from tactical.ui.app import App
@@ -122,7 +123,8 @@ class PlayScreen:
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
-        self._end_view: tuple[tuple, SelectionView | None] | None = None
+        self._end_view: tuple[GameState, bool, SelectionView | None] | None = None
+        self._moved: tuple[tuple, GameState, TableGeometry | None] | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
         self._dragging = False
@@ -575,23 +577,50 @@ class PlayScreen:
 
     # ------------------------------------------------------------------ moving
 
+    def moved_state(self) -> GameState | None:
+        """The table with the mover where the drawn path ends (None without a path drawn);
+        the same object while the path ends in the same place."""
+        tool = self.move_tool
+        plan = tool.plan if tool is not None else None
+        if plan is None:
+            return None
+        state = self.session.state
+        key = (tool.unit.id, plan.final, state)
+        if self._moved is None or self._moved[0] != key:
+            moved = state.replace_unit(state.unit(tool.unit.id).moved_to(plan.final))
+            self._moved = (key, moved, None)
+        return self._moved[1]
+
+    def moved_geometry(self) -> TableGeometry:
+        """`TableGeometry` of `moved_state()`, built once for it."""
+        moved = self.moved_state()
+        if moved is None:
+            raise UserError("no move is being drawn")
+        key, state, geometry = self._moved
+        if geometry is None:
+            geometry = TableGeometry.of(state, self.app.system)
+            self._moved = (key, state, geometry)
+        return geometry
+
     def end_view(self, tool: MoveTool) -> SelectionView | None:
         """The mover's arcs and range rings where the drawn path ends, and its lines of sight
         from there once the path is not being dragged (computed once per end pose): where it
         will be able to fire from."""
-        plan = tool.plan
-        if plan is None:
+        moved = self.moved_state()
+        if moved is None:
             return None
         sight = not self._dragging
-        key = (tool.unit.id, plan.final, self.session.state.units, sight)
-        if self._end_view is None or self._end_view[0] != key:
-            state, system = self.session.state, self.app.system
+        cached = self._end_view
+        if cached is None or cached[0] is not moved or cached[1] != sight:
+            geometry = self.moved_geometry() if sight else None
             try:
-                view = view_at(state, system, tool.unit.id, plan.final, sight_lines=sight)
+                view = selection_view(
+                    moved, self.app.system, tool.unit.id, sight, table_geometry=geometry
+                )
             except UserError:
                 view = None
-            self._end_view = (key, view)
-        return self._end_view[1]
+            self._end_view = (moved, sight, view)
+        return self._end_view[2]
 
     def can_draw(self, choice: ActionChoice) -> bool:
         """A path drawn with the move tool: a move of one unit on the table (a move of several,

@@ -20,7 +20,6 @@ from shapely.geometry.base import BaseGeometry
 from tactical.errors import UserError
 from tactical.geometry.arcs import arc_region
 from tactical.geometry.arcs_spec import ArcSpec, Omni, Sector
-from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
 from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import TableGeometry
@@ -163,17 +162,6 @@ def selection_view(
         lines = _sight_lines(state, geometry, unit)
         blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
-
-
-def view_at(
-    state: GameState, system: RuleSystem, unit_id: str, pose: Pose, sight_lines: bool = False
-) -> SelectionView:
-    """The unit's arcs and range rings were it at `pose` (where a drawn move ends), and with
-    `sight_lines` its lines of sight from there (the table measured again: a few ms on a
-    200-unit map, so not for every step of a drag)."""
-    unit = selected_unit(state, unit_id)
-    moved = state.replace_unit(unit.moved_to(pose))
-    return selection_view(moved, system, unit_id, sight_lines=sight_lines)
 
 
 def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tuple[SightLine, ...]:
