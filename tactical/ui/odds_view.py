@@ -404,33 +404,25 @@ def _part_text(part: Any) -> str:
     return outcome_text(part)
 
 
-def percent_text(probability: Fraction) -> str:
-    """A probability as a percentage with two decimals; never rounds a possible outcome
-    to 0% or an uncertain one to 100%."""
+def percent_text(probability: Fraction, places: int = 2) -> str:
+    """A probability as a percentage with `places` decimals; never rounds a possible outcome
+    to 0% or an uncertain one to 100% ("<0.01%", ">99.99%" at the ends)."""
     if probability <= 0:
         return "0%"
     if probability >= 1:
         return "100%"
     value = float(probability * 100)
-    if value < 0.01:
-        return "<0.01%"
-    if value > 99.99:
-        return ">99.99%"
-    return f"{value:.2f}%"
+    step = 10.0**-places
+    if value < step:
+        return f"<{step:.{places}f}%"
+    if value > 100 - step:
+        return f">{100 - step:.{places}f}%"
+    return f"{value:.{places}f}%"
 
 
 def short_percent(probability: Fraction) -> str:
     """A percentage for a bar's top: whole numbers, "<1%" and ">99%" at the ends."""
-    if probability <= 0:
-        return "0%"
-    if probability >= 1:
-        return "100%"
-    value = float(probability * 100)
-    if value < 1:
-        return "<1%"
-    if value > 99:
-        return ">99%"
-    return f"{value:.0f}%"
+    return percent_text(probability, 0)
 
 
 def fact_text(name: str, value: Any) -> str:

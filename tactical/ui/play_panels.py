@@ -216,7 +216,23 @@ def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: 
     return full if fits(full) else f"{view.side_to_act} to act"
 
 
-class PhaseTracker:
+class _PanelBox:
+    """A play panel: a UIPanel at `rect` whose widgets its own `_layout` places."""
+
+    rect: pygame.Rect
+    panel: UIPanel
+
+    def set_rect(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        self.panel.set_relative_position(self.rect.topleft)
+        self.panel.set_dimensions(self.rect.size)
+        self._layout()
+
+    def kill(self) -> None:
+        self.panel.kill()
+
+
+class PhaseTracker(_PanelBox):
     """Turn, phases, side to act, order and the Next button (see the module docstring)."""
 
     def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
@@ -299,15 +315,6 @@ class PhaseTracker:
         if pressed and getattr(event, "ui_element", None) is self.next_button:
             return "next"
         return None
-
-    def set_rect(self, rect: pygame.Rect) -> None:
-        self.rect = pygame.Rect(rect)
-        self.panel.set_relative_position(self.rect.topleft)
-        self.panel.set_dimensions(self.rect.size)
-        self._layout()
-
-    def kill(self) -> None:
-        self.panel.kill()
 
     def _layout(self) -> None:
         width, height = _inner_size(self.panel)
@@ -422,7 +429,7 @@ class _Controls:
     replay: ReplayView | None
 
 
-class LogPanel:
+class LogPanel(_PanelBox):
     """The log, the history controls and the file buttons (see the module docstring)."""
 
     def __init__(
@@ -611,14 +618,8 @@ class LogPanel:
 
     # ------------------------------------------------------------------ layout
 
-    def set_rect(self, rect: pygame.Rect) -> None:
-        self.rect = pygame.Rect(rect)
-        self.panel.set_relative_position(self.rect.topleft)
-        self.panel.set_dimensions(self.rect.size)
-        self._layout()
-
     def kill(self) -> None:
-        self.panel.kill()
+        super().kill()
         self._rows.clear()
 
     def _layout(self) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from bfm_builders import table, unit
-from offers import variants
+from offers import refusals_over_two_turns
 
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.errors import UserError
@@ -19,7 +19,6 @@ from tactical.io import load_map
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, ActionChoice, TurnPosition
 from tactical.rules.battlefleet_mars import RULE_SYSTEM, play
-from tactical.session import autoplay
 from tactical.session.game import MOVE, Game
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -272,20 +271,7 @@ def test_every_offered_choice_applies_over_two_stand_in_turns():
     """Issue 6: each choice offered over two stand-in turns applies with its defaults and
     first listed choices, and with each listed value or bound of each field on its own."""
     game = Game.new(load_map(MAP), 20260611)
-    refused = []
-    applied = 0
-    kinds = set()
-    while game.turn <= 2:
-        for choice in game.rule_choices():
-            for params in variants(choice):
-                action = Action(choice.kind, choice.actor, params)
-                try:
-                    game.system.apply(game.state, action, SeededDice(5))
-                except UserError as error:
-                    refused.append((game.turn, game.phase_name, action, error.describe()))
-                applied += 1
-                kinds.add(choice.kind)
-        game = autoplay.next_game(game)
+    refused, applied, kinds = refusals_over_two_turns(game)
     assert refused == []
     assert kinds == {"purchase", "pass", "launch", "attack"}
     assert applied > 300

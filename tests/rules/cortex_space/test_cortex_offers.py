@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
-from offers import variants
+from offers import refusals_over_two_turns
 
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.errors import UserError
@@ -20,7 +20,6 @@ from tactical.io import load_map
 from tactical.model import FrozenMap, SizeClass, Terrain
 from tactical.rules.base import Action, ActionChoice, TurnPosition
 from tactical.rules.cortex_space import RULE_SYSTEM, tracker
-from tactical.session import autoplay
 from tactical.session.game import Game
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -35,18 +34,7 @@ CREW_A = [
 
 def test_every_offered_choice_applies_over_two_stand_in_turns():
     game = Game.new(load_map(MAP), 20260611)
-    refused = []
-    applied = 0
-    while game.turn <= 2:
-        for choice in game.rule_choices():
-            for params in variants(choice):
-                action = Action(choice.kind, choice.actor, params)
-                try:
-                    game.system.apply(game.state, action, SeededDice(5))
-                except UserError as error:
-                    refused.append((game.turn, game.phase_name, action, error.describe()))
-                applied += 1
-        game = autoplay.next_game(game)
+    refused, applied, _ = refusals_over_two_turns(game)
     assert refused == []
     assert applied > 500
 
