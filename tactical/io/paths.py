@@ -1,20 +1,48 @@
-"""Where the built-in maps live."""
+"""Where the built-in maps and assets live: package data, found with importlib.resources.
+
+The repository keeps them at its top level (maps/, assets/); the build installs
+them inside the package as ``tactical.maps`` and ``tactical.assets``, so an
+editable and a normal install find them the same way.
+"""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
-# The repository's maps/ folder (the package is installed editable from the repo).
-MAPS_DIR = Path(__file__).resolve().parents[2] / "maps"
 DEFAULT_MAP = "default.toml"
 
 
+def _package_folder(package: str) -> Path:
+    """A data package's folder on disk (wheels and editable installs both unpack to files)."""
+    return Path(str(resources.files(package)))
+
+
+def maps_dir() -> Path:
+    """The folder of the built-in maps."""
+    return _package_folder("tactical.maps")
+
+
+def assets_dir() -> Path:
+    """The folder of the bundled assets (terrain library, fonts, icons)."""
+    return _package_folder("tactical.assets")
+
+
 def builtin_map(name: str) -> Path:
-    """Path of a map shipped in maps/ (with or without the .toml suffix)."""
+    """Path of a built-in map (with or without the .toml suffix)."""
     file = name if name.endswith(".toml") else f"{name}.toml"
-    return MAPS_DIR / file
+    return maps_dir() / file
 
 
 def default_map_path() -> Path:
     """The built-in default scenario: a 6'x4' Dystopian Wars table."""
     return builtin_map(DEFAULT_MAP)
+
+
+def is_builtin(path: Path) -> bool:
+    """Whether ``path`` lies inside the installed package's data (never to be written)."""
+    try:
+        resolved = path.resolve()
+    except OSError:
+        return False
+    return any(resolved.is_relative_to(folder.resolve()) for folder in (maps_dir(), assets_dir()))

@@ -22,7 +22,7 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
+
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from shapely.geometry import Polygon, box
 from tactical.dice import D6, Dice, Roll
 from tactical.errors import UserError
 from tactical.geometry.zones import Zone
+from tactical.io.paths import assets_dir
 from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind
 
 TERRAIN_RULE = "R002.9"  # the procedure, for the screens that cite it
@@ -78,11 +79,11 @@ def _placed_vertices(
 
 
 def library_path() -> Path:
-    return Path(str(resources.files("tactical") / "assets" / "terrain_library.toml"))
+    return assets_dir() / "terrain_library.toml"
 
 
 def load_library(path: str | Path | None = None) -> tuple[LibraryPiece, ...]:
-    """Read a terrain library TOML file (default: the one shipped in tactical/assets)."""
+    """Read a terrain library TOML file (default: the one shipped in assets/)."""
     source = Path(path) if path is not None else library_path()
     try:
         document = tomllib.loads(source.read_text(encoding="utf-8"))

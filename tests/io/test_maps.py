@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tactical.errors import UserError
 from tactical.io import MapError, dumps_map, load_map, loads_map, save_map
-from tactical.io.paths import MAPS_DIR, default_map_path
+from tactical.io.paths import default_map_path, maps_dir
 from tactical.model import CircleBase, GameState, Pose, RectBase, SizeClass, Unit
 
 BAD = Path(__file__).parent.parent / "data" / "bad"
@@ -73,7 +73,7 @@ def test_directory_is_a_user_error(tmp_path):
         load_map(tmp_path)
 
 
-@pytest.mark.parametrize("path", sorted(MAPS_DIR.glob("*.toml")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(maps_dir().glob("*.toml")), ids=lambda p: p.name)
 def test_shipped_maps_round_trip_exactly(path):
     state = load_map(path)
     text = dumps_map(state)
@@ -91,7 +91,7 @@ def test_default_map_is_a_six_by_four_table():
 
 
 def test_stress_map_has_200_units_and_40_terrain_pieces():
-    state = load_map(MAPS_DIR / "stress-200.toml")
+    state = load_map(maps_dir() / "stress-200.toml")
     assert (len(state.units), len(state.terrain)) == (200, 40)
 
 

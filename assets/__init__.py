@@ -1,0 +1,1 @@
+"""Bundled assets (terrain library, fonts, icons), installed as package data: tactical.assets."""

@@ -1,0 +1,1 @@
+"""The built-in maps (TOML), installed as package data: tactical.maps."""
