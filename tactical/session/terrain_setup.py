@@ -22,7 +22,6 @@ import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-
 from pathlib import Path
 from typing import Any
 
