@@ -24,7 +24,6 @@ from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
 from tactical.session.game import Step
-from tactical.session.log import tail_lines
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
@@ -34,7 +33,7 @@ from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
-from tactical.ui.results import ResultNote, step_result_lines, step_state_units, units_named
+from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
 
@@ -65,7 +64,7 @@ class PlayScreen:
         self.session = session
         self.replay: Replay | None = None
         self.moves = MoveControl(lambda: self.session)
-        self.result: ResultNote | None = None
+        self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
         self.odds = OddsBoard(ProcessOdds())
         # the worker thread holds the board, not the App: a screen dropped without close()
@@ -182,7 +181,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(replay.frame().game, limit),
+                log_lines(replay.frame().game, limit),
                 step=replay.index,
                 length=replay.length,
                 can_undo=False,
@@ -194,7 +193,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(session.game, limit),
+                log_lines(session.game, limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -275,11 +274,10 @@ class PlayScreen:
         except UserError as error:
             self.services.set_status(f"refused: {error.describe()}")
             return None
-        unit_ids = {unit.id for unit in step_state_units(self.session)}
-        self.result = ResultNote(step.number, units_named(step, unit_ids), step_result_lines(step))
+        self.result = step
         self.cancel_move()
         self.sync()
-        self.services.set_status(" · ".join(self.result.lines[:1] + self.result.lines[1:2]))
+        self.services.set_status(step_status(step))
         self.warn_autosave()
         self.services.refresh_card()
         return step
@@ -488,13 +486,21 @@ class PlayScreen:
             self.refresh_odds()
 
     def card_lines(self, unit_id: str) -> tuple[str, ...]:
-        """The last roll's result and dice on the card of a unit it concerned."""
-        note = self.result
-        if note is None or unit_id not in note.units or self.replay is not None:
+        """The last roll's words and dice on the card of a unit it concerned."""
+        step = self.result
+        if step is None or self.replay is not None or step.number > self.session.step_number:
             return ()
-        if note.step > self.session.step_number:
+        if self.session.game.steps[step.number - 1] is not step:
+            return ()  # undone, and another step played in its place
+        units = {u.id for u in step.state_before.units} if step.state_before else {unit_id}
+        if unit_id not in concerned(step, tuple(units)):
             return ()
-        return note.lines
+        return note_lines(step)
+
+    def last_hits(self, unit_id: str) -> tuple[str, ...]:
+        """The latest steps that struck or aimed at the unit, in words, newest first."""
+        game = self.replay.frame().game if self.replay is not None else self.session.game
+        return last_hits(game, unit_id)
 
     def target_ids(self) -> tuple[str, ...]:
         """Units the open declaration may still take: ringed on the table."""

@@ -117,7 +117,8 @@ def _attack_words(before: GameState, declare: Event, events: Sequence[Event]) ->
     damage = next((e for e in events if e.kind == "damage"), None)
     parts = []
     if hits is not None:
-        parts.append(f"{hits.get('dice')} dice, {hits.get('hits')} hits")
+        count = int(hits.get("hits", 0))
+        parts.append(f"{hits.get('dice')} dice, {count} hit{'' if count == 1 else 's'}")
     parts.append(f"{saved} saved" if saved else "none saved")
     said = f"{head}: " + ", ".join(parts)
     if damage is not None:
