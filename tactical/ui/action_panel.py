@@ -44,6 +44,7 @@ from tactical.ui.declaration import (
     form_fields,
     format_value,
     is_move_choice,
+    key_words,
     parse_value,
     problem_text,
     value_problems,
@@ -355,7 +356,7 @@ class ActionPanel:
             line = f"{PATH_FIELD}: draw the move on the table{cited}"
         elif first.key in self._unset_menus():
             cited = f" ({first.spec_id})" if first.spec_id else ""
-            line = f"{first.key}: pick one in its list (required){cited}"
+            line = f"{key_words(first.key)}: pick one in its list (required){cited}"
         else:
             line = problem_text(first)
         more = len(problems) - 1
@@ -474,7 +475,7 @@ class ActionPanel:
         if self.picked is None:
             return
         shown = form_fields(self.picked)
-        widest = max((self._text_width(spec.name) for spec in shown), default=0)
+        widest = max((self._text_width(spec.label) for spec in shown), default=0)
         self._label_width = max(MIN_LABEL_WIDTH, min(widest + TEXT_SLACK + PAD, self._inner() // 2))
         drawn = self.drawable(self.picked)
         for spec in form_fields(self.picked):
@@ -485,7 +486,7 @@ class ActionPanel:
         tip = escape(field_tooltip(spec))
         label = UILabel(
             pygame.Rect(0, 0, self._label_width - PAD, ROW - 2),
-            self._fit(spec.name, self._label_width - PAD),
+            self._fit(spec.label, self._label_width - PAD),
             m,
             container=c,
             object_id=ObjectID(FIELD_NAME_ID),
