@@ -25,8 +25,9 @@ Token = Literal["", "bar", "pips"]
 
 
 def words(name: str) -> str:
-    """A schema key as words: "battery_damage" -> "battery damage", "lp-limit" -> "lp limit"."""
-    return " ".join(name.replace("_", " ").replace("-", " ").split())
+    """A schema key as words: "battery_damage" -> "battery damage", "lp-limit" -> "lp limit",
+    "base.fighters" -> "base fighters"."""
+    return " ".join(name.replace("_", " ").replace("-", " ").replace(".", " ").split())
 
 
 def label(name: str) -> str:
