@@ -9,7 +9,7 @@ keeps its fixed machine-readable format.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tactical.rules.status import words
 from tactical.session.game import Game, Step
@@ -76,11 +76,12 @@ def last_hits(game: Game, unit_id: str, limit: int = LAST_HITS) -> tuple[str, ..
     return tuple(found)
 
 
-def log_lines(game: Game, limit: int) -> tuple[str, ...]:
-    """The last `limit` lines of the screen log (read from the latest steps only)."""
+def log_lines(game: Game, limit: int, notes: Mapping[Step, str] | None = None) -> tuple[str, ...]:
+    """The last `limit` lines of the screen log (read from the latest steps only); `notes`
+    word some steps otherwise (a pass the screen made, with its reason)."""
     lines: list[str] = []
     for step in reversed(game.steps):
-        lines[:0] = step_log_lines(step)
+        lines[:0] = step_log_lines(step, (notes or {}).get(step))
         if len(lines) >= limit:
             return tuple(lines[-limit:])
     lines[:0] = start_lines(game)
@@ -96,9 +97,9 @@ def start_lines(game: Game) -> list[str]:
     return [f"#0 {title}, seed {game.seed}", f"turn {turn}, {phase.name}: {side} to act"]
 
 
-def step_log_lines(step: Step) -> list[str]:
+def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    lines = [f"#{step.number} {step.side}: {step.words}"]
+    lines = [f"#{step.number} {note}" if note else f"#{step.number} {step.side}: {step.words}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

@@ -161,7 +161,9 @@ RULE_SYSTEM = CortexSpace(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    free_table_moves=False,
+    # the seed's actions move nothing: vessels move on the table, within their Speed
+    # (`turning_rules`, GEO003.7), by the session's own move
+    free_table_moves=True,
     phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,
