@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+import time
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -48,6 +49,8 @@ from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
+IDLE_TICK_MS = 500  # idle, the loop wakes this often (tool tips, a blinking cursor)
+SETTLE_SECONDS = 1.5  # full frame rate this long after the last event
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
 CLICK_SLOP = 4  # pixels a press may move and still be a click
@@ -126,8 +129,21 @@ class App:
 
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
+        self.play.warm_odds()
+        last_event = time.monotonic()
         while self.running:
-            for event in pygame.event.get():
+            events = pygame.event.get()
+            if events:
+                last_event = time.monotonic()
+            elif not self.animating(time.monotonic() - last_event):
+                # idle: sleep until an event comes (or the next slow tick for the widgets'
+                # own timers: tool tips, a blinking cursor) instead of drawing 60 frames a
+                # second of the same picture
+                event = pygame.event.wait(IDLE_TICK_MS)
+                if event.type != pygame.NOEVENT:
+                    events = [event, *pygame.event.get()]
+                    last_event = time.monotonic()
+            for event in events:
                 self.handle(event)
             self.step(self.clock.tick(FPS) / 1000)
             self.frame()
@@ -135,6 +151,14 @@ class App:
                 pygame.display.flip()
         self.play.close()
         return 0
+
+    def animating(self, quiet: float) -> bool:
+        """Whether frames must keep coming `quiet` seconds after the last event: the
+        widgets settle (hover, tool tips) for a moment after it, odds being computed
+        appear when ready, a drag or a text being typed follows the pointer and keys."""
+        if quiet < SETTLE_SECONDS or self.play.busy or self._pan_from is not None:
+            return True
+        return self._typing()
 
     def pump(self) -> None:
         """Handle what is waiting in pygame's queue (pygame_gui posts its events there)."""

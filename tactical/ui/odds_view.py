@@ -27,7 +27,7 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
@@ -331,6 +331,13 @@ class OddsBoard:
         return OddsResult("ready", report, seconds=seconds)
 
 
+def _warm(rules_id: str) -> str:
+    """Runs in the odds process: import what the odds of `rules_id` need."""
+    from tactical.rules import registry
+
+    return registry.get(rules_id).id
+
+
 def _odds_elsewhere(game: Game, action: Action) -> tuple[str, Any, str | None]:
     """Runs in the odds process: ("ready", report) or ("error", message, SPEC id)."""
     try:
@@ -354,12 +361,21 @@ class ProcessOdds:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, game: Game, action: Action) -> OddsReport | None:
+    def _started(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-            pool = self._pool
+            return self._pool
+
+    def warm(self, rules_id: str) -> Future:
+        """Start the child now and have it import the rule system, without waiting (the
+        future says when it is done): the first odds of a game then come as fast as the
+        later ones (a cold child takes seconds to start)."""
+        return self._started().submit(_warm, rules_id)
+
+    def __call__(self, game: Game, action: Action) -> OddsReport | None:
+        pool = self._started()
         light = Game(game.state, game.seed, game.state, game.position, game.sides)
         status, value, spec_id = pool.submit(_odds_elsewhere, light, action).result()
         if status == "error":

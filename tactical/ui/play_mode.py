@@ -68,7 +68,8 @@ class PlayScreen:
         self.moves = MoveControl(lambda: self.session)
         self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
-        self.odds = OddsBoard(ProcessOdds())
+        self._odds_process = ProcessOdds()
+        self.odds = OddsBoard(self._odds_process)
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -125,6 +126,10 @@ class PlayScreen:
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
+
+    def warm_odds(self) -> None:
+        """Start the odds process at once (the window calls this as it opens)."""
+        self._odds_process.warm(self.session.game.rules)
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""
@@ -531,6 +536,12 @@ class PlayScreen:
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":
             self._shown_odds = None
             self.refresh_odds()
+
+    @property
+    def busy(self) -> bool:
+        """Something will change without an event: odds being computed, a move dragged."""
+        pending = self._shown_odds is not None and self._shown_odds[2] == "pending"
+        return pending or self.moves.dragging
 
     def card_lines(self, unit_id: str) -> tuple[str, ...]:
         """The last roll's words and dice on the card of a unit it concerned."""
