@@ -39,6 +39,7 @@ from tactical.session.controller import Session
 from tactical.session.saving import Autosave
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
+from tactical.ui.fonts import widget_fonts, widget_theme
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
@@ -84,13 +85,8 @@ class App:
             pygame.display.set_caption("tactical")
             self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.size = size
-        self.manager = pygame_gui.UIManager(size)
-        self.manager.preload_fonts(
-            [
-                {"name": "noto_sans", "point_size": 14, "style": style, "antialiased": "1"}
-                for style in ("bold", "italic")
-            ]
-        )
+        self.manager = pygame_gui.UIManager(size, widget_theme())
+        self.manager.preload_fonts(widget_fonts())
         self.renderer = SceneRenderer()
         self.table = TableView(self.renderer)
         self.clock = pygame.time.Clock()
