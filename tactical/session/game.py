@@ -431,7 +431,7 @@ def move_words(before: GameState, events: Sequence[Event]) -> str:
             unit = str(event.get("unit"))
             name = before.unit(unit).name or unit if before.has_unit(unit) else unit
             return (
-                f"{name} moved {float(event.get('distance', 0)):.2f}\" to "
+                f'{name} moved {float(event.get("distance", 0)):.2f}" to '
                 f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "
                 f"heading {float(event.get('heading', 0)):g}°"
             )

@@ -63,7 +63,7 @@ CAPTION_HEIGHT = 20
 LIST_ITEM = 20  # pygame_gui's default selection list row height
 LIST_BORDER = 4
 MIN_LIST_ROWS = 2
-MAX_LIST_ROWS = 8
+LIST_ROWS = 8
 
 CHOICES_ID = "#action_choices"
 FIELD_NAME_ID = "#action_field_name"
@@ -607,12 +607,11 @@ class ActionPanel:
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
         problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
-        fixed = BUTTON_HEIGHT + problem_height + CAPTION_HEIGHT + ROW * len(self._rows) + 5 * PAD
-        room = max(0, height - fixed)
-        listed = len(self.labels) + len(self.unavailable_labels)
-        wanted_rows = min(MAX_LIST_ROWS, max(MIN_LIST_ROWS, listed))
-        # whole rows only, and at most half the free room: the odds chart needs the rest
-        rows = max(MIN_LIST_ROWS, min(wanted_rows, (room // 2 - LIST_BORDER) // LIST_ITEM))
+        # the list's height depends on the panel's only (not on the form or the problem)
+        room = max(0, height - (BUTTON_HEIGHT + CAPTION_HEIGHT + 5 * PAD))
+        # a list of fixed height (it scrolls), whatever is offered: the next click lands
+        # where the player aimed; whole rows, at most 60% of the free room in a small window
+        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (room * 3 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))

@@ -459,10 +459,12 @@ class App:
     # ------------------------------------------------------------------ actions
 
     def resize(self, size: tuple[int, int]) -> None:
-        """A new window size: the UI manager follows, the camera keeps its centre."""
+        """A new window size: the UI manager follows; a table shown whole is fitted to the
+        new window, a zoomed or panned view keeps its centre and scale."""
         size = (max(320, int(size[0])), max(240, int(size[1])))
         if size == self.size:
             return
+        fitted = self.view.camera == self.fitted_camera()
         self.size = size
         if self.headless:
             self.screen = pygame.Surface(size)
@@ -473,7 +475,8 @@ class App:
             if self.screen.get_size() != size:
                 self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.manager.set_window_resolution(size)
-        self.view = replace(self.view, camera=self.view.camera.resized(size))
+        camera = self.fitted_camera() if fitted else self.view.camera.resized(size)
+        self.view = replace(self.view, camera=camera)
         self._layout()
 
     def fit(self) -> None:
@@ -658,7 +661,15 @@ class App:
                 return card_html(unit, status, roll, hits)
 
             self.card.show(key, html, pos, self.table_area())
-        self.pair_panel.show(self.pair_report, self._moving, pos, self.table_area())
+        report = self.pair_report
+        names = {}
+        if report is not None:
+            names = {
+                uid: self.state.unit(uid).name or uid
+                for uid in (report.source, report.target)
+                if self.state.has_unit(uid)
+            }
+        self.pair_panel.show(report, self._moving, pos, self.table_area(), names)
 
     def table_area(self) -> pygame.Rect:
         """The window between the bars and left of the mode's panel: where the cards go."""

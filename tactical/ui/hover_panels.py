@@ -7,7 +7,7 @@ the pointer is.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 import pygame
@@ -61,8 +61,10 @@ def card_html(
     return "<br>".join(lines)
 
 
-def pair_html(report: PairReport, moving: bool) -> str:
-    """The selected unit to the hovered one: distances, arcs, margins, sight, range band."""
+def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None = None) -> str:
+    """The selected unit to the hovered one: distances, arcs, margins, sight, range band
+    (`names`: how the units read, by id)."""
+    names = names or {}
     margins = ", ".join(
         f"{name} {m.value:+.2f}{'°' if m.unit == 'degrees' else chr(34)}"
         for name, m in report.arc_margins
@@ -70,7 +72,8 @@ def pair_html(report: PairReport, moving: bool) -> str:
     )
     return "<br>".join(
         [
-            f"<b>{escape(report.source)} to {escape(report.target)}</b>"
+            f"<b>{escape(names.get(report.source, report.source))} to "
+            f"{escape(names.get(report.target, report.target))}</b>"
             + (" <i>where the move ends</i>" if moving else ""),
             f'centre {report.centre_distance:.2f}"  edge {report.edge_distance:.2f}"',
             f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
@@ -163,12 +166,13 @@ class PairPanel:
         moving: bool,
         pointer: tuple[int, int],
         area: pygame.Rect,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         if report is None:
             if self.box.visible:
                 self.box.hide()
             return
-        html = pair_html(report, moving)
+        html = pair_html(report, moving, names)
         if self.box.html_text != html:
             self.box.set_text(html)
         self.layout(pointer, area)

@@ -12,7 +12,6 @@ rolls); nothing here names a rule system.
 
 from __future__ import annotations
 
-import os
 import weakref
 from pathlib import Path
 
@@ -32,14 +31,15 @@ from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
+from tactical.ui.play_files import GameFiles
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
 
-TRACKER_HEIGHT = 176
-LOG_HEIGHT = 250
+TRACKER_HEIGHT = 150  # the tracker's text scrolls
+LOG_HEIGHT = 180
 CHART_SIZE = (296, 170)
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (
@@ -50,15 +50,7 @@ MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
 MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
-def free_name(stem: str, suffix: str) -> Path:
-    """`stem-N.suffix` in the current folder with the first N not taken."""
-    number = 1
-    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
-        number += 1
-    return target
-
-
-class PlayScreen:
+class PlayScreen(GameFiles):
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
     def __init__(self, services: Services, session: Session) -> None:
@@ -86,7 +78,6 @@ class PlayScreen:
         self._log_for: tuple | None = None
         # steps the screen made for a side that could only pass, with the reason said
         self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
-        self._synced = False
         self.layout()
 
     # ------------------------------------------------------------------ where play stands
@@ -114,13 +105,15 @@ class PlayScreen:
                 widget.hide()
 
     def layout(self) -> None:
+        """The play column: tracker, action panel and log at fixed heights for a window size,
+        so that nothing moves between clicks (the tracker and the log scroll)."""
         width, height = self.services.size
         top = TOP_BAR + 4
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
-        wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
-        tracker = pygame.Rect(left, top, PANEL_WIDTH, min(wanted, (bottom - top) // 3))
-        log_height = min(LOG_HEIGHT, max(120, (bottom - tracker.bottom) // 3))
+        column = bottom - top
+        tracker = pygame.Rect(left, top, PANEL_WIDTH, min(TRACKER_HEIGHT, column // 4))
+        log_height = min(LOG_HEIGHT, max(120, column // 4))
         log = pygame.Rect(left, bottom - log_height, PANEL_WIDTH, log_height)
         actions = pygame.Rect(left, tracker.bottom + 4, PANEL_WIDTH, log.top - tracker.bottom - 8)
         self.tracker.set_rect(tracker)
@@ -154,11 +147,7 @@ class PlayScreen:
             services.set_state(self.session.state)
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
-        height = self.tracker.wanted_height() if self._synced else None
         self.tracker.update(TrackerView.of_game(game, colours), can_pass=self.replay is None)
-        self._synced = True
-        if self.tracker.wanted_height() != height:
-            self.layout()
         self._update_choices()
         self._update_log()
         self.refresh_odds()
@@ -419,7 +408,10 @@ class PlayScreen:
         field = self.actions.offer_unit(unit_id)
         if field is None:
             return False
-        self.services.set_status(f"{field}: {unit_id}")
+        spec = next((f for f in self.actions.picked.fields if f.name == field), None)
+        unit = self.session.state.unit(unit_id) if self.session.state.has_unit(unit_id) else None
+        shown = unit.name or unit_id if unit is not None else unit_id
+        self.services.set_status(f"{spec.label if spec else field}: {shown}")
         self.refresh_odds()
         return True
 
@@ -504,6 +496,9 @@ class PlayScreen:
         if result.status == "ready" and result.report is not None:
             surface = odds_chart(result.report, CHART_SIZE, self.services.renderer.fonts)
             target = self._hover_target or ""
+            state = self.session.state
+            if target and state.has_unit(target):
+                target = state.unit(target).name or target
             caption = f"odds{' vs ' + target if target else ''} ({result.seconds * 1000:.0f} ms)"
             self._show_odds(surface, caption)
         elif result.status == "pending":
@@ -701,85 +696,6 @@ class PlayScreen:
         else:
             self.services.set_status(tool.status())
         return verdict is not None or tool.handles_key(event)
-
-    # ------------------------------------------------------------------ files
-
-    def save_game(self, path: str | os.PathLike[str] | None = None) -> bool:
-        target = Path(path) if path is not None else self.game_path
-        if target is None:
-            self.services.ask_file("save-game", "Save the game as (JSON)", existing=False)
-            return False
-        try:
-            self.session.save(target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.services.show_message("Cannot save the game", message)
-            return False
-        self.game_path = target
-        self.services.set_status(f"saved the game ({self.session.step_number} steps) to {target}")
-        return True
-
-    def open_game(self, path: str | os.PathLike[str]) -> bool:
-        try:
-            session = Session.open(path, self.session.autosave)
-        except UserError as error:
-            self.services.show_message("Cannot open the game", error.describe())
-            return False
-        self.game_path = Path(path)
-        self.services.adopt_map(session.game.initial, None)
-        self.new_game(session)
-        session.write_autosave()
-        self.services.set_status(
-            f"opened {path}: step {session.step_number}, {session.game.phase_name}"
-        )
-        return True
-
-    def export_log(self, suffix: str, path: str | os.PathLike[str] | None = None) -> Path | None:
-        target = Path(path) if path is not None else free_name("tactical-log", suffix)
-        try:
-            self.session.export_log(target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.services.show_message("Cannot export the log", message)
-            return None
-        self.services.set_status(f"wrote the log to {target}")
-        return target
-
-    def start_replay(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Step through a saved game (or this one) without changing it."""
-        try:
-            replay = Replay.open(path) if path is not None else self.session.replay()
-        except UserError as error:
-            self.services.show_message("Cannot replay", error.describe())
-            return False
-        self.cancel_move()
-        self.replay = replay
-        self._choices_for = self._log_for = None
-        self.sync()
-        self.services.set_status(f"replay: step 0 of {replay.length} (Page Down / Page Up step)")
-        return True
-
-    def replay_step(self, delta: int) -> None:
-        replay = self.replay
-        if replay is None:
-            return
-        frame = replay.next() if delta > 0 else replay.previous()
-        if frame is None:
-            self.services.set_status("the replay is at its end" if delta > 0 else "at the start")
-            return
-        self.sync()
-        lines = [entry.text() for entry in frame.entries][:2]
-        self.services.set_status(
-            f"replay step {frame.step} of {replay.length}: " + " · ".join(lines)
-        )
-
-    def end_replay(self) -> None:
-        if self.replay is None:
-            return
-        self.replay = None
-        self._choices_for = self._log_for = None
-        self.sync()
-        self.services.set_status("replay closed: back to the game")
 
     def close(self) -> None:
         self.odds.shutdown()

@@ -72,8 +72,8 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     if deck.force_points or condition.force_points:
         values.append(counted("Force Points", condition.force_points, spec_id="R004.13"))
     marks = list(effects)
-    if order is not None:
-        marks.append(order.title.lower())
+    if order is not None and condition.order:
+        marks.append(words(condition.order))  # the order's short name: "steady", "evasive"
     if condition.fired:
         marks.append("fired")
     if condition.done:
