@@ -188,9 +188,12 @@ class App:
 
     @property
     def pair_report(self) -> PairReport | None:
-        """The selected unit against the hovered one, or None; while a move is drawn, from
-        where that move ends (the numbers `tactical check` gives with the unit moved)."""
-        selected, hovered = self.view.selected, self.view.hovered
+        """The selected unit (during an attack, the attacker) against the hovered one, or
+        None; while a move is drawn, from where that move ends (the numbers `tactical check`
+        gives with the unit moved)."""
+        hovered = self.view.hovered
+        attacker = self.play.pair_source() if self.view.mode == "play" else None
+        selected = attacker or self.view.selected
         if selected is None or hovered is None or selected == hovered:
             return None
         moved = self.play.moved_state() if self._moving else None

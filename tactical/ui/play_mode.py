@@ -555,6 +555,16 @@ class PlayScreen(GameFiles):
         game = self.replay.frame().game if self.replay is not None else self.session.game
         return last_hits(game, unit_id)
 
+    def pair_source(self) -> str | None:
+        """During an attack (a declaration with a unit to take is open), the attacker: the
+        pair panel measures from it to the hovered unit."""
+        choice = self.actions.picked
+        if choice is None or self.move_tool is not None or self.replay is not None:
+            return None
+        if not self.session.state.has_unit(choice.actor) or not self._open_unit_choices(choice):
+            return None
+        return choice.actor
+
     def target_ids(self) -> tuple[str, ...]:
         """Units the open declaration may still take: ringed on the table."""
         choice = self.actions.picked
