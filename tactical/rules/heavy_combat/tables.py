@@ -245,7 +245,9 @@ def rerolled(die: Die, allowed: frozenset[int]) -> Die:
     twice in a row replays; X001.9: 12 then 7; X001.10: 2 then 4). In distribution it is
     one roll among the allowed faces, each keeping its multiplicity: what exact odds use."""
     return Die(
-        f"{die.name} reroll", die.values, reroll=frozenset(v for v in die.values if v not in allowed)
+        f"{die.name} reroll",
+        die.values,
+        reroll=frozenset(v for v in die.values if v not in allowed),
     )
 
 
