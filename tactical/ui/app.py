@@ -15,6 +15,7 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import tempfile
@@ -58,6 +59,9 @@ from tactical.session.saving import Autosave
 from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
+
+# Where an exception escaping an event handler is logged (the screen shows one line of it).
+EVENT_LOG = logging.getLogger("tactical.ui.events")
 from tactical.ui.draw import text
 from tactical.ui.layers import (
     draw_deployment_zone,
@@ -397,13 +401,35 @@ class App:
     # ------------------------------------------------------------------ events
 
     def handle(self, event: pygame.event.Event) -> None:
+        """One event. No event ends the play screen with a traceback: an exception escaping a
+        handler is logged and shown as an error line; the game (immutable snapshots, replaced
+        only by a finished action) stays as it was and the window open."""
+        try:
+            self._handle(event)
+        except Exception as error:  # noqa: BLE001 - the screen must outlive any one bug
+            self._handler_failed(event, error)
+
+    def _handler_failed(self, event: pygame.event.Event, error: Exception) -> None:
+        if isinstance(error, UserError):
+            self.set_status(error.describe())
+            return
+        EVENT_LOG.error(
+            "the play screen's %s handler failed",
+            pygame.event.event_name(event.type),
+            exc_info=error,
+        )
+        text = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        self.set_status(f"error: {text} (logged; the game is unchanged)")
+
+    def _handle(self, event: pygame.event.Event) -> None:
         """One event: the widgets first, then the table."""
         if event.type == pygame.QUIT:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            size = (getattr(event, "w", 0) or event.x, getattr(event, "h", 0) or event.y)
-            self.resize(size)
+            # VIDEORESIZE has w, h; WINDOWSIZECHANGED x, y (a size of 0 is clamped by resize)
+            wide, high = ("w", "h") if event.type == pygame.VIDEORESIZE else ("x", "y")
+            self.resize((int(getattr(event, wide, 0)), int(getattr(event, high, 0))))
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)

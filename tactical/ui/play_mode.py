@@ -459,8 +459,9 @@ class PlayScreen:
         if not names:
             return
         field = next(f for f in choice.fields if f.name == names[0])
-        candidates = list(field.choices or ())
         state = self.session.state
+        # a field may offer "" (none: a spotter left out) besides the units
+        candidates = [uid for uid in field.choices or () if uid and state.has_unit(uid)]
         if state.has_unit(choice.actor):
             actor = state.unit(choice.actor)
             candidates.sort(

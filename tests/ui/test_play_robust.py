@@ -1,0 +1,75 @@
+"""No event ends the play screen with a traceback (issue 12): guarded handlers, resize to 0,
+pygame_gui's file dialog failing, a spotter field offering "none"."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from ui_events import settle
+from ui_play_driver import pick_row, select_on_table
+
+from tactical.io.maps import load_map
+from tactical.io.paths import builtin_map
+from tactical.session import autoplay
+from tactical.ui.app import App
+
+
+@pytest.fixture
+def app():
+    return App(load_map(builtin_map("default")), (1280, 800), headless=True, seed=5)
+
+
+def test_cortex_bombard_with_its_none_spotter_choice_opens_without_a_crash(tmp_path):
+    """R003.67: the spotter field offers "" (no spotter) besides the ships; picking the
+    basestar's bombardment prefetched odds for state.unit("") and crashed the screen."""
+    app = App(load_map(builtin_map("cortex-space")), (1280, 800), headless=True, seed=5)
+    session = app.play.session
+    while not (choices := [c for c in session.choices() if c.kind == "bombard"]):
+        assert session.step_number < 80, "no bombardment was ever offered"
+        session.apply(autoplay.next_game(session.game).last_step.action)
+    app.play.sync()
+    choice = choices[0]
+    assert "" in next(f.choices for f in choice.fields if f.name == "spotter")
+    select_on_table(app, choice.actor)
+    pick_row(app, choice)
+    assert app.play.actions.picked == choice and "error" not in app.view.status
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        pygame.event.Event(pygame.VIDEORESIZE, w=0, h=0, size=(0, 0)),
+        pygame.event.Event(pygame.WINDOWSIZECHANGED, x=0, y=500),
+    ],
+)
+def test_a_resize_to_width_0_keeps_a_usable_window(app, event):
+    app.handle(event)
+    settle(app, 1)
+    assert app.size[0] >= 320 and app.size[1] >= 240
+
+
+def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
+    app, monkeypatch, ui_event_errors
+):
+    """pygame_gui's text entries can raise IndexError("No selected rows.") out of
+    process_events (a file dialog's path line): logged, one error line, nothing lost."""
+    app.ask_open()
+    settle(app, 2)
+    history = app.play.session.history
+    entry = app._dialog[1].file_path_text_line
+
+    def broken(event):
+        raise IndexError("No selected rows.")
+
+    monkeypatch.setattr(entry, "process_event", broken)
+    entry.focus()
+    app.manager.set_focus_set(entry)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
+    assert app.running and app.play.session.history is history
+    assert app.view.status.startswith("error: IndexError: No selected rows.")
+    assert len(ui_event_errors) == 1 and isinstance(ui_event_errors[0].exc_info[1], IndexError)
+    ui_event_errors.clear()
+    monkeypatch.undo()
+    settle(app, 2)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode="", scancode=0))
+    assert app.running
