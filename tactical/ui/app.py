@@ -59,9 +59,6 @@ from tactical.session.saving import Autosave
 from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
-
-# Where an exception escaping an event handler is logged (the screen shows one line of it).
-EVENT_LOG = logging.getLogger("tactical.ui.events")
 from tactical.ui.draw import text
 from tactical.ui.layers import (
     draw_deployment_zone,
@@ -76,6 +73,8 @@ from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance, terrain_at
 
+# Where an exception escaping an event handler is logged (the screen shows one line of it).
+EVENT_LOG = logging.getLogger("tactical.ui.events")
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
 TOP_BAR = 36
@@ -406,7 +405,7 @@ class App:
         only by a finished action) stays as it was and the window open."""
         try:
             self._handle(event)
-        except Exception as error:  # noqa: BLE001 - the screen must outlive any one bug
+        except Exception as error:  # the screen must outlive any one bug
             self._handler_failed(event, error)
 
     def _handler_failed(self, event: pygame.event.Event, error: Exception) -> None:
