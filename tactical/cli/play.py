@@ -36,13 +36,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--autosave",
         metavar="FILE",
         default=None,
-        help="where the game is saved after every action "
-        "(default: $XDG_STATE_HOME/tactical/autosave.json)",
+        help="where the game is saved after every action (default: a file per game, named "
+        "by its id, in $XDG_STATE_HOME/tactical/autosave/)",
     )
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="reopen the autosaved game where it stopped",
+        help="reopen the most recently autosaved game where it stopped (with --autosave FILE: "
+        "that file's game)",
     )
     parser.add_argument(
         "--size",
@@ -53,50 +54,95 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def default_autosave_path() -> Path:
-    """$XDG_STATE_HOME/tactical/autosave.json (~/.local/state when unset)."""
+MIN_WINDOW = (320, 240)
+MAX_WINDOW = (16384, 16384)  # pixels: beyond any screen
+
+
+def default_autosave_folder() -> Path:
+    """$XDG_STATE_HOME/tactical/autosave/ (~/.local/state when unset): a file per game."""
+    return _state_folder() / "autosave"
+
+
+def legacy_autosave_path() -> Path:
+    """The single autosave file of earlier versions (`--resume` still finds it)."""
+    return _state_folder() / "autosave.json"
+
+
+def _state_folder() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "tactical" / "autosave.json"
+    return Path(base) / "tactical"
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """--size WxH within MIN_WINDOW..MAX_WINDOW (a UserError saying what is allowed)."""
+    from tactical.cli.render import parse_size
+
+    width, height = parse_size(text)
+    if not (MIN_WINDOW[0] <= width <= MAX_WINDOW[0] and MIN_WINDOW[1] <= height <= MAX_WINDOW[1]):
+        raise UserError(
+            f"--size {text!r}: the window is {MIN_WINDOW[0]} to {MAX_WINDOW[0]} pixels wide and "
+            f"{MIN_WINDOW[1]} to {MAX_WINDOW[1]} high"
+        )
+    return width, height
+
+
+def _autosave(args: argparse.Namespace):
+    """The autosave the game writes, checked before anything starts (exit 2 when unusable):
+    --autosave FILE, else a new file named by the game's id in the autosave folder (or, with
+    --resume, the game found there)."""
+    from tactical.io.files import output_path, remove_stale_temps
+    from tactical.session.saving import Autosave
+
+    if args.autosave:
+        try:
+            output_path(args.autosave)
+        except UserError as error:
+            raise UserError(f"--autosave {error.message}") from None
+        autosave = Autosave(Path(args.autosave))
+        remove_stale_temps(autosave.path.parent, autosave.path)
+        if args.resume and not autosave.exists():
+            raise UserError(f"--resume: there is no autosave at {str(autosave.path)!r}")
+        return autosave
+    folder = default_autosave_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(
+            f"cannot make the autosave folder {str(folder)!r}: {error.strerror} "
+            "(give --autosave FILE)"
+        ) from None
+    remove_stale_temps(folder)
+    if args.resume:
+        latest = Autosave.latest_in(folder, legacy_autosave_path())
+        if latest is None:
+            raise UserError(f"--resume: there is no autosaved game in {str(folder)!r}")
+        return latest
+    return Autosave.new_game_in(folder)
 
 
 def run(args: argparse.Namespace) -> int:
-    from tactical.cli.render import parse_size
+    from tactical.io.files import is_file
     from tactical.io.maps import load_map
     from tactical.io.paths import default_map_path
     from tactical.session.controller import Session
-    from tactical.session.saving import Autosave
 
-    size = parse_size(args.size)
+    size = window_size(args.size)
     if args.seed is not None and args.seed < 0:
         raise UserError(f"--seed: a whole number >= 0, not {args.seed}")
-    if args.autosave:
-        autosave = Autosave(Path(args.autosave))
-    else:
-        autosave = Autosave(default_autosave_path())
-        try:
-            autosave.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise UserError(
-                f"cannot make the autosave folder {str(autosave.path.parent)!r}: "
-                f"{error.strerror} (give --autosave FILE)"
-            ) from None
+    if args.resume and args.map:
+        raise UserError("--resume reopens the autosave: give no MAP with it")
+    path = None if args.resume else Path(args.map) if args.map else default_map_path()
+    if path is not None and not is_file(path):
+        raise UserError(f"file {str(path)!r} not found")
+    autosave = _autosave(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    if args.resume:
-        if args.map:
-            raise UserError("--resume reopens the autosave: give no MAP with it")
-        if not autosave.exists():
-            raise UserError(f"--resume: there is no autosave at {str(autosave.path)!r}")
+    if path is None:
         session = Session.open(autosave.path, autosave)
-        path = None
+    elif path.suffix.lower() == ".json":
+        session = Session.open(path, autosave)
+        session.write_autosave()
     else:
-        path = Path(args.map) if args.map else default_map_path()
-        if not path.is_file():
-            raise UserError(f"file {str(path)!r} not found")
-        if path.suffix.lower() == ".json":
-            session = Session.open(path, autosave)
-            autosave.write(session.history)
-        else:
-            session = Session.new(load_map(path), seed, autosave)
+        session = Session.new(load_map(path), seed, autosave)
     import pygame
 
     from tactical.ui.app import App

@@ -26,7 +26,7 @@ from pathlib import Path
 from tactical.errors import UserError
 from tactical.geometry.zones import EDGE_NAMES, deployment_zone, opposite_edge
 from tactical.io import save_map
-from tactical.io.maps import write_text_atomic
+from tactical.io.files import write_text_atomic
 from tactical.model import Board, GameState
 from tactical.rules import registry
 from tactical.session.terrain_setup import (

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import tomli_w
 from shapely.geometry import Polygon, box
 
 from tactical.errors import UserError
+from tactical.io.files import write_text_atomic
 from tactical.model import (
     Board,
     Circle,
@@ -567,26 +567,3 @@ def _toml_value(value: Any) -> str:
 def save_map(state: GameState, path: str | os.PathLike[str]) -> None:
     """Write the map atomically: a temporary file in the same folder, then a rename."""
     write_text_atomic(Path(path), dumps_map(state))
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` so that readers see the old file or the new one, never half."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"{path}: cannot write: folder {folder} does not exist")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

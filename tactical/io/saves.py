@@ -30,7 +30,8 @@ from typing import Any
 import tomli_w
 
 from tactical.errors import UserError
-from tactical.io.maps import MapError, loads_map, map_document, write_text_atomic
+from tactical.io.files import write_text_atomic
+from tactical.io.maps import MapError, loads_map, map_document
 from tactical.model import FrozenMap, GameState, freeze, thaw
 from tactical.rules import registry
 

@@ -8,13 +8,17 @@ rules), is a UserError naming the file and the step.
 
 `Autosave(path).write(history)` is what a play screen calls after every
 apply, undo and redo: the write is atomic, so a session killed at any moment
-reopens with every action that completed before it.
+reopens with every action that completed before it. Each game has its own
+autosave file, named by the game's id (`Autosave.new_game_in`, `for_new_game`):
+starting or opening another game never writes over one.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tactical.errors import UserError
@@ -96,14 +100,68 @@ def load_game(path: str | os.PathLike[str]) -> History:
     return history_from_saved(read_save(path), str(path))
 
 
+def new_game_id(now: datetime | None = None) -> str:
+    """A game's id: when it started (UTC, so that ids sort by age) and 6 random hex digits
+    (two games started in the same second never share one)."""
+    moment = now or datetime.now(UTC)
+    return f"{moment:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+GAME_FILE = "{id}.json"  # a game's autosave in the autosave folder
+
+
 @dataclass(frozen=True)
 class Autosave:
-    """The autosave file a play screen writes after every change (atomic writes)."""
+    """The autosave file a play screen writes after every change (atomic writes).
+
+    One file per game: a new game never writes over another game's autosave. `naming`
+    says how another game's file is named next to this one (`{id}` its game id): in the
+    autosave folder `<id>.json`; next to a file given by hand `<stem>-<id><suffix>`.
+    """
 
     path: Path
+    naming: str = ""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], naming: str = "") -> None:
         object.__setattr__(self, "path", Path(path))
+        object.__setattr__(self, "naming", naming)
+
+    @classmethod
+    def new_game_in(cls, folder: str | os.PathLike[str]) -> Autosave:
+        """A new game's autosave in the autosave folder, named by its id."""
+        return cls(Path(folder) / GAME_FILE.format(id=new_game_id()), GAME_FILE)
+
+    @classmethod
+    def latest_in(cls, folder: str | os.PathLike[str], *also: Path) -> Autosave | None:
+        """The most recently written game of the autosave folder (and of the files `also`
+        given, an older version's single autosave): what `--resume` reopens."""
+        files = [*sorted(Path(folder).glob(GAME_FILE.format(id="*"))), *also]
+        found = []
+        for file in files:
+            try:
+                if file.is_file():
+                    found.append((file.stat().st_mtime_ns, file.name, file))
+            except OSError:
+                continue
+        if not found:
+            return None
+        newest = max(found)[2]
+        return cls(newest, GAME_FILE if newest.parent == Path(folder) else "")
+
+    def for_new_game(self) -> Autosave:
+        """Where a new game started with this autosave writes: here while no game has
+        written here yet, else a file of its own next to it, named by the new game's id."""
+        if not self.path.exists():
+            return self
+        naming = self.naming or f"{self.path.stem}-{{id}}{self.path.suffix}"
+        return Autosave(self.path.parent / naming.format(id=new_game_id()), naming)
+
+    def is_for(self, path: str | os.PathLike[str]) -> bool:
+        """Whether this autosave is the file `path` (a game reopened from its own autosave)."""
+        try:
+            return self.path.resolve() == Path(path).resolve()
+        except OSError:
+            return False
 
     def write(self, history: History | Game) -> None:
         save_game(history, self.path)
