@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tactical.errors import UserError
-from tactical.io.saves import SavedAction, SavedGame, read_save, write_save
+from tactical.io.saves import SavedAction, SavedGame, SaveError, read_save, write_save
 from tactical.rules.base import Action
 from tactical.session.game import Game
 from tactical.session.history import History
@@ -45,30 +45,66 @@ def saved_game(played: History | Game) -> SavedGame:
     )
 
 
+# What rule-system code raises on values it never made itself: a save's `rule_state` (or an
+# action's parameters) edited by hand. From a save these are the file's fault, not a bug.
+UNTRUSTED_FAULTS = (
+    KeyError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    IndexError,
+    ArithmeticError,
+    AssertionError,
+    RecursionError,
+)
+
+
+def _fault_text(fault: BaseException) -> str:
+    detail = str(fault).splitlines()[0][:120] if str(fault) else ""
+    return f"{type(fault).__name__}: {detail}" if detail else type(fault).__name__
+
+
 def replay_actions(
     start: Game,
     actions: list[Action] | tuple[Action, ...],
     source: str,
     rolls: list[tuple[int, ...]] | None = None,
+    *,
+    untrusted: bool = False,
 ) -> tuple[Game, ...]:
-    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given."""
+    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given.
+
+    `untrusted` (a save file): a step the rule system cannot even evaluate is refused as a
+    SaveError naming the step, and the save's `rule_state` when it has one."""
     games = [start]
     for index, action in enumerate(actions):
         number = index + 1
+        where = f"actions[{index}] (step {number}, {action.kind} by {action.actor!r})"
         try:
             following = games[-1].apply(action)
         except UserError as error:
             raise UserError(
-                f"{source}: actions[{index}] (step {number}, {action.kind} by {action.actor!r}) "
-                f"no longer applies: {error.message}",
+                f"{source}: {where} no longer applies: {error.message}",
                 spec_id=error.spec_id,
+            ) from None
+        except UNTRUSTED_FAULTS as fault:
+            if not untrusted:
+                raise
+            if start.initial.rule_state:
+                raise SaveError(
+                    source,
+                    "rule_state",
+                    f"the state of a {start.rules} game: {where} cannot be played from it "
+                    f"({_fault_text(fault)})",
+                ) from None
+            raise SaveError(
+                source, f"actions[{index}]", f"an action of the game ({_fault_text(fault)})"
             ) from None
         if rolls is not None:
             got = following.steps[-1].results
             if got != rolls[index]:
                 raise UserError(
-                    f"{source}: actions[{index}] (step {number}, {action.kind} by "
-                    f"{action.actor!r}) rolled {list(got)} on replay but the save recorded "
+                    f"{source}: {where} rolled {list(got)} on replay but the save recorded "
                     f"{list(rolls[index])}: the save was made with different rules or dice"
                 )
         games.append(following)
@@ -81,11 +117,17 @@ def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
         start = Game.new(saved.initial, saved.seed)
     except UserError as error:
         raise UserError(f"{source}: the saved map cannot start a game: {error.message}") from None
+    except UNTRUSTED_FAULTS as fault:
+        key = "rule_state" if saved.initial.rule_state else "map"
+        raise SaveError(
+            source, key, f"the state of a {saved.rules} game ({_fault_text(fault)})"
+        ) from None
     games = replay_actions(
         start,
         [Action(a.kind, a.actor, a.params) for a in saved.actions],
         source,
         [a.rolls for a in saved.actions],
+        untrusted=True,
     )
     return History(games, saved.cursor)
 
