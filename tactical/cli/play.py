@@ -86,23 +86,27 @@ def window_size(text: str) -> tuple[int, int]:
     return width, height
 
 
-def _autosave(args: argparse.Namespace):
-    """The autosave the game writes, checked before anything starts (exit 2 when unusable):
-    --autosave FILE, else a new file named by the game's id in the autosave folder (or, with
-    --resume, the game found there)."""
-    from tactical.io.files import output_path, remove_stale_temps
-    from tactical.session.saving import Autosave
+def _checked_autosave_file(args: argparse.Namespace) -> Path | None:
+    """--autosave FILE checked before anything is read or written (exit 2 when unusable)."""
+    from tactical.io.files import output_path
 
-    if args.autosave:
-        try:
-            output_path(args.autosave)
-        except UserError as error:
-            raise UserError(f"--autosave {error.message}") from None
-        autosave = Autosave(Path(args.autosave))
-        remove_stale_temps(autosave.path.parent, autosave.path)
-        if args.resume and not autosave.exists():
-            raise UserError(f"--resume: there is no autosave at {str(autosave.path)!r}")
-        return autosave
+    if not args.autosave:
+        return None
+    try:
+        output_path(args.autosave)
+    except UserError as error:
+        raise UserError(f"--autosave {error.message}") from None
+    file = Path(args.autosave)
+    if args.resume and not file.is_file():
+        raise UserError(f"--resume: there is no autosave at {str(file)!r}")
+    return file
+
+
+def _autosave_folder() -> Path:
+    """The autosave folder, made if needed (once the game has loaded: a refused file
+    writes nothing), with the leftovers of killed sessions removed."""
+    from tactical.io.files import remove_stale_temps
+
     folder = default_autosave_folder()
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -112,19 +116,50 @@ def _autosave(args: argparse.Namespace):
             "(give --autosave FILE)"
         ) from None
     remove_stale_temps(folder)
-    if args.resume:
-        latest = Autosave.latest_in(folder, legacy_autosave_path())
-        if latest is None:
-            raise UserError(f"--resume: there is no autosaved game in {str(folder)!r}")
-        return latest
-    return Autosave.new_game_in(folder)
+    return folder
+
+
+def _open_session(args: argparse.Namespace, path: Path | None, seed: int):
+    """The game to play: everything read and checked first, the autosave written last."""
+    from tactical.io.files import remove_stale_temps
+    from tactical.io.maps import load_map
+    from tactical.session.controller import Session
+    from tactical.session.saving import Autosave, load_game
+
+    file = _checked_autosave_file(args)
+    if path is None:  # --resume
+        if file is not None:
+            autosave = Autosave(file)
+        else:
+            folder = default_autosave_folder()
+            found = Autosave.latest_in(folder, legacy_autosave_path()) if folder.is_dir() else None
+            if found is None:
+                raise UserError(f"--resume: there is no autosaved game in {str(folder)!r}")
+            autosave = found
+        history = load_game(autosave.path)
+        remove_stale_temps(autosave.path.parent, autosave.path)
+        return Session(history, autosave)
+    if path.suffix.lower() == ".json":
+        history = load_game(path)
+        state = None
+    else:
+        state = load_map(path)
+    if file is not None:
+        remove_stale_temps(file.parent, file)
+        autosave = Autosave(file)
+    else:
+        autosave = Autosave.new_game_in(_autosave_folder())
+    if state is not None:
+        return Session.new(state, seed, autosave)
+    own = autosave if autosave.is_for(path) else autosave.for_new_game()
+    session = Session(history, own)
+    session.write_autosave()
+    return session
 
 
 def run(args: argparse.Namespace) -> int:
     from tactical.io.files import is_file
-    from tactical.io.maps import load_map
     from tactical.io.paths import default_map_path
-    from tactical.session.controller import Session
 
     size = window_size(args.size)
     if args.seed is not None and args.seed < 0:
@@ -134,15 +169,8 @@ def run(args: argparse.Namespace) -> int:
     path = None if args.resume else Path(args.map) if args.map else default_map_path()
     if path is not None and not is_file(path):
         raise UserError(f"file {str(path)!r} not found")
-    autosave = _autosave(args)
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    if path is None:
-        session = Session.open(autosave.path, autosave)
-    elif path.suffix.lower() == ".json":
-        session = Session.open(path, autosave)
-        session.write_autosave()
-    else:
-        session = Session.new(load_map(path), seed, autosave)
+    session = _open_session(args, path, seed)
     import pygame
 
     from tactical.ui.app import App
