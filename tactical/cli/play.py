@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--resume reopens the autosave: give no MAP with it")
     path = None if args.resume else Path(args.map) if args.map else default_map_path()
     if path is not None and not is_file(path):
-        raise UserError(f"file {str(path)!r} not found")
+        there = os.path.lexists(path) and not os.path.isdir(path)
+        why = "is not a regular file (a device, a pipe or a socket)" if there else "not found"
+        raise UserError(f"file {str(path)!r} {why}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     session = _open_session(args, path, seed)
     import pygame

@@ -17,6 +17,7 @@ file.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -26,6 +27,7 @@ from pathlib import Path
 from tactical.errors import UserError
 
 TEMP_SUFFIX = ".tmp"
+MAX_INPUT_BYTES = 32 * 1024 * 1024  # a map or a save; the 200-ship stress map is 74 KB
 _TEMP_NAME_PART = 96  # characters of the target's name kept in its temporary file's name
 _UMASK: list[int] = []
 
@@ -51,7 +53,7 @@ def output_path(path: str | os.PathLike[str]) -> Path:
     except (OSError, ValueError) as error:
         raise _fail(path, getattr(error, "strerror", None) or str(error)) from None
     folder = target.parent
-    limit = _name_max(folder) if folder.is_dir() else 255
+    limit = _name_max(folder) if _is_dir(folder) else 255
     for part in (given.name, target.name):
         if len(os.fsencode(part)) > limit:
             raise _fail(
@@ -66,15 +68,37 @@ def output_path(path: str | os.PathLike[str]) -> Path:
     if info is not None and not stat.S_ISREG(info.st_mode):
         what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
         raise _fail(path, f"{target} is {what}")
-    try:
-        folder_ok = folder.is_dir()
-    except OSError:
-        folder_ok = False
-    if not folder_ok:
+    if not _is_dir(folder):
         raise _fail(path, f"folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise _fail(path, f"folder {folder} is not writable")
     return target
+
+
+def read_input(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of an input file (a map, a save, a library). Only a regular file of at
+    most MAX_INPUT_BYTES is read: /dev/zero would never end. Problems are OSErrors (with
+    `strerror`) as from `open`, for the caller to word."""
+    info = os.stat(path)
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", os.fspath(path))
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "it is a device, a pipe or a socket")
+    limit = f"larger than {MAX_INPUT_BYTES // 2**20} MB"
+    if info.st_size > MAX_INPUT_BYTES:
+        raise OSError(errno.EFBIG, limit)
+    with open(path, "rb") as stream:
+        data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise OSError(errno.EFBIG, limit)
+    return data
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def is_file(path: str | os.PathLike[str]) -> bool:

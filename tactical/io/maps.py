@@ -27,7 +27,7 @@ import tomli_w
 from shapely.geometry import Polygon, box
 
 from tactical.errors import UserError
-from tactical.io.files import write_text_atomic
+from tactical.io.files import read_input, write_text_atomic
 from tactical.io.limits import (
     MAX_AREAS,
     MAX_COORDINATE,
@@ -290,7 +290,7 @@ def load_map(path: str | os.PathLike[str]) -> GameState:
     file = Path(path)
     source = str(path)
     try:
-        raw = file.read_bytes()
+        raw = read_input(file)
     except FileNotFoundError:
         raise MapError(source, None, None, "an existing map file (no such file)") from None
     except IsADirectoryError:

@@ -30,7 +30,7 @@ from typing import Any
 import tomli_w
 
 from tactical.errors import UserError
-from tactical.io.files import write_text_atomic
+from tactical.io.files import read_input, write_text_atomic
 from tactical.io.limits import MAX_DEPTH, nesting_problem
 from tactical.io.maps import MapError, loads_map, map_document
 from tactical.model import FrozenMap, GameState, freeze, thaw
@@ -157,7 +157,7 @@ def read_save(path: str | os.PathLike[str]) -> SavedGame:
     """Read and check a save file; every problem is a SaveError naming file and key."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_input(path)
     except FileNotFoundError:
         raise SaveError(source, None, "an existing save file (no such file)") from None
     except IsADirectoryError:

@@ -110,3 +110,27 @@ def test_a_file_name_too_long_is_one_line_not_a_traceback(tmp_path, monkeypatch,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "too long" in err and "Traceback" not in err
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "/dev/zero"],
+        ["replay", "/dev/zero"],
+        ["terrain", "--library", "/dev/zero"],
+        ["play", "/dev/zero"],
+        ["render", "MAP", "-o", "x" * 300 + "/a.png"],
+        ["terrain", "-o", "x" * 300 + "/a.toml"],
+    ],
+)
+def test_devices_and_impossible_paths_are_one_line(tmp_path, monkeypatch, capsys, argv):
+    """/dev/zero was read until memory ran out; a folder name too long was a traceback."""
+    from tactical.io.paths import builtin_map
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    argv = [str(builtin_map("default")) if a == "MAP" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert os.listdir(tmp_path) == []
