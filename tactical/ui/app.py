@@ -17,10 +17,10 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import os
-import tempfile
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -31,6 +31,7 @@ from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
+from tactical.io.files import write_bytes_atomic
 from tactical.io.maps import load_map, save_map
 from tactical.model import GameState, Unit
 from tactical.rules import registry
@@ -620,13 +621,15 @@ class App:
         if target.suffix.lower() != ".png":
             target = target.with_suffix(target.suffix + ".png")
         surface = self.frame()
+        picture = io.BytesIO()
         try:
-            handle, temporary = tempfile.mkstemp(suffix=".png", dir=target.parent or Path("."))
-            os.close(handle)
-            pygame.image.save(surface, temporary)
-            os.replace(temporary, target)
-        except (OSError, pygame.error) as error:
+            pygame.image.save(surface, picture, "view.png")
+            write_bytes_atomic(target, picture.getvalue())  # checked, atomic, mode kept
+        except pygame.error as error:
             self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
+            return None
+        except UserError as error:
+            self.show_message("Cannot export PNG", error.describe())
             return None
         self.set_status(f"wrote {target}")
         return target

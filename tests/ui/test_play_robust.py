@@ -73,3 +73,19 @@ def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
     settle(app, 2)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode="", scancode=0))
     assert app.running
+
+
+def test_the_view_export_follows_a_symlink_keeps_the_mode_and_refuses_a_device(app, tmp_path):
+    """F12 wrote a 0600 file over the link, and left its temporary file when saving failed."""
+    real = tmp_path / "view.png"
+    real.write_bytes(b"old")
+    real.chmod(0o644)
+    link = tmp_path / "link.png"
+    link.symlink_to(real)
+    assert app.export_png(link) == link
+    assert link.is_symlink() and real.read_bytes()[:4] == b"\x89PNG"
+    assert real.stat().st_mode & 0o777 == 0o644
+    device = tmp_path / "full.png"
+    device.symlink_to("/dev/full")
+    assert app.export_png(device) is None and "not a regular file" in app.view.status
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.png", "link.png", "view.png"]
