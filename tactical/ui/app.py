@@ -267,7 +267,10 @@ class App:
             exc_info=error,
         )
         text = f"{type(error).__name__}: {error}".splitlines()[0][:160]
-        self.set_status(f"error: {text} (logged; the game is unchanged)")
+        self.set_status(
+            f"Something went wrong with that input ({text}); the game is unchanged, "
+            "the details are in the log"
+        )
 
     def _handle(self, event: pygame.event.Event) -> None:
         """One event: the widgets first, then the table."""
@@ -283,7 +286,13 @@ class App:
             self._ui_event(event)
         if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
             return
-        consumed = self.manager.process_events(event)
+        try:
+            consumed = self.manager.process_events(event)
+        except IndexError as error:
+            # pygame_gui's text lines (the file dialog's path) can lose track of their
+            # selection and raise "No selected rows." on an edit: that one edit is dropped
+            EVENT_LOG.warning("a text field dropped an edit: %s", error)
+            consumed = True
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = tuple(int(v) for v in event.pos)  # type: ignore[assignment]
         if consumed and event.type != pygame.MOUSEMOTION:

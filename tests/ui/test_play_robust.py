@@ -48,11 +48,9 @@ def test_a_resize_to_width_0_keeps_a_usable_window(app, event):
     assert app.size[0] >= 320 and app.size[1] >= 240
 
 
-def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
-    app, monkeypatch, ui_event_errors
-):
+def test_the_file_dialogs_no_selected_rows_drops_the_edit_and_nothing_else(app, monkeypatch):
     """pygame_gui's text entries can raise IndexError("No selected rows.") out of
-    process_events (a file dialog's path line): logged, one error line, nothing lost."""
+    process_events (the file dialog's path line): it ended App.handle with a traceback."""
     app.ask_open()
     settle(app, 2)
     history = app.play.session.history
@@ -65,14 +63,27 @@ def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
     entry.focus()
     app.manager.set_focus_set(entry)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
+    assert app.running and app.play.session.history is history and app._dialog is not None
+
+
+def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
+    app, monkeypatch, ui_event_errors
+):
+    """Any exception escaping a handler: logged, one line on the screen, nothing lost."""
+    history = app.play.session.history
+
+    def broken(*args):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app, "toggle_help", broken)
+    app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode="", scancode=0))
     assert app.running and app.play.session.history is history
-    assert app.view.status.startswith("error: IndexError: No selected rows.")
-    assert len(ui_event_errors) == 1 and isinstance(ui_event_errors[0].exc_info[1], IndexError)
+    assert app.view.status.startswith("Something went wrong with that input (RuntimeError: a bug)")
+    assert len(ui_event_errors) == 1 and isinstance(ui_event_errors[0].exc_info[1], RuntimeError)
     ui_event_errors.clear()
     monkeypatch.undo()
-    settle(app, 2)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_F1, mod=0, unicode="", scancode=0))
-    assert app.running
+    assert app.view.help_visible
 
 
 def test_the_view_export_follows_a_symlink_keeps_the_mode_and_refuses_a_device(app, tmp_path):
