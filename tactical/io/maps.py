@@ -147,13 +147,51 @@ class _Lines:
             sub = subs[depth - 2] if depth >= 2 else -1
             line = self._key_line(header, item, sub, names[depth - 1])
             if line:
-                return line
+                # an inline array (`weapons = [ {...}, {...} ]`): the line of the element
+                return self._element_line(line, subs[depth - 1]) if subs[depth - 1] >= 0 else line
             table_line = self._block_line(".".join([head, *names[:depth]]), item, subs[depth - 1])
             if table_line:
                 return table_line
         if not names and not rooted:
             return self._key_line("", -1, -1, head) or self._block_line(head, -1, -1)
         return self._block_line(head, item, -1)
+
+    def _element_line(self, line: int, index: int) -> int:
+        """The line on which element `index` of the inline array given on `line` starts
+        (`line` itself when the value is no array or has fewer elements)."""
+        depth, count, expecting, quote = 0, -1, False, ""
+        for number in range(line - 1, len(self.lines)):
+            raw = self.lines[number]
+            position = raw.index("=") + 1 if number == line - 1 and "=" in raw else 0
+            while position < len(raw):
+                char = raw[position]
+                position += 1
+                if quote:
+                    if char == "\\" and quote == '"':
+                        position += 1
+                    elif char == quote:
+                        quote = ""
+                    continue
+                if char == "#":
+                    break
+                if char.isspace() or char == ",":
+                    expecting = expecting or (char == "," and depth == 1)
+                    continue
+                if char in "]}":
+                    depth -= 1
+                    if depth <= 0:
+                        return line
+                    continue
+                if depth == 1 and expecting:
+                    count, expecting = count + 1, False
+                    if count == index:
+                        return number + 1
+                if char in "\"'":
+                    quote = char
+                elif char in "[{":
+                    depth += 1
+                    expecting = expecting or depth == 1
+        return line
 
     def _key_line(self, header: str, item: int, sub: int, key: str) -> int | None:
         for h, i, s, k, number in self.keys:

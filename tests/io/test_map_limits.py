@@ -121,3 +121,19 @@ def test_deeply_nested_toml_is_a_clear_message_not_a_recursion_error(tmp_path, c
     assert main(["check", str(path)]) == 2
     err = capfd.readouterr().err
     assert err.count("\n") == 1 and "nested no more than 32 levels" in err
+
+
+def test_an_error_in_an_inline_array_element_names_that_elements_line():
+    """Cortex writes weapons = [ {...}, {...} ] over several lines: each element's line."""
+    lines = builtin_map("cortex-space").read_text().splitlines()
+    checked = 0
+    for index, raw in enumerate(lines):
+        if not re.search(r'damage = "[^"]*"', raw) or raw.lstrip().startswith("weapons"):
+            if "weapons = [{" not in raw:
+                continue
+        bad = re.sub(r'damage = "[^"]*"', 'damage = "banana"', raw, count=1)
+        text = "\n".join([*lines[:index], bad, *lines[index + 1 :]])
+        error = _error(text)
+        assert error.line == index + 1 and "damage" in error.key, (index + 1, str(error))
+        checked += 1
+    assert checked >= 8
