@@ -128,9 +128,9 @@ def test_an_error_in_an_inline_array_element_names_that_elements_line():
     lines = builtin_map("cortex-space").read_text().splitlines()
     checked = 0
     for index, raw in enumerate(lines):
-        if not re.search(r'damage = "[^"]*"', raw) or raw.lstrip().startswith("weapons"):
-            if "weapons = [{" not in raw:
-                continue
+        element = raw.lstrip().startswith("{") or "weapons = [{" in raw
+        if not (element and re.search(r'damage = "[^"]*"', raw)):
+            continue
         bad = re.sub(r'damage = "[^"]*"', 'damage = "banana"', raw, count=1)
         text = "\n".join([*lines[:index], bad, *lines[index + 1 :]])
         error = _error(text)
