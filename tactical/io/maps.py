@@ -359,7 +359,7 @@ def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
     options = document.get("options", {})
     reader.table(options, ["options"], [f.name for f in system.option_fields])
     for problem in system.check_options(options):
-        reader.fail(["options", *problem.key.split(".")], problem.expected, problem.spec_id)
+        reader.fail(["options", *_key_parts(problem.key)], problem.expected, problem.spec_id)
 
     terrain_items = document.get("terrain", [])
     if not isinstance(terrain_items, list):
