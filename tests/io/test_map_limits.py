@@ -141,7 +141,8 @@ def test_an_error_in_an_inline_array_element_names_that_elements_line():
 
 def test_an_option_inside_an_array_names_its_line():
     """options.structures[0].population was reported on the [options] header (line 12)."""
-    text = builtin_map("cortex-space").read_text().replace("population = 2000000", "population = -5")
+    text = builtin_map("cortex-space").read_text()
+    text = text.replace("population = 2000000", "population = -5")
     error = _error(text)
     assert error.key == "options.structures[0].population"
     assert "population = -5" in text.splitlines()[error.line - 1]
