@@ -191,10 +191,11 @@ FUZZ = settings(
 
 @FUZZ
 @given(text=mutated_text(MAPS))
-def test_mutated_maps_check_or_one_line(sandbox, text):
+def test_mutated_maps_check_and_play_or_one_line(sandbox, text):
     with sandbox() as folder:
         (folder / "map.toml").write_text(text)
         _run(["check", "map.toml"], folder)
+        _run(["play", "map.toml", "--seed", "1"], folder)
 
 
 @FUZZ
