@@ -130,11 +130,25 @@ class App:
 
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
+        last_failure = ""
         while self.running:
             for event in pygame.event.get():
                 self.handle(event)
-            self.step(self.clock.tick(FPS) / 1000)
-            self.frame()
+            try:
+                self.step(self.clock.tick(FPS) / 1000)
+                self.frame()
+            except Exception as error:  # a frame that cannot be drawn must not end the game
+                failure = f"{type(error).__name__}: {error}"
+                if failure != last_failure:  # said once, not 60 times a second
+                    EVENT_LOG.error("the play screen's frame failed", exc_info=error)
+                    said = failure.splitlines()[0][:160]
+                    self.set_status(
+                        f"Something went wrong drawing the screen ({said}); the game is "
+                        "unchanged, the details are in the log"
+                    )
+                last_failure = failure
+                continue
+            last_failure = ""
             if not self.headless:
                 pygame.display.flip()
         self.play.close()

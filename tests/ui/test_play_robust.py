@@ -100,3 +100,19 @@ def test_the_view_export_follows_a_symlink_keeps_the_mode_and_refuses_a_device(a
     device.symlink_to("/dev/full")
     assert app.export_png(device) is None and "not a regular file" in app.view.status
     assert sorted(p.name for p in tmp_path.iterdir()) == ["full.png", "link.png", "view.png"]
+
+
+def test_a_frame_that_fails_is_said_once_and_the_loop_goes_on(app, monkeypatch, ui_event_errors):
+    frames = []
+
+    def frame():
+        frames.append(1)
+        if len(frames) == 3:
+            app.running = False
+        raise ValueError("cannot draw")
+
+    monkeypatch.setattr(app, "frame", frame)
+    monkeypatch.setattr(pygame.event, "get", lambda: [])
+    assert app.run() == 0 and len(frames) == 3
+    assert "cannot draw" in app.view.status and len(ui_event_errors) == 1
+    ui_event_errors.clear()
