@@ -1,4 +1,8 @@
-"""Writing files safely: every output checked first, then written atomically in place.
+"""Files in and out safely: inputs read only when they are files, outputs checked first and
+written atomically in place.
+
+`read_input(path)` reads a map, a save or a library only if it is a regular file of
+sensible size (a device such as /dev/zero would be read until memory runs out).
 
 `output_path(path)` is the check a command runs on every file it will write before it
 writes any (so that `terrain -o a.toml --sheet /missing/s.md` writes nothing): the name
