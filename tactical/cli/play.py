@@ -43,7 +43,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--resume",
         action="store_true",
         help="reopen the most recently autosaved game where it stopped (with --autosave FILE: "
-        "that file's game)",
+        "the latest of FILE and the games autosaved next to it)",
     )
     parser.add_argument(
         "--size",
@@ -96,10 +96,7 @@ def _checked_autosave_file(args: argparse.Namespace) -> Path | None:
         output_path(args.autosave)
     except UserError as error:
         raise UserError(f"--autosave {error.message}") from None
-    file = Path(args.autosave)
-    if args.resume and not file.is_file():
-        raise UserError(f"--resume: there is no autosave at {str(file)!r}")
-    return file
+    return Path(args.autosave)
 
 
 def _autosave_folder() -> Path:
@@ -129,7 +126,10 @@ def _open_session(args: argparse.Namespace, path: Path | None, seed: int):
     file = _checked_autosave_file(args)
     if path is None:  # --resume
         if file is not None:
-            autosave = Autosave(file)
+            found = Autosave.latest_of(file)
+            if found is None:
+                raise UserError(f"--resume: there is no autosave at {str(file)!r}")
+            autosave = found
         else:
             folder = default_autosave_folder()
             found = Autosave.latest_in(folder, legacy_autosave_path()) if folder.is_dir() else None

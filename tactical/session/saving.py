@@ -142,6 +142,18 @@ def load_game(path: str | os.PathLike[str]) -> History:
     return history_from_saved(read_save(path), str(path))
 
 
+def _newest(files: list[Path]) -> Path | None:
+    """The most recently modified of the regular files among `files` (None if none is)."""
+    found = []
+    for file in files:
+        try:
+            if file.is_file():
+                found.append((file.stat().st_mtime_ns, file.name, file))
+        except OSError:
+            continue
+    return max(found)[2] if found else None
+
+
 def new_game_id(now: datetime | None = None) -> str:
     """A game's id: when it started (UTC, so that ids sort by age) and 6 random hex digits
     (two games started in the same second never share one)."""
@@ -177,18 +189,19 @@ class Autosave:
     def latest_in(cls, folder: str | os.PathLike[str], *also: Path) -> Autosave | None:
         """The most recently written game of the autosave folder (and of the files `also`
         given, an older version's single autosave): what `--resume` reopens."""
-        files = [*sorted(Path(folder).glob(GAME_FILE.format(id="*"))), *also]
-        found = []
-        for file in files:
-            try:
-                if file.is_file():
-                    found.append((file.stat().st_mtime_ns, file.name, file))
-            except OSError:
-                continue
-        if not found:
+        newest = _newest([*Path(folder).glob(GAME_FILE.format(id="*")), *also])
+        if newest is None:
             return None
-        newest = max(found)[2]
         return cls(newest, GAME_FILE if newest.parent == Path(folder) else "")
+
+    @classmethod
+    def latest_of(cls, file: str | os.PathLike[str]) -> Autosave | None:
+        """The most recently written of a file given by hand and the games autosaved next
+        to it (`<stem>-<id><suffix>`, see `for_new_game`): what `--resume --autosave` reopens."""
+        path = Path(file)
+        naming = f"{path.stem}-{{id}}{path.suffix}"
+        newest = _newest([path, *path.parent.glob(naming.format(id="*"))])
+        return None if newest is None else cls(newest, naming)
 
     def for_new_game(self) -> Autosave:
         """Where a new game started with this autosave writes: here while no game has

@@ -117,3 +117,15 @@ def test_bad_play_arguments_are_one_line(opened, capsys, argv, tmp_path, monkeyp
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and opened == []
+
+
+def test_resume_with_an_explicit_file_reopens_the_latest_game_next_to_it(opened, tmp_path):
+    mine = tmp_path / "mine.json"
+    assert main(["play", "--seed", "7", "--autosave", str(mine)]) == 0
+    assert main(["play", "--seed", "8", "--autosave", str(mine)]) == 0  # mine.json is kept
+    [sibling] = tmp_path.glob("mine-*.json")
+    assert read_save(mine).seed == 7 and read_save(sibling).seed == 8
+    os.utime(mine, ns=(1, 1))
+    assert main(["play", "--resume", "--autosave", str(mine)]) == 0
+    assert opened[-1].play.session.game.seed == 8
+    assert opened[-1].play.session.autosave.path == sibling
