@@ -15,6 +15,7 @@ starting or opening another game never writes over one.
 
 from __future__ import annotations
 
+import glob
 import os
 import secrets
 from dataclasses import dataclass
@@ -162,6 +163,8 @@ def new_game_id(now: datetime | None = None) -> str:
 
 
 GAME_FILE = "{id}.json"  # a game's autosave in the autosave folder
+# what a game id looks like to glob (so that `--resume` never takes another file for a game)
+GAME_ID_GLOB = "[0-9]" * 8 + "-" + "[0-9]" * 6 + "-" + "[0-9a-f]" * 6
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ class Autosave:
     def latest_in(cls, folder: str | os.PathLike[str], *also: Path) -> Autosave | None:
         """The most recently written game of the autosave folder (and of the files `also`
         given, an older version's single autosave): what `--resume` reopens."""
-        newest = _newest([*Path(folder).glob(GAME_FILE.format(id="*")), *also])
+        newest = _newest([*Path(folder).glob(GAME_FILE.format(id=GAME_ID_GLOB)), *also])
         if newest is None:
             return None
         return cls(newest, GAME_FILE if newest.parent == Path(folder) else "")
@@ -200,7 +203,8 @@ class Autosave:
         to it (`<stem>-<id><suffix>`, see `for_new_game`): what `--resume --autosave` reopens."""
         path = Path(file)
         naming = f"{path.stem}-{{id}}{path.suffix}"
-        newest = _newest([path, *path.parent.glob(naming.format(id="*"))])
+        pattern = f"{glob.escape(path.stem)}-{GAME_ID_GLOB}{glob.escape(path.suffix)}"
+        newest = _newest([path, *path.parent.glob(pattern)])
         return None if newest is None else cls(newest, naming)
 
     def for_new_game(self) -> Autosave:
