@@ -162,8 +162,8 @@ def remove_stale_temps(folder: Path, target: Path | None = None) -> list[Path]:
 
 
 def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
+    if pid == os.getpid() or os.name != "posix":
+        return True  # (elsewhere os.kill(pid, 0) would end the process: keep the file)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -191,7 +191,8 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
         raise _fail(path, error.strerror or str(error)) from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            os.fchmod(stream.fileno(), mode)
+            if hasattr(os, "fchmod"):
+                os.fchmod(stream.fileno(), mode)
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
