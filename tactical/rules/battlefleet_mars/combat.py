@@ -120,7 +120,7 @@ def measure(attacker: Unit, target: Unit, options: Mapping[str, Any]) -> RangeFa
 
 def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndarray:
     """Integer ranges R between every pair of units (vectorised `measure`)."""
-    xy = np.array([(u.x, u.y) for u in units], dtype=float).reshape(-1, 2)
+    xy = np.array([(u.x, u.y) for u in units]).reshape(len(units), 2)
     delta = xy[:, None, :] - xy[None, :, :]
     scaled = np.hypot(delta[..., 0], delta[..., 1]) / float(options["range_unit_inches"])
     rounding = options["range_rounding"]
@@ -625,14 +625,12 @@ def _laser_report(
     target_card = profile(target)
     facts = measure(attacker, target, options)
     needed = to_hit_threshold(facts.range, strength)
-    hit = Fraction(10 - needed, 10) if needed is not None else Fraction(0)
+    hit = Fraction(10 - needed, 10)  # never None: `declare` refuses a target out of range
     sections = [OddsSection("result", "T000.2", "result", outcomes.sorted(key=_result_order))]
     if target_card.kind in GROUPS:
         rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
         destroyed = outcomes.map(lambda result: bool(destroys(result, target_card.kind)))
-        sections.append(
-            OddsSection("destroyed", rule, "destroyed", destroyed.sorted(key=lambda d: d))
-        )
+        sections.append(OddsSection("destroyed", rule, "destroyed", destroyed.sorted()))
     return OddsReport(
         rules_id,
         attack,
@@ -744,8 +742,10 @@ def all_pair_odds(state: GameState) -> dict[tuple[str, str, str], Distribution[A
     ranges = range_matrix(units, options)
     memo = _Memo(options, {}, {})
     odds: dict[tuple[str, str, str], Distribution[Any]] = {}
-    for i, (attacker, card) in enumerate(zip(units, cards, strict=True)):
-        if card.has_lasers:
+    for i, attacker in enumerate(units):
+        card = cards[i]
+        weapons = weapons_of(attacker)
+        if LASER in weapons:
             strength = card.laser_strength or 0
             reach = max_range(strength)
             for j in np.flatnonzero(ranges[i] <= reach):
@@ -755,7 +755,7 @@ def all_pair_odds(state: GameState) -> dict[tuple[str, str, str], Distribution[A
                 odds[(attacker.id, LASER, units[j].id)] = memo.laser_odds(
                     strength, int(ranges[i, j]), target_card.column
                 )
-        if card.kind is UnitType.MISSILE or (card.is_carrier and card.launch_capacity > 0):
+        if MISSILES in weapons:
             declared, _ = available_missiles(card)
             if declared < 1:
                 continue
