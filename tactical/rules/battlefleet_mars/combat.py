@@ -512,7 +512,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     )
     events.extend(shot.events)
     new_state = state
-    killed = destroys(shot.summary, target_card.kind) if shot.hit else False
+    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not shot.hit:
         events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
     elif killed is None:

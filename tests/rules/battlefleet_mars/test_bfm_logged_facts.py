@@ -113,6 +113,16 @@ def test_R000_11_a_laser_L_result_destroys_the_last_missile_of_a_group():
     assert spared.state == state
 
 
+def test_GEO000_1_the_logged_range_keeps_six_decimals():
+    state = table(
+        unit("a", 10, 10, "A", type="ship", laser_strength=4),
+        unit("t", 13, 13, "B", type="ship", laser_strength=1),
+    )
+    resolution, _ = _resolve(state, "laser", [0])
+    assert _events(resolution)[1]["distance"] == 4.242641  # 3 * sqrt(2)
+    assert _report(state)["facts"]["distance"] == 4.242641
+
+
 def test_R000_12_a_ship_keeps_its_result_code_for_the_base_game():
     state = duel({"type": "base"}, {"type": "ship", "laser_strength": 3}, 0)
     resolution, _ = _resolve(state, "laser", [0, 1])
@@ -253,6 +263,10 @@ def test_R000_11_laser_report_on_a_missile_group_and_none_on_a_ship():
     assert (destroyed["name"], destroyed["spec_id"]) == ("destroyed", "R000.11")
     # LS 6 at 0 hits on any roll; T = d + 6: L3 (7), L4 (9) and D (11+) destroy: 7 in 10
     assert destroyed["outcomes"][1] == {"destroyed": True, "probability": "7/10", "percent": 70.0}
+    base = duel({"type": "ship", "laser_strength": 2}, {"type": "base"}, 6)
+    # needs 6+ (6 - 1 to beat); T = d + 2 - 2 = d: 0 is "-" on the base column
+    rows = _report(base)["distributions"][0]["outcomes"]
+    assert [row["result"] for row in rows[:3]] == ["miss", "-", "L1"]
     ship = duel({"type": "ship", "laser_strength": 6}, {"type": "ship", "laser_strength": 1}, 6)
     assert [d["name"] for d in _report(ship)["distributions"]] == ["result"]
     outcomes = [row["result"] for row in _report(ship)["distributions"][0]["outcomes"]]
@@ -321,6 +335,17 @@ def test_R000_11_salvo_report_on_a_missile_group_cites_its_rule():
         "spec_id": "R000.11",
         "outcomes": _rows("destroyed", [(False, "2/5", 40.0), (True, "3/5", 60.0)]),
     }  # T = d + 1 = 1..10 on the ship column: L1, iL, R, L2, L3, L4 destroy (6 in 10)
+
+
+def test_R000_13_a_salvo_on_a_base_reads_the_base_column():
+    state = duel({"type": "missile", "count": 1}, {"type": "base"})
+    report = _report(state, "missiles", ciws=False)
+    assert report["rules"] == "battlefleet-mars"
+    by_hand = Distribution.from_weights((damage_result(d + 1, "base"), 1) for d in range(10))
+    survivor = report["distributions"][1]
+    assert {row["result"]: Fraction(row["probability"]) for row in survivor["outcomes"]} == (
+        by_hand.as_dict()
+    )
 
 
 def test_R000_13_survivor_damage_reads_the_target_column():
@@ -425,12 +450,13 @@ def test_all_pair_odds_hold_every_legal_attack_and_its_exact_odds(rounding):
     """Each (attacker, weapon, target) the declaration accepts with its defaults, and
     nothing else; laser odds from the pair's own range, salvo odds whole."""
     state = table(
+        unit("dry", 40, 30, "B", type="base", launch_capacity=1, missiles=2, launched=2),
+        unit("one", 11, 30, "A", type="missile", count=1),
         unit("base", 10, 10, "A", type="base", launch_capacity=2, missiles=3),
         unit("ftr", 14.5, 10, "A", type="fighter", count=2),
         unit("cat", 16, 14, "B", type="catapult", laser_strength=3),
         unit("msl", 12, 12, "B", type="missile", count=4),
         unit("far", 19.5, 10, "B", type="miner"),
-        unit("dry", 40, 30, "B", type="base", launch_capacity=1, missiles=2, launched=2),
         range_rounding=rounding,
     )
     every = all_pair_odds(state)
@@ -445,6 +471,7 @@ def test_all_pair_odds_hold_every_legal_attack_and_its_exact_odds(rounding):
     assert set(every) == legal
     assert ("base", "laser", "far") in legal and ("cat", "laser", "far") in legal
     assert not any(a == "dry" and w == "missiles" for a, w, _ in legal)
+    assert ("one", "missiles", "base") in legal
     for (attacker, weapon, target), distribution in every.items():
         attack = BFM.declare_attack(state, attacker, weapon, target)
         direct = enumerate_outcomes(lambda dice, a=attack: resolve(state, a, dice).summary)
