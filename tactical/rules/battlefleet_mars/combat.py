@@ -218,10 +218,9 @@ def _survivor_count(volley: CiwsVolley) -> Hashable:
     return len(volley.survivors)
 
 
-def ciws_fire(
-    ciws: int, declared: int, dice: Dice, *, who: str = "", target: str = ""
-) -> CiwsVolley:
-    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys."""
+def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> CiwsVolley:
+    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys.
+    The target rolls (`target` names it in the record)."""
 
     def shoot_at(k: int):
         def step(volley: CiwsVolley, source: Dice) -> CiwsVolley:
@@ -292,6 +291,10 @@ class Strikes:
     events: tuple[Event, ...]
 
 
+def _destroyed_yet(strikes: Strikes) -> Hashable:
+    return strikes.destroyed
+
+
 @dataclass(frozen=True, slots=True)
 class SalvoSummary:
     """What a missile attack comes to: missiles declared, destroyed by CIWS, target destroyed.
@@ -328,7 +331,7 @@ def missile_salvo(
     if ciws is None:
         volley = CiwsVolley(tuple(range(1, declared + 1)), ())
     else:
-        volley = ciws_fire(ciws, declared, dice, who=who, target=target)
+        volley = ciws_fire(ciws, declared, dice, target=target)
 
     def strike_with(missile: int):
         def step(strikes: Strikes, source: Dice) -> Strikes:
@@ -343,12 +346,9 @@ def missile_salvo(
         return step
 
     tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
-
-    def matters(strikes: Strikes) -> Hashable:
-        return strikes.destroyed if tracks_destruction else None
-
+    # only whether the target is destroyed yet matters (never, for ships and bases)
     strikes = dice.fold(
-        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=matters
+        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=_destroyed_yet
     )
     summary = SalvoSummary(
         declared,
@@ -406,7 +406,7 @@ def declare(
     usable = weapons_of(attacker)
     if weapon not in WEAPONS or weapon not in usable:
         what = "unknown weapon" if weapon not in WEAPONS else "weapon"
-        offer = ", ".join(usable) if usable else "none"
+        offer = ", ".join(usable)  # never empty: a unit has lasers or is a missile group
         raise UserError(
             f"{what} {weapon!r} for unit {attacker.id!r}: it can attack with {offer}",
             spec_id="R000.3",
@@ -421,7 +421,7 @@ def declare(
     target_card = profile(target)
     if weapon == LASER:
         facts = measure(attacker, target, options)
-        strength = attacker_card.laser_strength or 0
+        strength = attacker_card.laser_strength  # a laser weapon: never None
         if to_hit_threshold(facts.range, strength) is None:
             raise UserError(
                 f"target {target.id!r} is out of laser range of {attacker.id!r}: range "

@@ -239,6 +239,7 @@ def test_T000_2_R000_10_laser_report_on_a_fighter_group():
     report = _report(state)
     assert report["rules"] == "battlefleet-mars"
     assert (report["attacker"], report["weapon"], report["target"]) == ("a", "laser", "t")
+    assert report["params"] == {}
     assert report["facts"] == {
         "distance": 5.0, "range": 5, "range_unit_inches": 1.0, "range_rounding": "floor",
         "laser_strength": 4, "needed": 4, "max_range": 10, "range_term": 1,
@@ -405,6 +406,9 @@ STATE = duel({"type": "base", "missiles": 2, "launch_capacity": 1}, {"type": "mi
          ("a", "laser", "t", {}),
          "target 't' is out of laser range of 'a': range 20 (20.00\") is beyond 9 for laser "
          "strength 2", "R000.6"),
+        (duel({"type": "fighter"}, {"type": "miner"}, 9), ("a", "laser", "t", {}),
+         "target 't' is out of laser range of 'a': range 9 (9.00\") is beyond 8 for laser "
+         "strength 0", "R000.6"),
     ],
 )  # fmt: skip
 def test_refusals_say_what_and_cite_the_rule(state, args, message, spec_id):
