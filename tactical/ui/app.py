@@ -44,7 +44,7 @@ from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
-from tactical.ui.setup_mode import SetupMode
+from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
@@ -232,7 +232,7 @@ class App:
         self.status.layout(self.size)
         self.setup.layout(self.size)
         self.play.layout()
-        self.pair_panel.layout(self.size)
+        self.pair_panel.layout(self._mouse, self.table_area())
         self.help.layout(self.size)
 
     def _show_mode(self) -> None:
@@ -245,7 +245,9 @@ class App:
         return f"{self.state.title or 'untitled map'} · {self.system.title}"
 
     def _over_widget(self, pos: tuple[int, int]) -> bool:
-        widgets = [self.top.panel, self.help.box, self.pair_panel.box, self.status.label]
+        # the card and the pair panel are not here: they keep away from the pointer, and a
+        # click where they are goes to the table
+        widgets = [self.top.panel, self.help.box, self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
         if self._dialog is not None:
@@ -677,14 +679,24 @@ class App:
         if hovered is None:
             self.card.hide()
         else:
-            key = (hovered, self.state.units, self.play.result)
+            key = (hovered, self.state, self.play.result)
             unit = self.state.unit(hovered)
 
             def html() -> str:
-                return card_html(unit, self.system, self.play.card_lines(hovered))
+                status = self.table.tokens.statuses(self.state, self.system).get(hovered)
+                roll = self.play.card_lines(hovered)
+                hits = tuple(h for h in self.play.last_hits(hovered) if h not in roll)
+                return card_html(unit, status, roll, hits)
 
-            self.card.show(key, html, pos, self.size)
-        self.pair_panel.show(self.pair_report, self._moving)
+            self.card.show(key, html, pos, self.table_area())
+        self.pair_panel.show(self.pair_report, self._moving, pos, self.table_area())
+
+    def table_area(self) -> pygame.Rect:
+        """The window between the bars and left of the mode's panel: where the cards go."""
+        width, height = self.size
+        right = width - (PANEL_WIDTH + 8 if self.view.mode == "play" else SIDE_PANEL + 8)
+        bottom = height - STATUS_BAR - LEGEND_BAND
+        return pygame.Rect(0, TOP_BAR, max(1, right), max(1, bottom - TOP_BAR))
 
     # ------------------------------------------------------------------ drawing
 
