@@ -97,8 +97,8 @@ class PairReport:
 class PairReports(Sequence[PairReport]):
     """Many pairs' reports as columns, one array per field (indexing gives a `PairReport`,
     made on demand): pair k is sources[k] -> targets[k] (unit indices); `bands` indexes
-    `band_names` and `blockers` indexes `blocker_lists` (the pieces in a line's way, in
-    order along it); `own` and `margins` are (P, A) over the table's arcs."""
+    `band_names`; `blockers` (P, K) holds the pieces in each line's way in order along
+    it, -1 after the last; `own` and `margins` are (P, A) over the table's arcs."""
 
     geometry: TableGeometry
     sources: np.ndarray
@@ -109,7 +109,6 @@ class PairReports(Sequence[PairReport]):
     centre_quadrant: np.ndarray
     in_arc: np.ndarray
     los: np.ndarray
-    blocker_lists: tuple[tuple[str, ...], ...]
     blockers: np.ndarray
     band_names: tuple[str | None, ...]
     bands: np.ndarray
@@ -150,7 +149,7 @@ class PairReports(Sequence[PairReport]):
                 arc.name for arc, inside in zip(g.arcs, self.in_arc[k], strict=True) if inside
             ),
             los=bool(self.los[k]),
-            blocked_by=self.blocker_lists[self.blockers[k]],
+            blocked_by=tuple(g.terrain.ids[t] for t in self.blockers[k].tolist() if t >= 0),
             range_band=self.band_names[self.bands[k]],
             distance=float(self.distance[k]),
             arc_margins=margins,
@@ -194,7 +193,12 @@ class PairReports(Sequence[PairReport]):
         rows.constant(', "los": ')
         rows.pick(json_table(["false", "true"]), self.los.astype(np.intp))
         rows.constant(', "blocked_by": ')
-        rows.pick(json_table([text_of(list(names)) for names in self.blocker_lists]), self.blockers)
+        rows.constant("[")
+        ids = g.piece_table
+        for slot in range(self.blockers.shape[1]):
+            piece = self.blockers[:, slot]
+            rows.pick(ids[0] if slot == 0 else ids[1], piece + 1)
+        rows.constant("]")
         rows.constant(', "range_band": ')
         rows.pick(json_table([text_of(name) for name in self.band_names]), self.bands)
         rows.constant(', "range_distance": ')
@@ -359,9 +363,9 @@ class TableGeometry:
         hits = None
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
             hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
-        blocker_lists, codes = self.blocker_lists(i[blocked], j[blocked], hits)
-        blockers = np.zeros(len(i), dtype=np.intp)
-        blockers[blocked] = codes
+        slots = self.blocker_slots(i[blocked], j[blocked], hits)
+        blockers = np.full((len(i), slots.shape[1]), -1, dtype=np.intp)
+        blockers[blocked] = slots
         distance = self.range_distances(i, j)
         band_names, bands = self.range_bands(i, distance)
         margins = np.full((len(i), len(self.arcs)), math.inf)
@@ -381,13 +385,19 @@ class TableGeometry:
         return PairReports(
             self, i, j, source.centre_distance[index], source.edge_distance[index],
             source.bearing[index], source.centre_quadrant[index], in_arc[index] & own, clear,
-            blocker_lists, blockers, band_names, bands, distance, own, margins, witnesses,
+            blockers, band_names, bands, distance, own, margins, witnesses,
         )  # fmt: skip
 
     @cached_property
     def id_table(self) -> np.ndarray:
         """Every unit's id as JSON text, a `report_json.table` (rows in unit order)."""
         return json_table([text_of(unit.id) for unit in self.state.units])
+
+    @cached_property
+    def piece_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every piece's id as JSON text, after an empty row, bare and after ", "."""
+        texts = [text_of(name) for name in self.terrain.ids]
+        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
 
     @cached_property
     def own_arcs(self) -> np.ndarray:
@@ -442,28 +452,27 @@ class TableGeometry:
     def blocked_by(self, i: np.ndarray, j: np.ndarray) -> dict[tuple[int, int], tuple[str, ...]]:
         """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it."""
         i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
-        lists, codes = self.blocker_lists(i, j)
+        ids = self.terrain.ids
         return {
-            (a, b): lists[code]
-            for a, b, code in zip(i.tolist(), j.tolist(), codes.tolist(), strict=True)
-            if code
+            (a, b): tuple(ids[t] for t in row if t >= 0)
+            for a, b, row in zip(
+                i.tolist(), j.tolist(), self.blocker_slots(i, j).tolist(), strict=True
+            )
+            if row and row[0] >= 0
         }
 
-    def blocker_lists(
+    def blocker_slots(
         self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
-    ) -> tuple[tuple[tuple[str, ...], ...], np.ndarray]:
-        """The pieces blocking each line i[k] -> j[k], in the order the line meets them, as
-        distinct lists (the first empty) and each line's index into them.
+    ) -> np.ndarray:
+        """(M, K): the pieces blocking each line i[k] -> j[k], in the order the line meets
+        them, -1 after the last (K the most pieces on one line, at least 1).
 
-        `hits`: (line k, piece) pairs already known (a `RowBlock`'s), else found here. A
-        line crossing one piece needs no order; the others are ordered by where they
-        enter each piece (`entry_fractions`), ties broken by id, as GEOS's measure of the
-        crossing orders them; a line the fractions leave in doubt is measured by GEOS."""
-        codes = np.zeros(len(i), dtype=np.intp)
-        ids = self.terrain.ids
-        singles: tuple[tuple[str, ...], ...] = tuple((name,) for name in ids)
+        `hits`: (line k, piece) pairs already known (a `RowBlock`'s), else found here.
+        Pieces are ordered by where the line enters them (`entry_fractions`), ties broken
+        by id, as GEOS's distance to each crossing orders them; a line the fractions
+        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS."""
         if len(i) == 0:
-            return ((), *singles), codes
+            return np.full((0, 1), -1, dtype=np.intp)
         starts = np.column_stack([self.units.x[i], self.units.y[i]])
         ends = np.column_stack([self.units.x[j], self.units.y[j]])
         if hits is None:
@@ -471,34 +480,23 @@ class TableGeometry:
             hits = los_hits(self.terrain, starts, ends, self.blocking.mask[levels[i], levels[j]])
         line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
         per_line = np.bincount(line, minlength=len(i))
-        single = per_line[line] == 1
-        codes[line[single]] = piece[single] + 1
-        lists: list[tuple[str, ...]] = [(), *singles]
-        many = np.flatnonzero(~single)
-        if len(many) == 0:
-            return tuple(lists), codes
-        line, piece = line[many], piece[many]
-        fraction = entry_fractions(self.terrain, starts[line], ends[line], piece)
+        fraction = np.zeros(len(line))
+        many = np.flatnonzero(per_line[line] > 1)  # a line crossing one piece needs no order
+        fraction[many] = entry_fractions(
+            self.terrain, starts[line[many]], ends[line[many]], piece[many]
+        )
         order = np.lexsort((self.id_rank[piece], fraction, line))
         line, piece, fraction = line[order], piece[order], fraction[order]
-        begins = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
-        bounds = [*begins.tolist(), len(line)]
-        # two entries this close (or one unknown) may be one point to GEOS: measure the line
-        close = np.r_[False, (np.diff(fraction) < 1e-9) & (line[1:] == line[:-1])]
-        doubtful = set(line[close | np.isnan(fraction)].tolist())
-        known: dict[tuple[str, ...], int] = {}
-        for begin, end in pairwise(bounds):
-            k = int(line[begin])
-            if k in doubtful:
-                names = self._measured_order(starts[k], ends[k], piece[begin:end])
-            else:
-                names = tuple(ids[t] for t in piece[begin:end].tolist())
-            code = known.get(names)
-            if code is None:
-                code = known[names] = len(lists)
-                lists.append(names)
-            codes[k] = code
-        return tuple(lists), codes
+        first = np.r_[True, line[1:] != line[:-1]]
+        begins = np.flatnonzero(first)
+        slot = np.arange(len(line)) - np.repeat(begins, np.diff(np.r_[begins, len(line)]))
+        slots = np.full((len(i), max(int(per_line.max(initial=0)), 1)), -1, dtype=np.intp)
+        slots[line, slot] = piece
+        close = np.r_[False, (np.diff(fraction) < 1e-9) & ~first[1:]]
+        for k in np.unique(line[close | np.isnan(fraction)]).tolist():
+            crossed = slots[k][slots[k] >= 0]
+            slots[k, : len(crossed)] = self._measured_order(starts[k], ends[k], crossed)
+        return slots
 
     @cached_property
     def id_rank(self) -> np.ndarray:

@@ -111,20 +111,25 @@ class Columns:
         self.pick(_NULL, (infinite & present).astype(np.intp))
         self.number(np.where(infinite, 0.0, values), present & ~infinite)
 
-    def texts(self) -> tuple[bytes, np.ndarray]:
-        """The rows' bytes one after another, and where each row ends in them."""
-        matrix = np.concatenate([np.asarray(p, dtype=np.uint8) for p in self.parts], axis=1)
-        filled = matrix != 0
-        ends = np.cumsum(filled.sum(axis=1))
-        return matrix[filled].tobytes(), ends
+    def matrix(self) -> np.ndarray:
+        """The (P, W) byte matrix of the rows, zero-padded."""
+        width = sum(p.shape[1] for p in self.parts)
+        matrix = np.empty((self.rows, width), dtype=np.uint8)
+        at = 0
+        for part in self.parts:
+            matrix[:, at : at + part.shape[1]] = part
+            at += part.shape[1]
+        return matrix
 
 
 def texts(columns: Columns, fallback) -> bytes:
     """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`."""
-    data, ends = columns.texts()
+    matrix = columns.matrix()
+    data = matrix.tobytes().translate(None, b"\0")  # the padding goes, the text stays
     bad = np.flatnonzero(~columns.ok)
     if len(bad) == 0:
         return data
+    ends = np.cumsum(np.count_nonzero(matrix, axis=1))
     pieces, start = [], 0
     for k in bad.tolist():
         begin = int(ends[k - 1]) if k else 0
