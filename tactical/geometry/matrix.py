@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+import shapely
+from shapely import STRtree
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import (
@@ -238,14 +240,18 @@ def _los_blocked(
     keys = angle + _ROW_STRIDE * row_of
     order = np.argsort(keys)
     keys = keys[order]
-    offset = np.repeat(_ROW_STRIDE * np.arange(rows), pieces)
-    lows = np.concatenate((cones.low + offset, cones.low2 + offset))
-    highs = np.concatenate((cones.high + offset, cones.high2 + offset))
+    # only the cones of pieces a viewer's longest line can reach hold candidates
+    longest = np.full(rows, -np.inf)
+    np.maximum.at(longest, row_of, distance)
+    live = np.flatnonzero(cones.near <= np.repeat(longest, pieces))
+    offset = _ROW_STRIDE * (live // pieces)
+    lows = np.concatenate((cones.low[live] + offset, cones.low2[live] + offset))
+    highs = np.concatenate((cones.high[live] + offset, cones.high2[live] + offset))
     left = np.searchsorted(keys, lows, side="left")
     counts = np.maximum(np.searchsorted(keys, highs, side="right") - left, 0)
     cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
     left, counts = left[cone], counts[cone]
-    cone %= rows * pieces
+    cone = live[cone % len(live)]
     ends = np.cumsum(counts)
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
@@ -444,6 +450,7 @@ class PairMatrix:
     in_arc_any: np.ndarray
     los_clear: np.ndarray
     blocking: Blocking = field(default=None, repr=False)
+    within: np.ndarray | None = field(default=None, repr=False)  # (N, N): measured pairs
 
     def __len__(self) -> int:
         return len(self.units)
@@ -529,10 +536,18 @@ def pair_matrix(
     terrain: TerrainIndex,
     arcs: Sequence[ArcSpec] = QUADRANTS,
     blocking: Blocking = None,
+    reach: float | None = None,
 ) -> PairMatrix:
-    """Compute every pairwise answer for `units` on a table with `terrain` (vectorised)."""
+    """Compute every pairwise answer for `units` on a table with `terrain` (vectorised).
+
+    With `reach` (inches, e.g. the longest weapon range), only the pairs whose bases come
+    within `reach` of each other are measured (`PairMatrix.within`), found through a
+    spatial index (STRtree) so that the work grows with N x k, k the units in reach;
+    their numbers are the full matrix's, bit for bit (see `_reach_matrix`)."""
     arcs = tuple(arcs)
     blocking = _check_blocking(blocking, units, terrain)
+    if reach is not None:
+        return _reach_matrix(units, terrain, arcs, blocking, float(reach))
     n = len(units)
     every = np.arange(n)
     centre_distance, absolute, bearing, edge, in_centre, in_any = _row_geometry(
@@ -554,6 +569,75 @@ def pair_matrix(
     return PairMatrix(
         units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
         in_centre, in_any, los_clear, blocking,
+    )  # fmt: skip
+
+
+def _reach_matrix(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    arcs: tuple[ArcSpec, ...],
+    blocking: Blocking,
+    reach: float,
+) -> PairMatrix:
+    """`pair_matrix` of the pairs within `reach`: the pairs whose centres lie within reach
+    plus both bases' bounding radii (so every pair of bases within reach edge to edge,
+    and no pair beyond it plus the radii), through an STRtree of the centres. The same
+    element-wise operations as the full matrix, on those pairs only (targets split by
+    base kind for the arcs as there); the other pairs hold an infinite distance, a NaN
+    bearing, no arcs and no line of sight, and `within` False."""
+    if not reach >= 0.0:
+        raise UserError(f"a matrix reach must be a distance >= 0 inches, got {reach}")
+    n = len(units)
+    bound = np.hypot(units.half_width, units.half_length) + units.radius
+    centres = shapely.points(units.x, units.y)
+    widest = reach + 2.0 * float(bound.max(initial=0.0))
+    i, j = STRtree(centres).query(centres, predicate="dwithin", distance=widest)
+    dx, dy = units.x[j] - units.x[i], units.y[j] - units.y[i]
+    distance = np.sqrt(dx * dx + dy * dy)
+    keep = (distance <= reach + bound[i] + bound[j]) & (i != j)
+    i, j, dx, dy, distance = i[keep], j[keep], dx[keep], dy[keep], distance[keep]
+    absolute = np.arctan2(dx, dy)
+    turned = wrap_bearings(np.degrees(absolute) - units.heading[i])
+    bearing = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
+    edge = pair_edge_distances(units, i, j)
+    in_centre = np.zeros((len(i), len(arcs)), dtype=bool)
+    in_any = np.zeros((len(i), len(arcs)), dtype=bool)
+    round_target = (units.half_width == 0.0) & (units.half_length == 0.0)
+    for group in (round_target[j], ~round_target[j]):
+        chosen = np.flatnonzero(group)
+        if len(chosen):
+            in_centre[chosen], in_any[chosen] = pair_arc_masks(
+                units, i[chosen], j[chosen], arcs, bearing[chosen]
+            )
+    symmetric = not isinstance(blocking, LevelBlocking) or blocking.symmetric
+    lines = np.flatnonzero(i < j) if symmetric else np.arange(len(i))
+    blocked = _los_blocked(
+        units, terrain, i[lines], j[lines], i[lines], _Cones.of(units, terrain, np.arange(n)),
+        absolute[lines], distance[lines], blocking,
+    )  # fmt: skip
+    within = np.eye(n, dtype=bool)
+    within[i, j] = True
+    full_distance = np.full((n, n), np.inf)
+    np.fill_diagonal(full_distance, 0.0)
+    full_distance[i, j] = distance
+    full_edge = full_distance.copy()
+    full_edge[i, j] = edge
+    full_bearing = np.full((n, n), np.nan)
+    np.fill_diagonal(full_bearing, 0.0)
+    full_bearing[i, j] = bearing
+    quadrant = np.zeros((n, n), dtype=np.int8)
+    quadrant[i, j] = quadrant_index(bearing)
+    centre_masks = np.zeros((n, n, len(arcs)), dtype=bool)
+    any_masks = np.zeros((n, n, len(arcs)), dtype=bool)
+    centre_masks[i, j], any_masks[i, j] = in_centre, in_any
+    los_clear = np.eye(n, dtype=bool)
+    los_clear[i, j] = True
+    los_clear[i[lines[blocked]], j[lines[blocked]]] = False
+    if symmetric:
+        los_clear &= los_clear.T
+    return PairMatrix(
+        units, terrain, arcs, full_distance, full_edge, full_bearing, quadrant,
+        centre_masks, any_masks, los_clear, blocking, within,
     )  # fmt: skip
 
 

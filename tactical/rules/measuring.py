@@ -272,6 +272,26 @@ class TableGeometry:
     def matrix(self) -> PairMatrix:
         return pair_matrix(self.units, self.terrain, self.arcs, self.blocking)
 
+    @cached_property
+    def longest_range(self) -> float | None:
+        """The farthest any unit's range table reaches (inches; `RuleSystem.range_table`), or
+        None when a unit's system bands its distances otherwise."""
+        options = self.state.options
+        tables = [self.system.range_table(unit, options) for unit in self.state.units]
+        if any(table is None for table in tables):
+            return None
+        return max((table.max_range for table in tables), default=0.0)
+
+    @cached_property
+    def matrix_in_range(self) -> PairMatrix:
+        """The matrix of the pairs within `longest_range` of each other (`pair_matrix` with
+        a reach: the rest skipped through a spatial index); the full matrix when the
+        system has no range tables."""
+        reach = self.longest_range
+        if reach is None:
+            return self.matrix
+        return pair_matrix(self.units, self.terrain, self.arcs, self.blocking, reach=reach)
+
     def row(self, unit_id: str) -> UnitRow:
         """One unit against all others, computed afresh (for the hovered or moved unit)."""
         return unit_row(self.units, self.index(unit_id), self.terrain, self.arcs, self.blocking)

@@ -85,12 +85,12 @@ class Columns:
 
     def __init__(self, rows: int) -> None:
         self.rows = rows
-        self.parts: list[np.ndarray] = []
+        self.parts: list[np.ndarray] = []  # (W,) constant texts, (P, W) columns
         self.ok = np.ones(rows, dtype=bool)
 
     def constant(self, text: str) -> None:
-        row = np.frombuffer(text.encode(), dtype=np.uint8)
-        self.parts.append(np.broadcast_to(row, (self.rows, len(row))))
+        """The same text on every row (laid once into the template row of `matrix`)."""
+        self.parts.append(np.frombuffer(text.encode(), dtype=np.uint8))
 
     def pick(self, choices: np.ndarray, index: np.ndarray) -> None:
         """Row k gets choices[index[k]] (a `table`)."""
@@ -112,29 +112,33 @@ class Columns:
         self.number(np.where(infinite, 0.0, values), present & ~infinite)
 
     def matrix(self) -> np.ndarray:
-        """The (P, W) byte matrix of the rows, zero-padded."""
-        width = sum(p.shape[1] for p in self.parts)
-        matrix = np.empty((self.rows, width), dtype=np.uint8)
+        """The (P, W) byte matrix of the rows, zero-padded: a template row holding the
+        constant texts copied to every row, then the columns that differ written in."""
+        widths = [p.shape[-1] for p in self.parts]
+        template = np.zeros(sum(widths), dtype=np.uint8)
         at = 0
-        for part in self.parts:
-            matrix[:, at : at + part.shape[1]] = part
-            at += part.shape[1]
+        for part, width in zip(self.parts, widths, strict=True):
+            if part.ndim == 1:
+                template[at : at + width] = part
+            at += width
+        matrix = np.empty((self.rows, len(template)), dtype=np.uint8)
+        matrix[:] = template
+        at = 0
+        for part, width in zip(self.parts, widths, strict=True):
+            if part.ndim == 2:
+                matrix[:, at : at + width] = part
+            at += width
         return matrix
 
 
 def texts(columns: Columns, fallback) -> bytes:
     """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`."""
     matrix = columns.matrix()
-    data = matrix.tobytes().translate(None, b"\0")  # the padding goes, the text stays
-    bad = np.flatnonzero(~columns.ok)
-    if len(bad) == 0:
-        return data
-    ends = np.cumsum(np.count_nonzero(matrix, axis=1))
     pieces, start = [], 0
-    for k in bad.tolist():
-        begin = int(ends[k - 1]) if k else 0
-        pieces.append(data[start:begin])
-        pieces.append(fallback(k).encode())
-        start = int(ends[k])
-    pieces.append(data[start:])
-    return b"".join(pieces)
+    for k in [*np.flatnonzero(~columns.ok).tolist(), len(matrix)]:
+        # the padding goes, the text stays
+        pieces.append(matrix[start:k].tobytes().translate(None, b"\0"))
+        if k < len(matrix):
+            pieces.append(fallback(k).encode())
+        start = k + 1
+    return b"".join(pieces) if len(pieces) > 1 else pieces[0]

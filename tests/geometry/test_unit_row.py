@@ -234,3 +234,23 @@ def test_matrix_rows_must_be_consecutive_rows_of_the_table():
     table, terrain = crowded_table(1, 5, 2, False)
     with pytest.raises(UserError, match="not consecutive rows"):
         matrix_rows(table, range(3, 9), terrain)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 40), st.integers(0, 9), st.booleans(),
+       st.floats(0.0, 40.0))  # fmt: skip
+def test_a_matrix_within_reach_is_the_full_matrix_on_its_pairs(seed, units, pieces, grid, reach):
+    """pair_matrix(reach=r) measures every pair of bases within r edge to edge (and the
+    diagonal), each bit for bit as the full matrix does; the pairs it skips hold an
+    infinite distance, no bearing, no arcs and no line of sight."""
+    table, terrain = crowded_table(seed, units, pieces, grid)
+    for blocking in blockings(table, terrain, seed):
+        full = pair_matrix(table, terrain, ARC_SETS[1], blocking)
+        near = pair_matrix(table, terrain, ARC_SETS[1], blocking, reach=reach)
+        within = near.within
+        assert within[full.edge_distance <= reach].all() and within.diagonal().all()
+        for name in FIELDS:
+            assert np.array_equal(getattr(near, name)[within], getattr(full, name)[within]), name
+        far = ~within
+        assert np.isinf(near.centre_distance[far]).all() and np.isnan(near.bearing[far]).all()
+        assert not near.in_arc_any[far].any() and not near.los_clear[far].any()
