@@ -619,20 +619,28 @@ def draw_sight_lines(
     width: int = 1,
     antialias: bool = True,
 ) -> None:
-    """Lines of sight from the selected unit's centre: green when clear, red when blocked
-    (`antialias=False`: plain lines, several times cheaper, for a layer drawn every frame)."""
-    if not view.sight_lines:
+    """Lines of sight from the selected unit's centre to the units in range: green when
+    clear, red when blocked (`antialias=False`: plain lines, several times cheaper, for a
+    layer drawn every frame). The ends go to the screen in one array; the lines off the
+    surface are not drawn."""
+    lines = [line for line in view.sight_lines if line.in_range]
+    if not lines:
         return
-    starts = camera.to_screen_array(np.array([line.start for line in view.sight_lines])).tolist()
-    ends = camera.to_screen_array(np.array([line.end for line in view.sight_lines])).tolist()
+    points = camera.to_screen_array(
+        np.array([(*line.start, *line.end) for line in lines]).reshape(-1, 2, 2)
+    )
+    box = surface.get_clip()
+    low, high = points.min(axis=1), points.max(axis=1)
+    shown = (high[:, 0] >= box.left - width) & (low[:, 0] <= box.right + width)
+    shown &= (high[:, 1] >= box.top - width) & (low[:, 1] <= box.bottom + width)
+    ends = points.tolist()
+    draw = pygame.draw.aaline if antialias else pygame.draw.line
     # clear lines first so a blocked line crossing them stays visible
-    order = sorted(range(len(view.sight_lines)), key=lambda i: not view.sight_lines[i].clear)
-    for i in order:
-        colour = palette.LOS_CLEAR if view.sight_lines[i].clear else palette.LOS_BLOCKED
-        if antialias:
-            pygame.draw.aaline(surface, colour, starts[i], ends[i], width)
-        else:
-            pygame.draw.line(surface, colour, starts[i], ends[i], width)
+    for blocked in (False, True):
+        colour = palette.LOS_BLOCKED if blocked else palette.LOS_CLEAR
+        for k in np.flatnonzero(shown).tolist():
+            if lines[k].clear != blocked:
+                draw(surface, colour, ends[k][0], ends[k][1], width)
 
 
 # --------------------------------------------------------------------------- legend

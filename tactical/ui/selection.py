@@ -55,6 +55,7 @@ class SightLine:
     end: tuple[float, float]
     clear: bool
     blocked_by: tuple[str, ...]
+    in_range: bool = True  # within the unit's longest range band: the lines drawn
 
 
 @dataclass(frozen=True)
@@ -159,17 +160,28 @@ def selection_view(
     blocking: tuple[str, ...] = ()
     if sight_lines:
         geometry = table_geometry or TableGeometry.of(state, system)
-        lines = _sight_lines(state, geometry, unit)
+        # drawn only to the units in range when the unit's bands end on the table: on a big
+        # table lines to everyone would hide the ones that matter (and cost frames)
+        reach = None if still_in_range or not limits or radius >= diagonal else radius
+        lines = _sight_lines(state, geometry, unit, reach)
         blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
 
 
-def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tuple[SightLine, ...]:
+def _sight_lines(
+    state: GameState, geometry: TableGeometry, viewer: Unit, reach: float | None = None
+) -> tuple[SightLine, ...]:
     """Centre-to-centre lines to every other unit; the rule system's `blocks_los` decides
-    which terrain blocks each pair (through the geometry's level blocking, e.g. R002.40)."""
+    which terrain blocks each pair (through the geometry's level blocking, e.g. R002.40).
+    A line is `in_range` when the target is within `reach` inches, measured as the rule
+    system measures range (every line, without a reach)."""
     viewer_index = geometry.index(viewer.id)
     row = geometry.row(viewer.id)
-    targets = np.array([j for j in range(len(state.units)) if j != viewer_index], dtype=np.int64)
+    targets = np.flatnonzero(np.arange(len(state.units)) != viewer_index)
+    in_range = np.ones(len(targets), dtype=bool)
+    if reach is not None and len(targets):
+        distance = geometry.range_distances(np.full(len(targets), viewer_index), targets)
+        in_range = distance <= reach
     clear = row.los_clear[targets]
     blocked = geometry.blocked_by(np.full(int((~clear).sum()), viewer_index), targets[~clear])
     start = (viewer.x, viewer.y)
@@ -180,8 +192,11 @@ def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tup
             (state.units[j].x, state.units[j].y),
             bool(is_clear),
             () if is_clear else blocked.get((viewer_index, int(j)), ()),
+            near,
         )
-        for j, is_clear in zip(targets.tolist(), clear.tolist(), strict=True)
+        for j, is_clear, near in zip(
+            targets.tolist(), clear.tolist(), in_range.tolist(), strict=True
+        )
     )
 
 
