@@ -9,6 +9,7 @@ from the palette.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -365,17 +366,26 @@ class UnitSprites:
 
     A sprite depends only on the base, the heading, the colour and the scale (the
     unit's centre is put on a whole pixel), so panning and other units moving never
-    redraw it; a change of scale starts afresh.
+    redraw it. The sprites of the last `SCALES_KEPT` scales are kept, so zooming back
+    and forth redraws none; an older scale's are dropped.
     """
 
+    SCALES_KEPT = 4
+
     def __init__(self) -> None:
+        self._by_scale: OrderedDict[float, dict[tuple, tuple[pygame.Surface, int]]] = (
+            OrderedDict()
+        )
         self._scale: float | None = None
         self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
 
     def sprite(self, unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
         """The unit's sprite and the pixel offset of its centre inside it."""
         if scale != self._scale:
-            self._sprites.clear()
+            self._sprites = self._by_scale.pop(scale, None) or {}
+            self._by_scale[scale] = self._sprites
+            while len(self._by_scale) > self.SCALES_KEPT:
+                self._by_scale.popitem(last=False)
             self._scale = scale
         key = (unit.base, unit.heading, colour)
         cached = self._sprites.get(key)
@@ -452,11 +462,48 @@ def draw_units(
         # one already placed gives way (its unit's id if that fits, else nothing; the hover
         # card names it), so crowded squadrons stay readable
         shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
+        taken = _PlacedLabels(placed)
         for index in shown:
             _unit_label(
-                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], placed
+                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], taken
             )
     return placed
+
+
+class _PlacedLabels:
+    """The labels placed so far, bucketed by 64-pixel cells: whether a new one would cover
+    one of them asks only its neighbours (the same answer as `Rect.collidelist` over all,
+    for thousands of labels)."""
+
+    CELL = 64
+
+    def __init__(self, placed: list[pygame.Rect]) -> None:
+        self.placed = placed
+        self.cells: dict[tuple[int, int], list[pygame.Rect]] = {}
+        for rect in placed:
+            self._file(rect)
+
+    def _keys(self, rect: pygame.Rect):
+        cell = self.CELL
+        return [
+            (x, y)
+            for x in range(rect.left // cell, (rect.right - 1) // cell + 1)
+            for y in range(rect.top // cell, (rect.bottom - 1) // cell + 1)
+        ]
+
+    def _file(self, rect: pygame.Rect) -> None:
+        for key in self._keys(rect):
+            self.cells.setdefault(key, []).append(rect)
+
+    def collides(self, rect: pygame.Rect) -> bool:
+        cells = self.cells
+        return any(
+            rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells
+        )
+
+    def add(self, rect: pygame.Rect) -> None:
+        self.placed.append(rect)
+        self._file(rect)
 
 
 def _draw_bases(
@@ -517,7 +564,7 @@ def _unit_label(
     unit: Unit,
     centre: list[float],
     extent: float,
-    placed: list[pygame.Rect],
+    placed: _PlacedLabels,
 ) -> None:
     """The unit's name under its base (its id when the name is cut or would cover a label
     in `placed`); nothing when both would. A label drawn is added to `placed`."""
@@ -532,9 +579,9 @@ def _unit_label(
     for label in candidates:
         width = fonts.width(label, UNIT_LABEL_SIZE)
         rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
-        if rect.collidelist(placed) != -1:
+        if placed.collides(rect):
             continue
-        placed.append(rect)
+        placed.add(rect)
         text(
             surface,
             fonts,

@@ -12,7 +12,9 @@ and model values are immutable, so equality is the whole story):
   blocking terrain's highlight, the lines of sight), redrawn when the view or
   the camera changes.
 
-Per frame it blits that one cached surface and draws the units on top.
+Per frame it blits that one cached surface and draws the units on top; a frame
+with the same base, units, camera and selection as the last one is that frame,
+blitted again (the units and their labels are not redrawn).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class SceneRenderer:
         self._geometry: _Cached | None = None
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
+        self._frame: _Cached | None = None  # the last frame: base, overlay and units
         self._sprites = UnitSprites()
         self._static_generation = 0  # bumped on every static redraw: composites depend on it
 
@@ -81,13 +84,23 @@ class SceneRenderer:
         lines of sight (a move being drawn shows them where it ends instead)."""
         base = self.static_layer(state, camera, system, target.get_size())
         view = None
+        base_key: Any = ("static", self._static_generation)
         if selected is not None and overlay:
             view = self.selection(state, system, selected, sight_lines)
             base = self.composite(base, view, camera, state)
-        target.blit(base, (0, 0))
-        draw_units(
-            target, camera, self.unit_shapes(state), self.fonts, selected, sprites=self._sprites
-        )
+            base_key = self._overlay.key if self._overlay else None
+        key = (base_key, state.units, camera, selected, target.get_size())
+        frame = self._frame
+        if frame is None or frame.key != key:
+            picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
+            picture = picture or pygame.Surface(base.get_size())
+            picture.blit(base, (0, 0))
+            draw_units(
+                picture, camera, self.unit_shapes(state), self.fonts, selected,
+                sprites=self._sprites,
+            )  # fmt: skip
+            self._frame = frame = _Cached(key, picture)
+        target.blit(frame.value, (0, 0))
         return view
 
     # ------------------------------------------------------------------ cached parts
