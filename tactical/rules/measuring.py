@@ -460,14 +460,19 @@ class TableGeometry:
     def range_distances(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Range as the rule system measures it (from centre or edge, to centre or nearest
         point), for the pairs (i[k], j[k]), vectorised."""
+        return pair_edge_distances(self._range_ends, i, j + len(self.state.units))
+
+    @cached_property
+    def _range_ends(self) -> BaseArrays:
+        """Every unit as a firer (rows 0..N-1) and as a target (N..2N-1), each a point or its
+        base as the conventions measure range."""
         conventions = self.system.conventions
         n = len(self.state.units)
         point = CircleBase(0.0)
         poses = [u.pose for u in self.state.units]
         firers = [point] * n if conventions.distance_from == "centre" else list(self.units.bases)
         targets = [point] * n if conventions.distance_to == "centre" else list(self.units.bases)
-        both = BaseArrays.build(poses + poses, firers + targets)
-        return pair_edge_distances(both, i, j + n)
+        return BaseArrays.build(poses + poses, firers + targets)
 
     def blocked_by(self, i: np.ndarray, j: np.ndarray) -> dict[tuple[int, int], tuple[str, ...]]:
         """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it."""

@@ -373,9 +373,7 @@ class UnitSprites:
     SCALES_KEPT = 4
 
     def __init__(self) -> None:
-        self._by_scale: OrderedDict[float, dict[tuple, tuple[pygame.Surface, int]]] = (
-            OrderedDict()
-        )
+        self._by_scale: OrderedDict[float, dict[tuple, tuple[pygame.Surface, int]]] = OrderedDict()
         self._scale: float | None = None
         self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
 
@@ -497,9 +495,7 @@ class _PlacedLabels:
 
     def collides(self, rect: pygame.Rect) -> bool:
         cells = self.cells
-        return any(
-            rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells
-        )
+        return any(rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells)
 
     def add(self, rect: pygame.Rect) -> None:
         self.placed.append(rect)
@@ -568,6 +564,16 @@ def _unit_label(
 ) -> None:
     """The unit's name under its base (its id when the name is cut or would cover a label
     in `placed`); nothing when both would. A label drawn is added to `placed`."""
+    found = _place_label(fonts, unit, centre, extent, placed)
+    if found is not None:
+        picture, rect = found
+        surface.blit(picture, rect)
+
+
+def _place_label(
+    fonts: Fonts, unit: Unit, centre: list[float], extent: float, placed: _PlacedLabels
+) -> tuple[pygame.Surface, pygame.Rect] | None:
+    """`_unit_label`'s choice: the label picture and where it goes, added to `placed`."""
     max_width = int(max(110, extent * 5))
     candidates = []
     name = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
@@ -582,17 +588,79 @@ def _unit_label(
         if placed.collides(rect):
             continue
         placed.add(rect)
-        text(
-            surface,
-            fonts,
-            label,
-            (centre[0], top),
-            UNIT_LABEL_SIZE,
-            palette.LABEL,
-            "midtop",
-            shadow=palette.LABEL_SHADOW,
+        picture = fonts.shadowed(label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
+        return picture, picture.get_rect(midtop=(round(centre[0]), round(top)))
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class LabelLayout:
+    """The unit labels of a whole table at one zoom, placed once (`layout_labels`) and
+    blitted per frame: panning moves them all together and reshuffles none."""
+
+    origin: tuple[int, int]  # the whole pixels of the camera origin the layout was made for
+    pictures: tuple[pygame.Surface, ...]
+    rects: tuple[pygame.Rect, ...]  # where each picture goes at that origin
+    boxes: tuple[pygame.Rect, ...]  # the space each label claims (for giving way)
+
+    def draw(
+        self, surface: pygame.Surface, camera: Camera, first: LabelLayout | None = None
+    ) -> None:
+        """Blit the labels on screen through `camera` (panned by whole pixels from the
+        layout's); with `first` (the selected unit's label), the labels it would cover
+        give way and it is drawn over them."""
+        dx = math.floor(camera.origin[0]) - self.origin[0]
+        dy = math.floor(camera.origin[1]) - self.origin[1]
+        screen = surface.get_clip().move(-dx, -dy)
+        shown = screen.collidelistall(self.rects) if len(self.rects) else []
+        keep_clear = None
+        if first is not None and first.boxes:  # in this layout's pixels
+            shift = (first.origin[0] - self.origin[0], first.origin[1] - self.origin[1])
+            keep_clear = first.boxes[0].move(shift)
+        surface.blits(
+            [
+                (self.pictures[k], self.rects[k].move(dx, dy))
+                for k in shown
+                if keep_clear is None or not keep_clear.colliderect(self.boxes[k])
+            ],
+            doreturn=False,
         )
-        return
+        if first is not None:
+            first.draw(surface, camera)
+
+
+def layout_labels(
+    shapes: UnitShapes,
+    camera: Camera,
+    fonts: Fonts,
+    only: str | None = None,
+    skip: str | None = None,
+) -> LabelLayout:
+    """Place the labels of every unit big enough on screen (LABEL_MIN_EXTENT), the larger
+    units' first, each giving way as in `draw_units`; `only` places that one unit's label
+    (whatever its size), `skip` leaves that unit out. Positions are for `camera` moved to
+    the fractional part of its origin: `LabelLayout.draw` adds the whole pixels back."""
+    whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+    local = camera.panned(-whole[0], -whole[1])
+    centres = local.to_screen_array(shapes.centres).tolist()
+    extents = (shapes.extents * camera.scale).tolist()
+    if only is not None:
+        chosen = [shapes.index[only]] if only in shapes.index else []
+    else:
+        chosen = [
+            k for k, extent in enumerate(extents)
+            if extent >= LABEL_MIN_EXTENT and shapes.units[k].id != skip
+        ]  # fmt: skip
+        chosen.sort(key=lambda k: -extents[k])
+    placed = _PlacedLabels([])
+    pictures, rects, boxes = [], [], []
+    for k in chosen:
+        found = _place_label(fonts, shapes.units[k], centres[k], extents[k], placed)
+        if found is not None:
+            pictures.append(found[0])
+            rects.append(found[1])
+            boxes.append(placed.placed[-1])
+    return LabelLayout(whole, tuple(pictures), tuple(rects), tuple(boxes))
 
 
 # --------------------------------------------------------------------------- selection

@@ -31,6 +31,7 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
+    LabelLayout,
     UnitShapes,
     UnitSprites,
     draw_edge_ticks,
@@ -42,6 +43,7 @@ from tactical.ui.layers import (
     draw_terrain,
     draw_units,
     highlight_terrain,
+    layout_labels,
 )
 from tactical.ui.selection import SelectionView, selection_view
 
@@ -64,6 +66,7 @@ class SceneRenderer:
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
+        self._labels: dict[bool, _Cached] = {}  # every unit's labels; the selected one's
         self._sprites = UnitSprites()
         self._static_generation = 0  # bumped on every static redraw: composites depend on it
 
@@ -95,10 +98,14 @@ class SceneRenderer:
             picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
             picture = picture or pygame.Surface(base.get_size())
             picture.blit(base, (0, 0))
+            shapes = self.unit_shapes(state)
             draw_units(
-                picture, camera, self.unit_shapes(state), self.fonts, selected,
-                sprites=self._sprites,
-            )  # fmt: skip
+                picture, camera, shapes, self.fonts, selected, labels=False, sprites=self._sprites
+            )
+            first = None
+            if selected is not None:
+                first = self._label_layout(shapes, camera, selected)
+            self._label_layout(shapes, camera).draw(picture, camera, first)
             self._frame = frame = _Cached(key, picture)
         target.blit(frame.value, (0, 0))
         return view
@@ -128,6 +135,20 @@ class SceneRenderer:
             self._static = _Cached(key, surface)
             self._static_generation += 1
         return self._static.value
+
+    def _label_layout(
+        self, shapes: UnitShapes, camera: Camera, only: str | None = None
+    ) -> LabelLayout:
+        """The labels of every unit (or of `only`, the selected unit, drawn over the rest,
+        which give way to it), placed once per set of units and zoom: panning by whole
+        pixels blits the same layout (see `LabelLayout`)."""
+        fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+        key = (shapes.units, camera.scale, fraction, only)
+        cached = self._labels.get(only is not None)
+        if cached is None or cached.key != key:
+            cached = _Cached(key, layout_labels(shapes, camera, self.fonts, only=only))
+            self._labels[only is not None] = cached
+        return cached.value
 
     def unit_shapes(self, state: GameState) -> UnitShapes:
         """The units' geometry arrays, rebuilt only when the units change."""

@@ -135,7 +135,7 @@ def selection_view(
     diagonal = math.hypot(board.width, board.height)
     options = system.options(state.options)
     probe_limit = max(diagonal, _declared_max_range(system)) + PROBE_STEP
-    limits = band_limits(system, unit, options, probe_limit)
+    limits = _cached_band_limits(system, unit, options, probe_limit)
     # a band still open at the probe's end reaches past the table: arcs cover it all
     still_in_range = system.range_band(unit, probe_limit, options) is not None
     radius = diagonal if still_in_range or not limits else min(limits[-1][1], diagonal)
@@ -164,7 +164,8 @@ def selection_view(
         # table lines to everyone would hide the ones that matter (and cost frames)
         reach = None if still_in_range or not limits or radius >= diagonal else radius
         lines = _sight_lines(state, geometry, unit, reach)
-        blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
+        drawn = (line for line in lines if line.in_range)
+        blocking = tuple(dict.fromkeys(t for line in drawn for t in line.blocked_by))
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
 
 
@@ -198,6 +199,30 @@ def _sight_lines(
             targets.tolist(), clear.tolist(), in_range.tolist(), strict=True
         )
     )
+
+
+_BAND_LIMITS: dict[tuple, tuple[tuple[str, float], ...]] = {}
+
+
+def _cached_band_limits(
+    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
+) -> tuple[tuple[str, float], ...]:
+    """`band_limits`, kept per rule system, unit profile (all but where the unit stands and
+    what it is called), options and limit: a fleet of one class probes its bands once."""
+    try:
+        key = (
+            system.id, unit.side, unit.base, unit.movement, unit.size, unit.stats,
+            tuple(sorted(options.items())), limit,
+        )  # fmt: skip
+        hash(key)
+    except TypeError:  # an unhashable option value: probe afresh
+        return band_limits(system, unit, options, limit)
+    found = _BAND_LIMITS.get(key)
+    if found is None:
+        if len(_BAND_LIMITS) > 256:
+            _BAND_LIMITS.clear()
+        found = _BAND_LIMITS[key] = band_limits(system, unit, options, limit)
+    return found
 
 
 def _declared_max_range(system: RuleSystem) -> float:
