@@ -206,8 +206,13 @@ def draw_terrain(
     fonts: Fonts,
     labels: bool = True,
 ) -> None:
-    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8)."""
-    visible = shapely.box(*camera.visible_bounds)
+    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8).
+    Only the pieces that reach the surface's clip are drawn (the whole of a clipped piece:
+    pixels outside the clip are left alone)."""
+    clip = surface.get_clip()
+    x0, y1 = camera.to_world(clip.left - 2, clip.top - 2)
+    x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
+    visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
     for piece in terrain:
         geometry = piece.geometry
         if not geometry.intersects(visible):
@@ -220,8 +225,13 @@ def draw_terrain(
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
+        # a label may stand out of its piece: the pieces near the clip are asked
+        x0, y1 = camera.to_world(clip.left - 200, clip.top - 60)
+        x1, y0 = camera.to_world(clip.right + 200, clip.bottom + 60)
+        near = shapely.box(x0, y0, x1, y1)
         for piece in terrain:
-            draw_terrain_label(surface, camera, piece, fonts)
+            if piece.geometry.intersects(near):
+                draw_terrain_label(surface, camera, piece, fonts)
 
 
 def draw_terrain_label(
@@ -596,27 +606,24 @@ def _place_label(
 @dataclass(frozen=True, eq=False)
 class LabelLayout:
     """The unit labels of a whole table at one zoom, placed once (`layout_labels`) and
-    blitted per frame: panning moves them all together and reshuffles none."""
+    blitted per frame: panning moves them all together and reshuffles none. Positions are
+    pixels from the camera origin's whole part (the same for every camera with that scale
+    and that fractional part of the origin)."""
 
-    origin: tuple[int, int]  # the whole pixels of the camera origin the layout was made for
     pictures: tuple[pygame.Surface, ...]
-    rects: tuple[pygame.Rect, ...]  # where each picture goes at that origin
+    rects: tuple[pygame.Rect, ...]  # where each picture goes
     boxes: tuple[pygame.Rect, ...]  # the space each label claims (for giving way)
 
     def draw(
         self, surface: pygame.Surface, camera: Camera, first: LabelLayout | None = None
     ) -> None:
-        """Blit the labels on screen through `camera` (panned by whole pixels from the
-        layout's); with `first` (the selected unit's label), the labels it would cover
-        give way and it is drawn over them."""
-        dx = math.floor(camera.origin[0]) - self.origin[0]
-        dy = math.floor(camera.origin[1]) - self.origin[1]
+        """Blit the labels on screen through `camera`; with `first` (the selected unit's
+        label, placed for the same scale and fraction), the labels it would cover give way
+        and it is drawn over them."""
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
         screen = surface.get_clip().move(-dx, -dy)
-        shown = screen.collidelistall(self.rects) if len(self.rects) else []
-        keep_clear = None
-        if first is not None and first.boxes:  # in this layout's pixels
-            shift = (first.origin[0] - self.origin[0], first.origin[1] - self.origin[1])
-            keep_clear = first.boxes[0].move(shift)
+        shown = screen.collidelistall(self.rects) if self.rects else []
+        keep_clear = first.boxes[0] if first is not None and first.boxes else None
         surface.blits(
             [
                 (self.pictures[k], self.rects[k].move(dx, dy))
@@ -660,7 +667,7 @@ def layout_labels(
             pictures.append(found[0])
             rects.append(found[1])
             boxes.append(placed.placed[-1])
-    return LabelLayout(whole, tuple(pictures), tuple(rects), tuple(boxes))
+    return LabelLayout(tuple(pictures), tuple(rects), tuple(boxes))
 
 
 # --------------------------------------------------------------------------- selection
@@ -679,7 +686,8 @@ def draw_selection_overlay(
     arcs overlap the tints blend and every arc stays visible; the lines go on one
     more scratch so that their translucency blends with what is below too.
     """
-    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_rect())
+    # within the surface's clip only: a slid picture redraws just its uncovered strips
+    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_clip())
     if table.width <= 0 or table.height <= 0:
         return
     for index, arc in enumerate(view.arcs):

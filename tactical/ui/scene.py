@@ -47,6 +47,8 @@ from tactical.ui.layers import (
 )
 from tactical.ui.selection import SelectionView, selection_view
 
+EDGE_BAND = 3  # pixels redrawn past a slid picture's uncovered strip
+
 
 @dataclass
 class _Cached:
@@ -66,6 +68,7 @@ class SceneRenderer:
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
+        self._spare_static: pygame.Surface | None = None  # the static layer before the last
         self._labels: dict[bool, _Cached] = {}  # every unit's labels; the selected one's
         self._sprites = UnitSprites()
         self._static_generation = 0  # bumped on every static redraw: composites depend on it
@@ -125,13 +128,23 @@ class SceneRenderer:
             self.terrain_labels,
         )
         if self._static is None or self._static.key != key:
-            surface = pygame.Surface(size)
-            look = palette.background(system.background)
-            draw_table(surface, camera, state.board, look)
-            draw_grid(surface, camera, state.board, look, self.fonts)
-            draw_terrain(surface, camera, state.terrain, self.fonts, labels=self.terrain_labels)
-            draw_frame(surface, camera, state.board)
-            draw_edge_ticks(surface, camera, state.board, self.fonts)
+            shift = _whole_pixel_shift(self._static.key[0], camera) if self._static else None
+            if shift is not None and self._static.key[1:] == key[1:]:
+                # panned by whole pixels: the picture slid onto the spare surface (the old
+                # one stays as it was), and only the strips it leaves uncovered drawn
+                old = self._static.value
+                spare = self._spare_static
+                surface = spare if spare is not None and spare.get_size() == size else None
+                surface = surface or pygame.Surface(size)
+                surface.blit(old, shift)
+                self._spare_static = old
+                for strip in _uncovered(surface.get_rect(), shift):
+                    surface.set_clip(strip)
+                    self._draw_static(surface, state, camera, system)
+                surface.set_clip(None)
+            else:
+                surface = pygame.Surface(size)
+                self._draw_static(surface, state, camera, system)
             self._static = _Cached(key, surface)
             self._static_generation += 1
         return self._static.value
@@ -149,6 +162,16 @@ class SceneRenderer:
             cached = _Cached(key, layout_labels(shapes, camera, self.fonts, only=only))
             self._labels[only is not None] = cached
         return cached.value
+
+    def _draw_static(
+        self, surface: pygame.Surface, state: GameState, camera: Camera, system: RuleSystem
+    ) -> None:
+        look = palette.background(system.background)
+        draw_table(surface, camera, state.board, look)
+        draw_grid(surface, camera, state.board, look, self.fonts)
+        draw_terrain(surface, camera, state.terrain, self.fonts, labels=self.terrain_labels)
+        draw_frame(surface, camera, state.board)
+        draw_edge_ticks(surface, camera, state.board, self.fonts)
 
     def unit_shapes(self, state: GameState) -> UnitShapes:
         """The units' geometry arrays, rebuilt only when the units change."""
@@ -203,16 +226,70 @@ class SceneRenderer:
         key = (self._static_generation, view, camera, state.board)
         if self._overlay is None or self._overlay.key != key:
             previous = self._overlay.value if self._overlay else None
-            if previous is not None and previous.get_size() == base.get_size():
-                previous.blit(base, (0, 0))
+            old = self._overlay.key if self._overlay else None
+            shift = _whole_pixel_shift(old[2], camera) if old else None
+            if (
+                shift is not None
+                and old is not None
+                and old[1] is view
+                and old[3] == state.board
+                and previous is not None
+                and previous.get_size() == base.get_size()
+            ):
+                # the static layer slid by the same whole pixels: slide, redo the strips
                 surface = previous
+                surface.scroll(*shift)
+                for strip in _uncovered(surface.get_rect(), shift):
+                    surface.set_clip(strip)
+                    surface.blit(base, (0, 0))
+                    self._draw_overlay(surface, view, camera, state)
+                surface.set_clip(None)
             else:
-                surface = base.copy()
-            draw_selection_overlay(surface, camera, view, state.board, self.fonts)
-            if view.blocking:
-                blocking = set(view.blocking)
-                pieces = [p for p in state.terrain if p.id in blocking]
-                highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
-            draw_sight_lines(surface, camera, view, width=2 if camera.scale >= 12 else 1)
+                if previous is not None and previous.get_size() == base.get_size():
+                    previous.blit(base, (0, 0))
+                    surface = previous
+                else:
+                    surface = base.copy()
+                self._draw_overlay(surface, view, camera, state)
             self._overlay = _Cached(key, surface)
         return self._overlay.value
+
+    def _draw_overlay(
+        self, surface: pygame.Surface, view: SelectionView, camera: Camera, state: GameState
+    ) -> None:
+        draw_selection_overlay(surface, camera, view, state.board, self.fonts)
+        if view.blocking:
+            blocking = set(view.blocking)
+            pieces = [p for p in state.terrain if p.id in blocking]
+            highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
+        draw_sight_lines(surface, camera, view, width=2 if camera.scale >= 12 else 1)
+
+
+def _whole_pixel_shift(old: Camera, new: Camera) -> tuple[int, int] | None:
+    """(dx, dy) when `new` is `old` panned by whole pixels, less than a screen; else None."""
+    if old.scale != new.scale or old.viewport != new.viewport:
+        return None
+    dx, dy = new.origin[0] - old.origin[0], new.origin[1] - old.origin[1]
+    if dx != round(dx) or dy != round(dy):
+        return None
+    if abs(dx) >= new.viewport[0] or abs(dy) >= new.viewport[1]:
+        return None
+    return int(dx), int(dy)
+
+
+def _uncovered(rect: pygame.Rect, shift: tuple[int, int]) -> list[pygame.Rect]:
+    """The strips of `rect` a scroll by `shift` leaves without picture, and EDGE_BAND pixels
+    more: what was drawn at the old picture's edge (clipped lines, shapes cut by it) is not
+    what the same shapes give inside a picture."""
+    dx, dy = shift
+    band = EDGE_BAND
+    strips = []
+    if dx > 0:
+        strips.append(pygame.Rect(rect.left, rect.top, dx + band, rect.height))
+    elif dx < 0:
+        strips.append(pygame.Rect(rect.right + dx - band, rect.top, -dx + band, rect.height))
+    if dy > 0:
+        strips.append(pygame.Rect(rect.left, rect.top, rect.width, dy + band))
+    elif dy < 0:
+        strips.append(pygame.Rect(rect.left, rect.bottom + dy - band, rect.width, -dy + band))
+    return [strip.clip(rect) for strip in strips]
