@@ -19,6 +19,7 @@ blitted again (the units and their labels are not redrawn).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +48,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.selection import SelectionView, selection_view
 
+LABEL_LAYOUTS_KEPT = 8  # the whole table's and the selected unit's, for four zoom levels
 EDGE_BAND = 3  # pixels redrawn past a slid picture's uncovered strip
 
 
@@ -69,7 +71,8 @@ class SceneRenderer:
         self._overlay: _Cached | None = None
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
         self._spare_static: pygame.Surface | None = None  # the static layer before the last
-        self._labels: dict[bool, _Cached] = {}  # every unit's labels; the selected one's
+        # label layouts by (units, scale, origin fraction, selected or None), newest last
+        self._labels: OrderedDict[tuple, LabelLayout] = OrderedDict()
         self._sprites = UnitSprites()
         self._static_generation = 0  # bumped on every static redraw: composites depend on it
 
@@ -154,14 +157,17 @@ class SceneRenderer:
     ) -> LabelLayout:
         """The labels of every unit (or of `only`, the selected unit, drawn over the rest,
         which give way to it), placed once per set of units and zoom: panning by whole
-        pixels blits the same layout (see `LabelLayout`)."""
+        pixels blits the same layout (see `LabelLayout`); the layouts of the last few zoom
+        levels are kept, so zooming back and forth places none again."""
         fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
         key = (shapes.units, camera.scale, fraction, only)
-        cached = self._labels.get(only is not None)
-        if cached is None or cached.key != key:
-            cached = _Cached(key, layout_labels(shapes, camera, self.fonts, only=only))
-            self._labels[only is not None] = cached
-        return cached.value
+        layout = self._labels.pop(key, None)
+        if layout is None:
+            layout = layout_labels(shapes, camera, self.fonts, only=only)
+        self._labels[key] = layout
+        while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
+            self._labels.popitem(last=False)
+        return layout
 
     def _draw_static(
         self, surface: pygame.Surface, state: GameState, camera: Camera, system: RuleSystem
