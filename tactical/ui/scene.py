@@ -48,6 +48,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.selection import SelectionView, selection_view
 
+STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)
 LABEL_LAYOUTS_KEPT = 8  # the whole table's and the selected unit's, for four zoom levels
 EDGE_BAND = 3  # pixels redrawn past a slid picture's uncovered strip
 
@@ -72,9 +73,11 @@ class SceneRenderer:
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
         self._spare_static: pygame.Surface | None = None  # the static layer before the last
         # label layouts by (units, scale, origin fraction, selected or None), newest last
-        self._labels: OrderedDict[tuple, LabelLayout] = OrderedDict()
+        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout]] = OrderedDict()
         self._sprites = UnitSprites()
-        self._static_generation = 0  # bumped on every static redraw: composites depend on it
+        self._static_generation = 0  # names the static picture in use: composites depend on it
+        self._generations = 0  # static pictures drawn so far
+        self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
 
     # ------------------------------------------------------------------ frame
 
@@ -131,14 +134,23 @@ class SceneRenderer:
             self.terrain_labels,
         )
         if self._static is None or self._static.key != key:
+            if self._static is not None:  # kept a while: zooming back finds it drawn
+                self._recent_statics.append((self._static, self._static_generation))
+                del self._recent_statics[:-STATICS_KEPT]
+            for index, (entry, generation) in enumerate(self._recent_statics):
+                if entry.key == key:
+                    del self._recent_statics[index]
+                    self._static, self._static_generation = entry, generation
+                    return entry.value
             shift = _whole_pixel_shift(self._static.key[0], camera) if self._static else None
             if shift is not None and self._static.key[1:] == key[1:]:
                 # panned by whole pixels: the picture slid onto the spare surface (the old
                 # one stays as it was), and only the strips it leaves uncovered drawn
                 old = self._static.value
                 spare = self._spare_static
-                surface = spare if spare is not None and spare.get_size() == size else None
-                surface = surface or pygame.Surface(size)
+                kept = any(entry.value is spare for entry, _ in self._recent_statics)
+                reusable = spare is not None and not kept and spare.get_size() == size
+                surface = spare if reusable else pygame.Surface(size)
                 surface.blit(old, shift)
                 self._spare_static = old
                 for strip in _uncovered(surface.get_rect(), shift):
@@ -149,7 +161,8 @@ class SceneRenderer:
                 surface = pygame.Surface(size)
                 self._draw_static(surface, state, camera, system)
             self._static = _Cached(key, surface)
-            self._static_generation += 1
+            self._generations += 1
+            self._static_generation = self._generations
         return self._static.value
 
     def _label_layout(
@@ -160,11 +173,14 @@ class SceneRenderer:
         pixels blits the same layout (see `LabelLayout`); the layouts of the last few zoom
         levels are kept, so zooming back and forth places none again."""
         fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
-        key = (shapes.units, camera.scale, fraction, only)
-        layout = self._labels.pop(key, None)
-        if layout is None:
-            layout = layout_labels(shapes, camera, self.fonts, only=only)
-        self._labels[key] = layout
+        # the shapes by identity (hashing a thousand units per frame costs a frame), kept
+        # alive with the layout so that the id is not reused meanwhile
+        key = (id(shapes), camera.scale, fraction, only)
+        entry = self._labels.pop(key, None)
+        if entry is None:
+            entry = (shapes, layout_labels(shapes, camera, self.fonts, only=only))
+        self._labels[key] = entry
+        layout = entry[1]
         while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
             self._labels.popitem(last=False)
         return layout

@@ -56,14 +56,20 @@ def test_a_panned_frame_is_the_fresh_frame_at_the_new_place(table, shift):
     assert (difference > 64).sum() <= 40, np.argwhere(difference > 64)[:10]
 
 
-def test_a_fractional_pan_or_a_zoom_draws_afresh(table):
+def test_a_fractional_pan_or_a_zoom_draws_afresh_and_going_back_finds_the_picture(table):
+    """A new scale or a fraction of a pixel: drawn whole, the fresh renderer's picture; back
+    at a camera of the last few, its picture is reused (STATICS_KEPT)."""
     state, system, camera = table
     renderer = SceneRenderer()
     first = renderer.static_layer(state, camera, system, SIZE)
     for moved in (camera.panned(10.5, 0), camera.zoomed(1.2, (100, 100))):
         fresh = SceneRenderer().static_layer(state, moved, system, SIZE)
         assert (_pixels(renderer.static_layer(state, moved, system, SIZE)) == _pixels(fresh)).all()
-    assert renderer.static_layer(state, camera, system, SIZE) is not first
+    assert renderer.static_layer(state, camera, system, SIZE) is first
+    for step in range(1, 6):  # more cameras than are kept: the first is drawn again
+        renderer.static_layer(state, camera.zoomed(1 + step / 10, (100, 100)), system, SIZE)
+    again = renderer.static_layer(state, camera, system, SIZE)
+    assert again is not first and (_pixels(again) == _pixels(first)).all()
 
 
 def test_labels_from_the_layout_are_where_draw_units_puts_them():
