@@ -236,6 +236,29 @@ def test_play_zoom_1000(benchmark, app_1000):
     record("play zoom, 1,000 units", benchmark, INTERACTION_BUDGET)
 
 
+def test_play_zoom_new_level_1000(benchmark, app_1000):
+    """A notch of the wheel to a level not seen before (nine notches in from the fitted view,
+    about a new point each time): nothing of that scale cached."""
+    import pygame
+
+    app = app_1000
+    app.select(app.state.units[0].id)
+    app.frame()
+    turn = iter(range(10**9))
+
+    def zoom():
+        k = next(turn)
+        if k == 0:  # the warm-up round starts from the fitted view
+            app.fit()
+            app.frame()
+        app._mouse = (600 + 37 * k, 400 + 11 * k)
+        app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+        return app.frame()
+
+    benchmark.pedantic(zoom, rounds=9, iterations=1, warmup_rounds=1)
+    record("play zoom to a new level, 1,000 units", benchmark, INTERACTION_BUDGET)
+
+
 @pytest.fixture(scope="module")
 def scene_3000(big_maps):
     import pygame

@@ -12,6 +12,7 @@ import math
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -365,6 +366,33 @@ class UnitShapes:
             index={u.id: i for i, u in enumerate(units)},
         )
 
+    @cached_property
+    def _slots(self) -> np.ndarray:
+        """Each unit's row in rect_corners or circle_radii."""
+        slots = np.zeros(len(self.units), dtype=np.intp)
+        slots[self.rect_index] = np.arange(len(self.rect_index))
+        slots[self.circle_index] = np.arange(len(self.circle_index))
+        return slots
+
+    def single(self, index: int) -> UnitShapes:
+        """Unit `index` alone, its rows sliced from these arrays (the numbers `of` gives
+        for that unit alone, without building them again)."""
+        slot = int(self._slots[index])
+        rect = bool(np.any(self.rect_index == index))
+        one = slice(index, index + 1)
+        return UnitShapes(
+            units=self.units[one],
+            centres=self.centres[one],
+            fronts=self.fronts[one],
+            extents=self.extents[one],
+            rect_index=np.zeros(1 if rect else 0, dtype=np.intp),
+            rect_corners=self.rect_corners[slot : slot + 1] if rect else self.rect_corners[:0],
+            circle_index=np.zeros(0 if rect else 1, dtype=np.intp),
+            circle_radii=self.circle_radii[:0] if rect else self.circle_radii[slot : slot + 1],
+            colours=self.colours[one],
+            index={self.units[index].id: 0},
+        )
+
 
 LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
@@ -387,8 +415,9 @@ class UnitSprites:
         self._scale: float | None = None
         self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
 
-    def sprite(self, unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
-        """The unit's sprite and the pixel offset of its centre inside it."""
+    def sprite(self, shapes: UnitShapes, index: int, scale: float) -> tuple[pygame.Surface, int]:
+        """Unit `index`'s sprite and the pixel offset of its centre inside it."""
+        unit, colour = shapes.units[index], shapes.colours[index]
         if scale != self._scale:
             self._sprites = self._by_scale.pop(scale, None) or {}
             self._by_scale[scale] = self._sprites
@@ -398,19 +427,20 @@ class UnitSprites:
         key = (unit.base, unit.heading, colour)
         cached = self._sprites.get(key)
         if cached is None:
-            cached = self._sprites[key] = _draw_sprite(unit, colour, scale)
+            cached = self._sprites[key] = _draw_sprite(shapes.single(index), scale)
         return cached
 
     def __len__(self) -> int:
         return len(self._sprites)
 
 
-def _draw_sprite(unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
+def _draw_sprite(shapes: UnitShapes, scale: float) -> tuple[pygame.Surface, int]:
+    """The one unit of `shapes` drawn on a transparent square around its centre."""
+    unit = shapes.units[0]
     half = math.ceil(unit.base.radius * scale) + 3
     size = 2 * half + 1
     surface = pygame.Surface((size, size), pygame.SRCALPHA)
     local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
-    shapes = UnitShapes.of((unit,), {unit.side: colour})
     everything = np.ones(1, dtype=bool)
     _draw_bases(surface, local, shapes, everything)
     # run-length encoding skips the transparent corners: blits about twice as fast
@@ -453,7 +483,7 @@ def draw_units(
         pixels = np.rint(centres).astype(int).tolist()
         blits = []
         for index in np.flatnonzero(small).tolist():
-            sprite, half = sprites.sprite(shapes.units[index], shapes.colours[index], camera.scale)
+            sprite, half = sprites.sprite(shapes, index, camera.scale)
             x, y = pixels[index]
             blits.append((sprite, (x - half, y - half)))
         surface.blits(blits, doreturn=False)
