@@ -50,8 +50,10 @@ def laser_game() -> tuple[Game, Action, Action]:
     attacks = [c for c in game.choices() if c.kind == "attack"]
     first = next(autoplay.candidate_params(attacks[0]))
     second = next(autoplay.candidate_params(attacks[1]))
-    return game, Action(attacks[0].kind, attacks[0].actor, first), Action(
-        attacks[1].kind, attacks[1].actor, second
+    return (
+        game,
+        Action(attacks[0].kind, attacks[0].actor, first),
+        Action(attacks[1].kind, attacks[1].actor, second),
     )
 
 

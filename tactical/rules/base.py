@@ -24,6 +24,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from tactical.dice import Dice, Distribution, fraction_text, percent
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
@@ -65,6 +67,19 @@ class RangeBands:
     @property
     def max_range(self) -> float:
         return self.bands[-1].max_inches if self.bands else 0.0
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """The band names, then None (beyond the last band): what `indices` point into."""
+        return (*(band.name for band in self.bands), None)
+
+    def indices(self, distances: np.ndarray) -> np.ndarray | None:
+        """`band` of many distances as indices into `names` (searchsorted), or None when the
+        bands do not grow outwards (then only `band`'s first-match reading holds)."""
+        limits = np.array([band.max_inches for band in self.bands], dtype=float) + 1e-9
+        if np.any(np.diff(limits) < 0):
+            return None
+        return limits.searchsorted(np.asarray(distances, dtype=float), side="left")
 
 
 @dataclass(frozen=True)
@@ -528,6 +543,12 @@ class RuleSystem:
         """The band `distance` (inches, measured by the conventions) falls in for `unit`'s fire."""
         bands = self.conventions.range_bands
         return bands.band(distance) if bands else None
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands | None:
+        """The table `range_band` looks `unit`'s distances up in, when it is one plain
+        `RangeBands` lookup (so many distances are banded at once); None when the system
+        bands otherwise, and `range_band` is asked distance by distance."""
+        return None
 
     def los_level(self, unit: Unit) -> str:
         """A unit's line-of-sight level: `blocks_los` must give the same answer for any two

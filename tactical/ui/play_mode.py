@@ -457,7 +457,7 @@ class PlayScreen(GameFiles):
             return
         field = next(f for f in choice.fields if f.name == names[0])
         state = self.session.state
-        # "" is a listed "none" (no such unit): nothing to compute odds against
+        # a field may offer "" (none: a spotter left out) besides the units
         candidates = [uid for uid in field.choices or () if uid and state.has_unit(uid)]
         if state.has_unit(choice.actor):
             actor = state.unit(choice.actor)

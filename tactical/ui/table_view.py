@@ -19,14 +19,8 @@ from tactical.rules.measuring import PairReport
 from tactical.session.deployment import Deployment
 from tactical.ui import palette
 from tactical.ui.draw import text
-from tactical.ui.layers import (
-    draw_deployment_zone,
-    draw_legend,
-    highlight_terrain,
-    layout_legend,
-    legend_entries,
-    legend_height,
-)
+from tactical.ui.layers import draw_deployment_zone, highlight_terrain
+from tactical.ui.legend import draw_legend, layout_legend, legend_entries, legend_height
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import STATUS_BAR, TICK_BAND

@@ -20,21 +20,23 @@ from tactical.ui.draw import hatch_segments
 from tactical.ui.fonts import shared_fonts
 from tactical.ui.layers import (
     LABEL_MIN_EXTENT,
-    LegendEntry,
     UnitShapes,
     UnitSprites,
     deployment_strip,
     draw_deployment_zone,
     draw_edge_ticks,
     draw_grid,
-    draw_legend,
     draw_table,
     draw_terrain,
     draw_units,
+    tick_steps,
+)
+from tactical.ui.legend import (
+    LegendEntry,
+    draw_legend,
     layout_legend,
     legend_entries,
     legend_height,
-    tick_steps,
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selection_view
@@ -452,7 +454,10 @@ def test_blocking_terrain_is_outlined_when_it_blocks_a_shown_line(camera):
         loads_map(
             TABLE.replace(
                 "x = 45\ny = 10\nheading = 45", "x = 45\ny = 44\nheading = 45"
-            )  # "third" now behind the peak as seen from the ruler
+            ).replace(  # lines are drawn to the units in range: 12" bands reach 48"
+                'rules = "dystopian-wars"\n',
+                'rules = "dystopian-wars"\n[options]\nrange_band_inches = 12\n',
+            )  # "third" now behind the peak as seen from the ruler, 42" away
         )
     )
     system = registry.get(state.rules)

@@ -536,7 +536,8 @@ def test_play_command_runs_the_window_until_quit(monkeypatch, tmp_path):
     monkeypatch.setattr(pygame.event, "get", events)
     assert main(["play", str(default_map_path()), "--size", "800x600"]) == 0
     assert calls
-    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    [file] = (tmp_path / "tactical" / "autosave").glob("*.json")  # the game's own, by its id
+    autosave = read_save(file)
     assert autosave.initial == load_map(default_map_path()) and autosave.actions == ()
 
 
@@ -560,7 +561,8 @@ def test_tactical_alone_opens_the_play_screen(monkeypatch, tmp_path):
     [app] = opened
     assert app.view.mode == "play"
     assert_new_game_on(app, load_map(default_map_path()))
-    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    autosave = read_save(app.play.session.autosave.path)
+    assert app.play.session.autosave.path.parent == tmp_path / "tactical" / "autosave"
     assert autosave.initial == app.map_state and autosave.seed == app.play.session.game.seed
 
 

@@ -70,7 +70,11 @@ class CortexSpace(RuleSystem):
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO003.1 / GEO003.7: the ordinal band of a centre-to-centre distance."""
-        return bands(self.options(options)).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO003.1 / GEO003.7: the five ordinal bands, the same for every unit."""
+        return bands(self.options(options))
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """Asteroids and wrecks (dense, obstructing) are obstacles; ground targets are not."""

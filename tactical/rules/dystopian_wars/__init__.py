@@ -170,8 +170,11 @@ class DystopianWars(RuleSystem):
         return "air" if _level(unit) in ("flying", "obscured") else "surface"
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        band_inches = float(self.options(options)["range_band_inches"])
-        return _bands(band_inches).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
+        return _bands(float(self.options(options)["range_band_inches"]))
 
     def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
         """The arcs of the unit's weapons (R002.14: batteries measured from the centre)."""

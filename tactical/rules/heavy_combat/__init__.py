@@ -79,7 +79,11 @@ class HeavyCombat(RuleSystem):
         return check_options(options)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return _bands(float(self.options(options)["inches_per_range_step"])).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO001.7: the three bands of `inches_per_range_step`, the same for every unit."""
+        return _bands(float(self.options(options)["inches_per_range_step"]))
 
     def turn_sequence(self) -> TurnSequence:
         return turn.TURN_SEQUENCE
