@@ -643,6 +643,14 @@ class ActionPanel:
         self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
         self._place_odds()
 
+    def odds_size(self) -> tuple[int, int]:
+        """The room for the odds chart (or the move card): drawn at this size, its text
+        keeps its size instead of being scaled down."""
+        area = getattr(self, "_odds_area", None)
+        if area is None:
+            return (296, 170)
+        return (max(40, area.width), max(40, area.height))
+
     def _place_odds(self) -> None:
         surface, area = self._odds_surface, self._odds_area
         placed = (id(surface), tuple(area))

@@ -38,9 +38,8 @@ from tactical.ui.results import concerned, last_hits, log_lines, note_lines, ste
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
 
-TRACKER_HEIGHT = 150  # the tracker's text scrolls
-LOG_HEIGHT = 180
-CHART_SIZE = (296, 170)
+TRACKER_HEIGHT = 140  # the tracker's text scrolls
+LOG_HEIGHT = 160  # and so does the log's
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
@@ -490,11 +489,12 @@ class PlayScreen(GameFiles):
         game = self.game
         self.odds.request(game, action)
         result = self.odds.get(game, action)
-        key = (id(game), action, result.status)
+        key = (id(game), action, result.status, self.actions.odds_size())
         if key == self._shown_odds:
             return
         if result.status == "ready" and result.report is not None:
-            surface = odds_chart(result.report, CHART_SIZE, self.services.renderer.fonts)
+            size = self.actions.odds_size()
+            surface = odds_chart(result.report, size, self.services.renderer.fonts)
             target = self._hover_target or ""
             state = self.session.state
             if target and state.has_unit(target):
@@ -511,12 +511,12 @@ class PlayScreen(GameFiles):
 
     def _show_move_card(self, tool: MoveTool) -> None:
         plan = tool.plan
-        key = (tool.draft, id(plan))
+        key = (tool.draft, id(plan), self.actions.odds_size())
         if key == self._move_card_for:
             return
         self._move_card_for = key
         report = [*tool.report(), (MOVE_KEYS, "hint")]
-        surface = move_card(report, CHART_SIZE, self.services.renderer.fonts)
+        surface = move_card(report, self.actions.odds_size(), self.services.renderer.fonts)
         self.actions.show_move(surface, plan is not None and plan.legal, tool.draft.path)
 
     def _show_odds(self, surface: pygame.Surface | None, caption: str) -> None:

@@ -40,7 +40,7 @@ from tactical.rules.base import (
 from tactical.rules.battlefleet_mars import combat, play, status
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "battlefleet-mars"
 
@@ -118,6 +118,11 @@ class BattlefleetMars(RuleSystem):
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
 
 RULE_SYSTEM = BattlefleetMars(
