@@ -590,9 +590,11 @@ class ChartLayout:
         return pygame.Rect(self.plot.left, top, self.plot.width, self.rows_y - top - 2)
 
 
-def chart_layout(size: tuple[int, int], sections: int) -> ChartLayout:
+def chart_layout(size: tuple[int, int], sections: int, headline: bool = False) -> ChartLayout:
     width, height = size
     top = PAD + TITLE_SIZE + 3 + FACTS_SIZE + 4 + LABEL_SIZE + 2  # title, facts, top percents
+    if headline:
+        top += FACTS_SIZE + 3  # the effect on the target, under the title
     label_band = LABEL_SIZE + 3
     room = height - PAD - top - label_band - MIN_PLOT
     rows = max(0, min(sections - 1, room // ROW_HEIGHT))
@@ -622,11 +624,16 @@ def odds_chart(
         return surface
     main = report.sections[section]
     others = [s for index, s in enumerate(report.sections) if index != section]
-    layout = chart_layout((width, height), len(report.sections))
+    lead = headline(report)
+    layout = chart_layout((width, height), len(report.sections), bool(lead))
     _text(surface, fonts, section_title(main), (PAD, PAD), TITLE_SIZE, TEXT, inner)
+    y = PAD + TITLE_SIZE + 3
+    if lead:
+        _text(surface, fonts, lead, (PAD, y), FACTS_SIZE, TEXT, inner)
+        y += FACTS_SIZE + 3
     facts = facts_line(report)
     if facts:
-        _text(surface, fonts, facts, (PAD, PAD + TITLE_SIZE + 3), FACTS_SIZE, TEXT_DIM, inner)
+        _text(surface, fonts, facts, (PAD, y), FACTS_SIZE, TEXT_DIM, inner)
     if is_numeric(main):
         _draw_columns(surface, fonts, chart_bars(main, layout.plot.width // MIN_SLOT), layout)
     else:
@@ -636,6 +643,23 @@ def odds_chart(
         row = f"{words(other.name)}: " + _summary(other)
         _text(surface, fonts, row, (PAD, layout.rows_y + index * ROW_HEIGHT), ROW_SIZE, TEXT, inner)
     return surface
+
+
+def headline(report: OddsReport) -> str:
+    """What the attack does to the target, first: the chance of each yes/no outcome
+    ("destroyed 36%") and the average of each count ("hull points lost 0.6 on average")."""
+    parts = []
+    for section in report.sections:
+        pairs = list(section.distribution.pairs)
+        if not pairs:
+            continue
+        if all(isinstance(outcome, bool) for outcome, _ in pairs):
+            chance = sum((p for outcome, p in pairs if outcome), Fraction(0))
+            parts.append(f"{words(section.name)} {short_percent(chance)}")
+        elif all(_numeric(outcome) for outcome, _ in pairs) and len(pairs) > 1:
+            mean = sum((Fraction(outcome) * p for outcome, p in pairs), Fraction(0))
+            parts.append(f"{words(section.name)} {float(mean):.1f} on average")
+    return " · ".join(parts)
 
 
 def _summary(section: OddsSection, count: int = 3) -> str:
