@@ -17,7 +17,8 @@ from tactical.ui.services import OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 TITLE_WIDTH = 420
 TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
-HELP_SIZE = (640, 520)
+HELP_SIZE = (680, 660)
+HELP_MARGIN = 10
 
 BUTTONS = (
     ("mode", "Mode: play", "Tab: switch play / setup mode"),
@@ -140,10 +141,14 @@ class HelpOverlay:
         self.box.hide()
 
     def layout(self, size: tuple[int, int]) -> None:
-        width, height = HELP_SIZE
-        self.box.set_relative_position(
-            ((size[0] - width) // 2, max(TOP_BAR, (size[1] - height) // 2))
-        )
+        """Centred, as tall as the window allows (every control in a 1280x800 window; a
+        smaller one scrolls)."""
+        width = min(HELP_SIZE[0], size[0] - 2 * HELP_MARGIN)
+        height = min(HELP_SIZE[1], size[1] - TOP_BAR - STATUS_BAR - 2 * HELP_MARGIN)
+        self.box.set_dimensions((max(200, width), max(120, height)))
+        left = (size[0] - self.box.rect.width) // 2
+        top = TOP_BAR + (size[1] - TOP_BAR - STATUS_BAR - self.box.rect.height) // 2
+        self.box.set_relative_position((max(0, left), max(TOP_BAR, top)))
 
     def show(self, visible: bool) -> None:
         if visible:
