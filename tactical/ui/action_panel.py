@@ -81,7 +81,10 @@ THEME = {  # scoped to the panel's own object ids: long titles read from their s
     f"{CHOICES_ID}.{UNAVAILABLE_ID}": GREYED,
 }
 
-CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move", "unavailable"]
+CommandName = Literal[
+    "picked", "changed", "apply", "cancel", "move", "confirm-move", "unavailable", "details"
+]
+DETAILS_WIDTH = 64
 
 # --------------------------------------------------------------------------- the widget
 
@@ -125,6 +128,16 @@ class ActionPanel:
         self.odds_image = UIImage(pygame.Rect(0, 0, 1, 1), self._blank, m, container=c)
         self.odds_image.hide()
         self.odds_caption = UILabel(pygame.Rect(0, 0, 10, CAPTION_HEIGHT), " ", m, container=c)
+        # the chart's secondary sections (the target's other results, the attacker's side
+        # effects) shown or collapsed
+        self.details = True
+        self.details_button = UIButton(
+            pygame.Rect(0, 0, DETAILS_WIDTH, CAPTION_HEIGHT),
+            "less",
+            m,
+            container=c,
+            tool_tip_text="show or hide the chart's other sections",
+        )
         self.roll_button = UIButton(pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Apply", m, container=c)
         self.cancel_button = UIButton(
             pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Cancel", m, container=c
@@ -368,6 +381,7 @@ class ActionPanel:
         if self.roll_button.tool_tip_text != tip:
             self.roll_button.set_tooltip(tip)
         _enable(self.cancel_button, self.picked is not None)
+        _enable(self.details_button, self.has_odds)
 
     def _problem_line(self, problems: Sequence[Problem]) -> str:
         first = problems[0]
@@ -481,6 +495,10 @@ class ActionPanel:
                 return PanelCommand("confirm-move")
             action = self.action()
             return PanelCommand("apply", action) if action is not None else None
+        if element is self.details_button:
+            self.details = not self.details
+            self.details_button.set_text("less" if self.details else "more")
+            return PanelCommand("details")
         if element is self.cancel_button:
             self._clear_pick()
             self._layout()
@@ -639,7 +657,8 @@ class ActionPanel:
         self.cancel_button.set_dimensions((inner - half - PAD, BUTTON_HEIGHT))
         caption_top = bottom - PAD - CAPTION_HEIGHT
         self.odds_caption.set_relative_position((PAD, caption_top))
-        self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
+        self.odds_caption.set_dimensions((inner - DETAILS_WIDTH - PAD, CAPTION_HEIGHT))
+        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, caption_top))
         self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
         self._place_odds()
 

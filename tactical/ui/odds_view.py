@@ -604,7 +604,12 @@ def chart_layout(size: tuple[int, int], sections: int, headline: bool = False) -
 
 
 def odds_chart(
-    report: OddsReport, size: tuple[int, int], fonts: Fonts, *, section: int = 0
+    report: OddsReport,
+    size: tuple[int, int],
+    fonts: Fonts,
+    *,
+    section: int = 0,
+    details: bool = True,
 ) -> pygame.Surface:
     """A bar chart of one section of `report` (the main one by default).
 
@@ -612,7 +617,8 @@ def odds_chart(
     label and percent, in proportion to the probabilities (the likeliest bar the full
     length): numbers as columns in ascending order (grouped when too many for the width),
     other outcomes as labelled rows (the likeliest, and one row for the rest, when too
-    many for the height). The other sections follow as one-line rows while there is room.
+    many for the height). The other sections follow as one-line rows while there is room
+    (`details`; collapsed, the main one has all the room).
     """
     width, height = max(40, int(size[0])), max(40, int(size[1]))
     surface = pygame.Surface((width, height))
@@ -623,9 +629,9 @@ def odds_chart(
         _text(surface, fonts, "no outcomes", (PAD, PAD), TITLE_SIZE, TEXT_DIM, inner)
         return surface
     main = report.sections[section]
-    others = [s for index, s in enumerate(report.sections) if index != section]
+    others = [s for index, s in enumerate(report.sections) if index != section] if details else []
     lead = headline(report)
-    layout = chart_layout((width, height), len(report.sections), bool(lead))
+    layout = chart_layout((width, height), len(others) + 1, bool(lead))
     _text(surface, fonts, section_title(main), (PAD, PAD), TITLE_SIZE, TEXT, inner)
     y = PAD + TITLE_SIZE + 3
     if lead:

@@ -253,6 +253,9 @@ class PlayScreen(GameFiles):
     def panel_command(self, name: str, action: Action | None, reason: str = "") -> None:
         if name == "unavailable":
             self.services.set_status(reason)
+        elif name == "details":
+            self._shown_odds = None  # redrawn with the secondary sections shown or collapsed
+            self.refresh_odds()
         elif name == "apply" and action is not None:
             self.do(action)
         elif name == "confirm-move":
@@ -489,12 +492,14 @@ class PlayScreen(GameFiles):
         game = self.game
         self.odds.request(game, action)
         result = self.odds.get(game, action)
-        key = (id(game), action, result.status, self.actions.odds_size())
+        key = (id(game), action, result.status, self.actions.odds_size(), self.actions.details)
         if key == self._shown_odds:
             return
         if result.status == "ready" and result.report is not None:
             size = self.actions.odds_size()
-            surface = odds_chart(result.report, size, self.services.renderer.fonts)
+            surface = odds_chart(
+                result.report, size, self.services.renderer.fonts, details=self.actions.details
+            )
             target = self._hover_target or ""
             state = self.session.state
             if target and state.has_unit(target):

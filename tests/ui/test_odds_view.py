@@ -40,6 +40,7 @@ from tactical.ui.odds_view import (
     odds_lines,
     outcome_text,
     percent_text,
+    section_title,
 )
 
 TIMEOUT = 30.0
@@ -426,3 +427,24 @@ def test_closing_the_child_process_kills_the_enumeration_under_way(bfm_game):
     odds.close()
     child.join(10)
     assert not child.is_alive() and time.monotonic() - start < 10
+
+
+def test_the_secondary_sections_can_be_collapsed(fonts):
+    """Issue 13: the other sections follow the main one and can be collapsed; collapsed,
+    the main plot takes their room."""
+    drawn = []
+
+    class Recording(type(fonts)):
+        def render(self, text, size, colour):
+            drawn.append(text)
+            return super().render(text, size, colour)
+
+    report = _report(RESULT, DAMAGE)
+    odds_chart(report, (300, 220), Recording())
+    shown = list(drawn)
+    drawn.clear()
+    odds_chart(report, (300, 220), Recording(), details=False)
+    second = section_title(report.sections[1]).split(" (")[0]
+    assert any(text.startswith(second + ":") for text in shown)
+    assert not any(text.startswith(second + ":") for text in drawn)
+    assert chart_layout((300, 220), 1).plot.height > chart_layout((300, 220), 2).plot.height
