@@ -625,11 +625,13 @@ class ActionPanel:
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
         problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
-        # the list's height depends on the panel's only (not on the form or the problem)
-        room = max(0, height - (BUTTON_HEIGHT + CAPTION_HEIGHT + 5 * PAD))
-        # a list of fixed height (it scrolls), whatever is offered: the next click lands
-        # where the player aimed; whole rows, at most 60% of the free room in a small window
-        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (room * 3 // 5 - LIST_BORDER) // LIST_ITEM))
+        # a list of fixed height (it scrolls), whatever is offered, so that the next click
+        # lands where the player aimed: 8 rows while the chart keeps a third of the panel
+        # under the form; a form too long for both takes rows from the list, not the chart
+        chart = height // 3
+        fixed = BUTTON_HEIGHT + CAPTION_HEIGHT + problem_height + 5 * PAD + chart
+        room = max(0, height - fixed - ROW * len(self._rows))
+        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (room - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))
