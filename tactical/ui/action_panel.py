@@ -58,7 +58,7 @@ ROW = 30  # height of one form row
 MIN_LABEL_WIDTH = 64
 TEXT_SLACK = 12  # a label's own padding: text wider than its rect less this is cut by pygame_gui
 BUTTON_HEIGHT = 28
-PROBLEM_HEIGHT = 64
+PROBLEM_HEIGHT = 44  # two lines; the box scrolls
 CAPTION_HEIGHT = 20
 LIST_ITEM = 20  # pygame_gui's default selection list row height
 LIST_BORDER = 4
@@ -625,13 +625,10 @@ class ActionPanel:
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
         problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
-        # a list of fixed height (it scrolls), whatever is offered, so that the next click
-        # lands where the player aimed: 8 rows while the chart keeps a third of the panel
-        # under the form; a form too long for both takes rows from the list, not the chart
-        chart = height // 3
-        fixed = BUTTON_HEIGHT + CAPTION_HEIGHT + problem_height + 5 * PAD + chart
-        room = max(0, height - fixed - ROW * len(self._rows))
-        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (room - LIST_BORDER) // LIST_ITEM))
+        # a list of fixed height (it scrolls), whatever is offered or picked, so that the
+        # next click lands where the player aimed: 8 rows in at most 40% of the panel; the
+        # form, its problem and the chart share the rest
+        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (height * 2 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))

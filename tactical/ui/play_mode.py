@@ -38,8 +38,8 @@ from tactical.ui.results import concerned, last_hits, log_lines, note_lines, ste
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
 
-TRACKER_HEIGHT = 140  # the tracker's text scrolls
-LOG_HEIGHT = 160  # and so does the log's
+TRACKER_HEIGHT = 120  # the tracker's text scrolls
+LOG_HEIGHT = 140  # and so does the log's
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
@@ -112,7 +112,7 @@ class PlayScreen(GameFiles):
         left = width - PANEL_WIDTH - 4
         column = bottom - top
         tracker = pygame.Rect(left, top, PANEL_WIDTH, min(TRACKER_HEIGHT, column // 4))
-        log_height = min(LOG_HEIGHT, max(120, column // 4))
+        log_height = min(LOG_HEIGHT, max(110, column // 5))
         log = pygame.Rect(left, bottom - log_height, PANEL_WIDTH, log_height)
         actions = pygame.Rect(left, tracker.bottom + 4, PANEL_WIDTH, log.top - tracker.bottom - 8)
         self.tracker.set_rect(tracker)

@@ -150,3 +150,28 @@ def test_during_an_attack_the_pair_panel_measures_attacker_to_target():
     assert report is not None and (report.source, report.target) == (attack.actor, target)
     assert app.pair_panel.box.visible
     app.play.close()
+
+
+def test_the_action_list_shows_eight_rows_and_stays_put_at_1280x800():
+    """Issue 13: at least 8 rows, and the list does not move or change height between
+    clicks (a pick, a step played) while the form is short."""
+    app = app_for("battlefleet-mars")
+    panel = app.play.actions
+    rects = []
+    for _ in range(12):
+        rects.append((tuple(panel.choice_list.get_abs_rect()), tuple(panel.panel.get_abs_rect())))
+        if panel.choices:
+            panel.pick(0)
+            app.play.panel_command("picked", None)
+            rects.append(
+                (tuple(panel.choice_list.get_abs_rect()), tuple(panel.panel.get_abs_rect()))
+            )
+            panel.pick(None)
+        step = autoplay.next_game(app.play.session.game).last_step
+        if step.is_pass:
+            app.play.next_go()
+        else:
+            app.play.do(step.action)
+    assert len(set(rects)) == 1, set(rects)
+    assert rects[0][0][3] >= 8 * 20
+    app.play.close()
