@@ -193,3 +193,34 @@ def test_R004_26_a_weapon_named_plainly_is_the_mount_whose_arc_holds_the_target(
     assert unknown.value.message == (
         "'a' has no weapon 'blasters': its weapon units are front-turbolasers, rear-turbolasers"
     )
+
+
+def test_GEO004_2_R004_31_R004_32_logged_range_battery_and_location():
+    """At (31, 30) from (30, 10): 20.024984", 6.674995 Space units of 3" (short, 10);
+    1D of the 4D battery to Damage leaves 3D to Gunnery; sensors targeted: +6 (A004.18)."""
+    state = duel(ISD, NOWHERE, 20, inches_per_space=3)
+    state = state.replace_unit(state.unit("t").moved_to(Pose(31, 30, 180)))
+    params = {"battery_damage": "1D", "location": "sensors"}
+    attack = SYSTEM.declare_attack(state, "a", "turbolasers", "t", params)
+    resolution = SYSTEM.resolve_attack(state, attack, ScriptedDice([1] * 7))
+    assert [event.as_dict() for event in resolution.events[1:4]] == [
+        {"kind": "range", "spec_id": "GEO004.2", "distance": 20.024984,
+         "space_units": 6.674995, "band": "short"},
+        {"kind": "battery", "spec_id": "R004.31", "battery": "4D", "to_damage": "1D",
+         "to_gunnery": "3D", "cap": "3D"},
+        {"kind": "difficulty", "spec_id": "R004.30", "range_difficulty": 10,
+         "target_order": "steady", "ship_defence": 14, "location": "sensors",
+         "difficulty": 16},
+    ]  # fmt: skip
+    facts = SYSTEM.attack_odds(state, attack).facts
+    assert (facts["distance"], facts["space_units"]) == (20.024984, 6.674995)
+    assert (facts["location"], facts["difficulty"], facts["gunnery"]) == ("sensors", 16, "7D")
+    assert (facts["battery_damage"], facts["damage"]) == ("1D", "6D")
+
+
+def test_R004_38_one_pip_of_shields_is_drained_not_ionized():
+    state = duel(ISD, {**NOWHERE, "shields": "0D+1"}, 20)
+    attack = SYSTEM.declare_attack(state, "a", "turbolasers", "t", {})
+    # Damage 5D: 15; hull 5D + 1 pip: 12 + 1 = 13, margin 2
+    shot = SYSTEM.resolve_attack(state, attack, ScriptedDice([*HIT, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2]))
+    assert shot.summary.result == "shields-drained"
