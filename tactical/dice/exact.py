@@ -145,7 +145,10 @@ class _Branch(BaseException):
 
 @lru_cache(maxsize=256)
 def _die_options(die: Die) -> tuple[tuple[int, int, int], ...]:
-    return tuple((value, count, die.sides) for value, count in die.weights())
+    """A die's outcomes: a die rerolled on some values is one roll among the others."""
+    standing = die.standing_weights()
+    sides = sum(count for _, count in standing)
+    return tuple((value, count, sides) for value, count in standing)
 
 
 def _as_options(pairs: tuple[tuple[Any, Fraction], ...]) -> tuple[tuple[Any, int, int], ...]:
