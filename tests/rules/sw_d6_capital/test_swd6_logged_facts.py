@@ -224,3 +224,71 @@ def test_R004_38_one_pip_of_shields_is_drained_not_ionized():
     # Damage 5D: 15; hull 5D + 1 pip: 12 + 1 = 13, margin 2
     shot = SYSTEM.resolve_attack(state, attack, ScriptedDice([*HIT, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2]))
     assert shot.summary.result == "shields-drained"
+
+
+# --------------------------------------------------------------------------- masterstroke
+
+GUNS = {**ISD, "weapons": [{**TURBOLASER, "name": n} for n in ("A", "B", "C")]}
+
+
+def _initiative(state, winner="a", masterstroke=True):
+    return state.with_rule_state(
+        turn=1, initiative={"order": ("a", "t"), "winner": winner, "masterstroke": masterstroke}
+    )
+
+
+def _batch_refusal(state, batch):
+    with pytest.raises(UserError) as refused:
+        combat.fire_facts(state, "a", "front-a", "t", {"batch": batch})
+    assert refused.value.spec_id == "R004.27"
+    return refused.value.message
+
+
+@pytest.mark.parametrize(
+    ("winner", "masterstroke", "changes", "most"),
+    [
+        ("a", True, {}, 4),  # three weapon units and the Masterstroke move
+        ("t", True, {}, 3),  # the other captain's Masterstroke
+        ("a", False, {}, 3),  # won the initiative without a Masterstroke
+        ("a", True, {"moved": True}, 3),  # the move already made
+        ("a", True, {"fired": ("front-b",)}, 3),  # one weapon unit already fired
+    ],
+)
+def test_R004_27_R004_40_a_batch_counts_the_open_weapons_and_the_masterstroke_move(
+    winner, masterstroke, changes, most
+):
+    state = _initiative(duel(GUNS, NOWHERE, 20), winner, masterstroke)
+    state = with_condition(state, "a", **changes)
+    assert combat.fire_facts(state, "a", "front-a", "t", {"batch": most}).slot.size == most
+    assert _batch_refusal(state, most + 1) == (
+        f"batch must be a whole number of actions from 1 to {most} (what 'a' can still do "
+        f"this phase), not {most + 1}"
+    )
+
+
+def _arc_refusal(state):
+    with pytest.raises(UserError) as refused:
+        combat.fire_facts(state, "a", "front-a", "t", {})
+    return refused.value.message, refused.value.spec_id
+
+
+def test_R004_29_R004_40_one_arc_at_an_enemy_a_second_only_after_the_masterstroke_move():
+    """The target lies in the front arc; the condition says which arcs already fired at it."""
+    state = _initiative(duel(GUNS, NOWHERE, 20))
+    used_left = with_condition(state, "a", arcs_at=(("t", "left"),))
+    assert _arc_refusal(used_left) == (
+        "'a' has fired at 't' from its left arc this turn: an enemy may be fired on from only "
+        "one arc (a second only after a Tactical Masterstroke move, never from an arc already "
+        "used)",
+        "R004.29",
+    )
+    front_again = with_condition(state, "a", arcs_at=(("t", "front"),))
+    assert combat.fire_facts(front_again, "a", "front-a", "t", {}).arc == "front"
+    other_target = with_condition(state, "a", arcs_at=(("x", "left"),))
+    assert combat.fire_facts(other_target, "a", "front-a", "t", {}).arc == "front"
+    after_move = with_condition(used_left, "a", masterstroke_moved=True, moved=True)
+    assert combat.fire_facts(after_move, "a", "front-a", "t", {}).arc == "front"
+    two_used = with_condition(after_move, "a", arcs_at=(("t", "left"), ("t", "right")))
+    message, rule = _arc_refusal(two_used)
+    assert rule == "R004.40"
+    assert message.startswith("'a' has fired at 't' from its left and right arc this turn")
