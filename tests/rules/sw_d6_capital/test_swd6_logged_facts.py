@@ -237,9 +237,9 @@ def _initiative(state, winner="a", masterstroke=True):
     )
 
 
-def _batch_refusal(state, batch):
+def _batch_refusal(state, batch, weapon="front-a"):
     with pytest.raises(UserError) as refused:
-        combat.fire_facts(state, "a", "front-a", "t", {"batch": batch})
+        combat.fire_facts(state, "a", weapon, "t", {"batch": batch})
     assert refused.value.spec_id == "R004.27"
     return refused.value.message
 
@@ -292,3 +292,52 @@ def test_R004_29_R004_40_one_arc_at_an_enemy_a_second_only_after_the_masterstrok
     message, rule = _arc_refusal(two_used)
     assert rule == "R004.40"
     assert message.startswith("'a' has fired at 't' from its left and right arc this turn")
+
+
+def test_R004_27_R004_31_refusals_of_a_batch_and_a_battery_split():
+    state = _isd_at_nowhere()  # one weapon unit, no Masterstroke: an action of 1
+    assert _batch_refusal(state, 2, "front-turbolasers") == (
+        "batch must be a whole number of actions from 1 to 1 (what 'a' can still do this "
+        "phase), not 2"
+    )
+    assert _batch_refusal(state, True, "front-turbolasers").endswith("not True")
+    with pytest.raises(UserError) as refused:
+        combat.fire_facts(state, "a", "front-turbolasers", "t", {"battery_damage": True})
+    assert (refused.value.message, refused.value.spec_id) == (
+        "battery_damage True: expected pips or a die code",
+        "R004.31",
+    )
+
+
+def test_R004_35_R004_37_the_outcome_names_the_level_and_the_effect():
+    """Damage 5D (15) against hull 5D + 1 pip of shields rolled as 11: margin 4, Lightly
+    Damaged, and the effect roll 1: maneuverability (T004.7)."""
+    state = duel(ISD, {**NOWHERE, "shields": "0D+1"}, 20)
+    attack = SYSTEM.declare_attack(state, "a", "turbolasers", "t", {})
+    shot = SYSTEM.resolve_attack(
+        state, attack, ScriptedDice([*HIT, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 1])
+    )
+    assert shot.events[-1].as_dict() == {
+        "kind": "outcome", "spec_id": "R004.35", "target": "t", "result": "light",
+        "level": "light", "effect": "maneuverability", "destroyed": False,
+    }  # fmt: skip
+
+
+def test_R004_55_a_fighter_unit_target_cites_the_unit_rule():
+    squadron = {
+        "scale": "starfighter",
+        "unit_size": "squadron",
+        "cso": "3D",
+        "hull": "4D",
+        "shields": "2D",
+        "weapons": [
+            {"name": "Lasers", "fire_control": "3D", "damage": "5D", "ranges": "1-3/12/25"}
+        ],
+    }
+    state = duel(ISD, squadron, 20)
+    attack = SYSTEM.declare_attack(state, "a", "turbolasers", "t", {})
+    shot = SYSTEM.resolve_attack(state, attack, ScriptedDice([1] * 8))
+    assert shot.events[-1].as_dict() == {
+        "kind": "outcome", "spec_id": "R004.55", "target": "t", "result": "miss",
+        "level": "none", "effect": None, "destroyed": False,
+    }  # fmt: skip
