@@ -341,3 +341,49 @@ def test_R004_55_a_fighter_unit_target_cites_the_unit_rule():
         "kind": "outcome", "spec_id": "R004.55", "target": "t", "result": "miss",
         "level": "none", "effect": None, "destroyed": False,
     }  # fmt: skip
+
+
+def _refusal(state, weapon="front-turbolasers", **params):
+    with pytest.raises(UserError) as refused:
+        combat.fire_facts(state, "a", weapon, "t", params)
+    return refused.value.message, refused.value.spec_id
+
+
+def test_T004_8_T004_9_a_lost_weapon_cites_its_chart():
+    state = _isd_at_nowhere()
+    one = with_condition(
+        state, "a", effects=(Effect("weapons-destroyed", "heavy", weapon="front-turbolasers"),)
+    )
+    assert _refusal(one) == ("front-turbolasers cannot fire: weapons-destroyed", "T004.8")
+    every = with_condition(state, "a", effects=(Effect("all-weapons-destroyed", "severe"),))
+    assert _refusal(every) == ("front-turbolasers cannot fire: all-weapons-destroyed", "T004.9")
+
+
+def test_R004_41_one_pip_of_fire_control_left_still_fires():
+    """Turbolasers' Fire Control 4D (12 pips) less 11 pips of damage leaves 1: it fires."""
+    state = _isd_at_nowhere()
+    worn = with_condition(state, "a", effects=(Effect("fire-control", "light", pips=11),))
+    assert combat.fire_facts(worn, "a", "front-turbolasers", "t", {}).gfc_pips == 13
+    gone = with_condition(state, "a", effects=(Effect("fire-control", "light", pips=12),))
+    assert _refusal(gone) == (
+        "front-turbolasers cannot fire: its Fire Control is at 0D (4D of Ionization and damage)",
+        "R004.41",
+    )
+
+
+def test_declaration_refusals_name_the_parameter():
+    state = _isd_at_nowhere()
+    assert _refusal(state, speed=1) == (
+        "a fire declaration takes no speed (declaration parameters: arc, batch, "
+        "battery_damage, location)",
+        None,
+    )
+    assert _refusal(state, battery_damage="lots") == (
+        "battery_damage: cannot read die code 'lots': expected ND or ND+P such as 5D+2",
+        "R004.1",
+    )
+    unarmed = duel({**ISD, "weapons": []}, NOWHERE, 20)
+    assert _refusal(unarmed, "lasers") == (
+        "'a' has no weapon 'lasers': its weapon units are none",
+        "R004.26",
+    )
