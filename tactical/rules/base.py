@@ -583,6 +583,16 @@ class RuleSystem:
         """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
         return state
 
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        """The rule state after the table was adjusted by hand (`session.adjust`) mid-game.
+
+        `before` is the state before the adjustment, `after` the adjusted table still
+        holding the old rule state, `fresh` the system's `setup` of the adjusted table.
+        Default: every value of the game so far is kept; in a table keyed by unit ids
+        (and in a list of unit ids) a removed unit's entry goes, an added unit's entry is
+        the fresh one. A system whose rule state needs more overrides this."""
+        return after.with_rule_state(**merged_rule_state(before, after, fresh))
+
     def actions(
         self, state: GameState, position: TurnPosition, side: str
     ) -> tuple[ActionChoice, ...]:
@@ -633,3 +643,36 @@ class RuleSystem:
             f"rule system {self.id!r} ({self.title}) has no combat resolvers yet: "
             "attacks and odds are not available for it"
         )
+
+
+def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> dict[str, Any]:
+    """`RuleSystem.adjusted`'s default: the old rule state with the units' entries following
+    the table (see there)."""
+    old_ids = {unit.id for unit in before.units}
+    new_ids = {unit.id for unit in after.units}
+    removed, added = old_ids - new_ids, new_ids - old_ids
+    ids = old_ids | new_ids
+    merged: dict[str, Any] = {}
+    for key, value in after.rule_state.items():
+        merged[key] = _follow_units(value, fresh.rule_state.get(key), ids, removed, added)
+    for key, value in fresh.rule_state.items():
+        merged.setdefault(key, value)
+    return merged
+
+
+def _follow_units(
+    value: Any, fresh: Any, ids: set[str], removed: set[str], added: set[str]
+) -> Any:
+    if isinstance(value, Mapping):
+        keyed = any(key in ids for key in value) or (
+            isinstance(fresh, Mapping) and any(key in ids for key in fresh)
+        )
+        if not keyed:
+            return value
+        kept = {key: item for key, item in value.items() if key not in removed}
+        if isinstance(fresh, Mapping):
+            kept.update({key: fresh[key] for key in added if key in fresh})
+        return FrozenMap(kept)
+    if isinstance(value, tuple) and any(isinstance(item, str) and item in ids for item in value):
+        return tuple(item for item in value if not (isinstance(item, str) and item in removed))
+    return value
