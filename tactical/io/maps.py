@@ -113,7 +113,7 @@ class _Lines:
         if not path:
             return None
         head = str(path[0])
-        if head in ("terrain", "unit") and len(path) >= 2 and isinstance(path[1], int):
+        if len(path) >= 2 and isinstance(path[1], int):  # [[terrain]], [[unit]], [[class]]
             item = path[1]
             rest = [str(p) for p in path[2:] if not isinstance(p, int)]
             table = head
