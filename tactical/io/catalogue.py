@@ -63,9 +63,7 @@ class UnitClass:
     ) -> dict[str, Any]:
         """A `[[unit]]` table of this class at (x, y, heading) for `side` (default: its own)."""
         table = unit_table(self.template)
-        table.update(
-            id=unit_id, name=self.name, side=side or self.side, x=x, y=y, heading=heading
-        )
+        table.update(id=unit_id, name=self.name, side=side or self.side, x=x, y=y, heading=heading)
         return table
 
 
@@ -136,7 +134,10 @@ def loads_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
         table = reader.table(item, path, CLASS_KEYS)
         class_id = reader.string(table, path, "id")
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_\-]*", class_id):
-            reader.fail([*path, "id"], "one word of letters, digits, - and _ (quick entry types it)")
+            reader.fail(
+                [*path, "id"],
+                "one word of letters, digits, - and _ (quick entry types it)",
+            )
         reader.string(table, path, "side")
         middle = {"x": _CHECK_BOARD.width / 2, "y": _CHECK_BOARD.height / 2}
         unit = _unit(reader, {**table, **middle}, index, _CHECK_BOARD, system, seen, path)
