@@ -44,6 +44,7 @@ OPS = ("move", "add", "delete", "reshape", "set")
 SOURCE = "adjust"
 UNIT_SETTABLE = ("name", "side", "stats", "unset")
 PLACES = 2  # decimals of inches in the log's sentences
+COORDINATE_PLACES = 6  # a turned outline's vertices, in inches: far below any measure
 
 
 @dataclass(frozen=True)
@@ -164,13 +165,14 @@ def circle_table(
     return {"id": piece_id, "kind": kind, "height": height, "circle": circle}
 
 
-def free_id(state: GameState, stem: str) -> str:
-    """The first of `stem`, `stem-2`, `stem-3`... not used by a unit or piece of the table."""
+def free_id(state: GameState, stem: str, numbered: bool = False) -> str:
+    """The first of `stem`, `stem-2`, `stem-3`... (`numbered`: `stem-1`, `stem-2`...) not
+    used by a unit or piece of the table."""
     taken = _taken(state)
     stem = stem.strip().replace(" ", "-").lower() or "piece"
-    if stem not in taken:
+    if stem not in taken and not numbered:
         return stem
-    number = 2
+    number = 1 if numbered else 2
     while f"{stem}-{number}" in taken:
         number += 1
     return f"{stem}-{number}"
@@ -348,8 +350,8 @@ def _place_outline(
     cos, sin = math.cos(angle), math.sin(angle)
     table["polygon"] = [
         [
-            cx + (x - cx) * cos + (y - cy) * sin + dx,
-            cy - (x - cx) * sin + (y - cy) * cos + dy,
+            round(cx + (x - cx) * cos + (y - cy) * sin + dx, COORDINATE_PLACES),
+            round(cy - (x - cx) * sin + (y - cy) * cos + dy, COORDINATE_PLACES),
         ]
         for x, y in piece.polygon or ()
     ]

@@ -1,0 +1,70 @@
+"""Saving a map safely (issue 14): never inside the package, never over a file unasked,
+comments kept."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tactical.errors import UserError
+from tactical.io import builtin_map, load_map
+from tactical.io.map_save import MapExistsError, map_text, save_map_as
+from tactical.io.paths import maps_dir
+from tactical.session import adjust
+
+
+@pytest.mark.parametrize("path", sorted(maps_dir().glob("*.toml")), ids=lambda p: p.stem)
+def test_an_unchanged_map_saves_to_the_very_same_text(path):
+    text = path.read_text(encoding="utf-8")
+    assert map_text(load_map(path), text) == (
+        text,
+        True,
+        "saved, with the loaded file's comments and layout kept",
+    )
+
+
+def test_an_adjusted_map_keeps_its_comments_and_reloads_identically(tmp_path):
+    source = builtin_map("dystopian-wars")
+    text = source.read_text(encoding="utf-8")
+    draft = adjust.TableDraft.of(load_map(source))
+    draft = draft.apply(adjust.move_unit("ruler", 31, 5.5, 33))
+    draft = draft.apply(adjust.delete("tribal-1"))
+    draft = draft.apply(adjust.move_terrain("heligoland", 0.5, 0.5, 10))
+    draft = draft.apply(adjust.reshape("sea-stack", [[10, 10], [14, 10], [12, 14]]))
+    draft = draft.apply(
+        adjust.add_terrain(adjust.circle_table("rock", "dense", "small", (3, 3), (4, 3)))
+    )
+    saved = save_map_as(draft.state, tmp_path / "dogger.toml", original=text)
+    assert saved.comments_kept
+    written = (tmp_path / "dogger.toml").read_text(encoding="utf-8")
+    comments = [line for line in text.splitlines() if line.lstrip().startswith("#")]
+    assert comments == [line for line in written.splitlines() if line.lstrip().startswith("#")]
+    assert load_map(tmp_path / "dogger.toml") == draft.state
+
+
+def test_builtin_maps_are_never_written():
+    target = builtin_map("default")
+    before = target.read_bytes()
+    state = load_map(target)
+    with pytest.raises(UserError, match="built-in map inside the installed program"):
+        save_map_as(state, target, overwrite=True)
+    assert target.read_bytes() == before
+
+
+def test_an_existing_file_is_overwritten_only_when_asked(tmp_path):
+    target = tmp_path / "mine.toml"
+    shutil.copy(builtin_map("default"), target)
+    state = adjust.TableDraft.empty("dystopian-wars", 48, 48).state
+    with pytest.raises(MapExistsError, match="already exists"):
+        save_map_as(state, target)
+    assert load_map(target).units  # untouched
+    saved = save_map_as(state, target, overwrite=True)
+    assert not saved.comments_kept and "standard layout" in saved.note
+    assert load_map(target) == state
+
+
+def test_a_map_file_name_ends_in_toml(tmp_path):
+    state = adjust.TableDraft.empty("dystopian-wars", 48, 48).state
+    with pytest.raises(UserError, match=r"ends in \.toml"):
+        save_map_as(state, tmp_path / "mine.json")
