@@ -30,7 +30,6 @@ from tactical.io.paths import is_builtin
 from tactical.model import GameState
 from tactical.rules import registry
 
-
 ASSUMED = "\0assumed"  # the key under which an item lists the values left to the loader
 
 
