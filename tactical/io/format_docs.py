@@ -49,7 +49,7 @@ def schema_section() -> str:
 
 
 def field_table(fields: Sequence[Field]) -> str:
-    """A Markdown table of a schema; nested tables' keys as `outer.key`, arrays' as `outer[].key`."""
+X
     lines = [
         "| key | type | allowed | default | required | what | rule |",
         "|---|---|---|---|---|---|---|",
