@@ -49,7 +49,8 @@ def schema_section() -> str:
 
 
 def field_table(fields: Sequence[Field]) -> str:
-X
+    """A Markdown table of a schema: a nested table's keys as `outer.key`, an array's as
+    `outer[].key`."""
     lines = [
         "| key | type | allowed | default | required | what | rule |",
         "|---|---|---|---|---|---|---|",
