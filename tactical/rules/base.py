@@ -660,9 +660,7 @@ def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> 
     return merged
 
 
-def _follow_units(
-    value: Any, fresh: Any, ids: set[str], removed: set[str], added: set[str]
-) -> Any:
+def _follow_units(value: Any, fresh: Any, ids: set[str], removed: set[str], added: set[str]) -> Any:
     if isinstance(value, Mapping):
         keyed = any(key in ids for key in value) or (
             isinstance(fresh, Mapping) and any(key in ids for key in fresh)

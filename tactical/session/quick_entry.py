@@ -7,6 +7,8 @@
     rect 10 10 14 12 dense large      a rectangle terrain piece, corner to corner
     circle 20 20 3 obstructing small  a circle terrain piece: centre and radius
     delete ruler            a unit or terrain piece taken off the table
+    set ruler hull_points 5 a unit's stats key set (its damage state, say); also
+                            set ruler name HMS Ruler, set ruler side B
 
 Numbers are inches and degrees; heading, side, kind and height may be left
 out (heading 0, the class's own side, the rule system's first terrain kind,
@@ -17,8 +19,10 @@ when it is applied like any other.
 from __future__ import annotations
 
 import math
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tactical.errors import UserError
 from tactical.io.catalogue import Catalogue
@@ -29,7 +33,7 @@ from tactical.session import adjust
 
 USAGE = (
     "type a unit or class, x, y and heading (ruler 12 6 0), rect x1 y1 x2 y2, "
-    "circle x y radius, or delete and an id"
+    "circle x y radius, delete and an id, or set, an id, a stat and its value"
 )
 DEFAULT_HEIGHT = SizeClass.MEDIUM.value
 
@@ -62,6 +66,8 @@ def parse_quick_entry(
         if len(words) != 2:
             raise UserError(f"quick entry: delete takes one id, e.g. delete ruler; {USAGE}")
         return QuickEntry(adjust.delete(words[1]), f"remove {words[1]}")
+    if head.lower() == "set" and not _is_item(state, head):
+        return _set(words[1:], state)
     if head.lower() in ("rect", "circle") and not _is_item(state, head):
         return _terrain(head.lower(), words[1:], state)
     if _is_item(state, head) and state.has_unit(head):
@@ -93,6 +99,29 @@ def parse_quick_entry(
     unit_id = adjust.free_id(state, unit_class.id, numbered=True)
     table = unit_class.unit_table(unit_id, x, y, heading, placed_for)
     return QuickEntry(adjust.add_unit(table), f"place {unit_class.name} as {unit_id}")
+
+
+def _set(words: Sequence[str], state: GameState) -> QuickEntry:
+    if len(words) < 3:
+        raise UserError(
+            "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull_points 5"
+        )
+    unit_id, key, rest = words[0], words[1], " ".join(words[2:])
+    if not state.has_unit(unit_id):
+        raise UserError(f"quick entry: no unit {unit_id!r} on the table to set")
+    if key in ("name", "side"):
+        return QuickEntry(adjust.set_unit(unit_id, **{key: rest}), f"{unit_id}: {key} {rest}")
+    return QuickEntry(
+        adjust.set_unit(unit_id, stats={key: _value(rest)}), f"{unit_id}: {key} {rest}"
+    )
+
+
+def _value(text: str) -> Any:
+    """A typed value as TOML reads it (5, 2.5, true, "text", [1, 2]), else the bare text."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
 
 
 def _is_item(state: GameState, item_id: str) -> bool:

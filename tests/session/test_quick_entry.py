@@ -107,3 +107,19 @@ def test_a_unit_off_the_table_is_refused_and_nothing_changes():
     with pytest.raises(UserError, match="whole base on the 72x48 table"):
         draft.apply(entry.action)
     assert draft.state.units == ()
+
+
+def test_set_a_stat_by_typing_it():
+    """A unit's stats (its damage state where the rule system keeps it there): typed,
+    checked against the rule system's schema, logged in words."""
+    draft = build(["ruler 30 4 0"], TableDraft.empty("dystopian-wars", 72, 48))
+    catalogue = builtin_catalogue("dystopian-wars")
+    entry = parse_quick_entry("set ruler-1 hull_points 5", draft.state, catalogue)
+    hit = draft.apply(entry.action)
+    assert hit.state.unit("ruler-1").stats["hull_points"] == 5
+    assert hit.log_lines()[-1] == "adjust: ruler-1 changed: hull points 8 → 5"
+    named = hit.apply(parse_quick_entry("set ruler-1 name HMS Ruler", hit.state, catalogue).action)
+    assert named.state.unit("ruler-1").name == "HMS Ruler"
+    bad = parse_quick_entry("set ruler-1 hull_points lots", hit.state, catalogue)
+    with pytest.raises(UserError, match="hull_points"):
+        hit.apply(bad.action)
