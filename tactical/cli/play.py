@@ -45,6 +45,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="reopen the autosaved game where it stopped",
     )
     parser.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        default=None,
+        help="your own unit classes (TOML, docs/maps.md): added to the palette and quick "
+        "entry of adjust mode (F2)",
+    )
+    parser.add_argument(
         "--size",
         metavar="WxH",
         default="1280x800",
@@ -67,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from tactical.session.saving import Autosave
 
     size = parse_size(args.size)
+    if args.catalogue:
+        from tactical.io.catalogue import load_catalogue
+
+        load_catalogue(args.catalogue)  # a bad file is refused before any window opens
     if args.seed is not None and args.seed < 0:
         raise UserError(f"--seed: a whole number >= 0, not {args.seed}")
     if args.autosave:
@@ -108,6 +119,7 @@ def run(args: argparse.Namespace) -> int:
             path=path if args.map and path and path.suffix != ".json" else None,
             seed=session.game.seed,
             session=session,
+            catalogue=args.catalogue,
         )
     except pygame.error as error:
         raise UserError(

@@ -7,7 +7,7 @@
     rect 10 10 14 12 dense large      a rectangle terrain piece, corner to corner
     circle 20 20 3 obstructing small  a circle terrain piece: centre and radius
     delete ruler            a unit or terrain piece taken off the table
-    set ruler hull_points 5 a unit's stats key set (its damage state, say); also
+    set ruler hull points 5 a unit's stat set (its damage state, say); also
                             set ruler name HMS Ruler, set ruler side B
 
 Numbers are inches and degrees; heading, side, kind and height may be left
@@ -106,11 +106,14 @@ def _set(words: Sequence[str], state: GameState) -> QuickEntry:
         raise UserError(
             "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull_points 5"
         )
-    unit_id, key, rest = words[0], words[1], " ".join(words[2:])
+    unit_id = words[0]
     if not state.has_unit(unit_id):
         raise UserError(f"quick entry: no unit {unit_id!r} on the table to set")
-    if key in ("name", "side"):
+    if words[1] in ("name", "side"):
+        key, rest = words[1], " ".join(words[2:])
         return QuickEntry(adjust.set_unit(unit_id, **{key: rest}), f"{unit_id}: {key} {rest}")
+    # the stat as the screen shows it ("hull points") or as the map writes it ("hull_points")
+    key, rest = "_".join(words[1:-1]), words[-1]
     return QuickEntry(
         adjust.set_unit(unit_id, stats={key: _value(rest)}), f"{unit_id}: {key} {rest}"
     )

@@ -114,7 +114,7 @@ def test_set_a_stat_by_typing_it():
     checked against the rule system's schema, logged in words."""
     draft = build(["ruler 30 4 0"], TableDraft.empty("dystopian-wars", 72, 48))
     catalogue = builtin_catalogue("dystopian-wars")
-    entry = parse_quick_entry("set ruler-1 hull_points 5", draft.state, catalogue)
+    entry = parse_quick_entry("set ruler-1 hull points 5", draft.state, catalogue)
     hit = draft.apply(entry.action)
     assert hit.state.unit("ruler-1").stats["hull_points"] == 5
     assert hit.log_lines()[-1] == "adjust: ruler-1 changed: hull points 8 → 5"

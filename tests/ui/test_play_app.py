@@ -367,7 +367,7 @@ def test_save_button_saves_the_game_in_play_and_the_map_in_setup(app):
     app._dialog = None
     key(app, pygame.K_TAB)
     press_button(app, app.top.buttons["save"])
-    assert app._dialog is not None and app._dialog[0] == "save"
+    assert app._dialog is not None and app._dialog[0] == "save-map-as"
 
 
 def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
@@ -376,7 +376,7 @@ def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    assert app._dialog is not None and app._dialog[0] == "save"
+    assert app._dialog is not None and app._dialog[0] == "save-map-as"
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
@@ -429,7 +429,7 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
     assert read_save(game).initial == app.map_state and read_save(game).actions == ()
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     purpose, dialog = app._dialog
-    assert purpose == "save"
+    assert purpose == "save-map-as"
     target = tmp_path / "picked.toml"
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(target)))
     assert load_map(target) == app.map_state and app.path == target
