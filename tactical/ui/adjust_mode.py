@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+from html import escape
 from pathlib import Path
 
 import pygame
@@ -289,7 +290,7 @@ class AdjustMode:
         self.panel.kind = pygame_gui.elements.UIDropDownMenu(
             list(kinds),
             kinds[0],
-            pygame.Rect(112, 172, 100, 26),
+            pygame.Rect(112, 196, 100, 26),
             self.services.manager,
             container=self.panel.panel,
         )
@@ -634,4 +635,18 @@ def _stats_html(unit: Unit) -> str:
             continue
         shown.append(f"{key.replace('_', ' ')} {text}")
     listed = " · ".join(shown) or "no single values"
-    return f"{listed}<br><i>change one: set {unit.id} hull points 5</i>"
+    example = next(
+        (
+            (key, value)
+            for key, value in unit.stats.items()
+            if isinstance(value, int) and not isinstance(value, bool)
+        ),
+        None,
+    )
+    if example is None:
+        return escape(listed)
+    key, value = example
+    return (
+        f"{escape(listed)}<br><i>change one by typing: set {escape(unit.id)} "
+        f"{escape(key.replace('_', ' '))} {max(0, value - 1)}</i>"
+    )

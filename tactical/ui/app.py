@@ -53,6 +53,7 @@ FPS = 60
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
 CLICK_SLOP = 4  # pixels a press may move and still be a click
+FUNCTION_KEYS = (pygame.K_F1, pygame.K_F2, pygame.K_F12)
 
 
 class App:
@@ -265,8 +266,11 @@ class App:
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
-            return
+        typing = event.type == pygame.KEYDOWN and self._typing()
+        # function keys type nothing: they work while a text entry has the focus too
+        if event.type == pygame.KEYDOWN and (not typing or event.key in FUNCTION_KEYS):
+            if self._shortcut(event):
+                return
         consumed = self.manager.process_events(event)
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = tuple(int(v) for v in event.pos)  # type: ignore[assignment]
@@ -318,9 +322,7 @@ class App:
                     dialog.kill()
                 if purpose == "open":
                     self.open_file(event.text)
-                elif purpose == "save":
-                    self.save(event.text)
-                elif purpose == "save-map-as":
+                elif purpose == "save" or purpose == "save-map-as":
                     self.save(event.text)
                 elif purpose == "save-game":
                     self.play.save_game(event.text)
