@@ -266,11 +266,13 @@ class App:
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        typing = event.type == pygame.KEYDOWN and self._typing()
         # function keys type nothing: they work while a text entry has the focus too
-        if event.type == pygame.KEYDOWN and (not typing or event.key in FUNCTION_KEYS):
-            if self._shortcut(event):
-                return
+        if (
+            event.type == pygame.KEYDOWN
+            and (event.key in FUNCTION_KEYS or not self._typing())
+            and self._shortcut(event)
+        ):
+            return
         consumed = self.manager.process_events(event)
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = tuple(int(v) for v in event.pos)  # type: ignore[assignment]
