@@ -353,6 +353,8 @@ class AdjustMode:
         ):
             what, subject = self._confirmed
             self._confirmed = None
+            if self.confirm.alive():
+                self.confirm.kill()
             if what == "overwrite":
                 self.save_map_as(subject, overwrite=True, state=self._saving)  # type: ignore[arg-type]
             return True
