@@ -290,7 +290,7 @@ class AdjustMode:
         self.panel.kind = pygame_gui.elements.UIDropDownMenu(
             list(kinds),
             kinds[0],
-            pygame.Rect(112, 196, 100, 26),
+            pygame.Rect(112, 208, 100, 26),
             self.services.manager,
             container=self.panel.panel,
         )
@@ -555,7 +555,7 @@ class AdjustMode:
         state = self.preview_state(self.state)
         if self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
             piece = state.terrain_piece(self.terrain)
-            outline_geometry(surface, camera, piece.geometry, palette.SELECTION, 2)
+            outline_geometry(surface, camera, piece.geometry, palette.SELECTED_OUTLINE, 2)
             if piece.circle is not None:
                 dots = [(piece.circle.x + piece.circle.radius, piece.circle.y)]
             else:
@@ -570,10 +570,12 @@ class AdjustMode:
                 x0, y0 = camera.to_screen(*start)
                 x1, y1 = camera.to_screen(*self._drag_to)
                 rect = pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
-                pygame.draw.rect(surface, palette.SELECTION, rect, 2)
+                pygame.draw.rect(surface, palette.SELECTED_OUTLINE, rect, 2)
             elif kind == "circle":
                 radius = camera.pixels(math.dist(start, self._drag_to))
-                pygame.draw.circle(surface, palette.SELECTION, camera.to_screen(*start), radius, 2)
+                pygame.draw.circle(
+                    surface, palette.SELECTED_OUTLINE, camera.to_screen(*start), radius, 2
+                )
 
     def _show_selection(self) -> None:
         state = self.state
@@ -582,7 +584,7 @@ class AdjustMode:
             unit = state.unit(unit_id)
             self.panel.show_pose(
                 (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}"),
-                f"{unit.name} ({unit.id}), side {unit.side}",
+                f"{unit.id}, side {unit.side}",
             )
             self.panel.values.set_text(_stats_html(unit))
         elif self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
@@ -590,7 +592,7 @@ class AdjustMode:
             cx, cy = _centre(state, piece.id)
             self.panel.show_pose(
                 (f"{cx:.2f}", f"{cy:.2f}", "0"),
-                f"{piece.name or piece.id}: {piece.kind}, {piece.height.value}",
+                f"{piece.id}: {piece.kind}, {piece.height.value}",
             )
             self.panel.values.set_text(
                 "Type a new centre to move it, a heading to turn it. Shift+click an edge adds a "

@@ -33,9 +33,8 @@ TOOLS = (
     ("delete", "Delete", "Delete key: take the selected unit or terrain piece off the table"),
 )
 HINT = (
-    "Type a line, Enter applies it: <b>ruler 12 6 0</b> places or moves a unit (a class or "
-    "an id, x, y, heading) · <b>rect</b> x1 y1 x2 y2 · <b>circle</b> x y r · "
-    "<b>delete</b> id · <b>set</b> id stat value"
+    "Type, then Enter: <b>ruler 12 6 0</b> (a class or a unit's id, x, y, heading), "
+    "<b>rect</b> x1 y1 x2 y2, <b>circle</b> x y r, <b>delete</b> id, <b>set</b> id stat value"
 )
 POSE_KEYS = ("x", "y", "heading")
 HEIGHTS = tuple(size.value for size in SizeClass)
@@ -55,34 +54,34 @@ class AdjustPanel:
         self.panel = c = UIPanel(pygame.Rect(0, 0, PANEL_WIDTH, 700), manager=m)
         width = PANEL_WIDTH - 12
         UILabel(pygame.Rect(6, 4, width, 22), "Adjust the table (at any moment)", m, container=c)
-        self.hint = UITextBox(HINT, pygame.Rect(4, 28, width, 98), m, container=c)
-        self.entry = UITextEntryLine(pygame.Rect(4, 128, width, 30), m, container=c)
+        self.hint = UITextBox(HINT, pygame.Rect(4, 28, width, 110), m, container=c)
+        self.entry = UITextEntryLine(pygame.Rect(4, 140, width, 30), m, container=c)
         self.tools: dict[str, UIButton] = {}
         button = (width - 12) // 4
         for index, (key, label, tip) in enumerate(TOOLS):
             self.tools[key] = UIButton(
-                pygame.Rect(4 + index * (button + 4), 164, button, 28),
+                pygame.Rect(4 + index * (button + 4), 176, button, 28),
                 label,
                 m,
                 container=c,
                 tool_tip_text=tip,
             )
-        UILabel(pygame.Rect(4, 196, 110, 24), "New terrain", m, container=c)
+        UILabel(pygame.Rect(4, 208, 110, 24), "New terrain", m, container=c)
         self.kind = UIDropDownMenu(
-            list(terrain_kinds), terrain_kinds[0], pygame.Rect(112, 196, 100, 26), m, container=c
+            list(terrain_kinds), terrain_kinds[0], pygame.Rect(112, 208, 100, 26), m, container=c
         )
         self.height = UIDropDownMenu(
-            list(HEIGHTS), SizeClass.MEDIUM.value, pygame.Rect(214, 196, 94, 26), m, container=c
+            list(HEIGHTS), SizeClass.MEDIUM.value, pygame.Rect(214, 208, 94, 26), m, container=c
         )
-        self.selected = UILabel(pygame.Rect(4, 226, width, 22), "Nothing selected", m, container=c)
+        self.selected = UILabel(pygame.Rect(4, 238, width, 22), "Nothing selected", m, container=c)
         self.pose: dict[str, UITextEntryLine] = {}
         for index, key in enumerate(POSE_KEYS):
-            UILabel(pygame.Rect(4 + index * 102, 248, 98, 22), key, m, container=c)
+            UILabel(pygame.Rect(4 + index * 102, 260, 98, 22), key, m, container=c)
             self.pose[key] = UITextEntryLine(
-                pygame.Rect(4 + index * 102, 270, 98, 28), m, container=c
+                pygame.Rect(4 + index * 102, 282, 98, 28), m, container=c
             )
-        self.values = UITextBox("", pygame.Rect(4, 302, width, 80), m, container=c)
-        self.palette = UnitPalette(m, c, pygame.Rect(4, 388, width, 190), catalogue)
+        self.values = UITextBox("", pygame.Rect(4, 314, width, 74), m, container=c)
+        self.palette = UnitPalette(m, c, pygame.Rect(4, 394, width, 184), catalogue)
         self.files: dict[str, UIButton] = {}
         labels = (
             ("new", "New table…", "File → New: an empty table, any rule system and size"),

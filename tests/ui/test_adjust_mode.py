@@ -13,8 +13,19 @@ from tactical.model import FrozenMap
 from tactical.rules import registry
 from tactical.session.adjust import ADJUST
 from tactical.session.autoplay import next_game
+from tactical.ui import palette
 from tactical.ui.app import App
-from tests.ui_events import click, drag, key, press_at, press_button, screen, settle, type_text
+from tests.ui_events import (
+    click,
+    drag,
+    key,
+    move,
+    press_at,
+    press_button,
+    screen,
+    settle,
+    type_text,
+)
 
 SIZE = (1280, 800)
 # a 6'x4' Dystopian Wars table typed as a player reads it off the real one
@@ -53,6 +64,17 @@ def enter(app, line: str) -> None:
     settle(app)
 
 
+def drag_drawing(app, start, end) -> None:
+    """A drag with a frame drawn halfway (what is dragged is drawn where the pointer is)."""
+    move(app, start)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    halfway = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+    move(app, halfway, buttons=(1, 0, 0))
+    app.frame()
+    move(app, end, buttons=(1, 0, 0))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=end, button=1))
+
+
 def drawn_text(app) -> list[str]:
     return [app.view.status, app.adjust.panel.selected.text, app.adjust.panel.values.html_text]
 
@@ -66,7 +88,7 @@ def test_f2_opens_adjust_mid_game_and_a_drag_is_a_step_that_keeps_the_go(app):
     key(app, pygame.K_F2)
     assert app.view.mode == "adjust" and app.adjust.panel.panel.visible
     ruler = app.state.unit("ruler")
-    drag(app, screen(app, ruler.x, ruler.y), screen(app, ruler.x + 4, ruler.y + 2))
+    drag_drawing(app, screen(app, ruler.x, ruler.y), screen(app, ruler.x + 4, ruler.y + 2))
     moved = app.state.unit("ruler")
     assert moved.x == pytest.approx(ruler.x + 4, abs=0.2)
     step = session.last_step
@@ -123,13 +145,22 @@ def test_palette_places_a_class_for_the_chosen_side_by_click(app):
 def test_rectangle_and_circle_by_drag_then_reshape_by_corner(app):
     key(app, pygame.K_F2)
     press_button(app, app.adjust.panel.tools["rect"])
+    # halfway through the drag the rectangle is drawn (a frame in the middle of it)
+    start = screen(app, 30, 20)
+    move(app, start)
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=start, button=1))
+    move(app, screen(app, 33, 22), buttons=(1, 0, 0))
+    before = app.frame().copy()
+    x, y = screen(app, 31.5, 20)
+    assert palette.SELECTED_OUTLINE in [before.get_at((x, y + dy)) for dy in range(-3, 4)]
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=start, button=1))
     drag(app, screen(app, 30, 20), screen(app, 36, 24))
     piece = app.state.terrain[-1]
     xs = sorted({round(x) for x, _ in piece.polygon})
     assert xs == [30, 36] and app.adjust.terrain == piece.id
     press_button(app, app.adjust.panel.tools["select"])
     corner = piece.polygon[2]
-    drag(app, screen(app, *corner), screen(app, corner[0] + 2, corner[1] + 1))
+    drag_drawing(app, screen(app, *corner), screen(app, corner[0] + 2, corner[1] + 1))
     assert app.state.terrain_piece(piece.id).polygon[2] == pytest.approx(
         (corner[0] + 2, corner[1] + 1), abs=0.2
     )
@@ -143,7 +174,7 @@ def test_rectangle_and_circle_by_drag_then_reshape_by_corner(app):
     app.adjust.press(app.state.terrain_piece(piece.id).polygon[1], None, pygame.KMOD_CTRL)
     assert len(app.state.terrain_piece(piece.id).polygon) == 4
     press_button(app, app.adjust.panel.tools["circle"])
-    drag(app, screen(app, 10, 40), screen(app, 13, 40))
+    drag_drawing(app, screen(app, 10, 40), screen(app, 13, 40))
     assert app.state.terrain[-1].circle.radius == pytest.approx(3, abs=0.2)
 
 
