@@ -285,7 +285,7 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     changed = read_unit(table, system, state.board, taken, SOURCE, f"unit {unit.id}")
     after = state.replace_unit(changed)
     if op == "move":
-        return Adjustment(after, f"{unit.id} moved {_pose(unit)} → {_pose(changed)}")
+        return Adjustment(after, f"{unit.id} moved {_pose(unit)} to {_pose(changed)}")
     return Adjustment(after, f"{unit.id} changed: {_differences(unit, changed)}")
 
 
@@ -325,7 +325,7 @@ def _adjust_terrain(
     after = state.with_terrain(tuple(changed if p.id == piece.id else p for p in state.terrain))
     if sentence is None:
         sentence = (
-            f"reshaped: {_outline(piece)} → {_outline(changed)}"
+            f"reshaped from {_outline(piece)} to {_outline(changed)}"
             if op == "reshape"
             else f"changed: {_terrain_differences(piece, changed)}"
         )
@@ -523,7 +523,7 @@ def _differences(before: Unit, after: Unit) -> str:
     parts = []
     for name in ("name", "side"):
         if getattr(before, name) != getattr(after, name):
-            parts.append(f"{name} {getattr(before, name)} → {getattr(after, name)}")
+            parts.append(f"{name} {getattr(before, name)} to {getattr(after, name)}")
     for key in dict.fromkeys([*before.stats, *after.stats]):
         old, new = before.stats.get(key), after.stats.get(key)
         if old == new:
@@ -534,13 +534,13 @@ def _differences(before: Unit, after: Unit) -> str:
         elif new is None:
             parts.append(f"{label} removed")
         else:
-            parts.append(f"{label} {_value(old)} → {_value(new)}")
+            parts.append(f"{label} {_value(old)} to {_value(new)}")
     return ", ".join(parts) or "nothing changed"
 
 
 def _terrain_differences(before: Terrain, after: Terrain) -> str:
     parts = [
-        f"{name} {getattr(before, name)} → {getattr(after, name)}"
+        f"{name} {getattr(before, name)} to {getattr(after, name)}"
         for name in ("name", "kind", "height")
         if getattr(before, name) != getattr(after, name)
     ]

@@ -178,7 +178,7 @@ def _terrain(shape: str, words: Sequence[str], state: GameState) -> QuickEntry:
     heights = [s.value for s in SizeClass]
     if height not in heights:
         raise UserError(f"quick entry: height {height!r} is not one of {', '.join(heights)}")
-    piece_id = adjust.free_id(state, kind)
+    piece_id = adjust.free_id(state, kind, numbered=True)
     if shape == "rect":
         table = adjust.rectangle_table(piece_id, kind, height, numbers[:2], numbers[2:4])
     else:

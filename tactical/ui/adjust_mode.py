@@ -44,6 +44,7 @@ from tactical.ui.view import terrain_at
 HANDLE_PIXELS = 8  # a press this close to a corner dot grabs it
 ROTATE_STEP = 5.0  # degrees per Q / E or wheel notch; 1 with Shift
 MIN_DRAWN = 0.1  # inches: a smaller rectangle or circle is a click, not a drawing
+DRAG_PLACES = 2  # decimals of an inch a drag places to
 HANDLE = (250, 250, 250)
 HANDLE_EDGE = (20, 20, 20)
 
@@ -499,28 +500,33 @@ class AdjustMode:
     def _drag_action(self, drag, point: tuple[float, float]) -> Action | None:
         kind, item, start, index = drag
         state = self.state
+        # a hand on a mouse places to a hundredth of an inch: the log and the map stay readable
+        point = (round(point[0], DRAG_PLACES), round(point[1], DRAG_PLACES))
+        start = (round(start[0], DRAG_PLACES), round(start[1], DRAG_PLACES))
         dx, dy = point[0] - start[0], point[1] - start[1]
         if kind == "unit":
             unit = state.unit(item)
-            return adjust.move_unit(item, unit.x + dx, unit.y + dy, unit.heading)
+            x, y = round(unit.x + dx, DRAG_PLACES), round(unit.y + dy, DRAG_PLACES)
+            return adjust.move_unit(item, x, y, unit.heading)
         if kind == "terrain":
-            return adjust.move_terrain(item, dx, dy)
+            return adjust.move_terrain(item, round(dx, DRAG_PLACES), round(dy, DRAG_PLACES))
         if kind == "vertex":
             return adjust.move_vertex(state, item, index, *point)
         if kind == "rim":
             circle = state.terrain_piece(item).circle
             assert circle is not None
-            radius = math.dist((circle.x, circle.y), point)
+            radius = round(math.dist((circle.x, circle.y), point), DRAG_PLACES)
             return adjust.reshape(item, circle={"x": circle.x, "y": circle.y, "radius": radius})
         if math.dist(start, point) < MIN_DRAWN:
             return None
         terrain_kind = self.panel.kind.selected_option[0]
         height = self.panel.height.selected_option[0]
-        piece_id = adjust.free_id(state, terrain_kind)
+        piece_id = adjust.free_id(state, terrain_kind, numbered=True)
         if kind == "rect":
             table = adjust.rectangle_table(piece_id, terrain_kind, height, start, point)
         else:
             table = adjust.circle_table(piece_id, terrain_kind, height, start, point)
+            table["circle"]["radius"] = round(table["circle"]["radius"], DRAG_PLACES)
         self.terrain = piece_id
         return adjust.add_terrain(table)
 
@@ -595,8 +601,8 @@ class AdjustMode:
                 f"{piece.id}: {piece.kind}, {piece.height.value}",
             )
             self.panel.values.set_text(
-                "Type a new centre to move it, a heading to turn it. Shift+click an edge adds a "
-                "corner, Ctrl+click a corner removes it."
+                "Type a centre to move it, a heading to turn it. Shift+click an edge: a new "
+                "corner; Ctrl+click a corner: remove it."
             )
         else:
             self.panel.show_pose(("", "", ""), "Nothing selected")

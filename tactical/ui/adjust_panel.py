@@ -84,7 +84,7 @@ class AdjustPanel:
         self.palette = UnitPalette(m, c, pygame.Rect(4, 394, width, 184), catalogue)
         self.files: dict[str, UIButton] = {}
         labels = (
-            ("new", "New table…", "File → New: an empty table, any rule system and size"),
+            ("new", "New table…", "an empty table: any rule system, any size"),
             ("save-as", "Save map as…", "save the table as a TOML map, under a name you choose"),
             ("undo", "Undo", "Ctrl+Z"),
             ("redo", "Redo", "Ctrl+Y"),

@@ -42,7 +42,7 @@ def test_move_is_logged_in_words_and_keeps_the_go(mid_game):
     step = game.last_step
     assert step.rolls == () and step.by_session and not step.is_pass
     expected = (
-        f"adjust: ruler moved ({ruler.x:.2f}, {ruler.y:.2f}, 0°) → "
+        f"adjust: ruler moved ({ruler.x:.2f}, {ruler.y:.2f}, 0°) to "
         f"({ruler.x + 0.5:.2f}, {ruler.y + 0.2:.2f}, 10°)"
     )
     assert step.title == expected
@@ -72,7 +72,7 @@ def test_session_adjust_and_undo(dw_map):
     session.apply(adjust.set_unit("ruler", name="HMS Ruler"))
     assert session.state.unit("ruler").name == "HMS Ruler"
     assert (
-        session.last_step.title == "adjust: ruler changed: name Ruler Class Battleship → HMS Ruler"
+        session.last_step.title == "adjust: ruler changed: name Ruler Class Battleship to HMS Ruler"
     )
     session.undo()
     assert session.state == before
@@ -143,7 +143,7 @@ def test_terrain_move_turn_and_vertices(dw_map):
     assert draft.state.terrain_piece("box").polygon[1] == (11.0, 13.0)
     draft = draft.apply(adjust.remove_vertex(draft.state, "box", 1))
     assert len(draft.state.terrain_piece("box").polygon) == 4
-    assert draft.log_lines()[-1] == "adjust: box reshaped: 5 vertices → 4 vertices"
+    assert draft.log_lines()[-1] == "adjust: box reshaped from 5 vertices to 4 vertices"
     with pytest.raises(UserError, match="3 vertices"):
         tri = draft.apply(adjust.remove_vertex(draft.state, "box", 0))
         tri.apply(adjust.remove_vertex(tri.state, "box", 0))
