@@ -106,3 +106,16 @@ def test_duplicate_class_ids_are_refused():
 def test_missing_catalogue_file(tmp_path):
     with pytest.raises(UserError, match="no such file"):
         load_catalogue(tmp_path / "absent.toml")
+
+
+def test_play_refuses_a_bad_catalogue_before_opening_a_window(tmp_path, capsys):
+    from tactical.cli import main
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(OWN.replace("hull_points = 10", "hull_points = 0"))
+    assert main(["play", "--catalogue", str(bad)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith(
+        "bad.toml:13: class[0].stats.hull_points: expected a whole number from 1 to 100"
+    )
+    assert "\n" not in error

@@ -6,9 +6,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tactical.errors import UserError
-from tactical.io import builtin_map, load_map
+from tactical.io import builtin_map, load_map, loads_map
 from tactical.io.map_save import MapExistsError, map_text, save_map_as
 from tactical.io.paths import maps_dir
 from tactical.session import adjust
@@ -68,3 +70,37 @@ def test_a_map_file_name_ends_in_toml(tmp_path):
     state = adjust.TableDraft.empty("dystopian-wars", 48, 48).state
     with pytest.raises(UserError, match=r"ends in \.toml"):
         save_map_as(state, tmp_path / "mine.json")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    moves=st.lists(
+        st.tuples(
+            st.integers(0, 18),
+            st.floats(3, 69, allow_nan=False),
+            st.floats(3, 33, allow_nan=False),
+            st.floats(0, 359),
+        ),
+        max_size=4,
+    ),
+    dropped=st.sets(st.integers(0, 18), max_size=3),
+)
+def test_any_adjusted_table_saves_over_its_file_and_reloads_identically(moves, dropped):
+    """Whatever is moved and deleted, the map written over the loaded file's text (comments
+    kept, or the standard layout when they cannot be) loads back as the very same table."""
+    source = builtin_map("dystopian-wars")
+    text = source.read_text(encoding="utf-8")
+    draft = adjust.TableDraft.of(load_map(source))
+    ids = [unit.id for unit in draft.state.units]
+    for index, x, y, heading in moves:
+        try:
+            draft = draft.apply(adjust.move_unit(ids[index % len(ids)], x, y, heading))
+        except UserError:
+            continue  # a base over the edge: refused, the table unchanged
+    for index in dropped:
+        unit_id = ids[index % len(ids)]
+        if draft.state.has_unit(unit_id):
+            draft = draft.apply(adjust.delete(unit_id))
+    written, kept, _ = map_text(draft.state, text)
+    assert kept
+    assert loads_map(written, "saved") == draft.state
