@@ -589,8 +589,10 @@ class RuleSystem:
         `before` is the state before the adjustment, `after` the adjusted table still
         holding the old rule state, `fresh` the system's `setup` of the adjusted table.
         Default: every value of the game so far is kept; in a table keyed by unit ids
-        (and in a list of unit ids) a removed unit's entry goes, an added unit's entry is
-        the fresh one. A system whose rule state needs more overrides this."""
+        (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
+        or that of a unit whose stats were set by hand (its damage state, say), is the
+        fresh one: the system reads the unit anew from its stats, as at the start of play.
+        A system whose rule state needs more overrides this."""
         return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
     def actions(
@@ -651,6 +653,12 @@ def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> 
     old_ids = {unit.id for unit in before.units}
     new_ids = {unit.id for unit in after.units}
     removed, added = old_ids - new_ids, new_ids - old_ids
+    restated = {
+        unit.id
+        for unit in after.units
+        if unit.id in old_ids and before.unit(unit.id).stats != unit.stats
+    }
+    added = added | restated
     ids = old_ids | new_ids
     merged: dict[str, Any] = {}
     for key, value in after.rule_state.items():

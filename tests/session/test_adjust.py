@@ -180,3 +180,19 @@ def test_a_move_lands_exactly_or_changes_nothing(dw_map, x, y, heading):
     unit = moved.state.unit("ruler")
     assert (unit.x, unit.y) == (x, y)
     assert unit.footprint.bounds[0] >= -1e-6 and unit.footprint.bounds[2] <= 72 + 1e-6
+
+
+def test_a_damage_state_set_by_hand_mid_game_takes_hold_r004_18():
+    """R004.18 (a capital ship's damage level): set in its stats mid-game, the rule system
+    reads the ship anew (RuleSystem.adjusted), and the other ships keep their state."""
+    game = Game.new(load_map(builtin_map("sw-d6-capital")), SEED)
+    for _ in range(6):
+        game = next_game(game)
+    ships = game.state.rule_state["ships"]
+    game = game.apply(adjust.set_unit("corvette", stats={"damage": "heavy"}))
+    after = game.state.rule_state["ships"]
+    assert after["corvette"] != ships["corvette"]
+    assert "heavy" in str(after["corvette"])
+    assert all(after[ship] == ships[ship] for ship in ships if ship != "corvette")
+    assert game.last_step.title == "adjust: corvette changed: damage set to heavy"
+    play_turns(game, game.turn + 1)
