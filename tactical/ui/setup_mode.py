@@ -46,6 +46,7 @@ from tactical.ui.view import terrain_at
 SIDE_PANEL = 270
 ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
 EDGES = ("bottom", "top", "left", "right")
+NEW_SEEDS = 1_000_000  # New seed draws below this: six digits fit the entry and copy easily
 
 
 def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
@@ -154,7 +155,7 @@ class SetupMode:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
                 self.roll_button: lambda: self.request_terrain(self._seed_from_entry()),
-                self.reroll_button: lambda: self.request_terrain(secrets.randbelow(2**31)),
+                self.reroll_button: lambda: self.request_terrain(secrets.randbelow(NEW_SEEDS)),
                 self.rolloff_button: self.do_roll_off,
                 self.clear_zones: self.free_placement,
             }
