@@ -123,3 +123,21 @@ def test_set_a_stat_by_typing_it():
     bad = parse_quick_entry("set ruler-1 hull_points lots", hit.state, catalogue)
     with pytest.raises(UserError, match="hull_points"):
         hit.apply(bad.action)
+
+
+@pytest.mark.parametrize(
+    "rules", ["battlefleet-mars", "heavy-combat", "dystopian-wars", "cortex-space", "sw-d6-capital"]
+)
+def test_every_catalogue_builds_a_playable_table_from_nothing(rules):
+    """A class of each side, typed onto an empty table, starts a game that plays a turn."""
+    from tactical.session.autoplay import play_turns
+
+    catalogue = builtin_catalogue(rules)
+    draft = TableDraft.empty(rules, 72, 48)
+    for index, side in enumerate(catalogue.sides()):
+        first = catalogue.by_side(side)[0]
+        y, heading = (6, 0) if index == 0 else (42, 180)
+        line = f"{first.id} 36 {y} {heading}"
+        draft = draft.apply(parse_quick_entry(line, draft.state, catalogue).action)
+    assert len(draft.state.sides) == 2
+    play_turns(Game.new(draft.state, 5), 1)
