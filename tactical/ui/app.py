@@ -613,10 +613,10 @@ class App:
         """The table a game starts from (a new map, an opened save)."""
         self.state = self.map_state = state
         self.system = registry.get(state.rules)
-        if path is not None:
-            self.path = path
+        if path is not None or self.adjust.drafting:
+            self.path = path  # a table made from nothing has no file yet
         self.setup.forget_table()
-        self.adjust.loaded(path if path is not None else self.path)
+        self.adjust.loaded(self.path)
         self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
         self.top.set_title(self._title())
         self.setup.update_pose_entries()
