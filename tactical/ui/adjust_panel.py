@@ -80,8 +80,8 @@ class AdjustPanel:
             self.pose[key] = UITextEntryLine(
                 pygame.Rect(4 + index * 102, 282, 98, 28), m, container=c
             )
-        self.values = UITextBox("", pygame.Rect(4, 314, width, 74), m, container=c)
-        self.palette = UnitPalette(m, c, pygame.Rect(4, 394, width, 184), catalogue)
+        self.values = UITextBox("", pygame.Rect(4, 314, width, 96), m, container=c)
+        self.palette = UnitPalette(m, c, pygame.Rect(4, 416, width, 162), catalogue)
         self.files: dict[str, UIButton] = {}
         labels = (
             ("new", "New table…", "an empty table: any rule system, any size"),
