@@ -25,7 +25,8 @@ import tomlkit
 from tomlkit.items import AoT, Table
 
 from tactical.errors import UserError
-from tactical.io.maps import dumps_map, loads_map, map_document, write_text_atomic
+from tactical.io.files import output_path, write_text_atomic
+from tactical.io.maps import dumps_map, loads_map, map_document
 from tactical.io.paths import is_builtin
 from tactical.model import GameState
 from tactical.rules import registry
@@ -69,6 +70,7 @@ def save_map_as(
         )
     if target.is_dir():
         raise UserError(f"{target} is a folder: give a file name ending in .toml")
+    output_path(target)  # the folder exists, the name fits, no device or pipe
     if target.exists() and not overwrite:
         raise MapExistsError(target)
     text, kept, note = map_text(state, original)
