@@ -121,11 +121,11 @@ def dumps_map_over(state: GameState, original: str) -> str:
 def _without_assumed(item: dict[str, Any], assumed: Mapping[str, Any]) -> dict[str, Any]:
     """The item without the values a map may leave out (the loader assumes them), so that
     a file that left them out does not gain them."""
-    dropped = {key for key, value in assumed.items() if item.get(key) == value}
+    dropped = {key: value for key, value in assumed.items() if item.get(key) == value}
     if item.get("name") == item.get("id"):
-        dropped.add("name")
+        dropped["name"] = item["id"]
     kept = {key: value for key, value in item.items() if key not in dropped}
-    kept[ASSUMED] = frozenset(dropped)
+    kept[ASSUMED] = dropped
     return kept
 
 
@@ -140,9 +140,13 @@ def _update(container: Any, wanted: Mapping[str, Any]) -> None:
     """Set the keys of a tomlkit table to `wanted`, leaving equal values (and their layout).
     A key `wanted` leaves out is removed, unless it is in `wanted[ASSUMED]`: a value the
     loader assumes when it is left out, kept as the file wrote it."""
-    keep = wanted.get(ASSUMED, ())
-    for key in [k for k in container if k not in wanted and k not in keep]:
+    assumed = wanted.get(ASSUMED, {})
+    for key in [k for k in container if k not in wanted and k not in assumed]:
         del container[key]
+    for key, value in assumed.items():
+        # left out, the loader assumes it; written with another value, it is rewritten
+        if key in container and _plain(container[key]) != value:
+            container[key] = value
     for key, value in wanted.items():
         if key == ASSUMED:
             continue
