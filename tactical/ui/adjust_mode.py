@@ -27,7 +27,7 @@ from tactical.io.catalogue import Catalogue, catalogue_for
 from tactical.io.map_save import MapExistsError, save_map_as
 from tactical.model import GameState, Unit
 from tactical.rules import registry
-from tactical.rules.base import Action
+from tactical.rules.base import Action, RuleSystem
 from tactical.session import adjust
 from tactical.session.adjust import TableDraft, adjust_table
 from tactical.session.controller import Session
@@ -592,7 +592,7 @@ class AdjustMode:
                 (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}"),
                 f"{unit.id}, side {unit.side}",
             )
-            self.panel.values.set_text(_stats_html(unit))
+            self.panel.values.set_text(_status_html(self.services.system, state, unit))
         elif self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
             piece = state.terrain_piece(self.terrain)
             cx, cy = _centre(state, piece.id)
@@ -633,18 +633,15 @@ def _inches(value: float) -> str:
     return f'{value:g}"'
 
 
-def _stats_html(unit: Unit) -> str:
-    """The unit's single-valued stats, as words; how to change one."""
-    shown = []
-    for key, value in unit.stats.items():
-        if isinstance(value, bool):
-            text = "yes" if value else "no"
-        elif isinstance(value, int | float | str):
-            text = f"{value:g}" if isinstance(value, float) else str(value)
-        else:
-            continue
-        shown.append(f"{key.replace('_', ' ')} {text}")
-    listed = " · ".join(shown) or "no single values"
+def _status_html(system: RuleSystem, state: GameState, unit: Unit) -> str:
+    """The unit's state as its rule system words it (hull 6/7, shields, damage...), and how
+    to set a value: its stats, typed in the quick entry line."""
+    try:
+        status = system.unit_status(state, unit)
+    except UserError:
+        status = None
+    shown = [f"{value.label} {value.text}" for value in status.values] if status else []
+    listed = " · ".join(shown) or "no values"
     example = next(
         (
             (key, value)
@@ -657,6 +654,6 @@ def _stats_html(unit: Unit) -> str:
         return escape(listed)
     key, value = example
     return (
-        f"{escape(listed)}<br><i>change one by typing: set {escape(unit.id)} "
+        f"{escape(listed)}<br><i>set a value by typing: set {escape(unit.id)} "
         f"{escape(key.replace('_', ' '))} {max(0, value - 1)}</i>"
     )
