@@ -42,6 +42,7 @@ from tactical.ui.table_editor import DraftEditor, GameEditor, TableEditor
 from tactical.ui.view import terrain_at
 
 HANDLE_PIXELS = 8  # a press this close to a corner dot grabs it
+TURN_HANDLE_PIXELS = 18  # the turning handle stands this far beyond the selected shape
 ROTATE_STEP = 5.0  # degrees per Q / E or wheel notch; 1 with Shift
 MIN_DRAWN = 0.1  # inches: a smaller rectangle or circle is a click, not a drawing
 DRAG_PLACES = 2  # decimals of an inch a drag places to
@@ -431,7 +432,7 @@ class AdjustMode:
             if target is not None:
                 self.apply(adjust.delete(target))
             return
-        if self._press_handle(point, mods):
+        if self._press_turn_handle(point) or self._press_handle(point, mods):
             return
         self.services.select(unit_id)
         if unit_id is not None:
@@ -442,6 +443,39 @@ class AdjustMode:
             if self.terrain is not None:
                 self._drag = ("terrain", self.terrain, point, -1)
         self._show_selection()
+
+    def turn_handle(self) -> tuple[str, tuple[float, float], tuple[float, float]] | None:
+        """The selection's turning handle: what it turns, its pivot and where the handle is
+        (ahead of a unit's bow; above a polygon piece), a little beyond the shape."""
+        camera = self.services.view.camera
+        state = self.preview_state(self.state)
+        gap = camera.inches(TURN_HANDLE_PIXELS)
+        unit_id = self.services.view.selected
+        if unit_id is not None and state.has_unit(unit_id):
+            unit = state.unit(unit_id)
+            corners = unit.footprint.exterior.coords
+            reach = max(math.dist((unit.x, unit.y), c) for c in corners) + gap
+            angle = math.radians(unit.heading)
+            handle = (unit.x + reach * math.sin(angle), unit.y + reach * math.cos(angle))
+            return unit_id, (unit.x, unit.y), handle
+        if self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
+            piece = state.terrain_piece(self.terrain)
+            if piece.polygon is None:
+                return None  # a circle looks the same turned
+            cx, cy = _centre(state, piece.id)
+            reach = max(math.dist((cx, cy), c) for c in piece.polygon) + gap
+            return piece.id, (cx, cy), (cx, cy + reach)
+        return None
+
+    def _press_turn_handle(self, point: tuple[float, float]) -> bool:
+        found = self.turn_handle()
+        if found is None:
+            return False
+        item, _, handle = found
+        if math.dist(handle, point) > self.services.view.camera.inches(HANDLE_PIXELS):
+            return False
+        self._drag = ("turn", item, point, -1)
+        return True
 
     def _press_handle(self, point: tuple[float, float], mods: int) -> bool:
         """A corner dot of the selected piece: grab it, remove it (Ctrl), or add one on an
@@ -504,6 +538,15 @@ class AdjustMode:
         point = (round(point[0], DRAG_PLACES), round(point[1], DRAG_PLACES))
         start = (round(start[0], DRAG_PLACES), round(start[1], DRAG_PLACES))
         dx, dy = point[0] - start[0], point[1] - start[1]
+        if kind == "turn":
+            if state.has_unit(item):
+                unit = state.unit(item)
+                bearing = math.degrees(math.atan2(point[0] - unit.x, point[1] - unit.y))
+                return adjust.move_unit(item, unit.x, unit.y, round(bearing) % 360)
+            cx, cy = _centre(state, item)
+            return adjust.move_terrain(
+                item, turn=round(math.degrees(math.atan2(point[0] - cx, point[1] - cy)))
+            )
         if kind == "unit":
             unit = state.unit(item)
             x, y = round(unit.x + dx, DRAG_PLACES), round(unit.y + dy, DRAG_PLACES)
@@ -556,7 +599,8 @@ class AdjustMode:
             return state
 
     def draw(self, surface: pygame.Surface) -> None:
-        """The selected piece's outline and corner dots; the rectangle or circle drawn."""
+        """The selected piece's outline and corner dots, the selection's turning handle; the
+        rectangle or circle being drawn."""
         camera = self.services.view.camera
         state = self.preview_state(self.state)
         if self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
@@ -570,6 +614,13 @@ class AdjustMode:
                 centre = camera.to_screen(x, y)
                 pygame.draw.circle(surface, HANDLE_EDGE, centre, 6)
                 pygame.draw.circle(surface, HANDLE, centre, 4)
+        turning = self.turn_handle()
+        if turning is not None and (self._drag is None or self._drag[0] == "turn"):
+            _, pivot, handle = turning
+            at = camera.to_screen(*handle)
+            pygame.draw.aaline(surface, palette.SELECTED_OUTLINE, camera.to_screen(*pivot), at)
+            pygame.draw.circle(surface, HANDLE_EDGE, at, 7)
+            pygame.draw.circle(surface, palette.SELECTED_OUTLINE, at, 5)
         if self._drag is not None and self._drag_to is not None:
             kind, _, start, _ = self._drag
             if kind == "rect":

@@ -245,3 +245,25 @@ def test_every_rule_system_opens_adjust_and_says_it_in_words(rules):
     for text in drawn_text(app):
         assert "True" not in text and "None" not in text and "FrozenMap" not in text
     assert app.adjust.panel.palette.catalogue.classes
+
+
+def test_turning_handles_turn_a_unit_and_a_terrain_piece(app):
+    key(app, pygame.K_F2)
+    ruler = app.state.unit("ruler")
+    click(app, screen(app, ruler.x, ruler.y))
+    _, pivot, handle = app.adjust.turn_handle()
+    assert pivot == (ruler.x, ruler.y) and handle[1] > ruler.y  # ahead of the bow (heading 0)
+    east = (ruler.x + 5, ruler.y)
+    drag_drawing(app, screen(app, *handle), screen(app, *east))
+    assert app.state.unit("ruler").heading == pytest.approx(90, abs=1)
+    assert (app.state.unit("ruler").x, app.state.unit("ruler").y) == (ruler.x, ruler.y)
+    piece = next(p for p in app.state.terrain if p.polygon is not None)
+    inside = piece.geometry.representative_point()
+    click(app, screen(app, inside.x, inside.y))
+    assert app.adjust.terrain == piece.id
+    item, (cx, cy), handle = app.adjust.turn_handle()
+    drag_drawing(app, screen(app, *handle), screen(app, cx - 6, cy))
+    turned = app.state.terrain_piece(piece.id)
+    assert turned.geometry.area == pytest.approx(piece.geometry.area, rel=1e-3)
+    assert turned.polygon != piece.polygon
+    assert "turned" in app.view.status
