@@ -51,6 +51,7 @@ CONTROLS = (
     ("Tab", "switch play / setup mode (setup only before the first action)"),
     ("F2 / Adjust", "adjust the table at any moment: every change is a step, undone by Ctrl+Z"),
     ("Adjust: drag", "move a unit or terrain piece; drag a corner dot to reshape a piece"),
+    ("Adjust: turning handle", "the dot ahead of the selection: drag it to turn it"),
     ("Adjust: Shift+click / Ctrl+click", "add a corner on an edge / remove a corner"),
     ("Adjust: Q / E, wheel", "turn the selection 5° (Shift: 1°)"),
     ("Adjust: Rectangle, Circle", "drag out a new terrain piece of the kind and height chosen"),
