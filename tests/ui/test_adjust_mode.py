@@ -262,6 +262,7 @@ def test_turning_handles_turn_a_unit_and_a_terrain_piece(app):
     click(app, screen(app, inside.x, inside.y))
     assert app.adjust.terrain == piece.id
     item, (cx, cy), handle = app.adjust.turn_handle()
+    assert item == piece.id
     drag_drawing(app, screen(app, *handle), screen(app, cx - 6, cy))
     turned = app.state.terrain_piece(piece.id)
     assert turned.geometry.area == pytest.approx(piece.geometry.area, rel=1e-3)
