@@ -31,6 +31,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.adjusting import merged_rule_state
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -617,6 +618,18 @@ class RuleSystem:
     def setup(self, state: GameState) -> GameState:
         """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
         return state
+
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        """The rule state after the table was adjusted by hand (`session.adjust`) mid-game.
+
+        `before` is the state before the adjustment, `after` the adjusted table still
+        holding the old rule state, `fresh` the system's `setup` of the adjusted table.
+        Default: every value of the game so far is kept; in a table keyed by unit ids
+        (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
+        or that of a unit whose stats were set by hand (its damage state, say), is the
+        fresh one: the system reads the unit anew from its stats, as at the start of play.
+        A system whose rule state needs more overrides this."""
+        return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str
