@@ -68,7 +68,9 @@ class MeasuringConventions:
     - `arc_test`: a target is in an arc by its "centre" or by "any" part of its base;
     - `range_unit`: inches per range unit where the system counts units (BFM), else None;
     - `range_bands`: the band table shown by `tactical check`, or None;
-    - `arcs`: the arcs the system names, in display order.
+    - `arcs`: the arcs the system names, in display order;
+    - `citations`: the SPEC id deciding each measured question ("range", "arcs",
+      "line of sight"), shown with the numbers on an adjudication card.
     """
 
     distance_from: Literal["centre", "edge"] = "centre"
@@ -77,6 +79,11 @@ class MeasuringConventions:
     range_unit: float | None = None
     range_bands: RangeBands | None = None
     arcs: tuple[ArcSpec, ...] = QUADRANTS
+    citations: tuple[tuple[str, str], ...] = ()
+
+    def citation(self, question: str) -> str | None:
+        """The SPEC id deciding `question` ("range", "arcs" or "line of sight"), if cited."""
+        return dict(self.citations).get(question)
 
 
 # --------------------------------------------------------------------------- schema

@@ -133,6 +133,12 @@ def render_png(
     size: tuple[int, int] | None = None,
 ) -> Path:
     """Render and write a PNG atomically (temp file in the same folder, then rename)."""
+    target = checked_png_path(path)
+    return save_png(render_state(state, size=size, unit_id=unit_id), target)
+
+
+def checked_png_path(path: str | os.PathLike[str]) -> Path:
+    """`path` as a .png file in an existing folder, or a UserError (checked before any work)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"output {str(target)!r} must be a .png file")
@@ -141,7 +147,12 @@ def render_png(
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} does not exist")
-    surface = render_state(state, size=size, unit_id=unit_id)
+    return target
+
+
+def save_png(surface: pygame.Surface, target: Path) -> Path:
+    """Write `surface` to `target` atomically (temp file in the same folder, then rename)."""
+    folder = target.parent if str(target.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".png", dir=folder)
     except OSError as error:
@@ -163,4 +174,13 @@ def render_png(
     return target
 
 
-__all__ = ["Fonts", "SceneRenderer", "check_size", "render_png", "render_state", "shared_fonts"]
+__all__ = [
+    "Fonts",
+    "SceneRenderer",
+    "check_size",
+    "checked_png_path",
+    "render_png",
+    "render_state",
+    "save_png",
+    "shared_fonts",
+]

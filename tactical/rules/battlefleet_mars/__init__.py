@@ -127,6 +127,7 @@ RULE_SYSTEM = BattlefleetMars(
         range_unit=1.0,
         range_bands=None,
         arcs=(OMNI,),
+        citations=(("range", "GEO000.1"), ("arcs", "GEO000.1"), ("line of sight", "GEO000.1")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

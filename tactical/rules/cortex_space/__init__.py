@@ -151,6 +151,7 @@ RULE_SYSTEM = CortexSpace(
             tuple(RangeBand(n, v) for n, v in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True))
         ),
         arcs=(OMNI,),
+        citations=(("range", "GEO003.7"), ("arcs", "GEO003.7"), ("line of sight", "GEO003.7")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

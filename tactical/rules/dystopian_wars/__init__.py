@@ -285,6 +285,7 @@ RULE_SYSTEM = DystopianWars(
         arc_test="any",
         range_bands=_bands(RANGE_BAND_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO002.7"), ("arcs", "GEO002.7"), ("line of sight", "R002.40")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

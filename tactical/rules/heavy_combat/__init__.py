@@ -135,6 +135,7 @@ RULE_SYSTEM = HeavyCombat(
         arc_test="centre",
         range_bands=_bands(STEP_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO001.7"), ("arcs", "GEO001.7"), ("line of sight", "GEO001.6")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

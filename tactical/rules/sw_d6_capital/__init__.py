@@ -145,7 +145,11 @@ RULE_SYSTEM = SwD6Capital(
     background="space",
     default_movement=MovementClass.SPACE,
     conventions=MeasuringConventions(
-        distance_from="centre", distance_to="centre", arc_test="centre", arcs=SW_ARCS
+        distance_from="centre",
+        distance_to="centre",
+        arc_test="centre",
+        arcs=SW_ARCS,
+        citations=(("range", "GEO004.2"), ("arcs", "GEO004.3"), ("line of sight", "R004.29")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
