@@ -20,8 +20,8 @@ from tactical.geometry.shapes import heading_vector
 from tactical.model import CircleBase, GameState, Unit
 from tactical.rules import registry
 from tactical.rules.base import MeasuringConventions, RuleSystem
-from tactical.rules.measuring import PairReport, TableGeometry
-from tactical.ui.selection import band_limits, is_all_round, selected_unit
+from tactical.rules.measuring import PairReport, TableGeometry, band_limits
+from tactical.ui.selection import is_all_round, selected_unit
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
