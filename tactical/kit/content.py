@@ -154,10 +154,10 @@ def rulers(system: RuleSystem, state: GameState, options: dict) -> tuple[RulerSp
     for profile in ordered:
         longer = next((k for k in kept if k[: len(profile)] == profile), None)
         (kept[longer] if longer else kept.setdefault(profile, [])).extend(profiles[profile])
+    conventions = system.conventions
     measured = (
-        "the firer's base edge"
-        if system.conventions.distance_from == "edge"
-        else ("the firer's centre")
+        f"the firer's {'base edge' if conventions.distance_from == 'edge' else 'centre'} to the "
+        f"target's {'nearest point' if conventions.distance_to == 'nearest' else 'centre'}"
     )
     specs = []
     for profile, units in kept.items():

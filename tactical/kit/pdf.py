@@ -45,7 +45,7 @@ MARK_INCH = (0.0, 0.0, 0.8)  # the 4" bar
 MARK_RULER = (0.0, 0.6, 0.0)  # each ruler's top stripe, as long as the ruler piece
 BAND_TINTS = ((1.0, 0.97, 0.80), (0.85, 0.93, 1.0))
 SIDE_TINTS = {"A": (0.27, 0.59, 1.0), "B": (0.98, 0.53, 0.14)}
-OTHER_TINT = (0.6, 0.6, 0.6)
+OTHER_TINTS = ((0.78, 0.38, 0.89), (0.93, 0.84, 0.25), (0.22, 0.78, 0.67), (0.94, 0.43, 0.59))
 TERRAIN_TINTS = {
     "soft": (0.87, 0.82, 0.62),
     "dense": (0.55, 0.72, 0.52),
@@ -278,7 +278,7 @@ def _ruler_pages(doc: KitDocument) -> None:
         for index, ruler in enumerate(doc.content.rulers, start=1)
         for piece in ruler_pieces(ruler, index, room)
     ]
-    slot = RULER_HEIGHT + 0.75 * IN
+    slot = RULER_HEIGHT + 0.85 * IN
     y = 0.0
     y0 = 0.0
     for ruler, piece in strips:
@@ -320,13 +320,16 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
         if k % 4 == 0:
             c.setFont("Helvetica", 7)
             c.drawCentredString(tx, top - STRIPE - 0.44 * IN, f"{inches:g}")
+    last_label, row = -math.inf, 0
     for name, edge in ruler.edges:
         if piece.start - 1e-9 <= edge <= piece.end + 1e-9:
             ex = x + (edge - piece.start) * IN
             c.setLineWidth(1.6)
             c.line(ex, y, ex, top - STRIPE - 0.5)  # the stripe stays whole: it is measured
             c.setFont("Helvetica-Bold", 7)
-            c.drawCentredString(ex, y - 9, f'{name} ends {edge:g}"')
+            row = 1 - row if edge - last_label < 1.2 else 0  # close edges: labels alternate rows
+            last_label = edge
+            c.drawCentredString(ex, y - 9 - 8 * row, f'{name} ends {edge:g}"')
     c.setFont("Helvetica", 8)
     label = f"Ruler {piece.index}, piece {piece.piece} of {piece.pieces}: "
     label += f'{piece.start:g}" to {piece.end:g}"'
@@ -336,13 +339,13 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
         f" and {len(ruler.units) - 8} more" if len(ruler.units) > 8 else ""
     )
     c.setFont("Helvetica", 7)
-    c.drawString(x, y - 20, f"for {units}")
+    c.drawString(x, y - 27, f"for {units}")
     if piece.piece == piece.pieces and ruler.beyond:
         far = ruler.beyond
         shown = far if len(far) <= 3 else (*far[:2], far[-1])
         words = ", ".join(f'{n} to {e:g}"' for n, e in shown)
         more = f" ({len(far) - 3} more between)" if len(far) > 3 else ""
-        c.drawRightString(x + length, y - 20, f"beyond this ruler: {words}{more}")
+        c.drawRightString(x + length, y - 27, f"beyond this ruler: {words}{more}")
 
 
 def _turning_pages(doc: KitDocument) -> None:
@@ -698,8 +701,9 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
     c.rect(ox, oy, board.width * scale, board.height * scale, stroke=1, fill=0)
     for piece in state.terrain:
         _piece(doc, piece, lambda px, py: (ox + px * scale, oy + py * scale), scale)
+    tints = _side_tints(state.sides)
     for unit in state.units:
-        c.setFillColorRGB(*SIDE_TINTS.get(unit.side, OTHER_TINT))
+        c.setFillColorRGB(*tints[unit.side])
         c.setStrokeColorRGB(0, 0, 0)
         c.setLineWidth(0.4)
         outline = [(ox + px * scale, oy + py * scale) for px, py in unit.footprint.exterior.coords]
@@ -709,6 +713,14 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
             path.lineTo(*point)
         path.close()
         c.drawPath(path, stroke=1, fill=1)
+    legend_x = ox
+    c.setFont("Helvetica", 8)
+    for side, tint in tints.items():
+        c.setFillColorRGB(*tint)
+        c.rect(legend_x, oy - 14, 8, 8, stroke=1, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        c.drawString(legend_x + 11, oy - 13, f"side {side}")
+        legend_x += 24 + c.stringWidth(f"side {side}", "Helvetica", 8)
     rows = [
         f'{u.id}{f" ({u.name})" if u.name else ""}, side {u.side}: x {u.x:.2f}", y {u.y:.2f}", '
         f"heading {u.heading:g}°, {base_words(u.base)}"
@@ -719,6 +731,15 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
         half = (len(chunk) + 1) // 2
         doc.lines(x0, y1 - 10, chunk[:half], 7.5, (x1 - x0) / 2 - 6)
         doc.lines(x0 + (x1 - x0) / 2, y1 - 10, chunk[half:], 7.5, (x1 - x0) / 2 - 6)
+
+
+def _side_tints(sides: Sequence[str]) -> dict[str, tuple[float, float, float]]:
+    """A and B as on the screen; other sides from a palette in order of appearance."""
+    others = iter(OTHER_TINTS)
+    return {
+        side: SIDE_TINTS[side] if side in SIDE_TINTS else next(others, (0.6, 0.6, 0.6))
+        for side in sides
+    }
 
 
 def _chunks(rows: Sequence[str], size: int) -> Iterator[Sequence[str]]:
