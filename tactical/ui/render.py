@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
@@ -22,7 +23,13 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.draw import text
 from tactical.ui.fonts import Fonts, shared_fonts
-from tactical.ui.layers import draw_legend, layout_legend, legend_entries, legend_height
+from tactical.ui.layers import (
+    LegendEntry,
+    draw_legend,
+    layout_legend,
+    legend_entries,
+    legend_height,
+)
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selected_unit
 
@@ -55,6 +62,8 @@ def render_state(
     system: RuleSystem | None = None,
     sight_lines: bool = True,
     renderer: SceneRenderer | None = None,
+    overlay: Callable[[pygame.Surface, Camera], None] | None = None,
+    legend: Sequence[LegendEntry] = (),
 ) -> pygame.Surface:
     """The table of `state` as a surface; with `unit_id`, that unit's arcs, bands and LOS.
 
@@ -71,7 +80,8 @@ def render_state(
     view = renderer.selection(state, system, unit_id, sight_lines) if unit_id else None
     width = size[0] if size else DEFAULT_WIDTH
     colours = palette.side_colours(state.sides)
-    rows = layout_legend(fonts, legend_entries(state, colours, view), width - 2 * TICK_BAND)
+    entries = [*legend_entries(state, colours, view), *legend]
+    rows = layout_legend(fonts, entries, width - 2 * TICK_BAND)
     margins = Margins(
         left=TICK_BAND,
         top=HEADER + TICK_BAND,
@@ -85,6 +95,8 @@ def render_state(
     camera = Camera.fit(state.board.bounds, size, margins)
     surface = pygame.Surface(size)
     renderer.draw(surface, state, camera, system, selected=unit_id, sight_lines=sight_lines)
+    if overlay is not None:  # a layer of the caller's (the threat map), under the header
+        overlay(surface, camera)
     _header(surface, fonts, state, system, unit_id)
     table_bottom = camera.to_screen(0, 0)[1]
     legend_top = round(min(table_bottom + TICK_BAND, size[1] - legend_height(rows) - LEGEND_GAP))

@@ -25,6 +25,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    FiringBand,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -32,6 +33,7 @@ from tactical.rules.base import (
     RuleSystem,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.sw_d6_capital import combat, maneuver, play
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
@@ -121,6 +123,23 @@ class SwD6Capital(RuleSystem):
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO004.2 / GEO004.3: the weapon unit's own arc and its ranges (Space units to
+        inches); Point Blank below Short, nothing beyond Long."""
+        found = next((w for w in deck_of(unit).weapons if w.id == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        scale = float(self.options(options)["inches_per_space"])
+        low, short, medium, long = (limit * scale for limit in found.ranges)
+        arc = next(a for a in SW_ARCS if a.name == found.arc)
+        limits = (("point-blank", low), ("short", short), ("medium", medium), ("long", long))
+        bands, start = [], 0.0
+        for name, high in limits:
+            if high > start or (name == "point-blank" and high > 0):
+                bands.append(FiringBand(name, start, high))
+            start = max(start, high)
+        return WeaponReach(weapon, (arc,), tuple(bands))
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
