@@ -93,6 +93,7 @@ class DamageCache:
         self._found: dict[Hashable, ExpectedDamage] = {}
         self._refusals: dict[Hashable, UserError | None] = {}
         self._plain: dict[int, tuple[Unit, Hashable]] = {}
+        self._reaches: dict[Hashable, list] = {}
 
     def __len__(self) -> int:
         return len(self._found)
@@ -107,6 +108,29 @@ class DamageCache:
     def _key(self, state, system, attacker, weapon, band, target) -> Hashable:
         return (system.id, self._unit_key(attacker), weapon, band, self._unit_key(target),
                 state.options, state.rule_state)  # fmt: skip
+
+    UNKNOWN = object()
+
+    def known_refusal(self, state, system, attacker, weapon, band, target):
+        """The cached refusal (or None) for this key, or `UNKNOWN` before it is asked."""
+        return self._refusals.get(
+            self._key(state, system, attacker, weapon, band, target), self.UNKNOWN
+        )
+
+    def known_damage(self, state, system, attacker, weapon, band, target):
+        """The cached expected damage for this key, or `UNKNOWN` before it is computed."""
+        return self._found.get(
+            self._key(state, system, attacker, weapon, band, target), self.UNKNOWN
+        )
+
+    def reaches(self, system, unit: Unit, options) -> list:
+        """`unit`'s weapons' reaches (`weapon_reach`), kept while the unit is unchanged."""
+        key = ("reach", system.id, self._unit_key(unit), tuple(sorted(map(repr, options.items()))))
+        if key not in self._reaches:
+            self._reaches[key] = [
+                system.weapon_reach(unit, w, options) for w in system.weapons(unit, options)
+            ]
+        return self._reaches[key]
 
     def refusal(
         self,

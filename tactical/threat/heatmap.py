@@ -163,7 +163,7 @@ def threat_map(
     options = system.options(state.options)
     grid = Grid.over(state.board.width, state.board.height, step)
     shape = grid.shape
-    all_x, all_y = (a.reshape(shape).astype(np.float32) for a in grid.points())
+    grid_x, grid_y = grid.xs.astype(np.float32), grid.ys.astype(np.float32)
     count = np.zeros(shape, dtype=np.int32)
     expected = np.zeros(shape) if want_damage else None
     cache = cache if cache is not None else DamageCache()
@@ -173,22 +173,31 @@ def threat_map(
     for attacker in state.units:
         if attacker.side == side:
             continue
-        weapons = system.weapons(attacker, options)
-        reaches = [system.weapon_reach(attacker, w, options) for w in weapons]
+        reaches = cache.reaches(system, attacker, options)
         if not reaches:
             continue
         # only the cells the longest weapon can reach: its window of the grid
         reach_limit = max(r.max_range for r in reaches) + _circumradius(target)
         reach_limit += _circumradius(attacker)
         rows, columns = grid.window(attacker.x, attacker.y, reach_limit)
-        xs, ys = all_x[rows, columns].ravel(), all_y[rows, columns].ravel()
-        geometry = CellGeometry(attacker, target, xs, ys, system)
+        geometry = CellGeometry(attacker, target, grid_x[columns], grid_y[rows], system)
         visible = sight.visible(attacker, target, geometry, reach_limit)
         for reach in reaches:
             band_index = geometry.band_index(reach)
             bears = visible & geometry.in_arcs(reach.arcs) & (band_index >= 0)
             table = np.zeros(len(reach.bands))
             for k, band in enumerate(reach.bands):
+                question = (state, system, attacker, reach.weapon, band.name, target)
+                refused = cache.known_refusal(*question)
+                value = cache.known_damage(*question) if expected is not None else None
+                if refused is not cache.UNKNOWN and (refused or value is not cache.UNKNOWN):
+                    if refused:  # known from an earlier map: no need to find its cells
+                        bears &= band_index != k
+                    elif value is not None:
+                        table[k] = value.value
+                        if value.measure and value.measure not in measures:
+                            measures.append(value.measure)
+                    continue
                 inside = np.flatnonzero(bears & (band_index == k))
                 if len(inside) == 0:
                     continue
@@ -196,8 +205,7 @@ def threat_map(
                 # cells: a weapon that may not target this unit (its type, its level) counts
                 # nowhere in that band
                 middle = int(inside[len(inside) // 2])
-                where = Pose(float(xs[middle]), float(ys[middle]), target.heading)
-                question = (state, system, attacker, reach.weapon, band.name, target)
+                where = Pose(*geometry.cell(middle), target.heading)
                 if cache.refusal(*question, target_at=where):
                     bears[inside] = False
                     continue
@@ -229,15 +237,37 @@ class CellGeometry:
     def __init__(
         self, attacker: Unit, target: Unit, xs: np.ndarray, ys: np.ndarray, system: RuleSystem
     ) -> None:
+        """`xs` (columns) and `ys` (rows) of a window of cells: every array below is the
+        window's cells flattened row by row, computed by broadcasting (no grid copies)."""
         self.attacker, self.target, self.system = attacker, target, system
-        self.dx, self.dy = xs - np.float32(attacker.x), ys - np.float32(attacker.y)
-        self.centre = np.hypot(self.dx, self.dy)
-        self.angle = np.arctan2(self.dx, self.dy)  # compass radians in (-pi, pi]
-        self.bearing = np.mod(np.degrees(self.angle) - np.float32(attacker.heading), 360.0)
+        dx = (xs - np.float32(attacker.x))[None, :]
+        dy = (ys - np.float32(attacker.y))[:, None]
+        self._dx, self._dy = dx, dy
+        self.shape = (len(ys), len(xs))
+        self.centre = np.hypot(dx, dy).ravel()
+        self.angle = np.arctan2(dx, dy).ravel()  # compass radians in (-pi, pi]
+        self.compass = self.angle * np.float32(180.0 / math.pi)  # degrees, not yet wrapped
         self.extent = _circumradius(target)
         self._range: dict[str, np.ndarray] = {}
         self._arcs: dict[tuple[ArcSpec, ...], np.ndarray] = {}
         self._slack: np.ndarray | None = None
+
+    def cell(self, index: int) -> tuple[float, float]:
+        """The table point of the window's cell `index` (row by row)."""
+        row, column = divmod(index, self.shape[1])
+        return (
+            float(self._dx[0, column]) + self.attacker.x,
+            float(self._dy[row, 0]) + self.attacker.y,
+        )
+
+    def _local(self, heading: float, sign: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+        """Each cell's offset from the firer (sign -1: the firer's from the cell) in the frame
+        of `heading` (starboard, forward), flattened."""
+        h = math.radians(heading)
+        dx, dy = sign * self._dx, sign * self._dy
+        lx = dx * np.float32(math.cos(h)) - dy * np.float32(math.sin(h))
+        ly = dx * np.float32(math.sin(h)) + dy * np.float32(math.cos(h))
+        return lx.ravel(), ly.ravel()
 
     def range(self, measured_from: str) -> np.ndarray:
         """Range to the target at each cell as the system measures it from `measured_from`."""
@@ -245,7 +275,7 @@ class CellGeometry:
             to = self.system.conventions.distance_to
             distance = self.centre if to == "centre" else self._to_nearest()
             if measured_from == "edge":
-                distance = np.maximum(distance - _edge_reach(self.attacker, self.dx, self.dy), 0.0)
+                distance = np.maximum(distance - self._edge_reach(), 0.0)
             self._range[measured_from] = distance
         return self._range[measured_from]
 
@@ -255,14 +285,24 @@ class CellGeometry:
         if isinstance(base, CircleBase):
             return np.maximum(self.centre - base.radius, 0.0)
         assert isinstance(base, RectBase)
-        h = math.radians(self.target.heading)
-        vx, vy = -self.dx, -self.dy  # from the cell centre to the firer
-        lx = vx * math.cos(h) - vy * math.sin(h)
-        ly = vx * math.sin(h) + vy * math.cos(h)
+        lx, ly = self._local(self.target.heading, -1.0)  # the firer seen from each cell
         return np.hypot(
             np.maximum(np.abs(lx) - base.width / 2, 0.0),
             np.maximum(np.abs(ly) - base.length / 2, 0.0),
         )
+
+    def _edge_reach(self) -> np.ndarray:
+        """How far the firer's base reaches from its centre toward each cell (its edge)."""
+        base = self.attacker.base
+        if isinstance(base, CircleBase):
+            return np.full(self.centre.shape, base.radius)
+        lx, ly = self._local(self.attacker.heading)
+        length = np.maximum(np.hypot(lx, ly), 1e-12)
+        sx, sy = np.abs(lx) / length, np.abs(ly) / length
+        with np.errstate(divide="ignore"):
+            across = np.where(sx > 1e-12, (base.width / 2) / sx, np.inf)
+            along = np.where(sy > 1e-12, (base.length / 2) / sy, np.inf)
+        return np.minimum(across, along)
 
     def band_index(self, reach: WeaponReach) -> np.ndarray:
         """Index of the firing band holding each cell's range (-1: none)."""
@@ -288,21 +328,20 @@ class CellGeometry:
             ratio = np.minimum(1.0, self.extent / np.maximum(self.centre, 1e-9))
             self._slack = np.degrees(np.arcsin(ratio)).astype(np.float32)
         slack = self._slack if any_part else np.float32(0.0)
-        found = np.zeros(self.bearing.shape, dtype=bool)
+        found = np.zeros(self.centre.shape, dtype=bool)
         for arc in arcs:
             if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
-                return np.ones(self.bearing.shape, dtype=bool)
+                return np.ones(self.centre.shape, dtype=bool)
             if isinstance(arc, Sector):
-                offset = np.mod(self.bearing - np.float32(arc.start) + slack, 360.0)
+                start = np.float32(self.attacker.heading + arc.start)
+                offset = np.mod(self.compass - start + slack, 360.0)
                 found |= offset <= arc.span + 2 * slack + 1e-6
             elif isinstance(arc, Channel):
                 found |= self._in_channel(any_part)
         return found
 
     def _in_channel(self, any_part: bool) -> np.ndarray:
-        h = math.radians(self.attacker.heading)
-        lx = self.dx * math.cos(h) - self.dy * math.sin(h)
-        ly = self.dx * math.sin(h) + self.dy * math.cos(h)
+        lx, ly = self._local(self.attacker.heading)
         base = self.attacker.base
         if isinstance(base, CircleBase):
             half = front = base.radius
@@ -317,23 +356,6 @@ def _circumradius(unit: Unit) -> float:
     if isinstance(base, CircleBase):
         return base.radius
     return math.hypot(base.width / 2, base.length / 2)
-
-
-def _edge_reach(unit: Unit, dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
-    """How far the firer's base reaches from its centre toward each cell (its edge)."""
-    base = unit.base
-    if isinstance(base, CircleBase):
-        return np.full(dx.shape, base.radius)
-    h = math.radians(unit.heading)
-    lx = dx * math.cos(h) - dy * math.sin(h)
-    ly = dx * math.sin(h) + dy * math.cos(h)
-    length = np.maximum(np.hypot(lx, ly), 1e-12)
-    sx = np.abs(lx) / length
-    sy = np.abs(ly) / length
-    with np.errstate(divide="ignore"):
-        across = np.where(sx > 1e-12, (base.width / 2) / sx, np.inf)
-        along = np.where(sy > 1e-12, (base.length / 2) / sy, np.inf)
-    return np.minimum(across, along)
 
 
 # --------------------------------------------------------------------------- line of sight
