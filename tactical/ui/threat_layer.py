@@ -50,18 +50,28 @@ def heat_colours(values: np.ndarray) -> np.ndarray:
     return rgba
 
 
-def draw_threat(
-    surface: pygame.Surface, camera: Camera, board: Board, threat: ThreatMap, damage: bool
-) -> None:
-    """The heatmap over the table: weapon counts, or the expected damage where known."""
+def heat_picture(
+    camera: Camera, board: Board, threat: ThreatMap, damage: bool
+) -> tuple[pygame.Surface, tuple[int, int]] | None:
+    """The heatmap scaled onto the table's screen rectangle, and where it goes (None when
+    the table is off screen): weapon counts, or the expected damage where known."""
     values = threat.damage if damage and threat.damage is not None else threat.count
     rgba = heat_colours(np.asarray(values, dtype=float))[::-1]  # image rows run downward
     rows, columns = rgba.shape[:2]
     image = pygame.image.frombuffer(np.ascontiguousarray(rgba).tobytes(), (columns, rows), "RGBA")
     left, top, width, height = camera.screen_rect(board.bounds)
-    if width <= 0 or height <= 0:
-        return
-    surface.blit(pygame.transform.scale(image, (width, height)), (left, top))
+    if width <= 0 or height <= 0 or width > 20000 or height > 20000:
+        return None
+    return pygame.transform.scale(image, (width, height)), (left, top)
+
+
+def draw_threat(
+    surface: pygame.Surface, camera: Camera, board: Board, threat: ThreatMap, damage: bool
+) -> None:
+    """The heatmap over the table (see `heat_picture`)."""
+    found = heat_picture(camera, board, threat, damage)
+    if found is not None:
+        surface.blit(*found)
 
 
 def draw_reach(surface: pygame.Surface, camera: Camera, found: Reach) -> None:
