@@ -75,7 +75,12 @@ def reach(state: GameState, unit_id: str) -> Reach:
     family = candidate_moves(rules, unit.base)
     poses, corridors = _placed(family, unit.pose)
     keep = _clear(state, system, unit, poses, corridors)
-    region = _region(poses[keep, :2])
+    if rules.pivot is Pivot.CENTRE and rules.max_turn_per_step is None:
+        # turning freely about its centre the unit can end anywhere in its sector: the region
+        # is every cell of it, not only the sampled ends
+        region = _centre_region(state, system, unit, rules)
+    else:
+        region = _region(poses[keep, :2])
     return Reach(
         unit.id,
         poses[keep],
@@ -257,6 +262,51 @@ def _footprints(base: Base, poses: np.ndarray) -> np.ndarray:
     for a, b in ((-hw, -hl), (hw, -hl), (hw, hl), (-hw, hl)):
         corners.append(np.stack((poses[:, 0] + a * sx + b * fx, poses[:, 1] + a * sy + b * fy), -1))
     return shapely.polygons(np.stack(corners, axis=1))
+
+
+def _centre_region(state, system, unit: Unit, rules: TurningRules) -> shapely.Geometry:
+    """The cells a unit turning about its centre can end in: within its move of its centre,
+    within its turn limit of its heading, its base (any heading: its circumscribed circle)
+    on the table and off the obstacles, and a clear straight way there."""
+    limit = rules.max_distance if rules.max_distance is not None else UNLIMITED_MOVE
+    x0, y0 = unit.x - limit, unit.y - limit
+    steps = int(np.ceil(2 * limit / GRID))
+    xs = np.floor(x0 / GRID) * GRID + (np.arange(steps + 2) + 0.5) * GRID
+    ys = np.floor(y0 / GRID) * GRID + (np.arange(steps + 2) + 0.5) * GRID
+    cx, cy = (a.ravel() for a in np.meshgrid(xs, ys))
+    dx, dy = cx - unit.x, cy - unit.y
+    inside = np.hypot(dx, dy) <= limit + 1e-9
+    if rules.max_turn_per_move is not None:
+        off = np.mod(np.degrees(np.arctan2(dx, dy)) - unit.heading + 180.0, 360.0) - 180.0
+        inside &= (np.abs(off) <= rules.max_turn_per_move + 1e-9) | (np.hypot(dx, dy) < GRID)
+    radius = (
+        unit.base.radius
+        if isinstance(unit.base, CircleBase)
+        else math.hypot(unit.base.width / 2, unit.base.length / 2)
+    )
+    table = shapely.box(*state.board.bounds).buffer(-radius)
+    inside &= shapely.contains_xy(table, cx, cy)
+    cx, cy = cx[inside], cy[inside]
+    obstacles = [p.geometry for p in state.terrain if system.terrain_collides(unit, p)]
+    level = system.los_level(unit)
+    obstacles += [
+        u.footprint for u in state.units if u.id != unit.id and system.los_level(u) == level
+    ]
+    if obstacles and len(cx):
+        tree = shapely.STRtree(obstacles)
+        ends = shapely.points(cx, cy)
+        hit = tree.query(ends, predicate="dwithin", distance=radius)
+        ways = shapely.linestrings(
+            np.stack([np.column_stack((np.full(len(cx), unit.x), np.full(len(cx), unit.y))),
+                      np.column_stack((cx, cy))], axis=1)
+        )  # fmt: skip
+        half = unit.base.radius if isinstance(unit.base, CircleBase) else unit.base.width / 2
+        crossed = tree.query(ways, predicate="dwithin", distance=half)
+        keep = np.ones(len(cx), dtype=bool)
+        keep[np.unique(hit[0])] = False
+        keep[np.unique(crossed[0])] = False
+        cx, cy = cx[keep], cy[keep]
+    return _region(np.column_stack((cx, cy)))
 
 
 def _region(centres: np.ndarray) -> shapely.Geometry:

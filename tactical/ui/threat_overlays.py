@@ -128,7 +128,7 @@ class ThreatOverlays:
             return "card: select the firer, hover the target, then press K"
         target = _free_name("tactical-card", ".png")
         written = write_card(state, selected, hovered, target)
-        return f"adjudication card {selected} → {hovered}: wrote {written}"
+        return f"adjudication card, {selected} firing on {hovered}: wrote {written}"
 
     # ------------------------------------------------------------------ results
 
