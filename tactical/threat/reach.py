@@ -267,7 +267,8 @@ def _footprints(base: Base, poses: np.ndarray) -> np.ndarray:
 def _centre_region(state, system, unit: Unit, rules: TurningRules) -> shapely.Geometry:
     """The cells a unit turning about its centre can end in: within its move of its centre,
     within its turn limit of its heading, its base (any heading: its circumscribed circle)
-    on the table and off the obstacles, and a clear straight way there."""
+    on the table and off the obstacles; with a turn limit, a clear straight way there too
+    (without one the unit may turn on its way round an obstacle)."""
     limit = rules.max_distance if rules.max_distance is not None else UNLIMITED_MOVE
     x0, y0 = unit.x - limit, unit.y - limit
     steps = int(np.ceil(2 * limit / GRID))
@@ -296,15 +297,15 @@ def _centre_region(state, system, unit: Unit, rules: TurningRules) -> shapely.Ge
         tree = shapely.STRtree(obstacles)
         ends = shapely.points(cx, cy)
         hit = tree.query(ends, predicate="dwithin", distance=radius)
-        ways = shapely.linestrings(
-            np.stack([np.column_stack((np.full(len(cx), unit.x), np.full(len(cx), unit.y))),
-                      np.column_stack((cx, cy))], axis=1)
-        )  # fmt: skip
-        half = unit.base.radius if isinstance(unit.base, CircleBase) else unit.base.width / 2
-        crossed = tree.query(ways, predicate="dwithin", distance=half)
         keep = np.ones(len(cx), dtype=bool)
         keep[np.unique(hit[0])] = False
-        keep[np.unique(crossed[0])] = False
+        if rules.max_turn_per_move is not None:
+            # a limited turn keeps the way nearly straight; a free turner steers round
+            starts = np.column_stack((np.full(len(cx), unit.x), np.full(len(cx), unit.y)))
+            ways = shapely.linestrings(np.stack([starts, np.column_stack((cx, cy))], axis=1))
+            half = unit.base.radius if isinstance(unit.base, CircleBase) else unit.base.width / 2
+            crossed = tree.query(ways, predicate="dwithin", distance=half)
+            keep[np.unique(crossed[0])] = False
         cx, cy = cx[keep], cy[keep]
     return _region(np.column_stack((cx, cy)))
 

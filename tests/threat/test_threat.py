@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+import shapely
 
 from tactical.cli import main
 from tactical.errors import UserError
@@ -248,3 +249,21 @@ def test_a_map_without_combat_is_refused(tmp_path, capsys, monkeypatch):
     assert main(["threat", source, "--side", "A", "--png", str(out)]) == 2
     assert "no combat resolvers" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_centre_turner_reaches_its_sector_within_its_turn_limit_R004_51():
+    state = load_map(builtin_map("sw-d6-capital.toml"))
+    unit = state.unit("nowhere")
+    system = registry.get(state.rules)
+    rules = system.turning_rules(unit, system.options(state.options))
+    found = reach(state, "nowhere")
+    grid = np.arange(0.25, 72.0, 0.5)
+    x, y = (a.ravel() for a in np.meshgrid(grid, grid[grid < 48.0]))
+    inside = shapely.contains_xy(found.region, x, y)
+    dx, dy = x[inside] - unit.x, y[inside] - unit.y
+    # each cell holds an end: its centre within half a cell's diagonal of one
+    assert np.hypot(dx, dy).max() <= rules.max_distance + 0.36
+    ahead = np.hypot(dx, dy) > 2.0
+    off = np.mod(np.degrees(np.arctan2(dx[ahead], dy[ahead])) - unit.heading + 180, 360) - 180
+    assert np.abs(off).max() <= rules.max_turn_per_move + 10.5  # half a cell's width at 2"
+    assert inside.sum() > 20
