@@ -20,7 +20,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="a printable true-size kit (PDF): rulers, templates, placement sheets",
         description="Write a PDF at true scale: range rulers, turning templates and arc "
         "templates for the rule system, and for a map its terrain placement and deployment "
-        "sheets. Print it at 100%%.",
+        "sheets. Print it at 100%.",
     )
     parser.add_argument("map", metavar="MAP", nargs="?", help="map file (TOML)")
     parser.add_argument("--rules", metavar="ID", help="a rule system's kit, without a map")
