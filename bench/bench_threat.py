@@ -40,6 +40,17 @@ RATIOS.append(("heatmap speed-up over a per-point loop", "heatmap: naive", "heat
 RATIOS.append(("reach speed-up over planning each path", "reach: naive", "reach: numpy", 2))
 
 
+def cpu_median(run, rounds: int = 5) -> float:
+    """Median processor time of `run` (this process only: on a machine shared with other
+    work the wall-clock figures above carry their waits too)."""
+    times = []
+    for _ in range(rounds):
+        started = time.process_time()
+        run()
+        times.append(time.process_time() - started)
+    return float(np.median(times))
+
+
 @pytest.fixture(scope="module")
 def stress() -> GameState:
     return load_map(builtin_map("stress-200"))
@@ -52,6 +63,8 @@ def test_heatmap(benchmark, stress):
     print(f"\nheatmap, cold (every declaration judged once): {time.perf_counter() - started:.3f} s")
     benchmark(lambda: threat_map(stress, SIDE, cache=cache))
     record("heatmap: numpy", benchmark, HEATMAP_BUDGET)
+    cpu = cpu_median(lambda: threat_map(stress, SIDE, cache=cache))
+    print(f"heatmap, processor time (median of 5): {cpu:.3f} s")
 
 
 def naive_heatmap(state: GameState, points: int) -> float:
@@ -115,6 +128,8 @@ def test_reach(benchmark, stress):
         reach(stress, unit.id)  # candidates cached per turning rules and base
     benchmark(lambda: reach(stress, next(movers)))
     record("reach: numpy", benchmark, REACH_BUDGET)
+    cpu = cpu_median(lambda: reach(stress, next(movers)), 20)
+    print(f"reach, processor time (median of 20): {cpu:.4f} s")
     started = time.perf_counter()
     candidate_moves.cache_clear()
     reach(stress, stress.units[0].id)
@@ -136,10 +151,8 @@ def naive_reach(state: GameState, unit_id: str) -> int:
         steps = () if path == "stay" else parse_path(path)
         plan = plan_path(unit.pose, unit.base, steps, rules)
         end = unit.moved_to(plan.end).footprint
-        way = shapely.LineString(
-            [(unit.x, unit.y)] + [(s.end.x, s.end.y) for s in plan.steps]
-            or [(unit.x, unit.y), (unit.x, unit.y)]
-        )
+        points = [(unit.x, unit.y)] + [(s.end.x, s.end.y) for s in plan.steps]
+        way = shapely.LineString(points if len(points) > 1 else points * 2)
         if board.contains(end) and not any(
             end.intersects(o) or way.intersects(o) for o in obstacles
         ):
