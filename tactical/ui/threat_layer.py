@@ -32,6 +32,7 @@ RAMP = np.array(
 REACH_FILL = (120, 255, 200, 60)
 REACH_EDGE = (120, 255, 200)
 GHOST = (255, 255, 255)
+HEADING_TICKS = 80  # reach ends drawn with their heading
 
 
 def heat_colours(values: np.ndarray) -> np.ndarray:
@@ -82,6 +83,16 @@ def draw_reach(surface: pygame.Surface, camera: Camera, found: Reach) -> None:
     fill_geometry(scratch, camera, found.region, REACH_FILL, hole=(0, 0, 0, 0), smooth_edge=False)
     surface.blit(scratch, (0, 0))
     outline_geometry(surface, camera, found.region, REACH_EDGE, 1)
+    # the headings it can have there: a tick from a sample of the ends, along the heading
+    if len(found) == 0:
+        return
+    picked = np.unique(np.linspace(0, len(found) - 1, min(len(found), HEADING_TICKS)).astype(int))
+    length = max(6.0, camera.pixels(0.6))
+    for x, y, heading in found.poses[picked]:
+        px, py = camera.to_screen(float(x), float(y))
+        dx, dy = camera.screen_direction(float(heading))
+        pygame.draw.line(surface, REACH_EDGE, (px, py), (px + dx * length, py + dy * length), 1)
+        pygame.draw.circle(surface, REACH_EDGE, (px, py), 2)
 
 
 def draw_advice(
