@@ -169,11 +169,10 @@ def _draw_band_edge(
     # label the ring where it passes nearest the target
     point = ring.interpolate(ring.project(shapely.Point(view.target.x, view.target.y)))
     px, py = camera.to_screen(point.x, point.y)
-    beyond = edge.outside or "out of range"
     _label(
         surface,
         fonts,
-        f'{edge.inside} | {beyond} edge {edge.limit:.2f}"',
+        f'{edge.inside} ends at {edge.limit:.2f}"',
         (px + 8, py - 8),
         palette.CARD_BAND_EDGE,
         "bottomleft",
@@ -319,8 +318,9 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
         lines.append(
             (
                 "text",
-                f"nearest band edge: {edge.inside} | {edge.outside or 'out of range'} at "
-                f'{edge.limit:.2f}", the target {abs(edge.margin):.2f}" {side} it',
+                f'nearest band edge: {edge.inside} ends at {edge.limit:.2f}" '
+                f"({edge.outside or 'out of range'} beyond); the target is "
+                f'{abs(edge.margin):.2f}" {side} it',
             )
         )
     lines.append(
@@ -349,7 +349,12 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
     if report.los:
         lines.append(("text", "clear, centre to centre"))
     else:
-        lines.append(("text", "blocked by " + ", ".join(report.blocked_by)))
+        pieces = {p.id: p for p in view.state.terrain}
+        named = [
+            f"{pieces[t].name} ({t})" if t in pieces and pieces[t].name else t
+            for t in report.blocked_by
+        ]
+        lines.append(("text", "blocked by " + ", ".join(named)))
     if view.weapons:
         lines.append(("head", "Weapons"))
         grouped: dict[tuple[str, str | None], list[str]] = {}
