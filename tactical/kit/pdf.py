@@ -11,9 +11,9 @@ top stripe are filled with colours used nowhere else (`MARK_*`).
 
 from __future__ import annotations
 
+import io
 import math
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Channel, Omni, Sector
+from tactical.io.files import output_path, write_bytes_atomic
 from tactical.kit.content import (
     ArcTemplateSpec,
     AreaSheet,
@@ -82,7 +83,7 @@ def ruler_pieces(ruler: RulerSpec, index: int, room: float) -> tuple[RulerPiece,
 class KitDocument:
     """A reportlab canvas with the kit's page furniture (title, calibration bars, page count)."""
 
-    def __init__(self, path: str, content: KitContent, paper: str) -> None:
+    def __init__(self, path: str | io.BytesIO, content: KitContent, paper: str) -> None:
         self.content = content
         self.paper = PAPERS[paper]
         self.paper_name = paper
@@ -183,50 +184,31 @@ def _wrap(line: str, size: float, width: float) -> list[str]:
 
 
 def write_kit(content: KitContent, path: str | os.PathLike[str], paper: str = "a4") -> Path:
-    """Lay out and write the kit atomically (temp file in the same folder, then rename)."""
+    """Lay out the kit and write it atomically (`tactical.io.files`: the output checked first,
+    then a temporary file in the same folder renamed over the target)."""
     target = checked_pdf_path(path)
     if paper not in PAPERS:
         raise UserError(f"unknown paper {paper!r}: expected one of {', '.join(PAPERS)}")
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".pdf", dir=folder)
-    except OSError as error:
-        raise UserError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
-    os.close(handle)
-    try:
-        document = KitDocument(temporary, content, paper)
-        _contents_page(document)
-        _ruler_pages(document)
-        _turning_pages(document)
-        _arc_pages(document)
-        if content.state is not None:
-            _terrain_pages(document, content.state, content.areas)
-            _deployment_pages(document, content.state)
-        document.save()
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, target)
-    except OSError as error:
-        raise UserError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    pages = io.BytesIO()
+    document = KitDocument(pages, content, paper)
+    _contents_page(document)
+    _ruler_pages(document)
+    _turning_pages(document)
+    _arc_pages(document)
+    if content.state is not None:
+        _terrain_pages(document, content.state, content.areas)
+        _deployment_pages(document, content.state)
+    document.save()
+    write_bytes_atomic(target, pages.getvalue())
     return target
 
 
 def checked_pdf_path(path: str | os.PathLike[str]) -> Path:
-    """`path` as a .pdf file in an existing folder, or a UserError (checked before any work)."""
+    """`path` as a .pdf file that can be written, or a UserError (checked before any work)."""
     target = Path(path)
     if target.suffix.lower() != ".pdf":
         raise UserError(f"output {str(target)!r} must be a .pdf file")
-    if target.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: it is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} does not exist")
-    if not os.access(folder, os.W_OK):
-        raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} is not writable")
+    output_path(target)
     return target
 
 

@@ -9,8 +9,10 @@ from the palette.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -205,8 +207,13 @@ def draw_terrain(
     fonts: Fonts,
     labels: bool = True,
 ) -> None:
-    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8)."""
-    visible = shapely.box(*camera.visible_bounds)
+    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8).
+    Only the pieces that reach the surface's clip are drawn (the whole of a clipped piece:
+    pixels outside the clip are left alone)."""
+    clip = surface.get_clip()
+    x0, y1 = camera.to_world(clip.left - 2, clip.top - 2)
+    x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
+    visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
     for piece in terrain:
         geometry = piece.geometry
         if not geometry.intersects(visible):
@@ -219,8 +226,13 @@ def draw_terrain(
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
+        # a label may stand out of its piece: the pieces near the clip are asked
+        x0, y1 = camera.to_world(clip.left - 200, clip.top - 60)
+        x1, y0 = camera.to_world(clip.right + 200, clip.bottom + 60)
+        near = shapely.box(x0, y0, x1, y1)
         for piece in terrain:
-            draw_terrain_label(surface, camera, piece, fonts)
+            if piece.geometry.intersects(near):
+                draw_terrain_label(surface, camera, piece, fonts)
 
 
 def draw_terrain_label(
@@ -354,6 +366,33 @@ class UnitShapes:
             index={u.id: i for i, u in enumerate(units)},
         )
 
+    @cached_property
+    def _slots(self) -> np.ndarray:
+        """Each unit's row in rect_corners or circle_radii."""
+        slots = np.zeros(len(self.units), dtype=np.intp)
+        slots[self.rect_index] = np.arange(len(self.rect_index))
+        slots[self.circle_index] = np.arange(len(self.circle_index))
+        return slots
+
+    def single(self, index: int) -> UnitShapes:
+        """Unit `index` alone, its rows sliced from these arrays (the numbers `of` gives
+        for that unit alone, without building them again)."""
+        slot = int(self._slots[index])
+        rect = bool(np.any(self.rect_index == index))
+        one = slice(index, index + 1)
+        return UnitShapes(
+            units=self.units[one],
+            centres=self.centres[one],
+            fronts=self.fronts[one],
+            extents=self.extents[one],
+            rect_index=np.zeros(1 if rect else 0, dtype=np.intp),
+            rect_corners=self.rect_corners[slot : slot + 1] if rect else self.rect_corners[:0],
+            circle_index=np.zeros(0 if rect else 1, dtype=np.intp),
+            circle_radii=self.circle_radii[:0] if rect else self.circle_radii[slot : slot + 1],
+            colours=self.colours[one],
+            index={self.units[index].id: 0},
+        )
+
 
 LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
@@ -365,34 +404,43 @@ class UnitSprites:
 
     A sprite depends only on the base, the heading, the colour and the scale (the
     unit's centre is put on a whole pixel), so panning and other units moving never
-    redraw it; a change of scale starts afresh.
+    redraw it. The sprites of the last `SCALES_KEPT` scales are kept, so zooming back
+    and forth redraws none; an older scale's are dropped.
     """
 
+    SCALES_KEPT = 4
+
     def __init__(self) -> None:
+        self._by_scale: OrderedDict[float, dict[tuple, tuple[pygame.Surface, int]]] = OrderedDict()
         self._scale: float | None = None
         self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
 
-    def sprite(self, unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
-        """The unit's sprite and the pixel offset of its centre inside it."""
+    def sprite(self, shapes: UnitShapes, index: int, scale: float) -> tuple[pygame.Surface, int]:
+        """Unit `index`'s sprite and the pixel offset of its centre inside it."""
+        unit, colour = shapes.units[index], shapes.colours[index]
         if scale != self._scale:
-            self._sprites.clear()
+            self._sprites = self._by_scale.pop(scale, None) or {}
+            self._by_scale[scale] = self._sprites
+            while len(self._by_scale) > self.SCALES_KEPT:
+                self._by_scale.popitem(last=False)
             self._scale = scale
         key = (unit.base, unit.heading, colour)
         cached = self._sprites.get(key)
         if cached is None:
-            cached = self._sprites[key] = _draw_sprite(unit, colour, scale)
+            cached = self._sprites[key] = _draw_sprite(shapes.single(index), scale)
         return cached
 
     def __len__(self) -> int:
         return len(self._sprites)
 
 
-def _draw_sprite(unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
+def _draw_sprite(shapes: UnitShapes, scale: float) -> tuple[pygame.Surface, int]:
+    """The one unit of `shapes` drawn on a transparent square around its centre."""
+    unit = shapes.units[0]
     half = math.ceil(unit.base.radius * scale) + 3
     size = 2 * half + 1
     surface = pygame.Surface((size, size), pygame.SRCALPHA)
     local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
-    shapes = UnitShapes.of((unit,), {unit.side: colour})
     everything = np.ones(1, dtype=bool)
     _draw_bases(surface, local, shapes, everything)
     # run-length encoding skips the transparent corners: blits about twice as fast
@@ -435,7 +483,7 @@ def draw_units(
         pixels = np.rint(centres).astype(int).tolist()
         blits = []
         for index in np.flatnonzero(small).tolist():
-            sprite, half = sprites.sprite(shapes.units[index], shapes.colours[index], camera.scale)
+            sprite, half = sprites.sprite(shapes, index, camera.scale)
             x, y = pixels[index]
             blits.append((sprite, (x - half, y - half)))
         surface.blits(blits, doreturn=False)
@@ -452,11 +500,46 @@ def draw_units(
         # one already placed gives way (its unit's id if that fits, else nothing; the hover
         # card names it), so crowded squadrons stay readable
         shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
+        taken = _PlacedLabels(placed)
         for index in shown:
             _unit_label(
-                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], placed
+                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], taken
             )
     return placed
+
+
+class _PlacedLabels:
+    """The labels placed so far, bucketed by 64-pixel cells: whether a new one would cover
+    one of them asks only its neighbours (the same answer as `Rect.collidelist` over all,
+    for thousands of labels)."""
+
+    CELL = 64
+
+    def __init__(self, placed: list[pygame.Rect]) -> None:
+        self.placed = placed
+        self.cells: dict[tuple[int, int], list[pygame.Rect]] = {}
+        for rect in placed:
+            self._file(rect)
+
+    def _keys(self, rect: pygame.Rect):
+        cell = self.CELL
+        return [
+            (x, y)
+            for x in range(rect.left // cell, (rect.right - 1) // cell + 1)
+            for y in range(rect.top // cell, (rect.bottom - 1) // cell + 1)
+        ]
+
+    def _file(self, rect: pygame.Rect) -> None:
+        for key in self._keys(rect):
+            self.cells.setdefault(key, []).append(rect)
+
+    def collides(self, rect: pygame.Rect) -> bool:
+        cells = self.cells
+        return any(rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells)
+
+    def add(self, rect: pygame.Rect) -> None:
+        self.placed.append(rect)
+        self._file(rect)
 
 
 def _draw_bases(
@@ -517,10 +600,20 @@ def _unit_label(
     unit: Unit,
     centre: list[float],
     extent: float,
-    placed: list[pygame.Rect],
+    placed: _PlacedLabels,
 ) -> None:
     """The unit's name under its base (its id when the name is cut or would cover a label
     in `placed`); nothing when both would. A label drawn is added to `placed`."""
+    found = _place_label(fonts, unit, centre, extent, placed)
+    if found is not None:
+        picture, rect = found
+        surface.blit(picture, rect)
+
+
+def _place_label(
+    fonts: Fonts, unit: Unit, centre: list[float], extent: float, placed: _PlacedLabels
+) -> tuple[pygame.Surface, pygame.Rect] | None:
+    """`_unit_label`'s choice: the label picture and where it goes, added to `placed`."""
     max_width = int(max(110, extent * 5))
     candidates = []
     name = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
@@ -532,20 +625,79 @@ def _unit_label(
     for label in candidates:
         width = fonts.width(label, UNIT_LABEL_SIZE)
         rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
-        if rect.collidelist(placed) != -1:
+        if placed.collides(rect):
             continue
-        placed.append(rect)
-        text(
-            surface,
-            fonts,
-            label,
-            (centre[0], top),
-            UNIT_LABEL_SIZE,
-            palette.LABEL,
-            "midtop",
-            shadow=palette.LABEL_SHADOW,
+        placed.add(rect)
+        picture = fonts.shadowed(label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
+        return picture, picture.get_rect(midtop=(round(centre[0]), round(top)))
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class LabelLayout:
+    """The unit labels of a whole table at one zoom, placed once (`layout_labels`) and
+    blitted per frame: panning moves them all together and reshuffles none. Positions are
+    pixels from the camera origin's whole part (the same for every camera with that scale
+    and that fractional part of the origin)."""
+
+    pictures: tuple[pygame.Surface, ...]
+    rects: tuple[pygame.Rect, ...]  # where each picture goes
+    boxes: tuple[pygame.Rect, ...]  # the space each label claims (for giving way)
+
+    def draw(
+        self, surface: pygame.Surface, camera: Camera, first: LabelLayout | None = None
+    ) -> None:
+        """Blit the labels on screen through `camera`; with `first` (the selected unit's
+        label, placed for the same scale and fraction), the labels it would cover give way
+        and it is drawn over them."""
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        screen = surface.get_clip().move(-dx, -dy)
+        shown = screen.collidelistall(self.rects) if self.rects else []
+        keep_clear = first.boxes[0] if first is not None and first.boxes else None
+        surface.blits(
+            [
+                (self.pictures[k], self.rects[k].move(dx, dy))
+                for k in shown
+                if keep_clear is None or not keep_clear.colliderect(self.boxes[k])
+            ],
+            doreturn=False,
         )
-        return
+        if first is not None:
+            first.draw(surface, camera)
+
+
+def layout_labels(
+    shapes: UnitShapes,
+    camera: Camera,
+    fonts: Fonts,
+    only: str | None = None,
+    skip: str | None = None,
+) -> LabelLayout:
+    """Place the labels of every unit big enough on screen (LABEL_MIN_EXTENT), the larger
+    units' first, each giving way as in `draw_units`; `only` places that one unit's label
+    (whatever its size), `skip` leaves that unit out. Positions are for `camera` moved to
+    the fractional part of its origin: `LabelLayout.draw` adds the whole pixels back."""
+    whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+    local = camera.panned(-whole[0], -whole[1])
+    centres = local.to_screen_array(shapes.centres).tolist()
+    extents = (shapes.extents * camera.scale).tolist()
+    if only is not None:
+        chosen = [shapes.index[only]] if only in shapes.index else []
+    else:
+        chosen = [
+            k for k, extent in enumerate(extents)
+            if extent >= LABEL_MIN_EXTENT and shapes.units[k].id != skip
+        ]  # fmt: skip
+        chosen.sort(key=lambda k: -extents[k])
+    placed = _PlacedLabels([])
+    pictures, rects, boxes = [], [], []
+    for k in chosen:
+        found = _place_label(fonts, shapes.units[k], centres[k], extents[k], placed)
+        if found is not None:
+            pictures.append(found[0])
+            rects.append(found[1])
+            boxes.append(placed.placed[-1])
+    return LabelLayout(tuple(pictures), tuple(rects), tuple(boxes))
 
 
 # --------------------------------------------------------------------------- selection
@@ -564,7 +716,8 @@ def draw_selection_overlay(
     arcs overlap the tints blend and every arc stays visible; the lines go on one
     more scratch so that their translucency blends with what is below too.
     """
-    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_rect())
+    # within the surface's clip only: a slid picture redraws just its uncovered strips
+    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_clip())
     if table.width <= 0 or table.height <= 0:
         return
     for index, arc in enumerate(view.arcs):
@@ -619,20 +772,28 @@ def draw_sight_lines(
     width: int = 1,
     antialias: bool = True,
 ) -> None:
-    """Lines of sight from the selected unit's centre: green when clear, red when blocked
-    (`antialias=False`: plain lines, several times cheaper, for a layer drawn every frame)."""
-    if not view.sight_lines:
+    """Lines of sight from the selected unit's centre to the units in range: green when
+    clear, red when blocked (`antialias=False`: plain lines, several times cheaper, for a
+    layer drawn every frame). The ends go to the screen in one array; the lines off the
+    surface are not drawn."""
+    lines = [line for line in view.sight_lines if line.in_range]
+    if not lines:
         return
-    starts = camera.to_screen_array(np.array([line.start for line in view.sight_lines])).tolist()
-    ends = camera.to_screen_array(np.array([line.end for line in view.sight_lines])).tolist()
+    points = camera.to_screen_array(
+        np.array([(*line.start, *line.end) for line in lines]).reshape(-1, 2, 2)
+    )
+    box = surface.get_clip()
+    low, high = points.min(axis=1), points.max(axis=1)
+    shown = (high[:, 0] >= box.left - width) & (low[:, 0] <= box.right + width)
+    shown &= (high[:, 1] >= box.top - width) & (low[:, 1] <= box.bottom + width)
+    ends = points.tolist()
+    draw = pygame.draw.aaline if antialias else pygame.draw.line
     # clear lines first so a blocked line crossing them stays visible
-    order = sorted(range(len(view.sight_lines)), key=lambda i: not view.sight_lines[i].clear)
-    for i in order:
-        colour = palette.LOS_CLEAR if view.sight_lines[i].clear else palette.LOS_BLOCKED
-        if antialias:
-            pygame.draw.aaline(surface, colour, starts[i], ends[i], width)
-        else:
-            pygame.draw.line(surface, colour, starts[i], ends[i], width)
+    for blocked in (False, True):
+        colour = palette.LOS_BLOCKED if blocked else palette.LOS_CLEAR
+        for k in np.flatnonzero(shown).tolist():
+            if lines[k].clear != blocked:
+                draw(surface, colour, ends[k][0], ends[k][1], width)
 
 
 # --------------------------------------------------------------------------- legend

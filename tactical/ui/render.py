@@ -7,15 +7,16 @@ a legend below. No display is needed: only pygame's font module is started.
 
 from __future__ import annotations
 
+import io
 import math
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
 
 from tactical.errors import UserError
+from tactical.io.files import output_path, write_bytes_atomic
 from tactical.model import GameState
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
@@ -69,6 +70,8 @@ def render_state(
 
     Without `size` the picture is DEFAULT_WIDTH wide and as tall as the board's
     aspect ratio needs; with `size` the table is fitted (letterboxed) into it.
+    `overlay(surface, camera)` draws a layer of the caller's over the table, `legend` its
+    legend entries.
     """
     system = system or registry.get(state.rules)
     if unit_id is not None:
@@ -144,45 +147,29 @@ def render_png(
     unit_id: str | None = None,
     size: tuple[int, int] | None = None,
 ) -> Path:
-    """Render and write a PNG atomically (temp file in the same folder, then rename)."""
+    """Render and write a PNG atomically (`tactical.io.files`: checked first, then a temp file
+    in the same folder renamed over the target)."""
     target = checked_png_path(path)
     return save_png(render_state(state, size=size, unit_id=unit_id), target)
 
 
 def checked_png_path(path: str | os.PathLike[str]) -> Path:
-    """`path` as a .png file in an existing folder, or a UserError (checked before any work)."""
+    """`path` as a .png file that can be written, or a UserError (checked before any work)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"output {str(target)!r} must be a .png file")
-    if target.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: it is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} does not exist")
+    output_path(target)
     return target
 
 
 def save_png(surface: pygame.Surface, target: Path) -> Path:
-    """Write `surface` to `target` atomically (temp file in the same folder, then rename)."""
-    folder = target.parent if str(target.parent) else Path(".")
+    """Write `surface` as a PNG to `target` atomically (`write_bytes_atomic`)."""
+    picture = io.BytesIO()
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".png", dir=folder)
-    except OSError as error:
-        raise UserError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
-    os.close(handle)
-    try:
-        # mkstemp makes the file private; give the picture the usual permissions
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        pygame.image.save(surface, temporary)
-        os.replace(temporary, target)
-    except (OSError, pygame.error) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot write {str(target)!r}: {reason}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        pygame.image.save(surface, picture, "picture.png")
+    except pygame.error as error:
+        raise UserError(f"cannot write {str(target)!r}: {error}") from None
+    write_bytes_atomic(target, picture.getvalue())
     return target
 
 

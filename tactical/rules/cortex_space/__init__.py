@@ -42,7 +42,7 @@ from tactical.rules.base import (
     WeaponReach,
     bands_from_limits,
 )
-from tactical.rules.cortex_space import combat, play
+from tactical.rules.cortex_space import combat, play, status
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import (
@@ -53,6 +53,7 @@ from tactical.rules.cortex_space.units import (
     check_stats,
     vessel,
 )
+from tactical.rules.status import UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -71,7 +72,11 @@ class CortexSpace(RuleSystem):
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO003.1 / GEO003.7: the ordinal band of a centre-to-centre distance."""
-        return bands(self.options(options)).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO003.1 / GEO003.7: the five ordinal bands, the same for every unit."""
+        return bands(self.options(options))
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """Asteroids and wrecks (dense, obstructing) are obstacles; ground targets are not."""
@@ -147,6 +152,12 @@ class CortexSpace(RuleSystem):
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
 
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
 
 RULE_SYSTEM = CortexSpace(
     id=RULES_ID,
@@ -166,7 +177,9 @@ RULE_SYSTEM = CortexSpace(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    free_table_moves=False,
+    # the seed's actions move nothing: vessels move on the table, within their Speed
+    # (`turning_rules`, GEO003.7), by the session's own move
+    free_table_moves=True,
     phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,

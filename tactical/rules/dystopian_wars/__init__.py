@@ -54,6 +54,7 @@ from tactical.rules.dystopian_wars.schema import (
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
 )
+from tactical.rules.status import UnitStatus
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -171,8 +172,11 @@ class DystopianWars(RuleSystem):
         return "air" if _level(unit) in ("flying", "obscured") else "surface"
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        band_inches = float(self.options(options)["range_band_inches"])
-        return _bands(band_inches).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
+        return _bands(float(self.options(options)["range_band_inches"]))
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,
@@ -272,6 +276,16 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import play
 
         return play.action_odds(state, action, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        from tactical.rules.dystopian_wars import status
+
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        from tactical.rules.dystopian_wars import status
+
+        return status.describe(before, action, events)
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""

@@ -43,7 +43,7 @@ from tactical.rules.base import (
     TurnSequence,
     WeaponReach,
 )
-from tactical.rules.heavy_combat import attacks, turn
+from tactical.rules.heavy_combat import attacks, status, turn
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
@@ -54,6 +54,7 @@ from tactical.rules.heavy_combat.ships import (
     profile,
     settings,
 )
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"
 
@@ -79,7 +80,11 @@ class HeavyCombat(RuleSystem):
         return check_options(options)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return _bands(float(self.options(options)["inches_per_range_step"])).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO001.7: the three bands of `inches_per_range_step`, the same for every unit."""
+        return _bands(float(self.options(options)["inches_per_range_step"]))
 
     def turn_sequence(self) -> TurnSequence:
         return turn.TURN_SEQUENCE
@@ -131,6 +136,17 @@ class HeavyCombat(RuleSystem):
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return attacks.action_odds(state, action, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
 
 RULE_SYSTEM = HeavyCombat(

@@ -35,7 +35,8 @@ from tactical.rules.base import (
     TurnSequence,
     WeaponReach,
 )
-from tactical.rules.sw_d6_capital import combat, maneuver, play
+from tactical.rules.status import UnitStatus
+from tactical.rules.sw_d6_capital import combat, maneuver, play, status
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
 from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
@@ -140,6 +141,12 @@ class SwD6Capital(RuleSystem):
                 bands.append(FiringBand(name, start, high))
             start = max(start, high)
         return WeaponReach(weapon, (arc,), tuple(bands))
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
