@@ -1,7 +1,8 @@
 """`tactical threat MAP --side B [--unit ID] [--json] [--png FILE]`: the danger before a move.
 
-For side B: how many enemy weapons could bear on a unit of B at each point of a 0.5"
-grid (arc x range band x line of sight, under the map's rule system); with `--unit`
+For side B: how many enemy weapons could bear on a unit of B (the `--unit`, else B's first
+unit: its base and heading) at each point of a 0.5" grid (arc x range band x line of sight,
+under the map's rule system, and the rule system's consent to the attack); with `--unit`
 also the expected damage to that unit from the exact odds, its reach (every legal end
 position this activation) and move advice (candidate ends ranked by damage dealt next
 against damage taken). `--png` draws it over the table. Nothing is changed.
