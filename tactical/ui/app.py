@@ -777,6 +777,11 @@ class App:
             self.setup.deployment,
             moving=self._moving,
             panning=self._pan_from is not None,
+            legend=self.play.overlays.legend(
+                state, self.view.selected, self.play.session.side_to_act
+            )
+            if self.view.mode == "play"
+            else (),
         )
         moved = self.play.moved_state() if self._moving else None
 
