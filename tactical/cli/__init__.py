@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from tactical.errors import UserError
@@ -46,6 +47,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The command's own words only: a library's warning (shapely's RuntimeWarning on a
+    # number near the float limit) would be a second line on stderr next to the message.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser(args_list[0] if args_list and args_list[0] in COMMANDS else None)

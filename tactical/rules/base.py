@@ -31,6 +31,14 @@ from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    label,
+    plain_value,
+    words,
+)
 
 # --------------------------------------------------------------------------- measuring
 
@@ -125,6 +133,12 @@ class Field:
     fields: tuple[Field, ...] = ()
     doc: str = ""
     spec_id: str | None = None
+    title: str = ""  # the label a form shows; "" reads the name as words
+
+    @property
+    def label(self) -> str:
+        """What a player reads for this field: its title, else its name as words."""
+        return self.title or label(self.name)
 
     def describe(self) -> str:
         """What a valid value looks like, for error messages."""
@@ -649,8 +663,144 @@ class RuleSystem:
         attack = self.declare_attack(state, action.actor, weapon, target, params)
         return self.attack_odds(state, attack)
 
+    # ----------------------------------------------------------------- what the player reads
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        """`unit`'s current values, labelled, its weapons and its marks (rules/status.py).
+        Default: each stat of the schema with its label and doc (lists counted)."""
+        return default_status(self.stats_fields, unit)
+
+    def describe_resolution(
+        self, before: GameState, action: Action, events: Sequence[Event]
+    ) -> str:
+        """What a resolved action did, in plain words (its outcomes); the changes to the
+        units' status are added by `summarise`. Default: the outcome events in words."""
+        return default_description(before, action, events)
+
+    def summarise(
+        self, before: GameState, action: Action, events: Sequence[Event], after: GameState
+    ) -> str:
+        """One line for the status bar, the log and the target's card: what happened and
+        what it changed ("Markgraf: laser at Avenger: hit — Avenger: Hull 7 → 6")."""
+        said = self.describe_resolution(before, action, events)
+        # what the action did to others; the actor's own bookkeeping (fired, spent) is not news
+        others = [u for u in _units_named(before, action, events) if u != action.actor]
+        changes = status_changes(self, before, after, others)
+        return " — ".join(part for part in (said, "; ".join(changes)) if part)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        """Actions of this phase `side` cannot take now, each with its reason and rule
+        (shown greyed out). Default: none listed."""
+        return ()
+
     def _no_combat(self) -> NoCombatResolvers:
         return NoCombatResolvers(
             f"rule system {self.id!r} ({self.title}) has no combat resolvers yet: "
             "attacks and odds are not available for it"
         )
+
+
+# --------------------------------------------------------------------------- status in words
+
+
+def default_status(fields: Sequence[Field], unit: Unit) -> UnitStatus:
+    """Each stat of `unit` with its field's label and doc; tables of rows are counted."""
+    docs = {f.name: f for f in fields}
+    values = []
+    for key, value in unit.stats.items():
+        spec = docs.get(key)
+        shown = f"{len(value)}" if isinstance(value, tuple | list) else plain_value(value)
+        values.append(
+            StatusValue(
+                spec.label if spec else label(key),
+                shown,
+                help=spec.doc if spec else "",
+                spec_id=spec.spec_id if spec else None,
+            )
+        )
+    return UnitStatus(tuple(values))
+
+
+def unit_name(state: GameState, unit_id: str) -> str:
+    """A unit's name as a player reads it (its id when it has none or is gone)."""
+    return state.unit(unit_id).name or unit_id if state.has_unit(unit_id) else unit_id
+
+
+def default_description(before: GameState, action: Action, events: Sequence[Event]) -> str:
+    """The action's actor and each outcome event's values in words."""
+    actor = unit_name(before, action.actor)
+    parts = []
+    for event in events:
+        if event.kind != "outcome":
+            continue
+        pairs = []
+        for key, value in event.data:
+            shown = (
+                unit_name(before, value)
+                if isinstance(value, str) and before.has_unit(value)
+                else plain_value(value)
+            )
+            pairs.append(f"{words(key)} {shown}")
+        parts.append(", ".join(pairs))
+    what = words(action.kind)
+    return f"{actor}: {what}" + (f": {'; '.join(parts)}" if parts else "")
+
+
+def _units_named(state: GameState, action: Action, events: Sequence[Event]) -> tuple[str, ...]:
+    """The units an action concerned: its actor, its parameters' and its events' unit ids."""
+    found: list[str] = []
+
+    def add(value: Any) -> None:
+        if isinstance(value, str):
+            if state.has_unit(value) and value not in found:
+                found.append(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                add(item)
+
+    add(action.actor)
+    for value in action.params.values():
+        add(value)
+    for event in events:
+        for _, value in event.data:
+            add(value)
+    return tuple(found)
+
+
+def status_changes(
+    system: RuleSystem, before: GameState, after: GameState, unit_ids: Sequence[str]
+) -> list[str]:
+    """What changed in each unit's status between two states, in words:
+    "Avenger: Hull 7 → 6", "Avenger is removed", "Avenger is a wreck"."""
+    lines = []
+    for unit_id in unit_ids:
+        if not before.has_unit(unit_id):
+            continue
+        name = unit_name(before, unit_id)
+        if not after.has_unit(unit_id):
+            lines.append(f"{name} is removed")
+            continue
+        old = system.unit_status(before, before.unit(unit_id))
+        new = system.unit_status(after, after.unit(unit_id))
+        if new.wreck and not old.wreck:
+            lines.append(f"{name} is a wreck")
+            continue
+        olds = {value.label: value for value in old.values}
+        # numbers that moved (hull, shields, counts); bookkeeping words are not news
+        changed = [
+            f"{value.label} {olds[value.label].text} → {value.text}"
+            for value in new.values
+            if value.label in olds
+            and (value.maximum is not None or value.token)
+            and value.current is not None
+            and olds[value.label].current is not None
+            and olds[value.label].current != value.current
+        ]
+        gained = [mark for mark in new.marks if mark not in old.marks]
+        if gained:
+            changed.append("now " + ", ".join(gained))
+        if changed:
+            lines.append(f"{name}: " + ", ".join(changed))
+    return lines

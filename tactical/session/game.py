@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tactical.dice import Roll, SeededDice
@@ -117,6 +118,23 @@ class Step:
     rolls: tuple[Roll, ...]
     summary: Hashable | None = None
     by_session: bool = False
+    # the tables around the step and their rule system: what `words` reads (not compared)
+    state_before: GameState | None = field(default=None, compare=False, repr=False)
+    state_after: GameState | None = field(default=None, compare=False, repr=False)
+    system: RuleSystem | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def words(self) -> str:
+        """What the step did in plain words (the rule system's `summarise` for its own
+        actions; a pass or a table move in the session's words). Made when first read."""
+        before, after = self.state_before, self.state_after
+        if before is None or after is None or self.system is None:
+            return self.title
+        if self.is_pass:
+            return f"{self.side} passed"
+        if self.by_session:
+            return move_words(before, self.events)
+        return self.system.summarise(before, self.action, self.events, after)
 
     @property
     def is_pass(self) -> bool:
@@ -382,6 +400,9 @@ class Game:
             rolls=dice.rolls,
             summary=summary,
             by_session=by_session,
+            state_before=self.state,
+            state_after=state,
+            system=self.system,
         )
         return Game(self.initial, self.seed, state, position, self.sides, (*self.steps, step))
 
@@ -401,6 +422,20 @@ def acting_order(state: GameState, sides: tuple[str, ...]) -> tuple[str, ...]:
     ):
         return order
     return sides
+
+
+def move_words(before: GameState, events: Sequence[Event]) -> str:
+    """A table move in words: who moved how far, and where to."""
+    for event in events:
+        if event.kind == "move":
+            unit = str(event.get("unit"))
+            name = before.unit(unit).name or unit if before.has_unit(unit) else unit
+            return (
+                f"{name} moved {float(event.get('distance', 0)):.2f}\" to "
+                f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "
+                f"heading {float(event.get('heading', 0)):g}°"
+            )
+    return "moved"
 
 
 def move_events(outcome: MoveOutcome) -> tuple[Event, ...]:

@@ -32,6 +32,7 @@ from shapely.geometry import Polygon, box
 from tactical.dice import D6, Dice, Roll
 from tactical.errors import UserError
 from tactical.geometry.zones import Zone
+from tactical.io.files import read_input
 from tactical.io.paths import assets_dir
 from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind
 
@@ -85,11 +86,13 @@ def load_library(path: str | Path | None = None) -> tuple[LibraryPiece, ...]:
     """Read a terrain library TOML file (default: the one shipped in assets/)."""
     source = Path(path) if path is not None else library_path()
     try:
-        document = tomllib.loads(source.read_text(encoding="utf-8"))
+        document = tomllib.loads(read_input(source).decode("utf-8"))
     except OSError as error:
         raise UserError(f"{source}: cannot read the terrain library ({error.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UserError(f"{source}: not a valid TOML terrain library ({error})") from None
+    except RecursionError:
+        raise UserError(f"{source}: not a valid TOML terrain library (nested too deeply)") from None
     entries = document.get("piece")
     if not isinstance(entries, list) or not entries:
         raise UserError(f"{source}: expected [[piece]] tables")

@@ -17,9 +17,10 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
+import io
+import logging
 import math
 import os
-import tempfile
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -30,6 +31,7 @@ from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
+from tactical.io.files import write_bytes_atomic
 from tactical.io.maps import load_map, save_map
 from tactical.model import GameState, Unit
 from tactical.rules import registry
@@ -42,10 +44,12 @@ from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
-from tactical.ui.setup_mode import SetupMode
+from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
+# Where an exception escaping an event handler is logged (the screen shows one line of it).
+EVENT_LOG = logging.getLogger("tactical.ui.events")
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
 PAN_STEP = 60  # pixels per arrow key press
@@ -126,11 +130,25 @@ class App:
 
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
+        last_failure = ""
         while self.running:
             for event in pygame.event.get():
                 self.handle(event)
-            self.step(self.clock.tick(FPS) / 1000)
-            self.frame()
+            try:
+                self.step(self.clock.tick(FPS) / 1000)
+                self.frame()
+            except Exception as error:  # a frame that cannot be drawn must not end the game
+                failure = f"{type(error).__name__}: {error}"
+                if failure != last_failure:  # said once, not 60 times a second
+                    EVENT_LOG.error("the play screen's frame failed", exc_info=error)
+                    said = failure.splitlines()[0][:160]
+                    self.set_status(
+                        f"Something went wrong drawing the screen ({said}); the game is "
+                        "unchanged, the details are in the log"
+                    )
+                last_failure = failure
+                continue
+            last_failure = ""
             if not self.headless:
                 pygame.display.flip()
         self.play.close()
@@ -214,7 +232,7 @@ class App:
         self.status.layout(self.size)
         self.setup.layout(self.size)
         self.play.layout()
-        self.pair_panel.layout(self.size)
+        self.pair_panel.layout(self._mouse, self.table_area())
         self.help.layout(self.size)
 
     def _show_mode(self) -> None:
@@ -227,7 +245,9 @@ class App:
         return f"{self.state.title or 'untitled map'} · {self.system.title}"
 
     def _over_widget(self, pos: tuple[int, int]) -> bool:
-        widgets = [self.top.panel, self.help.box, self.pair_panel.box, self.status.label]
+        # the card and the pair panel are not here: they keep away from the pointer, and a
+        # click where they are goes to the table
+        widgets = [self.top.panel, self.help.box, self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
         if self._dialog is not None:
@@ -245,19 +265,50 @@ class App:
     # ------------------------------------------------------------------ events
 
     def handle(self, event: pygame.event.Event) -> None:
+        """One event. No event ends the play screen with a traceback: an exception escaping a
+        handler is logged and shown as an error line; the game (immutable snapshots, replaced
+        only by a finished action) stays as it was and the window open."""
+        try:
+            self._handle(event)
+        except Exception as error:  # the screen must outlive any one bug
+            self._handler_failed(event, error)
+
+    def _handler_failed(self, event: pygame.event.Event, error: Exception) -> None:
+        if isinstance(error, UserError):
+            self.set_status(error.describe())
+            return
+        EVENT_LOG.error(
+            "the play screen's %s handler failed",
+            pygame.event.event_name(event.type),
+            exc_info=error,
+        )
+        text = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        self.set_status(
+            f"Something went wrong with that input ({text}); the game is unchanged, "
+            "the details are in the log"
+        )
+
+    def _handle(self, event: pygame.event.Event) -> None:
         """One event: the widgets first, then the table."""
         if event.type == pygame.QUIT:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            size = (getattr(event, "w", 0) or event.x, getattr(event, "h", 0) or event.y)
-            self.resize(size)
+            # VIDEORESIZE has w, h; WINDOWSIZECHANGED x, y (a size of 0 is clamped by resize)
+            wide, high = ("w", "h") if event.type == pygame.VIDEORESIZE else ("x", "y")
+            self.resize((int(getattr(event, wide, 0)), int(getattr(event, high, 0))))
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
         if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
             return
-        consumed = self.manager.process_events(event)
+        try:
+            consumed = self.manager.process_events(event)
+        except IndexError as error:
+            # pygame_gui's text lines (the file dialog's path) can lose track of their
+            # selection and raise "No selected rows." on an edit: that one edit is dropped
+            EVENT_LOG.warning("a text field dropped an edit: %s", error)
+            consumed = True
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = tuple(int(v) for v in event.pos)  # type: ignore[assignment]
         if consumed and event.type != pygame.MOUSEMOTION:
@@ -595,13 +646,15 @@ class App:
         if target.suffix.lower() != ".png":
             target = target.with_suffix(target.suffix + ".png")
         surface = self.frame()
+        picture = io.BytesIO()
         try:
-            handle, temporary = tempfile.mkstemp(suffix=".png", dir=target.parent or Path("."))
-            os.close(handle)
-            pygame.image.save(surface, temporary)
-            os.replace(temporary, target)
-        except (OSError, pygame.error) as error:
+            pygame.image.save(surface, picture, "view.png")
+            write_bytes_atomic(target, picture.getvalue())  # checked, atomic, mode kept
+        except pygame.error as error:
             self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
+            return None
+        except UserError as error:
+            self.show_message("Cannot export PNG", error.describe())
             return None
         self.set_status(f"wrote {target}")
         return target
@@ -626,14 +679,24 @@ class App:
         if hovered is None:
             self.card.hide()
         else:
-            key = (hovered, self.state.units, self.play.result)
+            key = (hovered, self.state, self.play.result)
             unit = self.state.unit(hovered)
 
             def html() -> str:
-                return card_html(unit, self.system, self.play.card_lines(hovered))
+                status = self.table.tokens.statuses(self.state, self.system).get(hovered)
+                roll = self.play.card_lines(hovered)
+                hits = tuple(h for h in self.play.last_hits(hovered) if h not in roll)
+                return card_html(unit, status, roll, hits)
 
-            self.card.show(key, html, pos, self.size)
-        self.pair_panel.show(self.pair_report, self._moving)
+            self.card.show(key, html, pos, self.table_area())
+        self.pair_panel.show(self.pair_report, self._moving, pos, self.table_area())
+
+    def table_area(self) -> pygame.Rect:
+        """The window between the bars and left of the mode's panel: where the cards go."""
+        width, height = self.size
+        right = width - (PANEL_WIDTH + 8 if self.view.mode == "play" else SIDE_PANEL + 8)
+        bottom = height - STATUS_BAR - LEGEND_BAND
+        return pygame.Rect(0, TOP_BAR, max(1, right), max(1, bottom - TOP_BAR))
 
     # ------------------------------------------------------------------ drawing
 

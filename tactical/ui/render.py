@@ -7,14 +7,15 @@ a legend below. No display is needed: only pygame's font module is started.
 
 from __future__ import annotations
 
+import io
 import math
 import os
-import tempfile
 from pathlib import Path
 
 import pygame
 
 from tactical.errors import UserError
+from tactical.io.files import output_path, write_bytes_atomic
 from tactical.model import GameState
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
@@ -132,34 +133,19 @@ def render_png(
     unit_id: str | None = None,
     size: tuple[int, int] | None = None,
 ) -> Path:
-    """Render and write a PNG atomically (temp file in the same folder, then rename)."""
+    """Render and write a PNG atomically (`tactical.io.files`: checked first, then a temp file
+    in the same folder renamed over the target)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"output {str(target)!r} must be a .png file")
-    if target.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: it is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} does not exist")
+    output_path(target)
     surface = render_state(state, size=size, unit_id=unit_id)
+    picture = io.BytesIO()
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".png", dir=folder)
-    except OSError as error:
-        raise UserError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
-    os.close(handle)
-    try:
-        # mkstemp makes the file private; give the picture the usual permissions
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        pygame.image.save(surface, temporary)
-        os.replace(temporary, target)
-    except (OSError, pygame.error) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot write {str(target)!r}: {reason}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        pygame.image.save(surface, picture, "picture.png")
+    except pygame.error as error:
+        raise UserError(f"cannot write {str(target)!r}: {error}") from None
+    write_bytes_atomic(target, picture.getvalue())
     return target
 
 

@@ -30,6 +30,7 @@ from tactical.ui.layers import (
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import STATUS_BAR, TICK_BAND
+from tactical.ui.status_tokens import StatusBoard
 from tactical.ui.view import Ruler, ViewState
 
 ZONE_ALPHA = 60
@@ -45,6 +46,7 @@ class TableScene:
     deployment: Deployment | None = None
     moving: bool = False  # a move is drawn: the selection's arcs are shown where it ends
     panning: bool = False  # the view is being dragged: slide the last picture
+    tokens: bool = True  # each unit's status token (damage bar, pips, marks)
 
 
 class TableView:
@@ -52,6 +54,7 @@ class TableView:
 
     def __init__(self, renderer: SceneRenderer) -> None:
         self.renderer = renderer
+        self.tokens = StatusBoard()
         self.base: tuple[GameState, tuple, pygame.Surface] | None = None
         self.composite: tuple[GameState, tuple, pygame.Surface] | None = None
 
@@ -76,6 +79,7 @@ class TableView:
             scene.deployment,
             scene.system.id,
             scene.moving,
+            scene.tokens,
         )
         base = self.base
         if scene.panning and base is not None and _pans(base, state, base_key):
@@ -113,6 +117,8 @@ class TableView:
         selection = self.renderer.draw(
             surface, state, camera, scene.system, selected=view.selected, overlay=not scene.moving
         )
+        if scene.tokens:
+            self.tokens.draw(surface, camera, state, scene.system, self.renderer.fonts)
         if scene.deployment is not None:
             colours = palette.side_colours(state.sides)
             for side, zone in scene.deployment.zones.items():

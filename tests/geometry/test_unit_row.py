@@ -17,7 +17,6 @@ from tactical.geometry.arcs import (
     centre_arc,
     quadrant_index,
     wrap_bearings,
-    wrap_degrees,
 )
 from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270
 from tactical.geometry.los import TerrainIndex, hits_from_point, line_of_sight
@@ -157,6 +156,12 @@ def test_unit_edge_distances_are_pair_edge_distances_exactly():
             expected = pair_edge_distances(table, i, every)
             expected[i] = 0.0
             assert np.array_equal(unit_edge_distances(table, i), expected)
+
+
+def wrap_degrees(values: np.ndarray) -> np.ndarray:
+    """The plain float modulo, kept in [0, 360) (a tiny negative angle plus 360 rounds to 360)."""
+    values = np.mod(values, 360.0)
+    return np.where(values >= 360.0, values - 360.0, values)
 
 
 def test_wrap_bearings_is_wrap_degrees_on_its_range():

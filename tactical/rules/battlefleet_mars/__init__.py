@@ -37,9 +37,10 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
-from tactical.rules.battlefleet_mars import combat, play
+from tactical.rules.battlefleet_mars import combat, play, status
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
+from tactical.rules.status import UnitStatus
 
 RULES_ID = "battlefleet-mars"
 
@@ -111,6 +112,12 @@ class BattlefleetMars(RuleSystem):
 
     def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
         return combat.attack_odds(state, attack, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
 
 
 RULE_SYSTEM = BattlefleetMars(

@@ -40,7 +40,7 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
-from tactical.rules.cortex_space import combat, play
+from tactical.rules.cortex_space import combat, play, status
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import (
@@ -51,6 +51,7 @@ from tactical.rules.cortex_space.units import (
     check_stats,
     vessel,
 )
+from tactical.rules.status import UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -140,6 +141,12 @@ class CortexSpace(RuleSystem):
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
 
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
 
 RULE_SYSTEM = CortexSpace(
     id=RULES_ID,
@@ -158,7 +165,9 @@ RULE_SYSTEM = CortexSpace(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    free_table_moves=False,
+    # the seed's actions move nothing: vessels move on the table, within their Speed
+    # (`turning_rules`, GEO003.7), by the session's own move
+    free_table_moves=True,
     phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,

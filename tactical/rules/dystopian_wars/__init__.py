@@ -52,6 +52,7 @@ from tactical.rules.dystopian_wars.schema import (
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
 )
+from tactical.rules.status import UnitStatus
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -256,6 +257,16 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import play
 
         return play.action_odds(state, action, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        from tactical.rules.dystopian_wars import status
+
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        from tactical.rules.dystopian_wars import status
+
+        return status.describe(before, action, events)
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""

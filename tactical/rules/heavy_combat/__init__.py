@@ -42,7 +42,7 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
-from tactical.rules.heavy_combat import attacks, turn
+from tactical.rules.heavy_combat import attacks, status, turn
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
@@ -53,6 +53,7 @@ from tactical.rules.heavy_combat.ships import (
     profile,
     settings,
 )
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"
 
@@ -124,6 +125,17 @@ class HeavyCombat(RuleSystem):
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return attacks.action_odds(state, action, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
 
 RULE_SYSTEM = HeavyCombat(

@@ -33,7 +33,8 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
-from tactical.rules.sw_d6_capital import combat, maneuver, play
+from tactical.rules.status import UnitStatus
+from tactical.rules.sw_d6_capital import combat, maneuver, play, status
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
 from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
@@ -121,6 +122,12 @@ class SwD6Capital(RuleSystem):
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
