@@ -17,13 +17,10 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
-import io
 import logging
 import math
 import os
-import time
 from dataclasses import replace
-from html import escape
 from pathlib import Path
 
 import pygame
@@ -33,16 +30,27 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
 from tactical.io.files import write_bytes_atomic
-from tactical.io.maps import load_map, save_map
+from tactical.io.maps import load_map
+from tactical.io.paths import is_builtin
 from tactical.model import GameState, Unit
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
 from tactical.session.controller import Session
 from tactical.session.saving import Autosave
+from tactical.ui.adjust_mode import AdjustMode
 from tactical.ui.camera import Camera, Margins
-from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
+from tactical.ui.chrome import (
+    HelpOverlay,
+    IdlePacer,
+    StatusLine,
+    TopBar,
+    file_dialog,
+    message_window,
+    png_bytes,
+)
 from tactical.ui.fonts import widget_fonts, widget_theme
-from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
+from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
+from tactical.ui.play_files import free_name
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
@@ -54,11 +62,10 @@ from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 EVENT_LOG = logging.getLogger("tactical.ui.events")
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
-IDLE_TICK_MS = 500  # idle, the loop wakes this often (tool tips, a blinking cursor)
-SETTLE_SECONDS = 1.5  # full frame rate this long after the last event
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
 CLICK_SLOP = 4  # pixels a press may move and still be a click
+FUNCTION_KEYS = (pygame.K_F1, pygame.K_F2, pygame.K_F12)
 
 
 class App:
@@ -74,6 +81,7 @@ class App:
         seed: int = 1,
         autosave: Autosave | None = None,
         session: Session | None = None,
+        catalogue: str | os.PathLike[str] | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -119,6 +127,8 @@ class App:
         else:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
+        self.adjust = AdjustMode(self, self.play, catalogue)
+        self.adjust.loaded(self.path)
         # created last so that it lies over the panels
         self.card = UnitCard(self.manager)
         self._layout()
@@ -130,21 +140,10 @@ class App:
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
         self.play.warm_odds()
-        last_event = time.monotonic()
+        pacer = IdlePacer(self.animating)
         last_failure = ""
         while self.running:
-            events = pygame.event.get()
-            if events:
-                last_event = time.monotonic()
-            elif not self.animating(time.monotonic() - last_event):
-                # idle: sleep until an event comes (or the next slow tick for the widgets'
-                # own timers: tool tips, a blinking cursor) instead of drawing 60 frames a
-                # second of the same picture
-                event = pygame.event.wait(IDLE_TICK_MS)
-                if event.type != pygame.NOEVENT:
-                    events = [event, *pygame.event.get()]
-                    last_event = time.monotonic()
-            for event in events:
+            for event in pacer.events():
                 self.handle(event)
             try:
                 self.step(self.clock.tick(FPS) / 1000)
@@ -166,13 +165,10 @@ class App:
         self.play.close()
         return 0
 
-    def animating(self, quiet: float) -> bool:
-        """Whether frames must keep coming `quiet` seconds after the last event: the
-        widgets settle (hover, tool tips) for a moment after it, odds being computed
-        appear when ready, a drag or a text being typed follows the pointer and keys."""
-        if quiet < SETTLE_SECONDS or self.play.busy or self._pan_from is not None:
-            return True
-        return self._typing()
+    def animating(self) -> bool:
+        """Whether frames must keep coming without events: odds being computed appear when
+        ready, a drag or a text being typed follows the pointer and keys."""
+        return self.play.busy or self._pan_from is not None or self._typing()
 
     def pump(self) -> None:
         """Handle what is waiting in pygame's queue (pygame_gui posts its events there)."""
@@ -254,14 +250,16 @@ class App:
         self.top.set_title(self._title())
         self.status.layout(self.size)
         self.setup.layout(self.size)
+        self.adjust.layout(self.size)
         self.play.layout()
         self.pair_panel.layout(self._mouse, self.table_area())
         self.help.layout(self.size)
 
     def _show_mode(self) -> None:
-        setup = self.view.mode == "setup"
-        self.play.show(not setup)
-        self.setup.show(setup)
+        mode = self.view.mode
+        self.play.show(mode == "play")
+        self.setup.show(mode == "setup")
+        self.adjust.show(mode == "adjust")
         self.top.show_mode(self.view.mode, self.view.tool == "measure")
 
     def _title(self) -> str:
@@ -273,6 +271,8 @@ class App:
         widgets = [self.top.panel, self.help.box, self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
+        if self.view.mode == "adjust":
+            widgets.extend(self.adjust.widgets())
         if self._dialog is not None:
             widgets.append(self._dialog[1])
         if self.message is not None and self.message.alive():
@@ -283,7 +283,8 @@ class App:
         typing_elsewhere = any(
             isinstance(element, UITextEntryLine) for element in self.manager.get_focus_set() or ()
         )
-        return self.setup.typing() or typing_elsewhere or self._dialog is not None
+        typing = self.setup.typing() or self.adjust.typing() or typing_elsewhere
+        return typing or self._dialog is not None
 
     # ------------------------------------------------------------------ events
 
@@ -323,7 +324,12 @@ class App:
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
+        # function keys type nothing: they work while a text entry has the focus too
+        if (
+            event.type == pygame.KEYDOWN
+            and (event.key in FUNCTION_KEYS or not self._typing())
+            and self._shortcut(event)
+        ):
             return
         try:
             consumed = self.manager.process_events(event)
@@ -352,6 +358,14 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.ui_event(event):
             return
+        if self.view.mode == "adjust" and self.adjust.ui_event(event):
+            return
+        if (
+            event.type == pygame_gui.UI_BUTTON_PRESSED
+            and self.adjust.panel.command(event.ui_element) == "done"
+        ):
+            self.toggle_adjust()
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
                 "mode": self.toggle_mode,
@@ -361,6 +375,7 @@ class App:
                 "save": self.save_for_mode,
                 "png": self.export_png,
                 "help": self.toggle_help,
+                "adjust": self.toggle_adjust,
             }
             name = self.top.command(event.ui_element)
             if name is not None:
@@ -373,7 +388,7 @@ class App:
                     dialog.kill()
                 if purpose == "open":
                     self.open_file(event.text)
-                elif purpose == "save":
+                elif purpose == "save" or purpose == "save-map-as":
                     self.save(event.text)
                 elif purpose == "save-game":
                     self.play.save_game(event.text)
@@ -390,7 +405,12 @@ class App:
         ctrl = event.mod & pygame.KMOD_CTRL
         shift = event.mod & pygame.KMOD_SHIFT
         playing = self.view.mode == "play"
-        if ctrl and event.key == pygame.K_s and (shift or not playing):
+        adjusting = self.view.mode == "adjust"
+        if event.key == pygame.K_F2:
+            self.toggle_adjust()
+        elif ctrl and adjusting and event.key in (pygame.K_z, pygame.K_y):
+            self.adjust.undo() if event.key == pygame.K_z else self.adjust.redo()
+        elif ctrl and event.key == pygame.K_s and (shift or not playing):
             self.save()
         elif ctrl and event.key == pygame.K_s:
             self.play.save_game()
@@ -403,7 +423,7 @@ class App:
         elif ctrl and event.key == pygame.K_o:
             self.ask_open()
         elif event.key == pygame.K_F12 and event.mod & pygame.KMOD_SHIFT:
-            self._file_dialog("png", "Export the view as PNG", False)
+            self.ask_file("png", "Export the view as PNG", False)
         elif event.key == pygame.K_F12:
             self.export_png()
         elif event.key == pygame.K_F1:
@@ -424,6 +444,8 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.key(event):
             return
+        if self.view.mode == "adjust" and self.adjust.key(event):
+            return
         if key in arrows:
             self.view = replace(self.view, camera=self.view.camera.panned(*arrows[key]))
         elif key in (pygame.K_f, pygame.K_HOME):
@@ -434,6 +456,7 @@ class App:
             self.toggle_mode()
         elif key == pygame.K_ESCAPE:
             self.setup.escape()
+            self.adjust.escape()
             self.play.escape()
             self.view = replace(self.view, ruler=None, help_visible=False)
             self.help.show(False)
@@ -458,6 +481,8 @@ class App:
         unit_id = self.index.unit_at(point)
         if self.view.mode == "setup":
             self.setup.press(point, unit_id)
+        elif self.view.mode == "adjust":
+            self.adjust.press(point, unit_id, pygame.key.get_mods())
         elif not self.play.press(point, unit_id):
             self.select(unit_id)
 
@@ -477,6 +502,7 @@ class App:
             self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
         self.setup.release(self.world(pos), moved)
+        self.adjust.release(self.world(pos), moved)
 
     def _mouse_motion(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -491,6 +517,7 @@ class App:
             snapped, _ = self.index.snap(point, snap_tolerance(self.view.camera))
             self.view = replace(self.view, ruler=Ruler(ruler.start, snapped))
         self.setup.drag(point)
+        self.adjust.drag(point)
         self.play.drag(point)
         hovered = None if self._over_widget(pos) else self.index.unit_at(point)
         if hovered != self.view.hovered:
@@ -504,6 +531,8 @@ class App:
             return
         under = self.index.unit_at(self.world(self._mouse))
         if self.view.mode == "setup" and self.setup.wheel(notches, under):
+            return
+        if self.view.mode == "adjust" and self.adjust.wheel(notches, under):
             return
         camera = self.view.camera.zoomed(ZOOM_STEP**notches, self._mouse)
         self.view = replace(self.view, camera=camera)
@@ -537,13 +566,17 @@ class App:
     def toggle_mode(self) -> None:
         """Play <-> setup. Setup changes the table before the game; leaving it starts the game
         on the table as set up. Once the game has steps, setup is closed (the game's start is
-        part of its save)."""
+        part of its save): adjust mode (F2) changes the table at any moment. Tab in adjust
+        mode goes back to play."""
+        if self.view.mode == "adjust":
+            self.toggle_adjust()
+            return
         if self.view.mode == "play":
             session = self.play.session
             if session.history.length > 0 or self.play.replaying:
                 self.set_status(
                     f"setup is over: the game has {session.history.length} step(s); "
-                    "undo to step 0 and start anew by opening the map (Ctrl+O)"
+                    "F2 adjusts the table at any moment"
                 )
                 return
             self.play.cancel_move()
@@ -560,6 +593,23 @@ class App:
         self._show_mode()
         self.setup.update_pose_entries()
 
+    def toggle_adjust(self) -> None:
+        """Adjust mode (F2) from play or setup, and back to play."""
+        if self.view.mode == "adjust":
+            if not self.adjust.leave():
+                return
+            self.view = replace(self.view, mode="play")
+            self.play.sync()
+        else:
+            if self.view.mode == "setup":
+                self.toggle_mode()
+                if self.view.mode != "play":
+                    return
+            if not self.adjust.enter():
+                return
+            self.view = replace(self.view, mode="adjust")
+        self._show_mode()
+
     def toggle_measure(self) -> None:
         tool = "select" if self.view.tool == "measure" else "measure"
         self.view = replace(self.view, tool=tool, ruler=None)
@@ -575,6 +625,8 @@ class App:
         self.setup.update_pose_entries()
         if self.view.mode == "play":
             self.play.selection_changed()
+        elif self.view.mode == "adjust":
+            self.adjust.selection_changed()
 
     def _finish_ruler(self, ruler: Ruler) -> None:
         self.view = replace(self.view, ruler=ruler)
@@ -586,21 +638,14 @@ class App:
     # ------------------------------------------------------------------ files
 
     def ask_open(self) -> None:
-        self._file_dialog("open", "Open a map", True)
-
-    def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
-        if self._dialog is not None:
-            self._dialog[1].kill()
-        start = str(self.path.parent if self.path else Path.cwd())
-        rect = pygame.Rect(0, 0, min(520, self.size[0] - 20), min(420, self.size[1] - 20))
-        rect.center = (self.size[0] // 2, self.size[1] // 2)
-        dialog = UIFileDialog(
-            rect, self.manager, title, initial_file_path=start, allow_existing_files_only=existing
-        )
-        self._dialog = (purpose, dialog)
+        self.ask_file("open", "Open a map", True)
 
     def ask_file(self, purpose: str, title: str, existing: bool) -> None:
-        self._file_dialog(purpose, title, existing)
+        """A file dialog; its answer comes back by `purpose`."""
+        if self._dialog is not None:
+            self._dialog[1].kill()
+        start = self.path.parent if self.path else Path.cwd()
+        self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
         """A saved game (.json) or a map (anything else)."""
@@ -628,9 +673,10 @@ class App:
         """The table a game starts from (a new map, an opened save)."""
         self.state = self.map_state = state
         self.system = registry.get(state.rules)
-        if path is not None:
-            self.path = path
+        if path is not None or self.adjust.drafting:
+            self.path = path  # a table made from nothing has no file yet
         self.setup.forget_table()
+        self.adjust.loaded(self.path)
         self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
         self.top.set_title(self._title())
         self.setup.update_pose_entries()
@@ -645,37 +691,27 @@ class App:
         """Save the map to `path`, the current path, or ask for one (a file dialog).
 
         In play mode the map is the table the game started from: the game's moves and
-        the rule system's state belong to the game's save, not to the map."""
+        the rule system's state belong to the game's save, not to the map; in adjust mode
+        it is the table as adjusted. Never inside the installed program (a built-in map
+        asks for a name of its own), never over a file without asking
+        (`AdjustMode.save_map_as`)."""
         target = Path(path) if path is not None else self.path
-        if target is None:
-            self._file_dialog("save", "Save the map as", False)
+        if target is None or is_builtin(target):
+            self.ask_file("save-map-as", "Save the map as (.toml)", False)
             return False
-        table = self.state if self.view.mode == "setup" else self.map_state
-        try:
-            save_map(table, target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.show_message("Cannot save map", message)
-            return False
-        self.path = target
-        self.set_status(f"saved {target}")
-        return True
+        table = self.map_state if self.view.mode == "play" else self.state
+        saved = self.adjust.save_map_as(target, state=table)
+        if saved:
+            self.path = target
+        return saved
 
     def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
         """The current view as a PNG (atomic write); a free name in the current folder."""
-        if path is None:
-            number = 1
-            while (target := Path.cwd() / f"tactical-view-{number}.png").exists():
-                number += 1
-        else:
-            target = Path(path)
+        target = free_name("tactical-view", ".png") if path is None else Path(path)
         if target.suffix.lower() != ".png":
             target = target.with_suffix(target.suffix + ".png")
-        surface = self.frame()
-        picture = io.BytesIO()
         try:
-            pygame.image.save(surface, picture, "view.png")
-            write_bytes_atomic(target, picture.getvalue())  # checked, atomic, mode kept
+            write_bytes_atomic(target, png_bytes(self.frame()))  # checked, atomic, mode kept
         except pygame.error as error:
             self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
             return None
@@ -688,9 +724,7 @@ class App:
     def show_message(self, title: str, message: str) -> None:
         if self.message is not None and self.message.alive():
             self.message.kill()
-        rect = pygame.Rect(0, 0, min(520, self.size[0] - 20), 240)
-        rect.center = (self.size[0] // 2, self.size[1] // 2)
-        self.message = UIMessageWindow(rect, escape(message), self.manager, window_title=title)
+        self.message = message_window(self.manager, self.size, title, message)
         self.set_status(message)
 
     # ------------------------------------------------------------------ panels
@@ -716,34 +750,34 @@ class App:
 
             self.card.show(key, html, pos, self.table_area())
         report = self.pair_report
-        names = {}
-        if report is not None:
-            names = {
-                uid: self.state.unit(uid).name or uid
-                for uid in (report.source, report.target)
-                if self.state.has_unit(uid)
-            }
+        names = unit_names(self.state, (report.source, report.target) if report else ())
         self.pair_panel.show(report, self._moving, pos, self.table_area(), names)
 
     def table_area(self) -> pygame.Rect:
         """The window between the bars and left of the mode's panel: where the cards go."""
-        width, height = self.size
-        right = width - (PANEL_WIDTH + 8 if self.view.mode == "play" else SIDE_PANEL + 8)
-        bottom = height - STATUS_BAR - LEGEND_BAND
-        return pygame.Rect(0, TOP_BAR, max(1, right), max(1, bottom - TOP_BAR))
+        return table_area(self.size, PANEL_WIDTH if self.view.mode == "play" else SIDE_PANEL)
 
     # ------------------------------------------------------------------ drawing
 
     def frame(self) -> pygame.Surface:
         """Draw one frame of the table, the mode's overlays and the widgets; returns it."""
         surface = self.screen
-        state = self.setup.preview_state(self.state) if self.view.mode == "setup" else self.state
+        state = self.state
+        if self.view.mode == "setup":
+            state = self.setup.preview_state(state)
+        elif self.view.mode == "adjust":
+            state = self.adjust.preview_state(state)
         scene = TableScene(
             state,
             self.system,
             self.setup.deployment,
             moving=self._moving,
             panning=self._pan_from is not None,
+            legend=self.play.overlays.legend(
+                state, self.view.selected, self.play.session.side_to_act
+            )
+            if self.view.mode == "play"
+            else (),
         )
         moved = self.play.moved_state() if self._moving else None
 
@@ -753,6 +787,8 @@ class App:
         def overlay(surface: pygame.Surface) -> None:
             if self.view.mode == "play":
                 self.play.draw(surface)
+            elif self.view.mode == "adjust":
+                self.adjust.draw(surface)
 
         self.table.draw(surface, scene, self.view, pair, moved, overlay)
         self.manager.draw_ui(surface)

@@ -5,11 +5,16 @@ Each lays itself out from the window size (`layout(size)`); none knows a mode.
 
 from __future__ import annotations
 
+import io
+import time
+from collections.abc import Callable
 from html import escape
+from pathlib import Path
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
+from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.session.deployment import DEPLOYMENT_RULES
 from tactical.session.terrain_setup import TERRAIN_RULE
@@ -19,9 +24,12 @@ TITLE_WIDTH = 420
 TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
 HELP_SIZE = (680, 660)
 HELP_MARGIN = 10
+IDLE_TICK_MS = 500  # idle, the loop wakes this often (tool tips, a blinking cursor)
+SETTLE_SECONDS = 1.5  # full frame rate this long after the last event
 
 BUTTONS = (
     ("mode", "Mode: play", "Tab: switch play / setup mode"),
+    ("adjust", "Adjust", "F2: adjust the table at any moment (also mid-game)"),
     ("measure", "Measure", "M: ruler from any point to any point"),
     ("fit", "Fit", "F: fit the table to the window"),
     ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
@@ -43,12 +51,25 @@ CONTROLS = (
     ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
     ("Page Up / Page Down", "replay: previous / next step"),
     ("Hover", "unit card; with a unit selected: distances, arcs, LOS, range band"),
+    ("K", "adjudication card (PNG) of the selected unit firing on the hovered one"),
+    ("R", "reach: every legal end position of the selected unit this activation"),
+    ("T", "threat map of the side to act: weapons bearing, expected damage, off"),
+    ("V", "move advice: the selected unit's best ends, damage dealt and taken"),
     ("Right/middle drag, arrows", "pan"),
     ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
     ("F / Home", "fit the table to the window"),
     ("M", "measure tool: drag or two clicks; snaps to centres and base edges"),
     ("Esc", "cancel the ruler / drag, close help"),
     ("Tab", "switch play / setup mode (setup only before the first action)"),
+    ("F2 / Adjust", "adjust the table at any moment: every change is a step, undone by Ctrl+Z"),
+    ("Adjust: drag", "move a unit or terrain piece; drag a corner dot to reshape a piece"),
+    ("Adjust: turning handle", "the dot ahead of the selection: drag it to turn it"),
+    ("Adjust: Shift+click / Ctrl+click", "add a corner on an edge / remove a corner"),
+    ("Adjust: Q / E, wheel", "turn the selection 5° (Shift: 1°)"),
+    ("Adjust: Rectangle, Circle", "drag out a new terrain piece of the kind and height chosen"),
+    ("Adjust: palette", "pick a class, click the table to place it (Esc stops)"),
+    ("Adjust: quick entry", "ruler 12 6 0 places or moves a unit; rect, circle, delete, set"),
+    ("Adjust: Delete", "take the selection off the table"),
     ("Setup: drag", "move a unit (companion) or a terrain piece"),
     ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
     ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
@@ -85,8 +106,9 @@ class TopBar:
                 tool_tip_text=tip,
             )
             left += width + 4
+        self._start = left + 4  # the title starts after the buttons
         self.title = UILabel(
-            pygame.Rect(620, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
+            pygame.Rect(self._start, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
         )
         self._title = ""
         self._width = 0
@@ -95,13 +117,13 @@ class TopBar:
         self._width = size[0]
         self.panel.set_relative_position((0, 0))
         self.panel.set_dimensions((size[0], TOP_BAR))
-        self.title.set_relative_position((max(620, size[0] - TITLE_WIDTH - 8), 2))
+        self.title.set_relative_position((max(self._start, size[0] - TITLE_WIDTH - 8), 2))
         self.set_title(self._title)
 
     def set_title(self, title: str) -> None:
         """The map's title and rule system, shortened to what the bar has room for."""
         self._title = title
-        room = max(8, (min(TITLE_WIDTH, self._width - 628)) // TITLE_CHAR_PIXELS)
+        room = max(8, (min(TITLE_WIDTH, self._width - self._start - 8)) // TITLE_CHAR_PIXELS)
         shown = title if len(title) <= room else title[: room - 3] + "..."
         self.title.set_text(shown or " ")
 
@@ -155,3 +177,52 @@ class HelpOverlay:
             self.box.show()
         else:
             self.box.hide()
+
+
+def file_dialog(
+    manager: pygame_gui.UIManager, size: tuple[int, int], title: str, start: Path, existing: bool
+) -> UIFileDialog:
+    """A file dialog centred in the window, opened at `start`."""
+    rect = pygame.Rect(0, 0, min(520, size[0] - 20), min(420, size[1] - 20))
+    rect.center = (size[0] // 2, size[1] // 2)
+    return UIFileDialog(
+        rect, manager, title, initial_file_path=str(start), allow_existing_files_only=existing
+    )
+
+
+def message_window(
+    manager: pygame_gui.UIManager, size: tuple[int, int], title: str, message: str
+) -> UIMessageWindow:
+    """A message centred in the window (a file that cannot be read or written)."""
+    rect = pygame.Rect(0, 0, min(520, size[0] - 20), 240)
+    rect.center = (size[0] // 2, size[1] // 2)
+    return UIMessageWindow(rect, escape(message), manager, window_title=title)
+
+
+def png_bytes(surface: pygame.Surface) -> bytes:
+    """The picture as a PNG file's bytes (pygame.error when it cannot be encoded)."""
+    picture = io.BytesIO()
+    pygame.image.save(surface, picture, "view.png")
+    return picture.getvalue()
+
+
+class IdlePacer:
+    """The loop's events: at once while something moves, else a wait for the next event
+    (or a slow tick for the widgets' own timers: tool tips, a blinking cursor) instead of
+    drawing 60 frames a second of the same picture. The widgets settle (hover, tool tips)
+    at the full rate for a moment after each event."""
+
+    def __init__(self, animating: Callable[[], bool]) -> None:
+        self.animating = animating
+        self.last_event = time.monotonic()
+
+    def events(self) -> list[pygame.event.Event]:
+        events = pygame.event.get()
+        quiet = time.monotonic() - self.last_event
+        if not events and quiet >= SETTLE_SECONDS and not self.animating():
+            event = pygame.event.wait(IDLE_TICK_MS)
+            if event.type != pygame.NOEVENT:
+                events = [event, *pygame.event.get()]
+        if events:
+            self.last_event = time.monotonic()
+        return events

@@ -14,10 +14,10 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextBox
 
-from tactical.model import Unit
+from tactical.model import GameState, Unit
 from tactical.rules.measuring import PairReport
 from tactical.rules.status import UnitStatus, words
-from tactical.ui.services import OVERLAY_HEIGHT
+from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 CARD_WIDTH = 340
 DIM_HEX = "#A0A0A0"
@@ -81,8 +81,21 @@ def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None 
             f"margins: {escape(margins or '-')}",
             "LOS clear" if report.los else f"LOS blocked by {escape(', '.join(report.blocked_by))}",
             f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
+            "<i>K: adjudication card (PNG)</i>",
         ]
     )
+
+
+def table_area(size: tuple[int, int], panel_width: int) -> pygame.Rect:
+    """The window between the bars and left of the mode's panel: where the cards go."""
+    width, height = size
+    bottom = height - STATUS_BAR - LEGEND_BAND
+    return pygame.Rect(0, TOP_BAR, max(1, width - panel_width - 8), max(1, bottom - TOP_BAR))
+
+
+def unit_names(state: GameState, unit_ids: Sequence[str]) -> dict[str, str]:
+    """How the units read (their names, else their ids), by id."""
+    return {uid: state.unit(uid).name or uid for uid in unit_ids if state.has_unit(uid)}
 
 
 def beside(box: pygame.Rect, pointer: tuple[int, int], area: pygame.Rect, top: bool) -> pygame.Rect:

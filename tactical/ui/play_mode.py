@@ -37,6 +37,7 @@ from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerV
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.threat_overlays import ThreatOverlays
 
 TRACKER_HEIGHT = 120  # the tracker's text scrolls
 LOG_HEIGHT = 140  # and so does the log's
@@ -61,6 +62,7 @@ class PlayScreen(GameFiles):
         self.game_path: Path | None = None
         self._odds_process = ProcessOdds()
         self.odds = OddsBoard(self._odds_process)
+        self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -581,6 +583,16 @@ class PlayScreen(GameFiles):
         """The overlays of play: target rings and the move preview."""
         camera = self.services.view.camera
         state = self.services.state
+        renderer = self.services.renderer
+        self.overlays.draw(
+            surface,
+            camera,
+            state,
+            self.services.view.selected,
+            self.session.side_to_act,
+            renderer.fonts,
+            renderer.unit_shapes(state),
+        )
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -686,6 +698,10 @@ class PlayScreen(GameFiles):
         if self.move_key(event):
             return True
         key = event.key
+        view = self.services.view
+        if self.overlays.key(event, self.services.state, view.selected, view.hovered,
+                             self.session.side_to_act, self.services.set_status):  # fmt: skip
+            return True
         if key == pygame.K_n:
             self.next_go()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):

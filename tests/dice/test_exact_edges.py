@@ -15,7 +15,7 @@ D3 = numbered_die(3)
 
 @pytest.mark.parametrize("weights", [[], [("hit", 0)], [("hit", 0), ("miss", 0)]])
 def test_from_weights_without_a_positive_total_is_refused(weights):
-    with pytest.raises(ValueError, match="a distribution needs a positive total weight"):
+    with pytest.raises(ValueError, match=r"^a distribution needs a positive total weight$"):
         Distribution.from_weights(weights)
 
 
@@ -93,21 +93,32 @@ def test_a_fold_followed_by_another_roll():
 
 
 def test_a_fold_inside_an_enumeration_merges_states_by_its_key():
-    """States equal under the fold's key are one outcome (the first reached stands)."""
+    """States equal under the fold's key are one outcome: the first reached stands for
+    all, whatever it differs in (here the last face rolled)."""
 
     def sixes(dice):
-        return dice.fold(
-            (0, ()),
-            [lambda s, d: (s[0] + (d.roll(D6) == 6), (*s[1], "rolled"))] * 2,
-            key=lambda state: state[0],
-        )
+        def step(state, d):
+            face = d.roll(D6)
+            return state[0] + (face == 6), face
+
+        return dice.fold((0, 0), [step] * 2, key=lambda state: state[0])
 
     distribution = enumerate_outcomes(sixes)
-    assert distribution.as_dict() == {
-        (0, ("rolled", "rolled")): Fraction(25, 36),
-        (1, ("rolled", "rolled")): Fraction(10, 36),
-        (2, ("rolled", "rolled")): Fraction(1, 36),
-    }
+    assert len(distribution) == 3
+    by_sixes = {state[0]: p for state, p in distribution}
+    assert by_sixes == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
+
+
+def test_a_fold_then_a_roll_replays_each_node_once():
+    """The root, the 3 fold outcomes, then 6 rolls after each: 22 replays, no more."""
+
+    def fold_then_roll(dice):
+        hits = dice.fold(0, [lambda n, d: n + (d.roll(D6) >= 4)] * 2)
+        return hits, dice.roll(D6)
+
+    assert len(enumerate_outcomes(fold_then_roll, max_nodes=22)) == 18
+    with pytest.raises(TooManyOutcomes):
+        enumerate_outcomes(fold_then_roll, max_nodes=21)
 
 
 def test_a_nested_chance_node_then_another_roll():
@@ -125,13 +136,29 @@ def test_a_nested_chance_node_then_another_roll():
 
 
 def test_a_nested_chance_node_merges_by_its_key():
-    def pair(dice):
-        return dice.chance(lambda d: (d.roll(D6) % 2, "first try"), key=lambda o: o[0])
+    """Faces merged by parity: two outcomes, each represented by the first face reached."""
 
-    assert enumerate_outcomes(pair).as_dict() == {
-        (1, "first try"): Fraction(1, 2),
-        (0, "first try"): Fraction(1, 2),
-    }
+    def by_parity(dice):
+        return dice.chance(lambda d: _parity_and_face(d.roll(D6)), key=lambda o: o[0])
+
+    distribution = enumerate_outcomes(by_parity)
+    assert len(distribution) == 2
+    assert {outcome[0]: p for outcome, p in distribution} == {1: Fraction(1, 2), 0: Fraction(1, 2)}
+
+
+def _parity_and_face(face: int) -> tuple[int, int]:
+    return face % 2, face
+
+
+def test_a_chance_node_then_a_roll_replays_each_node_once():
+    """The root, the 6 values of the best of two dice, then 6 rolls after each: 43."""
+
+    def chance_then_roll(dice):
+        return dice.chance(lambda d: max(d.roll(D6), d.roll(D6))) + dice.roll(D6)
+
+    assert len(enumerate_outcomes(chance_then_roll, max_nodes=43)) == 11
+    with pytest.raises(TooManyOutcomes):
+        enumerate_outcomes(chance_then_roll, max_nodes=42)
 
 
 def test_a_nested_chance_node_shares_the_budget_limit():

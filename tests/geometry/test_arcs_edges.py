@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 import shapely
 
+from tactical.errors import UserError
 from tactical.geometry.arcs import (
     ArcMargin,
     angular_interval,
@@ -238,3 +239,34 @@ def test_a_round_firer_channel_region_starts_at_the_front_of_its_base():
     assert arc_region(pose, ROUND, CHANNEL, 1.0).is_empty
     assert arc_region(pose, LONG, CHANNEL, 3.5).bounds[1] == pytest.approx(3.0)
     assert arc_region(pose, ROUND, CHANNEL, 0.0).is_empty
+
+
+def test_a_channel_region_ends_on_the_disc_with_a_vertex_every_2_degrees():
+    """The corridor of a round base (half width 1) clipped at 5": its far edge follows the
+    drawn disc, whose vertices lie every 2° from dead ahead (asin(1/5) = 11.5° each side)."""
+    pose = Pose(0.0, 0.0, 0.0)
+    region = arc_region(pose, ROUND, CHANNEL, 5.0)
+    far = [
+        (x, y)
+        for x, y in region.exterior.coords[:-1]
+        if math.hypot(x, y) > 5.0 - 1e-9 and abs(x) < 1.0 - 1e-9
+    ]
+    bearings = sorted(round(relative_bearing(pose, x, y), 9) for x, y in far)
+    assert bearings == [0, 2, 4, 6, 8, 10, 350, 352, 354, 356, 358]
+    assert region.bounds[3] == pytest.approx(5.0, abs=1e-12)
+
+
+def test_the_channel_front_line_itself_is_inside():
+    """Exactly on the front of the base (no rounding: the firer at the origin, heading 0)."""
+    margin = arc_margin(Pose(0.0, 0.0, 0.0), LONG, CHANNEL, 0.25, 3.0)
+    assert margin == ArcMargin(0.75, "inches")
+
+
+@pytest.mark.parametrize("draw", [False, True])
+def test_an_unknown_arc_is_refused_by_name(draw):
+    with pytest.raises(UserError) as refused:
+        if draw:
+            arc_region(Pose(0.0, 0.0), ROUND, "fore", 5.0)
+        else:
+            arc_margin(Pose(0.0, 0.0), ROUND, "fore", 1.0, 1.0)
+    assert refused.value.message == "unknown arc 'fore': expected a Sector, Channel or Omni"

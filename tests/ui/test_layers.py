@@ -20,23 +20,21 @@ from tactical.ui.draw import hatch_segments
 from tactical.ui.fonts import shared_fonts
 from tactical.ui.layers import (
     LABEL_MIN_EXTENT,
+    LegendEntry,
     UnitShapes,
     UnitSprites,
     deployment_strip,
     draw_deployment_zone,
     draw_edge_ticks,
     draw_grid,
+    draw_legend,
     draw_table,
     draw_terrain,
     draw_units,
-    tick_steps,
-)
-from tactical.ui.legend import (
-    LegendEntry,
-    draw_legend,
     layout_legend,
     legend_entries,
     legend_height,
+    tick_steps,
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selection_view

@@ -535,7 +535,7 @@ def shot(facts: FireFacts, profile: HitProfile, dice: Dice) -> ShotOutcome:
 
 
 def _result_label(outcome: ShotOutcome) -> str:
-    if not outcome.hit or outcome.outcome is None:
+    if outcome.outcome is None:  # a miss (a hit always has its outcome)
         return MISS
     hit = outcome.outcome
     if hit.result == IONIZATION:
