@@ -688,13 +688,8 @@ class App:
         return self.save()
 
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Save the map to `path`, the current path, or ask for one (a file dialog).
-
-        In play mode the map is the table the game started from: the game's moves and
-        the rule system's state belong to the game's save, not to the map; in adjust mode
-        it is the table as adjusted. Never inside the installed program (a built-in map
-        asks for a name of its own), never over a file without asking
-        (`AdjustMode.save_map_as`)."""
+        """Save the map (in play, the table the game started from) to `path`, the current
+        path, or one asked for; never inside the package nor over a file unasked."""
         target = Path(path) if path is not None else self.path
         if target is None or is_builtin(target):
             self.ask_file("save-map-as", "Save the map as (.toml)", False)
