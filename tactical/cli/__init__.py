@@ -17,7 +17,13 @@ from collections.abc import Sequence
 from tactical.errors import UserError
 
 # module name under tactical.cli for each command, in help order
-COMMANDS = ("play", "check", "move", "terrain", "odds", "roll", "render", "replay")
+COMMANDS = (
+    "play", "check", "move", "terrain", "odds", "roll", "render", "replay", "card", "print",
+    "threat",
+)  # fmt: skip
+# a command whose module is named otherwise: `tactical.cli.print` would shadow the builtin print
+# inside this package
+MODULES = {"print": "print_kit"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,9 +43,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
         try:
-            module = importlib.import_module(f"tactical.cli.{name}")
+            module_name = f"tactical.cli.{MODULES.get(name, name)}"
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
-            if error.name != f"tactical.cli.{name}":
+            if error.name != module_name:
                 raise
             continue
         module.add_parser(subparsers)

@@ -46,6 +46,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "the latest of FILE and the games autosaved next to it)",
     )
     parser.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        default=None,
+        help="your own unit classes (TOML, docs/maps.md): added to the palette and quick "
+        "entry of adjust mode (F2)",
+    )
+    parser.add_argument(
         "--size",
         metavar="WxH",
         default="1280x800",
@@ -162,6 +169,10 @@ def run(args: argparse.Namespace) -> int:
     from tactical.io.paths import default_map_path
 
     size = window_size(args.size)
+    if args.catalogue:
+        from tactical.io.catalogue import load_catalogue
+
+        load_catalogue(args.catalogue)  # a bad file is refused before any window opens
     if args.seed is not None and args.seed < 0:
         raise UserError(f"--seed: a whole number >= 0, not {args.seed}")
     if args.resume and args.map:
@@ -184,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             path=path if args.map and path and path.suffix != ".json" else None,
             seed=session.game.seed,
             session=session,
+            catalogue=args.catalogue,
         )
     except pygame.error as error:
         raise UserError(

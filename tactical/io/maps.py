@@ -87,6 +87,9 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*(\.|=)")
 
 
+ARRAYS = ("terrain", "unit", "class")
+
+
 class _Lines:
     """Finds the line of a key path such as ("unit", 3, "base") in the source text.
 
@@ -130,7 +133,8 @@ class _Lines:
         if not path:
             return None
         head = str(path[0])
-        rooted = head in ("terrain", "unit") and len(path) >= 2 and isinstance(path[1], int)
+        # an item of an array of tables: [[terrain]], [[unit]], a catalogue's [[class]]
+        rooted = head in ARRAYS and len(path) >= 2 and isinstance(path[1], int)
         item = path[1] if rooted else -1
         assert isinstance(item, int)
         names: list[str] = []
@@ -414,9 +418,15 @@ def _unique(reader: _Reader, seen: dict[str, str], path: list, item_id: str, wha
 
 
 def _terrain(
-    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+    reader: _Reader,
+    value: Any,
+    index: int,
+    board: Board,
+    system: RuleSystem,
+    seen: dict[str, str],
+    path: list[str | int] | None = None,
 ) -> Terrain:
-    path: list[str | int] = ["terrain", index]
+    path = ["terrain", index] if path is None else path
     table = reader.table(value, path, TERRAIN_KEYS)
     piece_id = reader.string(table, path, "id")
     _unique(reader, seen, path, piece_id, "terrain piece")
@@ -481,9 +491,15 @@ def _points(reader: _Reader, value: Any, path: list) -> list[tuple[float, float]
 
 
 def _unit(
-    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+    reader: _Reader,
+    value: Any,
+    index: int,
+    board: Board,
+    system: RuleSystem,
+    seen: dict[str, str],
+    path: list[str | int] | None = None,
 ) -> Unit:
-    path: list[str | int] = ["unit", index]
+    path = ["unit", index] if path is None else path
     table = reader.table(value, path, UNIT_KEYS)
     unit_id = reader.string(table, path, "id")
     _unique(reader, seen, path, unit_id, "unit")
@@ -518,6 +534,34 @@ def _unit(
             f"table (the base reaches {_bounds_text(unit.footprint)})",
         )
     return unit
+
+
+def read_unit(
+    table: Mapping[str, Any],
+    system: RuleSystem,
+    board: Board,
+    taken: Mapping[str, str],
+    source: str,
+    name: str,
+) -> Unit:
+    """One `[[unit]]` table checked exactly as a map file's (stats schema, base, on the table);
+    `taken` maps the ids already used to what uses them; messages name `source` and `name`."""
+    reader = _Reader(source, _Lines(""))
+    return _unit(reader, thaw(table), 0, board, system, dict(taken), [name])
+
+
+def read_terrain(
+    table: Mapping[str, Any],
+    system: RuleSystem,
+    board: Board,
+    taken: Mapping[str, str],
+    source: str,
+    name: str,
+) -> Terrain:
+    """One `[[terrain]]` table checked exactly as a map file's (kind, simple polygon, on the
+    table); see `read_unit`."""
+    reader = _Reader(source, _Lines(""))
+    return _terrain(reader, thaw(table), 0, board, system, dict(taken), [name])
 
 
 def _key_parts(key: str) -> list[str | int]:
@@ -584,6 +628,16 @@ def map_document(state: GameState) -> dict[str, Any]:
     if state.units:
         document["unit"] = [_unit_document(unit) for unit in state.units]
     return document
+
+
+def terrain_table(piece: Terrain) -> dict[str, Any]:
+    """A terrain piece as its `[[terrain]]` table (plain data)."""
+    return _terrain_document(piece)
+
+
+def unit_table(unit: Unit) -> dict[str, Any]:
+    """A unit as its `[[unit]]` table (plain data)."""
+    return _unit_document(unit)
 
 
 def _terrain_document(piece: Terrain) -> dict[str, Any]:

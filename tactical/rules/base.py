@@ -31,6 +31,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.adjusting import merged_rule_state
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -91,7 +92,9 @@ class MeasuringConventions:
     - `arc_test`: a target is in an arc by its "centre" or by "any" part of its base;
     - `range_unit`: inches per range unit where the system counts units (BFM), else None;
     - `range_bands`: the band table shown by `tactical check`, or None;
-    - `arcs`: the arcs the system names, in display order.
+    - `arcs`: the arcs the system names, in display order;
+    - `citations`: the SPEC id deciding each measured question ("range", "arcs",
+      "line of sight"), shown with the numbers on an adjudication card.
     """
 
     distance_from: Literal["centre", "edge"] = "centre"
@@ -100,6 +103,55 @@ class MeasuringConventions:
     range_unit: float | None = None
     range_bands: RangeBands | None = None
     arcs: tuple[ArcSpec, ...] = QUADRANTS
+    citations: tuple[tuple[str, str], ...] = ()
+
+    def citation(self, question: str) -> str | None:
+        """The SPEC id deciding `question` ("range", "arcs" or "line of sight"), if cited."""
+        return dict(self.citations).get(question)
+
+
+@dataclass(frozen=True, slots=True)
+class FiringBand:
+    """A range band a weapon fires in: distances over `low` up to `high` inches (inclusive),
+    measured as the rule system measures range (`high` may be math.inf: no limit)."""
+
+    name: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class WeaponReach:
+    """Where one weapon can bear on a target (for a threat map): a target in any of `arcs`
+    (under the system's arc test), at a range in one of `bands`, measured from the firer's
+    `measured_from` ("centre" or "edge") to the target as the conventions say; line of sight
+    by the system's `blocks_los`. `declare_attack` stays the judge of a real declaration."""
+
+    weapon: str
+    arcs: tuple[ArcSpec, ...]
+    bands: tuple[FiringBand, ...]
+    measured_from: Literal["centre", "edge"] = "centre"
+
+    @property
+    def max_range(self) -> float:
+        return max((band.high for band in self.bands), default=0.0)
+
+
+REACH_PROBE_LIMIT = 240.0  # inches: a band still open this far out is taken as unlimited
+
+
+def bands_from_limits(
+    limits: Sequence[tuple[str, float]], open_band: str | None
+) -> tuple[FiringBand, ...]:
+    """Firing bands from (name, outer limit) pairs in order, and the band still open past the
+    last limit (None: out of range there)."""
+    bands, low = [], 0.0
+    for name, high in limits:
+        bands.append(FiringBand(name, low, high))
+        low = high
+    if open_band is not None:
+        bands.append(FiringBand(open_band, low, math.inf))
+    return tuple(bands)
 
 
 # --------------------------------------------------------------------------- schema
@@ -563,6 +615,20 @@ class RuleSystem:
         """The arcs to show for a unit: its weapons' arcs where the system has them."""
         return self.conventions.arcs
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """Where `weapon` of `unit` can bear. Default: any of the unit's arcs (`unit_arcs`),
+        at any distance `range_band` names a band for the unit."""
+        from tactical.rules.measuring import band_limits  # measuring builds on this module
+
+        limits = band_limits(self, unit, options, REACH_PROBE_LIMIT)
+        still_open = self.range_band(unit, REACH_PROBE_LIMIT, options)
+        return WeaponReach(
+            weapon,
+            tuple(self.unit_arcs(unit)),
+            bands_from_limits(limits, still_open),
+            self.conventions.distance_from,
+        )
+
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
         return TurningRules(pivot=Pivot.CENTRE)
@@ -617,6 +683,18 @@ class RuleSystem:
     def setup(self, state: GameState) -> GameState:
         """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
         return state
+
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        """The rule state after the table was adjusted by hand (`session.adjust`) mid-game.
+
+        `before` is the state before the adjustment, `after` the adjusted table still
+        holding the old rule state, `fresh` the system's `setup` of the adjusted table.
+        Default: every value of the game so far is kept; in a table keyed by unit ids
+        (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
+        or that of a unit whose stats were set by hand (its damage state, say), is the
+        fresh one: the system reads the unit anew from its stats, as at the start of play.
+        A system whose rule state needs more overrides this."""
+        return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str

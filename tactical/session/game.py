@@ -55,11 +55,12 @@ from tactical.rules.base import (
     checkable_params,
     with_defaults,
 )
+from tactical.session.adjust import ADJUST, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
 MOVE = "move"
 PASS = "pass"
-SESSION_KINDS = (MOVE, PASS)
+SESSION_KINDS = (MOVE, PASS, ADJUST)
 SIDE_ORDER_KEY = "side_order"
 MAX_LISTED = 8  # offered choices named in a "not offered" message
 
@@ -312,7 +313,9 @@ class Game:
     def odds(self, action: Action) -> OddsReport | None:
         """The exact outcome distribution of `action` before its roll, from the rule system's
         resolver (`RuleSystem.action_odds`); None for actions without odds. Cached per value."""
-        if action.kind in SESSION_KINDS and self.is_session_action(action):
+        if action.kind == ADJUST or (
+            action.kind in SESSION_KINDS and self.is_session_action(action)
+        ):
             return None
         try:
             key = ("odds", action)
@@ -356,8 +359,11 @@ class Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
-        and changes nothing.
+        and changes nothing. An adjustment of the table (`session.adjust`) is allowed
+        at any moment and is not a go.
         """
+        if action.kind == ADJUST:
+            return self._adjusted(action)
         declared, choice = self.completed(action)
         number = len(self.steps) + 1
         dice = step_dice(self.seed, number)
@@ -405,6 +411,26 @@ class Game:
             system=self.system,
         )
         return Game(self.initial, self.seed, state, position, self.sides, (*self.steps, step))
+
+    def _adjusted(self, action: Action) -> Game:
+        """The game after a hand adjustment of the table: same position, no dice."""
+        adjustment = adjust_in_game(self.state, action, self.sides)
+        step = Step(
+            number=len(self.steps) + 1,
+            action=action,
+            title=f"adjust: {adjustment.change}",
+            side=self.side_to_act,
+            before=self.position,
+            after=self.position,
+            phase=self.phase,
+            next_phase=self.phase,
+            next_side=self.side_to_act,
+            events=(adjustment.event,),
+            rolls=(),
+            by_session=True,
+        )
+        steps = (*self.steps, step)
+        return Game(self.initial, self.seed, adjustment.state, self.position, self.sides, steps)
 
     def pass_go(self) -> Game:
         """The side to act passes (ends its go)."""

@@ -70,7 +70,10 @@ class LogEntry:
                 f"{values['side']} to act"
             )
         if self.entry == "action":
-            params = _pairs(values["params"])
+            shown = values["params"]
+            if values["kind"] == "adjust":  # the tables it adds are in the next line's words
+                shown = {k: v for k, v in shown.items() if not isinstance(v, dict | list)}
+            params = _pairs(shown)
             return (
                 f"{head} {values['side']}: {values['kind']} {values['actor']}"
                 f"{' ' + params if params else ''} [turn {values['turn']}, {values['phase']}]"
@@ -82,6 +85,8 @@ class LogEntry:
                 f"{head}   roll {who}{what}: {values['die']} ({values['faces']} faces) "
                 f"= {values['result']}"
             )
+        if values["kind"] == "adjust" and set(values["data"]) == {"change"}:
+            return f"{head}   adjust: {values['data']['change']}"
         data = _pairs(values["data"])
         return f"{head}   {values['kind']}{_cite(values['spec_id'])}{': ' + data if data else ''}"
 

@@ -208,8 +208,14 @@ def setup_terrain(
     avoid: Sequence[Zone] = (),
     sides: Sequence[str] = SIDES,
     seed: int | None = None,
+    keep_clear: Sequence[Polygon] = (),
 ) -> TerrainSetup:
-    """Run the R002.9 procedure on `board` (see the module doc)."""
+    """Run the R002.9 procedure on `board` (see the module doc).
+
+    `keep_clear` are the footprints of units already on the table: no piece is placed
+    under one. R002.9 says a side rolling 5 or 6 *may place* a piece in the area, so
+    where in the area is the placing side's choice: the piece goes to a spot of its
+    area clear of every unit (or, where there is none, is reported unplaced)."""
     pieces = tuple(library) if library is not None else load_library()
     weights = np.array([p.weight for p in pieces], dtype=float)
     weights /= weights.sum()
@@ -217,7 +223,7 @@ def setup_terrain(
     placed: list[Terrain] = []
     shapes: list[Polygon] = []
     counters: dict[str, int] = {}
-    zones = [zone.polygon for zone in avoid]
+    zones = [zone.polygon for zone in avoid] + list(keep_clear)
     areas = []
     for area in board.areas:
         rolls = {
@@ -290,12 +296,19 @@ def seeded_setup(
     seed: int,
     library: Sequence[LibraryPiece] | None = None,
     avoid: Sequence[Zone] = (),
+    keep_clear: Sequence[Polygon] = (),
 ) -> TerrainSetup:
     """The procedure with dice and placement both seeded from `seed` (reproducible)."""
     from tactical.dice import SeededDice
 
     return setup_terrain(
-        board, SeededDice(seed), np.random.default_rng(seed), library, avoid, seed=seed
+        board,
+        SeededDice(seed),
+        np.random.default_rng(seed),
+        library,
+        avoid,
+        seed=seed,
+        keep_clear=keep_clear,
     )
 
 

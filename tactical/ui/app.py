@@ -32,12 +32,14 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
 from tactical.io.files import write_bytes_atomic
-from tactical.io.maps import load_map, save_map
+from tactical.io.maps import load_map
+from tactical.io.paths import is_builtin
 from tactical.model import GameState, Unit
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
 from tactical.session.controller import Session
 from tactical.session.saving import Autosave
+from tactical.ui.adjust_mode import AdjustMode
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
@@ -55,6 +57,7 @@ FPS = 60
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
 CLICK_SLOP = 4  # pixels a press may move and still be a click
+FUNCTION_KEYS = (pygame.K_F1, pygame.K_F2, pygame.K_F12)
 
 
 class App:
@@ -70,6 +73,7 @@ class App:
         seed: int = 1,
         autosave: Autosave | None = None,
         session: Session | None = None,
+        catalogue: str | os.PathLike[str] | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -120,6 +124,8 @@ class App:
         else:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
+        self.adjust = AdjustMode(self, self.play, catalogue)
+        self.adjust.loaded(self.path)
         # created last so that it lies over the panels
         self.card = UnitCard(self.manager)
         self._layout()
@@ -231,14 +237,16 @@ class App:
         self.top.set_title(self._title())
         self.status.layout(self.size)
         self.setup.layout(self.size)
+        self.adjust.layout(self.size)
         self.play.layout()
         self.pair_panel.layout(self._mouse, self.table_area())
         self.help.layout(self.size)
 
     def _show_mode(self) -> None:
-        setup = self.view.mode == "setup"
-        self.play.show(not setup)
-        self.setup.show(setup)
+        mode = self.view.mode
+        self.play.show(mode == "play")
+        self.setup.show(mode == "setup")
+        self.adjust.show(mode == "adjust")
         self.top.show_mode(self.view.mode, self.view.tool == "measure")
 
     def _title(self) -> str:
@@ -250,6 +258,8 @@ class App:
         widgets = [self.top.panel, self.help.box, self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
+        if self.view.mode == "adjust":
+            widgets.extend(self.adjust.widgets())
         if self._dialog is not None:
             widgets.append(self._dialog[1])
         if self.message is not None and self.message.alive():
@@ -260,7 +270,8 @@ class App:
         typing_elsewhere = any(
             isinstance(element, UITextEntryLine) for element in self.manager.get_focus_set() or ()
         )
-        return self.setup.typing() or typing_elsewhere or self._dialog is not None
+        typing = self.setup.typing() or self.adjust.typing() or typing_elsewhere
+        return typing or self._dialog is not None
 
     # ------------------------------------------------------------------ events
 
@@ -300,7 +311,12 @@ class App:
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
+        # function keys type nothing: they work while a text entry has the focus too
+        if (
+            event.type == pygame.KEYDOWN
+            and (event.key in FUNCTION_KEYS or not self._typing())
+            and self._shortcut(event)
+        ):
             return
         try:
             consumed = self.manager.process_events(event)
@@ -329,6 +345,14 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.ui_event(event):
             return
+        if self.view.mode == "adjust" and self.adjust.ui_event(event):
+            return
+        if (
+            event.type == pygame_gui.UI_BUTTON_PRESSED
+            and self.adjust.panel.command(event.ui_element) == "done"
+        ):
+            self.toggle_adjust()
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
                 "mode": self.toggle_mode,
@@ -338,6 +362,7 @@ class App:
                 "save": self.save_for_mode,
                 "png": self.export_png,
                 "help": self.toggle_help,
+                "adjust": self.toggle_adjust,
             }
             name = self.top.command(event.ui_element)
             if name is not None:
@@ -350,7 +375,7 @@ class App:
                     dialog.kill()
                 if purpose == "open":
                     self.open_file(event.text)
-                elif purpose == "save":
+                elif purpose == "save" or purpose == "save-map-as":
                     self.save(event.text)
                 elif purpose == "save-game":
                     self.play.save_game(event.text)
@@ -367,7 +392,12 @@ class App:
         ctrl = event.mod & pygame.KMOD_CTRL
         shift = event.mod & pygame.KMOD_SHIFT
         playing = self.view.mode == "play"
-        if ctrl and event.key == pygame.K_s and (shift or not playing):
+        adjusting = self.view.mode == "adjust"
+        if event.key == pygame.K_F2:
+            self.toggle_adjust()
+        elif ctrl and adjusting and event.key in (pygame.K_z, pygame.K_y):
+            self.adjust.undo() if event.key == pygame.K_z else self.adjust.redo()
+        elif ctrl and event.key == pygame.K_s and (shift or not playing):
             self.save()
         elif ctrl and event.key == pygame.K_s:
             self.play.save_game()
@@ -401,6 +431,8 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.key(event):
             return
+        if self.view.mode == "adjust" and self.adjust.key(event):
+            return
         if key in arrows:
             self.view = replace(self.view, camera=self.view.camera.panned(*arrows[key]))
         elif key in (pygame.K_f, pygame.K_HOME):
@@ -411,6 +443,7 @@ class App:
             self.toggle_mode()
         elif key == pygame.K_ESCAPE:
             self.setup.escape()
+            self.adjust.escape()
             self.play.escape()
             self.view = replace(self.view, ruler=None, help_visible=False)
             self.help.show(False)
@@ -435,6 +468,8 @@ class App:
         unit_id = self.index.unit_at(point)
         if self.view.mode == "setup":
             self.setup.press(point, unit_id)
+        elif self.view.mode == "adjust":
+            self.adjust.press(point, unit_id, pygame.key.get_mods())
         elif not self.play.press(point, unit_id):
             self.select(unit_id)
 
@@ -454,6 +489,7 @@ class App:
             self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
         self.setup.release(self.world(pos), moved)
+        self.adjust.release(self.world(pos), moved)
 
     def _mouse_motion(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -468,6 +504,7 @@ class App:
             snapped, _ = self.index.snap(point, snap_tolerance(self.view.camera))
             self.view = replace(self.view, ruler=Ruler(ruler.start, snapped))
         self.setup.drag(point)
+        self.adjust.drag(point)
         self.play.drag(point)
         hovered = None if self._over_widget(pos) else self.index.unit_at(point)
         if hovered != self.view.hovered:
@@ -481,6 +518,8 @@ class App:
             return
         under = self.index.unit_at(self.world(self._mouse))
         if self.view.mode == "setup" and self.setup.wheel(notches, under):
+            return
+        if self.view.mode == "adjust" and self.adjust.wheel(notches, under):
             return
         camera = self.view.camera.zoomed(ZOOM_STEP**notches, self._mouse)
         self.view = replace(self.view, camera=camera)
@@ -511,13 +550,17 @@ class App:
     def toggle_mode(self) -> None:
         """Play <-> setup. Setup changes the table before the game; leaving it starts the game
         on the table as set up. Once the game has steps, setup is closed (the game's start is
-        part of its save)."""
+        part of its save): adjust mode (F2) changes the table at any moment. Tab in adjust
+        mode goes back to play."""
+        if self.view.mode == "adjust":
+            self.toggle_adjust()
+            return
         if self.view.mode == "play":
             session = self.play.session
             if session.history.length > 0 or self.play.replaying:
                 self.set_status(
                     f"setup is over: the game has {session.history.length} step(s); "
-                    "undo to step 0 and start anew by opening the map (Ctrl+O)"
+                    "F2 adjusts the table at any moment"
                 )
                 return
             self.play.cancel_move()
@@ -534,6 +577,23 @@ class App:
         self._show_mode()
         self.setup.update_pose_entries()
 
+    def toggle_adjust(self) -> None:
+        """Adjust mode (F2) from play or setup, and back to play."""
+        if self.view.mode == "adjust":
+            if not self.adjust.leave():
+                return
+            self.view = replace(self.view, mode="play")
+            self.play.sync()
+        else:
+            if self.view.mode == "setup":
+                self.toggle_mode()
+                if self.view.mode != "play":
+                    return
+            if not self.adjust.enter():
+                return
+            self.view = replace(self.view, mode="adjust")
+        self._show_mode()
+
     def toggle_measure(self) -> None:
         tool = "select" if self.view.tool == "measure" else "measure"
         self.view = replace(self.view, tool=tool, ruler=None)
@@ -549,6 +609,8 @@ class App:
         self.setup.update_pose_entries()
         if self.view.mode == "play":
             self.play.selection_changed()
+        elif self.view.mode == "adjust":
+            self.adjust.selection_changed()
 
     def _finish_ruler(self, ruler: Ruler) -> None:
         self.view = replace(self.view, ruler=ruler)
@@ -602,9 +664,10 @@ class App:
         """The table a game starts from (a new map, an opened save)."""
         self.state = self.map_state = state
         self.system = registry.get(state.rules)
-        if path is not None:
-            self.path = path
+        if path is not None or self.adjust.drafting:
+            self.path = path  # a table made from nothing has no file yet
         self.setup.forget_table()
+        self.adjust.loaded(self.path)
         self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
         self.top.set_title(self._title())
         self.setup.update_pose_entries()
@@ -619,21 +682,21 @@ class App:
         """Save the map to `path`, the current path, or ask for one (a file dialog).
 
         In play mode the map is the table the game started from: the game's moves and
-        the rule system's state belong to the game's save, not to the map."""
+        the rule system's state belong to the game's save, not to the map; in adjust mode
+        it is the table as adjusted. Never inside the installed program (a built-in map
+        asks for a name of its own), never over a file without asking
+        (`AdjustMode.save_map_as`)."""
         target = Path(path) if path is not None else self.path
-        if target is None:
-            self._file_dialog("save", "Save the map as", False)
+        if target is None or is_builtin(target):
+            self._file_dialog("save-map-as", "Save the map as (.toml)", False)
             return False
-        table = self.state if self.view.mode == "setup" else self.map_state
-        try:
-            save_map(table, target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.show_message("Cannot save map", message)
-            return False
-        self.path = target
-        self.set_status(f"saved {target}")
-        return True
+        saved = self.adjust.save_map_as(target, state=self._map_to_save())
+        if saved:
+            self.path = target
+        return saved
+
+    def _map_to_save(self) -> GameState:
+        return self.map_state if self.view.mode == "play" else self.state
 
     def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
         """The current view as a PNG (atomic write); a free name in the current folder."""
@@ -703,13 +766,22 @@ class App:
     def frame(self) -> pygame.Surface:
         """Draw one frame of the table, the mode's overlays and the widgets; returns it."""
         surface = self.screen
-        state = self.setup.preview_state(self.state) if self.view.mode == "setup" else self.state
+        state = self.state
+        if self.view.mode == "setup":
+            state = self.setup.preview_state(state)
+        elif self.view.mode == "adjust":
+            state = self.adjust.preview_state(state)
         scene = TableScene(
             state,
             self.system,
             self.setup.deployment,
             moving=self._moving,
             panning=self._pan_from is not None,
+            legend=self.play.overlays.legend(
+                state, self.view.selected, self.play.session.side_to_act
+            )
+            if self.view.mode == "play"
+            else (),
         )
         moved = self.play.moved_state() if self._moving else None
 
@@ -719,6 +791,8 @@ class App:
         def overlay(surface: pygame.Surface) -> None:
             if self.view.mode == "play":
                 self.play.draw(surface)
+            elif self.view.mode == "adjust":
+                self.adjust.draw(surface)
 
         self.table.draw(surface, scene, self.view, pair, moved, overlay)
         self.manager.draw_ui(surface)

@@ -78,6 +78,7 @@ def pair_html(report: PairReport, moving: bool) -> str:
             f"margins: {escape(margins or '-')}",
             "LOS clear" if report.los else f"LOS blocked by {escape(', '.join(report.blocked_by))}",
             f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
+            "<i>K: adjudication card (PNG)</i>",
         ]
     )
 

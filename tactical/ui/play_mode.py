@@ -37,6 +37,7 @@ from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerV
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.threat_overlays import ThreatOverlays
 
 TRACKER_HEIGHT = 176
 LOG_HEIGHT = 250
@@ -69,6 +70,7 @@ class PlayScreen:
         self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
         self.odds = OddsBoard(ProcessOdds())
+        self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -560,6 +562,16 @@ class PlayScreen:
         """The overlays of play: target rings and the move preview."""
         camera = self.services.view.camera
         state = self.services.state
+        renderer = self.services.renderer
+        self.overlays.draw(
+            surface,
+            camera,
+            state,
+            self.services.view.selected,
+            self.session.side_to_act,
+            renderer.fonts,
+            renderer.unit_shapes(state),
+        )
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -665,6 +677,10 @@ class PlayScreen:
         if self.move_key(event):
             return True
         key = event.key
+        view = self.services.view
+        if self.overlays.key(event, self.services.state, view.selected, view.hovered,
+                             self.session.side_to_act, self.services.set_status):  # fmt: skip
+            return True
         if key == pygame.K_n:
             self.next_go()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
@@ -23,7 +24,13 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.draw import text
 from tactical.ui.fonts import Fonts, shared_fonts
-from tactical.ui.layers import draw_legend, layout_legend, legend_entries, legend_height
+from tactical.ui.layers import (
+    LegendEntry,
+    draw_legend,
+    layout_legend,
+    legend_entries,
+    legend_height,
+)
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selected_unit
 
@@ -56,11 +63,15 @@ def render_state(
     system: RuleSystem | None = None,
     sight_lines: bool = True,
     renderer: SceneRenderer | None = None,
+    overlay: Callable[[pygame.Surface, Camera], None] | None = None,
+    legend: Sequence[LegendEntry] = (),
 ) -> pygame.Surface:
     """The table of `state` as a surface; with `unit_id`, that unit's arcs, bands and LOS.
 
     Without `size` the picture is DEFAULT_WIDTH wide and as tall as the board's
     aspect ratio needs; with `size` the table is fitted (letterboxed) into it.
+    `overlay(surface, camera)` draws a layer of the caller's over the table, `legend` its
+    legend entries.
     """
     system = system or registry.get(state.rules)
     if unit_id is not None:
@@ -72,7 +83,8 @@ def render_state(
     view = renderer.selection(state, system, unit_id, sight_lines) if unit_id else None
     width = size[0] if size else DEFAULT_WIDTH
     colours = palette.side_colours(state.sides)
-    rows = layout_legend(fonts, legend_entries(state, colours, view), width - 2 * TICK_BAND)
+    entries = [*legend_entries(state, colours, view), *legend]
+    rows = layout_legend(fonts, entries, width - 2 * TICK_BAND)
     margins = Margins(
         left=TICK_BAND,
         top=HEADER + TICK_BAND,
@@ -86,6 +98,8 @@ def render_state(
     camera = Camera.fit(state.board.bounds, size, margins)
     surface = pygame.Surface(size)
     renderer.draw(surface, state, camera, system, selected=unit_id, sight_lines=sight_lines)
+    if overlay is not None:  # a layer of the caller's (the threat map), under the header
+        overlay(surface, camera)
     _header(surface, fonts, state, system, unit_id)
     table_bottom = camera.to_screen(0, 0)[1]
     legend_top = round(min(table_bottom + TICK_BAND, size[1] - legend_height(rows) - LEGEND_GAP))
@@ -135,11 +149,21 @@ def render_png(
 ) -> Path:
     """Render and write a PNG atomically (`tactical.io.files`: checked first, then a temp file
     in the same folder renamed over the target)."""
+    target = checked_png_path(path)
+    return save_png(render_state(state, size=size, unit_id=unit_id), target)
+
+
+def checked_png_path(path: str | os.PathLike[str]) -> Path:
+    """`path` as a .png file that can be written, or a UserError (checked before any work)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"output {str(target)!r} must be a .png file")
     output_path(target)
-    surface = render_state(state, size=size, unit_id=unit_id)
+    return target
+
+
+def save_png(surface: pygame.Surface, target: Path) -> Path:
+    """Write `surface` as a PNG to `target` atomically (`write_bytes_atomic`)."""
     picture = io.BytesIO()
     try:
         pygame.image.save(surface, picture, "picture.png")
@@ -149,4 +173,13 @@ def render_png(
     return target
 
 
-__all__ = ["Fonts", "SceneRenderer", "check_size", "render_png", "render_state", "shared_fonts"]
+__all__ = [
+    "Fonts",
+    "SceneRenderer",
+    "check_size",
+    "checked_png_path",
+    "render_png",
+    "render_state",
+    "save_png",
+    "shared_fonts",
+]

@@ -22,10 +22,9 @@ from tactical.geometry.arcs import arc_region
 from tactical.geometry.arcs_spec import ArcSpec, Omni, Sector
 from tactical.model import GameState, Unit
 from tactical.rules.base import RuleSystem
-from tactical.rules.measuring import TableGeometry
+from tactical.rules.measuring import PROBE_STEP, TableGeometry, band_limits
 
-PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
-PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
+__all__ = ["band_limits"]  # re-exported: the ui found it here first
 
 
 @dataclass(frozen=True)
@@ -85,36 +84,6 @@ def selected_unit(state: GameState, unit_id: str) -> Unit:
         f"unknown unit {unit_id!r}: the map has "
         + (f"{known}{more}" if state.units else "no units")
     )
-
-
-def band_limits(
-    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
-) -> tuple[tuple[str, float], ...]:
-    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
-
-    Found by asking the rule system's own `range_band` along the distance axis
-    (a scan then bisection), so map options and per-weapon ranges are honoured
-    without a second copy of any rule's numbers.
-    """
-    limits: list[tuple[str, float]] = []
-    previous = system.range_band(unit, 0.0, options)
-    distance = 0.0
-    while distance < limit:
-        step_end = min(distance + PROBE_STEP, limit)
-        band = system.range_band(unit, step_end, options)
-        if band != previous:
-            low, high = distance, step_end
-            while high - low > PROBE_PRECISION:
-                middle = (low + high) / 2
-                if system.range_band(unit, middle, options) == previous:
-                    low = middle
-                else:
-                    high = middle
-            if previous is not None:
-                limits.append((previous, round(low, 3)))
-            previous = band
-        distance = step_end
-    return tuple(limits)
 
 
 def selection_view(

@@ -39,6 +39,8 @@ from tactical.rules.base import (
     Stage,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
+    bands_from_limits,
 )
 from tactical.rules.cortex_space import combat, play, status
 from tactical.rules.cortex_space.positions import bands
@@ -111,6 +113,15 @@ class CortexSpace(RuleSystem):
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(w.name for w in vessel(unit).weapons)
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO003.1 / GEO003.7: all round, out to the weapon's longest range band."""
+        found = next((w for w in vessel(unit).weapons if w.name == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        table = bands(self.options(options)).bands
+        limits = [(band.name, band.max_inches) for band in table[: found.max_band + 1]]
+        return WeaponReach(weapon, (OMNI,), bands_from_limits(limits, None))
+
     def declare_attack(
         self,
         state: GameState,
@@ -162,6 +173,7 @@ RULE_SYSTEM = CortexSpace(
             tuple(RangeBand(n, v) for n, v in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True))
         ),
         arcs=(OMNI,),
+        citations=(("range", "GEO003.7"), ("arcs", "GEO003.7"), ("line of sight", "GEO003.7")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

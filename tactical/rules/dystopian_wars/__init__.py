@@ -37,6 +37,7 @@ from tactical.rules.base import (
     ActionChoice,
     Attack,
     Field,
+    FiringBand,
     MeasuringConventions,
     OddsReport,
     RangeBand,
@@ -46,6 +47,7 @@ from tactical.rules.base import (
     Stage,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
@@ -176,6 +178,23 @@ class DystopianWars(RuleSystem):
         """Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
         return _bands(float(self.options(options)["range_band_inches"]))
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,
+        measured from its measuring point (T002.4) to the target's nearest point."""
+        from tactical.rules.dystopian_wars.cards import card
+        from tactical.rules.dystopian_wars.measures import weapon_measured_from
+
+        found = next((w for w in card(unit).weapons if w.name == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        step = float(self.options(options)["range_band_inches"])
+        bands = tuple(
+            FiringBand(f"RB{k + 1}", k * step, (k + 1) * step)
+            for k, dice in enumerate(found.attack_dice)
+            if dice > 0
+        )
+        return WeaponReach(weapon, (found.arc,), bands, weapon_measured_from(unit, found))  # type: ignore[arg-type]
+
     def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
         """The arcs of the unit's weapons (R002.14: batteries measured from the centre)."""
         arcs: dict[str, ArcSpec] = {}
@@ -299,6 +318,7 @@ RULE_SYSTEM = DystopianWars(
         arc_test="any",
         range_bands=_bands(RANGE_BAND_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO002.7"), ("arcs", "GEO002.7"), ("line of sight", "R002.40")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

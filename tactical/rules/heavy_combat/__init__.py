@@ -41,6 +41,7 @@ from tactical.rules.base import (
     RuleSystem,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.heavy_combat import attacks, status, turn
 from tactical.rules.heavy_combat.combat import weapons_of
@@ -94,6 +95,16 @@ class HeavyCombat(RuleSystem):
 
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(weapon.name for weapon in weapons_of(profile(unit)))
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """T001.8 / GEO001.7: the in-plane facings the weapon fires through, as quadrants, out
+        to band 3 (R001.21)."""
+        reach = super().weapon_reach(unit, weapon, options)
+        found = next((w for w in weapons_of(profile(unit)) if w.name == weapon), None)
+        if found is None:
+            return reach
+        arcs = tuple(arc for arc in QUADRANTS if arc.name in found.arcs)
+        return WeaponReach(weapon, arcs, reach.bands, reach.measured_from)
 
     def declare_attack(
         self,
@@ -151,6 +162,7 @@ RULE_SYSTEM = HeavyCombat(
         arc_test="centre",
         range_bands=_bands(STEP_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO001.7"), ("arcs", "GEO001.7"), ("line of sight", "GEO001.6")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
