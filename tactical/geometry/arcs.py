@@ -93,7 +93,7 @@ def centre_arc(bearing: float) -> str:
 
 def quadrant_index(bearings: np.ndarray) -> np.ndarray:
     """Vectorised `centre_arc` as an index into QUADRANT_NAMES."""
-    return _QUADRANT_OF_BAND[_QUADRANT_BANDS.searchsorted(bearings, side="left")]
+    return _QUADRANT_OF_BAND[_QUADRANT_BANDS.searchsorted(bearings)]  # a band's end is in it
 
 
 # `centre_arc` by bands of bearings in [0, 360): up to 45 (+ tolerance) fore, then up to
@@ -183,9 +183,9 @@ def _plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
 def _make_plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
     sectors, channels, everything = [], [], []
     for k, arc in enumerate(arcs):
-        if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
+        if isinstance(arc, Omni):
             everything.append(k)
-        elif isinstance(arc, Sector):
+        elif isinstance(arc, Sector):  # a full one's reach (360 + tolerance) holds every offset
             sectors.append(k)
         elif isinstance(arc, Channel):
             channels.append(k)
@@ -476,7 +476,7 @@ def angular_interval(
         vx = dx + sign_w * t_hw * t_cos + sign_l * t_hl * t_sin
         vy = dy - sign_w * t_hw * t_sin + sign_l * t_hl * t_cos
         offsets.append(math.degrees(math.atan2(dy * vx - dx * vy, dx * vx + dy * vy)))
-    half = math.degrees(math.asin(min(t_r / math.hypot(dx, dy), 1.0)))
+    half = math.degrees(math.asin(t_r / math.hypot(dx, dy)))  # the centre is farther than r
     low = normalise_heading(bearing + min(offsets) - half)
     return low, max(offsets) - min(offsets) + 2 * half
 
