@@ -266,13 +266,15 @@ def test_the_channel_front_line_itself_is_inside():
     assert margin == ArcMargin(0.75, "inches")
 
 
-@pytest.mark.parametrize("draw", [False, True])
-def test_an_unknown_arc_is_refused_by_name(draw):
+@pytest.mark.parametrize("use", ["draw", "margin", "test"])
+def test_an_unknown_arc_is_refused_by_name(use):
     with pytest.raises(UserError) as refused:
-        if draw:
+        if use == "draw":
             arc_region(Pose(0.0, 0.0), ROUND, "fore", 5.0)
-        else:
+        elif use == "margin":
             arc_margin(Pose(0.0, 0.0), ROUND, "fore", 1.0, 1.0)
+        else:
+            arcs_containing(Pose(0.0, 0.0), ROUND, ("fore",), Pose(0.0, 5.0), ROUND, "any")
     assert refused.value.message == "unknown arc 'fore': expected a Sector, Channel or Omni"
 
 
