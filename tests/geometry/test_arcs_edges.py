@@ -326,3 +326,20 @@ def test_arc_refusals_read_whole():
     with pytest.raises(UserError) as refused:
         arcs_containing(Pose(0, 0), "saucer", (FORE,), Pose(0, 5), ROUND, "any")
     assert refused.value.message == "unknown base 'saucer': expected a RectBase or a CircleBase"
+
+
+@pytest.mark.parametrize(
+    ("target", "inside"),
+    [
+        (Pose(2.0, 10.0), True),  # its port side on the corridor's starboard line
+        (Pose(-2.0, 10.0), True),  # its starboard side on the port line
+        (Pose(2.0 + 1e-6, 10.0), False),
+        (Pose(0.0, 2.0), True),  # its front on the front of the firer's base
+        (Pose(0.0, 2.0 - 1e-6), False),
+    ],
+)
+def test_GEO004_3_a_base_touching_the_corridor_is_in_it(target, inside):
+    """The corridor of a 2" x 6" base at the origin facing 0: x in [-1, 1], y from 3. A
+    2" square touching its side or front line is in the channel (boundary included)."""
+    firer = Pose(0.0, 0.0, 0.0)
+    assert in_arc(firer, LONG, CHANNEL, target, RectBase(2.0, 2.0), "any") == inside
