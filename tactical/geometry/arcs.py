@@ -66,7 +66,8 @@ def wrap_bearings(values: np.ndarray) -> np.ndarray:
 def relative_bearings(
     x: np.ndarray, y: np.ndarray, heading: np.ndarray, tx: np.ndarray, ty: np.ndarray
 ) -> np.ndarray:
-    """Vectorised `relative_bearing` (arrays broadcast): bearing of (tx, ty) from each pose."""
+    """Vectorised `relative_bearing` (arrays broadcast): bearing of (tx, ty) from each pose
+    (headings in [0, 360), as a `Pose` keeps them)."""
     dx, dy = tx - x, ty - y
     absolute = np.degrees(np.arctan2(dx, dy))
     return np.where((dx == 0.0) & (dy == 0.0), 0.0, wrap_bearings(absolute - heading))
