@@ -20,9 +20,10 @@ from tactical.rules.ending import Outcome, UnitCondition
 ORDERS_RULE = "R002.22"
 DRAW_RULE = "A002.19"
 REASONS = {
-    "crushing-triumph": "crushing-triumph",
-    "victory-points": "victory-points-at-game-end",
-    "draw": "draw",
+    "crushing-triumph": "a fleet satisfied its Field Order (a Crushing Triumph)",
+    "victory-points": "the game length is over: more Victory Points",
+    "equal": "the game length is over: equal Victory Points",
+    "both": "both fleets satisfied their Field Orders at once",
 }
 
 
@@ -48,7 +49,9 @@ def outcome(state: GameState, start: GameState) -> Outcome | None:
     )
     how = str(result.get("how", "draw"))
     winner = result.get("winner")
-    spec_id = DRAW_RULE if winner is None and how == "draw" else ORDERS_RULE
+    if how == "draw":
+        how = "equal" if result.get("points") is not None else "both"
+    spec_id = DRAW_RULE if how == "equal" else ORDERS_RULE
     return Outcome(
         winner=str(winner) if winner is not None else None,
         scores=scores,
