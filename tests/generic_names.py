@@ -52,5 +52,6 @@ def rule_systems_named(folder: Path) -> list[tuple[str, int, str]]:
     words = {s.id.lower() for s in systems} | {s.title.lower() for s in systems}
     strings = code_strings(folder)
     named = [(f, line, s) for f, line, s in strings if s.strip().lower() in words]
-    named += [(f, line, s) for f, line, s in strings for w in words if len(w) > 6 and w in s.lower()]
+    long_words = [w for w in words if len(w) > 6]
+    named += [(f, line, s) for f, line, s in strings for w in long_words if w in s.lower()]
     return named
