@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import replace
 from html import escape
 from pathlib import Path
@@ -66,6 +67,7 @@ class App:
         seed: int = 1,
         autosave: Autosave | None = None,
         session: Session | None = None,
+        ai: Mapping[str, str] | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -116,6 +118,7 @@ class App:
         else:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
+        self.play.ai.set_seats(ai or {})  # the sides the computer plays (`--ai`)
         # created last so that it lies over the panels
         self.card = UnitCard(self.manager)
         self._layout()

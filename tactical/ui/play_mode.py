@@ -28,6 +28,7 @@ from tactical.session.log import tail_lines
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
+from tactical.ui.ai_player import AiDriver, end_banner
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
@@ -77,6 +78,9 @@ class PlayScreen:
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
+        self.ai = AiDriver(self)  # the sides the computer plays (solo play)
+        weakref.finalize(self, self.ai.worker.close)
+        self.ai.attach(m, session.game.sides)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
@@ -103,6 +107,7 @@ class PlayScreen:
         return [self.tracker.panel, self.actions.panel, self.log.panel]
 
     def show(self, visible: bool) -> None:
+        self.ai.show(visible)
         for widget in self.widgets():
             if visible:
                 widget.show()
@@ -131,6 +136,8 @@ class PlayScreen:
         self.result = None
         self.odds.clear()
         self._choices_for = self._log_for = None
+        self.ai.whys.clear()
+        self.ai.attach(self.services.manager, session.game.sides)
         self.sync()
 
     # ------------------------------------------------------------------ keeping in step
@@ -194,7 +201,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(session.game, limit),
+                self.ai.annotate(tail_lines(session.game, limit), session.game, limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -212,6 +219,8 @@ class PlayScreen:
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
         if not self.active:
             return False
+        if self.ai.handle_ui_event(event):
+            return True
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -322,7 +331,8 @@ class PlayScreen:
         if self.replay is not None or not self.session.can_undo:
             self.services.set_status("nothing to undo")
             return
-        self.session.undo()
+        for _ in range(self.ai.undo_count(self.session.game)):  # back to the human's decision
+            self.session.undo()
         self.cancel_move()
         self.sync()
         self.services.set_status(f"undone: back to step {self.session.step_number}")
@@ -480,7 +490,9 @@ class PlayScreen:
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: odds computed in the background appear when they are ready."""
+        """Once a frame: the computer's go, and odds computed in the background appear when
+        they are ready."""
+        self.ai.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":
@@ -519,6 +531,9 @@ class PlayScreen:
                 centre = camera.to_screen(unit.x, unit.y)
                 pygame.draw.circle(surface, TARGET_RING, centre, radius, 2)
         self.moves.draw(surface, camera, state, self.services.renderer.fonts)
+        outcome = self.session.outcome
+        if outcome is not None and self.replay is None:
+            end_banner(surface, outcome, self.services.renderer.fonts)
 
     # ------------------------------------------------------------------ moving
 
@@ -609,7 +624,7 @@ class PlayScreen:
 
     def key(self, event: pygame.event.Event) -> bool:
         """The game's keys: the move tool first, then Next, Roll, replay. True when used."""
-        if self.move_key(event):
+        if self.move_key(event) or self.ai.key(event):
             return True
         key = event.key
         if key == pygame.K_n:
@@ -718,6 +733,7 @@ class PlayScreen:
         self.services.set_status("replay closed: back to the game")
 
     def close(self) -> None:
+        self.ai.close()
         self.odds.shutdown()
         self.tracker.kill()
         self.actions.kill()
