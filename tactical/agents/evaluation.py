@@ -124,6 +124,16 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     return Effect(expected, len(distribution.pairs), True)
 
 
+def sampled_value(game: Game, action: Action, material: Material, side: str) -> Effect:
+    """One run of the resolver with the step's own seeded dice: exact when it rolled
+    nothing, else one sample (the first, cheap look at an action). UserError when the
+    rules refuse it."""
+    declared, _ = game.completed(action)
+    dice = SeededDice(game.seed * 7919 + game.step_number)
+    value = material.value(game.system.apply(game.state, declared, dice).state, side)
+    return Effect(value, 1, not dice.rolls)
+
+
 @dataclass(frozen=True)
 class Reach:
     """A unit's position scored: enemy value it holds in arc and band, enemy value holding
