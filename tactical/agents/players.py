@@ -107,9 +107,7 @@ class Player:
         moved = self.table_moved(game)
         found = []
         for candidate in candidates(game, table_moves=game.position.phase == 0):
-            table_move = candidate.action.kind == MOVE and game.is_session_action(
-                candidate.action
-            )
+            table_move = candidate.action.kind == MOVE and game.is_session_action(candidate.action)
             if table_move and candidate.action.actor in moved:
                 continue
             found.append(candidate)
@@ -168,9 +166,10 @@ class Scored:
 class GreedyPlayer(Player):
     level = "greedy"
 
-    def __init__(self, seed: int = 0, *, positional: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, positional: bool = True, refined: int = REFINED) -> None:
         super().__init__(seed)
         self.positional = positional
+        self.refined = refined
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
 
@@ -207,7 +206,10 @@ class GreedyPlayer(Player):
         now = material.value(game.state, side)
         position: Position | None = None
         scored: list[Scored] = []
-        for candidate in self.options(game):
+        options = self.options(game)
+        if self.positional:
+            position = self.measure_moves(game, material, options)
+        for candidate in options:
             action = candidate.action
             title = candidate.choice.title
             if candidate.is_pass:
@@ -235,7 +237,7 @@ class GreedyPlayer(Player):
         # the best few that rolled dice: their effect over the resolver's outcomes
         rolled = [s for s in scored if s.effect is not None and not s.effect.exact]
         rolled.sort(key=lambda s: -s.score)
-        for index, item in enumerate(rolled[:REFINED]):
+        for index, item in enumerate(rolled[: self.refined]):
             try:
                 effect = expected_value(game, item.candidate.action, material, side)
             except UserError:
@@ -323,10 +325,30 @@ class GreedyPlayer(Player):
             chance *= 1.0 + mean / (1.0 + mean)
         return chance
 
+    def measure_moves(
+        self, game: Game, material: Material, options: list[Candidate]
+    ) -> Position | None:
+        """Every unit's candidate moves measured at once (one pair matrix per unit)."""
+        ends: dict[str, list] = {}
+        for candidate in options:
+            if not candidate.is_move:
+                continue
+            actor, path = candidate.action.actor, str(candidate.action.params["path"])
+            try:
+                plan = game.preview_move(actor, path)
+            except UserError:
+                continue
+            if plan.legal and not plan.lost:
+                ends.setdefault(actor, [None]).append(plan.final)
+        if not ends:
+            return None
+        position = self.position(game, material)
+        for actor, poses in ends.items():
+            position.reach_many(actor, poses)
+        return position
+
     @staticmethod
-    def move_gain(
-        game: Game, position: Position, candidate: Candidate
-    ) -> tuple[float | None, str]:
+    def move_gain(game: Game, position: Position, candidate: Candidate) -> tuple[float | None, str]:
         """The positional gain of a move (None when the planner refuses it) and its words."""
         actor = candidate.action.actor
         try:
@@ -336,7 +358,7 @@ class GreedyPlayer(Player):
         if not plan.legal or plan.lost:
             return None, ""
         before = position.reach(actor)
-        after = position.reach(actor, plan.final)
+        after = position.reach(actor, plan.final)  # measured with the unit's other moves
         gain = after.score - before.score
         words = (
             f"holds {round(100 * after.holds)}% of the enemy in arc and range, "
