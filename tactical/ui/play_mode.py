@@ -28,6 +28,7 @@ from tactical.session.log import tail_lines
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
+from tactical.ui.ai_player import BAR_HEIGHT as SEAT_BAR_HEIGHT
 from tactical.ui.ai_player import AiDriver, end_banner
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
@@ -116,7 +117,7 @@ class PlayScreen:
 
     def layout(self) -> None:
         width, height = self.services.size
-        top = TOP_BAR + 4
+        top = TOP_BAR + 4 + SEAT_BAR_HEIGHT + 4  # the side menus (solo play) above the tracker
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
         wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
@@ -127,6 +128,7 @@ class PlayScreen:
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
+        self.ai.layout((width, height))
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""

@@ -96,7 +96,7 @@ def test_the_computer_plays_its_side_with_a_why_for_each_action_and_the_end_is_s
     assert session.outcome is not None
     assert session.log.entries[-1].entry == "end"
     frame = app.frame()
-    band = [frame.get_at((x, y))[:3] for x in range(10, 600) for y in range(80, 110)]
+    band = [frame.get_at((x, y))[:3] for x in range(10, 600) for y in range(40, 80)]
     assert BANNER_TEXT in band, "the end banner is drawn over the table"
     app.play.close()
 
@@ -130,7 +130,7 @@ def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     event = pygame.event.Event(
         pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
         ui_element=bar.menus[HUMAN_SIDE],
-        text=f"{HUMAN_SIDE}: AI: greedy",
+        text=f"{HUMAN_SIDE}: greedy",
     )
     app.handle(event)
     assert app.play.ai.seats == {HUMAN_SIDE: "greedy", AI_SIDE: "random"}
