@@ -41,7 +41,6 @@ from tactical.agents.evaluation import (
     sampled_value,
 )
 from tactical.errors import UserError
-from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.session.game import MOVE, PASS, Game
 
@@ -399,14 +398,19 @@ class SearchPlayer(Player):
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
-        ranked = [s for s in self.greedy.ranked(game) if self.try_apply(game, s.candidate.action)]
+        ranked: list[Scored] = []
+        for scored in self.greedy.ranked(game):  # the best the rules accept
+            if len(ranked) >= self.budget.width:
+                break
+            if self.try_apply(game, scored.candidate.action) is not None:
+                ranked.append(scored)
         if not ranked:
             return self.pass_decision(game, "passes: nothing else the rules accept")
         if len(ranked) == 1:
             only = ranked[0]
             after = game.apply(only.candidate.action)
             return Decision(after.steps[-1].action, only.why, after, only.score)
-        pool = ranked[: self.budget.width]
+        pool = ranked
         side = game.side_to_act
         material = self.greedy.material(game)
         totals = [0.0] * len(pool)
@@ -460,8 +464,3 @@ def make_player(level: str, seed: int = 0, **options: Any) -> Player:
     if level == "search":
         return SearchPlayer(seed, Budget(**options) if options else Budget())
     raise UserError(f"unknown AI level {level!r}: expected one of {', '.join(LEVELS)}")
-
-
-def action_text(action: Action) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in FrozenMap(action.params).items())
-    return f"{action.kind} {action.actor}" + (f" ({params})" if params else "")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -156,7 +157,9 @@ class PlayScreen:
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
         height = self.tracker.wanted_height() if self._synced else None
-        self.tracker.update(TrackerView.of_game(game, colours), can_pass=self.replay is None)
+        view = TrackerView.of_game(game, colours)
+        view = replace(view, computer=self.replay is None and self.ai.is_ai(view.side_to_act))
+        self.tracker.update(view, can_pass=self.replay is None)
         self._synced = True
         if self.tracker.wanted_height() != height:
             self.layout()

@@ -24,6 +24,7 @@ from tactical.ui.ai_player import (
     parse_seats,
 )
 from tactical.ui.app import App
+from tactical.ui.play_panels import hot_seat_text
 
 HUMAN_SIDE, AI_SIDE = "Federation", "Klingon"
 FRAME_BUDGET = 0.05  # seconds: the median headless frame while the computer thinks
@@ -134,6 +135,8 @@ def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     )
     app.handle(event)
     assert app.play.ai.seats == {HUMAN_SIDE: "greedy", AI_SIDE: "random"}
+    app.play.sync()
+    assert hot_seat_text(app.play.tracker.view) == f"{HUMAN_SIDE} to act: the computer plays"
     for _ in range(400):  # nobody touches the keyboard: the computer plays it out
         if app.play.session.outcome is not None:
             break
