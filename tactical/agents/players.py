@@ -295,7 +295,7 @@ class GreedyPlayer(Player):
         path = f" {action.params['path']}" if "path" in action.params else ""
         if abs(delta) > 1e-9:
             how = f"exact odds over {outcomes} outcomes" if exact else f"{outcomes} sample rolls"
-            head = f"{title}{path}: expected gain {100 * delta:+.1f}% of the balance ({how})"
+            head = f"{title}{path}: expected material gain {100 * delta:+.1f}% ({how})"
         else:
             head = f"{title}{path}"
         return f"{head}; {where}" if where else head
@@ -381,7 +381,7 @@ class Budget:
     playouts: int = 64
     seconds: float | None = 1.0
     width: int = 4  # candidates searched (the greedy player's best)
-    horizon: int = 8  # greedy steps played after each candidate
+    horizon: int = 10  # greedy steps played after each candidate
 
 
 @dataclass
@@ -393,7 +393,8 @@ class SearchPlayer(Player):
 
     def __post_init__(self) -> None:
         self.greedy = GreedyPlayer(self.seed)
-        self.rollout = GreedyPlayer(self.seed + 1, positional=False)
+        # the play-outs: greedy on one sampled roll per candidate, without the geometry
+        self.rollout = GreedyPlayer(self.seed + 1, positional=False, refined=0)
 
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
@@ -427,13 +428,18 @@ class SearchPlayer(Player):
                 continue
             totals[k] += value
             counts[k] += 1
+        if not any(counts):  # no play-out in the time: the greedy player's choice
+            chosen = pool[0]
+            after = game.apply(chosen.candidate.action)
+            why = f"{chosen.why} | search: no play-out in time, the best by one look"
+            return Decision(after.steps[-1].action, why, after, chosen.score)
         means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(pool))]
         best = max(range(len(pool)), key=lambda k: (means[k], -k))
         chosen = pool[best]
         after = game.apply(chosen.candidate.action)
         why = (
-            f"{chosen.why} | search: mean balance {100 * means[best]:+.1f}% over "
-            f"{counts[best]} play-outs (of {sum(counts)} for {len(pool)} candidates)"
+            f"{chosen.why} | search: material {100 * means[best]:+.1f}% on average over "
+            f"{counts[best]} play-outs ({sum(counts)} for {len(pool)} candidates)"
         )
         return Decision(after.steps[-1].action, why, after, means[best])
 
