@@ -233,16 +233,27 @@ class GreedyPlayer(Player):
             except UserError:
                 continue
             scored.append(self.judged(game, candidate, effect, now, gain, where))
-        # the best few that rolled dice: their effect over the resolver's outcomes
-        rolled = [s for s in scored if s.effect is not None and not s.effect.exact]
-        rolled.sort(key=lambda s: -s.score)
-        for index, item in enumerate(rolled[: self.refined]):
+        # the best that rolled dice, one by one: their effect over the resolver's outcomes,
+        # until the best is known from them (or the budget is spent)
+        refined: set[int] = set()
+        for _ in range(2 * self.refined):
+            open_ = [
+                k for k, s in enumerate(scored)
+                if s.effect is not None and not s.effect.exact and k not in refined
+            ]  # fmt: skip
+            if not open_:
+                break
+            top = max(range(len(scored)), key=lambda k: scored[k].score)
+            if top not in open_ and len(refined) >= self.refined:
+                break
+            k = top if top in open_ else max(open_, key=lambda k: scored[k].score)
+            refined.add(k)
+            item = scored[k]
             try:
                 effect = expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
-            rolled[index] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
-            scored[scored.index(item)] = rolled[index]
+            scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
