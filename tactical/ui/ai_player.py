@@ -1,9 +1,9 @@
 """Solo play on the play screen: computer players for some sides (issue 15).
 
 - `parse_seats("B:search")`: the `--ai` option, a side and optionally a level.
-- `SeatBar`: a Human / AI-level menu per side, and the pace of the AI's go (a pause after
-  each of its actions, none, or Space to step), at the top of the play column;
-  changeable at any time.
+- `SeatBar`: a Human / AI-level menu per side at the top of the play column, changeable
+  at any time; the pace of the AI's go (a pause after each of its actions, none, or
+  Space to step) is changed with P.
 - `AiDriver`: when a side played by the computer is to act, the decision is computed off
   the frame loop, in a spawned child process (`ProcessWorker`: frames never wait for the
   interpreter lock; closing the screen terminates it), then applied through the play
@@ -29,7 +29,7 @@ from typing import Any
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIDropDownMenu, UILabel, UIPanel
+from pygame_gui.elements import UIDropDownMenu, UIPanel
 
 from tactical.agents import LEVELS, make_player
 from tactical.errors import UserError
@@ -47,7 +47,7 @@ PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": N
 DEFAULT_PACE = "Pause 0.6 s"
 SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
 ROW_HEIGHT = 26
-BAR_HEIGHT = 2 * ROW_HEIGHT + 10  # the seat menus, then the pace
+BAR_HEIGHT = ROW_HEIGHT + 6  # one row of side menus
 BANNER_BACK = (20, 24, 30)
 BANNER_TEXT = (250, 236, 160)
 
@@ -142,15 +142,6 @@ class SeatBar:
         for index, side in enumerate(self.sides):
             rect = self.rects[side] = pygame.Rect(4 + index * (width + 4), 3, width, ROW_HEIGHT)
             self.menus[side] = self._seat_menu(side, HUMAN, rect)
-        row = 3 + ROW_HEIGHT + 4
-        self.pace_label = UILabel(
-            pygame.Rect(4, row, 168, ROW_HEIGHT), "Computer players' pace", manager,
-            container=self.panel,
-        )  # fmt: skip
-        self.pace_menu = UIDropDownMenu(
-            list(PACES), DEFAULT_PACE, pygame.Rect(176, row, PANEL_WIDTH - 184, ROW_HEIGHT),
-            manager, container=self.panel,
-        )  # fmt: skip
 
     def _seat_menu(self, side: str, seat: str, rect: pygame.Rect) -> UIDropDownMenu:
         return UIDropDownMenu(
@@ -180,11 +171,9 @@ class SeatBar:
         self.menus[side] = self._seat_menu(side, seat, self.rects[side])
 
     def command(self, event: pygame.event.Event) -> tuple[str, str] | None:
-        """("seat", side:seat) or ("pace", name) for a change of one of our menus."""
+        """("seat", side:seat) for a change of one of our menus."""
         if event.type != pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             return None
-        if event.ui_element is self.pace_menu:
-            return ("pace", event.text)
         for side, menu in self.menus.items():
             if event.ui_element is menu:
                 label = event.text.split(": ", 1)[1]
@@ -271,19 +260,22 @@ class AiDriver:
         command = self.bar.command(event)
         if command is None:
             return False
-        kind, value = command
-        if kind == "pace":
-            self.set_pace(value)
-            self.screen.services.set_status(f"the computer's pace: {value}")
-        else:
-            side, seat = value.split(":", 1)
-            self.set_seat(side, seat)
-            who = "a human" if seat == HUMAN else f"the computer ({seat})"
-            self.screen.services.set_status(f"{side} is played by {who}")
+        side, seat = command[1].split(":", 1)
+        self.set_seat(side, seat)
+        who = "a human" if seat == HUMAN else f"the computer ({seat})"
+        self.screen.services.set_status(f"{side} is played by {who}")
         return True
 
     def key(self, event: pygame.event.Event) -> bool:
-        """Space: the computer's next action now (it waits for it in the Space pace)."""
+        """Space: the computer's next action now (it waits for it in the Space pace);
+        P: the next pace (a pause after each action of 0.6 s, 2 s, none, Space steps)."""
+        if event.key == pygame.K_p:
+            names = list(PACES)
+            current = next((n for n in names if PACES[n] == self.pace), names[0])
+            following = names[(names.index(current) + 1) % len(names)]
+            self.set_pace(following)
+            self.screen.services.set_status(f"computer players' pace: {following}")
+            return True
         if event.key != pygame.K_SPACE or not self.seats:
             return False
         self._step_allowed = True

@@ -37,7 +37,7 @@ CONTROLS = (
     ("Enter / Roll", "resolve the declaration with the seeded dice"),
     ("N / Next", "end this side's go (pass); the tracker shows who acts"),
     ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
-    ("Space", "the computer's next action now (its pace menu: pause, none, Space steps)"),
+    ("Space / P", "the computer's next action now / its pace: 0.6 s, 2 s, none, Space steps"),
     ("Ctrl+Z / Ctrl+Y", "undo (solo: back to your last decision) / redo; slider: any step"),
     ("Ctrl+R", "reset to the start of the activation"),
     ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),

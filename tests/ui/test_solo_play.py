@@ -124,6 +124,24 @@ def test_undo_takes_back_to_the_humans_last_decision():
     app.play.close()
 
 
+def test_p_changes_the_pace_and_space_steps_the_computer():
+    app = solo_app({HUMAN_SIDE: "greedy"})
+    ai = app.play.ai
+    paces = []
+    for _ in range(4):
+        key(app, pygame.K_p)
+        paces.append(ai.pace)
+    assert paces == [None, 0.6, 2.0, 0.0]  # from "No pause": Space steps, 0.6 s, 2 s, none
+    key(app, pygame.K_p)  # Space steps: the computer waits
+    app.step()
+    assert app.play.session.step_number == 0
+    key(app, pygame.K_SPACE)
+    app.step()
+    app.step()
+    assert app.play.session.step_number == 1
+    app.play.close()
+
+
 def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     app = solo_app({AI_SIDE: "random"})
     bar = app.play.ai.bar
