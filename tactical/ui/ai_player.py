@@ -23,8 +23,10 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import pygame
@@ -35,8 +37,10 @@ from tactical.agents import LEVELS, make_player
 from tactical.errors import UserError
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
+from tactical.session.controller import Session
 from tactical.session.game import Game, Step
 from tactical.ui.fonts import Fonts
+from tactical.ui.play_panels import TrackerView
 from tactical.ui.services import PANEL_WIDTH, TOP_BAR
 
 HUMAN = "human"
@@ -47,7 +51,7 @@ PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": N
 DEFAULT_PACE = "Pause 0.6 s"
 SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
 ROW_HEIGHT = 26
-BAR_HEIGHT = ROW_HEIGHT + 6  # one row of side menus
+BAR_HEIGHT = SEAT_BAR_HEIGHT = ROW_HEIGHT + 6  # one row of side menus
 BANNER_BACK = (20, 24, 30)
 BANNER_TEXT = (250, 236, 160)
 
@@ -215,10 +219,20 @@ class AiDriver:
         self._step_allowed = False
         self._shown_end: Outcome | None = None
 
+    @classmethod
+    def of_screen(cls, screen: Any, sides: Sequence[str]) -> AiDriver:
+        """The driver of a play screen, its seat bar built; the worker stops with the screen
+        (one dropped without `close`, a test's, included)."""
+        driver = cls(screen)
+        weakref.finalize(screen, driver.worker.close)
+        driver.attach(screen.services.manager, sides)
+        return driver
+
     # ------------------------------------------------------------------ seats
 
     def attach(self, manager: pygame_gui.UIManager, sides: Sequence[str]) -> None:
         """The seat bar for these sides (a new game: the seats start as they were)."""
+        self.whys.clear()
         if self.bar is not None:
             self.bar.kill()
         self.bar = SeatBar(manager, sides)
@@ -226,9 +240,14 @@ class AiDriver:
         for side, seat in self.seats.items():
             self.bar.set_seat(side, seat)
 
-    def layout(self, size: tuple[int, int]) -> None:
+    def layout(self, size: tuple[int, int]) -> int:
+        """The seat bar placed; the y where the panels under it start."""
         if self.bar is not None:
             self.bar.layout(size)
+        return TOP_BAR + 4 + SEAT_BAR_HEIGHT
+
+    def widgets(self) -> list:
+        return [self.bar.panel] if self.bar is not None else []
 
     def set_seats(self, seats: Mapping[str, str]) -> None:
         for side, seat in seats.items():
@@ -295,6 +314,8 @@ class AiDriver:
             self._drop()
             return
         game: Game = screen.session.game
+        if self.bar is not None and self.bar.sides != game.sides:  # another game opened
+            self.attach(screen.services.manager, game.sides)
         outcome = game.outcome
         if outcome is not None:
             self._drop()
@@ -352,8 +373,9 @@ class AiDriver:
 
     # ------------------------------------------------------------------ the log, undo, end
 
-    def annotate(self, lines: Sequence[str], game: Game, limit: int) -> tuple[str, ...]:
+    def annotate(self, lines: Sequence[str], limit: int) -> tuple[str, ...]:
         """The log's lines with the computer's why under each of its actions."""
+        game: Game = self.screen.session.game
         found: list[str] = []
         for line in lines:
             found.append(line)
@@ -370,6 +392,21 @@ class AiDriver:
                 found.append(f"#{number}   why: {why}")
         return tuple(found[-limit:]) if limit > 0 else tuple(found)
 
+    def marked(self, view: TrackerView, *, live: bool) -> TrackerView:
+        """The tracker's view, saying when the side to act is the computer's."""
+        return replace(view, computer=live and self.is_ai(view.side_to_act))
+
+    def undo(self, session: Session) -> None:
+        """Undo back to the human's last decision (`undo_count` steps)."""
+        for _ in range(self.undo_count(session.game)):
+            session.undo()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The end banner over the table once the game is over (not during a replay)."""
+        outcome = self.screen.session.outcome
+        if outcome is not None and not self.screen.replaying:
+            end_banner(surface, outcome, self.screen.services.renderer.fonts)
+
     def undo_count(self, game: Game) -> int:
         """Steps Undo takes back: the computer's last steps and the human's decision before
         them (one step when no side is played by the computer)."""
@@ -380,10 +417,6 @@ class AiDriver:
         if count < len(steps):
             count += 1
         return max(1, count) if steps else 0
-
-    def show(self, visible: bool) -> None:
-        if self.bar is not None:
-            self.bar.show(visible)
 
     def close(self) -> None:
         self._drop()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import weakref
-from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -23,23 +22,24 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
+from tactical.rules.status import Unavailable
 from tactical.session.controller import Session
-from tactical.session.game import Step
-from tactical.session.log import tail_lines
+from tactical.session.game import PASS, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
-from tactical.ui.ai_player import BAR_HEIGHT as SEAT_BAR_HEIGHT
-from tactical.ui.ai_player import AiDriver, end_banner
+from tactical.ui.ai_player import AiDriver
 from tactical.ui.declaration import unit_fields
+from tactical.ui.files import free_name
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
-from tactical.ui.results import ResultNote, step_result_lines, step_state_units, units_named
+from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
-from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, Services
+from tactical.ui.threat_overlays import ThreatOverlays
 
 TRACKER_HEIGHT = 176
 LOG_HEIGHT = 250
@@ -50,14 +50,7 @@ MOVE_KEYS = (
     " back a step; Enter or Move confirms, Esc cancels"
 )
 MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
-
-
-def free_name(stem: str, suffix: str) -> Path:
-    """`stem-N.suffix` in the current folder with the first N not taken."""
-    number = 1
-    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
-        number += 1
-    return target
+MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
 class PlayScreen:
@@ -68,9 +61,10 @@ class PlayScreen:
         self.session = session
         self.replay: Replay | None = None
         self.moves = MoveControl(lambda: self.session)
-        self.result: ResultNote | None = None
+        self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
         self.odds = OddsBoard(ProcessOdds())
+        self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -80,14 +74,14 @@ class PlayScreen:
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
-        self.ai = AiDriver(self)  # the sides the computer plays (solo play)
-        weakref.finalize(self, self.ai.worker.close)
-        self.ai.attach(m, session.game.sides)
+        self.ai = AiDriver.of_screen(self, session.game.sides)  # the computer's sides (solo)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
+        # steps the screen made for a side that could only pass, with the reason said
+        self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
         self._synced = False
         self.layout()
 
@@ -106,10 +100,9 @@ class PlayScreen:
         return self.replay is not None
 
     def widgets(self) -> list:
-        return [self.tracker.panel, self.actions.panel, self.log.panel]
+        return [self.tracker.panel, self.actions.panel, self.log.panel, *self.ai.widgets()]
 
     def show(self, visible: bool) -> None:
-        self.ai.show(visible)
         for widget in self.widgets():
             if visible:
                 widget.show()
@@ -118,7 +111,7 @@ class PlayScreen:
 
     def layout(self) -> None:
         width, height = self.services.size
-        top = TOP_BAR + 4 + SEAT_BAR_HEIGHT + 4  # the side menus (solo play) above the tracker
+        top = self.ai.layout((width, height)) + 4  # under the side menus (solo play)
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
         wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
@@ -129,7 +122,6 @@ class PlayScreen:
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
-        self.ai.layout((width, height))
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""
@@ -139,8 +131,6 @@ class PlayScreen:
         self.result = None
         self.odds.clear()
         self._choices_for = self._log_for = None
-        self.ai.whys.clear()
-        self.ai.attach(self.services.manager, session.game.sides)
         self.sync()
 
     # ------------------------------------------------------------------ keeping in step
@@ -157,8 +147,7 @@ class PlayScreen:
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
         height = self.tracker.wanted_height() if self._synced else None
-        view = TrackerView.of_game(game, colours)
-        view = replace(view, computer=self.replay is None and self.ai.is_ai(view.side_to_act))
+        view = self.ai.marked(TrackerView.of_game(game, colours), live=self.replay is None)
         self.tracker.update(view, can_pass=self.replay is None)
         self._synced = True
         if self.tracker.wanted_height() != height:
@@ -184,7 +173,17 @@ class PlayScreen:
         if key == self._choices_for:
             return
         self._choices_for = key
-        self.actions.set_choices(self.ordered_choices())
+        self.actions.set_choices(self.ordered_choices(), self.unavailable())
+
+    def unavailable(self) -> tuple[Unavailable, ...]:
+        """The actions of the phase the side to act cannot take now, with the rules' reasons."""
+        if self.replay is not None:
+            return ()
+        game = self.game
+        try:
+            return game.system.unavailable(game.state, game.position, game.side_to_act)
+        except UserError:
+            return ()
 
     def _update_log(self) -> None:
         session, limit = self.session, self.log.max_lines
@@ -194,7 +193,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(replay.frame().game, limit),
+                log_lines(replay.frame().game, limit, self.auto_passed),
                 step=replay.index,
                 length=replay.length,
                 can_undo=False,
@@ -206,7 +205,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                self.ai.annotate(tail_lines(session.game, limit), session.game, limit),
+                self.ai.annotate(log_lines(session.game, limit, self.auto_passed), limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -222,10 +221,8 @@ class PlayScreen:
 
     def handle_ui_event(self, event: pygame.event.Event) -> bool:
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
-        if not self.active:
-            return False
-        if self.ai.handle_ui_event(event):
-            return True
+        if not self.active or self.ai.handle_ui_event(event):
+            return self.active
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -235,7 +232,7 @@ class PlayScreen:
             return True
         panel = self.actions.command(event)
         if panel is not None:
-            self.panel_command(panel.name, panel.action)
+            self.panel_command(panel.name, panel.action, panel.reason)
             return True
         return False
 
@@ -258,8 +255,10 @@ class PlayScreen:
         elif name in commands:
             commands[name]()
 
-    def panel_command(self, name: str, action: Action | None) -> None:
-        if name == "apply" and action is not None:
+    def panel_command(self, name: str, action: Action | None, reason: str = "") -> None:
+        if name == "unavailable":
+            self.services.set_status(reason)
+        elif name == "apply" and action is not None:
             self.do(action)
         elif name == "confirm-move":
             self.confirm_move()
@@ -289,11 +288,11 @@ class PlayScreen:
         except UserError as error:
             self.services.set_status(f"refused: {error.describe()}")
             return None
-        unit_ids = {unit.id for unit in step_state_units(self.session)}
-        self.result = ResultNote(step.number, units_named(step, unit_ids), step_result_lines(step))
+        self.result = step
         self.cancel_move()
+        passed = self.auto_pass()
         self.sync()
-        self.services.set_status(" · ".join(self.result.lines[:1] + self.result.lines[1:2]))
+        self.services.set_status(step_status(step) + passed)
         self.warn_autosave()
         self.services.refresh_card()
         return step
@@ -325,19 +324,47 @@ class PlayScreen:
             self.services.set_status(f"refused: {error.describe()}")
             return None
         self.cancel_move()
+        passed = self.auto_pass()
         self.sync()
         game = self.game
         self.services.set_status(
-            f"{step.side} passed · turn {game.turn}, {game.phase_name}: {game.side_to_act} to act"
+            f"{step.side} passed{passed} · turn {game.turn}, {game.phase_name}: "
+            f"{game.side_to_act} to act"
         )
         return step
+
+    def auto_pass(self) -> str:
+        """A side that can only pass passes at once (each logged with the reason); the words
+        for the status line ("" when no side had to)."""
+        sides = []
+        for _ in range(MAX_AUTO_PASSES):
+            game = self.session.game
+            choices = game.choices()
+            if not choices or any(choice.kind != PASS for choice in choices):
+                break
+            side = game.side_to_act
+            refused = self.unavailable()
+            reason = f"{side} passed: nothing else is open to it now"
+            if refused:
+                first = refused[0]
+                cited = f" ({first.spec_id})" if first.spec_id else ""
+                reason += f"; {first.title}: {first.reason}{cited}"
+            try:
+                step = self.session.pass_go()
+            except UserError:
+                break
+            self.auto_passed[step] = reason
+            if side not in sides:
+                sides.append(side)
+        if not sides:
+            return ""
+        return " · " + ", ".join(sides) + " passed: nothing else was open to them"
 
     def undo(self) -> None:
         if self.replay is not None or not self.session.can_undo:
             self.services.set_status("nothing to undo")
             return
-        for _ in range(self.ai.undo_count(self.session.game)):  # back to the human's decision
-            self.session.undo()
+        self.ai.undo(self.session)  # back to the human's last decision (solo play)
         self.cancel_move()
         self.sync()
         self.services.set_status(f"undone: back to step {self.session.step_number}")
@@ -430,8 +457,9 @@ class PlayScreen:
         if not names:
             return
         field = next(f for f in choice.fields if f.name == names[0])
-        candidates = list(field.choices or ())
         state = self.session.state
+        # a field may offer "" (none: a spotter left out) besides the units
+        candidates = [uid for uid in field.choices or () if uid and state.has_unit(uid)]
         if state.has_unit(choice.actor):
             actor = state.unit(choice.actor)
             candidates.sort(
@@ -495,8 +523,7 @@ class PlayScreen:
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: the computer's go, and odds computed in the background appear when
-        they are ready."""
+        """Once a frame: the computer's go; odds computed in the background, once ready."""
         self.ai.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
@@ -505,13 +532,21 @@ class PlayScreen:
             self.refresh_odds()
 
     def card_lines(self, unit_id: str) -> tuple[str, ...]:
-        """The last roll's result and dice on the card of a unit it concerned."""
-        note = self.result
-        if note is None or unit_id not in note.units or self.replay is not None:
+        """The last roll's words and dice on the card of a unit it concerned."""
+        step = self.result
+        if step is None or self.replay is not None or step.number > self.session.step_number:
             return ()
-        if note.step > self.session.step_number:
+        if self.session.game.steps[step.number - 1] is not step:
+            return ()  # undone, and another step played in its place
+        units = {u.id for u in step.state_before.units} if step.state_before else {unit_id}
+        if unit_id not in concerned(step, tuple(units)):
             return ()
-        return note.lines
+        return note_lines(step)
+
+    def last_hits(self, unit_id: str) -> tuple[str, ...]:
+        """The latest steps that struck or aimed at the unit, in words, newest first."""
+        game = self.replay.frame().game if self.replay is not None else self.session.game
+        return last_hits(game, unit_id)
 
     def target_ids(self) -> tuple[str, ...]:
         """Units the open declaration may still take: ringed on the table."""
@@ -524,6 +559,16 @@ class PlayScreen:
         """The overlays of play: target rings and the move preview."""
         camera = self.services.view.camera
         state = self.services.state
+        renderer = self.services.renderer
+        self.overlays.draw(
+            surface,
+            camera,
+            state,
+            self.services.view.selected,
+            self.session.side_to_act,
+            renderer.fonts,
+            renderer.unit_shapes(state),
+        )
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -536,9 +581,7 @@ class PlayScreen:
                 centre = camera.to_screen(unit.x, unit.y)
                 pygame.draw.circle(surface, TARGET_RING, centre, radius, 2)
         self.moves.draw(surface, camera, state, self.services.renderer.fonts)
-        outcome = self.session.outcome
-        if outcome is not None and self.replay is None:
-            end_banner(surface, outcome, self.services.renderer.fonts)
+        self.ai.draw(surface)  # the end of the game, once it is over
 
     # ------------------------------------------------------------------ moving
 
@@ -632,6 +675,10 @@ class PlayScreen:
         if self.move_key(event) or self.ai.key(event):
             return True
         key = event.key
+        view = self.services.view
+        if self.overlays.key(event, self.services.state, view.selected, view.hovered,
+                             self.session.side_to_act, self.services.set_status):  # fmt: skip
+            return True
         if key == pygame.K_n:
             self.next_go()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
