@@ -27,6 +27,7 @@ from tactical.session.game import PASS, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
+from tactical.ui.ai_player import AiDriver
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
@@ -36,7 +37,7 @@ from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
-from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, Services
 from tactical.ui.threat_overlays import ThreatOverlays
 
 TRACKER_HEIGHT = 120  # the tracker's text scrolls
@@ -72,6 +73,7 @@ class PlayScreen(GameFiles):
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
+        self.ai = AiDriver.of_screen(self, session.game.sides)  # the computer's sides (solo)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
@@ -96,7 +98,7 @@ class PlayScreen(GameFiles):
         return self.replay is not None
 
     def widgets(self) -> list:
-        return [self.tracker.panel, self.actions.panel, self.log.panel]
+        return [self.tracker.panel, self.actions.panel, self.log.panel, *self.ai.widgets()]
 
     def show(self, visible: bool) -> None:
         for widget in self.widgets():
@@ -109,7 +111,7 @@ class PlayScreen(GameFiles):
         """The play column: tracker, action panel and log at fixed heights for a window size,
         so that nothing moves between clicks (the tracker and the log scroll)."""
         width, height = self.services.size
-        top = TOP_BAR + 4
+        top = self.ai.layout((width, height)) + 4  # under the side menus (solo play)
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
         column = bottom - top
@@ -148,7 +150,8 @@ class PlayScreen(GameFiles):
             services.set_state(self.session.state)
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
-        self.tracker.update(TrackerView.of_game(game, colours), can_pass=self.replay is None)
+        view = self.ai.marked(TrackerView.of_game(game, colours), live=self.replay is None)
+        self.tracker.update(view, can_pass=self.replay is None)
         self._update_choices()
         self._update_log()
         self.refresh_odds()
@@ -202,7 +205,7 @@ class PlayScreen(GameFiles):
             if key == self._log_for:
                 return
             self.log.update(
-                log_lines(session.game, limit, self.auto_passed),
+                self.ai.annotate(log_lines(session.game, limit, self.auto_passed), limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -218,8 +221,8 @@ class PlayScreen(GameFiles):
 
     def handle_ui_event(self, event: pygame.event.Event) -> bool:
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
-        if not self.active:
-            return False
+        if not self.active or self.ai.handle_ui_event(event):
+            return self.active
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -364,7 +367,7 @@ class PlayScreen(GameFiles):
         if self.replay is not None or not self.session.can_undo:
             self.services.set_status("nothing to undo")
             return
-        self.session.undo()
+        self.ai.undo(self.session)  # back to the human's last decision (solo play)
         self.cancel_move()
         self.sync()
         self.services.set_status(f"undone: back to step {self.session.step_number}")
@@ -532,7 +535,8 @@ class PlayScreen(GameFiles):
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: odds computed in the background appear when they are ready."""
+        """Once a frame: the computer's go; odds computed in the background, once ready."""
+        self.ai.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":
@@ -605,6 +609,7 @@ class PlayScreen(GameFiles):
                 centre = camera.to_screen(unit.x, unit.y)
                 pygame.draw.circle(surface, TARGET_RING, centre, radius, 2)
         self.moves.draw(surface, camera, state, self.services.renderer.fonts)
+        self.ai.draw(surface)  # the end of the game, once it is over
 
     # ------------------------------------------------------------------ moving
 
@@ -695,7 +700,7 @@ class PlayScreen(GameFiles):
 
     def key(self, event: pygame.event.Event) -> bool:
         """The game's keys: the move tool first, then Next, Roll, replay. True when used."""
-        if self.move_key(event):
+        if self.move_key(event) or self.ai.key(event):
             return True
         key = event.key
         view = self.services.view
@@ -729,6 +734,7 @@ class PlayScreen(GameFiles):
         return verdict is not None or tool.handles_key(event)
 
     def close(self) -> None:
+        self.ai.close()
         self.odds.shutdown()
         self.tracker.kill()
         self.actions.kill()
