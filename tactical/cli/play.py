@@ -211,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             f"cannot open a window: {error} (no display? `tactical render` draws without one)"
         ) from None
-    app.play.ai.set_seats(seats)  # the sides the computer plays
+    if seats:  # the sides the computer plays
+        app.play.ai.set_seats(seats)
     try:
         return app.run()
     finally:

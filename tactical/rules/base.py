@@ -811,6 +811,9 @@ class RuleSystem:
         (`tactical.rules.ending`), citing `end_reading`.
         """
         conditions = [(unit.side, self.unit_condition(state, unit)) for unit in start.units]
+        # units that joined later (launched, added to the table) fight but score nothing
+        joined = [u for u in state.units if not start.has_unit(u.id)]
+        conditions += [(unit.side, UnitCondition(0.0)) for unit in joined]
         return attrition_outcome(
             start.sides, conditions, turn, self.turn_limit(state), self.end_reading
         )

@@ -63,9 +63,10 @@ def next_game(game: Game) -> Game:
 
 
 def play_turns(game: Game, turns: int = 2, max_steps: int = MAX_STEPS) -> Game:
-    """Play with the stand-in until `turns` full turns are over (the start of turn `turns + 1`)."""
+    """Play with the stand-in until `turns` full turns are over (the start of turn `turns + 1`)
+    or the game is."""
     for _ in range(max_steps):
-        if game.turn > turns:
+        if game.turn > turns or game.over:  # a game that is over takes no more actions
             return game
         game = next_game(game)
     raise UserError(
