@@ -786,6 +786,7 @@ class RuleSystem:
         """Actions of this phase `side` cannot take now, each with its reason and rule
         (shown greyed out). Default: none listed."""
         return ()
+
     # ----------------------------------------------------------------- the end of the game
 
     end_reading: str = ""
