@@ -768,11 +768,7 @@ class App:
             self.setup.deployment,
             moving=self._moving,
             panning=self._pan_from is not None,
-            legend=self.play.overlays.legend(
-                state, self.view.selected, self.play.session.side_to_act
-            )
-            if self.view.mode == "play"
-            else (),
+            legend=self.play.overlays.scene_legend(state, self.view, self.play.session.side_to_act),
         )
         moved = self.play.moved_state() if self._moving else None
 

@@ -30,6 +30,7 @@ from tactical.ui.threat_layer import (
     heat_picture,
     threat_legend,
 )
+from tactical.ui.view import ViewState
 
 THREAT_MODES = ("off", "weapons", "damage")
 KEYS = {
@@ -211,6 +212,10 @@ class ThreatOverlays:
             self._picture = (key, heat_picture(camera, state.board, found, damage))
         if self._picture[1] is not None:
             surface.blit(*self._picture[1])
+
+    def scene_legend(self, state: GameState, view: ViewState, side: str) -> tuple[LegendEntry, ...]:
+        """The legend entries the table shows: the layers' in play mode, none elsewhere."""
+        return self.legend(state, view.selected, side) if view.mode == "play" else ()
 
     def legend(self, state: GameState, selected: str | None, side: str) -> tuple[LegendEntry, ...]:
         """Legend entries of the layers switched on."""
