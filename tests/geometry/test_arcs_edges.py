@@ -340,6 +340,31 @@ def test_arc_refusals_read_whole():
 )
 def test_GEO004_3_a_base_touching_the_corridor_is_in_it(target, inside):
     """The corridor of a 2" x 6" base at the origin facing 0: x in [-1, 1], y from 3. A
-    2" square touching its side or front line is in the channel (boundary included)."""
+    2" square or a 2" round base touching its side or front line is in the channel
+    (boundary included)."""
     firer = Pose(0.0, 0.0, 0.0)
     assert in_arc(firer, LONG, CHANNEL, target, RectBase(2.0, 2.0), "any") == inside
+    assert in_arc(firer, LONG, CHANNEL, target, ROUND, "any") == inside
+
+
+def test_GEO004_3_turned_rectangles_at_the_corridor_front_corners():
+    """Rectangles turned every way around the front corners of the corridor, where its
+    sides and front meet (the boxes of the two frames overlap there without the shapes
+    touching): by any part of the base, the channel agrees with the drawn region."""
+    rng = np.random.default_rng(29)
+    firer = Pose(10.0, 10.0, 35.0)
+    corridor = arc_region(firer, LONG, CHANNEL, 200.0)
+    checked = 0
+    for _ in range(600):
+        corner_x = 1.0 if rng.random() < 0.5 else -1.0
+        x, y = firer.to_world(corner_x + rng.uniform(-2.5, 2.5), 3.0 + rng.uniform(-2.5, 2.5))
+        target = Pose(x, y, rng.uniform(0, 360))
+        base = RectBase(*rng.uniform(0.3, 3.0, 2))
+        shape = footprint(target, base)
+        gap, overlap = shapely.distance(corridor, shape), corridor.intersection(shape).area
+        if gap < 1e-6 and overlap < 1e-9:  # touching within rounding: either answer
+            continue
+        any_part = in_arc(firer, LONG, CHANNEL, target, base, "any")
+        assert any_part == corridor.intersects(shape), (target, base)
+        checked += 1
+    assert checked > 500
