@@ -368,3 +368,46 @@ def test_GEO004_3_turned_rectangles_at_the_corridor_front_corners():
         assert any_part == corridor.intersects(shape), (target, base)
         checked += 1
     assert checked > 500
+
+
+def test_GEO004_3_a_bearing_a_hair_below_360_is_on_a_line_at_0():
+    """A target 1e-11° to port of dead ahead lies on the first line of a sector starting
+    at 0 (within the tolerance), by centre and by any part, in the vectorised test too."""
+    firer = Pose(5.0, 5.0, 0.0)
+    ahead = Pose(5.0 - 10.0 * math.sin(math.radians(1e-11)), 15.0)
+    quarter = Sector("quarter", 0.0, 90.0)
+    assert relative_bearing(firer, ahead.x, ahead.y) > 359.0
+    for test in ("centre", "any"):
+        assert arcs_containing(firer, ROUND, (quarter, AFT), ahead, ROUND, test) == ("quarter",)
+
+
+def test_GEO004_3_turned_rectangles_across_the_quadrant_lines():
+    """Rectangles turned every way with their centres near the quadrant lines: by any part
+    of the base, the quadrants named are those whose drawn wedge meets the footprint."""
+    rng = np.random.default_rng(31)
+    firer = Pose(20.0, 20.0, 20.0)
+    quadrants = (FORE, STARBOARD, AFT, PORT)
+    wedges = [arc_region(firer, ROUND, arc, 100.0) for arc in quadrants]
+    checked = 0
+    for _ in range(400):
+        line = rng.choice([45.0, 135.0, 225.0, 315.0]) + rng.uniform(-25.0, 25.0)
+        distance = rng.uniform(2.5, 9.0)
+        x, y = firer.to_world(
+            distance * math.sin(math.radians(line)), distance * math.cos(math.radians(line))
+        )
+        target, base = Pose(x, y, rng.uniform(0, 360)), RectBase(*rng.uniform(0.5, 4.0, 2))
+        shape = footprint(target, base)
+        if shape.buffer(1e-6).contains(shapely.Point(firer.x, firer.y)):
+            continue
+        near = [
+            shapely.distance(w.boundary, shape) < 1e-6 and w.intersection(shape).area < 1e-9
+            for w in wedges
+        ]
+        if any(near):
+            continue
+        expected = tuple(
+            a.name for a, w in zip(quadrants, wedges, strict=True) if w.intersects(shape)
+        )
+        assert arcs_containing(firer, ROUND, quadrants, target, base, "any") == expected
+        checked += 1
+    assert checked > 300
