@@ -53,6 +53,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "entry of adjust mode (F2)",
     )
     parser.add_argument(
+        "--ai",
+        metavar="SIDE[:LEVEL]",
+        default=None,
+        help="the computer plays SIDE (comma-separated for more): LEVEL random, greedy "
+        "(default) or search, e.g. --ai B:search; the play screen's side menus change it",
+    )
+    parser.add_argument(
         "--size",
         metavar="WxH",
         default="1280x800",
@@ -186,7 +193,10 @@ def run(args: argparse.Namespace) -> int:
     session = _open_session(args, path, seed)
     import pygame
 
+    from tactical.ui.ai_player import parse_seats
     from tactical.ui.app import App
+
+    seats = parse_seats(args.ai, session.game.sides)
 
     try:
         app = App(
@@ -201,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             f"cannot open a window: {error} (no display? `tactical render` draws without one)"
         ) from None
+    app.play.ai.set_seats(seats)  # the sides the computer plays
     try:
         return app.run()
     finally:

@@ -55,6 +55,7 @@ from tactical.rules.base import (
     checkable_params,
     with_defaults,
 )
+from tactical.rules.ending import Outcome
 from tactical.session.adjust import ADJUST, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
@@ -233,6 +234,20 @@ class Game:
             return Phase("Turn")
         return phases[position.phase]
 
+    # ----------------------------------------------------------------- the end
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended and who won, or None while it goes on (`RuleSystem.outcome`,
+        against the map as it started; cached for this value)."""
+        if "outcome" not in self._memo:
+            self._memo["outcome"] = self.system.outcome(self.state, self.initial, self.turn)
+        return self._memo["outcome"]
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
     # ----------------------------------------------------------------- choices
 
     def rule_choices(self) -> tuple[ActionChoice, ...]:
@@ -350,8 +365,14 @@ class Game:
     def preview_move(
         self, unit_id: str, path: str | Sequence[str], activation: Mapping[str, Any] | None = None
     ) -> MovePlan:
-        """Where `unit_id` would end along `path` now (`session.movement.plan_move`)."""
-        return plan_move(self.state, unit_id, path, activation)
+        """Where `unit_id` would end along `path` now (`session.movement.plan_move`); cached
+        for this value when the path is text and no activation is given."""
+        if activation is not None or not isinstance(path, str):
+            return plan_move(self.state, unit_id, path, activation)
+        key = ("plan", unit_id, path)
+        if key not in self._memo:
+            self._memo[key] = plan_move(self.state, unit_id, path)
+        return self._memo[key]
 
     # ----------------------------------------------------------------- acting
 
@@ -359,11 +380,17 @@ class Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
-        and changes nothing. An adjustment of the table (`session.adjust`) is allowed
-        at any moment and is not a go.
+        and changes nothing; so does any action but an adjustment once the game is over. An
+        adjustment of the table (`session.adjust`) is allowed at any moment and is not a go.
         """
         if action.kind == ADJUST:
             return self._adjusted(action)
+        ended = self.outcome
+        if ended is not None:
+            raise UserError(
+                f"the game is over: {ended.headline()}; undo to play on from earlier",
+                spec_id=ended.spec_id,
+            )
         declared, choice = self.completed(action)
         number = len(self.steps) + 1
         dice = step_dice(self.seed, number)
@@ -457,7 +484,7 @@ def move_words(before: GameState, events: Sequence[Event]) -> str:
             unit = str(event.get("unit"))
             name = before.unit(unit).name or unit if before.has_unit(unit) else unit
             return (
-                f"{name} moved {float(event.get('distance', 0)):.2f}\" to "
+                f'{name} moved {float(event.get("distance", 0)):.2f}" to '
                 f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "
                 f"heading {float(event.get('heading', 0)):g}°"
             )

@@ -54,6 +54,7 @@ from tactical.rules.dystopian_wars.schema import (
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
 )
+from tactical.rules.ending import Outcome, UnitCondition
 from tactical.rules.status import UnitStatus
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
@@ -166,6 +167,18 @@ def _level(unit: Unit) -> str:
 @dataclass(frozen=True)
 class DystopianWars(RuleSystem):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        from tactical.rules.dystopian_wars import outcome
+
+        return outcome.unit_condition(state, unit)
+
+    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
+        """R002.3 / R002.22: the result the End Phase or a Crushing Triumph recorded."""
+        from tactical.rules.dystopian_wars import outcome
+
+        return outcome.outcome(state, start)
 
     def los_level(self, unit: Unit) -> str:
         """R002.40 tells surface models from flying and obscured ones."""
@@ -307,6 +320,7 @@ class DystopianWars(RuleSystem):
 
 
 RULE_SYSTEM = DystopianWars(
+    end_reading="R002.22",
     id="dystopian-wars",
     title="Dystopian Wars 1.1",
     seed="002",

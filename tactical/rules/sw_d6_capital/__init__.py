@@ -35,8 +35,10 @@ from tactical.rules.base import (
     TurnSequence,
     WeaponReach,
 )
-from tactical.rules.status import UnitStatus
+from tactical.rules.ending import UnitCondition
+from tactical.rules.status import Unavailable, UnitStatus
 from tactical.rules.sw_d6_capital import combat, maneuver, play, status
+from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
 from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
@@ -63,6 +65,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class SwD6Capital(RuleSystem):
     """Star Wars D6 capital ships with the SPEC's adopted readings."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        return ending.unit_condition(state, unit)
 
     # ----------------------------------------------------------------- schema and geometry
 
@@ -148,6 +154,11 @@ class SwD6Capital(RuleSystem):
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
 
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
         weapons = deck_of(unit).weapons
@@ -165,6 +176,7 @@ class SwD6Capital(RuleSystem):
 
 
 RULE_SYSTEM = SwD6Capital(
+    end_reading=ending.SPEC_ID,
     id="sw-d6-capital",
     title="Star Wars D6 Capital Ship Combat",
     seed="004",
