@@ -340,6 +340,74 @@ def test_arc_refusals_read_whole():
 )
 def test_GEO004_3_a_base_touching_the_corridor_is_in_it(target, inside):
     """The corridor of a 2" x 6" base at the origin facing 0: x in [-1, 1], y from 3. A
-    2" square touching its side or front line is in the channel (boundary included)."""
+    2" square or a 2" round base touching its side or front line is in the channel
+    (boundary included)."""
     firer = Pose(0.0, 0.0, 0.0)
     assert in_arc(firer, LONG, CHANNEL, target, RectBase(2.0, 2.0), "any") == inside
+    assert in_arc(firer, LONG, CHANNEL, target, ROUND, "any") == inside
+
+
+def test_GEO004_3_turned_rectangles_at_the_corridor_front_corners():
+    """Rectangles turned every way around the front corners of the corridor, where its
+    sides and front meet (the boxes of the two frames overlap there without the shapes
+    touching): by any part of the base, the channel agrees with the drawn region."""
+    rng = np.random.default_rng(29)
+    firer = Pose(10.0, 10.0, 35.0)
+    corridor = arc_region(firer, LONG, CHANNEL, 200.0)
+    checked = 0
+    for _ in range(600):
+        corner_x = 1.0 if rng.random() < 0.5 else -1.0
+        x, y = firer.to_world(corner_x + rng.uniform(-2.5, 2.5), 3.0 + rng.uniform(-2.5, 2.5))
+        target = Pose(x, y, rng.uniform(0, 360))
+        base = RectBase(*rng.uniform(0.3, 3.0, 2))
+        shape = footprint(target, base)
+        gap, overlap = shapely.distance(corridor, shape), corridor.intersection(shape).area
+        if gap < 1e-6 and overlap < 1e-9:  # touching within rounding: either answer
+            continue
+        any_part = in_arc(firer, LONG, CHANNEL, target, base, "any")
+        assert any_part == corridor.intersects(shape), (target, base)
+        checked += 1
+    assert checked > 500
+
+
+def test_GEO004_3_a_bearing_a_hair_below_360_is_on_a_line_at_0():
+    """A target 1e-11° to port of dead ahead lies on the first line of a sector starting
+    at 0 (within the tolerance), by centre and by any part, in the vectorised test too."""
+    firer = Pose(5.0, 5.0, 0.0)
+    ahead = Pose(5.0 - 10.0 * math.sin(math.radians(1e-11)), 15.0)
+    quarter = Sector("quarter", 0.0, 90.0)
+    assert relative_bearing(firer, ahead.x, ahead.y) > 359.0
+    for test in ("centre", "any"):
+        assert arcs_containing(firer, ROUND, (quarter, AFT), ahead, ROUND, test) == ("quarter",)
+
+
+def test_GEO004_3_turned_rectangles_across_the_quadrant_lines():
+    """Rectangles turned every way with their centres near the quadrant lines: by any part
+    of the base, the quadrants named are those whose drawn wedge meets the footprint."""
+    rng = np.random.default_rng(31)
+    firer = Pose(20.0, 20.0, 20.0)
+    quadrants = (FORE, STARBOARD, AFT, PORT)
+    wedges = [arc_region(firer, ROUND, arc, 100.0) for arc in quadrants]
+    checked = 0
+    for _ in range(400):
+        line = rng.choice([45.0, 135.0, 225.0, 315.0]) + rng.uniform(-25.0, 25.0)
+        distance = rng.uniform(2.5, 9.0)
+        x, y = firer.to_world(
+            distance * math.sin(math.radians(line)), distance * math.cos(math.radians(line))
+        )
+        target, base = Pose(x, y, rng.uniform(0, 360)), RectBase(*rng.uniform(0.5, 4.0, 2))
+        shape = footprint(target, base)
+        if shape.buffer(1e-6).contains(shapely.Point(firer.x, firer.y)):
+            continue
+        near = [
+            shapely.distance(w.boundary, shape) < 1e-6 and w.intersection(shape).area < 1e-9
+            for w in wedges
+        ]
+        if any(near):
+            continue
+        expected = tuple(
+            a.name for a, w in zip(quadrants, wedges, strict=True) if w.intersects(shape)
+        )
+        assert arcs_containing(firer, ROUND, quadrants, target, base, "any") == expected
+        checked += 1
+    assert checked > 300
