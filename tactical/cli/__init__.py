@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from tactical.errors import UserError
 
 # module name under tactical.cli for each command, in help order
-COMMANDS = ("play", "check", "move", "terrain", "odds", "roll", "render", "replay")
+COMMANDS = ("play", "check", "move", "terrain", "odds", "roll", "render", "replay", "lab")
 
 
 class _Parser(argparse.ArgumentParser):

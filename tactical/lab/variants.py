@@ -96,18 +96,23 @@ def build_variants(
     changes = dict(parse_assignment(item, system, "--set") for item in set_items)
     base = {**dict(map_options), **changes}
     _check_whole(system, base, "--set")
-    variants = [Variant(_label(changes, system), base)]
-    if against_items:
-        against = dict(parse_assignment(item, system, "--against") for item in against_items)
-        other = {**base, **against}
-        _check_whole(system, other, "--against")
-        if system.options(other) == system.options(base):
-            raise UserError(
-                "--against " + " ".join(against_items) + ": the same options as the first "
-                "variant; give a value that differs"
-            )
-        variants.append(Variant(_label({**changes, **against}, system), other))
-    return tuple(variants)
+    if not against_items:
+        return (Variant(_label(changes), base),)
+    against = dict(parse_assignment(item, system, "--against") for item in against_items)
+    other = {**base, **against}
+    _check_whole(system, other, "--against")
+    in_force = system.options(base)
+    if system.options(other) == in_force:
+        raise UserError(
+            "--against " + " ".join(against_items) + ": the same options as the first "
+            "variant; give a value that differs"
+        )
+    # each variant is named by the values it plays of the keys --against changes
+    first = {key: in_force.get(key) for key in against}
+    return (
+        Variant(_label({**changes, **first}), base),
+        Variant(_label({**changes, **against}), other),
+    )
 
 
 def _check_whole(system: RuleSystem, options: Mapping[str, Any], flag: str) -> None:
@@ -119,7 +124,7 @@ def _check_whole(system: RuleSystem, options: Mapping[str, Any], flag: str) -> N
         )
 
 
-def _label(changes: Mapping[str, Any], system: RuleSystem) -> str:
+def _label(changes: Mapping[str, Any]) -> str:
     if not changes:
         return AS_THE_MAP
     return ", ".join(f"{key}={_value_text(value)}" for key, value in changes.items())

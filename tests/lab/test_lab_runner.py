@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from lab_scripted_games import KILL_AT, KILL_MARKER_ENV, failing_game, killing_game, scripted_game
+from lab_scripted_games import KILL_MARKER_ENV, failing_game, killing_game, scripted_game
 
 from tactical.errors import UserError
 from tactical.lab.plan import game_seed, terrain_seed
