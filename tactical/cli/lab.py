@@ -62,9 +62,7 @@ def _add_run(commands: Any) -> None:
         "adds an independent run.",
     )
     parser.add_argument("map", metavar="MAP", help="map file (TOML)")
-    parser.add_argument(
-        "--games", type=int, default=100, help="games per variant (default 100)"
-    )
+    parser.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
     parser.add_argument(
         "--ai",
         default="greedy",

@@ -63,9 +63,7 @@ class RayCluster:
                 f"--ray {address}: cannot reach a Ray cluster there ({_first_line(error)}); "
                 "nothing was written"
             ) from None
-        self.remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(
-            _play_chunk_task
-        )
+        self.remote = ray.remote(max_retries=TASK_RETRIES, retry_exceptions=False)(_play_chunk_task)
 
     @property
     def cpus(self) -> int:

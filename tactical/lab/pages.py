@@ -173,9 +173,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
     parts += [
         "<h3>Game length and damage</h3>",
         "<table><tr><th>Variant</th><th>Turns (mean)</th><th>Median</th><th>Range</th>"
-        + "".join(
-            f"<th>{escape(s)} damage</th><th>a turn</th><th>units lost</th>" for s in sides
-        )
+        + "".join(f"<th>{escape(s)} damage</th><th>a turn</th><th>units lost</th>" for s in sides)
         + "</tr>",
     ]
     for variant in scenario["variants"]:

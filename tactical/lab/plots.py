@@ -55,9 +55,7 @@ def win_rate_figure(scenario: Mapping[str, Any]) -> Any:
     draws = [variant["draw_rate"] for variant in variants]
     axes.scatter(range(len(variants)), draws, marker="_", s=300, color=DRAW_COLOUR, label="draws")
     axes.axhline(0.5, color="#444444", linewidth=0.8, linestyle=":")
-    axes.set_xticks(
-        range(len(variants)), [f"{v['label']}\n({v['games']} games)" for v in variants]
-    )
+    axes.set_xticks(range(len(variants)), [f"{v['label']}\n({v['games']} games)" for v in variants])
     axes.set_xlim(-0.6, len(variants) - 0.4)
     axes.set_ylim(0, 1)
     axes.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))

@@ -73,9 +73,7 @@ class _Worker:
 class LocalPool:
     """`workers` processes playing `play` (a module-level function: it is pickled by name)."""
 
-    def __init__(
-        self, workers: int, play: PlayFunction, start_method: str = START_METHOD
-    ) -> None:
+    def __init__(self, workers: int, play: PlayFunction, start_method: str = START_METHOD) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         self.workers = workers
@@ -99,9 +97,7 @@ class LocalPool:
         self._pool.append(worker)
         return worker
 
-    def run(
-        self, spec: RunSpec, chunks: Sequence[Sequence[GameTask]]
-    ) -> Iterator[GameResult]:
+    def run(self, spec: RunSpec, chunks: Sequence[Sequence[GameTask]]) -> Iterator[GameResult]:
         """Play every chunk; yields each game's result as it arrives (in no fixed order).
         Closing the iterator early (Ctrl+C in the consumer) stops the workers."""
         waiting: deque[tuple[GameTask, ...]] = deque(tuple(c) for c in chunks if c)

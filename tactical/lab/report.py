@@ -108,9 +108,7 @@ def build_report(store: Store) -> dict[str, Any]:
     return {
         "db": str(store.path),
         "games": len(rows),
-        "scenarios": [
-            _scenario(key, variants, units) for key, variants in scenarios.items()
-        ],
+        "scenarios": [_scenario(key, variants, units) for key, variants in scenarios.items()],
     }
 
 

@@ -40,8 +40,9 @@ def parse_players(text: str, levels: Sequence[str]) -> tuple[str, str]:
         raise UserError(f"--ai {text!r}: expected LEVEL or LEVEL,LEVEL (two players)")
     for name in names:
         if name not in levels:
-            raise UserError(f"--ai {text!r}: unknown level {name!r} (expected one of "
-                            + ", ".join(levels) + ")")
+            raise UserError(
+                f"--ai {text!r}: unknown level {name!r} (expected one of " + ", ".join(levels) + ")"
+            )
     return names[0], names[1]
 
 

@@ -38,7 +38,14 @@ def test_each_game_has_a_seed_of_the_run_seed_and_its_number(make_spec):
     spec = make_spec(games=4, terrain="random")
     tasks = list(spec.tasks())
     assert [(t.variant, t.number, t.seat) for t in tasks] == [
-        (0, 0, 0), (1, 0, 0), (0, 1, 1), (1, 1, 1), (0, 2, 0), (1, 2, 0), (0, 3, 1), (1, 3, 1),
+        (0, 0, 0),
+        (1, 0, 0),
+        (0, 1, 1),
+        (1, 1, 1),
+        (0, 2, 0),
+        (1, 2, 0),
+        (0, 3, 1),
+        (1, 3, 1),
     ]
     assert tasks[0].seed == tasks[1].seed == game_seed(11, 0)
     assert len({t.seed for t in tasks}) == 4
@@ -70,8 +77,9 @@ def test_an_interrupted_run_resumes_with_no_game_lost_or_counted_twice(tmp_path,
             raise KeyboardInterrupt
 
     with Store.open(db) as store:
-        first = run_games(spec, store, LocalPool(2, scripted_game, START), 2, False,
-                          on_result=stop_after_seven)
+        first = run_games(
+            spec, store, LocalPool(2, scripted_game, START), 2, False, on_result=stop_after_seven
+        )
     assert first.interrupted and first.played == 7
     assert len(_games(db)) == 7
     with Store.open(db) as store:
