@@ -14,6 +14,7 @@ instance when there is none; any other address is a cluster to attach to
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -23,6 +24,7 @@ from tactical.lab.pool import GameFailed, PlayFunction, play_chunk
 
 IN_FLIGHT_PER_CPU = 2
 TASK_RETRIES = 3
+CONNECT_SECONDS = 5.0
 INSTALL_HINT = 'Ray is not installed: pip install -e ".[cluster]"'
 
 
@@ -57,6 +59,7 @@ class RayCluster:
                     configure_logging=False,
                 )
             else:
+                _check_reachable(address)
                 ray.init(address=address, log_to_driver=False, configure_logging=False)
         except (ConnectionError, TimeoutError, ValueError, RuntimeError) as error:
             raise UserError(
@@ -110,6 +113,26 @@ def _cluster_running(ray: Any) -> bool:
     except ImportError:
         return False
     return bool(find_gcs_addresses())
+
+
+def _check_reachable(address: str) -> None:
+    """UserError unless something answers at the address's host and port (Ray itself waits
+    a long time for an address where nothing listens)."""
+    host_port = address.removeprefix("ray://")
+    host, colon, port = host_port.rpartition(":")
+    if not colon or not host or not port.isdigit():
+        raise UserError(
+            f"--ray {address}: expected 'auto' or a cluster address HOST:PORT "
+            "(or ray://HOST:PORT)"
+        )
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):
+            pass
+    except OSError as error:
+        raise UserError(
+            f"--ray {address}: cannot reach a Ray cluster there ({error.strerror or error}); "
+            "nothing was written"
+        ) from None
 
 
 def _first_line(error: BaseException) -> str:
