@@ -56,7 +56,7 @@ def test_play_frame_naive(benchmark, app):
 
     def naive() -> pygame.Surface:
         app.renderer = SceneRenderer()
-        app._base = app._composite = None
+        app.table.base = app.table.composite = None
         return app.frame()
 
     benchmark(naive)

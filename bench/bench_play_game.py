@@ -28,8 +28,8 @@ from tactical.io.paths import builtin_map
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
-from tactical.ui.action_panel import unit_fields
 from tactical.ui.app import App
+from tactical.ui.declaration import unit_fields
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.scene import SceneRenderer
 
@@ -111,7 +111,7 @@ def test_move_preview_frame_naive(benchmark, moving_app):
         fresh.draft = fresh.draft.forward(2.0 + (next(lengths) % 40) * 0.1)
         app.play.move_tool = fresh
         app.renderer = SceneRenderer()
-        app._base = app._composite = None
+        app.table.base = app.table.composite = None
         app.step(FRAME_SECONDS)
         return app.frame()
 

@@ -23,8 +23,8 @@ from tactical.io.paths import builtin_map
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
-from tactical.ui.action_panel import unit_fields
 from tactical.ui.app import App
+from tactical.ui.declaration import unit_fields
 
 SIZE = (1600, 1000)
 

@@ -19,7 +19,7 @@ from tactical.geometry.movement import StepKind, parse_path
 from tactical.rules.base import Action, ActionChoice
 from tactical.session import autoplay
 from tactical.session.game import Game
-from tactical.ui.action_panel import format_value
+from tactical.ui.declaration import format_value
 
 
 class DriverError(AssertionError):

@@ -45,6 +45,13 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="reopen the autosaved game where it stopped",
     )
     parser.add_argument(
+        "--ai",
+        metavar="SIDE[:LEVEL]",
+        default=None,
+        help="the computer plays SIDE (comma-separated for more): LEVEL random, greedy "
+        "(default) or search, e.g. --ai B:search; the play screen's side menus change it",
+    )
+    parser.add_argument(
         "--size",
         metavar="WxH",
         default="1280x800",
@@ -99,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
             session = Session.new(load_map(path), seed, autosave)
     import pygame
 
+    from tactical.ui.ai_player import parse_seats
     from tactical.ui.app import App
+
+    seats = parse_seats(args.ai, session.game.sides)
 
     try:
         app = App(
@@ -108,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
             path=path if args.map and path and path.suffix != ".json" else None,
             seed=session.game.seed,
             session=session,
+            ai=seats,
         )
     except pygame.error as error:
         raise UserError(

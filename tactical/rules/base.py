@@ -29,6 +29,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, attrition_outcome
 
 # --------------------------------------------------------------------------- measuring
 
@@ -467,6 +468,19 @@ class TurnSequence:
 # --------------------------------------------------------------------------- rule system
 
 
+def turn_limit_field(spec_id: str) -> Field:
+    """The map option of the attrition end: the number of turns played (docs/game-end.md)."""
+    return Field(
+        "turn_limit",
+        "int",
+        default=DEFAULT_TURN_LIMIT,
+        low=1,
+        high=99,
+        doc="turns played before the game ends (the attrition reading of the game's end)",
+        spec_id=spec_id,
+    )
+
+
 def default_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
     """Default LOS rule: obstructing and dense terrain block, soft terrain does not."""
     return terrain.kind in ("obstructing", "dense")
@@ -627,6 +641,35 @@ class RuleSystem:
         weapon, target, params = attack_declaration(action)
         attack = self.declare_attack(state, action.actor, weapon, target, params)
         return self.attack_odds(state, attack)
+
+    # ----------------------------------------------------------------- the end of the game
+
+    end_reading: str = ""
+    """The rule or adopted reading (docs/game-end.md) the attrition end of `outcome` cites."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How `unit` (as it stood at the start of the game) stands in `state`: its strength
+        from its stats, the share lost, whether it is destroyed or crippled, whether it can
+        still fight. Default: strength 1, and a unit no longer on the table is destroyed."""
+        if not state.has_unit(unit.id):
+            return UnitCondition.gone(1.0)
+        return UnitCondition(1.0)
+
+    def turn_limit(self, state: GameState) -> int:
+        """The scenario's turn limit (map option `turn_limit`, default 6)."""
+        return int(state.options.get("turn_limit", DEFAULT_TURN_LIMIT))
+
+    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
+        """None while the game goes on, else how it ended and who won.
+
+        `start` is the state play began from (the starting strength: destroyed units may
+        have left the table), `turn` the session's turn now. Default: the attrition reading
+        (`tactical.rules.ending`), citing `end_reading`.
+        """
+        conditions = [(unit.side, self.unit_condition(state, unit)) for unit in start.units]
+        return attrition_outcome(
+            start.sides, conditions, turn, self.turn_limit(state), self.end_reading
+        )
 
     def _no_combat(self) -> NoCombatResolvers:
         return NoCombatResolvers(

@@ -18,6 +18,7 @@ from tactical.errors import UserError
 from tactical.io.maps import write_text_atomic
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
+from tactical.rules.ending import Outcome
 from tactical.session.game import PASS, Game, Step
 from tactical.session.history import History
 from tactical.session.log import Log, LogEntry, game_log
@@ -86,6 +87,11 @@ class Session:
     def step_number(self) -> int:
         """Steps applied up to the cursor."""
         return self.history.cursor
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (winner, scores, why), or None while it goes on."""
+        return self.game.outcome
 
     @property
     def can_undo(self) -> bool:

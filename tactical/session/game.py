@@ -54,6 +54,7 @@ from tactical.rules.base import (
     checkable_params,
     with_defaults,
 )
+from tactical.rules.ending import Outcome
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
 MOVE = "move"
@@ -214,6 +215,20 @@ class Game:
             return Phase("Turn")
         return phases[position.phase]
 
+    # ----------------------------------------------------------------- the end
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended and who won, or None while it goes on (`RuleSystem.outcome`,
+        against the map as it started; cached for this value)."""
+        if "outcome" not in self._memo:
+            self._memo["outcome"] = self.system.outcome(self.state, self.initial, self.turn)
+        return self._memo["outcome"]
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
     # ----------------------------------------------------------------- choices
 
     def rule_choices(self) -> tuple[ActionChoice, ...]:
@@ -338,8 +353,14 @@ class Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
-        and changes nothing.
+        and changes nothing; so does any action once the game is over.
         """
+        ended = self.outcome
+        if ended is not None:
+            raise UserError(
+                f"the game is over: {ended.headline()}; undo to play on from earlier",
+                spec_id=ended.spec_id,
+            )
         declared, choice = self.completed(action)
         number = len(self.steps) + 1
         dice = step_dice(self.seed, number)

@@ -7,7 +7,9 @@ Entries, in order (`step` 0 is the start of the game):
   whenever a step changes the turn or the phase;
 - `action` — per step: turn, phase, side, kind, actor, params, title;
 - `roll` — each die the step rolled: who, what, die, faces, result;
-- `event` — each event of the step: kind, spec_id, data.
+- `event` — each event of the step: kind, spec_id, data;
+- `end` — once the game is over (after its last step): winner, scores, reason, spec_id,
+  turn and the result in words (`Outcome.headline`).
 
 `Log.text()` gives one line per entry in a fixed format, `Log.json()` a JSON
 document with stable keys. Both depend only on the seed and the actions
@@ -82,6 +84,8 @@ class LogEntry:
                 f"{head}   roll {who}{what}: {values['die']} ({values['faces']} faces) "
                 f"= {values['result']}"
             )
+        if self.entry == "end":
+            return f"{head} end: {values['result']}{_cite(values['spec_id'])}"
         data = _pairs(values["data"])
         return f"{head}   {values['kind']}{_cite(values['spec_id'])}{': ' + data if data else ''}"
 
@@ -191,15 +195,38 @@ def game_log(game: Game) -> Log:
     entries = list(start_entries(game))
     for step in game.steps:
         entries.extend(step_entries(step))
+    entries.extend(end_entries(game))
     log = Log(game.rules, game.initial.title, game.seed, tuple(entries))
     _LOGS[game] = log
     return log
 
 
+def end_entries(game: Game) -> tuple[LogEntry, ...]:
+    """The `end` entry of a game that is over (none while it goes on)."""
+    outcome = game.outcome
+    if outcome is None:
+        return ()
+    return (
+        LogEntry(
+            game.step_number,
+            "end",
+            (
+                ("winner", outcome.winner),
+                ("scores", {side: value for side, value in outcome.scores}),
+                ("measure", outcome.measure),
+                ("reason", outcome.reason),
+                ("spec_id", outcome.spec_id),
+                ("turn", outcome.turn),
+                ("result", outcome.headline()),
+            ),
+        ),
+    )
+
+
 def tail_lines(game: Game, limit: int) -> tuple[str, ...]:
     """The last `limit` lines of `game_log(game).text()`, read from the latest steps only (the
     play screen shows the tail after every step; the whole log grows with the game)."""
-    lines: list[str] = []
+    lines: list[str] = [entry.text() for entry in end_entries(game)]
     for step in reversed(game.steps):
         lines[:0] = [entry.text() for entry in step_entries(step)]
         if len(lines) >= limit:

@@ -15,9 +15,7 @@ for each pygame_gui event, `offer_unit` when a unit is clicked on the table,
 
 from __future__ import annotations
 
-import math
-import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any, Literal
@@ -37,20 +35,20 @@ from pygame_gui.elements import (
 )
 
 from tactical.errors import UserError
-from tactical.model import FrozenMap
-from tactical.rules.base import (
-    Action,
-    ActionChoice,
-    Field,
-    Problem,
-    check_fields,
-    checkable_params,
-    with_defaults,
+from tactical.rules.base import Action, ActionChoice, Field, Problem, check_fields, checkable_params
+from tactical.ui.declaration import (
+    PATH_FIELD,
+    action_from_values,
+    choice_label,
+    field_tooltip,
+    form_fields,
+    format_value,
+    is_move_choice,
+    parse_value,
+    problem_text,
+    value_problems,
 )
 
-PATH_FIELD = "path"  # the session's (and some rule systems') move declaration: drawn, not typed
-TRUE_WORDS = ("yes", "true", "y", "on", "1")
-FALSE_WORDS = ("no", "false", "n", "off", "0")
 UNSET = "—"  # the drop-down entry of a field with no value yet
 NO_VALUE = "(none)"  # how a listed empty string reads
 PAD = 6
@@ -75,166 +73,6 @@ THEME = {  # scoped to the panel's own object ids: long titles read from their s
 }
 
 CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move"]
-
-# --------------------------------------------------------------------------- pure helpers
-
-
-def parse_value(field: Field, text: str) -> Any:
-    """The value typed as `text` for `field`, or None when left empty and not required.
-
-    UserError naming the field, what it expects (`Field.describe`) and its SPEC id
-    when the text is not such a value (wrong kind, out of bounds, not a listed choice).
-    """
-    stripped = text.strip()
-    if not stripped:
-        if field.required:
-            raise _bad(field, text, "required")
-        return None
-    value = _parse_kind(field, stripped)
-    if check_fields((field,), checkable_params((field,), {field.name: value})):
-        raise _bad(field, text)
-    return value
-
-
-def _parse_kind(field: Field, text: str) -> Any:
-    kind = field.kind
-    if kind == "str":
-        return text
-    if kind == "bool":
-        word = text.lower()
-        if word in TRUE_WORDS:
-            return True
-        if word in FALSE_WORDS:
-            return False
-        raise _bad(field, text)
-    if kind == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise _bad(field, text) from None
-    if kind == "float":
-        try:
-            number = float(text)
-        except ValueError:
-            raise _bad(field, text) from None
-        if not math.isfinite(number):
-            raise _bad(field, text)
-        return number
-    try:
-        return tomllib.loads("v = " + text)["v"]
-    except tomllib.TOMLDecodeError:
-        raise _bad(field, text, "inline TOML") from None
-
-
-def _bad(field: Field, text: str, note: str = "") -> UserError:
-    extra = f", {note}" if note else ""
-    return UserError(
-        f"{field.name}: expected {field.describe()}{extra}; got {text.strip()!r}",
-        spec_id=field.spec_id,
-    )
-
-
-def value_problems(choice: ActionChoice, values: Mapping[str, Any]) -> tuple[Problem, ...]:
-    """What keeps `values` (defaults filled) from being a declaration of `choice`."""
-    params = with_defaults(choice.fields, _given(values))
-    return tuple(check_fields(choice.fields, checkable_params(choice.fields, params)))
-
-
-def action_from_values(choice: ActionChoice, values: Mapping[str, Any]) -> Action:
-    """The `Action` declaring `choice` with `values` (None meaning not given; defaults filled).
-
-    UserError listing every problem (key, what was expected, SPEC id) when the values
-    do not fit the choice's fields.
-    """
-    problems = value_problems(choice, values)
-    if problems:
-        raise UserError(
-            f"{choice.title}: " + "; ".join(problem_text(p) for p in problems),
-            spec_id=problems[0].spec_id,
-        )
-    params = with_defaults(choice.fields, _given(values))
-    return Action(choice.kind, choice.actor, FrozenMap(params))
-
-
-def problem_text(problem: Problem) -> str:
-    cited = f" ({problem.spec_id})" if problem.spec_id else ""
-    return f"{problem.key}: expected {problem.expected}{cited}"
-
-
-def _given(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in values.items() if value is not None}
-
-
-def unit_fields(choice: ActionChoice, unit_ids: Sequence[str]) -> tuple[str, ...]:
-    """Names of the str fields of `choice` whose listed values are unit ids (a target...).
-
-    An empty string among them reads "none" and does not count against it.
-    """
-    units = set(unit_ids)
-    names = []
-    for spec in choice.fields:
-        listed = [c for c in spec.choices or () if c != ""]
-        if spec.kind == "str" and listed and all(c in units for c in listed):
-            names.append(spec.name)
-    return tuple(names)
-
-
-def is_move_choice(choice: ActionChoice) -> bool:
-    """Whether the choice declares a path drawn on the table (a str field "path", not listed)."""
-    return any(
-        spec.name == PATH_FIELD and spec.kind == "str" and not spec.choices
-        for spec in choice.fields
-    )
-
-
-def choice_label(choice: ActionChoice) -> str:
-    """A choice's row in the list: its title and the rule allowing it."""
-    return f"{choice.title} ({choice.spec_id})" if choice.spec_id else choice.title
-
-
-def format_value(value: Any) -> str:
-    """A value as its field's text entry shows it (tables as inline TOML)."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int | float):
-        return str(value)
-    return _inline_toml(value)
-
-
-def _inline_toml(value: Any) -> str:
-    if isinstance(value, Mapping):
-        inner = ", ".join(f"{_toml_key(k)} = {_inline_toml(v)}" for k, v in value.items())
-        return "{ " + inner + " }" if inner else "{}"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_inline_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return format_value(value)
-
-
-def _toml_key(key: Any) -> str:
-    text = str(key)
-    return text if text.replace("-", "").replace("_", "").isalnum() else _inline_toml(text)
-
-
-def form_fields(choice: ActionChoice) -> tuple[Field, ...]:
-    """The fields the form shows: all but the optional tables (their defaults apply)."""
-    return tuple(
-        spec for spec in choice.fields if spec.kind not in ("table", "tables") or spec.required
-    )
-
-
-def field_tooltip(spec: Field) -> str:
-    parts = [spec.doc] if spec.doc else []
-    parts.append(f"expects {spec.describe()}" + ("" if spec.required else " (optional)"))
-    if spec.spec_id:
-        parts.append(spec.spec_id)
-    return f"{spec.name}: " + " · ".join(parts)
-
 
 # --------------------------------------------------------------------------- the widget
 

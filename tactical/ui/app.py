@@ -1,13 +1,15 @@
 """The play screen: a pygame-ce window where people set up a table and play a game on it.
 
 `App` owns the window (or an offscreen surface when headless), the pygame_gui
-UIManager and the loop. Input handlers turn events into new `ViewState` values
-and into new immutable `GameState` values through the session and model APIs;
-`frame()` draws the model and the view through the shared `SceneRenderer`.
-The game itself (turn, choices, moves, odds, rolls, log, saves, replay) is the
-`PlayScreen` of tactical.ui.play_mode, over a `Session`.
-Every number shown comes from the model, geometry and rules layers
-(`TableGeometry.pair` for the hover numbers, the ruler from table inches).
+UIManager, the loop and which mode is active: `PlayScreen` (tactical.ui.play_mode,
+the game over a `Session`) or `SetupMode` (tactical.ui.setup_mode, the table
+before the game). Each mode owns its panels and input and reaches the window's
+shared services (`tactical.ui.services.Services`, which `App` implements) without
+importing this module. Around them: the top bar, status line and help
+(tactical.ui.chrome), the hover card and pair panel (tactical.ui.hover_panels)
+and the table picture (tactical.ui.table_view). Every number shown comes from the
+model, geometry and rules layers (`TableGeometry.pair` for the hover numbers, the
+ruler from table inches).
 
 Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 `pump()` (the events pygame_gui posts), `step()` and `frame() -> Surface`.
@@ -18,106 +20,38 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import replace
 from html import escape
 from pathlib import Path
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import (
-    UIButton,
-    UIDropDownMenu,
-    UILabel,
-    UIPanel,
-    UITextBox,
-    UITextEntryLine,
-)
+from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
-from tactical.dice import SeededDice
 from tactical.errors import UserError
-from tactical.geometry.shapes import Pose, normalise_heading
 from tactical.io.maps import load_map, save_map
-from tactical.model import Circle, GameState, Terrain, Unit
-from tactical.physics.overlap import overlapping_pairs
+from tactical.model import GameState, Unit
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
 from tactical.session.controller import Session
-from tactical.session.deployment import (
-    DEPLOYMENT_RULES,
-    OVERLAP_RULE,
-    ROLL_OFF_RULE,
-    ZONE_RULE,
-    Deployment,
-    RollOff,
-    choose_edges,
-    is_deployed_in,
-    roll_off,
-)
 from tactical.session.saving import Autosave
-from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
-from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
-from tactical.ui.draw import text
-from tactical.ui.layers import (
-    draw_deployment_zone,
-    draw_legend,
-    highlight_terrain,
-    layout_legend,
-    legend_entries,
-    legend_height,
-)
-from tactical.ui.play_mode import PANEL_WIDTH, PlayScreen
+from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
+from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
+from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
-from tactical.ui.selection import SelectionView
-from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance, terrain_at
+from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
+from tactical.ui.setup_mode import SetupMode
+from tactical.ui.table_view import TableScene, TableView
+from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
-TOP_BAR = 36
-STATUS_BAR = 26
-TICK_BAND = 36
-SIDE_PANEL = 270
-TITLE_WIDTH = 420
-TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
-OVERLAY_HEIGHT = 20  # pygame_gui layer of the card and the help: above the setup panel
-LEGEND_BAND = 40  # pixels kept under the fitted table for the legend
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
-ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
 CLICK_SLOP = 4  # pixels a press may move and still be a click
-EDGES = ("bottom", "top", "left", "right")
-ZONE_ALPHA = 60
-
-CONTROLS = (
-    ("Mouse", ""),
-    ("Left click", "select a unit: its actions on the panel; empty table clears"),
-    ("Click a ringed unit", "fill the declaration's target (or other unit field)"),
-    ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
-    ("Enter / Roll", "resolve the declaration with the seeded dice"),
-    ("N / Next", "end this side's go (pass); the tracker shows who acts"),
-    ("Ctrl+Z / Ctrl+Y", "undo / redo (the log's slider goes to any step)"),
-    ("Ctrl+R", "reset to the start of the activation"),
-    ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),
-    ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
-    ("Page Up / Page Down", "replay: previous / next step"),
-    ("Hover", "unit card; with a unit selected: distances, arcs, LOS, range band"),
-    ("Right/middle drag, arrows", "pan"),
-    ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
-    ("F / Home", "fit the table to the window"),
-    ("M", "measure tool: drag or two clicks; snaps to centres and base edges"),
-    ("Esc", "cancel the ruler / drag, close help"),
-    ("Tab", "switch play / setup mode (setup only before the first action)"),
-    ("Setup: drag", "move a unit (companion) or a terrain piece"),
-    ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
-    ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
-    ("Setup: Roll / New seed", f"terrain procedure {TERRAIN_RULE} with every area's rolls"),
-    ("Setup: Roll-off, edge", f"deployment {DEPLOYMENT_RULES}: zones; drops are checked"),
-    ("Ctrl+O", "open a map (.toml) or a saved game (.json)"),
-    ("Ctrl+S / Ctrl+Shift+S", "save the game (JSON) / save the map (TOML)"),
-    ("F12", "export the view as PNG (Shift+F12: choose the file)"),
-    ("F1", "this help"),
-)
 
 
 class App:
@@ -133,6 +67,7 @@ class App:
         seed: int = 1,
         autosave: Autosave | None = None,
         session: Session | None = None,
+        ai: Mapping[str, str] | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -156,38 +91,36 @@ class App:
             ]
         )
         self.renderer = SceneRenderer()
+        self.table = TableView(self.renderer)
         self.clock = pygame.time.Clock()
         self.path = Path(path) if path is not None else None
         self.running = True
-        self.top_bar, self.status_bar = TOP_BAR, STATUS_BAR
         self.state = state
         self.system = registry.get(state.rules)
         self.view = ViewState(camera=self.fitted_camera(), mode="play")
-        self.seed = 1
         self.game_seed = seed
         self.map_state = state  # the table as set up, before the game's first action
-        self._rolloff_count = 0
-        self.rolloff: RollOff | None = None
-        self.deployment: Deployment | None = None
         self._geometry: tuple[GameState, TableGeometry] | None = None
         self._index: tuple[tuple[Unit, ...], UnitIndex] | None = None
         self._pair: tuple[tuple, PairReport | None] | None = None
-        self._base: tuple[GameState, tuple, pygame.Surface] | None = None
-        self._composite: tuple[GameState, tuple, pygame.Surface] | None = None
         self._mouse = (size[0] // 2, size[1] // 2)
         self._pan_from: tuple[int, int] | None = None
         self._press: tuple[int, int] | None = None
-        self._drag: tuple[str, str, tuple[float, float]] | None = None  # kind, id, grab offset
-        self._drag_to: tuple[float, float] | None = None
-        self._card_for: str | None = None
         self._dialog: tuple[str, UIFileDialog] | None = None
         self.message: UIMessageWindow | None = None
-        self._build_widgets()
+        self.top = TopBar(self.manager)
+        self.status = StatusLine(self.manager)
+        self.pair_panel = PairPanel(self.manager)
+        self.help = HelpOverlay(self.manager)
+        self.setup = SetupMode(self)
         if session is None:
             session = Session.new(state, seed, autosave)
         else:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
+        self.play.ai.set_seats(ai or {})  # the sides the computer plays (`--ai`)
+        # created last so that it lies over the panels
+        self.card = UnitCard(self.manager)
         self._layout()
         self._show_mode()
         self.play.sync()
@@ -264,121 +197,41 @@ class App:
             selected=view.selected if view.selected and state.has_unit(view.selected) else None,
             hovered=view.hovered if view.hovered and state.has_unit(view.hovered) else None,
         )
-        self._update_pose_entries()
+        self.setup.update_pose_entries()
+
+    def set_view(self, view: ViewState) -> None:
+        self.view = view
 
     def set_status(self, message: str) -> None:
         self.view = replace(self.view, status=message)
-        self.status.set_text(message or " ")
+        self.status.set_text(message)
 
     def world(self, pos: tuple[int, int]) -> tuple[float, float]:
         return self.view.camera.to_world(*pos)
 
     # ------------------------------------------------------------------ widgets
 
-    def _build_widgets(self) -> None:
-        m = self.manager
-        r = pygame.Rect(0, 0, 10, 10)
-        self.top = UIPanel(r, manager=m)
-        names = [
-            ("mode", "Mode: play", "Tab: switch play / setup mode"),
-            ("measure", "Measure", "M: ruler from any point to any point"),
-            ("fit", "Fit", "F: fit the table to the window"),
-            ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
-            ("save", "Save", "Ctrl+S: save the game (Ctrl+Shift+S: the map)"),
-            ("png", "PNG", "F12: export the view as PNG"),
-            ("help", "Help", "F1: every control"),
-        ]
-        self.buttons: dict[str, UIButton] = {}
-        for i, (key, label, tip) in enumerate(names):
-            width = 130 if key == "mode" else 80
-            left = 4 + sum(134 if k == "mode" else 84 for k, *_ in names[:i])
-            self.buttons[key] = UIButton(
-                pygame.Rect(left, 2, width, 28),
-                label,
-                manager=m,
-                container=self.top,
-                tool_tip_text=tip,
-            )
-        self.title = UILabel(pygame.Rect(620, 2, TITLE_WIDTH, 28), " ", m, container=self.top)
-        self.status = UILabel(pygame.Rect(0, 0, self.size[0], STATUS_BAR), " ", m)
-        self.pair_panel = UITextBox("", pygame.Rect(0, 0, 350, -1), m)  # as tall as its lines
-        self.pair_panel.hide()
-        self.help = UITextBox(
-            self._help_html(), pygame.Rect(0, 0, 640, 520), m, starting_height=OVERLAY_HEIGHT
-        )
-        self.help.hide()
-        # setup panel: terrain, deployment, pose
-        self.setup = UIPanel(pygame.Rect(0, 0, SIDE_PANEL, 420), manager=m)
-        c = self.setup
-        UILabel(pygame.Rect(8, 6, 250, 22), f"Terrain ({TERRAIN_RULE})", m, container=c)
-        UILabel(pygame.Rect(4, 32, 48, 28), "Seed", m, container=c)
-        self.seed_entry = UITextEntryLine(pygame.Rect(52, 32, 68, 28), m, container=c)
-        self.seed_entry.set_text("1")
-        self.roll_button = UIButton(pygame.Rect(124, 32, 56, 28), "Roll", m, container=c)
-        self.reroll_button = UIButton(
-            pygame.Rect(182, 32, 78, 28),
-            "New seed",
-            m,
-            container=c,
-            tool_tip_text="re-roll the terrain with the next seed",
-        )
-        UILabel(pygame.Rect(8, 70, 250, 22), f"Deployment ({DEPLOYMENT_RULES})", m, container=c)
-        self.rolloff_button = UIButton(pygame.Rect(8, 96, 90, 28), "Roll-off", m, container=c)
-        self.edge_menu = UIDropDownMenu(
-            ["edge…", *EDGES], "edge…", pygame.Rect(104, 96, 100, 28), m, container=c
-        )
-        self.clear_zones = UIButton(pygame.Rect(208, 96, 54, 28), "Free", m, container=c)
-        self.rolloff_label = UITextBox("", pygame.Rect(8, 128, 254, 72), m, container=c)
-        UILabel(pygame.Rect(8, 204, 254, 22), "Selected unit pose", m, container=c)
-        self.pose_entries: dict[str, UITextEntryLine] = {}
-        for i, key in enumerate(("x", "y", "heading")):
-            UILabel(pygame.Rect(8 + i * 84, 228, 80, 20), key, m, container=c)
-            self.pose_entries[key] = UITextEntryLine(
-                pygame.Rect(8 + i * 84, 250, 80, 28), m, container=c
-            )
-        # created last so that it lies over the panels
-        # height -1: the card is as tall as its lines (pygame_gui sizes it on each set_text)
-        self.card = UITextBox("", pygame.Rect(0, 0, 300, -1), m, starting_height=OVERLAY_HEIGHT)
-        self.card.hide()
-
     def _layout(self) -> None:
-        width, height = self.size
-        self.top.set_relative_position((0, 0))
-        self.top.set_dimensions((width, TOP_BAR))
-        self.title.set_relative_position((max(620, width - TITLE_WIDTH - 8), 2))
-        self.title.set_text(self._title())
-        self.status.set_relative_position((0, height - STATUS_BAR))
-        self.status.set_dimensions((width, STATUS_BAR))
-        self.setup.set_relative_position((width - SIDE_PANEL - 4, TOP_BAR + 4))
-        if hasattr(self, "play"):
-            self.play.layout()
-        self._place_pair_panel()
-        self.help.set_relative_position(((width - 640) // 2, max(TOP_BAR, (height - 520) // 2)))
+        self.top.layout(self.size)
+        self.top.set_title(self._title())
+        self.status.layout(self.size)
+        self.setup.layout(self.size)
+        self.play.layout()
+        self.pair_panel.layout(self.size)
+        self.help.layout(self.size)
 
     def _show_mode(self) -> None:
         setup = self.view.mode == "setup"
         self.play.show(not setup)
-        self.buttons["mode"].set_text(f"Mode: {self.view.mode}")
-        self.buttons["measure"].set_text("Measuring" if self.view.tool == "measure" else "Measure")
-        if setup:
-            self.setup.show()
-        else:
-            self.setup.hide()
+        self.setup.show(setup)
+        self.top.show_mode(self.view.mode, self.view.tool == "measure")
 
     def _title(self) -> str:
-        """The map's title and rule system, shortened to what the top bar has room for."""
-        title = f"{self.state.title or 'untitled map'} · {self.system.title}"
-        room = max(8, (min(TITLE_WIDTH, self.size[0] - 628)) // TITLE_CHAR_PIXELS)
-        return title if len(title) <= room else title[: room - 3] + "..."
-
-    def _help_html(self) -> str:
-        rows = "".join(
-            f"<b>{escape(key)}</b>  {escape(what)}<br>" if what else "" for key, what in CONTROLS
-        )
-        return "<b>tactical play: controls</b> (F1 closes)<br><br>" + rows
+        return f"{self.state.title or 'untitled map'} · {self.system.title}"
 
     def _over_widget(self, pos: tuple[int, int]) -> bool:
-        widgets = [self.top, self.setup, self.help, self.pair_panel, self.status]
+        widgets = [self.top.panel, self.help.box, self.pair_panel.box, self.status.label]
+        widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
         if self._dialog is not None:
             widgets.append(self._dialog[1])
@@ -387,12 +240,10 @@ class App:
         return any(w.visible and w.get_abs_rect().collidepoint(pos) for w in widgets)
 
     def _typing(self) -> bool:
-        entries = [self.seed_entry, *self.pose_entries.values()]
-        focused = any(entry.is_focused for entry in entries)
         typing_elsewhere = any(
             isinstance(element, UITextEntryLine) for element in self.manager.get_focus_set() or ()
         )
-        return focused or typing_elsewhere or self._dialog is not None
+        return self.setup.typing() or typing_elsewhere or self._dialog is not None
 
     # ------------------------------------------------------------------ events
 
@@ -426,33 +277,23 @@ class App:
             self._key(event)
 
     def _ui_event(self, event: pygame.event.Event) -> None:
-        if self.play.handle_ui_event(event):
+        if self.view.mode == "play" and self.play.handle_ui_event(event):
+            return
+        if self.view.mode == "setup" and self.setup.ui_event(event):
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
-                self.buttons["mode"]: self.toggle_mode,
-                self.buttons["measure"]: self.toggle_measure,
-                self.buttons["fit"]: self.fit,
-                self.buttons["open"]: self.ask_open,
-                self.buttons["save"]: self.save_for_mode,
-                self.buttons["png"]: self.export_png,
-                self.buttons["help"]: self.toggle_help,
-                self.roll_button: lambda: self.roll_terrain(self._seed_from_entry()),
-                self.reroll_button: lambda: self.roll_terrain(self._seed_from_entry() + 1),
-                self.rolloff_button: self.do_roll_off,
-                self.clear_zones: self.free_placement,
+                "mode": self.toggle_mode,
+                "measure": self.toggle_measure,
+                "fit": self.fit,
+                "open": self.ask_open,
+                "save": self.save_for_mode,
+                "png": self.export_png,
+                "help": self.toggle_help,
             }
-            action = actions.get(event.ui_element)
-            if action is not None:
-                action()
-        elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            if event.ui_element is self.edge_menu and event.text in EDGES:
-                self.choose_edge(event.text)
-        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
-            if event.ui_element in self.pose_entries.values():
-                self.apply_pose_entries()
-            elif event.ui_element is self.seed_entry:
-                self.roll_terrain(self._seed_from_entry())
+            name = self.top.command(event.ui_element)
+            if name is not None:
+                actions[name]()
         elif event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and self._dialog is not None:
             purpose, dialog = self._dialog
             if event.ui_element is dialog:
@@ -502,14 +343,15 @@ class App:
 
     def _key(self, event: pygame.event.Event) -> None:
         key = event.key
-        shift = bool(event.mod & pygame.KMOD_SHIFT)
         arrows = {
             pygame.K_LEFT: (PAN_STEP, 0),
             pygame.K_RIGHT: (-PAN_STEP, 0),
             pygame.K_UP: (0, PAN_STEP),
             pygame.K_DOWN: (0, -PAN_STEP),
         }
-        if self.view.mode == "play" and self._play_key(event):
+        if self.view.mode == "play" and self.play.key(event):
+            return
+        if self.view.mode == "setup" and self.setup.key(event):
             return
         if key in arrows:
             self.view = replace(self.view, camera=self.view.camera.panned(*arrows[key]))
@@ -520,31 +362,10 @@ class App:
         elif key == pygame.K_TAB:
             self.toggle_mode()
         elif key == pygame.K_ESCAPE:
-            self._drag = self._drag_to = None
+            self.setup.escape()
             self.play.escape()
             self.view = replace(self.view, ruler=None, help_visible=False)
-            self.help.hide()
-        elif key in (pygame.K_q, pygame.K_e) and self.view.mode == "setup":
-            step = 1.0 if shift else ROTATE_STEP
-            self.rotate_selected(-step if key == pygame.K_q else step)
-
-    def _play_key(self, event: pygame.event.Event) -> bool:
-        """The game's keys in play mode: the move tool first, then Next, Roll, replay."""
-        play = self.play
-        if play.move_key(event):
-            return True
-        key = event.key
-        if key == pygame.K_n:
-            play.next_go()
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            play.apply_current()
-        elif key == pygame.K_PAGEDOWN and play.replaying:
-            play.replay_step(1)
-        elif key == pygame.K_PAGEUP and play.replaying:
-            play.replay_step(-1)
-        else:
-            return False
-        return True
+            self.help.show(False)
 
     def _mouse_down(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -563,21 +384,11 @@ class App:
             else:
                 self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
-        if self.view.mode == "play" and self.play.press(point):
-            return
         unit_id = self.index.unit_at(point)
-        if self.view.mode == "play" and unit_id is not None and self.play.click_unit(unit_id):
-            return
-        self.select(unit_id)
         if self.view.mode == "setup":
-            if unit_id is not None:
-                unit = self.state.unit(unit_id)
-                self._drag = ("unit", unit_id, (unit.x - point[0], unit.y - point[1]))
-            else:
-                piece = terrain_at(self.state, point)
-                if piece is not None:
-                    self._drag = ("terrain", piece, point)
-            self._drag_to = None
+            self.setup.press(point, unit_id)
+        elif not self.play.press(point, unit_id):
+            self.select(unit_id)
 
     def _mouse_up(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -594,16 +405,7 @@ class App:
             snapped, _ = self.index.snap(self.world(pos), snap_tolerance(self.view.camera))
             self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
-        drag, self._drag = self._drag, None
-        self._drag_to = None
-        if drag is None or not moved:
-            return
-        kind, item, grab = drag
-        point = self.world(pos)
-        if kind == "unit":
-            self.place_unit(item, (point[0] + grab[0], point[1] + grab[1]))
-        else:
-            self.move_terrain(item, (point[0] - grab[0], point[1] - grab[1]))
+        self.setup.release(self.world(pos), moved)
 
     def _mouse_motion(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -617,10 +419,8 @@ class App:
         if self.view.tool == "measure" and ruler is not None and not ruler.done:
             snapped, _ = self.index.snap(point, snap_tolerance(self.view.camera))
             self.view = replace(self.view, ruler=Ruler(ruler.start, snapped))
-        if self._drag is not None:
-            self._drag_to = point
-        if self.play.dragging:
-            self.play.drag(point)
+        self.setup.drag(point)
+        self.play.drag(point)
         hovered = None if self._over_widget(pos) else self.index.unit_at(point)
         if hovered != self.view.hovered:
             self.view = replace(self.view, hovered=hovered)
@@ -632,10 +432,7 @@ class App:
         if not notches:
             return
         under = self.index.unit_at(self.world(self._mouse))
-        if self.view.mode == "setup" and under is not None:
-            shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-            self.select(under)
-            self.rotate_selected(notches * (1.0 if shift else ROTATE_STEP))
+        if self.view.mode == "setup" and self.setup.wheel(notches, under):
             return
         camera = self.view.camera.zoomed(ZOOM_STEP**notches, self._mouse)
         self.view = replace(self.view, camera=camera)
@@ -687,7 +484,7 @@ class App:
             else:
                 self.play.sync()
         self._show_mode()
-        self._update_pose_entries()
+        self.setup.update_pose_entries()
 
     def toggle_measure(self) -> None:
         tool = "select" if self.view.tool == "measure" else "measure"
@@ -697,14 +494,11 @@ class App:
     def toggle_help(self) -> None:
         visible = not self.view.help_visible
         self.view = replace(self.view, help_visible=visible)
-        if visible:
-            self.help.show()
-        else:
-            self.help.hide()
+        self.help.show(visible)
 
     def select(self, unit_id: str | None) -> None:
         self.view = replace(self.view, selected=unit_id)
-        self._update_pose_entries()
+        self.setup.update_pose_entries()
         if self.view.mode == "play":
             self.play.selection_changed()
 
@@ -714,144 +508,6 @@ class App:
             f'ruler: {ruler.length:.2f}" from ({ruler.start[0]:.2f}, {ruler.start[1]:.2f}) '
             f"to ({ruler.end[0]:.2f}, {ruler.end[1]:.2f})"  # type: ignore[index]
         )
-
-    def _seed_from_entry(self) -> int:
-        try:
-            return int(self.seed_entry.get_text().strip())
-        except ValueError:
-            return self.seed
-
-    def roll_terrain(self, seed: int) -> None:
-        """R002.9 with dice and placement seeded from `seed`; every area's rolls shown."""
-        avoid = tuple(self.deployment.zones.values()) if self.deployment else ()
-        setup = seeded_setup(self.state.board, seed, avoid=avoid)
-        self.seed = seed
-        self.seed_entry.set_text(str(seed))
-        self.set_state(self.state.with_terrain(setup.terrain))
-        labels = tuple(
-            (area.area, " / ".join(f"{side} {roll}" for side, roll in area.rolls.items()))
-            for area in setup.areas
-        )
-        self.view = replace(self.view, area_rolls=labels)
-        self.set_status(f"terrain seed {seed}: {len(setup.terrain)} pieces placed ({TERRAIN_RULE})")
-
-    def do_roll_off(self) -> None:
-        """R002.16: 2D6 each, ties re-roll; the dice shown, the winner picks an edge."""
-        sides = self.state.sides[:2] if len(self.state.sides) >= 2 else ("A", "B")
-        # a fresh, reproducible throw each press: the terrain seed and the press count
-        self._rolloff_count += 1
-        self.rolloff = roll_off(SeededDice(self.seed * 7919 + self._rolloff_count), sides)
-        lines = [
-            ", ".join(f"{side} {a}+{b}={a + b}" for side, (a, b) in rnd.dice.items())
-            for rnd in self.rolloff.rounds
-        ]
-        self.rolloff_label.set_text(
-            "<br>".join(lines[-2:]) + f" <b>{self.rolloff.winner} picks an edge</b>"
-        )
-        self.set_status(f"roll-off: {self.rolloff.winner} wins and picks an edge ({ROLL_OFF_RULE})")
-
-    def choose_edge(self, edge: str) -> None:
-        if self.rolloff is None:
-            self.set_status(f"roll off first: the winner picks the edge ({ROLL_OFF_RULE})")
-            return
-        sides = tuple(self.rolloff.rounds[0].dice)
-        self.deployment = choose_edges(self.state.board, self.rolloff.winner, edge, sides)
-        edges = ", ".join(f"{s}: {e}" for s, e in self.deployment.edges.items())
-        self.set_status(f"deployment zones {edges}: drag units into their zone ({ZONE_RULE})")
-
-    def free_placement(self) -> None:
-        self.deployment = None
-        self.set_status("free placement: units move anywhere on the table")
-
-    def place_unit(self, unit_id: str, centre: tuple[float, float], heading: float | None = None):
-        """Move a unit (setup); refused with the reason when illegal. True when placed."""
-        unit = self.state.unit(unit_id)
-        pose = Pose(centre[0], centre[1], unit.heading if heading is None else heading)
-        moved = unit.moved_to(pose)
-        reason = self.placement_problem(moved)
-        if reason:
-            self.set_status(f"refused: {reason}")
-            return False
-        self.set_state(self.state.replace_unit(moved))
-        self.set_status(
-            f"{unit_id} placed at ({pose.x:.2f}, {pose.y:.2f}) heading {pose.heading:g}°"
-        )
-        return True
-
-    def placement_problem(self, unit: Unit) -> str:
-        """Why `unit` may not stand where it is ("" when it may)."""
-        x0, y0, x1, y1 = unit.footprint.bounds
-        bx0, by0, bx1, by1 = self.state.board.bounds
-        if x0 < bx0 - 1e-9 or y0 < by0 - 1e-9 or x1 > bx1 + 1e-9 or y1 > by1 + 1e-9:
-            return f"{unit.id} would stand off the table"
-        if self.deployment is None:
-            return ""
-        zone = self.deployment.zones.get(unit.side)
-        if zone is not None and not is_deployed_in(unit, zone):
-            return (
-                f"{unit.id} is not wholly inside side {unit.side}'s deployment zone "
-                f"({zone.edge} edge) [{ZONE_RULE}]"
-            )
-        units = tuple(unit if u.id == unit.id else u for u in self.state.units)
-        clash = overlapping_pairs(units, self.system.los_level, among=(unit.id,))
-        if clash:
-            a, b = clash[0]
-            return f"{a} and {b} would overlap [{OVERLAP_RULE}]"
-        return ""
-
-    def rotate_selected(self, degrees: float) -> None:
-        unit_id = self.view.selected
-        if unit_id is None:
-            self.set_status("select a unit to rotate it")
-            return
-        unit = self.state.unit(unit_id)
-        self.place_unit(unit_id, (unit.x, unit.y), normalise_heading(unit.heading + degrees))
-
-    def apply_pose_entries(self) -> None:
-        """The typed x, y and heading set the selected unit's exact pose."""
-        unit_id = self.view.selected
-        if unit_id is None:
-            self.set_status("select a unit first, then type its x, y and heading")
-            return
-        try:
-            x, y, heading = (float(self.pose_entries[k].get_text()) for k in ("x", "y", "heading"))
-        except ValueError:
-            self.set_status("x, y and heading must be numbers (inches, degrees)")
-            return
-        if not all(math.isfinite(v) for v in (x, y, heading)):
-            self.set_status("x, y and heading must be finite numbers")
-            return
-        self.place_unit(unit_id, (x, y), normalise_heading(heading))
-
-    def _update_pose_entries(self) -> None:
-        unit_id = self.view.selected
-        if unit_id is None or not self.state.has_unit(unit_id):
-            values = ("", "", "")
-        else:
-            unit = self.state.unit(unit_id)
-            values = (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}")
-        for entry, value in zip(self.pose_entries.values(), values, strict=True):
-            if not entry.is_focused:
-                entry.set_text(value)
-
-    def move_terrain(self, terrain_id: str, offset: tuple[float, float]) -> bool:
-        """Shift a terrain piece by `offset` inches; refused off the table or onto another."""
-        moved = shifted_terrain(self.state.terrain_piece(terrain_id), offset)
-        bx0, by0, bx1, by1 = self.state.board.bounds
-        x0, y0, x1, y1 = moved.geometry.bounds
-        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
-            self.set_status(f"refused: terrain {terrain_id} would lie off the table")
-            return False
-        for other in self.state.terrain:
-            if other.id != terrain_id and other.geometry.intersects(moved.geometry):
-                self.set_status(f"refused: terrain {terrain_id} would overlap {other.id}")
-                return False
-        terrain: tuple[Terrain, ...] = tuple(
-            moved if t.id == terrain_id else t for t in self.state.terrain
-        )
-        self.set_state(self.state.with_terrain(terrain))
-        self.set_status(f"terrain {terrain_id} moved by ({offset[0]:.2f}, {offset[1]:.2f})")
-        return True
 
     # ------------------------------------------------------------------ files
 
@@ -900,10 +556,10 @@ class App:
         self.system = registry.get(state.rules)
         if path is not None:
             self.path = path
-        self.rolloff = self.deployment = None
+        self.setup.forget_table()
         self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
-        self.title.set_text(self._title())
-        self._update_pose_entries()
+        self.top.set_title(self._title())
+        self.setup.update_pose_entries()
 
     def save_for_mode(self) -> bool:
         """The Save button, as Ctrl+S: the game in play mode, the map in setup mode."""
@@ -965,140 +621,46 @@ class App:
 
     def refresh_card(self) -> None:
         """Re-word the hover card (after a roll: the result appears on the target's card)."""
-        self._card_for = None
+        self.card.forget()
         self._update_card(self._mouse)
 
     def _update_card(self, pos: tuple[int, int]) -> None:
         hovered = self.view.hovered
         if hovered is None:
-            if self.card.visible:
-                self.card.hide()
-            self._card_for = None
-            self._update_pair_panel()
-            return
-        card_key = (hovered, self.state.units, self.play.result)
-        if self._card_for != card_key:
-            self.card.set_text(self.card_html(self.state.unit(hovered)))
-            self._card_for = card_key  # type: ignore[assignment]
-        x = min(pos[0] + 18, self.size[0] - 304)
-        y = min(pos[1] + 18, self.size[1] - STATUS_BAR - 4 - self.card.rect.height)
-        self.card.set_relative_position((max(0, x), max(TOP_BAR, y)))
-        if not self.card.visible:
-            self.card.show()
-        self._update_pair_panel()
+            self.card.hide()
+        else:
+            key = (hovered, self.state.units, self.play.result)
+            unit = self.state.unit(hovered)
 
-    def card_html(self, unit: Unit) -> str:
-        """The hover card: name, side, classes and the rule system's stats with their docs."""
-        docs = {f.name: f.doc for f in self.system.stats_fields}
-        lines = [
-            f"<b>{escape(unit.name or unit.id)}</b> ({escape(unit.id)})",
-            f"side {escape(unit.side)} · {unit.movement.value} · {unit.size.value}",
-            f"at ({unit.x:.2f}, {unit.y:.2f}) heading {unit.heading:g}°",
-        ]
-        for key, value in unit.stats.items():
-            doc = docs.get(key, "")
-            shown = value if not isinstance(value, (tuple, list)) else f"{len(value)} entries"
-            tail = f" <i>{escape(doc[:60])}</i>" if doc else ""
-            lines.append(f"{escape(str(key))}: {escape(str(shown))}{tail}")
-        result = self.play.card_lines(unit.id)
-        if result:
-            lines.append("<b>last roll</b>")
-            lines.extend(escape(line) for line in result)
-        return "<br>".join(lines)
+            def html() -> str:
+                return card_html(unit, self.system, self.play.card_lines(hovered))
 
-    def _update_pair_panel(self) -> None:
-        report = self.pair_report
-        if report is None:
-            if self.pair_panel.visible:
-                self.pair_panel.hide()
-            return
-        margins = ", ".join(
-            f"{name} {m.value:+.2f}{'°' if m.unit == 'degrees' else chr(34)}"
-            for name, m in report.arc_margins
-            if math.isfinite(m.value)
-        )
-        html = "<br>".join(
-            [
-                f"<b>{escape(report.source)} to {escape(report.target)}</b>"
-                + (" <i>where the move ends</i>" if self._moving else ""),
-                f'centre {report.centre_distance:.2f}"  edge {report.edge_distance:.2f}"',
-                f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
-                f"in arcs: {escape(', '.join(report.arcs) or 'none')}",
-                f"margins: {escape(margins or '-')}",
-                "LOS clear"
-                if report.los
-                else f"LOS blocked by {escape(', '.join(report.blocked_by))}",
-                f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
-            ]
-        )
-        if self.pair_panel.html_text != html:
-            self.pair_panel.set_text(html)
-            self._place_pair_panel()
-        if not self.pair_panel.visible:
-            self.pair_panel.show()
-
-    def _place_pair_panel(self) -> None:
-        """Bottom left, above the legend: its bottom edge stays put as its height follows
-        its lines."""
-        bottom = self.size[1] - STATUS_BAR - LEGEND_BAND - 8
-        self.pair_panel.set_relative_position((8, bottom - self.pair_panel.rect.height))
+            self.card.show(key, html, pos, self.size)
+        self.pair_panel.show(self.pair_report, self._moving)
 
     # ------------------------------------------------------------------ drawing
 
     def frame(self) -> pygame.Surface:
-        """Draw one frame of the table, the overlays and the widgets; returns the surface.
-
-        The table with its selection, zones, roll labels and hover pair is kept as one
-        picture until the model or the view under it changes; a frame is then a blit,
-        the ruler and the widgets.
-        """
+        """Draw one frame of the table, the mode's overlays and the widgets; returns it."""
         surface = self.screen
-        state = self._preview_state()
-        size = surface.get_size()
-        base_key = (
-            self.view.camera,
-            size,
-            self.view.selected,
-            self.view.area_rolls,
-            self.deployment,
-            self.system.id,
-            self._moving,
+        state = self.setup.preview_state(self.state) if self.view.mode == "setup" else self.state
+        scene = TableScene(
+            state,
+            self.system,
+            self.setup.deployment,
+            moving=self._moving,
+            panning=self._pan_from is not None,
         )
-        base = self._base
-        if self._pan_from is not None and base is not None and self._pans(base, state, base_key):
-            # while the view is dragged, slide the last table picture; redrawn on release
-            old = base[1][0]
-            offset = (
-                round(self.view.camera.origin[0] - old.origin[0]),
-                round(self.view.camera.origin[1] - old.origin[1]),
-            )
-            surface.fill(palette.SURROUND)
-            surface.blit(base[2], offset)
+        moved = self.play.moved_state() if self._moving else None
+
+        def pair() -> PairReport | None:
+            return self.pair_report if state is self.state else None
+
+        def overlay(surface: pygame.Surface) -> None:
             if self.view.mode == "play":
                 self.play.draw(surface)
-            self._draw_ruler(surface)
-            self.manager.draw_ui(surface)
-            return surface
-        if base is None or base[0] is not state or base[1] != base_key:
-            picture = base[2] if base and base[2].get_size() == size else pygame.Surface(size)
-            self._draw_table(picture, state)
-            self._base = base = (state, base_key, picture)
-            self._composite = None
-        # the hover pair on a copy of the table, so that hovering never redraws the table
-        moved = self.play.moved_state() if self._moving else None
-        hover_key = (base_key, self.view.hovered, moved)
-        top = self._composite
-        if top is None or top[0] is not state or top[1] != hover_key:
-            report = self.pair_report if state is self.state else None
-            picture = base[2]
-            if report is not None:
-                picture = picture.copy()
-                self._draw_pair(picture, report)
-            self._composite = top = (state, hover_key, picture)
-        surface.blit(top[2], (0, 0))
-        if self.view.mode == "play":
-            self.play.draw(surface)
-        self._draw_ruler(surface)
+
+        self.table.draw(surface, scene, self.view, pair, moved, overlay)
         self.manager.draw_ui(surface)
         return surface
 
@@ -1106,121 +668,3 @@ class App:
     def _moving(self) -> bool:
         """A move is being drawn: the selection's arcs are shown where it ends, not here."""
         return self.view.mode == "play" and self.play.move_tool is not None
-
-    @staticmethod
-    def _pans(base: tuple, state: GameState, key: tuple) -> bool:
-        """Whether `key` differs from the cached table's only by where the camera is."""
-        old = base[1]
-        return (
-            base[0] is state
-            and old[1:] == key[1:]
-            and old[0].scale == key[0].scale
-            and old[0].viewport == key[0].viewport
-        )
-
-    def _draw_table(self, surface: pygame.Surface, state: GameState) -> None:
-        camera = self.view.camera
-        view = self.renderer.draw(
-            surface, state, camera, self.system, selected=self.view.selected,
-            overlay=not self._moving,
-        )  # fmt: skip
-        if self.deployment is not None:
-            colours = palette.side_colours(state.sides)
-            for side, zone in self.deployment.zones.items():
-                depth = zone.y1 - zone.y0 if zone.edge in ("bottom", "top") else zone.x1 - zone.x0
-                tint = (*colours.get(side, (200, 200, 200)), ZONE_ALPHA)
-                draw_deployment_zone(surface, camera, state.board, zone.edge, depth, tint)
-        self._draw_area_rolls(surface)
-        self._draw_legend(surface, state, view)
-
-    def _draw_legend(
-        self, surface: pygame.Surface, state: GameState, view: SelectionView | None
-    ) -> None:
-        """Terrain kinds and heights, sides and the selection's overlays, above the status."""
-        colours = palette.side_colours(state.sides)
-        width, height = surface.get_size()
-        fonts = self.renderer.fonts
-        rows = layout_legend(fonts, legend_entries(state, colours, view), width - 2 * TICK_BAND)
-        top = height - STATUS_BAR - legend_height(rows) - 4
-        surface.fill(palette.SURROUND, (0, top - 4, width, height - top + 4))
-        draw_legend(surface, fonts, (TICK_BAND, top), rows)
-
-    def _preview_state(self) -> GameState:
-        if self._drag is None or self._drag_to is None:
-            return self.state
-        kind, item, grab = self._drag
-        if kind == "terrain":
-            offset = (self._drag_to[0] - grab[0], self._drag_to[1] - grab[1])
-            moved = shifted_terrain(self.state.terrain_piece(item), offset)
-            return self.state.with_terrain(
-                tuple(moved if t.id == item else t for t in self.state.terrain)
-            )
-        unit = self.state.unit(item)
-        pose = Pose(self._drag_to[0] + grab[0], self._drag_to[1] + grab[1], unit.heading)
-        return self.state.replace_unit(unit.moved_to(pose))
-
-    def _draw_area_rolls(self, surface: pygame.Surface) -> None:
-        if not self.view.area_rolls:
-            return
-        areas = {area.name: area for area in self.state.board.areas}
-        for name, rolls in self.view.area_rolls:
-            area = areas.get(name)
-            if area is None:
-                continue
-            centre = self.view.camera.to_screen((area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2)
-            label = f"{name}: {rolls}"
-            fonts = self.renderer.fonts
-            position = (round(centre[0]), round(centre[1]) + 16)
-            text(surface, fonts, label, position, 14, palette.TEXT, "center")
-
-    def _draw_pair(self, surface: pygame.Surface, report: PairReport) -> None:
-        camera = self.view.camera
-        fonts = self.renderer.fonts
-        source = self.state.unit(report.source)
-        target = self.state.unit(report.target)
-        if not report.los and report.blocked_by:
-            pieces = [p for p in self.state.terrain if p.id in set(report.blocked_by)]
-            highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
-        colour = (60, 210, 90) if report.los else (230, 60, 60)
-        pygame.draw.line(
-            surface,
-            colour,
-            camera.to_screen(source.x, source.y),
-            camera.to_screen(target.x, target.y),
-            2,
-        )
-        witnesses = ((report.edge_witness, (255, 220, 80), -12), (report.witness, None, 12))
-        for witness, tint, lift in witnesses:
-            if witness is None:
-                continue
-            start = camera.to_screen(*witness.start)
-            end = camera.to_screen(*witness.end)
-            pygame.draw.line(surface, tint or (255, 255, 255), start, end, 2)
-            middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + lift)
-            label = f'{witness.distance:.2f}"'
-            text(surface, fonts, label, (round(middle[0]), round(middle[1])), 14, palette.TEXT)
-
-    def _draw_ruler(self, surface: pygame.Surface) -> None:
-        ruler = self.view.ruler
-        if ruler is None:
-            return
-        camera = self.view.camera
-        start = camera.to_screen(*ruler.start)
-        pygame.draw.circle(surface, (255, 230, 0), start, 4)
-        if ruler.end is None:
-            return
-        end = camera.to_screen(*ruler.end)
-        pygame.draw.line(surface, (255, 230, 0), start, end, 2)
-        pygame.draw.circle(surface, (255, 230, 0), end, 4)
-        middle = (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2) - 14)
-        text(surface, self.renderer.fonts, f'{ruler.length:.2f}"', middle, 16, (255, 230, 0))
-
-
-def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
-    """The piece moved by `offset` inches (a new value; the shape is unchanged)."""
-    dx, dy = offset
-    if piece.circle is not None:
-        c = piece.circle
-        return replace(piece, circle=Circle(c.x + dx, c.y + dy, c.radius))
-    assert piece.polygon is not None
-    return replace(piece, polygon=tuple((x + dx, y + dy) for x, y in piece.polygon))

@@ -1,20 +1,20 @@
-"""The game side of the play screen (issue 6): turn, choices, moves, odds, rolls, log, files.
+"""Play mode of the play screen (issue 6): turn, choices, moves, odds, rolls, log, files.
 
-`PlayScreen` is the part of the `App` that plays: it holds the `Session` (the
-one object that knows the game), the phase tracker, the action panel, the log
-panel, the move tool and the odds board, and turns their commands and the
-table's clicks into session calls. Everything shown comes from what the rule
-system publishes through the session (phases, `ActionChoice` fields, odds
-reports, steps with their events and rolls); nothing here names a rule system.
+`PlayScreen` is the mode that plays: it holds the `Session` (the one object
+that knows the game), the phase tracker, the action panel, the log panel, the
+move being drawn (`MoveControl`) and the odds board, and turns their commands,
+the keys and the table's clicks into session calls. It reaches the window
+through `Services` (the status line, the file dialogs, the selection).
+Everything shown comes from what the rule system publishes through the session
+(phases, `ActionChoice` fields, odds reports, steps with their events and
+rolls); nothing here names a rule system.
 """
 
 from __future__ import annotations
 
 import os
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -25,20 +25,20 @@ from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
 from tactical.session.game import Step
 from tactical.session.log import tail_lines
-from tactical.session.movement import turning_rules_for
 from tactical.session.replay import Replay
 from tactical.ui import palette
-from tactical.ui.action_panel import ActionPanel, is_move_choice, unit_fields
-from tactical.ui.move_preview import draw_end_view, draw_handles, draw_move_preview, move_card
+from tactical.ui.action_panel import ActionPanel
+from tactical.ui.ai_player import AiDriver, end_banner
+from tactical.ui.declaration import unit_fields
+from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
-from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart, odds_lines
+from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
+from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
-from tactical.ui.selection import SelectionView, selection_view
+from tactical.ui.results import ResultNote, step_result_lines, step_state_units, units_named
+from tactical.ui.selection import SelectionView
+from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
 
-if TYPE_CHECKING:
-    from tactical.ui.app import App
-
-PANEL_WIDTH = 320  # the play column on the right of the window
 TRACKER_HEIGHT = 176
 LOG_HEIGHT = 250
 CHART_SIZE = (296, 170)
@@ -48,47 +48,6 @@ MOVE_KEYS = (
     " back a step; Enter or Move confirms, Esc cancels"
 )
 MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
-
-
-@dataclass(frozen=True)
-class ResultNote:
-    """What the last roll did, for the cards of the units it touched."""
-
-    step: int
-    units: tuple[str, ...]
-    lines: tuple[str, ...]
-
-
-def step_result_lines(step: Step) -> tuple[str, ...]:
-    """The outcome and every die of a step, as the cards and the status show them."""
-    lines = [f"#{step.number} {step.title}"]
-    if step.summary is not None:
-        lines.append(f"result: {summary_text(step.summary)}")
-    outcomes = [e for e in step.events if e.kind == "outcome"]
-    for event in outcomes[-3:]:
-        lines.append(event.describe())
-    if step.rolls:
-        dice = ", ".join(f"{roll.die}={roll.result}" for roll in step.rolls[:24])
-        more = f" (+{len(step.rolls) - 24} more)" if len(step.rolls) > 24 else ""
-        lines.append(f"dice: {dice}{more}")
-    return tuple(lines)
-
-
-def summary_text(summary: object) -> str:
-    if isinstance(summary, tuple | list):
-        return ", ".join(summary_text(part) for part in summary)
-    if isinstance(summary, dict | FrozenMap):
-        return ", ".join(f"{key}={summary_text(value)}" for key, value in summary.items())
-    return str(summary)
-
-
-def units_named(step: Step, unit_ids: set[str]) -> tuple[str, ...]:
-    """The units a step concerned: its actor and every unit id among its parameters."""
-    found = [step.action.actor] if step.action.actor in unit_ids else []
-    for value in step.action.params.values():
-        values = value if isinstance(value, tuple | list) else (value,)
-        found.extend(v for v in values if isinstance(v, str) and v in unit_ids and v not in found)
-    return tuple(found)
 
 
 def free_name(stem: str, suffix: str) -> Path:
@@ -102,32 +61,31 @@ def free_name(stem: str, suffix: str) -> Path:
 class PlayScreen:
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
-    def __init__(self, app: App, session: Session) -> None:
-        self.app = app
+    def __init__(self, services: Services, session: Session) -> None:
+        self.services = services
         self.session = session
         self.replay: Replay | None = None
-        self.move_tool: MoveTool | None = None
-        self.move_choice: ActionChoice | None = None
+        self.moves = MoveControl(lambda: self.session)
         self.result: ResultNote | None = None
         self.game_path: Path | None = None
         self.odds = OddsBoard(ProcessOdds())
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
-        m = app.manager
+        m = services.manager
         r = pygame.Rect(0, 0, PANEL_WIDTH, 100)
         self.tracker = PhaseTracker(m, r)
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
+        self.ai = AiDriver(self)  # the sides the computer plays (solo play)
+        weakref.finalize(self, self.ai.worker.close)
+        self.ai.attach(m, session.game.sides)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
-        self._end_view: tuple[GameState, bool, SelectionView | None] | None = None
-        self._moved: tuple[tuple, GameState, TableGeometry | None] | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
-        self._dragging = False
         self._synced = False
         self.layout()
 
@@ -139,7 +97,7 @@ class PlayScreen:
 
     @property
     def active(self) -> bool:
-        return self.app.view.mode == "play"
+        return self.services.view.mode == "play"
 
     @property
     def replaying(self) -> bool:
@@ -149,6 +107,7 @@ class PlayScreen:
         return [self.tracker.panel, self.actions.panel, self.log.panel]
 
     def show(self, visible: bool) -> None:
+        self.ai.show(visible)
         for widget in self.widgets():
             if visible:
                 widget.show()
@@ -156,9 +115,9 @@ class PlayScreen:
                 widget.hide()
 
     def layout(self) -> None:
-        width, height = self.app.size
-        top = self.app.top_bar + 4
-        bottom = height - self.app.status_bar - 4
+        width, height = self.services.size
+        top = TOP_BAR + 4
+        bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
         wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
         tracker = pygame.Rect(left, top, PANEL_WIDTH, min(wanted, (bottom - top) // 3))
@@ -177,21 +136,23 @@ class PlayScreen:
         self.result = None
         self.odds.clear()
         self._choices_for = self._log_for = None
+        self.ai.whys.clear()
+        self.ai.attach(self.services.manager, session.game.sides)
         self.sync()
 
     # ------------------------------------------------------------------ keeping in step
 
     def sync(self) -> None:
         """After any change of the game: the table, the tracker, the choices and the log."""
-        app = self.app
+        services = self.services
         if self.replay is not None:
             frame = self.replay.frame()
-            app.set_state(frame.state)
+            services.set_state(frame.state)
             game = frame.game
         else:
-            app.set_state(self.session.state)
+            services.set_state(self.session.state)
             game = self.session.game
-        colours = palette.side_colours(app.state.sides)
+        colours = palette.side_colours(services.state.sides)
         height = self.tracker.wanted_height() if self._synced else None
         self.tracker.update(TrackerView.of_game(game, colours), can_pass=self.replay is None)
         self._synced = True
@@ -206,7 +167,7 @@ class PlayScreen:
         if self.replay is not None:
             return ()
         choices = self.session.choices()
-        selected = self.app.view.selected
+        selected = self.services.view.selected
         sides = set(self.game.sides)
         first = [c for c in choices if c.actor == selected]
         side = [c for c in choices if c.actor != selected and c.actor in sides]
@@ -214,7 +175,7 @@ class PlayScreen:
         return tuple(first + side + rest)
 
     def _update_choices(self) -> None:
-        key = (self.game if self.replay is None else None, self.app.view.selected, self.replay)
+        key = (self.game if self.replay is None else None, self.services.view.selected, self.replay)
         if key == self._choices_for:
             return
         self._choices_for = key
@@ -240,7 +201,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(session.game, limit),
+                self.ai.annotate(tail_lines(session.game, limit), session.game, limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -258,6 +219,8 @@ class PlayScreen:
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
         if not self.active:
             return False
+        if self.ai.handle_ui_event(event):
+            return True
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -279,7 +242,7 @@ class PlayScreen:
             "export-text": lambda: self.export_log(".txt"),
             "export-json": lambda: self.export_log(".json"),
             "save-game": lambda: self.save_game(),
-            "open-game": lambda: self.app.ask_open(),
+            "open-game": lambda: self.services.ask_open(),
             "replay": self.start_replay,
             "replay-prev": lambda: self.replay_step(-1),
             "replay-next": lambda: self.replay_step(1),
@@ -314,27 +277,27 @@ class PlayScreen:
     def do(self, action: Action) -> Step | None:
         """Declare `action` for the side to act; a refusal is shown with its reason and rule."""
         if self.replay is not None:
-            self.app.set_status("replaying: exit the replay to play on")
+            self.services.set_status("replaying: exit the replay to play on")
             return None
         try:
             step = self.session.apply(action)
         except UserError as error:
-            self.app.set_status(f"refused: {error.describe()}")
+            self.services.set_status(f"refused: {error.describe()}")
             return None
         unit_ids = {unit.id for unit in step_state_units(self.session)}
         self.result = ResultNote(step.number, units_named(step, unit_ids), step_result_lines(step))
         self.cancel_move()
         self.sync()
-        self.app.set_status(" · ".join(self.result.lines[:1] + self.result.lines[1:2]))
+        self.services.set_status(" · ".join(self.result.lines[:1] + self.result.lines[1:2]))
         self.warn_autosave()
-        self.app.refresh_card()
+        self.services.refresh_card()
         return step
 
     def warn_autosave(self) -> None:
         """A failed autosave is said at once: the game goes on, but is not kept safe."""
         problem = self.session.autosave_problem
         if problem:
-            self.app.set_status(f"autosave failed: {problem}")
+            self.services.set_status(f"autosave failed: {problem}")
 
     def apply_current(self) -> Step | None:
         """Enter / Roll: the declaration on the panel (or the move being drawn)."""
@@ -343,7 +306,7 @@ class PlayScreen:
         action = self.actions.action()
         if action is None:
             problem = self.actions.problem or "pick an action on the panel first"
-            self.app.set_status(problem)
+            self.services.set_status(problem)
             return None
         return self.do(action)
 
@@ -354,32 +317,33 @@ class PlayScreen:
         try:
             step = self.session.pass_go()
         except UserError as error:
-            self.app.set_status(f"refused: {error.describe()}")
+            self.services.set_status(f"refused: {error.describe()}")
             return None
         self.cancel_move()
         self.sync()
         game = self.game
-        self.app.set_status(
+        self.services.set_status(
             f"{step.side} passed · turn {game.turn}, {game.phase_name}: {game.side_to_act} to act"
         )
         return step
 
     def undo(self) -> None:
         if self.replay is not None or not self.session.can_undo:
-            self.app.set_status("nothing to undo")
+            self.services.set_status("nothing to undo")
             return
-        self.session.undo()
+        for _ in range(self.ai.undo_count(self.session.game)):  # back to the human's decision
+            self.session.undo()
         self.cancel_move()
         self.sync()
-        self.app.set_status(f"undone: back to step {self.session.step_number}")
+        self.services.set_status(f"undone: back to step {self.session.step_number}")
 
     def redo(self) -> None:
         if self.replay is not None or not self.session.can_redo:
-            self.app.set_status("nothing to redo")
+            self.services.set_status("nothing to redo")
             return
         self.session.redo()
         self.sync()
-        self.app.set_status(f"redone: step {self.session.step_number}")
+        self.services.set_status(f"redone: step {self.session.step_number}")
 
     def goto(self, step: int) -> None:
         if self.replay is not None:
@@ -389,11 +353,13 @@ class PlayScreen:
         try:
             self.session.goto(step)
         except UserError as error:
-            self.app.set_status(error.describe())
+            self.services.set_status(error.describe())
             return
         self.cancel_move()
         self.sync()
-        self.app.set_status(f"at step {self.session.step_number} of {self.session.history.length}")
+        self.services.set_status(
+            f"at step {self.session.step_number} of {self.session.history.length}"
+        )
 
     def reset_activation(self) -> None:
         if self.replay is not None:
@@ -401,7 +367,7 @@ class PlayScreen:
         self.session.reset_activation()
         self.cancel_move()
         self.sync()
-        self.app.set_status(
+        self.services.set_status(
             f"reset to the start of the activation: step {self.session.step_number}"
         )
 
@@ -414,7 +380,7 @@ class PlayScreen:
         field = self.actions.offer_unit(unit_id)
         if field is None:
             return False
-        self.app.set_status(f"{field}: {unit_id}")
+        self.services.set_status(f"{field}: {unit_id}")
         self.refresh_odds()
         return True
 
@@ -496,7 +462,7 @@ class PlayScreen:
         if key == self._shown_odds:
             return
         if result.status == "ready" and result.report is not None:
-            surface = odds_chart(result.report, CHART_SIZE, self.app.renderer.fonts)
+            surface = odds_chart(result.report, CHART_SIZE, self.services.renderer.fonts)
             target = self._hover_target or ""
             caption = f"odds{' vs ' + target if target else ''} ({result.seconds * 1000:.0f} ms)"
             self._show_odds(surface, caption)
@@ -515,7 +481,7 @@ class PlayScreen:
             return
         self._move_card_for = key
         report = [*tool.report(), (MOVE_KEYS, "hint")]
-        surface = move_card(report, CHART_SIZE, self.app.renderer.fonts)
+        surface = move_card(report, CHART_SIZE, self.services.renderer.fonts)
         self.actions.show_move(surface, plan is not None and plan.legal, tool.draft.path)
 
     def _show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
@@ -524,7 +490,9 @@ class PlayScreen:
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: odds computed in the background appear when they are ready."""
+        """Once a frame: the computer's go, and odds computed in the background appear when
+        they are ready."""
+        self.ai.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":
@@ -549,8 +517,8 @@ class PlayScreen:
 
     def draw(self, surface: pygame.Surface) -> None:
         """The overlays of play: target rings and the move preview."""
-        camera = self.app.view.camera
-        state = self.app.state
+        camera = self.services.view.camera
+        state = self.services.state
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -562,145 +530,114 @@ class PlayScreen:
                 radius = max(6, round(max(x1 - x0, y1 - y0) * scale * 0.6) + 4)
                 centre = camera.to_screen(unit.x, unit.y)
                 pygame.draw.circle(surface, TARGET_RING, centre, radius, 2)
-        tool = self.move_tool
-        if tool is None:
-            return
-        unit = self.session.state.unit(tool.unit.id)
-        colour = palette.side_colours(state.sides).get(unit.side, (230, 230, 230))
-        if tool.plan is not None:
-            end_view = self.end_view(tool)
-            if end_view is not None:
-                draw_end_view(surface, camera, end_view, state.board)
-            draw_move_preview(surface, camera, tool.plan, unit, self.app.renderer.fonts, colour)
-        else:
-            draw_handles(surface, tool.handles(camera), colour)
+        self.moves.draw(surface, camera, state, self.services.renderer.fonts)
+        outcome = self.session.outcome
+        if outcome is not None and self.replay is None:
+            end_banner(surface, outcome, self.services.renderer.fonts)
 
     # ------------------------------------------------------------------ moving
 
+    @property
+    def move_tool(self) -> MoveTool | None:
+        """The move being drawn on the table, if any."""
+        return self.moves.tool
+
+    @property
+    def move_choice(self) -> ActionChoice | None:
+        return self.moves.choice
+
+    @property
+    def dragging(self) -> bool:
+        return self.moves.dragging
+
     def moved_state(self) -> GameState | None:
-        """The table with the mover where the drawn path ends (None without a path drawn);
-        the same object while the path ends in the same place."""
-        tool = self.move_tool
-        plan = tool.plan if tool is not None else None
-        if plan is None:
-            return None
-        state = self.session.state
-        key = (tool.unit.id, plan.final, state)
-        if self._moved is None or self._moved[0] != key:
-            moved = state.replace_unit(state.unit(tool.unit.id).moved_to(plan.final))
-            self._moved = (key, moved, None)
-        return self._moved[1]
+        """The table with the mover where the drawn path ends (None without a path drawn)."""
+        return self.moves.moved_state()
 
     def moved_geometry(self) -> TableGeometry:
-        """`TableGeometry` of `moved_state()`, built once for it."""
-        moved = self.moved_state()
-        if moved is None:
-            raise UserError("no move is being drawn")
-        key, state, geometry = self._moved
-        if geometry is None:
-            geometry = TableGeometry.of(state, self.app.system)
-            self._moved = (key, state, geometry)
-        return geometry
+        return self.moves.moved_geometry()
 
-    def end_view(self, tool: MoveTool) -> SelectionView | None:
-        """The mover's arcs and range rings where the drawn path ends, and its lines of sight
-        from there once the path is not being dragged (computed once per end pose): where it
-        will be able to fire from."""
-        moved = self.moved_state()
-        if moved is None:
-            return None
-        sight = not self._dragging
-        cached = self._end_view
-        if cached is None or cached[0] is not moved or cached[1] != sight:
-            geometry = self.moved_geometry() if sight else None
-            try:
-                view = selection_view(
-                    moved, self.app.system, tool.unit.id, sight, table_geometry=geometry
-                )
-            except UserError:
-                view = None
-            self._end_view = (moved, sight, view)
-        return self._end_view[2]
+    def end_view(self, tool: MoveTool | None = None) -> SelectionView | None:
+        """The mover's arcs and lines of sight from where the drawn path ends."""
+        return self.moves.end_view()
 
     def can_draw(self, choice: ActionChoice) -> bool:
-        """A path drawn with the move tool: a move of one unit on the table (a move of several,
-        a wing in formation say, has its path typed on the panel)."""
-        return is_move_choice(choice) and self.session.state.has_unit(choice.actor)
+        return self.moves.can_draw(choice)
 
     def start_move(self, choice: ActionChoice) -> None:
         """The move tool for the choice's unit: drag, keys and handles draw the path."""
         state = self.session.state
         if not state.has_unit(choice.actor):
-            self.app.set_status(f"{choice.title}: no unit {choice.actor!r} to move")
+            self.services.set_status(f"{choice.title}: there is no unit {choice.actor} to move")
             return
-        unit = state.unit(choice.actor)
-        activation = self.actions.values.get("activation")
-        rules = turning_rules_for(self.session.game.system, state, unit, activation)
-        session = self.session
-
-        def preview(unit_id: str, path: str):
-            return session.preview_move(unit_id, path, activation)
-
-        self.move_tool = MoveTool(unit, rules, preview)
-        self.move_choice = choice
-        self.app.select(unit.id)
-        self.app.set_status(
+        tool = self.moves.start(choice, self.actions.values.get("activation"))
+        unit = tool.unit
+        self.services.select(unit.id)
+        self.services.set_status(
             f'moving {unit.name or unit.id}: drag ahead, W/S ±1", A/D turn,'
             " Enter confirms, Esc cancels"
         )
 
     def cancel_move(self) -> None:
-        self.move_tool = None
-        self.move_choice = None
+        self.moves.cancel()
 
     def confirm_move(self) -> Step | None:
-        tool, choice = self.move_tool, self.move_choice
+        tool, choice = self.moves.tool, self.moves.choice
         if tool is None or choice is None:
             return None
         if not tool.draft.tokens:
-            self.app.set_status("draw a path first: W or a drag moves ahead")
+            self.services.set_status("draw a path first: W or a drag moves ahead")
             return None
         problem = tool.problem()
         if problem:
-            self.app.set_status(f"refused: {problem}")
+            self.services.set_status(f"refused: {problem}")
             return None
         values = {k: v for k, v in self.actions.values.items() if k != "path"}
         values["path"] = tool.draft.path
         return self.do(Action(choice.kind, choice.actor, FrozenMap(values)))
 
-    @property
-    def dragging(self) -> bool:
-        return self._dragging
-
-    def press(self, point: tuple[float, float]) -> bool:
-        """A left press on the table: the move tool's path end or turn handles first."""
-        tool = self.move_tool
-        if tool is None or not self.active:
+    def press(self, point: tuple[float, float], unit_id: str | None = None) -> bool:
+        """A left press on the table: the move tool's path end or turn handles first, then a
+        unit that fills the open declaration's field. False: the press selects."""
+        if not self.active:
             return False
-        self._dragging = tool.press(point, self.app.view.camera)
-        if self._dragging:
-            self.app.set_status(tool.status())
-        return self._dragging
+        if self.moves.press(point, self.services.view.camera):
+            self.services.set_status(self.moves.tool.status())  # type: ignore[union-attr]
+            return True
+        return unit_id is not None and self.click_unit(unit_id)
 
     def drag(self, point: tuple[float, float]) -> None:
-        tool = self.move_tool
-        if tool is not None and self._dragging:
-            tool.drag(point)
-            self.app.set_status(tool.status())
+        if self.moves.drag(point):
+            self.services.set_status(self.moves.tool.status())  # type: ignore[union-attr]
 
     def release(self) -> None:
-        if self.move_tool is not None and self._dragging:
-            self.move_tool.release()
-        self._dragging = False
+        self.moves.release()
 
     def escape(self) -> None:
         """Esc: the move being drawn, else the open declaration, is dropped."""
         if self.move_tool is not None:
             self.cancel_move()
-            self.app.set_status("move cancelled")
+            self.services.set_status("move cancelled")
         elif self.actions.picked is not None:
             self.actions.pick(None)
             self.refresh_odds()
+
+    def key(self, event: pygame.event.Event) -> bool:
+        """The game's keys: the move tool first, then Next, Roll, replay. True when used."""
+        if self.move_key(event) or self.ai.key(event):
+            return True
+        key = event.key
+        if key == pygame.K_n:
+            self.next_go()
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.apply_current()
+        elif key == pygame.K_PAGEDOWN and self.replaying:
+            self.replay_step(1)
+        elif key == pygame.K_PAGEUP and self.replaying:
+            self.replay_step(-1)
+        else:
+            return False
+        return True
 
     def move_key(self, event: pygame.event.Event) -> bool:
         tool = self.move_tool
@@ -711,9 +648,9 @@ class PlayScreen:
             self.confirm_move()
         elif verdict == "cancel":
             self.cancel_move()
-            self.app.set_status("move cancelled")
+            self.services.set_status("move cancelled")
         else:
-            self.app.set_status(tool.status())
+            self.services.set_status(tool.status())
         return verdict is not None or tool.handles_key(event)
 
     # ------------------------------------------------------------------ files
@@ -721,29 +658,31 @@ class PlayScreen:
     def save_game(self, path: str | os.PathLike[str] | None = None) -> bool:
         target = Path(path) if path is not None else self.game_path
         if target is None:
-            self.app.ask_file("save-game", "Save the game as (JSON)", existing=False)
+            self.services.ask_file("save-game", "Save the game as (JSON)", existing=False)
             return False
         try:
             self.session.save(target)
         except (UserError, OSError) as error:
             message = error.describe() if isinstance(error, UserError) else str(error)
-            self.app.show_message("Cannot save the game", message)
+            self.services.show_message("Cannot save the game", message)
             return False
         self.game_path = target
-        self.app.set_status(f"saved the game ({self.session.step_number} steps) to {target}")
+        self.services.set_status(f"saved the game ({self.session.step_number} steps) to {target}")
         return True
 
     def open_game(self, path: str | os.PathLike[str]) -> bool:
         try:
             session = Session.open(path, self.session.autosave)
         except UserError as error:
-            self.app.show_message("Cannot open the game", error.describe())
+            self.services.show_message("Cannot open the game", error.describe())
             return False
         self.game_path = Path(path)
-        self.app.adopt_map(session.game.initial, None)
+        self.services.adopt_map(session.game.initial, None)
         self.new_game(session)
         session.write_autosave()
-        self.app.set_status(f"opened {path}: step {session.step_number}, {session.game.phase_name}")
+        self.services.set_status(
+            f"opened {path}: step {session.step_number}, {session.game.phase_name}"
+        )
         return True
 
     def export_log(self, suffix: str, path: str | os.PathLike[str] | None = None) -> Path | None:
@@ -752,9 +691,9 @@ class PlayScreen:
             self.session.export_log(target)
         except (UserError, OSError) as error:
             message = error.describe() if isinstance(error, UserError) else str(error)
-            self.app.show_message("Cannot export the log", message)
+            self.services.show_message("Cannot export the log", message)
             return None
-        self.app.set_status(f"wrote the log to {target}")
+        self.services.set_status(f"wrote the log to {target}")
         return target
 
     def start_replay(self, path: str | os.PathLike[str] | None = None) -> bool:
@@ -762,13 +701,13 @@ class PlayScreen:
         try:
             replay = Replay.open(path) if path is not None else self.session.replay()
         except UserError as error:
-            self.app.show_message("Cannot replay", error.describe())
+            self.services.show_message("Cannot replay", error.describe())
             return False
         self.cancel_move()
         self.replay = replay
         self._choices_for = self._log_for = None
         self.sync()
-        self.app.set_status(f"replay: step 0 of {replay.length} (Page Down / Page Up step)")
+        self.services.set_status(f"replay: step 0 of {replay.length} (Page Down / Page Up step)")
         return True
 
     def replay_step(self, delta: int) -> None:
@@ -777,11 +716,13 @@ class PlayScreen:
             return
         frame = replay.next() if delta > 0 else replay.previous()
         if frame is None:
-            self.app.set_status("the replay is at its end" if delta > 0 else "at the start")
+            self.services.set_status("the replay is at its end" if delta > 0 else "at the start")
             return
         self.sync()
         lines = [entry.text() for entry in frame.entries][:2]
-        self.app.set_status(f"replay step {frame.step} of {replay.length}: " + " · ".join(lines))
+        self.services.set_status(
+            f"replay step {frame.step} of {replay.length}: " + " · ".join(lines)
+        )
 
     def end_replay(self) -> None:
         if self.replay is None:
@@ -789,23 +730,14 @@ class PlayScreen:
         self.replay = None
         self._choices_for = self._log_for = None
         self.sync()
-        self.app.set_status("replay closed: back to the game")
+        self.services.set_status("replay closed: back to the game")
 
     def close(self) -> None:
+        self.ai.close()
         self.odds.shutdown()
         self.tracker.kill()
         self.actions.kill()
         self.log.kill()
 
 
-def step_state_units(session: Session):
-    """The units of the game before and after the last step (a unit may have been removed)."""
-    game = session.game
-    units = list(game.state.units)
-    history = session.history
-    if history.cursor > 0:
-        units.extend(history.games[history.cursor - 1].state.units)
-    return units
-
-
-__all__ = ["PlayScreen", "odds_lines", "step_result_lines"]
+__all__ = ["PlayScreen"]

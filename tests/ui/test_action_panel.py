@@ -18,9 +18,8 @@ from tactical.model import FrozenMap
 from tactical.rules.base import Action, ActionChoice, Field
 from tactical.session import autoplay
 from tactical.session.controller import Session
-from tactical.ui.action_panel import (
-    ActionPanel,
-    PanelCommand,
+from tactical.ui.action_panel import ActionPanel, PanelCommand
+from tactical.ui.declaration import (
     action_from_values,
     format_value,
     is_move_choice,

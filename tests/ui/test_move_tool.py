@@ -476,9 +476,9 @@ def test_the_arcs_rings_and_sight_lines_are_drawn_where_the_move_ends_not_where_
     there = selection_view(moved, system, unit.id)
     assert view.sight_lines == there.sight_lines and view.sight_lines
     assert all(line.start == (end.x, end.y) for line in view.sight_lines)
-    app.play._dragging = True  # while the end is dragged, no table is measured again
+    app.play.moves.dragging = True  # while the end is dragged, no table is measured again
     assert app.play.end_view(tool).sight_lines == ()
-    app.play._dragging = False
+    app.play.moves.dragging = False
     # hovering another unit: the numbers from where the move ends
     other = next(u for u in app.state.units if u.id != unit.id and u.side != unit.side)
     from ui_events import move
@@ -490,7 +490,7 @@ def test_the_arcs_rings_and_sight_lines_are_drawn_where_the_move_ends_not_where_
     expected = TableGeometry.of(moved, system).pair(unit.id, other.id)
     assert app.pair_report == expected
     assert app.pair_report != TableGeometry.of(app.state, system).pair(unit.id, other.id)
-    assert "where the move ends" in app.pair_panel.html_text
+    assert "where the move ends" in app.pair_panel.box.html_text
     # the path row shows the drawn path; the card and Move are on the panel
     panel = app.play.actions
     drawn = next(row for row in panel._rows if row.kind == "drawn")

@@ -56,13 +56,13 @@ def test_hover_shows_the_card_with_the_rule_systems_stats(app):
     unit = app.state.unit("markgraf")
     move(app, screen(app, unit.x, unit.y))
     assert app.view.hovered == "markgraf"
-    assert app.card.visible
-    html = app.card.html_text
+    assert app.card.box.visible
+    html = app.card.box.html_text
     assert unit.name in html and "side B" in html
     for stat in unit.stats:
         assert stat in html
     move(app, screen(app, 2, 46))
-    assert app.view.hovered is None and not app.card.visible
+    assert app.view.hovered is None and not app.card.box.visible
 
 
 def test_the_card_is_as_tall_as_its_lines_and_stays_in_the_window(app):
@@ -71,9 +71,9 @@ def test_the_card_is_as_tall_as_its_lines_and_stays_in_the_window(app):
         move(app, screen(app, unit.x, unit.y))
         if app.view.hovered != unit.id:
             continue  # another base lies over this one's centre
-        lines = app.card.html_text.count("<br>") + 1
-        heights.setdefault(lines, set()).add(app.card.rect.height)
-        assert app.card.rect.bottom <= app.size[1] and app.card.rect.top >= 0
+        lines = app.card.box.html_text.count("<br>") + 1
+        heights.setdefault(lines, set()).add(app.card.box.rect.height)
+        assert app.card.box.rect.bottom <= app.size[1] and app.card.box.rect.top >= 0
     assert all(len(found) == 1 for found in heights.values())  # the lines decide the height
     fewest, most = min(heights), max(heights)
     assert most > fewest and min(heights[most]) > max(heights[fewest])
@@ -86,8 +86,8 @@ def test_hover_second_unit_numbers_equal_table_geometry_pair(app):
     move(app, screen(app, target.x, target.y))
     expected = TableGeometry.of(app.state).pair("ruler", "markgraf")
     assert app.pair_report == expected
-    html = app.pair_panel.html_text
-    assert app.pair_panel.visible
+    html = app.pair_panel.box.html_text
+    assert app.pair_panel.box.visible
     assert f"{expected.centre_distance:.2f}" in html
     assert f"{expected.edge_distance:.2f}" in html
     assert f"{expected.distance:.2f}" in html
@@ -213,7 +213,7 @@ def test_terrain_roll_equals_the_session_procedure_and_shows_the_rolls(app):
     area = app.state.board.areas[0]
     label_at = screen(app, (area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2)
     before = app.frame().copy()
-    app.roll_terrain(5)
+    app.setup.roll_terrain(5)
     assert app.state.terrain == expected.terrain
     assert app.view.area_rolls[0][0] == area.name
     rolls = expected.areas[0].rolls
@@ -227,26 +227,26 @@ def test_terrain_roll_equals_the_session_procedure_and_shows_the_rolls(app):
 
 def test_roll_and_new_seed_buttons(app):
     key(app, pygame.K_TAB)
-    app.seed_entry.set_text("7")
-    press_button(app, app.roll_button)
+    app.setup.seed_entry.set_text("7")
+    press_button(app, app.setup.roll_button)
     assert app.state.terrain == seeded_setup(app.state.board, 7).terrain
-    press_button(app, app.reroll_button)
-    assert app.seed == 8
+    press_button(app, app.setup.reroll_button)
+    assert app.setup.seed == 8
     assert app.state.terrain == seeded_setup(app.state.board, 8).terrain
 
 
 def test_deployment_roll_off_zones_and_drag_to_place(app):
     """R002.16 roll-off, R002.17 zones: outside is refused with the reason and stays."""
     key(app, pygame.K_TAB)
-    app.choose_edge("bottom")
-    assert app.deployment is None and "R002.16" in app.view.status
-    app.do_roll_off()
-    rolloff = app.rolloff
+    app.setup.choose_edge("bottom")
+    assert app.setup.deployment is None and "R002.16" in app.view.status
+    app.setup.do_roll_off()
+    rolloff = app.setup.rolloff
     last = rolloff.rounds[-1].totals
     assert last[rolloff.winner] == max(last.values())
-    assert rolloff.winner in app.rolloff_label.html_text
-    app.choose_edge("bottom")
-    zone = app.deployment.zone(rolloff.winner)
+    assert rolloff.winner in app.setup.rolloff_label.html_text
+    app.setup.choose_edge("bottom")
+    zone = app.setup.deployment.zone(rolloff.winner)
     assert zone.edge == "bottom"
     mover = next(u for u in app.state.units if u.side == rolloff.winner and u.id != "eagle")
     start = screen(app, mover.x, mover.y)
@@ -276,8 +276,8 @@ def test_companion_drag_rotate_and_typed_pose(app):
     wheel(app, -1)
     assert app.state.unit("markgraf").heading == pytest.approx(179)
     for name, value in (("x", "30.5"), ("y", "20.25"), ("heading", "370")):
-        app.pose_entries[name].set_text(value)
-    app.pose_entries["heading"].focus()
+        app.setup.pose_entries[name].set_text(value)
+    app.setup.pose_entries["heading"].focus()
     key(app, pygame.K_RETURN)
     app.pump()
     assert app.state.unit("markgraf").pose == Pose(30.5, 20.25, 10)
@@ -287,8 +287,8 @@ def test_companion_refuses_off_table(app):
     key(app, pygame.K_TAB)
     app.select("ruler")
     for name, value in (("x", "-5"), ("y", "10"), ("heading", "0")):
-        app.pose_entries[name].set_text(value)
-    app.apply_pose_entries()
+        app.setup.pose_entries[name].set_text(value)
+    app.setup.apply_pose_entries()
     assert app.state.unit("ruler").x == 24.0
     assert "off the table" in app.view.status
 
@@ -310,7 +310,7 @@ def test_drag_terrain_piece_moves_it_and_refuses_overlap(app):
         assert moved.geometry.centroid.y == pytest.approx(piece.geometry.centroid.y + shift)
         assert shift == pytest.approx(offset[1], abs=0.1)
     other = before[1]
-    assert not app.move_terrain(
+    assert not app.setup.move_terrain(
         piece.id,
         (
             other.geometry.centroid.x - moved.geometry.centroid.x,
@@ -328,7 +328,7 @@ def test_ctrl_s_in_setup_saves_a_map_that_loads_back_equal(app, tmp_path):
     app.path = target
     key(app, pygame.K_TAB)
     assert app.view.mode == "setup"
-    app.roll_terrain(3)
+    app.setup.roll_terrain(3)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
     assert target.is_file()
     assert load_map(target) == app.state
@@ -361,12 +361,12 @@ def test_ctrl_s_in_play_saves_the_game_that_loads_back_at_its_step(app, tmp_path
 
 
 def test_save_button_saves_the_game_in_play_and_the_map_in_setup(app):
-    press_button(app, app.buttons["save"])
+    press_button(app, app.top.buttons["save"])
     assert app._dialog is not None and app._dialog[0] == "save-game"
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_TAB)
-    press_button(app, app.buttons["save"])
+    press_button(app, app.top.buttons["save"])
     assert app._dialog is not None and app._dialog[0] == "save"
 
 
@@ -463,11 +463,11 @@ def test_open_a_saved_game_resumes_it_at_its_step(app, tmp_path):
 
 def test_f1_shows_the_help_listing_every_control(app):
     key(app, pygame.K_F1)
-    assert app.view.help_visible and app.help.visible
+    assert app.view.help_visible and app.help.box.visible
     for control in ("Ctrl+O", "F12", "Q / E", "Wheel", "M"):
-        assert control in app.help.html_text
+        assert control in app.help.box.html_text
     key(app, pygame.K_F1)
-    assert not app.help.visible
+    assert not app.help.box.visible
 
 
 def test_f12_writes_the_view_as_png(app, tmp_path, monkeypatch):
@@ -484,24 +484,24 @@ def test_mode_button_click_switches_mode(app):
     """Play -> setup -> play; a table left unchanged keeps its game."""
     assert app.view.mode == "play" and app.play.actions.panel.visible
     session = app.play.session
-    press_button(app, app.buttons["mode"])
-    assert app.view.mode == "setup" and app.setup.visible
+    press_button(app, app.top.buttons["mode"])
+    assert app.view.mode == "setup" and app.setup.panel.visible
     assert not app.play.actions.panel.visible
-    press_button(app, app.buttons["mode"])
-    assert app.view.mode == "play" and not app.setup.visible
+    press_button(app, app.top.buttons["mode"])
+    assert app.view.mode == "play" and not app.setup.panel.visible
     assert app.play.actions.panel.visible and app.play.session is session
 
 
 def test_setup_is_refused_once_the_game_has_a_step(app):
     app.play.next_go()
     key(app, pygame.K_TAB)
-    assert app.view.mode == "play" and not app.setup.visible
+    assert app.view.mode == "play" and not app.setup.panel.visible
     assert "setup is over" in app.view.status
 
 
 def test_leaving_setup_with_a_changed_table_starts_a_new_game_on_it(app):
     key(app, pygame.K_TAB)
-    app.roll_terrain(4)
+    app.setup.roll_terrain(4)
     table = app.state
     key(app, pygame.K_TAB)
     assert app.view.mode == "play"

@@ -71,8 +71,8 @@ def test_ten_thousand_random_events_raise_nothing():
     state = load_map(default_map_path())
     app = App(state, (1024, 700), headless=True)
     app.toggle_mode()
-    app.roll_terrain(2)
-    app.do_roll_off()
+    app.setup.roll_terrain(2)
+    app.setup.do_roll_off()
     rng = random.Random(20261122)
     for number in range(EVENTS):
         app.handle(random_event(rng, app.size))
@@ -82,7 +82,7 @@ def test_ten_thousand_random_events_raise_nothing():
         if number % 1000 == 0:
             app.frame()
         if number == 5000:
-            app.choose_edge("left")
+            app.setup.choose_edge("left")
     app.frame()
     # a valid state: same units; the table survives the map format unchanged, and the
     # game shown is the session's (the map format has no place for the rule state)

@@ -51,8 +51,8 @@ def test_deployment_zone_tints_its_strip_only(app):
     app.toggle_mode()
     inside, outside = (66, 4), (66, 26)
     plain_inside = at(app, *inside)
-    app.do_roll_off()
-    app.choose_edge("bottom")
+    app.setup.do_roll_off()
+    app.setup.choose_edge("bottom")
     assert at(app, *inside) != plain_inside
     assert at(app, *outside) == palette.background("sea").table
 

@@ -38,8 +38,10 @@ from tactical.rules.base import (
     TurnSequence,
 )
 from tactical.rules.battlefleet_mars import combat, play
+from tactical.rules.battlefleet_mars import outcome as ending
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
+from tactical.rules.ending import UnitCondition
 
 RULES_ID = "battlefleet-mars"
 
@@ -54,6 +56,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class BattlefleetMars(RuleSystem):
     """Seed 000 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        return ending.unit_condition(state, unit)
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str
@@ -114,6 +120,7 @@ class BattlefleetMars(RuleSystem):
 
 
 RULE_SYSTEM = BattlefleetMars(
+    end_reading=ending.SPEC_ID,
     id=RULES_ID,
     title="Battlefleet Mars: Tactical Game Changes",
     seed="000",

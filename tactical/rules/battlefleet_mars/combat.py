@@ -45,6 +45,7 @@ from tactical.rules.base import (
     check_fields,
     with_defaults,
 )
+from tactical.rules.battlefleet_mars.outcome import record_results
 from tactical.rules.battlefleet_mars.tables import (
     RESULT_CODES,
     Column,
@@ -517,6 +518,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
         events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
     elif killed is None:
         events.append(Event.of("outcome", "R000.12", target=target.id, result=shot.summary))
+        new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
     else:
         rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
         events.append(
@@ -577,6 +579,8 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         )
     )
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
+    if summary.target_destroyed is None:
+        new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
     return Resolution(new_state, tuple(events), summary)

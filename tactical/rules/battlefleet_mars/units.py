@@ -30,7 +30,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
-from tactical.rules.base import Field, Problem, check_fields
+from tactical.rules.base import Field, Problem, check_fields, turn_limit_field
 from tactical.rules.battlefleet_mars.tables import ROUNDINGS, Column
 
 
@@ -85,6 +85,7 @@ OPTION_FIELDS = (
     ),
     Field("ciws_default", "bool", default=True, spec_id="A000.15"),
     Field("lp_limit", "int", default=4, low=0, high=99, spec_id="R000.16"),
+    turn_limit_field("A000.E1"),  # docs/game-end.md
 )
 
 

@@ -41,6 +41,7 @@ from tactical.rules.base import (
     TurnSequence,
 )
 from tactical.rules.cortex_space import combat, play
+from tactical.rules.cortex_space import outcome as ending
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import (
@@ -51,6 +52,7 @@ from tactical.rules.cortex_space.units import (
     check_stats,
     vessel,
 )
+from tactical.rules.ending import UnitCondition
 
 RULES_ID = "cortex-space"
 
@@ -63,6 +65,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class CortexSpace(RuleSystem):
     """Seed 003 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        return ending.unit_condition(state, unit)
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         return check_stats(stats)
@@ -138,6 +144,7 @@ class CortexSpace(RuleSystem):
 
 
 RULE_SYSTEM = CortexSpace(
+    end_reading=ending.SPEC_ID,
     id=RULES_ID,
     title="Cortex / Battlestar Galactica space rules",
     seed="003",

@@ -38,7 +38,7 @@ from typing import Any
 from tactical.dice import StepDie
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Field, Problem, check_fields, with_defaults
+from tactical.rules.base import Field, Problem, check_fields, turn_limit_field, with_defaults
 from tactical.rules.cortex_space.rolls import DamageDice, parse_damage, parse_step_die
 from tactical.rules.cortex_space.tables import MISSILE_TYPES, RANGE_ORDER, SCALES
 
@@ -182,6 +182,7 @@ OPTION_FIELDS = (
         ),
         spec_id="R003.66",
     ),
+    turn_limit_field("A003.E1"),  # docs/game-end.md
 )
 
 

@@ -52,6 +52,7 @@ from tactical.rules.dystopian_wars.schema import (
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
 )
+from tactical.rules.ending import Outcome, UnitCondition
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -164,6 +165,18 @@ def _level(unit: Unit) -> str:
 class DystopianWars(RuleSystem):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
 
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        from tactical.rules.dystopian_wars import outcome
+
+        return outcome.unit_condition(state, unit)
+
+    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
+        """R002.3 / R002.22: the result the End Phase or a Crushing Triumph recorded."""
+        from tactical.rules.dystopian_wars import outcome
+
+        return outcome.outcome(state, start)
+
     def los_level(self, unit: Unit) -> str:
         """R002.40 tells surface models from flying and obscured ones."""
         return "air" if _level(unit) in ("flying", "obscured") else "surface"
@@ -274,6 +287,7 @@ class DystopianWars(RuleSystem):
 
 
 RULE_SYSTEM = DystopianWars(
+    end_reading="R002.22",
     id="dystopian-wars",
     title="Dystopian Wars 1.1",
     seed="002",

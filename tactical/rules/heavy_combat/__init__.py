@@ -42,7 +42,9 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
+from tactical.rules.ending import UnitCondition
 from tactical.rules.heavy_combat import attacks, turn
+from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
@@ -70,6 +72,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class HeavyCombat(RuleSystem):
     """Seed 001 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        return ending.unit_condition(state, unit)
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         return check_stats(stats)
@@ -123,6 +129,7 @@ class HeavyCombat(RuleSystem):
 
 
 RULE_SYSTEM = HeavyCombat(
+    end_reading=ending.SPEC_ID,
     id=RULES_ID,
     title="Revised Rules for Heavy Combat",
     seed="001",

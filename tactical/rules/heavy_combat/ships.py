@@ -36,7 +36,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
-from tactical.rules.base import Field, Problem, check_fields, with_defaults
+from tactical.rules.base import Field, Problem, check_fields, turn_limit_field, with_defaults
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     ELEVATIONS,
@@ -157,6 +157,7 @@ OPTION_FIELDS = (
         doc="a retreat from range 3 leaves the engagement",
         spec_id="A001.18",
     ),
+    turn_limit_field("A001.E1"),  # docs/game-end.md
 )
 
 

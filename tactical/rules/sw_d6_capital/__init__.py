@@ -33,7 +33,9 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
+from tactical.rules.ending import UnitCondition
 from tactical.rules.sw_d6_capital import combat, maneuver, play
+from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
 from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
@@ -60,6 +62,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class SwD6Capital(RuleSystem):
     """Star Wars D6 capital ships with the SPEC's adopted readings."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
+        return ending.unit_condition(state, unit)
 
     # ----------------------------------------------------------------- schema and geometry
 
@@ -139,6 +145,7 @@ class SwD6Capital(RuleSystem):
 
 
 RULE_SYSTEM = SwD6Capital(
+    end_reading=ending.SPEC_ID,
     id="sw-d6-capital",
     title="Star Wars D6 Capital Ship Combat",
     seed="004",

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from tactical.rules.base import Field
+from tactical.rules.base import Field, turn_limit_field
 
 OPTION_FIELDS = (
     Field("inches_per_space", "float", default=1.0, low=0.1, high=12, spec_id="GEO004.1"),
@@ -45,6 +45,7 @@ OPTION_FIELDS = (
     ),
     Field("hazard_difficulty", "int", default=15, low=1, high=60, spec_id="GEO004.7"),
     Field("hazard_proximity", "float", default=1.0, low=0, high=24, spec_id="GEO004.7"),
+    turn_limit_field("A004.E1"),  # docs/game-end.md
 )
 
 RANGE_OPTION = {

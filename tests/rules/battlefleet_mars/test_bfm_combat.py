@@ -161,7 +161,9 @@ def test_R000_12_ship_and_base_codes_go_to_the_base_game_unchanged():
     resolution = _resolve(state, "laser", [0, 1])  # total 7 -> L3
     outcome = next(e for e in resolution.events if e.kind == "outcome")
     assert (outcome.spec_id, outcome.get("result")) == ("R000.12", "L3")
-    assert resolution.state == state
+    assert resolution.state.units == state.units
+    # the code is only recorded against the ship, for the score of the game (A000.E1)
+    assert resolution.state.rule_state["hits"] == {"t": ("L3",)}
 
 
 def test_R000_13_missile_damage_is_d_plus_1_whatever_the_range_or_launcher():

@@ -41,6 +41,7 @@ def test_GEO000_1_no_line_of_sight():
 def test_options_defaults_are_the_adopted_readings():
     options = RULE_SYSTEM.options({})
     assert options == {
+        "turn_limit": 6,  # docs/game-end.md
         "range_unit_inches": 1.0,
         "range_rounding": "floor",
         "missile_to_hit": "auto",

@@ -55,6 +55,7 @@ def test_GEO001_6_nothing_blocks_line_of_sight():
 
 def test_options_default_to_the_adopted_readings():
     assert RULE_SYSTEM.options({}) == {
+        "turn_limit": 6,  # docs/game-end.md
         "inches_per_range_step": 12.0,
         "geometry": "table",
         "specific_system_die": "d10",

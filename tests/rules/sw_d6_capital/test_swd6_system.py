@@ -53,6 +53,7 @@ def test_R004_10_turn_sequence_phases_cite_their_rules():
 
 def test_options_defaults_are_the_adopted_readings():
     assert RULE_SYSTEM.options({}) == {
+        "turn_limit": 6,  # docs/game-end.md
         "inches_per_space": 1.0,
         "meet_or_beat": True,
         "initiative_rounding": "half-pips",

@@ -1,0 +1,40 @@
+"""Computer players for any registered rule system (issue 15).
+
+The agents play only through the generic protocol: the choices offered and their
+fields (`candidates`), the exact odds and the resolvers' own outcomes, the move planner
+and the table geometry (`evaluation`), and the game-end measure (`RuleSystem.outcome`,
+`unit_condition`). Nothing in this package names a rule system; a rule system's optional
+hints are registered from above (`hints`).
+
+- `players`: the levels `random`, `greedy`, `search` (`make_player`, `Decision`).
+- `games`: `play_game(state, seed, players={side: level}) -> GameRecord`, the public
+  entry point for whole games (tests, benchmarks, a balance lab).
+"""
+
+from __future__ import annotations
+
+from tactical.agents.games import GameRecord, play_game, with_options
+from tactical.agents.players import (
+    LEVELS,
+    Budget,
+    Decision,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+    make_player,
+)
+
+__all__ = [
+    "LEVELS",
+    "Budget",
+    "Decision",
+    "GameRecord",
+    "GreedyPlayer",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "make_player",
+    "play_game",
+    "with_options",
+]

@@ -1,0 +1,225 @@
+"""What an agent counts: material (the game-end score's measure) and position (the geometry).
+
+- *Material* (`Material`): each side's share of its starting strength lost, from the
+  rule system's `unit_condition` (the measure `outcome` scores by, docs/game-end.md);
+  a side's value is the enemies' mean share lost minus its own. A rule system's
+  registered hint (`tactical.agents.hints`) may replace a unit's value.
+- *Expected effect* (`expected_value`): the exact distribution of the material value
+  after an action, by running the rule system's own resolver under
+  `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value. An action
+  whose tree is too large is estimated from a fixed set of seeded rolls instead.
+- *Position* (`Position`): for a unit at a candidate pose, computed with the vectorised
+  pair matrix (`TableGeometry`): the enemies it would hold in its own arcs, inside a
+  range band and in line of sight, against the enemies that would hold it in theirs;
+  and, when none is in reach, how near it comes to the nearest enemy.
+
+Nothing here names a rule system.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+
+from tactical.agents import hints
+from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
+from tactical.errors import UserError
+from tactical.geometry.shapes import Pose
+from tactical.model import GameState, Unit
+from tactical.rules.base import Action, RuleSystem
+from tactical.rules.ending import UnitCondition, side_losses
+from tactical.rules.measuring import TableGeometry
+from tactical.session.game import Game
+
+EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
+SAMPLES = 2  # seeded rolls of that estimate
+EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
+APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
+
+
+class Material:
+    """The material count of one game (its starting units fixed): see the module docstring."""
+
+    def __init__(self, game: Game) -> None:
+        self.system: RuleSystem = game.system
+        self.start: GameState = game.initial
+        self.sides: tuple[str, ...] = game.sides
+        self.hint = hints.get(game.rules)
+        # keyed by id with the state kept alive beside it: states are immutable but not
+        # cheap to hash, and the same state is valued many times in one decision
+        self._cache: dict[int, tuple[GameState, dict[str, float]]] = {}
+
+    def condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        condition = self.system.unit_condition(state, unit)
+        if self.hint.unit_value is not None:
+            condition = replace(condition, strength=float(self.hint.unit_value(unit)))
+        return condition
+
+    def losses(self, state: GameState) -> dict[str, float]:
+        """Per side: the (smooth) share of its starting strength lost."""
+        cached = self._cache.get(id(state))
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        found = side_losses(
+            self.sides, ((u.side, self.condition(state, u)) for u in self.start.units)
+        )
+        result = {side: values[1] for side, values in found.items()}
+        if len(self._cache) > 512:
+            self._cache.clear()
+        self._cache[id(state)] = (state, result)
+        return result
+
+    def value(self, state: GameState, side: str) -> float:
+        """The enemies' mean share lost minus `side`'s own (from -1 to 1)."""
+        losses = self.losses(state)
+        enemies = [losses[s] for s in self.sides if s != side]
+        enemy = sum(enemies) / len(enemies) if enemies else 0.0
+        return enemy - losses.get(side, 0.0)
+
+    def remaining(self, state: GameState, unit: Unit) -> float:
+        """A unit's value still in the fight: its strength times the share not lost."""
+        start = self.start.unit(unit.id) if self.start.has_unit(unit.id) else unit
+        condition = self.condition(state, start)
+        if condition.out or not condition.able:
+            return 0.0
+        return condition.strength * (1.0 - min(1.0, condition.lost))
+
+    @cached_property
+    def total_strength(self) -> dict[str, float]:
+        totals = dict.fromkeys(self.sides, 0.0)
+        for unit in self.start.units:
+            totals[unit.side] = totals.get(unit.side, 0.0) + self.condition(
+                self.start, unit
+            ).strength
+        return totals
+
+
+@dataclass(frozen=True)
+class Effect:
+    """An action's expected material value for the side declaring it, and how it was found."""
+
+    expected: float
+    outcomes: int
+    exact: bool
+
+
+def expected_value(game: Game, action: Action, material: Material, side: str) -> Effect:
+    """The expected material value for `side` after the rule system applies `action` (the
+    action completed with its choice's defaults). UserError when the rules refuse it."""
+    declared, _ = game.completed(action)
+    system, state = game.system, game.state
+
+    def after(dice) -> float:
+        return round(material.value(system.apply(state, declared, dice).state, side), 9)
+
+    try:
+        distribution = enumerate_outcomes(after, max_nodes=EXACT_NODES)
+    except TooManyOutcomes:
+        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
+        return Effect(sum(values) / len(values), len(values), False)
+    expected = sum(float(p) * value for value, p in distribution.pairs)
+    return Effect(expected, len(distribution.pairs), True)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """A unit's position scored: enemy value it holds in arc and band, enemy value holding
+    it, and the distance to the nearest enemy (inches)."""
+
+    holds: float
+    held_by: float
+    nearest: float
+    diagonal: float
+
+    @property
+    def score(self) -> float:
+        approach = 0.0
+        if self.holds <= 0 and self.diagonal > 0 and math.isfinite(self.nearest):
+            approach = APPROACH_WEIGHT * (1.0 - self.nearest / self.diagonal)
+        return self.holds - EXPOSURE_WEIGHT * self.held_by + approach
+
+
+class Position:
+    """Positional evaluation of one side's units on one game state (module docstring)."""
+
+    def __init__(self, game: Game, material: Material) -> None:
+        self.game = game
+        self.material = material
+        self.state = game.state
+        self.system = game.system
+        board = self.state.board
+        self.diagonal = math.hypot(board.width, board.height)
+        total = sum(material.total_strength.values()) or 1.0
+        self.values = {
+            u.id: material.remaining(self.state, u) / total for u in self.state.units
+        }
+        self._has_bands: dict[str, bool] = {}
+        self._reach: dict[tuple[str, Pose | None], Reach] = {}
+
+    def _in_band(self, unit: Unit, distance: float) -> bool:
+        try:
+            band = self.system.range_band(unit, distance, self.state.options)
+        except UserError:
+            return False
+        if band is not None:
+            return True
+        if unit.id not in self._has_bands:
+            try:
+                self._has_bands[unit.id] = self.system.range_band(
+                    unit, 0.0, self.state.options
+                ) is not None
+            except UserError:
+                self._has_bands[unit.id] = False
+        # a system without range bands at all: every distance is in reach
+        return not self._has_bands[unit.id]
+
+    def reach(self, unit_id: str, pose: Pose | None = None) -> Reach:
+        """`unit_id` at `pose` (where it stands, by default) against the enemies."""
+        key = (unit_id, pose)
+        found = self._reach.get(key)
+        if found is None:
+            found = self._reach[key] = self._measure(unit_id, pose)
+        return found
+
+    def _measure(self, unit_id: str, pose: Pose | None) -> Reach:
+        state = self.state
+        unit = state.unit(unit_id)
+        if pose is not None:
+            state = state.replace_unit(replace(unit, pose=pose))
+            unit = state.unit(unit_id)
+        geometry = TableGeometry.of(state, self.system)
+        matrix = geometry.matrix
+        i = geometry.index(unit_id)
+        enemies = [k for k, other in enumerate(state.units) if other.side != unit.side]
+        if not enemies:
+            return Reach(0.0, 0.0, math.inf, self.diagonal)
+        j = np.asarray(enemies)
+        own = np.full(len(j), i)
+        outward = geometry.range_distances(own, j)
+        inward = geometry.range_distances(j, own)
+        test = self.system.conventions.arc_test
+        in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
+        names = [arc.name for arc in geometry.arcs]
+        holds = held_by = 0.0
+        for slot, k in enumerate(enemies):
+            enemy = state.units[k]
+            value = self.values.get(enemy.id, 0.0)
+            mine = geometry.unit_arc_names[i]
+            theirs = geometry.unit_arc_names[k]
+            if (
+                matrix.los_clear[i, k]
+                and any(in_arc[i, k, a] for a, name in enumerate(names) if name in mine)
+                and self._in_band(unit, float(outward[slot]))
+            ):
+                holds += value
+            if (
+                matrix.los_clear[k, i]
+                and any(in_arc[k, i, a] for a, name in enumerate(names) if name in theirs)
+                and self._in_band(enemy, float(inward[slot]))
+            ):
+                held_by += value
+        nearest = float(np.min(matrix.centre_distance[i, j]))
+        return Reach(holds, held_by, nearest, self.diagonal)

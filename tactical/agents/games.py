@@ -1,0 +1,144 @@
+"""Whole games between agents: the public entry point for tests, benchmarks and a lab.
+
+    from tactical.agents import play_game
+    record = play_game(load_map("maps/heavy-combat.toml"), seed=7,
+                       players={"Federation": "greedy", "Klingon": "search"})
+    record.outcome.winner, record.turns, record.losses, record.log_text
+
+Nothing here names a rule system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tactical.agents.evaluation import Material
+from tactical.agents.players import Decision, Player, make_player
+from tactical.errors import UserError
+from tactical.model import FrozenMap, GameState
+from tactical.rules.ending import Outcome
+from tactical.session.game import Game
+from tactical.session.log import game_log
+
+MAX_STEPS = 20_000
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game between agents.
+
+    `outcome` is how it ended (`Outcome`: winner or None for a draw, score per side,
+    reason, SPEC id); `turns` the turn it ended in; `steps` the number of actions;
+    `losses` per side the share of its starting strength lost (the material measure,
+    0 to 1) and `damage_dealt` per side the enemies' strength it took (in the rule
+    system's strength units); `whys` the one-line reason of every agent decision, by step;
+    `game` the final `Game` (its log: `log_text`); `refused` the decisions the session
+    refused (always 0: a player only returns an action the rules accepted).
+    """
+
+    outcome: Outcome
+    turns: int
+    steps: int
+    losses: Mapping[str, float]
+    damage_dealt: Mapping[str, float]
+    players: Mapping[str, str]
+    seed: int
+    whys: tuple[tuple[int, str, str], ...] = ()
+    refused: int = 0
+    game: Game | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def winner(self) -> str | None:
+        return self.outcome.winner
+
+    @property
+    def log_text(self) -> str:
+        return game_log(self.game).text() if self.game is not None else ""
+
+
+def players_for(
+    game: Game, players: Mapping[str, str | Player], seed: int, **search: Any
+) -> dict[str, Player]:
+    """A player per side: levels by name become players seeded from the game's seed and
+    the side's seat (so swapping seats swaps the dice of the agents too)."""
+    found: dict[str, Player] = {}
+    for index, side in enumerate(game.sides):
+        wanted = players.get(side, "greedy")
+        if isinstance(wanted, Player):
+            found[side] = wanted
+        else:
+            found[side] = make_player(str(wanted), seed * 31 + index, **search)
+    unknown = set(players) - set(game.sides)
+    if unknown:
+        raise UserError(
+            f"no side {sorted(unknown)[0]!r} in this game: its sides are {', '.join(game.sides)}"
+        )
+    return found
+
+
+def with_options(state: GameState, **options: Any) -> GameState:
+    """The map with some `[options]` set (a shorter game for a test, say)."""
+    from dataclasses import replace
+
+    return replace(state, options=FrozenMap({**state.options, **options}))
+
+
+def play_game(
+    state: GameState,
+    seed: int,
+    players: Mapping[str, str | Player] | None = None,
+    *,
+    max_steps: int = MAX_STEPS,
+    **search: Any,
+) -> GameRecord:
+    """Play a whole game between agents from a loaded map and return its record.
+
+    `players` maps a side to a level ("random", "greedy", "search") or a `Player`
+    (sides left out play greedy); `search` options (playouts, seconds, width, horizon)
+    set the budget of the search players (e.g. `playouts=8, seconds=None` for a
+    deterministic quick game). The same state, seed and players give the same game.
+    UserError when the game does not end within `max_steps` actions.
+    """
+    game = Game.new(state, seed)
+    seats = players_for(game, players or {}, seed, **search)
+    whys: list[tuple[int, str, str]] = []
+    for _ in range(max_steps):
+        if game.over:
+            break
+        side = game.side_to_act
+        decision: Decision = seats[side].decide(game)
+        game = decision.after
+        whys.append((game.step_number, side, decision.why))
+    else:
+        raise UserError(
+            f"the game did not end in {max_steps} steps (turn {game.turn}, {game.phase_name})"
+        )
+    outcome = game.outcome
+    assert outcome is not None
+    return record_of(game, outcome, seats, seed, tuple(whys))
+
+
+def record_of(
+    game: Game, outcome: Outcome, seats: Mapping[str, Player], seed: int, whys: tuple = ()
+) -> GameRecord:
+    material = Material(game)
+    losses = material.losses(game.state)
+    strength = material.total_strength
+    dealt = {
+        side: sum(losses.get(other, 0.0) * strength.get(other, 0.0)
+                  for other in game.sides if other != side)
+        for side in game.sides
+    }  # fmt: skip
+    return GameRecord(
+        outcome=outcome,
+        turns=outcome.turn,
+        steps=game.step_number,
+        losses={side: losses.get(side, 0.0) for side in game.sides},
+        damage_dealt=dealt,
+        players={side: seat.level for side, seat in seats.items()},
+        seed=seed,
+        whys=whys,
+        game=game,
+    )

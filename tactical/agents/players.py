@@ -1,0 +1,390 @@
+"""The three levels of play: `random`, `greedy` and `search` (issue 15).
+
+Every player is a pure function of the game and its own seed: `decide(game)` returns a
+`Decision` whose action the rule system has accepted (the player applies its choice to
+the immutable game and keeps the result, so a refused candidate is never played) and a
+one-line `why`. The same seed and the same game give the same decision.
+
+- `random`: a choice offered now, uniformly; then one of its parameter sets, uniformly;
+  the first the rules accept.
+- `greedy`: every candidate scored once: a rule-system action by its expected material
+  effect, exact from the resolver's own outcomes (`evaluation.expected_value`); a
+  declaration whose effect comes later (the roll is a later step) by its odds: the
+  chance that the main outcome of its exact odds report is not "nothing" times the
+  target's value; a move by the positional gain of where it ends (`evaluation.Position`).
+  The best score wins; ties go to the seed.
+- `search`: the greedy player's best few candidates, each played out many times with
+  other dice (the step's seed replaced: a sample of the resolvers' outcomes), then by
+  the greedy player for a few steps, and valued by the material count; the best mean
+  wins (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
+  (deterministic) and a time limit per decision (default 1 s), whichever ends first.
+
+Table moves of the session (which are not a go) are made at most once per unit and
+turn, so that a player always gets on with the game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tactical.agents.candidates import Candidate, candidates
+from tactical.agents.evaluation import Material, Position, expected_value
+from tactical.errors import UserError
+from tactical.model import FrozenMap
+from tactical.rules.base import Action
+from tactical.session.game import MOVE, PASS, Game
+
+LEVELS = ("random", "greedy", "search")
+PROGRESS = 1e-3  # a procedural step (one that changes nothing yet) beats passing by this
+MOVE_THRESHOLD = 0.02  # a table move is made only for at least this positional gain
+ODDS_WEIGHT = 0.5  # a declaration's odds count half: the roll is still to come
+NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
+                     "failure", "botch", "not-fired"})  # fmt: skip
+MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a player chose, why (one line), and the game after it (the rules accepted it)."""
+
+    action: Action
+    why: str
+    after: Game
+    score: float = 0.0
+
+
+class Player:
+    """A level of play for one side (see the module docstring)."""
+
+    level = "player"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def rng(self, game: Game) -> random.Random:
+        """A private generator for this decision: a function of the seed and the step only."""
+        return random.Random(f"{self.level}:{self.seed}:{game.seed}:{game.step_number}")
+
+    def decide(self, game: Game) -> Decision:
+        raise UserError(f"the {self.level} player cannot decide")
+
+    # ----------------------------------------------------------------- shared
+
+    @staticmethod
+    def table_moved(game: Game) -> set[str]:
+        """Units that made a session table move this turn."""
+        return {
+            s.action.actor
+            for s in game.steps
+            if s.by_session and s.action.kind == MOVE and s.before.turn == game.turn
+        }
+
+    @staticmethod
+    def stalled(game: Game) -> bool:
+        """Whether the side to act has been at it too long in this phase (then it passes)."""
+        count = 0
+        for step in reversed(game.steps):
+            if (step.before.turn, step.before.phase) != (game.turn, game.position.phase):
+                break
+            count += 1
+        return count >= MAX_STEPS_PER_GO
+
+    def options(self, game: Game) -> list[Candidate]:
+        moved = self.table_moved(game)
+        found = []
+        for candidate in candidates(game):
+            table_move = candidate.action.kind == MOVE and game.is_session_action(
+                candidate.action
+            )
+            if table_move and candidate.action.actor in moved:
+                continue
+            found.append(candidate)
+        return found
+
+    @staticmethod
+    def try_apply(game: Game, action: Action) -> Game | None:
+        try:
+            return game.apply(action)
+        except UserError:
+            return None
+
+    def pass_decision(self, game: Game, why: str) -> Decision:
+        action = Action(PASS, game.side_to_act)
+        after = self.try_apply(game, action)
+        if after is None:  # a system whose own pass is not offered now: take anything legal
+            return RandomPlayer(self.seed).decide(game)
+        return Decision(after.steps[-1].action, why, after)
+
+
+class RandomPlayer(Player):
+    level = "random"
+
+    def decide(self, game: Game) -> Decision:
+        rng = self.rng(game)
+        if self.stalled(game):
+            return self.pass_decision(game, "passes: long enough in this phase")
+        by_choice: dict[tuple[str, str, str], list[Candidate]] = {}
+        for candidate in self.options(game):
+            choice = candidate.choice
+            by_choice.setdefault((choice.kind, choice.actor, choice.title), []).append(candidate)
+        groups = list(by_choice.values())
+        rng.shuffle(groups)
+        for group in groups:
+            order = list(group)
+            rng.shuffle(order)
+            for candidate in order:
+                after = self.try_apply(game, candidate.action)
+                if after is not None:
+                    why = f"random pick among {len(groups)} choices"
+                    return Decision(after.steps[-1].action, why, after)
+        return self.pass_decision(game, "passes: nothing else the rules accept")
+
+
+@dataclass
+class Scored:
+    candidate: Candidate
+    score: float
+    why: str
+    after: Game | None = None
+
+
+class GreedyPlayer(Player):
+    level = "greedy"
+
+    def __init__(self, seed: int = 0, *, positional: bool = True) -> None:
+        super().__init__(seed)
+        self.positional = positional
+        self._material: dict[int, Material] = {}
+        self._position: Position | None = None
+
+    def position(self, game: Game, material: Material) -> Position:
+        """The positional evaluation of this state, kept while the state stands (a table
+        move leaves the next decision's state for every other unit the same)."""
+        if self._position is None or self._position.state is not game.state:
+            self._position = Position(game, material)
+        return self._position
+
+    def material(self, game: Game) -> Material:
+        key = id(game.initial)
+        found = self._material.get(key)
+        if found is None or found.start is not game.initial:
+            found = Material(game)
+            self._material = {key: found}
+        return found
+
+    def decide(self, game: Game) -> Decision:
+        if self.stalled(game):
+            return self.pass_decision(game, "passes: long enough in this phase")
+        ranked = self.ranked(game)
+        for scored in ranked:
+            after = scored.after or self.try_apply(game, scored.candidate.action)
+            if after is not None:
+                return Decision(after.steps[-1].action, scored.why, after, scored.score)
+        return self.pass_decision(game, "passes: nothing else the rules accept")
+
+    def ranked(self, game: Game) -> list[Scored]:
+        """Every candidate the rules accept, best first (ties in the seed's order)."""
+        rng = self.rng(game)
+        material = self.material(game)
+        side = game.side_to_act
+        now = material.value(game.state, side)
+        position: Position | None = None
+        scored: list[Scored] = []
+        for candidate in self.options(game):
+            action = candidate.action
+            title = candidate.choice.title
+            if candidate.is_pass:
+                scored.append(Scored(candidate, 0.0, f"{title}: nothing better"))
+                continue
+            table_move = game.is_session_action(action)
+            gain = 0.0
+            where = ""
+            if candidate.is_move and self.positional:
+                position = position or self.position(game, material)
+                gain, where = self.move_gain(game, position, candidate)
+                if gain is None:
+                    continue
+            if table_move:
+                if gain < MOVE_THRESHOLD:
+                    continue
+                why = f"{title} {action.params['path']}: {where}"
+                scored.append(Scored(candidate, gain, why))
+                continue
+            try:
+                effect = expected_value(game, action, material, side)
+            except UserError:
+                continue
+            delta = effect.expected - now
+            score = delta + gain + PROGRESS
+            why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
+            if abs(delta) < 1e-9 and candidate.target is not None:
+                chance = self.odds_effect(game, action)
+                if chance is not None:
+                    target = game.state.unit(candidate.target) if game.state.has_unit(
+                        candidate.target
+                    ) else None
+                    total = sum(material.total_strength.values()) or 1.0
+                    worth = material.remaining(game.state, target) / total if target else 0.0
+                    score += ODDS_WEIGHT * chance * worth
+                    why = (
+                        f"{title} at {candidate.target}: {round(100 * chance)}% chance of an "
+                        f"effect (exact odds) on a target worth {round(100 * worth)}%"
+                    )
+            scored.append(Scored(candidate, score, why))
+        order = list(range(len(scored)))
+        rng.shuffle(order)
+        ranked = sorted(order, key=lambda k: -scored[k].score)
+        return [scored[k] for k in ranked]
+
+    @staticmethod
+    def describe(
+        title: str, action: Action, delta: float, outcomes: int, exact: bool, where: str
+    ) -> str:
+        path = f" {action.params['path']}" if "path" in action.params else ""
+        if abs(delta) > 1e-9:
+            how = f"exact odds over {outcomes} outcomes" if exact else f"{outcomes} sample rolls"
+            head = f"{title}{path}: expected gain {100 * delta:+.1f}% of the balance ({how})"
+        else:
+            head = f"{title}{path}"
+        return f"{head}; {where}" if where else head
+
+    @staticmethod
+    def odds_effect(game: Game, action: Action) -> float | None:
+        """The chance that the main outcome of the action's exact odds is not "nothing"."""
+        try:
+            report = game.odds(action)
+        except UserError:
+            return None
+        if report is None or not report.sections:
+            return None
+        nothing = 0.0
+        for outcome, probability in report.sections[0].distribution.pairs:
+            if _is_nothing(outcome):
+                nothing += float(probability)
+        return max(0.0, 1.0 - nothing)
+
+    @staticmethod
+    def move_gain(
+        game: Game, position: Position, candidate: Candidate
+    ) -> tuple[float | None, str]:
+        """The positional gain of a move (None when the planner refuses it) and its words."""
+        actor = candidate.action.actor
+        try:
+            plan = game.preview_move(actor, str(candidate.action.params["path"]))
+        except UserError:
+            return None, ""
+        if not plan.legal or plan.lost:
+            return None, ""
+        before = position.reach(actor)
+        after = position.reach(actor, plan.final)
+        gain = after.score - before.score
+        words = (
+            f"holds {round(100 * after.holds)}% of the enemy in arc and range, "
+            f"in reach of {round(100 * after.held_by)}% (gain {100 * gain:+.1f})"
+        )
+        return gain, words
+
+
+def _is_nothing(outcome: Hashable) -> bool:
+    try:
+        return outcome in NOTHING
+    except TypeError:
+        return False
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long `search` thinks per decision: play-outs (deterministic) and seconds (None:
+    no time limit). The defaults are the issue's: 1 s per decision."""
+
+    playouts: int = 64
+    seconds: float | None = 1.0
+    width: int = 4  # candidates searched (the greedy player's best)
+    horizon: int = 8  # greedy steps played after each candidate
+
+
+@dataclass
+class SearchPlayer(Player):
+    seed: int = 0
+    budget: Budget = field(default_factory=Budget)
+    clock: Callable[[], float] = time.perf_counter
+    level = "search"
+
+    def __post_init__(self) -> None:
+        self.greedy = GreedyPlayer(self.seed)
+        self.rollout = GreedyPlayer(self.seed + 1, positional=False)
+
+    def decide(self, game: Game) -> Decision:
+        if self.stalled(game):
+            return self.pass_decision(game, "passes: long enough in this phase")
+        ranked = [s for s in self.greedy.ranked(game) if self.try_apply(game, s.candidate.action)]
+        if not ranked:
+            return self.pass_decision(game, "passes: nothing else the rules accept")
+        if len(ranked) == 1:
+            only = ranked[0]
+            after = game.apply(only.candidate.action)
+            return Decision(after.steps[-1].action, only.why, after, only.score)
+        pool = ranked[: self.budget.width]
+        side = game.side_to_act
+        material = self.greedy.material(game)
+        totals = [0.0] * len(pool)
+        counts = [0] * len(pool)
+        rng = self.rng(game)
+        start = self.clock()
+        for playout in range(self.budget.playouts):
+            if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
+                break
+            k = playout % len(pool)
+            sampled = reseeded(game, rng.getrandbits(48))
+            value = self.play_out(sampled, pool[k].candidate.action, side, material)
+            if value is None:
+                continue
+            totals[k] += value
+            counts[k] += 1
+        means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(pool))]
+        best = max(range(len(pool)), key=lambda k: (means[k], -k))
+        chosen = pool[best]
+        after = game.apply(chosen.candidate.action)
+        why = (
+            f"{chosen.why} | search: mean balance {100 * means[best]:+.1f}% over "
+            f"{counts[best]} play-outs (of {sum(counts)} for {len(pool)} candidates)"
+        )
+        return Decision(after.steps[-1].action, why, after, means[best])
+
+    def play_out(self, game: Game, action: Action, side: str, material: Material) -> float | None:
+        try:
+            game = game.apply(action)
+        except UserError:
+            return None
+        for _ in range(self.budget.horizon):
+            if game.over:
+                break
+            game = self.rollout.decide(game).after
+        return material.value(game.state, side)
+
+
+def reseeded(game: Game, seed: int) -> Game:
+    """The same game with other dice for the steps to come (a sample of the chance)."""
+    return Game(game.initial, seed, game.state, game.position, game.sides, game.steps)
+
+
+def make_player(level: str, seed: int = 0, **options: Any) -> Player:
+    """A player of `level` ("random", "greedy" or "search"); `options` go to `search`'s
+    `Budget` (playouts, seconds, width, horizon)."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "greedy":
+        return GreedyPlayer(seed)
+    if level == "search":
+        return SearchPlayer(seed, Budget(**options) if options else Budget())
+    raise UserError(f"unknown AI level {level!r}: expected one of {', '.join(LEVELS)}")
+
+
+def action_text(action: Action) -> str:
+    params = ", ".join(f"{k}={v}" for k, v in FrozenMap(action.params).items())
+    return f"{action.kind} {action.actor}" + (f" ({params})" if params else "")

@@ -1,0 +1,81 @@
+"""Battlefleet Mars: the end of a game and its score (issue 15; docs/game-end.md, A000.E1).
+
+The seed gives no victory conditions and leaves the effects of damage on ships and bases
+to the base game (R000.12, A000.11). Adopted reading (A000.E1, the attrition end of
+`tactical.rules.ending`):
+
+- a unit's strength: a ship or base, its laser strength (at least 1) plus its launch
+  capacity; a fighter 1/3 and a missile 1/6 (the LP price of one, T000.6), times the
+  group's count;
+- fighters and missiles are destroyed by the results of T000.5 (R000.10, R000.11) and
+  leave the table; a group that shrinks has lost that share;
+- every result scored against a ship or base is recorded (`hits` in the rule state);
+  its damage points are the number of a B or L result, 2 for iL, 3 for R; a D result,
+  or damage points reaching the ship's strength, cripples it (it counts as lost and
+  can no longer fight).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tactical.model import GameState, Unit
+from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT
+from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
+from tactical.rules.ending import UnitCondition
+
+SPEC_ID = "A000.E1"
+HITS = "hits"
+FIGHTER_VALUE = 1 / 3  # 1 LP buys 3 fighters (T000.6)
+MISSILE_VALUE = 1 / 6  # 1 LP buys 6 missiles
+RESULT_POINTS = {"iL": 2, "R": 3}
+
+
+def strength(unit: Unit) -> float:
+    """A000.E1: the unit's value at full strength (module docstring)."""
+    card = profile(unit)
+    if card.kind is UnitType.FIGHTER:
+        return FIGHTER_VALUE * card.count
+    if card.kind is UnitType.MISSILE:
+        return MISSILE_VALUE * card.count
+    return float(max(1, card.laser_strength or 0) + card.launch_capacity)
+
+
+def damage_points(result: str) -> int:
+    """A000.E1: B1-B4 and L1-L4 count their number, iL 2, R 3; "-" nothing."""
+    if result in (NO_EFFECT, DESTROYED_RESULT):
+        return 0
+    if result in RESULT_POINTS:
+        return RESULT_POINTS[result]
+    return int(result[1:])
+
+
+def record_results(state: GameState, target: str, results: Iterable[str]) -> GameState:
+    """The state with the results scored against a ship or base added to its record."""
+    scored = tuple(r for r in results if r != NO_EFFECT)
+    if not scored:
+        return state
+    hits = dict(state.rule_state.get(HITS, {}))
+    hits[target] = (*hits.get(target, ()), *scored)
+    return state.with_rule_state(**{HITS: hits})
+
+
+def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:
+    return tuple(state.rule_state.get(HITS, {}).get(unit_id, ()))
+
+
+def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
+    """A000.E1: how a unit as it started stands now."""
+    value = strength(unit)
+    if not state.has_unit(unit.id):
+        return UnitCondition.gone(value)
+    card = profile(unit)
+    if card.kind in GROUPS:
+        left = profile(state.unit(unit.id)).count
+        lost = 1 - left / card.count if card.count else 0.0
+        return UnitCondition(value, max(0.0, lost), False, left > 0)
+    results = results_against(state, unit.id)
+    points = sum(damage_points(r) for r in results)
+    crippled = DESTROYED_RESULT in results or points >= value
+    lost = 1.0 if crippled else points / value
+    return UnitCondition(value, lost, crippled, not crippled)

@@ -1,0 +1,49 @@
+"""Cortex Space: the end of a game and its score (issue 15; docs/game-end.md, A003.E1).
+
+The seed names no victory conditions. Adopted reading (A003.E1, the attrition end of
+`tactical.rules.ending`): a vessel's strength is its Life Points times its scale's
+factor against personal scale in T003.14 (personal 1, planetcraft 2, spacecraft 5), a
+wing's the sum over its fighters; the share lost is Wound over Life Points; a vessel
+is out of the fight when destroyed (Wound >= LP, R003.7) or adrift (Stun + Wound >= LP,
+base Cortex G.5), and then counts as lost for the score.
+"""
+
+from __future__ import annotations
+
+from tactical.model import GameState, Unit
+from tactical.rules.cortex_space.tables import SCALES, scale_damage
+from tactical.rules.cortex_space.units import vessel
+from tactical.rules.ending import UnitCondition
+
+SPEC_ID = "A003.E1"
+
+
+def scale_factor(scale: str) -> int:
+    """T003.14: the factor between personal scale and `scale` (1 at personal scale)."""
+    if scale not in SCALES or scale == SCALES[0]:
+        return 1
+    return scale_damage(scale, SCALES[0]).factor  # type: ignore[arg-type]
+
+
+def strength(unit: Unit) -> float:
+    card = vessel(unit)
+    factor = scale_factor(card.scale)
+    if card.is_wing:
+        return float(factor * sum(member.life_points for member in card.members))
+    return float(factor * max(1, card.life_points))
+
+
+def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
+    """A003.E1: how a vessel as it started stands now."""
+    value = strength(unit)
+    if not state.has_unit(unit.id):
+        return UnitCondition.gone(value)
+    card = vessel(state.unit(unit.id))
+    if card.is_wing:
+        total = sum(m.life_points for m in card.members) or 1
+        wounds = sum(min(m.wound, m.life_points) for m in card.members)
+        lost = wounds / total
+    else:
+        lost = min(card.wound, card.life_points) / max(1, card.life_points)
+    out = card.destroyed or card.disabled
+    return UnitCondition(value, 1.0 if out else lost, out, not out)

@@ -1,0 +1,62 @@
+"""Dystopian Wars: the end of a game through the generic protocol (issue 15).
+
+The rules say how a Dystopian Wars game ends (R002.3 Game Length, R002.22 victory): the
+End Phase checks for the end of the game (`play`), and `victory` records the result —
+a Crushing Triumph the moment a fleet satisfies its Field Order, else at the end the
+fleet with more Victory Points wins, equal VP a draw (A002.19). `outcome` reads that
+record; the scores are Victory Points.
+
+`unit_condition` (the agents' measure of the fight, and the table of losses): a model's
+strength is its points; the share lost, its Hull Points lost; a model destroyed,
+captured or lost is out.
+"""
+
+from __future__ import annotations
+
+from tactical.model import GameState, Unit
+from tactical.rules.dystopian_wars import tracking, victory
+from tactical.rules.ending import Outcome, UnitCondition
+
+ORDERS_RULE = "R002.22"
+DRAW_RULE = "A002.19"
+REASONS = {
+    "crushing-triumph": "a fleet satisfied its Field Order (a Crushing Triumph)",
+    "victory-points": "the game length is over: more Victory Points",
+    "equal": "the game length is over: equal Victory Points",
+    "both": "both fleets satisfied their Field Orders at once",
+}
+
+
+def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
+    card = tracking.card(unit)
+    value = float(max(1, card.points))
+    gone = any(record["id"] == unit.id for record in tracking.losses(state))
+    if gone or not state.has_unit(unit.id):
+        return UnitCondition.gone(value)
+    hull = max(1, card.hull_points)
+    lost = min(1.0, tracking.hull_lost(state, unit.id) / hull)
+    return UnitCondition(value, lost, False, True)
+
+
+def outcome(state: GameState, start: GameState) -> Outcome | None:
+    """R002.22 / A002.19: the result the End Phase or a Crushing Triumph recorded."""
+    result = tracking.get(state, "result")
+    if result is None:
+        return None
+    sides = start.sides
+    scores = tuple(
+        (side, float(victory.total_victory_points(state, side))) for side in sides
+    )
+    how = str(result.get("how", "draw"))
+    winner = result.get("winner")
+    if how == "draw":
+        how = "equal" if result.get("points") is not None else "both"
+    spec_id = DRAW_RULE if how == "equal" else ORDERS_RULE
+    return Outcome(
+        winner=str(winner) if winner is not None else None,
+        scores=scores,
+        reason=REASONS.get(how, how),
+        spec_id=spec_id,
+        turn=int(result.get("turn", 1)),
+        measure="VP",
+    )

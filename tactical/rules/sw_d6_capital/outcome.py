@@ -1,0 +1,42 @@
+"""Star Wars D6 capital ships: the end of a game and its score (issue 15; docs/game-end.md,
+A004.E1).
+
+The seed names no victory conditions. Adopted reading (A004.E1, the attrition end of
+`tactical.rules.ending`): a ship's strength is its Scale plus its Hull in pips (R004.33,
+R004.34), times the number of craft of a fighter unit (T004.16); the share it has lost
+is its damage level's rank (none 0, light 1/4, heavy 1/2, severe 3/4, destroyed 1;
+R004.35); a ship at severe damage or worse, catastrophic (being abandoned) or dead in
+space (controls dead, R004.44) is crippled: it counts as lost and cannot fight.
+"""
+
+from __future__ import annotations
+
+from tactical.model import GameState, Unit
+from tactical.rules.ending import UnitCondition
+from tactical.rules.sw_d6_capital import ledger
+from tactical.rules.sw_d6_capital.condition import LEVELS, SEVERE
+from tactical.rules.sw_d6_capital.deck import UNIT_SIZES, deck_of
+
+SPEC_ID = "A004.E1"
+
+
+def strength(unit: Unit) -> float:
+    deck = deck_of(unit)
+    craft = UNIT_SIZES[deck.unit_size][0] if deck.is_unit else 1
+    return float(max(1, deck.scale.pips + deck.hull.pips) * max(1, craft))
+
+
+def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
+    """A004.E1: how a ship as it started stands now."""
+    value = strength(unit)
+    if not state.has_unit(unit.id):
+        return UnitCondition.gone(value)
+    condition = ledger.condition(state, unit.id)
+    if condition.destroyed:
+        return UnitCondition.gone(value)
+    rank = LEVELS.index(condition.level) if condition.level in LEVELS else len(LEVELS) - 1
+    crippled = (
+        condition.catastrophic or condition.controls_dead or rank >= LEVELS.index(SEVERE)
+    )
+    lost = 1.0 if crippled else rank / (len(LEVELS) - 1)
+    return UnitCondition(value, lost, crippled, not crippled)

@@ -1,0 +1,401 @@
+"""Solo play on the play screen: computer players for some sides (issue 15).
+
+- `parse_seats("B:search")`: the `--ai` option, a side and optionally a level.
+- `SeatBar`: a Human / AI-level menu per side, and the pace of the AI's go (a pause after
+  each of its actions, none, or Space to step), over the top of the table; changeable at
+  any time.
+- `AiDriver`: when a side played by the computer is to act, the decision is computed off
+  the frame loop, in a spawned child process (`ProcessWorker`: frames never wait for the
+  interpreter lock; closing the screen terminates it), then applied through the play
+  screen like a player's declaration. Each action's one-line "why" (the expected effect
+  or the positional gain it chose by) is shown in the log under the action's line and on
+  the status line. A decision for a game that has changed meanwhile (an undo, a player's
+  action, a menu changed) is dropped.
+- `undo_count`: how many steps Undo takes back in solo play: the computer's steps and the
+  human's last decision before them.
+- `end_banner`: the result, the score and why, drawn over the table once the game is over.
+
+Nothing here names a rule system.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIDropDownMenu, UILabel, UIPanel
+
+from tactical.agents import LEVELS, make_player
+from tactical.errors import UserError
+from tactical.rules.base import Action
+from tactical.rules.ending import Outcome
+from tactical.session.game import Game, Step
+from tactical.ui.fonts import Fonts
+from tactical.ui.services import TOP_BAR
+
+HUMAN = "human"
+DEFAULT_LEVEL = "greedy"
+SEAT_LABELS = {HUMAN: "Human", **{level: f"AI: {level}" for level in LEVELS}}
+PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": None}
+DEFAULT_PACE = "Pause 0.6 s"
+SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
+BAR_HEIGHT = 30
+SEAT_WIDTH = 150
+BANNER_BACK = (20, 24, 30)
+BANNER_TEXT = (250, 236, 160)
+
+
+def parse_seats(text: str | None, sides: Sequence[str]) -> dict[str, str]:
+    """`--ai B`, `--ai B:search`, `--ai A:random,B`: the sides the computer plays and how.
+
+    UserError naming the sides (or the levels) for a side or level that does not exist."""
+    seats: dict[str, str] = {}
+    if not text:
+        return seats
+    for part in text.split(","):
+        side, _, level = part.strip().partition(":")
+        level = level.strip() or DEFAULT_LEVEL
+        if side not in sides:
+            raise UserError(
+                f"--ai {text}: no side {side!r} in this game; its sides are {', '.join(sides)}"
+            )
+        if level not in LEVELS:
+            raise UserError(f"--ai {text}: unknown level {level!r}: one of {', '.join(LEVELS)}")
+        seats[side] = level
+    return seats
+
+
+# --------------------------------------------------------------------------- the worker
+
+
+def decide_elsewhere(game: Game, level: str, seed: int, options: Mapping[str, Any]):
+    """Runs in the worker: the player's action (completed) and its why."""
+    decision = make_player(level, seed, **options).decide(game)
+    return decision.action, decision.why
+
+
+class ProcessWorker:
+    """Decisions computed in a spawned child process (pygame is never forked)."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, game: Game, level: str, seed: int, options: Mapping[str, Any]) -> Future:
+        with self._lock:
+            if self._pool is None:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            pool = self._pool
+        # the game without its caches: only what the decision depends on crosses over
+        light = Game(game.initial, game.seed, game.state, game.position, game.sides, game.steps)
+        return pool.submit(decide_elsewhere, light, level, seed, dict(options))
+
+    def close(self) -> None:
+        """Stop the child at once, a decision under way with it."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        children = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for child in children:
+            child.terminate()
+
+
+class InlineWorker:
+    """Decisions computed at once in this process (tests; a script without a window)."""
+
+    def submit(self, game: Game, level: str, seed: int, options: Mapping[str, Any]) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(decide_elsewhere(game, level, seed, options))
+        except Exception as error:  # handed to the driver, which shows it
+            future.set_exception(error)
+        return future
+
+    def close(self) -> None:
+        return None
+
+
+# --------------------------------------------------------------------------- the seat bar
+
+
+class SeatBar:
+    """A Human / AI menu per side and the pace of the AI's go, over the top of the table."""
+
+    def __init__(self, manager: pygame_gui.UIManager, sides: Sequence[str]) -> None:
+        self.manager = manager
+        self.sides = tuple(sides)
+        width = 8 + len(self.sides) * (SEAT_WIDTH + 4) + 130
+        self.panel = UIPanel(pygame.Rect(4, TOP_BAR + 2, width, BAR_HEIGHT + 4), manager=manager)
+        self.menus: dict[str, UIDropDownMenu] = {}
+        self.labels: list[UILabel] = []
+        left = 4
+        for side in self.sides:
+            self.menus[side] = UIDropDownMenu(
+                [f"{side}: {label}" for label in SEAT_LABELS.values()],
+                f"{side}: {SEAT_LABELS[HUMAN]}",
+                pygame.Rect(left, 2, SEAT_WIDTH, BAR_HEIGHT - 4),
+                manager,
+                container=self.panel,
+            )
+            left += SEAT_WIDTH + 4
+        self.pace_menu = UIDropDownMenu(
+            list(PACES), DEFAULT_PACE, pygame.Rect(left, 2, 124, BAR_HEIGHT - 4), manager,
+            container=self.panel,
+        )  # fmt: skip
+
+    def show(self, visible: bool) -> None:
+        if visible:
+            self.panel.show()
+        else:
+            self.panel.hide()
+
+    def set_seat(self, side: str, seat: str) -> None:
+        """Show `seat` on the side's menu (a menu keeps its own selection once changed)."""
+        menu = self.menus.get(side)
+        if menu is None:
+            return
+        rect = menu.relative_rect
+        menu.kill()
+        self.menus[side] = UIDropDownMenu(
+            [f"{side}: {label}" for label in SEAT_LABELS.values()],
+            f"{side}: {SEAT_LABELS[seat]}",
+            rect,
+            self.manager,
+            container=self.panel,
+        )
+
+    def command(self, event: pygame.event.Event) -> tuple[str, str] | None:
+        """("seat", side:seat) or ("pace", name) for a change of one of our menus."""
+        if event.type != pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            return None
+        if event.ui_element is self.pace_menu:
+            return ("pace", event.text)
+        for side, menu in self.menus.items():
+            if event.ui_element is menu:
+                label = event.text.split(": ", 1)[1]
+                seat = next(key for key, text in SEAT_LABELS.items() if text == label)
+                return ("seat", f"{side}:{seat}")
+        return None
+
+    def kill(self) -> None:
+        self.panel.kill()
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+class AiDriver:
+    """Plays the computer's sides of a play screen (see the module docstring).
+
+    `screen` is the play screen (its `session`, `game`, `do`, `replaying`, `services`);
+    `worker` computes the decisions (a `ProcessWorker` unless given); `clock` gives seconds.
+    """
+
+    def __init__(
+        self,
+        screen: Any,
+        worker: ProcessWorker | InlineWorker | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.screen = screen
+        self.worker = worker or ProcessWorker()
+        self.clock = clock
+        self.seats: dict[str, str] = {}
+        self.pace: float | None = PACES[DEFAULT_PACE]
+        self.search = {"seconds": SEARCH_SECONDS}
+        self.bar: SeatBar | None = None
+        self.whys: dict[int, tuple[Action, str]] = {}
+        self._future: Future | None = None
+        self._asked_for: tuple[Game, str, str] | None = None
+        self._ready_at = 0.0
+        self._step_allowed = False
+        self._shown_end: Outcome | None = None
+
+    # ------------------------------------------------------------------ seats
+
+    def attach(self, manager: pygame_gui.UIManager, sides: Sequence[str]) -> None:
+        """The seat bar for these sides (a new game: the seats start as they were)."""
+        if self.bar is not None:
+            self.bar.kill()
+        self.bar = SeatBar(manager, sides)
+        for side, seat in self.seats.items():
+            self.bar.set_seat(side, seat)
+
+    def set_seats(self, seats: Mapping[str, str]) -> None:
+        for side, seat in seats.items():
+            self.set_seat(side, seat)
+
+    def set_seat(self, side: str, seat: str) -> None:
+        if seat == HUMAN:
+            self.seats.pop(side, None)
+        else:
+            self.seats[side] = seat
+        if self.bar is not None:
+            self.bar.set_seat(side, seat)
+        self._drop()
+
+    def seat(self, side: str) -> str:
+        return self.seats.get(side, HUMAN)
+
+    def is_ai(self, side: str) -> bool:
+        return side in self.seats
+
+    def set_pace(self, name: str) -> None:
+        self.pace = PACES.get(name, self.pace)
+
+    # ------------------------------------------------------------------ events
+
+    def handle_ui_event(self, event: pygame.event.Event) -> bool:
+        if self.bar is None:
+            return False
+        command = self.bar.command(event)
+        if command is None:
+            return False
+        kind, value = command
+        if kind == "pace":
+            self.set_pace(value)
+            self.screen.services.set_status(f"the computer's pace: {value}")
+        else:
+            side, seat = value.split(":", 1)
+            self.set_seat(side, seat)
+            who = "a human" if seat == HUMAN else f"the computer ({seat})"
+            self.screen.services.set_status(f"{side} is played by {who}")
+        return True
+
+    def key(self, event: pygame.event.Event) -> bool:
+        """Space: the computer's next action now (it waits for it in the Space pace)."""
+        if event.key != pygame.K_SPACE or not self.seats:
+            return False
+        self._step_allowed = True
+        self._ready_at = 0.0
+        return True
+
+    # ------------------------------------------------------------------ the loop
+
+    @property
+    def thinking(self) -> bool:
+        return self._future is not None
+
+    def update(self) -> None:
+        """Once a frame: start a decision when the computer is to act, apply one that is in."""
+        screen = self.screen
+        if screen.replaying:
+            self._drop()
+            return
+        game: Game = screen.session.game
+        outcome = game.outcome
+        if outcome is not None:
+            self._drop()
+            if outcome is not self._shown_end:
+                self._shown_end = outcome
+                screen.services.set_status(f"game over: {outcome.headline()}")
+            return
+        self._shown_end = None
+        if self._future is not None:
+            if self._asked_for is None or self._asked_for[0] is not game:
+                self._drop()
+            elif self._future.done():
+                self._apply(game)
+            return
+        side = game.side_to_act
+        if not self.is_ai(side):
+            return
+        if self.pace is None and not self._step_allowed:
+            return
+        if self.clock() < self._ready_at:
+            return
+        self._step_allowed = False
+        level = self.seats[side]
+        seed = game.seed * 31 + game.sides.index(side)
+        options = self.search if level == "search" else {}
+        self._asked_for = (game, side, level)
+        self._future = self.worker.submit(game, level, seed, options)
+        screen.services.set_status(f"{side} ({SEAT_LABELS[level]}) is thinking…")
+
+    def _apply(self, game: Game) -> None:
+        future, asked = self._future, self._asked_for
+        self._future = self._asked_for = None
+        assert future is not None and asked is not None
+        _, side, level = asked
+        try:
+            action, why = future.result()
+        except Exception as error:
+            self.screen.services.set_status(f"the computer could not decide: {error}")
+            self.set_seat(side, HUMAN)
+            return
+        number = game.step_number + 1
+        self.whys[number] = (action, why)
+        step: Step | None = self.screen.do(action)
+        if step is None:  # refused: never expected, and the side is handed back
+            self.whys.pop(number, None)
+            self.set_seat(side, HUMAN)
+            return
+        self._ready_at = self.clock() + (self.pace or 0.0)
+        self.screen.services.set_status(f"{side} ({SEAT_LABELS[level]}): {why}")
+
+    def _drop(self) -> None:
+        """Forget a decision under way (the game it was for has changed)."""
+        self._future = None
+        self._asked_for = None
+
+    # ------------------------------------------------------------------ the log, undo, end
+
+    def annotate(self, lines: Sequence[str], game: Game, limit: int) -> tuple[str, ...]:
+        """The log's lines with the computer's why under each of its actions."""
+        found: list[str] = []
+        for line in lines:
+            found.append(line)
+            head = line.split(" ", 1)[0]
+            if not head.startswith("#") or not head[1:].isdigit():
+                continue
+            number = int(head[1:])
+            kept = self.whys.get(number)
+            if kept is None or number > game.step_number:
+                continue
+            step = game.steps[number - 1]
+            action, why = kept
+            if step.action == action and line.startswith(f"#{number} {step.side}: "):
+                found.append(f"#{number}   why: {why}")
+        return tuple(found[-limit:]) if limit > 0 else tuple(found)
+
+    def undo_count(self, game: Game) -> int:
+        """Steps Undo takes back: the computer's last steps and the human's decision before
+        them (one step when no side is played by the computer)."""
+        steps = game.steps
+        count = 0
+        while count < len(steps) and self.is_ai(steps[-1 - count].side):
+            count += 1
+        if count < len(steps):
+            count += 1
+        return max(1, count) if steps else 0
+
+    def show(self, visible: bool) -> None:
+        if self.bar is not None:
+            self.bar.show(visible)
+
+    def close(self) -> None:
+        self._drop()
+        self.worker.close()
+        if self.bar is not None:
+            self.bar.kill()
+            self.bar = None
+
+
+def end_banner(surface: pygame.Surface, outcome: Outcome, fonts: Fonts) -> None:
+    """The result, the score and why, in a band over the top of the table."""
+    text = f"Game over · {outcome.headline()}"
+    image = fonts.render(text, 16, BANNER_TEXT)
+    width = min(surface.get_width() - 16, image.get_width() + 24)
+    band = pygame.Rect(8, TOP_BAR + BAR_HEIGHT + 12, width, image.get_height() + 12)
+    pygame.draw.rect(surface, BANNER_BACK, band, border_radius=6)
+    pygame.draw.rect(surface, BANNER_TEXT, band, 1, border_radius=6)
+    surface.blit(image, (band.x + 12, band.y + 6))

@@ -1,0 +1,154 @@
+"""The window's own widgets around the table: the top bar, the status line and the help.
+
+Each lays itself out from the window size (`layout(size)`); none knows a mode.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
+
+from tactical.session.deployment import DEPLOYMENT_RULES
+from tactical.session.terrain_setup import TERRAIN_RULE
+from tactical.ui.services import OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
+
+TITLE_WIDTH = 420
+TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
+HELP_SIZE = (640, 520)
+
+BUTTONS = (
+    ("mode", "Mode: play", "Tab: switch play / setup mode"),
+    ("measure", "Measure", "M: ruler from any point to any point"),
+    ("fit", "Fit", "F: fit the table to the window"),
+    ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
+    ("save", "Save", "Ctrl+S: save the game (Ctrl+Shift+S: the map)"),
+    ("png", "PNG", "F12: export the view as PNG"),
+    ("help", "Help", "F1: every control"),
+)
+
+CONTROLS = (
+    ("Mouse", ""),
+    ("Left click", "select a unit: its actions on the panel; empty table clears"),
+    ("Click a ringed unit", "fill the declaration's target (or other unit field)"),
+    ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
+    ("Enter / Roll", "resolve the declaration with the seeded dice"),
+    ("N / Next", "end this side's go (pass); the tracker shows who acts"),
+    ("Side menus (top left)", "each side played by a human or the computer (AI level)"),
+    ("Space", "the computer's next action now (its pace menu: pause, none, Space steps)"),
+    ("Ctrl+Z / Ctrl+Y", "undo (solo: back to your last decision) / redo; slider: any step"),
+    ("Ctrl+R", "reset to the start of the activation"),
+    ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),
+    ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
+    ("Page Up / Page Down", "replay: previous / next step"),
+    ("Hover", "unit card; with a unit selected: distances, arcs, LOS, range band"),
+    ("Right/middle drag, arrows", "pan"),
+    ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
+    ("F / Home", "fit the table to the window"),
+    ("M", "measure tool: drag or two clicks; snaps to centres and base edges"),
+    ("Esc", "cancel the ruler / drag, close help"),
+    ("Tab", "switch play / setup mode (setup only before the first action)"),
+    ("Setup: drag", "move a unit (companion) or a terrain piece"),
+    ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
+    ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
+    ("Setup: Roll / New seed", f"terrain procedure {TERRAIN_RULE} with every area's rolls"),
+    ("Setup: Roll-off, edge", f"deployment {DEPLOYMENT_RULES}: zones; drops are checked"),
+    ("Ctrl+O", "open a map (.toml) or a saved game (.json)"),
+    ("Ctrl+S / Ctrl+Shift+S", "save the game (JSON) / save the map (TOML)"),
+    ("F12", "export the view as PNG (Shift+F12: choose the file)"),
+    ("F1", "this help"),
+)
+
+
+def help_html() -> str:
+    rows = "".join(
+        f"<b>{escape(key)}</b>  {escape(what)}<br>" if what else "" for key, what in CONTROLS
+    )
+    return "<b>tactical play: controls</b> (F1 closes)<br><br>" + rows
+
+
+class TopBar:
+    """The buttons (mode, measure, fit, files, help) and the map's title."""
+
+    def __init__(self, manager: pygame_gui.UIManager) -> None:
+        self.panel = UIPanel(pygame.Rect(0, 0, 10, TOP_BAR), manager=manager)
+        self.buttons: dict[str, UIButton] = {}
+        left = 4
+        for key, label, tip in BUTTONS:
+            width = 130 if key == "mode" else 80
+            self.buttons[key] = UIButton(
+                pygame.Rect(left, 2, width, 28),
+                label,
+                manager=manager,
+                container=self.panel,
+                tool_tip_text=tip,
+            )
+            left += width + 4
+        self.title = UILabel(
+            pygame.Rect(620, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
+        )
+        self._title = ""
+        self._width = 0
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self._width = size[0]
+        self.panel.set_relative_position((0, 0))
+        self.panel.set_dimensions((size[0], TOP_BAR))
+        self.title.set_relative_position((max(620, size[0] - TITLE_WIDTH - 8), 2))
+        self.set_title(self._title)
+
+    def set_title(self, title: str) -> None:
+        """The map's title and rule system, shortened to what the bar has room for."""
+        self._title = title
+        room = max(8, (min(TITLE_WIDTH, self._width - 628)) // TITLE_CHAR_PIXELS)
+        shown = title if len(title) <= room else title[: room - 3] + "..."
+        self.title.set_text(shown or " ")
+
+    def show_mode(self, mode: str, measuring: bool) -> None:
+        self.buttons["mode"].set_text(f"Mode: {mode}")
+        self.buttons["measure"].set_text("Measuring" if measuring else "Measure")
+
+    def command(self, element: object) -> str | None:
+        """The name of the button `element` is, if it is one of ours."""
+        for key, button in self.buttons.items():
+            if button is element:
+                return key
+        return None
+
+
+class StatusLine:
+    """One line of text along the bottom of the window."""
+
+    def __init__(self, manager: pygame_gui.UIManager) -> None:
+        self.label = UILabel(pygame.Rect(0, 0, 100, STATUS_BAR), " ", manager)
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.label.set_relative_position((0, size[1] - STATUS_BAR))
+        self.label.set_dimensions((size[0], STATUS_BAR))
+
+    def set_text(self, message: str) -> None:
+        self.label.set_text(message or " ")
+
+
+class HelpOverlay:
+    """F1: every control, centred over the window (the text box scrolls)."""
+
+    def __init__(self, manager: pygame_gui.UIManager) -> None:
+        self.box = UITextBox(
+            help_html(), pygame.Rect(0, 0, *HELP_SIZE), manager, starting_height=OVERLAY_HEIGHT
+        )
+        self.box.hide()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        width, height = HELP_SIZE
+        self.box.set_relative_position(
+            ((size[0] - width) // 2, max(TOP_BAR, (size[1] - height) // 2))
+        )
+
+    def show(self, visible: bool) -> None:
+        if visible:
+            self.box.show()
+        else:
+            self.box.hide()

@@ -1,0 +1,373 @@
+"""Setup mode of the play screen: terrain, deployment and the units' exact poses.
+
+`SetupMode` owns its panel (terrain seed and roll, roll-off and edge, the
+selected unit's typed pose), the dragging of units and terrain pieces and the
+rotation keys. It changes the table through `Services`; the game starts from the
+table as set up when the player goes back to play.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UIPanel,
+    UITextBox,
+    UITextEntryLine,
+)
+
+from tactical.dice import SeededDice
+from tactical.geometry.shapes import Pose, normalise_heading
+from tactical.model import Circle, GameState, Terrain, Unit
+from tactical.physics.overlap import overlapping_pairs
+from tactical.session.deployment import (
+    DEPLOYMENT_RULES,
+    OVERLAP_RULE,
+    ROLL_OFF_RULE,
+    ZONE_RULE,
+    Deployment,
+    RollOff,
+    choose_edges,
+    is_deployed_in,
+    roll_off,
+)
+from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
+from tactical.ui.services import TOP_BAR, Services
+from tactical.ui.view import terrain_at
+
+SIDE_PANEL = 270
+ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
+EDGES = ("bottom", "top", "left", "right")
+
+
+def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
+    """The piece moved by `offset` inches (a new value; the shape is unchanged)."""
+    dx, dy = offset
+    if piece.circle is not None:
+        c = piece.circle
+        return replace(piece, circle=Circle(c.x + dx, c.y + dy, c.radius))
+    assert piece.polygon is not None
+    return replace(piece, polygon=tuple((x + dx, y + dy) for x, y in piece.polygon))
+
+
+class SetupMode:
+    """The table before the game: see the module docstring."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.seed = 1
+        self._rolloff_count = 0
+        self.rolloff: RollOff | None = None
+        self.deployment: Deployment | None = None
+        self._drag: tuple[str, str, tuple[float, float]] | None = None  # kind, id, grab offset
+        self._drag_to: tuple[float, float] | None = None
+        self._build(services.manager)
+        self.panel.hide()
+
+    def _build(self, m: pygame_gui.UIManager) -> None:
+        self.panel = c = UIPanel(pygame.Rect(0, 0, SIDE_PANEL, 420), manager=m)
+        UILabel(pygame.Rect(8, 6, 250, 22), f"Terrain ({TERRAIN_RULE})", m, container=c)
+        UILabel(pygame.Rect(4, 32, 48, 28), "Seed", m, container=c)
+        self.seed_entry = UITextEntryLine(pygame.Rect(52, 32, 68, 28), m, container=c)
+        self.seed_entry.set_text("1")
+        self.roll_button = UIButton(pygame.Rect(124, 32, 56, 28), "Roll", m, container=c)
+        self.reroll_button = UIButton(
+            pygame.Rect(182, 32, 78, 28),
+            "New seed",
+            m,
+            container=c,
+            tool_tip_text="re-roll the terrain with the next seed",
+        )
+        UILabel(pygame.Rect(8, 70, 250, 22), f"Deployment ({DEPLOYMENT_RULES})", m, container=c)
+        self.rolloff_button = UIButton(pygame.Rect(8, 96, 90, 28), "Roll-off", m, container=c)
+        self.edge_menu = UIDropDownMenu(
+            ["edge…", *EDGES], "edge…", pygame.Rect(104, 96, 100, 28), m, container=c
+        )
+        self.clear_zones = UIButton(pygame.Rect(208, 96, 54, 28), "Free", m, container=c)
+        self.rolloff_label = UITextBox("", pygame.Rect(8, 128, 254, 72), m, container=c)
+        UILabel(pygame.Rect(8, 204, 254, 22), "Selected unit pose", m, container=c)
+        self.pose_entries: dict[str, UITextEntryLine] = {}
+        for i, key in enumerate(("x", "y", "heading")):
+            UILabel(pygame.Rect(8 + i * 84, 228, 80, 20), key, m, container=c)
+            self.pose_entries[key] = UITextEntryLine(
+                pygame.Rect(8 + i * 84, 250, 80, 28), m, container=c
+            )
+
+    # ------------------------------------------------------------------ the mode's frame
+
+    def layout(self, size: tuple[int, int]) -> None:
+        self.panel.set_relative_position((size[0] - SIDE_PANEL - 4, TOP_BAR + 4))
+
+    def show(self, visible: bool) -> None:
+        if visible:
+            self.panel.show()
+        else:
+            self.panel.hide()
+            self._drag = self._drag_to = None
+
+    def widgets(self) -> list:
+        return [self.panel]
+
+    def typing(self) -> bool:
+        return any(entry.is_focused for entry in (self.seed_entry, *self.pose_entries.values()))
+
+    def forget_table(self) -> None:
+        """A new map: its roll-off and zones are not this one's."""
+        self.rolloff = self.deployment = None
+        self._drag = self._drag_to = None
+
+    @property
+    def dragging(self) -> bool:
+        return self._drag is not None
+
+    def preview_state(self, state: GameState) -> GameState:
+        """The table with the piece being dragged where the pointer has it."""
+        if self._drag is None or self._drag_to is None:
+            return state
+        kind, item, grab = self._drag
+        if kind == "terrain":
+            offset = (self._drag_to[0] - grab[0], self._drag_to[1] - grab[1])
+            moved = shifted_terrain(state.terrain_piece(item), offset)
+            return state.with_terrain(tuple(moved if t.id == item else t for t in state.terrain))
+        unit = state.unit(item)
+        pose = Pose(self._drag_to[0] + grab[0], self._drag_to[1] + grab[1], unit.heading)
+        return state.replace_unit(unit.moved_to(pose))
+
+    # ------------------------------------------------------------------ input
+
+    def ui_event(self, event: pygame.event.Event) -> bool:
+        """A pygame_gui event of the setup panel; True when it was ours."""
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            actions = {
+                self.roll_button: lambda: self.roll_terrain(self._seed_from_entry()),
+                self.reroll_button: lambda: self.roll_terrain(self._seed_from_entry() + 1),
+                self.rolloff_button: self.do_roll_off,
+                self.clear_zones: self.free_placement,
+            }
+            action = actions.get(event.ui_element)
+            if action is not None:
+                action()
+                return True
+        elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            if event.ui_element is self.edge_menu and event.text in EDGES:
+                self.choose_edge(event.text)
+                return True
+        elif event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED:
+            if event.ui_element in self.pose_entries.values():
+                self.apply_pose_entries()
+                return True
+            if event.ui_element is self.seed_entry:
+                self.roll_terrain(self._seed_from_entry())
+                return True
+        return False
+
+    def key(self, event: pygame.event.Event) -> bool:
+        """Q / E rotate the selected unit (Shift: by 1°)."""
+        if event.key in (pygame.K_q, pygame.K_e):
+            step = 1.0 if event.mod & pygame.KMOD_SHIFT else ROTATE_STEP
+            self.rotate_selected(-step if event.key == pygame.K_q else step)
+            return True
+        return False
+
+    def press(self, point: tuple[float, float], unit_id: str | None) -> None:
+        """A left press on the table: select the unit under it and grab it (or the terrain)."""
+        self.services.select(unit_id)
+        state = self.services.state
+        if unit_id is not None:
+            unit = state.unit(unit_id)
+            self._drag = ("unit", unit_id, (unit.x - point[0], unit.y - point[1]))
+        else:
+            piece = terrain_at(state, point)
+            if piece is not None:
+                self._drag = ("terrain", piece, point)
+        self._drag_to = None
+
+    def drag(self, point: tuple[float, float]) -> None:
+        if self._drag is not None:
+            self._drag_to = point
+
+    def release(self, point: tuple[float, float], moved: bool) -> None:
+        drag, self._drag = self._drag, None
+        self._drag_to = None
+        if drag is None or not moved:
+            return
+        kind, item, grab = drag
+        if kind == "unit":
+            self.place_unit(item, (point[0] + grab[0], point[1] + grab[1]))
+        else:
+            self.move_terrain(item, (point[0] - grab[0], point[1] - grab[1]))
+
+    def wheel(self, notches: int, under: str | None) -> bool:
+        """The wheel over a unit rotates it (Shift: by 1°)."""
+        if under is None:
+            return False
+        shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+        self.services.select(under)
+        self.rotate_selected(notches * (1.0 if shift else ROTATE_STEP))
+        return True
+
+    def escape(self) -> None:
+        self._drag = self._drag_to = None
+
+    # ------------------------------------------------------------------ terrain and deployment
+
+    def _seed_from_entry(self) -> int:
+        try:
+            return int(self.seed_entry.get_text().strip())
+        except ValueError:
+            return self.seed
+
+    def roll_terrain(self, seed: int) -> None:
+        """R002.9 with dice and placement seeded from `seed`; every area's rolls shown."""
+        services = self.services
+        avoid = tuple(self.deployment.zones.values()) if self.deployment else ()
+        setup = seeded_setup(services.state.board, seed, avoid=avoid)
+        self.seed = seed
+        self.seed_entry.set_text(str(seed))
+        services.set_state(services.state.with_terrain(setup.terrain))
+        labels = tuple(
+            (area.area, " / ".join(f"{side} {roll}" for side, roll in area.rolls.items()))
+            for area in setup.areas
+        )
+        services.set_view(replace(services.view, area_rolls=labels))
+        services.set_status(
+            f"terrain seed {seed}: {len(setup.terrain)} pieces placed ({TERRAIN_RULE})"
+        )
+
+    def do_roll_off(self) -> None:
+        """R002.16: 2D6 each, ties re-roll; the dice shown, the winner picks an edge."""
+        state = self.services.state
+        sides = state.sides[:2] if len(state.sides) >= 2 else ("A", "B")
+        # a fresh, reproducible throw each press: the terrain seed and the press count
+        self._rolloff_count += 1
+        self.rolloff = roll_off(SeededDice(self.seed * 7919 + self._rolloff_count), sides)
+        lines = [
+            ", ".join(f"{side} {a}+{b}={a + b}" for side, (a, b) in rnd.dice.items())
+            for rnd in self.rolloff.rounds
+        ]
+        self.rolloff_label.set_text(
+            "<br>".join(lines[-2:]) + f" <b>{self.rolloff.winner} picks an edge</b>"
+        )
+        self.services.set_status(
+            f"roll-off: {self.rolloff.winner} wins and picks an edge ({ROLL_OFF_RULE})"
+        )
+
+    def choose_edge(self, edge: str) -> None:
+        if self.rolloff is None:
+            self.services.set_status(f"roll off first: the winner picks the edge ({ROLL_OFF_RULE})")
+            return
+        sides = tuple(self.rolloff.rounds[0].dice)
+        self.deployment = choose_edges(self.services.state.board, self.rolloff.winner, edge, sides)
+        edges = ", ".join(f"{s}: {e}" for s, e in self.deployment.edges.items())
+        self.services.set_status(
+            f"deployment zones {edges}: drag units into their zone ({ZONE_RULE})"
+        )
+
+    def free_placement(self) -> None:
+        self.deployment = None
+        self.services.set_status("free placement: units move anywhere on the table")
+
+    # ------------------------------------------------------------------ placing
+
+    def place_unit(self, unit_id: str, centre: tuple[float, float], heading: float | None = None):
+        """Move a unit (setup); refused with the reason when illegal. True when placed."""
+        services = self.services
+        unit = services.state.unit(unit_id)
+        pose = Pose(centre[0], centre[1], unit.heading if heading is None else heading)
+        moved = unit.moved_to(pose)
+        reason = self.placement_problem(moved)
+        if reason:
+            services.set_status(f"refused: {reason}")
+            return False
+        services.set_state(services.state.replace_unit(moved))
+        services.set_status(
+            f"{unit_id} placed at ({pose.x:.2f}, {pose.y:.2f}) heading {pose.heading:g}°"
+        )
+        return True
+
+    def placement_problem(self, unit: Unit) -> str:
+        """Why `unit` may not stand where it is ("" when it may)."""
+        state = self.services.state
+        x0, y0, x1, y1 = unit.footprint.bounds
+        bx0, by0, bx1, by1 = state.board.bounds
+        if x0 < bx0 - 1e-9 or y0 < by0 - 1e-9 or x1 > bx1 + 1e-9 or y1 > by1 + 1e-9:
+            return f"{unit.id} would stand off the table"
+        if self.deployment is None:
+            return ""
+        zone = self.deployment.zones.get(unit.side)
+        if zone is not None and not is_deployed_in(unit, zone):
+            return (
+                f"{unit.id} is not wholly inside side {unit.side}'s deployment zone "
+                f"({zone.edge} edge) [{ZONE_RULE}]"
+            )
+        units = tuple(unit if u.id == unit.id else u for u in state.units)
+        clash = overlapping_pairs(units, self.services.system.los_level, among=(unit.id,))
+        if clash:
+            a, b = clash[0]
+            return f"{a} and {b} would overlap [{OVERLAP_RULE}]"
+        return ""
+
+    def rotate_selected(self, degrees: float) -> None:
+        unit_id = self.services.view.selected
+        if unit_id is None:
+            self.services.set_status("select a unit to rotate it")
+            return
+        unit = self.services.state.unit(unit_id)
+        self.place_unit(unit_id, (unit.x, unit.y), normalise_heading(unit.heading + degrees))
+
+    def apply_pose_entries(self) -> None:
+        """The typed x, y and heading set the selected unit's exact pose."""
+        services = self.services
+        unit_id = services.view.selected
+        if unit_id is None:
+            services.set_status("select a unit first, then type its x, y and heading")
+            return
+        try:
+            x, y, heading = (float(self.pose_entries[k].get_text()) for k in ("x", "y", "heading"))
+        except ValueError:
+            services.set_status("x, y and heading must be numbers (inches, degrees)")
+            return
+        if not all(math.isfinite(v) for v in (x, y, heading)):
+            services.set_status("x, y and heading must be finite numbers")
+            return
+        self.place_unit(unit_id, (x, y), normalise_heading(heading))
+
+    def update_pose_entries(self) -> None:
+        """The selected unit's pose in the entries (not while one is being typed in)."""
+        state = self.services.state
+        unit_id = self.services.view.selected
+        if unit_id is None or not state.has_unit(unit_id):
+            values = ("", "", "")
+        else:
+            unit = state.unit(unit_id)
+            values = (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}")
+        for entry, value in zip(self.pose_entries.values(), values, strict=True):
+            if not entry.is_focused:
+                entry.set_text(value)
+
+    def move_terrain(self, terrain_id: str, offset: tuple[float, float]) -> bool:
+        """Shift a terrain piece by `offset` inches; refused off the table or onto another."""
+        services = self.services
+        state = services.state
+        moved = shifted_terrain(state.terrain_piece(terrain_id), offset)
+        bx0, by0, bx1, by1 = state.board.bounds
+        x0, y0, x1, y1 = moved.geometry.bounds
+        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
+            services.set_status(f"refused: terrain {terrain_id} would lie off the table")
+            return False
+        for other in state.terrain:
+            if other.id != terrain_id and other.geometry.intersects(moved.geometry):
+                services.set_status(f"refused: terrain {terrain_id} would overlap {other.id}")
+                return False
+        terrain: tuple[Terrain, ...] = tuple(
+            moved if t.id == terrain_id else t for t in state.terrain
+        )
+        services.set_state(state.with_terrain(terrain))
+        services.set_status(f"terrain {terrain_id} moved by ({offset[0]:.2f}, {offset[1]:.2f})")
+        return True

@@ -1,0 +1,52 @@
+"""Issue 15: AI-vs-AI games in every rule system at every level.
+
+Every game ends (an `Outcome`), no decision is refused by the session (the actions
+replay through a fresh `Game` one by one), nothing raises, and the same seed gives the
+same game. The search level runs with a tiny deterministic budget (play-outs, no clock).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import RULES, TINY_SEARCH
+
+from tactical.agents import LEVELS, play_game
+from tactical.session.game import Game
+from tactical.session.log import game_log
+
+SEED = 15
+
+
+def replayed(record) -> Game:
+    """The record's actions applied one by one to a new game: UserError if one is refused."""
+    game = Game.new(record.game.initial, record.seed)
+    for step in record.game.steps:
+        game = game.apply(step.action)
+    return game
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("rules_id", RULES)
+def test_an_ai_game_ends_with_every_decision_accepted(scenarios, rules_id, level):
+    state = scenarios[rules_id]
+    players = {side: level for side in state.sides}
+    record = play_game(state, SEED, players, **TINY_SEARCH)
+    assert record.outcome is not None
+    assert record.game.over and record.refused == 0
+    assert len(record.whys) == record.steps > 0
+    assert all(why.strip() for _, _, why in record.whys)
+    again = replayed(record)
+    assert again.outcome == record.outcome
+    assert game_log(again).text() == record.log_text
+    assert "end:" in record.log_text.splitlines()[-1]
+
+
+@pytest.mark.parametrize("rules_id", RULES)
+def test_the_same_seed_gives_the_same_game(scenarios, rules_id):
+    state = scenarios[rules_id]
+    sides = state.sides
+    players = {sides[0]: "greedy", sides[-1]: "random"}
+    first = play_game(state, SEED + 1, players, **TINY_SEARCH)
+    second = play_game(state, SEED + 1, players, **TINY_SEARCH)
+    assert first.log_text == second.log_text
+    assert first.whys == second.whys
