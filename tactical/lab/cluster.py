@@ -122,8 +122,7 @@ def _check_reachable(address: str) -> None:
     host, colon, port = host_port.rpartition(":")
     if not colon or not host or not port.isdigit():
         raise UserError(
-            f"--ray {address}: expected 'auto' or a cluster address HOST:PORT "
-            "(or ray://HOST:PORT)"
+            f"--ray {address}: expected 'auto' or a cluster address HOST:PORT (or ray://HOST:PORT)"
         )
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):

@@ -9,6 +9,10 @@ from typing import Any
 TERRAIN_WORDS = {"map": "the map's terrain", "random": "random terrain (R002.9) per pair of games"}
 
 
+def _games(count: int) -> str:
+    return f"{count} game" if count == 1 else f"{count} games"
+
+
 def percent(value: float) -> str:
     return f"{value * 100:.1f}%"
 
@@ -36,6 +40,8 @@ def fairness_text(variant: Mapping[str, Any], sides: Sequence[str]) -> str:
     fair = variant["fairness"]
     first = variant["sides"][sides[0]]["wins"]
     p = fair["p_value"]
+    if not fair["decisive_games"]:
+        return "no decisive game: nothing to judge fairness by"
     split = f"{first} of {fair['decisive_games']} decisive games to {sides[0]}"
     if p < 0.05:
         return f"unbalanced: {split}, binomial p = {p_text(p)}"
@@ -63,7 +69,8 @@ def text_report(report: Mapping[str, Any]) -> str:
                     f"    {side} wins {percent(figures['win_rate'])} "
                     f"(95% {interval_text(figures['interval'])}), "
                     f"damage {figures['damage_mean']:.2f} ({figures['damage_per_turn']:.2f} a "
-                    f"turn), units lost {figures['losses_mean']:.2f}"
+                    f"turn), lost {percent(figures['strength_lost_mean'])} of its strength "
+                    f"({figures['units_lost_mean']:.2f} units)"
                 )
             lines.append(f"    draws {percent(variant['draw_rate'])}")
             lines.append(f"    {fairness_text(variant, sides)}")
@@ -71,7 +78,9 @@ def text_report(report: Mapping[str, Any]) -> str:
                 f"    length: {turns['mean']:.2f} turns on average "
                 f"(median {turns['median']:g}, {turns['min']} to {turns['max']})"
             )
-            ends = ", ".join(f"{reason} {count}" for reason, count in variant["reasons"].items())
+            ends = ", ".join(
+                f"{reason} ({_games(count)})" for reason, count in variant["reasons"].items()
+            )
             lines.append(f"    how games ended: {ends}")
             for row in variant["unit_classes"]:
                 lines.append(
@@ -173,7 +182,10 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
     parts += [
         "<h3>Game length and damage</h3>",
         "<table><tr><th>Variant</th><th>Turns (mean)</th><th>Median</th><th>Range</th>"
-        + "".join(f"<th>{escape(s)} damage</th><th>a turn</th><th>units lost</th>" for s in sides)
+        + "".join(
+            f"<th>{escape(s)} damage</th><th>a turn</th><th>strength lost</th><th>units lost</th>"
+            for s in sides
+        )
         + "</tr>",
     ]
     for variant in scenario["variants"]:
@@ -181,7 +193,8 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
         cells = "".join(
             f"<td>{variant['sides'][s]['damage_mean']:.2f}</td>"
             f"<td>{variant['sides'][s]['damage_per_turn']:.2f}</td>"
-            f"<td>{variant['sides'][s]['losses_mean']:.2f}</td>"
+            f"<td>{percent(variant['sides'][s]['strength_lost_mean'])}</td>"
+            f"<td>{variant['sides'][s]['units_lost_mean']:.2f}</td>"
             for s in sides
         )
         parts.append(
@@ -193,7 +206,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
     for variant in scenario["variants"]:
         parts += [
             f"<p>Variant {escape(variant['label'])}; games ended by "
-            + escape(", ".join(f"{r} ({n})" for r, n in variant["reasons"].items()))
+            + escape(", ".join(f"{r} ({_games(n)})" for r, n in variant["reasons"].items()))
             + ".</p>",
             "<table><tr><th>Class</th><th>Side</th><th>Fielded</th><th>Lost</th>"
             "<th>95% interval</th><th>Its side won</th></tr>",

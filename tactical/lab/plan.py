@@ -117,14 +117,16 @@ class UnitFate:
 
 @dataclass(frozen=True)
 class SideResult:
-    """One side's figures in a game: its AI level, score, units lost, damage dealt, and
+    """One side's figures in a game: its AI level, its score, the share of its starting
+    strength it lost, the enemy strength it took (damage dealt), the units it lost, and
     the damage it had dealt by the end of each turn (cumulative, turn 1 first)."""
 
     side: str
     ai: str
     score: float
-    losses: int
+    losses: float
     damage: float
+    units_lost: int = 0
     damage_by_turn: tuple[float, ...] = ()
 
 

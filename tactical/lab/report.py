@@ -6,9 +6,9 @@ run in the file: runs of the same variant with other seeds add up. Per variant:
 
 - each side's win rate with its Wilson 95% interval, the draws, and the exact binomial
   test of the decisive games against an even split ("is this variant fair?");
-- game length (turns) and each side's score, units lost, damage dealt and damage per
-  turn; the mean cumulative damage by the end of each turn (a game that ended earlier
-  keeps its final figure);
+- game length (turns) and each side's score, share of its strength lost, units lost,
+  damage dealt and damage per turn; the mean cumulative damage by the end of each turn
+  (a game that ended earlier keeps its final figure);
 - per unit class and side: how often it was lost, and how often its side won;
 - how games ended (the outcome's reason), and the code versions that played them.
 
@@ -43,8 +43,9 @@ class GameRow:
     turns: int
     sides: tuple[str, str]
     score: tuple[float, float]
-    losses: tuple[int, int]
+    losses: tuple[float, float]
     damage: tuple[float, float]
+    units_lost: tuple[int, int]
     damage_by_turn: tuple[tuple[float, ...], tuple[float, ...]]
     seat: int
     code_version: str
@@ -78,8 +79,9 @@ def load_rows(store: Store) -> list[GameRow]:
                 turns=int(row["turns"]),
                 sides=(row["side_a"], row["side_b"]),
                 score=(float(row["score_a"]), float(row["score_b"])),
-                losses=(int(row["losses_a"]), int(row["losses_b"])),
+                losses=(float(row["losses_a"]), float(row["losses_b"])),
                 damage=(float(row["damage_a"]), float(row["damage_b"])),
+                units_lost=(int(row["units_lost_a"]), int(row["units_lost_b"])),
                 damage_by_turn=(tuple(by_turn[0]), tuple(by_turn[1])),
                 seat=int(row["seat"]),
                 code_version=row["code_version"],
@@ -169,7 +171,8 @@ def _variant(
             "win_rate": _round(share.rate),
             "interval": [_round(share.interval.low), _round(share.interval.high)],
             "score_mean": _round(statistics.fmean(g.score[index] for g in games)),
-            "losses_mean": _round(statistics.fmean(g.losses[index] for g in games)),
+            "strength_lost_mean": _round(statistics.fmean(g.losses[index] for g in games)),
+            "units_lost_mean": _round(statistics.fmean(g.units_lost[index] for g in games)),
             "damage_mean": _round(statistics.fmean(g.damage[index] for g in games)),
             "damage_per_turn": _round(
                 statistics.fmean(g.damage[index] / max(1, g.turns) for g in games)

@@ -6,9 +6,10 @@ Tables:
   run seed, the games asked for per variant);
 - `variants`: each run's variants (label and options as JSON);
 - `games`: one row per played game — variant, number, seed, seat, winner (NULL for a
-  draw), reason, turns, each side's AI level, score, units lost and damage dealt, the
-  damage by turn, the code version; `UNIQUE(run_id, variant, number)`, so a game
-  delivered twice (a retried task) is stored once;
+  draw), reason, turns, each side's AI level, score, share of its strength lost, damage
+  dealt and units lost, the damage by turn, the code version;
+  `UNIQUE(run_id, variant, number)`, so a game delivered twice (a retried task) is
+  stored once;
 - `units`: how every unit of a game ended (class, side, lost or not).
 
 The file is marked as ours (`PRAGMA application_id`); any other file — not SQLite, or
@@ -82,10 +83,12 @@ CREATE TABLE games (
     ai_b TEXT NOT NULL,
     score_a REAL NOT NULL,
     score_b REAL NOT NULL,
-    losses_a INTEGER NOT NULL,
-    losses_b INTEGER NOT NULL,
+    losses_a REAL NOT NULL,
+    losses_b REAL NOT NULL,
     damage_a REAL NOT NULL,
     damage_b REAL NOT NULL,
+    units_lost_a INTEGER NOT NULL,
+    units_lost_b INTEGER NOT NULL,
     damage_by_turn TEXT NOT NULL,
     seconds REAL NOT NULL,
     code_version TEXT NOT NULL,
@@ -272,8 +275,9 @@ def _insert_game(connection: sqlite3.Connection, run_id: int, result: GameResult
     cursor = connection.execute(
         "INSERT OR IGNORE INTO games (run_id, variant, number, seed, terrain_seed, seat, "
         "winner, reason, spec_id, turns, steps, side_a, side_b, ai_a, ai_b, score_a, score_b, "
-        "losses_a, losses_b, damage_a, damage_b, damage_by_turn, seconds, code_version) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "losses_a, losses_b, damage_a, damage_b, units_lost_a, units_lost_b, damage_by_turn, "
+        "seconds, code_version) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             run_id,
             result.variant,
@@ -296,6 +300,8 @@ def _insert_game(connection: sqlite3.Connection, run_id: int, result: GameResult
             b.losses,
             a.damage,
             b.damage,
+            a.units_lost,
+            b.units_lost,
             json.dumps([list(a.damage_by_turn), list(b.damage_by_turn)]),
             result.seconds,
             result.code_version,

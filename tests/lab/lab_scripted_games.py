@@ -29,9 +29,13 @@ def scripted_game(spec: RunSpec, task: GameTask) -> GameResult:
     turns = rng.randint(2, 6)
     damage = [round(rng.uniform(0, 10), 3) for _ in range(2)]
     by_turn = [tuple(round(d * (t + 1) / turns, 3) for t in range(turns)) for d in damage]
+    lost = [rng.random() for _ in range(2)]
+    units_lost = [rng.randint(0, 3) for _ in range(2)]
     sides = (
-        SideResult(first, players[first], damage[0], rng.randint(0, 3), damage[0], by_turn[0]),
-        SideResult(second, players[second], damage[1], rng.randint(0, 3), damage[1], by_turn[1]),
+        SideResult(first, players[first], damage[0], lost[0], damage[0], units_lost[0], by_turn[0]),
+        SideResult(
+            second, players[second], damage[1], lost[1], damage[1], units_lost[1], by_turn[1]
+        ),
     )
     units = (
         UnitFate("a1", "cruiser", first, rng.random() < 0.5),
