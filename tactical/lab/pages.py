@@ -111,6 +111,7 @@ th, td { border-bottom: 1px solid #ddd; padding: .25em .8em; text-align: right; 
 th:first-child, td:first-child { text-align: left; }
 th { background: #f3f3f3; }
 .note { color: #555; }
+td.words, th.words { text-align: left; }
 .yes { color: #a11; font-weight: 600; } .no { color: #286; }
 img { max-width: 100%; border: 1px solid #ddd; margin: .5em 0; }
 """
@@ -141,7 +142,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
         "<h3>Win rates</h3>",
         "<table><tr><th>Variant</th><th>Games</th>"
         + "".join(f"<th>{escape(s)} wins</th><th>95% interval</th>" for s in sides)
-        + "<th>Draws</th><th>Fair?</th></tr>",
+        + "<th>Draws</th><th class=\"words\">Fair?</th></tr>",
     ]
     for variant in scenario["variants"]:
         cells = "".join(
@@ -152,14 +153,14 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
         parts.append(
             f"<tr><td>{escape(variant['label'])}</td><td>{variant['games']}</td>{cells}"
             f"<td>{percent(variant['draw_rate'])}</td>"
-            f"<td>{escape(fairness_text(variant, sides))}</td></tr>"
+            f'<td class="words">{escape(fairness_text(variant, sides))}</td></tr>'
         )
     parts.append("</table>")
     if scenario["comparisons"]:
         parts += [
             "<h3>Between the variants</h3>",
             "<table><tr><th>Side</th><th>Change</th><th>Win rate</th><th>Difference</th>"
-            "<th>95% interval</th><th>z</th><th>p</th><th>Verdict</th></tr>",
+            "<th>95% interval</th><th>z</th><th>p</th><th class=\"words\">Verdict</th></tr>",
         ]
         for c in scenario["comparisons"]:
             css = "yes" if c["significant"] else "no"
@@ -170,7 +171,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
                 f"<td>{c['difference'] * 100:+.1f} points</td>"
                 f"<td>{c['interval'][0] * 100:+.1f} to {c['interval'][1] * 100:+.1f}</td>"
                 f"<td>{c['z']:.2f}</td><td>{p_text(c['p_value'])}</td>"
-                f'<td class="{css}">{escape(verdict(c))}</td></tr>'
+                f'<td class="words {css}">{escape(verdict(c))}</td></tr>'
             )
         parts.append("</table>")
         parts.append(

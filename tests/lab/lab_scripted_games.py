@@ -72,3 +72,11 @@ def failing_game(spec: RunSpec, task: GameTask) -> GameResult:
     if task.number == 3:
         raise ValueError("a bug in game 3")
     return scripted_game(spec, task)
+
+
+def slow_game(spec: RunSpec, task: GameTask) -> GameResult:
+    """`scripted_game` taking 20 ms, so that a worker is caught in the middle of a chunk."""
+    import time
+
+    time.sleep(0.02)
+    return scripted_game(spec, task)

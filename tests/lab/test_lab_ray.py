@@ -58,3 +58,36 @@ def test_an_unreachable_ray_address_is_a_user_error():
 
     with pytest.raises(UserError, match="cannot reach a Ray cluster"):
         RayCluster("127.0.0.1:1", scripted_game)
+
+
+def test_real_ai_games_are_the_same_on_ray_and_in_the_pool(cluster, tmp_path, monkeypatch):
+    """Greedy-vs-greedy games of the duel map with random terrain: the same seeds give the
+    same games (steps, turns, damage by turn) on Ray as in the local pool (spawned)."""
+    from tactical.io import builtin_map
+    from tactical.lab import games
+    from tactical.lab.specs import build_spec
+
+    spec = build_spec(
+        builtin_map("heavy-combat"),
+        3,
+        ("greedy", "random"),
+        set_items=["turn_limit=3"],
+        terrain="random",
+        seed=5,
+    )
+    monkeypatch.setattr(cluster, "play", games.play_task)
+    on_ray, on_pool = tmp_path / "ray.sqlite", tmp_path / "pool.sqlite"
+    with Store.open(on_ray) as store:
+        run_games(spec, store, cluster, cluster.cpus, False)
+    with Store.open(on_pool) as store:
+        run_games(spec, store, LocalPool(2, games.play_task), 2, False)
+    columns = "variant, number, seed, seat, winner, turns, steps, ai_a, ai_b, damage_by_turn"
+    with sqlite3.connect(on_ray) as a, sqlite3.connect(on_pool) as b:
+        ray_rows = sorted(a.execute(f"SELECT {columns} FROM games").fetchall())
+        pool_rows = sorted(b.execute(f"SELECT {columns} FROM games").fetchall())
+    assert len(ray_rows) == 3
+    assert ray_rows == pool_rows
+    assert {(r[3], r[7], r[8]) for r in ray_rows} == {
+        (0, "greedy", "random"),
+        (1, "random", "greedy"),
+    }

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 
 import pytest
-from lab_scripted_games import KILL_MARKER_ENV, failing_game, killing_game, scripted_game
+from lab_scripted_games import KILL_MARKER_ENV, failing_game, killing_game, scripted_game, slow_game
 
 from tactical.errors import UserError
 from tactical.lab.plan import game_seed, terrain_seed
@@ -118,6 +120,25 @@ def test_a_killed_worker_costs_no_game(tmp_path, make_spec, monkeypatch):
     assert marker.exists(), "the worker was not killed"
     assert pool.deaths == 1
     assert outcome.played == 24 and not outcome.interrupted
+    assert sorted(_games(db)) == _expected(spec)
+
+
+def test_a_worker_killed_from_outside_mid_run_costs_no_game(tmp_path, make_spec):
+    """SIGKILL to a worker process while it plays: the run completes, no game lost or doubled."""
+    spec = make_spec(games=20)
+    db = tmp_path / "results.sqlite"
+    pool = LocalPool(2, slow_game, START)
+    killed = []
+
+    def kill_one(result):
+        if len(killed) == 0 and pool.pids:
+            killed.append(pool.pids[0])
+            os.kill(killed[0], signal.SIGKILL)
+
+    with Store.open(db) as store:
+        outcome = run_games(spec, store, pool, 2, False, on_result=kill_one)
+    assert killed and pool.deaths == 1
+    assert outcome.played == 40 and not outcome.interrupted
     assert sorted(_games(db)) == _expected(spec)
 
 
