@@ -36,7 +36,9 @@ POOL_GAMES = 24
 POOL_SET = ("turn_limit=2",)
 MEMORY: dict[str, float] = {}
 RATIOS.append(("lab: 2 workers vs 1 (games/s)", "lab pool 1 worker", "lab pool 2 workers", 1.8))
-RATIOS.append(("lab: Ray vs pool, 2 CPUs (<= 10% slower)", "lab pool 2 (vs Ray)", "lab ray 2", 0.909))
+RATIOS.append(
+    ("lab: Ray vs pool, 2 CPUs (<= 10% slower)", "lab pool 2 (vs Ray)", "lab ray 2", 0.909)
+)
 
 
 def _spec(name: str, games_count: int, set_items=()):
