@@ -4,6 +4,7 @@
   [--against KEY=VALUE ...] [--terrain map|random] [--seed S] [--workers K]
   [--ray auto|ADDRESS] [--db results.sqlite]`: seat-swapped AI-vs-AI games of the map,
   stored in the results file as they finish; the same command again resumes the run.
+  Ctrl+C or SIGTERM stops it cleanly (exit 130), keeping every finished game.
 - `tactical lab replay DB GAME [-o SAVE] [--force]`: one stored game played again from
   its seed into a normal save (`tactical play SAVE`, `tactical replay SAVE`).
 - `tactical lab report DB [--json] [--html report.html] [--force]`: win rates with
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -177,10 +179,13 @@ def run_lab(args: argparse.Namespace) -> int:
         workers = cluster.cpus
     else:
         backend = LocalPool(workers, games.play_task)
+    # SIGTERM (a scheduler's stop, `timeout`) stops the run as cleanly as Ctrl+C does
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         with Store.open(args.db) as store:
             outcome = run_games(spec, store, backend, workers, show_progress=not args.quiet)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if cluster is not None:
             cluster.close()
     where = f"Ray ({cluster.cpus} CPUs)" if cluster else f"{workers} worker(s)"
@@ -196,6 +201,10 @@ def run_lab(args: argparse.Namespace) -> int:
         )
         return INTERRUPTED
     return 0
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 # --------------------------------------------------------------------------- replay
