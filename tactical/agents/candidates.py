@@ -2,8 +2,10 @@
 
 Generic over rule systems: a choice's `fields` say what a declaration takes. A field
 with listed `choices` is tried with each of them (a required one) or keeps its default
-(an optional one, unless it is a small int or a bool: then a few values are tried); an
-int with bounds takes its default, its low and high ends and the middle; a `path` (a
+(an optional one; without a default it is left out); a required bool is tried both
+ways, an optional one keeps its default; a required int with bounds takes every value
+of a small range, else its low and high ends and the middle; an optional int its default
+and its high end (as it is, or all of it); a `path` (a
 move) takes its default and the paths `move_paths` finds legal with the move planner.
 A required field nothing can fill (free text without a default) leaves the choice out.
 
@@ -57,15 +59,20 @@ class Candidate:
 def field_values(spec: Field) -> tuple[Any, ...] | None:
     """The values to try for one (non-path) field; () to leave it out; None: cannot fill."""
     if spec.choices:
-        if spec.required or spec.default is None:
+        if spec.required:
             return tuple(spec.choices)
-        return (spec.default,)
+        # an optional choice keeps its default, or is left out (a mode's own detail, say)
+        return (spec.default,) if spec.default is not None else ()
     if spec.kind == "bool":
+        if spec.default is not None and not spec.required:
+            return (spec.default,)
         return (False, True) if spec.default is None else (spec.default, not spec.default)
     if spec.kind == "int" and spec.low is not None and spec.high is not None:
         low, high = math.ceil(spec.low), math.floor(spec.high)
         if high < low:
             return None if spec.required else ()
+        if not spec.required and spec.default is not None:
+            return tuple(dict.fromkeys((spec.default, high)))  # as it is, or all of it
         if high - low + 1 <= MAX_INT_VALUES:
             values = list(range(low, high + 1))
         else:

@@ -19,6 +19,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -124,6 +125,16 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     return Effect(expected, len(distribution.pairs), True)
 
 
+def sampled_value(game: Game, action: Action, material: Material, side: str) -> Effect:
+    """One run of the resolver with the step's own seeded dice: exact when it rolled
+    nothing, else one sample (the first, cheap look at an action). UserError when the
+    rules refuse it."""
+    declared, _ = game.completed(action)
+    dice = SeededDice(game.seed * 7919 + game.step_number)
+    value = material.value(game.system.apply(game.state, declared, dice).state, side)
+    return Effect(value, 1, not dice.rolls)
+
+
 @dataclass(frozen=True)
 class Reach:
     """A unit's position scored: enemy value it holds in arc and band, enemy value holding
@@ -178,48 +189,63 @@ class Position:
 
     def reach(self, unit_id: str, pose: Pose | None = None) -> Reach:
         """`unit_id` at `pose` (where it stands, by default) against the enemies."""
-        key = (unit_id, pose)
-        found = self._reach.get(key)
-        if found is None:
-            found = self._reach[key] = self._measure(unit_id, pose)
-        return found
+        return self.reach_many(unit_id, (pose,))[0]
 
-    def _measure(self, unit_id: str, pose: Pose | None) -> Reach:
+    def reach_many(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
+        """`unit_id` at each of `poses` against the enemies, from one pair matrix: the unit's
+        candidate poses are added to the table as copies of it (units never block a line of
+        sight, so the copies change nothing for the others)."""
+        wanted = [pose for pose in dict.fromkeys(poses) if (unit_id, pose) not in self._reach]
+        if wanted:
+            for pose, found in zip(wanted, self._measure(unit_id, wanted), strict=True):
+                self._reach[(unit_id, pose)] = found
+        return [self._reach[(unit_id, pose)] for pose in poses]
+
+    def _measure(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
         state = self.state
         unit = state.unit(unit_id)
-        if pose is not None:
-            state = state.replace_unit(replace(unit, pose=pose))
-            unit = state.unit(unit_id)
-        geometry = TableGeometry.of(state, self.system)
-        matrix = geometry.matrix
-        i = geometry.index(unit_id)
-        enemies = [k for k, other in enumerate(state.units) if other.side != unit.side]
+        copies = tuple(
+            replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
+            for k, pose in enumerate(poses)
+        )
+        others = tuple(u for u in state.units if u.id != unit_id)
+        table = replace(state, units=others + copies)
+        enemies = [k for k, other in enumerate(others) if other.side != unit.side]
         if not enemies:
-            return Reach(0.0, 0.0, math.inf, self.diagonal)
-        j = np.asarray(enemies)
-        own = np.full(len(j), i)
-        outward = geometry.range_distances(own, j)
-        inward = geometry.range_distances(j, own)
+            return [Reach(0.0, 0.0, math.inf, self.diagonal) for _ in poses]
+        geometry = TableGeometry.of(table, self.system)
+        matrix = geometry.matrix
         test = self.system.conventions.arc_test
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
-        holds = held_by = 0.0
-        for slot, k in enumerate(enemies):
-            enemy = state.units[k]
-            value = self.values.get(enemy.id, 0.0)
+        j = np.asarray(enemies)
+        found = []
+        for k in range(len(poses)):
+            i = len(others) + k
+            own = np.full(len(j), i)
+            outward = geometry.range_distances(own, j)
+            inward = geometry.range_distances(j, own)
             mine = geometry.unit_arc_names[i]
-            theirs = geometry.unit_arc_names[k]
-            if (
-                matrix.los_clear[i, k]
-                and any(in_arc[i, k, a] for a, name in enumerate(names) if name in mine)
-                and self._in_band(unit, float(outward[slot]))
-            ):
-                holds += value
-            if (
-                matrix.los_clear[k, i]
-                and any(in_arc[k, i, a] for a, name in enumerate(names) if name in theirs)
-                and self._in_band(enemy, float(inward[slot]))
-            ):
-                held_by += value
-        nearest = float(np.min(matrix.centre_distance[i, j]))
-        return Reach(holds, held_by, nearest, self.diagonal)
+            mine_mask = np.array([name in mine for name in names], dtype=bool)
+            holds = held_by = 0.0
+            for slot, e in enumerate(enemies):
+                enemy = others[e]
+                value = self.values.get(enemy.id, 0.0)
+                theirs = np.array(
+                    [name in geometry.unit_arc_names[e] for name in names], dtype=bool
+                )
+                if (
+                    matrix.los_clear[i, e]
+                    and bool(np.any(in_arc[i, e] & mine_mask))
+                    and self._in_band(unit, float(outward[slot]))
+                ):
+                    holds += value
+                if (
+                    matrix.los_clear[e, i]
+                    and bool(np.any(in_arc[e, i] & theirs))
+                    and self._in_band(enemy, float(inward[slot]))
+                ):
+                    held_by += value
+            nearest = float(np.min(matrix.centre_distance[i, j]))
+            found.append(Reach(holds, held_by, nearest, self.diagonal))
+        return found

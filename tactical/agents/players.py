@@ -19,8 +19,8 @@ one-line `why`. The same seed and the same game give the same decision.
   wins (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
   (deterministic) and a time limit per decision (default 1 s), whichever ends first.
 
-Table moves of the session (which are not a go) are made at most once per unit and
-turn, so that a player always gets on with the game.
+Table moves of the session (which are not a go) are made in the turn's first phase, at
+most once per unit, so that a player always gets on with the game.
 """
 
 from __future__ import annotations
@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tactical.agents.candidates import Candidate, candidates
-from tactical.agents.evaluation import Material, Position, expected_value
+from tactical.agents.evaluation import (
+    Effect,
+    Material,
+    Position,
+    expected_value,
+    sampled_value,
+)
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
@@ -45,6 +51,7 @@ MOVE_THRESHOLD = 0.02  # a table move is made only for at least this positional 
 ODDS_WEIGHT = 0.5  # a declaration's odds count half: the roll is still to come
 NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
+REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
 
 
@@ -95,12 +102,12 @@ class Player:
         return count >= MAX_STEPS_PER_GO
 
     def options(self, game: Game) -> list[Candidate]:
+        """The candidates this player weighs: the session's table moves only in the turn's
+        first phase (where a side sets up its turn), once per unit."""
         moved = self.table_moved(game)
         found = []
-        for candidate in candidates(game):
-            table_move = candidate.action.kind == MOVE and game.is_session_action(
-                candidate.action
-            )
+        for candidate in candidates(game, table_moves=game.position.phase == 0):
+            table_move = candidate.action.kind == MOVE and game.is_session_action(candidate.action)
             if table_move and candidate.action.actor in moved:
                 continue
             found.append(candidate)
@@ -151,14 +158,18 @@ class Scored:
     score: float
     why: str
     after: Game | None = None
+    effect: Effect | None = None
+    gain: float = 0.0
+    where: str = ""
 
 
 class GreedyPlayer(Player):
     level = "greedy"
 
-    def __init__(self, seed: int = 0, *, positional: bool = True) -> None:
+    def __init__(self, seed: int = 0, *, positional: bool = True, refined: int = REFINED) -> None:
         super().__init__(seed)
         self.positional = positional
+        self.refined = refined
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
 
@@ -195,7 +206,10 @@ class GreedyPlayer(Player):
         now = material.value(game.state, side)
         position: Position | None = None
         scored: list[Scored] = []
-        for candidate in self.options(game):
+        options = self.options(game)
+        if self.positional:
+            position = self.measure_moves(game, material, options)
+        for candidate in options:
             action = candidate.action
             title = candidate.choice.title
             if candidate.is_pass:
@@ -216,30 +230,64 @@ class GreedyPlayer(Player):
                 scored.append(Scored(candidate, gain, why))
                 continue
             try:
-                effect = expected_value(game, action, material, side)
+                effect = sampled_value(game, action, material, side)
             except UserError:
                 continue
-            delta = effect.expected - now
-            score = delta + gain + PROGRESS
-            why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
-            if abs(delta) < 1e-9 and candidate.target is not None:
-                chance = self.odds_effect(game, action)
-                if chance is not None:
-                    target = game.state.unit(candidate.target) if game.state.has_unit(
-                        candidate.target
-                    ) else None
-                    total = sum(material.total_strength.values()) or 1.0
-                    worth = material.remaining(game.state, target) / total if target else 0.0
-                    score += ODDS_WEIGHT * chance * worth
-                    why = (
-                        f"{title} at {candidate.target}: {round(100 * chance)}% chance of an "
-                        f"effect (exact odds) on a target worth {round(100 * worth)}%"
-                    )
-            scored.append(Scored(candidate, score, why))
+            scored.append(self.judged(game, candidate, effect, now, gain, where))
+        # the best few that rolled dice: their effect over the resolver's outcomes
+        rolled = [s for s in scored if s.effect is not None and not s.effect.exact]
+        rolled.sort(key=lambda s: -s.score)
+        for index, item in enumerate(rolled[: self.refined]):
+            try:
+                effect = expected_value(game, item.candidate.action, material, side)
+            except UserError:
+                continue
+            rolled[index] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
+            scored[scored.index(item)] = rolled[index]
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
         return [scored[k] for k in ranked]
+
+    def judged(
+        self, game: Game, candidate: Candidate, effect: Effect, now: float, gain: float, where: str
+    ) -> Scored:
+        """A candidate scored from its effect (module docstring)."""
+        action, title = candidate.action, candidate.choice.title
+        material = self.material(game)
+        delta = effect.expected - now
+        score = delta + gain + self.progress(game, candidate, delta)
+        why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
+        if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
+            chance = self.odds_effect(game, action)  # the roll comes later: its odds
+            if chance is not None:
+                state = game.state
+                target = state.unit(candidate.target) if state.has_unit(candidate.target) else None
+                total = sum(material.total_strength.values()) or 1.0
+                worth = material.remaining(state, target) / total if target else 0.0
+                score += ODDS_WEIGHT * chance * worth
+                why = (
+                    f"{title} at {candidate.target}: {min(100, round(100 * chance))}% "
+                    f"chance of an effect (exact odds) on a target worth "
+                    f"{round(100 * worth)}% of all strength"
+                )
+        return Scored(candidate, score, why, effect=effect, gain=gain, where=where)
+
+    def progress(self, game: Game, candidate: Candidate, delta: float) -> float:
+        """What an action that changes nothing measurable yet is worth against passing: a
+        side's own step of the sequence (activate, end a segment, resolve) or a roll (one
+        with odds) keeps the game going; a unit's declaration that rolls nothing and aims
+        at nothing (spending points, say) is not made for nothing."""
+        if abs(delta) > 1e-9 or candidate.is_move:
+            return PROGRESS
+        action = candidate.action
+        if action.actor in game.sides or candidate.target is not None:
+            return PROGRESS
+        try:
+            rolls = game.odds(action) is not None
+        except UserError:
+            rolls = False
+        return PROGRESS if rolls else -PROGRESS
 
     @staticmethod
     def describe(
@@ -255,23 +303,52 @@ class GreedyPlayer(Player):
 
     @staticmethod
     def odds_effect(game: Game, action: Action) -> float | None:
-        """The chance that the main outcome of the action's exact odds is not "nothing"."""
+        """The chance that the main outcome of the action's exact odds is not "nothing" (up
+        to twice that for a numeric outcome, by its mean)."""
         try:
             report = game.odds(action)
         except UserError:
             return None
         if report is None or not report.sections:
             return None
-        nothing = 0.0
+        nothing = mean = 0.0
+        numeric = True
         for outcome, probability in report.sections[0].distribution.pairs:
             if _is_nothing(outcome):
                 nothing += float(probability)
-        return max(0.0, 1.0 - nothing)
+            if isinstance(outcome, int | float) and not isinstance(outcome, bool):
+                mean += float(probability) * float(outcome)
+            else:
+                numeric = False
+        chance = max(0.0, 1.0 - nothing)
+        if numeric and mean > 0:  # more of it (damage points, hits) is better, by a little
+            chance *= 1.0 + mean / (1.0 + mean)
+        return chance
+
+    def measure_moves(
+        self, game: Game, material: Material, options: list[Candidate]
+    ) -> Position | None:
+        """Every unit's candidate moves measured at once (one pair matrix per unit)."""
+        ends: dict[str, list] = {}
+        for candidate in options:
+            if not candidate.is_move:
+                continue
+            actor, path = candidate.action.actor, str(candidate.action.params["path"])
+            try:
+                plan = game.preview_move(actor, path)
+            except UserError:
+                continue
+            if plan.legal and not plan.lost:
+                ends.setdefault(actor, [None]).append(plan.final)
+        if not ends:
+            return None
+        position = self.position(game, material)
+        for actor, poses in ends.items():
+            position.reach_many(actor, poses)
+        return position
 
     @staticmethod
-    def move_gain(
-        game: Game, position: Position, candidate: Candidate
-    ) -> tuple[float | None, str]:
+    def move_gain(game: Game, position: Position, candidate: Candidate) -> tuple[float | None, str]:
         """The positional gain of a move (None when the planner refuses it) and its words."""
         actor = candidate.action.actor
         try:
@@ -281,7 +358,7 @@ class GreedyPlayer(Player):
         if not plan.legal or plan.lost:
             return None, ""
         before = position.reach(actor)
-        after = position.reach(actor, plan.final)
+        after = position.reach(actor, plan.final)  # measured with the unit's other moves
         gain = after.score - before.score
         words = (
             f"holds {round(100 * after.holds)}% of the enemy in arc and range, "

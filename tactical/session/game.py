@@ -344,8 +344,14 @@ class Game:
     def preview_move(
         self, unit_id: str, path: str | Sequence[str], activation: Mapping[str, Any] | None = None
     ) -> MovePlan:
-        """Where `unit_id` would end along `path` now (`session.movement.plan_move`)."""
-        return plan_move(self.state, unit_id, path, activation)
+        """Where `unit_id` would end along `path` now (`session.movement.plan_move`); cached
+        for this value when the path is text and no activation is given."""
+        if activation is not None or not isinstance(path, str):
+            return plan_move(self.state, unit_id, path, activation)
+        key = ("plan", unit_id, path)
+        if key not in self._memo:
+            self._memo[key] = plan_move(self.state, unit_id, path)
+        return self._memo[key]
 
     # ----------------------------------------------------------------- acting
 

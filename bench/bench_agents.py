@@ -1,0 +1,222 @@
+"""Issue 15 budgets and figures for the agents.
+
+- a greedy decision <= 50 ms median on each scenario (positions of a greedy-vs-greedy
+  game), against a naive greedy measured in the same run (every candidate's dice
+  enumerated, instead of one sampled roll each and the best four enumerated);
+- a whole greedy-vs-greedy game of each scenario: games per second per core (one process);
+- strength tables and a soak (not part of pytest: minutes to hours):
+
+      .venv/bin/python bench/bench_agents.py strength --games 40 --search-games 10
+      .venv/bin/python bench/bench_agents.py soak --games 100
+
+  Seat-swapped pairings (each pairing plays both seats equally often), win / draw / loss
+  counts with the stronger side's win rate and its Wilson 95% interval; the soak plays
+  random and greedy players and counts refused actions, exceptions and games that did not
+  end.
+
+Run: .venv/bin/pytest bench/bench_agents.py --benchmark-enable -p no:cacheprovider
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tactical.agents import GreedyPlayer, play_game, with_options
+from tactical.io import builtin_map, load_map
+from tactical.rules import registry
+from tactical.session.game import Game
+
+RULES = registry.rule_ids()
+DECISION_BUDGET = 0.050
+POSITIONS = 40  # decisions of a greedy game sampled per scenario
+SEARCH = {"playouts": 8, "seconds": None, "width": 3, "horizon": 4}
+
+try:
+    from conftest import RATIOS, record
+except ImportError:  # run as a script
+    RATIOS, record = [], None
+
+
+def scenario(rules_id: str):
+    return load_map(builtin_map(rules_id))
+
+
+def positions(rules_id: str) -> list[Game]:
+    """`POSITIONS` games spread evenly over a greedy-vs-greedy game (before a decision)."""
+    state = scenario(rules_id)
+    record_ = play_game(state, 1, {side: "greedy" for side in state.sides})
+    games = [Game.new(state, 1)]
+    for step in record_.game.steps:
+        games.append(games[-1].apply(step.action))
+    every = max(1, len(games) // POSITIONS)
+    return games[::every][:POSITIONS]
+
+
+for rules_id in RULES:
+    RATIOS.append(
+        (
+            f"greedy decision vs naive {rules_id}",
+            f"greedy decision (naive) {rules_id}",
+            f"greedy decision {rules_id}",
+            1.0,
+        )
+    )
+
+
+@pytest.mark.parametrize("naive", [False, True], ids=["greedy", "naive"])
+@pytest.mark.parametrize("rules_id", RULES)
+def test_greedy_decision(benchmark, rules_id, naive):
+    games = positions(rules_id)
+    player = GreedyPlayer(3, refined=10**6 if naive else 4)
+    cursor = iter(range(10**9))
+
+    def decide():
+        player.decide(games[next(cursor) % len(games)])
+
+    benchmark.pedantic(decide, rounds=len(games) * (1 if naive else 2), iterations=1)
+    name = f"greedy decision{' (naive)' if naive else ''} {rules_id}"
+    record(name, benchmark, None if naive else DECISION_BUDGET)
+    if benchmark.stats is not None and not naive:
+        assert benchmark.stats.stats.median <= DECISION_BUDGET
+
+
+@pytest.mark.parametrize("rules_id", RULES)
+def test_greedy_game(benchmark, rules_id):
+    state = scenario(rules_id)
+    seeds = iter(range(100, 10**6))
+
+    def game():
+        play_game(state, next(seeds), {side: "greedy" for side in state.sides})
+
+    benchmark.pedantic(game, rounds=2, iterations=1)
+    record(f"greedy game {rules_id}", benchmark)
+    if benchmark.stats is not None:
+        median = benchmark.stats.stats.median
+        print(f"\n{rules_id}: {1 / median:.3f} greedy-vs-greedy games per second per core")
+
+
+# --------------------------------------------------------------------------- strength
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    denominator = 1 + z * z / games
+    return (max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator))
+
+
+def one_game(job: tuple[str, int, str, str, dict]) -> dict:
+    """One seat of a pairing: `strong` plays the first side when the seed is even."""
+    rules_id, seed, strong, weak, options = job
+    state = scenario(rules_id)
+    if options:
+        state = with_options(state, **options)
+    first, last = state.sides[0], state.sides[-1]
+    seats = {first: strong, last: weak} if seed % 2 == 0 else {first: weak, last: strong}
+    started = time.perf_counter()
+    try:
+        game = play_game(state, seed, seats, **SEARCH)
+    except Exception as error:  # the soak counts them
+        return {"rules": rules_id, "seed": seed, "error": f"{type(error).__name__}: {error}"}
+    strong_side = first if seats[first] == strong else last
+    winner = game.outcome.winner
+    return {
+        "rules": rules_id,
+        "seed": seed,
+        "result": "draw" if winner is None else ("win" if winner == strong_side else "loss"),
+        "steps": game.steps,
+        "turns": game.turns,
+        "refused": game.refused,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def run_jobs(jobs: list, workers: int) -> list[dict]:
+    if workers <= 1:
+        return [one_game(job) for job in jobs]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one_game, jobs, chunksize=1))
+
+
+def table(results: list[dict], strong: str, weak: str) -> list[str]:
+    lines = []
+    for rules_id in RULES:
+        rows = [r for r in results if r["rules"] == rules_id and "result" in r]
+        wins = sum(r["result"] == "win" for r in rows)
+        draws = sum(r["result"] == "draw" for r in rows)
+        losses = sum(r["result"] == "loss" for r in rows)
+        games = len(rows)
+        low, high = wilson(wins, games)
+        rate = wins / games if games else 0.0
+        seconds = sum(r["seconds"] for r in rows) / games if games else 0.0
+        lines.append(
+            f"{rules_id:<18} {strong} vs {weak}: {games:4d} games  W {wins:3d} D {draws:3d} "
+            f"L {losses:3d}  win {100 * rate:5.1f}% [95% {100 * low:5.1f}-{100 * high:5.1f}]"
+            f"  {seconds:6.1f} s/game"
+        )
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("what", choices=("strength", "soak"))
+    parser.add_argument("--games", type=int, default=40, help="games per pairing per system")
+    parser.add_argument("--search-games", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--rules", nargs="*", default=list(RULES))
+    parser.add_argument("--out", default=None, help="JSON file for the raw results")
+    parser.add_argument(
+        "--pairing", choices=("all", "greedy-random", "search-greedy"), default="all"
+    )
+    args = parser.parse_args(argv)
+    lines: list[str] = []
+    results: list[dict] = []
+    started = time.perf_counter()
+    if args.what == "strength":
+        pairings = [("greedy", "random", args.games), ("search", "greedy", args.search_games)]
+        for strong, weak, count in pairings:
+            if args.pairing not in ("all", f"{strong}-{weak}"):
+                continue
+            jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in range(count)]
+            found = run_jobs(jobs, args.workers)
+            results.extend({**row, "pairing": f"{strong}-{weak}"} for row in found)
+            lines += table(found, strong, weak)
+            print("\n".join(lines[-len(args.rules):]), flush=True)
+    else:
+        levels = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")]
+        jobs = [
+            (r, seed, *levels[seed % len(levels)], {})
+            for r in args.rules
+            for seed in range(args.games)
+        ]
+        results = run_jobs(jobs, args.workers)
+        for rules_id in args.rules:
+            rows = [r for r in results if r["rules"] == rules_id]
+            errors = [r for r in rows if "error" in r]
+            refused = sum(r.get("refused", 0) for r in rows)
+            lines.append(
+                f"{rules_id:<18} soak: {len(rows)} games, {len(errors)} errors or games "
+                f"that did not end, {refused} refused actions"
+                + (f"; first: {errors[0]['error']}" if errors else "")
+            )
+        print("\n".join(lines), flush=True)
+    print(f"({time.perf_counter() - started:.0f} s)")
+    if args.out:
+        Path(args.out).write_text(json.dumps({"lines": lines, "results": results}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
