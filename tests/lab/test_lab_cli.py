@@ -148,3 +148,19 @@ def _count(db):
             return connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def test_a_game_that_cannot_end_or_is_over_at_the_start_is_refused(tmp_path, capsys, monkeypatch):
+    """The lab needs games with a result (`RuleSystem.outcome`): a rule system without
+    one, or a map whose game is over before the first action, is refused up front."""
+    from tactical.rules import registry
+    from tactical.rules.ending import Outcome
+
+    system_class = type(registry.get("heavy-combat"))
+    db = tmp_path / "results.sqlite"
+    monkeypatch.setattr(system_class, "outcome", None)
+    _refused(capsys, ["lab", "run", DUEL, "--db", str(db)], "no rule for how a game ends")
+    over = Outcome("Federation", (("Federation", 1.0), ("Klingon", 0.0)), "conceded", "X", 1)
+    monkeypatch.setattr(system_class, "outcome", lambda self, state, start, turn: over)
+    _refused(capsys, ["lab", "run", DUEL, "--db", str(db)], "over before it starts")
+    assert not db.exists()

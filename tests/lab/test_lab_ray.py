@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from pathlib import Path
 
 import lab_scripted_games
 import pytest
-from lab_scripted_games import scripted_game
+from lab_scripted_games import KILL_MARKER_ENV, killing_game, scripted_game
 
 from tactical.errors import UserError
 from tactical.lab.pool import LocalPool
@@ -28,16 +30,20 @@ def _rows(path):
 
 
 @pytest.fixture(scope="module")
-def cluster():
+def cluster(tmp_path_factory):
     from ray import cloudpickle
 
     from tactical.lab.cluster import RayCluster
 
     # the tests' game function travels by value (Ray's workers do not see tests/ on their path)
     cloudpickle.register_pickle_by_value(lab_scripted_games)
+    # Ray's workers inherit the environment of the instance started here
+    marker = tmp_path_factory.mktemp("ray") / "killed"
+    os.environ[KILL_MARKER_ENV] = str(marker)
     started = RayCluster("auto", scripted_game, num_cpus=2)
     yield started
     started.close()
+    os.environ.pop(KILL_MARKER_ENV, None)
 
 
 def test_ray_and_the_local_pool_give_the_same_games(cluster, tmp_path, make_spec):
@@ -91,3 +97,18 @@ def test_real_ai_games_are_the_same_on_ray_and_in_the_pool(cluster, tmp_path, mo
         (0, "greedy", "random"),
         (1, "random", "greedy"),
     }
+
+
+def test_a_ray_worker_killed_mid_task_costs_no_game(cluster, tmp_path, make_spec, monkeypatch):
+    """A game ends its Ray worker process: Ray runs the task again, every game is stored
+    once."""
+    monkeypatch.setattr(cluster, "play", killing_game)
+    spec = make_spec(games=12)
+    db = tmp_path / "results.sqlite"
+    with Store.open(db) as store:
+        outcome = run_games(spec, store, cluster, cluster.cpus, False)
+    assert Path(os.environ[KILL_MARKER_ENV]).exists(), "no worker was killed"
+    assert outcome.played == 24
+    with Store.open(tmp_path / "pool.sqlite") as store:
+        run_games(spec, store, LocalPool(2, scripted_game, "fork"), 2, False)
+    assert _rows(db) == _rows(tmp_path / "pool.sqlite")
