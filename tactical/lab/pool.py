@@ -107,10 +107,14 @@ class LocalPool:
                 self._start_worker()
             while waiting or any(not w.idle for w in self._pool):
                 for worker in self._pool:
-                    if worker.idle and waiting:
+                    if worker.idle and waiting and not worker.ended:
                         chunk = waiting.popleft()
                         worker.chunk.extend(chunk)
-                        worker.connection.send((spec, chunk))
+                        try:
+                            worker.connection.send((spec, chunk))
+                        except (BrokenPipeError, OSError):
+                            # it died idle: its sentinel hands the chunk back below
+                            worker.ended = True
                 ready = wait(
                     [w.connection for w in self._pool if not w.ended]
                     + [w.process.sentinel for w in self._pool]
