@@ -112,3 +112,23 @@ def test_a_ray_worker_killed_mid_task_costs_no_game(cluster, tmp_path, make_spec
     with Store.open(tmp_path / "pool.sqlite") as store:
         run_games(spec, store, LocalPool(2, scripted_game, "fork"), 2, False)
     assert _rows(db) == _rows(tmp_path / "pool.sqlite")
+
+
+def test_lab_run_with_ray_auto_attaches_to_the_cluster_on_this_machine(cluster, tmp_path):
+    """`tactical lab run --ray auto` in another process finds the running instance (2 CPUs)
+    and stores its games like the pool does."""
+    import subprocess
+    import sys
+
+    from tactical.io import builtin_map
+
+    db = tmp_path / "results.sqlite"
+    command = [
+        sys.executable, "-m", "tactical", "lab", "run", str(builtin_map("heavy-combat")),
+        "--games", "4", "--set", "turn_limit=2", "--ray", "auto", "--db", str(db), "--quiet",
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "4 of 4 games done (4 played now on Ray (2 CPUs)" in done.stdout
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 4
