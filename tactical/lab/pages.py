@@ -9,6 +9,10 @@ from typing import Any
 TERRAIN_WORDS = {"map": "the map's terrain", "random": "random terrain (R002.9) per pair of games"}
 
 
+def _p_cell(p_value: float) -> str:
+    return p_text(p_value).removeprefix("p = ").removeprefix("p ")
+
+
 def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
@@ -22,7 +26,8 @@ def interval_text(interval: Sequence[float]) -> str:
 
 
 def p_text(p_value: float) -> str:
-    return "< 0.0001" if p_value < 1e-4 else f"{p_value:.4f}"
+    """"p = 0.0123" or "p < 0.0001"."""
+    return "p < 0.0001" if p_value < 1e-4 else f"p = {p_value:.4f}"
 
 
 def players_text(scenario: Mapping[str, Any]) -> str:
@@ -44,8 +49,8 @@ def fairness_text(variant: Mapping[str, Any], sides: Sequence[str]) -> str:
         return "no decisive game: nothing to judge fairness by"
     split = f"{first} of {fair['decisive_games']} decisive games to {sides[0]}"
     if p < 0.05:
-        return f"unbalanced: {split}, binomial p = {p_text(p)}"
-    return f"no evidence of imbalance: {split}, binomial p = {p_text(p)}"
+        return f"unbalanced: {split}, binomial {p_text(p)}"
+    return f"no evidence of imbalance: {split}, binomial {p_text(p)}"
 
 
 # --------------------------------------------------------------------------- text
@@ -94,7 +99,7 @@ def text_report(report: Mapping[str, Any]) -> str:
                 f"{comparison['against']}: {comparison['difference'] * 100:+.1f} points "
                 f"(95% {comparison['interval'][0] * 100:+.1f} to "
                 f"{comparison['interval'][1] * 100:+.1f}), z = {comparison['z']:.2f}, "
-                f"p = {p_text(comparison['p_value'])}: {verdict(comparison)}"
+                f"{p_text(comparison['p_value'])}: {verdict(comparison)}"
             )
     return "\n".join(lines)
 
@@ -170,7 +175,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
                 f"<td>{percent(c['against_win_rate'])} → {percent(c['win_rate'])}</td>"
                 f"<td>{c['difference'] * 100:+.1f} points</td>"
                 f"<td>{c['interval'][0] * 100:+.1f} to {c['interval'][1] * 100:+.1f}</td>"
-                f"<td>{c['z']:.2f}</td><td>{p_text(c['p_value'])}</td>"
+                f"<td>{c['z']:.2f}</td><td>{escape(_p_cell(c['p_value']))}</td>"
                 f'<td class="words {css}">{escape(verdict(c))}</td></tr>'
             )
         parts.append("</table>")
