@@ -138,7 +138,7 @@ def _scenario(
                     "difference": _round(test.difference),
                     "interval": [_round(test.interval.low), _round(test.interval.high)],
                     "z": _round(test.z),
-                    "p_value": _round(test.p_value, 6),
+                    "p_value": _significant(test.p_value),
                     "significant": bool(test.p_value < SIGNIFICANCE),
                     "test": "two-proportion z test (pooled), two-sided; Newcombe 95% interval",
                 }
@@ -194,7 +194,7 @@ def _variant(
         "sides": per_side,
         "fairness": {
             "decisive_games": decisive,
-            "p_value": _round(binomial_test(wins[sides[0]], decisive), 6),
+            "p_value": _significant(binomial_test(wins[sides[0]], decisive)),
             "test": "exact binomial test of the decisive games against an even split",
         },
         "turns": {
@@ -242,6 +242,11 @@ def _at_turn(series: Sequence[float], turn: int) -> float:
     if not series:
         return 0.0
     return series[turn] if turn < len(series) else series[-1]
+
+
+def _significant(value: float, digits: int = 4) -> float:
+    """A p-value to `digits` significant digits (a tiny one stays tiny, not 0)."""
+    return float(f"{value:.{digits}g}")
 
 
 def _round(value: float, places: int = PLACES) -> float:
