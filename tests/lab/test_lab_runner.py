@@ -12,6 +12,7 @@ from lab_scripted_games import KILL_MARKER_ENV, failing_game, killing_game, scri
 from tactical.errors import UserError
 from tactical.lab.plan import game_seed, terrain_seed
 from tactical.lab.pool import GameFailed, LocalPool
+from tactical.lab.report import build_report
 from tactical.lab.runner import run_games
 from tactical.lab.store import Store
 
@@ -106,6 +107,10 @@ def test_a_larger_games_count_extends_the_run_and_another_seed_adds_a_run(tmp_pa
         assert (more.run_id, more.already, more.played) == (1, 8, 4)
         assert (other.run_id, other.played) == (2, 4)
         assert store.count() == 16
+    # the report adds up the runs of the same variant
+    with Store.read(db) as store:
+        (scenario,) = build_report(store)["scenarios"]
+    assert [v["games"] for v in scenario["variants"]] == [8, 8]
 
 
 def test_a_killed_worker_costs_no_game(tmp_path, make_spec, monkeypatch):
