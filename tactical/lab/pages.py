@@ -32,6 +32,8 @@ def p_text(p_value: float) -> str:
 
 def players_text(scenario: Mapping[str, Any]) -> str:
     one, two = scenario["players"]
+    if one == two:
+        return f"the {one} AI on both sides"
     return f"{one} AI against {two} AI, seats swapped every game"
 
 
