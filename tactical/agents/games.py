@@ -11,7 +11,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tactical.agents.evaluation import Material
@@ -80,8 +80,6 @@ def players_for(
 
 def with_options(state: GameState, **options: Any) -> GameState:
     """The map with some `[options]` set (a shorter game for a test, say)."""
-    from dataclasses import replace
-
     return replace(state, options=FrozenMap({**state.options, **options}))
 
 

@@ -41,7 +41,6 @@ from tactical.agents.evaluation import (
     sampled_value,
 )
 from tactical.errors import UserError
-from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.session.game import MOVE, PASS, Game
 
@@ -234,16 +233,27 @@ class GreedyPlayer(Player):
             except UserError:
                 continue
             scored.append(self.judged(game, candidate, effect, now, gain, where))
-        # the best few that rolled dice: their effect over the resolver's outcomes
-        rolled = [s for s in scored if s.effect is not None and not s.effect.exact]
-        rolled.sort(key=lambda s: -s.score)
-        for index, item in enumerate(rolled[: self.refined]):
+        # the best that rolled dice, one by one: their effect over the resolver's outcomes,
+        # until the best is known from them (or the budget is spent)
+        refined: set[int] = set()
+        for _ in range(2 * self.refined):
+            open_ = [
+                k for k, s in enumerate(scored)
+                if s.effect is not None and not s.effect.exact and k not in refined
+            ]  # fmt: skip
+            if not open_:
+                break
+            top = max(range(len(scored)), key=lambda k: scored[k].score)
+            if top not in open_ and len(refined) >= self.refined:
+                break
+            k = top if top in open_ else max(open_, key=lambda k: scored[k].score)
+            refined.add(k)
+            item = scored[k]
             try:
                 effect = expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
-            rolled[index] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
-            scored[scored.index(item)] = rolled[index]
+            scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
@@ -296,7 +306,7 @@ class GreedyPlayer(Player):
         path = f" {action.params['path']}" if "path" in action.params else ""
         if abs(delta) > 1e-9:
             how = f"exact odds over {outcomes} outcomes" if exact else f"{outcomes} sample rolls"
-            head = f"{title}{path}: expected gain {100 * delta:+.1f}% of the balance ({how})"
+            head = f"{title}{path}: expected material gain {100 * delta:+.1f}% ({how})"
         else:
             head = f"{title}{path}"
         return f"{head}; {where}" if where else head
@@ -382,7 +392,7 @@ class Budget:
     playouts: int = 64
     seconds: float | None = 1.0
     width: int = 4  # candidates searched (the greedy player's best)
-    horizon: int = 8  # greedy steps played after each candidate
+    horizon: int = 10  # greedy steps played after each candidate
 
 
 @dataclass
@@ -394,19 +404,25 @@ class SearchPlayer(Player):
 
     def __post_init__(self) -> None:
         self.greedy = GreedyPlayer(self.seed)
-        self.rollout = GreedyPlayer(self.seed + 1, positional=False)
+        # the play-outs: greedy on one sampled roll per candidate, without the geometry
+        self.rollout = GreedyPlayer(self.seed + 1, positional=False, refined=0)
 
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
-        ranked = [s for s in self.greedy.ranked(game) if self.try_apply(game, s.candidate.action)]
+        ranked: list[Scored] = []
+        for scored in self.greedy.ranked(game):  # the best the rules accept
+            if len(ranked) >= self.budget.width:
+                break
+            if self.try_apply(game, scored.candidate.action) is not None:
+                ranked.append(scored)
         if not ranked:
             return self.pass_decision(game, "passes: nothing else the rules accept")
         if len(ranked) == 1:
             only = ranked[0]
             after = game.apply(only.candidate.action)
             return Decision(after.steps[-1].action, only.why, after, only.score)
-        pool = ranked[: self.budget.width]
+        pool = ranked
         side = game.side_to_act
         material = self.greedy.material(game)
         totals = [0.0] * len(pool)
@@ -423,13 +439,18 @@ class SearchPlayer(Player):
                 continue
             totals[k] += value
             counts[k] += 1
+        if not any(counts):  # no play-out in the time: the greedy player's choice
+            chosen = pool[0]
+            after = game.apply(chosen.candidate.action)
+            why = f"{chosen.why} | search: no play-out in time, the best by one look"
+            return Decision(after.steps[-1].action, why, after, chosen.score)
         means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(pool))]
         best = max(range(len(pool)), key=lambda k: (means[k], -k))
         chosen = pool[best]
         after = game.apply(chosen.candidate.action)
         why = (
-            f"{chosen.why} | search: mean balance {100 * means[best]:+.1f}% over "
-            f"{counts[best]} play-outs (of {sum(counts)} for {len(pool)} candidates)"
+            f"{chosen.why} | search: material {100 * means[best]:+.1f}% on average over "
+            f"{counts[best]} play-outs ({sum(counts)} for {len(pool)} candidates)"
         )
         return Decision(after.steps[-1].action, why, after, means[best])
 
@@ -460,8 +481,3 @@ def make_player(level: str, seed: int = 0, **options: Any) -> Player:
     if level == "search":
         return SearchPlayer(seed, Budget(**options) if options else Budget())
     raise UserError(f"unknown AI level {level!r}: expected one of {', '.join(LEVELS)}")
-
-
-def action_text(action: Action) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in FrozenMap(action.params).items())
-    return f"{action.kind} {action.actor}" + (f" ({params})" if params else "")

@@ -2,8 +2,8 @@
 
 - `parse_seats("B:search")`: the `--ai` option, a side and optionally a level.
 - `SeatBar`: a Human / AI-level menu per side, and the pace of the AI's go (a pause after
-  each of its actions, none, or Space to step), over the top of the table; changeable at
-  any time.
+  each of its actions, none, or Space to step), at the top of the play column;
+  changeable at any time.
 - `AiDriver`: when a side played by the computer is to act, the decision is computed off
   the frame loop, in a spawned child process (`ProcessWorker`: frames never wait for the
   interpreter lock; closing the screen terminates it), then applied through the play
@@ -37,16 +37,17 @@ from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
 from tactical.session.game import Game, Step
 from tactical.ui.fonts import Fonts
-from tactical.ui.services import TOP_BAR
+from tactical.ui.services import PANEL_WIDTH, TOP_BAR
 
 HUMAN = "human"
 DEFAULT_LEVEL = "greedy"
-SEAT_LABELS = {HUMAN: "Human", **{level: f"AI: {level}" for level in LEVELS}}
+SEAT_LABELS = {HUMAN: "Human", **{level: level for level in LEVELS}}  # on the side menus
+PLAYED_BY = {HUMAN: "a human", **{level: f"AI: {level}" for level in LEVELS}}
 PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": None}
 DEFAULT_PACE = "Pause 0.6 s"
 SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
-BAR_HEIGHT = 30
-SEAT_WIDTH = 150
+ROW_HEIGHT = 26
+BAR_HEIGHT = 2 * ROW_HEIGHT + 10  # the seat menus, then the pace
 BANNER_BACK = (20, 24, 30)
 BANNER_TEXT = (250, 236, 160)
 
@@ -133,24 +134,36 @@ class SeatBar:
     def __init__(self, manager: pygame_gui.UIManager, sides: Sequence[str]) -> None:
         self.manager = manager
         self.sides = tuple(sides)
-        width = 8 + len(self.sides) * (SEAT_WIDTH + 4) + 130
-        self.panel = UIPanel(pygame.Rect(4, TOP_BAR + 2, width, BAR_HEIGHT + 4), manager=manager)
+        self.panel = UIPanel(pygame.Rect(0, 0, PANEL_WIDTH, BAR_HEIGHT), manager=manager)
         self.menus: dict[str, UIDropDownMenu] = {}
-        self.labels: list[UILabel] = []
-        left = 4
-        for side in self.sides:
-            self.menus[side] = UIDropDownMenu(
-                [f"{side}: {label}" for label in SEAT_LABELS.values()],
-                f"{side}: {SEAT_LABELS[HUMAN]}",
-                pygame.Rect(left, 2, SEAT_WIDTH, BAR_HEIGHT - 4),
-                manager,
-                container=self.panel,
-            )
-            left += SEAT_WIDTH + 4
-        self.pace_menu = UIDropDownMenu(
-            list(PACES), DEFAULT_PACE, pygame.Rect(left, 2, 124, BAR_HEIGHT - 4), manager,
+        self.rects: dict[str, pygame.Rect] = {}
+        count = max(1, len(self.sides))
+        width = (PANEL_WIDTH - 8 - 4 * (count - 1)) // count
+        for index, side in enumerate(self.sides):
+            rect = self.rects[side] = pygame.Rect(4 + index * (width + 4), 3, width, ROW_HEIGHT)
+            self.menus[side] = self._seat_menu(side, HUMAN, rect)
+        row = 3 + ROW_HEIGHT + 4
+        self.pace_label = UILabel(
+            pygame.Rect(4, row, 168, ROW_HEIGHT), "Computer players' pace", manager,
             container=self.panel,
         )  # fmt: skip
+        self.pace_menu = UIDropDownMenu(
+            list(PACES), DEFAULT_PACE, pygame.Rect(176, row, PANEL_WIDTH - 184, ROW_HEIGHT),
+            manager, container=self.panel,
+        )  # fmt: skip
+
+    def _seat_menu(self, side: str, seat: str, rect: pygame.Rect) -> UIDropDownMenu:
+        return UIDropDownMenu(
+            [f"{side}: {label}" for label in SEAT_LABELS.values()],
+            f"{side}: {SEAT_LABELS[seat]}",
+            rect,
+            self.manager,
+            container=self.panel,
+        )
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """At the top of the play column, over the phase tracker."""
+        self.panel.set_relative_position((size[0] - PANEL_WIDTH - 4, TOP_BAR + 4))
 
     def show(self, visible: bool) -> None:
         if visible:
@@ -163,15 +176,8 @@ class SeatBar:
         menu = self.menus.get(side)
         if menu is None:
             return
-        rect = menu.relative_rect
         menu.kill()
-        self.menus[side] = UIDropDownMenu(
-            [f"{side}: {label}" for label in SEAT_LABELS.values()],
-            f"{side}: {SEAT_LABELS[seat]}",
-            rect,
-            self.manager,
-            container=self.panel,
-        )
+        self.menus[side] = self._seat_menu(side, seat, self.rects[side])
 
     def command(self, event: pygame.event.Event) -> tuple[str, str] | None:
         """("seat", side:seat) or ("pace", name) for a change of one of our menus."""
@@ -227,8 +233,13 @@ class AiDriver:
         if self.bar is not None:
             self.bar.kill()
         self.bar = SeatBar(manager, sides)
+        self.bar.layout(self.screen.services.size)
         for side, seat in self.seats.items():
             self.bar.set_seat(side, seat)
+
+    def layout(self, size: tuple[int, int]) -> None:
+        if self.bar is not None:
+            self.bar.layout(size)
 
     def set_seats(self, seats: Mapping[str, str]) -> None:
         for side, seat in seats.items():
@@ -319,7 +330,7 @@ class AiDriver:
         options = self.search if level == "search" else {}
         self._asked_for = (game, side, level)
         self._future = self.worker.submit(game, level, seed, options)
-        screen.services.set_status(f"{side} ({SEAT_LABELS[level]}) is thinking…")
+        screen.services.set_status(f"{side} ({PLAYED_BY[level]}) is thinking…")
 
     def _apply(self, game: Game) -> None:
         future, asked = self._future, self._asked_for
@@ -340,7 +351,7 @@ class AiDriver:
             self.set_seat(side, HUMAN)
             return
         self._ready_at = self.clock() + (self.pace or 0.0)
-        self.screen.services.set_status(f"{side} ({SEAT_LABELS[level]}): {why}")
+        self.screen.services.set_status(f"{side} ({PLAYED_BY[level]}): {why}")
 
     def _drop(self) -> None:
         """Forget a decision under way (the game it was for has changed)."""
@@ -395,7 +406,7 @@ def end_banner(surface: pygame.Surface, outcome: Outcome, fonts: Fonts) -> None:
     text = f"Game over · {outcome.headline()}"
     image = fonts.render(text, 16, BANNER_TEXT)
     width = min(surface.get_width() - 16, image.get_width() + 24)
-    band = pygame.Rect(8, TOP_BAR + BAR_HEIGHT + 12, width, image.get_height() + 12)
+    band = pygame.Rect(8, TOP_BAR + 12, width, image.get_height() + 12)
     pygame.draw.rect(surface, BANNER_BACK, band, border_radius=6)
     pygame.draw.rect(surface, BANNER_TEXT, band, 1, border_radius=6)
     surface.blit(image, (band.x + 12, band.y + 6))

@@ -36,7 +36,7 @@ CONTROLS = (
     ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
     ("Enter / Roll", "resolve the declaration with the seeded dice"),
     ("N / Next", "end this side's go (pass); the tracker shows who acts"),
-    ("Side menus (top left)", "each side played by a human or the computer (AI level)"),
+    ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
     ("Space", "the computer's next action now (its pace menu: pause, none, Space steps)"),
     ("Ctrl+Z / Ctrl+Y", "undo (solo: back to your last decision) / redo; slider: any step"),
     ("Ctrl+R", "reset to the start of the activation"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -28,6 +29,7 @@ from tactical.session.log import tail_lines
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
+from tactical.ui.ai_player import BAR_HEIGHT as SEAT_BAR_HEIGHT
 from tactical.ui.ai_player import AiDriver, end_banner
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
@@ -116,7 +118,7 @@ class PlayScreen:
 
     def layout(self) -> None:
         width, height = self.services.size
-        top = TOP_BAR + 4
+        top = TOP_BAR + 4 + SEAT_BAR_HEIGHT + 4  # the side menus (solo play) above the tracker
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
         wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
@@ -127,6 +129,7 @@ class PlayScreen:
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
+        self.ai.layout((width, height))
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""
@@ -154,7 +157,9 @@ class PlayScreen:
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
         height = self.tracker.wanted_height() if self._synced else None
-        self.tracker.update(TrackerView.of_game(game, colours), can_pass=self.replay is None)
+        view = TrackerView.of_game(game, colours)
+        view = replace(view, computer=self.replay is None and self.ai.is_ai(view.side_to_act))
+        self.tracker.update(view, can_pass=self.replay is None)
         self._synced = True
         if self.tracker.wanted_height() != height:
             self.layout()

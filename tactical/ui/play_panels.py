@@ -111,6 +111,7 @@ class TrackerView:
     steps: int
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
+    computer: bool = False  # the side to act is played by the computer (solo play)
 
     @classmethod
     def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
@@ -212,7 +213,8 @@ def _fact_text(value: object) -> str:
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
     """The line beside Next, in the colour of the side to act: who should have the mouse
     (shortened when the whole of it does not `fit`)."""
-    full = f"{view.side_to_act} to act: take the mouse"
+    hand = "the computer plays" if view.computer else "take the mouse"
+    full = f"{view.side_to_act} to act: {hand}"
     return full if fits(full) else f"{view.side_to_act} to act"
 
 

@@ -108,7 +108,8 @@ def test_A001_E1_heavy_combat_ship_crippled_at_the_catastrophic_threshold():
         state, duel.with_ship("enterprise", ship.evolve(destroyed=tuple(boxes)))
     )
     condition = registry.get("heavy-combat").unit_condition(damaged, enterprise)
-    assert (condition.strength, condition.lost, condition.out) == (23.0, 16 / 23, False)  # no shield damage
+    # no shield damage yet: the share lost is the destroyed boxes alone
+    assert (condition.strength, condition.lost, condition.out) == (23.0, 16 / 23, False)
     boxes[0] = 17
     crippled = hc_duel.to_rule_state(
         state, duel.with_ship("enterprise", ship.evolve(destroyed=tuple(boxes)))

@@ -24,6 +24,7 @@ from tactical.ui.ai_player import (
     parse_seats,
 )
 from tactical.ui.app import App
+from tactical.ui.play_panels import hot_seat_text
 
 HUMAN_SIDE, AI_SIDE = "Federation", "Klingon"
 FRAME_BUDGET = 0.05  # seconds: the median headless frame while the computer thinks
@@ -96,7 +97,7 @@ def test_the_computer_plays_its_side_with_a_why_for_each_action_and_the_end_is_s
     assert session.outcome is not None
     assert session.log.entries[-1].entry == "end"
     frame = app.frame()
-    band = [frame.get_at((x, y))[:3] for x in range(10, 600) for y in range(80, 110)]
+    band = [frame.get_at((x, y))[:3] for x in range(10, 600) for y in range(40, 80)]
     assert BANNER_TEXT in band, "the end banner is drawn over the table"
     app.play.close()
 
@@ -130,10 +131,12 @@ def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     event = pygame.event.Event(
         pygame_gui.UI_DROP_DOWN_MENU_CHANGED,
         ui_element=bar.menus[HUMAN_SIDE],
-        text=f"{HUMAN_SIDE}: AI: greedy",
+        text=f"{HUMAN_SIDE}: greedy",
     )
     app.handle(event)
     assert app.play.ai.seats == {HUMAN_SIDE: "greedy", AI_SIDE: "random"}
+    app.play.sync()
+    assert hot_seat_text(app.play.tracker.view) == f"{HUMAN_SIDE} to act: the computer plays"
     for _ in range(400):  # nobody touches the keyboard: the computer plays it out
         if app.play.session.outcome is not None:
             break

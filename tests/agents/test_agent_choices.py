@@ -1,0 +1,101 @@
+"""Issue 15: what the agents consider and how they judge it (generic protocol only)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import short_scenario
+
+from tactical.agents import GreedyPlayer, hints
+from tactical.agents.candidates import field_values, move_paths
+from tactical.agents.evaluation import Material, Position, expected_value
+from tactical.geometry.shapes import Pose
+from tactical.rules.base import Field
+from tactical.rules.measuring import TableGeometry
+from tactical.session.game import Game
+
+
+def test_field_values_required_choices_all_optional_ones_their_default():
+    assert field_values(Field("target", "str", required=True, choices=("a", "b"))) == ("a", "b")
+    assert field_values(Field("mode", "str", default="x", choices=("x", "y"))) == ("x",)
+    assert field_values(Field("system", "str", choices=("x", "y"))) == ()
+    assert field_values(Field("n", "int", required=True, low=0, high=3, default=2)) == (2, 0, 1, 3)
+    assert field_values(Field("n", "int", required=True, low=0, high=20)) == (0, 10, 20)
+    assert field_values(Field("n", "int", default=0, low=0, high=12)) == (0, 12)
+    assert field_values(Field("free", "str", required=True)) is None
+
+
+def test_move_paths_are_the_ones_the_planner_finds_legal():
+    game = Game.new(short_scenario("sw-d6-capital"), 1)
+    unit = game.state.units[0].id
+    paths = move_paths(game, unit)
+    assert paths
+    assert all(game.preview_move(unit, path).legal for path in paths)
+
+
+def battle_at_combat() -> Game:
+    """Battlefleet Mars at the first go of its tactical combat (both sides passed before)."""
+    game = Game.new(short_scenario("battlefleet-mars", 2), 4)
+    while game.phase_name != "Tactical combat":
+        game = game.pass_go()
+    return game
+
+
+def test_greedy_fires_by_the_expected_effect_of_the_exact_odds():
+    game = battle_at_combat()
+    player = GreedyPlayer(1)
+    ranked = player.ranked(game)
+    best = ranked[0]
+    assert best.candidate.action.kind == "attack"
+    assert "expected material gain" in best.why
+    material = player.material(game)
+    side = game.side_to_act
+    laser = next(
+        s.candidate.action for s in ranked if s.candidate.action.params.get("weapon") == "laser"
+    )
+    effect = expected_value(game, laser, material, side)  # one die: the exact odds
+    assert effect.exact and effect.outcomes >= 2
+    assert effect.expected > material.value(game.state, side)
+    passing = next(s for s in ranked if s.candidate.is_pass)
+    assert best.score > passing.score
+    decision = player.decide(game)
+    assert decision.after.steps[-1].action == decision.action
+
+
+def test_a_registered_hint_sets_the_value_of_a_unit():
+    game = battle_at_combat()
+    plain = Material(game).total_strength
+    hints.register(game.rules, hints.Hints(unit_value=lambda unit: 10.0))
+    try:
+        hinted = Material(game).total_strength
+    finally:
+        hints.unregister(game.rules)
+    counts = {side: sum(u.side == side for u in game.initial.units) for side in game.sides}
+    assert hinted == {side: 10.0 * counts[side] for side in game.sides}
+    assert hinted != plain
+
+
+@pytest.mark.parametrize("rules_id", ["sw-d6-capital", "dystopian-wars"])
+def test_position_agrees_with_the_pair_reports_of_the_table(rules_id):
+    """The vectorised reach (copies of the unit in one matrix) against `TableGeometry`'s
+    reports, pair by pair, for the unit where it stands and turned about."""
+    game = Game.new(short_scenario(rules_id), 1)
+    position = Position(game, Material(game))
+    seen = []
+    for unit in game.state.units[:4]:
+        turned = Pose(unit.x, unit.y, unit.pose.heading + 180.0)
+        for pose in (None, turned):
+            state = game.state
+            if pose is not None:
+                state = state.replace_unit(replace(unit, pose=pose))
+            reports = TableGeometry.of(state).all_pairs(source_id=unit.id)
+            holds = sum(
+                position.values[r.target]
+                for r in reports
+                if state.unit(r.target).side != unit.side
+                and r.arcs and r.los and r.range_band is not None
+            )
+            assert position.reach(unit.id, pose).holds == pytest.approx(holds)
+            seen.append(holds)
+    assert any(seen), "some unit holds an enemy in arc and range"
