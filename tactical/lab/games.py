@@ -186,6 +186,7 @@ class StoredGame:
     task: GameTask
     winner: str | None
     turns: int
+    steps: int
     code_version: str
 
 
@@ -227,7 +228,15 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
         int(row["seat"]),
         None if row["terrain_seed"] is None else int(row["terrain_seed"]),
     )
-    return StoredGame(game_id, spec, task, row["winner"], int(row["turns"]), row["code_version"])
+    return StoredGame(
+        game_id,
+        spec,
+        task,
+        row["winner"],
+        int(row["turns"]),
+        int(row["steps"]),
+        row["code_version"],
+    )
 
 
 def replay_stored(stored: StoredGame, output: Path) -> str:
@@ -236,12 +245,14 @@ def replay_stored(stored: StoredGame, output: Path) -> str:
     spec, task = stored.spec, stored.task
     state = variant_state(spec, spec.variants[task.variant], task.terrain_seed)
     record = agents.play_game(state, task.seed, spec.players_by_side(task.seat), **SEARCH_BUDGET)
-    if (record.outcome.winner, record.turns) != (stored.winner, stored.turns):
+    played = (record.outcome.winner, record.turns, record.steps)
+    if played != (stored.winner, stored.turns, stored.steps):
         raise UserError(
             f"game {stored.id} plays differently now ({_result_text(record.outcome.winner)} "
-            f"in turn {record.turns}, stored: {_result_text(stored.winner)} in turn "
-            f"{stored.turns}): it was played by {stored.code_version}, this is "
-            f"{code_version()}; nothing was written"
+            f"in turn {record.turns} after {record.steps} steps; stored: "
+            f"{_result_text(stored.winner)} in turn {stored.turns} after {stored.steps} "
+            f"steps): it was played by {stored.code_version}, this is {code_version()}; "
+            "nothing was written"
         )
     assert record.game is not None
     save_game(record.game, output)

@@ -106,6 +106,14 @@ def test_run_then_replay_a_game_into_a_save_that_plays_it_again(tmp_path, capsys
     assert game.initial.terrain, "the random table is part of the save"
     assert game.outcome is not None and game.outcome.turn == 2
     assert len(game.steps) == rows[game_id - 1][6]
+    # a stored game that no longer plays the same (other code) is refused, nothing written
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET steps = steps + 1 WHERE id = ?", (game_id,))
+    other = tmp_path / "other.json"
+    _refused(capsys, ["lab", "replay", str(db), str(game_id), "-o", str(other)], "differently")
+    assert not other.exists()
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE games SET steps = steps - 1 WHERE id = ?", (game_id,))
     # the same command again: nothing left to play
     assert cli.main([*argv, "--terrain", "random", "--db", str(db), "--quiet"]) == 0
     assert "4 of 4 games done (0 played now" in capsys.readouterr().out
