@@ -1,12 +1,22 @@
-"""Regenerate the generated maps in maps/: the 200-unit stress map and the dense-terrain map.
+"""Regenerate the generated maps in maps/: the 200-unit stress map and the dense-terrain map,
+or write the big-table stress maps (1,000 and 3,000 units) somewhere else.
 
 Deterministic (fixed numpy seeds): running it again writes the same files.
-Usage: python scripts/make_maps.py
+Usage:
+    python scripts/make_maps.py                      # maps/stress-200.toml, maps/dense.toml
+    python scripts/make_maps.py --units 1000 --out /tmp/maps   # /tmp/maps/stress-1000.toml
+
+The big maps keep the 200-unit map's density (one ship and 0.2 terrain pieces per
+23 square inches): the table grows with the fleet, as it does on a real floor. They
+are not committed (about 0.4 MB and 1.1 MB); the benches write them to a temporary
+folder.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +42,40 @@ KINDS = ("soft", "dense", "obstructing")
 HEIGHTS = ("tiny", "small", "medium", "large", "massive")
 
 
+class _Grid:
+    """Shapes bucketed by the 4" cells their bounds cover: the placement loops ask only the
+    shapes near a new one (the same answers as asking every shape, far fewer calls)."""
+
+    CELL = 4.0
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = defaultdict(list)
+        self.shapes: list = []
+
+    def _keys(self, bounds: tuple[float, float, float, float], pad: float):
+        low_x, low_y = (
+            math.floor((bounds[0] - pad) / self.CELL),
+            math.floor((bounds[1] - pad) / self.CELL),
+        )
+        high_x, high_y = (
+            math.floor((bounds[2] + pad) / self.CELL),
+            math.floor((bounds[3] + pad) / self.CELL),
+        )
+        return [(a, b) for a in range(low_x, high_x + 1) for b in range(low_y, high_y + 1)]
+
+    def near(self, shape, pad: float = 0.0) -> list:
+        """The shapes whose bounds come within `pad` of `shape`'s bounds, in insertion order."""
+        found = sorted(
+            {k for key in self._keys(shape.bounds, pad) for k in self.cells.get(key, ())}
+        )
+        return [self.shapes[k] for k in found]
+
+    def add(self, shape) -> None:
+        for key in self._keys(shape.bounds, 0.0):
+            self.cells[key].append(len(self.shapes))
+        self.shapes.append(shape)
+
+
 def _blob(rng: np.random.Generator, cx: float, cy: float, radius: float, vertices: int):
     angles = np.sort(rng.uniform(0, 2 * math.pi, vertices))
     radii = radius * rng.uniform(0.6, 1.0, vertices)
@@ -51,7 +95,7 @@ def random_terrain(
     keep_clear: float = 1.0,
 ) -> list[Terrain]:
     pieces: list[Terrain] = []
-    shapes: list[Polygon] = []
+    shapes = _Grid()
     while len(pieces) < count:
         radius = float(rng.uniform(min_r, max_r))
         cx = float(rng.uniform(radius + margin, board.width - radius - margin))
@@ -71,16 +115,21 @@ def random_terrain(
             if not Polygon(points).is_valid:
                 continue
             piece = Terrain(f"{kind}-{index}", kind, SizeClass(height), polygon=tuple(points))
-        if any(piece.geometry.distance(other) < keep_clear for other in shapes):
+        if any(
+            piece.geometry.distance(other) < keep_clear
+            for other in shapes.near(piece.geometry, keep_clear)
+        ):
             continue
         pieces.append(piece)
-        shapes.append(piece.geometry)
+        shapes.add(piece.geometry)
     return pieces
 
 
 def random_units(rng, board: Board, count: int, terrain: list[Terrain]) -> list[Unit]:
     units: list[Unit] = []
-    taken = [t.geometry for t in terrain]
+    taken = _Grid()
+    for piece in terrain:
+        taken.add(piece.geometry)
     while len(units) < count:
         side = "A" if len(units) % 2 == 0 else "B"
         if rng.random() < 0.3:
@@ -122,28 +171,41 @@ def random_units(rng, board: Board, count: int, terrain: list[Terrain]) -> list[
             ),
         )
         footprint = unit.footprint.buffer(0.05)
-        if any(footprint.intersects(g) for g in taken):
+        if any(footprint.intersects(g) for g in taken.near(footprint)):
             continue
         units.append(unit)
-        taken.append(unit.footprint)
+        taken.add(unit.footprint)
     return units
 
 
-def main() -> None:
-    rng = np.random.default_rng(200)
-    board = Board(96, 48)
-    terrain = random_terrain(rng, board, 40, 1.0, 1.0, 2.6)
-    units = random_units(rng, board, 200, terrain)
-    save_map(
-        GameState(
-            "dystopian-wars",
-            board,
-            "Stress test: 200 ships, 40 terrain pieces",
-            terrain=tuple(terrain),
-            units=tuple(units),
-        ),
-        MAPS / "stress-200.toml",
+def stress_state(units: int) -> GameState:
+    """The stress map of `units` ships (200: maps/stress-200.toml): a 2:1 table holding one
+    ship per 23.04 square inches (96" x 48" for 200) and a terrain piece per five ships."""
+    scale = math.sqrt(units / 200)
+    rng = np.random.default_rng(200 if units == 200 else units)
+    board = Board(round(96 * scale), round(48 * scale))
+    pieces = units // 5
+    terrain = random_terrain(rng, board, pieces, 1.0, 1.0, 2.6)
+    fleet = random_units(rng, board, units, terrain)
+    return GameState(
+        "dystopian-wars",
+        board,
+        f"Stress test: {units:,} ships, {pieces} terrain pieces",
+        terrain=tuple(terrain),
+        units=tuple(fleet),
     )
+
+
+def write_stress_map(units: int, folder: Path) -> Path:
+    """Write `stress-<units>.toml` into `folder` (made if missing) and return its path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"stress-{units}.toml"
+    save_map(stress_state(units), path)
+    return path
+
+
+def main() -> None:
+    save_map(stress_state(200), MAPS / "stress-200.toml")
 
     rng = np.random.default_rng(7)
     board = Board(72, 48)
@@ -255,5 +317,12 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
-    print("wrote", MAPS / "stress-200.toml", MAPS / "dense.toml")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--units", type=int, help="write only the stress map of this many ships")
+    parser.add_argument("--out", type=Path, default=MAPS, help="folder for --units (default maps/)")
+    args = parser.parse_args()
+    if args.units:
+        print("wrote", write_stress_map(args.units, args.out))
+    else:
+        main()
+        print("wrote", MAPS / "stress-200.toml", MAPS / "dense.toml")

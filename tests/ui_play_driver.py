@@ -249,8 +249,9 @@ def play_step(app, number: int) -> Game:
     else:
         declare(app, step.action, use_enter=number % 3 == 0)
     got = app.play.game
-    if got.last_step is None or got.last_step.action != step.action:
-        made = got.last_step.action if got.last_step is not None else None
+    made_step = got.steps[len(game.steps)] if len(got.steps) > len(game.steps) else None
+    if made_step is None or made_step.action != step.action:
+        made = made_step.action if made_step is not None else None
         raise DriverError(
             f"step {number}: expected {step.action}, the screen made {made}; "
             f"status: {app.view.status!r}"
@@ -261,7 +262,8 @@ def play_step(app, number: int) -> Game:
 def play_turns(
     app, turns: int = 2, after_step: Callable[[int], None] | None = None, limit: int = 2000
 ) -> int:
-    """Play until `turns` full turns are over; each step checked against the stand-in."""
+    """Play until `turns` full turns are over; each step checked against the stand-in. The
+    number of steps of the game (a side that can only pass is passed by the screen itself)."""
     number = 0
     while app.play.game.turn <= turns:
         number += 1
@@ -270,9 +272,13 @@ def play_turns(
         expected = play_step(app, number)
         if app.play.game.state != expected.state:
             raise DriverError(f"step {number}: the state differs from the stand-in's")
+        # the screen passes for a side that can only pass: the stand-in must agree
+        for made in app.play.game.steps[len(expected.steps) :]:
+            if not made.is_pass:
+                raise DriverError(f"step {number}: the screen made {made.action} by itself")
         if after_step is not None:
             after_step(number)
-    return number
+    return len(app.play.game.steps)
 
 
 __all__ = ["DriverError", "play_step", "play_turns"]

@@ -11,12 +11,19 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from tactical.errors import UserError
 
 # module name under tactical.cli for each command, in help order
-COMMANDS = ("play", "check", "move", "terrain", "odds", "roll", "render", "replay", "lab")
+COMMANDS = (
+    "play", "check", "move", "terrain", "odds", "roll", "render", "replay", "card", "print",
+    "threat", "lab",
+)  # fmt: skip
+# a command whose module is named otherwise: `tactical.cli.print` would shadow the builtin print
+# inside this package
+MODULES = {"print": "print_kit"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,9 +43,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
         try:
-            module = importlib.import_module(f"tactical.cli.{name}")
+            module_name = f"tactical.cli.{MODULES.get(name, name)}"
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as error:
-            if error.name != f"tactical.cli.{name}":
+            if error.name != module_name:
                 raise
             continue
         module.add_parser(subparsers)
@@ -46,6 +54,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # The command's own words only: a library's warning (shapely's RuntimeWarning on a
+    # number near the float limit) would be a second line on stderr next to the message.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser(args_list[0] if args_list and args_list[0] in COMMANDS else None)

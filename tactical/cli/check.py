@@ -11,13 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from tactical.io import default_map_path, load_map
 
 __all__ = ["add_parser", "default_map_path", "run"]
 from tactical.rules import registry
-from tactical.rules.measuring import PairReport, TableGeometry
+from tactical.rules.measuring import PairReport, PairReports, TableGeometry
 
 UNIT_MARKS = {"degrees": "°", "inches": '"'}
 
@@ -47,11 +48,11 @@ def run(args: argparse.Namespace) -> int:
     system = registry.get(state.rules)
     table = TableGeometry.of(state, system)
     witness = args.witness or bool(args.unit and args.target)
-    reports = table.all_pairs(args.unit, args.target, witness=witness)
+    # a block of firers at a time (validated before the first byte is written), so that
+    # memory stays bounded on any table
+    blocks = table.report_blocks(args.unit, args.target, witness=witness)
     if args.json:
-        document = {"rules": state.rules, "pairs": [r.as_json() for r in reports]}
-        # one write: many small writes to a pipe cost more than building the text
-        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+        _write_json(state.rules, blocks)
         return 0
     title = state.title or Path(args.map).name
     print(
@@ -59,9 +60,33 @@ def run(args: argparse.Namespace) -> int:
         f"{len(state.terrain)} terrain pieces"
     )
     print(_conventions_line(system))
-    for report in reports:
-        print(_text(report))
+    for block in blocks:
+        for report in block:
+            print(_text(report))
     return 0
+
+
+def _write_json(rules: str, blocks: Iterator[PairReports]) -> None:
+    """`{"rules": ..., "pairs": [...]}` exactly as json.dumps writes the whole document,
+    written block by block (UTF-8) as each block of pairs is reported."""
+    first = next(blocks, None)  # a bad --unit / --target fails here, before any output
+    out = getattr(sys.stdout, "buffer", None)
+    sys.stdout.flush()
+
+    def write(text: bytes) -> None:
+        if out is not None:
+            out.write(text)
+        else:
+            sys.stdout.write(text.decode())
+
+    write(('{"rules": ' + json.dumps(rules, ensure_ascii=False) + ', "pairs": [').encode())
+    if first is not None:
+        write(first.json_text(first=True))
+        for block in blocks:
+            write(block.json_text(first=False))
+    write(b"]}\n")
+    if out is not None:
+        out.flush()
 
 
 def _conventions_line(system) -> str:

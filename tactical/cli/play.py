@@ -36,13 +36,21 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--autosave",
         metavar="FILE",
         default=None,
-        help="where the game is saved after every action "
-        "(default: $XDG_STATE_HOME/tactical/autosave.json)",
+        help="where the game is saved after every action (default: a file per game, named "
+        "by its id, in $XDG_STATE_HOME/tactical/autosave/)",
     )
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="reopen the autosaved game where it stopped",
+        help="reopen the most recently autosaved game where it stopped (with --autosave FILE: "
+        "the latest of FILE and the games autosaved next to it)",
+    )
+    parser.add_argument(
+        "--catalogue",
+        metavar="FILE",
+        default=None,
+        help="your own unit classes (TOML, docs/maps.md): added to the palette and quick "
+        "entry of adjust mode (F2)",
     )
     parser.add_argument(
         "--ai",
@@ -60,50 +68,129 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def default_autosave_path() -> Path:
-    """$XDG_STATE_HOME/tactical/autosave.json (~/.local/state when unset)."""
+MIN_WINDOW = (320, 240)
+MAX_WINDOW = (16384, 16384)  # pixels: beyond any screen
+
+
+def default_autosave_folder() -> Path:
+    """$XDG_STATE_HOME/tactical/autosave/ (~/.local/state when unset): a file per game."""
+    return _state_folder() / "autosave"
+
+
+def legacy_autosave_path() -> Path:
+    """The single autosave file of earlier versions (`--resume` still finds it)."""
+    return _state_folder() / "autosave.json"
+
+
+def _state_folder() -> Path:
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "tactical" / "autosave.json"
+    return Path(base) / "tactical"
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """--size WxH within MIN_WINDOW..MAX_WINDOW (a UserError saying what is allowed)."""
+    from tactical.cli.render import parse_size
+
+    width, height = parse_size(text)
+    if not (MIN_WINDOW[0] <= width <= MAX_WINDOW[0] and MIN_WINDOW[1] <= height <= MAX_WINDOW[1]):
+        raise UserError(
+            f"--size {text!r}: the window is {MIN_WINDOW[0]} to {MAX_WINDOW[0]} pixels wide and "
+            f"{MIN_WINDOW[1]} to {MAX_WINDOW[1]} high"
+        )
+    return width, height
+
+
+def _checked_autosave_file(args: argparse.Namespace) -> Path | None:
+    """--autosave FILE checked before anything is read or written (exit 2 when unusable)."""
+    from tactical.io.files import output_path
+
+    if not args.autosave:
+        return None
+    try:
+        output_path(args.autosave)
+    except UserError as error:
+        raise UserError(f"--autosave {error.message}") from None
+    return Path(args.autosave)
+
+
+def _autosave_folder() -> Path:
+    """The autosave folder, made if needed (once the game has loaded: a refused file
+    writes nothing), with the leftovers of killed sessions removed."""
+    from tactical.io.files import remove_stale_temps
+
+    folder = default_autosave_folder()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(
+            f"cannot make the autosave folder {str(folder)!r}: {error.strerror} "
+            "(give --autosave FILE)"
+        ) from None
+    remove_stale_temps(folder)
+    return folder
+
+
+def _open_session(args: argparse.Namespace, path: Path | None, seed: int):
+    """The game to play: everything read and checked first, the autosave written last."""
+    from tactical.io.files import remove_stale_temps
+    from tactical.io.maps import load_map
+    from tactical.session.controller import Session
+    from tactical.session.saving import Autosave, load_game
+
+    file = _checked_autosave_file(args)
+    if path is None:  # --resume
+        if file is not None:
+            found = Autosave.latest_of(file)
+            if found is None:
+                raise UserError(f"--resume: there is no autosave at {str(file)!r}")
+            autosave = found
+        else:
+            folder = default_autosave_folder()
+            found = Autosave.latest_in(folder, legacy_autosave_path()) if folder.is_dir() else None
+            if found is None:
+                raise UserError(f"--resume: there is no autosaved game in {str(folder)!r}")
+            autosave = found
+        history = load_game(autosave.path)
+        remove_stale_temps(autosave.path.parent, autosave.path)
+        return Session(history, autosave)
+    if path.suffix.lower() == ".json":
+        history = load_game(path)
+        state = None
+    else:
+        state = load_map(path)
+    if file is not None:
+        remove_stale_temps(file.parent, file)
+        autosave = Autosave(file)
+    else:
+        autosave = Autosave.new_game_in(_autosave_folder())
+    if state is not None:
+        return Session.new(state, seed, autosave)
+    own = autosave if autosave.is_for(path) else autosave.for_new_game()
+    session = Session(history, own)
+    session.write_autosave()
+    return session
 
 
 def run(args: argparse.Namespace) -> int:
-    from tactical.cli.render import parse_size
-    from tactical.io.maps import load_map
+    from tactical.io.files import is_file
     from tactical.io.paths import default_map_path
-    from tactical.session.controller import Session
-    from tactical.session.saving import Autosave
 
-    size = parse_size(args.size)
+    size = window_size(args.size)
+    if args.catalogue:
+        from tactical.io.catalogue import load_catalogue
+
+        load_catalogue(args.catalogue)  # a bad file is refused before any window opens
     if args.seed is not None and args.seed < 0:
         raise UserError(f"--seed: a whole number >= 0, not {args.seed}")
-    if args.autosave:
-        autosave = Autosave(Path(args.autosave))
-    else:
-        autosave = Autosave(default_autosave_path())
-        try:
-            autosave.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise UserError(
-                f"cannot make the autosave folder {str(autosave.path.parent)!r}: "
-                f"{error.strerror} (give --autosave FILE)"
-            ) from None
+    if args.resume and args.map:
+        raise UserError("--resume reopens the autosave: give no MAP with it")
+    path = None if args.resume else Path(args.map) if args.map else default_map_path()
+    if path is not None and not is_file(path):
+        there = os.path.lexists(path) and not os.path.isdir(path)
+        why = "is not a regular file (a device, a pipe or a socket)" if there else "not found"
+        raise UserError(f"file {str(path)!r} {why}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
-    if args.resume:
-        if args.map:
-            raise UserError("--resume reopens the autosave: give no MAP with it")
-        if not autosave.exists():
-            raise UserError(f"--resume: there is no autosave at {str(autosave.path)!r}")
-        session = Session.open(autosave.path, autosave)
-        path = None
-    else:
-        path = Path(args.map) if args.map else default_map_path()
-        if not path.is_file():
-            raise UserError(f"file {str(path)!r} not found")
-        if path.suffix.lower() == ".json":
-            session = Session.open(path, autosave)
-            autosave.write(session.history)
-        else:
-            session = Session.new(load_map(path), seed, autosave)
+    session = _open_session(args, path, seed)
     import pygame
 
     from tactical.ui.ai_player import parse_seats
@@ -119,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
             seed=session.game.seed,
             session=session,
             ai=seats,
+            catalogue=args.catalogue,
         )
     except pygame.error as error:
         raise UserError(

@@ -1,7 +1,7 @@
 """`tactical roll EXPR [--seed N] [--odds] [--json]`: roll dice, or show their exact odds.
 
 EXPR is the dice notation of `tactical.dice.notation` (`2d6`, `1d10z`, `d3`,
-`5D+2`, `d12+d4`, `d8+1step`). Without `--seed` a fresh seed is drawn and
+`5D+2`, `d12+d4`, `d8+1step`, `(d12+d2)-2step`). Without `--seed` a fresh seed is drawn and
 reported, so any roll can be repeated.
 
 JSON keys (stable). A roll:
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
+import textwrap
 from typing import Any
 
 from tactical.dice import (
@@ -35,12 +36,28 @@ from tactical.dice import (
     roll_expression,
 )
 
+NOTATION_HELP = textwrap.dedent(
+    """\
+    notation (terms joined by + or -; spaces and case ignored):
+      NdX, dX         N dice numbered 1..X (2d6, 1d10); d3 is a d6 halved, rounded up
+      NdXz            dice read 0..X-1 (1d10z)
+      ND+P            a Star Wars D6 die code with pips (5D+2)
+      d12+d4          Cortex step dice added together (botch: every die a 1)
+      d8+1step        a step modifier steps the die type right before it (d8+1step = d10)
+      (d12+d2)-2step  a die type of several dice is stepped in brackets: d10
+    d12+d2-2step is ambiguous (d12+d2 is both one die type and two dice) and refused:
+    write (d12+d2)-2step for the die type, d2-2step+d12 for the d2 alone.
+    """
+)
+
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "roll",
         help="roll dice in any system's notation, or show the exact odds",
         description="Roll a dice expression (2d6, 1d10z, d3, 5D+2, d12+d4, d8+1step).",
+        epilog=NOTATION_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("expression", metavar="EXPR", help="dice expression")
     parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable roll")

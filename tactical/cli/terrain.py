@@ -26,7 +26,7 @@ from pathlib import Path
 from tactical.errors import UserError
 from tactical.geometry.zones import EDGE_NAMES, deployment_zone, opposite_edge
 from tactical.io import save_map
-from tactical.io.maps import write_text_atomic
+from tactical.io.files import check_outputs, write_text_atomic
 from tactical.model import Board, GameState
 from tactical.rules import registry
 from tactical.session.terrain_setup import (
@@ -90,6 +90,9 @@ def run(args: argparse.Namespace) -> int:
         title=args.title or f"Random terrain, seed {seed}",
         terrain=setup.terrain,
     )
+    if args.png and Path(args.png).suffix.lower() != ".png":
+        raise UserError(f"--png {args.png!r}: expected a .png file")
+    check_outputs(args.output, args.sheet, args.png)  # every one before writing any
     written = []
     if args.output:
         save_map(state, args.output)

@@ -38,10 +38,21 @@ class Die:
     """One physical die: its name and the value each face reads (equally likely faces).
 
     A D3 is a d6 read halved and rounded up (G.2): six faces reading 1,1,2,2,3,3.
+
+    `reroll` names the values on which the die is rolled again (G.1: "reroll" consumes
+    the next value of the sequence): R001.34 a destroyed chart category, T001.3 a 12.
+    A recording source rolls the whole die again while it shows one of them, recording
+    every roll, so that every physical sequence replays; in distribution that is one
+    roll among the faces that stand, which is what the exact enumerator uses.
     """
 
     name: str
     values: tuple[int, ...]
+    reroll: frozenset[int] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.reroll and all(value in self.reroll for value in self.values):
+            raise ValueError(f"{self.name}: a die rerolled on every face never stops")
 
     @property
     def sides(self) -> int:
@@ -62,6 +73,14 @@ class Die:
             counts[value] = counts.get(value, 0) + 1
         return tuple(sorted(counts.items()))
 
+    def standing_weights(self) -> tuple[tuple[int, int], ...]:
+        """`weights` of the values that stand (not rerolled): the distribution of a roll."""
+        return tuple((value, count) for value, count in self.weights() if value not in self.reroll)
+
+    def standing(self) -> Die:
+        """The die reduced to the faces that stand (a roll among them, no reroll)."""
+        return Die(self.name, tuple(v for v in self.values if v not in self.reroll))
+
     def __str__(self) -> str:
         return self.name
 
@@ -79,6 +98,11 @@ D6 = numbered_die(6)
 D10 = numbered_die(10)  # read 1-10 (A001.9)
 D10Z = numbered_die(10, zero_based=True)  # read 0-9 (G.2, R000.1)
 D3 = Die("d3", (1, 1, 2, 2, 3, 3))  # a d6 halved, rounded up (G.2)
+
+# Rerolls of one die in a row before a recording source rolls among the standing faces
+# only (same distribution): a seeded source then always ends; a reroll of a d6 with one
+# standing face runs this long once in 10^15 rolls.
+MAX_REROLLS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +159,12 @@ class RecordingDice(ABC):
     def roll(self, die: Die, *, who: str = "", what: str = "") -> int:
         result = self._draw(die, who, what)
         self._rolls.append(Roll(who, what, die.name, die.sides, result))
+        rerolls = 0
+        while result in die.reroll:
+            rerolls += 1
+            again = die if rerolls < MAX_REROLLS else die.standing()
+            result = self._draw(again, who, what)
+            self._rolls.append(Roll(who, what, again.name, again.sides, result))
         return result
 
     def fold(

@@ -60,7 +60,7 @@ class Distribution(Generic[T]):
         merged: dict[Any, Fraction] = {}
         for outcome, weight in weights:
             merged[outcome] = merged.get(outcome, Fraction(0)) + Fraction(weight)
-        total = sum(merged.values(), Fraction(0))
+        total = sum(merged.values())  # 0 when there are no weights
         if total <= 0:
             raise ValueError("a distribution needs a positive total weight")
         return cls(tuple((outcome, weight / total) for outcome, weight in merged.items()))
@@ -145,7 +145,10 @@ class _Branch(BaseException):
 
 @lru_cache(maxsize=256)
 def _die_options(die: Die) -> tuple[tuple[int, int, int], ...]:
-    return tuple((value, count, die.sides) for value, count in die.weights())
+    """A die's outcomes: a die rerolled on some values is one roll among the others."""
+    standing = die.standing_weights()
+    sides = sum(count for _, count in standing)
+    return tuple((value, count, sides) for value, count in standing)
 
 
 def _as_options(pairs: tuple[tuple[Any, Fraction], ...]) -> tuple[tuple[Any, int, int], ...]:
@@ -162,7 +165,8 @@ class _Replay:
         self._pos = 0
         self._max_nodes = max_nodes
 
-    def roll(self, die: Die, *, who: str = "", what: str = "") -> int:
+    def roll(self, die: Die, **_labels: str) -> int:
+        # the labels (who, what) name a roll in a record; a replay records nothing
         pos = self._pos
         if pos < len(self._prefix):
             self._pos = pos + 1
@@ -241,7 +245,7 @@ def _enumerate(
 ) -> tuple[tuple[T, Fraction], ...]:
     """`_enumerate_parts` with each outcome's weight as one exact Fraction."""
     return tuple(
-        (outcome, sum((Fraction(n, d) for d, n in weights.items()), Fraction(0)))
+        (outcome, sum(Fraction(n, d) for d, n in weights.items()))  # never empty
         for outcome, weights in _enumerate_parts(fn, key, max_nodes).values()
     )
 
@@ -265,7 +269,7 @@ def _fold_distribution(
     little makes the states multiply from step to step, and the fold must fail with
     TooManyOutcomes long before it fills the memory.
     """
-    current: dict[Hashable, list[Any]] = {initial if key is None else key(initial): [initial, 1]}
+    current: Iterable[list[Any]] = [[initial, 1]]  # [state, weight] of the states reached
     denominator = 1
     spent = [0]
     for step in steps:
@@ -276,13 +280,16 @@ def _fold_distribution(
                     lambda dice, state=state, step=step: step(state, dice), key, max_nodes, spent
                 ),
             )
-            for state, weight in current.values()
+            for state, weight in current
         ]
-        scale = 1
-        for _, parts in layer:
-            for _, weights in parts.values():
-                for part_denominator in weights:
-                    scale = lcm(scale, part_denominator)
+        scale = lcm(
+            *(
+                part_denominator
+                for _, parts in layer
+                for _, weights in parts.values()
+                for part_denominator in weights
+            )
+        )
         following: dict[Hashable, list[Any]] = {}
         for weight, parts in layer:
             for name, (result, weights) in parts.items():
@@ -293,13 +300,13 @@ def _fold_distribution(
                 else:
                     entry[1] += numerator
         denominator *= scale
-        common = reduce(gcd, (entry[1] for entry in following.values()), denominator)
-        if common > 1:
-            denominator //= common
-            for entry in following.values():
-                entry[1] //= common
-        current = following
-    return tuple((state, Fraction(weight, denominator)) for state, weight in current.values())
+        # the numerators sum to the denominator, so their gcd divides it too
+        common = reduce(gcd, (entry[1] for entry in following.values()))
+        denominator //= common
+        for entry in following.values():
+            entry[1] //= common
+        current = following.values()
+    return tuple((state, Fraction(weight, denominator)) for state, weight in current)
 
 
 def enumerate_outcomes(

@@ -8,8 +8,12 @@ An expression is terms joined by `+` and `-` (spaces and case ignored):
   arithmetic, normalised before rolling (`5D+2`, `2D+2+1D+2` = `4D+1`, R004.1);
 - `dX` step dice alone (`d8`, `d12+d4`) are a Cortex roll: the result
   reports a botch when every die shows 1 (R003.5); `+Nstep` / `-Nstep`
-  after a die steps it up or down (`d8+2step` = d12, `d12+1step` = d12+d2,
-  R003.1, R003.2);
+  steps the one die type written right before it up or down (`d8+2step` =
+  d12, `d12+1step` = d12+d2, `d8+d6-1step` = d8+d4, R003.1, R003.2). A die
+  type of several dice (R003.1: d12+d2 is one die type, step 7) is written in
+  brackets to step it: `(d12+d2)-2step` = d10. Unbracketed, a modifier after
+  a die that follows a d12 (`d12+d2-2step`) could mean either and is refused,
+  naming both spellings (`(d12+d2)-2step`, or `d2-2step+d12` for the d2 alone);
 - a whole number adds (or subtracts) a constant.
 
 Die codes do not mix with other dice, and step modifiers apply to step dice
@@ -32,7 +36,8 @@ from tactical.errors import UserError
 
 MAX_DICE = 100
 MAX_SIDES = 1000
-EXPECTED = "terms like 2d6, 1d10z, d3, 5D+2, d12+d4, d8+1step, joined by + or -"
+EXPECTED = "terms like 2d6, 1d10z, d3, 5D+2, d12+d4, d8+1step, (d12+d2)-2step, joined by + or -"
+_OPEN = re.compile(r"(?P<sign>[+-]?)\(")
 
 _TERM = re.compile(
     r"(?P<sign>[+-]?)(?:"
@@ -86,6 +91,7 @@ class _Term:
     sides: int = 0
     zero: bool = False
     steps: int = 0
+    group: int = 0  # the bracketed die type a die belongs to / a step modifier applies to
 
 
 def parse_expression(text: str) -> Expression:
@@ -108,6 +114,8 @@ def parse_expression(text: str) -> Expression:
             spec_id="R004.1",
         )
     if codes:
+        if any(t.group for t in terms):
+            _brackets_error(text)
         return _die_code_expression(text, terms)
     cortex = (
         dice
@@ -122,6 +130,8 @@ def parse_expression(text: str) -> Expression:
         )
     if cortex:
         return _cortex_expression(text, terms)
+    if any(t.group for t in terms):
+        _brackets_error(text)
     return _plain_expression(text, terms)
 
 
@@ -130,15 +140,36 @@ def _scan(text: str, compact: str) -> list[_Term]:
         raise UserError(f"empty dice expression: expected {EXPECTED}", spec_id="G.2")
     terms: list[_Term] = []
     position = 0
+    groups = 0
+    open_group = 0  # the bracket being read (0: none)
+    closed_group = 0  # the bracket that just closed (a step modifier may follow it)
+    group_sign = 0
     while position < len(compact):
+        opening = _OPEN.match(compact, position)
+        if opening:
+            if open_group or (terms and not opening.group("sign")):
+                _unreadable(text, compact, position)
+            groups += 1
+            open_group, closed_group = groups, 0
+            group_sign = -1 if opening.group("sign") == "-" else 1
+            position = opening.end()
+            continue
+        if compact[position] == ")":
+            if not open_group or not terms or terms[-1].group != open_group:
+                _unreadable(text, compact, position)
+            open_group, closed_group = 0, open_group
+            position += 1
+            continue
         match = _TERM.match(compact, position)
-        if not match or match.end() == position or (terms and not match.group("sign")):
-            raise UserError(
-                f"cannot read dice expression {text!r} at {compact[position:]!r}: "
-                f"expected {EXPECTED}",
-                spec_id="G.2",
-            )
-        sign = -1 if match.group("sign") == "-" else 1
+        first_in_group = open_group and (not terms or terms[-1].group != open_group)
+        if (
+            not match
+            or match.end() == position
+            or (terms and not match.group("sign") and not first_in_group)
+            or (first_in_group and match.group("sign"))
+        ):
+            _unreadable(text, compact, position)
+        sign = group_sign if first_in_group else (-1 if match.group("sign") == "-" else 1)
         if match.group("sides") is not None:
             count = int(match.group("count") or 1)
             sides = int(match.group("sides"))
@@ -148,19 +179,46 @@ def _scan(text: str, compact: str) -> list[_Term]:
                     f"{MAX_DICE} dice of 2 to {MAX_SIDES} sides",
                     spec_id="G.2",
                 )
-            terms.append(_Term(sign, "dice", count, sides, bool(match.group("zero"))))
-        elif match.group("code") is not None:
-            terms.append(_Term(sign, "code", count=int(match.group("code"))))
-        elif match.group("steps") is not None:
-            if not terms or terms[-1].kind != "dice":
+            terms.append(
+                _Term(sign, "dice", count, sides, bool(match.group("zero")), group=open_group)
+            )
+        elif match.group("steps") is not None and not open_group:
+            if closed_group:
+                target = closed_group
+            elif terms and terms[-1].kind in ("dice", "step") and not terms[-1].group:
+                target = 0
+            else:
                 raise UserError(
                     f"dice expression {text!r}: a step modifier must follow a die", spec_id="R003.2"
                 )
-            terms.append(_Term(sign, "step", steps=int(match.group("steps"))))
-        else:
+            terms.append(_Term(sign, "step", steps=int(match.group("steps")), group=target))
+        elif match.group("code") is not None and not open_group:
+            terms.append(_Term(sign, "code", count=int(match.group("code"))))
+        elif match.group("number") is not None and not open_group:
             terms.append(_Term(sign, "number", count=int(match.group("number"))))
+        else:
+            _brackets_error(text)
+        if terms[-1].kind != "step":
+            closed_group = 0
         position = match.end()
+    if open_group:
+        raise UserError(f"dice expression {text!r}: a bracket is not closed", spec_id="R003.2")
     return terms
+
+
+def _unreadable(text: str, compact: str, position: int) -> None:
+    raise UserError(
+        f"cannot read dice expression {text!r} at {compact[position:]!r}: expected {EXPECTED}",
+        spec_id="G.2",
+    )
+
+
+def _brackets_error(text: str) -> None:
+    raise UserError(
+        f"dice expression {text!r}: brackets hold one Cortex die type of several step dice, "
+        "e.g. (d12+d2)-2step",
+        spec_id="R003.2",
+    )
 
 
 def _die_code_expression(text: str, terms: list[_Term]) -> Expression:
@@ -180,11 +238,21 @@ def _die_code_expression(text: str, terms: list[_Term]) -> Expression:
 
 
 def _cortex_expression(text: str, terms: list[_Term]) -> Expression:
+    """R003.1/R003.2: one StepDie per die (or bracketed die type), modifiers applied to it."""
     steps: list[StepDie] = []
-    for term in terms:
-        if term.kind == "dice":
+    group_sides: list[int] = []
+    for index, term in enumerate(terms):
+        if term.kind == "dice" and term.group:
+            group_sides.append(term.sides)
+            ends = index + 1 == len(terms) or terms[index + 1].group != term.group
+            if ends or terms[index + 1].kind == "step":
+                steps.append(StepDie.from_sides(tuple(group_sides)))
+                group_sides = []
+        elif term.kind == "dice":
             steps.append(StepDie.from_sides((term.sides,)))
         else:
+            if not term.group:
+                _refuse_ambiguous_step(text, terms, index)
             steps[-1] = steps[-1].up(term.sign * term.steps)
     dice = tuple((1, die) for step in steps for die in step.dice)
     if not dice:
@@ -196,6 +264,37 @@ def _cortex_expression(text: str, terms: list[_Term]) -> Expression:
         raise UserError(f"dice expression {text!r}: at most {MAX_DICE} dice", spec_id="R003.1")
     normalised = "+".join(die.name for _, die in dice)
     return Expression(text, "cortex", dice, 0, normalised)
+
+
+def _refuse_ambiguous_step(text: str, terms: list[_Term], index: int) -> None:
+    """R003.1 makes d12+d2 one die type (step 7) as well as two dice: a step modifier after a
+    die that follows an unbracketed d12 could step either, so the spelling must say which."""
+    die = index - 1
+    while terms[die].kind == "step":
+        die -= 1
+    before = terms[die - 1] if die > 0 else None
+    if before is None or before.kind != "dice" or before.group or before.sides != 12:
+        return
+    end = index
+    while end < len(terms) and terms[end].kind == "step" and not terms[end].group:
+        end += 1
+    modifier = text_of_steps(terms[die + 1 : end])
+    single = f"d{terms[die].sides}"
+    first = die
+    while first > 0 and terms[first - 1].kind == "dice" and terms[first - 1].sides == 12:
+        first -= 1
+    chain = ["d12"] * (die - first)
+    joined = "+".join([*chain, single])
+    raise UserError(
+        f"dice expression {text!r} is ambiguous: write ({joined}){modifier} to step the die "
+        f"type {joined}, or {single}{modifier}+{'+'.join(chain)} to step the {single} alone",
+        spec_id="R003.2",
+    )
+
+
+def text_of_steps(terms: list[_Term]) -> str:
+    """'+1step' / '-2step' for step modifier terms."""
+    return "".join(f"{'-' if t.sign < 0 else '+'}{t.steps}step" for t in terms)
 
 
 def _plain_expression(text: str, terms: list[_Term]) -> Expression:

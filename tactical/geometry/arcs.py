@@ -55,17 +55,9 @@ def relative_bearing(pose: Pose, x: float, y: float) -> float:
     return normalise_heading(math.degrees(math.atan2(dx, dy)) - pose.heading)
 
 
-def wrap_degrees(values: np.ndarray) -> np.ndarray:
-    """Angles in (-720, 720) mapped to [0, 360) without the slow float modulo."""
-    values = np.where(values < 0.0, values + 360.0, values)
-    values = np.where(values < 0.0, values + 360.0, values)
-    values = np.where(values >= 360.0, values - 360.0, values)
-    return np.where(values >= 360.0, values - 360.0, values)
-
-
 def wrap_bearings(values: np.ndarray) -> np.ndarray:
-    """`wrap_degrees` of compass bearings less headings, which lie in (-540, 180]: the
-    same numbers with fewer steps (one turn added, or two; at most one taken off)."""
+    """Compass bearings less headings, which lie in (-540, 180], mapped to [0, 360)
+    without the slow float modulo (one turn added, or two; at most one taken off)."""
     once = values + _TURN
     values = np.where(values >= _ZERO, values, np.where(once >= _ZERO, once, once + _TURN))
     return np.where(values >= _TURN, values - _TURN, values)
@@ -77,7 +69,7 @@ def relative_bearings(
     """Vectorised `relative_bearing` (arrays broadcast): bearing of (tx, ty) from each pose."""
     dx, dy = tx - x, ty - y
     absolute = np.degrees(np.arctan2(dx, dy))
-    return np.where((dx == 0.0) & (dy == 0.0), 0.0, wrap_degrees(absolute - heading))
+    return np.where((dx == 0.0) & (dy == 0.0), 0.0, wrap_bearings(absolute - heading))
 
 
 def bearing_in_sector(bearing: float, sector: Sector) -> bool:
@@ -459,7 +451,7 @@ def in_arc(
 
 def point_in_arc(pose: Pose, base: Base, arc: ArcSpec, x: float, y: float) -> bool:
     """Whether the point (x, y) is in the firer's arc."""
-    return in_arc(pose, base, arc, Pose(x, y), None, "centre")
+    return in_arc(pose, base, arc, Pose(x, y))
 
 
 def angular_interval(
@@ -479,7 +471,7 @@ def angular_interval(
         return None
     dx, dy = tx - pose.x, ty - pose.y
     bearing = relative_bearing(pose, tx, ty)
-    offsets = [0.0]
+    offsets = []  # of the corners (all four at the centre for a round base)
     for sign_w, sign_l in ((-1, 1), (1, 1), (1, -1), (-1, -1)):
         vx = dx + sign_w * t_hw * t_cos + sign_l * t_hl * t_sin
         vy = dy - sign_w * t_hw * t_sin + sign_l * t_hl * t_cos
@@ -515,8 +507,7 @@ def arc_margin(pose: Pose, base: Base, arc: ArcSpec, x: float, y: float) -> ArcM
         offset = (bearing - arc.start) % 360.0
         if bearing_in_sector(bearing, arc):
             # within the tolerance of a line counts as on it: margin 0, never negative
-            inside = min(offset, arc.span - offset) if offset <= arc.span else 0.0
-            return ArcMargin(max(inside, 0.0), "degrees")
+            return ArcMargin(max(min(offset, arc.span - offset), 0.0), "degrees")
         return ArcMargin(-min(offset - arc.span, 360.0 - offset), "degrees")
     if isinstance(arc, Channel):
         hw, hl, r = _base_core(base)
@@ -569,8 +560,8 @@ def arc_region(pose: Pose, base: Base, arc: ArcSpec, radius: float) -> Polygon:
              ((-half, front), (half, front), (half, radius), (-half, radius))]
         )  # fmt: skip
         disc = Polygon(_arc_points(pose, 0.0, 360.0, radius)[:-1])
-        clipped = shapely.intersection(corridor, disc)
-        return clipped if isinstance(clipped, Polygon) else Polygon()
+        # both convex, and both hold the corridor's axis between front and radius
+        return shapely.intersection(corridor, disc)
     raise UserError(f"unknown arc {arc!r}: expected a Sector, Channel or Omni")
 
 

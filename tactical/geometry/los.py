@@ -248,6 +248,59 @@ def order_along(
     return tuple(index.ids[piece] for _, piece in sorted(firsts))
 
 
+def entry_fractions(
+    index: TerrainIndex, starts: np.ndarray, ends: np.ndarray, piece: np.ndarray
+) -> np.ndarray:
+    """Where each line starts[k] -> ends[k] first meets piece[k], as a fraction of its length:
+    0 from a start on or inside the piece, else the first crossing of one of its edges.
+    NaN where the edges leave it in doubt (a line along an edge, no crossing found): the
+    caller asks GEOS there. For ordering the pieces a line crosses (`order_along`'s order),
+    vectorised over lines and edges."""
+    starts = np.asarray(starts, dtype=float).reshape(-1, 2)
+    ends = np.asarray(ends, dtype=float).reshape(-1, 2)
+    piece = np.asarray(piece, dtype=np.intp)
+    result = np.full(len(piece), np.nan)
+    if len(piece) == 0:
+        return result
+    # a start inside the bounding disc may be on or inside the piece
+    gap = np.hypot(*(starts - index.outer_centre[piece]).T)
+    near = np.flatnonzero(gap <= index.outer_radius[piece] + DISC_TOLERANCE)
+    inside = np.zeros(len(piece), dtype=bool)
+    if len(near):
+        inside[near] = shapely.intersects(
+            index.geometries[piece[near]], shapely.points(starts[near])
+        )
+    result[inside] = 0.0
+    rest = np.flatnonzero(~inside)
+    for part in _slices(len(rest), max(1, BLOCK_ELEMENTS // 16)):
+        chosen = rest[part]
+        result[chosen] = _first_crossings(index, starts[chosen], ends[chosen], piece[chosen])
+    return result
+
+
+def _first_crossings(index: TerrainIndex, starts, ends, piece) -> np.ndarray:
+    first, stops = index.edge_offsets[piece], index.edge_offsets[piece + 1]
+    counts = stops - first
+    owner = np.repeat(np.arange(len(piece)), counts)
+    edge = np.arange(counts.sum()) + np.repeat(first - (np.cumsum(counts) - counts), counts)
+    ax, ay = starts[owner, 0], starts[owner, 1]
+    abx, aby = ends[owner, 0] - ax, ends[owner, 1] - ay
+    ox, oy = index.edge_x[edge] - ax, index.edge_y[edge] - ay
+    ex, ey = index.edge_dx[edge], index.edge_dy[edge]
+    denominator = abx * ey - aby * ex
+    with np.errstate(divide="ignore", invalid="ignore"):
+        along = (ox * ey - oy * ex) / denominator
+        across = (ox * aby - oy * abx) / denominator
+    meets = (denominator != 0.0) & (along >= 0.0) & (along <= 1.0)
+    meets &= (across >= 0.0) & (across <= 1.0)
+    parallel = (denominator == 0.0) & (ox * aby - oy * abx == 0.0)  # along the edge's line
+    fractions = np.where(meets, along, np.inf)
+    starts_at = np.cumsum(counts) - counts
+    result = np.minimum.reduceat(fractions, starts_at) if len(fractions) else fractions
+    doubtful = np.bincount(owner[parallel], minlength=len(piece)) > 0
+    return np.where(doubtful | np.isinf(result), np.nan, result)
+
+
 # --------------------------------------------------------------------------- many lines (numpy)
 
 

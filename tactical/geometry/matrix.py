@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
+import shapely
+from shapely import STRtree
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import (
@@ -215,8 +217,13 @@ def _los_blocked(
     angle: np.ndarray,
     distance: np.ndarray,
     blocking: Blocking,
-) -> np.ndarray:
+    every_hit: bool = False,
+):
     """Whether the line between the centres of each pair (pair_i[k], pair_j[k]) is blocked.
+
+    With `every_hit`, also every (pair, piece) whose line crosses the piece (each blocked
+    line tested against all its candidate pieces, not only until one blocks it), as
+    `(blocked, hit_pair, hit_piece)`.
 
     `row_of[k]` is the viewer pair_i[k]'s row in `cones`; `angle` and `distance`
     the compass bearing (radians, from arctan2) and distance of j from i.
@@ -226,22 +233,28 @@ def _los_blocked(
     """
     pieces = len(terrain)
     blocked = np.zeros(len(pair_i), dtype=bool)
+    no_hits = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
     if pieces == 0 or len(pair_i) == 0:
-        return blocked
+        return (blocked, *no_hits) if every_hit else blocked
     rows = len(cones.low) // pieces
     keys = angle + _ROW_STRIDE * row_of
     order = np.argsort(keys)
     keys = keys[order]
-    offset = np.repeat(_ROW_STRIDE * np.arange(rows), pieces)
-    lows = np.concatenate((cones.low + offset, cones.low2 + offset))
-    highs = np.concatenate((cones.high + offset, cones.high2 + offset))
+    # only the cones of pieces a viewer's longest line can reach hold candidates
+    longest = np.full(rows, -np.inf)
+    np.maximum.at(longest, row_of, distance)
+    live = np.flatnonzero(cones.near <= np.repeat(longest, pieces))
+    offset = _ROW_STRIDE * (live // pieces)
+    lows = np.concatenate((cones.low[live] + offset, cones.low2[live] + offset))
+    highs = np.concatenate((cones.high[live] + offset, cones.high2[live] + offset))
     left = np.searchsorted(keys, lows, side="left")
     counts = np.maximum(np.searchsorted(keys, highs, side="right") - left, 0)
     cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
     left, counts = left[cone], counts[cone]
-    cone %= rows * pieces
+    cone = live[cone % len(live)]
     ends = np.cumsum(counts)
     ambiguous_pair, ambiguous_piece = [], []
+    sure_pair, sure_piece = [], []
     first = 0
     while first < len(cone):
         # a batch of whole intervals expanding to about BLOCK_ELEMENTS candidates
@@ -267,13 +280,24 @@ def _los_blocked(
         delta = np.where(delta > math.pi, 2 * math.pi - delta, delta)
         sure = keep & (delta < cones.inner_half[flat]) & (reach >= cones.inner_reach[flat])
         blocked[pair[sure]] = True
+        if every_hit:
+            sure_pair.append(pair[sure])
+            sure_piece.append(piece[sure])
         unsure = keep & ~sure
         ambiguous_pair.append(pair[unsure])
         ambiguous_piece.append(piece[unsure])
         first = last
     if not ambiguous_pair:
-        return blocked
+        return (blocked, *no_hits) if every_hit else blocked
     pair, piece = np.concatenate(ambiguous_pair), np.concatenate(ambiguous_piece)
+    if every_hit:
+        i, j = pair_i[pair], pair_j[pair]
+        lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
+        hit = hits_among(terrain, lines, piece)
+        blocked[pair[hit]] = True
+        hit_pair = np.concatenate((*sure_pair, pair[hit]))
+        hit_piece = np.concatenate((*sure_piece, piece[hit]))
+        return blocked, hit_pair, hit_piece
     still = ~blocked[pair]
     pair, piece = pair[still], piece[still]
     i, j = pair_i[pair], pair_j[pair]
@@ -426,6 +450,7 @@ class PairMatrix:
     in_arc_any: np.ndarray
     los_clear: np.ndarray
     blocking: Blocking = field(default=None, repr=False)
+    within: np.ndarray | None = field(default=None, repr=False)  # (N, N): measured pairs
 
     def __len__(self) -> int:
         return len(self.units)
@@ -463,45 +488,71 @@ class PairMatrix:
 # --------------------------------------------------------------------------- compute
 
 
-def pair_matrix(
-    units: BaseArrays,
-    terrain: TerrainIndex,
-    arcs: Sequence[ArcSpec] = QUADRANTS,
-    blocking: Blocking = None,
-) -> PairMatrix:
-    """Compute every pairwise answer for `units` on a table with `terrain` (vectorised)."""
-    arcs = tuple(arcs)
-    blocking = _check_blocking(blocking, units, terrain)
+def _row_geometry(
+    units: BaseArrays, rows: slice, arcs: tuple[ArcSpec, ...]
+) -> tuple[np.ndarray, ...]:
+    """Rows `rows` of the matrix against every unit, all but line of sight: centre distance,
+    compass angle (radians), bearing, edge distance and the two arc masks, with the
+    diagonal's edge distance 0 and no arcs."""
     n = len(units)
     every = np.arange(n)
-    centre_distance = np.empty((n, n))
-    absolute = np.empty((n, n))
-    bearing = np.empty((n, n))
-    edge = np.empty((n, n))
-    in_centre = np.empty((n, n, len(arcs)), dtype=bool)
-    in_any = np.empty((n, n, len(arcs)), dtype=bool)
+    count = len(range(*rows.indices(n)))
+    centre_distance = np.empty((count, n))
+    absolute = np.empty((count, n))
+    bearing = np.empty((count, n))
+    edge = np.empty((count, n))
+    in_centre = np.empty((count, n, len(arcs)), dtype=bool)
+    in_any = np.empty((count, n, len(arcs)), dtype=bool)
     # round and rectangular targets apart: each needs only its own half of the arc work
     round_target = (units.half_width == 0.0) & (units.half_length == 0.0)
     column_groups = [
         c for c in (np.flatnonzero(round_target), np.flatnonzero(~round_target)) if len(c)
     ]
-    for rows in row_blocks(n, n):
-        dx = units.x[None, :] - units.x[rows, None]
-        dy = units.y[None, :] - units.y[rows, None]
-        centre_distance[rows] = np.sqrt(dx * dx + dy * dy)
-        absolute[rows] = np.arctan2(dx, dy)
-        turned = wrap_bearings(np.degrees(absolute[rows]) - units.heading[rows, None])
-        bearing[rows] = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
-        edge[rows] = pair_edge_distances(units, every[rows, None], every[None, :])
+    first = rows.start or 0
+    for block in row_blocks(count, n):
+        sources = every[block.start + first : block.stop + first]
+        dx = units.x[None, :] - units.x[sources, None]
+        dy = units.y[None, :] - units.y[sources, None]
+        centre_distance[block] = np.sqrt(dx * dx + dy * dy)
+        absolute[block] = np.arctan2(dx, dy)
+        turned = wrap_bearings(np.degrees(absolute[block]) - units.heading[sources, None])
+        bearing[block] = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
+        edge[block] = pair_edge_distances(units, sources[:, None], every[None, :])
         for columns in column_groups:
             masks = pair_arc_masks(
-                units, every[rows, None], columns[None, :], arcs, bearing[rows][:, columns]
+                units, sources[:, None], columns[None, :], arcs, bearing[block][:, columns]
             )
-            in_centre[rows, columns], in_any[rows, columns] = masks
-    in_centre[every, every] = False
-    in_any[every, every] = False
-    edge[every, every] = 0.0
+            in_centre[block, columns], in_any[block, columns] = masks
+    local = np.arange(count)
+    own = local + first
+    in_centre[local, own] = False
+    in_any[local, own] = False
+    edge[local, own] = 0.0
+    return centre_distance, absolute, bearing, edge, in_centre, in_any
 
+
+def pair_matrix(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    arcs: Sequence[ArcSpec] = QUADRANTS,
+    blocking: Blocking = None,
+    reach: float | None = None,
+) -> PairMatrix:
+    """Compute every pairwise answer for `units` on a table with `terrain` (vectorised).
+
+    With `reach` (inches, e.g. the longest weapon range), only the pairs whose bases come
+    within `reach` of each other are measured (`PairMatrix.within`), found through a
+    spatial index (STRtree) so that the work grows with N x k, k the units in reach;
+    their numbers are the full matrix's, bit for bit (see `_reach_matrix`)."""
+    arcs = tuple(arcs)
+    blocking = _check_blocking(blocking, units, terrain)
+    if reach is not None:
+        return _reach_matrix(units, terrain, arcs, blocking, float(reach))
+    n = len(units)
+    every = np.arange(n)
+    centre_distance, absolute, bearing, edge, in_centre, in_any = _row_geometry(
+        units, slice(0, n), arcs
+    )
     symmetric = not isinstance(blocking, LevelBlocking) or blocking.symmetric
     if symmetric:  # line of sight is symmetric: test each line once
         pair_i, pair_j = np.triu_indices(n, 1)
@@ -518,6 +569,139 @@ def pair_matrix(
     return PairMatrix(
         units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
         in_centre, in_any, los_clear, blocking,
+    )  # fmt: skip
+
+
+def _reach_matrix(
+    units: BaseArrays,
+    terrain: TerrainIndex,
+    arcs: tuple[ArcSpec, ...],
+    blocking: Blocking,
+    reach: float,
+) -> PairMatrix:
+    """`pair_matrix` of the pairs within `reach`: the pairs whose centres lie within reach
+    plus both bases' bounding radii (so every pair of bases within reach edge to edge,
+    and no pair beyond it plus the radii), through an STRtree of the centres. The same
+    element-wise operations as the full matrix, on those pairs only (targets split by
+    base kind for the arcs as there); the other pairs hold an infinite distance, a NaN
+    bearing, no arcs and no line of sight, and `within` False."""
+    if not reach >= 0.0:
+        raise UserError(f"a matrix reach must be a distance >= 0 inches, got {reach}")
+    n = len(units)
+    bound = np.hypot(units.half_width, units.half_length) + units.radius
+    centres = shapely.points(units.x, units.y)
+    widest = reach + 2.0 * float(bound.max(initial=0.0))
+    i, j = STRtree(centres).query(centres, predicate="dwithin", distance=widest)
+    dx, dy = units.x[j] - units.x[i], units.y[j] - units.y[i]
+    distance = np.sqrt(dx * dx + dy * dy)
+    keep = (distance <= reach + bound[i] + bound[j]) & (i != j)
+    i, j, dx, dy, distance = i[keep], j[keep], dx[keep], dy[keep], distance[keep]
+    absolute = np.arctan2(dx, dy)
+    turned = wrap_bearings(np.degrees(absolute) - units.heading[i])
+    bearing = np.where((dx == 0.0) & (dy == 0.0), 0.0, turned)
+    edge = pair_edge_distances(units, i, j)
+    in_centre = np.zeros((len(i), len(arcs)), dtype=bool)
+    in_any = np.zeros((len(i), len(arcs)), dtype=bool)
+    round_target = (units.half_width == 0.0) & (units.half_length == 0.0)
+    for group in (round_target[j], ~round_target[j]):
+        chosen = np.flatnonzero(group)
+        if len(chosen):
+            in_centre[chosen], in_any[chosen] = pair_arc_masks(
+                units, i[chosen], j[chosen], arcs, bearing[chosen]
+            )
+    symmetric = not isinstance(blocking, LevelBlocking) or blocking.symmetric
+    lines = np.flatnonzero(i < j) if symmetric else np.arange(len(i))
+    blocked = _los_blocked(
+        units, terrain, i[lines], j[lines], i[lines], _Cones.of(units, terrain, np.arange(n)),
+        absolute[lines], distance[lines], blocking,
+    )  # fmt: skip
+    within = np.eye(n, dtype=bool)
+    within[i, j] = True
+    full_distance = np.full((n, n), np.inf)
+    np.fill_diagonal(full_distance, 0.0)
+    full_distance[i, j] = distance
+    full_edge = full_distance.copy()
+    full_edge[i, j] = edge
+    full_bearing = np.full((n, n), np.nan)
+    np.fill_diagonal(full_bearing, 0.0)
+    full_bearing[i, j] = bearing
+    quadrant = np.zeros((n, n), dtype=np.int8)
+    quadrant[i, j] = quadrant_index(bearing)
+    centre_masks = np.zeros((n, n, len(arcs)), dtype=bool)
+    any_masks = np.zeros((n, n, len(arcs)), dtype=bool)
+    centre_masks[i, j], any_masks[i, j] = in_centre, in_any
+    los_clear = np.eye(n, dtype=bool)
+    los_clear[i, j] = True
+    los_clear[i[lines[blocked]], j[lines[blocked]]] = False
+    if symmetric:
+        los_clear &= los_clear.T
+    return PairMatrix(
+        units, terrain, arcs, full_distance, full_edge, full_bearing, quadrant,
+        centre_masks, any_masks, los_clear, blocking, within,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True, eq=False)
+class RowBlock:
+    """Rows `first` .. `first + R - 1` of the pair matrix: (R, N) arrays (and (R, N, A) for
+    arcs) holding, bit for bit, the matrix's numbers for those rows."""
+
+    first: int
+    units: BaseArrays
+    terrain: TerrainIndex
+    arcs: tuple[ArcSpec, ...]
+    centre_distance: np.ndarray
+    edge_distance: np.ndarray
+    bearing: np.ndarray
+    centre_quadrant: np.ndarray
+    in_arc_centre: np.ndarray
+    in_arc_any: np.ndarray
+    los_clear: np.ndarray
+    blocking: Blocking = field(default=None, repr=False)
+    # every blocking piece of every blocked line: row - first, target, piece
+    hit_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
+    hit_target: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
+    hit_piece: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
+
+    @property
+    def rows(self) -> range:
+        return range(self.first, self.first + len(self.centre_distance))
+
+
+def matrix_rows(
+    units: BaseArrays,
+    rows: range,
+    terrain: TerrainIndex,
+    arcs: Sequence[ArcSpec] = QUADRANTS,
+    blocking: Blocking = None,
+) -> RowBlock:
+    """Rows `rows` (a step-1 range) of `pair_matrix`, computed without the rest: memory
+    grows with len(rows) x N, so a caller can walk a big table block by block. Every
+    line from those rows is tested, from its viewer (the matrix tests each line once),
+    against every candidate piece: the block keeps every piece blocking each line."""
+    n = len(units)
+    if rows.step != 1 or not (0 <= rows.start <= rows.stop <= n):
+        raise UserError(f"rows {rows} are not consecutive rows of the {n} units")
+    arcs = tuple(arcs)
+    blocking = _check_blocking(blocking, units, terrain)
+    centre_distance, absolute, bearing, edge, in_centre, in_any = _row_geometry(
+        units, slice(rows.start, rows.stop), arcs
+    )
+    count = len(rows)
+    local, pair_j = np.nonzero(np.ones((count, n), dtype=bool))
+    pair_i = local + rows.start
+    keep = pair_i != pair_j
+    local, pair_i, pair_j = local[keep], pair_i[keep], pair_j[keep]
+    blocked, hit_pair, hit_piece = _los_blocked(
+        units, terrain, pair_i, pair_j, local, _Cones.of(units, terrain, np.asarray(rows)),
+        absolute[local, pair_j], centre_distance[local, pair_j], blocking, every_hit=True,
+    )  # fmt: skip
+    los_clear = np.ones((count, n), dtype=bool)
+    los_clear[local[blocked], pair_j[blocked]] = False
+    return RowBlock(
+        rows.start, units, terrain, arcs, centre_distance, edge, bearing,
+        quadrant_index(bearing), in_centre, in_any, los_clear, blocking,
+        local[hit_pair], pair_j[hit_pair], hit_piece,
     )  # fmt: skip
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,16 @@ import tomli_w
 from shapely.geometry import Polygon, box
 
 from tactical.errors import UserError
+from tactical.io.files import read_input, write_text_atomic
+from tactical.io.limits import (
+    MAX_AREAS,
+    MAX_COORDINATE,
+    MAX_DEPTH,
+    MAX_SIDE,
+    MIN_AREA,
+    MIN_SIDE,
+    nesting_problem,
+)
 from tactical.model import (
     Board,
     Circle,
@@ -78,72 +87,125 @@ _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+|\"[^\"]*\")\s*(\.|=)")
 
 
+ARRAYS = ("terrain", "unit", "class")
+
+
 class _Lines:
     """Finds the line of a key path such as ("unit", 3, "base") in the source text.
 
-    tomllib gives values but no positions, so this scans headers and key
-    lines: enough to point a person at the right line of a hand-written map.
+    tomllib gives values but no positions, so this scans headers and key lines: enough
+    to point a person at the right line of a hand-written map. Each block is known by
+    its header, the index of its [[unit]] / [[terrain]] item, and for a nested array of
+    tables (`[[unit.stats.weapons]]`) its index inside that item.
     """
 
     def __init__(self, text: str) -> None:
-        self.blocks: list[tuple[str, int, int]] = []  # (header, index of array item, line)
+        # (header, item, sub, line); item -1 outside the root arrays, sub -1 when not nested
+        self.blocks: list[tuple[str, int, int, int]] = []
+        self.keys: list[tuple[str, int, int, str, int]] = []  # (header, item, sub, key, line)
         counts: dict[str, int] = {}
         self.lines = text.splitlines()
-        current = ("", -1)
-        self.keys: list[tuple[str, int, str, int]] = []  # (header, item, key, line)
+        current = ("", -1, -1)
         for number, raw in enumerate(self.lines, start=1):
             header = _HEADER.match(raw)
             if header and not raw.lstrip().startswith("#"):
-                name = header.group(2).replace('"', "").replace(" ", "")
+                name = header.group(2).replace('"', "").replace("'", "").replace(" ", "")
+                root = name.split(".")[0]
                 if header.group(1) == "[[":
                     counts[name] = counts.get(name, 0) + 1
-                    current = (name, counts[name] - 1)
+                    for other in [k for k in counts if k.startswith(name + ".")]:
+                        del counts[other]  # a new item: its nested arrays count afresh
+                if name == root:
+                    item = counts.get(root, 0) - 1 if header.group(1) == "[[" else -1
+                    current = (name, item, -1)
                 else:
-                    root = name.split(".")[0]
                     item = counts.get(root, 0) - 1 if root in counts else -1
-                    current = (name, item)
-                self.blocks.append((current[0], current[1], number))
+                    sub = counts[name] - 1 if header.group(1) == "[[" else -1
+                    current = (name, item, sub)
+                self.blocks.append((*current, number))
                 continue
             key = _KEY.match(raw)
             if key:
-                self.keys.append((current[0], current[1], key.group(1).strip('"'), number))
+                self.keys.append((*current, key.group(1).strip('"'), number))
 
     def find(self, path: Sequence[str | int]) -> int | None:
         """Best line for a key path; falls back to the enclosing table's header."""
         if not path:
             return None
         head = str(path[0])
-        if head in ("terrain", "unit") and len(path) >= 2 and isinstance(path[1], int):
-            item = path[1]
-            rest = [str(p) for p in path[2:] if not isinstance(p, int)]
-            table = head
-            for depth in range(len(rest), 0, -1):
-                header = ".".join([head, *rest[: depth - 1]])
-                line = self._key_line(header, item, rest[depth - 1])
-                if line:
-                    return line
-                table_line = self._block_line(".".join([head, *rest[:depth]]), item)
-                if table_line:
-                    return table_line
-            return self._block_line(table, item)
-        rest = [str(p) for p in path[1:] if not isinstance(p, int)]
-        if rest:
-            for depth in range(len(rest), 0, -1):
-                line = self._key_line(".".join([head, *rest[: depth - 1]]), -1, rest[depth - 1])
-                if line:
-                    return line
-            return self._block_line(head, -1)
-        return self._key_line("", -1, head) or self._block_line(head, -1)
+        # an item of an array of tables: [[terrain]], [[unit]], a catalogue's [[class]]
+        rooted = head in ARRAYS and len(path) >= 2 and isinstance(path[1], int)
+        item = path[1] if rooted else -1
+        assert isinstance(item, int)
+        names: list[str] = []
+        subs: list[int] = []  # the index following each name (-1: none)
+        for part in path[2:] if rooted else path[1:]:
+            if isinstance(part, int):
+                if names:
+                    subs[-1] = part
+            else:
+                names.append(str(part))
+                subs.append(-1)
+        for depth in range(len(names), 0, -1):
+            header = ".".join([head, *names[: depth - 1]])
+            sub = subs[depth - 2] if depth >= 2 else -1
+            line = self._key_line(header, item, sub, names[depth - 1])
+            if line:
+                # an inline array (`weapons = [ {...}, {...} ]`): the line of the element
+                return self._element_line(line, subs[depth - 1]) if subs[depth - 1] >= 0 else line
+            table_line = self._block_line(".".join([head, *names[:depth]]), item, subs[depth - 1])
+            if table_line:
+                return table_line
+        if not names and not rooted:
+            return self._key_line("", -1, -1, head) or self._block_line(head, -1, -1)
+        return self._block_line(head, item, -1)
 
-    def _key_line(self, header: str, item: int, key: str) -> int | None:
-        for h, i, k, number in self.keys:
-            if h == header and (item < 0 or i == item) and k == key:
+    def _element_line(self, line: int, index: int) -> int:
+        """The line on which element `index` of the inline array given on `line` starts
+        (`line` itself when the value is no array or has fewer elements)."""
+        depth, count, expecting, quote = 0, -1, False, ""
+        for number in range(line - 1, len(self.lines)):
+            raw = self.lines[number]
+            position = raw.index("=") + 1 if number == line - 1 and "=" in raw else 0
+            while position < len(raw):
+                char = raw[position]
+                position += 1
+                if quote:
+                    if char == "\\" and quote == '"':
+                        position += 1
+                    elif char == quote:
+                        quote = ""
+                    continue
+                if char == "#":
+                    break
+                if char.isspace() or char == ",":
+                    expecting = expecting or (char == "," and depth == 1)
+                    continue
+                if char in "]}":
+                    depth -= 1
+                    if depth <= 0:
+                        return line
+                    continue
+                if depth == 1 and expecting:
+                    count, expecting = count + 1, False
+                    if count == index:
+                        return number + 1
+                if char in "\"'":
+                    quote = char
+                elif char in "[{":
+                    depth += 1
+                    expecting = expecting or depth == 1
+        return line
+
+    def _key_line(self, header: str, item: int, sub: int, key: str) -> int | None:
+        for h, i, s, k, number in self.keys:
+            if h == header and (item < 0 or i == item) and (sub < 0 or s == sub) and k == key:
                 return number
         return None
 
-    def _block_line(self, header: str, item: int) -> int | None:
-        for h, i, number in self.blocks:
-            if h == header and (item < 0 or i == item):
+    def _block_line(self, header: str, item: int, sub: int) -> int | None:
+        for h, i, s, number in self.blocks:
+            if h == header and (item < 0 or i == item) and (sub < 0 or s == sub):
                 return number
         return None
 
@@ -196,6 +258,7 @@ class _Reader:
         key: str,
         default: float | None = None,
         positive: bool = False,
+        limit: float = MAX_COORDINATE,
     ) -> float:
         if key not in table and default is not None:
             return default
@@ -208,6 +271,11 @@ class _Reader:
             self.fail([*path, key], "a finite number (inches or degrees)")
         if positive and value <= 0:
             self.fail([*path, key], "a number greater than 0")
+        if abs(value) > limit:
+            self.fail(
+                [*path, key],
+                f"a number from {-limit:g} to {limit:g} (inches or degrees), not {value:g}",
+            )
         return float(value)
 
 
@@ -230,10 +298,33 @@ def loads_map(text: str, source: str = "<map>") -> GameState:
         message = str(error)
         found = re.search(r"\(at line (\d+), column (\d+)\)", message)
         line = int(found.group(1)) if found else None
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
+        if line is None and "end of document" in message:
+            line = max(1, len(text.splitlines()))  # the document ends on its last line
+        reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
         raise MapError(source, line, None, f"valid TOML ({reason})") from None
+    except RecursionError:
+        raise MapError(
+            source,
+            None,
+            None,
+            f"TOML nested no more than {MAX_DEPTH} levels deep (this file nests deeper)",
+        ) from None
     reader = _Reader(source, _Lines(text))
+    deep = nesting_problem(document)
+    if deep is not None:
+        reader.fail(
+            _path_parts(deep)[:1],
+            f"values nested no more than {MAX_DEPTH} levels deep (this one nests deeper)",
+        )
     return _build_state(reader, document)
+
+
+def _path_parts(dotted: str) -> list[str | int]:
+    """'unit[0].stats.x' -> ['unit', 0, 'stats', 'x'] (for finding its line)."""
+    parts: list[str | int] = []
+    for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", dotted):
+        parts.append(int(index) if index else name)
+    return parts
 
 
 def load_map(path: str | os.PathLike[str]) -> GameState:
@@ -241,7 +332,7 @@ def load_map(path: str | os.PathLike[str]) -> GameState:
     file = Path(path)
     source = str(path)
     try:
-        raw = file.read_bytes()
+        raw = read_input(file)
     except FileNotFoundError:
         raise MapError(source, None, None, "an existing map file (no such file)") from None
     except IsADirectoryError:
@@ -272,7 +363,7 @@ def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
     options = document.get("options", {})
     reader.table(options, ["options"], [f.name for f in system.option_fields])
     for problem in system.check_options(options):
-        reader.fail(["options", *problem.key.split(".")], problem.expected, problem.spec_id)
+        reader.fail(["options", *_key_parts(problem.key)], problem.expected, problem.spec_id)
 
     terrain_items = document.get("terrain", [])
     if not isinstance(terrain_items, list):
@@ -301,9 +392,22 @@ def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
 
 def _board(reader: _Reader, value: Any) -> Board:
     table = reader.table(value, ["board"], BOARD_KEYS)
-    width = reader.number(table, ["board"], "width", positive=True)
-    height = reader.number(table, ["board"], "height", positive=True)
-    area = reader.number(table, ["board"], "area", default=24.0, positive=True)
+    width = reader.number(table, ["board"], "width", positive=True, limit=math.inf)
+    height = reader.number(table, ["board"], "height", positive=True, limit=math.inf)
+    for key, side in (("width", width), ("height", height)):
+        if not MIN_SIDE <= side <= MAX_SIDE:
+            reader.fail(
+                ["board", key],
+                f'a table side from {MIN_SIDE:g}" to {MAX_SIDE:g}" (40 feet), not {side:g}',
+            )
+    area = reader.number(table, ["board"], "area", default=24.0, positive=True, limit=math.inf)
+    areas = math.ceil(width / area) * math.ceil(height / area) if area >= MIN_AREA else None
+    if areas is None or areas > MAX_AREAS:
+        reader.fail(
+            ["board", "area"],
+            f'an area side of at least {MIN_AREA:g}" and at most {MAX_AREAS} areas on the '
+            f"table (R002.9's are 24\"), not {area:g}",
+        )
     return Board(width, height, area)
 
 
@@ -314,9 +418,15 @@ def _unique(reader: _Reader, seen: dict[str, str], path: list, item_id: str, wha
 
 
 def _terrain(
-    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+    reader: _Reader,
+    value: Any,
+    index: int,
+    board: Board,
+    system: RuleSystem,
+    seen: dict[str, str],
+    path: list[str | int] | None = None,
 ) -> Terrain:
-    path: list[str | int] = ["terrain", index]
+    path = ["terrain", index] if path is None else path
     table = reader.table(value, path, TERRAIN_KEYS)
     piece_id = reader.string(table, path, "id")
     _unique(reader, seen, path, piece_id, "terrain piece")
@@ -367,9 +477,11 @@ def _points(reader: _Reader, value: Any, path: list) -> list[tuple[float, float]
             not isinstance(point, list)
             or len(point) != 2
             or not all(isinstance(c, int | float) and not isinstance(c, bool) for c in point)
-            or not all(math.isfinite(c) for c in point)
+            or not all(math.isfinite(c) and abs(c) <= MAX_COORDINATE for c in point)
         ):
-            reader.fail(path, "[x, y] pairs of numbers")
+            reader.fail(
+                path, f"[x, y] pairs of numbers from {-MAX_COORDINATE:g} to {MAX_COORDINATE:g}"
+            )
         points.append((float(point[0]), float(point[1])))
     if points[0] == points[-1]:
         points.pop()  # a closed ring written out in full is the same polygon
@@ -379,9 +491,15 @@ def _points(reader: _Reader, value: Any, path: list) -> list[tuple[float, float]
 
 
 def _unit(
-    reader: _Reader, value: Any, index: int, board: Board, system: RuleSystem, seen: dict[str, str]
+    reader: _Reader,
+    value: Any,
+    index: int,
+    board: Board,
+    system: RuleSystem,
+    seen: dict[str, str],
+    path: list[str | int] | None = None,
 ) -> Unit:
-    path: list[str | int] = ["unit", index]
+    path = ["unit", index] if path is None else path
     table = reader.table(value, path, UNIT_KEYS)
     unit_id = reader.string(table, path, "id")
     _unique(reader, seen, path, unit_id, "unit")
@@ -408,12 +526,42 @@ def _unit(
         reader.fail([*path, "stats", *_key_parts(problem.key)], problem.expected, problem.spec_id)
     unit = Unit(unit_id, name, side, pose, base, movement, size, FrozenMap(stats))
     if not _on_board(unit.footprint, board):
+        x0, _, x1, _ = unit.footprint.bounds
+        off_in_x = x0 < -EDGE_TOLERANCE or x1 > board.width + EDGE_TOLERANCE
         reader.fail(
-            [*path, "x"],
+            [*path, "x" if off_in_x else "y"],
             f"a position with the whole base on the {_num(board.width)}x{_num(board.height)} "
             f"table (the base reaches {_bounds_text(unit.footprint)})",
         )
     return unit
+
+
+def read_unit(
+    table: Mapping[str, Any],
+    system: RuleSystem,
+    board: Board,
+    taken: Mapping[str, str],
+    source: str,
+    name: str,
+) -> Unit:
+    """One `[[unit]]` table checked exactly as a map file's (stats schema, base, on the table);
+    `taken` maps the ids already used to what uses them; messages name `source` and `name`."""
+    reader = _Reader(source, _Lines(""))
+    return _unit(reader, thaw(table), 0, board, system, dict(taken), [name])
+
+
+def read_terrain(
+    table: Mapping[str, Any],
+    system: RuleSystem,
+    board: Board,
+    taken: Mapping[str, str],
+    source: str,
+    name: str,
+) -> Terrain:
+    """One `[[terrain]]` table checked exactly as a map file's (kind, simple polygon, on the
+    table); see `read_unit`."""
+    reader = _Reader(source, _Lines(""))
+    return _terrain(reader, thaw(table), 0, board, system, dict(taken), [name])
 
 
 def _key_parts(key: str) -> list[str | int]:
@@ -480,6 +628,16 @@ def map_document(state: GameState) -> dict[str, Any]:
     if state.units:
         document["unit"] = [_unit_document(unit) for unit in state.units]
     return document
+
+
+def terrain_table(piece: Terrain) -> dict[str, Any]:
+    """A terrain piece as its `[[terrain]]` table (plain data)."""
+    return _terrain_document(piece)
+
+
+def unit_table(unit: Unit) -> dict[str, Any]:
+    """A unit as its `[[unit]]` table (plain data)."""
+    return _unit_document(unit)
 
 
 def _terrain_document(piece: Terrain) -> dict[str, Any]:
@@ -567,26 +725,3 @@ def _toml_value(value: Any) -> str:
 def save_map(state: GameState, path: str | os.PathLike[str]) -> None:
     """Write the map atomically: a temporary file in the same folder, then a rename."""
     write_text_atomic(Path(path), dumps_map(state))
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` so that readers see the old file or the new one, never half."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"{path}: cannot write: folder {folder} does not exist")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -30,7 +30,9 @@ from typing import Any
 import tomli_w
 
 from tactical.errors import UserError
-from tactical.io.maps import MapError, loads_map, map_document, write_text_atomic
+from tactical.io.files import read_input, write_text_atomic
+from tactical.io.limits import MAX_DEPTH, nesting_problem
+from tactical.io.maps import MapError, loads_map, map_document
 from tactical.model import FrozenMap, GameState, freeze, thaw
 from tactical.rules import registry
 
@@ -155,7 +157,7 @@ def read_save(path: str | os.PathLike[str]) -> SavedGame:
     """Read and check a save file; every problem is a SaveError naming file and key."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_input(path)
     except FileNotFoundError:
         raise SaveError(source, None, "an existing save file (no such file)") from None
     except IsADirectoryError:
@@ -181,15 +183,28 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
         raise SaveError(
             source, None, f"JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except RecursionError:
+        raise SaveError(
+            source,
+            None,
+            f"JSON nested no more than {MAX_DEPTH} levels deep (this file nests deeper)",
+        ) from None
     if not isinstance(document, dict):
         raise SaveError(source, None, "a JSON object (a saved game)")
+    deep = nesting_problem(document)
+    if deep is not None:
+        raise SaveError(
+            source,
+            deep.split(".")[0].split("[")[0],
+            f"values nested no more than {MAX_DEPTH} levels deep (this one nests deeper)",
+        )
     for key in document:
         if key not in SAVE_KEYS:
             raise SaveError(source, key, "a known key (one of " + ", ".join(SAVE_KEYS) + ")")
     if document.get("format") != SAVE_FORMAT:
         raise SaveError(source, "format", f"{SAVE_FORMAT!r} (this is not a tactical saved game)")
     version = document.get("version")
-    if version != SAVE_VERSION:
+    if isinstance(version, bool) or not isinstance(version, int) or version != SAVE_VERSION:
         raise SaveError(source, "version", f"{SAVE_VERSION} (this save has version {version!r})")
     rules = _required(document, source, "rules")
     if not isinstance(rules, str):

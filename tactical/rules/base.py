@@ -24,12 +24,23 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
+
 from tactical.dice import Dice, Distribution, fraction_text, percent
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.adjusting import merged_rule_state
 from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, attrition_outcome
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    label,
+    plain_value,
+    words,
+)
 
 # --------------------------------------------------------------------------- measuring
 
@@ -59,6 +70,19 @@ class RangeBands:
     def max_range(self) -> float:
         return self.bands[-1].max_inches if self.bands else 0.0
 
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """The band names, then None (beyond the last band): what `indices` point into."""
+        return (*(band.name for band in self.bands), None)
+
+    def indices(self, distances: np.ndarray) -> np.ndarray | None:
+        """`band` of many distances as indices into `names` (searchsorted), or None when the
+        bands do not grow outwards (then only `band`'s first-match reading holds)."""
+        limits = np.array([band.max_inches for band in self.bands], dtype=float) + 1e-9
+        if np.any(np.diff(limits) < 0):
+            return None
+        return limits.searchsorted(np.asarray(distances, dtype=float), side="left")
+
 
 @dataclass(frozen=True)
 class MeasuringConventions:
@@ -69,7 +93,9 @@ class MeasuringConventions:
     - `arc_test`: a target is in an arc by its "centre" or by "any" part of its base;
     - `range_unit`: inches per range unit where the system counts units (BFM), else None;
     - `range_bands`: the band table shown by `tactical check`, or None;
-    - `arcs`: the arcs the system names, in display order.
+    - `arcs`: the arcs the system names, in display order;
+    - `citations`: the SPEC id deciding each measured question ("range", "arcs",
+      "line of sight"), shown with the numbers on an adjudication card.
     """
 
     distance_from: Literal["centre", "edge"] = "centre"
@@ -78,6 +104,55 @@ class MeasuringConventions:
     range_unit: float | None = None
     range_bands: RangeBands | None = None
     arcs: tuple[ArcSpec, ...] = QUADRANTS
+    citations: tuple[tuple[str, str], ...] = ()
+
+    def citation(self, question: str) -> str | None:
+        """The SPEC id deciding `question` ("range", "arcs" or "line of sight"), if cited."""
+        return dict(self.citations).get(question)
+
+
+@dataclass(frozen=True, slots=True)
+class FiringBand:
+    """A range band a weapon fires in: distances over `low` up to `high` inches (inclusive),
+    measured as the rule system measures range (`high` may be math.inf: no limit)."""
+
+    name: str
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class WeaponReach:
+    """Where one weapon can bear on a target (for a threat map): a target in any of `arcs`
+    (under the system's arc test), at a range in one of `bands`, measured from the firer's
+    `measured_from` ("centre" or "edge") to the target as the conventions say; line of sight
+    by the system's `blocks_los`. `declare_attack` stays the judge of a real declaration."""
+
+    weapon: str
+    arcs: tuple[ArcSpec, ...]
+    bands: tuple[FiringBand, ...]
+    measured_from: Literal["centre", "edge"] = "centre"
+
+    @property
+    def max_range(self) -> float:
+        return max((band.high for band in self.bands), default=0.0)
+
+
+REACH_PROBE_LIMIT = 240.0  # inches: a band still open this far out is taken as unlimited
+
+
+def bands_from_limits(
+    limits: Sequence[tuple[str, float]], open_band: str | None
+) -> tuple[FiringBand, ...]:
+    """Firing bands from (name, outer limit) pairs in order, and the band still open past the
+    last limit (None: out of range there)."""
+    bands, low = [], 0.0
+    for name, high in limits:
+        bands.append(FiringBand(name, low, high))
+        low = high
+    if open_band is not None:
+        bands.append(FiringBand(open_band, low, math.inf))
+    return tuple(bands)
 
 
 # --------------------------------------------------------------------------- schema
@@ -111,6 +186,12 @@ class Field:
     fields: tuple[Field, ...] = ()
     doc: str = ""
     spec_id: str | None = None
+    title: str = ""  # the label a form shows; "" reads the name as words
+
+    @property
+    def label(self) -> str:
+        """What a player reads for this field: its title, else its name as words."""
+        return self.title or label(self.name)
 
     def describe(self) -> str:
         """What a valid value looks like, for error messages."""
@@ -529,6 +610,12 @@ class RuleSystem:
         bands = self.conventions.range_bands
         return bands.band(distance) if bands else None
 
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands | None:
+        """The table `range_band` looks `unit`'s distances up in, when it is one plain
+        `RangeBands` lookup (so many distances are banded at once); None when the system
+        bands otherwise, and `range_band` is asked distance by distance."""
+        return None
+
     def los_level(self, unit: Unit) -> str:
         """A unit's line-of-sight level: `blocks_los` must give the same answer for any two
         units of the same level (e.g. surface / flying for R002.40). Default: one level."""
@@ -541,6 +628,20 @@ class RuleSystem:
     def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
         """The arcs to show for a unit: its weapons' arcs where the system has them."""
         return self.conventions.arcs
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """Where `weapon` of `unit` can bear. Default: any of the unit's arcs (`unit_arcs`),
+        at any distance `range_band` names a band for the unit."""
+        from tactical.rules.measuring import band_limits  # measuring builds on this module
+
+        limits = band_limits(self, unit, options, REACH_PROBE_LIMIT)
+        still_open = self.range_band(unit, REACH_PROBE_LIMIT, options)
+        return WeaponReach(
+            weapon,
+            tuple(self.unit_arcs(unit)),
+            bands_from_limits(limits, still_open),
+            self.conventions.distance_from,
+        )
 
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
@@ -596,6 +697,18 @@ class RuleSystem:
     def setup(self, state: GameState) -> GameState:
         """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
         return state
+
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        """The rule state after the table was adjusted by hand (`session.adjust`) mid-game.
+
+        `before` is the state before the adjustment, `after` the adjusted table still
+        holding the old rule state, `fresh` the system's `setup` of the adjusted table.
+        Default: every value of the game so far is kept; in a table keyed by unit ids
+        (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
+        or that of a unit whose stats were set by hand (its damage state, say), is the
+        fresh one: the system reads the unit anew from its stats, as at the start of play.
+        A system whose rule state needs more overrides this."""
+        return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str
@@ -670,9 +783,144 @@ class RuleSystem:
         return attrition_outcome(
             start.sides, conditions, turn, self.turn_limit(state), self.end_reading
         )
+    # ----------------------------------------------------------------- what the player reads
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        """`unit`'s current values, labelled, its weapons and its marks (rules/status.py).
+        Default: each stat of the schema with its label and doc (lists counted)."""
+        return default_status(self.stats_fields, unit)
+
+    def describe_resolution(
+        self, before: GameState, action: Action, events: Sequence[Event]
+    ) -> str:
+        """What a resolved action did, in plain words (its outcomes); the changes to the
+        units' status are added by `summarise`. Default: the outcome events in words."""
+        return default_description(before, action, events)
+
+    def summarise(
+        self, before: GameState, action: Action, events: Sequence[Event], after: GameState
+    ) -> str:
+        """One line for the status bar, the log and the target's card: what happened and
+        what it changed ("Markgraf: laser at Avenger: hit — Avenger: Hull 7 → 6")."""
+        said = self.describe_resolution(before, action, events)
+        # what the action did to others; the actor's own bookkeeping (fired, spent) is not news
+        others = [u for u in _units_named(before, action, events) if u != action.actor]
+        changes = status_changes(self, before, after, others)
+        return " — ".join(part for part in (said, "; ".join(changes)) if part)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        """Actions of this phase `side` cannot take now, each with its reason and rule
+        (shown greyed out). Default: none listed."""
+        return ()
 
     def _no_combat(self) -> NoCombatResolvers:
         return NoCombatResolvers(
             f"rule system {self.id!r} ({self.title}) has no combat resolvers yet: "
             "attacks and odds are not available for it"
         )
+
+
+# --------------------------------------------------------------------------- status in words
+
+
+def default_status(fields: Sequence[Field], unit: Unit) -> UnitStatus:
+    """Each stat of `unit` with its field's label and doc; tables of rows are counted."""
+    docs = {f.name: f for f in fields}
+    values = []
+    for key, value in unit.stats.items():
+        spec = docs.get(key)
+        shown = f"{len(value)}" if isinstance(value, tuple | list) else plain_value(value)
+        values.append(
+            StatusValue(
+                spec.label if spec else label(key),
+                shown,
+                help=spec.doc if spec else "",
+                spec_id=spec.spec_id if spec else None,
+            )
+        )
+    return UnitStatus(tuple(values))
+
+
+def unit_name(state: GameState, unit_id: str) -> str:
+    """A unit's name as a player reads it (its id when it has none or is gone)."""
+    return state.unit(unit_id).name or unit_id if state.has_unit(unit_id) else unit_id
+
+
+def default_description(before: GameState, action: Action, events: Sequence[Event]) -> str:
+    """The action's actor and each outcome event's values in words."""
+    actor = unit_name(before, action.actor)
+    parts = []
+    for event in events:
+        if event.kind != "outcome":
+            continue
+        pairs = []
+        for key, value in event.data:
+            shown = (
+                unit_name(before, value)
+                if isinstance(value, str) and before.has_unit(value)
+                else plain_value(value)
+            )
+            pairs.append(f"{words(key)} {shown}")
+        parts.append(", ".join(pairs))
+    what = words(action.kind)
+    return f"{actor}: {what}" + (f": {'; '.join(parts)}" if parts else "")
+
+
+def _units_named(state: GameState, action: Action, events: Sequence[Event]) -> tuple[str, ...]:
+    """The units an action concerned: its actor, its parameters' and its events' unit ids."""
+    found: list[str] = []
+
+    def add(value: Any) -> None:
+        if isinstance(value, str):
+            if state.has_unit(value) and value not in found:
+                found.append(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                add(item)
+
+    add(action.actor)
+    for value in action.params.values():
+        add(value)
+    for event in events:
+        for _, value in event.data:
+            add(value)
+    return tuple(found)
+
+
+def status_changes(
+    system: RuleSystem, before: GameState, after: GameState, unit_ids: Sequence[str]
+) -> list[str]:
+    """What changed in each unit's status between two states, in words:
+    "Avenger: Hull 7 → 6", "Avenger is removed", "Avenger is a wreck"."""
+    lines = []
+    for unit_id in unit_ids:
+        if not before.has_unit(unit_id):
+            continue
+        name = unit_name(before, unit_id)
+        if not after.has_unit(unit_id):
+            lines.append(f"{name} is removed")
+            continue
+        old = system.unit_status(before, before.unit(unit_id))
+        new = system.unit_status(after, after.unit(unit_id))
+        if new.wreck and not old.wreck:
+            lines.append(f"{name} is a wreck")
+            continue
+        olds = {value.label: value for value in old.values}
+        # numbers that moved (hull, shields, counts); bookkeeping words are not news
+        changed = [
+            f"{value.label} {olds[value.label].text} → {value.text}"
+            for value in new.values
+            if value.label in olds
+            and (value.maximum is not None or value.token)
+            and value.current is not None
+            and olds[value.label].current is not None
+            and olds[value.label].current != value.current
+        ]
+        gained = [mark for mark in new.marks if mark not in old.marks]
+        if gained:
+            changed.append("now " + ", ".join(gained))
+        if changed:
+            lines.append(f"{name}: " + ", ".join(changed))
+    return lines

@@ -9,21 +9,70 @@ and `row(a)` one unit against all others (fast enough for every frame).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
+from typing import Any, overload
 
 import numpy as np
 import shapely
 
 from tactical.errors import UserError
-from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin, arc_margin
+from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
-from tactical.geometry.los import TerrainIndex, los_hits
-from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
+from tactical.geometry.los import TerrainIndex, entry_fractions, los_hits
+from tactical.geometry.margins import arc_margins, margin_unit
+from tactical.geometry.matrix import (
+    LevelBlocking,
+    PairMatrix,
+    RowBlock,
+    UnitRow,
+    matrix_rows,
+    pair_matrix,
+    unit_row,
+)
 from tactical.geometry.measure import BaseArrays, Measurement, measure, pair_edge_distances
 from tactical.model import CircleBase, GameState, Unit
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
+from tactical.rules.report_json import Columns, text_of, texts
+from tactical.rules.report_json import table as json_table
+
+BLOCK_PAIRS = 1 << 16  # pairs reported at once by `report_blocks`
+
+PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
+PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
+
+
+def band_limits(
+    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
+) -> tuple[tuple[str, float], ...]:
+    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
+
+    Found by asking the rule system's own `range_band` along the distance axis
+    (a scan then bisection), so map options and per-weapon ranges are honoured
+    without a second copy of any rule's numbers.
+    """
+    limits: list[tuple[str, float]] = []
+    previous = system.range_band(unit, 0.0, options)
+    distance = 0.0
+    while distance < limit:
+        step_end = min(distance + PROBE_STEP, limit)
+        band = system.range_band(unit, step_end, options)
+        if band != previous:
+            low, high = distance, step_end
+            while high - low > PROBE_PRECISION:
+                middle = (low + high) / 2
+                if system.range_band(unit, middle, options) == previous:
+                    low = middle
+                else:
+                    high = middle
+            if previous is not None:
+                limits.append((previous, round(low, 3)))
+            previous = band
+        distance = step_end
+    return tuple(limits)
 
 
 @dataclass(frozen=True)
@@ -75,6 +124,130 @@ class PairReport:
             for key, w in (("range_witness", self.witness), ("edge_witness", self.edge_witness))
             if w is not None
         }
+
+
+@dataclass(frozen=True, eq=False)
+class PairReports(Sequence[PairReport]):
+    """Many pairs' reports as columns, one array per field (indexing gives a `PairReport`,
+    made on demand): pair k is sources[k] -> targets[k] (unit indices); `bands` indexes
+    `band_names`; `blockers` (P, K) holds the pieces in each line's way in order along
+    it, -1 after the last; `own` and `margins` are (P, A) over the table's arcs."""
+
+    geometry: TableGeometry
+    sources: np.ndarray
+    targets: np.ndarray
+    centre_distance: np.ndarray
+    edge_distance: np.ndarray
+    bearing: np.ndarray
+    centre_quadrant: np.ndarray
+    in_arc: np.ndarray
+    los: np.ndarray
+    blockers: np.ndarray
+    band_names: tuple[str | None, ...]
+    bands: np.ndarray
+    distance: np.ndarray
+    own: np.ndarray
+    margins: np.ndarray
+    witnesses: tuple[tuple[Measurement, Measurement], ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+    @overload
+    def __getitem__(self, k: int) -> PairReport: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[PairReport]: ...
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[m] for m in range(*k.indices(len(self)))]
+        if not -len(self) <= k < len(self):
+            raise IndexError(f"report {k} of {len(self)}")
+        k %= len(self)
+        g = self.geometry
+        a, b = int(self.sources[k]), int(self.targets[k])
+        margins = tuple(
+            (arc.name, ArcMargin(float(value), margin_unit(arc)))  # type: ignore[arg-type]
+            for arc, value, own in zip(g.arcs, self.margins[k], self.own[k], strict=True)
+            if own
+        )
+        witness = self.witnesses[k] if self.witnesses is not None else (None, None)
+        return PairReport(
+            source=g.state.units[a].id,
+            target=g.state.units[b].id,
+            centre_distance=float(self.centre_distance[k]),
+            edge_distance=float(self.edge_distance[k]),
+            bearing=float(self.bearing[k]),
+            centre_arc=QUADRANT_NAMES[self.centre_quadrant[k]],
+            arcs=tuple(
+                arc.name for arc, inside in zip(g.arcs, self.in_arc[k], strict=True) if inside
+            ),
+            los=bool(self.los[k]),
+            blocked_by=tuple(g.terrain.ids[t] for t in self.blockers[k].tolist() if t >= 0),
+            range_band=self.band_names[self.bands[k]],
+            distance=float(self.distance[k]),
+            arc_margins=margins,
+            witness=witness[0],
+            edge_witness=witness[1],
+        )
+
+    def json_text(self, first: bool = True) -> bytes:
+        """The reports as `json.dumps` writes them in the `tactical check --json` list, joined
+        by ", " (and led by ", " unless `first`): the same text as `[r.as_json() ...]`
+        through json.dumps, from the columns at once (tactical.rules.report_json)."""
+        if len(self) == 0:
+            return b""
+        if self.witnesses is not None:  # measured pair by pair anyway: the plain way
+            text = ", ".join(text_of(report.as_json()) for report in self)
+            return (text if first else ", " + text).encode()
+        g = self.geometry
+        ids = g.id_table
+        rows = Columns(len(self))
+        rows.constant(', {"from": ')
+        rows.pick(ids, self.sources)
+        rows.constant(', "to": ')
+        rows.pick(ids, self.targets)
+        rows.constant(', "centre_distance": ')
+        rows.number(self.centre_distance)
+        rows.constant(', "edge_distance": ')
+        rows.number(self.edge_distance)
+        rows.constant(', "bearing": ')
+        rows.number(self.bearing)
+        rows.constant(', "centre_arc": ')
+        rows.pick(json_table([text_of(q) for q in QUADRANT_NAMES]), self.centre_quadrant)
+        rows.constant(', "arcs": ')
+        # each row's arcs as a number (arc a is bit a), then one text per number present
+        weights = 1 << np.arange(len(g.arcs), dtype=np.int64)
+        held, arc_codes = np.unique(self.in_arc.astype(np.int64) @ weights, return_inverse=True)
+        arc_lists = [
+            [arc.name for arc, w in zip(g.arcs, weights.tolist(), strict=True) if h & w]
+            for h in held.tolist()
+        ]
+        rows.pick(json_table([text_of(names) for names in arc_lists]), arc_codes.reshape(-1))
+        rows.constant(', "los": ')
+        rows.pick(json_table(["false", "true"]), self.los.astype(np.intp))
+        rows.constant(', "blocked_by": ')
+        rows.constant("[")
+        ids = g.piece_table
+        for slot in range(self.blockers.shape[1]):
+            piece = self.blockers[:, slot]
+            rows.pick(ids[0] if slot == 0 else ids[1], piece + 1)
+        rows.constant("]")
+        rows.constant(', "range_band": ')
+        rows.pick(json_table([text_of(name) for name in self.band_names]), self.bands)
+        rows.constant(', "range_distance": ')
+        rows.number(self.distance)
+        rows.constant(', "arc_margins": {')
+        before = np.cumsum(self.own, axis=1) - self.own  # own arcs before each arc
+        for k, arc in enumerate(g.arcs):
+            own = self.own[:, k]
+            lead = f'{text_of(arc.name)}: {{"value": '
+            rows.pick(json_table(["", lead, ", " + lead]), np.where(own, 1 + (before[:, k] > 0), 0))
+            rows.number_or_null(self.margins[:, k], own)
+            tail = f', "unit": {text_of(margin_unit(arc))}}}'
+            rows.pick(json_table(["", tail]), own.astype(np.intp))
+        rows.constant("}}")
+        text = texts(rows, lambda k: ", " + text_of(self[k].as_json()))
+        return text[2:] if first else text
 
 
 def _round(value: float) -> float:
@@ -132,6 +305,26 @@ class TableGeometry:
     def matrix(self) -> PairMatrix:
         return pair_matrix(self.units, self.terrain, self.arcs, self.blocking)
 
+    @cached_property
+    def longest_range(self) -> float | None:
+        """The farthest any unit's range table reaches (inches; `RuleSystem.range_table`), or
+        None when a unit's system bands its distances otherwise."""
+        options = self.state.options
+        tables = [self.system.range_table(unit, options) for unit in self.state.units]
+        if any(table is None for table in tables):
+            return None
+        return max((table.max_range for table in tables), default=0.0)
+
+    @cached_property
+    def matrix_in_range(self) -> PairMatrix:
+        """The matrix of the pairs within `longest_range` of each other (`pair_matrix` with
+        a reach: the rest skipped through a spatial index); the full matrix when the
+        system has no range tables."""
+        reach = self.longest_range
+        if reach is None:
+            return self.matrix
+        return pair_matrix(self.units, self.terrain, self.arcs, self.blocking, reach=reach)
+
     def row(self, unit_id: str) -> UnitRow:
         """One unit against all others, computed afresh (for the hovered or moved unit)."""
         return unit_row(self.units, self.index(unit_id), self.terrain, self.arcs, self.blocking)
@@ -147,83 +340,151 @@ class TableGeometry:
 
     def all_pairs(
         self, source_id: str | None = None, target_id: str | None = None, witness: bool = False
-    ) -> list[PairReport]:
+    ) -> Sequence[PairReport]:
         """Reports for every ordered pair, or those from / to the named units.
 
         Witness segments are measured only when asked for (one scalar measurement
         per pair; everything else comes from the vectorised matrix)."""
-        n = len(self.state.units)
-        i_all = [self.index(source_id)] if source_id else list(range(n))
-        j_all = [self.index(target_id)] if target_id else list(range(n))
-        if source_id and target_id and i_all == j_all:
-            raise UserError(f"unit {source_id!r} cannot be checked against itself")
-        pairs = [(i, j) for i in i_all for j in j_all if i != j]
-        if not pairs:
+        sources, targets = self._pairs(source_id, target_id)
+        if len(sources) == 0:
             return []
         source = self.row(source_id) if source_id else self.matrix
-        sources, targets = (list(x) for x in zip(*pairs, strict=True))
         return self.reports(source, sources, targets, witness)
+
+    def report_blocks(
+        self,
+        source_id: str | None = None,
+        target_id: str | None = None,
+        witness: bool = False,
+        pairs_per_block: int = BLOCK_PAIRS,
+    ) -> Iterator[PairReports]:
+        """`all_pairs` in the same order, a block of firers at a time, each block from its
+        own rows of the matrix (`matrix_rows`): memory grows with the block, not with the
+        table, so a caller can stream any table (`tactical check --json`)."""
+        sources, targets = self._pairs(source_id, target_id)
+        if len(sources) == 0:
+            return
+        if source_id:
+            yield self.reports(self.row(source_id), sources, targets, witness)
+            return
+        n = len(self.state.units)
+        per_block = max(1, pairs_per_block // max(n, 1))
+        bounds = np.searchsorted(sources, np.arange(0, n + per_block, per_block))
+        for first in range(0, n, per_block):
+            rows = range(first, min(n, first + per_block))
+            begin, end = bounds[first // per_block], bounds[first // per_block + 1]
+            if begin == end:
+                continue
+            block = matrix_rows(self.units, rows, self.terrain, self.arcs, self.blocking)
+            yield self.reports(block, sources[begin:end], targets[begin:end], witness)
+
+    def _pairs(self, source_id: str | None, target_id: str | None) -> tuple[np.ndarray, ...]:
+        """The ordered pairs `all_pairs` reports, firer by firer: two index arrays."""
+        n = len(self.state.units)
+        i_all = np.array([self.index(source_id)] if source_id else range(n), dtype=np.intp)
+        j_all = np.array([self.index(target_id)] if target_id else range(n), dtype=np.intp)
+        if source_id and target_id and i_all[0] == j_all[0]:
+            raise UserError(f"unit {source_id!r} cannot be checked against itself")
+        sources = np.repeat(i_all, len(j_all))
+        targets = np.tile(j_all, len(i_all))
+        keep = sources != targets
+        return sources[keep], targets[keep]
 
     def reports(
         self,
-        source: PairMatrix | UnitRow,
-        sources: list[int],
-        targets: list[int],
+        source: PairMatrix | UnitRow | RowBlock,
+        sources: Sequence[int] | np.ndarray,
+        targets: Sequence[int] | np.ndarray,
         witness: bool = False,
-    ) -> list[PairReport]:
-        """Reports for the pairs (sources[k], targets[k]) from a matrix or from one unit's row."""
-        i = np.asarray(sources)
-        j = np.asarray(targets)
-        row_index = (i,) if isinstance(source, PairMatrix) else ()
-
-        def pick(array: np.ndarray) -> np.ndarray:
-            return array[(*row_index, j)] if row_index else array[j]
-
+    ) -> PairReports:
+        """Reports for the pairs (sources[k], targets[k]) from a matrix, a block of its rows or
+        one unit's row, as columns (`PairReports`): range bands by table lookup, arc margins
+        and the order of blockers vectorised; witness segments measured pair by pair."""
+        i = np.asarray(sources, dtype=np.intp)
+        j = np.asarray(targets, dtype=np.intp)
+        if isinstance(source, PairMatrix):
+            index: tuple = (i, j)
+        elif isinstance(source, RowBlock):
+            index = (i - source.first, j)
+        else:
+            index = (j,)
         conventions = self.system.conventions
-        centre = pick(source.centre_distance)
-        edge = pick(source.edge_distance)
-        bearing = pick(source.bearing)
-        quadrant = pick(source.centre_quadrant)
-        in_arc = pick(
-            source.in_arc_centre if conventions.arc_test == "centre" else source.in_arc_any
-        )
-        clear = pick(source.los_clear)
+        in_arc = source.in_arc_centre if conventions.arc_test == "centre" else source.in_arc_any
+        own = self.own_arcs[i]
+        clear = source.los_clear[index]
+        blocked = np.flatnonzero(~clear)
+        hits = None
+        if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
+            hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
+        slots = self.blocker_slots(i[blocked], j[blocked], hits)
+        blockers = np.full((len(i), slots.shape[1]), -1, dtype=np.intp)
+        blockers[blocked] = slots
         distance = self.range_distances(i, j)
-        blocked = self.blocked_by(i[~clear], j[~clear])
-        units, options = self.state.units, self.state.options
-        reports = []
-        for k, (a, b) in enumerate(zip(sources, targets, strict=True)):
-            unit, target = units[a], units[b]
-            own = self.unit_arc_names[a]
-            reports.append(
-                PairReport(
-                    source=unit.id,
-                    target=target.id,
-                    centre_distance=float(centre[k]),
-                    edge_distance=float(edge[k]),
-                    bearing=float(bearing[k]),
-                    centre_arc=QUADRANT_NAMES[quadrant[k]],
-                    arcs=tuple(
-                        arc.name
-                        for arc, inside in zip(self.arcs, in_arc[k], strict=True)
-                        if inside and arc.name in own
-                    ),
-                    los=bool(clear[k]),
-                    blocked_by=blocked.get((a, b), ()),
-                    range_band=self.system.range_band(unit, float(distance[k]), options),
-                    distance=float(distance[k]),
-                    arc_margins=tuple(
-                        (arc.name, arc_margin(unit.pose, unit.base, arc, target.x, target.y))
-                        for arc in self.arcs
-                        if arc.name in own
-                    ),
-                    witness=self.witness(a, b, conventions.distance_from, conventions.distance_to)
-                    if witness
-                    else None,
-                    edge_witness=self.witness(a, b, "edge", "nearest") if witness else None,
+        band_names, bands = self.range_bands(i, distance)
+        margins = np.full((len(i), len(self.arcs)), math.inf)
+        for k, arc in enumerate(self.arcs):
+            held = np.flatnonzero(own[:, k])
+            if len(held):
+                margins[held, k] = arc_margins(self.units, i[held], j[held], arc)
+        witnesses = None
+        if witness:
+            witnesses = tuple(
+                (
+                    self.witness(a, b, conventions.distance_from, conventions.distance_to),
+                    self.witness(a, b, "edge", "nearest"),
                 )
+                for a, b in zip(i.tolist(), j.tolist(), strict=True)
             )
-        return reports
+        return PairReports(
+            self, i, j, source.centre_distance[index], source.edge_distance[index],
+            source.bearing[index], source.centre_quadrant[index], in_arc[index] & own, clear,
+            blockers, band_names, bands, distance, own, margins, witnesses,
+        )  # fmt: skip
+
+    @cached_property
+    def id_table(self) -> np.ndarray:
+        """Every unit's id as JSON text, a `report_json.table` (rows in unit order)."""
+        return json_table([text_of(unit.id) for unit in self.state.units])
+
+    @cached_property
+    def piece_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every piece's id as JSON text, after an empty row, bare and after ", "."""
+        texts = [text_of(name) for name in self.terrain.ids]
+        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
+
+    @cached_property
+    def own_arcs(self) -> np.ndarray:
+        """(N, A): whether unit n has arc a of `arcs` (the arcs its weapons name)."""
+        return np.array(
+            [[arc.name in names for arc in self.arcs] for names in self.unit_arc_names],
+            dtype=bool,
+        ).reshape(len(self.unit_arc_names), len(self.arcs))
+
+    def range_bands(
+        self, i: np.ndarray, distance: np.ndarray
+    ) -> tuple[tuple[str | None, ...], np.ndarray]:
+        """The range band of each pair (i[k] firing, range distance[k]) as indices into a
+        tuple of names: by one searchsorted per firer where the system bands by a table
+        (`RuleSystem.range_table`), else `range_band` pair by pair."""
+        units, options = self.state.units, self.state.options
+        names: dict[str | None, int] = {}
+        codes = np.empty(len(i), dtype=np.intp)
+        order = np.argsort(i, kind="stable")
+        firers, starts = np.unique(i[order], return_index=True)
+        bounds = [*starts.tolist(), len(i)]
+        for firer, (begin, end) in zip(firers.tolist(), pairwise(bounds), strict=True):
+            rows = order[begin:end]
+            unit = units[firer]
+            table = self.system.range_table(unit, options)
+            found = None if table is None else table.indices(distance[rows])
+            if found is not None:
+                lookup = np.array([names.setdefault(n, len(names)) for n in table.names])
+                codes[rows] = lookup[found]
+                continue
+            for row, value in zip(rows.tolist(), distance[rows].tolist(), strict=True):
+                band = self.system.range_band(unit, value, options)
+                codes[row] = names.setdefault(band, len(names))
+        return tuple(names), codes
 
     def witness(self, i: int, j: int, from_: str, to: str) -> Measurement:
         a, b = self.state.units[i], self.state.units[j]
@@ -232,31 +493,97 @@ class TableGeometry:
     def range_distances(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Range as the rule system measures it (from centre or edge, to centre or nearest
         point), for the pairs (i[k], j[k]), vectorised."""
+        return pair_edge_distances(self._range_ends, i, j + len(self.state.units))
+
+    @cached_property
+    def _range_ends(self) -> BaseArrays:
+        """Every unit as a firer (rows 0..N-1) and as a target (N..2N-1), each a point or its
+        base as the conventions measure range."""
         conventions = self.system.conventions
         n = len(self.state.units)
         point = CircleBase(0.0)
         poses = [u.pose for u in self.state.units]
         firers = [point] * n if conventions.distance_from == "centre" else list(self.units.bases)
         targets = [point] * n if conventions.distance_to == "centre" else list(self.units.bases)
-        both = BaseArrays.build(poses + poses, firers + targets)
-        return pair_edge_distances(both, i, j + n)
+        return BaseArrays.build(poses + poses, firers + targets)
 
     def blocked_by(self, i: np.ndarray, j: np.ndarray) -> dict[tuple[int, int], tuple[str, ...]]:
         """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it."""
+        i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
+        ids = self.terrain.ids
+        return {
+            (a, b): tuple(ids[t] for t in row if t >= 0)
+            for a, b, row in zip(
+                i.tolist(), j.tolist(), self.blocker_slots(i, j).tolist(), strict=True
+            )
+            if row and row[0] >= 0
+        }
+
+    def blocker_slots(
+        self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
+    ) -> np.ndarray:
+        """(M, K): the pieces blocking each line i[k] -> j[k], in the order the line meets
+        them, -1 after the last (K the most pieces on one line, at least 1).
+
+        `hits`: (line k, piece) pairs already known (a `RowBlock`'s), else found here.
+        Pieces are ordered by where the line enters them (`entry_fractions`), ties broken
+        by id, as GEOS's distance to each crossing orders them; a line the fractions
+        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS."""
         if len(i) == 0:
-            return {}
+            return np.full((0, 1), -1, dtype=np.intp)
         starts = np.column_stack([self.units.x[i], self.units.y[i]])
         ends = np.column_stack([self.units.x[j], self.units.y[j]])
-        levels = self.blocking.levels
-        masks = self.blocking.mask[levels[i], levels[j]]
-        line, piece = los_hits(self.terrain, starts, ends, masks)
-        lines = shapely.linestrings(np.stack([starts[line], ends[line]], axis=1))
-        crossing = shapely.intersection(lines, self.terrain.geometries[piece])
-        entry = shapely.distance(shapely.points(starts[line]), crossing)
-        found: dict[tuple[int, int], list[tuple[float, str]]] = {}
-        for k, t, along in zip(line, piece, entry, strict=True):
-            found.setdefault((int(i[k]), int(j[k])), []).append((float(along), self.terrain.ids[t]))
-        return {key: tuple(name for _, name in sorted(hits)) for key, hits in found.items()}
+        if hits is None:
+            levels = self.blocking.levels
+            hits = los_hits(self.terrain, starts, ends, self.blocking.mask[levels[i], levels[j]])
+        line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
+        per_line = np.bincount(line, minlength=len(i))
+        fraction = np.zeros(len(line))
+        many = np.flatnonzero(per_line[line] > 1)  # a line crossing one piece needs no order
+        fraction[many] = entry_fractions(
+            self.terrain, starts[line[many]], ends[line[many]], piece[many]
+        )
+        order = np.lexsort((self.id_rank[piece], fraction, line))
+        line, piece, fraction = line[order], piece[order], fraction[order]
+        first = np.r_[True, line[1:] != line[:-1]]
+        begins = np.flatnonzero(first)
+        slot = np.arange(len(line)) - np.repeat(begins, np.diff(np.r_[begins, len(line)]))
+        slots = np.full((len(i), max(int(per_line.max(initial=0)), 1)), -1, dtype=np.intp)
+        slots[line, slot] = piece
+        close = np.r_[False, (np.diff(fraction) < 1e-9) & ~first[1:]]
+        for k in np.unique(line[close | np.isnan(fraction)]).tolist():
+            crossed = slots[k][slots[k] >= 0]
+            slots[k, : len(crossed)] = self._measured_order(starts[k], ends[k], crossed)
+        return slots
+
+    @cached_property
+    def id_rank(self) -> np.ndarray:
+        """Each piece's place among the pieces sorted by id (the tie-break of equal entries)."""
+        rank = np.empty(len(self.terrain), dtype=np.intp)
+        rank[sorted(range(len(self.terrain)), key=self.terrain.ids.__getitem__)] = np.arange(
+            len(self.terrain)
+        )
+        return rank
+
+    def _measured_order(self, start, end, pieces: np.ndarray) -> tuple[str, ...]:
+        """The pieces a line crosses sorted by GEOS's distance from its start to the crossing."""
+        line = shapely.linestrings([start, end])
+        crossing = shapely.intersection(line, self.terrain.geometries[pieces])
+        entry = shapely.distance(shapely.points(start), crossing)
+        ids = self.terrain.ids
+        return tuple(
+            name for _, name in sorted(zip(entry.tolist(), [ids[t] for t in pieces], strict=True))
+        )
+
+
+def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """The block's (line, piece) hits of the lines i[k] -> j[k], as (k, piece) pairs."""
+    wanted = i.astype(np.int64) * n + j
+    order = np.argsort(wanted, kind="stable")
+    keys = (block.hit_row.astype(np.int64) + block.first) * n + block.hit_target
+    place = np.minimum(wanted[order].searchsorted(keys), max(len(wanted) - 1, 0))
+    found = wanted[order][place] == keys if len(wanted) else np.zeros(len(keys), dtype=bool)
+    return order[place[found]], block.hit_piece[found]
 
 
 def _level_blocking(system: RuleSystem, state: GameState) -> LevelBlocking:

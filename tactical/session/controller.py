@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tactical.errors import UserError
-from tactical.io.maps import write_text_atomic
+from tactical.io.files import write_text_atomic
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
 from tactical.rules.ending import Outcome
@@ -38,14 +38,19 @@ class Session:
 
     @classmethod
     def new(cls, state: GameState, seed: int, autosave: Autosave | None = None) -> Session:
-        """A new game on a loaded map; the autosave (if any) is written at once."""
-        session = cls(History.start(state, seed), autosave)
+        """A new game on a loaded map; its autosave (if any, a file of its own: never
+        another game's, `Autosave.for_new_game`) is written at once."""
+        own = autosave.for_new_game() if autosave is not None else None
+        session = cls(History.start(state, seed), own)
         session._autosave()
         return session
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], autosave: Autosave | None = None) -> Session:
-        """A saved game (or an autosave) reopened where it was saved."""
+        """A saved game (or an autosave) reopened where it was saved. Reopened from its own
+        autosave it goes on writing there; any other save gets an autosave of its own."""
+        if autosave is not None and not autosave.is_for(path):
+            autosave = autosave.for_new_game()
         return cls(load_game(path), autosave)
 
     # ----------------------------------------------------------------- where play stands

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tactical.dice import Roll, SeededDice
@@ -55,11 +56,12 @@ from tactical.rules.base import (
     with_defaults,
 )
 from tactical.rules.ending import Outcome
+from tactical.session.adjust import ADJUST, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
 MOVE = "move"
 PASS = "pass"
-SESSION_KINDS = (MOVE, PASS)
+SESSION_KINDS = (MOVE, PASS, ADJUST)
 SIDE_ORDER_KEY = "side_order"
 MAX_LISTED = 8  # offered choices named in a "not offered" message
 
@@ -118,6 +120,23 @@ class Step:
     rolls: tuple[Roll, ...]
     summary: Hashable | None = None
     by_session: bool = False
+    # the tables around the step and their rule system: what `words` reads (not compared)
+    state_before: GameState | None = field(default=None, compare=False, repr=False)
+    state_after: GameState | None = field(default=None, compare=False, repr=False)
+    system: RuleSystem | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def words(self) -> str:
+        """What the step did in plain words (the rule system's `summarise` for its own
+        actions; a pass or a table move in the session's words). Made when first read."""
+        before, after = self.state_before, self.state_after
+        if before is None or after is None or self.system is None:
+            return self.title
+        if self.is_pass:
+            return f"{self.side} passed"
+        if self.by_session:
+            return move_words(before, self.events)
+        return self.system.summarise(before, self.action, self.events, after)
 
     @property
     def is_pass(self) -> bool:
@@ -309,7 +328,9 @@ class Game:
     def odds(self, action: Action) -> OddsReport | None:
         """The exact outcome distribution of `action` before its roll, from the rule system's
         resolver (`RuleSystem.action_odds`); None for actions without odds. Cached per value."""
-        if action.kind in SESSION_KINDS and self.is_session_action(action):
+        if action.kind == ADJUST or (
+            action.kind in SESSION_KINDS and self.is_session_action(action)
+        ):
             return None
         try:
             key = ("odds", action)
@@ -359,8 +380,12 @@ class Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
-        and changes nothing; so does any action once the game is over.
+        and changes nothing; so does any action but an adjustment once the game is over.
+        An adjustment of the table (`session.adjust`) is allowed at any moment and is not
+        a go.
         """
+        if action.kind == ADJUST:
+            return self._adjusted(action)
         ended = self.outcome
         if ended is not None:
             raise UserError(
@@ -409,8 +434,31 @@ class Game:
             rolls=dice.rolls,
             summary=summary,
             by_session=by_session,
+            state_before=self.state,
+            state_after=state,
+            system=self.system,
         )
         return Game(self.initial, self.seed, state, position, self.sides, (*self.steps, step))
+
+    def _adjusted(self, action: Action) -> Game:
+        """The game after a hand adjustment of the table: same position, no dice."""
+        adjustment = adjust_in_game(self.state, action, self.sides)
+        step = Step(
+            number=len(self.steps) + 1,
+            action=action,
+            title=f"adjust: {adjustment.change}",
+            side=self.side_to_act,
+            before=self.position,
+            after=self.position,
+            phase=self.phase,
+            next_phase=self.phase,
+            next_side=self.side_to_act,
+            events=(adjustment.event,),
+            rolls=(),
+            by_session=True,
+        )
+        steps = (*self.steps, step)
+        return Game(self.initial, self.seed, adjustment.state, self.position, self.sides, steps)
 
     def pass_go(self) -> Game:
         """The side to act passes (ends its go)."""
@@ -428,6 +476,20 @@ def acting_order(state: GameState, sides: tuple[str, ...]) -> tuple[str, ...]:
     ):
         return order
     return sides
+
+
+def move_words(before: GameState, events: Sequence[Event]) -> str:
+    """A table move in words: who moved how far, and where to."""
+    for event in events:
+        if event.kind == "move":
+            unit = str(event.get("unit"))
+            name = before.unit(unit).name or unit if before.has_unit(unit) else unit
+            return (
+                f"{name} moved {float(event.get('distance', 0)):.2f}\" to "
+                f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "
+                f"heading {float(event.get('heading', 0)):g}°"
+            )
+    return "moved"
 
 
 def move_events(outcome: MoveOutcome) -> tuple[Event, ...]:

@@ -72,7 +72,10 @@ class LogEntry:
                 f"{values['side']} to act"
             )
         if self.entry == "action":
-            params = _pairs(values["params"])
+            shown = values["params"]
+            if values["kind"] == "adjust":  # the tables it adds are in the next line's words
+                shown = {k: v for k, v in shown.items() if not isinstance(v, dict | list)}
+            params = _pairs(shown)
             return (
                 f"{head} {values['side']}: {values['kind']} {values['actor']}"
                 f"{' ' + params if params else ''} [turn {values['turn']}, {values['phase']}]"
@@ -86,6 +89,8 @@ class LogEntry:
             )
         if self.entry == "end":
             return f"{head} end: {values['result']}{_cite(values['spec_id'])}"
+        if values["kind"] == "adjust" and set(values["data"]) == {"change"}:
+            return f"{head}   adjust: {values['data']['change']}"
         data = _pairs(values["data"])
         return f"{head}   {values['kind']}{_cite(values['spec_id'])}{': ' + data if data else ''}"
 

@@ -8,17 +8,22 @@ rules), is a UserError naming the file and the step.
 
 `Autosave(path).write(history)` is what a play screen calls after every
 apply, undo and redo: the write is atomic, so a session killed at any moment
-reopens with every action that completed before it.
+reopens with every action that completed before it. Each game has its own
+autosave file, named by the game's id (`Autosave.new_game_in`, `for_new_game`):
+starting or opening another game never writes over one.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from tactical.errors import UserError
-from tactical.io.saves import SavedAction, SavedGame, read_save, write_save
+from tactical.io.saves import SavedAction, SavedGame, SaveError, read_save, write_save
 from tactical.rules.base import Action
 from tactical.session.game import Game
 from tactical.session.history import History
@@ -41,30 +46,66 @@ def saved_game(played: History | Game) -> SavedGame:
     )
 
 
+# What rule-system code raises on values it never made itself: a save's `rule_state` (or an
+# action's parameters) edited by hand. From a save these are the file's fault, not a bug.
+UNTRUSTED_FAULTS = (
+    KeyError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    IndexError,
+    ArithmeticError,
+    AssertionError,
+    RecursionError,
+)
+
+
+def _fault_text(fault: BaseException) -> str:
+    detail = str(fault).splitlines()[0][:120] if str(fault) else ""
+    return f"{type(fault).__name__}: {detail}" if detail else type(fault).__name__
+
+
 def replay_actions(
     start: Game,
     actions: list[Action] | tuple[Action, ...],
     source: str,
     rolls: list[tuple[int, ...]] | None = None,
+    *,
+    untrusted: bool = False,
 ) -> tuple[Game, ...]:
-    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given."""
+    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given.
+
+    `untrusted` (a save file): a step the rule system cannot even evaluate is refused as a
+    SaveError naming the step, and the save's `rule_state` when it has one."""
     games = [start]
     for index, action in enumerate(actions):
         number = index + 1
+        where = f"actions[{index}] (step {number}, {action.kind} by {action.actor!r})"
         try:
             following = games[-1].apply(action)
         except UserError as error:
             raise UserError(
-                f"{source}: actions[{index}] (step {number}, {action.kind} by {action.actor!r}) "
-                f"no longer applies: {error.message}",
+                f"{source}: {where} no longer applies: {error.message}",
                 spec_id=error.spec_id,
+            ) from None
+        except UNTRUSTED_FAULTS as fault:
+            if not untrusted:
+                raise
+            if start.initial.rule_state:
+                raise SaveError(
+                    source,
+                    "rule_state",
+                    f"the state of a {start.rules} game: {where} cannot be played from it "
+                    f"({_fault_text(fault)})",
+                ) from None
+            raise SaveError(
+                source, f"actions[{index}]", f"an action of the game ({_fault_text(fault)})"
             ) from None
         if rolls is not None:
             got = following.steps[-1].results
             if got != rolls[index]:
                 raise UserError(
-                    f"{source}: actions[{index}] (step {number}, {action.kind} by "
-                    f"{action.actor!r}) rolled {list(got)} on replay but the save recorded "
+                    f"{source}: {where} rolled {list(got)} on replay but the save recorded "
                     f"{list(rolls[index])}: the save was made with different rules or dice"
                 )
         games.append(following)
@@ -77,11 +118,17 @@ def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
         start = Game.new(saved.initial, saved.seed)
     except UserError as error:
         raise UserError(f"{source}: the saved map cannot start a game: {error.message}") from None
+    except UNTRUSTED_FAULTS as fault:
+        key = "rule_state" if saved.initial.rule_state else "map"
+        raise SaveError(
+            source, key, f"the state of a {saved.rules} game ({_fault_text(fault)})"
+        ) from None
     games = replay_actions(
         start,
         [Action(a.kind, a.actor, a.params) for a in saved.actions],
         source,
         [a.rolls for a in saved.actions],
+        untrusted=True,
     )
     return History(games, saved.cursor)
 
@@ -96,14 +143,84 @@ def load_game(path: str | os.PathLike[str]) -> History:
     return history_from_saved(read_save(path), str(path))
 
 
+def _newest(files: list[Path]) -> Path | None:
+    """The most recently modified of the regular files among `files` (None if none is)."""
+    found = []
+    for file in files:
+        try:
+            if file.is_file():
+                found.append((file.stat().st_mtime_ns, file.name, file))
+        except OSError:
+            continue
+    return max(found)[2] if found else None
+
+
+def new_game_id(now: datetime | None = None) -> str:
+    """A game's id: when it started (UTC, so that ids sort by age) and 6 random hex digits
+    (two games started in the same second never share one)."""
+    moment = now or datetime.now(UTC)
+    return f"{moment:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+GAME_FILE = "{id}.json"  # a game's autosave in the autosave folder
+# what a game id looks like to glob (so that `--resume` never takes another file for a game)
+GAME_ID_GLOB = "[0-9]" * 8 + "-" + "[0-9]" * 6 + "-" + "[0-9a-f]" * 6
+
+
 @dataclass(frozen=True)
 class Autosave:
-    """The autosave file a play screen writes after every change (atomic writes)."""
+    """The autosave file a play screen writes after every change (atomic writes).
+
+    One file per game: a new game never writes over another game's autosave. `naming`
+    says how another game's file is named next to this one (`{id}` its game id): in the
+    autosave folder `<id>.json`; next to a file given by hand `<stem>-<id><suffix>`.
+    """
 
     path: Path
+    naming: str = ""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], naming: str = "") -> None:
         object.__setattr__(self, "path", Path(path))
+        object.__setattr__(self, "naming", naming)
+
+    @classmethod
+    def new_game_in(cls, folder: str | os.PathLike[str]) -> Autosave:
+        """A new game's autosave in the autosave folder, named by its id."""
+        return cls(Path(folder) / GAME_FILE.format(id=new_game_id()), GAME_FILE)
+
+    @classmethod
+    def latest_in(cls, folder: str | os.PathLike[str], *also: Path) -> Autosave | None:
+        """The most recently written game of the autosave folder (and of the files `also`
+        given, an older version's single autosave): what `--resume` reopens."""
+        newest = _newest([*Path(folder).glob(GAME_FILE.format(id=GAME_ID_GLOB)), *also])
+        if newest is None:
+            return None
+        return cls(newest, GAME_FILE if newest.parent == Path(folder) else "")
+
+    @classmethod
+    def latest_of(cls, file: str | os.PathLike[str]) -> Autosave | None:
+        """The most recently written of a file given by hand and the games autosaved next
+        to it (`<stem>-<id><suffix>`, see `for_new_game`): what `--resume --autosave` reopens."""
+        path = Path(file)
+        naming = f"{path.stem}-{{id}}{path.suffix}"
+        pattern = f"{glob.escape(path.stem)}-{GAME_ID_GLOB}{glob.escape(path.suffix)}"
+        newest = _newest([path, *path.parent.glob(pattern)])
+        return None if newest is None else cls(newest, naming)
+
+    def for_new_game(self) -> Autosave:
+        """Where a new game started with this autosave writes: here while no game has
+        written here yet, else a file of its own next to it, named by the new game's id."""
+        if not self.path.exists():
+            return self
+        naming = self.naming or f"{self.path.stem}-{{id}}{self.path.suffix}"
+        return Autosave(self.path.parent / naming.format(id=new_game_id()), naming)
+
+    def is_for(self, path: str | os.PathLike[str]) -> bool:
+        """Whether this autosave is the file `path` (a game reopened from its own autosave)."""
+        try:
+            return self.path.resolve() == Path(path).resolve()
+        except OSError:
+            return False
 
     def write(self, history: History | Game) -> None:
         save_game(history, self.path)

@@ -32,6 +32,7 @@ from shapely.geometry import Polygon, box
 from tactical.dice import D6, Dice, Roll
 from tactical.errors import UserError
 from tactical.geometry.zones import Zone
+from tactical.io.files import read_input
 from tactical.io.paths import assets_dir
 from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind
 
@@ -85,11 +86,13 @@ def load_library(path: str | Path | None = None) -> tuple[LibraryPiece, ...]:
     """Read a terrain library TOML file (default: the one shipped in assets/)."""
     source = Path(path) if path is not None else library_path()
     try:
-        document = tomllib.loads(source.read_text(encoding="utf-8"))
+        document = tomllib.loads(read_input(source).decode("utf-8"))
     except OSError as error:
         raise UserError(f"{source}: cannot read the terrain library ({error.strerror})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UserError(f"{source}: not a valid TOML terrain library ({error})") from None
+    except RecursionError:
+        raise UserError(f"{source}: not a valid TOML terrain library (nested too deeply)") from None
     entries = document.get("piece")
     if not isinstance(entries, list) or not entries:
         raise UserError(f"{source}: expected [[piece]] tables")
@@ -205,8 +208,14 @@ def setup_terrain(
     avoid: Sequence[Zone] = (),
     sides: Sequence[str] = SIDES,
     seed: int | None = None,
+    keep_clear: Sequence[Polygon] = (),
 ) -> TerrainSetup:
-    """Run the R002.9 procedure on `board` (see the module doc)."""
+    """Run the R002.9 procedure on `board` (see the module doc).
+
+    `keep_clear` are the footprints of units already on the table: no piece is placed
+    under one. R002.9 says a side rolling 5 or 6 *may place* a piece in the area, so
+    where in the area is the placing side's choice: the piece goes to a spot of its
+    area clear of every unit (or, where there is none, is reported unplaced)."""
     pieces = tuple(library) if library is not None else load_library()
     weights = np.array([p.weight for p in pieces], dtype=float)
     weights /= weights.sum()
@@ -214,7 +223,7 @@ def setup_terrain(
     placed: list[Terrain] = []
     shapes: list[Polygon] = []
     counters: dict[str, int] = {}
-    zones = [zone.polygon for zone in avoid]
+    zones = [zone.polygon for zone in avoid] + list(keep_clear)
     areas = []
     for area in board.areas:
         rolls = {
@@ -287,12 +296,19 @@ def seeded_setup(
     seed: int,
     library: Sequence[LibraryPiece] | None = None,
     avoid: Sequence[Zone] = (),
+    keep_clear: Sequence[Polygon] = (),
 ) -> TerrainSetup:
     """The procedure with dice and placement both seeded from `seed` (reproducible)."""
     from tactical.dice import SeededDice
 
     return setup_terrain(
-        board, SeededDice(seed), np.random.default_rng(seed), library, avoid, seed=seed
+        board,
+        SeededDice(seed),
+        np.random.default_rng(seed),
+        library,
+        avoid,
+        seed=seed,
+        keep_clear=keep_clear,
     )
 
 

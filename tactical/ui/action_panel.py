@@ -36,6 +36,7 @@ from pygame_gui.elements import (
 
 from tactical.errors import UserError
 from tactical.rules.base import Action, ActionChoice, Field, Problem, check_fields, checkable_params
+from tactical.rules.status import Unavailable
 from tactical.ui.declaration import (
     PATH_FIELD,
     action_from_values,
@@ -44,6 +45,7 @@ from tactical.ui.declaration import (
     form_fields,
     format_value,
     is_move_choice,
+    key_words,
     parse_value,
     problem_text,
     value_problems,
@@ -65,14 +67,21 @@ MAX_LIST_ROWS = 8
 
 CHOICES_ID = "#action_choices"
 FIELD_NAME_ID = "#action_field_name"
+UNAVAILABLE_ID = "#unavailable_choice"
+GREYED = {  # an action of the phase the rules refuse now
+    "colours": {"normal_text": "#7C7C7C", "hovered_text": "#9A9A9A", "selected_text": "#9A9A9A"},
+    "misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "4"},
+}
 THEME = {  # scoped to the panel's own object ids: long titles read from their start
     f"{CHOICES_ID}.@selection_list_item": {
         "misc": {"text_horiz_alignment": "left", "text_horiz_alignment_padding": "4"}
     },
     FIELD_NAME_ID: {"misc": {"text_horiz_alignment": "left"}},
+    UNAVAILABLE_ID: GREYED,
+    f"{CHOICES_ID}.{UNAVAILABLE_ID}": GREYED,
 }
 
-CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move"]
+CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move", "unavailable"]
 
 # --------------------------------------------------------------------------- the widget
 
@@ -83,6 +92,7 @@ class PanelCommand:
 
     name: CommandName
     action: Action | None = None
+    reason: str = ""  # "unavailable": why the action cannot be taken now, with its rule
 
 
 @dataclass
@@ -120,6 +130,8 @@ class ActionPanel:
             pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Cancel", m, container=c
         )
         self.choices: tuple[ActionChoice, ...] = ()
+        self.unavailable: tuple[Unavailable, ...] = ()
+        self.unavailable_labels: tuple[str, ...] = ()
         # whether a path of a choice is drawn with the move tool (its actor is one unit on the
         # table); the App decides, and a path it cannot draw is typed like any other text
         self.drawable: Callable[[ActionChoice], bool] = is_move_choice
@@ -159,15 +171,25 @@ class ActionPanel:
 
     # ------------------------------------------------------------------ choices
 
-    def set_choices(self, choices: Sequence[ActionChoice]) -> None:
-        """Offer `choices` (in the App's order). The picked choice and its values stay when the
-        same choice (kind, actor) is still offered; nothing is rebuilt when nothing changed."""
+    def set_choices(
+        self, choices: Sequence[ActionChoice], unavailable: Sequence[Unavailable] = ()
+    ) -> None:
+        """Offer `choices` (in the App's order), then list `unavailable` greyed out (a click
+        says why). The picked choice and its values stay when the same choice (kind, actor)
+        is still offered; nothing is rebuilt when nothing changed."""
         offered = tuple(choices)
-        if offered == self.choices:
+        refused = tuple(unavailable)
+        if offered == self.choices and refused == self.unavailable:
             return
         self.choices = offered
+        self.unavailable = refused
         self.labels = _unique_labels(offered)
-        self.choice_list.set_item_list(list(self.labels))
+        self.unavailable_labels = tuple(
+            f"{label} (not now)" for label in _unique_titles([u.title for u in refused])
+        )
+        items: list[str | tuple[str, str]] = list(self.labels)
+        items.extend((label, UNAVAILABLE_ID) for label in self.unavailable_labels)
+        self.choice_list.set_item_list(items)
         kept = self._still_offered(self.picked)
         if kept is None:
             self._clear_pick()
@@ -355,7 +377,7 @@ class ActionPanel:
             line = f"{PATH_FIELD}: draw the move on the table{cited}"
         elif first.key in self._unset_menus():
             cited = f" ({first.spec_id})" if first.spec_id else ""
-            line = f"{first.key}: pick one in its list (required){cited}"
+            line = f"{key_words(first.key)}: pick one in its list (required){cited}"
         else:
             line = problem_text(first)
         more = len(problems) - 1
@@ -416,6 +438,14 @@ class ActionPanel:
             if element is self.choice_list and event.text in self.labels:
                 choice = self.pick(self.labels.index(event.text))
                 return PanelCommand("move" if self.drawable(choice) else "picked")
+            if element is self.choice_list and event.text in self.unavailable_labels:
+                refused = self.unavailable[self.unavailable_labels.index(event.text)]
+                index = self.choices.index(self.picked) if self.picked is not None else None
+                self._select_row(index)  # the row cannot be picked: the pick stays
+                cited = f" ({refused.spec_id})" if refused.spec_id else ""
+                return PanelCommand(
+                    "unavailable", reason=f"{refused.title}: {refused.reason}{cited}"
+                )
             return None
         if event.type == pygame_gui.UI_SELECTION_LIST_DROPPED_SELECTION:
             if element is self.choice_list and self.picked is not None:
@@ -474,7 +504,7 @@ class ActionPanel:
         if self.picked is None:
             return
         shown = form_fields(self.picked)
-        widest = max((self._text_width(spec.name) for spec in shown), default=0)
+        widest = max((self._text_width(spec.label) for spec in shown), default=0)
         self._label_width = max(MIN_LABEL_WIDTH, min(widest + TEXT_SLACK + PAD, self._inner() // 2))
         drawn = self.drawable(self.picked)
         for spec in form_fields(self.picked):
@@ -485,7 +515,7 @@ class ActionPanel:
         tip = escape(field_tooltip(spec))
         label = UILabel(
             pygame.Rect(0, 0, self._label_width - PAD, ROW - 2),
-            self._fit(spec.name, self._label_width - PAD),
+            self._fit(spec.label, self._label_width - PAD),
             m,
             container=c,
             object_id=ObjectID(FIELD_NAME_ID),
@@ -579,7 +609,8 @@ class ActionPanel:
         problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
         fixed = BUTTON_HEIGHT + problem_height + CAPTION_HEIGHT + ROW * len(self._rows) + 5 * PAD
         room = max(0, height - fixed)
-        wanted_rows = min(MAX_LIST_ROWS, max(MIN_LIST_ROWS, len(self.labels)))
+        listed = len(self.labels) + len(self.unavailable_labels)
+        wanted_rows = min(MAX_LIST_ROWS, max(MIN_LIST_ROWS, listed))
         # whole rows only, and at most half the free room: the odds chart needs the rest
         rows = max(MIN_LIST_ROWS, min(wanted_rows, (room // 2 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
@@ -670,3 +701,15 @@ def _unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
             number += 1
         labels.append(label)
     return tuple(labels)
+
+
+def _unique_titles(titles: Sequence[str]) -> tuple[str, ...]:
+    """Titles told apart by a number where two are equal (the list reports rows by text)."""
+    found: list[str] = []
+    for title in titles:
+        label, number = title, 2
+        while label in found:
+            label = f"{title} #{number}"
+            number += 1
+        found.append(label)
+    return tuple(found)

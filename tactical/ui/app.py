@@ -17,9 +17,10 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
+import io
+import logging
 import math
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import replace
 from html import escape
@@ -31,27 +32,33 @@ from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
-from tactical.io.maps import load_map, save_map
+from tactical.io.files import write_bytes_atomic
+from tactical.io.maps import load_map
+from tactical.io.paths import is_builtin
 from tactical.model import GameState, Unit
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
 from tactical.session.controller import Session
 from tactical.session.saving import Autosave
+from tactical.ui.adjust_mode import AdjustMode
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
-from tactical.ui.setup_mode import SetupMode
+from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
+# Where an exception escaping an event handler is logged (the screen shows one line of it).
+EVENT_LOG = logging.getLogger("tactical.ui.events")
 DEFAULT_SIZE = (1280, 800)
 FPS = 60
 PAN_STEP = 60  # pixels per arrow key press
 ZOOM_STEP = 1.15  # per wheel notch
 CLICK_SLOP = 4  # pixels a press may move and still be a click
+FUNCTION_KEYS = (pygame.K_F1, pygame.K_F2, pygame.K_F12)
 
 
 class App:
@@ -68,6 +75,7 @@ class App:
         autosave: Autosave | None = None,
         session: Session | None = None,
         ai: Mapping[str, str] | None = None,
+        catalogue: str | os.PathLike[str] | None = None,
     ) -> None:
         self.headless = headless
         if headless:
@@ -119,6 +127,8 @@ class App:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
         self.play.ai.set_seats(ai or {})  # the sides the computer plays (`--ai`)
+        self.adjust = AdjustMode(self, self.play, catalogue)
+        self.adjust.loaded(self.path)
         # created last so that it lies over the panels
         self.card = UnitCard(self.manager)
         self._layout()
@@ -129,11 +139,25 @@ class App:
 
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
+        last_failure = ""
         while self.running:
             for event in pygame.event.get():
                 self.handle(event)
-            self.step(self.clock.tick(FPS) / 1000)
-            self.frame()
+            try:
+                self.step(self.clock.tick(FPS) / 1000)
+                self.frame()
+            except Exception as error:  # a frame that cannot be drawn must not end the game
+                failure = f"{type(error).__name__}: {error}"
+                if failure != last_failure:  # said once, not 60 times a second
+                    EVENT_LOG.error("the play screen's frame failed", exc_info=error)
+                    said = failure.splitlines()[0][:160]
+                    self.set_status(
+                        f"Something went wrong drawing the screen ({said}); the game is "
+                        "unchanged, the details are in the log"
+                    )
+                last_failure = failure
+                continue
+            last_failure = ""
             if not self.headless:
                 pygame.display.flip()
         self.play.close()
@@ -216,23 +240,29 @@ class App:
         self.top.set_title(self._title())
         self.status.layout(self.size)
         self.setup.layout(self.size)
+        self.adjust.layout(self.size)
         self.play.layout()
-        self.pair_panel.layout(self.size)
+        self.pair_panel.layout(self._mouse, self.table_area())
         self.help.layout(self.size)
 
     def _show_mode(self) -> None:
-        setup = self.view.mode == "setup"
-        self.play.show(not setup)
-        self.setup.show(setup)
+        mode = self.view.mode
+        self.play.show(mode == "play")
+        self.setup.show(mode == "setup")
+        self.adjust.show(mode == "adjust")
         self.top.show_mode(self.view.mode, self.view.tool == "measure")
 
     def _title(self) -> str:
         return f"{self.state.title or 'untitled map'} · {self.system.title}"
 
     def _over_widget(self, pos: tuple[int, int]) -> bool:
-        widgets = [self.top.panel, self.help.box, self.pair_panel.box, self.status.label]
+        # the card and the pair panel are not here: they keep away from the pointer, and a
+        # click where they are goes to the table
+        widgets = [self.top.panel, self.help.box, self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
+        if self.view.mode == "adjust":
+            widgets.extend(self.adjust.widgets())
         if self._dialog is not None:
             widgets.append(self._dialog[1])
         if self.message is not None and self.message.alive():
@@ -243,24 +273,61 @@ class App:
         typing_elsewhere = any(
             isinstance(element, UITextEntryLine) for element in self.manager.get_focus_set() or ()
         )
-        return self.setup.typing() or typing_elsewhere or self._dialog is not None
+        typing = self.setup.typing() or self.adjust.typing() or typing_elsewhere
+        return typing or self._dialog is not None
 
     # ------------------------------------------------------------------ events
 
     def handle(self, event: pygame.event.Event) -> None:
+        """One event. No event ends the play screen with a traceback: an exception escaping a
+        handler is logged and shown as an error line; the game (immutable snapshots, replaced
+        only by a finished action) stays as it was and the window open."""
+        try:
+            self._handle(event)
+        except Exception as error:  # the screen must outlive any one bug
+            self._handler_failed(event, error)
+
+    def _handler_failed(self, event: pygame.event.Event, error: Exception) -> None:
+        if isinstance(error, UserError):
+            self.set_status(error.describe())
+            return
+        EVENT_LOG.error(
+            "the play screen's %s handler failed",
+            pygame.event.event_name(event.type),
+            exc_info=error,
+        )
+        text = f"{type(error).__name__}: {error}".splitlines()[0][:160]
+        self.set_status(
+            f"Something went wrong with that input ({text}); the game is unchanged, "
+            "the details are in the log"
+        )
+
+    def _handle(self, event: pygame.event.Event) -> None:
         """One event: the widgets first, then the table."""
         if event.type == pygame.QUIT:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            size = (getattr(event, "w", 0) or event.x, getattr(event, "h", 0) or event.y)
-            self.resize(size)
+            # VIDEORESIZE has w, h; WINDOWSIZECHANGED x, y (a size of 0 is clamped by resize)
+            wide, high = ("w", "h") if event.type == pygame.VIDEORESIZE else ("x", "y")
+            self.resize((int(getattr(event, wide, 0)), int(getattr(event, high, 0))))
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        if event.type == pygame.KEYDOWN and not self._typing() and self._shortcut(event):
+        # function keys type nothing: they work while a text entry has the focus too
+        if (
+            event.type == pygame.KEYDOWN
+            and (event.key in FUNCTION_KEYS or not self._typing())
+            and self._shortcut(event)
+        ):
             return
-        consumed = self.manager.process_events(event)
+        try:
+            consumed = self.manager.process_events(event)
+        except IndexError as error:
+            # pygame_gui's text lines (the file dialog's path) can lose track of their
+            # selection and raise "No selected rows." on an edit: that one edit is dropped
+            EVENT_LOG.warning("a text field dropped an edit: %s", error)
+            consumed = True
         if event.type in (pygame.MOUSEMOTION, pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             self._mouse = tuple(int(v) for v in event.pos)  # type: ignore[assignment]
         if consumed and event.type != pygame.MOUSEMOTION:
@@ -281,6 +348,14 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.ui_event(event):
             return
+        if self.view.mode == "adjust" and self.adjust.ui_event(event):
+            return
+        if (
+            event.type == pygame_gui.UI_BUTTON_PRESSED
+            and self.adjust.panel.command(event.ui_element) == "done"
+        ):
+            self.toggle_adjust()
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
                 "mode": self.toggle_mode,
@@ -290,6 +365,7 @@ class App:
                 "save": self.save_for_mode,
                 "png": self.export_png,
                 "help": self.toggle_help,
+                "adjust": self.toggle_adjust,
             }
             name = self.top.command(event.ui_element)
             if name is not None:
@@ -302,7 +378,7 @@ class App:
                     dialog.kill()
                 if purpose == "open":
                     self.open_file(event.text)
-                elif purpose == "save":
+                elif purpose == "save" or purpose == "save-map-as":
                     self.save(event.text)
                 elif purpose == "save-game":
                     self.play.save_game(event.text)
@@ -319,7 +395,12 @@ class App:
         ctrl = event.mod & pygame.KMOD_CTRL
         shift = event.mod & pygame.KMOD_SHIFT
         playing = self.view.mode == "play"
-        if ctrl and event.key == pygame.K_s and (shift or not playing):
+        adjusting = self.view.mode == "adjust"
+        if event.key == pygame.K_F2:
+            self.toggle_adjust()
+        elif ctrl and adjusting and event.key in (pygame.K_z, pygame.K_y):
+            self.adjust.undo() if event.key == pygame.K_z else self.adjust.redo()
+        elif ctrl and event.key == pygame.K_s and (shift or not playing):
             self.save()
         elif ctrl and event.key == pygame.K_s:
             self.play.save_game()
@@ -353,6 +434,8 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.key(event):
             return
+        if self.view.mode == "adjust" and self.adjust.key(event):
+            return
         if key in arrows:
             self.view = replace(self.view, camera=self.view.camera.panned(*arrows[key]))
         elif key in (pygame.K_f, pygame.K_HOME):
@@ -363,6 +446,7 @@ class App:
             self.toggle_mode()
         elif key == pygame.K_ESCAPE:
             self.setup.escape()
+            self.adjust.escape()
             self.play.escape()
             self.view = replace(self.view, ruler=None, help_visible=False)
             self.help.show(False)
@@ -387,6 +471,8 @@ class App:
         unit_id = self.index.unit_at(point)
         if self.view.mode == "setup":
             self.setup.press(point, unit_id)
+        elif self.view.mode == "adjust":
+            self.adjust.press(point, unit_id, pygame.key.get_mods())
         elif not self.play.press(point, unit_id):
             self.select(unit_id)
 
@@ -406,6 +492,7 @@ class App:
             self._finish_ruler(Ruler(ruler.start, snapped, done=True))
             return
         self.setup.release(self.world(pos), moved)
+        self.adjust.release(self.world(pos), moved)
 
     def _mouse_motion(self, event: pygame.event.Event) -> None:
         pos = tuple(event.pos)
@@ -420,6 +507,7 @@ class App:
             snapped, _ = self.index.snap(point, snap_tolerance(self.view.camera))
             self.view = replace(self.view, ruler=Ruler(ruler.start, snapped))
         self.setup.drag(point)
+        self.adjust.drag(point)
         self.play.drag(point)
         hovered = None if self._over_widget(pos) else self.index.unit_at(point)
         if hovered != self.view.hovered:
@@ -433,6 +521,8 @@ class App:
             return
         under = self.index.unit_at(self.world(self._mouse))
         if self.view.mode == "setup" and self.setup.wheel(notches, under):
+            return
+        if self.view.mode == "adjust" and self.adjust.wheel(notches, under):
             return
         camera = self.view.camera.zoomed(ZOOM_STEP**notches, self._mouse)
         self.view = replace(self.view, camera=camera)
@@ -463,13 +553,17 @@ class App:
     def toggle_mode(self) -> None:
         """Play <-> setup. Setup changes the table before the game; leaving it starts the game
         on the table as set up. Once the game has steps, setup is closed (the game's start is
-        part of its save)."""
+        part of its save): adjust mode (F2) changes the table at any moment. Tab in adjust
+        mode goes back to play."""
+        if self.view.mode == "adjust":
+            self.toggle_adjust()
+            return
         if self.view.mode == "play":
             session = self.play.session
             if session.history.length > 0 or self.play.replaying:
                 self.set_status(
                     f"setup is over: the game has {session.history.length} step(s); "
-                    "undo to step 0 and start anew by opening the map (Ctrl+O)"
+                    "F2 adjusts the table at any moment"
                 )
                 return
             self.play.cancel_move()
@@ -486,6 +580,23 @@ class App:
         self._show_mode()
         self.setup.update_pose_entries()
 
+    def toggle_adjust(self) -> None:
+        """Adjust mode (F2) from play or setup, and back to play."""
+        if self.view.mode == "adjust":
+            if not self.adjust.leave():
+                return
+            self.view = replace(self.view, mode="play")
+            self.play.sync()
+        else:
+            if self.view.mode == "setup":
+                self.toggle_mode()
+                if self.view.mode != "play":
+                    return
+            if not self.adjust.enter():
+                return
+            self.view = replace(self.view, mode="adjust")
+        self._show_mode()
+
     def toggle_measure(self) -> None:
         tool = "select" if self.view.tool == "measure" else "measure"
         self.view = replace(self.view, tool=tool, ruler=None)
@@ -501,6 +612,8 @@ class App:
         self.setup.update_pose_entries()
         if self.view.mode == "play":
             self.play.selection_changed()
+        elif self.view.mode == "adjust":
+            self.adjust.selection_changed()
 
     def _finish_ruler(self, ruler: Ruler) -> None:
         self.view = replace(self.view, ruler=ruler)
@@ -554,9 +667,10 @@ class App:
         """The table a game starts from (a new map, an opened save)."""
         self.state = self.map_state = state
         self.system = registry.get(state.rules)
-        if path is not None:
-            self.path = path
+        if path is not None or self.adjust.drafting:
+            self.path = path  # a table made from nothing has no file yet
         self.setup.forget_table()
+        self.adjust.loaded(self.path)
         self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
         self.top.set_title(self._title())
         self.setup.update_pose_entries()
@@ -571,21 +685,21 @@ class App:
         """Save the map to `path`, the current path, or ask for one (a file dialog).
 
         In play mode the map is the table the game started from: the game's moves and
-        the rule system's state belong to the game's save, not to the map."""
+        the rule system's state belong to the game's save, not to the map; in adjust mode
+        it is the table as adjusted. Never inside the installed program (a built-in map
+        asks for a name of its own), never over a file without asking
+        (`AdjustMode.save_map_as`)."""
         target = Path(path) if path is not None else self.path
-        if target is None:
-            self._file_dialog("save", "Save the map as", False)
+        if target is None or is_builtin(target):
+            self._file_dialog("save-map-as", "Save the map as (.toml)", False)
             return False
-        table = self.state if self.view.mode == "setup" else self.map_state
-        try:
-            save_map(table, target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.show_message("Cannot save map", message)
-            return False
-        self.path = target
-        self.set_status(f"saved {target}")
-        return True
+        saved = self.adjust.save_map_as(target, state=self._map_to_save())
+        if saved:
+            self.path = target
+        return saved
+
+    def _map_to_save(self) -> GameState:
+        return self.map_state if self.view.mode == "play" else self.state
 
     def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
         """The current view as a PNG (atomic write); a free name in the current folder."""
@@ -598,13 +712,15 @@ class App:
         if target.suffix.lower() != ".png":
             target = target.with_suffix(target.suffix + ".png")
         surface = self.frame()
+        picture = io.BytesIO()
         try:
-            handle, temporary = tempfile.mkstemp(suffix=".png", dir=target.parent or Path("."))
-            os.close(handle)
-            pygame.image.save(surface, temporary)
-            os.replace(temporary, target)
-        except (OSError, pygame.error) as error:
+            pygame.image.save(surface, picture, "view.png")
+            write_bytes_atomic(target, picture.getvalue())  # checked, atomic, mode kept
+        except pygame.error as error:
             self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
+            return None
+        except UserError as error:
+            self.show_message("Cannot export PNG", error.describe())
             return None
         self.set_status(f"wrote {target}")
         return target
@@ -629,27 +745,46 @@ class App:
         if hovered is None:
             self.card.hide()
         else:
-            key = (hovered, self.state.units, self.play.result)
+            key = (hovered, self.state, self.play.result)
             unit = self.state.unit(hovered)
 
             def html() -> str:
-                return card_html(unit, self.system, self.play.card_lines(hovered))
+                status = self.table.tokens.statuses(self.state, self.system).get(hovered)
+                roll = self.play.card_lines(hovered)
+                hits = tuple(h for h in self.play.last_hits(hovered) if h not in roll)
+                return card_html(unit, status, roll, hits)
 
-            self.card.show(key, html, pos, self.size)
-        self.pair_panel.show(self.pair_report, self._moving)
+            self.card.show(key, html, pos, self.table_area())
+        self.pair_panel.show(self.pair_report, self._moving, pos, self.table_area())
+
+    def table_area(self) -> pygame.Rect:
+        """The window between the bars and left of the mode's panel: where the cards go."""
+        width, height = self.size
+        right = width - (PANEL_WIDTH + 8 if self.view.mode == "play" else SIDE_PANEL + 8)
+        bottom = height - STATUS_BAR - LEGEND_BAND
+        return pygame.Rect(0, TOP_BAR, max(1, right), max(1, bottom - TOP_BAR))
 
     # ------------------------------------------------------------------ drawing
 
     def frame(self) -> pygame.Surface:
         """Draw one frame of the table, the mode's overlays and the widgets; returns it."""
         surface = self.screen
-        state = self.setup.preview_state(self.state) if self.view.mode == "setup" else self.state
+        state = self.state
+        if self.view.mode == "setup":
+            state = self.setup.preview_state(state)
+        elif self.view.mode == "adjust":
+            state = self.adjust.preview_state(state)
         scene = TableScene(
             state,
             self.system,
             self.setup.deployment,
             moving=self._moving,
             panning=self._pan_from is not None,
+            legend=self.play.overlays.legend(
+                state, self.view.selected, self.play.session.side_to_act
+            )
+            if self.view.mode == "play"
+            else (),
         )
         moved = self.play.moved_state() if self._moving else None
 
@@ -659,6 +794,8 @@ class App:
         def overlay(surface: pygame.Surface) -> None:
             if self.view.mode == "play":
                 self.play.draw(surface)
+            elif self.view.mode == "adjust":
+                self.adjust.draw(surface)
 
         self.table.draw(surface, scene, self.view, pair, moved, overlay)
         self.manager.draw_ui(surface)

@@ -21,6 +21,7 @@ HELP_SIZE = (640, 520)
 
 BUTTONS = (
     ("mode", "Mode: play", "Tab: switch play / setup mode"),
+    ("adjust", "Adjust", "F2: adjust the table at any moment (also mid-game)"),
     ("measure", "Measure", "M: ruler from any point to any point"),
     ("fit", "Fit", "F: fit the table to the window"),
     ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
@@ -44,12 +45,25 @@ CONTROLS = (
     ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
     ("Page Up / Page Down", "replay: previous / next step"),
     ("Hover", "unit card; with a unit selected: distances, arcs, LOS, range band"),
+    ("K", "adjudication card (PNG) of the selected unit firing on the hovered one"),
+    ("R", "reach: every legal end position of the selected unit this activation"),
+    ("T", "threat map of the side to act: weapons bearing, expected damage, off"),
+    ("V", "move advice: the selected unit's best ends, damage dealt and taken"),
     ("Right/middle drag, arrows", "pan"),
     ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
     ("F / Home", "fit the table to the window"),
     ("M", "measure tool: drag or two clicks; snaps to centres and base edges"),
     ("Esc", "cancel the ruler / drag, close help"),
     ("Tab", "switch play / setup mode (setup only before the first action)"),
+    ("F2 / Adjust", "adjust the table at any moment: every change is a step, undone by Ctrl+Z"),
+    ("Adjust: drag", "move a unit or terrain piece; drag a corner dot to reshape a piece"),
+    ("Adjust: turning handle", "the dot ahead of the selection: drag it to turn it"),
+    ("Adjust: Shift+click / Ctrl+click", "add a corner on an edge / remove a corner"),
+    ("Adjust: Q / E, wheel", "turn the selection 5° (Shift: 1°)"),
+    ("Adjust: Rectangle, Circle", "drag out a new terrain piece of the kind and height chosen"),
+    ("Adjust: palette", "pick a class, click the table to place it (Esc stops)"),
+    ("Adjust: quick entry", "ruler 12 6 0 places or moves a unit; rect, circle, delete, set"),
+    ("Adjust: Delete", "take the selection off the table"),
     ("Setup: drag", "move a unit (companion) or a terrain piece"),
     ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
     ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
@@ -86,8 +100,9 @@ class TopBar:
                 tool_tip_text=tip,
             )
             left += width + 4
+        self._start = left + 4  # the title starts after the buttons
         self.title = UILabel(
-            pygame.Rect(620, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
+            pygame.Rect(self._start, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
         )
         self._title = ""
         self._width = 0
@@ -96,13 +111,13 @@ class TopBar:
         self._width = size[0]
         self.panel.set_relative_position((0, 0))
         self.panel.set_dimensions((size[0], TOP_BAR))
-        self.title.set_relative_position((max(620, size[0] - TITLE_WIDTH - 8), 2))
+        self.title.set_relative_position((max(self._start, size[0] - TITLE_WIDTH - 8), 2))
         self.set_title(self._title)
 
     def set_title(self, title: str) -> None:
         """The map's title and rule system, shortened to what the bar has room for."""
         self._title = title
-        room = max(8, (min(TITLE_WIDTH, self._width - 628)) // TITLE_CHAR_PIXELS)
+        room = max(8, (min(TITLE_WIDTH, self._width - self._start - 8)) // TITLE_CHAR_PIXELS)
         shown = title if len(title) <= room else title[: room - 3] + "..."
         self.title.set_text(shown or " ")
 

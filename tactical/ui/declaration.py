@@ -108,9 +108,15 @@ def action_from_values(choice: ActionChoice, values: Mapping[str, Any]) -> Actio
     return Action(choice.kind, choice.actor, FrozenMap(params))
 
 
+def key_words(key: str) -> str:
+    """A field's key (a dotted path of names) as words: "deimos-base.other_lp" reads
+    "deimos-base other lp"."""
+    return " ".join(part.replace("_", " ") for part in key.split("."))
+
+
 def problem_text(problem: Problem) -> str:
     cited = f" ({problem.spec_id})" if problem.spec_id else ""
-    return f"{problem.key}: expected {problem.expected}{cited}"
+    return f"{key_words(problem.key)}: expected {problem.expected}{cited}"
 
 
 def _given(values: Mapping[str, Any]) -> dict[str, Any]:
@@ -185,4 +191,4 @@ def field_tooltip(spec: Field) -> str:
     parts.append(f"expects {spec.describe()}" + ("" if spec.required else " (optional)"))
     if spec.spec_id:
         parts.append(spec.spec_id)
-    return f"{spec.name}: " + " · ".join(parts)
+    return f"{spec.label}: " + " · ".join(parts)

@@ -119,15 +119,20 @@ def polyline(
 
 
 def hatch_segments(
-    screen_polygon: BaseGeometry, angle: float, spacing: float
+    screen_polygon: BaseGeometry,
+    angle: float,
+    spacing: float,
+    anchor: Point2 = (0.0, 0.0),
 ) -> list[tuple[Point2, Point2]]:
     """Parallel hatch lines clipped to a polygon already in screen coordinates.
 
     `angle` in screen degrees (0 horizontal, counter-clockwise as seen), `spacing`
-    in pixels. Lines are anchored to the screen, not the piece, so neighbouring
-    pieces' hatching lines up. A scanline fill: in a frame turned so the hatch
-    runs along u, each line v = k * spacing crosses the rings' edges at sorted u
-    values, and inside runs are the pairs (even-odd, so holes stay empty).
+    in pixels. Lines run through `anchor` (a screen point) and every `spacing` from
+    it, not from the piece, so neighbouring pieces' hatching lines up; anchored to
+    the table's corner, the hatching moves with the table when the view pans. A
+    scanline fill: in a frame turned so the hatch runs along u, each line
+    v = k * spacing crosses the rings' edges at sorted u values, and inside runs are
+    the pairs (even-odd, so holes stay empty).
     """
     edges = _ring_edges(screen_polygon)
     if edges.size == 0:
@@ -135,6 +140,8 @@ def hatch_segments(
     radians = math.radians(angle)
     direction = np.array([math.cos(radians), -math.sin(radians)])
     normal = np.array([-direction[1], direction[0]])
+    base = np.asarray(anchor, dtype=float)
+    edges = edges - base if (base != 0.0).any() else edges
     u = edges @ direction  # (E, 2): both ends of every edge along the hatch
     v = edges @ normal  # (E, 2): and across it
     first = math.ceil(v.min() / spacing)
@@ -154,7 +161,7 @@ def hatch_segments(
     counts = crossing.sum(axis=1)
     segments: list[tuple[Point2, Point2]] = []
     for row, count in enumerate(counts.tolist()):
-        offset = lines[row] * normal
+        offset = lines[row] * normal + base
         for k in range(0, count - 1, 2):
             a = offset + where[row, k] * direction
             b = offset + where[row, k + 1] * direction
@@ -185,11 +192,13 @@ def hatch_geometry(
     spacing: float,
     colour: Colour,
 ) -> None:
-    """Hatch the inside of `geometry` (table inches) with line families at `angles`."""
+    """Hatch the inside of `geometry` (table inches) with line families at `angles`,
+    anchored to the table's corner (0, 0)."""
     if angles:
         hatch_screen_geometry(
-            surface, to_screen_geometry(camera, geometry), angles, spacing, colour
-        )
+            surface, to_screen_geometry(camera, geometry), angles, spacing, colour,
+            camera.to_screen(0.0, 0.0),
+        )  # fmt: skip
 
 
 def hatch_screen_geometry(
@@ -198,10 +207,11 @@ def hatch_screen_geometry(
     angles: Sequence[float],
     spacing: float,
     colour: Colour,
+    anchor: Point2 = (0.0, 0.0),
 ) -> None:
     """Hatch a geometry given in screen pixels (legend swatches, or after `to_screen_geometry`)."""
     for angle in angles:
-        for start, end in hatch_segments(screen_geometry, angle, spacing):
+        for start, end in hatch_segments(screen_geometry, angle, spacing, anchor):
             pygame.draw.aaline(surface, colour, start, end)
 
 

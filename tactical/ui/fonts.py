@@ -13,7 +13,7 @@ import pygame.freetype
 
 from tactical.ui.palette import Colour
 
-CACHE_LIMIT = 2048
+CACHE_LIMIT = 4096  # rendered strings kept: every label of a 3,000-unit table at one zoom
 
 
 class Fonts:
@@ -27,6 +27,7 @@ class Fonts:
         self._font.pad = False
         self._cache: OrderedDict[tuple[str, int, tuple[int, ...]], pygame.Surface] = OrderedDict()
         self._fitted: dict[tuple[str, int, int], str | None] = {}
+        self._widths: dict[tuple[str, int], int] = {}
 
     def render(self, text: str, size: int, colour: Colour) -> pygame.Surface:
         """`text` at `size` pixels in `colour`, on a transparent background."""
@@ -48,8 +49,9 @@ class Fonts:
         if surface is not None:
             self._cache.move_to_end(key)
             return surface
-        front = self.render(text, size, colour)
-        back = self.render(text, size, shadow)
+        # the two layers are not cached on their own: only the baked label is blitted
+        front, _ = self._font.render(text, fgcolor=colour, size=max(1, int(size)))
+        back, _ = self._font.render(text, fgcolor=shadow, size=max(1, int(size)))
         surface = pygame.Surface((front.get_width() + 1, front.get_height() + 1), pygame.SRCALPHA)
         surface.blit(back, (1, 1))
         surface.blit(front, (0, 0))
@@ -60,8 +62,14 @@ class Fonts:
         return surface
 
     def width(self, text: str, size: int) -> int:
-        """Pixel width of `text` at `size`, without rendering it."""
-        return int(self._font.get_rect(text, size=max(1, int(size))).width)
+        """Pixel width of `text` at `size`, without rendering it (measured once)."""
+        key = (text, int(size))
+        width = self._widths.get(key)
+        if width is None:
+            if len(self._widths) > 4 * CACHE_LIMIT:
+                self._widths.clear()
+            width = self._widths[key] = int(self._font.get_rect(text, size=max(1, int(size))).width)
+        return width
 
     def fit(self, text: str, size: int, max_width: int) -> str | None:
         """`text`, shortened with an ellipsis to fit `max_width` pixels; None if nothing fits."""

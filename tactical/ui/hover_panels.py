@@ -15,31 +15,49 @@ import pygame_gui
 from pygame_gui.elements import UITextBox
 
 from tactical.model import Unit
-from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import PairReport
-from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
+from tactical.rules.status import UnitStatus, words
+from tactical.ui.services import OVERLAY_HEIGHT
 
-CARD_WIDTH = 300
+CARD_WIDTH = 340
+DIM_HEX = "#A0A0A0"
+WRECK_HEX = "#E06050"
 PAIR_WIDTH = 350
-POINTER_GAP = 18  # pixels between the pointer and a card placed beside it
+POINTER_GAP = 24  # pixels kept between the pointer and a panel
+MARGIN = 8
 
 
-def card_html(unit: Unit, system: RuleSystem, result: Sequence[str] = ()) -> str:
-    """The hover card: name, side, classes and the rule system's stats with their docs."""
-    docs = {f.name: f.doc for f in system.stats_fields}
+def card_html(
+    unit: Unit,
+    status: UnitStatus | None,
+    roll: Sequence[str] = (),
+    hits: Sequence[str] = (),
+) -> str:
+    """The hover card: name, side and pose; every current value the rule system reports
+    (label, value, its one-line help); the weapons; the last roll and the last hits."""
     lines = [
-        f"<b>{escape(unit.name or unit.id)}</b> ({escape(unit.id)})",
-        f"side {escape(unit.side)} · {unit.movement.value} · {unit.size.value}",
-        f"at ({unit.x:.2f}, {unit.y:.2f}) heading {unit.heading:g}°",
+        f"<b>{escape(unit.name or unit.id)}</b>",
+        f"side {escape(unit.side)} · {words(unit.movement.value)} · {words(unit.size.value)}",
+        f"at ({unit.x:.1f}, {unit.y:.1f}), heading {unit.heading:g}°",
     ]
-    for key, value in unit.stats.items():
-        doc = docs.get(key, "")
-        shown = value if not isinstance(value, (tuple, list)) else f"{len(value)} entries"
-        tail = f" <i>{escape(doc[:60])}</i>" if doc else ""
-        lines.append(f"{escape(str(key))}: {escape(str(shown))}{tail}")
-    if result:
-        lines.append("<b>last roll</b>")
-        lines.extend(escape(line) for line in result)
+    if status is not None:
+        if status.wreck:
+            lines.append(f"<font color='{WRECK_HEX}'><b>wreck</b>: out of the fight</font>")
+        for value in status.values:
+            tail = f" <font color='{DIM_HEX}'>{escape(value.help)}</font>" if value.help else ""
+            lines.append(f"{escape(value.label)}: <b>{escape(value.text)}</b>{tail}")
+        if status.weapons:
+            lines.append("<b>Weapons</b>")
+            for weapon in status.weapons:
+                parts = [weapon.arc, weapon.ranges, weapon.attack, weapon.shots]
+                shown = " · ".join(escape(p) for p in parts if p)
+                lines.append(f"<b>{escape(weapon.name)}</b>: {shown}")
+    if roll:
+        lines.append("<b>Last roll</b>")
+        lines.extend(escape(line) for line in roll)
+    if hits:
+        lines.append("<b>Last hits</b>")
+        lines.extend(escape(line) for line in hits)
     return "<br>".join(lines)
 
 
@@ -60,12 +78,34 @@ def pair_html(report: PairReport, moving: bool) -> str:
             f"margins: {escape(margins or '-')}",
             "LOS clear" if report.los else f"LOS blocked by {escape(', '.join(report.blocked_by))}",
             f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
+            "<i>K: adjudication card (PNG)</i>",
         ]
     )
 
 
+def beside(box: pygame.Rect, pointer: tuple[int, int], area: pygame.Rect, top: bool) -> pygame.Rect:
+    """Where a panel of `box`'s size goes in a corner of `area` (top or bottom), on the side
+    away from the pointer: it never covers what is under the pointer nor takes its click."""
+    rect = box.copy()
+    inner = area.inflate(-2 * MARGIN, -2 * MARGIN)
+    left_first = pointer[0] >= area.centerx
+    for left in (left_first, not left_first):
+        if left:
+            rect.left = inner.left
+        else:
+            rect.right = inner.right
+        if top:
+            rect.top = inner.top
+        else:
+            rect.bottom = inner.bottom
+        if not rect.inflate(2 * POINTER_GAP, 2 * POINTER_GAP).collidepoint(pointer):
+            return rect
+    return rect
+
+
 class UnitCard:
-    """The hovered unit's card, beside the pointer; re-worded only when what it says changes."""
+    """The hovered unit's card, in a top corner of the table away from the pointer;
+    re-worded only when what it says changes."""
 
     def __init__(self, manager: pygame_gui.UIManager) -> None:
         # height -1: the card is as tall as its lines (pygame_gui sizes it on each set_text)
@@ -89,33 +129,42 @@ class UnitCard:
         key: object,
         html: Callable[[], str],
         pointer: tuple[int, int],
-        size: tuple[int, int],
+        area: pygame.Rect,
     ) -> None:
-        """The card beside `pointer`; `html()` is asked only when `key` changed."""
+        """The card for `key` in `area`, away from `pointer`; `html()` is asked only when
+        `key` changed."""
         if self._key != key:
             self.box.set_text(html())
             self._key = key
-        x = min(pointer[0] + POINTER_GAP, size[0] - CARD_WIDTH - 4)
-        y = min(pointer[1] + POINTER_GAP, size[1] - STATUS_BAR - 4 - self.box.rect.height)
-        self.box.set_relative_position((max(0, x), max(TOP_BAR, y)))
+        rect = beside(self.box.rect, pointer, area, top=True)
+        if rect.topleft != self.box.rect.topleft:
+            self.box.set_relative_position(rect.topleft)
         if not self.box.visible:
             self.box.show()
 
 
 class PairPanel:
-    """Bottom left, above the legend: its bottom edge stays put as its height follows its lines."""
+    """The pair's numbers in a bottom corner of the table, away from the pointer; its bottom
+    edge stays put as its height follows its lines."""
 
     def __init__(self, manager: pygame_gui.UIManager) -> None:
         self.box = UITextBox("", pygame.Rect(0, 0, PAIR_WIDTH, -1), manager)  # as tall as its lines
         self.box.hide()
-        self._size = (0, 0)
+        self._place: tuple[tuple[int, int], pygame.Rect] = ((0, 0), pygame.Rect(0, 0, 1, 1))
 
-    def layout(self, size: tuple[int, int]) -> None:
-        self._size = size
-        bottom = size[1] - STATUS_BAR - LEGEND_BAND - 8
-        self.box.set_relative_position((8, bottom - self.box.rect.height))
+    def layout(self, pointer: tuple[int, int], area: pygame.Rect) -> None:
+        self._place = (pointer, area)
+        rect = beside(self.box.rect, pointer, area, top=False)
+        if rect.topleft != self.box.rect.topleft:
+            self.box.set_relative_position(rect.topleft)
 
-    def show(self, report: PairReport | None, moving: bool) -> None:
+    def show(
+        self,
+        report: PairReport | None,
+        moving: bool,
+        pointer: tuple[int, int],
+        area: pygame.Rect,
+    ) -> None:
         if report is None:
             if self.box.visible:
                 self.box.hide()
@@ -123,6 +172,6 @@ class PairPanel:
         html = pair_html(report, moving)
         if self.box.html_text != html:
             self.box.set_text(html)
-            self.layout(self._size)
+        self.layout(pointer, area)
         if not self.box.visible:
             self.box.show()

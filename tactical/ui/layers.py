@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pygame
 import shapely
 
-from tactical.model import Board, CircleBase, GameState, SizeClass, Terrain, Unit
+from tactical.model import Board, GameState, SizeClass, Terrain
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import (
-    arrow_head,
     fill_geometry,
     hatch_geometry,
     hatch_screen_geometry,
@@ -33,9 +32,19 @@ from tactical.ui.draw import (
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
 from tactical.ui.selection import SelectionView
+from tactical.ui.units_layer import (  # re-exported: drawn with the rest
+    LABEL_HEIGHT,
+    LABEL_MIN_EXTENT,
+    SPRITE_LIMIT,
+    UNIT_LABEL_SIZE,
+    LabelLayout,
+    UnitShapes,
+    UnitSprites,
+    draw_units,
+    layout_labels,
+)
 
 TICK_LABEL_SIZE = 11
-UNIT_LABEL_SIZE = 12
 TERRAIN_LABEL_SIZE = 12
 STAR_DENSITY = 0.6  # stars per square inch on a space table
 STAR_SEED = 1977  # fixed: the star field is decoration and must look the same every time
@@ -205,8 +214,13 @@ def draw_terrain(
     fonts: Fonts,
     labels: bool = True,
 ) -> None:
-    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8)."""
-    visible = shapely.box(*camera.visible_bounds)
+    """Terrain by kind (fill and hatching) and Surface Height (outline weight, R002.8).
+    Only the pieces that reach the surface's clip are drawn (the whole of a clipped piece:
+    pixels outside the clip are left alone)."""
+    clip = surface.get_clip()
+    x0, y1 = camera.to_world(clip.left - 2, clip.top - 2)
+    x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
+    visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
     for piece in terrain:
         geometry = piece.geometry
         if not geometry.intersects(visible):
@@ -219,8 +233,13 @@ def draw_terrain(
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
+        # a label may stand out of its piece: the pieces near the clip are asked
+        x0, y1 = camera.to_world(clip.left - 200, clip.top - 60)
+        x1, y0 = camera.to_world(clip.right + 200, clip.bottom + 60)
+        near = shapely.box(x0, y0, x1, y1)
         for piece in terrain:
-            draw_terrain_label(surface, camera, piece, fonts)
+            if piece.geometry.intersects(near):
+                draw_terrain_label(surface, camera, piece, fonts)
 
 
 def draw_terrain_label(
@@ -298,256 +317,6 @@ def draw_deployment_zone(
     pygame.draw.rect(surface, tint[:3], camera.screen_rect(zone.bounds), 1)
 
 
-# --------------------------------------------------------------------------- units
-
-
-@dataclass(frozen=True)
-class UnitShapes:
-    """Table-inch geometry of many units, precomputed once per set of units for fast frames."""
-
-    units: tuple[Unit, ...]
-    centres: np.ndarray  # (n, 2)
-    fronts: np.ndarray  # (n, 2): middle of the front edge (or front of the circle)
-    extents: np.ndarray  # (n,): centre-to-farthest-point distance, inches
-    rect_index: np.ndarray  # indices of rectangular bases
-    rect_corners: np.ndarray  # (r, 4, 2)
-    circle_index: np.ndarray
-    circle_radii: np.ndarray
-    colours: tuple[Colour, ...]
-    index: dict[str, int] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, units: tuple[Unit, ...], colours: dict[str, Colour]) -> UnitShapes:
-        count = len(units)
-        centres = np.array([(u.x, u.y) for u in units], dtype=float).reshape(count, 2)
-        headings = np.radians([u.heading for u in units]) if count else np.zeros(0)
-        forward = np.stack([np.sin(headings), np.cos(headings)], axis=-1).reshape(count, 2)
-        starboard = np.stack([forward[:, 1], -forward[:, 0]], axis=-1)
-        is_circle = np.array([isinstance(u.base, CircleBase) for u in units], dtype=bool)
-        half_length = np.array(
-            [u.base.radius if isinstance(u.base, CircleBase) else u.base.length / 2 for u in units]
-        ).reshape(count)
-        half_width = np.array(
-            [u.base.radius if isinstance(u.base, CircleBase) else u.base.width / 2 for u in units]
-        ).reshape(count)
-        fronts = centres + forward * half_length[:, None]
-        rect_index = np.flatnonzero(~is_circle)
-        # corners in base_corners order: front-port, front-starboard, rear-starboard, rear-port
-        signs = np.array([(-1, 1), (1, 1), (1, -1), (-1, -1)], dtype=float)
-        r = rect_index
-        rect_corners = (
-            centres[r, None, :]
-            + signs[None, :, 0, None] * half_width[r, None, None] * starboard[r, None, :]
-            + signs[None, :, 1, None] * half_length[r, None, None] * forward[r, None, :]
-        )
-        circle_index = np.flatnonzero(is_circle)
-        return cls(
-            units=units,
-            centres=centres,
-            fronts=fronts,
-            extents=np.hypot(half_width, half_length),
-            rect_index=rect_index,
-            rect_corners=rect_corners.reshape(len(r), 4, 2),
-            circle_index=circle_index,
-            circle_radii=half_length[circle_index],
-            colours=tuple(colours.get(u.side, palette.OTHER_SIDE_COLOURS[-1]) for u in units),
-            index={u.id: i for i, u in enumerate(units)},
-        )
-
-
-LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
-LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
-SPRITE_LIMIT = 200.0  # px: bases bigger than this on screen are drawn directly, not cached
-
-
-class UnitSprites:
-    """Each unit's base and heading marker drawn once per zoom level, then blitted per frame.
-
-    A sprite depends only on the base, the heading, the colour and the scale (the
-    unit's centre is put on a whole pixel), so panning and other units moving never
-    redraw it; a change of scale starts afresh.
-    """
-
-    def __init__(self) -> None:
-        self._scale: float | None = None
-        self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
-
-    def sprite(self, unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
-        """The unit's sprite and the pixel offset of its centre inside it."""
-        if scale != self._scale:
-            self._sprites.clear()
-            self._scale = scale
-        key = (unit.base, unit.heading, colour)
-        cached = self._sprites.get(key)
-        if cached is None:
-            cached = self._sprites[key] = _draw_sprite(unit, colour, scale)
-        return cached
-
-    def __len__(self) -> int:
-        return len(self._sprites)
-
-
-def _draw_sprite(unit: Unit, colour: Colour, scale: float) -> tuple[pygame.Surface, int]:
-    half = math.ceil(unit.base.radius * scale) + 3
-    size = 2 * half + 1
-    surface = pygame.Surface((size, size), pygame.SRCALPHA)
-    local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
-    shapes = UnitShapes.of((unit,), {unit.side: colour})
-    everything = np.ones(1, dtype=bool)
-    _draw_bases(surface, local, shapes, everything)
-    # run-length encoding skips the transparent corners: blits about twice as fast
-    surface.set_alpha(255, pygame.RLEACCEL)
-    return surface, half
-
-
-def draw_units(
-    surface: pygame.Surface,
-    camera: Camera,
-    shapes: UnitShapes,
-    fonts: Fonts,
-    selected: str | None = None,
-    labels: bool = True,
-    sprites: UnitSprites | None = None,
-) -> list[pygame.Rect]:
-    """Units as true-size bases in their side colour, with a heading marker and a label;
-    returns where the labels went (none overlaps another).
-
-    With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
-    instead of being drawn afresh every frame.
-    """
-    placed: list[pygame.Rect] = []
-    if not shapes.units:
-        return placed
-    centres = camera.to_screen_array(shapes.centres)
-    extents = shapes.extents * camera.scale
-    width, height = surface.get_size()
-    visible = (
-        (centres[:, 0] + extents >= 0)
-        & (centres[:, 0] - extents < width)
-        & (centres[:, 1] + extents >= 0)
-        & (centres[:, 1] - extents < height)
-    )
-    if sprites is None:
-        _draw_bases(surface, camera, shapes, visible)
-    else:
-        small = visible & (extents <= SPRITE_LIMIT)
-        _draw_bases(surface, camera, shapes, visible & ~small)
-        pixels = np.rint(centres).astype(int).tolist()
-        blits = []
-        for index in np.flatnonzero(small).tolist():
-            sprite, half = sprites.sprite(shapes.units[index], shapes.colours[index], camera.scale)
-            x, y = pixels[index]
-            blits.append((sprite, (x - half, y - half)))
-        surface.blits(blits, doreturn=False)
-    if selected is not None and selected in shapes.index:
-        _selected_outline(surface, camera, shapes, shapes.index[selected])
-    if labels:
-        centre_list, extent_list = centres.tolist(), extents.tolist()
-        shown = [
-            index
-            for index in np.flatnonzero(visible).tolist()
-            if extent_list[index] >= LABEL_MIN_EXTENT or shapes.units[index].id == selected
-        ]
-        # the selected unit's label first, then the larger units': a label that would cover
-        # one already placed gives way (its unit's id if that fits, else nothing; the hover
-        # card names it), so crowded squadrons stay readable
-        shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
-        for index in shown:
-            _unit_label(
-                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], placed
-            )
-    return placed
-
-
-def _draw_bases(
-    surface: pygame.Surface, camera: Camera, shapes: UnitShapes, which: np.ndarray
-) -> None:
-    """Bases (filled, outlined) and heading markers of the units where `which` is true."""
-    if not which.any():
-        return
-    centres = camera.to_screen_array(shapes.centres)
-    fronts = camera.to_screen_array(shapes.fronts)
-    extents = shapes.extents * camera.scale
-    corners = camera.to_screen_array(shapes.rect_corners).tolist()
-    outline = palette.UNIT_OUTLINE
-    for slot, index in enumerate(shapes.rect_index.tolist()):
-        if which[index]:
-            points = corners[slot]
-            pygame.draw.polygon(surface, shapes.colours[index], points)
-            pygame.draw.aalines(surface, outline, True, points)
-    radii = (shapes.circle_radii * camera.scale).tolist()
-    for slot, index in enumerate(shapes.circle_index.tolist()):
-        if which[index]:
-            centre = centres[index].tolist()
-            pygame.draw.circle(surface, shapes.colours[index], centre, radii[slot])
-            pygame.draw.aacircle(surface, outline, centre, radii[slot], 1)
-    centre_list, front_list, extent_list = centres.tolist(), fronts.tolist(), extents.tolist()
-    for index in np.flatnonzero(which).tolist():
-        _heading_marker(surface, centre_list[index], front_list[index], extent_list[index])
-
-
-def _heading_marker(
-    surface: pygame.Surface, centre: list[float], front: list[float], extent: float
-) -> None:
-    dx, dy = front[0] - centre[0], front[1] - centre[1]
-    length = math.hypot(dx, dy)
-    if length < 1.0:
-        return
-    direction = (dx / length, dy / length)
-    head = min(length * 0.45, 10.0)
-    shaft_end = (front[0] - direction[0] * head * 0.8, front[1] - direction[1] * head * 0.8)
-    line_width = 2 if extent >= 10 else 1
-    pygame.draw.aaline(surface, palette.HEADING_MARKER, centre, shaft_end, line_width)
-    if head >= 3:
-        arrow_head(surface, palette.HEADING_MARKER, front, direction, head)
-
-
-def _selected_outline(
-    surface: pygame.Surface, camera: Camera, shapes: UnitShapes, index: int
-) -> None:
-    unit = shapes.units[index]
-    outline_geometry(
-        surface, camera, unit.footprint.buffer(camera.inches(2.5)), palette.SELECTED_OUTLINE, 2
-    )
-
-
-def _unit_label(
-    surface: pygame.Surface,
-    fonts: Fonts,
-    unit: Unit,
-    centre: list[float],
-    extent: float,
-    placed: list[pygame.Rect],
-) -> None:
-    """The unit's name under its base (its id when the name is cut or would cover a label
-    in `placed`); nothing when both would. A label drawn is added to `placed`."""
-    max_width = int(max(110, extent * 5))
-    candidates = []
-    name = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
-    if name is not None and name == unit.name:
-        candidates.append(name)
-    short = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width)
-    candidates += [c for c in (short, name) if c and c not in candidates]
-    top = centre[1] + extent + 3
-    for label in candidates:
-        width = fonts.width(label, UNIT_LABEL_SIZE)
-        rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
-        if rect.collidelist(placed) != -1:
-            continue
-        placed.append(rect)
-        text(
-            surface,
-            fonts,
-            label,
-            (centre[0], top),
-            UNIT_LABEL_SIZE,
-            palette.LABEL,
-            "midtop",
-            shadow=palette.LABEL_SHADOW,
-        )
-        return
-
-
 # --------------------------------------------------------------------------- selection
 
 
@@ -564,7 +333,8 @@ def draw_selection_overlay(
     arcs overlap the tints blend and every arc stays visible; the lines go on one
     more scratch so that their translucency blends with what is below too.
     """
-    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_rect())
+    # within the surface's clip only: a slid picture redraws just its uncovered strips
+    table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_clip())
     if table.width <= 0 or table.height <= 0:
         return
     for index, arc in enumerate(view.arcs):
@@ -619,20 +389,28 @@ def draw_sight_lines(
     width: int = 1,
     antialias: bool = True,
 ) -> None:
-    """Lines of sight from the selected unit's centre: green when clear, red when blocked
-    (`antialias=False`: plain lines, several times cheaper, for a layer drawn every frame)."""
-    if not view.sight_lines:
+    """Lines of sight from the selected unit's centre to the units in range: green when
+    clear, red when blocked (`antialias=False`: plain lines, several times cheaper, for a
+    layer drawn every frame). The ends go to the screen in one array; the lines off the
+    surface are not drawn."""
+    lines = [line for line in view.sight_lines if line.in_range]
+    if not lines:
         return
-    starts = camera.to_screen_array(np.array([line.start for line in view.sight_lines])).tolist()
-    ends = camera.to_screen_array(np.array([line.end for line in view.sight_lines])).tolist()
+    points = camera.to_screen_array(
+        np.array([(*line.start, *line.end) for line in lines]).reshape(-1, 2, 2)
+    )
+    box = surface.get_clip()
+    low, high = points.min(axis=1), points.max(axis=1)
+    shown = (high[:, 0] >= box.left - width) & (low[:, 0] <= box.right + width)
+    shown &= (high[:, 1] >= box.top - width) & (low[:, 1] <= box.bottom + width)
+    ends = points.tolist()
+    draw = pygame.draw.aaline if antialias else pygame.draw.line
     # clear lines first so a blocked line crossing them stays visible
-    order = sorted(range(len(view.sight_lines)), key=lambda i: not view.sight_lines[i].clear)
-    for i in order:
-        colour = palette.LOS_CLEAR if view.sight_lines[i].clear else palette.LOS_BLOCKED
-        if antialias:
-            pygame.draw.aaline(surface, colour, starts[i], ends[i], width)
-        else:
-            pygame.draw.line(surface, colour, starts[i], ends[i], width)
+    for blocked in (False, True):
+        colour = palette.LOS_BLOCKED if blocked else palette.LOS_CLEAR
+        for k in np.flatnonzero(shown).tolist():
+            if lines[k].clear != blocked:
+                draw(surface, colour, ends[k][0], ends[k][1], width)
 
 
 # --------------------------------------------------------------------------- legend
@@ -753,6 +531,11 @@ def _swatch(surface: pygame.Surface, entry: LegendEntry, rect: pygame.Rect) -> N
 
 
 __all__ = [
+    "LABEL_HEIGHT",
+    "LABEL_MIN_EXTENT",
+    "SPRITE_LIMIT",
+    "UNIT_LABEL_SIZE",
+    "LabelLayout",
     "LegendEntry",
     "SizeClass",
     "UnitShapes",
@@ -769,6 +552,7 @@ __all__ = [
     "draw_terrain",
     "draw_units",
     "highlight_terrain",
+    "layout_labels",
     "layout_legend",
     "legend_entries",
     "legend_height",

@@ -37,6 +37,7 @@ import pygame
 from tactical.dice.exact import fraction_text
 from tactical.errors import UserError
 from tactical.rules.base import Action, OddsReport, OddsSection
+from tactical.rules.status import words
 from tactical.session.game import Game
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import TEXT, TEXT_DIM, Colour
@@ -395,7 +396,7 @@ def outcome_text(outcome: Any) -> str:
         return f"{outcome:g}"
     if isinstance(outcome, tuple):
         return ", ".join(_part_text(part) for part in outcome) if outcome else "none"
-    return str(outcome)
+    return words(outcome) if isinstance(outcome, str) and "_" in outcome else str(outcome)
 
 
 def _part_text(part: Any) -> str:
@@ -433,7 +434,7 @@ def fact_text(name: str, value: Any) -> str:
         shown = "[" + "; ".join(outcome_text(part) for part in value) + "]"
     else:
         shown = outcome_text(value)
-    return f"{name.replace('_', ' ')} {shown}"
+    return f"{words(name)} {shown}"
 
 
 def facts_line(report: OddsReport) -> str:
@@ -442,7 +443,9 @@ def facts_line(report: OddsReport) -> str:
 
 
 def section_title(section: OddsSection) -> str:
-    return f"{section.name} ({section.spec_id})" if section.spec_id else section.name
+    """The section's name as words, with its rule."""
+    name = words(section.name)
+    return f"{name} ({section.spec_id})" if section.spec_id else name
 
 
 def odds_lines(report: OddsReport, limit: int | None = None) -> list[str]:
@@ -614,7 +617,7 @@ def odds_chart(
         area = layout.rows_area
         _draw_rows(surface, fonts, chart_bars(main, area.height // ROW_HEIGHT), area)
     for index, other in enumerate(others[: layout.rows]):
-        row = f"{other.name}: " + _summary(other)
+        row = f"{words(other.name)}: " + _summary(other)
         _text(surface, fonts, row, (PAD, layout.rows_y + index * ROW_HEIGHT), ROW_SIZE, TEXT, inner)
     return surface
 

@@ -155,6 +155,14 @@ RANGE_LABEL: Colour = (230, 230, 230)
 DEPLOYMENT_TINTS: dict[str, RGBA] = {"A": (70, 150, 255, 40), "B": (250, 136, 36, 40)}
 LEGEND_PANEL: RGBA = (18, 20, 26, 215)
 
+# --------------------------------------------------------------------------- adjudication card
+
+CARD_WITNESS: Colour = (255, 222, 40)  # the measured range segment
+CARD_EDGE_WITNESS: Colour = (120, 220, 255)  # the edge-to-edge segment, when it differs
+CARD_ARC_LINE: Colour = (255, 120, 220)  # the firer's arc boundary lines
+CARD_BAND_EDGE: Colour = (150, 255, 170)  # the range-band edge nearest the target
+CARD_PANEL: Colour = (32, 35, 42)
+
 
 def arc_tint(index: int) -> RGBA:
     return ARC_TINTS[index % len(ARC_TINTS)]

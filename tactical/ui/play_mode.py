@@ -23,9 +23,9 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
+from tactical.rules.status import Unavailable
 from tactical.session.controller import Session
-from tactical.session.game import Step
-from tactical.session.log import tail_lines
+from tactical.session.game import PASS, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
@@ -37,9 +37,10 @@ from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
-from tactical.ui.results import ResultNote, step_result_lines, step_state_units, units_named
+from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.threat_overlays import ThreatOverlays
 
 TRACKER_HEIGHT = 176
 LOG_HEIGHT = 250
@@ -50,6 +51,7 @@ MOVE_KEYS = (
     " back a step; Enter or Move confirms, Esc cancels"
 )
 MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
+MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
 def free_name(stem: str, suffix: str) -> Path:
@@ -68,9 +70,10 @@ class PlayScreen:
         self.session = session
         self.replay: Replay | None = None
         self.moves = MoveControl(lambda: self.session)
-        self.result: ResultNote | None = None
+        self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
         self.odds = OddsBoard(ProcessOdds())
+        self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -88,6 +91,8 @@ class PlayScreen:
         self._move_card_for: tuple | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
+        # steps the screen made for a side that could only pass, with the reason said
+        self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
         self._synced = False
         self.layout()
 
@@ -184,7 +189,17 @@ class PlayScreen:
         if key == self._choices_for:
             return
         self._choices_for = key
-        self.actions.set_choices(self.ordered_choices())
+        self.actions.set_choices(self.ordered_choices(), self.unavailable())
+
+    def unavailable(self) -> tuple[Unavailable, ...]:
+        """The actions of the phase the side to act cannot take now, with the rules' reasons."""
+        if self.replay is not None:
+            return ()
+        game = self.game
+        try:
+            return game.system.unavailable(game.state, game.position, game.side_to_act)
+        except UserError:
+            return ()
 
     def _update_log(self) -> None:
         session, limit = self.session, self.log.max_lines
@@ -194,7 +209,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                tail_lines(replay.frame().game, limit),
+                log_lines(replay.frame().game, limit, self.auto_passed),
                 step=replay.index,
                 length=replay.length,
                 can_undo=False,
@@ -206,7 +221,9 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                self.ai.annotate(tail_lines(session.game, limit), session.game, limit),
+                self.ai.annotate(
+                    log_lines(session.game, limit, self.auto_passed), session.game, limit
+                ),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -235,7 +252,7 @@ class PlayScreen:
             return True
         panel = self.actions.command(event)
         if panel is not None:
-            self.panel_command(panel.name, panel.action)
+            self.panel_command(panel.name, panel.action, panel.reason)
             return True
         return False
 
@@ -258,8 +275,10 @@ class PlayScreen:
         elif name in commands:
             commands[name]()
 
-    def panel_command(self, name: str, action: Action | None) -> None:
-        if name == "apply" and action is not None:
+    def panel_command(self, name: str, action: Action | None, reason: str = "") -> None:
+        if name == "unavailable":
+            self.services.set_status(reason)
+        elif name == "apply" and action is not None:
             self.do(action)
         elif name == "confirm-move":
             self.confirm_move()
@@ -289,11 +308,11 @@ class PlayScreen:
         except UserError as error:
             self.services.set_status(f"refused: {error.describe()}")
             return None
-        unit_ids = {unit.id for unit in step_state_units(self.session)}
-        self.result = ResultNote(step.number, units_named(step, unit_ids), step_result_lines(step))
+        self.result = step
         self.cancel_move()
+        passed = self.auto_pass()
         self.sync()
-        self.services.set_status(" · ".join(self.result.lines[:1] + self.result.lines[1:2]))
+        self.services.set_status(step_status(step) + passed)
         self.warn_autosave()
         self.services.refresh_card()
         return step
@@ -325,12 +344,41 @@ class PlayScreen:
             self.services.set_status(f"refused: {error.describe()}")
             return None
         self.cancel_move()
+        passed = self.auto_pass()
         self.sync()
         game = self.game
         self.services.set_status(
-            f"{step.side} passed · turn {game.turn}, {game.phase_name}: {game.side_to_act} to act"
+            f"{step.side} passed{passed} · turn {game.turn}, {game.phase_name}: "
+            f"{game.side_to_act} to act"
         )
         return step
+
+    def auto_pass(self) -> str:
+        """A side that can only pass passes at once (each logged with the reason); the words
+        for the status line ("" when no side had to)."""
+        sides = []
+        for _ in range(MAX_AUTO_PASSES):
+            game = self.session.game
+            choices = game.choices()
+            if not choices or any(choice.kind != PASS for choice in choices):
+                break
+            side = game.side_to_act
+            refused = self.unavailable()
+            reason = f"{side} passed: nothing else is open to it now"
+            if refused:
+                first = refused[0]
+                cited = f" ({first.spec_id})" if first.spec_id else ""
+                reason += f"; {first.title}: {first.reason}{cited}"
+            try:
+                step = self.session.pass_go()
+            except UserError:
+                break
+            self.auto_passed[step] = reason
+            if side not in sides:
+                sides.append(side)
+        if not sides:
+            return ""
+        return " · " + ", ".join(sides) + " passed: nothing else was open to them"
 
     def undo(self) -> None:
         if self.replay is not None or not self.session.can_undo:
@@ -430,8 +478,9 @@ class PlayScreen:
         if not names:
             return
         field = next(f for f in choice.fields if f.name == names[0])
-        candidates = list(field.choices or ())
         state = self.session.state
+        # a field may offer "" (none: a spotter left out) besides the units
+        candidates = [uid for uid in field.choices or () if uid and state.has_unit(uid)]
         if state.has_unit(choice.actor):
             actor = state.unit(choice.actor)
             candidates.sort(
@@ -505,13 +554,21 @@ class PlayScreen:
             self.refresh_odds()
 
     def card_lines(self, unit_id: str) -> tuple[str, ...]:
-        """The last roll's result and dice on the card of a unit it concerned."""
-        note = self.result
-        if note is None or unit_id not in note.units or self.replay is not None:
+        """The last roll's words and dice on the card of a unit it concerned."""
+        step = self.result
+        if step is None or self.replay is not None or step.number > self.session.step_number:
             return ()
-        if note.step > self.session.step_number:
+        if self.session.game.steps[step.number - 1] is not step:
+            return ()  # undone, and another step played in its place
+        units = {u.id for u in step.state_before.units} if step.state_before else {unit_id}
+        if unit_id not in concerned(step, tuple(units)):
             return ()
-        return note.lines
+        return note_lines(step)
+
+    def last_hits(self, unit_id: str) -> tuple[str, ...]:
+        """The latest steps that struck or aimed at the unit, in words, newest first."""
+        game = self.replay.frame().game if self.replay is not None else self.session.game
+        return last_hits(game, unit_id)
 
     def target_ids(self) -> tuple[str, ...]:
         """Units the open declaration may still take: ringed on the table."""
@@ -524,6 +581,16 @@ class PlayScreen:
         """The overlays of play: target rings and the move preview."""
         camera = self.services.view.camera
         state = self.services.state
+        renderer = self.services.renderer
+        self.overlays.draw(
+            surface,
+            camera,
+            state,
+            self.services.view.selected,
+            self.session.side_to_act,
+            renderer.fonts,
+            renderer.unit_shapes(state),
+        )
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -632,6 +699,10 @@ class PlayScreen:
         if self.move_key(event) or self.ai.key(event):
             return True
         key = event.key
+        view = self.services.view
+        if self.overlays.key(event, self.services.state, view.selected, view.hovered,
+                             self.session.side_to_act, self.services.set_status):  # fmt: skip
+            return True
         if key == pygame.K_n:
             self.next_go()
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):

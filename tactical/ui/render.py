@@ -7,14 +7,16 @@ a legend below. No display is needed: only pygame's font module is started.
 
 from __future__ import annotations
 
+import io
 import math
 import os
-import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pygame
 
 from tactical.errors import UserError
+from tactical.io.files import output_path, write_bytes_atomic
 from tactical.model import GameState
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
@@ -22,7 +24,13 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.draw import text
 from tactical.ui.fonts import Fonts, shared_fonts
-from tactical.ui.layers import draw_legend, layout_legend, legend_entries, legend_height
+from tactical.ui.layers import (
+    LegendEntry,
+    draw_legend,
+    layout_legend,
+    legend_entries,
+    legend_height,
+)
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selected_unit
 
@@ -55,11 +63,15 @@ def render_state(
     system: RuleSystem | None = None,
     sight_lines: bool = True,
     renderer: SceneRenderer | None = None,
+    overlay: Callable[[pygame.Surface, Camera], None] | None = None,
+    legend: Sequence[LegendEntry] = (),
 ) -> pygame.Surface:
     """The table of `state` as a surface; with `unit_id`, that unit's arcs, bands and LOS.
 
     Without `size` the picture is DEFAULT_WIDTH wide and as tall as the board's
     aspect ratio needs; with `size` the table is fitted (letterboxed) into it.
+    `overlay(surface, camera)` draws a layer of the caller's over the table, `legend` its
+    legend entries.
     """
     system = system or registry.get(state.rules)
     if unit_id is not None:
@@ -71,7 +83,8 @@ def render_state(
     view = renderer.selection(state, system, unit_id, sight_lines) if unit_id else None
     width = size[0] if size else DEFAULT_WIDTH
     colours = palette.side_colours(state.sides)
-    rows = layout_legend(fonts, legend_entries(state, colours, view), width - 2 * TICK_BAND)
+    entries = [*legend_entries(state, colours, view), *legend]
+    rows = layout_legend(fonts, entries, width - 2 * TICK_BAND)
     margins = Margins(
         left=TICK_BAND,
         top=HEADER + TICK_BAND,
@@ -85,6 +98,8 @@ def render_state(
     camera = Camera.fit(state.board.bounds, size, margins)
     surface = pygame.Surface(size)
     renderer.draw(surface, state, camera, system, selected=unit_id, sight_lines=sight_lines)
+    if overlay is not None:  # a layer of the caller's (the threat map), under the header
+        overlay(surface, camera)
     _header(surface, fonts, state, system, unit_id)
     table_bottom = camera.to_screen(0, 0)[1]
     legend_top = round(min(table_bottom + TICK_BAND, size[1] - legend_height(rows) - LEGEND_GAP))
@@ -132,35 +147,39 @@ def render_png(
     unit_id: str | None = None,
     size: tuple[int, int] | None = None,
 ) -> Path:
-    """Render and write a PNG atomically (temp file in the same folder, then rename)."""
+    """Render and write a PNG atomically (`tactical.io.files`: checked first, then a temp file
+    in the same folder renamed over the target)."""
+    target = checked_png_path(path)
+    return save_png(render_state(state, size=size, unit_id=unit_id), target)
+
+
+def checked_png_path(path: str | os.PathLike[str]) -> Path:
+    """`path` as a .png file that can be written, or a UserError (checked before any work)."""
     target = Path(path)
     if target.suffix.lower() != ".png":
         raise UserError(f"output {str(target)!r} must be a .png file")
-    if target.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: it is a directory")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"cannot write {str(target)!r}: folder {str(folder)!r} does not exist")
-    surface = render_state(state, size=size, unit_id=unit_id)
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".png", dir=folder)
-    except OSError as error:
-        raise UserError(f"cannot write {str(target)!r}: {error.strerror or error}") from None
-    os.close(handle)
-    try:
-        # mkstemp makes the file private; give the picture the usual permissions
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        pygame.image.save(surface, temporary)
-        os.replace(temporary, target)
-    except (OSError, pygame.error) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UserError(f"cannot write {str(target)!r}: {reason}") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    output_path(target)
     return target
 
 
-__all__ = ["Fonts", "SceneRenderer", "check_size", "render_png", "render_state", "shared_fonts"]
+def save_png(surface: pygame.Surface, target: Path) -> Path:
+    """Write `surface` as a PNG to `target` atomically (`write_bytes_atomic`)."""
+    picture = io.BytesIO()
+    try:
+        pygame.image.save(surface, picture, "picture.png")
+    except pygame.error as error:
+        raise UserError(f"cannot write {str(target)!r}: {error}") from None
+    write_bytes_atomic(target, picture.getvalue())
+    return target
+
+
+__all__ = [
+    "Fonts",
+    "SceneRenderer",
+    "check_size",
+    "checked_png_path",
+    "render_png",
+    "render_state",
+    "save_png",
+    "shared_fonts",
+]

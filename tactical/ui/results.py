@@ -1,60 +1,124 @@
-"""What a step did, in the words the cards, the status line and the log show."""
+"""What the steps of a game did, in the words the cards, the status line and the log show.
+
+The words are the rule system's (`Step.words`, from `RuleSystem.summarise`); this
+module picks which steps concern a unit ("last hits"), names the dice rolled,
+and lays out the play screen's log: one line per step and per change of turn or
+phase, every die on a line under its step. (The exported log, `Session.export_log`,
+keeps its fixed machine-readable format.)
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
-from tactical.model import FrozenMap
-from tactical.session.controller import Session
-from tactical.session.game import Step
+from tactical.rules.status import words
+from tactical.session.game import Game, Step
 
-
-@dataclass(frozen=True)
-class ResultNote:
-    """What the last roll did, for the cards of the units it touched."""
-
-    step: int
-    units: tuple[str, ...]
-    lines: tuple[str, ...]
+MAX_DICE = 12  # dice named on one line; the rest are counted
+LAST_HITS = 3
+HISTORY_SCAN = 400  # steps looked back through for a unit's last hits
 
 
-def step_result_lines(step: Step) -> tuple[str, ...]:
-    """The outcome and every die of a step, as the cards and the status show them."""
-    lines = [f"#{step.number} {step.title}"]
-    if step.summary is not None:
-        lines.append(f"result: {summary_text(step.summary)}")
-    outcomes = [e for e in step.events if e.kind == "outcome"]
-    for event in outcomes[-3:]:
-        lines.append(event.describe())
-    if step.rolls:
-        dice = ", ".join(f"{roll.die}={roll.result}" for roll in step.rolls[:24])
-        more = f" (+{len(step.rolls) - 24} more)" if len(step.rolls) > 24 else ""
-        lines.append(f"dice: {dice}{more}")
-    return tuple(lines)
+def dice_line(step: Step, limit: int = MAX_DICE) -> str:
+    """The step's dice as "laser to hit 7, laser damage 4" ("" when it rolled none)."""
+    if not step.rolls:
+        return ""
+    shown = step.rolls[:limit]
+    named = ", ".join(f"{words(roll.what or roll.die)} {roll.result}" for roll in shown)
+    more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
+    return f"dice: {named}{more}"
 
 
-def summary_text(summary: object) -> str:
-    if isinstance(summary, tuple | list):
-        return ", ".join(summary_text(part) for part in summary)
-    if isinstance(summary, dict | FrozenMap):
-        return ", ".join(f"{key}={summary_text(value)}" for key, value in summary.items())
-    return str(summary)
+def step_status(step: Step) -> str:
+    """The status line after a step: its number and what it did."""
+    return f"#{step.number} {step.words}"
 
 
-def units_named(step: Step, unit_ids: set[str]) -> tuple[str, ...]:
-    """The units a step concerned: its actor and every unit id among its parameters."""
-    found = [step.action.actor] if step.action.actor in unit_ids else []
-    for value in step.action.params.values():
-        values = value if isinstance(value, tuple | list) else (value,)
-        found.extend(v for v in values if isinstance(v, str) and v in unit_ids and v not in found)
+STRIKING = ("outcome", "damage", "hits", "shield", "internal", "fire", "to-hit", "attack", "margin")
+TARGET_KEYS = ("target", "targets", "ship")
+
+
+def step_units(step: Step) -> tuple[str, ...]:
+    """The units a step aimed at or struck besides its actor: its declared targets and the
+    targets of its striking events (the ships a Result hit, say)."""
+    found: list[str] = []
+
+    def add(value: object) -> None:
+        if isinstance(value, str):
+            if value != step.action.actor and value not in found:
+                found.append(value)
+        elif isinstance(value, tuple | list):
+            for item in value:
+                add(item)
+
+    striking = [event for event in step.events if event.kind in STRIKING]
+    if not striking:
+        return ()  # a declaration that struck nothing yet (its resolution will)
+    for key, value in step.action.params.items():
+        if key in TARGET_KEYS:
+            add(value)
+    for event in striking:
+        for key, value in event.data:
+            if key in TARGET_KEYS:
+                add(value)
     return tuple(found)
 
 
-def step_state_units(session: Session):
-    """The units of the game before and after the last step (a unit may have been removed)."""
-    game = session.game
-    units = list(game.state.units)
-    history = session.history
-    if history.cursor > 0:
-        units.extend(history.games[history.cursor - 1].state.units)
-    return units
+def last_hits(game: Game, unit_id: str, limit: int = LAST_HITS) -> tuple[str, ...]:
+    """The latest steps of the rule system that struck or aimed at `unit_id`, newest first."""
+    found: list[str] = []
+    for step in reversed(game.steps[-HISTORY_SCAN:]):
+        if step.by_session or unit_id not in step_units(step):
+            continue
+        found.append(step_status(step))
+        if len(found) >= limit:
+            break
+    return tuple(found)
+
+
+def log_lines(game: Game, limit: int, notes: Mapping[Step, str] | None = None) -> tuple[str, ...]:
+    """The last `limit` lines of the screen log (read from the latest steps only); `notes`
+    word some steps otherwise (a pass the screen made, with its reason)."""
+    lines: list[str] = []
+    for step in reversed(game.steps):
+        lines[:0] = step_log_lines(step, (notes or {}).get(step))
+        if len(lines) >= limit:
+            return tuple(lines[-limit:])
+    lines[:0] = start_lines(game)
+    return tuple(lines[-limit:])
+
+
+def start_lines(game: Game) -> list[str]:
+    opening = game.steps[0] if game.steps else None
+    phase = opening.phase if opening else game.phase
+    side = opening.side if opening else game.side_to_act
+    turn = opening.before.turn if opening else game.position.turn
+    title = game.initial.title or "untitled map"
+    return [f"#0 {title}, seed {game.seed}", f"turn {turn}, {phase.name}: {side} to act"]
+
+
+def step_log_lines(step: Step, note: str | None = None) -> list[str]:
+    """A step on the screen log: who did what, its dice, and a new phase if it began one."""
+    lines = [f"#{step.number} {note}" if note else f"#{step.number} {step.side}: {step.words}"]
+    dice = dice_line(step, limit=6)
+    if dice:
+        lines.append(f"   {dice}")
+    if (step.after.turn, step.after.phase) != (step.before.turn, step.before.phase):
+        lines.append(f"turn {step.after.turn}, {step.next_phase.name}: {step.next_side} to act")
+    return lines
+
+
+def note_lines(step: Step) -> tuple[str, ...]:
+    """The last roll on the cards of the units it concerned: what it did and its dice."""
+    lines = [step_status(step)]
+    dice = dice_line(step)
+    if dice:
+        lines.append(dice)
+    return tuple(lines)
+
+
+def concerned(step: Step, unit_ids: Sequence[str]) -> tuple[str, ...]:
+    """The units of `unit_ids` a step concerned: its actor and the units it named."""
+    named = (step.action.actor, *step_units(step))
+    present = set(unit_ids)
+    return tuple(u for u in dict.fromkeys(named) if u in present)

@@ -12,11 +12,14 @@ and model values are immutable, so equality is the whole story):
   blocking terrain's highlight, the lines of sight), redrawn when the view or
   the camera changes.
 
-Per frame it blits that one cached surface and draws the units on top.
+Per frame it blits that one cached surface and draws the units on top; a frame
+with the same base, units, camera and selection as the last one is that frame,
+blitted again (the units and their labels are not redrawn).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +32,7 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
+    LabelLayout,
     UnitShapes,
     UnitSprites,
     draw_edge_ticks,
@@ -40,8 +44,13 @@ from tactical.ui.layers import (
     draw_terrain,
     draw_units,
     highlight_terrain,
+    layout_labels,
 )
 from tactical.ui.selection import SelectionView, selection_view
+
+STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)
+LABEL_LAYOUTS_KEPT = 8  # the whole table's and the selected unit's, for four zoom levels
+EDGE_BAND = 3  # pixels redrawn past a slid picture's uncovered strip
 
 
 @dataclass
@@ -61,8 +70,14 @@ class SceneRenderer:
         self._geometry: _Cached | None = None
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
+        self._frame: _Cached | None = None  # the last frame: base, overlay and units
+        self._spare_static: pygame.Surface | None = None  # the static layer before the last
+        # label layouts by (units, scale, origin fraction, selected or None), newest last
+        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout]] = OrderedDict()
         self._sprites = UnitSprites()
-        self._static_generation = 0  # bumped on every static redraw: composites depend on it
+        self._static_generation = 0  # names the static picture in use: composites depend on it
+        self._generations = 0  # static pictures drawn so far
+        self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
 
     # ------------------------------------------------------------------ frame
 
@@ -81,13 +96,27 @@ class SceneRenderer:
         lines of sight (a move being drawn shows them where it ends instead)."""
         base = self.static_layer(state, camera, system, target.get_size())
         view = None
+        base_key: Any = ("static", self._static_generation)
         if selected is not None and overlay:
             view = self.selection(state, system, selected, sight_lines)
             base = self.composite(base, view, camera, state)
-        target.blit(base, (0, 0))
-        draw_units(
-            target, camera, self.unit_shapes(state), self.fonts, selected, sprites=self._sprites
-        )
+            base_key = self._overlay.key if self._overlay else None
+        key = (base_key, state.units, camera, selected, target.get_size())
+        frame = self._frame
+        if frame is None or frame.key != key:
+            picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
+            picture = picture or pygame.Surface(base.get_size())
+            picture.blit(base, (0, 0))
+            shapes = self.unit_shapes(state)
+            draw_units(
+                picture, camera, shapes, self.fonts, selected, labels=False, sprites=self._sprites
+            )
+            first = None
+            if selected is not None:
+                first = self._label_layout(shapes, camera, selected)
+            self._label_layout(shapes, camera).draw(picture, camera, first)
+            self._frame = frame = _Cached(key, picture)
+        target.blit(frame.value, (0, 0))
         return view
 
     # ------------------------------------------------------------------ cached parts
@@ -105,16 +134,66 @@ class SceneRenderer:
             self.terrain_labels,
         )
         if self._static is None or self._static.key != key:
-            surface = pygame.Surface(size)
-            look = palette.background(system.background)
-            draw_table(surface, camera, state.board, look)
-            draw_grid(surface, camera, state.board, look, self.fonts)
-            draw_terrain(surface, camera, state.terrain, self.fonts, labels=self.terrain_labels)
-            draw_frame(surface, camera, state.board)
-            draw_edge_ticks(surface, camera, state.board, self.fonts)
+            if self._static is not None:  # kept a while: zooming back finds it drawn
+                self._recent_statics.append((self._static, self._static_generation))
+                del self._recent_statics[:-STATICS_KEPT]
+            for index, (entry, generation) in enumerate(self._recent_statics):
+                if entry.key == key:
+                    del self._recent_statics[index]
+                    self._static, self._static_generation = entry, generation
+                    return entry.value
+            shift = _whole_pixel_shift(self._static.key[0], camera) if self._static else None
+            if shift is not None and self._static.key[1:] == key[1:]:
+                # panned by whole pixels: the picture slid onto the spare surface (the old
+                # one stays as it was), and only the strips it leaves uncovered drawn
+                old = self._static.value
+                spare = self._spare_static
+                kept = any(entry.value is spare for entry, _ in self._recent_statics)
+                reusable = spare is not None and not kept and spare.get_size() == size
+                surface = spare if reusable else pygame.Surface(size)
+                surface.blit(old, shift)
+                self._spare_static = old
+                for strip in _uncovered(surface.get_rect(), shift):
+                    surface.set_clip(strip)
+                    self._draw_static(surface, state, camera, system)
+                surface.set_clip(None)
+            else:
+                surface = pygame.Surface(size)
+                self._draw_static(surface, state, camera, system)
             self._static = _Cached(key, surface)
-            self._static_generation += 1
+            self._generations += 1
+            self._static_generation = self._generations
         return self._static.value
+
+    def _label_layout(
+        self, shapes: UnitShapes, camera: Camera, only: str | None = None
+    ) -> LabelLayout:
+        """The labels of every unit (or of `only`, the selected unit, drawn over the rest,
+        which give way to it), placed once per set of units and zoom: panning by whole
+        pixels blits the same layout (see `LabelLayout`); the layouts of the last few zoom
+        levels are kept, so zooming back and forth places none again."""
+        fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+        # the shapes by identity (hashing a thousand units per frame costs a frame), kept
+        # alive with the layout so that the id is not reused meanwhile
+        key = (id(shapes), camera.scale, fraction, only)
+        entry = self._labels.pop(key, None)
+        if entry is None:
+            entry = (shapes, layout_labels(shapes, camera, self.fonts, only=only))
+        self._labels[key] = entry
+        layout = entry[1]
+        while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
+            self._labels.popitem(last=False)
+        return layout
+
+    def _draw_static(
+        self, surface: pygame.Surface, state: GameState, camera: Camera, system: RuleSystem
+    ) -> None:
+        look = palette.background(system.background)
+        draw_table(surface, camera, state.board, look)
+        draw_grid(surface, camera, state.board, look, self.fonts)
+        draw_terrain(surface, camera, state.terrain, self.fonts, labels=self.terrain_labels)
+        draw_frame(surface, camera, state.board)
+        draw_edge_ticks(surface, camera, state.board, self.fonts)
 
     def unit_shapes(self, state: GameState) -> UnitShapes:
         """The units' geometry arrays, rebuilt only when the units change."""
@@ -169,16 +248,70 @@ class SceneRenderer:
         key = (self._static_generation, view, camera, state.board)
         if self._overlay is None or self._overlay.key != key:
             previous = self._overlay.value if self._overlay else None
-            if previous is not None and previous.get_size() == base.get_size():
-                previous.blit(base, (0, 0))
+            old = self._overlay.key if self._overlay else None
+            shift = _whole_pixel_shift(old[2], camera) if old else None
+            if (
+                shift is not None
+                and old is not None
+                and old[1] is view
+                and old[3] == state.board
+                and previous is not None
+                and previous.get_size() == base.get_size()
+            ):
+                # the static layer slid by the same whole pixels: slide, redo the strips
                 surface = previous
+                surface.scroll(*shift)
+                for strip in _uncovered(surface.get_rect(), shift):
+                    surface.set_clip(strip)
+                    surface.blit(base, (0, 0))
+                    self._draw_overlay(surface, view, camera, state)
+                surface.set_clip(None)
             else:
-                surface = base.copy()
-            draw_selection_overlay(surface, camera, view, state.board, self.fonts)
-            if view.blocking:
-                blocking = set(view.blocking)
-                pieces = [p for p in state.terrain if p.id in blocking]
-                highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
-            draw_sight_lines(surface, camera, view, width=2 if camera.scale >= 12 else 1)
+                if previous is not None and previous.get_size() == base.get_size():
+                    previous.blit(base, (0, 0))
+                    surface = previous
+                else:
+                    surface = base.copy()
+                self._draw_overlay(surface, view, camera, state)
             self._overlay = _Cached(key, surface)
         return self._overlay.value
+
+    def _draw_overlay(
+        self, surface: pygame.Surface, view: SelectionView, camera: Camera, state: GameState
+    ) -> None:
+        draw_selection_overlay(surface, camera, view, state.board, self.fonts)
+        if view.blocking:
+            blocking = set(view.blocking)
+            pieces = [p for p in state.terrain if p.id in blocking]
+            highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
+        draw_sight_lines(surface, camera, view, width=2 if camera.scale >= 12 else 1)
+
+
+def _whole_pixel_shift(old: Camera, new: Camera) -> tuple[int, int] | None:
+    """(dx, dy) when `new` is `old` panned by whole pixels, less than a screen; else None."""
+    if old.scale != new.scale or old.viewport != new.viewport:
+        return None
+    dx, dy = new.origin[0] - old.origin[0], new.origin[1] - old.origin[1]
+    if dx != round(dx) or dy != round(dy):
+        return None
+    if abs(dx) >= new.viewport[0] or abs(dy) >= new.viewport[1]:
+        return None
+    return int(dx), int(dy)
+
+
+def _uncovered(rect: pygame.Rect, shift: tuple[int, int]) -> list[pygame.Rect]:
+    """The strips of `rect` a scroll by `shift` leaves without picture, and EDGE_BAND pixels
+    more: what was drawn at the old picture's edge (clipped lines, shapes cut by it) is not
+    what the same shapes give inside a picture."""
+    dx, dy = shift
+    band = EDGE_BAND
+    strips = []
+    if dx > 0:
+        strips.append(pygame.Rect(rect.left, rect.top, dx + band, rect.height))
+    elif dx < 0:
+        strips.append(pygame.Rect(rect.right + dx - band, rect.top, -dx + band, rect.height))
+    if dy > 0:
+        strips.append(pygame.Rect(rect.left, rect.top, rect.width, dy + band))
+    elif dy < 0:
+        strips.append(pygame.Rect(rect.left, rect.bottom + dy - band, rect.width, -dy + band))
+    return [strip.clip(rect) for strip in strips]

@@ -22,10 +22,9 @@ from tactical.geometry.arcs import arc_region
 from tactical.geometry.arcs_spec import ArcSpec, Omni, Sector
 from tactical.model import GameState, Unit
 from tactical.rules.base import RuleSystem
-from tactical.rules.measuring import TableGeometry
+from tactical.rules.measuring import PROBE_STEP, TableGeometry, band_limits
 
-PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
-PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
+__all__ = ["band_limits"]  # re-exported: the ui found it here first
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,7 @@ class SightLine:
     end: tuple[float, float]
     clear: bool
     blocked_by: tuple[str, ...]
+    in_range: bool = True  # within the unit's longest range band: the lines drawn
 
 
 @dataclass(frozen=True)
@@ -86,36 +86,6 @@ def selected_unit(state: GameState, unit_id: str) -> Unit:
     )
 
 
-def band_limits(
-    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
-) -> tuple[tuple[str, float], ...]:
-    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
-
-    Found by asking the rule system's own `range_band` along the distance axis
-    (a scan then bisection), so map options and per-weapon ranges are honoured
-    without a second copy of any rule's numbers.
-    """
-    limits: list[tuple[str, float]] = []
-    previous = system.range_band(unit, 0.0, options)
-    distance = 0.0
-    while distance < limit:
-        step_end = min(distance + PROBE_STEP, limit)
-        band = system.range_band(unit, step_end, options)
-        if band != previous:
-            low, high = distance, step_end
-            while high - low > PROBE_PRECISION:
-                middle = (low + high) / 2
-                if system.range_band(unit, middle, options) == previous:
-                    low = middle
-                else:
-                    high = middle
-            if previous is not None:
-                limits.append((previous, round(low, 3)))
-            previous = band
-        distance = step_end
-    return tuple(limits)
-
-
 def selection_view(
     state: GameState,
     system: RuleSystem,
@@ -134,7 +104,7 @@ def selection_view(
     diagonal = math.hypot(board.width, board.height)
     options = system.options(state.options)
     probe_limit = max(diagonal, _declared_max_range(system)) + PROBE_STEP
-    limits = band_limits(system, unit, options, probe_limit)
+    limits = _cached_band_limits(system, unit, options, probe_limit)
     # a band still open at the probe's end reaches past the table: arcs cover it all
     still_in_range = system.range_band(unit, probe_limit, options) is not None
     radius = diagonal if still_in_range or not limits else min(limits[-1][1], diagonal)
@@ -159,17 +129,29 @@ def selection_view(
     blocking: tuple[str, ...] = ()
     if sight_lines:
         geometry = table_geometry or TableGeometry.of(state, system)
-        lines = _sight_lines(state, geometry, unit)
-        blocking = tuple(dict.fromkeys(t for line in lines for t in line.blocked_by))
+        # drawn only to the units in range when the unit's bands end on the table: on a big
+        # table lines to everyone would hide the ones that matter (and cost frames)
+        reach = None if still_in_range or not limits or radius >= diagonal else radius
+        lines = _sight_lines(state, geometry, unit, reach)
+        drawn = (line for line in lines if line.in_range)
+        blocking = tuple(dict.fromkeys(t for line in drawn for t in line.blocked_by))
     return SelectionView(unit.id, radius, arcs, rings, lines, blocking)
 
 
-def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tuple[SightLine, ...]:
+def _sight_lines(
+    state: GameState, geometry: TableGeometry, viewer: Unit, reach: float | None = None
+) -> tuple[SightLine, ...]:
     """Centre-to-centre lines to every other unit; the rule system's `blocks_los` decides
-    which terrain blocks each pair (through the geometry's level blocking, e.g. R002.40)."""
+    which terrain blocks each pair (through the geometry's level blocking, e.g. R002.40).
+    A line is `in_range` when the target is within `reach` inches, measured as the rule
+    system measures range (every line, without a reach)."""
     viewer_index = geometry.index(viewer.id)
     row = geometry.row(viewer.id)
-    targets = np.array([j for j in range(len(state.units)) if j != viewer_index], dtype=np.int64)
+    targets = np.flatnonzero(np.arange(len(state.units)) != viewer_index)
+    in_range = np.ones(len(targets), dtype=bool)
+    if reach is not None and len(targets):
+        distance = geometry.range_distances(np.full(len(targets), viewer_index), targets)
+        in_range = distance <= reach
     clear = row.los_clear[targets]
     blocked = geometry.blocked_by(np.full(int((~clear).sum()), viewer_index), targets[~clear])
     start = (viewer.x, viewer.y)
@@ -180,9 +162,36 @@ def _sight_lines(state: GameState, geometry: TableGeometry, viewer: Unit) -> tup
             (state.units[j].x, state.units[j].y),
             bool(is_clear),
             () if is_clear else blocked.get((viewer_index, int(j)), ()),
+            near,
         )
-        for j, is_clear in zip(targets.tolist(), clear.tolist(), strict=True)
+        for j, is_clear, near in zip(
+            targets.tolist(), clear.tolist(), in_range.tolist(), strict=True
+        )
     )
+
+
+_BAND_LIMITS: dict[tuple, tuple[tuple[str, float], ...]] = {}
+
+
+def _cached_band_limits(
+    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
+) -> tuple[tuple[str, float], ...]:
+    """`band_limits`, kept per rule system, unit profile (all but where the unit stands and
+    what it is called), options and limit: a fleet of one class probes its bands once."""
+    try:
+        key = (
+            system.id, unit.side, unit.base, unit.movement, unit.size, unit.stats,
+            tuple(sorted(options.items())), limit,
+        )  # fmt: skip
+        hash(key)
+    except TypeError:  # an unhashable option value: probe afresh
+        return band_limits(system, unit, options, limit)
+    found = _BAND_LIMITS.get(key)
+    if found is None:
+        if len(_BAND_LIMITS) > 256:
+            _BAND_LIMITS.clear()
+        found = _BAND_LIMITS[key] = band_limits(system, unit, options, limit)
+    return found
 
 
 def _declared_max_range(system: RuleSystem) -> float:

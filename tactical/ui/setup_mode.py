@@ -9,6 +9,7 @@ table as set up when the player goes back to play.
 from __future__ import annotations
 
 import math
+import secrets
 from dataclasses import replace
 
 import pygame
@@ -21,6 +22,7 @@ from pygame_gui.elements import (
     UITextBox,
     UITextEntryLine,
 )
+from pygame_gui.windows import UIConfirmationDialog
 
 from tactical.dice import SeededDice
 from tactical.geometry.shapes import Pose, normalise_heading
@@ -44,6 +46,7 @@ from tactical.ui.view import terrain_at
 SIDE_PANEL = 270
 ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
 EDGES = ("bottom", "top", "left", "right")
+NEW_SEEDS = 1_000_000  # New seed draws below this: six digits fit the entry and copy easily
 
 
 def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
@@ -67,6 +70,9 @@ class SetupMode:
         self.deployment: Deployment | None = None
         self._drag: tuple[str, str, tuple[float, float]] | None = None  # kind, id, grab offset
         self._drag_to: tuple[float, float] | None = None
+        self.confirm: UIConfirmationDialog | None = None
+        self._asked_seed: int | None = None
+        self._rolled = False  # the terrain shown is a roll of ours (replacing it asks nothing)
         self._build(services.manager)
         self.panel.hide()
 
@@ -82,7 +88,7 @@ class SetupMode:
             "New seed",
             m,
             container=c,
-            tool_tip_text="re-roll the terrain with the next seed",
+            tool_tip_text="roll the terrain with a fresh random seed (shown in Seed)",
         )
         UILabel(pygame.Rect(8, 70, 250, 22), f"Deployment ({DEPLOYMENT_RULES})", m, container=c)
         self.rolloff_button = UIButton(pygame.Rect(8, 96, 90, 28), "Roll-off", m, container=c)
@@ -112,6 +118,8 @@ class SetupMode:
             self._drag = self._drag_to = None
 
     def widgets(self) -> list:
+        if self.confirm is not None and self.confirm.alive():
+            return [self.panel, self.confirm]
         return [self.panel]
 
     def typing(self) -> bool:
@@ -121,6 +129,7 @@ class SetupMode:
         """A new map: its roll-off and zones are not this one's."""
         self.rolloff = self.deployment = None
         self._drag = self._drag_to = None
+        self._rolled = False
 
     @property
     def dragging(self) -> bool:
@@ -145,8 +154,8 @@ class SetupMode:
         """A pygame_gui event of the setup panel; True when it was ours."""
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             actions = {
-                self.roll_button: lambda: self.roll_terrain(self._seed_from_entry()),
-                self.reroll_button: lambda: self.roll_terrain(self._seed_from_entry() + 1),
+                self.roll_button: lambda: self.request_terrain(self._seed_from_entry()),
+                self.reroll_button: lambda: self.request_terrain(secrets.randbelow(NEW_SEEDS)),
                 self.rolloff_button: self.do_roll_off,
                 self.clear_zones: self.free_placement,
             }
@@ -163,8 +172,18 @@ class SetupMode:
                 self.apply_pose_entries()
                 return True
             if event.ui_element is self.seed_entry:
-                self.roll_terrain(self._seed_from_entry())
+                self.request_terrain(self._seed_from_entry())
                 return True
+        elif (
+            event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED
+            and event.ui_element is self.confirm
+            and self._asked_seed is not None
+        ):
+            seed, self._asked_seed = self._asked_seed, None
+            if self.confirm.alive():
+                self.confirm.kill()
+            self.roll_terrain(seed)
+            return True
         return False
 
     def key(self, event: pygame.event.Event) -> bool:
@@ -223,11 +242,36 @@ class SetupMode:
         except ValueError:
             return self.seed
 
+    def request_terrain(self, seed: int) -> None:
+        """Roll, but first ask before replacing terrain the table came with (a scenario's)."""
+        self.seed_entry.set_text(str(seed))
+        pieces = len(self.services.state.terrain)
+        if pieces and not self._rolled:
+            size = self.services.size
+            rect = pygame.Rect(0, 0, 440, 200)
+            rect.center = (size[0] // 2, size[1] // 2)
+            self._asked_seed = seed
+            self.confirm = UIConfirmationDialog(
+                rect,
+                f"Replace this table's {pieces} terrain pieces with random terrain "
+                f"(seed {seed})? Ctrl+O reopens the map to get them back.",
+                self.services.manager,
+                window_title="Random terrain",
+                action_short_name="Replace",
+            )
+            self.services.set_status(f"seed {seed}: confirm to replace the table's terrain")
+            return
+        self.roll_terrain(seed)
+
     def roll_terrain(self, seed: int) -> None:
-        """R002.9 with dice and placement seeded from `seed`; every area's rolls shown."""
+        """R002.9 with dice and placement seeded from `seed`; every area's rolls shown. No
+        piece is placed under a unit (the placing side's choice of spot, see
+        `terrain_setup.setup_terrain`)."""
         services = self.services
         avoid = tuple(self.deployment.zones.values()) if self.deployment else ()
-        setup = seeded_setup(services.state.board, seed, avoid=avoid)
+        footprints = [unit.footprint for unit in services.state.units]
+        setup = seeded_setup(services.state.board, seed, avoid=avoid, keep_clear=footprints)
+        self._rolled = True
         self.seed = seed
         self.seed_entry.set_text(str(seed))
         services.set_state(services.state.with_terrain(setup.terrain))
@@ -236,8 +280,10 @@ class SetupMode:
             for area in setup.areas
         )
         services.set_view(replace(services.view, area_rolls=labels))
+        unplaced = sum(area.unplaced for area in setup.areas)
+        note = f", {unplaced} found no spot clear of the units" if unplaced else ""
         services.set_status(
-            f"terrain seed {seed}: {len(setup.terrain)} pieces placed ({TERRAIN_RULE})"
+            f"terrain seed {seed}: {len(setup.terrain)} pieces placed{note} ({TERRAIN_RULE})"
         )
 
     def do_roll_off(self) -> None:

@@ -20,6 +20,7 @@ from tactical.session.deployment import Deployment
 from tactical.ui import palette
 from tactical.ui.draw import text
 from tactical.ui.layers import (
+    LegendEntry,
     draw_deployment_zone,
     draw_legend,
     highlight_terrain,
@@ -30,6 +31,7 @@ from tactical.ui.layers import (
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import STATUS_BAR, TICK_BAND
+from tactical.ui.status_tokens import StatusBoard
 from tactical.ui.view import Ruler, ViewState
 
 ZONE_ALPHA = 60
@@ -45,6 +47,8 @@ class TableScene:
     deployment: Deployment | None = None
     moving: bool = False  # a move is drawn: the selection's arcs are shown where it ends
     panning: bool = False  # the view is being dragged: slide the last picture
+    tokens: bool = True  # each unit's status token (damage bar, pips, marks)
+    legend: tuple[LegendEntry, ...] = ()  # the mode's own layers (threat, reach, advice)
 
 
 class TableView:
@@ -52,6 +56,7 @@ class TableView:
 
     def __init__(self, renderer: SceneRenderer) -> None:
         self.renderer = renderer
+        self.tokens = StatusBoard()
         self.base: tuple[GameState, tuple, pygame.Surface] | None = None
         self.composite: tuple[GameState, tuple, pygame.Surface] | None = None
 
@@ -76,6 +81,8 @@ class TableView:
             scene.deployment,
             scene.system.id,
             scene.moving,
+            scene.tokens,
+            scene.legend,
         )
         base = self.base
         if scene.panning and base is not None and _pans(base, state, base_key):
@@ -113,6 +120,8 @@ class TableView:
         selection = self.renderer.draw(
             surface, state, camera, scene.system, selected=view.selected, overlay=not scene.moving
         )
+        if scene.tokens:
+            self.tokens.draw(surface, camera, state, scene.system, self.renderer.fonts)
         if scene.deployment is not None:
             colours = palette.side_colours(state.sides)
             for side, zone in scene.deployment.zones.items():
@@ -120,17 +129,21 @@ class TableView:
                 tint = (*colours.get(side, (200, 200, 200)), ZONE_ALPHA)
                 draw_deployment_zone(surface, camera, state.board, zone.edge, depth, tint)
         self._draw_area_rolls(surface, state, view)
-        self._draw_legend(surface, state, selection)
+        self._draw_legend(surface, state, selection, scene.legend)
 
     def _draw_legend(
-        self, surface: pygame.Surface, state: GameState, selection: SelectionView | None
+        self,
+        surface: pygame.Surface,
+        state: GameState,
+        selection: SelectionView | None,
+        extra: tuple[LegendEntry, ...] = (),
     ) -> None:
         """Terrain kinds and heights, sides and the selection's overlays, above the status."""
         colours = palette.side_colours(state.sides)
         width, height = surface.get_size()
         fonts = self.renderer.fonts
         rows = layout_legend(
-            fonts, legend_entries(state, colours, selection), width - 2 * TICK_BAND
+            fonts, [*legend_entries(state, colours, selection), *extra], width - 2 * TICK_BAND
         )
         top = height - STATUS_BAR - legend_height(rows) - 4
         surface.fill(palette.SURROUND, (0, top - 4, width, height - top + 4))

@@ -68,3 +68,17 @@ def test_bad_expression_is_one_line_and_exit_2(capsys):
         assert captured.out == ""
         assert len(captured.err.strip().splitlines()) == 1
         assert captured.err.startswith("tactical: ")
+
+
+def test_R003_2_roll_help_and_bracketed_step_dice(capsys):
+    """`tactical roll --help` documents the step-dice notation; (d12+d2)-2step rolls a d10."""
+    import pytest
+
+    with pytest.raises(SystemExit):
+        main(["roll", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "(d12+d2)-2step" in help_text and "d2-2step+d12" in help_text
+    document = _json(capsys, "roll", "(d12+d2)-2step", "--seed", "3", "--json")
+    assert document["normalised"] == "d10" and [r["faces"] for r in document["rolls"]] == [10]
+    assert main(["roll", "d12+d2-2step"]) == 2
+    assert "ambiguous" in capsys.readouterr().err

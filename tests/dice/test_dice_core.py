@@ -78,3 +78,24 @@ def test_seeded_results_are_faces_of_the_die(seed, die: Die):
     dice = SeededDice(seed)
     for _ in range(20):
         assert dice.roll(die) in die.values
+
+
+def test_G1_a_die_rerolled_on_some_faces_is_rolled_whole_again_and_recorded():
+    """G.1: a reroll consumes the next result; every physical roll is recorded."""
+    from fractions import Fraction
+
+    from tactical.dice import ScriptedDice, enumerate_outcomes
+    from tactical.dice.core import D6, MAX_REROLLS, Die, SeededDice
+
+    die = Die("d6", D6.values, reroll=frozenset({5, 6}))
+    dice = ScriptedDice([6, 5, 6, 3])
+    assert dice.roll(die) == 3 and [r.result for r in dice.rolls] == [6, 5, 6, 3]
+    assert enumerate_outcomes(lambda d: d.roll(die)).as_dict() == {
+        v: Fraction(1, 4) for v in (1, 2, 3, 4)
+    }
+    seeded = SeededDice(7)
+    assert all(seeded.roll(die) <= 4 for _ in range(200))
+    stubborn = ScriptedDice([6] * MAX_REROLLS + [2])
+    assert stubborn.roll(die) == 2  # the bound: then a roll among the faces that stand
+    with pytest.raises(ValueError):
+        Die("d2", (1, 2), reroll=frozenset({1, 2}))

@@ -100,6 +100,19 @@ def test_cortex_step_up_and_down_R003_2():
         parse_expression("2d6+1step")
 
 
+def test_R003_2_a_die_type_of_several_dice_is_stepped_in_brackets():
+    """R003.1/R003.2: d12+d2 is one die type (step 7); stepped down twice it is d10 (the
+    StepDie), written (d12+d2)-2step; unbracketed after a d12 the modifier is ambiguous."""
+    assert parse_expression("(d12+d2)-2step").normalised == StepDie(7).down(2).name == "d10"
+    assert parse_expression("d6+(d12+d12+d4)+1step").normalised == "d6+d12+d12+d6"
+    assert parse_expression("d2-2step+d12").normalised == "d12"
+    with pytest.raises(UserError, match=r"ambiguous.*\(d12\+d2\)-2step.*d2-2step\+d12"):
+        parse_expression("d12+d2-2step")
+    for bad in ("(2d6)", "(5D)+1", "((d8))", "(d8", "d8)", "(d8+d6)", "-(d8)"):
+        with pytest.raises(UserError):
+            parse_expression(bad)
+
+
 def test_cortex_botch_every_die_a_one_R003_5():
     expression = parse_expression("d12+d4")
     assert expression.kind == "cortex"

@@ -11,16 +11,16 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tactical.errors import UserError
 from tactical.geometry.arcs import (
     ANGLE_TOLERANCE,
     centre_arc,
     quadrant_index,
     wrap_bearings,
-    wrap_degrees,
 )
 from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270
 from tactical.geometry.los import TerrainIndex, hits_from_point, line_of_sight
-from tactical.geometry.matrix import LevelBlocking, pair_matrix, unit_row
+from tactical.geometry.matrix import LevelBlocking, matrix_rows, pair_matrix, unit_row
 from tactical.geometry.measure import BaseArrays, pair_edge_distances, unit_edge_distances
 from tactical.geometry.shapes import CircleBase, Pose, RectBase
 
@@ -158,6 +158,12 @@ def test_unit_edge_distances_are_pair_edge_distances_exactly():
             assert np.array_equal(unit_edge_distances(table, i), expected)
 
 
+def wrap_degrees(values: np.ndarray) -> np.ndarray:
+    """The plain float modulo, kept in [0, 360) (a tiny negative angle plus 360 rounds to 360)."""
+    values = np.mod(values, 360.0)
+    return np.where(values >= 360.0, values - 360.0, values)
+
+
 def test_wrap_bearings_is_wrap_degrees_on_its_range():
     rng = np.random.default_rng(3)
     values = np.degrees(np.arctan2(rng.uniform(-1, 1, 20_000), rng.uniform(-1, 1, 20_000)))
@@ -203,3 +209,53 @@ def test_a_moved_unit_gets_a_fresh_row():
     after = unit_row(moved, 4, terrain)
     assert_rows_equal(after, pair_matrix(moved, terrain).unit_row(4))
     assert not np.array_equal(before.centre_distance, after.centre_distance)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 30), st.integers(0, 9), st.booleans(), st.data())
+def test_a_block_of_rows_is_the_matrix_rows_exactly(seed, units, pieces, grid, data):
+    """matrix_rows (what `tactical check` streams from) equals the same rows of pair_matrix,
+    bit for bit, for every kind of blocking; its hits are exactly the pieces each blocked
+    line crosses (GEO002.10: a line crossing a piece's interior is blocked by it)."""
+    table, terrain = crowded_table(seed, units, pieces, grid)
+    first = data.draw(st.integers(0, units - 1))
+    rows = range(first, data.draw(st.integers(first + 1, units)))
+    for blocking in blockings(table, terrain, seed):
+        matrix = pair_matrix(table, terrain, ARC_SETS[1], blocking)
+        block = matrix_rows(table, rows, terrain, ARC_SETS[1], blocking)
+        for name in FIELDS:
+            assert np.array_equal(getattr(block, name), getattr(matrix, name)[first : rows.stop])
+        found = set(zip(block.hit_row + first, block.hit_target, block.hit_piece, strict=True))
+        expected = set()
+        for i in rows:
+            for j in range(units):
+                if i != j and not matrix.los_clear[i, j]:
+                    names = matrix.blocked_by(i, j)
+                    expected |= {(i, j, terrain.ids.index(name)) for name in names}
+        assert found == expected
+
+
+def test_matrix_rows_must_be_consecutive_rows_of_the_table():
+    table, terrain = crowded_table(1, 5, 2, False)
+    with pytest.raises(UserError, match="not consecutive rows"):
+        matrix_rows(table, range(3, 9), terrain)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 40), st.integers(0, 9), st.booleans(),
+       st.floats(0.0, 40.0))  # fmt: skip
+def test_a_matrix_within_reach_is_the_full_matrix_on_its_pairs(seed, units, pieces, grid, reach):
+    """pair_matrix(reach=r) measures every pair of bases within r edge to edge (and the
+    diagonal), each bit for bit as the full matrix does; the pairs it skips hold an
+    infinite distance, no bearing, no arcs and no line of sight."""
+    table, terrain = crowded_table(seed, units, pieces, grid)
+    for blocking in blockings(table, terrain, seed):
+        full = pair_matrix(table, terrain, ARC_SETS[1], blocking)
+        near = pair_matrix(table, terrain, ARC_SETS[1], blocking, reach=reach)
+        within = near.within
+        assert within[full.edge_distance <= reach].all() and within.diagonal().all()
+        for name in FIELDS:
+            assert np.array_equal(getattr(near, name)[within], getattr(full, name)[within]), name
+        far = ~within
+        assert np.isinf(near.centre_distance[far]).all() and np.isnan(near.bearing[far]).all()
+        assert not near.in_arc_any[far].any() and not near.los_clear[far].any()

@@ -94,7 +94,9 @@ def test_a_system_with_its_own_movement_gets_no_table_moves():
 
 def test_only_a_system_without_movement_rules_gets_free_table_moves():
     """Each registered system declares it: BFM counters move freely (it has no movement
-    rules); the others move their models by their own actions."""
+    rules), Cortex vessels too within their Speed (no action of the seed moves them, GEO003.7;
+    issue 13: they could not move on screen); the others move their models by their own
+    actions."""
     offered = {
         rules_id: offers_table_moves(registry.get(rules_id)) for rules_id in registry.rule_ids()
     }
@@ -102,7 +104,7 @@ def test_only_a_system_without_movement_rules_gets_free_table_moves():
         "battlefleet-mars": True,
         "dystopian-wars": False,
         "sw-d6-capital": False,
-        "cortex-space": False,
+        "cortex-space": True,
         "heavy-combat": False,
     }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -19,3 +20,27 @@ def display():
     pygame.font.init()
     if pygame.display.get_surface() is None:
         pygame.display.set_mode((1, 1))
+
+
+class _Caught(logging.Handler):
+    def __init__(self, records: list) -> None:
+        super().__init__(logging.ERROR)
+        self.records = records
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def ui_event_errors():
+    """The play screen catches any exception escaping an event handler, logs it and goes on
+    (issue 12): in tests each one is still a failure, unless the test takes and clears them."""
+    records: list = []
+    handler = _Caught(records)
+    logger = logging.getLogger("tactical.ui.events")
+    logger.addHandler(handler)
+    yield records
+    logger.removeHandler(handler)
+    assert not records, "an event handler failed: " + "; ".join(
+        r.getMessage() + f" ({r.exc_info[1]!r})" if r.exc_info else r.getMessage() for r in records
+    )

@@ -555,8 +555,10 @@ def test_long_field_names_are_cut_to_their_column_and_kept_whole_in_the_tooltip(
     panel.set_choices((buy,))
     panel.pick(0)
     label = panel._rows[0].label
-    assert label.text.endswith("…") and name.startswith(label.text[:-1])
-    assert name in label.tool_tip_text
+    shown = buy.fields[0].label  # issue 13: the field's name in words
+    assert shown == "Deimos base fighters launched this turn"
+    assert label.text.endswith("…") and shown.startswith(label.text[:-1])
+    assert shown in label.tool_tip_text
     assert label.get_abs_rect().right <= row_widget(panel, name).get_abs_rect().left
     panel.set_value(name, 3)
     assert panel.action() == Action("buy", "A", FrozenMap({name: 3}))

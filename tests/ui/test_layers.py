@@ -452,7 +452,10 @@ def test_blocking_terrain_is_outlined_when_it_blocks_a_shown_line(camera):
         loads_map(
             TABLE.replace(
                 "x = 45\ny = 10\nheading = 45", "x = 45\ny = 44\nheading = 45"
-            )  # "third" now behind the peak as seen from the ruler
+            ).replace(  # lines are drawn to the units in range: 12" bands reach 48"
+                'rules = "dystopian-wars"\n',
+                'rules = "dystopian-wars"\n[options]\nrange_band_inches = 12\n',
+            )  # "third" now behind the peak as seen from the ruler, 42" away
         )
     )
     system = registry.get(state.rules)

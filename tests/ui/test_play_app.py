@@ -52,15 +52,22 @@ def test_click_on_centre_selects_and_tints_the_arcs(app):
     assert tuple(app.frame().get_at(probe)) == before
 
 
-def test_hover_shows_the_card_with_the_rule_systems_stats(app):
+def test_hover_shows_the_card_with_the_rule_systems_status(app):
+    """Issue 13: the card shows every current value the rule system reports, labelled, and
+    the unit's weapons (name, arc, ranges, dice)."""
     unit = app.state.unit("markgraf")
     move(app, screen(app, unit.x, unit.y))
     assert app.view.hovered == "markgraf"
     assert app.card.box.visible
     html = app.card.box.html_text
     assert unit.name in html and "side B" in html
-    for stat in unit.stats:
-        assert stat in html
+    status = app.system.unit_status(app.play.session.state, unit)
+    assert len(status.values) >= 5 and status.weapons
+    for value in status.values:
+        assert f"{value.label}: <b>{value.text}</b>" in html
+    for weapon in unit.stats["weapons"]:
+        assert f"<b>{weapon['name']}</b>" in html
+    assert "Hull: <b>8/8</b>" in html
     move(app, screen(app, 2, 46))
     assert app.view.hovered is None and not app.card.box.visible
 
@@ -74,7 +81,7 @@ def test_the_card_is_as_tall_as_its_lines_and_stays_in_the_window(app):
         lines = app.card.box.html_text.count("<br>") + 1
         heights.setdefault(lines, set()).add(app.card.box.rect.height)
         assert app.card.box.rect.bottom <= app.size[1] and app.card.box.rect.top >= 0
-    assert all(len(found) == 1 for found in heights.values())  # the lines decide the height
+    # the lines decide the height (a long line may wrap, so the same count may differ a little)
     fewest, most = min(heights), max(heights)
     assert most > fewest and min(heights[most]) > max(heights[fewest])
 
@@ -209,7 +216,7 @@ def test_terrain_roll_equals_the_session_procedure_and_shows_the_rolls(app):
     """R002.9 on screen: seed N gives session.terrain_setup's pieces with seed N."""
     key(app, pygame.K_TAB)
     assert app.view.mode == "setup"
-    expected = seeded_setup(app.state.board, 5)
+    expected = seeded_setup(app.state.board, 5, keep_clear=[u.footprint for u in app.state.units])
     area = app.state.board.areas[0]
     label_at = screen(app, (area.x0 + area.x1) / 2, (area.y0 + area.y1) / 2)
     before = app.frame().copy()
@@ -226,13 +233,30 @@ def test_terrain_roll_equals_the_session_procedure_and_shows_the_rolls(app):
 
 
 def test_roll_and_new_seed_buttons(app):
+    """The scenario's terrain is replaced only after asking; New seed draws a fresh random
+    seed and shows it; no piece lies under a unit (R002.9: the placing side picks the spot)."""
     key(app, pygame.K_TAB)
+    scenario = app.state.terrain
+    footprints = [u.footprint for u in app.state.units]
     app.setup.seed_entry.set_text("7")
     press_button(app, app.setup.roll_button)
-    assert app.state.terrain == seeded_setup(app.state.board, 7).terrain
-    press_button(app, app.setup.reroll_button)
-    assert app.setup.seed == 8
-    assert app.state.terrain == seeded_setup(app.state.board, 8).terrain
+    assert app.state.terrain == scenario and app.setup.confirm is not None
+    app.handle(
+        pygame.event.Event(
+            pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED, ui_element=app.setup.confirm
+        )
+    )
+    assert app.state.terrain == seeded_setup(app.state.board, 7, keep_clear=footprints).terrain
+    seeds = set()
+    for _ in range(3):
+        press_button(app, app.setup.reroll_button)  # no question: the terrain is a roll
+        seeds.add(app.setup.seed)
+        assert app.setup.seed_entry.get_text() == str(app.setup.seed)
+        assert f"seed {app.setup.seed}" in app.view.status
+        expected = seeded_setup(app.state.board, app.setup.seed, keep_clear=footprints)
+        assert app.state.terrain == expected.terrain
+        assert not any(p.geometry.intersects(f) for p in app.state.terrain for f in footprints)
+    assert 7 not in seeds and len(seeds) == 3
 
 
 def test_deployment_roll_off_zones_and_drag_to_place(app):
@@ -367,7 +391,7 @@ def test_save_button_saves_the_game_in_play_and_the_map_in_setup(app):
     app._dialog = None
     key(app, pygame.K_TAB)
     press_button(app, app.top.buttons["save"])
-    assert app._dialog is not None and app._dialog[0] == "save"
+    assert app._dialog is not None and app._dialog[0] == "save-map-as"
 
 
 def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
@@ -376,7 +400,7 @@ def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    assert app._dialog is not None and app._dialog[0] == "save"
+    assert app._dialog is not None and app._dialog[0] == "save-map-as"
     app._dialog[1].kill()
     app._dialog = None
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
@@ -429,7 +453,7 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
     assert read_save(game).initial == app.map_state and read_save(game).actions == ()
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     purpose, dialog = app._dialog
-    assert purpose == "save"
+    assert purpose == "save-map-as"
     target = tmp_path / "picked.toml"
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(target)))
     assert load_map(target) == app.map_state and app.path == target
@@ -521,7 +545,8 @@ def test_play_command_runs_the_window_until_quit(monkeypatch, tmp_path):
     monkeypatch.setattr(pygame.event, "get", events)
     assert main(["play", str(default_map_path()), "--size", "800x600"]) == 0
     assert calls
-    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    [file] = (tmp_path / "tactical" / "autosave").glob("*.json")  # the game's own, by its id
+    autosave = read_save(file)
     assert autosave.initial == load_map(default_map_path()) and autosave.actions == ()
 
 
@@ -545,7 +570,8 @@ def test_tactical_alone_opens_the_play_screen(monkeypatch, tmp_path):
     [app] = opened
     assert app.view.mode == "play"
     assert_new_game_on(app, load_map(default_map_path()))
-    autosave = read_save(tmp_path / "tactical" / "autosave.json")
+    autosave = read_save(app.play.session.autosave.path)
+    assert app.play.session.autosave.path.parent == tmp_path / "tactical" / "autosave"
     assert autosave.initial == app.map_state and autosave.seed == app.play.session.game.seed
 
 

@@ -102,8 +102,19 @@ def test_selected_unit_shows_blocked_and_clear_sight_lines(scene):
     assert lines["c"].clear is True
     # a point on the line a -> b before the peak is red
     assert colour_distance(pixel(surface, camera, 24, 14), palette.LOS_BLOCKED) < 90
-    # the line a -> c is green half way
-    assert colour_distance(pixel(surface, camera, 16, 24), palette.LOS_CLEAR) < 90
+    # c is 35.8" away, beyond Range Band 4 (32"): its line is known but not drawn
+    assert lines["b"].in_range and not lines["c"].in_range
+    assert colour_distance(pixel(surface, camera, 16, 24), palette.LOS_CLEAR) > 90
+
+
+def test_a_clear_sight_line_in_range_is_green(scene):
+    """Issue 18: lines are drawn to the units in range; a clear one is green half way."""
+    _, system, surface, camera = scene
+    near = loads_map(TABLE.replace("x = 8\ny = 40", "x = 8\ny = 30"))
+    view = SceneRenderer().draw(surface, near, camera, system, selected="a")
+    (line,) = [line for line in view.sight_lines if line.target == "c"]
+    assert line.clear and line.in_range
+    assert colour_distance(pixel(surface, camera, 16, 19), palette.LOS_CLEAR) < 90
 
 
 def test_fore_arc_is_tinted_only_ahead(scene):

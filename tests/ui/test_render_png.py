@@ -119,7 +119,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temp_file(tmp_path, state, mo
     out = tmp_path / "table.png"
     out.write_bytes(b"old picture")
 
-    def broken(surface, path):
+    def broken(surface, path, *namehint):
         raise pygame.error("disk full")
 
     monkeypatch.setattr(pygame.image, "save", broken)

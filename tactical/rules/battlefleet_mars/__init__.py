@@ -18,6 +18,7 @@ Modules: `tables` (formulas and T000.*), `units` (stats and options schema),
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    FiringBand,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -36,12 +38,14 @@ from tactical.rules.base import (
     RuleSystem,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
-from tactical.rules.battlefleet_mars import combat, play
+from tactical.rules.battlefleet_mars import combat, play, status
 from tactical.rules.battlefleet_mars import outcome as ending
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
 from tactical.rules.ending import UnitCondition
+from tactical.rules.status import UnitStatus
 
 RULES_ID = "battlefleet-mars"
 
@@ -102,6 +106,13 @@ class BattlefleetMars(RuleSystem):
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         return combat.weapons_of(unit)
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO000.1: no arcs; lasers reach as far as their strength allows (R000.6), missiles
+        any range (GEO000.3)."""
+        if weapon == combat.MISSILES:
+            return WeaponReach(weapon, (OMNI,), (FiringBand("any range", 0.0, math.inf),))
+        return super().weapon_reach(unit, weapon, options)
+
     def declare_attack(
         self,
         state: GameState,
@@ -117,6 +128,12 @@ class BattlefleetMars(RuleSystem):
 
     def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
         return combat.attack_odds(state, attack, self.id)
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
 
 
 RULE_SYSTEM = BattlefleetMars(
@@ -134,6 +151,7 @@ RULE_SYSTEM = BattlefleetMars(
         range_unit=1.0,
         range_bands=None,
         arcs=(OMNI,),
+        citations=(("range", "GEO000.1"), ("arcs", "GEO000.1"), ("line of sight", "GEO000.1")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

@@ -121,7 +121,7 @@ def measure(attacker: Unit, target: Unit, options: Mapping[str, Any]) -> RangeFa
 
 def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndarray:
     """Integer ranges R between every pair of units (vectorised `measure`)."""
-    xy = np.array([(u.x, u.y) for u in units], dtype=float).reshape(-1, 2)
+    xy = np.array([(u.x, u.y) for u in units]).reshape(len(units), 2)
     delta = xy[:, None, :] - xy[None, :, :]
     scaled = np.hypot(delta[..., 0], delta[..., 1]) / float(options["range_unit_inches"])
     rounding = options["range_rounding"]
@@ -219,10 +219,9 @@ def _survivor_count(volley: CiwsVolley) -> Hashable:
     return len(volley.survivors)
 
 
-def ciws_fire(
-    ciws: int, declared: int, dice: Dice, *, who: str = "", target: str = ""
-) -> CiwsVolley:
-    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys."""
+def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> CiwsVolley:
+    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys.
+    The target rolls (`target` names it in the record)."""
 
     def shoot_at(k: int):
         def step(volley: CiwsVolley, source: Dice) -> CiwsVolley:
@@ -293,6 +292,10 @@ class Strikes:
     events: tuple[Event, ...]
 
 
+def _destroyed_yet(strikes: Strikes) -> Hashable:
+    return strikes.destroyed
+
+
 @dataclass(frozen=True, slots=True)
 class SalvoSummary:
     """What a missile attack comes to: missiles declared, destroyed by CIWS, target destroyed.
@@ -329,7 +332,7 @@ def missile_salvo(
     if ciws is None:
         volley = CiwsVolley(tuple(range(1, declared + 1)), ())
     else:
-        volley = ciws_fire(ciws, declared, dice, who=who, target=target)
+        volley = ciws_fire(ciws, declared, dice, target=target)
 
     def strike_with(missile: int):
         def step(strikes: Strikes, source: Dice) -> Strikes:
@@ -344,12 +347,9 @@ def missile_salvo(
         return step
 
     tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
-
-    def matters(strikes: Strikes) -> Hashable:
-        return strikes.destroyed if tracks_destruction else None
-
+    # only whether the target is destroyed yet matters (never, for ships and bases)
     strikes = dice.fold(
-        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=matters
+        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=_destroyed_yet
     )
     summary = SalvoSummary(
         declared,
@@ -407,7 +407,7 @@ def declare(
     usable = weapons_of(attacker)
     if weapon not in WEAPONS or weapon not in usable:
         what = "unknown weapon" if weapon not in WEAPONS else "weapon"
-        offer = ", ".join(usable) if usable else "none"
+        offer = ", ".join(usable)  # never empty: a unit has lasers or is a missile group
         raise UserError(
             f"{what} {weapon!r} for unit {attacker.id!r}: it can attack with {offer}",
             spec_id="R000.3",
@@ -422,7 +422,7 @@ def declare(
     target_card = profile(target)
     if weapon == LASER:
         facts = measure(attacker, target, options)
-        strength = attacker_card.laser_strength or 0
+        strength = attacker_card.laser_strength  # a laser weapon: never None
         if to_hit_threshold(facts.range, strength) is None:
             raise UserError(
                 f"target {target.id!r} is out of laser range of {attacker.id!r}: range "
@@ -513,7 +513,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     )
     events.extend(shot.events)
     new_state = state
-    killed = destroys(shot.summary, target_card.kind) if shot.hit else False
+    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not shot.hit:
         events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
     elif killed is None:
@@ -629,14 +629,12 @@ def _laser_report(
     target_card = profile(target)
     facts = measure(attacker, target, options)
     needed = to_hit_threshold(facts.range, strength)
-    hit = Fraction(10 - needed, 10) if needed is not None else Fraction(0)
+    hit = Fraction(10 - needed, 10)  # never None: `declare` refuses a target out of range
     sections = [OddsSection("result", "T000.2", "result", outcomes.sorted(key=_result_order))]
     if target_card.kind in GROUPS:
         rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
         destroyed = outcomes.map(lambda result: bool(destroys(result, target_card.kind)))
-        sections.append(
-            OddsSection("destroyed", rule, "destroyed", destroyed.sorted(key=lambda d: d))
-        )
+        sections.append(OddsSection("destroyed", rule, "destroyed", destroyed.sorted()))
     return OddsReport(
         rules_id,
         attack,
@@ -748,8 +746,10 @@ def all_pair_odds(state: GameState) -> dict[tuple[str, str, str], Distribution[A
     ranges = range_matrix(units, options)
     memo = _Memo(options, {}, {})
     odds: dict[tuple[str, str, str], Distribution[Any]] = {}
-    for i, (attacker, card) in enumerate(zip(units, cards, strict=True)):
-        if card.has_lasers:
+    for i, attacker in enumerate(units):
+        card = cards[i]
+        weapons = weapons_of(attacker)
+        if LASER in weapons:
             strength = card.laser_strength or 0
             reach = max_range(strength)
             for j in np.flatnonzero(ranges[i] <= reach):
@@ -759,7 +759,7 @@ def all_pair_odds(state: GameState) -> dict[tuple[str, str, str], Distribution[A
                 odds[(attacker.id, LASER, units[j].id)] = memo.laser_odds(
                     strength, int(ranges[i, j]), target_card.column
                 )
-        if card.kind is UnitType.MISSILE or (card.is_carrier and card.launch_capacity > 0):
+        if MISSILES in weapons:
             declared, _ = available_missiles(card)
             if declared < 1:
                 continue

@@ -39,8 +39,10 @@ from tactical.rules.base import (
     Stage,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
+    bands_from_limits,
 )
-from tactical.rules.cortex_space import combat, play
+from tactical.rules.cortex_space import combat, play, status
 from tactical.rules.cortex_space import outcome as ending
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
@@ -53,6 +55,7 @@ from tactical.rules.cortex_space.units import (
     vessel,
 )
 from tactical.rules.ending import UnitCondition
+from tactical.rules.status import UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -75,7 +78,11 @@ class CortexSpace(RuleSystem):
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO003.1 / GEO003.7: the ordinal band of a centre-to-centre distance."""
-        return bands(self.options(options)).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO003.1 / GEO003.7: the five ordinal bands, the same for every unit."""
+        return bands(self.options(options))
 
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """Asteroids and wrecks (dense, obstructing) are obstacles; ground targets are not."""
@@ -112,6 +119,15 @@ class CortexSpace(RuleSystem):
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(w.name for w in vessel(unit).weapons)
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO003.1 / GEO003.7: all round, out to the weapon's longest range band."""
+        found = next((w for w in vessel(unit).weapons if w.name == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        table = bands(self.options(options)).bands
+        limits = [(band.name, band.max_inches) for band in table[: found.max_band + 1]]
+        return WeaponReach(weapon, (OMNI,), bands_from_limits(limits, None))
+
     def declare_attack(
         self,
         state: GameState,
@@ -142,6 +158,12 @@ class CortexSpace(RuleSystem):
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
 
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
 
 RULE_SYSTEM = CortexSpace(
     end_reading=ending.SPEC_ID,
@@ -158,10 +180,13 @@ RULE_SYSTEM = CortexSpace(
             tuple(RangeBand(n, v) for n, v in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True))
         ),
         arcs=(OMNI,),
+        citations=(("range", "GEO003.7"), ("arcs", "GEO003.7"), ("line of sight", "GEO003.7")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    free_table_moves=False,
+    # the seed's actions move nothing: vessels move on the table, within their Speed
+    # (`turning_rules`, GEO003.7), by the session's own move
+    free_table_moves=True,
     phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,

@@ -37,6 +37,7 @@ from tactical.rules.base import (
     ActionChoice,
     Attack,
     Field,
+    FiringBand,
     MeasuringConventions,
     OddsReport,
     RangeBand,
@@ -46,6 +47,7 @@ from tactical.rules.base import (
     Stage,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
@@ -53,6 +55,7 @@ from tactical.rules.dystopian_wars.schema import (
     WEAPON_EXTRA_FIELDS,
 )
 from tactical.rules.ending import Outcome, UnitCondition
+from tactical.rules.status import UnitStatus
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -182,8 +185,28 @@ class DystopianWars(RuleSystem):
         return "air" if _level(unit) in ("flying", "obscured") else "surface"
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        band_inches = float(self.options(options)["range_band_inches"])
-        return _bands(band_inches).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
+        return _bands(float(self.options(options)["range_band_inches"]))
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,
+        measured from its measuring point (T002.4) to the target's nearest point."""
+        from tactical.rules.dystopian_wars.cards import card
+        from tactical.rules.dystopian_wars.measures import weapon_measured_from
+
+        found = next((w for w in card(unit).weapons if w.name == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        step = float(self.options(options)["range_band_inches"])
+        bands = tuple(
+            FiringBand(f"RB{k + 1}", k * step, (k + 1) * step)
+            for k, dice in enumerate(found.attack_dice)
+            if dice > 0
+        )
+        return WeaponReach(weapon, (found.arc,), bands, weapon_measured_from(unit, found))  # type: ignore[arg-type]
 
     def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
         """The arcs of the unit's weapons (R002.14: batteries measured from the centre)."""
@@ -267,6 +290,16 @@ class DystopianWars(RuleSystem):
 
         return play.action_odds(state, action, self.id)
 
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        from tactical.rules.dystopian_wars import status
+
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        from tactical.rules.dystopian_wars import status
+
+        return status.describe(before, action, events)
+
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""
         from tactical.rules.dystopian_wars import movement
@@ -299,6 +332,7 @@ RULE_SYSTEM = DystopianWars(
         arc_test="any",
         range_bands=_bands(RANGE_BAND_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO002.7"), ("arcs", "GEO002.7"), ("line of sight", "R002.40")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

@@ -41,9 +41,10 @@ from tactical.rules.base import (
     RuleSystem,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, turn
+from tactical.rules.heavy_combat import attacks, status, turn
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
@@ -55,6 +56,7 @@ from tactical.rules.heavy_combat.ships import (
     profile,
     settings,
 )
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"
 
@@ -84,7 +86,11 @@ class HeavyCombat(RuleSystem):
         return check_options(options)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return _bands(float(self.options(options)["inches_per_range_step"])).band(distance)
+        return self.range_table(unit, options).band(distance)
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+        """GEO001.7: the three bands of `inches_per_range_step`, the same for every unit."""
+        return _bands(float(self.options(options)["inches_per_range_step"]))
 
     def turn_sequence(self) -> TurnSequence:
         return turn.TURN_SEQUENCE
@@ -95,6 +101,16 @@ class HeavyCombat(RuleSystem):
 
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(weapon.name for weapon in weapons_of(profile(unit)))
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """T001.8 / GEO001.7: the in-plane facings the weapon fires through, as quadrants, out
+        to band 3 (R001.21)."""
+        reach = super().weapon_reach(unit, weapon, options)
+        found = next((w for w in weapons_of(profile(unit)) if w.name == weapon), None)
+        if found is None:
+            return reach
+        arcs = tuple(arc for arc in QUADRANTS if arc.name in found.arcs)
+        return WeaponReach(weapon, arcs, reach.bands, reach.measured_from)
 
     def declare_attack(
         self,
@@ -127,6 +143,17 @@ class HeavyCombat(RuleSystem):
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return attacks.action_odds(state, action, self.id)
 
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
+
 
 RULE_SYSTEM = HeavyCombat(
     end_reading=ending.SPEC_ID,
@@ -142,6 +169,7 @@ RULE_SYSTEM = HeavyCombat(
         arc_test="centre",
         range_bands=_bands(STEP_INCHES),
         arcs=QUADRANTS,
+        citations=(("range", "GEO001.7"), ("arcs", "GEO001.7"), ("line of sight", "GEO001.6")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

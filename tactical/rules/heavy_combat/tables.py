@@ -239,14 +239,16 @@ def launcher_arcs(launcher: int) -> frozenset[str]:
 
 
 def rerolled(die: Die, allowed: frozenset[int]) -> Die:
-    """The die a reroll is made with (R001.34 destroyed systems, T001.3 a 12).
-
-    Rerolling until an allowed face comes up is, in distribution, one roll among the
-    allowed faces (each keeping its multiplicity), so the first roll is made with the
-    real die and recorded, and the reroll with this one: seeded play is unchanged, exact
-    odds stay finite, and a scripted sequence (G.1) gives the rejected roll, then the
-    roll that stands (X001.9: 12 then 7; X001.10: 2 then 4)."""
-    return Die(f"{die.name} reroll", tuple(v for v in die.values if v in allowed))
+    """The die a reroll is made with (R001.34 destroyed systems, T001.3 a 12): the whole
+    die, rolled again while it shows a value outside `allowed` (G.1: each reroll consumes
+    the next result, so a scripted or recorded sequence that rolls a destroyed category
+    twice in a row replays; X001.9: 12 then 7; X001.10: 2 then 4). In distribution it is
+    one roll among the allowed faces, each keeping its multiplicity: what exact odds use."""
+    return Die(
+        f"{die.name} reroll",
+        die.values,
+        reroll=frozenset(v for v in die.values if v not in allowed),
+    )
 
 
 def damage_die(name: str) -> Die:

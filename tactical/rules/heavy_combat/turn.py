@@ -1040,6 +1040,27 @@ def actions(state: GameState, position: TurnPosition, side: str) -> tuple[Action
     return tuple(choice for choice, action in candidates if _legal(table, action))
 
 
+def refusals(
+    state: GameState, position: TurnPosition, side: str
+) -> tuple[tuple[ActionChoice, UserError], ...]:
+    """The declarations of the phase `actions` leaves out, each with the rules' refusal."""
+    state, duel = current(state)
+    if duel.over or position.turn != duel.turn:
+        return ()
+    phase = TURN_SEQUENCE.phases[position.phase].name
+    ship_id = ship_of_side(state, duel, side)
+    if phase == RESULT or ship_id is None or duel.ship(ship_id).out:
+        return ()
+    table = Table(state, duel)
+    found = []
+    for choice, action in _candidates(table, ship_id, phase):
+        try:
+            declare(table, action, _NoDice())
+        except UserError as error:
+            found.append((choice, error))
+    return tuple(found)
+
+
 def _fixed(name: str, value: Any, doc: str = "") -> Field:
     kind = "int" if isinstance(value, int) else "str"
     choices = (value,) if isinstance(value, str) else None

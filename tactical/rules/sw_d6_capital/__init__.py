@@ -25,6 +25,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    FiringBand,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -32,9 +33,11 @@ from tactical.rules.base import (
     RuleSystem,
     TurnPosition,
     TurnSequence,
+    WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.sw_d6_capital import combat, maneuver, play
+from tactical.rules.status import UnitStatus
+from tactical.rules.sw_d6_capital import combat, maneuver, play, status
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
@@ -128,6 +131,29 @@ class SwD6Capital(RuleSystem):
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
         return play.action_odds(state, action, self.id)
 
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """GEO004.2 / GEO004.3: the weapon unit's own arc and its ranges (Space units to
+        inches); Point Blank below Short, nothing beyond Long."""
+        found = next((w for w in deck_of(unit).weapons if w.id == weapon), None)
+        if found is None:
+            return super().weapon_reach(unit, weapon, options)
+        scale = float(self.options(options)["inches_per_space"])
+        low, short, medium, long = (limit * scale for limit in found.ranges)
+        arc = next(a for a in SW_ARCS if a.name == found.arc)
+        limits = (("point-blank", low), ("short", short), ("medium", medium), ("long", long))
+        bands, start = [], 0.0
+        for name, high in limits:
+            if high > start or (name == "point-blank" and high > 0):
+                bands.append(FiringBand(name, start, high))
+            start = max(start, high)
+        return WeaponReach(weapon, (arc,), tuple(bands))
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        return status.unit_status(state, unit)
+
+    def describe_resolution(self, before: GameState, action: Action, events) -> str:
+        return status.describe(before, action, events)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
         weapons = deck_of(unit).weapons
@@ -152,7 +178,11 @@ RULE_SYSTEM = SwD6Capital(
     background="space",
     default_movement=MovementClass.SPACE,
     conventions=MeasuringConventions(
-        distance_from="centre", distance_to="centre", arc_test="centre", arcs=SW_ARCS
+        distance_from="centre",
+        distance_to="centre",
+        arc_test="centre",
+        arcs=SW_ARCS,
+        citations=(("range", "GEO004.2"), ("arcs", "GEO004.3"), ("line of sight", "R004.29")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,

@@ -148,11 +148,18 @@ def fire_block(state: GameState, unit: Unit, deck: Deck, cond: Condition) -> Use
 
 
 def weapon_block(cond: Condition, weapon: WeaponUnit) -> UserError | None:
-    """Why this weapon unit may not fire now, or None (R004.26, T004.8 #3, T004.9 #4, R004.41)."""
+    """Why this weapon unit may not fire now, or None (R004.26, T004.8 #3, T004.9 #4, R004.41,
+    R004.40: after the Masterstroke move no arc used this turn fires again)."""
     if weapon.id in cond.fired:
         return UserError(
             f"{weapon.id} has fired this turn: one Gunnery roll per weapon type per arc per turn",
             spec_id="R004.26",
+        )
+    if weapon.arc in cond.arcs_before_masterstroke:
+        return UserError(
+            f"{weapon.id} cannot fire: its {weapon.arc} arc was used this turn before the "
+            "Tactical Masterstroke move, and an arc already used never fires again",
+            spec_id="R004.40",
         )
     status = cond.weapon_status(weapon)
     if status is not None:
@@ -528,7 +535,7 @@ def shot(facts: FireFacts, profile: HitProfile, dice: Dice) -> ShotOutcome:
 
 
 def _result_label(outcome: ShotOutcome) -> str:
-    if not outcome.hit or outcome.outcome is None:
+    if outcome.outcome is None:  # a miss (a hit always has its outcome)
         return MISS
     hit = outcome.outcome
     if hit.result == IONIZATION:

@@ -132,6 +132,8 @@ class Condition:
     done: bool = False
     moved: bool = False
     masterstroke_moved: bool = False
+    # R004.40: the arcs fired from this turn before the Masterstroke move (none fires again)
+    arcs_before_masterstroke: tuple[str, ...] = ()
     disrupted: bool = False
     angled: bool = False
 
@@ -164,7 +166,7 @@ class Condition:
                 value = tuple(tuple(int(v) for v in item) for item in value)
             elif key == "arcs_at":
                 value = tuple(tuple(item) for item in value)
-            elif key == "fired":
+            elif key in ("fired", "arcs_before_masterstroke"):
                 value = tuple(value)
             given[key] = value
         return cls(**given)
@@ -318,6 +320,7 @@ class Condition:
             done=False,
             moved=False,
             masterstroke_moved=False,
+            arcs_before_masterstroke=(),
             disrupted=False,
             angled=False,
         )

@@ -267,6 +267,10 @@ def carry_out(
             final, outcome = move.hazard_stop, "halted"
     state = state.replace_unit(unit.moved_to(final))
     cond = replace(cond, moved=True, masterstroke_moved=cond.masterstroke_moved or masterstroke)
+    if masterstroke:
+        # R004.40: never again from an arc already used this turn, at any target
+        used = tuple(dict.fromkeys(arc for _, arc in cond.arcs_at))
+        cond = replace(cond, arcs_before_masterstroke=used)
     state = ledger.with_condition(state, move.unit, cond)
     events.append(
         Event.of(

@@ -174,4 +174,5 @@ def test_GEO001_3_facing_steps_and_adjacency():
 
 def test_rerolled_die_keeps_the_multiplicity_of_the_allowed_faces():
     die = t.rerolled(t.TWO_D6, frozenset({7, 2}))
-    assert sorted(die.values) == [2, 7, 7, 7, 7, 7, 7]
+    assert sorted(die.standing().values) == [2, 7, 7, 7, 7, 7, 7]
+    assert die.values == t.TWO_D6.values  # G.1: the reroll is made with the whole die

@@ -195,3 +195,45 @@ def test_X001_10_internal_hit_on_destroyed_sensors_is_rerolled():
     assert kinds.index("reroll") < kinds.index("internal")
     lookup = next(e for e in result.events if e.kind == "lookup")
     assert (lookup.spec_id, lookup.get("system")) == ("T001.5", "impulse")
+
+
+def test_G1_R001_34_destroyed_category_rolled_twice_in_a_row_replays():
+    """G.1, R001.34: a reroll consumes the next die of the sequence, the whole d6: 2 (Sensors
+    destroyed), 2 again, then 4 hits Impulse; every physical roll is recorded."""
+    state = duel({}, {"race": "federation"})
+    state = with_ship(state, "b", destroyed=(0, 4, 0, 0, 0, 0))
+    card, ship = profile(state.unit("b")), ship_state(state, "b")
+    dice = ScriptedDice([2, 2, 2, 4])
+    result = internal_damage(card, ship, 1, dice, who="a")
+    assert [r.result for r in dice.rolls] == [2, 2, 2, 4]
+    assert result.destroyed == (0, 4, 0, 1, 0, 0)
+
+
+def test_G1_R001_34_exact_odds_of_a_reroll_stay_one_in_five():
+    """R001.34: with Sensors destroyed each of the five other categories is 1/5, exactly (the
+    categories without an effect are merged: bridge, weapons and batteries together 3/5)."""
+    from fractions import Fraction
+
+    from tactical.dice import enumerate_outcomes
+
+    state = duel({}, {"race": "federation"})
+    state = with_ship(state, "b", destroyed=(0, 4, 0, 0, 0, 0))
+    card, ship = profile(state.unit("b")), ship_state(state, "b")
+    odds = enumerate_outcomes(
+        lambda dice: internal_damage(card, ship, 1, dice, who="a").destroyed
+    ).as_dict()
+    assert odds[(0, 4, 0, 1, 0, 0)] == odds[(0, 4, 0, 0, 0, 1)] == Fraction(1, 5)
+    assert sum(odds.values()) == 1 and all(destroyed[1] == 4 for destroyed in odds)
+
+
+def test_G1_T001_3_twelve_twice_in_a_row_replays():
+    """G.1, T001.3: 12, 12 (rerolled with the whole 2d6 each time), then 2 -> result 1: hit."""
+    state = duel(specific_system_die="2d6")
+    attack = HC.declare_attack(
+        state, "a", "phasers", "b", {"power": 4, "mode": "specific", "system": "warp"}
+    )
+    dice = ScriptedDice([12, 12, 2])
+    result = HC.resolve_attack(state, attack, dice)
+    assert [r.result for r in dice.rolls] == [12, 12, 2]
+    specific = events_of(result, "specific")[0]
+    assert (specific.get("roll"), specific.get("result"), specific.get("success")) == (2, 1, True)

@@ -509,3 +509,33 @@ def test_GEO004_3_GEO004_4_every_target_lies_in_an_arc_and_faces_with_one(
     state = SYSTEM.setup(table(firer, target, width=200, height=200))
     struck = combat.facing_arc(target, condition(state, "g"), firer)
     assert struck in combat.firing_arcs(target, firer)
+
+
+def test_R004_40_no_arc_used_this_turn_fires_again_after_the_masterstroke_move():
+    """R004.40: "never again from an arc already used this turn": after the move a weapon
+    that has not fired yet is still refused from an arc fired from before it, at any target."""
+    guns = [
+        {**TURBOLASER, "name": "Turbolasers", "arc": "front"},
+        {**ION, "name": "Ion Cannon", "arc": "front"},
+        {**TURBOLASER, "name": "Turbolasers", "arc": "right"},
+    ]
+    state = duel({**ISD, "weapons": guns, "speed": "cautious"}, NOWHERE, 20)
+    state = state.with_rule_state(
+        turn=1, initiative={"order": ("a", "t"), "winner": "a", "masterstroke": True}
+    )
+    state = _fire(state, "front-turbolasers", dice=[1] * 8).state
+    moved = SYSTEM.apply(state, Action("maneuver", "a", FrozenMap(path="F1")), scripted()).state
+    ion = next(
+        w.id
+        for w in deck_of(moved.unit("a")).weapons
+        if w.id != "front-turbolasers" and w.arc == "front"
+    )
+    with pytest.raises(UserError) as error:
+        combat.fire_facts(moved, "a", ion, "t", {})
+    assert error.value.spec_id == "R004.40"
+    deck, cond = deck_of(moved.unit("a")), condition(moved, "a")
+    blocked = {w.id for w in deck.weapons if combat.weapon_block(cond, w) is not None}
+    assert ion in blocked and "right-turbolasers" not in blocked  # what the panel offers
+    assert condition(moved, "a").arcs_before_masterstroke == ("front",)
+    # the next turn starts clean
+    assert condition(moved, "a").new_turn().arcs_before_masterstroke == ()

@@ -1,0 +1,331 @@
+"""Big-table budgets (issue 18) on the stress maps of 1,000 and 3,000 ships, written by
+`scripts/make_maps.py --units N` into a temporary folder (one ship per 23 square inches,
+as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
+
+| row | budget |
+|---|---|
+| `tactical check --json`, 1,000 units (whole process, to /dev/null) | <= 3 s, <= 300 MB |
+| `tactical check --json`, 3,000 units | completes, peak memory bounded (<= 600 MB) |
+| per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
+| all-pairs matrix, 1,000 units | <= 150 ms |
+| play screen at 1,000 units: select / pan / zoom, 1920x1080 | <= 33 ms each |
+| cached 1920x1080 frame, 3,000 units | <= 16 ms |
+| launch to first frame, maps/stress-200.toml | <= 0.4 s |
+
+Run: .venv/bin/python -m pytest bench/bench_big_tables.py --benchmark-enable -p no:cacheprovider
+The process rows run a few rounds only (pedantic); the others are pytest-benchmark medians.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from conftest import BUDGETS, FIGURES, record
+
+from tactical.io.maps import load_map
+from tactical.rules.measuring import TableGeometry
+
+PYTHON = sys.executable
+MAKE_MAPS = Path(__file__).resolve().parents[1] / "scripts" / "make_maps.py"
+SIZE = (1920, 1080)
+
+CHECK_BUDGET = 3.0
+CHECK_MEMORY = 300 * 2**20
+BIG_CHECK_MEMORY = 600 * 2**20
+PAIR_BUDGET = 2e-6
+MATRIX_BUDGET = 0.150
+INTERACTION_BUDGET = 0.033
+FRAME_BUDGET = 0.016
+LAUNCH_BUDGET = 0.4
+
+
+@pytest.fixture(scope="session")
+def big_maps(tmp_path_factory) -> dict[int, Path]:
+    folder = tmp_path_factory.mktemp("big-maps")
+    paths = {}
+    for units in (1000, 3000):
+        subprocess.run(
+            [PYTHON, str(MAKE_MAPS), "--units", str(units), "--out", str(folder)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        paths[units] = folder / f"stress-{units}.toml"
+    return paths
+
+
+CPU: dict[str, float] = {}  # CPU seconds (user + system) of the process rows
+
+
+def _run_measured(args: list[str]) -> tuple[float, int]:
+    """Wall seconds and peak resident bytes of one child process, stdout to /dev/null (its
+    CPU seconds kept in CPU["last"]: the machine is shared, wall time waits for a core)."""
+    started = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        child = subprocess.Popen(args, stdout=sink, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        errors = child.stderr.read().decode()
+        child.stderr.close()
+    seconds = time.perf_counter() - started
+    assert child.returncode == 0, errors
+    CPU["last"] = usage.ru_utime + usage.ru_stime
+    return seconds, usage.ru_maxrss * 1024
+
+
+def _keep(name: str, seconds: float, budget: float | None = None) -> None:
+    FIGURES[name] = seconds
+    if budget is not None:
+        BUDGETS[name] = budget
+
+
+def _check(path: Path, rounds: int) -> tuple[float, int]:
+    runs, cpu = [], []
+    for _ in range(rounds):
+        runs.append(_run_measured([PYTHON, "-m", "tactical", "check", str(path), "--json"]))
+        cpu.append(CPU["last"])
+    CPU["check"] = float(np.median(cpu))
+    return float(np.median([s for s, _ in runs])), max(m for _, m in runs)
+
+
+@pytest.mark.benchmark
+def test_check_json_1000(big_maps):
+    seconds, peak = _check(big_maps[1000], 3)
+    _keep("check --json, 1,000 units (wall)", seconds, CHECK_BUDGET)
+    _keep("check --json, 1,000 units (CPU)", CPU["check"], CHECK_BUDGET)
+    print(f"check --json 1,000 units: {seconds:.2f} s, CPU {CPU['check']:.2f} s, "
+          f"peak {peak / 2**20:.0f} MB")  # fmt: skip
+    assert CPU["check"] <= CHECK_BUDGET and peak <= CHECK_MEMORY
+
+
+@pytest.mark.benchmark
+def test_check_json_3000(big_maps):
+    seconds, peak = _check(big_maps[3000], 1)
+    _keep("check --json, 3,000 units (wall)", seconds)
+    _keep("check --json, 3,000 units (CPU)", CPU["check"])
+    print(f"check --json 3,000 units: {seconds:.2f} s, CPU {CPU['check']:.2f} s, "
+          f"peak {peak / 2**20:.0f} MB")  # fmt: skip
+    assert peak <= BIG_CHECK_MEMORY
+
+
+@pytest.fixture(scope="module")
+def table_1000(big_maps) -> TableGeometry:
+    return TableGeometry.of(load_map(big_maps[1000]))
+
+
+def test_report_cost_per_pair(benchmark, table_1000):
+    """Reports for 65 firers against every other ship (64,935 pairs: one block of
+    `check --json`), from their rows of the matrix (computed before, not counted)."""
+    from tactical.geometry.matrix import matrix_rows
+
+    g = table_1000
+    n = len(g.units)
+    block = matrix_rows(g.units, range(65), g.terrain, g.arcs, g.blocking)
+    sources = np.repeat(np.arange(65), n)
+    targets = np.tile(np.arange(n), 65)
+    keep = sources != targets
+    sources, targets = sources[keep], targets[keep]
+    reports = benchmark.pedantic(
+        g.reports, args=(block, sources, targets), rounds=5, iterations=1, warmup_rounds=1
+    )
+    if benchmark.stats is not None:
+        per_pair = benchmark.stats.stats.median / len(sources)
+        _keep("report cost per pair", per_pair, PAIR_BUDGET)
+        print(f"report cost: {per_pair * 1e6:.2f} us a pair")
+    assert len(reports) == len(sources)
+
+
+def test_matrix_1000(benchmark, table_1000):
+    """The matrix of the pairs within the longest weapon range (32", Range Band 4)."""
+    g = table_1000
+    from tactical.geometry.matrix import pair_matrix
+
+    assert g.longest_range == 32.0
+    matrix = benchmark.pedantic(
+        pair_matrix, args=(g.units, g.terrain, g.arcs, g.blocking, g.longest_range),
+        rounds=7, iterations=1, warmup_rounds=1,
+    )  # fmt: skip
+    record("all-pairs matrix in range, 1,000 units", benchmark, MATRIX_BUDGET)
+    assert matrix.within.sum() > 100_000 and not matrix.los_clear[matrix.within].all()
+
+
+def test_full_matrix_1000(benchmark, table_1000):
+    """Reference: every pair measured (what `check --json` needs, block by block)."""
+    g = table_1000
+    from tactical.geometry.matrix import pair_matrix
+
+    matrix = benchmark.pedantic(
+        pair_matrix, args=(g.units, g.terrain, g.arcs, g.blocking), rounds=5, iterations=1,
+        warmup_rounds=1,
+    )  # fmt: skip
+    record("full matrix (every pair), 1,000 units", benchmark)
+    assert matrix.los_clear.shape == (1000, 1000) and not matrix.los_clear.all()
+
+
+# --------------------------------------------------------------------------- play screen
+
+
+@pytest.fixture(scope="module")
+def app_1000(big_maps):
+    from tactical.ui.app import App
+
+    state = load_map(big_maps[1000])
+    app = App(state, SIZE, headless=True)
+    app.step()
+    app.frame()
+    return app
+
+
+def test_play_select_1000(benchmark, app_1000):
+    """A click selects another ship: its arcs, range rings and sight lines are drawn."""
+    app = app_1000
+    picks = [app.state.units[0].id, app.state.units[1].id]
+    turn = iter(range(10**9))
+
+    def select():
+        app.select(picks[next(turn) % 2])
+        return app.frame()
+
+    benchmark(select)
+    record("play select, 1,000 units", benchmark, INTERACTION_BUDGET)
+
+
+def test_play_pan_1000(benchmark, app_1000):
+    """An arrow key pans the view at rest: the table is drawn again at the new place."""
+    import pygame
+
+    app = app_1000
+    app.select(app.state.units[0].id)
+    app.frame()
+    turn = iter(range(10**9))
+    keys = (pygame.K_LEFT, pygame.K_RIGHT)
+
+    def pan():
+        key = keys[next(turn) % 2]
+        app.handle(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
+        return app.frame()
+
+    benchmark(pan)
+    record("play pan, 1,000 units", benchmark, INTERACTION_BUDGET)
+
+
+def test_play_zoom_1000(benchmark, app_1000):
+    """The wheel zooms in and out by a notch about the pointer (each frame a new scale)."""
+    import pygame
+
+    app = app_1000
+    app.select(app.state.units[0].id)
+    app.frame()
+    turn = iter(range(10**9))
+
+    def zoom():
+        notch = 1 if next(turn) % 2 == 0 else -1
+        app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notch, flipped=False))
+        return app.frame()
+
+    benchmark(zoom)
+    record("play zoom, 1,000 units", benchmark, INTERACTION_BUDGET)
+
+
+def test_play_zoom_new_level_1000(benchmark, app_1000):
+    """A notch of the wheel to a level not seen before (nine notches in from the fitted view,
+    about a new point each time): nothing of that scale cached."""
+    import pygame
+
+    app = app_1000
+    app.select(app.state.units[0].id)
+    app.frame()
+    turn = iter(range(10**9))
+
+    def zoom():
+        k = next(turn)
+        if k == 0:  # the warm-up round starts from the fitted view
+            app.fit()
+            app.frame()
+        app._mouse = (600 + 37 * k, 400 + 11 * k)
+        app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+        return app.frame()
+
+    benchmark.pedantic(zoom, rounds=9, iterations=1, warmup_rounds=1)
+    record("play zoom to a new level, 1,000 units", benchmark, INTERACTION_BUDGET)
+
+
+@pytest.fixture(scope="module")
+def scene_3000(big_maps):
+    import pygame
+
+    from tactical.rules import registry
+    from tactical.ui.camera import Camera, Margins
+    from tactical.ui.scene import SceneRenderer
+
+    state = load_map(big_maps[3000])
+    system = registry.get(state.rules)
+    camera = Camera.fit(state.board.bounds, SIZE, Margins(36, 36, 36, 36))
+    target = pygame.Surface(SIZE)
+    renderer = SceneRenderer()
+    selected = state.units[0].id
+    renderer.draw(target, state, camera, system, selected=selected)
+    return state, system, camera, target, renderer, selected
+
+
+def test_cached_frame_3000(benchmark, scene_3000):
+    state, system, camera, target, renderer, selected = scene_3000
+    benchmark(renderer.draw, target, state, camera, system, selected)
+    record("cached 1920x1080 frame, 3,000 units", benchmark, FRAME_BUDGET)
+
+
+FIRST_FRAME = """
+import time
+import pygame
+from tactical.io.maps import load_map
+from tactical.io.paths import builtin_map
+from tactical.ui.app import App
+app = App(load_map(builtin_map("stress-200")), (1280, 800))
+app.step()
+app.frame()
+pygame.display.flip()
+print("flipped", flush=True)
+"""
+
+
+@pytest.mark.benchmark
+def test_launch_to_first_frame_200():
+    """From process start (the parent's clock) to the first flip of the 200-ship map."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    timings = []
+    for _ in range(5):
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            [PYTHON, "-c", FIRST_FRAME], env=env, stdout=subprocess.PIPE, text=True
+        )
+        line = child.stdout.readline()
+        timings.append(time.perf_counter() - started)
+        child.wait(timeout=60)
+        assert line.strip() == "flipped"
+    _keep("launch to first frame, 200 units", float(np.median(timings)), LAUNCH_BUDGET)
+    print(f"first frame: median {np.median(timings):.3f} s of {timings}")
+
+
+def _reference_loop(values: np.ndarray) -> np.ndarray:
+    result = values
+    for _ in range(100):
+        result = values * 2.0 + 1.0
+    return result
+
+
+def test_machine_reference(benchmark):
+    """100 small numpy operations (bench_geometry's reference): how fast the shared machine
+    ran during this bench (0.17 ms when quiet)."""
+    values = np.linspace(0.0, 1.0, 200)
+    result = benchmark(_reference_loop, values)
+    record("machine reference (100 numpy ops)", benchmark)
+    assert result[-1] == 3.0

@@ -1,0 +1,172 @@
+"""Battlefleet Mars in words: a unit's status (SPEC §1) and a resolution's summary.
+
+A ship's or base's damage codes go to the base game (R000.12) and are not
+tracked here; what the seed tracks is shown: laser strength (R000.2), missiles
+and fighters carried and launched this turn (R000.17), a group's count, and
+whether the unit has fired this turn (one attack a turn, see `play`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tactical.model import GameState, Unit
+from tactical.rules.base import Action, Event, unit_name
+from tactical.rules.battlefleet_mars import play
+from tactical.rules.battlefleet_mars.combat import (
+    LASER,
+    MISSILES,
+    available_missiles,
+    weapons_of,
+)
+from tactical.rules.battlefleet_mars.tables import launch_limit, max_range
+from tactical.rules.battlefleet_mars.units import (
+    GROUPS,
+    NOMINAL_LASER_STRENGTH,
+    UnitType,
+    profile,
+)
+from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted
+
+TYPE_NAMES = {
+    UnitType.BASE: "base",
+    UnitType.CATAPULT: "catapult",
+    UnitType.TRANSPORT: "transport",
+    UnitType.MINER: "miner",
+    UnitType.SHIP: "ship",
+    UnitType.FIGHTER: "fighter group",
+    UnitType.MISSILE: "missile group",
+}
+
+
+def unit_status(state: GameState, unit: Unit) -> UnitStatus:
+    """What the card and the table show of a BFM unit now."""
+    card = profile(unit)
+    fired = unit.id in play.fired(state)
+    values = [StatusValue("Type", TYPE_NAMES[card.kind], help="BFM unit type", spec_id="A000.2")]
+    if card.has_lasers:
+        nominal = NOMINAL_LASER_STRENGTH.get(card.kind)
+        values.append(
+            counted(
+                "Laser strength",
+                card.laser_strength or 0,
+                nominal,
+                help="to-hit and damage of its laser",
+                spec_id="R000.2",
+            )
+        )
+    if card.kind in GROUPS:
+        what = "fighters" if card.kind is UnitType.FIGHTER else "missiles"
+        values.append(
+            counted(
+                "Count", card.count, help=f"{what} in the group", spec_id="R000.11", token="pips"
+            )
+        )
+    if card.is_carrier:
+        values.append(counted("Missiles carried", card.missiles, spec_id="R000.17"))
+        values.append(counted("Fighters carried", card.fighters, spec_id="R000.17"))
+        if card.launch_capacity:
+            values.append(
+                counted(
+                    "Missiles launched this turn",
+                    card.launched,
+                    launch_limit(card.launch_capacity),
+                    help="twice the launch capacity a turn",
+                    spec_id="R000.17",
+                )
+            )
+            values.append(
+                counted(
+                    "Fighters launched this turn",
+                    card.fighters_launched,
+                    card.launch_capacity,
+                    spec_id="A000.13",
+                )
+            )
+    values.append(
+        StatusValue(
+            "Fired this turn",
+            "yes" if fired else "no",
+            help="one attack per unit a turn",
+            spec_id="R000.3",
+        )
+    )
+    weapons = []
+    for weapon in weapons_of(unit):
+        if weapon == LASER:
+            strength = card.laser_strength or 0
+            weapons.append(
+                WeaponStatus(
+                    "Laser",
+                    "all round",
+                    f"0-{max_range(strength)} range units",
+                    f"strength {strength}",
+                    "fired" if fired else "1 attack",
+                )
+            )
+        elif weapon == MISSILES:
+            left, _ = available_missiles(card)
+            weapons.append(
+                WeaponStatus(
+                    "Missiles",
+                    "all round",
+                    "any",
+                    "d10 + 1 each",
+                    "fired" if fired else f"{left} ready",
+                )
+            )
+    return UnitStatus(tuple(values), tuple(weapons), ("fired",) if fired else ())
+
+
+def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
+    """An attack's outcome ("Deimos Base's laser at Ares cruiser Nemesis: hit, result L3"),
+    a purchase's or a launch's totals."""
+    actor = unit_name(before, action.actor)
+    if action.kind == "attack":
+        weapon = str(action.params.get("weapon", ""))
+        target = unit_name(before, str(action.params.get("target", "")))
+        head = f"{actor}'s {weapon} at {target}"
+        if weapon == MISSILES:
+            return f"{head}: {_missile_words(events)}"
+        return f"{head}: {_laser_words(events)}"
+    if action.kind == "purchase":
+        for event in events:
+            if event.kind == "lp-cost":
+                return (
+                    f"{actor} buys {event.get('fighters', 0)} fighters and "
+                    f"{event.get('missiles', 0)} missiles for {event.get('lp', 0)} LP"
+                )
+    if action.kind == "launch":
+        for event in events:
+            if event.kind == "launch-declared":
+                return (
+                    f"{actor} launches {event.get('missiles', 0)} missiles and "
+                    f"{event.get('fighters', 0)} fighters"
+                )
+    return f"{actor}: {action.kind}"
+
+
+def _laser_words(events: Sequence[Event]) -> str:
+    needed = next((e.get("needed") for e in events if e.kind == "threshold"), None)
+    roll = next((e.get("roll") for e in events if e.kind == "to-hit"), None)
+    outcome = next((e for e in events if e.kind == "outcome"), None)
+    need = f"rolled {roll}, needed {needed} or more" if needed is not None else ""
+    if outcome is None or outcome.get("result") == "miss":
+        return f"miss ({need})" if need else "miss"
+    result = outcome.get("result")
+    said = f"hit ({need}), result {result}"
+    if outcome.get("destroyed"):
+        said += ", one destroyed"
+    return said
+
+
+def _missile_words(events: Sequence[Event]) -> str:
+    declared = next((e.get("missiles") for e in events if e.kind == "declare"), 0)
+    shot_down = sum(1 for e in events if e.kind == "ciws" and e.get("destroyed"))
+    results = [str(e.get("result")) for e in events if e.kind == "lookup"]
+    said = f"{declared} missiles, {shot_down} shot down by CIWS"
+    if results:
+        said += ", results " + " ".join(results)
+    if any(e.kind == "outcome" and e.get("destroyed") for e in events):
+        said += ", target destroyed"
+    return said

@@ -1,0 +1,114 @@
+"""Cortex space in words: a vessel's status (its stats and `tracker`) and a resolution's
+summary.
+
+Status: Life Points left after Wound and Stun (R003.25, base Cortex G.5: out at Wound
+>= Life Points, adrift at Wound + Stun), Armor, Speed (R003.16), the dice of the pilot
+and the gunner, battle damage (R003.29: FTL, sensors, sublight), a wing's fighters left
+(R003.30), actions taken this turn (R003.8); marks for an ended activation, battle damage
+and a missile lock; a vessel put out of action as a wreck. Weapons: name, all round (the
+seed has no arcs), the longest range band, damage dice, mounts working and fired this turn,
+missiles left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tactical.model import GameState, Unit
+from tactical.rules.base import Action, Event, default_description, unit_name
+from tactical.rules.cortex_space import tracker
+from tactical.rules.cortex_space.units import vessel
+from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted
+
+
+def unit_status(state: GameState, unit: Unit) -> UnitStatus:
+    """What the card and the table show of a vessel or wing now."""
+    card = vessel(unit)
+    values: list[StatusValue] = []
+    if card.is_wing:
+        values.append(
+            counted(
+                "Fighters",
+                len(card.fighters),
+                len(card.members),
+                help="fighters of the wing still flying",
+                spec_id="R003.30",
+                token="pips",
+            )
+        )
+    else:
+        left = max(0, card.life_points - card.wound - card.stun)
+        values.append(
+            counted(
+                "Life points",
+                left,
+                card.life_points,
+                help="left after Wound and Stun; adrift at none",
+                spec_id="R003.25",
+                token="bar",
+            )
+        )
+        values.append(counted("Wound", card.wound, card.life_points, spec_id="R003.25"))
+        values.append(counted("Stun", card.stun, card.life_points, spec_id="R003.25"))
+    values.append(
+        StatusValue("Armor", f"wound {card.armor_wound}, stun {card.armor_stun}", spec_id="R003.58")
+    )
+    values.append(counted("Speed", card.speed, spec_id="R003.16"))
+    values.append(StatusValue("Pilot", card.pilot_skill.name, spec_id="R003.10"))
+    values.append(StatusValue("Gunnery", card.gunnery_skill.name, spec_id="R003.55"))
+    actions = tracker.actions_taken(state, tracker.character_key(unit.id))
+    values.append(counted("Actions this turn", actions, spec_id="R003.8"))
+    damage = []
+    if card.ftl_destroyed:
+        damage.append("FTL destroyed")
+    if card.sensors_damaged:
+        damage.append(f"sensors damaged ×{card.sensors_damaged}")
+    if card.sublight_destroyed:
+        damage.append("sublight destroyed")
+    elif card.sublight_damaged:
+        damage.append(f"sublight damaged ×{card.sublight_damaged}")
+    values.append(StatusValue("Battle damage", ", ".join(damage) or "none", spec_id="R003.29"))
+    marks = list(damage)
+    if tracker.is_done(state, unit.id):
+        marks.append("done")
+    if any(lock[2] == unit.id for lock in tracker.get(state, tracker.LOCKS, ())):
+        marks.append("locked on")
+    weapons = []
+    for weapon in card.weapons:
+        fired = tracker.fired(state, unit.id, weapon.name)
+        shots = f"{weapon.working - fired} of {weapon.count} ready"
+        if weapon.missiles:
+            shots += f", {weapon.missiles} missiles"
+        weapons.append(
+            WeaponStatus(
+                weapon.name,
+                "all round",
+                f"to {weapon.range}",
+                weapon.damage.name + (f" ×{weapon.linked} linked" if weapon.linked > 1 else ""),
+                shots,
+            )
+        )
+    wreck = unit.id in tracker.table(state, tracker.WRECKED) or card.destroyed
+    return UnitStatus(tuple(values), tuple(weapons), tuple(marks), wreck=wreck)
+
+
+def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
+    """An attack as "Viper (Starbuck)'s autocannons at Cylon Raider: 1 attack, no hit (4
+    against 13)"; other actions by their outcome or result."""
+    declare = next((e for e in events if e.kind == "declare" and e.get("attacker")), None)
+    attacks = [e for e in events if e.kind == "attack"]
+    if declare is not None and attacks:
+        attacker = unit_name(before, str(declare.get("attacker")))
+        target = unit_name(before, str(declare.get("target")))
+        hits = sum(1 for e in attacks if e.get("hit"))
+        rolls = ", ".join(f"{e.get('attack')} against {e.get('defense')}" for e in attacks)
+        outcome = next((e for e in events if e.kind == "outcome"), None)
+        said = (
+            f"{attacker}'s {declare.get('weapon')} at {target}: {len(attacks)} "
+            f"attack{'s' if len(attacks) != 1 else ''}, "
+            f"{hits if hits else 'no'} hit{'s' if hits != 1 else ''} ({rolls})"
+        )
+        if outcome is not None and (outcome.get("wound") or outcome.get("stun")):
+            said += f", {outcome.get('wound')} wound and {outcome.get('stun')} stun"
+        return said
+    return default_description(before, action, events)

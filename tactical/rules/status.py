@@ -1,0 +1,133 @@
+"""What a rule system says about a unit and a resolution, in words a player reads.
+
+A rule system gives data, not prose, in its events; these values are the few
+places where it gives words, because only it knows what its numbers mean:
+
+- `UnitStatus`: a unit's current values, each labelled, with its maximum and
+  its text ("Hull 6/7"), which of them the table shows as a token (a damage bar,
+  pips, marks for criticals and orders) and whether the unit is a wreck;
+  its weapons as rows (`WeaponStatus`: name, arc, ranges, dice or damage,
+  shots left).
+- `Unavailable`: an action that exists in the phase but cannot be taken now,
+  with the reason and the rule ("Kronos made a close move this turn and
+  cannot fire", R001.9).
+
+Front ends show these as given; they never name a rule system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Token = Literal["", "bar", "pips"]
+
+
+def words(name: str) -> str:
+    """A schema key as words: "battery_damage" -> "battery damage", "lp-limit" -> "lp limit",
+    "base.fighters" -> "base fighters"."""
+    return " ".join(name.replace("_", " ").replace("-", " ").replace(".", " ").split())
+
+
+def label(name: str) -> str:
+    """A schema key as a label: "laser_strength" -> "Laser strength"."""
+    text = words(name)
+    return text[:1].upper() + text[1:]
+
+
+def plain_value(value: Any) -> str:
+    """A value as a player reads it: yes / no, no decimals on whole numbers, lists joined,
+    tables as "key value" pairs, nothing for an empty one."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{words(str(k))} {plain_value(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, tuple | list):
+        return ", ".join(plain_value(v) for v in value) or "-"
+    return words(str(value)) if "_" in str(value) else str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusValue:
+    """One current value of a unit: "Hull" "6/7" (current 6 of at most 7).
+
+    `token` says how the table shows it on the unit: "bar" (a damage bar, current over
+    maximum), "pips" (one pip per point left) or "" (only on the card).
+    """
+
+    label: str
+    text: str
+    current: float | None = None
+    maximum: float | None = None
+    help: str = ""
+    spec_id: str | None = None
+    token: Token = ""
+
+    @property
+    def fraction(self) -> float | None:
+        """Current over maximum, 0..1 (None when either is unknown)."""
+        if self.current is None or not self.maximum:
+            return None
+        return max(0.0, min(1.0, self.current / self.maximum))
+
+
+def counted(
+    label: str,
+    current: float,
+    maximum: float | None = None,
+    *,
+    help: str = "",
+    spec_id: str | None = None,
+    token: Token = "",
+    unit: str = "",
+) -> StatusValue:
+    """A value with its maximum: "6/7" (or "6" without one), `unit` after it."""
+    shown = f"{current:g}" if maximum is None else f"{current:g}/{maximum:g}"
+    return StatusValue(
+        label, shown + (f" {unit}" if unit else ""), current, maximum, help, spec_id, token
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponStatus:
+    """One weapon as the unit card's table shows it ("" where the rules have no such thing)."""
+
+    name: str
+    arc: str = ""
+    ranges: str = ""
+    attack: str = ""  # attack dice, damage dice or strength
+    shots: str = ""  # shots or ammunition left, "fired" once used this turn
+
+
+@dataclass(frozen=True)
+class UnitStatus:
+    """A unit's state as its rule system sees it now (see the module docstring).
+
+    `marks` are short words shown on the table beside the unit (a critical, an order,
+    "fired"); `wreck` draws it as a wreck (still on the table, out of the fight).
+    """
+
+    values: tuple[StatusValue, ...] = ()
+    weapons: tuple[WeaponStatus, ...] = ()
+    marks: tuple[str, ...] = ()
+    wreck: bool = False
+
+    @property
+    def tokens(self) -> tuple[StatusValue, ...]:
+        """The values shown on the table, in order."""
+        return tuple(value for value in self.values if value.token)
+
+
+@dataclass(frozen=True, slots=True)
+class Unavailable:
+    """An action of the phase that cannot be taken now, and why (`spec_id`: the rule)."""
+
+    actor: str
+    title: str
+    reason: str
+    spec_id: str | None = None

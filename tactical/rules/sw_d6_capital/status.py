@@ -1,0 +1,143 @@
+"""Star Wars D6 capital combat in words: a ship's status (its Command Deck and `condition`)
+and a resolution's summary.
+
+Status: the damage level (R004.18: undamaged, light, heavy, severe, destroyed) as a bar of
+levels left, the effects taken (R004.35), Ionization (R004.41), shields per arc as pips
+(R004.24), the order (R004.17) and speed, Force Points (R004.13); marks for the order,
+the effects and whether the ship has fired or is done this turn; a destroyed ship as a
+wreck. Weapons: name, arc, ranges in Space units (GEO004.2), Fire Control and damage,
+whether it has fired this turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tactical.errors import UserError
+from tactical.model import GameState, Unit
+from tactical.rules.base import Action, Event, default_description, unit_name
+from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted, words
+from tactical.rules.sw_d6_capital import ledger
+from tactical.rules.sw_d6_capital.codes import code_text
+from tactical.rules.sw_d6_capital.deck import deck_of
+from tactical.rules.sw_d6_capital.tables import (
+    ARCS,
+    CATASTROPHIC,
+    DESTROYED,
+    LEVEL_TITLES,
+    LEVELS,
+    ORDER_TABLE,
+)
+
+STEPS = len(LEVELS) - 1  # undamaged to destroyed
+
+
+def unit_status(state: GameState, unit: Unit) -> UnitStatus:
+    """What the card and the table show of a ship or fighter unit now."""
+    deck = deck_of(unit)
+    try:
+        condition = ledger.condition(state, unit.id)
+    except UserError:
+        return UnitStatus((StatusValue("Ship", "not in play"),))
+    level = condition.level
+    rank = LEVELS.index(level) if level in LEVELS else STEPS
+    values = [
+        StatusValue(
+            "Damage",
+            LEVEL_TITLES.get(level, words(level)),
+            STEPS - rank,
+            STEPS,
+            help="levels left before destroyed",
+            spec_id="R004.18",
+            token="bar",
+        )
+    ]
+    effects = [words(e.code) for e in condition.effects]
+    values.append(StatusValue("Effects", ", ".join(effects) or "none", spec_id="R004.35"))
+    values.append(counted("Ionization", condition.ionization, 4, unit="D", spec_id="R004.41"))
+    shields = ", ".join(
+        f"{arc} {code_text(pips)}" for arc, pips in zip(ARCS, condition.shield_arcs, strict=True)
+    )
+    values.append(
+        StatusValue(
+            "Shields",
+            shields,
+            help=f"{deck.shields} to angle over the arcs",
+            spec_id="R004.24",
+        )
+    )
+    order = ORDER_TABLE.get(condition.order) if condition.order else None
+    values.append(StatusValue("Order", order.title if order else "none yet", spec_id="R004.17"))
+    values.append(StatusValue("Speed", words(deck.speed), spec_id="R004.51"))
+    if deck.force_points or condition.force_points:
+        values.append(counted("Force Points", condition.force_points, spec_id="R004.13"))
+    marks = list(effects)
+    if order is not None:
+        marks.append(order.title.lower())
+    if condition.fired:
+        marks.append("fired")
+    if condition.done:
+        marks.append("done")
+    weapons = []
+    for weapon in deck.weapons:
+        low, short, medium, long = weapon.ranges
+        weapons.append(
+            WeaponStatus(
+                weapon.name + (f" ×{weapon.count}" if weapon.count > 1 else ""),
+                weapon.arc,
+                f"{low:g}-{short:g}/{medium:g}/{long:g}",
+                f"fire control {weapon.fire_control}, damage {weapon.damage}"
+                + (", ion" if weapon.ion else ""),
+                "fired" if weapon.id in condition.fired else "ready",
+            )
+        )
+    wreck = level in (DESTROYED, CATASTROPHIC)
+    return UnitStatus(tuple(values), tuple(weapons), tuple(marks), wreck=wreck)
+
+
+def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
+    """An attack as "Nowhere's Quad Turbolasers at Imperial Star Destroyer: hit (19 against
+    15), damage 19 against 43: no effect"; other steps by what they decided."""
+    declare = next((e for e in events if e.kind == "declare" and e.get("attacker")), None)
+    to_hit = next((e for e in events if e.kind == "to-hit"), None)
+    if declare is not None and to_hit is not None:
+        attacker = unit_name(before, str(declare.get("attacker")))
+        target = unit_name(before, str(declare.get("target")))
+        weapon = _weapon_name(before, str(declare.get("attacker")), str(declare.get("weapon")))
+        said = f"{attacker}'s {weapon} at {target}: "
+        if not to_hit.get("hit"):
+            return said + f"miss ({to_hit.get('roll')} against {to_hit.get('difficulty')})"
+        said += f"hit ({to_hit.get('roll')} against {to_hit.get('difficulty')})"
+        margin = next((e for e in events if e.kind == "margin"), None)
+        outcome = next((e for e in events if e.kind == "outcome"), None)
+        if margin is not None:
+            said += f", damage {margin.get('damage')} against {margin.get('resistance')}"
+        if outcome is not None:
+            said += f": {words(str(outcome.get('result')))}"
+        return said
+    for event in events:
+        if event.kind == "initiative":
+            order = ", ".join(unit_name(before, str(u)) for u in event.get("order", ()))
+            return f"Initiative order: {order}"
+        if event.kind == "order":
+            speed = words(str(event.get("speed")))
+            return f"{unit_name(before, action.actor)} orders {event.get('title')}, {speed}"
+        if event.kind == "move":
+            return (
+                f"{unit_name(before, action.actor)} moves {float(event.get('distance', 0)):g} "
+                f"Space ({event.get('path')})"
+            )
+        if event.kind == "command":
+            return (
+                f"{unit_name(before, action.actor)}'s Command roll: {event.get('roll')} against "
+                f"{event.get('difficulty')}"
+            )
+    return default_description(before, action, events)
+
+
+def _weapon_name(state: GameState, unit_id: str, weapon_id: str) -> str:
+    if state.has_unit(unit_id):
+        for weapon in deck_of(state.unit(unit_id)).weapons:
+            if weapon.id == weapon_id:
+                return f"{weapon.name} ({weapon.arc})"
+    return words(weapon_id)

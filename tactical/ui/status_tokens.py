@@ -1,0 +1,160 @@
+"""Status tokens on the table: each unit's damage bar or pips, its marks, wrecks crossed out.
+
+What a token shows is the rule system's `UnitStatus` (`RuleSystem.unit_status`):
+the values it marks "bar" or "pips" and its short `marks` (a critical, an order,
+"fired"). `StatusBoard` asks once per game state and draws the tokens into the
+cached table picture, so a frame costs nothing more.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from tactical.errors import UserError
+from tactical.model import GameState
+from tactical.rules.base import RuleSystem
+from tactical.rules.status import UnitStatus
+from tactical.ui.camera import Camera
+from tactical.ui.draw import text
+from tactical.ui.fonts import Fonts
+from tactical.ui.palette import LABEL_SHADOW, Colour
+
+BAR_WIDTH = 34
+BAR_HEIGHT = 5
+PIP = 4  # pip diameter
+MAX_PIPS = 10  # beyond this the pips read as a number
+GAP = 6  # pixels between the unit's top and its token
+MARK_SIZE = 12
+MIN_EXTENT = 5  # pixels: smaller units carry no token (the hover card says it all)
+BAR_BACK: Colour = (40, 40, 40)
+BAR_EDGE: Colour = (210, 210, 210)
+HEALTHY: Colour = (70, 200, 90)
+HURT: Colour = (230, 190, 60)
+CRITICAL: Colour = (230, 70, 60)
+PIP_ON: Colour = (235, 235, 235)
+PIP_OFF: Colour = (90, 90, 90)
+MARK: Colour = (255, 214, 120)
+WRECK: Colour = (160, 160, 160)
+
+
+def bar_colour(fraction: float) -> Colour:
+    """Green while healthy, amber past half, red in the last quarter."""
+    if fraction > 0.5:
+        return HEALTHY
+    if fraction > 0.25:
+        return HURT
+    return CRITICAL
+
+
+class StatusBoard:
+    """The units' statuses of one game state (asked once per state) and their tokens."""
+
+    def __init__(self) -> None:
+        self._for: tuple[GameState, str] | None = None
+        self._statuses: dict[str, UnitStatus] = {}
+
+    def statuses(self, state: GameState, system: RuleSystem) -> dict[str, UnitStatus]:
+        if self._for is None or self._for[0] is not state or self._for[1] != system.id:
+            found = {}
+            for unit in state.units:
+                try:
+                    found[unit.id] = system.unit_status(state, unit)
+                except UserError:
+                    continue  # a table not set up for play (setup mode): no token
+            self._for, self._statuses = (state, system.id), found
+        return self._statuses
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        camera: Camera,
+        state: GameState,
+        system: RuleSystem,
+        fonts: Fonts,
+    ) -> None:
+        """Every unit's token above it (wrecks crossed out)."""
+        statuses = self.statuses(state, system)
+        width, height = surface.get_size()
+        for unit in state.units:
+            status = statuses.get(unit.id)
+            if status is None:
+                continue
+            x0, y0, x1, y1 = unit.footprint.bounds
+            extent = max(x1 - x0, y1 - y0) * camera.scale / 2
+            cx, cy = camera.to_screen(unit.x, unit.y)
+            if extent < MIN_EXTENT or not (-40 <= cx <= width + 40 and -40 <= cy <= height + 40):
+                continue
+            if status.wreck:
+                draw_wreck(surface, (cx, cy), extent)
+            draw_token(surface, fonts, status, (cx, cy - extent - GAP))
+
+
+def draw_wreck(surface: pygame.Surface, centre: tuple[float, float], extent: float) -> None:
+    """A grey cross over the unit: out of the fight, still on the table."""
+    r = extent * 0.8
+    cx, cy = centre
+    pygame.draw.line(surface, WRECK, (cx - r, cy - r), (cx + r, cy + r), 3)
+    pygame.draw.line(surface, WRECK, (cx - r, cy + r), (cx + r, cy - r), 3)
+
+
+def draw_token(
+    surface: pygame.Surface, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
+) -> pygame.Rect:
+    """The token with its bottom centre at `bottom`: bars and pips stacked, marks beside."""
+    x, y = bottom
+    drawn = pygame.Rect(round(x), round(y), 0, 0)
+    for value in reversed(status.tokens):
+        fraction = value.fraction
+        if value.token == "pips" and value.current is not None:
+            rect = _pips(surface, fonts, int(value.current), value.maximum, (x, y))
+        elif fraction is not None:
+            rect = _bar(surface, fraction, (x, y))
+        else:
+            continue
+        drawn.union_ip(rect)
+        y = rect.top - 2
+    if status.marks:
+        mark = ", ".join(status.marks[:2]) + (" +" if len(status.marks) > 2 else "")
+        anchor = (drawn.right + 4, drawn.centery if drawn.height else y)
+        drawn.union_ip(
+            text(surface, fonts, mark, anchor, MARK_SIZE, MARK, "midleft", shadow=LABEL_SHADOW)
+        )
+    return drawn
+
+
+def _bar(surface: pygame.Surface, fraction: float, bottom: tuple[float, float]) -> pygame.Rect:
+    rect = pygame.Rect(0, 0, BAR_WIDTH, BAR_HEIGHT)
+    rect.midbottom = (round(bottom[0]), round(bottom[1]))
+    pygame.draw.rect(surface, BAR_BACK, rect)
+    filled = rect.copy()
+    filled.width = math.ceil(BAR_WIDTH * fraction) if fraction > 0 else 0
+    if filled.width:
+        pygame.draw.rect(surface, bar_colour(fraction), filled)
+    pygame.draw.rect(surface, BAR_EDGE, rect.inflate(2, 2), 1)
+    return rect.inflate(2, 2)
+
+
+def _pips(
+    surface: pygame.Surface,
+    fonts: Fonts,
+    current: int,
+    maximum: float | None,
+    bottom: tuple[float, float],
+) -> pygame.Rect:
+    total = int(maximum) if maximum is not None else current
+    if total > MAX_PIPS:
+        shown = f"{current}/{total}" if maximum is not None else str(current)
+        return text(
+            surface, fonts, shown, bottom, MARK_SIZE, PIP_ON, "midbottom", shadow=LABEL_SHADOW
+        )
+    step = PIP + 2
+    left = round(bottom[0] - total * step / 2)
+    top = round(bottom[1]) - PIP
+    for index in range(total):
+        colour = PIP_ON if index < current else PIP_OFF
+        pygame.draw.circle(
+            surface, colour, (left + index * step + PIP // 2, top + PIP // 2), PIP // 2 + 1
+        )
+    return pygame.Rect(left - 1, top - 1, total * step + 2, PIP + 2)

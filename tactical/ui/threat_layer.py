@@ -1,0 +1,154 @@
+"""Drawing the threat map, a unit's reach and move advice over the table.
+
+The values come from `tactical.threat` (no rules here): the heatmap is one small RGBA
+image, a pixel per 0.5" cell, scaled without smoothing onto the table's rectangle, so
+every cell keeps its edges; the reach is its region tinted and outlined; each advised
+move a ghost of the base at its end with its two numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pygame
+
+from tactical.model import Board, Unit
+from tactical.threat.advice import Advice
+from tactical.threat.heatmap import ThreatMap
+from tactical.threat.reach import Reach
+from tactical.ui import palette
+from tactical.ui.camera import Camera
+from tactical.ui.draw import fill_geometry, outline_geometry, text
+from tactical.ui.fonts import Fonts
+from tactical.ui.layers import LegendEntry
+
+# low to high threat: transparent, then yellow through orange to red
+RAMP = np.array(
+    [(255, 235, 90, 70), (255, 170, 40, 105), (245, 90, 30, 135), (210, 20, 40, 165)],
+    dtype=float,
+)
+REACH_FILL = (120, 255, 200, 60)
+REACH_EDGE = (120, 255, 200)
+GHOST = (255, 255, 255)
+HEADING_TICKS = 80  # reach ends drawn with their heading
+
+
+def heat_colours(values: np.ndarray) -> np.ndarray:
+    """(ny, nx, 4) RGBA for `values` (0 transparent; the highest the ramp's last colour)."""
+    top = float(values.max()) if values.size else 0.0
+    rgba = np.zeros((*values.shape, 4), dtype=np.uint8)
+    if top <= 0:
+        return rgba
+    level = np.clip(values / top, 0.0, 1.0) * (len(RAMP) - 1)
+    low = np.floor(level).astype(int)
+    high = np.minimum(low + 1, len(RAMP) - 1)
+    part = (level - low)[..., None]
+    mixed = RAMP[low] * (1 - part) + RAMP[high] * part
+    rgba[:] = np.rint(mixed).astype(np.uint8)
+    rgba[values <= 0] = 0
+    return rgba
+
+
+def heat_picture(
+    camera: Camera, board: Board, threat: ThreatMap, damage: bool
+) -> tuple[pygame.Surface, tuple[int, int]] | None:
+    """The heatmap scaled onto the table's screen rectangle, and where it goes (None when
+    the table is off screen): weapon counts, or the expected damage where known."""
+    values = threat.damage if damage and threat.damage is not None else threat.count
+    rgba = heat_colours(np.asarray(values, dtype=float))[::-1]  # image rows run downward
+    rows, columns = rgba.shape[:2]
+    image = pygame.image.frombuffer(np.ascontiguousarray(rgba).tobytes(), (columns, rows), "RGBA")
+    left, top, width, height = camera.screen_rect(board.bounds)
+    if width <= 0 or height <= 0 or width > 20000 or height > 20000:
+        return None
+    return pygame.transform.scale(image, (width, height)), (left, top)
+
+
+def draw_threat(
+    surface: pygame.Surface, camera: Camera, board: Board, threat: ThreatMap, damage: bool
+) -> None:
+    """The heatmap over the table (see `heat_picture`)."""
+    found = heat_picture(camera, board, threat, damage)
+    if found is not None:
+        surface.blit(*found)
+
+
+def draw_reach(surface: pygame.Surface, camera: Camera, found: Reach) -> None:
+    """Where the unit's centre can end: the region tinted and outlined."""
+    if found.region.is_empty:
+        return
+    scratch = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    fill_geometry(scratch, camera, found.region, REACH_FILL, hole=(0, 0, 0, 0), smooth_edge=False)
+    surface.blit(scratch, (0, 0))
+    outline_geometry(surface, camera, found.region, REACH_EDGE, 1)
+    # the headings it can have there: a tick from a sample of the ends, along the heading
+    if len(found) == 0:
+        return
+    picked = np.unique(np.linspace(0, len(found) - 1, min(len(found), HEADING_TICKS)).astype(int))
+    length = max(6.0, camera.pixels(0.6))
+    for x, y, heading in found.poses[picked]:
+        px, py = camera.to_screen(float(x), float(y))
+        dx, dy = camera.screen_direction(float(heading))
+        pygame.draw.line(surface, REACH_EDGE, (px, py), (px + dx * length, py + dy * length), 1)
+        pygame.draw.circle(surface, REACH_EDGE, (px, py), 2)
+
+
+def draw_advice(
+    surface: pygame.Surface,
+    camera: Camera,
+    unit: Unit,
+    advice: Sequence[Advice],
+    fonts: Fonts,
+    list_at: tuple[int, int] | None = None,
+) -> None:
+    """Each advised end as a ghost of the base with its rank; with `list_at`, the ranked
+    list (path, damage dealt next and taken) as a box with its top-left there."""
+    for rank, move in enumerate(advice, start=1):
+        ghost = unit.moved_to(move.pose).footprint
+        outline_geometry(surface, camera, ghost, GHOST, 2)
+        px, py = camera.to_screen(move.pose.x, move.pose.y)
+        dx, dy = (
+            math.sin(math.radians(move.pose.heading)),
+            math.cos(math.radians(move.pose.heading)),
+        )
+        tip = camera.to_screen(move.pose.x + dx * 0.8, move.pose.y + dy * 0.8)
+        pygame.draw.line(surface, GHOST, (px, py), tip, 2)
+        text(surface, fonts, str(rank), (px, py), 15, GHOST, "center", shadow=palette.LABEL_SHADOW)
+    if list_at is None or not advice:
+        return
+    lines = [f"Advice for {unit.name or unit.id} (nothing is moved):"] + [
+        f"{rank}. {move.path}: deals {move.dealt:.2f}, takes {move.taken:.2f}"
+        for rank, move in enumerate(advice, start=1)
+    ]
+    width = max(fonts.width(line, 12) for line in lines) + 16
+    box = pygame.Rect(list_at, (width, 16 * len(lines) + 8))
+    panel = pygame.Surface(box.size, pygame.SRCALPHA)
+    panel.fill(palette.LEGEND_PANEL)
+    surface.blit(panel, box)
+    for k, line in enumerate(lines):
+        text(
+            surface, fonts, line, (box.left + 8, box.top + 4 + 16 * k), 12, palette.TEXT, "topleft"
+        )
+
+
+def threat_legend(threat: ThreatMap | None, damage: bool, found: Reach | None,
+                  advice: Sequence[Advice]) -> list[LegendEntry]:  # fmt: skip
+    """Legend entries for what is drawn."""
+    entries: list[LegendEntry] = []
+    if threat is not None:
+        showing_damage = damage and threat.damage is not None
+        values = threat.damage if showing_damage else threat.count
+        top = float(np.max(values)) if values.size else 0.0
+        what = (
+            f"threat to {threat.target}: {threat.measure or 'expected damage'} up to {top:.2f}"
+            if showing_damage
+            else f"threat to side {threat.side}: enemy weapons bearing, up to {top:.0f}"
+        )
+        entries.append(LegendEntry(what, "tint", tuple(int(c) for c in RAMP[-1])))
+    if found is not None:
+        entries.append(LegendEntry(f"reach of {found.unit_id}", "tint", REACH_FILL))
+    if advice:
+        entries.append(LegendEntry("advised moves", "outline", GHOST, 2))
+    return entries

@@ -1,0 +1,232 @@
+"""The play screen's threat layers, one key each: R reach, T threat map, V move advice, and
+K the adjudication card of the selected and hovered units.
+
+`ThreatOverlays` keeps what is switched on and what was computed for which table
+(`tactical.threat`: reach, heatmap, advice; one odds cache for the whole game), draws it
+over the table each frame (the heatmap as one scaled picture, cached per camera) and
+names it in the legend. Nothing here changes the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pygame
+
+from tactical.errors import UserError
+from tactical.model import GameState
+from tactical.threat.advice import Advice, move_advice
+from tactical.threat.damage import DamageCache
+from tactical.threat.heatmap import ThreatMap, threat_map
+from tactical.threat.reach import Reach, reach
+from tactical.ui.camera import Camera
+from tactical.ui.card import write_card
+from tactical.ui.fonts import Fonts
+from tactical.ui.layers import LegendEntry, UnitShapes, draw_units
+from tactical.ui.threat_layer import (
+    draw_advice,
+    draw_reach,
+    heat_picture,
+    threat_legend,
+)
+
+THREAT_MODES = ("off", "weapons", "damage")
+KEYS = {
+    pygame.K_r: "reach",
+    pygame.K_t: "threat",
+    pygame.K_v: "advice",
+    pygame.K_k: "card",
+}
+
+
+class ThreatOverlays:
+    """Toggles and cached results of the threat layers (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.show_reach = False
+        self.threat_mode = "off"
+        self.show_advice = False
+        self.cache = DamageCache()
+        self._threat: tuple[tuple, ThreatMap] | None = None
+        self._reach: tuple[tuple, Reach] | None = None
+        self._advice: tuple[tuple, tuple[Advice, ...]] | None = None
+        self._picture: tuple[tuple, tuple[pygame.Surface, tuple[int, int]] | None] | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.show_reach or self.threat_mode != "off" or self.show_advice
+
+    # ------------------------------------------------------------------ keys
+
+    def key(
+        self,
+        event: pygame.event.Event,
+        state: GameState,
+        selected: str | None,
+        hovered: str | None,
+        side: str,
+        status: Callable[[str], None],
+    ) -> bool:
+        """R, T, V, K (without Ctrl): switch a layer or write a card. True when used."""
+        what = KEYS.get(event.key)
+        if what is None or event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
+            return False
+        try:
+            if what == "reach":
+                self.show_reach = not self.show_reach
+                status(self._reach_status(state, selected) if self.show_reach else "reach off")
+            elif what == "threat":
+                self.threat_mode = THREAT_MODES[
+                    (THREAT_MODES.index(self.threat_mode) + 1) % len(THREAT_MODES)
+                ]
+                status(self._threat_status(state, selected, side))
+            elif what == "advice":
+                self.show_advice = not self.show_advice
+                status(self._advice_status(state, selected) if self.show_advice else "advice off")
+            else:
+                status(self._write_card(state, selected, hovered))
+        except UserError as error:
+            status(error.describe())
+        return True
+
+    def _reach_status(self, state: GameState, selected: str | None) -> str:
+        found = self.reach(state, selected)
+        if found is None:
+            return "reach: select a unit first"
+        return f"reach of {found.unit_id}: {len(found)} legal end positions (R hides it)"
+
+    def _threat_status(self, state: GameState, selected: str | None, side: str) -> str:
+        if self.threat_mode == "off":
+            return "threat map off"
+        found = self.threat(state, selected, side)
+        if found is None:
+            return "threat map: this rule system has no combat"
+        if self.threat_mode == "damage" and found.damage is None:
+            return "threat map: select a unit of the side to act to see the damage it would take"
+        what = (
+            f"expected damage to {found.target} ({found.measure or 'none'})"
+            if self.threat_mode == "damage"
+            else f"enemy weapons that could bear on side {found.side}"
+        )
+        return f"threat map: {what} (T: next view)"
+
+    def _advice_status(self, state: GameState, selected: str | None) -> str:
+        advice = self.advice(state, selected)
+        if advice is None:
+            return "advice: select a unit first"
+        if not advice:
+            return "advice: no legal move found"
+        best = advice[0]
+        return (
+            f"advice: best {best.path}, deals {best.dealt:.2f}, takes {best.taken:.2f} "
+            "(nothing is moved; V hides it)"
+        )
+
+    def _write_card(self, state: GameState, selected: str | None, hovered: str | None) -> str:
+        if selected is None or hovered is None or selected == hovered:
+            return "card: select the firer, hover the target, then press K"
+        target = _free_name("tactical-card", ".png")
+        written = write_card(state, selected, hovered, target)
+        return f"adjudication card, {selected} firing on {hovered}: wrote {written}"
+
+    # ------------------------------------------------------------------ results
+
+    def threat(self, state: GameState, selected: str | None, side: str) -> ThreatMap | None:
+        """The heatmap for the side to act (damage to the selected unit if it is theirs)."""
+        from tactical.rules import registry
+
+        if not registry.get(state.rules).has_combat or side not in state.sides:
+            return None
+        unit = selected if selected and state.has_unit(selected) else None
+        if unit is not None and state.unit(unit).side != side:
+            unit = None
+        if unit is None and not any(u.side == side for u in state.units):
+            return None
+        key = (id(state), state.units, side, unit)
+        if self._threat is None or self._threat[0] != key:
+            self._threat = (key, threat_map(state, side, unit, cache=self.cache))
+        return self._threat[1]
+
+    def reach(self, state: GameState, selected: str | None) -> Reach | None:
+        if selected is None or not state.has_unit(selected):
+            return None
+        key = (state.units, state.terrain, state.options, selected)
+        if self._reach is None or self._reach[0] != key:
+            self._reach = (key, reach(state, selected))
+        return self._reach[1]
+
+    def advice(self, state: GameState, selected: str | None) -> tuple[Advice, ...] | None:
+        from tactical.rules import registry
+
+        if selected is None or not state.has_unit(selected):
+            return None
+        if not registry.get(state.rules).has_combat:
+            return ()
+        key = (state.units, state.terrain, state.options, selected)
+        if self._advice is None or self._advice[0] != key:
+            side = state.unit(selected).side
+            threat = threat_map(state, side, selected, cache=self.cache)
+            found = self.reach(state, selected)
+            self._advice = (key, move_advice(state, selected, cache=self.cache, threat=threat,
+                                             found=found))  # fmt: skip
+        return self._advice[1]
+
+    # ------------------------------------------------------------------ drawing
+
+    def draw(
+        self,
+        surface: pygame.Surface,
+        camera: Camera,
+        state: GameState,
+        selected: str | None,
+        side: str,
+        fonts: Fonts,
+        shapes: UnitShapes,
+    ) -> None:
+        """The layers switched on, over the table (units drawn again over the heat)."""
+        if not self.active:
+            return
+        try:
+            if self.threat_mode != "off":
+                found = self.threat(state, selected, side)
+                if found is not None:
+                    self._draw_heat(surface, camera, state, found)
+                    draw_units(surface, camera, shapes, fonts, selected)
+            if self.show_reach and (found_reach := self.reach(state, selected)) is not None:
+                draw_reach(surface, camera, found_reach)
+            if self.show_advice and (advice := self.advice(state, selected)):
+                left, top, _, _ = camera.screen_rect(state.board.bounds)
+                place = (max(left, 0) + 8, max(top, 0) + 8)
+                draw_advice(surface, camera, state.unit(selected), advice, fonts, list_at=place)
+        except UserError:
+            return  # a table the layers cannot be computed for shows none
+
+    def _draw_heat(
+        self, surface: pygame.Surface, camera: Camera, state: GameState, found: ThreatMap
+    ) -> None:
+        damage = self.threat_mode == "damage"
+        key = (id(found), damage, camera)
+        if self._picture is None or self._picture[0] != key:
+            self._picture = (key, heat_picture(camera, state.board, found, damage))
+        if self._picture[1] is not None:
+            surface.blit(*self._picture[1])
+
+    def legend(self, state: GameState, selected: str | None, side: str) -> tuple[LegendEntry, ...]:
+        """Legend entries of the layers switched on."""
+        if not self.active:
+            return ()
+        try:
+            found = self.threat(state, selected, side) if self.threat_mode != "off" else None
+            found_reach = self.reach(state, selected) if self.show_reach else None
+            advice = (self.advice(state, selected) or ()) if self.show_advice else ()
+        except UserError:
+            return ()
+        return tuple(threat_legend(found, self.threat_mode == "damage", found_reach, advice))
+
+
+def _free_name(stem: str, suffix: str) -> Path:
+    number = 1
+    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
+        number += 1
+    return target
