@@ -24,6 +24,7 @@ from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.ui.app import App
 from tactical.ui.scene import SceneRenderer
+from tactical.ui.table_view import TableView
 
 FRAME_BUDGET = 0.008
 FIRST_FRAME_BUDGET = 1.0
@@ -56,7 +57,7 @@ def test_play_frame_naive(benchmark, app):
 
     def naive() -> pygame.Surface:
         app.renderer = SceneRenderer()
-        app.table.base = app.table.composite = None
+        app.table = TableView(app.renderer)
         return app.frame()
 
     benchmark(naive)

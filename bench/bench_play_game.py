@@ -32,6 +32,7 @@ from tactical.ui.app import App
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.scene import SceneRenderer
+from tactical.ui.table_view import TableView
 
 FRAME_BUDGET = 0.012
 SIZE = (1920, 1080)
@@ -111,7 +112,7 @@ def test_move_preview_frame_naive(benchmark, moving_app):
         fresh.draft = fresh.draft.forward(2.0 + (next(lengths) % 40) * 0.1)
         app.play.move_tool = fresh
         app.renderer = SceneRenderer()
-        app.table.base = app.table.composite = None
+        app.table = TableView(app.renderer)
         app.step(FRAME_SECONDS)
         return app.frame()
 

@@ -53,7 +53,8 @@ def main(out: Path) -> None:
     for _ in range(3):
         app.step()
         app.play.odds.wait_idle(60.0)
-    assert unit_fields(choice, ids) and app.play.actions.has_odds
+    shown = app.play.actions.odds_caption.text
+    assert unit_fields(choice, ids) and app.play.actions.has_odds, shown
     pygame.image.save(app.frame(), str(out))
     app.play.close()
     print(f"wrote {out}")

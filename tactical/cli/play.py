@@ -205,13 +205,13 @@ def run(args: argparse.Namespace) -> int:
             path=path if args.map and path and path.suffix != ".json" else None,
             seed=session.game.seed,
             session=session,
-            ai=seats,
             catalogue=args.catalogue,
         )
     except pygame.error as error:
         raise UserError(
             f"cannot open a window: {error} (no display? `tactical render` draws without one)"
         ) from None
+    app.play.ai.set_seats(seats)  # the sides the computer plays
     try:
         return app.run()
     finally:

@@ -66,7 +66,8 @@ def wrap_bearings(values: np.ndarray) -> np.ndarray:
 def relative_bearings(
     x: np.ndarray, y: np.ndarray, heading: np.ndarray, tx: np.ndarray, ty: np.ndarray
 ) -> np.ndarray:
-    """Vectorised `relative_bearing` (arrays broadcast): bearing of (tx, ty) from each pose."""
+    """Vectorised `relative_bearing` (arrays broadcast): bearing of (tx, ty) from each pose
+    (headings in [0, 360), as a `Pose` keeps them)."""
     dx, dy = tx - x, ty - y
     absolute = np.degrees(np.arctan2(dx, dy))
     return np.where((dx == 0.0) & (dy == 0.0), 0.0, wrap_bearings(absolute - heading))
@@ -93,7 +94,7 @@ def centre_arc(bearing: float) -> str:
 
 def quadrant_index(bearings: np.ndarray) -> np.ndarray:
     """Vectorised `centre_arc` as an index into QUADRANT_NAMES."""
-    return _QUADRANT_OF_BAND[_QUADRANT_BANDS.searchsorted(bearings, side="left")]
+    return _QUADRANT_OF_BAND[_QUADRANT_BANDS.searchsorted(bearings)]  # a band's end is in it
 
 
 # `centre_arc` by bands of bearings in [0, 360): up to 45 (+ tolerance) fore, then up to
@@ -183,9 +184,9 @@ def _plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
 def _make_plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
     sectors, channels, everything = [], [], []
     for k, arc in enumerate(arcs):
-        if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
+        if isinstance(arc, Omni):
             everything.append(k)
-        elif isinstance(arc, Sector):
+        elif isinstance(arc, Sector):  # a full one's reach (360 + tolerance) holds every offset
             sectors.append(k)
         elif isinstance(arc, Channel):
             channels.append(k)
@@ -476,7 +477,7 @@ def angular_interval(
         vx = dx + sign_w * t_hw * t_cos + sign_l * t_hl * t_sin
         vy = dy - sign_w * t_hw * t_sin + sign_l * t_hl * t_cos
         offsets.append(math.degrees(math.atan2(dy * vx - dx * vy, dx * vx + dy * vy)))
-    half = math.degrees(math.asin(min(t_r / math.hypot(dx, dy), 1.0)))
+    half = math.degrees(math.asin(t_r / math.hypot(dx, dy)))  # the centre is farther than r
     low = normalise_heading(bearing + min(offsets) - half)
     return low, max(offsets) - min(offsets) + 2 * half
 

@@ -755,34 +755,6 @@ class RuleSystem:
         attack = self.declare_attack(state, action.actor, weapon, target, params)
         return self.attack_odds(state, attack)
 
-    # ----------------------------------------------------------------- the end of the game
-
-    end_reading: str = ""
-    """The rule or adopted reading (docs/game-end.md) the attrition end of `outcome` cites."""
-
-    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
-        """How `unit` (as it stood at the start of the game) stands in `state`: its strength
-        from its stats, the share lost, whether it is destroyed or crippled, whether it can
-        still fight. Default: strength 1, and a unit no longer on the table is destroyed."""
-        if not state.has_unit(unit.id):
-            return UnitCondition.gone(1.0)
-        return UnitCondition(1.0)
-
-    def turn_limit(self, state: GameState) -> int:
-        """The scenario's turn limit (map option `turn_limit`, default 6)."""
-        return int(state.options.get("turn_limit", DEFAULT_TURN_LIMIT))
-
-    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
-        """None while the game goes on, else how it ended and who won.
-
-        `start` is the state play began from (the starting strength: destroyed units may
-        have left the table), `turn` the session's turn now. Default: the attrition reading
-        (`tactical.rules.ending`), citing `end_reading`.
-        """
-        conditions = [(unit.side, self.unit_condition(state, unit)) for unit in start.units]
-        return attrition_outcome(
-            start.sides, conditions, turn, self.turn_limit(state), self.end_reading
-        )
     # ----------------------------------------------------------------- what the player reads
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
@@ -814,6 +786,34 @@ class RuleSystem:
         """Actions of this phase `side` cannot take now, each with its reason and rule
         (shown greyed out). Default: none listed."""
         return ()
+    # ----------------------------------------------------------------- the end of the game
+
+    end_reading: str = ""
+    """The rule or adopted reading (docs/game-end.md) the attrition end of `outcome` cites."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How `unit` (as it stood at the start of the game) stands in `state`: its strength
+        from its stats, the share lost, whether it is destroyed or crippled, whether it can
+        still fight. Default: strength 1, and a unit no longer on the table is destroyed."""
+        if not state.has_unit(unit.id):
+            return UnitCondition.gone(1.0)
+        return UnitCondition(1.0)
+
+    def turn_limit(self, state: GameState) -> int:
+        """The scenario's turn limit (map option `turn_limit`, default 6)."""
+        return int(state.options.get("turn_limit", DEFAULT_TURN_LIMIT))
+
+    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
+        """None while the game goes on, else how it ended and who won.
+
+        `start` is the state play began from (the starting strength: destroyed units may
+        have left the table), `turn` the session's turn now. Default: the attrition reading
+        (`tactical.rules.ending`), citing `end_reading`.
+        """
+        conditions = [(unit.side, self.unit_condition(state, unit)) for unit in start.units]
+        return attrition_outcome(
+            start.sides, conditions, turn, self.turn_limit(state), self.end_reading
+        )
 
     def _no_combat(self) -> NoCombatResolvers:
         return NoCombatResolvers(

@@ -380,9 +380,8 @@ class Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
-        and changes nothing; so does any action but an adjustment once the game is over.
-        An adjustment of the table (`session.adjust`) is allowed at any moment and is not
-        a go.
+        and changes nothing; so does any action but an adjustment once the game is over. An
+        adjustment of the table (`session.adjust`) is allowed at any moment and is not a go.
         """
         if action.kind == ADJUST:
             return self._adjusted(action)
@@ -485,7 +484,7 @@ def move_words(before: GameState, events: Sequence[Event]) -> str:
             unit = str(event.get("unit"))
             name = before.unit(unit).name or unit if before.has_unit(unit) else unit
             return (
-                f"{name} moved {float(event.get('distance', 0)):.2f}\" to "
+                f'{name} moved {float(event.get("distance", 0)):.2f}" to '
                 f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "
                 f"heading {float(event.get('heading', 0)):g}°"
             )

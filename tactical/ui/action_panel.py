@@ -58,12 +58,12 @@ ROW = 30  # height of one form row
 MIN_LABEL_WIDTH = 64
 TEXT_SLACK = 12  # a label's own padding: text wider than its rect less this is cut by pygame_gui
 BUTTON_HEIGHT = 28
-PROBLEM_HEIGHT = 64
+PROBLEM_HEIGHT = 44  # two lines; the box scrolls
 CAPTION_HEIGHT = 20
 LIST_ITEM = 20  # pygame_gui's default selection list row height
 LIST_BORDER = 4
 MIN_LIST_ROWS = 2
-MAX_LIST_ROWS = 8
+LIST_ROWS = 8
 
 CHOICES_ID = "#action_choices"
 FIELD_NAME_ID = "#action_field_name"
@@ -81,7 +81,10 @@ THEME = {  # scoped to the panel's own object ids: long titles read from their s
     f"{CHOICES_ID}.{UNAVAILABLE_ID}": GREYED,
 }
 
-CommandName = Literal["picked", "changed", "apply", "cancel", "move", "confirm-move", "unavailable"]
+CommandName = Literal[
+    "picked", "changed", "apply", "cancel", "move", "confirm-move", "unavailable", "details"
+]
+DETAILS_WIDTH = 64
 
 # --------------------------------------------------------------------------- the widget
 
@@ -125,6 +128,16 @@ class ActionPanel:
         self.odds_image = UIImage(pygame.Rect(0, 0, 1, 1), self._blank, m, container=c)
         self.odds_image.hide()
         self.odds_caption = UILabel(pygame.Rect(0, 0, 10, CAPTION_HEIGHT), " ", m, container=c)
+        # the chart's secondary sections (the target's other results, the attacker's side
+        # effects) shown or collapsed
+        self.details = True
+        self.details_button = UIButton(
+            pygame.Rect(0, 0, DETAILS_WIDTH, CAPTION_HEIGHT),
+            "less",
+            m,
+            container=c,
+            tool_tip_text="show or hide the chart's other sections",
+        )
         self.roll_button = UIButton(pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Apply", m, container=c)
         self.cancel_button = UIButton(
             pygame.Rect(0, 0, 10, BUTTON_HEIGHT), "Cancel", m, container=c
@@ -368,6 +381,7 @@ class ActionPanel:
         if self.roll_button.tool_tip_text != tip:
             self.roll_button.set_tooltip(tip)
         _enable(self.cancel_button, self.picked is not None)
+        _enable(self.details_button, self.has_odds)
 
     def _problem_line(self, problems: Sequence[Problem]) -> str:
         first = problems[0]
@@ -481,6 +495,10 @@ class ActionPanel:
                 return PanelCommand("confirm-move")
             action = self.action()
             return PanelCommand("apply", action) if action is not None else None
+        if element is self.details_button:
+            self.details = not self.details
+            self.details_button.set_text("less" if self.details else "more")
+            return PanelCommand("details")
         if element is self.cancel_button:
             self._clear_pick()
             self._layout()
@@ -607,12 +625,10 @@ class ActionPanel:
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
         problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
-        fixed = BUTTON_HEIGHT + problem_height + CAPTION_HEIGHT + ROW * len(self._rows) + 5 * PAD
-        room = max(0, height - fixed)
-        listed = len(self.labels) + len(self.unavailable_labels)
-        wanted_rows = min(MAX_LIST_ROWS, max(MIN_LIST_ROWS, listed))
-        # whole rows only, and at most half the free room: the odds chart needs the rest
-        rows = max(MIN_LIST_ROWS, min(wanted_rows, (room // 2 - LIST_BORDER) // LIST_ITEM))
+        # a list of fixed height (it scrolls), whatever is offered or picked, so that the
+        # next click lands where the player aimed: 8 rows in at most 40% of the panel; the
+        # form, its problem and the chart share the rest
+        rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (height * 2 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))
@@ -640,9 +656,18 @@ class ActionPanel:
         self.cancel_button.set_dimensions((inner - half - PAD, BUTTON_HEIGHT))
         caption_top = bottom - PAD - CAPTION_HEIGHT
         self.odds_caption.set_relative_position((PAD, caption_top))
-        self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
+        self.odds_caption.set_dimensions((inner - DETAILS_WIDTH - PAD, CAPTION_HEIGHT))
+        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, caption_top))
         self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
         self._place_odds()
+
+    def odds_size(self) -> tuple[int, int]:
+        """The room for the odds chart (or the move card): drawn at this size, its text
+        keeps its size instead of being scaled down."""
+        area = getattr(self, "_odds_area", None)
+        if area is None:
+            return (296, 170)
+        return (max(40, area.width), max(40, area.height))
 
     def _place_odds(self) -> None:
         surface, area = self._odds_surface, self._odds_area

@@ -143,6 +143,7 @@ class AdjustMode:
                 return False
             self.services.adopt_map(state, None)
             self.play.new_game(game)
+            self.services.set_status(f"a new game on this table, seed {game.game.seed}")
         self.editor = None
         self.terrain = None
         self._drag = self._drag_to = None

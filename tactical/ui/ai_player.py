@@ -1,9 +1,9 @@
 """Solo play on the play screen: computer players for some sides (issue 15).
 
 - `parse_seats("B:search")`: the `--ai` option, a side and optionally a level.
-- `SeatBar`: a Human / AI-level menu per side, and the pace of the AI's go (a pause after
-  each of its actions, none, or Space to step), at the top of the play column;
-  changeable at any time.
+- `SeatBar`: a Human / AI-level menu per side at the top of the play column, changeable
+  at any time; the pace of the AI's go (a pause after each of its actions, none, or
+  Space to step) is changed with P.
 - `AiDriver`: when a side played by the computer is to act, the decision is computed off
   the frame loop, in a spawned child process (`ProcessWorker`: frames never wait for the
   interpreter lock; closing the screen terminates it), then applied through the play
@@ -23,20 +23,24 @@ from __future__ import annotations
 import multiprocessing
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIDropDownMenu, UILabel, UIPanel
+from pygame_gui.elements import UIDropDownMenu, UIPanel
 
 from tactical.agents import LEVELS, make_player
 from tactical.errors import UserError
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
+from tactical.session.controller import Session
 from tactical.session.game import Game, Step
 from tactical.ui.fonts import Fonts
+from tactical.ui.play_panels import TrackerView
 from tactical.ui.services import PANEL_WIDTH, TOP_BAR
 
 HUMAN = "human"
@@ -47,7 +51,7 @@ PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": N
 DEFAULT_PACE = "Pause 0.6 s"
 SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
 ROW_HEIGHT = 26
-BAR_HEIGHT = 2 * ROW_HEIGHT + 10  # the seat menus, then the pace
+BAR_HEIGHT = SEAT_BAR_HEIGHT = ROW_HEIGHT + 6  # one row of side menus
 BANNER_BACK = (20, 24, 30)
 BANNER_TEXT = (250, 236, 160)
 
@@ -142,15 +146,6 @@ class SeatBar:
         for index, side in enumerate(self.sides):
             rect = self.rects[side] = pygame.Rect(4 + index * (width + 4), 3, width, ROW_HEIGHT)
             self.menus[side] = self._seat_menu(side, HUMAN, rect)
-        row = 3 + ROW_HEIGHT + 4
-        self.pace_label = UILabel(
-            pygame.Rect(4, row, 168, ROW_HEIGHT), "Computer players' pace", manager,
-            container=self.panel,
-        )  # fmt: skip
-        self.pace_menu = UIDropDownMenu(
-            list(PACES), DEFAULT_PACE, pygame.Rect(176, row, PANEL_WIDTH - 184, ROW_HEIGHT),
-            manager, container=self.panel,
-        )  # fmt: skip
 
     def _seat_menu(self, side: str, seat: str, rect: pygame.Rect) -> UIDropDownMenu:
         return UIDropDownMenu(
@@ -180,11 +175,9 @@ class SeatBar:
         self.menus[side] = self._seat_menu(side, seat, self.rects[side])
 
     def command(self, event: pygame.event.Event) -> tuple[str, str] | None:
-        """("seat", side:seat) or ("pace", name) for a change of one of our menus."""
+        """("seat", side:seat) for a change of one of our menus."""
         if event.type != pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             return None
-        if event.ui_element is self.pace_menu:
-            return ("pace", event.text)
         for side, menu in self.menus.items():
             if event.ui_element is menu:
                 label = event.text.split(": ", 1)[1]
@@ -226,10 +219,20 @@ class AiDriver:
         self._step_allowed = False
         self._shown_end: Outcome | None = None
 
+    @classmethod
+    def of_screen(cls, screen: Any, sides: Sequence[str]) -> AiDriver:
+        """The driver of a play screen, its seat bar built; the worker stops with the screen
+        (one dropped without `close`, a test's, included)."""
+        driver = cls(screen)
+        weakref.finalize(screen, driver.worker.close)
+        driver.attach(screen.services.manager, sides)
+        return driver
+
     # ------------------------------------------------------------------ seats
 
     def attach(self, manager: pygame_gui.UIManager, sides: Sequence[str]) -> None:
         """The seat bar for these sides (a new game: the seats start as they were)."""
+        self.whys.clear()
         if self.bar is not None:
             self.bar.kill()
         self.bar = SeatBar(manager, sides)
@@ -237,9 +240,14 @@ class AiDriver:
         for side, seat in self.seats.items():
             self.bar.set_seat(side, seat)
 
-    def layout(self, size: tuple[int, int]) -> None:
+    def layout(self, size: tuple[int, int]) -> int:
+        """The seat bar placed; the y where the panels under it start."""
         if self.bar is not None:
             self.bar.layout(size)
+        return TOP_BAR + 4 + SEAT_BAR_HEIGHT
+
+    def widgets(self) -> list:
+        return [self.bar.panel] if self.bar is not None else []
 
     def set_seats(self, seats: Mapping[str, str]) -> None:
         for side, seat in seats.items():
@@ -271,19 +279,22 @@ class AiDriver:
         command = self.bar.command(event)
         if command is None:
             return False
-        kind, value = command
-        if kind == "pace":
-            self.set_pace(value)
-            self.screen.services.set_status(f"the computer's pace: {value}")
-        else:
-            side, seat = value.split(":", 1)
-            self.set_seat(side, seat)
-            who = "a human" if seat == HUMAN else f"the computer ({seat})"
-            self.screen.services.set_status(f"{side} is played by {who}")
+        side, seat = command[1].split(":", 1)
+        self.set_seat(side, seat)
+        who = "a human" if seat == HUMAN else f"the computer ({seat})"
+        self.screen.services.set_status(f"{side} is played by {who}")
         return True
 
     def key(self, event: pygame.event.Event) -> bool:
-        """Space: the computer's next action now (it waits for it in the Space pace)."""
+        """Space: the computer's next action now (it waits for it in the Space pace);
+        P: the next pace (a pause after each action of 0.6 s, 2 s, none, Space steps)."""
+        if event.key == pygame.K_p:
+            names = list(PACES)
+            current = next((n for n in names if PACES[n] == self.pace), names[0])
+            following = names[(names.index(current) + 1) % len(names)]
+            self.set_pace(following)
+            self.screen.services.set_status(f"computer players' pace: {following}")
+            return True
         if event.key != pygame.K_SPACE or not self.seats:
             return False
         self._step_allowed = True
@@ -303,6 +314,8 @@ class AiDriver:
             self._drop()
             return
         game: Game = screen.session.game
+        if self.bar is not None and self.bar.sides != game.sides:  # another game opened
+            self.attach(screen.services.manager, game.sides)
         outcome = game.outcome
         if outcome is not None:
             self._drop()
@@ -360,8 +373,9 @@ class AiDriver:
 
     # ------------------------------------------------------------------ the log, undo, end
 
-    def annotate(self, lines: Sequence[str], game: Game, limit: int) -> tuple[str, ...]:
+    def annotate(self, lines: Sequence[str], limit: int) -> tuple[str, ...]:
         """The log's lines with the computer's why under each of its actions."""
+        game: Game = self.screen.session.game
         found: list[str] = []
         for line in lines:
             found.append(line)
@@ -378,6 +392,21 @@ class AiDriver:
                 found.append(f"#{number}   why: {why}")
         return tuple(found[-limit:]) if limit > 0 else tuple(found)
 
+    def marked(self, view: TrackerView, *, live: bool) -> TrackerView:
+        """The tracker's view, saying when the side to act is the computer's."""
+        return replace(view, computer=live and self.is_ai(view.side_to_act))
+
+    def undo(self, session: Session) -> None:
+        """Undo back to the human's last decision (`undo_count` steps)."""
+        for _ in range(self.undo_count(session.game)):
+            session.undo()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The end banner over the table once the game is over (not during a replay)."""
+        outcome = self.screen.session.outcome
+        if outcome is not None and not self.screen.replaying:
+            end_banner(surface, outcome, self.screen.services.renderer.fonts)
+
     def undo_count(self, game: Game) -> int:
         """Steps Undo takes back: the computer's last steps and the human's decision before
         them (one step when no side is played by the computer)."""
@@ -388,10 +417,6 @@ class AiDriver:
         if count < len(steps):
             count += 1
         return max(1, count) if steps else 0
-
-    def show(self, visible: bool) -> None:
-        if self.bar is not None:
-            self.bar.show(visible)
 
     def close(self) -> None:
         self._drop()

@@ -17,13 +17,10 @@ Drivable by tests: `App(state, size, headless=True)`, then `handle(event)`,
 
 from __future__ import annotations
 
-import io
 import logging
 import math
 import os
-from collections.abc import Mapping
 from dataclasses import replace
-from html import escape
 from pathlib import Path
 
 import pygame
@@ -42,8 +39,18 @@ from tactical.session.controller import Session
 from tactical.session.saving import Autosave
 from tactical.ui.adjust_mode import AdjustMode
 from tactical.ui.camera import Camera, Margins
-from tactical.ui.chrome import HelpOverlay, StatusLine, TopBar
-from tactical.ui.hover_panels import PairPanel, UnitCard, card_html
+from tactical.ui.chrome import (
+    HelpOverlay,
+    IdlePacer,
+    StatusLine,
+    TopBar,
+    file_dialog,
+    message_window,
+    png_bytes,
+)
+from tactical.ui.fonts import widget_fonts, widget_theme
+from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
+from tactical.ui.play_files import free_name
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
@@ -74,7 +81,6 @@ class App:
         seed: int = 1,
         autosave: Autosave | None = None,
         session: Session | None = None,
-        ai: Mapping[str, str] | None = None,
         catalogue: str | os.PathLike[str] | None = None,
     ) -> None:
         self.headless = headless
@@ -91,13 +97,8 @@ class App:
             pygame.display.set_caption("tactical")
             self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.size = size
-        self.manager = pygame_gui.UIManager(size)
-        self.manager.preload_fonts(
-            [
-                {"name": "noto_sans", "point_size": 14, "style": style, "antialiased": "1"}
-                for style in ("bold", "italic")
-            ]
-        )
+        self.manager = pygame_gui.UIManager(size, widget_theme())
+        self.manager.preload_fonts(widget_fonts())
         self.renderer = SceneRenderer()
         self.table = TableView(self.renderer)
         self.clock = pygame.time.Clock()
@@ -126,7 +127,6 @@ class App:
         else:
             self.map_state = session.game.initial
         self.play = PlayScreen(self, session)
-        self.play.ai.set_seats(ai or {})  # the sides the computer plays (`--ai`)
         self.adjust = AdjustMode(self, self.play, catalogue)
         self.adjust.loaded(self.path)
         # created last so that it lies over the panels
@@ -139,9 +139,11 @@ class App:
 
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
+        self.play.warm_odds()
+        pacer = IdlePacer(self.animating)
         last_failure = ""
         while self.running:
-            for event in pygame.event.get():
+            for event in pacer.events():
                 self.handle(event)
             try:
                 self.step(self.clock.tick(FPS) / 1000)
@@ -162,6 +164,11 @@ class App:
                 pygame.display.flip()
         self.play.close()
         return 0
+
+    def animating(self) -> bool:
+        """Whether frames must keep coming without events: odds being computed appear when
+        ready, a drag or a text being typed follows the pointer and keys."""
+        return self.play.busy or self._pan_from is not None or self._typing()
 
     def pump(self) -> None:
         """Handle what is waiting in pygame's queue (pygame_gui posts its events there)."""
@@ -195,9 +202,12 @@ class App:
 
     @property
     def pair_report(self) -> PairReport | None:
-        """The selected unit against the hovered one, or None; while a move is drawn, from
-        where that move ends (the numbers `tactical check` gives with the unit moved)."""
-        selected, hovered = self.view.selected, self.view.hovered
+        """The selected unit (during an attack, the attacker) against the hovered one, or
+        None; while a move is drawn, from where that move ends (the numbers `tactical check`
+        gives with the unit moved)."""
+        hovered = self.view.hovered
+        attacker = self.play.pair_source() if self.view.mode == "play" else None
+        selected = attacker or self.view.selected
         if selected is None or hovered is None or selected == hovered:
             return None
         moved = self.play.moved_state() if self._moving else None
@@ -413,7 +423,7 @@ class App:
         elif ctrl and event.key == pygame.K_o:
             self.ask_open()
         elif event.key == pygame.K_F12 and event.mod & pygame.KMOD_SHIFT:
-            self._file_dialog("png", "Export the view as PNG", False)
+            self.ask_file("png", "Export the view as PNG", False)
         elif event.key == pygame.K_F12:
             self.export_png()
         elif event.key == pygame.K_F1:
@@ -530,10 +540,12 @@ class App:
     # ------------------------------------------------------------------ actions
 
     def resize(self, size: tuple[int, int]) -> None:
-        """A new window size: the UI manager follows, the camera keeps its centre."""
+        """A new window size: the UI manager follows; a table shown whole is fitted to the
+        new window, a zoomed or panned view keeps its centre and scale."""
         size = (max(320, int(size[0])), max(240, int(size[1])))
         if size == self.size:
             return
+        fitted = self.view.camera == self.fitted_camera()
         self.size = size
         if self.headless:
             self.screen = pygame.Surface(size)
@@ -544,7 +556,8 @@ class App:
             if self.screen.get_size() != size:
                 self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.manager.set_window_resolution(size)
-        self.view = replace(self.view, camera=self.view.camera.resized(size))
+        camera = self.fitted_camera() if fitted else self.view.camera.resized(size)
+        self.view = replace(self.view, camera=camera)
         self._layout()
 
     def fit(self) -> None:
@@ -625,21 +638,14 @@ class App:
     # ------------------------------------------------------------------ files
 
     def ask_open(self) -> None:
-        self._file_dialog("open", "Open a map", True)
-
-    def _file_dialog(self, purpose: str, title: str, existing: bool) -> None:
-        if self._dialog is not None:
-            self._dialog[1].kill()
-        start = str(self.path.parent if self.path else Path.cwd())
-        rect = pygame.Rect(0, 0, min(520, self.size[0] - 20), min(420, self.size[1] - 20))
-        rect.center = (self.size[0] // 2, self.size[1] // 2)
-        dialog = UIFileDialog(
-            rect, self.manager, title, initial_file_path=start, allow_existing_files_only=existing
-        )
-        self._dialog = (purpose, dialog)
+        self.ask_file("open", "Open a map", True)
 
     def ask_file(self, purpose: str, title: str, existing: bool) -> None:
-        self._file_dialog(purpose, title, existing)
+        """A file dialog; its answer comes back by `purpose`."""
+        if self._dialog is not None:
+            self._dialog[1].kill()
+        start = self.path.parent if self.path else Path.cwd()
+        self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
         """A saved game (.json) or a map (anything else)."""
@@ -682,40 +688,25 @@ class App:
         return self.save()
 
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Save the map to `path`, the current path, or ask for one (a file dialog).
-
-        In play mode the map is the table the game started from: the game's moves and
-        the rule system's state belong to the game's save, not to the map; in adjust mode
-        it is the table as adjusted. Never inside the installed program (a built-in map
-        asks for a name of its own), never over a file without asking
-        (`AdjustMode.save_map_as`)."""
+        """Save the map (in play, the table the game started from) to `path`, the current
+        path, or one asked for; never inside the package nor over a file unasked."""
         target = Path(path) if path is not None else self.path
         if target is None or is_builtin(target):
-            self._file_dialog("save-map-as", "Save the map as (.toml)", False)
+            self.ask_file("save-map-as", "Save the map as (.toml)", False)
             return False
-        saved = self.adjust.save_map_as(target, state=self._map_to_save())
+        table = self.map_state if self.view.mode == "play" else self.state
+        saved = self.adjust.save_map_as(target, state=table)
         if saved:
             self.path = target
         return saved
 
-    def _map_to_save(self) -> GameState:
-        return self.map_state if self.view.mode == "play" else self.state
-
     def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
         """The current view as a PNG (atomic write); a free name in the current folder."""
-        if path is None:
-            number = 1
-            while (target := Path.cwd() / f"tactical-view-{number}.png").exists():
-                number += 1
-        else:
-            target = Path(path)
+        target = free_name("tactical-view", ".png") if path is None else Path(path)
         if target.suffix.lower() != ".png":
             target = target.with_suffix(target.suffix + ".png")
-        surface = self.frame()
-        picture = io.BytesIO()
         try:
-            pygame.image.save(surface, picture, "view.png")
-            write_bytes_atomic(target, picture.getvalue())  # checked, atomic, mode kept
+            write_bytes_atomic(target, png_bytes(self.frame()))  # checked, atomic, mode kept
         except pygame.error as error:
             self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
             return None
@@ -728,9 +719,7 @@ class App:
     def show_message(self, title: str, message: str) -> None:
         if self.message is not None and self.message.alive():
             self.message.kill()
-        rect = pygame.Rect(0, 0, min(520, self.size[0] - 20), 240)
-        rect.center = (self.size[0] // 2, self.size[1] // 2)
-        self.message = UIMessageWindow(rect, escape(message), self.manager, window_title=title)
+        self.message = message_window(self.manager, self.size, title, message)
         self.set_status(message)
 
     # ------------------------------------------------------------------ panels
@@ -755,14 +744,13 @@ class App:
                 return card_html(unit, status, roll, hits)
 
             self.card.show(key, html, pos, self.table_area())
-        self.pair_panel.show(self.pair_report, self._moving, pos, self.table_area())
+        report = self.pair_report
+        names = unit_names(self.state, (report.source, report.target) if report else ())
+        self.pair_panel.show(report, self._moving, pos, self.table_area(), names)
 
     def table_area(self) -> pygame.Rect:
         """The window between the bars and left of the mode's panel: where the cards go."""
-        width, height = self.size
-        right = width - (PANEL_WIDTH + 8 if self.view.mode == "play" else SIDE_PANEL + 8)
-        bottom = height - STATUS_BAR - LEGEND_BAND
-        return pygame.Rect(0, TOP_BAR, max(1, right), max(1, bottom - TOP_BAR))
+        return table_area(self.size, PANEL_WIDTH if self.view.mode == "play" else SIDE_PANEL)
 
     # ------------------------------------------------------------------ drawing
 

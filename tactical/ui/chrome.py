@@ -5,11 +5,16 @@ Each lays itself out from the window size (`layout(size)`); none knows a mode.
 
 from __future__ import annotations
 
+import io
+import time
+from collections.abc import Callable
 from html import escape
+from pathlib import Path
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UILabel, UIPanel, UITextBox
+from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.session.deployment import DEPLOYMENT_RULES
 from tactical.session.terrain_setup import TERRAIN_RULE
@@ -17,7 +22,10 @@ from tactical.ui.services import OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 TITLE_WIDTH = 420
 TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
-HELP_SIZE = (640, 520)
+HELP_SIZE = (680, 660)
+HELP_MARGIN = 10
+IDLE_TICK_MS = 500  # idle, the loop wakes this often (tool tips, a blinking cursor)
+SETTLE_SECONDS = 1.5  # full frame rate this long after the last event
 
 BUTTONS = (
     ("mode", "Mode: play", "Tab: switch play / setup mode"),
@@ -38,7 +46,7 @@ CONTROLS = (
     ("Enter / Roll", "resolve the declaration with the seeded dice"),
     ("N / Next", "end this side's go (pass); the tracker shows who acts"),
     ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
-    ("Space", "the computer's next action now (its pace menu: pause, none, Space steps)"),
+    ("Space / P", "the computer's next action now / its pace: 0.6 s, 2 s, none, Space steps"),
     ("Ctrl+Z / Ctrl+Y", "undo (solo: back to your last decision) / redo; slider: any step"),
     ("Ctrl+R", "reset to the start of the activation"),
     ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),
@@ -157,13 +165,66 @@ class HelpOverlay:
         self.box.hide()
 
     def layout(self, size: tuple[int, int]) -> None:
-        width, height = HELP_SIZE
-        self.box.set_relative_position(
-            ((size[0] - width) // 2, max(TOP_BAR, (size[1] - height) // 2))
-        )
+        """Centred, as tall as the window allows (every control in a 1280x800 window; a
+        smaller one scrolls)."""
+        width = min(HELP_SIZE[0], size[0] - 2 * HELP_MARGIN)
+        height = min(HELP_SIZE[1], size[1] - TOP_BAR - STATUS_BAR - 2 * HELP_MARGIN)
+        self.box.set_dimensions((max(200, width), max(120, height)))
+        left = (size[0] - self.box.rect.width) // 2
+        top = TOP_BAR + (size[1] - TOP_BAR - STATUS_BAR - self.box.rect.height) // 2
+        self.box.set_relative_position((max(0, left), max(TOP_BAR, top)))
 
     def show(self, visible: bool) -> None:
         if visible:
             self.box.show()
         else:
             self.box.hide()
+
+
+def file_dialog(
+    manager: pygame_gui.UIManager, size: tuple[int, int], title: str, start: Path, existing: bool
+) -> UIFileDialog:
+    """A file dialog centred in the window, opened at `start`."""
+    rect = pygame.Rect(0, 0, min(520, size[0] - 20), min(420, size[1] - 20))
+    rect.center = (size[0] // 2, size[1] // 2)
+    return UIFileDialog(
+        rect, manager, title, initial_file_path=str(start), allow_existing_files_only=existing
+    )
+
+
+def message_window(
+    manager: pygame_gui.UIManager, size: tuple[int, int], title: str, message: str
+) -> UIMessageWindow:
+    """A message centred in the window (a file that cannot be read or written)."""
+    rect = pygame.Rect(0, 0, min(520, size[0] - 20), 240)
+    rect.center = (size[0] // 2, size[1] // 2)
+    return UIMessageWindow(rect, escape(message), manager, window_title=title)
+
+
+def png_bytes(surface: pygame.Surface) -> bytes:
+    """The picture as a PNG file's bytes (pygame.error when it cannot be encoded)."""
+    picture = io.BytesIO()
+    pygame.image.save(surface, picture, "view.png")
+    return picture.getvalue()
+
+
+class IdlePacer:
+    """The loop's events: at once while something moves, else a wait for the next event
+    (or a slow tick for the widgets' own timers: tool tips, a blinking cursor) instead of
+    drawing 60 frames a second of the same picture. The widgets settle (hover, tool tips)
+    at the full rate for a moment after each event."""
+
+    def __init__(self, animating: Callable[[], bool]) -> None:
+        self.animating = animating
+        self.last_event = time.monotonic()
+
+    def events(self) -> list[pygame.event.Event]:
+        events = pygame.event.get()
+        quiet = time.monotonic() - self.last_event
+        if not events and quiet >= SETTLE_SECONDS and not self.animating():
+            event = pygame.event.wait(IDLE_TICK_MS)
+            if event.type != pygame.NOEVENT:
+                events = [event, *pygame.event.get()]
+        if events:
+            self.last_event = time.monotonic()
+        return events

@@ -1,7 +1,9 @@
-"""Text rendering with pygame's bundled default font, cached per (text, size, colour).
+"""Text rendering with the bundled DejaVu Sans, cached per (text, size, colour).
 
 Text is rendered at its final pixel size (never scaled bitmaps), so labels stay
-crisp at every zoom. No font files are loaded beyond the one pygame ships.
+crisp at every zoom. The font is the project's own (assets/fonts, found with
+`tactical.io.paths.assets_dir`): it has every glyph the ui draws (arrows, ×, …,
+°, ±), which pygame's default font lacks; the widgets use it too (`widget_theme`).
 """
 
 from __future__ import annotations
@@ -11,9 +13,60 @@ from collections import OrderedDict
 import pygame
 import pygame.freetype
 
+from tactical.io.paths import assets_dir
 from tactical.ui.palette import Colour
 
 CACHE_LIMIT = 4096  # rendered strings kept: every label of a 3,000-unit table at one zoom
+FONT_NAME = "dejavu_sans"
+FONT_FILES = {
+    "regular_path": "DejaVuSans.ttf",
+    "bold_path": "DejaVuSans-Bold.ttf",
+    "italic_path": "DejaVuSans-Oblique.ttf",
+    "bold_italic_path": "DejaVuSans-BoldOblique.ttf",
+}
+WIDGET_ELEMENTS = (  # pygame_gui looks fonts up by element type, not in "defaults"
+    "defaults",
+    "label",
+    "button",
+    "text_box",
+    "text_entry_line",
+    "selection_list",
+    "selection_list.@selection_list_item",
+    "drop_down_menu",
+    "drop_down_menu.#expand_button",
+    "drop_down_menu.#selected_option",
+    "drop_down_menu.#drop_down_options_list",
+    "tool_tip",
+    "tool_tip.text_box",
+    "window",
+    "window.#title_bar",
+    "message_window",
+    "file_dialog",
+    "horizontal_slider",
+    "panel",
+)
+WIDGET_FONT_SIZE = 13  # DejaVu is wider than pygame_gui's Noto Sans at 14: the same room
+
+
+def font_path(style: str = "regular_path") -> str:
+    """The bundled font file of a style (a key of FONT_FILES)."""
+    return str(assets_dir() / "fonts" / FONT_FILES[style])
+
+
+def widget_fonts() -> list[dict]:
+    """The bundled font's bold and italic at the widgets' size, for `preload_fonts` (the
+    cards' and the tracker's <b> and <i>)."""
+    return [
+        {"name": FONT_NAME, "point_size": WIDGET_FONT_SIZE, "style": style, "antialiased": "1"}
+        for style in ("bold", "italic")
+    ]
+
+
+def widget_theme() -> dict:
+    """A pygame_gui theme whose default font is the bundled one, every style."""
+    font = {"name": FONT_NAME, "size": str(WIDGET_FONT_SIZE)}
+    font.update({key: font_path(key) for key in FONT_FILES})
+    return {element: {"font": font} for element in WIDGET_ELEMENTS}
 
 
 class Fonts:
@@ -22,7 +75,7 @@ class Fonts:
     def __init__(self) -> None:
         if not pygame.freetype.get_init():
             pygame.freetype.init()
-        self._font = pygame.freetype.Font(None, 12)
+        self._font = pygame.freetype.Font(font_path(), 12)
         self._font.antialiased = True
         self._font.pad = False
         self._cache: OrderedDict[tuple[str, int, tuple[int, ...]], pygame.Surface] = OrderedDict()

@@ -7,17 +7,17 @@ the pointer is.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from html import escape
 
 import pygame
 import pygame_gui
 from pygame_gui.elements import UITextBox
 
-from tactical.model import Unit
+from tactical.model import GameState, Unit
 from tactical.rules.measuring import PairReport
 from tactical.rules.status import UnitStatus, words
-from tactical.ui.services import OVERLAY_HEIGHT
+from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 CARD_WIDTH = 340
 DIM_HEX = "#A0A0A0"
@@ -61,8 +61,10 @@ def card_html(
     return "<br>".join(lines)
 
 
-def pair_html(report: PairReport, moving: bool) -> str:
-    """The selected unit to the hovered one: distances, arcs, margins, sight, range band."""
+def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None = None) -> str:
+    """The selected unit to the hovered one: distances, arcs, margins, sight, range band
+    (`names`: how the units read, by id)."""
+    names = names or {}
     margins = ", ".join(
         f"{name} {m.value:+.2f}{'°' if m.unit == 'degrees' else chr(34)}"
         for name, m in report.arc_margins
@@ -70,7 +72,8 @@ def pair_html(report: PairReport, moving: bool) -> str:
     )
     return "<br>".join(
         [
-            f"<b>{escape(report.source)} to {escape(report.target)}</b>"
+            f"<b>{escape(names.get(report.source, report.source))} to "
+            f"{escape(names.get(report.target, report.target))}</b>"
             + (" <i>where the move ends</i>" if moving else ""),
             f'centre {report.centre_distance:.2f}"  edge {report.edge_distance:.2f}"',
             f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
@@ -81,6 +84,18 @@ def pair_html(report: PairReport, moving: bool) -> str:
             "<i>K: adjudication card (PNG)</i>",
         ]
     )
+
+
+def table_area(size: tuple[int, int], panel_width: int) -> pygame.Rect:
+    """The window between the bars and left of the mode's panel: where the cards go."""
+    width, height = size
+    bottom = height - STATUS_BAR - LEGEND_BAND
+    return pygame.Rect(0, TOP_BAR, max(1, width - panel_width - 8), max(1, bottom - TOP_BAR))
+
+
+def unit_names(state: GameState, unit_ids: Sequence[str]) -> dict[str, str]:
+    """How the units read (their names, else their ids), by id."""
+    return {uid: state.unit(uid).name or uid for uid in unit_ids if state.has_unit(uid)}
 
 
 def beside(box: pygame.Rect, pointer: tuple[int, int], area: pygame.Rect, top: bool) -> pygame.Rect:
@@ -164,12 +179,13 @@ class PairPanel:
         moving: bool,
         pointer: tuple[int, int],
         area: pygame.Rect,
+        names: Mapping[str, str] | None = None,
     ) -> None:
         if report is None:
             if self.box.visible:
                 self.box.hide()
             return
-        html = pair_html(report, moving)
+        html = pair_html(report, moving, names)
         if self.box.html_text != html:
             self.box.set_text(html)
         self.layout(pointer, area)

@@ -392,7 +392,7 @@ TONES: dict[str, Colour] = {
 CARD_BACKGROUND: Colour = (22, 24, 31)
 CARD_EDGE: Colour = (70, 74, 88)
 CARD_PAD = 6
-CARD_TEXT_SIZE = 12
+CARD_TEXT_SIZE = 14  # as large as the rest of the panel's text
 CARD_LINE = 15
 
 

@@ -27,7 +27,7 @@ import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal
@@ -331,6 +331,13 @@ class OddsBoard:
         return OddsResult("ready", report, seconds=seconds)
 
 
+def _warm(rules_id: str) -> str:
+    """Runs in the odds process: import what the odds of `rules_id` need."""
+    from tactical.rules import registry
+
+    return registry.get(rules_id).id
+
+
 def _odds_elsewhere(game: Game, action: Action) -> tuple[str, Any, str | None]:
     """Runs in the odds process: ("ready", report) or ("error", message, SPEC id)."""
     try:
@@ -354,12 +361,21 @@ class ProcessOdds:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
 
-    def __call__(self, game: Game, action: Action) -> OddsReport | None:
+    def _started(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
-            pool = self._pool
+            return self._pool
+
+    def warm(self, rules_id: str) -> Future:
+        """Start the child now and have it import the rule system, without waiting (the
+        future says when it is done): the first odds of a game then come as fast as the
+        later ones (a cold child takes seconds to start)."""
+        return self._started().submit(_warm, rules_id)
+
+    def __call__(self, game: Game, action: Action) -> OddsReport | None:
+        pool = self._started()
         light = Game(game.state, game.seed, game.state, game.position, game.sides)
         status, value, spec_id = pool.submit(_odds_elsewhere, light, action).result()
         if status == "error":
@@ -574,9 +590,11 @@ class ChartLayout:
         return pygame.Rect(self.plot.left, top, self.plot.width, self.rows_y - top - 2)
 
 
-def chart_layout(size: tuple[int, int], sections: int) -> ChartLayout:
+def chart_layout(size: tuple[int, int], sections: int, headline: bool = False) -> ChartLayout:
     width, height = size
     top = PAD + TITLE_SIZE + 3 + FACTS_SIZE + 4 + LABEL_SIZE + 2  # title, facts, top percents
+    if headline:
+        top += FACTS_SIZE + 3  # the effect on the target, under the title
     label_band = LABEL_SIZE + 3
     room = height - PAD - top - label_band - MIN_PLOT
     rows = max(0, min(sections - 1, room // ROW_HEIGHT))
@@ -586,7 +604,12 @@ def chart_layout(size: tuple[int, int], sections: int) -> ChartLayout:
 
 
 def odds_chart(
-    report: OddsReport, size: tuple[int, int], fonts: Fonts, *, section: int = 0
+    report: OddsReport,
+    size: tuple[int, int],
+    fonts: Fonts,
+    *,
+    section: int = 0,
+    details: bool = True,
 ) -> pygame.Surface:
     """A bar chart of one section of `report` (the main one by default).
 
@@ -594,7 +617,8 @@ def odds_chart(
     label and percent, in proportion to the probabilities (the likeliest bar the full
     length): numbers as columns in ascending order (grouped when too many for the width),
     other outcomes as labelled rows (the likeliest, and one row for the rest, when too
-    many for the height). The other sections follow as one-line rows while there is room.
+    many for the height). The other sections follow as one-line rows while there is room
+    (`details`; collapsed, the main one has all the room).
     """
     width, height = max(40, int(size[0])), max(40, int(size[1]))
     surface = pygame.Surface((width, height))
@@ -605,12 +629,17 @@ def odds_chart(
         _text(surface, fonts, "no outcomes", (PAD, PAD), TITLE_SIZE, TEXT_DIM, inner)
         return surface
     main = report.sections[section]
-    others = [s for index, s in enumerate(report.sections) if index != section]
-    layout = chart_layout((width, height), len(report.sections))
+    others = [s for index, s in enumerate(report.sections) if index != section] if details else []
+    lead = headline(report)
+    layout = chart_layout((width, height), len(others) + 1, bool(lead))
     _text(surface, fonts, section_title(main), (PAD, PAD), TITLE_SIZE, TEXT, inner)
+    y = PAD + TITLE_SIZE + 3
+    if lead:
+        _text(surface, fonts, lead, (PAD, y), FACTS_SIZE, TEXT, inner)
+        y += FACTS_SIZE + 3
     facts = facts_line(report)
     if facts:
-        _text(surface, fonts, facts, (PAD, PAD + TITLE_SIZE + 3), FACTS_SIZE, TEXT_DIM, inner)
+        _text(surface, fonts, facts, (PAD, y), FACTS_SIZE, TEXT_DIM, inner)
     if is_numeric(main):
         _draw_columns(surface, fonts, chart_bars(main, layout.plot.width // MIN_SLOT), layout)
     else:
@@ -620,6 +649,23 @@ def odds_chart(
         row = f"{words(other.name)}: " + _summary(other)
         _text(surface, fonts, row, (PAD, layout.rows_y + index * ROW_HEIGHT), ROW_SIZE, TEXT, inner)
     return surface
+
+
+def headline(report: OddsReport) -> str:
+    """What the attack does to the target, first: the chance of each yes/no outcome
+    ("destroyed 36%") and the average of each count ("hull points lost 0.6 on average")."""
+    parts = []
+    for section in report.sections:
+        pairs = list(section.distribution.pairs)
+        if not pairs:
+            continue
+        if all(isinstance(outcome, bool) for outcome, _ in pairs):
+            chance = sum((p for outcome, p in pairs if outcome), Fraction(0))
+            parts.append(f"{words(section.name)} {short_percent(chance)}")
+        elif all(_numeric(outcome) for outcome, _ in pairs) and len(pairs) > 1:
+            mean = sum((Fraction(outcome) * p for outcome, p in pairs), Fraction(0))
+            parts.append(f"{words(section.name)} {float(mean):.1f} on average")
+    return " · ".join(parts)
 
 
 def _summary(section: OddsSection, count: int = 3) -> str:

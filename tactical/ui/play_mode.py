@@ -12,9 +12,7 @@ rolls); nothing here names a rule system.
 
 from __future__ import annotations
 
-import os
 import weakref
-from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -29,22 +27,21 @@ from tactical.session.game import PASS, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
-from tactical.ui.ai_player import BAR_HEIGHT as SEAT_BAR_HEIGHT
-from tactical.ui.ai_player import AiDriver, end_banner
+from tactical.ui.ai_player import AiDriver
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
+from tactical.ui.play_files import GameFiles
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
-from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR, Services
+from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, Services
 from tactical.ui.threat_overlays import ThreatOverlays
 
-TRACKER_HEIGHT = 176
-LOG_HEIGHT = 250
-CHART_SIZE = (296, 170)
+TRACKER_HEIGHT = 120  # the tracker's text scrolls
+LOG_HEIGHT = 140  # and so does the log's
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
@@ -54,15 +51,7 @@ MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
 MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
-def free_name(stem: str, suffix: str) -> Path:
-    """`stem-N.suffix` in the current folder with the first N not taken."""
-    number = 1
-    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
-        number += 1
-    return target
-
-
-class PlayScreen:
+class PlayScreen(GameFiles):
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
     def __init__(self, services: Services, session: Session) -> None:
@@ -72,7 +61,8 @@ class PlayScreen:
         self.moves = MoveControl(lambda: self.session)
         self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
-        self.odds = OddsBoard(ProcessOdds())
+        self._odds_process = ProcessOdds()
+        self.odds = OddsBoard(self._odds_process)
         self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
@@ -83,9 +73,7 @@ class PlayScreen:
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
-        self.ai = AiDriver(self)  # the sides the computer plays (solo play)
-        weakref.finalize(self, self.ai.worker.close)
-        self.ai.attach(m, session.game.sides)
+        self.ai = AiDriver.of_screen(self, session.game.sides)  # the computer's sides (solo)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
         self._move_card_for: tuple | None = None
@@ -93,7 +81,6 @@ class PlayScreen:
         self._log_for: tuple | None = None
         # steps the screen made for a side that could only pass, with the reason said
         self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
-        self._synced = False
         self.layout()
 
     # ------------------------------------------------------------------ where play stands
@@ -111,10 +98,9 @@ class PlayScreen:
         return self.replay is not None
 
     def widgets(self) -> list:
-        return [self.tracker.panel, self.actions.panel, self.log.panel]
+        return [self.tracker.panel, self.actions.panel, self.log.panel, *self.ai.widgets()]
 
     def show(self, visible: bool) -> None:
-        self.ai.show(visible)
         for widget in self.widgets():
             if visible:
                 widget.show()
@@ -122,19 +108,24 @@ class PlayScreen:
                 widget.hide()
 
     def layout(self) -> None:
+        """The play column: tracker, action panel and log at fixed heights for a window size,
+        so that nothing moves between clicks (the tracker and the log scroll)."""
         width, height = self.services.size
-        top = TOP_BAR + 4 + SEAT_BAR_HEIGHT + 4  # the side menus (solo play) above the tracker
+        top = self.ai.layout((width, height)) + 4  # under the side menus (solo play)
         bottom = height - STATUS_BAR - 4
         left = width - PANEL_WIDTH - 4
-        wanted = self.tracker.wanted_height() if self._synced else TRACKER_HEIGHT
-        tracker = pygame.Rect(left, top, PANEL_WIDTH, min(wanted, (bottom - top) // 3))
-        log_height = min(LOG_HEIGHT, max(120, (bottom - tracker.bottom) // 3))
+        column = bottom - top
+        tracker = pygame.Rect(left, top, PANEL_WIDTH, min(TRACKER_HEIGHT, column // 4))
+        log_height = min(LOG_HEIGHT, max(110, column // 5))
         log = pygame.Rect(left, bottom - log_height, PANEL_WIDTH, log_height)
         actions = pygame.Rect(left, tracker.bottom + 4, PANEL_WIDTH, log.top - tracker.bottom - 8)
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
-        self.ai.layout((width, height))
+
+    def warm_odds(self) -> None:
+        """Start the odds process at once (the window calls this as it opens)."""
+        self._odds_process.warm(self.session.game.rules)
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""
@@ -144,8 +135,6 @@ class PlayScreen:
         self.result = None
         self.odds.clear()
         self._choices_for = self._log_for = None
-        self.ai.whys.clear()
-        self.ai.attach(self.services.manager, session.game.sides)
         self.sync()
 
     # ------------------------------------------------------------------ keeping in step
@@ -161,13 +150,8 @@ class PlayScreen:
             services.set_state(self.session.state)
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
-        height = self.tracker.wanted_height() if self._synced else None
-        view = TrackerView.of_game(game, colours)
-        view = replace(view, computer=self.replay is None and self.ai.is_ai(view.side_to_act))
+        view = self.ai.marked(TrackerView.of_game(game, colours), live=self.replay is None)
         self.tracker.update(view, can_pass=self.replay is None)
-        self._synced = True
-        if self.tracker.wanted_height() != height:
-            self.layout()
         self._update_choices()
         self._update_log()
         self.refresh_odds()
@@ -221,9 +205,7 @@ class PlayScreen:
             if key == self._log_for:
                 return
             self.log.update(
-                self.ai.annotate(
-                    log_lines(session.game, limit, self.auto_passed), session.game, limit
-                ),
+                self.ai.annotate(log_lines(session.game, limit, self.auto_passed), limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -239,10 +221,8 @@ class PlayScreen:
 
     def handle_ui_event(self, event: pygame.event.Event) -> bool:
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
-        if not self.active:
-            return False
-        if self.ai.handle_ui_event(event):
-            return True
+        if not self.active or self.ai.handle_ui_event(event):
+            return self.active
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -278,6 +258,9 @@ class PlayScreen:
     def panel_command(self, name: str, action: Action | None, reason: str = "") -> None:
         if name == "unavailable":
             self.services.set_status(reason)
+        elif name == "details":
+            self._shown_odds = None  # redrawn with the secondary sections shown or collapsed
+            self.refresh_odds()
         elif name == "apply" and action is not None:
             self.do(action)
         elif name == "confirm-move":
@@ -384,8 +367,7 @@ class PlayScreen:
         if self.replay is not None or not self.session.can_undo:
             self.services.set_status("nothing to undo")
             return
-        for _ in range(self.ai.undo_count(self.session.game)):  # back to the human's decision
-            self.session.undo()
+        self.ai.undo(self.session)  # back to the human's last decision (solo play)
         self.cancel_move()
         self.sync()
         self.services.set_status(f"undone: back to step {self.session.step_number}")
@@ -433,7 +415,10 @@ class PlayScreen:
         field = self.actions.offer_unit(unit_id)
         if field is None:
             return False
-        self.services.set_status(f"{field}: {unit_id}")
+        spec = next((f for f in self.actions.picked.fields if f.name == field), None)
+        unit = self.session.state.unit(unit_id) if self.session.state.has_unit(unit_id) else None
+        shown = unit.name or unit_id if unit is not None else unit_id
+        self.services.set_status(f"{spec.label if spec else field}: {shown}")
         self.refresh_odds()
         return True
 
@@ -512,12 +497,18 @@ class PlayScreen:
         game = self.game
         self.odds.request(game, action)
         result = self.odds.get(game, action)
-        key = (id(game), action, result.status)
+        key = (id(game), action, result.status, self.actions.odds_size(), self.actions.details)
         if key == self._shown_odds:
             return
         if result.status == "ready" and result.report is not None:
-            surface = odds_chart(result.report, CHART_SIZE, self.services.renderer.fonts)
+            size = self.actions.odds_size()
+            surface = odds_chart(
+                result.report, size, self.services.renderer.fonts, details=self.actions.details
+            )
             target = self._hover_target or ""
+            state = self.session.state
+            if target and state.has_unit(target):
+                target = state.unit(target).name or target
             caption = f"odds{' vs ' + target if target else ''} ({result.seconds * 1000:.0f} ms)"
             self._show_odds(surface, caption)
         elif result.status == "pending":
@@ -530,12 +521,12 @@ class PlayScreen:
 
     def _show_move_card(self, tool: MoveTool) -> None:
         plan = tool.plan
-        key = (tool.draft, id(plan))
+        key = (tool.draft, id(plan), self.actions.odds_size())
         if key == self._move_card_for:
             return
         self._move_card_for = key
         report = [*tool.report(), (MOVE_KEYS, "hint")]
-        surface = move_card(report, CHART_SIZE, self.services.renderer.fonts)
+        surface = move_card(report, self.actions.odds_size(), self.services.renderer.fonts)
         self.actions.show_move(surface, plan is not None and plan.legal, tool.draft.path)
 
     def _show_odds(self, surface: pygame.Surface | None, caption: str) -> None:
@@ -544,14 +535,19 @@ class PlayScreen:
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: the computer's go, and odds computed in the background appear when
-        they are ready."""
+        """Once a frame: the computer's go; odds computed in the background, once ready."""
         self.ai.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":
             self._shown_odds = None
             self.refresh_odds()
+
+    @property
+    def busy(self) -> bool:
+        """Something will change without an event: odds being computed, a move dragged."""
+        pending = self._shown_odds is not None and self._shown_odds[2] == "pending"
+        return pending or self.moves.dragging
 
     def card_lines(self, unit_id: str) -> tuple[str, ...]:
         """The last roll's words and dice on the card of a unit it concerned."""
@@ -569,6 +565,16 @@ class PlayScreen:
         """The latest steps that struck or aimed at the unit, in words, newest first."""
         game = self.replay.frame().game if self.replay is not None else self.session.game
         return last_hits(game, unit_id)
+
+    def pair_source(self) -> str | None:
+        """During an attack (a declaration with a unit to take is open), the attacker: the
+        pair panel measures from it to the hovered unit."""
+        choice = self.actions.picked
+        if choice is None or self.move_tool is not None or self.replay is not None:
+            return None
+        if not self.session.state.has_unit(choice.actor) or not self._open_unit_choices(choice):
+            return None
+        return choice.actor
 
     def target_ids(self) -> tuple[str, ...]:
         """Units the open declaration may still take: ringed on the table."""
@@ -603,9 +609,7 @@ class PlayScreen:
                 centre = camera.to_screen(unit.x, unit.y)
                 pygame.draw.circle(surface, TARGET_RING, centre, radius, 2)
         self.moves.draw(surface, camera, state, self.services.renderer.fonts)
-        outcome = self.session.outcome
-        if outcome is not None and self.replay is None:
-            end_banner(surface, outcome, self.services.renderer.fonts)
+        self.ai.draw(surface)  # the end of the game, once it is over
 
     # ------------------------------------------------------------------ moving
 
@@ -728,85 +732,6 @@ class PlayScreen:
         else:
             self.services.set_status(tool.status())
         return verdict is not None or tool.handles_key(event)
-
-    # ------------------------------------------------------------------ files
-
-    def save_game(self, path: str | os.PathLike[str] | None = None) -> bool:
-        target = Path(path) if path is not None else self.game_path
-        if target is None:
-            self.services.ask_file("save-game", "Save the game as (JSON)", existing=False)
-            return False
-        try:
-            self.session.save(target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.services.show_message("Cannot save the game", message)
-            return False
-        self.game_path = target
-        self.services.set_status(f"saved the game ({self.session.step_number} steps) to {target}")
-        return True
-
-    def open_game(self, path: str | os.PathLike[str]) -> bool:
-        try:
-            session = Session.open(path, self.session.autosave)
-        except UserError as error:
-            self.services.show_message("Cannot open the game", error.describe())
-            return False
-        self.game_path = Path(path)
-        self.services.adopt_map(session.game.initial, None)
-        self.new_game(session)
-        session.write_autosave()
-        self.services.set_status(
-            f"opened {path}: step {session.step_number}, {session.game.phase_name}"
-        )
-        return True
-
-    def export_log(self, suffix: str, path: str | os.PathLike[str] | None = None) -> Path | None:
-        target = Path(path) if path is not None else free_name("tactical-log", suffix)
-        try:
-            self.session.export_log(target)
-        except (UserError, OSError) as error:
-            message = error.describe() if isinstance(error, UserError) else str(error)
-            self.services.show_message("Cannot export the log", message)
-            return None
-        self.services.set_status(f"wrote the log to {target}")
-        return target
-
-    def start_replay(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Step through a saved game (or this one) without changing it."""
-        try:
-            replay = Replay.open(path) if path is not None else self.session.replay()
-        except UserError as error:
-            self.services.show_message("Cannot replay", error.describe())
-            return False
-        self.cancel_move()
-        self.replay = replay
-        self._choices_for = self._log_for = None
-        self.sync()
-        self.services.set_status(f"replay: step 0 of {replay.length} (Page Down / Page Up step)")
-        return True
-
-    def replay_step(self, delta: int) -> None:
-        replay = self.replay
-        if replay is None:
-            return
-        frame = replay.next() if delta > 0 else replay.previous()
-        if frame is None:
-            self.services.set_status("the replay is at its end" if delta > 0 else "at the start")
-            return
-        self.sync()
-        lines = [entry.text() for entry in frame.entries][:2]
-        self.services.set_status(
-            f"replay step {frame.step} of {replay.length}: " + " · ".join(lines)
-        )
-
-    def end_replay(self) -> None:
-        if self.replay is None:
-            return
-        self.replay = None
-        self._choices_for = self._log_for = None
-        self.sync()
-        self.services.set_status("replay closed: back to the game")
 
     def close(self) -> None:
         self.ai.close()

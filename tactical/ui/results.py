@@ -99,7 +99,10 @@ def start_lines(game: Game) -> list[str]:
 
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    lines = [f"#{step.number} {note}" if note else f"#{step.number} {step.side}: {step.words}"]
+    if note or step.is_pass:
+        lines = [f"#{step.number} {note or step.words}"]
+    else:
+        lines = [f"#{step.number} {step.side}: {step.words}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

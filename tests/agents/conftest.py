@@ -1,24 +1,9 @@
-"""Short games for the agent tests: one or two turns of each built-in scenario."""
+"""Fixtures for the agent tests (the scenarios themselves are in tests/agent_scenarios.py)."""
 
 from __future__ import annotations
 
 import pytest
-
-from tactical.agents import with_options
-from tactical.io import builtin_map, load_map
-from tactical.rules import registry
-
-RULES = registry.rule_ids()
-TINY_SEARCH = {"playouts": 3, "seconds": None, "width": 2, "horizon": 2}
-
-
-def short_scenario(rules_id: str, turns: int = 1):
-    """The built-in scenario of `rules_id`, ending after `turns` turns (its turn limit, or
-    the Dystopian Wars game length of R002.3)."""
-    state = load_map(builtin_map(rules_id))
-    if "game_turns" in {f.name for f in registry.get(rules_id).option_fields}:
-        return with_options(state, game_turns=turns)
-    return with_options(state, turn_limit=turns)
+from agent_scenarios import RULES, short_scenario
 
 
 @pytest.fixture(scope="session")

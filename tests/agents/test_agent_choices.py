@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from conftest import short_scenario
+from agent_scenarios import short_scenario
 
 from tactical.agents import GreedyPlayer, hints
 from tactical.agents.candidates import field_values, move_paths

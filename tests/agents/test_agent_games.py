@@ -8,7 +8,7 @@ same game. The search level runs with a tiny deterministic budget (play-outs, no
 from __future__ import annotations
 
 import pytest
-from conftest import RULES, TINY_SEARCH
+from agent_scenarios import RULES, TINY_SEARCH
 
 from tactical.agents import LEVELS, play_game
 from tactical.session.game import Game

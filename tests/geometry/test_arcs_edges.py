@@ -18,11 +18,15 @@ from tactical.geometry.arcs import (
     arc_margin,
     arc_region,
     arcs_containing,
+    bearing_in_sector,
     in_arc,
+    pair_arc_masks,
     point_in_arc,
     relative_bearing,
+    relative_bearings,
 )
 from tactical.geometry.arcs_spec import AFT, CHANNEL, FORE, OMNI, PORT, STARBOARD, Sector
+from tactical.geometry.measure import BaseArrays
 from tactical.geometry.shapes import CircleBase, Pose, RectBase, base_corners, footprint
 
 FULL = Sector("full", 90.0, 90.0)  # a span of 360: every bearing
@@ -262,11 +266,80 @@ def test_the_channel_front_line_itself_is_inside():
     assert margin == ArcMargin(0.75, "inches")
 
 
-@pytest.mark.parametrize("draw", [False, True])
-def test_an_unknown_arc_is_refused_by_name(draw):
+@pytest.mark.parametrize("use", ["draw", "margin", "test"])
+def test_an_unknown_arc_is_refused_by_name(use):
     with pytest.raises(UserError) as refused:
-        if draw:
+        if use == "draw":
             arc_region(Pose(0.0, 0.0), ROUND, "fore", 5.0)
-        else:
+        elif use == "margin":
             arc_margin(Pose(0.0, 0.0), ROUND, "fore", 1.0, 1.0)
+        else:
+            arcs_containing(Pose(0.0, 0.0), ROUND, ("fore",), Pose(0.0, 5.0), ROUND, "any")
     assert refused.value.message == "unknown arc 'fore': expected a Sector, Channel or Omni"
+
+
+# --------------------------------------------------------------------------- vectorised
+
+
+def test_pair_arc_masks_of_small_rectangles_agree_with_the_per_pair_test():
+    """Rectangles no bigger than 2" x 2" (half sizes at most 1) among round bases: the
+    vectorised masks, for one firer against every unit or a chosen few, are the per-pair
+    answers by centre and by any part of the base."""
+    rng = np.random.default_rng(23)
+    count = 24
+    poses = [Pose(*rng.uniform(0, 12, 2), rng.uniform(0, 360)) for _ in range(count)]
+    bases = [
+        RectBase(*rng.uniform(0.3, 2.0, 2)) if k % 3 else CircleBase(rng.uniform(0.3, 2.0))
+        for k in range(count)
+    ]
+    units = BaseArrays.build(poses, bases)
+    arcs = (FORE, STARBOARD, CHANNEL, AFT, PORT)
+    for i in range(0, count, 5):
+        bearing = relative_bearings(units.x[i], units.y[i], units.heading[i], units.x, units.y)
+        every = pair_arc_masks(units, i, slice(None), arcs, bearing)
+        chosen = np.arange(1, count, 2)
+        few = pair_arc_masks(units, i, chosen, arcs, bearing[chosen])
+        for j in range(count):
+            if j == i:
+                continue
+            for test, column in (("centre", 0), ("any", 1)):
+                expected = arcs_containing(poses[i], bases[i], arcs, poses[j], bases[j], test)
+                got = tuple(arc.name for arc, inside in zip(arcs, every[column][j], strict=True)
+                            if inside)  # fmt: skip
+                assert got == expected, (i, j, test)
+                if j % 2:
+                    mask = few[column][(j - 1) // 2]
+                    assert tuple(a.name for a, m in zip(arcs, mask, strict=True) if m) == expected
+
+
+def test_bearing_in_sector_edges():
+    assert bearing_in_sector(123.0, FULL)
+    assert bearing_in_sector(315.0 - 5e-10, FORE)  # within the tolerance of the first line
+    assert not bearing_in_sector(315.0 - 1e-8, FORE)
+    assert bearing_in_sector(45.0 + 5e-10, FORE) and not bearing_in_sector(45.0 + 1e-8, FORE)
+
+
+def test_arc_refusals_read_whole():
+    with pytest.raises(UserError) as refused:
+        arcs_containing(Pose(0, 0), ROUND, (FORE,), Pose(0, 5), None, "any")
+    assert refused.value.message == "the 'any part of the base' arc test needs the target's base"
+    with pytest.raises(UserError) as refused:
+        arcs_containing(Pose(0, 0), "saucer", (FORE,), Pose(0, 5), ROUND, "any")
+    assert refused.value.message == "unknown base 'saucer': expected a RectBase or a CircleBase"
+
+
+@pytest.mark.parametrize(
+    ("target", "inside"),
+    [
+        (Pose(2.0, 10.0), True),  # its port side on the corridor's starboard line
+        (Pose(-2.0, 10.0), True),  # its starboard side on the port line
+        (Pose(2.0 + 1e-6, 10.0), False),
+        (Pose(0.0, 2.0), True),  # its front on the front of the firer's base
+        (Pose(0.0, 2.0 - 1e-6), False),
+    ],
+)
+def test_GEO004_3_a_base_touching_the_corridor_is_in_it(target, inside):
+    """The corridor of a 2" x 6" base at the origin facing 0: x in [-1, 1], y from 3. A
+    2" square touching its side or front line is in the channel (boundary included)."""
+    firer = Pose(0.0, 0.0, 0.0)
+    assert in_arc(firer, LONG, CHANNEL, target, RectBase(2.0, 2.0), "any") == inside

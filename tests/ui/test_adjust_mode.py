@@ -128,6 +128,7 @@ def test_new_table_built_from_nothing_in_18_actions_and_saved(app, tmp_path):
     key(app, pygame.K_F2)  # back to play: the new table is a new game
     assert app.view.mode == "play", app.view.status
     assert app.play.session.game.initial == state
+    assert "a new game on this table" in app.view.status
 
 
 def test_palette_places_a_class_for_the_chosen_side_by_click(app):

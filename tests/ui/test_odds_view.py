@@ -35,10 +35,12 @@ from tactical.ui.odds_view import (
     ProcessOdds,
     chart_bars,
     chart_layout,
+    headline,
     odds_chart,
     odds_lines,
     outcome_text,
     percent_text,
+    section_title,
 )
 
 TIMEOUT = 30.0
@@ -344,8 +346,25 @@ def _columns_of(surface: pygame.Surface, colour) -> list[int]:
 def test_chart_column_heights_are_proportional(fonts, size):
     surface = odds_chart(_report(DAMAGE, range=12.5), size, fonts)
     assert surface.get_size() == size
-    plot = chart_layout(size, 1).plot
+    report = _report(DAMAGE, range=12.5)
+    plot = chart_layout(size, 1, bool(headline(report))).plot
     assert _columns_of(surface, BAR) == [plot.height, round(plot.height / 3)]
+
+
+def test_the_chart_leads_with_the_effect_on_the_target(fonts):
+    """Issue 13: a line under the title says what the attack does: the average of each
+    count and the chance of each yes/no outcome."""
+    assert headline(_report(DAMAGE, range=12.5)).endswith("on average")
+    drawn = []
+
+    class Recording(type(fonts)):
+        def render(self, text, size, colour):
+            drawn.append(text)
+            return super().render(text, size, colour)
+
+    recording = Recording()
+    odds_chart(_report(DAMAGE, range=12.5), (300, 220), recording)
+    assert headline(_report(DAMAGE, range=12.5)) in drawn
 
 
 def test_chart_rows_for_named_outcomes_are_proportional(fonts):
@@ -408,3 +427,24 @@ def test_closing_the_child_process_kills_the_enumeration_under_way(bfm_game):
     odds.close()
     child.join(10)
     assert not child.is_alive() and time.monotonic() - start < 10
+
+
+def test_the_secondary_sections_can_be_collapsed(fonts):
+    """Issue 13: the other sections follow the main one and can be collapsed; collapsed,
+    the main plot takes their room."""
+    drawn = []
+
+    class Recording(type(fonts)):
+        def render(self, text, size, colour):
+            drawn.append(text)
+            return super().render(text, size, colour)
+
+    report = _report(RESULT, DAMAGE)
+    odds_chart(report, (300, 220), Recording())
+    shown = list(drawn)
+    drawn.clear()
+    odds_chart(report, (300, 220), Recording(), details=False)
+    second = section_title(report.sections[1]).split(" (")[0]
+    assert any(text.startswith(second + ":") for text in shown)
+    assert not any(text.startswith(second + ":") for text in drawn)
+    assert chart_layout((300, 220), 1).plot.height > chart_layout((300, 220), 2).plot.height

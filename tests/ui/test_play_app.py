@@ -201,12 +201,20 @@ def test_fit_key_brings_the_whole_table_back(app):
     assert app.view.camera == fitted
 
 
-def test_resize_keeps_the_centre(app):
-    centre = app.world((640, 400))
+def test_resize_refits_a_whole_table_and_keeps_a_zoomed_centre(app):
+    """Issue 13: the window refits the table when resized; a view the player zoomed keeps
+    its centre and scale."""
+    assert app.view.camera == app.fitted_camera()
     app.handle(pygame.event.Event(pygame.VIDEORESIZE, w=1600, h=900, size=(1600, 900)))
     assert app.size == (1600, 900)
     assert app.frame().get_size() == (1600, 900)
-    assert app.world((800, 450)) == pytest.approx(centre)
+    assert app.view.camera == app.fitted_camera()
+    wheel(app, 2)
+    scale = app.view.camera.scale
+    centre = app.world((800, 450))
+    app.handle(pygame.event.Event(pygame.VIDEORESIZE, w=1200, h=700, size=(1200, 700)))
+    assert app.view.camera.scale == scale
+    assert app.world((600, 350)) == pytest.approx(centre)
 
 
 # ---------------------------------------------------------------------- setup

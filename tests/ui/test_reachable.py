@@ -13,7 +13,7 @@ from __future__ import annotations
 import pygame
 import pygame_gui
 import pytest
-from ui_events import settle
+from ui_events import move, screen, settle
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
@@ -125,4 +125,53 @@ def test_refused_actions_are_greyed_with_the_reason_and_rule():
     app.handle(click)
     assert panel.picked == picked  # the row cannot be picked
     assert refused.reason in app.view.status and refused.spec_id in app.view.status
+    app.play.close()
+
+
+def test_during_an_attack_the_pair_panel_measures_attacker_to_target():
+    """Issue 13: with an attack open, hovering a ringed target measures from the attacker,
+    whatever unit is selected."""
+    app = app_for("battlefleet-mars")
+    session = app.play.session
+    while not any(c.kind == "attack" for c in session.game.choices()):
+        step = autoplay.next_game(session.game).last_step
+        if step.is_pass:
+            app.play.next_go()
+        else:
+            app.play.do(step.action)
+    attack = next(c for c in app.play.actions.choices if c.kind == "attack")
+    other = next(u for u in app.state.units if u.id != attack.actor)
+    app.select(other.id)
+    app.play.actions.pick(attack)
+    target = next(t for t in app.play.target_ids() if t != other.id)
+    unit = app.state.unit(target)
+    move(app, screen(app, unit.x, unit.y))
+    report = app.pair_report
+    assert report is not None and (report.source, report.target) == (attack.actor, target)
+    assert app.pair_panel.box.visible
+    app.play.close()
+
+
+def test_the_action_list_shows_eight_rows_and_stays_put_at_1280x800():
+    """Issue 13: at least 8 rows, and the list does not move or change height between
+    clicks (a pick, a step played) while the form is short."""
+    app = app_for("battlefleet-mars")
+    panel = app.play.actions
+    rects = []
+    for _ in range(12):
+        rects.append((tuple(panel.choice_list.get_abs_rect()), tuple(panel.panel.get_abs_rect())))
+        if panel.choices:
+            panel.pick(0)
+            app.play.panel_command("picked", None)
+            rects.append(
+                (tuple(panel.choice_list.get_abs_rect()), tuple(panel.panel.get_abs_rect()))
+            )
+            panel.pick(None)
+        step = autoplay.next_game(app.play.session.game).last_step
+        if step.is_pass:
+            app.play.next_go()
+        else:
+            app.play.do(step.action)
+    assert len(set(rects)) == 1, set(rects)
+    assert rects[0][0][3] >= 8 * 20
     app.play.close()

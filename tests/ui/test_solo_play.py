@@ -36,7 +36,8 @@ def duel(turns: int = 1):
 
 def solo_app(seats, turns: int = 1) -> App:
     state = duel(turns)
-    app = App(state, (1280, 800), headless=True, session=Session.new(state, 5), ai=seats)
+    app = App(state, (1280, 800), headless=True, session=Session.new(state, 5))
+    app.play.ai.set_seats(seats)
     app.play.ai.worker = InlineWorker()  # the decisions at once: the test steps the frames
     app.play.ai.set_pace("No pause")
     return app
@@ -124,6 +125,24 @@ def test_undo_takes_back_to_the_humans_last_decision():
     app.play.close()
 
 
+def test_p_changes_the_pace_and_space_steps_the_computer():
+    app = solo_app({HUMAN_SIDE: "greedy"})
+    ai = app.play.ai
+    paces = []
+    for _ in range(4):
+        key(app, pygame.K_p)
+        paces.append(ai.pace)
+    assert paces == [None, 0.6, 2.0, 0.0]  # from "No pause": Space steps, 0.6 s, 2 s, none
+    key(app, pygame.K_p)  # Space steps: the computer waits
+    app.step()
+    assert app.play.session.step_number == 0
+    key(app, pygame.K_SPACE)
+    app.step()
+    app.step()
+    assert app.play.session.step_number == 1
+    app.play.close()
+
+
 def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     app = solo_app({AI_SIDE: "random"})
     bar = app.play.ai.bar
@@ -148,7 +167,8 @@ def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
 def test_decisions_are_made_in_a_child_process_frames_go_on_and_close_stops_it():
     state = duel()
     session = Session.new(state, 3)
-    app = App(state, (1280, 800), headless=True, session=session, ai={HUMAN_SIDE: "search"})
+    app = App(state, (1280, 800), headless=True, session=session)
+    app.play.ai.set_seats({HUMAN_SIDE: "search"})
     assert isinstance(app.play.ai.worker, ProcessWorker)
     frames = []
     deadline = time.monotonic() + 120

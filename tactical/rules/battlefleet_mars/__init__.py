@@ -45,7 +45,7 @@ from tactical.rules.battlefleet_mars import outcome as ending
 from tactical.rules.battlefleet_mars.tables import max_range, range_units
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "battlefleet-mars"
 
@@ -134,6 +134,11 @@ class BattlefleetMars(RuleSystem):
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
 
 RULE_SYSTEM = BattlefleetMars(

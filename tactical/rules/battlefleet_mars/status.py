@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, Event, unit_name
+from tactical.rules.base import Action, Event, TurnPosition, unit_name
 from tactical.rules.battlefleet_mars import play
 from tactical.rules.battlefleet_mars.combat import (
     LASER,
@@ -26,7 +26,7 @@ from tactical.rules.battlefleet_mars.units import (
     UnitType,
     profile,
 )
-from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted
+from tactical.rules.status import StatusValue, Unavailable, UnitStatus, WeaponStatus, counted
 
 TYPE_NAMES = {
     UnitType.BASE: "base",
@@ -116,6 +116,29 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
                 )
             )
     return UnitStatus(tuple(values), tuple(weapons), ("fired",) if fired else ())
+
+
+def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
+    """In the combat sequence, the attacks of the side's units that have fired this turn
+    (one attack per unit a turn, see `play`), each with the reason and its rule."""
+    if play.TURN_SEQUENCE.phases[position.phase].name != play.COMBAT:
+        return ()
+    done = set(play.fired(state))
+    found = []
+    for unit in state.units:
+        if unit.side != side or unit.id not in done:
+            continue
+        name = unit.name or unit.id
+        for weapon in weapons_of(unit):
+            found.append(
+                Unavailable(
+                    unit.id,
+                    f"{name}: {weapon}",
+                    f"{name} has fired this turn: one attack per unit a turn",
+                    "R000.3",
+                )
+            )
+    return tuple(found)
 
 
 def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:

@@ -36,7 +36,7 @@ from tactical.rules.base import (
     WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import Unavailable, UnitStatus
 from tactical.rules.sw_d6_capital import combat, maneuver, play, status
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
@@ -153,6 +153,11 @@ class SwD6Capital(RuleSystem):
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""

@@ -15,17 +15,26 @@ from collections.abc import Sequence
 
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, Event, default_description, unit_name
-from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted, words
-from tactical.rules.sw_d6_capital import ledger
+from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    WeaponStatus,
+    counted,
+    words,
+)
+from tactical.rules.sw_d6_capital import ledger, play
 from tactical.rules.sw_d6_capital.codes import code_text
 from tactical.rules.sw_d6_capital.deck import deck_of
 from tactical.rules.sw_d6_capital.tables import (
+    ACTION,
     ARCS,
     CATASTROPHIC,
     DESTROYED,
     LEVEL_TITLES,
     LEVELS,
+    MOVEMENT,
     ORDER_TABLE,
 )
 
@@ -72,8 +81,8 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     if deck.force_points or condition.force_points:
         values.append(counted("Force Points", condition.force_points, spec_id="R004.13"))
     marks = list(effects)
-    if order is not None:
-        marks.append(order.title.lower())
+    if order is not None and condition.order:
+        marks.append(words(condition.order))  # the order's short name: "steady", "evasive"
     if condition.fired:
         marks.append("fired")
     if condition.done:
@@ -93,6 +102,49 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
         )
     wreck = level in (DESTROYED, CATASTROPHIC)
     return UnitStatus(tuple(values), tuple(weapons), tuple(marks), wreck=wreck)
+
+
+def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
+    """In the Movement and Action phases, the side's ships still to go while another ship
+    goes first (R004.50: lowest Initiative moves first; R004.25: the captain to act), each
+    with the ship whose turn it is."""
+    try:
+        state = play.ensure_setup(state)
+        if ledger.turn_of(state) < position.turn:
+            return ()
+        phase = play.TURN_SEQUENCE.phases[position.phase].name
+        state, _ = play.prepare(state, phase)
+    except UserError:
+        return ()
+    excluded = play._excluded_sides(state, position)
+    if phase == MOVEMENT:
+        head, rule, doing = play.move_head(state, excluded), "R004.50", "move"
+        why = "moves first: ships move in Initiative order, lowest first"
+    elif phase == ACTION:
+        head, rule, doing = play.fire_head(state, excluded), "R004.25", "act"
+        why = "acts first: the captain with the fewest actions taken, highest Initiative first"
+    else:
+        return ()
+    if head is None or head.side == side:
+        return ()
+    found = []
+    for unit in state.units:
+        if unit.side != side or (excluded and unit.side in excluded):
+            continue
+        condition = ledger.condition(state, unit.id)
+        if condition.destroyed or (doing == "move" and condition.moved):
+            continue
+        if doing == "act" and condition.done:
+            continue
+        found.append(
+            Unavailable(
+                unit.id,
+                f"{unit.name or unit.id}: {doing}",
+                f"{head.name or head.id} {why}",
+                rule,
+            )
+        )
+    return tuple(found)
 
 
 def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
