@@ -19,7 +19,7 @@ from tactical.errors import UserError
 # module name under tactical.cli for each command, in help order
 COMMANDS = (
     "play", "check", "move", "terrain", "odds", "roll", "render", "replay", "card", "print",
-    "threat",
+    "threat", "lab",
 )  # fmt: skip
 # a command whose module is named otherwise: `tactical.cli.print` would shadow the builtin print
 # inside this package

@@ -1,0 +1,262 @@
+"""`tactical lab run|replay|report`: the balance lab (issue 16, docs/balance-lab.md).
+
+- `tactical lab run MAP [--games N] [--ai LEVEL[,LEVEL]] [--set KEY=VALUE ...]
+  [--against KEY=VALUE ...] [--terrain map|random] [--seed S] [--workers K]
+  [--ray auto|ADDRESS] [--db results.sqlite]`: seat-swapped AI-vs-AI games of the map,
+  stored in the results file as they finish; the same command again resumes the run.
+  Ctrl+C or SIGTERM stops it cleanly (exit 130), keeping every finished game.
+- `tactical lab replay DB GAME [-o SAVE] [--force]`: one stored game played again from
+  its seed into a normal save (`tactical play SAVE`, `tactical replay SAVE`).
+- `tactical lab report DB [--json] [--html report.html] [--force]`: win rates with
+  Wilson intervals, the difference between variants with its test, game length, damage,
+  unit classes; `--html` writes the page and its PNG plots beside it.
+
+Everything is checked before anything is written; a user's mistake is one line and
+exit code 2. A run stopped with Ctrl+C keeps its games and exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from tactical.errors import UserError
+
+DEFAULT_DB = "results.sqlite"
+INTERRUPTED = 130
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "lab",
+        help="balance lab: many AI-vs-AI games of a rule variant, stored and reported",
+        description="Play many seat-swapped AI-vs-AI games of a map and its rule variants "
+        "(on this machine's cores or a Ray cluster), store every game in SQLite, and "
+        "report who wins, with intervals and significance tests.",
+    )
+    commands = parser.add_subparsers(dest="lab_command", parser_class=type(parser))
+    _add_run(commands)
+    _add_replay(commands)
+    _add_report(commands)
+    parser.set_defaults(run=_missing_command(parser))
+
+
+def _missing_command(parser: argparse.ArgumentParser) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        parser.print_help(sys.stderr)
+        return 2
+
+    return run
+
+
+def _add_run(commands: Any) -> None:
+    parser = commands.add_parser(
+        "run",
+        help="play AI-vs-AI games of a map into a results file",
+        description="Play seat-swapped AI-vs-AI games of MAP for one variant of its options "
+        "or two (--against) and store each game in the results file as it ends. Running the "
+        "same command again resumes the run; a larger --games extends it; another --seed "
+        "adds an independent run.",
+    )
+    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
+    parser.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
+    parser.add_argument(
+        "--ai",
+        default="greedy",
+        metavar="LEVEL[,LEVEL]",
+        help="AI level of both players, or of the first and second (default greedy)",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change a map option in every variant (repeatable)",
+    )
+    parser.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a second variant with this option changed (repeatable)",
+    )
+    parser.add_argument(
+        "--terrain",
+        choices=("map", "random"),
+        default="map",
+        help="the map's terrain, or random terrain by R002.9 for each pair of games",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, help="the run's seed: every game's seed derives from it"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes (default: one per core); with --ray auto, the CPUs of a "
+        "local Ray instance",
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="auto|ADDRESS",
+        default=None,
+        help="play on Ray: 'auto' (the cluster on this machine, else a local instance) or a "
+        "cluster address; needs the [cluster] extra",
+    )
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"results file (default {DEFAULT_DB})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run_lab)
+
+
+def _add_replay(commands: Any) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="play a stored game again into a save",
+        description="Play game GAME of the results file again from its seed and write it as "
+        "a normal save (open it with `tactical play SAVE` or `tactical replay SAVE`).",
+    )
+    parser.add_argument("db", metavar="DB", help="results file")
+    parser.add_argument("game", metavar="GAME", type=int, help="the game's id in the report")
+    parser.add_argument(
+        "-o", "--output", default=None, help="save file to write (default game-GAME.json)"
+    )
+    parser.add_argument("--force", action="store_true", help="replace an existing save")
+    parser.set_defaults(run=replay_lab)
+
+
+def _add_report(commands: Any) -> None:
+    parser = commands.add_parser(
+        "report",
+        help="who wins, by how much, and is it significant",
+        description="Summarise a results file per scenario and variant: win rates with "
+        "Wilson 95% intervals, the difference between variants with a significance test, "
+        "game length, damage per turn, unit classes lost and winning.",
+    )
+    parser.add_argument("db", metavar="DB", help="results file")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--html",
+        metavar="FILE",
+        default=None,
+        help="write an HTML page and its PNG plots (FILE-1-win-rates.png, ...) beside it",
+    )
+    parser.add_argument("--force", action="store_true", help="replace existing files")
+    parser.set_defaults(run=report_lab)
+
+
+# --------------------------------------------------------------------------- run
+
+
+def run_lab(args: argparse.Namespace) -> int:
+    from tactical.lab import games
+    from tactical.lab.pool import LocalPool
+    from tactical.lab.runner import run_games
+    from tactical.lab.specs import build_spec, parse_players
+    from tactical.lab.store import Store
+
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise UserError(f"--workers {workers}: expected a whole number >= 1")
+    players = parse_players(args.ai, games.ai_levels())
+    spec = build_spec(
+        args.map, args.games, players, args.set, args.against, args.terrain, args.seed
+    )
+    games.check_playable(spec)
+    Store.check_writable(args.db)
+    cluster = None
+    if args.ray is not None:
+        from tactical.lab.cluster import RayCluster
+
+        cluster = RayCluster(
+            args.ray, games.play_task, num_cpus=args.workers if args.workers else None
+        )
+        backend: Any = cluster
+        workers = cluster.cpus
+    else:
+        backend = LocalPool(workers, games.play_task)
+    # SIGTERM (a scheduler's stop, `timeout`) stops the run as cleanly as Ctrl+C does
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        with Store.open(args.db) as store:
+            outcome = run_games(spec, store, backend, workers, show_progress=not args.quiet)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        if cluster is not None:
+            cluster.close()
+    where = f"Ray ({workers} CPUs)" if cluster else f"{workers} worker(s)"
+    rate = f", {outcome.games_per_second:.2f} games/s" if outcome.played else ""
+    print(
+        f"{args.db}: run {outcome.run_id}, {outcome.done} of {outcome.asked} games done "
+        f"({outcome.played} played now on {where}{rate})"
+    )
+    if outcome.interrupted:
+        print(
+            "stopped: every finished game is stored; run the same command again to resume",
+            file=sys.stderr,
+        )
+        return INTERRUPTED
+    return 0
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def replay_lab(args: argparse.Namespace) -> int:
+    from tactical.lab import games
+    from tactical.lab.files import refuse_existing
+    from tactical.lab.store import Store
+
+    output = Path(args.output or f"game-{args.game}.json")
+    refuse_existing([output], args.force)
+    with Store.read(args.db) as store:
+        stored = games.stored_game(store, args.game)
+    record = games.replay_stored(stored, output)
+    print(f"{output}: game {args.game} ({record}) written; open it with tactical play {output}")
+    return 0
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report_lab(args: argparse.Namespace) -> int:
+    from tactical.lab.files import refuse_existing, write_bytes_atomic
+    from tactical.lab.pages import html_report, text_report
+    from tactical.lab.report import build_report
+    from tactical.lab.store import Store
+
+    with Store.read(args.db) as store:
+        report = build_report(store)
+    if not report["games"]:
+        raise UserError(f"{args.db!r}: no games stored yet (tactical lab run MAP --db {args.db})")
+    written: list[str] = []
+    if args.html:
+        from tactical.lab.plots import plot_path, write_plots
+
+        page = Path(args.html)
+        stem = page.with_suffix("")
+        plot_paths = [
+            plot_path(stem, n, kind)
+            for n in range(1, len(report["scenarios"]) + 1)
+            for kind in ("win-rates", "damage")
+        ]
+        refuse_existing([page, *plot_paths], args.force)
+        paths = write_plots(report, stem)
+        names = [[p.name for p in paths[i : i + 2]] for i in range(0, len(paths), 2)]
+        write_bytes_atomic(page, html_report(report, names).encode("utf-8"))
+        written = [str(page), *(str(p) for p in paths)]
+    if args.json:
+        print(json.dumps({**report, "written": written}, indent=1, ensure_ascii=False))
+    else:
+        print(text_report(report))
+        for path in written:
+            print(f"wrote {path}")
+    return 0
