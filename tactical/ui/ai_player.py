@@ -111,7 +111,7 @@ class ProcessWorker:
         children = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for child in children:
-            child.terminate()
+            child.kill()  # at once: a search under way may not reach a safe point soon
 
 
 class InlineWorker:
