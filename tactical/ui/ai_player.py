@@ -111,7 +111,7 @@ class ProcessWorker:
         children = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for child in children:
-            child.kill()  # at once: a search under way may not reach a safe point soon
+            child.kill()  # SIGKILL: a SIGTERM was seen to leave a child running
 
 
 class InlineWorker:

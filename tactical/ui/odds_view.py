@@ -396,7 +396,7 @@ class ProcessOdds:
         children = list((getattr(pool, "_processes", None) or {}).values())
         pool.shutdown(wait=False, cancel_futures=True)
         for child in children:
-            child.terminate()
+            child.kill()  # SIGKILL: a SIGTERM was seen to leave a child running
 
 
 # --------------------------------------------------------------------------- text
