@@ -91,6 +91,7 @@ class ProcessWorker:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        self._children: dict[int, Any] = {}  # every child the pool started, by pid
 
     def submit(self, game: Game, level: str, seed: int, options: Mapping[str, Any]) -> Future:
         with self._lock:
@@ -100,16 +101,19 @@ class ProcessWorker:
             pool = self._pool
         # the game without its caches: only what the decision depends on crosses over
         light = Game(game.initial, game.seed, game.state, game.position, game.sides, game.steps)
-        return pool.submit(decide_elsewhere, light, level, seed, dict(options))
+        future = pool.submit(decide_elsewhere, light, level, seed, dict(options))
+        # kept here: the pool forgets a child it has let go, but closing must still stop it
+        self._children.update(getattr(pool, "_processes", None) or {})
+        return future
 
     def close(self) -> None:
         """Stop the child at once, a decision under way with it."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        children = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            self._children.update(getattr(pool, "_processes", None) or {})
+            pool.shutdown(wait=False, cancel_futures=True)
+        children, self._children = list(self._children.values()), {}
         for child in children:
             child.kill()  # SIGKILL: a SIGTERM was seen to leave a child running
 
