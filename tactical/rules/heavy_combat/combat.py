@@ -1114,7 +1114,7 @@ def check_fire(
         int(power) if weapon.points_chosen else 1,
         mode,
         system,
-        direction_given if nominating else None,
+        direction_given,  # None unless nominating (refused above otherwise)
     )
 
 

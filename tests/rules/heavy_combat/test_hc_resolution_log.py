@@ -686,3 +686,122 @@ def test_R001_21_beyond_range_3_the_refusal_gives_the_distance():
         "'b' is beyond weapons range of 'a': band 4 (40.00\"), the maximum is 3 (R001.21)",
         "R001.21",
     )
+
+
+# --------------------------------------------------------------------------- more edges
+
+
+def test_R001_26_carried_reinforcement_is_spent_before_this_turns():
+    """Last turn's point carried over (R001.26) goes first, then this turn's."""
+    from tactical.rules.heavy_combat.duel import Bucket, from_rule_state
+
+    buckets = (Bucket(2, 1, "fore"), Bucket(1, 0, "fore"))  # this turn's first, by order
+    state = with_ship(duel(distance=18.0), "b", reinforcement=buckets)
+    lines, _, resolution = shoot(state, "phasers", [], power=1)  # 2 points
+    assert lines[3:] == [
+        "reinforcement: facing=fore, absorbed=2, left=0 (R001.26)",
+        "shield: facing=fore, points=0, total=0, capacity=27, overflow=0 (R001.28)",
+    ]
+    left = from_rule_state(resolution.state).ship("b").reinforcement
+    assert [(bucket.points, bucket.turn) for bucket in left] == [(1, 1)]
+
+
+def test_R001_26_a_single_point_meets_the_reinforcement():
+    state = powered(duel(distance=30.0))  # range 3: 1 x 1 = 1 point
+    state = act(state, "reinforce", "b", facing="fore", power=2).state
+    lines, _, _ = shoot(state, "phasers", [], power=1)
+    assert lines[3] == "reinforcement: facing=fore, absorbed=1, left=0 (R001.26)"
+
+
+def test_R001_30_reinforcement_does_not_stop_damage_that_bypasses_the_shields():
+    from tactical.rules.heavy_combat.duel import Bucket
+
+    state = with_ship(duel(distance=18.0), "b", cloak="on", reinforcement=(Bucket(3, 1, "fore"),))
+    lines, _, _ = shoot(state, "phasers", [1, 3, 5, 6, 3], power=2)
+    assert lines[5] == "bypass: facing=fore, internals=4, why=cloaked (R001.30)"
+    assert not any(line.startswith("reinforcement") for line in lines)
+
+
+def test_R001_28_a_damaged_shield_holds_only_what_is_left():
+    state = with_ship(duel(distance=18.0), "b", shield_damage=(25, 0, 0, 0, 0, 0))
+    lines, _, _ = shoot(state, "phasers", [2, 3], power=2)  # 4 points, 2 boxes left
+    assert lines[3] == "shield: facing=fore, points=2, total=27, capacity=27, overflow=2 (R001.28)"
+
+
+def test_R001_23_R001_25_both_portions_of_a_split_shot_can_overflow():
+    bare = {"shields": {"fore": 0, "port": 0}}
+    state = with_ship(duel({}, bare, distance=18.0), "b", turning=Turning(("fore", "port")))
+    lines, rolls, resolution = shoot(state, "photon-1", [4, 1, 2, 3, 4, 5, 6, 1, 2])
+    assert lines[5:7] == [
+        "shield: facing=fore, points=0, total=0, capacity=0, overflow=4 (R001.28)",
+        "shield: facing=port, points=0, total=0, capacity=0, overflow=4 (R001.28)",
+    ]
+    assert len(rolls) == 9 and resolution.summary.internals_total == 8
+
+
+def test_A001_8_countermeasures_do_not_reduce_the_firers_backlash():
+    state = powered(duel(distance=6.0))
+    state = act(state, "countermeasures", "a", power=4).state
+    state = act(state, "fire", "a", weapon="photon-1", target="b").state
+    lines, _, _ = resolve_turn(state, [4])
+    assert lines[6:8] == [
+        "backlash: raw=12, points=3, facing=fore (R001.17)",
+        "shield: facing=fore, points=3, total=3, capacity=27, overflow=0 (R001.28)",
+    ]
+
+
+def test_R001_17_backlash_through_a_bare_shield_destroys_the_firers_boxes():
+    state = duel({"shields": {"fore": 0}}, distance=6.0)
+    lines, rolls, resolution = shoot(state, "photon-1", [4, 1, 2, 3])
+    assert lines[5:7] == [
+        "backlash: raw=12, points=3, facing=fore (R001.17)",
+        "shield: facing=fore, points=0, total=0, capacity=0, overflow=3 (R001.28)",
+    ]
+    assert lines[7:] == [
+        *chart("a", 1, "bridge", 1),
+        *chart("a", 2, "sensors", 1),
+        *chart("a", 3, "weapons", 1),
+    ]
+    assert [roll[0] for roll in rolls] == ["a", "a", "a", "a"]
+    assert resolution.summary.backlash == 3
+
+
+def test_R001_35_T001_6_a_klingon_catastrophe_rolls_on_its_own_chart():
+    klingon = {"shields": {"fore": 0}, "race": "klingon"}
+    state = with_ship(duel({}, klingon), "b", destroyed=(4, 4, 4, 4, 0, 0))
+    lines, rolls, _ = shoot(state, "phasers", [5, 6, 6, 5], power=1)
+    assert [line for line in lines if line.startswith("lookup")] == [
+        "lookup: roll=5, system=batteries (T001.6)",
+        "lookup: roll=6, system=warp (T001.6)",
+        "lookup: roll=5, system=batteries (T001.6)",
+    ]
+    assert rolls[1] == ("b", "catastrophic damage", "d6", 6)
+
+
+def test_R001_37_R001_25_a_specific_hit_then_two_overflows_keep_their_order():
+    state = powered(duel({"disruptors": True}, {"shields": {"fore": 0}}, distance=18.0))
+    specific = {"weapon": "phasers", "power": 1, "mode": "specific", "system": "warp"}
+    state = act(state, "fire", "a", target="b", **specific).state
+    state = act(state, "fire", "a", weapon="photon-1", target="b").state
+    state = act(state, "fire", "a", weapon="disruptors", target="b").state
+    lines, _, resolution = resolve_turn(state, [1, 1, 1, 1, 2, 3, 4])
+    internal = [line for line in lines if line.startswith("internal")]
+    assert internal == [
+        "internal: ship=b, system=warp, destroyed=1 (R001.37)",
+        "internal: ship=b, system=bridge, destroyed=1 (R001.25)",
+        "internal: ship=b, system=sensors, destroyed=1 (R001.25)",
+        "internal: ship=b, system=weapons, destroyed=1 (R001.25)",
+        "internal: ship=b, system=impulse, destroyed=1 (R001.25)",
+    ]
+    assert resolution.summary.damage == (("a", 0, 0), ("b", 0, 5))
+
+
+def test_R001_25_the_result_odds_count_the_boxes_lost():
+    from tactical.model import FrozenMap
+    from tactical.rules.base import Action
+
+    state = powered(duel({}, {"shields": {"fore": 0}}, distance=18.0))
+    state = act(state, "fire", "a", weapon="phasers", target="b", power=1).state
+    report = HC.action_odds(state, Action("resolve", "A", FrozenMap({})))
+    assert report.section("b internals").distribution.as_dict() == {2: 1}
+    assert report.section("b shield damage").distribution.as_dict() == {0: 1}
