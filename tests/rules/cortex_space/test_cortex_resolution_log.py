@@ -489,3 +489,70 @@ def test_R003_35_battery_refusals():
         "weapon batteries are not in play (option weapon_batteries) (R003.35)"
     )
     assert combat.declare(off, "galactica", "railguns", "bs").params == FrozenMap(battery=1)
+
+
+# --------------------------------------------------------------------------- crews, battle damage
+
+CREW_A = [
+    {"station": "co", "name": "Adama", "attribute": "d10", "skill": "d8", "trait": "d6"},
+    {"station": "pilot", "name": "Hoshi", "skill": "d8"},
+    {"station": "tactical", "name": "Gaeta", "skill": "d10"},
+    {"station": "dradis", "name": "Dualla", "skill": "d12"},
+    {"station": "comms", "name": "Kelly", "attribute": "d6", "skill": "d6"},
+]
+
+
+def crewed():
+    ship = with_stats(BATTLESTAR, agility="d6", crew=CREW_A)
+    raider = with_stats(RAIDER, agility="d6", pilot="d6")
+    return table(
+        unit("galactica", 10, 24, "A", **ship),
+        unit("raider", 30, 24, "B", **raider),
+        crew_variant="A",
+    )
+
+
+def test_R003_48_R003_57_a_crewed_ships_gunner_fires_and_the_scale_steps_down():
+    state = crewed()
+    attack = combat.declare(state, "galactica", "railguns", "raider")
+    assert attack.params == FrozenMap(battery=1, gunner="Gaeta")
+    lines, rolls, resolution = resolved(state, "galactica", "railguns", "raider", [10, 3, 5])
+    assert lines[:5] == [
+        "declare: attacker=galactica, weapon=railguns, target=raider, battery=1, fighters=1, "
+        "gunner=Gaeta (R003.7)",
+        "range: distance=20.0, band=capital, weapon_range=capital (GEO003.1)",
+        "modifier: roll=attack, source=spacecraft vs planetcraft, steps=-1 (R003.57)",
+        "attack-pool: pool=d6 + d8, steps=-1 (R003.2)",
+        "defense: source=defense roll, value=d6 + d6 (R003.7)",
+    ]
+    assert "scale: attacker_scale=spacecraft, target_scale=planetcraft, multiplies=damage, " in (
+        " ".join(lines)
+    )
+    assert rolls[0] == ("galactica", "attack 1", "d6+d8", 10)
+    assert resolution.summary.destroyed is True
+    assert tracker.actions_taken(resolution.state, "galactica/Gaeta") == 1
+
+
+def test_R003_48_only_a_gunner_station_can_be_named():
+    assert refusal(crewed(), "galactica", "railguns", "raider", {"gunner": "Adama"}) == (
+        "'Adama' is not a gunner of 'galactica': expected one of Gaeta (R003.48)"
+    )
+
+
+def test_R003_26_a_hurt_spacecraft_report_has_its_battle_damage_section():
+    basestar = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", wound=25)
+    state = table(
+        unit("galactica", 10, 24, "A", **BATTLESTAR),
+        unit("basestar", 40, 24, "B", diameter=4, **basestar),
+    )
+    attack = combat.declare(state, "galactica", "railguns", "basestar")
+    report = combat.attack_odds(state, attack, "cortex-space").as_dict()
+    sections = report["distributions"]
+    assert [(s["name"], s["spec_id"]) for s in sections][-2:] == [
+        ("destroyed", "R003.7"),
+        ("battle_damage", "R003.26"),
+    ]
+    assert sections[-1]["outcomes"][:2] == [
+        {"effects": (), "probability": "1/3", "percent": 33.3333},
+        {"effects": ("FTL engine destroyed",), "probability": "6941/92160", "percent": 7.5315},
+    ]
