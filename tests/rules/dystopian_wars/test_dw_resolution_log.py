@@ -531,3 +531,108 @@ def test_R002_50_a_guarded_target_report_cites_the_aura():
     assert sections["hull_points_lost"]["outcomes"] == _rows(
         "hull_points", [(0, "7/8", 87.5), (1, "5/48", 10.4167), (2, "1/48", 2.0833)]
     )
+
+
+# --------------------------------------------------------------------------- firing options refused
+
+ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
+
+
+def squadron(*positions):
+    return [
+        unit(f"A{i}", x, y, "A", squadron="sq", commander=(i == 0), weapons=[ONE_GUN])
+        for i, (x, y) in enumerate(positions)
+    ]
+
+
+def refused_with(state, attacker, weapon, target, params):
+    with pytest.raises(UserError) as error:
+        combat.declare(state, attacker, weapon, target, params)
+    return str(error.value)
+
+
+def test_R002_26_R002_27_out_of_command_or_broken_models_use_no_firing_option():
+    state = table(*squadron((10, 10), (40, 10), (42, 10)), unit("t", 41, 14, "B"))
+    assert refused_with(state, "A1", "Gun", "t", {"linked": ["A2"]}) == (
+        "'A1' is out of command: it cannot use linked fire (no Firing Option) (R002.26)"
+    )
+    assert refused_with(state, "A2", "Gun", "t", {"linked": ["A1"]}) == (
+        "'A2' is out of command: it cannot use linked fire (no Firing Option) (R002.26)"
+    )
+    flying = unit("t", 20, 15, "B", movement="aerial", height_level="flying")
+    parent = unit("p", 20, 10, weapons=[ACK_ACK, GUNS], squadron="p")
+    escort = unit("e", 23, 10, weapons=[ACK_ACK, GUNS], escort_of="p", squadron="escorts")
+    for broken, who in (("A:escorts", "e"), ("A:p", "p")):
+        fleet = table(parent, escort, flying).with_rule_state(broken=(broken,))
+        assert refused_with(fleet, "p", "Ack Ack", "t", {"combined": ["e"]}) == (
+            f"'{who}' is broken: it cannot use combined fire (no Firing Option) (R002.27)"
+        )
+    wall = rock("wall", 10, 14, 40, 15, "obstructing", "massive")
+    gun = dict(GUNS, attack_dice="4-4-4-4")
+    indirect = table(
+        unit("a", 20, 10, weapons=[gun], squadron="x"),
+        unit("t", 20, 35, "B", heading=90.0),
+        unit("spot", 30, 30, mars="spotter", squadron="spot"),
+        terrain=(wall,),
+    ).with_rule_state(broken=("A:x",))
+    assert refused_with(indirect, "a", "Guns", "t", {"indirect": True}) == (
+        "'a' is broken: it cannot use indirect fire (no Firing Option) (R002.27)"
+    )
+
+
+def test_R002_42_A002_17_linked_and_combined_models_are_checked():
+    flying = unit("t", 20, 15, "B", movement="aerial", height_level="flying")
+    parent = unit("p", 20, 10, weapons=[ACK_ACK, GUNS], squadron="p")
+    guns_only = unit("e", 23, 10, weapons=[GUNS], escort_of="p", squadron="escorts")
+    assert refused_with(
+        table(parent, guns_only, flying), "p", "Ack Ack", "t", {"combined": ["e"]}
+    ) == ("'e' has no ack-ack weapon to combine (R002.42)")
+    assert refused_with(
+        table(parent, guns_only, flying), "p", "Ack Ack", "t", {"combined": ["zz"]}
+    ) == ("unknown combined model 'zz': the units on this table are p, e, t")
+    pair = table(*squadron((10, 10), (14, 10)), unit("t", 12, 14, "B"))
+    assert refused_with(pair, "A0", "Gun", "t", {"linked": ["zz"]}) == (
+        "unknown linked model 'zz': the units on this table are A0, A1, t"
+    )
+    other_gun = [
+        unit("A0", 10, 10, "A", squadron="sq", commander=True, weapons=[ONE_GUN]),
+        unit("A1", 14, 10, "A", squadron="sq", weapons=[GUNS]),
+    ]
+    assert refused_with(
+        table(*other_gun, unit("t", 12, 14, "B")), "A0", "Gun", "t", {"linked": ["A1"]}
+    ) == ("'A1' has no Gun to link (A002.17)")
+
+
+def test_R002_43_GEO002_7_reach_refusals_say_where_the_target_is():
+    gun = dict(GUNS, attack_dice="4-4-4-4")
+    near = table(
+        unit("a", 20, 10, weapons=[gun]),
+        unit("t", 20, 20, "B", heading=90.0),
+        unit("spot", 30, 18, mars="spotter", squadron="spot"),
+    )
+    assert refused_with(near, "a", "Guns", "t", {"indirect": True}) == (
+        "Indirect Fire needs the target in Range Band 3 or 4, and 't' is in RB2 (R002.43)"
+    )
+    wall = rock("wall", 10, 14, 40, 15, "obstructing", "massive")
+    hidden = table(
+        unit("a", 20, 10, weapons=[gun]), unit("t", 20, 35, "B", heading=90.0), terrain=(wall,)
+    )
+    assert refused_with(hidden, "a", "Guns", "t", {"indirect": True}) == (
+        "Indirect Fire at 't' needs a Spotter or a Reconnaissance Plane of the fleet within 32\" "
+        "of it with line of sight (R002.43)"
+    )
+    assert refused_with(hidden, "a", "Guns", "t", {}) == (
+        "no line of sight from 'a' to 't': blocked by wall (GEO002.10)"
+    )
+    short = table(
+        unit("a", 20, 10, weapons=[dict(GUNS, attack_dice="1-0-0-0")]), unit("t", 20, 30, "B")
+    )
+    assert refused_with(short, "a", "Guns", "t", {}) == (
+        "'t' is out of range of 'a''s Guns: 18.50\" is RB3 and the weapon has no Attack Dice "
+        "there (GEO002.7)"
+    )
+    far = table(unit("a", 2, 2, weapons=[GUNS]), unit("t", 70, 46, "B"))
+    assert refused_with(far, "a", "Guns", "t", {}) == (
+        "'t' is out of range of 'a''s Guns: 79.77\" is beyond Range Band 4 and the weapon has "
+        "no Attack Dice there (GEO002.7)"
+    )
