@@ -636,3 +636,16 @@ def test_R002_43_GEO002_7_reach_refusals_say_where_the_target_is():
         "'t' is out of range of 'a''s Guns: 79.77\" is beyond Range Band 4 and the weapon has "
         "no Attack Dice there (GEO002.7)"
     )
+
+
+def test_G5_the_system_re_declares_an_attack_on_the_state_it_resolves_it_on():
+    state = duel({"weapons": [one(GUNS, 2)]}, {"damage_rating": 1, "critical_rating": 5})
+    attack = combat.declare(state, "a", "Guns", "t", {"linked": ""})
+    direct = combat.resolve_declared(state, attack, ScriptedDice([5, 1]))
+    via_system = DW.resolve_attack(state, attack, ScriptedDice([5, 1]))
+    assert [e.describe() for e in via_system.events] == [e.describe() for e in direct.events]
+    assert via_system.summary == direct.summary
+    moved = table(unit("a", 20, 10, weapons=[one(GUNS, 2)]), unit("t", 20, 60, "B"), height=72)
+    with pytest.raises(UserError) as error:
+        DW.resolve_attack(moved, attack, ScriptedDice([5, 1]))
+    assert error.value.spec_id == "GEO002.7"
