@@ -649,3 +649,87 @@ def test_G5_the_system_re_declares_an_attack_on_the_state_it_resolves_it_on():
     with pytest.raises(UserError) as error:
         DW.resolve_attack(moved, attack, ScriptedDice([5, 1]))
     assert error.value.spec_id == "GEO002.7"
+
+
+# --------------------------------------------------------------------------- more paths
+
+
+def test_R002_12_an_armoured_broadside_measures_from_the_edge():
+    from tactical.geometry.shapes import RectBase
+
+    broadside = {
+        "name": "Broadside", "kind": "gunnery", "arc": "starboard broadside",
+        "attack_dice": "1-1-0-0",
+    }  # fmt: skip
+    state = table(
+        unit("a", 20, 10, movement="armoured", base=RectBase(4, 4), weapons=[broadside]),
+        unit("t", 29.5, 10, "B"),
+    )
+    lines, _, _ = attack(state, "a", "Broadside", "t", [1])
+    assert lines[1] == (
+        "range: distance=7.0, band=RB1, measured_from=edge, arc=starboard broadside (R002.12)"
+    )
+
+
+def test_R002_39_a_medium_obscured_flyer_is_hit_only_on_5_up():
+    from dw_builders import ROCKETS
+
+    state = duel({"weapons": [one(ROCKETS)]}, {"movement": "aerial", "height_level": "obscured"})
+    lines, _, resolution = attack(state, "a", "Rockets", "t", [4])
+    assert lines[2] == "permission: weapon=rocket, target_column=obscured, band=RB1 (R002.37)"
+    assert lines[4] == "threshold: target=t, hit_on=5 (R002.39)"
+    assert resolution.summary.hits == 0
+    small = duel(
+        {"weapons": [one(ROCKETS)]},
+        {"size": "small", "movement": "aerial", "height_level": "obscured"},
+    )
+    lines, _, _ = attack(small, "a", "Rockets", "t", [4])
+    assert not any(line.startswith("threshold") for line in lines)
+
+
+@pytest.mark.parametrize(("exploding", "dice", "hits"), [(True, [6, 6, 1], 4), (False, [6], 2)])
+def test_R002_28_a_single_ram_die_explodes_as_the_option_says(exploding, dice, hits):
+    state = duel(
+        {"ram_dice": 1}, {"damage_rating": 2, "critical_rating": 9}, ad_exploding=exploding
+    )
+    scripted = ScriptedDice(dice)
+    resolution = combat.ram(state, state.unit("a"), state.unit("t"), scripted)
+    assert len(scripted.rolls) == len(dice)
+    assert (resolution.summary.hits, resolution.summary.hull_lost) == (hits, 1)
+    assert [e.describe() for e in resolution.events][-1] == (
+        f"damage: target=t, hits={hits}, damage_rating=2, critical_rating=9, result=damage, "
+        "hull_lost=1 (G.5)"
+    )
+
+
+def test_R002_52_the_flyer_hit_goes_first_when_the_formation_allows_it():
+    lines, _, resolution = attack(wing_state(), "a", "Ack Ack", "f2", [6, 6, 1, 1, 1])
+    assert lines[-2:] == [
+        "flyer-destroyed: unit=f2, wing=B:w (R002.52)",
+        "flyer-destroyed: unit=f0, wing=B:w (R002.52)",
+    ]
+    assert [u.id for u in resolution.state.units] == ["a", "f1"]
+
+
+def test_R002_52_flyers_already_waiting_for_removal_are_not_hit_again():
+    state = wing_state()
+    first = attack(state, "a", "Ack Ack", "f1", [6, 6, 1, 1, 1], defer=True)[2].state
+    lines, _, second = attack(first, "a", "Ack Ack", "f2", [4, 5, 1], defer=True)
+    assert lines[-1] == "flyer-destroyed: unit=f2, wing=B:w (R002.52)"
+    assert tracking.get(second.state, "pending_removals") == ("f0", "f1", "f2")
+
+
+def test_R002_55_a_wing_keeps_its_fuel_when_it_loses_its_bombs():
+    wing = [flyer(f"f{i}", 20 + i, 10, wing_type="dive-bomber", squadron="w") for i in range(2)]
+    fuelled = FrozenMap({"A:w": FrozenMap(type="dive-bomber", fuel=3)})
+    state = table(*wing, unit("t", 20, 12, "B")).with_rule_state(wings=fuelled)
+    resolution = attack(state, "f0", "Bombs", "t", [1] * 8)[2]
+    wings = tracking.mapping(resolution.state, "wings")
+    assert dict(wings["A:w"]) == {"type": "dive-bomber", "fuel": 3, "armed": False}
+
+
+def test_G5_hull_points_lost_add_up():
+    state = duel({"weapons": [one(GUNS, 2)]}, {"damage_rating": 1, "critical_rating": 5})
+    hurt = state.with_rule_state(hull_lost=FrozenMap(t=1))
+    resolution = attack(hurt, "a", "Guns", "t", [5, 5])[2]
+    assert tracking.hull_lost(resolution.state, "t") == 2
