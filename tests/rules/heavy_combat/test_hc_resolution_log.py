@@ -805,3 +805,31 @@ def test_R001_25_the_result_odds_count_the_boxes_lost():
     report = HC.action_odds(state, Action("resolve", "A", FrozenMap({})))
     assert report.section("b internals").distribution.as_dict() == {2: 1}
     assert report.section("b shield damage").distribution.as_dict() == {0: 1}
+
+
+def test_R001_25_R001_34_the_result_step_enumerates_the_systems_hit():
+    """Two points through a bare shield: each chart roll finds sensors, impulse or warp
+    1/6 each and one of the three other categories 1/2 (merged, they have no effect)."""
+    from fractions import Fraction
+
+    from tactical.dice import enumerate_outcomes
+    from tactical.rules.heavy_combat import turn
+    from tactical.rules.heavy_combat.combat import effect_losses
+
+    state = powered(duel({}, {"shields": {"fore": 0}}, distance=18.0))
+    state = act(state, "fire", "a", weapon="phasers", target="b", power=1).state
+    state, current = turn.current(state)
+    table = turn.Table(state, current)
+    contexts = turn.fire_contexts(table)
+    odds = enumerate_outcomes(
+        lambda dice: effect_losses(
+            turn.fire_phase(current, contexts, table.cards, dice).duel.ship("b").destroyed
+        )
+    )
+    sixth, ninth = Fraction(1, 6), Fraction(1, 18)
+    assert odds.as_dict() == {
+        (0, 0, 0): Fraction(1, 4),
+        (1, 0, 0): sixth, (0, 1, 0): sixth, (0, 0, 1): sixth,
+        (2, 0, 0): Fraction(1, 36), (0, 2, 0): Fraction(1, 36), (0, 0, 2): Fraction(1, 36),
+        (1, 1, 0): ninth, (1, 0, 1): ninth, (0, 1, 1): ninth,
+    }  # fmt: skip
