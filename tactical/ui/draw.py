@@ -134,7 +134,13 @@ def hatch_segments(
     v = k * spacing crosses the rings' edges at sorted u values, and inside runs are
     the pairs (even-odd, so holes stay empty).
     """
-    edges = _ring_edges(screen_polygon)
+    return _hatch_edges(_ring_edges(screen_polygon), angle, spacing, anchor)
+
+
+def _hatch_edges(
+    edges: np.ndarray, angle: float, spacing: float, anchor: Point2
+) -> list[tuple[Point2, Point2]]:
+    """`hatch_segments` of the polygon whose ring edges (screen pixels) are `edges`."""
     if edges.size == 0:
         return []
     radians = math.radians(angle)
@@ -159,14 +165,14 @@ def hatch_segments(
     where = np.where(crossing, where, np.inf)
     where.sort(axis=1)
     counts = crossing.sum(axis=1)
-    segments: list[tuple[Point2, Point2]] = []
-    for row, count in enumerate(counts.tolist()):
-        offset = lines[row] * normal + base
-        for k in range(0, count - 1, 2):
-            a = offset + where[row, k] * direction
-            b = offset + where[row, k + 1] * direction
-            segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
-    return segments
+    # the runs (crossings k, k + 1 for even k below each line's count), all at once
+    pairs = np.arange(0, where.shape[1] - 1, 2)
+    row, k = np.nonzero(pairs[None, :] < (counts - 1)[:, None])
+    k = pairs[k]
+    offset = lines[row][:, None] * normal[None, :] + base[None, :]
+    a = offset + where[row, k][:, None] * direction[None, :]
+    b = offset + where[row, k + 1][:, None] * direction[None, :]
+    return [(tuple(start), tuple(end)) for start, end in zip(a.tolist(), b.tolist(), strict=True)]
 
 
 def _ring_edges(geometry: BaseGeometry) -> np.ndarray:
@@ -195,10 +201,13 @@ def hatch_geometry(
     """Hatch the inside of `geometry` (table inches) with line families at `angles`,
     anchored to the table's corner (0, 0)."""
     if angles:
-        hatch_screen_geometry(
-            surface, to_screen_geometry(camera, geometry), angles, spacing, colour,
-            camera.to_screen(0.0, 0.0),
-        )  # fmt: skip
+        # the rings' edges taken in inches and moved to the screen: the numbers the edges of
+        # `to_screen_geometry` have, without building that geometry
+        edges = camera.to_screen_array(_ring_edges(geometry))
+        anchor = camera.to_screen(0.0, 0.0)
+        for angle in angles:
+            for start, end in _hatch_edges(edges, angle, spacing, anchor):
+                pygame.draw.aaline(surface, colour, start, end)
 
 
 def hatch_screen_geometry(

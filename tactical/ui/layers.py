@@ -27,7 +27,6 @@ from tactical.ui.draw import (
     outline_geometry,
     polygons_of,
     text,
-    to_screen_geometry,
 )
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
@@ -246,7 +245,11 @@ def draw_terrain_label(
     surface: pygame.Surface, camera: Camera, piece: Terrain, fonts: Fonts
 ) -> None:
     """The piece's name (or id) and height class at its centre, when it is big enough on screen."""
-    x0, y0, x1, y1 = to_screen_geometry(camera, piece.geometry).bounds
+    # the screen bounds of the piece: its bounds through the camera (a scale and a shift
+    # are monotonic, so these are the transformed geometry's bounds to the bit)
+    left, bottom, right, top = piece.geometry.bounds
+    x0, y0 = camera.to_screen(left, top)
+    x1, y1 = camera.to_screen(right, bottom)
     if min(x1 - x0, y1 - y0) < 22:
         return
     point = piece.geometry.representative_point()

@@ -38,6 +38,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selection_view
+from tactical.ui.units_layer import _draw_bases, _draw_sprites
 
 TABLE = """
 rules = "dystopian-wars"
@@ -369,6 +370,11 @@ def test_sprites_draw_what_direct_drawing_draws(state):
     shapes = shapes_of(state)
     sprites = UnitSprites()
     draw_units(direct, camera, shapes, shared_fonts(), labels=False)
+    # a scale seen for the first time is drawn directly, without sprites
+    first = fresh(camera)
+    draw_units(first, camera, shapes, shared_fonts(), labels=False, sprites=sprites)
+    assert len(sprites) == 0
+    assert (pygame.surfarray.array3d(first) == pygame.surfarray.array3d(direct)).all()
     draw_units(cached, camera, shapes, shared_fonts(), labels=False, sprites=sprites)
     a = pygame.surfarray.array3d(direct).astype(int)
     b = pygame.surfarray.array3d(cached).astype(int)
@@ -379,6 +385,26 @@ def test_sprites_draw_what_direct_drawing_draws(state):
     # panning reuses every sprite; zooming starts afresh
     draw_units(cached, camera.panned(7, 3), shapes, shared_fonts(), labels=False, sprites=sprites)
     assert len(sprites) == 3
+
+
+def test_sprites_drawn_together_are_each_unit_drawn_alone(state):
+    """The batch of sprites (`_draw_sprites`) holds, pixel for pixel, each unit drawn alone
+    through a camera centred on it (`_draw_bases`), at scales that are not whole numbers."""
+    shapes = shapes_of(state)
+    for scale in (7.3, 15.0, 23.71):
+        sprites = _draw_sprites(shapes, list(range(len(shapes.units))), scale)
+        for index, (sprite, half) in enumerate(sprites):
+            unit = shapes.units[index]
+            size = 2 * half + 1
+            alone = pygame.Surface((size, size), pygame.SRCALPHA)
+            local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
+            only = np.zeros(len(shapes.units), dtype=bool)
+            only[index] = True
+            _draw_bases(alone, local, shapes, only)
+            assert sprite.get_size() == alone.get_size()
+            assert (pygame.surfarray.array3d(sprite) == pygame.surfarray.array3d(alone)).all()
+            alpha = pygame.surfarray.array_alpha
+            assert (alpha(sprite) == alpha(alone)).all()
 
 
 def test_a_selected_unit_is_ringed_in_white(state, camera):
