@@ -11,6 +11,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | play screen at 1,000 units: select / pan / zoom, 1920x1080 | <= 33 ms each |
 | cached 1920x1080 frame, 3,000 units | <= 16 ms |
 | launch to first frame, maps/stress-200.toml | <= 0.4 s |
+| `Game.odds` of one attack, 1,000 units (ratio to 2,000 seeded samples) | <= 16 ms |
 
 Run: .venv/bin/python -m pytest bench/bench_big_tables.py --benchmark-enable -p no:cacheprovider
 The process rows run a few rounds only (pedantic); the others are pytest-benchmark medians.
@@ -31,7 +32,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from conftest import BUDGETS, FIGURES, record
+from conftest import BUDGETS, FIGURES, RATIOS, record
 
 from tactical.io.maps import load_map
 from tactical.rules.measuring import TableGeometry
@@ -337,6 +338,78 @@ def test_launch_to_first_frame_200(tmp_path):
     print(f"first frame: median {np.median(wall):.3f} s (CPU {np.median(cpu):.3f} s); "
           f"compiling every module {np.median(source_wall):.3f} s "
           f"(CPU {np.median(source_cpu):.3f} s)")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- odds
+
+ODDS_BUDGET = 0.016
+ODDS_SAMPLES = 2000
+
+
+@pytest.fixture(scope="module")
+def attack_1000(big_maps):
+    """The 1,000-ship map played on (seeded) until the side to act may declare an attack
+    with odds."""
+    from tactical.errors import UserError
+    from tactical.rules.base import Action
+    from tactical.session.autoplay import candidate_params, next_game
+    from tactical.session.game import Game
+
+    game = Game.new(load_map(big_maps[1000]), 2026)
+    for _ in range(100):
+        for choice in game.rule_choices():
+            if "attack" not in choice.kind:
+                continue
+            for params in candidate_params(choice):
+                action = Action(choice.kind, choice.actor, params)
+                try:
+                    if game.odds(action) is not None:
+                        return game, action
+                except UserError:
+                    continue
+        game = next_game(game)
+    pytest.skip("no attack with odds reached on the 1,000-ship map")
+
+
+def _fresh(game):
+    """The same game with its choices asked already but no odds computed (a first hover)."""
+    from tactical.session.game import Game
+
+    choices = game.rule_choices()
+    fresh = Game(game.initial, game.seed, game.state, game.position, game.sides, game.steps)
+    fresh._memo["rule_choices"] = choices
+    return fresh
+
+
+def test_game_odds_1000(benchmark, attack_1000):
+    """`Game.odds` of one attack on the 1,000-ship map (exact, enumerated)."""
+    game, action = attack_1000
+    report = benchmark(lambda: _fresh(game).odds(action))
+    assert report is not None and report == game.odds(action)
+    record("Game.odds, 1,000 units", benchmark, ODDS_BUDGET)
+    RATIOS.append(
+        ("exact odds vs 2,000 samples, 1,000 units", "odds: 2,000 samples, 1,000 units",
+         "Game.odds, 1,000 units", 2),
+    )  # fmt: skip
+
+
+def test_game_odds_1000_naive_sampling(benchmark, attack_1000):
+    """Baseline: the same attack resolved with 2,000 seeded dice (approximate odds)."""
+    from collections import Counter
+
+    from tactical.dice import SeededDice
+
+    game, action = attack_1000
+    system = game.system
+
+    def sample():
+        counts: Counter = Counter()
+        for k in range(ODDS_SAMPLES):
+            counts[repr(system.apply(game.state, action, SeededDice(k)).summary)] += 1
+        return counts
+
+    benchmark.pedantic(sample, rounds=1, iterations=1)
+    record("odds: 2,000 samples, 1,000 units", benchmark)
 
 
 def _reference_loop(values: np.ndarray) -> np.ndarray:
