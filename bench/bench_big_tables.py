@@ -12,6 +12,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | cached 1920x1080 frame, 3,000 units | <= 16 ms |
 | launch to first frame, maps/stress-200.toml | <= 0.4 s |
 | `Game.odds` of one attack, 1,000 units (ratio to 2,000 seeded samples) | <= 16 ms |
+| range bands of every pair, 200 units, BFM and SW D6 (ratio to pair by pair) | >= 10x |
 
 Run: .venv/bin/python -m pytest bench/bench_big_tables.py --benchmark-enable -p no:cacheprovider
 The process rows run a few rounds only (pedantic); the others are pytest-benchmark medians.
@@ -338,6 +339,67 @@ def test_launch_to_first_frame_200(tmp_path):
     print(f"first frame: median {np.median(wall):.3f} s (CPU {np.median(cpu):.3f} s); "
           f"compiling every module {np.median(source_wall):.3f} s "
           f"(CPU {np.median(source_cpu):.3f} s)")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- range bands
+
+BANDING_RATIO = 10  # all of a firer's distances at once against pair by pair
+
+
+@pytest.fixture(scope="module", params=["battlefleet-mars", "sw-d6-capital"])
+def banded_pairs(request):
+    """maps/stress-200.toml's positions and bases, each a ship of the system's example map:
+    every pair's firer index and range distance (39,800 pairs)."""
+    import dataclasses
+
+    from tactical.io.paths import builtin_map
+    from tactical.model import FrozenMap
+
+    stress = load_map(builtin_map("stress-200"))
+    ships = load_map(builtin_map(request.param))
+    units = tuple(
+        dataclasses.replace(
+            ships.units[k % len(ships.units)], id=f"ship-{k}", pose=unit.pose, base=unit.base
+        )
+        for k, unit in enumerate(stress.units)
+    )
+    state = dataclasses.replace(ships, units=units, board=stress.board, terrain=(),
+                                options=FrozenMap())  # fmt: skip
+    table = TableGeometry.of(state)
+    n = len(units)
+    i, j = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
+    i, j = i[i != j], j[i != j]
+    return request.param, table, i, table.range_distances(i, j)
+
+
+def test_range_bands_at_once_200(benchmark, banded_pairs):
+    """`TableGeometry.range_bands` of every pair of 200 ships (one call per firer)."""
+    rules, table, i, distance = banded_pairs
+    _, codes = benchmark.pedantic(
+        table.range_bands, args=(i, distance), rounds=7, iterations=1, warmup_rounds=1
+    )
+    record(f"range bands at once, 200 units, {rules}", benchmark)
+    assert len(codes) == len(i)
+    RATIOS.append(
+        (f"range bands at once vs pair by pair, {rules}",
+         f"range bands pair by pair, 200 units, {rules}",
+         f"range bands at once, 200 units, {rules}", BANDING_RATIO),
+    )  # fmt: skip
+
+
+def test_range_bands_pair_by_pair_200(benchmark, banded_pairs):
+    """Baseline: `range_band` asked pair by pair (what `range_bands` did for these systems)."""
+    rules, table, i, distance = banded_pairs
+    system, units, options = table.system, table.state.units, table.state.options
+
+    def one_by_one():
+        return [
+            system.range_band(units[a], d, options)
+            for a, d in zip(i.tolist(), distance.tolist(), strict=True)
+        ]
+
+    benchmark.pedantic(one_by_one, rounds=3, iterations=1)
+    record(f"range bands pair by pair, 200 units, {rules}", benchmark)
 
 
 # --------------------------------------------------------------------------- odds
