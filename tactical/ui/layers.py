@@ -22,10 +22,11 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import (
     fill_geometry,
-    hatch_geometry,
+    hatch_many,
     hatch_screen_geometry,
     outline_geometry,
     polygons_of,
+    ring_edges,
     text,
 )
 from tactical.ui.fonts import Fonts
@@ -220,15 +221,14 @@ def draw_terrain(
     x0, y1 = camera.to_world(clip.left - 2, clip.top - 2)
     x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
     visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
-    for piece in terrain:
+    shown = [piece for piece in terrain if piece.geometry.intersects(visible)]
+    hatching = hatch_terrain(camera, shown, palette.HATCH_SPACING)
+    for piece, runs in zip(shown, hatching, strict=True):
         geometry = piece.geometry
-        if not geometry.intersects(visible):
-            continue
         style = palette.terrain_style(piece.kind)
         fill_geometry(surface, camera, geometry, style.fill)
-        hatch_geometry(
-            surface, camera, geometry, style.hatch, palette.HATCH_SPACING, style.hatch_colour
-        )
+        for start, end in runs:
+            pygame.draw.aaline(surface, style.hatch_colour, start, end)
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
@@ -239,6 +239,24 @@ def draw_terrain(
         for piece in terrain:
             if piece.geometry.intersects(near):
                 draw_terrain_label(surface, camera, piece, fonts)
+
+
+def hatch_terrain(
+    camera: Camera, pieces: Sequence[Terrain], spacing: float
+) -> list[list[tuple[tuple[float, float], tuple[float, float]]]]:
+    """Each piece's hatch runs on screen (`hatch_geometry`'s, in its order: angle by angle),
+    worked out for all pieces together, one batch per hatch angle."""
+    angles = [palette.terrain_style(piece.kind).hatch for piece in pieces]
+    edges = [
+        camera.to_screen_array(ring_edges(piece.geometry)) if mine else np.empty((0, 2, 2))
+        for piece, mine in zip(pieces, angles, strict=True)
+    ]
+    anchor = camera.to_screen(0.0, 0.0)
+    by_angle = {}
+    for angle in {angle for mine in angles for angle in mine}:
+        hatched = [e if angle in mine else e[:0] for e, mine in zip(edges, angles, strict=True)]
+        by_angle[angle] = hatch_many(hatched, angle, spacing, anchor)
+    return [[run for angle in mine for run in by_angle[angle][k]] for k, mine in enumerate(angles)]
 
 
 def draw_terrain_label(

@@ -16,7 +16,7 @@ from tactical.model import Board, Circle, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
-from tactical.ui.draw import hatch_segments
+from tactical.ui.draw import hatch_many, hatch_segments, ring_edges
 from tactical.ui.fonts import shared_fonts
 from tactical.ui.layers import (
     LABEL_MIN_EXTENT,
@@ -540,3 +540,27 @@ def test_the_legend_wraps_within_its_width_and_draws_its_swatches():
     draw_legend(surface, fonts, (0, 0), rows)
     first, offset = rows[0][0]
     assert tuple(surface.get_at((offset + 8, 8)))[:3] == first.colour
+
+
+def test_hatching_many_polygons_at_once_is_hatching_each_alone():
+    """`hatch_many` (a table's terrain in one batch) gives each polygon, to the bit and in
+    the same order, the runs `hatch_segments` gives it alone: holes, parallel edges,
+    polygons without lines, empty ones."""
+    rng = np.random.default_rng(18)
+    polygons = [shapely.Polygon(), shapely.box(10, 10, 10.5, 10.5)]
+    for k in range(60):
+        if k % 3 == 0:
+            ring = shapely.Point(150, 150).buffer(rng.uniform(5, 90))
+            polygons.append(ring.difference(shapely.Point(150, 150).buffer(rng.uniform(1, 4))))
+        elif k % 3 == 1:
+            polygons.append(
+                shapely.box(*sorted(rng.uniform(0, 300, 2)), *sorted(rng.uniform(0, 300, 2)))
+            )
+        else:
+            polygons.append(shapely.MultiPoint(rng.uniform(0, 300, (9, 2))).convex_hull)
+    for angle in (45.0, -45.0, 0.0, 90.0, 30.0):
+        spacing = float(rng.uniform(3, 9))
+        anchor = (float(rng.uniform(-5, 5)), float(rng.uniform(-5, 5)))
+        together = hatch_many([ring_edges(p) for p in polygons], angle, spacing, anchor)
+        assert together == [hatch_segments(p, angle, spacing, anchor) for p in polygons]
+        assert sum(map(len, together)) > 100
