@@ -334,14 +334,6 @@ class _PlacedLabels:
             else:
                 found.append(rect)
 
-    def collides(self, rect: pygame.Rect) -> bool:
-        cells = self.cells
-        return any(rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells)
-
-    def add(self, rect: pygame.Rect) -> None:
-        self.placed.append(rect)
-        self._file(rect, self._keys(rect))
-
     def add_if_clear(self, rect: pygame.Rect) -> bool:
         """Add `rect` unless it covers a label placed already; whether it was added."""
         keys = self._keys(rect)
