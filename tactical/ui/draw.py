@@ -134,14 +134,7 @@ def hatch_segments(
     v = k * spacing crosses the rings' edges at sorted u values, and inside runs are
     the pairs (even-odd, so holes stay empty).
     """
-    return _hatch_edges(ring_edges(screen_polygon), angle, spacing, anchor)
-
-
-def _hatch_edges(
-    edges: np.ndarray, angle: float, spacing: float, anchor: Point2
-) -> list[tuple[Point2, Point2]]:
-    """`hatch_segments` of the polygon whose ring edges (screen pixels) are `edges`."""
-    return hatch_many([edges], angle, spacing, anchor)[0]
+    return hatch_many([ring_edges(screen_polygon)], angle, spacing, anchor)[0]
 
 
 def hatch_many(
@@ -209,31 +202,6 @@ def ring_edges(geometry: BaseGeometry) -> np.ndarray:
             coords = np.asarray(ring.coords)[:, :2]
             parts.append(np.stack([coords[:-1], coords[1:]], axis=1))
     return np.concatenate(parts) if parts else np.empty((0, 2, 2))
-
-
-def to_screen_geometry(camera: Camera, geometry: BaseGeometry) -> BaseGeometry:
-    """The same geometry in screen pixels (for screen-space work such as hatching)."""
-    return shapely.transform(geometry, camera.to_screen_array)
-
-
-def hatch_geometry(
-    surface: pygame.Surface,
-    camera: Camera,
-    geometry: BaseGeometry,
-    angles: Sequence[float],
-    spacing: float,
-    colour: Colour,
-) -> None:
-    """Hatch the inside of `geometry` (table inches) with line families at `angles`,
-    anchored to the table's corner (0, 0)."""
-    if angles:
-        # the rings' edges taken in inches and moved to the screen: the numbers the edges of
-        # `to_screen_geometry` have, without building that geometry
-        edges = camera.to_screen_array(ring_edges(geometry))
-        anchor = camera.to_screen(0.0, 0.0)
-        for angle in angles:
-            for start, end in _hatch_edges(edges, angle, spacing, anchor):
-                pygame.draw.aaline(surface, colour, start, end)
 
 
 def hatch_screen_geometry(

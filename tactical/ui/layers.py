@@ -244,8 +244,9 @@ def draw_terrain(
 def hatch_terrain(
     camera: Camera, pieces: Sequence[Terrain], spacing: float
 ) -> list[list[tuple[tuple[float, float], tuple[float, float]]]]:
-    """Each piece's hatch runs on screen (`hatch_geometry`'s, in its order: angle by angle),
-    worked out for all pieces together, one batch per hatch angle."""
+    """Each piece's hatch runs on screen, anchored to the table's corner (`hatch_segments` of
+    the piece on screen, angle by angle), worked out for all pieces together, one batch per
+    hatch angle."""
     angles = [palette.terrain_style(piece.kind).hatch for piece in pieces]
     edges = [
         camera.to_screen_array(ring_edges(piece.geometry)) if mine else np.empty((0, 2, 2))
