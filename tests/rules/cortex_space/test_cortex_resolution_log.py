@@ -556,3 +556,69 @@ def test_R003_26_a_hurt_spacecraft_report_has_its_battle_damage_section():
         {"effects": (), "probability": "1/3", "percent": 33.3333},
         {"effects": ("FTL engine destroyed",), "probability": "6941/92160", "percent": 7.5315},
     ]
+
+
+def test_R003_43_A003_21_point_defense_against_a_wing_rolls_every_fighter_and_hits_one():
+    state = table(
+        unit("galactica", 10, 24, "A", **BATTLESTAR),
+        unit("wing", 19.5, 24, "B", **WING),
+        wing_defense="worst-roll",
+    )
+    report = combat.attack_odds(
+        state, combat.declare(state, "galactica", "point-defense", "wing"), "cortex-space"
+    ).as_dict()
+    assert report["rules"] == "cortex-space"
+    assert (report["facts"]["distance"], report["facts"]["defense_pool"]) == (
+        9.5,
+        "d10 + d6 / d10 + d6",
+    )
+    lines, rolls, resolution = resolved(state, "galactica", "point-defense", "wing", [5, 9, 7, 2])
+    assert rolls == [
+        ("wing", "defense 1", "d10+d6", 5),
+        ("wing", "defense 2", "d10+d6", 9),
+        ("galactica", "point-defense damage", "d12+d2", 7),
+        ("wing", "fighter hit", "d2", 2),
+    ]
+    assert lines[2] == "total: who=wing, what=evade point defense, total=5, botch=False (R003.43)"
+    assert lines[8:11] == [
+        "roll: who=wing, what=fighter hit, die=d2, result=2 (R003.34)",
+        "fighter-hit: fighter=1, how=random (R003.34)",
+        "damage: target=wing, stun=7, wound=14, total_stun=7, total_wound=14, "
+        "life_points=14 (R003.7)",
+    ]
+    assert resolution.summary.failed is True
+
+
+def test_A003_21_the_worst_of_the_fighters_rolls_defends_whichever_comes_first():
+    state = table(
+        unit("wing", 10, 10, "A", **WING),
+        unit("raider", 14, 10, "B", **RAIDER),
+        wing_defense="worst-roll",
+    )
+    lines, _, _ = resolved(state, "raider", "autocannons", "wing", [12, 3, 9, 5, 1])
+    assert (
+        "attack: number=1, attack=12, botch=False, defense=3, hit=True, extraordinary=True, "
+        "basic=9 (R003.7)"
+    ) in lines
+
+
+def test_R003_36_the_battery_odds_report():
+    state = table(
+        unit("galactica", 10, 24, "A", **BATTLESTAR),
+        unit("bs", 40.5, 24, "B", diameter=4, **BATTLESTAR),
+    )
+    attack = combat.declare(state, "galactica", "railguns", "bs", {"battery": 2})
+    report = combat.attack_odds(state, attack, "cortex-space").as_dict()
+    assert report["rules"] == "cortex-space"
+    assert report["facts"] == {
+        "distance": 30.5, "band": "capital", "weapon_kind": "gun", "weapon_range": "capital",
+        "attack_pool": "d4 + d10", "steps": 1, "modifiers": [["battery of 2", 1, "R003.36"]],
+        "defense": "d4 + d6", "damage_die": "d12+d2", "battery": 2,
+        "any_hit_probability": "11/15", "any_hit_percent": 73.3333,
+    }  # fmt: skip
+    assert report["distributions"][0] == {
+        "name": "hits", "spec_id": "R003.7", "outcomes": [
+            {"hits": 0, "probability": "4/15", "percent": 26.6667},
+            {"hits": 1, "probability": "11/15", "percent": 73.3333},
+        ],
+    }  # fmt: skip
