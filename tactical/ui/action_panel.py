@@ -32,6 +32,7 @@ from pygame_gui.elements import (
     UISelectionList,
     UITextBox,
     UITextEntryLine,
+    UIVerticalScrollBar,
 )
 
 from tactical.errors import UserError
@@ -41,6 +42,7 @@ from tactical.ui.declaration import (
     PATH_FIELD,
     action_from_values,
     choice_label,
+    choice_words,
     field_tooltip,
     form_fields,
     format_value,
@@ -55,6 +57,9 @@ UNSET = "—"  # the drop-down entry of a field with no value yet
 NO_VALUE = "(none)"  # how a listed empty string reads
 PAD = 6
 ROW = 30  # height of one form row
+FORM_BAR = 16  # the form's scroll bar, when its rows do not all fit
+CHART_SHARE = 3  # the odds chart keeps at least a third of the panel's height
+CHART_LEAST = 96  # and never less than this many pixels
 MIN_LABEL_WIDTH = 64
 TEXT_SLACK = 12  # a label's own padding: text wider than its rect less this is cut by pygame_gui
 BUTTON_HEIGHT = 28
@@ -148,6 +153,9 @@ class ActionPanel:
         # whether a path of a choice is drawn with the move tool (its actor is one unit on the
         # table); the App decides, and a path it cannot draw is typed like any other text
         self.drawable: Callable[[ActionChoice], bool] = is_move_choice
+        # how a listed value reads in a drop-down (a unit's name for its id); the App knows
+        # the units, "" leaves the value to read as words
+        self.naming: Callable[[str], str] = lambda value: ""
         self.labels: tuple[str, ...] = ()
         self.picked: ActionChoice | None = None
         self.problem: str | None = None
@@ -164,6 +172,10 @@ class ActionPanel:
         self._label_width = MIN_LABEL_WIDTH
         self._odds_surface: pygame.Surface | None = None
         self._placed: tuple | None = None
+        self.form_bar: UIVerticalScrollBar | None = None
+        self._form_first = 0  # the first row of the form in view
+        self._form_rows = 0  # rows in view
+        self._form_area = pygame.Rect(0, 0, 0, 0)
         self._caption = ""
         self._layout()
         self._refresh()
@@ -519,6 +531,7 @@ class ActionPanel:
             row.label.kill()
             row.widget.kill()
         self._rows = []
+        self._form_first = 0
         if self.picked is None:
             return
         shown = form_fields(self.picked)
@@ -549,7 +562,7 @@ class ActionPanel:
             widget = UIButton(rect, text, m, container=c, tool_tip_text=tip)
             return _Row(spec, label, widget, "toggle", {})
         if spec.kind == "str" and spec.choices:
-            options = _menu_options(spec)
+            options = _menu_options(spec, self.naming)
             current = self._values.get(spec.name)
             start = next((k for k, v in options.items() if v == current and v is not None), None)
             if start is None:
@@ -620,46 +633,122 @@ class ActionPanel:
         self._rows = []
 
     def _layout(self) -> None:
+        """From the top: the list (fixed height), the form (it scrolls), the problem or the
+        odds (never under a third of the panel), the buttons. The form gives way to the
+        chart: with many fields it shows a few rows and a scroll bar, the chart keeps its
+        size."""
         width = max(60, self.panel.get_container().get_rect().width)
         height = max(60, self.panel.get_container().get_rect().height)
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
-        problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
         # a list of fixed height (it scrolls), whatever is offered or picked, so that the
-        # next click lands where the player aimed: 8 rows in at most 40% of the panel; the
-        # form, its problem and the chart share the rest
+        # next click lands where the player aimed: 8 rows in at most 40% of the panel
         rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (height * 2 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))
         self.choice_list.set_dimensions((inner, list_height))
         y += list_height + PAD
-        for row in self._rows:
-            row.label.set_relative_position((PAD, y))
-            row.widget.set_relative_position((PAD + self._label_width, y))
-            row.widget.set_dimensions((self._widget_width(), ROW - 2))
-            y += ROW
-        y += PAD
+        bottom = height - PAD - BUTTON_HEIGHT
+        chart_least = max(CHART_LEAST, height // CHART_SHARE)
+        room = bottom - PAD - chart_least - y
+        self._form_rows = max(1, min(len(self._rows), room // ROW)) if self._rows else 0
+        self._form_first = max(0, min(self._form_first, len(self._rows) - self._form_rows))
+        self._form_area = pygame.Rect(PAD, y, inner, self._form_rows * ROW)
+        self._place_form(height)
+        if self._rows:
+            y += self._form_rows * ROW + PAD
+        # the chart heads itself with its caption; without one the caption line says why
+        # (computing, refused) and the problem line goes under it
+        self._caption_at = (PAD, y)
+        self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
         self.problem_box.set_dimensions((inner, PROBLEM_HEIGHT))
         if self.problem is not None:
-            self.problem_box.set_relative_position((PAD, y))
-            y += problem_height
+            self.problem_box.set_relative_position((PAD, y + CAPTION_HEIGHT))
         else:
             # parked below the panel's edge, where the panel clips it, rather than hidden:
             # showing the panel again shows every child
             self.problem_box.set_relative_position((PAD, height + PROBLEM_HEIGHT))
-        bottom = height - PAD - BUTTON_HEIGHT
-        half = (inner - PAD) // 2
+        buttons = inner - DETAILS_WIDTH - 2 * PAD
+        half = buttons // 2
         self.roll_button.set_relative_position((PAD, bottom))
         self.roll_button.set_dimensions((half, BUTTON_HEIGHT))
         self.cancel_button.set_relative_position((PAD * 2 + half, bottom))
-        self.cancel_button.set_dimensions((inner - half - PAD, BUTTON_HEIGHT))
-        caption_top = bottom - PAD - CAPTION_HEIGHT
-        self.odds_caption.set_relative_position((PAD, caption_top))
-        self.odds_caption.set_dimensions((inner - DETAILS_WIDTH - PAD, CAPTION_HEIGHT))
-        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, caption_top))
-        self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
+        self.cancel_button.set_dimensions((buttons - half, BUTTON_HEIGHT))
+        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, bottom))
+        self.details_button.set_dimensions((DETAILS_WIDTH, BUTTON_HEIGHT))
+        self._odds_area = pygame.Rect(PAD, y, inner, max(0, bottom - PAD - y))
+        self._placed = None
         self._place_odds()
+
+    def _place_form(self, height: int) -> None:
+        """The rows in view at their places, the others parked under the panel's edge (the
+        panel clips them; hiding would not last: showing the panel shows every child), and a
+        scroll bar beside them when they do not all fit."""
+        area, first, shown = self._form_area, self._form_first, self._form_rows
+        scrolls = shown < len(self._rows)
+        widget_width = self._widget_width() - (FORM_BAR + PAD if scrolls else 0)
+        for index, row in enumerate(self._rows):
+            if first <= index < first + shown:
+                y = area.top + (index - first) * ROW
+            else:
+                y = height + PROBLEM_HEIGHT + 2 * ROW
+            row.label.set_relative_position((PAD, y))
+            row.widget.set_relative_position((PAD + self._label_width, y))
+            row.widget.set_dimensions((widget_width, ROW - 2))
+        bar = self.form_bar
+        if not scrolls:
+            if bar is not None:
+                bar.kill()
+                self.form_bar = None
+            return
+        rect = pygame.Rect(area.right - FORM_BAR, area.top, FORM_BAR, area.height - 2)
+        visible = shown / len(self._rows)
+        if bar is None or tuple(bar.relative_rect) != tuple(rect):
+            if bar is not None:
+                bar.kill()
+            bar = UIVerticalScrollBar(rect, visible, self.manager, container=self.panel)
+            self.form_bar = bar
+        else:
+            bar.set_visible_percentage(visible)
+        bar.set_scroll_from_start_percentage(first / len(self._rows))
+
+    def scroll_form(self, rows: int) -> bool:
+        """Scroll the form by `rows` (the wheel over it); False when it does not scroll."""
+        if self._form_rows >= len(self._rows):
+            return False
+        first = max(0, min(self._form_first + rows, len(self._rows) - self._form_rows))
+        if first != self._form_first:
+            self._form_first = first
+            self._place_form(max(60, self.panel.get_container().get_rect().height))
+        return True
+
+    def show_field(self, name: str) -> None:
+        """Scroll the form so that field `name`'s row is in view."""
+        row = self._row(name)
+        if row is None:
+            return
+        index = self._rows.index(row)
+        if index < self._form_first:
+            self.scroll_form(index - self._form_first)
+        elif index >= self._form_first + self._form_rows:
+            self.scroll_form(index - self._form_first - self._form_rows + 1)
+
+    def form_rect(self) -> pygame.Rect:
+        """The form's rows on the screen (where the wheel scrolls them)."""
+        origin = self.panel.get_container().get_rect().topleft
+        return self._form_area.move(origin)
+
+    def update(self) -> None:
+        """Once a frame: the form follows its scroll bar when the player drags it."""
+        bar = self.form_bar
+        if bar is None or not bar.check_has_moved_recently():
+            return
+        first = round(bar.start_percentage * len(self._rows))
+        first = max(0, min(first, len(self._rows) - self._form_rows))
+        if first != self._form_first:
+            self._form_first = first
+            self._place_form(max(60, self.panel.get_container().get_rect().height))
 
     def odds_size(self) -> tuple[int, int]:
         """The room for the odds chart (or the move card): drawn at this size, its text
@@ -675,6 +764,11 @@ class ActionPanel:
         if placed == self._placed:
             return
         self._placed = placed
+        left, top = getattr(self, "_caption_at", (PAD, area.top))
+        if surface is None:
+            self.odds_caption.set_relative_position((left, top))
+        else:  # the chart carries its caption
+            self.odds_caption.set_relative_position((left, -2 * CAPTION_HEIGHT))
         if surface is None or area.height < 8 or area.width < 8:
             # blank as well as hidden: showing the panel again shows its children
             self.odds_image.set_image(self._blank)
@@ -697,14 +791,17 @@ def _enable(widget: Any, enabled: bool) -> None:
         widget.disable()
 
 
-def _menu_options(spec: Field) -> dict[str, Any]:
-    """Drop-down labels -> values: the listed values, led by an unset entry when there is no
-    default to show."""
+def _menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -> dict[str, Any]:
+    """Drop-down labels -> values: the listed values as they read (a unit by its name, a key
+    as words), led by an unset entry when there is no default to show."""
     options: dict[str, Any] = {}
     if spec.default is None:
         options[UNSET] = None
-    for value in spec.choices or ():
-        label = value if value != "" else NO_VALUE
+    values = list(spec.choices or ())
+    labels = [naming(v) or (choice_words(v) if v != "" else NO_VALUE) for v in values]
+    for value, label in zip(values, labels, strict=True):
+        if labels.count(label) > 1 and label != value:
+            label = f"{label} ({choice_words(value)})"  # two units of one name: their ids
         while label in options:
             label += " "
         options[label] = value

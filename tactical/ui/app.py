@@ -248,7 +248,7 @@ class App:
     def _layout(self) -> None:
         self.top.layout(self.size)
         self.top.set_title(self._title())
-        self.status.layout(self.size)
+        self.status.layout(self.size, PANEL_WIDTH + 8)
         self.setup.layout(self.size)
         self.adjust.layout(self.size)
         self.play.layout()
@@ -350,6 +350,8 @@ class App:
             self._mouse_motion(event)
         elif event.type == pygame.MOUSEWHEEL and not self._over_widget(self._mouse):
             self._wheel(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.play.wheel(self._mouse, event.y)
         elif event.type == pygame.KEYDOWN and not self._typing():
             self._key(event)
 

@@ -147,9 +147,11 @@ class StatusLine:
     def __init__(self, manager: pygame_gui.UIManager) -> None:
         self.label = UILabel(pygame.Rect(0, 0, 100, STATUS_BAR), " ", manager)
 
-    def layout(self, size: tuple[int, int]) -> None:
+    def layout(self, size: tuple[int, int], right: int = 0) -> None:
+        """Along the bottom, left of a column `right` pixels wide (the play panels run down
+        to the window's edge)."""
         self.label.set_relative_position((0, size[1] - STATUS_BAR))
-        self.label.set_dimensions((size[0], STATUS_BAR))
+        self.label.set_dimensions((max(100, size[0] - right), STATUS_BAR))
 
     def set_text(self, message: str) -> None:
         self.label.set_text(message or " ")

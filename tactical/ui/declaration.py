@@ -10,6 +10,7 @@ path drawn on the table.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,6 +30,7 @@ from tactical.rules.base import (
 PATH_FIELD = "path"  # the session's (and some rule systems') move declaration: drawn, not typed
 TRUE_WORDS = ("yes", "true", "y", "on", "1")
 FALSE_WORDS = ("no", "false", "n", "off", "0")
+CODE_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+")  # a key, not words
 
 
 def parse_value(field: Field, text: str) -> Any:
@@ -112,6 +114,14 @@ def key_words(key: str) -> str:
     """A field's key (a dotted path of names) as words: "deimos-base.other_lp" reads
     "deimos-base other lp"."""
     return " ".join(part.replace("_", " ") for part in key.split("."))
+
+
+def choice_words(value: str) -> str:
+    """A listed value as a drop-down shows it: a key ("front-turbolasers", "take_default")
+    as words, anything else as it is."""
+    if CODE_WORD.fullmatch(value):
+        return " ".join(value.replace("_", " ").replace("-", " ").split())
+    return value
 
 
 def problem_text(problem: Problem) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import re
 import threading
 import time
 import weakref
@@ -402,6 +403,9 @@ class ProcessOdds:
 # --------------------------------------------------------------------------- text
 
 
+CODE_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+")
+
+
 def outcome_text(outcome: Any) -> str:
     """An outcome as a short label: yes/no for booleans, tuples joined, numbers compact."""
     if isinstance(outcome, bool):
@@ -412,7 +416,9 @@ def outcome_text(outcome: Any) -> str:
         return f"{outcome:g}"
     if isinstance(outcome, tuple):
         return ", ".join(_part_text(part) for part in outcome) if outcome else "none"
-    return words(outcome) if isinstance(outcome, str) and "_" in outcome else str(outcome)
+    if isinstance(outcome, str) and CODE_WORD.fullmatch(outcome):
+        return words(outcome)  # "no-effect", "shields_drained": a key, read as words
+    return str(outcome)
 
 
 def _part_text(part: Any) -> str:
@@ -508,6 +514,7 @@ BAR_OTHER: Colour = (120, 124, 138)  # the bar that sums up outcomes left off
 AXIS: Colour = (110, 112, 120)
 
 PAD = 6
+CAPTION_LINE = 14  # pixels of the caption line over the chart
 TITLE_SIZE = 13
 FACTS_SIZE = 11
 LABEL_SIZE = 11
@@ -610,6 +617,7 @@ def odds_chart(
     *,
     section: int = 0,
     details: bool = True,
+    caption: str = "",
 ) -> pygame.Surface:
     """A bar chart of one section of `report` (the main one by default).
 
@@ -618,13 +626,21 @@ def odds_chart(
     length): numbers as columns in ascending order (grouped when too many for the width),
     other outcomes as labelled rows (the likeliest, and one row for the rest, when too
     many for the height). The other sections follow as one-line rows while there is room
-    (`details`; collapsed, the main one has all the room).
+    (`details`; collapsed, the main one has all the room). A `caption` (which target, how
+    long it took) heads the chart, dim.
     """
     width, height = max(40, int(size[0])), max(40, int(size[1]))
     surface = pygame.Surface((width, height))
     surface.fill(CHART_BACKGROUND)
     pygame.draw.rect(surface, CHART_EDGE, surface.get_rect(), 1)
     inner = width - 2 * PAD
+    if caption:
+        _text(surface, fonts, caption, (PAD, PAD - 2), FACTS_SIZE, TEXT_DIM, inner)
+        chart = odds_chart(
+            report, (width, height - CAPTION_LINE), fonts, section=section, details=details
+        )
+        surface.blit(chart, (0, CAPTION_LINE))
+        return surface
     if not report.sections:
         _text(surface, fonts, "no outcomes", (PAD, PAD), TITLE_SIZE, TEXT_DIM, inner)
         return surface

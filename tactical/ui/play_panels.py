@@ -52,7 +52,8 @@ from tactical.ui.palette import Colour
 PAD = 4
 ROW = 26  # height of a button row
 NEXT_WIDTH = 72
-STEP_LABEL_WIDTH = 132
+STEP_LABEL_WIDTH = 100
+FILE_BUTTON_WIDTH = 66
 TRACKER_LINE = 20  # pixels per tracker text line (line spacing 1.0 of the 14 px theme font)
 TRACKER_TEXT_MARGIN = 20  # the text box's border and padding, top and bottom together
 CURRENT_PHASE_TEXT: Colour = (255, 215, 90)
@@ -81,8 +82,6 @@ LogCommandName = Literal[
     "goto",
     "export-text",
     "export-json",
-    "save-game",
-    "open-game",
     "replay",
     "replay-prev",
     "replay-next",
@@ -355,7 +354,7 @@ class LogCommand:
 
 def step_label(step: int, length: int, replay: ReplayView | None = None) -> str:
     if replay is not None:
-        return f"replay step {replay.step} of {replay.length}"
+        return f"replay {replay.step} of {replay.length}"
     return f"step {step} of {length}"
 
 
@@ -415,9 +414,7 @@ _REPLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
 _FILE_BUTTONS: tuple[tuple[str, str, LogCommandName], ...] = (
     ("Log .txt", "no key: export the log as text (tactical-log-N.txt)", "export-text"),
     ("Log .json", "no key: export the log as JSON (tactical-log-N.json)", "export-json"),
-    ("Save", "Ctrl+S: save the game (JSON)", "save-game"),
-    ("Open", "Ctrl+O: open a saved game (.json) or a map (.toml)", "open-game"),
-)
+)  # the game's Save and Open are the top bar's (Ctrl+S, Ctrl+O): the log keeps its room
 
 
 @dataclass(frozen=True)
@@ -627,16 +624,17 @@ class LogPanel(_PanelBox):
     def _layout(self) -> None:
         width, height = _inner_size(self.panel)
         inner = width - 2 * PAD
-        files_top = height - PAD - ROW
-        slider_top = files_top - PAD - ROW
+        slider_top = height - PAD - ROW
         history_top = slider_top - PAD - ROW
         _row(list(self.buttons[k] for k in _PLAY_BUTTONS), PAD, history_top, inner)
-        _row([self.buttons[name] for _, _, name in _FILE_BUTTONS], PAD, files_top, inner)
-        slider_width = max(40, inner - STEP_LABEL_WIDTH - PAD)
+        files = [self.buttons[name] for _, _, name in _FILE_BUTTONS]
+        files_width = len(files) * (FILE_BUTTON_WIDTH + PAD)
+        slider_width = max(40, inner - STEP_LABEL_WIDTH - files_width - PAD)
         self.slider.set_relative_position((PAD, slider_top))
         self.slider.set_dimensions((slider_width, ROW))
         self.step_text.set_relative_position((PAD * 2 + slider_width, slider_top))
-        self.step_text.set_dimensions((max(20, inner - slider_width - PAD), ROW))
+        self.step_text.set_dimensions((STEP_LABEL_WIDTH, ROW))
+        _row(files, PAD + inner - files_width + PAD, slider_top, files_width - PAD)
         log_height = max(8, history_top - 2 * PAD)
         if log_height == TRACKLESS_SCROLL_VIEW:
             log_height -= 1

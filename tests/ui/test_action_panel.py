@@ -86,11 +86,14 @@ def list_row(panel, index: int):
 
 
 def choose(manager, panel, name: str, option: str) -> list[PanelCommand]:
-    """Open a field's drop-down and click one of its options."""
+    """Open a field's drop-down and click one of its options (by its value, or by how it
+    reads)."""
     menu = row_widget(panel, name)
+    row = next(r for r in panel._rows if r.field.name == name)
+    shown = next((label for label, value in row.options.items() if value == option), option)
     click_element(manager, panel, menu.current_state.selected_option_button)
     options = menu.current_state.options_selection_list
-    index = [item["text"] for item in options.item_list].index(option)
+    index = [item["text"] for item in options.item_list].index(shown)
     return click_element(manager, panel, options.item_list[index]["button_element"])
 
 
@@ -571,9 +574,13 @@ def test_set_rect_moves_every_widget_inside_the_panel(ui):
     small = pygame.Rect(10, 40, 300, 360)
     panel.set_rect(small)
     inside = [panel.choice_list, panel.roll_button, panel.cancel_button, panel.problem_box]
-    inside += [row.widget for row in panel._rows]
+    shown = panel._rows[panel._form_first : panel._form_first + panel._form_rows]
+    inside += [row.widget for row in shown]
     for widget in inside:
         assert small.contains(widget.get_abs_rect()), widget
+    for row in panel._rows:  # the rows out of view are parked where the panel clips them
+        if row not in shown:
+            assert not small.colliderect(row.widget.get_abs_rect())
     assert panel.roll_button.get_abs_rect().bottom <= small.bottom
 
 
