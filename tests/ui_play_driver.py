@@ -120,7 +120,7 @@ def row_of(app, name: str):
     row = next((row for row in panel._rows if row.field.name == name), None)
     if row is None:
         return None
-    for _ in range(len(panel._rows)):
+    for _ in range(len(panel._rows) + 1):
         index = panel._rows.index(row)
         if panel._form_first <= index < panel._form_first + panel._form_rows:
             break

@@ -23,7 +23,7 @@ from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
 from tactical.rules.status import Unavailable
 from tactical.session.controller import Session
-from tactical.session.game import PASS, Step
+from tactical.session.game import Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
@@ -39,6 +39,7 @@ from tactical.ui.results import concerned, last_hits, log_lines, note_lines, ste
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, Services
 from tactical.ui.threat_overlays import ThreatOverlays
+from tactical.ui.turns import only_pass_reason
 
 TRACKER_HEIGHT = 112  # the tracker's text scrolls
 LOG_HEIGHT = 168  # and so does the log's: five lines at 1280x800
@@ -347,21 +348,15 @@ class PlayScreen(GameFiles):
         return step
 
     def auto_pass(self) -> str:
-        """A side that can only pass passes at once (each logged with the reason); the words
-        for the status line ("" when no side had to)."""
+        """A side that can only pass passes at once (each logged with the reason,
+        `turns.only_pass_reason`); the words for the status line ("" when no side had to)."""
         sides = []
         for _ in range(MAX_AUTO_PASSES):
             game = self.session.game
-            choices = game.choices()
-            if not choices or any(choice.kind != PASS for choice in choices):
+            reason = only_pass_reason(game, self.unavailable())
+            if reason is None:
                 break
             side = game.side_to_act
-            refused = self.unavailable()
-            reason = f"{side} passed: nothing else is open to it now"
-            if refused:
-                first = refused[0]
-                cited = f" ({first.spec_id})" if first.spec_id else ""
-                reason += f"; {first.title}: {first.reason}{cited}"
             try:
                 step = self.session.pass_go()
             except UserError:
@@ -371,7 +366,7 @@ class PlayScreen(GameFiles):
                 sides.append(side)
         if not sides:
             return ""
-        return " · " + ", ".join(sides) + " passed: nothing else was open to them"
+        return " · " + ", ".join(sides) + " passed: nothing was open to them"
 
     def undo(self) -> None:
         if self.replay is not None or not self.session.can_undo:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from importlib.resources import as_file, files
 from typing import Literal
@@ -43,11 +43,14 @@ from pygame_gui.elements import (
     UITextBox,
 )
 
+from tactical.model import FrozenMap
 from tactical.rules.base import Phase, Stage
+from tactical.rules.status import plain_value, words
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui import palette
 from tactical.ui.palette import Colour
+from tactical.ui.turns import NamedEntry, named_order
 
 PAD = 4
 ROW = 26  # height of a button row
@@ -111,6 +114,8 @@ class TrackerView:
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
     computer: bool = False  # the side to act is played by the computer (solo play)
+    # the order the rules produced for the phase, unit by unit (initiative), where kept
+    acting: tuple[NamedEntry, ...] = ()
 
     @classmethod
     def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
@@ -134,7 +139,8 @@ class TrackerView:
             colours=tuple(
                 (side, tuple(side_colours[side])) for side in order if side in side_colours
             ),
-            stage=game.system.stage(game.state, position),
+            stage=_named_stage(game.system.stage(game.state, position), game),
+            acting=named_order(game),
         )
 
     @property
@@ -143,6 +149,23 @@ class TrackerView:
 
     def colour(self, side: str) -> Colour:
         return dict(self.colours).get(side, UNKNOWN_SIDE)
+
+
+def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
+    """The stage with the units its facts name by their names ("acting now Viper (Apollo)")."""
+    if stage is None or not stage.facts:
+        return stage
+    state = game.state
+
+    def named(value: object) -> object:
+        if isinstance(value, str) and state.has_unit(value):
+            return state.unit(value).name or value
+        if isinstance(value, tuple):
+            return tuple(named(v) for v in value)
+        return value
+
+    facts = FrozenMap({key: named(value) for key, value in stage.facts.items()})
+    return replace(stage, facts=facts)
 
 
 def _side(view: TrackerView, side: str) -> str:
@@ -173,7 +196,21 @@ def tracker_html(view: TrackerView) -> str:
         if index == view.phase_index and view.stage is not None:
             lines.extend(stage_lines(view.stage))
     lines.append("Order: " + " › ".join(_side(view, s) for s in view.order))
+    if view.acting:  # the rules' own order, unit by unit (initiative results)
+        lines.append("Units: " + " › ".join(_entry(view, e) for e in view.acting))
     return "<br>".join(lines)
+
+
+def _entry(view: TrackerView, entry: NamedEntry) -> str:
+    """A unit of the acting order: its name in its side's colour and its result; the one
+    acting now bold and marked, those that have had their go dim."""
+    result = f" {escape(entry.result)}" if entry.result else ""
+    if entry.done:
+        return f"<font color={hex_colour(SPEC_ID_TEXT)}>{escape(entry.name)}{result}</font>"
+    name = f"<font color={hex_colour(view.colour(entry.side))}>{escape(entry.name)}</font>"
+    if entry.acting:
+        return f"<b>» {name}{result}</b>"
+    return f"{name}{result}"
 
 
 STAGE_INDENT = "&nbsp;" * 6
@@ -188,7 +225,9 @@ def stage_lines(stage: Stage) -> list[str]:
         if index == stage.current:
             code = f"<font color={hex_colour(CURRENT_PHASE_TEXT)}><b>{code}</b></font>"
         codes.append(code)
-    facts = " · ".join(f"{escape(str(k))} {escape(_fact_text(v))}" for k, v in stage.facts.items())
+    facts = " · ".join(
+        f"{escape(words(str(k)))} {escape(_fact_text(v))}" for k, v in stage.facts.items()
+    )
     current = stage.step
     if current is None:
         detail = facts
@@ -204,15 +243,19 @@ def stage_lines(stage: Stage) -> list[str]:
 
 
 def _fact_text(value: object) -> str:
-    if isinstance(value, (tuple, list)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+    """A stage fact as a player reads it (yes / no, lists joined, units of a table by name)."""
+    return plain_value(value)
 
 
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
     """The line beside Next, in the colour of the side to act: who should have the mouse
     (shortened when the whole of it does not `fit`)."""
     hand = "the computer plays" if view.computer else "take the mouse"
+    acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
+    if acting:
+        full = f"{view.side_to_act} to act: {', '.join(acting)}"
+        if fits(full):
+            return full
     full = f"{view.side_to_act} to act: {hand}"
     return full if fits(full) else f"{view.side_to_act} to act"
 

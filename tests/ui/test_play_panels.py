@@ -160,6 +160,11 @@ def test_tracker_html_names_turn_phases_side_and_order(name):
         assert ("alt." in line) == phase.alternating
     marked = [i for i, line in enumerate(phase_lines) if line.startswith("»")]
     assert marked == [session.position.phase]
+    if view.acting:  # the rules' own order, unit by unit (initiative): issue 13
+        assert shown.pop() == "Units: " + " › ".join(
+            ("» " if e.acting else "") + " ".join(p for p in (e.name, e.result) if p)
+            for e in view.acting
+        )
     assert shown[-1] == "Order: " + " › ".join(session.order)
     colour = hex_colour(palette.side_colours(session.state.sides)[session.side_to_act])
     assert f"<font color={colour}><b>{session.side_to_act}</b></font>" in text
