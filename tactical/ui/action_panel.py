@@ -383,17 +383,30 @@ class ActionPanel:
         text = "" if self.problem is None else escape(self.problem)
         if self.problem_box.html_text != text:
             self.problem_box.set_text(text)
-        moving = self.move_legal is not None
-        label = "Move" if moving else "Roll" if self.has_odds else "Apply"
+        label = self._button_label()
         if self.roll_button.text != label:
             self.roll_button.set_text(label)
         _enable(self.roll_button, self.problem is None and self.move_legal is not False)
         # the list cuts long titles: the button that declares it names it whole
         tip = escape(choice_label(self.picked)) if self.picked is not None else None
+        if tip is not None and self.has_odds:
+            tip += " · the odds above are exact; the seeded dice decide"
         if self.roll_button.tool_tip_text != tip:
             self.roll_button.set_tooltip(tip)
         _enable(self.cancel_button, self.picked is not None)
         _enable(self.details_button, self.has_odds)
+
+    def _button_label(self) -> str:
+        """What the button does, in words: Move while a path is drawn, else the picked
+        action's kind ("Attack", "Declare attack", "Roll power"), else Apply."""
+        if self.move_legal is not None:
+            return "Move"
+        if self.picked is None:
+            return "Apply"
+        text = choice_words(self.picked.kind)
+        text = text[:1].upper() + text[1:]
+        width = self.roll_button.rect.width - TEXT_SLACK
+        return text if self._text_width(text) <= width else "Apply"
 
     def _problem_line(self, problems: Sequence[Problem]) -> str:
         first = problems[0]

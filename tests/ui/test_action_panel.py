@@ -514,11 +514,12 @@ def test_show_odds_hosts_the_chart_and_turns_apply_into_roll(ui):
     panel.set_choices((FIRE,))
     panel.pick(0)
     panel.set_value("target", "u2")
-    assert panel.roll_button.text == "Apply"
+    assert panel.roll_button.text == "Fire"  # what it does: the picked action's kind
     chart = pygame.Surface((296, 170))
     chart.fill((200, 30, 40))
     panel.show_odds(chart, "odds vs u2 (3 ms)")
-    assert panel.has_odds and panel.roll_button.text == "Roll"
+    assert panel.has_odds and panel.roll_button.text == "Fire"
+    assert "odds" in panel.roll_button.tool_tip_text
     assert panel.odds_caption.text == "odds vs u2 (3 ms)"
     rect = panel.odds_image.get_abs_rect()
     assert PANEL_RECT.contains(rect) and rect.width <= 296
@@ -529,7 +530,9 @@ def test_show_odds_hosts_the_chart_and_turns_apply_into_roll(ui):
     panel.show_odds(None, long)
     assert panel.odds_caption.text.endswith("…") and panel.odds_caption.tool_tip_text == long
     panel.show_odds(None, "computing the exact odds…")
-    assert not panel.has_odds and panel.roll_button.text == "Apply"
+    assert not panel.has_odds and panel.roll_button.text == "Fire"
+    panel.pick(None)
+    assert panel.roll_button.text == "Apply"
     assert tuple(frame(manager).get_at(centre))[:3] != (200, 30, 40)
 
 
@@ -642,5 +645,5 @@ def test_a_drawn_moves_card_takes_the_odds_place_and_apply_becomes_move(ui):
     pump(manager, panel)
     assert click_element(manager, panel, panel.roll_button) == [PanelCommand("confirm-move")]
     panel.show_odds(None, "")  # the tool closed: the panel is a form again
-    assert panel.move_legal is None and panel.roll_button.text == "Apply"
+    assert panel.move_legal is None and panel.roll_button.text == "Move"  # its kind
     assert panel.problem.startswith("path: draw the move on the table")
