@@ -27,7 +27,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -416,6 +416,8 @@ def outcome_text(outcome: Any) -> str:
         return f"{outcome:g}"
     if isinstance(outcome, tuple):
         return ", ".join(_part_text(part) for part in outcome) if outcome else "none"
+    if isinstance(outcome, Mapping):  # a table: its labelled values, never its repr
+        return ", ".join(f"{words(str(k))} {outcome_text(v)}" for k, v in outcome.items())
     if isinstance(outcome, str) and CODE_WORD.fullmatch(outcome):
         return words(outcome)  # "no-effect", "shields_drained": a key, read as words
     return str(outcome)
