@@ -523,7 +523,8 @@ LABEL_SIZE = 11
 ROW_SIZE = 11
 ROW_HEIGHT = 13
 MIN_PLOT = 52  # pixels of bar height kept before the later sections get rows
-MIN_SLOT = 4  # pixels per bar before numeric outcomes are grouped
+MIN_SLOT = LABEL_SIZE + 3  # pixels per column (a bar as wide as the text is tall, a gap)
+BAR_ROW = LABEL_SIZE + 4  # pixels per row of a named outcome: a bar as thick as the text
 MAX_NAMED_BARS = 12  # bars for outcomes that are not numbers (their labels need the room)
 
 
@@ -662,7 +663,7 @@ def odds_chart(
         _draw_columns(surface, fonts, chart_bars(main, layout.plot.width // MIN_SLOT), layout)
     else:
         area = layout.rows_area
-        _draw_rows(surface, fonts, chart_bars(main, area.height // ROW_HEIGHT), area)
+        _draw_rows(surface, fonts, chart_bars(main, area.height // BAR_ROW), area)
     for index, other in enumerate(others[: layout.rows]):
         row = f"{words(other.name)}: " + _summary(other)
         _text(surface, fonts, row, (PAD, layout.rows_y + index * ROW_HEIGHT), ROW_SIZE, TEXT, inner)
@@ -738,12 +739,12 @@ def _draw_rows(surface: pygame.Surface, fonts: Fonts, bars: list[Bar], area: pyg
     if not bars:
         return
     top = max(bar.probability for bar in bars)
-    row = max(ROW_HEIGHT, min(2 * ROW_HEIGHT, area.height // len(bars)))
+    row = max(BAR_ROW, min(2 * BAR_ROW, area.height // len(bars)))
     widest = max(fonts.width(bar.label, LABEL_SIZE) for bar in bars)
     label_room = min(int(area.width * 0.42), widest + 6)
     share_room = fonts.width(">99%", LABEL_SIZE) + 4
     span = max(1, area.width - label_room - share_room)
-    thick = max(3, row - 4)
+    thick = max(LABEL_SIZE, row - 4)  # never thinner than the text beside it
     text_top = (row - LABEL_SIZE) // 2
     for index, bar in enumerate(bars):
         y = area.top + index * row
