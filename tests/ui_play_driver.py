@@ -122,10 +122,10 @@ def row_of(app, name: str):
         return None
     for _ in range(len(panel._rows) + 1):
         index = panel._rows.index(row)
-        if panel._form_first <= index < panel._form_first + panel._form_rows:
+        if panel.form.in_view(index):
             break
         move(app, panel.form_rect().center)
-        notches = 1 if index < panel._form_first else -1
+        notches = 1 if index < panel.form.first else -1
         app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
         settle(app, 1)
         row = next(r for r in panel._rows if r.field.name == name)

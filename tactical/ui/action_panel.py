@@ -32,7 +32,6 @@ from pygame_gui.elements import (
     UISelectionList,
     UITextBox,
     UITextEntryLine,
-    UIVerticalScrollBar,
 )
 
 from tactical.errors import UserError
@@ -48,16 +47,17 @@ from tactical.ui.declaration import (
     format_value,
     is_move_choice,
     key_words,
+    menu_options,
     parse_value,
     problem_text,
+    unique_labels,
+    unique_titles,
     value_problems,
 )
+from tactical.ui.form_scroll import FormWindow
 
-UNSET = "—"  # the drop-down entry of a field with no value yet
-NO_VALUE = "(none)"  # how a listed empty string reads
 PAD = 6
 ROW = 30  # height of one form row
-FORM_BAR = 16  # the form's scroll bar, when its rows do not all fit
 CHART_SHARE = 3  # the odds chart keeps at least a third of the panel's height
 CHART_LEAST = 96  # and never less than this many pixels
 MIN_LABEL_WIDTH = 64
@@ -172,10 +172,7 @@ class ActionPanel:
         self._label_width = MIN_LABEL_WIDTH
         self._odds_surface: pygame.Surface | None = None
         self._placed: tuple | None = None
-        self.form_bar: UIVerticalScrollBar | None = None
-        self._form_first = 0  # the first row of the form in view
-        self._form_rows = 0  # rows in view
-        self._form_area = pygame.Rect(0, 0, 0, 0)
+        self.form = FormWindow(manager, self.panel, ROW)  # the rows in view: it scrolls
         self._caption = ""
         self._layout()
         self._refresh()
@@ -208,9 +205,9 @@ class ActionPanel:
             return
         self.choices = offered
         self.unavailable = refused
-        self.labels = _unique_labels(offered)
+        self.labels = unique_labels(offered)
         self.unavailable_labels = tuple(
-            f"{label} (not now)" for label in _unique_titles([u.title for u in refused])
+            f"{label} (not now)" for label in unique_titles([u.title for u in refused])
         )
         items: list[str | tuple[str, str]] = list(self.labels)
         items.extend((label, UNAVAILABLE_ID) for label in self.unavailable_labels)
@@ -544,7 +541,7 @@ class ActionPanel:
             row.label.kill()
             row.widget.kill()
         self._rows = []
-        self._form_first = 0
+        self.form.first = 0
         if self.picked is None:
             return
         shown = form_fields(self.picked)
@@ -575,7 +572,7 @@ class ActionPanel:
             widget = UIButton(rect, text, m, container=c, tool_tip_text=tip)
             return _Row(spec, label, widget, "toggle", {})
         if spec.kind == "str" and spec.choices:
-            options = _menu_options(spec, self.naming)
+            options = menu_options(spec, self.naming)
             current = self._values.get(spec.name)
             start = next((k for k, v in options.items() if v == current and v is not None), None)
             if start is None:
@@ -665,12 +662,10 @@ class ActionPanel:
         bottom = height - PAD - BUTTON_HEIGHT
         chart_least = max(CHART_LEAST, height // CHART_SHARE)
         room = bottom - PAD - chart_least - y
-        self._form_rows = max(1, min(len(self._rows), room // ROW)) if self._rows else 0
-        self._form_first = max(0, min(self._form_first, len(self._rows) - self._form_rows))
-        self._form_area = pygame.Rect(PAD, y, inner, self._form_rows * ROW)
-        self._place_form(height)
+        y += self.form.fit(len(self._rows), y, PAD, inner, room)
+        self._place_form()
         if self._rows:
-            y += self._form_rows * ROW + PAD
+            y += PAD
         # the chart heads itself with its caption; without one the caption line says why
         # (computing, refused) and the problem line goes under it
         self._caption_at = (PAD, y)
@@ -694,74 +689,32 @@ class ActionPanel:
         self._placed = None
         self._place_odds()
 
-    def _place_form(self, height: int) -> None:
-        """The rows in view at their places, the others parked under the panel's edge (the
-        panel clips them; hiding would not last: showing the panel shows every child), and a
-        scroll bar beside them when they do not all fit."""
-        area, first, shown = self._form_area, self._form_first, self._form_rows
-        scrolls = shown < len(self._rows)
-        widget_width = self._widget_width() - (FORM_BAR + PAD if scrolls else 0)
-        for index, row in enumerate(self._rows):
-            if first <= index < first + shown:
-                y = area.top + (index - first) * ROW
-            else:
-                y = height + PROBLEM_HEIGHT + 2 * ROW
-            row.label.set_relative_position((PAD, y))
-            row.widget.set_relative_position((PAD + self._label_width, y))
-            row.widget.set_dimensions((widget_width, ROW - 2))
-        bar = self.form_bar
-        if not scrolls:
-            if bar is not None:
-                bar.kill()
-                self.form_bar = None
-            return
-        rect = pygame.Rect(area.right - FORM_BAR, area.top, FORM_BAR, area.height - 2)
-        visible = shown / len(self._rows)
-        if bar is None or tuple(bar.relative_rect) != tuple(rect):
-            if bar is not None:
-                bar.kill()
-            bar = UIVerticalScrollBar(rect, visible, self.manager, container=self.panel)
-            self.form_bar = bar
-        else:
-            bar.set_visible_percentage(visible)
-        bar.set_scroll_from_start_percentage(first / len(self._rows))
+    def _place_form(self) -> None:
+        self.form.place(self._rows, PAD, PAD + self._label_width, self._widget_width())
 
     def scroll_form(self, rows: int) -> bool:
         """Scroll the form by `rows` (the wheel over it); False when it does not scroll."""
-        if self._form_rows >= len(self._rows):
+        if not self.form.scrolls:
             return False
-        first = max(0, min(self._form_first + rows, len(self._rows) - self._form_rows))
-        if first != self._form_first:
-            self._form_first = first
-            self._place_form(max(60, self.panel.get_container().get_rect().height))
+        if self.form.scroll_to(self.form.first + rows):
+            self._place_form()
         return True
 
     def show_field(self, name: str) -> None:
         """Scroll the form so that field `name`'s row is in view."""
         row = self._row(name)
-        if row is None:
-            return
-        index = self._rows.index(row)
-        if index < self._form_first:
-            self.scroll_form(index - self._form_first)
-        elif index >= self._form_first + self._form_rows:
-            self.scroll_form(index - self._form_first - self._form_rows + 1)
+        if row is not None and self.form.scroll_to(self.form.index_to_show(self._rows.index(row))):
+            self._place_form()
 
     def form_rect(self) -> pygame.Rect:
         """The form's rows on the screen (where the wheel scrolls them)."""
-        origin = self.panel.get_container().get_rect().topleft
-        return self._form_area.move(origin)
+        return self.form.on_screen()
 
     def update(self) -> None:
         """Once a frame: the form follows its scroll bar when the player drags it."""
-        bar = self.form_bar
-        if bar is None or not bar.check_has_moved_recently():
-            return
-        first = round(bar.start_percentage * len(self._rows))
-        first = max(0, min(first, len(self._rows) - self._form_rows))
-        if first != self._form_first:
-            self._form_first = first
-            self._place_form(max(60, self.panel.get_container().get_rect().height))
+        first = self.form.dragged()
+        if first is not None and self.form.scroll_to(first):
+            self._place_form()
 
     def odds_size(self) -> tuple[int, int]:
         """The room for the odds chart (or the move card): drawn at this size, its text
@@ -802,49 +755,3 @@ def _enable(widget: Any, enabled: bool) -> None:
         widget.enable()
     elif not enabled and widget.is_enabled:
         widget.disable()
-
-
-def _menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -> dict[str, Any]:
-    """Drop-down labels -> values: the listed values as they read (a unit by its name, a key
-    as words), led by an unset entry when there is no default to show."""
-    options: dict[str, Any] = {}
-    if spec.default is None:
-        options[UNSET] = None
-    values = list(spec.choices or ())
-    labels = [naming(v) or (choice_words(v) if v != "" else NO_VALUE) for v in values]
-    for value, label in zip(values, labels, strict=True):
-        if labels.count(label) > 1 and label != value:
-            label = f"{label} ({choice_words(value)})"  # two units of one name: their ids
-        while label in options:
-            label += " "
-        options[label] = value
-    return options
-
-
-def _unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
-    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
-    apart by their actor, then by a number."""
-    labels: list[str] = []
-    for choice in choices:
-        label = choice_label(choice)
-        if label in labels:
-            label = f"{label} [{choice.actor}]"
-        number = 2
-        base = label
-        while label in labels:
-            label = f"{base} #{number}"
-            number += 1
-        labels.append(label)
-    return tuple(labels)
-
-
-def _unique_titles(titles: Sequence[str]) -> tuple[str, ...]:
-    """Titles told apart by a number where two are equal (the list reports rows by text)."""
-    found: list[str] = []
-    for title in titles:
-        label, number = title, 2
-        while label in found:
-            label = f"{title} #{number}"
-            number += 1
-        found.append(label)
-    return tuple(found)

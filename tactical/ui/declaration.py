@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tactical.errors import UserError
@@ -202,3 +202,53 @@ def field_tooltip(spec: Field) -> str:
     if spec.spec_id:
         parts.append(spec.spec_id)
     return f"{spec.label}: " + " · ".join(parts)
+
+
+UNSET = "—"  # the drop-down entry of a field with no value yet
+NO_VALUE = "(none)"  # how a listed empty string reads
+
+
+def menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -> dict[str, Any]:
+    """Drop-down labels -> values: the listed values as they read (a unit by its name, a key
+    as words), led by an unset entry when there is no default to show."""
+    options: dict[str, Any] = {}
+    if spec.default is None:
+        options[UNSET] = None
+    values = list(spec.choices or ())
+    labels = [naming(v) or (choice_words(v) if v != "" else NO_VALUE) for v in values]
+    for value, label in zip(values, labels, strict=True):
+        if labels.count(label) > 1 and label != value:
+            label = f"{label} ({choice_words(value)})"  # two units of one name: their ids
+        while label in options:
+            label += " "
+        options[label] = value
+    return options
+
+
+def unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
+    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
+    apart by their actor, then by a number."""
+    labels: list[str] = []
+    for choice in choices:
+        label = choice_label(choice)
+        if label in labels:
+            label = f"{label} [{choice.actor}]"
+        number = 2
+        base = label
+        while label in labels:
+            label = f"{base} #{number}"
+            number += 1
+        labels.append(label)
+    return tuple(labels)
+
+
+def unique_titles(titles: Sequence[str]) -> tuple[str, ...]:
+    """Titles told apart by a number where two are equal (the list reports rows by text)."""
+    found: list[str] = []
+    for title in titles:
+        label, number = title, 2
+        while label in found:
+            label = f"{title} #{number}"
+            number += 1
+        found.append(label)
+    return tuple(found)

@@ -577,7 +577,7 @@ def test_set_rect_moves_every_widget_inside_the_panel(ui):
     small = pygame.Rect(10, 40, 300, 360)
     panel.set_rect(small)
     inside = [panel.choice_list, panel.roll_button, panel.cancel_button, panel.problem_box]
-    shown = panel._rows[panel._form_first : panel._form_first + panel._form_rows]
+    shown = panel._rows[panel.form.first : panel.form.first + panel.form.shown]
     inside += [row.widget for row in shown]
     for widget in inside:
         assert small.contains(widget.get_abs_rect()), widget

@@ -150,7 +150,7 @@ def test_the_odds_chart_keeps_a_third_of_the_panel_and_the_form_scrolls(rules_id
             if panel.contains(widget):
                 break
             index = actions._rows.index(row)
-            notches = 1 if index < actions._form_first else -1
+            notches = 1 if index < actions.form.first else -1
             app._mouse = actions.form_rect().center
             app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
         assert panel.contains(widget) and widget.bottom <= rect.top, name
@@ -165,9 +165,9 @@ def test_a_long_form_scrolls_and_the_chart_does_not_shrink():
     actions = app.play.actions
     actions.pick(choice)
     long_room = actions.odds_size()
-    scrolls = actions._form_rows < len(actions._rows)
+    scrolls = actions.form.shown < len(actions._rows)
     if scrolls:
-        assert actions.form_bar is not None and actions.form_bar.visible
+        assert actions.form.bar is not None and actions.form.bar.visible
     short = next(c for c in actions.choices if len(c.fields) <= 1)
     actions.pick(short)
     assert actions.odds_size()[1] >= long_room[1] * 3 // 3
