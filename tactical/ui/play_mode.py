@@ -31,7 +31,8 @@ from tactical.ui.ai_player import AiDriver
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
-from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
+from tactical.ui.odds_chart import odds_chart
+from tactical.ui.odds_view import OddsBoard, ProcessOdds
 from tactical.ui.play_files import GameFiles
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
@@ -517,6 +518,7 @@ class PlayScreen(GameFiles):
                 self.services.renderer.fonts,
                 details=self.actions.details,
                 caption=caption,
+                names={u.id: u.name for u in state.units if u.name},
             )
             self._show_odds(surface, caption)
         elif result.status == "pending":

@@ -339,12 +339,13 @@ class PhaseTracker(_PanelBox):
             self.side_label.set_text(label)
 
     def _show_current_phase(self) -> None:
-        """Where the text is taller than the panel, scroll it so that the current phase (and the
-        line above it) is in view."""
+        """Where the text is taller than the panel, scroll it so that the current phase is its
+        top line in view (its stage and the order under it)."""
         bar, view = self.text.scroll_bar, self.view
         if bar is not None and bar.scrollable_height > 0 and view is not None:
-            lines = len(view.phases) + 2
-            bar.set_scroll_from_start_percentage(view.phase_index / lines)
+            # the current phase's line at the top: its stage and the order follow under it
+            lines = self.html.count("<br>") + 1
+            bar.set_scroll_from_start_percentage((view.phase_index + 1) / lines)
 
     def wanted_height(self) -> int:
         """The panel height that shows the whole text without scrolling (after `update`): the

@@ -99,10 +99,11 @@ def start_lines(game: Game) -> list[str]:
 
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    if note or step.is_pass:
-        lines = [f"#{step.number} {note or step.words}"]
+    words = step.words
+    if note or step.is_pass or words.startswith(f"{step.side}:"):
+        lines = [f"#{step.number} {note or words}"]  # a side's own action names it already
     else:
-        lines = [f"#{step.number} {step.side}: {step.words}"]
+        lines = [f"#{step.number} {step.side}: {words}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

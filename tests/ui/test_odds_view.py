@@ -26,15 +26,12 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui.fonts import Fonts
-from tactical.ui.odds_view import (
+from tactical.ui.odds_chart import (
     BAR,
     BAR_OTHER,
     LABEL_SIZE,
     MAX_NAMED_BARS,
     MIN_SLOT,
-    OddsBoard,
-    OddsResult,
-    ProcessOdds,
     chart_bars,
     chart_layout,
     headline,
@@ -44,6 +41,7 @@ from tactical.ui.odds_view import (
     percent_text,
     section_title,
 )
+from tactical.ui.odds_view import OddsBoard, OddsResult, ProcessOdds
 
 TIMEOUT = 30.0
 

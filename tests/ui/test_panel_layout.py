@@ -25,7 +25,7 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui import table_view
 from tactical.ui.app import App
-from tactical.ui.odds_view import BAR
+from tactical.ui.odds_chart import BAR
 from tactical.ui.play_panels import log_font
 from tactical.ui.services import PANEL_WIDTH
 
