@@ -23,7 +23,7 @@ from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
 from tactical.rules.status import Unavailable
 from tactical.session.controller import Session
-from tactical.session.game import Step
+from tactical.session.game import PASS, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
@@ -160,7 +160,8 @@ class PlayScreen(GameFiles):
         self.refresh_odds()
 
     def ordered_choices(self) -> tuple[ActionChoice, ...]:
-        """The side's choices: the selected unit's first, then the side's own, then the rest."""
+        """The side's choices: the selected unit's first, then the side's own, then the rest;
+        a pass last (it ends the go)."""
         if self.replay is not None:
             return ()
         choices = self.session.choices()
@@ -169,7 +170,10 @@ class PlayScreen(GameFiles):
         first = [c for c in choices if c.actor == selected]
         side = [c for c in choices if c.actor != selected and c.actor in sides]
         rest = [c for c in choices if c.actor != selected and c.actor not in sides]
-        return tuple(first + side + rest)
+        ordered = first + side + rest
+        return tuple(
+            [c for c in ordered if c.kind != PASS] + [c for c in ordered if c.kind == PASS]
+        )
 
     def _update_choices(self) -> None:
         key = (self.game if self.replay is None else None, self.services.view.selected, self.replay)

@@ -344,8 +344,11 @@ class PhaseTracker(_PanelBox):
         bar, view = self.text.scroll_bar, self.view
         if bar is not None and bar.scrollable_height > 0 and view is not None:
             # the current phase's line at the top: its stage and the order follow under it
-            lines = self.html.count("<br>") + 1
-            bar.set_scroll_from_start_percentage((view.phase_index + 1) / lines)
+            layout = self.text.text_box_layout
+            total = layout.layout_rect.height if layout is not None else 0
+            if total > 0:
+                top = (view.phase_index + 1) * TRACKER_LINE  # the turn's line, the phases
+                bar.set_scroll_from_start_percentage(min(1.0, top / total))
 
     def wanted_height(self) -> int:
         """The panel height that shows the whole text without scrolling (after `update`): the
