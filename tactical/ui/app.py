@@ -748,7 +748,8 @@ class App:
             self.card.show(key, html, pos, self.table_area())
         report = self.pair_report
         names = unit_names(self.state, (report.source, report.target) if report else ())
-        self.pair_panel.show(report, self._moving, pos, self.table_area(), names)
+        card = self.card.box.rect if self.card.box.visible else None
+        self.pair_panel.show(report, self._moving, pos, self.table_area(), names, card)
 
     def table_area(self) -> pygame.Rect:
         """The window between the bars and left of the mode's panel: where the cards go."""

@@ -100,7 +100,7 @@ def start_lines(game: Game) -> list[str]:
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
     words = step.words
-    if note or step.is_pass or words.startswith(f"{step.side}:"):
+    if note or step.is_pass or words.startswith((f"{step.side}:", f"{step.side} ")):
         lines = [f"#{step.number} {note or words}"]  # a side's own action names it already
     else:
         lines = [f"#{step.number} {step.side}: {words}"]

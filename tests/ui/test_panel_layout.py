@@ -25,6 +25,7 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui import table_view
 from tactical.ui.app import App
+from tactical.ui.hover_panels import beside
 from tactical.ui.odds_chart import BAR
 from tactical.ui.play_panels import log_font
 from tactical.ui.services import PANEL_WIDTH
@@ -229,3 +230,17 @@ def test_the_tracker_shows_the_initiative_order_and_who_acts_now():
     assert "Units: " in html and "» <font" in html
     assert acting[0].name in app.play.tracker.side_label.text
     app.play.close()
+
+
+def test_the_pair_panel_keeps_off_the_unit_card_and_the_pointer():
+    """A tall card in the top corner away from the pointer: the pair panel goes to the other
+    bottom corner rather than over the card, and neither covers the pointer."""
+    area = pygame.Rect(0, 36, 948, 700)
+    pointer = (672, 385)
+    card = beside(pygame.Rect(0, 0, 340, 560), pointer, area, top=True)
+    pair = beside(pygame.Rect(0, 0, 350, 200), pointer, area, top=False, avoid=card)
+    assert not pair.colliderect(card)
+    for rect in (card, pair):
+        assert area.contains(rect) and not rect.collidepoint(pointer)
+    alone = beside(pygame.Rect(0, 0, 350, 200), pointer, area, top=False)
+    assert alone.colliderect(card)  # without the card to avoid it would sit under it
