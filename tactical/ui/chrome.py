@@ -154,7 +154,17 @@ class StatusLine:
         self.label.set_dimensions((max(100, size[0] - right), STATUS_BAR))
 
     def set_text(self, message: str) -> None:
-        self.label.set_text(message or " ")
+        """One line: a message longer than the bar is cut with an ellipsis (the log keeps it
+        whole, and the tool tip shows it)."""
+        shown = message or " "
+        font = self.label.font
+        room = self.label.rect.width - 16
+        if font is not None and font.size(shown)[0] > room:
+            while shown and font.size(shown + "…")[0] > room:
+                shown = shown[:-1]
+            shown += "…"
+        self.label.set_text(shown)
+        self.label.set_tooltip(message if shown != (message or " ") else None)
 
 
 class HelpOverlay:

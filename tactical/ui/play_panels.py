@@ -345,10 +345,11 @@ class PhaseTracker(_PanelBox):
         if bar is not None and bar.scrollable_height > 0 and view is not None:
             # the current phase's line at the top: its stage and the order follow under it
             layout = self.text.text_box_layout
+            rows = layout.layout_rows if layout is not None else []
             total = layout.layout_rect.height if layout is not None else 0
-            if total > 0:
-                top = (view.phase_index + 1) * TRACKER_LINE  # the turn's line, the phases
-                bar.set_scroll_from_start_percentage(min(1.0, top / total))
+            line = view.phase_index + 1  # under the turn's line, one row per phase
+            if total > 0 and line < len(rows):
+                bar.set_scroll_from_start_percentage(min(1.0, rows[line].y / total))
 
     def wanted_height(self) -> int:
         """The panel height that shows the whole text without scrolling (after `update`): the

@@ -244,3 +244,17 @@ def test_the_pair_panel_keeps_off_the_unit_card_and_the_pointer():
         assert area.contains(rect) and not rect.collidepoint(pointer)
     alone = beside(pygame.Rect(0, 0, 350, 200), pointer, area, top=False)
     assert alone.colliderect(card)  # without the card to avoid it would sit under it
+
+
+def test_a_long_status_is_cut_to_its_bar_and_kept_whole_in_its_tool_tip():
+    app = app_for("battlefleet-mars")
+    label = app.status.label
+    assert label.rect.right <= SIZE[0] - PANEL_WIDTH  # under the table, beside the panels
+    long = "Deimos Base's laser at Ares cruiser Nemesis: " + "hit, " * 60 + "done"
+    app.set_status(long)
+    assert app.view.status == long
+    assert label.text.endswith("…") and label.font.size(label.text)[0] <= label.rect.width
+    assert label.tool_tip_text == long
+    app.set_status("short")
+    assert label.text == "short" and not label.tool_tip_text
+    app.play.close()
