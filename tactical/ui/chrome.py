@@ -44,6 +44,7 @@ CONTROLS = (
     ("Click a ringed unit", "fill the declaration's target (or other unit field)"),
     ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
     ("Enter / panel button", "declare the action picked (Attack, Move...): dice are seeded"),
+    ("Wheel over the form", "scroll a declaration with many fields (the odds keep their size)"),
     ("N / Next", "end this side's go (pass); the tracker shows who acts"),
     ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
     ("Space / P", "the computer's next action now / its pace: 0.6 s, 2 s, none, Space steps"),
