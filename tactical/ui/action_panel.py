@@ -69,6 +69,7 @@ LIST_ITEM = 20  # pygame_gui's default selection list row height
 LIST_BORDER = 4
 MIN_LIST_ROWS = 2
 LIST_ROWS = 8
+SCROLL_ROOM = 20  # the list's scroll bar takes this much of a row's width
 
 CHOICES_ID = "#action_choices"
 FIELD_NAME_ID = "#action_field_name"
@@ -711,10 +712,26 @@ class ActionPanel:
         return self.form.on_screen()
 
     def update(self) -> None:
-        """Once a frame: the form follows its scroll bar when the player drags it."""
+        """Once a frame: the form follows its scroll bar when the player drags it; the list's
+        rows in view carry their whole label as a tool tip (a greyed one: why not now)."""
         first = self.form.dragged()
         if first is not None and self.form.scroll_to(first):
             self._place_form()
+        for item in self.choice_list.item_list:
+            button = item["button_element"]
+            if button is None:
+                continue  # pygame_gui builds buttons for the rows in view only
+            tip = self._row_tip(item["text"])
+            if button.tool_tip_text != tip:
+                button.set_tooltip(tip)
+
+    def _row_tip(self, text: str) -> str | None:
+        if text in self.unavailable_labels:
+            refused = self.unavailable[self.unavailable_labels.index(text)]
+            cited = f" ({refused.spec_id})" if refused.spec_id else ""
+            return escape(f"{refused.title}: {refused.reason}{cited}")
+        room = self.choice_list.rect.width - SCROLL_ROOM - TEXT_SLACK
+        return escape(text) if self._text_width(text) > room else None
 
     def odds_size(self) -> tuple[int, int]:
         """The room for the odds chart (or the move card): drawn at this size, its text

@@ -21,6 +21,7 @@ from tactical.io.paths import builtin_map
 from tactical.model import FrozenMap
 from tactical.rules import registry
 from tactical.rules.base import Action
+from tactical.rules.status import Unavailable
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui import table_view
@@ -257,4 +258,31 @@ def test_a_long_status_is_cut_to_its_bar_and_kept_whole_in_its_tool_tip():
     assert label.tool_tip_text == long
     app.set_status("short")
     assert label.text == "short" and not label.tool_tip_text
+    app.play.close()
+
+
+def test_a_cut_row_of_the_list_shows_its_whole_label_and_a_greyed_one_why():
+    """Full labels (issue 13): a row too long for the list carries its whole label as a
+    tool tip; a greyed row (refused now) carries the rules' reason and SPEC id."""
+    app = app_for("battlefleet-mars")
+    actions = app.play.actions
+    refused = Unavailable("mars-miner", "Miner Olympus: laser", "it has fired this turn", "R000.3")
+    actions.set_choices(actions.choices, (refused,))
+    app.step()
+    tips = {
+        item["text"]: item["button_element"].tool_tip_text
+        for item in actions.choice_list.item_list
+        if item["button_element"] is not None
+    }
+    long = [text for text in tips if actions._text_width(text) > actions.choice_list.rect.width]
+    assert long and all(tips[text] == text for text in long)
+    short = [
+        text for text in tips if actions._text_width(text) < actions.choice_list.rect.width / 2
+    ]
+    assert short and all(tips[text] is None for text in short)
+    greyed = actions.unavailable_labels[0]
+    actions._scroll_to(len(actions.choices))
+    app.step()
+    button = next(i["button_element"] for i in actions.choice_list.item_list if i["text"] == greyed)
+    assert button.tool_tip_text == "Miner Olympus: laser: it has fired this turn (R000.3)"
     app.play.close()
