@@ -515,7 +515,7 @@ class LogPanel(_PanelBox):
         self._rows: OrderedDict[tuple[str, int], tuple[tuple[pygame.Surface, int], ...]] = (
             OrderedDict()
         )
-        self._log_width = 0
+        self._log_width = self._log_height = 0
         self._layout()
         self._show_controls(_Controls(0, 0, False, False, None))
 
@@ -610,8 +610,10 @@ class LogPanel(_PanelBox):
         self.log_area.scrollable_container.set_relative_position((0, 0))
         self.log_area.set_scrollable_area_dimensions((width, height))
         bar = self.log_area.vert_scroll_bar
-        if bar is not None and height > self.log_area.rect.height:
-            bar.set_scroll_from_start_percentage(1.0)
+        if bar is not None:
+            # the end in view; a log shorter than its area from its top (a bar left from a
+            # smaller area would otherwise keep it scrolled up out of sight)
+            bar.set_scroll_from_start_percentage(1.0 if height > self.log_area.rect.height else 0)
         self.text_builds += 1
 
     def _line_rows(self, line: str, width: int) -> tuple[tuple[pygame.Surface, int], ...]:
@@ -689,8 +691,8 @@ class LogPanel(_PanelBox):
         self.log_area.set_relative_position((PAD, PAD))
         self.log_area.set_dimensions((inner, log_height))
         log_width = max(40, inner - SCROLL_BAR)
-        if log_width != self._log_width:
-            self._log_width = log_width
+        if (log_width, log_height) != (self._log_width, self._log_height):
+            self._log_width, self._log_height = log_width, log_height
             self._draw_log()
 
 

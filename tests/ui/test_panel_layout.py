@@ -182,6 +182,9 @@ def test_the_log_shows_several_lines_at_1280x800():
     area = app.play.log.log_area.get_abs_rect()
     line = log_font().get_linesize()
     assert area.height >= 4 * line  # "~2 lines" before issue 13
+    app.step()
+    # a log shorter than its area shows from its first line (not scrolled out of sight)
+    assert app.play.log.log_area.scrollable_container.relative_rect.top == 0
     tracker, actions, log = app.play.tracker.rect, app.play.actions.rect, app.play.log.rect
     assert tracker.bottom < actions.top < actions.bottom < log.top <= log.bottom <= SIZE[1]
     app.play.close()
