@@ -120,7 +120,9 @@ class TopBar:
         self._width = size[0]
         self.panel.set_relative_position((0, 0))
         self.panel.set_dimensions((size[0], TOP_BAR))
-        self.title.set_relative_position((max(self._start, size[0] - TITLE_WIDTH - 8), 2))
+        left = max(self._start, size[0] - TITLE_WIDTH - 8)
+        self.title.set_relative_position((left, 2))
+        self.title.set_dimensions((max(40, min(TITLE_WIDTH, size[0] - 8 - left)), 28))
         self.set_title(self._title)
 
     def set_title(self, title: str) -> None:
