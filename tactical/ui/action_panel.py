@@ -661,8 +661,9 @@ class ActionPanel:
         self.choice_list.set_dimensions((inner, list_height))
         y += list_height + PAD
         bottom = height - PAD - BUTTON_HEIGHT
-        chart_least = max(CHART_LEAST, height // CHART_SHARE)
-        room = bottom - PAD - chart_least - y
+        # a third of the whole panel (its borders too), rounded up
+        chart_least = max(CHART_LEAST, -(-self.rect.height // CHART_SHARE))
+        room = bottom - PAD - chart_least - PAD - y  # the form, then a gap, then the chart
         y += self.form.fit(len(self._rows), y, PAD, inner, room)
         self._place_form()
         if self._rows:

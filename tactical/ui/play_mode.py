@@ -42,7 +42,7 @@ from tactical.ui.services import PANEL_WIDTH, Services
 from tactical.ui.threat_overlays import ThreatOverlays
 from tactical.ui.turns import only_pass_reason
 
-TRACKER_HEIGHT = 112  # the tracker's text scrolls
+TRACKER_HEIGHT = 118  # four lines of the tracker in view; its text scrolls
 LOG_HEIGHT = 168  # and so does the log's: five lines at 1280x800
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (

@@ -291,7 +291,7 @@ class PhaseTracker(_PanelBox):
             object_id=ObjectID(object_id=TRACKER_ID),
         )
         # one line per phase must fit the panel: the theme's 1.25 line spacing wastes a line in four
-        self.text.update_theming(json.dumps({"misc": {"line_spacing": "1.0"}}))
+        self.text.update_theming(json.dumps({"misc": {"line_spacing": "1.0", "padding": "4,1"}}))
         self.side_label = UILabel(
             pygame.Rect(0, 0, 10, ROW),
             " ",
