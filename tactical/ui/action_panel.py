@@ -57,7 +57,7 @@ from tactical.ui.declaration import (
 from tactical.ui.form_scroll import FormWindow
 
 PAD = 6
-ROW = 30  # height of one form row
+ROW = 28  # height of one form row
 CHART_SHARE = 3  # the odds chart keeps at least a third of the panel's height
 CHART_LEAST = 96  # and never less than this many pixels
 MIN_LABEL_WIDTH = 64

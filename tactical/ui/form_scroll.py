@@ -33,6 +33,7 @@ class FormWindow:
         self.area = pygame.Rect(0, 0, 0, 0)
         self.bar: UIVerticalScrollBar | None = None
         self._count = 0
+        self._set_start = 0.0  # the bar's start as the form last set it
 
     @property
     def scrolls(self) -> bool:
@@ -82,7 +83,8 @@ class FormWindow:
             self.bar = bar
         else:
             bar.set_visible_percentage(visible)
-        bar.set_scroll_from_start_percentage(self.first / self._count)
+        self._set_start = self.first / self._count
+        bar.set_scroll_from_start_percentage(self._set_start)
 
     def scroll_to(self, first: int) -> bool:
         """Start the window at row `first` (kept in range); True when it moved."""
@@ -103,8 +105,10 @@ class FormWindow:
     def dragged(self) -> int | None:
         """Where the player dragged the scroll bar to (a first row), or None."""
         bar = self.bar
-        if bar is None or not bar.check_has_moved_recently():
+        if bar is None or not bar.check_has_moved_recently() or bar.scrollable_height <= 0:
             return None
+        if abs(bar.start_percentage - self._set_start) < 1e-6:
+            return None  # where the form put it, not the player
         return round(bar.start_percentage * self._count)
 
     def on_screen(self) -> pygame.Rect:
