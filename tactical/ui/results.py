@@ -24,9 +24,31 @@ def dice_line(step: Step, limit: int = MAX_DICE) -> str:
     if not step.rolls:
         return ""
     shown = step.rolls[:limit]
-    named = ", ".join(f"{words(roll.what or roll.die)} {roll.result}" for roll in shown)
+    names = _unit_names(step)
+    named = ", ".join(
+        f"{_named(words(roll.what or roll.die), names)} {roll.result}" for roll in shown
+    )
     more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
     return f"dice: {named}{more}"
+
+
+def _unit_names(step: Step) -> dict[str, str]:
+    """The units of the table before the step by their ids as words (a roll's label names
+    them so: "damage vs isd"), to their names."""
+    state = step.state_before
+    if state is None:
+        return {}
+    return {words(unit.id): unit.name for unit in state.units if unit.name}
+
+
+def _named(label: str, names: Mapping[str, str]) -> str:
+    """A roll's label with the unit ids it names read as the units' names."""
+    if not names:
+        return label
+    found = [(key, name) for key, name in names.items() if f" {key} " in f" {label} "]
+    for key, name in sorted(found, key=lambda pair: -len(pair[0])):
+        label = f" {label} ".replace(f" {key} ", f" {name} ").strip()
+    return label
 
 
 def step_status(step: Step) -> str:

@@ -38,6 +38,7 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui.app import App
 from tactical.ui.fonts import Fonts
+from tactical.ui.results import dice_line
 
 SEED = 5
 STEPS = 30  # per system: every phase of a turn in most, the first attacks in all
@@ -188,3 +189,20 @@ def test_a_scripted_game_draws_no_code(rules_id, monkeypatch):
     app.play.close()
     pygame.event.clear()
     assert seen == {}
+
+
+def test_a_rolls_label_names_units_by_their_names():
+    """A die labelled with a unit's id ("damage vs isd") reads the unit's name."""
+    game = Session.new(load_map(builtin_map("sw-d6-capital")), 1).game
+    for _ in range(60):
+        game = autoplay.next_game(game)
+        rolls = [r.what for r in game.last_step.rolls if " vs " in (r.what or "")]
+        if rolls:
+            break
+    assert rolls, "no roll against a ship in the first steps"
+    line = dice_line(game.last_step, limit=len(game.last_step.rolls))
+    state = game.last_step.state_before
+    for what in rolls:
+        target = what.split(" vs ")[-1]
+        assert state.has_unit(target)
+        assert f"vs {state.unit(target).name}" in line and f"vs {target} " not in line
