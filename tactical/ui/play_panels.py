@@ -174,7 +174,7 @@ def _side(view: TrackerView, side: str) -> str:
 
 def tracker_html(view: TrackerView) -> str:
     """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
-    current one highlighted, each with its SPEC id, alternating ones marked "alt.") and the
+    current one highlighted, each with its SPEC id, alternating ones marked "sides alternate") and the
     acting order."""
     passes = ""
     if view.phase.alternating and view.passes:
@@ -183,7 +183,7 @@ def tracker_html(view: TrackerView) -> str:
     for index, phase in enumerate(view.phases):
         spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
         cited = spec if phase.spec_id else ""
-        alternating = " <i>alt.</i>" if phase.alternating else ""
+        alternating = " <i>sides alternate</i>" if phase.alternating else ""
         name = escape(phase.name)
         if index == view.phase_index:
             lines.append(
