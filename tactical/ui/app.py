@@ -268,7 +268,7 @@ class App:
     def _over_widget(self, pos: tuple[int, int]) -> bool:
         # the card and the pair panel are not here: they keep away from the pointer, and a
         # click where they are goes to the table
-        widgets = [self.top.panel, self.help.box, self.status.label]
+        widgets = [self.top.panel, *self.help.widgets(), self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
         if self.view.mode == "adjust":

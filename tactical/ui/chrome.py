@@ -171,22 +171,27 @@ class StatusLine:
 
 
 class HelpOverlay:
-    """F1: every control, centred over the window (the text box scrolls)."""
+    """F1: every control, centred over the window (the text box scrolls). Made the first
+    time it is shown: a long text box is slow to build, and most windows open without it."""
 
     def __init__(self, manager: pygame_gui.UIManager) -> None:
         self.manager = manager
-        self.panel, self.box = self._box(pygame.Rect(0, 0, *HELP_SIZE), visible=False)
+        self.rect = pygame.Rect(0, 0, *HELP_SIZE)
+        self.panel: UIPanel | None = None
+        self.box: UITextBox | None = None
 
-    def _box(self, rect: pygame.Rect, visible: bool) -> tuple[UIPanel, UITextBox]:
+    def _build(self, visible: bool) -> None:
         # a panel lifted over the play panels holds the text: a text box lifted on its own
         # leaves its scroll bar under it, unseen
-        panel = UIPanel(rect, OVERLAY_HEIGHT, self.manager, visible=visible)
-        inner = panel.get_container().get_rect()
-        box = UITextBox(
+        self.panel = UIPanel(self.rect, OVERLAY_HEIGHT, self.manager, visible=visible)
+        inner = self.panel.get_container().get_rect()
+        self.box = UITextBox(
             help_html(), pygame.Rect(0, 0, inner.width, inner.height), self.manager,
-            container=panel,
+            container=self.panel,
         )  # fmt: skip
-        return panel, box
+
+    def widgets(self) -> list[UIPanel]:
+        return [self.panel] if self.panel is not None else []
 
     def layout(self, size: tuple[int, int]) -> None:
         """Centred over the table, as tall as it allows; the text scrolls (a text box sizes its
@@ -199,13 +204,18 @@ class HelpOverlay:
         left = max(0, (room - width) // 2)
         top = max(TOP_BAR, TOP_BAR + (size[1] - TOP_BAR - STATUS_BAR - height) // 2)
         rect = pygame.Rect(left, top, width, height)
-        if tuple(self.panel.relative_rect) != tuple(rect):
-            visible = bool(self.panel.visible)
-            self.panel.kill()
-            self.panel, self.box = self._box(rect, visible)
+        if rect != self.rect:
+            self.rect = rect
+            if self.panel is not None:
+                visible = bool(self.panel.visible)
+                self.panel.kill()
+                self._build(visible)
 
     def show(self, visible: bool) -> None:
-        if visible:
+        if self.panel is None:
+            if visible:
+                self._build(True)
+        elif visible:
             self.panel.show()
         else:
             self.panel.hide()

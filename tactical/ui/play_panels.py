@@ -174,8 +174,8 @@ def _side(view: TrackerView, side: str) -> str:
 
 def tracker_html(view: TrackerView) -> str:
     """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
-    current one highlighted, each with its SPEC id, alternating ones marked "sides alternate") and the
-    acting order."""
+    current one highlighted, each with its SPEC id, alternating ones marked "sides
+    alternate") and the acting order."""
     passes = ""
     if view.phase.alternating and view.passes:
         passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
