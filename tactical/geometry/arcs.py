@@ -599,7 +599,7 @@ def pair_arc_masks(
             reach_bound = units.footprint_reach
     else:
         target = side(j)
-        rectangular = bool(np.any(target[4] > 0.0) or np.any(target[5] > 0.0))
-        any_round = bool(np.any(target[6] > 0.0))
+        rectangular = not bool(units.point_core[j].all())  # as `any_rectangular`
+        any_round = None  # `_kernel` looks (only where some target is rectangular)
         corners = tuple(c[j] for c in units.corners) if rectangular else None
     return _kernel(side(i), target, arcs, bearing, corners, any_round, offsets, reach_bound)

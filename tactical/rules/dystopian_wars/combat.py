@@ -71,6 +71,7 @@ from tactical.rules.dystopian_wars.tables import (
 
 PARAMS = ("linked", "combined", "indirect", "counter")
 NO_EFFECT, DAMAGE, CRITICAL = "no effect", "damage", "critical"
+RESULTS = (NO_EFFECT, DAMAGE, CRITICAL)  # a ship's results, least to worst (G.5)
 OBSCURED_HIT_ON = 5  # R002.39
 OBSCURED_SIZES = (SizeClass.MEDIUM, SizeClass.LARGE, SizeClass.MASSIVE)
 LAUNCH_BARRED = ("gunnery", "rocket", "ack-ack")  # R002.51
@@ -901,13 +902,12 @@ def report(
             ),
         ]
     else:
-        order = {NO_EFFECT: 0, DAMAGE: 1, CRITICAL: 2}
         sections += [
             OddsSection(
                 "result",
                 "G.5",
                 "result",
-                outcomes.map(lambda s: s.result).sorted(key=lambda r: order.get(r, 3)),
+                outcomes.map(lambda s: s.result).sorted(key=RESULTS.index),
             ),
             OddsSection(
                 "hull_points_lost",

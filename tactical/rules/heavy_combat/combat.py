@@ -223,7 +223,7 @@ class FireContext:
     halved: bool
     procedure: str  # weapon | sensors-half | direction | flash
     needed: int | None
-    prediction: str | None
+    prediction: str | None  # the flash detector's predicted move (read by "flash" only)
     predicted_right: bool | None
     bypass: str | None  # why shields are bypassed: cloaked | shields-down | None
     countermeasures: bool
@@ -267,11 +267,8 @@ def fire_context(
     firer, target = duel.ship(firer_id), duel.ship(order.target)
     card, target_card = cards[firer_id], cards[order.target]
     weapon = weapon_named(card, order.weapon, firer_id)
-    if view.range is None:
-        raise UserError(
-            f"{order.target!r} is beyond weapons range (band {view.band}) of {firer_id!r}",
-            spec_id="R001.21",
-        )
+    # check_fire refused the order beyond range 3 (R001.21); the range holds all turn (R001.8)
+    assert view.range is not None
     direction = view.facing(firer_id)
     target_facing = view.facing(order.target)
     split_to = None
@@ -315,7 +312,7 @@ def fire_context(
         halved=weapon.directed and rotating(card, firer),
         procedure=procedure,
         needed=needed,
-        prediction=firer.orders.flash if procedure == "flash" else None,
+        prediction=firer.orders.flash,
         predicted_right=predicted,
         bypass=bypass,
         countermeasures=options["countermeasures"] == "negate",
@@ -527,15 +524,7 @@ class _Chart:
         rerolled (the reroll is one roll among the categories left, `tables.rerolled`)."""
         live = _live(self.boxes, s.destroyed)
         if not live:
-            return Internals(
-                s.destroyed,
-                s.catastrophic,
-                s.queue,
-                s.extra,
-                (*s.log, ("wreck",)),
-                s.who,
-                s.table,
-            )
+            return s.but(log=(*s.log, ("wreck",)))
         first = roll = dice.roll(D6, who=s.who, what="internal damage chart")
         faces = None
         if roll not in live:
@@ -896,7 +885,8 @@ def shoot(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], dice: Dice
             firer_card,
             firer,
             ((ctx.true_direction, backlash_points),),
-            bypass="shields-down" if shields_down(firer) else None,
+            # no fire while a cloak changes, no cloak after fire (R001.29): shields are up
+            bypass=None,
             countermeasures=False,
         )
         events.extend(own.events)
@@ -1011,11 +1001,6 @@ def check_fire(
             spec_id="A001.22",
         )
     target = duel.ship(target_id)
-    if firer.out or target.out:
-        who = firer_id if firer.out else target_id
-        raise UserError(
-            f"{who!r} is out of the fight ({(firer.out or target.out)})", spec_id="R001.34"
-        )
     unknown = sorted(set(params) - set(FIRE_PARAMS))
     if unknown:
         raise UserError(
@@ -1046,7 +1031,7 @@ def check_fire(
     if view.range is None:
         raise UserError(
             f"{target_id!r} is beyond weapons range of {firer_id!r}: band {view.band} "
-            f"({_inches(view)}), the maximum is 3",
+            f'({view.distance:.2f}"), the maximum is 3',
             spec_id="R001.21",
         )
     direction = view.facing(firer_id)
@@ -1129,7 +1114,7 @@ def check_fire(
         int(power) if weapon.points_chosen else 1,
         mode,
         system,
-        direction_given if nominating else None,
+        direction_given,  # None unless nominating (refused above otherwise)
     )
 
 
@@ -1139,7 +1124,3 @@ def default_phaser_power(card: Profile, ship: Ship) -> int:
     if ship.power is not None:
         return max(1, ship.remaining_power)
     return (7 * card.power_dice + 1) // 2
-
-
-def _inches(view: Engagement) -> str:
-    return f'{view.distance:.2f}"' if view.distance is not None else "categorical"
