@@ -331,6 +331,7 @@ class AdjustMode:
             self.services.show_message("Cannot save the map", error.describe())
             return False
         self.source = saved.path
+        self.services.map_saved(saved.path)
         self.services.set_status(f"{saved.path}: {saved.note}")
         return True
 
