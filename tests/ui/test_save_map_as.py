@@ -17,9 +17,7 @@ def _pick(app, path) -> None:
     purpose, dialog = app._dialog
     assert purpose == "save-map-as"
     app.handle(
-        pygame.event.Event(
-            pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path)
-        )
+        pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path))
     )
 
 
