@@ -710,6 +710,19 @@ class RuleSystem:
         A system whose rule state needs more overrides this."""
         return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        """The values of `unit`'s status a player may set by hand in a game (adjust mode: its
+        damage state), each a `Field`: its name is the key an adjustment sets, its title the
+        label the card shows, its bounds what the rules allow (from 0 up to the unit's own
+        maximum), its default the value now. Default: none (see `set_status`)."""
+        return ()
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        """`state` with `unit`'s status values set by hand, kept as the system keeps them (in
+        its stats or in its rule state); `values` are keys of `status_fields`, already checked
+        against them (`rules.adjusting.set_status`). Default: the values are stats."""
+        return state.replace_unit(unit.with_stats(**values))
+
     def actions(
         self, state: GameState, position: TurnPosition, side: str
     ) -> tuple[ActionChoice, ...]:

@@ -29,6 +29,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -42,7 +43,7 @@ from tactical.rules.base import (
     WeaponReach,
     bands_from_limits,
 )
-from tactical.rules.cortex_space import combat, play, status
+from tactical.rules.cortex_space import by_hand, combat, play, status
 from tactical.rules.cortex_space import outcome as ending
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
@@ -160,6 +161,12 @@ class CortexSpace(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)

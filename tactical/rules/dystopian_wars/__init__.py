@@ -295,6 +295,16 @@ class DystopianWars(RuleSystem):
 
         return status.unit_status(state, unit)
 
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        from tactical.rules.dystopian_wars import by_hand
+
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        from tactical.rules.dystopian_wars import by_hand
+
+        return by_hand.set_status(state, unit, values)
+
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         from tactical.rules.dystopian_wars import status
 

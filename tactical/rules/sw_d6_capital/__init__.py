@@ -25,6 +25,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     FiringBand,
     MeasuringConventions,
     OddsReport,
@@ -37,7 +38,7 @@ from tactical.rules.base import (
 )
 from tactical.rules.ending import UnitCondition
 from tactical.rules.status import Unavailable, UnitStatus
-from tactical.rules.sw_d6_capital import combat, maneuver, play, status
+from tactical.rules.sw_d6_capital import by_hand, combat, maneuver, play, status
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
@@ -150,6 +151,12 @@ class SwD6Capital(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
