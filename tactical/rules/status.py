@@ -17,9 +17,12 @@ Front ends show these as given; they never name a rule system.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from tactical.model import GameState
 
 Token = Literal["", "bar", "pips"]
 
@@ -131,3 +134,12 @@ class Unavailable:
     title: str
     reason: str
     spec_id: str | None = None
+
+
+def named(state: GameState, text: str) -> str:
+    """A rule system's message with the units it quotes by id ('markgraf') called by their
+    names (Markgraf), as a player reads them: "'markgraf''s" becomes "Markgraf's"."""
+    names = {unit.id: unit.name or unit.id for unit in state.units}
+    return re.sub(
+        r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text
+    )

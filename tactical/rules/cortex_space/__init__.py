@@ -56,7 +56,7 @@ from tactical.rules.cortex_space.units import (
     vessel,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -161,6 +161,11 @@ class CortexSpace(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
 
     def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
         return by_hand.status_fields(state, unit)
