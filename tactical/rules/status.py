@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal
 
 from tactical.model import GameState
@@ -41,9 +41,12 @@ def label(name: str) -> str:
 
 def plain_value(value: Any) -> str:
     """A value as a player reads it: yes / no, no decimals on whole numbers, lists joined,
-    tables as "key value" pairs, nothing for an empty one."""
+    tables (and a rule system's small records, dataclasses) as "key value" pairs, nothing
+    for an empty one."""
     if value is None:
         return "-"
+    if is_dataclass(value) and not isinstance(value, type):
+        value = {spec.name: getattr(value, spec.name) for spec in fields(value)}
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
