@@ -139,10 +139,13 @@ class Unavailable:
     spec_id: str | None = None
 
 
-def named(state: GameState, text: str) -> str:
-    """A rule system's message with the units it quotes by id ('markgraf') called by their
-    names (Markgraf), as a player reads them: "'markgraf''s" becomes "Markgraf's"."""
+def player_words(state: GameState, text: str) -> str:
+    """A rule system's message as a player reads it: the units it quotes by id ('markgraf')
+    called by their names ("'markgraf''s" becomes "Markgraf's"), and a key it names in
+    snake_case (option allow_disengage) as words (option allow disengage)."""
     names = {unit.id: unit.name or unit.id for unit in state.units}
-    return re.sub(
-        r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text
-    )
+    text = re.sub(r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text)
+    return SNAKE_CASE.sub(lambda found: words(found.group(0)), text)
+
+
+SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

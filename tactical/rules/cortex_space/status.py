@@ -27,7 +27,7 @@ from tactical.rules.status import (
     UnitStatus,
     WeaponStatus,
     counted,
-    named,
+    player_words,
 )
 
 
@@ -268,7 +268,7 @@ def _refusal(
         try:
             declare(state, unit.id, weapon, enemy.id, {})
         except UserError as error:
-            said = named(state, error.message).removesuffix(f" ({error.spec_id})")
+            said = player_words(state, error.message).removesuffix(f" ({error.spec_id})")
             first = first or UserError(said, spec_id=error.spec_id)
             continue
         return None

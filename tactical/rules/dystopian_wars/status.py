@@ -25,7 +25,7 @@ from tactical.rules.status import (
     UnitStatus,
     WeaponStatus,
     counted,
-    named,
+    player_words,
     words,
 )
 
@@ -249,7 +249,7 @@ def _nearest_refusal(
 
 
 def _refused(state: GameState, actor: str, title: str, error: UserError) -> Unavailable:
-    return Unavailable(actor, title, named(state, error.message), error.spec_id)
+    return Unavailable(actor, title, player_words(state, error.message), error.spec_id)
 
 
 def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:

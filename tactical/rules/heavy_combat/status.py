@@ -19,7 +19,14 @@ from tactical.rules.heavy_combat import turn
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
-from tactical.rules.status import StatusValue, Unavailable, UnitStatus, WeaponStatus, counted
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    WeaponStatus,
+    counted,
+    player_words,
+)
 
 CLOAK_WORDS = {
     "off": "off",
@@ -175,6 +182,6 @@ def _fire_words(before: GameState, shot: list[Event]) -> str:
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
     """Each declaration of the phase the rules refuse now, with the refusal's words and rule."""
     return tuple(
-        Unavailable(choice.actor, choice.title, error.message, error.spec_id)
+        Unavailable(choice.actor, choice.title, player_words(state, error.message), error.spec_id)
         for choice, error in turn.refusals(state, position, side)
     )
