@@ -25,7 +25,9 @@ from tactical.rules.status import (
     UnitStatus,
     WeaponStatus,
     counted,
+    plain_value,
     player_words,
+    words,
 )
 
 CLOAK_WORDS = {
@@ -144,7 +146,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if spent
         else ""
     )
-    params = ", ".join(f"{k} {v}" for k, v in action.params.items())
+    params = ", ".join(f"{words(k)} {plain_value(v)}" for k, v in action.params.items())
     return (
         f"{actor} declares {action.kind.replace('_', ' ')}"
         + (f": {params}" if params else "")
