@@ -11,6 +11,7 @@ wing's fuel (R002.54). Weapons: name, arc, Attack Dice by Range Band 1-4.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -249,7 +250,8 @@ def _nearest_refusal(
 
 
 def _refused(state: GameState, actor: str, title: str, error: UserError) -> Unavailable:
-    return Unavailable(actor, title, player_words(state, error.message), error.spec_id)
+    said = re.sub(r"\bRB([1-4])\b", r"Range Band \1", player_words(state, error.message))
+    return Unavailable(actor, title, said, error.spec_id)
 
 
 def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:

@@ -95,7 +95,8 @@ def test_GEO002_7_a_weapon_with_no_enemy_in_range_says_why_for_the_nearest():
     reason, rule = refusals(state, "A")["Ruler: Ack Ack"]
     # the nearest enemy is 30" away, Range Band 4, where Ack Ack (4-0-0-0) has no dice
     assert reason.startswith("Markgraf is out of range of Ruler's Ack Ack: ")
-    assert "has no Attack Dice there" in reason and "'" not in reason.replace("Ruler's", "")
+    assert reason.endswith(" is Range Band 4 and the weapon has no Attack Dice there")
+    assert "'" not in reason.replace("Ruler's", "")
     assert rule == "GEO002.7"
     assert "Ruler: Guns" not in refusals(state, "A")  # offered: it can fire
 
