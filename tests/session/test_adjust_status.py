@@ -198,3 +198,20 @@ def test_the_quick_entry_line_reads_yes_and_no_for_a_yes_or_no_value():
         "set ruler squadron broken yes", game.state, catalogue, sides=("A", "B")
     )
     assert entry.action.params["values"] == {"broken": True}
+
+
+def test_R004_18_a_capital_ship_given_new_stats_keeps_the_damage_it_took():
+    """Setting a Command Deck stat mid-game (its Space) reads that stat anew, not the ship:
+    its damage level and Ionization taken in the game stay (they were lost before)."""
+    game = Game.new(load_map(builtin_map("sw-d6-capital")), SEED)
+    for _ in range(STEPS):
+        game = next_game(game)
+    game = game.apply(adjust.set_status("corvette", {"damage": "heavy", "ionization": 2}))
+    space = game.state.unit("corvette").stats["space"]
+    game = game.apply(adjust.set_unit("corvette", stats={"space": space + 1}))
+    shown = _shown(game, "corvette")
+    assert (shown["Damage"], shown["Ionization"]) == ("Heavily Damaged", "2/4 D")
+    assert game.state.unit("corvette").stats["space"] == space + 1
+    # a starting damage written in the stats is still taken anew
+    game = game.apply(adjust.set_unit("corvette", stats={"damage": "severe"}))
+    assert _shown(game, "corvette")["Damage"] == "Severely Damaged"

@@ -155,6 +155,9 @@ class SwD6Capital(RuleSystem):
     def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
         return by_hand.status_fields(state, unit)
 
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        return by_hand.adjusted(before, after, super().adjusted(before, after, fresh))
+
     def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
         return by_hand.set_status(state, unit, values)
 
