@@ -132,4 +132,4 @@ def _shown(value: Any) -> str:
 def _settable(fields: Sequence[Field]) -> str:
     if not fields:
         return ": it has none to set by hand"
-    return " (values: " + ", ".join(f"{spec.name} ({spec.label})" for spec in fields) + ")"
+    return " (its values: " + ", ".join(spec.label for spec in fields) + ")"

@@ -430,7 +430,7 @@ class TableDraft:
         if action.kind == ADJUST and action.params.get("op") == "status":
             raise UserError(
                 f"adjust {action.actor}: a table with no game yet has no damage to set: "
-                "set its stats (set ruler hull_points 5), or adjust it once the game is on"
+                "set its stats (set ruler hull points 5), or adjust it once the game is on"
             )
         adjusted = adjust_table(self.state, action)
         keep = self.cursor + 1

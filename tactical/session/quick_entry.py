@@ -106,7 +106,7 @@ def parse_quick_entry(
 def _set(words: Sequence[str], state: GameState, *, in_game: bool) -> QuickEntry:
     if len(words) < 3:
         raise UserError(
-            "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull_points 5"
+            "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull points 5"
         )
     unit_id = words[0]
     if not state.has_unit(unit_id):

@@ -164,8 +164,9 @@ def test_an_unknown_value_names_the_ones_there_are(mid_game):
     unit_id = SET[mid_game.state.rules][0]
     with pytest.raises(UserError, match="is not one of its values") as raised:
         mid_game.apply(adjust.set_status(unit_id, {"no_such_thing": 1}))
-    for name in SET[mid_game.state.rules][1]:
-        assert name in raised.value.message
+    system = registry.get(mid_game.state.rules)
+    for spec in system.status_fields(mid_game.state, mid_game.state.unit(unit_id)):
+        assert spec.label in raised.value.message  # as the card and the quick entry read it
 
 
 def test_a_table_with_no_game_sets_stats_not_damage():
