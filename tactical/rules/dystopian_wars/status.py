@@ -141,7 +141,9 @@ def _attack_words(before: GameState, declare: Event, events: Sequence[Event]) ->
 
 
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
-    """In the Squadron Activation Sequence (R002.28), what `side` cannot do now and why: the
+    """What `side` cannot do now and why. In the End Phase, ending the turn while a Damage
+    Repair, Bravery Test or Drift is still to take (R002.19). In the Squadron Activation
+    Sequence (R002.28): the
     squadrons that cannot activate (activated this turn, a Wing launched this turn (R002.61),
     the initiative winner activates first, another squadron's activation under way); in its
     own activation the weapons and generators with no target it may take (the reason the
@@ -152,7 +154,10 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     state = play.setup(state)
     if tracking.game_over(state) or side not in state.sides:
         return ()
-    if play.TURN_SEQUENCE.phase(position).name != play.ACTIVATION:
+    phase = play.TURN_SEQUENCE.phase(position).name
+    if phase == play.END_PHASE:
+        return _end_of_turn_waiting(state, side)
+    if phase != play.ACTIVATION:
         return ()
     act = tracking.get(state, "activation")
     if act is None:
@@ -166,6 +171,31 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     if act["stage"] == "boarding":
         return _boardings_refused(state, act)
     return ()
+
+
+def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
+    """R002.19: the turn ends once every Damage Repair, Bravery Test and Drift is taken."""
+    from tactical.rules.dystopian_wars import play
+
+    end = tracking.mapping(state, "end_phase")
+    if not end.get("started") or tracking.get(state, "turn_closed"):
+        return ()
+    waiting = []
+    for each in state.sides:
+        waiting += [f"{u.name or u.id}'s Damage Repair" for u in play._repairable(state, each)]
+        tests = play._bravery_due(state, each)
+        waiting += [f"the {_squadron_words(key)} Bravery Test" for key in tests]
+        waiting += [f"{u.name or u.id}'s Drift" for u in play._drifting(state, each)]
+    if not waiting:
+        return ()
+    return (
+        Unavailable(
+            side,
+            "End the turn",
+            "still to take first: " + ", ".join(waiting) + " (the End Phase's steps in order)",
+            "R002.19",
+        ),
+    )
 
 
 def _squadron_words(key: str) -> str:

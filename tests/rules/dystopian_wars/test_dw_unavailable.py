@@ -167,3 +167,17 @@ def test_R002_29_an_auxiliary_weapon_that_reaches_no_attacker_cannot_counteratta
             "GEO002.7",
         )
     }
+
+
+def test_R002_19_the_turn_ends_once_every_repair_is_taken():
+    state = tracking.add_effect(two_fleets(), "markgraf", "fire")
+    state = run(state, ("end-phase", "A", {}, []))
+    end_phase = TurnPosition(1, 3, 0)
+    refused = {r.title: (r.reason, r.spec_id) for r in DW.unavailable(state, end_phase, "A")}
+    assert refused == {
+        "End the turn": (
+            "still to take first: Markgraf's Damage Repair (the End Phase's steps in order)",
+            "R002.19",
+        )
+    }
+    assert "end-turn" not in [c.kind for c in DW.actions(state, end_phase, "A")]
