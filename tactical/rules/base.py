@@ -705,9 +705,10 @@ class RuleSystem:
         holding the old rule state, `fresh` the system's `setup` of the adjusted table.
         Default: every value of the game so far is kept; in a table keyed by unit ids
         (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
-        or that of a unit whose stats were set by hand (its damage state, say), is the
-        fresh one: the system reads the unit anew from its stats, as at the start of play.
-        A system whose rule state needs more overrides this."""
+        or that of a unit whose stats were set by hand, is the fresh one: the system reads
+        the unit anew from its stats, as at the start of play. A system whose rule state
+        needs more overrides this. (A unit's damage state set by hand goes through
+        `set_status`, not here.)"""
         return after.with_rule_state(**merged_rule_state(before, after, fresh))
 
     def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
