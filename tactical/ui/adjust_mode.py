@@ -700,10 +700,11 @@ def _status_html(system: RuleSystem, state: GameState, unit: Unit, in_game: bool
     listed = " · ".join(shown) or "no values"
     number = next((f for f in settable if f.kind == "int" and f.high), None)
     if number is not None:
-        lower = max(int(number.low or 0), int(number.default) - 1)
+        now = int(number.default)
+        other = now - 1 if now > (number.low or 0) else min(int(number.high), now + 1)
         return (
             f"{escape(listed)}<br><i>set a value by typing: set {escape(unit.id)} "
-            f"{escape(number.label.lower())} {lower}</i>"
+            f"{escape(number.label.lower())} {other}</i>"
         )
     example = next(
         (
