@@ -131,7 +131,7 @@ def _shown(value: Any) -> str:
 
 
 def _pairs(params: Mapping[str, Any]) -> str:
-    return ", ".join(f"{words(str(key))} {plain_value(value)}" for key, value in params.items())
+    return ", ".join(f"{label(str(key))} {plain_value(value)}" for key, value in params.items())
 
 
 def _param(item: str) -> tuple[str, Any]:

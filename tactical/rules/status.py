@@ -33,9 +33,14 @@ def words(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").replace(".", " ").split())
 
 
+# the rules' own abbreviations, as they print them
+ACRONYMS = {"ciws": "CIWS", "lp": "LP", "los": "LOS", "ftl": "FTL", "dradis": "DRADIS"}
+
+
 def label(name: str) -> str:
-    """A schema key as a label: "laser_strength" -> "Laser strength"."""
-    text = words(name)
+    """A schema key as a label: "laser_strength" -> "Laser strength", "ciws_strength" ->
+    "CIWS strength"."""
+    text = " ".join(ACRONYMS.get(word, word) for word in words(name).split(" "))
     return text[:1].upper() + text[1:]
 
 
