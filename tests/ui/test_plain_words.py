@@ -36,6 +36,7 @@ from tactical.ui.fonts import Fonts
 SEED = 5
 STEPS = 24  # per system: every phase of a turn in most, the first attacks in all
 
+
 def test_the_detector_sees_what_it_must():
     """The patterns catch a repr, Python's words and snake_case (the scan can fail)."""
     assert code_like("result: AttackSummary(hits=5, saved=1)")
