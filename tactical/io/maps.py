@@ -24,7 +24,7 @@ from typing import Any
 
 import shapely
 import tomli_w
-from shapely.geometry import Polygon, box
+from shapely.geometry import Polygon
 
 from tactical.errors import UserError
 from tactical.io.files import read_input, write_text_atomic
@@ -604,13 +604,17 @@ def _base(reader: _Reader, value: Any, path: list) -> RectBase | CircleBase:
 
 
 def _on_board(geometry: Polygon, board: Board) -> bool:
-    table = box(
-        -EDGE_TOLERANCE,
-        -EDGE_TOLERANCE,
-        board.width + EDGE_TOLERANCE,
-        board.height + EDGE_TOLERANCE,
+    """Whether the table (with EDGE_TOLERANCE) covers `geometry`: an upright rectangle covers
+    a shape exactly when it holds the shape's bounds (an empty shape is not on the board)."""
+    if geometry.is_empty:
+        return False
+    x0, y0, x1, y1 = geometry.bounds
+    return (
+        x0 >= -EDGE_TOLERANCE
+        and y0 >= -EDGE_TOLERANCE
+        and x1 <= board.width + EDGE_TOLERANCE
+        and y1 <= board.height + EDGE_TOLERANCE
     )
-    return bool(table.covers(geometry))
 
 
 def _bounds_text(geometry: Polygon) -> str:
