@@ -18,10 +18,11 @@ from typing import Any
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
-from tactical.rules.cortex_space import tracker
+from tactical.rules.cortex_space import play, tracker
 from tactical.rules.cortex_space.positions import centre_distance
 from tactical.rules.cortex_space.units import settings, vessel
 from tactical.rules.status import (
+    OrderEntry,
     StatusValue,
     Unavailable,
     UnitStatus,
@@ -131,8 +132,6 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     first (R003.11, vessels act in order of their results); in the group acting now, each
     gun and missile launcher no enemy can be fired at or locked on, with the reason the
     rules give for the nearest enemy (out of range, fired this turn, out of action...)."""
-    from tactical.rules.cortex_space import play  # play builds on this module's neighbours
-
     if tracker.TURN not in state.rule_state:
         state = play.setup(state)
     if not play.is_current(state, position):
@@ -187,8 +186,6 @@ def _rolls_refused(
 
 
 def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
-    from tactical.rules.cortex_space import play
-
     group = play.current_group(state)
     if not group:
         return ()
@@ -219,7 +216,7 @@ def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
 def _fire_refused(
     state: GameState, side: str, options: Mapping[str, Any]
 ) -> tuple[Unavailable, ...]:
-    from tactical.rules.cortex_space import combat, play
+    from tactical.rules.cortex_space import combat
 
     group = play.current_group(state)
     found = []
@@ -273,3 +270,27 @@ def _refusal(
             continue
         return None
     return first
+
+
+def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+    """R003.10 / R003.11: the vessels by their Advantage or Initiative result this turn,
+    highest first (those yet to roll last): in the Actions phase, who has ended its
+    activation and which group acts now. Nothing before the turn's bookkeeping starts."""
+    if not play.is_current(state, position):
+        return ()
+    rolled = tracker.table(state, tracker.INITIATIVE)
+    acting = play.current_group(state) if position.phase == play.ACTIONS_PHASE else ()
+    if position.phase == play.ADVANTAGE_PHASE and not rolled:
+        return ()
+    units = [u for u in state.units if play.can_act(state, u) or u.id in rolled]
+    units.sort(key=lambda u: (rolled.get(u.id) is None, -(rolled.get(u.id) or 0)))
+    return tuple(
+        OrderEntry(
+            unit.id,
+            unit.side,
+            f"initiative {rolled[unit.id]}" if unit.id in rolled else "no roll yet",
+            done=position.phase == play.ACTIONS_PHASE and tracker.is_done(state, unit.id),
+            acting=unit.id in acting,
+        )
+        for unit in units
+    )
