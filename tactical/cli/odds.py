@@ -4,7 +4,10 @@ The exact outcome distribution of one attack as it stands on the table:
 the map's rule system declares the attack (range and arc from the geometry,
 legality with the SPEC rule when it is not) and enumerates its own resolver
 over every dice outcome. Any rule system with combat resolvers works; one
-without says so. `--missiles N` and `--no-ciws` are declaration parameters
+without says so. The text output is in plain words: the units by name, each
+fact and distribution labelled as the rule system's schema keys read
+(`rules.status.label`, as its `Field` labels), yes / no, decimals beside
+exact fractions. `--missiles N` and `--no-ciws` are declaration parameters
 (Battlefleet Mars: the declared salvo size R000.18, and not using CIWS A000.15).
 
 JSON keys (stable):
@@ -31,12 +34,17 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
+from tactical.dice import fraction_text, percent
 from tactical.errors import UserError
 from tactical.io.maps import load_map
+from tactical.model import GameState
 from tactical.rules import registry
-from tactical.rules.base import OddsReport
+from tactical.rules.base import OddsReport, unit_name
+from tactical.rules.status import label, plain_value, words
 
 
 def add_parser(subparsers: Any) -> None:
@@ -82,25 +90,48 @@ def report_for(args: argparse.Namespace) -> OddsReport:
 
 def run(args: argparse.Namespace) -> int:
     report = report_for(args)
-    document = report.as_dict()
     if args.json:
-        print(json.dumps(document, indent=2))
+        print(json.dumps(report.as_dict(), indent=2))
         return 0
-    print(
-        f"{document['attacker']} -> {document['target']} with {document['weapon']} "
-        f"({document['rules']})"
-    )
-    for key, value in document["facts"].items():
-        print(f"  {key}: {value}")
-    for section in document["distributions"]:
-        cited = f" ({section['spec_id']})" if section["spec_id"] else ""
-        print(f"{section['name']}{cited}:")
-        for row in section["outcomes"]:
-            outcome = next(
-                value for key, value in row.items() if key not in ("probability", "percent")
-            )
-            print(f"  {outcome!s:>6}  {row['percent']:>8.4f}%  {row['probability']}")
+    print("\n".join(report_lines(load_map(args.map), report)))
     return 0
+
+
+def report_lines(state: GameState, report: OddsReport) -> list[str]:
+    """The report in plain words: who attacks whom with what, each fact labelled as the
+    rule system names it, then each distribution as a table of outcome, chance and the
+    exact probability."""
+    system = registry.get(report.rules)
+    attack = report.attack
+    lines = [
+        f"{unit_name(state, attack.attacker)} attacks {unit_name(state, attack.target)} with "
+        f"{words(attack.weapon)} ({system.title})"
+    ]
+    if attack.params:
+        lines.append("Declared: " + _pairs(attack.params))
+    lines.extend(f"  {label(str(key))}: {_shown(value)}" for key, value in report.facts.items())
+    for section in report.sections:
+        cited = f" ({section.spec_id})" if section.spec_id else ""
+        lines.append(f"{label(section.name)}{cited}:")
+        rows = [(plain_value(outcome), p) for outcome, p in section.distribution.pairs]
+        heading = label(section.label)
+        width = max([len(heading), *(len(text) for text, _ in rows)])
+        lines.append(f"  {heading:<{width}}  {'chance':>9}  exact")
+        lines.extend(
+            f"  {text:<{width}}  {percent(p):>8.4f}%  {fraction_text(p)}" for text, p in rows
+        )
+    return lines
+
+
+def _shown(value: Any) -> str:
+    """A fact's value: an exact fraction also as a decimal, the rest as a player reads it."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{float(value):.4g} ({fraction_text(value)})"
+    return plain_value(value)
+
+
+def _pairs(params: Mapping[str, Any]) -> str:
+    return ", ".join(f"{label(str(key))} {plain_value(value)}" for key, value in params.items())
 
 
 def _param(item: str) -> tuple[str, Any]:

@@ -2,15 +2,23 @@
 
 `RuleSystem.adjusted`'s default, kept here: the rule state of the game so far,
 with the entries of the units that were removed, added or given new stats
-following the table (see `merged_rule_state`).
+following the table (see `merged_rule_state`). And a unit's status values set by
+hand (`RuleSystem.status_fields` / `set_status`): checked against their fields
+(`checked_status`: a value over its maximum or below 0 is one clear message) and
+told in words (`status_sentence`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import math
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+
+if TYPE_CHECKING:  # base builds on this module
+    from tactical.rules.base import Field
 
 
 def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> dict[str, Any]:
@@ -48,3 +56,80 @@ def _follow_units(value: Any, fresh: Any, ids: set[str], removed: set[str], adde
     if isinstance(value, tuple) and any(isinstance(item, str) and item in ids for item in value):
         return tuple(item for item in value if not (isinstance(item, str) and item in removed))
     return value
+
+
+# --------------------------------------------------------------------------- status set by hand
+
+
+def checked_status(fields: Sequence[Field], values: Mapping[str, Any], who: str) -> dict[str, Any]:
+    """`values` (keys of `fields`, `RuleSystem.status_fields`) checked against their fields:
+    one UserError for the first wrong one, saying which value, what it takes and the rule."""
+    known = {spec.name: spec for spec in fields}
+    if not values:
+        raise UserError(f"adjust {who}: no status value given{_settable(fields)}")
+    checked = {}
+    for key, value in values.items():
+        spec = known.get(key)
+        if spec is None:
+            raise UserError(f"adjust {who}: {key!r} is not one of its values{_settable(fields)}")
+        if not _fits(spec, value):
+            why = f" ({spec.doc})" if spec.doc else ""
+            raise UserError(
+                f"adjust {who}: {spec.label} takes {_takes(spec)}, not {_shown(value)}{why}",
+                spec_id=spec.spec_id,
+            )
+        checked[key] = value
+    return checked
+
+
+def status_sentence(fields: Sequence[Field], values: Mapping[str, Any]) -> str:
+    """The values set, in words: "Shield fore 9 → 4, Weapons 4 → 2" (`fields` as they were
+    before, their defaults the old values)."""
+    known = {spec.name: spec for spec in fields}
+    parts = [
+        f"{known[key].label} {_shown(known[key].default)} → {_shown(value)}"
+        for key, value in values.items()
+        if known[key].default != value
+    ]
+    return ", ".join(parts) or "nothing changed"
+
+
+def _fits(spec: Field, value: Any) -> bool:
+    if spec.kind == "bool":
+        return isinstance(value, bool)
+    if spec.kind == "str":
+        return isinstance(value, str) and (not spec.choices or value in spec.choices)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    if spec.kind == "int" and not float(value).is_integer():
+        return False
+    if not math.isfinite(value):
+        return False
+    return (spec.low is None or value >= spec.low) and (spec.high is None or value <= spec.high)
+
+
+def _takes(spec: Field) -> str:
+    if spec.kind == "bool":
+        return "yes or no (true or false)"
+    if spec.kind == "str":
+        return "one of " + ", ".join(spec.choices or ()) if spec.choices else "a word"
+    what = "a whole number" if spec.kind == "int" else "a number"
+    if spec.low is not None and spec.high is not None:
+        return f"{what} from {spec.low:g} to {spec.high:g}"
+    if spec.low is not None:
+        return f"{what} of at least {spec.low:g}"
+    return what if spec.high is None else f"{what} of at most {spec.high:g}"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _settable(fields: Sequence[Field]) -> str:
+    if not fields:
+        return ": it has none to set by hand"
+    return " (its values: " + ", ".join(spec.label for spec in fields) + ")"

@@ -716,10 +716,24 @@ class RuleSystem:
         holding the old rule state, `fresh` the system's `setup` of the adjusted table.
         Default: every value of the game so far is kept; in a table keyed by unit ids
         (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
-        or that of a unit whose stats were set by hand (its damage state, say), is the
-        fresh one: the system reads the unit anew from its stats, as at the start of play.
-        A system whose rule state needs more overrides this."""
+        or that of a unit whose stats were set by hand, is the fresh one: the system reads
+        the unit anew from its stats, as at the start of play. A system whose rule state
+        needs more overrides this. (A unit's damage state set by hand goes through
+        `set_status`, not here.)"""
         return after.with_rule_state(**merged_rule_state(before, after, fresh))
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        """The values of `unit`'s status a player may set by hand in a game (adjust mode: its
+        damage state), each a `Field`: its name is the key an adjustment sets, its title the
+        label the card shows, its bounds what the rules allow (from 0 up to the unit's own
+        maximum), its default the value now. Default: none (see `set_status`)."""
+        return ()
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        """`state` with `unit`'s status values set by hand, kept as the system keeps them (in
+        its stats or in its rule state); `values` are keys of `status_fields`, already checked
+        against them (`rules.adjusting.set_status`). Default: the values are stats."""
+        return state.replace_unit(unit.with_stats(**values))
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str

@@ -19,9 +19,12 @@ Front ends show these as given; they never name a rule system.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal
+
+from tactical.model import GameState
 
 Token = Literal["", "bar", "pips"]
 
@@ -32,17 +35,25 @@ def words(name: str) -> str:
     return " ".join(name.replace("_", " ").replace("-", " ").replace(".", " ").split())
 
 
+# the rules' own abbreviations, as they print them
+ACRONYMS = {"ciws": "CIWS", "lp": "LP", "los": "LOS", "ftl": "FTL", "dradis": "DRADIS"}
+
+
 def label(name: str) -> str:
-    """A schema key as a label: "laser_strength" -> "Laser strength"."""
-    text = words(name)
+    """A schema key as a label: "laser_strength" -> "Laser strength", "ciws_strength" ->
+    "CIWS strength"."""
+    text = " ".join(ACRONYMS.get(word, word) for word in words(name).split(" "))
     return text[:1].upper() + text[1:]
 
 
 def plain_value(value: Any) -> str:
     """A value as a player reads it: yes / no, no decimals on whole numbers, lists joined,
-    tables as "key value" pairs, nothing for an empty one."""
+    tables (and a rule system's small records, dataclasses) as "key value" pairs, nothing
+    for an empty one."""
     if value is None:
         return "-"
+    if is_dataclass(value) and not isinstance(value, type):
+        value = {spec.name: getattr(value, spec.name) for spec in fields(value)}
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -146,3 +157,15 @@ class OrderEntry:
     result: str = ""
     done: bool = False
     acting: bool = False
+
+
+def player_words(state: GameState, text: str) -> str:
+    """A rule system's message as a player reads it: the units it quotes by id ('markgraf')
+    called by their names ("'markgraf''s" becomes "Markgraf's"), and a key it names in
+    snake_case (option allow_disengage) as words (option allow disengage)."""
+    names = {unit.id: unit.name or unit.id for unit in state.units}
+    text = re.sub(r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text)
+    return SNAKE_CASE.sub(lambda found: words(found.group(0)), text)
+
+
+SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

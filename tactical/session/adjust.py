@@ -11,8 +11,12 @@ whose `actor` is the unit or terrain piece it touches and whose `op` says what:
 - `delete` — the unit or piece goes;
 - `reshape` — a piece's new `polygon` or `circle` (vertex moves, inserted and
   removed vertices are built by `move_vertex`, `insert_vertex`, `remove_vertex`);
-- `set` — a unit's `name`, `side` and `stats` keys (its damage state where the
-  rule system keeps it in its stats); `unset` lists stats keys to remove.
+- `set` — a unit's `name`, `side` and `stats` keys; `unset` lists stats keys to
+  remove (the rule system then reads the unit anew from its stats);
+- `status` — a unit's status `values` in a game (its damage state: hull left,
+  shields, wounds...), the keys of `RuleSystem.status_fields`, set where the rule
+  system keeps them (`RuleSystem.set_status`: its stats or its rule state) and
+  nothing else of the game changed; a value over its maximum or below 0 is refused.
 
 Each change is checked exactly as a map file is (`io.maps.read_unit` /
 `read_terrain`: the rule system's stats schema, a simple polygon, the whole
@@ -37,10 +41,11 @@ from tactical.errors import UserError
 from tactical.io.maps import read_terrain, read_unit, terrain_table, unit_table
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit, thaw
 from tactical.rules import registry
+from tactical.rules.adjusting import checked_status, status_sentence
 from tactical.rules.base import Action, Event
 
 ADJUST = "adjust"
-OPS = ("move", "add", "delete", "reshape", "set")
+OPS = ("move", "add", "delete", "reshape", "set", "status")
 SOURCE = "adjust"
 UNIT_SETTABLE = ("name", "side", "stats", "unset")
 PLACES = 2  # decimals of inches in the log's sentences
@@ -121,6 +126,12 @@ def set_unit(
     if unset:
         params["unset"] = list(unset)
     return _action(unit_id, "set", **params)
+
+
+def set_status(unit_id: str, values: Mapping[str, Any]) -> Action:
+    """Set a unit's status values in a game (its damage state), by the keys of its rule
+    system's `status_fields`: `set_status("enterprise", {"shield_fore": 4})`."""
+    return _action(unit_id, "status", values=thaw(values))
 
 
 def move_vertex(state: GameState, piece_id: str, index: int, x: float, y: float) -> Action:
@@ -214,6 +225,8 @@ def adjust_in_game(
     table (its `setup` accepts it: e.g. a duel keeps two ships), and it carries its rule
     state over (`RuleSystem.adjusted`)."""
     adjusted = adjust_table(state, action)
+    if action.params.get("op") == "status":
+        return adjusted  # the rule system set its own values (`set_status`), nothing else
     playing = tuple(sides) if sides is not None else state.sides
     strangers = sorted({unit.side for unit in adjusted.state.units} - set(playing))
     if strangers:
@@ -258,6 +271,8 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     if op == "delete":
         _no_params(unit.id, op, params)
         return Adjustment(state.without_unit(unit.id), f"{unit.id} removed")
+    if op == "status":
+        return _set_status(state, unit, params)
     table = unit_table(unit)
     if op == "move":
         _only(unit.id, op, params, ("x", "y", "heading"))
@@ -287,6 +302,18 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     if op == "move":
         return Adjustment(after, f"{unit.id} moved {_pose(unit)} to {_pose(changed)}")
     return Adjustment(after, f"{unit.id} changed: {_differences(unit, changed)}")
+
+
+def _set_status(state: GameState, unit: Unit, params: dict[str, Any]) -> Adjustment:
+    _only(unit.id, "status", params, ("values",))
+    values = params["values"]
+    if not isinstance(values, Mapping):
+        raise UserError(f"adjust {unit.id}: status values must be a table of values to set")
+    system = registry.get(state.rules)
+    fields = system.status_fields(state, unit)
+    checked = checked_status(fields, thaw(values), unit.id)
+    after = system.set_status(state, unit, checked)
+    return Adjustment(after, f"{unit.id} status set: {status_sentence(fields, checked)}")
 
 
 def _adjust_terrain(
@@ -400,6 +427,11 @@ class TableDraft:
         return tuple(action for action, _ in self.changes[: self.cursor])
 
     def apply(self, action: Action) -> TableDraft:
+        if action.kind == ADJUST and action.params.get("op") == "status":
+            raise UserError(
+                f"adjust {action.actor}: a table with no game yet has no damage to set: "
+                "set its stats (set ruler hull points 5), or adjust it once the game is on"
+            )
         adjusted = adjust_table(self.state, action)
         keep = self.cursor + 1
         return TableDraft(

@@ -7,8 +7,10 @@
     rect 10 10 14 12 dense large      a rectangle terrain piece, corner to corner
     circle 20 20 3 obstructing small  a circle terrain piece: centre and radius
     delete ruler            a unit or terrain piece taken off the table
-    set ruler hull points 5 a unit's stat set (its damage state, say); also
-                            set ruler name HMS Ruler, set ruler side B
+    set ruler hull points 5 a unit's stat set; also set ruler name HMS Ruler,
+                            set ruler side B
+    set ruler hull 3        in a game, a status value of the unit (its damage state,
+                            as its card shows it: `RuleSystem.status_fields`)
 
 Numbers are inches and degrees; heading, side, kind and height may be left
 out (heading 0, the class's own side, the rule system's first terrain kind,
@@ -28,7 +30,7 @@ from tactical.errors import UserError
 from tactical.io.catalogue import Catalogue
 from tactical.model import GameState, SizeClass
 from tactical.rules import registry
-from tactical.rules.base import Action
+from tactical.rules.base import Action, Field
 from tactical.session import adjust
 
 USAGE = (
@@ -67,7 +69,7 @@ def parse_quick_entry(
             raise UserError(f"quick entry: delete takes one id, e.g. delete ruler; {USAGE}")
         return QuickEntry(adjust.delete(words[1]), f"remove {words[1]}")
     if head.lower() == "set" and not _is_item(state, head):
-        return _set(words[1:], state)
+        return _set(words[1:], state, in_game=sides is not None)
     if head.lower() in ("rect", "circle") and not _is_item(state, head):
         return _terrain(head.lower(), words[1:], state)
     if _is_item(state, head) and state.has_unit(head):
@@ -101,10 +103,10 @@ def parse_quick_entry(
     return QuickEntry(adjust.add_unit(table), f"place {unit_class.name} as {unit_id}")
 
 
-def _set(words: Sequence[str], state: GameState) -> QuickEntry:
+def _set(words: Sequence[str], state: GameState, *, in_game: bool) -> QuickEntry:
     if len(words) < 3:
         raise UserError(
-            "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull_points 5"
+            "quick entry: set takes a unit, a stat and a value, e.g. set ruler hull points 5"
         )
     unit_id = words[0]
     if not state.has_unit(unit_id):
@@ -114,9 +116,27 @@ def _set(words: Sequence[str], state: GameState) -> QuickEntry:
         return QuickEntry(adjust.set_unit(unit_id, **{key: rest}), f"{unit_id}: {key} {rest}")
     # the stat as the screen shows it ("hull points") or as the map writes it ("hull_points")
     key, rest = "_".join(words[1:-1]), words[-1]
+    status = _status_field(state, unit_id, words[1:-1]) if in_game else None
+    if status is not None:
+        value = _value(rest)
+        if status.kind == "bool" and rest.lower() in ("yes", "no"):
+            value = rest.lower() == "yes"
+        return QuickEntry(
+            adjust.set_status(unit_id, {status.name: value}), f"{unit_id}: {status.label} {rest}"
+        )
     return QuickEntry(
         adjust.set_unit(unit_id, stats={key: _value(rest)}), f"{unit_id}: {key} {rest}"
     )
+
+
+def _status_field(state: GameState, unit_id: str, named: Sequence[str]) -> Field | None:
+    """The unit's status value named by its key ("shield_fore") or its label ("shield fore")."""
+    key, words = "_".join(named).lower(), " ".join(named).lower()
+    system = registry.get(state.rules)
+    for spec in system.status_fields(state, state.unit(unit_id)):
+        if spec.name.lower() == key or spec.label.lower() == words:
+            return spec
+    return None
 
 
 def _value(text: str) -> Any:

@@ -349,6 +349,7 @@ class AdjustMode:
             self.services.show_message("Cannot save the map", error.describe())
             return False
         self.source = saved.path
+        self.services.map_saved(saved.path)
         self.services.set_status(f"{saved.path}: {saved.note}")
         return True
 
@@ -662,7 +663,8 @@ class AdjustMode:
                 (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}"),
                 f"{unit.id}, side {unit.side}",
             )
-            self.panel.values.set_text(_status_html(self.services.system, state, unit))
+            in_game = not self.drafting
+            self.panel.values.set_text(_status_html(self.services.system, state, unit, in_game))
         elif self.terrain is not None and any(p.id == self.terrain for p in state.terrain):
             piece = state.terrain_piece(self.terrain)
             cx, cy = _centre(state, piece.id)
@@ -703,15 +705,25 @@ def _inches(value: float) -> str:
     return f'{value:g}"'
 
 
-def _status_html(system: RuleSystem, state: GameState, unit: Unit) -> str:
+def _status_html(system: RuleSystem, state: GameState, unit: Unit, in_game: bool) -> str:
     """The unit's state as its rule system words it (hull 6/7, shields, damage...), and how
-    to set a value: its stats, typed in the quick entry line."""
+    to set a value typed in the quick entry line: in a game its status (its damage state),
+    on a table with no game yet its stats."""
     try:
         status = system.unit_status(state, unit)
+        settable = system.status_fields(state, unit) if in_game else ()
     except UserError:
-        status = None
+        status, settable = None, ()
     shown = [f"{value.label} {value.text}" for value in status.values] if status else []
     listed = " · ".join(shown) or "no values"
+    number = next((f for f in settable if f.kind == "int" and f.high), None)
+    if number is not None:
+        now = int(number.default)
+        other = now - 1 if now > (number.low or 0) else min(int(number.high), now + 1)
+        return (
+            f"{escape(listed)}<br><i>set a value by typing: set {escape(unit.id)} "
+            f"{escape(number.label.lower())} {other}</i>"
+        )
     example = next(
         (
             (key, value)

@@ -360,7 +360,9 @@ class App:
             return
         if self.view.mode == "setup" and self.setup.ui_event(event):
             return
-        if self.view.mode == "adjust" and self.adjust.ui_event(event):
+        # "Save map as…" over a file asks in any mode, and the answer is the adjust mode's
+        answer = event.type == pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED
+        if (self.view.mode == "adjust" or answer) and self.adjust.ui_event(event):
             return
         if (
             event.type == pygame_gui.UI_BUTTON_PRESSED
@@ -697,10 +699,11 @@ class App:
             self.ask_file("save-map-as", "Save the map as (.toml)", False)
             return False
         table = self.map_state if self.view.mode == "play" else self.state
-        saved = self.adjust.save_map_as(target, state=table)
-        if saved:
-            self.path = target
-        return saved
+        return self.adjust.save_map_as(target, state=table)  # on success: `map_saved`
+
+    def map_saved(self, path: Path) -> None:
+        """The map now lives at `path` (also after a confirmed overwrite): Ctrl+S saves there."""
+        self.path = path
 
     def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
         """The current view as a PNG (atomic write); a free name in the current folder."""

@@ -69,5 +69,9 @@ class Services(Protocol):
     def adopt_map(self, state: GameState, path: Path | None) -> None:
         """The table a new game starts from."""
 
+    def map_saved(self, path: Path) -> None:
+        """The map was saved as `path` (asked first when it replaced a file): the window's
+        file and title follow it."""
+
     def refresh_card(self) -> None:
         """Re-word the hover card (a roll changed what it says)."""

@@ -73,8 +73,12 @@ def test_declaration_parameters(capsys):
 def test_text_output(capsys):
     assert main(["odds", MAP, "mars-catapult", "laser", "ares-cruiser"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("mars-catapult -> ares-cruiser with laser (battlefleet-mars)")
-    assert "result (T000.2):" in out
+    assert out.startswith(
+        "Catapult Phobos attacks Ares cruiser Nemesis with laser "
+        "(Battlefleet Mars: Tactical Game Changes)"
+    )
+    assert "  Laser strength: 4\n" in out and "  Hit probability: " in out
+    assert "Result (T000.2):\n  Result     chance  exact\n  miss  " in out
 
 
 @pytest.mark.parametrize(

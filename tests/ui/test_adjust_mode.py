@@ -124,7 +124,7 @@ def test_new_table_built_from_nothing_in_18_actions_and_saved(app, tmp_path):
     assert actions == 18
     assert load_map(target) == state
     assert default_map_path().read_bytes() == builtin
-    assert app.path is None and app.adjust.source == target  # a new file, no old comments
+    assert app.path == target and app.adjust.source == target  # the window's file now
     key(app, pygame.K_F2)  # back to play: the new table is a new game
     assert app.view.mode == "play", app.view.status
     assert app.play.session.game.initial == state

@@ -14,11 +14,11 @@ snake_case name (`take_default`, `battery_damage`).
 
 from __future__ import annotations
 
-import re
 import time
 
 import pygame
 import pytest
+from plain_words import code_like
 from pygame_gui.elements import (
     UIButton,
     UIDropDownMenu,
@@ -42,19 +42,6 @@ from tactical.ui.results import dice_line
 
 SEED = 5
 STEPS = 30  # per system: every phase of a turn in most, the first attacks in all
-REPR = re.compile(r"\b[A-Z][A-Za-z]+\([a-z_]+=|\bFrozenMap\(|\bmappingproxy\(|<[a-z_.]+ object at")
-PYTHON_WORDS = re.compile(r"\b(True|False|None)\b")
-SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
-TAGS = re.compile(r"<[^>]*>")
-
-
-def code_like(text: str) -> list[str]:
-    """What in `text` reads like code (markup tags and file paths aside)."""
-    plain = TAGS.sub(" ", text)
-    words = [w for w in plain.split() if "/" not in w and "." not in w.strip(".,:;")]
-    found = REPR.findall(plain) + PYTHON_WORDS.findall(plain)
-    found += [m for w in words for m in SNAKE.findall(w)]
-    return found
 
 
 def test_the_detector_sees_what_it_must():

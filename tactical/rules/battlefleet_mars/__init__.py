@@ -32,6 +32,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     FiringBand,
     MeasuringConventions,
     OddsReport,
@@ -42,7 +43,7 @@ from tactical.rules.base import (
     TurnSequence,
     WeaponReach,
 )
-from tactical.rules.battlefleet_mars import combat, play, status
+from tactical.rules.battlefleet_mars import by_hand, combat, play, status
 from tactical.rules.battlefleet_mars import outcome as ending
 from tactical.rules.battlefleet_mars.tables import max_range, range_units, range_units_array
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
@@ -150,6 +151,12 @@ class BattlefleetMars(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tactical.model import GameState, Unit
-from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT
+from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT, RESULT_CODES
 from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
 from tactical.rules.ending import UnitCondition
 
@@ -42,8 +42,9 @@ def strength(unit: Unit) -> float:
 
 
 def damage_points(result: str) -> int:
-    """A000.E1: B1-B4 and L1-L4 count their number, iL 2, R 3; "-" nothing."""
-    if result in (NO_EFFECT, DESTROYED_RESULT):
+    """A000.E1: B1-B4 and L1-L4 count their number, iL 2, R 3; "-" nothing, and nothing for
+    what is no result of T000.2 (a missile's miss of the A000.8 roll, in older records)."""
+    if result in (NO_EFFECT, DESTROYED_RESULT) or result not in RESULT_CODES:
         return 0
     if result in RESULT_POINTS:
         return RESULT_POINTS[result]
@@ -51,8 +52,9 @@ def damage_points(result: str) -> int:
 
 
 def record_results(state: GameState, target: str, results: Iterable[str]) -> GameState:
-    """The state with the results scored against a ship or base added to its record."""
-    scored = tuple(r for r in results if r != NO_EFFECT)
+    """The state with the results scored against a ship or base added to its record (a miss,
+    of the laser or of a missile's A000.8 roll, is no result of T000.2: not scored)."""
+    scored = tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
     if not scored:
         return state
     hits = dict(state.rule_state.get(HITS, {}))

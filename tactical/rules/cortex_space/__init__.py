@@ -29,6 +29,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -42,7 +43,7 @@ from tactical.rules.base import (
     WeaponReach,
     bands_from_limits,
 )
-from tactical.rules.cortex_space import combat, play, status
+from tactical.rules.cortex_space import by_hand, combat, play, status
 from tactical.rules.cortex_space import outcome as ending
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
@@ -55,7 +56,7 @@ from tactical.rules.cortex_space.units import (
     vessel,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import OrderEntry, UnitStatus
+from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -164,6 +165,17 @@ class CortexSpace(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        return status.unavailable(state, position, side)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)

@@ -1,5 +1,5 @@
-"""Cortex space in words: a vessel's status (its stats and `tracker`) and a resolution's
-summary.
+"""Cortex space in words: a vessel's status (its stats and `tracker`), a resolution's
+summary, and what a side cannot do now, with the reason and rule (`unavailable`).
 
 Status: Life Points left after Wound and Stun (R003.25, base Cortex G.5: out at Wound
 >= Life Points, adrift at Wound + Stun), Armor, Speed (R003.16), the dice of the pilot
@@ -12,13 +12,24 @@ missiles left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
+from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.cortex_space import play, tracker
-from tactical.rules.cortex_space.units import vessel
-from tactical.rules.status import OrderEntry, StatusValue, UnitStatus, WeaponStatus, counted
+from tactical.rules.cortex_space.positions import centre_distance
+from tactical.rules.cortex_space.units import settings, vessel
+from tactical.rules.status import (
+    OrderEntry,
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    WeaponStatus,
+    counted,
+    player_words,
+)
 
 
 def unit_status(state: GameState, unit: Unit) -> UnitStatus:
@@ -112,6 +123,153 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
             said += f", {outcome.get('wound')} wound and {outcome.get('stun')} stun"
         return said
     return default_description(before, action, events)
+
+
+def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
+    """What `side` cannot do now and why. Advantage / initiative: a vessel out of action
+    rolls nothing (base Cortex, G.5), and one with no enemy within the dogfight distance cannot
+    dogfight for the Advantage (R003.10). Actions: the vessels waiting while others act
+    first (R003.11, vessels act in order of their results); in the group acting now, each
+    gun and missile launcher no enemy can be fired at or locked on, with the reason the
+    rules give for the nearest enemy (out of range, fired this turn, out of action...)."""
+    if tracker.TURN not in state.rule_state:
+        state = play.setup(state)
+    if not play.is_current(state, position):
+        return ()
+    options = settings(state)
+    if position.phase == play.ADVANTAGE_PHASE:
+        return _rolls_refused(state, side, options)
+    return _waiting(state, side) + _fire_refused(state, side, options)
+
+
+def _rolls_refused(
+    state: GameState, side: str, options: Mapping[str, Any]
+) -> tuple[Unavailable, ...]:
+    rolled = tracker.table(state, tracker.INITIATIVE)
+    reach = float(options["dogfight_inches"])
+    found = []
+    for unit in state.units:
+        card = vessel(unit)
+        if unit.side != side or unit.id in rolled:
+            continue
+        name = unit.name or unit.id
+        if card.destroyed or card.disabled:
+            found.append(
+                Unavailable(
+                    unit.id,
+                    f"{name}: roll Initiative",
+                    f"{name} is out of action (Wound and Stun at its Life Points): it rolls "
+                    "nothing",
+                    "G.5",
+                )
+            )
+            continue
+        if not options["dogfighting"]:
+            continue
+        near = [
+            other
+            for other in state.units
+            if other.side != side
+            and not vessel(other).destroyed
+            and centre_distance(unit, other) <= reach + 1e-9
+        ]
+        if not near:
+            found.append(
+                Unavailable(
+                    unit.id,
+                    f"{name}: dogfight for the Advantage",
+                    f'no enemy within the dogfight distance ({reach:g}") of {name}',
+                    "R003.10",
+                )
+            )
+    return tuple(found)
+
+
+def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
+    group = play.current_group(state)
+    if not group:
+        return ()
+    head = state.unit(group[0])
+    results = tracker.table(state, tracker.INITIATIVE)
+    first = results.get(head.id)
+    found = []
+    for unit in state.units:
+        if unit.side != side or unit.id in group or tracker.is_done(state, unit.id):
+            continue
+        if not play.can_act(state, unit):
+            continue
+        name = unit.name or unit.id
+        mine = results.get(unit.id)
+        numbers = f" ({first} against {mine})" if first is not None and mine is not None else ""
+        found.append(
+            Unavailable(
+                unit.id,
+                f"{name}: act",
+                f"{head.name or head.id} acts first{numbers}: vessels act in order of their "
+                "results, highest first",
+                "R003.11",
+            )
+        )
+    return tuple(found)
+
+
+def _fire_refused(
+    state: GameState, side: str, options: Mapping[str, Any]
+) -> tuple[Unavailable, ...]:
+    from tactical.rules.cortex_space import combat
+
+    group = play.current_group(state)
+    found = []
+    for unit in state.units:
+        if unit.side != side or unit.id not in group:
+            continue
+        card = vessel(unit)
+        if card.destroyed or card.disabled:
+            continue  # out of action: it can only end (see play), there is no weapon to list
+        enemies = sorted(
+            (u for u in state.units if u.side != side and not vessel(u).destroyed),
+            key=lambda other: centre_distance(unit, other),
+        )
+        name = unit.name or unit.id
+        for weapon in card.weapons:
+            if weapon.kind == combat.GUN:
+                title = f"{name}: fire {weapon.name}"
+            elif weapon.kind == combat.MISSILE and options["missile_locks"]:
+                title = f"{name}: lock {weapon.name}"
+            else:
+                continue
+            fired = tracker.fired(state, unit.id, weapon.name)
+            if weapon.kind == combat.GUN and 0 < weapon.working <= fired:
+                found.append(
+                    Unavailable(
+                        unit.id,
+                        title,
+                        f"{name}'s {weapon.name} have fired this turn ({fired} of "
+                        f"{weapon.working} working)",
+                        "R003.37",
+                    )
+                )
+                continue
+            refusal = _refusal(state, unit, weapon.name, enemies, combat.declare)
+            if refusal is not None:
+                found.append(Unavailable(unit.id, title, refusal.message, refusal.spec_id))
+    return tuple(found)
+
+
+def _refusal(
+    state: GameState, unit: Unit, weapon: str, enemies: Sequence[Unit], declare: Callable
+) -> UserError | None:
+    """The rules' refusal of `weapon` at the nearest enemy, when no enemy is accepted."""
+    first = None
+    for enemy in enemies:
+        try:
+            declare(state, unit.id, weapon, enemy.id, {})
+        except UserError as error:
+            said = player_words(state, error.message).removesuffix(f" ({error.spec_id})")
+            first = first or UserError(said, spec_id=error.spec_id)
+            continue
+        return None
+    return first
 
 
 def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:

@@ -55,7 +55,7 @@ from tactical.rules.dystopian_wars.schema import (
     WEAPON_EXTRA_FIELDS,
 )
 from tactical.rules.ending import Outcome, UnitCondition
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import Unavailable, UnitStatus
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -294,6 +294,23 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import status
 
         return status.unit_status(state, unit)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        from tactical.rules.dystopian_wars import status
+
+        return status.unavailable(state, position, side)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        from tactical.rules.dystopian_wars import by_hand
+
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        from tactical.rules.dystopian_wars import by_hand
+
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         from tactical.rules.dystopian_wars import status

@@ -1,5 +1,6 @@
-"""Dystopian Wars in words: a model's status (its stat card and what `tracking` keeps) and a
-resolution's summary.
+"""Dystopian Wars in words: a model's status (its stat card and what `tracking` keeps), a
+resolution's summary, and what a side cannot do now in the Squadron Activation Sequence,
+with the reason and rule (`unavailable`).
 
 Status: Hull Points left (R002.44 cards, `hull_lost`), Damage and Critical Ratings,
 shield generators, lasting and end-of-turn critical effects, the squadron and whether it
@@ -9,13 +10,25 @@ wing's fuel (R002.54). Weapons: name, arc, Attack Dice by Range Band 1-4.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
+from tactical.errors import UserError
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, Event, default_description, unit_name
+from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.dystopian_wars import tracking
-from tactical.rules.dystopian_wars.cards import card
-from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted, words
+from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    WeaponStatus,
+    counted,
+    player_words,
+    words,
+)
 
 
 def unit_status(state: GameState, unit: Unit) -> UnitStatus:
@@ -125,3 +138,262 @@ def _attack_words(before: GameState, declare: Event, events: Sequence[Event]) ->
         result = str(damage.get("result", ""))
         said += f" — {result}"
     return said
+
+
+def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
+    """What `side` cannot do now and why. In the End Phase, ending the turn while a Damage
+    Repair, Bravery Test or Drift is still to take (R002.19). In the Squadron Activation
+    Sequence (R002.28): the
+    squadrons that cannot activate (activated this turn, a Wing launched this turn (R002.61),
+    the initiative winner activates first, another squadron's activation under way); in its
+    own activation the weapons and generators with no target it may take (the reason the
+    rules give for the nearest enemy) and the models that cannot board (R002.26, R002.27);
+    in a counterattack, the Auxiliary weapons that reach no attacker (R002.29)."""
+    from tactical.rules.dystopian_wars import play  # play builds the system this reports on
+
+    state = play.setup(state)
+    if tracking.game_over(state) or side not in state.sides:
+        return ()
+    phase = play.TURN_SEQUENCE.phase(position).name
+    if phase == play.END_PHASE:
+        return _end_of_turn_waiting(state, side)
+    if phase != play.ACTIVATION:
+        return ()
+    act = tracking.get(state, "activation")
+    if act is None:
+        return _squadrons_waiting(state, side)
+    if act["side"] != side:
+        if act["stage"] == "counter" and side in act.get("defenders", ()):
+            return _counters_refused(state, act, side)
+        return _activation_under_way(state, act, side)
+    if act["stage"] == "declare":
+        return _attacks_refused(state, act)
+    if act["stage"] == "boarding":
+        return _boardings_refused(state, act)
+    return ()
+
+
+def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
+    """R002.19: the turn ends once every Damage Repair, Bravery Test and Drift is taken."""
+    from tactical.rules.dystopian_wars import play
+
+    end = tracking.mapping(state, "end_phase")
+    if not end.get("started") or tracking.get(state, "turn_closed"):
+        return ()
+    waiting = []
+    for each in state.sides:
+        waiting += [f"{u.name or u.id}'s Damage Repair" for u in play._repairable(state, each)]
+        tests = play._bravery_due(state, each)
+        waiting += [f"the {_squadron_words(key)} Bravery Test" for key in tests]
+        waiting += [f"{u.name or u.id}'s Drift" for u in play._drifting(state, each)]
+    if not waiting:
+        return ()
+    return (
+        Unavailable(
+            side,
+            "End the turn",
+            "still to take first: " + ", ".join(waiting) + " (the End Phase's steps in order)",
+            "R002.19",
+        ),
+    )
+
+
+def _squadron_words(key: str) -> str:
+    return words(key.split(":", 1)[-1])
+
+
+def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
+    from tactical.rules.dystopian_wars import flyers, play
+
+    turn = int(tracking.get(state, "turn", 1))
+    done = set(tracking.get(state, "activated", ()))
+    initiative = tracking.get(state, "initiative")
+    winner = str(initiative["winner"]) if initiative is not None else None
+    waiting = play._passive_until_winner(state, side)
+    found = []
+    for key, units in squadrons(state, side).items():
+        if all(tracking.is_prize(state, u.id) for u in units):
+            continue
+        title, name = f"{side}: activate {_squadron_words(key)}", _squadron_words(key)
+        if key in done:
+            found.append(
+                Unavailable(
+                    side,
+                    title,
+                    f"{name.capitalize()} has activated this turn: a squadron activates once a "
+                    "turn",
+                    "R002.28",
+                )
+            )
+        elif not flyers.can_be_activated(state, key, turn):
+            found.append(
+                Unavailable(
+                    side,
+                    title,
+                    f"the {name} Wing launched this turn and cannot be activated until the next",
+                    "R002.61",
+                )
+            )
+        elif waiting:
+            found.append(
+                Unavailable(
+                    side,
+                    title,
+                    f"{winner} won the initiative and activates a squadron first",
+                    "G.5",
+                )
+            )
+    return tuple(found)
+
+
+def _activation_under_way(
+    state: GameState, act: Mapping[str, Any], side: str
+) -> tuple[Unavailable, ...]:
+    from tactical.rules.dystopian_wars import play
+
+    if not play.activatable(state, side):
+        return ()
+    return (
+        Unavailable(
+            side,
+            f"{side}: activate a squadron",
+            f"{act['side']} is activating its {_squadron_words(str(act['squadron']))}: a "
+            "squadron's activation ends before the next one begins",
+            "R002.28",
+        ),
+    )
+
+
+def _nearest_refusal(
+    unit: Unit, targets: Sequence[Unit], check: Callable[[Unit], object]
+) -> UserError | None:
+    """The refusal `check` gives for the nearest of `targets` (None when one is accepted)."""
+    refusal = None
+    for target in sorted(targets, key=lambda t: math.dist((unit.x, unit.y), (t.x, t.y))):
+        try:
+            check(target)
+        except UserError as error:
+            refusal = refusal or error
+            continue
+        return None
+    return refusal
+
+
+def _refused(state: GameState, actor: str, title: str, error: UserError) -> Unavailable:
+    said = re.sub(r"\bRB([1-4])\b", r"Range Band \1", player_words(state, error.message))
+    return Unavailable(actor, title, said, error.spec_id)
+
+
+def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:
+    from tactical.rules.dystopian_wars import combat, command, generators, play
+
+    used = play._used(act)
+    flags_of = play._flags_of(state, act)
+    options = play.options_of(state)
+    found = []
+    for unit in squadron_units(state, act["squadron"]):
+        if tracking.is_prize(state, unit.id):
+            continue
+        enemies = [t for t in state.units if t.side != unit.side]
+        launched = act.get("launched") == unit.id
+        name = unit.name or unit.id
+        for weapon in card(unit).weapons:
+            if (unit.id, weapon.name) in used:
+                continue
+            title = f"{name}: {weapon.name}"
+            error = _nearest_refusal(
+                unit,
+                enemies,
+                lambda target, shooter=unit.id, weapon=weapon.name, launched=launched: (
+                    combat.declare(state, shooter, weapon, target.id, {}, launched=launched)
+                ),
+            )
+            engaged = tuple(act.get("engaged", {}).get(unit.id, ()))
+            why = command.restricted(state, unit, options)
+            if error is not None:
+                found.append(_refused(state, unit.id, title, error))
+            elif engaged and why is not None:
+                legal = play._targets_for(state, unit, weapon.name, launched)
+                if not set(legal) & set(engaged):
+                    named_targets = ", ".join(unit_name(state, t) for t in engaged)
+                    found.append(
+                        Unavailable(
+                            unit.id,
+                            title,
+                            f"{name} is {why}: no Split Fire, and {named_targets} "
+                            f"(already its target) is out of this weapon's reach",
+                            "R002.27" if why == "broken" else "R002.26",
+                        )
+                    )
+        flags = flags_of(unit)
+        for generator, check in (
+            ("tesla", generators.check_tesla_alternative),
+            ("ultrasonic", generators.check_ultrasonic),
+        ):
+            if generator not in card(unit).generators:
+                continue
+            error = _nearest_refusal(
+                unit,
+                enemies,
+                lambda target, check=check, source=unit, flags=flags: check(source, target, flags),
+            )
+            if error is not None:
+                found.append(_refused(state, unit.id, f"{name}: {generator} generator", error))
+    return tuple(found)
+
+
+def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:
+    from tactical.rules.dystopian_wars import command, play
+
+    options = play.options_of(state)
+    done = set(act.get("boarded", ()))
+    found = []
+    for unit in squadron_units(state, act["squadron"]):
+        if unit.id in done or card(unit).assault_points <= 0 or tracking.is_prize(state, unit.id):
+            continue
+        title = f"{unit.name or unit.id}: Boarding Assault"
+        try:
+            command.check_boarding(state, unit, options)
+        except UserError as error:
+            found.append(_refused(state, unit.id, title, error))
+            continue
+        if not play._boarding_targets(state, unit):
+            reach = float(options["boarding_range"])
+            found.append(
+                Unavailable(
+                    unit.id,
+                    title,
+                    f"no enemy model at {unit.name or unit.id}'s height within {reach:g}\" "
+                    "to board",
+                    "G.5",
+                )
+            )
+    return tuple(found)
+
+
+def _counters_refused(
+    state: GameState, act: Mapping[str, Any], side: str
+) -> tuple[Unavailable, ...]:
+    from tactical.rules.dystopian_wars import combat, play
+
+    used = play._used(act)
+    attackers = squadron_units(state, act["squadron"])
+    found = []
+    for key in act.get("targeted", ()):
+        for unit in squadron_units(state, key):
+            if unit.side != side or tracking.is_prize(state, unit.id):
+                continue
+            for weapon in card(unit).weapons:
+                if not weapon.auxiliary or (unit.id, weapon.name) in used:
+                    continue
+                error = _nearest_refusal(
+                    unit,
+                    attackers,
+                    lambda target, shooter=unit.id, weapon=weapon.name: combat.declare(
+                        state, shooter, weapon, target.id, {"counter": True}
+                    ),
+                )
+                if error is not None:
+                    title = f"{unit.name or unit.id}: {weapon.name} (counterattack)"
+                    found.append(_refused(state, unit.id, title, error))
+    return tuple(found)

@@ -32,6 +32,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     MeasuringConventions,
     OddsReport,
     Problem,
@@ -44,7 +45,7 @@ from tactical.rules.base import (
     WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, status, turn
+from tactical.rules.heavy_combat import attacks, by_hand, status, turn
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
@@ -145,6 +146,12 @@ class HeavyCombat(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)

@@ -19,7 +19,16 @@ from tactical.rules.heavy_combat import turn
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
-from tactical.rules.status import StatusValue, Unavailable, UnitStatus, WeaponStatus, counted
+from tactical.rules.status import (
+    StatusValue,
+    Unavailable,
+    UnitStatus,
+    WeaponStatus,
+    counted,
+    plain_value,
+    player_words,
+    words,
+)
 
 CLOAK_WORDS = {
     "off": "off",
@@ -137,7 +146,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if spent
         else ""
     )
-    params = ", ".join(f"{k} {v}" for k, v in action.params.items())
+    params = ", ".join(f"{words(k)} {plain_value(v)}" for k, v in action.params.items())
     return (
         f"{actor} declares {action.kind.replace('_', ' ')}"
         + (f": {params}" if params else "")
@@ -175,6 +184,6 @@ def _fire_words(before: GameState, shot: list[Event]) -> str:
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
     """Each declaration of the phase the rules refuse now, with the refusal's words and rule."""
     return tuple(
-        Unavailable(choice.actor, choice.title, error.message, error.spec_id)
+        Unavailable(choice.actor, choice.title, player_words(state, error.message), error.spec_id)
         for choice, error in turn.refusals(state, position, side)
     )

@@ -27,6 +27,7 @@ from tactical.rules.base import (
     Action,
     ActionChoice,
     Attack,
+    Field,
     FiringBand,
     MeasuringConventions,
     OddsReport,
@@ -39,7 +40,7 @@ from tactical.rules.base import (
 )
 from tactical.rules.ending import UnitCondition
 from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
-from tactical.rules.sw_d6_capital import combat, maneuver, play, status
+from tactical.rules.sw_d6_capital import by_hand, combat, maneuver, play, status
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
@@ -158,6 +159,15 @@ class SwD6Capital(RuleSystem):
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        return by_hand.status_fields(state, unit)
+
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        return by_hand.adjusted(before, after, super().adjusted(before, after, fresh))
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        return by_hand.set_status(state, unit, values)
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         return status.describe(before, action, events)
