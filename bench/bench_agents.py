@@ -150,9 +150,9 @@ def run_jobs(jobs: list, workers: int) -> list[dict]:
         return list(pool.map(one_game, jobs, chunksize=1))
 
 
-def table(results: list[dict], strong: str, weak: str) -> list[str]:
+def table(results: list[dict], strong: str, weak: str, rules: list[str]) -> list[str]:
     lines = []
-    for rules_id in RULES:
+    for rules_id in rules:
         rows = [r for r in results if r["rules"] == rules_id and "result" in r]
         wins = sum(r["result"] == "win" for r in rows)
         draws = sum(r["result"] == "draw" for r in rows)
@@ -192,7 +192,7 @@ def main(argv: list[str]) -> int:
             jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in range(count)]
             found = run_jobs(jobs, args.workers)
             results.extend({**row, "pairing": f"{strong}-{weak}"} for row in found)
-            lines += table(found, strong, weak)
+            lines += table(found, strong, weak, args.rules)
             print("\n".join(lines[-len(args.rules):]), flush=True)
     else:
         levels = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")]

@@ -30,12 +30,13 @@ from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, RuleSystem
+from tactical.rules.base import Action, RuleSystem, attack_declaration
 from tactical.rules.ending import UnitCondition, side_losses
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
 
 EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
+ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it is sampled
 SAMPLES = 2  # seeded rolls of that estimate
 EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
@@ -48,7 +49,7 @@ class Material:
         self.system: RuleSystem = game.system
         self.start: GameState = game.initial
         self.sides: tuple[str, ...] = game.sides
-        self.hint = hints.get(game.rules)
+        self.hint = hints.get(game.rules, game.system)
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
         self._cache: dict[int, tuple[GameState, dict[str, float]]] = {}
@@ -92,9 +93,9 @@ class Material:
     def total_strength(self) -> dict[str, float]:
         totals = dict.fromkeys(self.sides, 0.0)
         for unit in self.start.units:
-            totals[unit.side] = totals.get(unit.side, 0.0) + self.condition(
-                self.start, unit
-            ).strength
+            totals[unit.side] = (
+                totals.get(unit.side, 0.0) + self.condition(self.start, unit).strength
+            )
         return totals
 
 
@@ -121,6 +122,36 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     except TooManyOutcomes:
         values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
         return Effect(sum(values) / len(values), len(values), False)
+    expected = sum(float(p) * value for value, p in distribution.pairs)
+    return Effect(expected, len(distribution.pairs), True)
+
+
+def attack_effect(game: Game, action: Action, material: Material, side: str) -> Effect | None:
+    """The expected material value for `side` once the attack `action` declares is rolled,
+    exact over the outcomes of the rule system's own attack resolver (`declare_attack`,
+    `resolve_attack` under `enumerate_outcomes`: the odds machinery), on the state as it
+    stands. For a declaration whose roll comes at a later step. None when the action is
+    not an attack the rule system's combat protocol takes."""
+    system, state = game.system, game.state
+    if not system.has_combat or "weapon" not in action.params:
+        return None
+    try:
+        declared, _ = game.completed(action)
+        weapon, target, rest = attack_declaration(declared)
+        attack = system.declare_attack(state, declared.actor, weapon, target, rest)
+    except UserError:
+        return None
+
+    def after(dice) -> float:
+        return round(material.value(system.resolve_attack(state, attack, dice).state, side), 9)
+
+    try:
+        distribution = enumerate_outcomes(after, max_nodes=ATTACK_NODES)
+    except TooManyOutcomes:
+        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
+        return Effect(sum(values) / len(values), len(values), False)
+    except UserError:
+        return None
     expected = sum(float(p) * value for value, p in distribution.pairs)
     return Effect(expected, len(distribution.pairs), True)
 
@@ -164,9 +195,7 @@ class Position:
         board = self.state.board
         self.diagonal = math.hypot(board.width, board.height)
         total = sum(material.total_strength.values()) or 1.0
-        self.values = {
-            u.id: material.remaining(self.state, u) / total for u in self.state.units
-        }
+        self.values = {u.id: material.remaining(self.state, u) / total for u in self.state.units}
         self._has_bands: dict[str, bool] = {}
         self._reach: dict[tuple[str, Pose | None], Reach] = {}
 
@@ -179,9 +208,9 @@ class Position:
             return True
         if unit.id not in self._has_bands:
             try:
-                self._has_bands[unit.id] = self.system.range_band(
-                    unit, 0.0, self.state.options
-                ) is not None
+                self._has_bands[unit.id] = (
+                    self.system.range_band(unit, 0.0, self.state.options) is not None
+                )
             except UserError:
                 self._has_bands[unit.id] = False
         # a system without range bands at all: every distance is in reach

@@ -37,6 +37,7 @@ from tactical.agents.evaluation import (
     Effect,
     Material,
     Position,
+    attack_effect,
     expected_value,
     sampled_value,
 )
@@ -46,8 +47,11 @@ from tactical.session.game import MOVE, PASS, Game
 
 LEVELS = ("random", "greedy", "search")
 PROGRESS = 1e-3  # a procedural step (one that changes nothing yet) beats passing by this
+EAGER = 1e-2  # a kind the rule system hints is worth making (`hints.eager_kinds`)
+AVOIDED = 1.0  # a kind the rule system hints to avoid: below passing, whatever it gains
 MOVE_THRESHOLD = 0.02  # a table move is made only for at least this positional gain
 ODDS_WEIGHT = 0.5  # a declaration's odds count half: the roll is still to come
+LATER_WEIGHT = 0.9  # an attack rolled at a later step: its expected gain, a little less sure
 NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
@@ -269,7 +273,22 @@ class GreedyPlayer(Player):
         score = delta + gain + self.progress(game, candidate, delta)
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
-            chance = self.odds_effect(game, action)  # the roll comes later: its odds
+            # the roll comes later: the attack's effect over its resolver's outcomes
+            later = attack_effect(game, action, material, game.side_to_act)
+            if later is not None:
+                gained = later.expected - now
+                how = (
+                    f"exact odds over {later.outcomes} outcomes"
+                    if later.exact
+                    else f"{later.outcomes} sample rolls"
+                )
+                why = (
+                    f"{title} at {candidate.target}: expected material gain "
+                    f"{100 * gained:+.1f}% when it is rolled ({how})"
+                )
+                score += LATER_WEIGHT * gained
+                return Scored(candidate, score, why, effect=effect, gain=gain, where=where)
+            chance = self.odds_effect(game, action)  # no attack protocol: its odds report
             if chance is not None:
                 state = game.state
                 target = state.unit(candidate.target) if state.has_unit(candidate.target) else None
@@ -287,10 +306,17 @@ class GreedyPlayer(Player):
         """What an action that changes nothing measurable yet is worth against passing: a
         side's own step of the sequence (activate, end a segment, resolve) or a roll (one
         with odds) keeps the game going; a unit's declaration that rolls nothing and aims
-        at nothing (spending points, say) is not made for nothing."""
+        at nothing (spending points, say) is not made for nothing, unless the rule system
+        hints its kind is worth it (`hints.eager_kinds`); a kind it hints to avoid goes
+        below passing."""
+        action = candidate.action
+        hint = self.material(game).hint
+        if action.kind in hint.avoid_kinds:
+            return -AVOIDED
         if abs(delta) > 1e-9 or candidate.is_move:
             return PROGRESS
-        action = candidate.action
+        if action.kind in hint.eager_kinds:
+            return EAGER
         if action.actor in game.sides or candidate.target is not None:
             return PROGRESS
         try:
