@@ -10,7 +10,8 @@
   whose tree is too large is estimated from a fixed set of seeded rolls instead.
 - *Position* (`Position`): for a unit at a candidate pose, computed with the vectorised
   pair matrix (`TableGeometry`): the enemies it would hold in its own arcs, inside a
-  range band and in line of sight, against the enemies that would hold it in theirs;
+  range band (a nearer band counts more: the rules' odds improve) and in line of sight,
+  against the enemies that would hold it in theirs;
   and, when none is in reach, how near it comes to the nearest enemy.
 
 Nothing here names a rule system.
@@ -40,6 +41,7 @@ ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it
 SAMPLES = 2  # seeded rolls of that estimate
 EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
+FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 
 
 class Material:
@@ -197,15 +199,21 @@ class Position:
         total = sum(material.total_strength.values()) or 1.0
         self.values = {u.id: material.remaining(self.state, u) / total for u in self.state.units}
         self._has_bands: dict[str, bool] = {}
+        self._bands: dict[str, tuple[str, ...]] = {}
         self._reach: dict[tuple[str, Pose | None], Reach] = {}
 
-    def _in_band(self, unit: Unit, distance: float) -> bool:
+    def _in_band(self, unit: Unit, distance: float) -> float:
+        """How much `unit` reaches at `distance`: 0 out of every band; in a band, from 1
+        (the nearest band: the rules' best odds) down to `FAR_BAND` (the farthest)."""
         try:
             band = self.system.range_band(unit, distance, self.state.options)
         except UserError:
-            return False
+            return 0.0
         if band is not None:
-            return True
+            names = self._band_names(unit)
+            if band not in names or len(names) < 2:
+                return 1.0
+            return 1.0 - (1.0 - FAR_BAND) * names.index(band) / (len(names) - 1)
         if unit.id not in self._has_bands:
             try:
                 self._has_bands[unit.id] = (
@@ -214,7 +222,19 @@ class Position:
             except UserError:
                 self._has_bands[unit.id] = False
         # a system without range bands at all: every distance is in reach
-        return not self._has_bands[unit.id]
+        return 0.0 if self._has_bands[unit.id] else 1.0
+
+    def _band_names(self, unit: Unit) -> tuple[str, ...]:
+        """The unit's bands, nearest first (its range table), kept per unit."""
+        names = self._bands.get(unit.id)
+        if names is None:
+            try:
+                table = self.system.range_table(unit, self.state.options)
+            except UserError:
+                table = None
+            names = tuple(b.name for b in table.bands) if table is not None else ()
+            self._bands[unit.id] = names
+        return names
 
     def reach(self, unit_id: str, pose: Pose | None = None) -> Reach:
         """`unit_id` at `pose` (where it stands, by default) against the enemies."""
@@ -263,18 +283,10 @@ class Position:
                 theirs = np.array(
                     [name in geometry.unit_arc_names[e] for name in names], dtype=bool
                 )
-                if (
-                    matrix.los_clear[i, e]
-                    and bool(np.any(in_arc[i, e] & mine_mask))
-                    and self._in_band(unit, float(outward[slot]))
-                ):
-                    holds += value
-                if (
-                    matrix.los_clear[e, i]
-                    and bool(np.any(in_arc[e, i] & theirs))
-                    and self._in_band(enemy, float(inward[slot]))
-                ):
-                    held_by += value
+                if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
+                    holds += value * self._in_band(unit, float(outward[slot]))
+                if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
+                    held_by += value * self._in_band(enemy, float(inward[slot]))
             nearest = float(np.min(matrix.centre_distance[i, j]))
             found.append(Reach(holds, held_by, nearest, self.diagonal))
         return found

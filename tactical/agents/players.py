@@ -123,18 +123,24 @@ class Player:
         except UserError:
             return None
 
-    def pass_decision(self, game: Game, why: str) -> Decision:
+    def pass_decision(self, game: Game, why: str, *, fallback: bool = True) -> Decision:
+        """A pass; where the rules refuse it, any legal action (UserError: none, or the
+        game is over)."""
         action = Action(PASS, game.side_to_act)
-        after = self.try_apply(game, action)
-        if after is None:  # a system whose own pass is not offered now: take anything legal
-            return RandomPlayer(self.seed).decide(game)
+        try:
+            after = game.apply(action)
+        except UserError:
+            if not fallback or game.over:
+                raise
+            # a system whose own pass is not offered now: take anything legal
+            return RandomPlayer(self.seed).decide(game, fallback=False)
         return Decision(after.steps[-1].action, why, after)
 
 
 class RandomPlayer(Player):
     level = "random"
 
-    def decide(self, game: Game) -> Decision:
+    def decide(self, game: Game, *, fallback: bool = True) -> Decision:
         rng = self.rng(game)
         if self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
@@ -152,7 +158,7 @@ class RandomPlayer(Player):
                 if after is not None:
                     why = f"random pick among {len(groups)} choices"
                     return Decision(after.steps[-1].action, why, after)
-        return self.pass_decision(game, "passes: nothing else the rules accept")
+        return self.pass_decision(game, "passes: nothing else the rules accept", fallback=fallback)
 
 
 @dataclass
@@ -254,7 +260,11 @@ class GreedyPlayer(Player):
             refined.add(k)
             item = scored[k]
             try:
-                effect = expected_value(game, item.candidate.action, material, side)
+                # an attack: exact over its resolver's outcomes (merged by the resolver's
+                # folds: missile salvoes too); any other action replayed whole
+                effect = attack_effect(
+                    game, item.candidate.action, material, side
+                ) or expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
             scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
