@@ -242,6 +242,8 @@ class GreedyPlayer(Player):
                 effect = sampled_value(game, action, material, side)
             except UserError:
                 continue
+            if not effect.exact:  # it rolled at once: an attack is valued over every outcome
+                effect = attack_effect(game, action, material, side) or effect
             scored.append(self.judged(game, candidate, effect, now, gain, where))
         # the best that rolled dice, one by one: their effect over the resolver's outcomes,
         # until the best is known from them (or the budget is spent)
