@@ -8,15 +8,21 @@ one-line `why`. The same seed and the same game give the same decision.
 - `random`: a choice offered now, uniformly; then one of its parameter sets, uniformly;
   the first the rules accept.
 - `greedy`: every candidate scored once: a rule-system action by its expected material
-  effect, exact from the resolver's own outcomes (`evaluation.expected_value`); a
-  declaration whose effect comes later (the roll is a later step) by its odds: the
+  effect, exact from the resolver's own outcomes (an attack over its attack resolver's
+  outcomes, `evaluation.attack_effect`, missile salvoes merged by the resolver's folds;
+  any other action replayed whole, `evaluation.expected_value`); an attack whose roll
+  comes at a later step by the same exact expected effect on the state as it stands
+  (a little discounted); another declaration whose effect comes later by its odds: the
   chance that the main outcome of its exact odds report is not "nothing" times the
   target's value; a move by the positional gain of where it ends (`evaluation.Position`).
-  The best score wins; ties go to the seed.
-- `search`: the greedy player's best few candidates, each played out many times with
-  other dice (the step's seed replaced: a sample of the resolvers' outcomes), then by
-  the greedy player for a few steps, and valued by the material count; the best mean
-  wins (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
+  The rule system's hints (`hints`) may make a kind eager or avoided. The best score
+  wins; ties go to the seed.
+- `search`: the greedy player's best few candidates, each played out with the same
+  sampled dice per round (the step's seed replaced: a sample of the resolvers'
+  outcomes; common random numbers make the comparison paired), then by a fast greedy
+  player for a few steps, and valued by the material count; a candidate replaces the
+  greedy player's own choice only when its mean paired gain exceeds `SEARCH_MARGIN`
+  (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
   (deterministic) and a time limit per decision (default 1 s), whichever ends first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
@@ -56,6 +62,7 @@ NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
+SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 
 
 @dataclass(frozen=True)
@@ -460,37 +467,52 @@ class SearchPlayer(Player):
             only = ranked[0]
             after = game.apply(only.candidate.action)
             return Decision(after.steps[-1].action, only.why, after, only.score)
-        pool = ranked
         side = game.side_to_act
         material = self.greedy.material(game)
-        totals = [0.0] * len(pool)
-        counts = [0] * len(pool)
+        # common random numbers: every candidate is played out with the same dice in a
+        # round, so the comparison is paired (the chance each faces cancels out)
+        diffs: list[list[float]] = [[] for _ in ranked]
+        means: list[list[float]] = [[] for _ in ranked]
         rng = self.rng(game)
         start = self.clock()
-        for playout in range(self.budget.playouts):
+        rounds = max(1, self.budget.playouts // len(ranked))
+        for _ in range(rounds):
             if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
                 break
-            k = playout % len(pool)
             sampled = reseeded(game, rng.getrandbits(48))
-            value = self.play_out(sampled, pool[k].candidate.action, side, material)
-            if value is None:
+            values = [
+                self.play_out(sampled, scored.candidate.action, side, material) for scored in ranked
+            ]
+            if values[0] is None:
                 continue
-            totals[k] += value
-            counts[k] += 1
-        if not any(counts):  # no play-out in the time: the greedy player's choice
-            chosen = pool[0]
+            for k, value in enumerate(values):
+                if value is not None:
+                    diffs[k].append(value - values[0])
+                    means[k].append(value)
+        played = sum(len(m) for m in means)
+        if not played:  # no play-out in the time: the greedy player's choice
+            chosen = ranked[0]
             after = game.apply(chosen.candidate.action)
             why = f"{chosen.why} | search: no play-out in time, the best by one look"
             return Decision(after.steps[-1].action, why, after, chosen.score)
-        means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(pool))]
-        best = max(range(len(pool)), key=lambda k: (means[k], -k))
-        chosen = pool[best]
+        gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
+        best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
+        if gains[best] <= SEARCH_MARGIN:  # not clearly better than the one-step choice
+            best = 0
+        chosen = ranked[best]
+        mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
-        why = (
-            f"{chosen.why} | search: material {100 * means[best]:+.1f}% on average over "
-            f"{counts[best]} play-outs ({sum(counts)} for {len(pool)} candidates)"
+        how = (
+            f"{100 * gains[best]:+.1f}% over the one-step choice"
+            if best
+            else "none of the others did better"
         )
-        return Decision(after.steps[-1].action, why, after, means[best])
+        why = (
+            f"{chosen.why} | search: material {100 * mean:+.1f}% on average over "
+            f"{len(means[best])} play-outs ({played} for {len(ranked)} candidates, the same "
+            f"dice for each), {how}"
+        )
+        return Decision(after.steps[-1].action, why, after, mean)
 
     def play_out(self, game: Game, action: Action, side: str, material: Material) -> float | None:
         try:
