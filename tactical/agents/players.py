@@ -35,7 +35,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tactical.agents.candidates import Candidate, candidates
@@ -177,6 +177,7 @@ class Scored:
     effect: Effect | None = None
     gain: float = 0.0
     where: str = ""
+    pending: bool = False  # whether it rolls is still open (scored as if it did not)
 
 
 class GreedyPlayer(Player):
@@ -277,10 +278,32 @@ class GreedyPlayer(Player):
             except UserError:
                 continue
             scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
+        self.settle(game, scored)
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
         return [scored[k] for k in ranked]
+
+    @staticmethod
+    def settle(game: Game, scored: list[Scored]) -> None:
+        """Candidates whose rolling is open: read from their odds only where it could decide
+        the choice (a candidate already ahead by more than the step makes it moot), once per
+        choice offered (its parameters change what is rolled, not whether)."""
+        settled = [s.score for s in scored if not s.pending]
+        best = max(settled, default=-math.inf)
+        known: dict[tuple[str, str, str], bool] = {}  # one look per choice offered
+        for k, item in enumerate(scored):
+            if not item.pending or item.score + 2 * PROGRESS < best:
+                continue
+            choice = item.candidate.choice
+            key = (choice.kind, choice.actor, choice.title)
+            if key not in known:
+                try:
+                    known[key] = game.odds(item.candidate.action) is not None
+                except UserError:
+                    known[key] = False
+            if known[key]:
+                scored[k] = replace(item, score=item.score + 2 * PROGRESS, pending=False)
 
     def judged(
         self, game: Game, candidate: Candidate, effect: Effect, now: float, gain: float, where: str
@@ -289,7 +312,9 @@ class GreedyPlayer(Player):
         action, title = candidate.action, candidate.choice.title
         material = self.material(game)
         delta = effect.expected - now
-        score = delta + gain + self.progress(game, candidate, delta)
+        progress = self.progress(game, candidate, delta, settle=False, rolled=not effect.exact)
+        pending = progress is None  # settled in `ranked` only if it could matter
+        score = delta + gain + (-PROGRESS if progress is None else progress)
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
             # the roll comes later: the attack's effect over its resolver's outcomes
@@ -319,15 +344,24 @@ class GreedyPlayer(Player):
                     f"chance of an effect (exact odds) on a target worth "
                     f"{round(100 * worth)}% of all strength"
                 )
-        return Scored(candidate, score, why, effect=effect, gain=gain, where=where)
+        return Scored(candidate, score, why, effect=effect, gain=gain, where=where, pending=pending)
 
-    def progress(self, game: Game, candidate: Candidate, delta: float) -> float:
+    def progress(
+        self,
+        game: Game,
+        candidate: Candidate,
+        delta: float,
+        *,
+        settle: bool = True,
+        rolled: bool = False,
+    ) -> float | None:
         """What an action that changes nothing measurable yet is worth against passing: a
         side's own step of the sequence (activate, end a segment, resolve) or a roll (one
         with odds) keeps the game going; a unit's declaration that rolls nothing and aims
         at nothing (spending points, say) is not made for nothing, unless the rule system
         hints its kind is worth it (`hints.eager_kinds`); a kind it hints to avoid goes
-        below passing."""
+        below passing. Whether a declaration rolls is read from its exact odds, which
+        cost an enumeration: with `settle=False` that case is left open (None)."""
         action = candidate.action
         hint = self.material(game).hint
         if action.kind in hint.avoid_kinds:
@@ -336,8 +370,10 @@ class GreedyPlayer(Player):
             return PROGRESS
         if action.kind in hint.eager_kinds:
             return EAGER
-        if action.actor in game.sides or candidate.target is not None:
-            return PROGRESS
+        if rolled or action.actor in game.sides or candidate.target is not None:
+            return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
+        if not settle:
+            return None
         try:
             rolls = game.odds(action) is not None
         except UserError:
