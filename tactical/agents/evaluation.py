@@ -2,12 +2,15 @@
 
 - *Material* (`Material`): each side's share of its starting strength lost, from the
   rule system's `unit_condition` (the measure `outcome` scores by, docs/game-end.md);
-  a side's value is the enemies' mean share lost minus its own. A rule system's
+  a side's value is the enemies' mean share lost minus its own, a unit destroyed or
+  crippled (what the score counts) weighing `OUT_WEIGHT` more. A rule system's
   registered hint (`tactical.agents.hints`) may replace a unit's value.
-- *Expected effect* (`expected_value`): the exact distribution of the material value
-  after an action, by running the rule system's own resolver under
-  `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value. An action
-  whose tree is too large is estimated from a fixed set of seeded rolls instead.
+- *Expected effect* (`expected_value`, `attack_effect`): the exact distribution of the
+  material value after an action, by running the rule system's own resolver under
+  `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value: the whole
+  action replayed, or for an attack its attack resolver alone (`resolve_attack`, whose
+  folds merge a salvo's dice). A tree too large is estimated from a fixed set of seeded
+  rolls instead.
 - *Position* (`Position`): for a unit at a candidate pose, computed with the vectorised
   pair matrix (`TableGeometry`): the enemies it would hold in its own arcs, inside a
   range band (a nearer band counts more: the rules' odds improve) and in line of sight,
@@ -41,6 +44,7 @@ ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it
 SAMPLES = 2  # seeded rolls of that estimate
 EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
+OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 
 
@@ -54,7 +58,7 @@ class Material:
         self.hint = hints.get(game.rules, game.system)
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
-        self._cache: dict[int, tuple[GameState, dict[str, float]]] = {}
+        self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
         condition = self.system.unit_condition(state, unit)
@@ -62,26 +66,35 @@ class Material:
             condition = replace(condition, strength=float(self.hint.unit_value(unit)))
         return condition
 
-    def losses(self, state: GameState) -> dict[str, float]:
-        """Per side: the (smooth) share of its starting strength lost."""
+    def shares(self, state: GameState) -> dict[str, tuple[float, float]]:
+        """Per side: the (smooth) share of its starting strength lost, and the share out
+        (destroyed or crippled: what the game-end score counts)."""
         cached = self._cache.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
         found = side_losses(
             self.sides, ((u.side, self.condition(state, u)) for u in self.start.units)
         )
-        result = {side: values[1] for side, values in found.items()}
+        result = {side: (values[1], values[0]) for side, values in found.items()}
         if len(self._cache) > 512:
             self._cache.clear()
         self._cache[id(state)] = (state, result)
         return result
 
+    def losses(self, state: GameState) -> dict[str, float]:
+        """Per side: the (smooth) share of its starting strength lost."""
+        return {side: lost for side, (lost, _) in self.shares(state).items()}
+
     def value(self, state: GameState, side: str) -> float:
-        """The enemies' mean share lost minus `side`'s own (from -1 to 1)."""
-        losses = self.losses(state)
-        enemies = [losses[s] for s in self.sides if s != side]
+        """The enemies' mean loss minus `side`'s own, a loss being the smooth share lost
+        plus `OUT_WEIGHT` times the share out: finishing a unit off (what the score
+        counts) is worth more than the same damage spread (from -1 - OUT_WEIGHT to
+        1 + OUT_WEIGHT)."""
+        shares = self.shares(state)
+        loss = {s: lost + OUT_WEIGHT * out for s, (lost, out) in shares.items()}
+        enemies = [loss[s] for s in self.sides if s != side]
         enemy = sum(enemies) / len(enemies) if enemies else 0.0
-        return enemy - losses.get(side, 0.0)
+        return enemy - loss.get(side, 0.0)
 
     def remaining(self, state: GameState, unit: Unit) -> float:
         """A unit's value still in the fight: its strength times the share not lost."""
