@@ -41,6 +41,7 @@ from tactical.session.game import Game
 
 EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
 ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it is sampled
+ATTACK_SAMPLES = 8  # seeded rolls of an attack too large to enumerate
 SAMPLES = 2  # seeded rolls of that estimate
 EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
@@ -141,7 +142,9 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     return Effect(expected, len(distribution.pairs), True)
 
 
-def attack_effect(game: Game, action: Action, material: Material, side: str) -> Effect | None:
+def attack_effect(
+    game: Game, action: Action, material: Material, side: str, *, complete: bool = True
+) -> Effect | None:
     """The expected material value for `side` once the attack `action` declares is rolled,
     exact over the outcomes of the rule system's own attack resolver (`declare_attack`,
     `resolve_attack` under `enumerate_outcomes`: the odds machinery), on the state as it
@@ -151,7 +154,9 @@ def attack_effect(game: Game, action: Action, material: Material, side: str) -> 
     if not system.has_combat or "weapon" not in action.params:
         return None
     try:
-        declared, _ = game.completed(action)
+        # `complete=False`: the action's parameters are whole already (a declaration of a
+        # side not to act now, planned ahead)
+        declared = game.completed(action)[0] if complete else action
         weapon, target, rest = attack_declaration(declared)
         attack = system.declare_attack(state, declared.actor, weapon, target, rest)
     except UserError:
@@ -163,7 +168,7 @@ def attack_effect(game: Game, action: Action, material: Material, side: str) -> 
     try:
         distribution = enumerate_outcomes(after, max_nodes=ATTACK_NODES)
     except TooManyOutcomes:
-        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
+        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(ATTACK_SAMPLES)]
         return Effect(sum(values) / len(values), len(values), False)
     except UserError:
         return None

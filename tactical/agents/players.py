@@ -38,7 +38,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tactical.agents.candidates import Candidate, candidates
+from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
     Effect,
     Material,
@@ -62,6 +62,7 @@ NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
+FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 
 
@@ -178,6 +179,7 @@ class Scored:
     gain: float = 0.0
     where: str = ""
     pending: bool = False  # whether it rolls is still open (scored as if it did not)
+    later: bool = False  # an attack rolled at a later step, valued by `attack_effect`
 
 
 class GreedyPlayer(Player):
@@ -278,11 +280,46 @@ class GreedyPlayer(Player):
             except UserError:
                 continue
             scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
+        self.plan_ahead(game, scored, material, side)
         self.settle(game, scored)
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
         return [scored[k] for k in ranked]
+
+    def plan_ahead(self, game: Game, scored: list[Scored], material: Material, side: str) -> None:
+        """The best few attacks rolled later that spend an amount (a required number: power,
+        dice...) also count the same unit's best attack declared after them: one-step
+        greed would spend everything on the first weapon and starve the better ones."""
+        spending = [
+            k
+            for k, item in enumerate(scored)
+            if item.later
+            and any(f.kind == "int" and f.required for f in item.candidate.choice.fields)
+        ]
+        if not spending:
+            return
+        later = [k for k, item in enumerate(scored) if item.later]
+        top = sorted(later, key=lambda k: -scored[k].score)[:FOLLOW_UPS]
+        for k in top:
+            item = scored[k]
+            after = self.try_apply(game, item.candidate.action)
+            if after is None:
+                continue
+            best, named = 0.0, ""
+            base = material.value(after.state, side)
+            actor = item.candidate.action.actor
+            for choice in game.system.actions(after.state, after.position, side):
+                if choice.actor != actor:
+                    continue
+                for params in choice_params(choice):
+                    action = Action(choice.kind, actor, params)
+                    effect = attack_effect(after, action, material, side, complete=False)
+                    if effect is not None and effect.expected - base > best:
+                        best, named = effect.expected - base, choice.title
+            if best > 0:
+                why = f"{item.why}; then {named}: {100 * best:+.1f}%"
+                scored[k] = replace(item, score=item.score + LATER_WEIGHT * best, why=why)
 
     @staticmethod
     def settle(game: Game, scored: list[Scored]) -> None:
@@ -331,7 +368,9 @@ class GreedyPlayer(Player):
                     f"{100 * gained:+.1f}% when it is rolled ({how})"
                 )
                 score += LATER_WEIGHT * gained
-                return Scored(candidate, score, why, effect=effect, gain=gain, where=where)
+                return Scored(
+                    candidate, score, why, effect=effect, gain=gain, where=where, later=True
+                )
             chance = self.odds_effect(game, action)  # no attack protocol: its odds report
             if chance is not None:
                 state = game.state
