@@ -183,3 +183,17 @@ def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
         assert GreedyPlayer(1).decide(game).action.kind != "close"
     finally:
         hints.unregister(game.rules)
+
+
+def test_an_attack_that_spends_power_counts_the_units_next_attack():
+    """Heavy Combat's phasers take power (R001.5) that the torpedo needs too: the greedy
+    player weighs the best phaser setting with the attack still possible after it, so it
+    leaves a point for the torpedo instead of pouring everything into the phasers."""
+    game = fire_phase()
+    ranked = GreedyPlayer(1).ranked(game)
+    best = ranked[0]
+    assert best.candidate.action.params["weapon"] == "phasers"
+    assert "; then " in best.why and "photon" in best.why
+    power = best.candidate.choice.fields
+    high = next(f.high for f in power if f.name == "power")
+    assert best.candidate.action.params["power"] < high
