@@ -8,12 +8,16 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | `tactical check --json`, 3,000 units | completes, peak memory bounded (<= 600 MB) |
 | per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
 | all-pairs matrix, 1,000 units | <= 150 ms |
-| play screen at 1,000 units: select / pan / zoom, 1920x1080 | <= 33 ms each |
+| play screen, 1,000 units: select / pan / zoom (back and forth; to a new level) | <= 33 ms |
 | cached 1920x1080 frame, 3,000 units | <= 16 ms |
-| launch to first frame, maps/stress-200.toml | <= 0.4 s |
+| launch to first frame, maps/stress-200.toml (with bytecode; and without) | <= 0.4 s |
+| `Game.odds` of one attack, 1,000 units (ratio to 2,000 seeded samples) | <= 16 ms |
+| range bands of every pair, 200 units, BFM and SW D6 (ratio to pair by pair) | >= 10x |
 
 Run: .venv/bin/python -m pytest bench/bench_big_tables.py --benchmark-enable -p no:cacheprovider
-The process rows run a few rounds only (pedantic); the others are pytest-benchmark medians.
+(add --benchmark-timer time.process_time for CPU time on a shared machine). The process rows
+run a few rounds only and print their CPU time next to the wall time; the others are
+pytest-benchmark medians.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from conftest import BUDGETS, FIGURES, record
+from conftest import BUDGETS, FIGURES, RATIOS, record
 
 from tactical.io.maps import load_map
 from tactical.rules.measuring import TableGeometry
@@ -297,22 +301,179 @@ print("flipped", flush=True)
 """
 
 
-@pytest.mark.benchmark
-def test_launch_to_first_frame_200():
-    """From process start (the parent's clock) to the first flip of the 200-ship map."""
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    timings = []
-    for _ in range(5):
+def _launch_times(env: dict[str, str], rounds: int = 5) -> tuple[list[float], list[float]]:
+    """Wall seconds (the parent's clock, from process start to the first flip) and CPU
+    seconds (user + system) of `rounds` launches of the 200-ship map."""
+    wall, cpu = [], []
+    for _ in range(rounds):
         started = time.perf_counter()
         child = subprocess.Popen(
             [PYTHON, "-c", FIRST_FRAME], env=env, stdout=subprocess.PIPE, text=True
         )
         line = child.stdout.readline()
-        timings.append(time.perf_counter() - started)
-        child.wait(timeout=60)
-        assert line.strip() == "flipped"
-    _keep("launch to first frame, 200 units", float(np.median(timings)), LAUNCH_BUDGET)
-    print(f"first frame: median {np.median(timings):.3f} s of {timings}")
+        wall.append(time.perf_counter() - started)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.stdout.close()
+        assert os.waitstatus_to_exitcode(status) == 0 and line.strip() == "flipped"
+        cpu.append(usage.ru_utime + usage.ru_stime)
+    return wall, cpu
+
+
+@pytest.mark.benchmark
+def test_launch_to_first_frame_200(tmp_path):
+    """From process start (the parent's clock) to the first flip of the 200-ship map, as an
+    installed program starts: with the modules' bytecode written (by a first launch, into a
+    scratch PYTHONPYCACHEPREFIX). This machine sets PYTHONDONTWRITEBYTECODE, so that its
+    every launch compiles the project's ~160 modules from source (the installed libraries
+    have their bytecode): kept as a second, reference row."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    compiled = dict(env, PYTHONPYCACHEPREFIX=str(tmp_path / "pycache"))
+    compiled.pop("PYTHONDONTWRITEBYTECODE", None)
+    _launch_times(compiled, rounds=1)  # writes the bytecode
+    wall, cpu = _launch_times(compiled)
+    _keep("launch to first frame, 200 units", float(np.median(wall)), LAUNCH_BUDGET)
+    _keep("launch to first frame, 200 units (CPU)", float(np.median(cpu)), LAUNCH_BUDGET)
+    source = dict(env, PYTHONDONTWRITEBYTECODE="1")
+    source.pop("PYTHONPYCACHEPREFIX", None)
+    source_wall, source_cpu = _launch_times(source)
+    _keep("launch, compiling every module (wall)", float(np.median(source_wall)))
+    _keep("launch, compiling every module (CPU)", float(np.median(source_cpu)))
+    print(f"first frame: median {np.median(wall):.3f} s (CPU {np.median(cpu):.3f} s); "
+          f"compiling every module {np.median(source_wall):.3f} s "
+          f"(CPU {np.median(source_cpu):.3f} s)")  # fmt: skip
+
+
+# --------------------------------------------------------------------------- range bands
+
+BANDING_RATIO = 10  # all of a firer's distances at once against pair by pair
+
+
+@pytest.fixture(scope="module", params=["battlefleet-mars", "sw-d6-capital"])
+def banded_pairs(request):
+    """maps/stress-200.toml's positions and bases, each a ship of the system's example map:
+    every pair's firer index and range distance (39,800 pairs)."""
+    import dataclasses
+
+    from tactical.io.paths import builtin_map
+    from tactical.model import FrozenMap
+
+    stress = load_map(builtin_map("stress-200"))
+    ships = load_map(builtin_map(request.param))
+    units = tuple(
+        dataclasses.replace(
+            ships.units[k % len(ships.units)], id=f"ship-{k}", pose=unit.pose, base=unit.base
+        )
+        for k, unit in enumerate(stress.units)
+    )
+    state = dataclasses.replace(ships, units=units, board=stress.board, terrain=(),
+                                options=FrozenMap())  # fmt: skip
+    table = TableGeometry.of(state)
+    n = len(units)
+    i, j = np.repeat(np.arange(n), n), np.tile(np.arange(n), n)
+    i, j = i[i != j], j[i != j]
+    return request.param, table, i, table.range_distances(i, j)
+
+
+def test_range_bands_at_once_200(benchmark, banded_pairs):
+    """`TableGeometry.range_bands` of every pair of 200 ships (one call per firer)."""
+    rules, table, i, distance = banded_pairs
+    _, codes = benchmark.pedantic(
+        table.range_bands, args=(i, distance), rounds=7, iterations=1, warmup_rounds=1
+    )
+    record(f"range bands at once, 200 units, {rules}", benchmark)
+    assert len(codes) == len(i)
+    RATIOS.append(
+        (f"range bands at once vs pair by pair, {rules}",
+         f"range bands pair by pair, 200 units, {rules}",
+         f"range bands at once, 200 units, {rules}", BANDING_RATIO),
+    )  # fmt: skip
+
+
+def test_range_bands_pair_by_pair_200(benchmark, banded_pairs):
+    """Baseline: `range_band` asked pair by pair (what `range_bands` did for these systems)."""
+    rules, table, i, distance = banded_pairs
+    system, units, options = table.system, table.state.units, table.state.options
+
+    def one_by_one():
+        return [
+            system.range_band(units[a], d, options)
+            for a, d in zip(i.tolist(), distance.tolist(), strict=True)
+        ]
+
+    benchmark.pedantic(one_by_one, rounds=3, iterations=1)
+    record(f"range bands pair by pair, 200 units, {rules}", benchmark)
+
+
+# --------------------------------------------------------------------------- odds
+
+ODDS_BUDGET = 0.016
+ODDS_SAMPLES = 2000
+
+
+@pytest.fixture(scope="module")
+def attack_1000(big_maps):
+    """The 1,000-ship map played on (seeded) until the side to act may declare an attack
+    with odds."""
+    from tactical.errors import UserError
+    from tactical.rules.base import Action
+    from tactical.session.autoplay import candidate_params, next_game
+    from tactical.session.game import Game
+
+    game = Game.new(load_map(big_maps[1000]), 2026)
+    for _ in range(100):
+        for choice in game.rule_choices():
+            if "attack" not in choice.kind:
+                continue
+            for params in candidate_params(choice):
+                action = Action(choice.kind, choice.actor, params)
+                try:
+                    if game.odds(action) is not None:
+                        return game, action
+                except UserError:
+                    continue
+        game = next_game(game)
+    pytest.skip("no attack with odds reached on the 1,000-ship map")
+
+
+def _fresh(game):
+    """The same game with its choices asked already but no odds computed (a first hover)."""
+    from tactical.session.game import Game
+
+    choices = game.rule_choices()
+    fresh = Game(game.initial, game.seed, game.state, game.position, game.sides, game.steps)
+    fresh._memo["rule_choices"] = choices
+    return fresh
+
+
+def test_game_odds_1000(benchmark, attack_1000):
+    """`Game.odds` of one attack on the 1,000-ship map (exact, enumerated)."""
+    game, action = attack_1000
+    report = benchmark(lambda: _fresh(game).odds(action))
+    assert report is not None and report == game.odds(action)
+    record("Game.odds, 1,000 units", benchmark, ODDS_BUDGET)
+    RATIOS.append(
+        ("exact odds vs 2,000 samples, 1,000 units", "odds: 2,000 samples, 1,000 units",
+         "Game.odds, 1,000 units", 2),
+    )  # fmt: skip
+
+
+def test_game_odds_1000_naive_sampling(benchmark, attack_1000):
+    """Baseline: the same attack resolved with 2,000 seeded dice (approximate odds)."""
+    from collections import Counter
+
+    from tactical.dice import SeededDice
+
+    game, action = attack_1000
+    system = game.system
+
+    def sample():
+        counts: Counter = Counter()
+        for k in range(ODDS_SAMPLES):
+            counts[repr(system.apply(game.state, action, SeededDice(k)).summary)] += 1
+        return counts
+
+    benchmark.pedantic(sample, rounds=1, iterations=1)
+    record("odds: 2,000 samples, 1,000 units", benchmark)
 
 
 def _reference_loop(values: np.ndarray) -> np.ndarray:

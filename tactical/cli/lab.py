@@ -188,7 +188,11 @@ def run_lab(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous)
         if cluster is not None:
             cluster.close()
-    where = f"Ray ({workers} CPUs)" if cluster else f"{workers} worker(s)"
+    where = (
+        f"Ray ({workers} CPUs)"
+        if cluster
+        else (f"{workers} workers" if workers != 1 else "1 worker")
+    )
     rate = f", {outcome.games_per_second:.2f} games/s" if outcome.played else ""
     print(
         f"{args.db}: run {outcome.run_id}, {outcome.done} of {outcome.asked} games done "

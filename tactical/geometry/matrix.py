@@ -386,10 +386,11 @@ def _row_los_blocked(
 
 
 @dataclass(frozen=True, eq=False)
-class UnitRow:
-    """One unit (`index`) against every unit: arrays of length N (and (N, A) for arcs)."""
+class PairArrays:
+    """The arrays every pair answer is read from, shared by the whole matrix (N, N), one
+    unit's row (N) and a block of rows (R, N): distances, bearings, arc masks (a last axis
+    of A arcs) and line of sight, with the units, terrain, arcs and blocking they came from."""
 
-    index: int
     units: BaseArrays
     terrain: TerrainIndex
     arcs: tuple[ArcSpec, ...]
@@ -401,6 +402,13 @@ class UnitRow:
     in_arc_any: np.ndarray
     los_clear: np.ndarray
     blocking: Blocking = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class UnitRow(PairArrays):
+    """One unit (`index`) against every unit: arrays of length N (and (N, A) for arcs)."""
+
+    index: int = field(kw_only=True)
 
     @property
     def centre_arc(self) -> tuple[str, ...]:
@@ -436,20 +444,9 @@ def _blocked_by(
 
 
 @dataclass(frozen=True, eq=False)
-class PairMatrix:
+class PairMatrix(PairArrays):
     """All-pairs geometry of N units against T terrain pieces (see the module docstring)."""
 
-    units: BaseArrays
-    terrain: TerrainIndex
-    arcs: tuple[ArcSpec, ...]
-    centre_distance: np.ndarray
-    edge_distance: np.ndarray
-    bearing: np.ndarray
-    centre_quadrant: np.ndarray
-    in_arc_centre: np.ndarray
-    in_arc_any: np.ndarray
-    los_clear: np.ndarray
-    blocking: Blocking = field(default=None, repr=False)
     within: np.ndarray | None = field(default=None, repr=False)  # (N, N): measured pairs
 
     def __len__(self) -> int:
@@ -478,10 +475,10 @@ class PairMatrix:
     def unit_row(self, i: int) -> UnitRow:
         """Row i of the computed matrix (no recomputation)."""
         return UnitRow(
-            i, self.units, self.terrain, self.arcs,
+            self.units, self.terrain, self.arcs,
             self.centre_distance[i], self.edge_distance[i], self.bearing[i],
             self.centre_quadrant[i], self.in_arc_centre[i], self.in_arc_any[i],
-            self.los_clear[i], self.blocking,
+            self.los_clear[i], self.blocking, index=i,
         )  # fmt: skip
 
 
@@ -642,22 +639,11 @@ def _reach_matrix(
 
 
 @dataclass(frozen=True, eq=False)
-class RowBlock:
+class RowBlock(PairArrays):
     """Rows `first` .. `first + R - 1` of the pair matrix: (R, N) arrays (and (R, N, A) for
     arcs) holding, bit for bit, the matrix's numbers for those rows."""
 
-    first: int
-    units: BaseArrays
-    terrain: TerrainIndex
-    arcs: tuple[ArcSpec, ...]
-    centre_distance: np.ndarray
-    edge_distance: np.ndarray
-    bearing: np.ndarray
-    centre_quadrant: np.ndarray
-    in_arc_centre: np.ndarray
-    in_arc_any: np.ndarray
-    los_clear: np.ndarray
-    blocking: Blocking = field(default=None, repr=False)
+    first: int = field(kw_only=True)
     # every blocking piece of every blocked line: row - first, target, piece
     hit_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
     hit_target: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
@@ -699,9 +685,10 @@ def matrix_rows(
     los_clear = np.ones((count, n), dtype=bool)
     los_clear[local[blocked], pair_j[blocked]] = False
     return RowBlock(
-        rows.start, units, terrain, arcs, centre_distance, edge, bearing,
+        units, terrain, arcs, centre_distance, edge, bearing,
         quadrant_index(bearing), in_centre, in_any, los_clear, blocking,
-        local[hit_pair], pair_j[hit_pair], hit_piece,
+        first=rows.start, hit_row=local[hit_pair], hit_target=pair_j[hit_pair],
+        hit_piece=hit_piece,
     )  # fmt: skip
 
 
@@ -733,6 +720,6 @@ def unit_row(
     # every unit as a target: the unit itself is a zero-length line, never a candidate
     los_clear = ~_row_los_blocked(units, terrain, i, absolute, centre_distance, blocking)
     return UnitRow(
-        i, units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
-        in_centre, in_any, los_clear, blocking,
+        units, terrain, arcs, centre_distance, edge, bearing, quadrant_index(bearing),
+        in_centre, in_any, los_clear, blocking, index=i,
     )  # fmt: skip

@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from tactical.errors import UserError
-from tactical.io.maps import MapError, _Lines, _Reader, _unit, unit_table
+from tactical.io.maps import MapError, _unit, read_rule_system, read_toml_document, unit_table
 from tactical.model import Board, FrozenMap, Unit, thaw
 from tactical.rules import registry
 
@@ -107,23 +106,10 @@ class Catalogue:
 
 def loads_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
     """Parse and validate catalogue text; the first problem is a MapError (file, line, key)."""
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        found = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        line = int(found.group(1)) if found else None
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", message)
-        raise MapError(source, line, None, f"valid TOML ({reason})") from None
-    reader = _Reader(source, _Lines(text))
+    document, reader = read_toml_document(text, source)
     reader.table(document, [], TOP_KEYS)
-    rules_id = reader.string(document, [], "rules")
-    try:
-        system = registry.get(rules_id)
-    except UserError:
-        reader.fail(
-            ["rules"], "a known rule system id (one of " + ", ".join(registry.rule_ids()) + ")"
-        )
+    system = read_rule_system(reader, document)
+    rules_id = system.id
     items = document.get("class", [])
     if not isinstance(items, list) or not items:
         reader.fail(["class"], "an array of one or more [[class]] tables")

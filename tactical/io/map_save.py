@@ -19,10 +19,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import tomlkit
-from tomlkit.items import AoT, Table
+from typing import TYPE_CHECKING, Any
 
 from tactical.errors import UserError
 from tactical.io.files import output_path, write_text_atomic
@@ -30,6 +27,11 @@ from tactical.io.maps import dumps_map, loads_map, map_document
 from tactical.io.paths import is_builtin
 from tactical.model import GameState
 from tactical.rules import registry
+
+if TYPE_CHECKING:
+    from tomlkit.items import Table
+
+# tomlkit is imported where a map is saved over its file (not when the play screen opens)
 
 ASSUMED = "\0assumed"  # the key under which an item lists the values left to the loader
 
@@ -82,6 +84,8 @@ def map_text(state: GameState, original: str | None) -> tuple[str, bool, str]:
     """The text to write, whether the original's comments are in it, and a sentence saying so."""
     if original is None:
         return dumps_map(state), False, "saved (a new map: written in the standard layout)"
+    import tomlkit
+
     try:
         text = dumps_map_over(state, original)
         same = loads_map(text, "<saved map>") == state
@@ -98,6 +102,9 @@ def map_text(state: GameState, original: str | None) -> tuple[str, bool, str]:
 
 def dumps_map_over(state: GameState, original: str) -> str:
     """`state` written over the text of the map it was loaded from, keeping its comments."""
+    import tomlkit
+    from tomlkit.items import Table
+
     document = tomlkit.parse(original)
     wanted = map_document(state)
     for key in ("title", "rules"):
@@ -140,6 +147,8 @@ def _update(container: Any, wanted: Mapping[str, Any]) -> None:
     """Set the keys of a tomlkit table to `wanted`, leaving equal values (and their layout).
     A key `wanted` leaves out is removed, unless it is in `wanted[ASSUMED]`: a value the
     loader assumes when it is left out, kept as the file wrote it."""
+    from tomlkit.items import Table
+
     assumed = wanted.get(ASSUMED, {})
     for key in [k for k in container if k not in wanted and k not in assumed]:
         del container[key]
@@ -160,6 +169,9 @@ def _update(container: Any, wanted: Mapping[str, Any]) -> None:
 
 
 def _update_items(document: Any, key: str, wanted: list[dict[str, Any]]) -> None:
+    import tomlkit
+    from tomlkit.items import AoT
+
     existing = document.get(key)
     if not wanted:
         document.pop(key, None)
@@ -190,6 +202,8 @@ def _update_items(document: Any, key: str, wanted: list[dict[str, Any]]) -> None
 
 
 def _new_table(item: Mapping[str, Any]) -> Table:
+    import tomlkit
+
     table = tomlkit.table()
     for name, value in item.items():
         if name == ASSUMED:
@@ -202,6 +216,8 @@ def _new_table(item: Mapping[str, Any]) -> Table:
 def _inline(value: Any) -> Any:
     """Bases and circles inline, as the map format lays them out."""
     if isinstance(value, Mapping):
+        import tomlkit
+
         inline = tomlkit.inline_table()
         inline.update(value)
         return inline

@@ -24,7 +24,7 @@ from typing import Any
 
 import shapely
 import tomli_w
-from shapely.geometry import Polygon, box
+from shapely.geometry import Polygon
 
 from tactical.errors import UserError
 from tactical.io.files import read_input, write_text_atomic
@@ -286,12 +286,11 @@ def _dotted(path: Sequence[str | int]) -> str:
     return text
 
 
-def loads_map(text: str, source: str = "<map>") -> GameState:
-    """Parse and validate map text; raises MapError (a UserError) on the first problem."""
-    if not text.strip():
-        raise MapError(
-            source, None, None, "a TOML map with 'rules' and a [board] table, but the file is empty"
-        )
+def read_toml_document(text: str, source: str) -> tuple[dict[str, Any], _Reader]:
+    """Parse TOML text into its document and a reader that names file, line and key.
+
+    A syntax error, or nesting deeper than the limit, is a MapError with its line.
+    """
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -316,6 +315,16 @@ def loads_map(text: str, source: str = "<map>") -> GameState:
             _path_parts(deep)[:1],
             f"values nested no more than {MAX_DEPTH} levels deep (this one nests deeper)",
         )
+    return document, reader
+
+
+def loads_map(text: str, source: str = "<map>") -> GameState:
+    """Parse and validate map text; raises MapError (a UserError) on the first problem."""
+    if not text.strip():
+        raise MapError(
+            source, None, None, "a TOML map with 'rules' and a [board] table, but the file is empty"
+        )
+    document, reader = read_toml_document(text, source)
     return _build_state(reader, document)
 
 
@@ -351,13 +360,7 @@ def load_map(path: str | os.PathLike[str]) -> GameState:
 
 def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
     reader.table(document, [], TOP_KEYS)
-    rules_id = reader.string(document, [], "rules")
-    try:
-        system = registry.get(rules_id)
-    except UserError:
-        reader.fail(
-            ["rules"], "a known rule system id (one of " + ", ".join(registry.rule_ids()) + ")"
-        )
+    system = read_rule_system(reader, document)
     title = reader.string(document, [], "title", default="") if "title" in document else ""
     board = _board(reader, reader.required(document, [], "board"))
     options = document.get("options", {})
@@ -381,13 +384,24 @@ def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
         _unit(reader, item, index, board, system, seen) for index, item in enumerate(unit_items)
     )
     return GameState(
-        rules=rules_id,
+        rules=system.id,
         board=board,
         title=title,
         options=FrozenMap(options),
         terrain=terrain,
         units=units,
     )
+
+
+def read_rule_system(reader: _Reader, document: Mapping[str, Any]) -> RuleSystem:
+    """The registered rule system a document's `rules` key names."""
+    rules_id = reader.string(document, [], "rules")
+    try:
+        return registry.get(rules_id)
+    except UserError:
+        reader.fail(
+            ["rules"], "a known rule system id (one of " + ", ".join(registry.rule_ids()) + ")"
+        )
 
 
 def _board(reader: _Reader, value: Any) -> Board:
@@ -590,13 +604,17 @@ def _base(reader: _Reader, value: Any, path: list) -> RectBase | CircleBase:
 
 
 def _on_board(geometry: Polygon, board: Board) -> bool:
-    table = box(
-        -EDGE_TOLERANCE,
-        -EDGE_TOLERANCE,
-        board.width + EDGE_TOLERANCE,
-        board.height + EDGE_TOLERANCE,
+    """Whether the table (with EDGE_TOLERANCE) covers `geometry`: an upright rectangle covers
+    a shape exactly when it holds the shape's bounds (an empty shape is not on the board)."""
+    if geometry.is_empty:
+        return False
+    x0, y0, x1, y1 = geometry.bounds
+    return (
+        x0 >= -EDGE_TOLERANCE
+        and y0 >= -EDGE_TOLERANCE
+        and x1 <= board.width + EDGE_TOLERANCE
+        and y1 <= board.height + EDGE_TOLERANCE
     )
-    return bool(table.covers(geometry))
 
 
 def _bounds_text(geometry: Polygon) -> str:

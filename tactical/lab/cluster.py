@@ -14,6 +14,7 @@ instance when there is none; any other address is a cluster to attach to
 
 from __future__ import annotations
 
+import logging
 import socket
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -23,6 +24,7 @@ from tactical.lab.plan import GameResult, GameTask, RunSpec
 from tactical.lab.pool import GameFailed, PlayFunction, play_chunk
 
 IN_FLIGHT_PER_CPU = 2
+RAY_AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
 TASK_RETRIES = 3
 CONNECT_SECONDS = 5.0
 INSTALL_HINT = 'Ray is not installed: pip install -e ".[cluster]"'
@@ -52,6 +54,9 @@ class RayCluster:
             if address == "auto":
                 # an existing cluster on this machine, or a new local instance
                 self.started_here = not _cluster_running(ray)
+                # Ray notes on stderr that a new local instance uses token authentication
+                # (its default, kept): a line our output has no use for
+                logging.getLogger(RAY_AUTH_LOGGER).setLevel(logging.ERROR)
                 ray.init(
                     num_cpus=num_cpus if self.started_here else None,
                     include_dashboard=False,

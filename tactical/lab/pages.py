@@ -26,7 +26,7 @@ def interval_text(interval: Sequence[float]) -> str:
 
 
 def p_text(p_value: float) -> str:
-    """"p = 0.0123" or "p < 0.0001"."""
+    """ "p = 0.0123" or "p < 0.0001"."""
     return "p < 0.0001" if p_value < 1e-4 else f"p = {p_value:.4f}"
 
 
@@ -77,7 +77,7 @@ def text_report(report: Mapping[str, Any]) -> str:
                     f"(95% {interval_text(figures['interval'])}), "
                     f"damage {figures['damage_mean']:.2f} ({figures['damage_per_turn']:.2f} a "
                     f"turn), lost {percent(figures['strength_lost_mean'])} of its strength "
-                    f"({figures['units_lost_mean']:.2f} units)"
+                    f"({figures['units_lost_mean']:.2f} units a game)"
                 )
             lines.append(f"    draws {percent(variant['draw_rate'])}")
             lines.append(f"    {fairness_text(variant, sides)}")
@@ -114,7 +114,7 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 62em;
 h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em; }
 h3 { font-size: 1.1em; margin-bottom: .3em; }
 table { border-collapse: collapse; margin: .5em 0 1em; }
-th, td { border-bottom: 1px solid #ddd; padding: .25em .8em; text-align: right; }
+th, td { border-bottom: 1px solid #ddd; padding: .25em .5em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f3f3f3; }
 .note { color: #555; }
@@ -149,7 +149,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
         "<h3>Win rates</h3>",
         "<table><tr><th>Variant</th><th>Games</th>"
         + "".join(f"<th>{escape(s)} wins</th><th>95% interval</th>" for s in sides)
-        + "<th>Draws</th><th class=\"words\">Fair?</th></tr>",
+        + '<th>Draws</th><th class="words">Fair?</th></tr>',
     ]
     for variant in scenario["variants"]:
         cells = "".join(
@@ -167,7 +167,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
         parts += [
             "<h3>Between the variants</h3>",
             "<table><tr><th>Side</th><th>Change</th><th>Win rate</th><th>Difference</th>"
-            "<th>95% interval</th><th>z</th><th>p</th><th class=\"words\">Verdict</th></tr>",
+            '<th>95% interval</th><th>z</th><th>p</th><th class="words">Verdict</th></tr>',
         ]
         for c in scenario["comparisons"]:
             css = "yes" if c["significant"] else "no"
@@ -213,7 +213,7 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
     parts.append("<h3>Unit classes: which die, which win</h3>")
     for variant in scenario["variants"]:
         parts += [
-            f"<p>Variant {escape(variant['label'])}; games ended by "
+            f"<p>Variant {escape(variant['label'])}; how games ended: "
             + escape(", ".join(f"{r} ({_games(n)})" for r, n in variant["reasons"].items()))
             + ".</p>",
             "<table><tr><th>Class</th><th>Side</th><th>Fielded</th><th>Lost</th>"

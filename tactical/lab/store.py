@@ -28,6 +28,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import closing, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,7 +131,7 @@ class Store:
         writing anything (run before a run starts, so bad input leaves no trace)."""
         target = Path(path)
         if target.exists():
-            with cls._connect(target, read_only=True) as connection:
+            with closing(cls._connect(target, read_only=True)) as connection:
                 _check_ours(target, connection)
             _probe_unlocked(target)
         elif not target.parent.is_dir():
@@ -150,7 +151,8 @@ class Store:
                     connection.executescript(SCHEMA)
                     connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                connection.execute("PRAGMA journal_mode = WAL")
+            # WAL while a run writes, so a report can read at the same time
+            connection.execute("PRAGMA journal_mode = WAL")
         except BaseException:
             lock.close()
             raise
@@ -179,6 +181,12 @@ class Store:
         return connection
 
     def close(self) -> None:
+        if self._lock is not None:
+            # back to a rollback journal once the run is over: a read-only reader of a WAL
+            # file leaves its -wal and -shm files beside it (if a reader has it open now, it
+            # stays in WAL mode, which is harmless)
+            with suppress(sqlite3.Error):
+                self.connection.execute("PRAGMA journal_mode = DELETE")
         self.connection.close()
         if self._lock is not None:
             self._lock.close()

@@ -19,7 +19,7 @@ LAB_PLAYING = ("games.py", "plan.py", "variants.py")
 
 @functools.cache
 def code_version() -> str:
-    """"tactical 0.1.0+<12 hex digits of the sha256 of the code that plays a game>"."""
+    """ "tactical 0.1.0+<12 hex digits of the sha256 of the code that plays a game>"."""
     try:
         version = metadata.version("tactical")
     except metadata.PackageNotFoundError:

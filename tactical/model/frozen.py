@@ -25,12 +25,22 @@ class FrozenMap(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._data)
 
+    # the dict's own lookups: Mapping's generic ones go through __getitem__ and KeyError
+    # (a rule system asks a unit's stats thousands of times as a game starts)
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
     def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash(tuple(sorted(self._data.items(), key=lambda item: item[0])))
         return self._hash
 
     def __eq__(self, other: object) -> bool:
+        if isinstance(other, FrozenMap):
+            return self._data == other._data
         if isinstance(other, Mapping):
             return dict(self._data) == dict(other)
         return NotImplemented

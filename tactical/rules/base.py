@@ -616,6 +616,16 @@ class RuleSystem:
         bands otherwise, and `range_band` is asked distance by distance."""
         return None
 
+    def range_band_indices(
+        self, unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+    ) -> tuple[tuple[str | None, ...], np.ndarray] | None:
+        """`range_band` of many distances at once for `unit`'s fire: the band names and each
+        distance's index into them, the very answers `range_band` gives one by one; None
+        when the system bands only one distance at a time. Default: through `range_table`."""
+        table = self.range_table(unit, options)
+        found = None if table is None else table.indices(distances)
+        return None if found is None else (table.names, found)
+
     def los_level(self, unit: Unit) -> str:
         """A unit's line-of-sight level: `blocks_los` must give the same answer for any two
         units of the same level (e.g. surface / flying for R002.40). Default: one level."""

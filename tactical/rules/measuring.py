@@ -464,8 +464,9 @@ class TableGeometry:
         self, i: np.ndarray, distance: np.ndarray
     ) -> tuple[tuple[str | None, ...], np.ndarray]:
         """The range band of each pair (i[k] firing, range distance[k]) as indices into a
-        tuple of names: by one searchsorted per firer where the system bands by a table
-        (`RuleSystem.range_table`), else `range_band` pair by pair."""
+        tuple of names: all of a firer's distances at once where the system can
+        (`RuleSystem.range_band_indices`: a table's searchsorted, or the system's own
+        vectorised banding), else `range_band` pair by pair."""
         units, options = self.state.units, self.state.options
         names: dict[str | None, int] = {}
         codes = np.empty(len(i), dtype=np.intp)
@@ -475,11 +476,11 @@ class TableGeometry:
         for firer, (begin, end) in zip(firers.tolist(), pairwise(bounds), strict=True):
             rows = order[begin:end]
             unit = units[firer]
-            table = self.system.range_table(unit, options)
-            found = None if table is None else table.indices(distance[rows])
+            found = self.system.range_band_indices(unit, distance[rows], options)
             if found is not None:
-                lookup = np.array([names.setdefault(n, len(names)) for n in table.names])
-                codes[rows] = lookup[found]
+                band_names, indices = found
+                lookup = np.array([names.setdefault(n, len(names)) for n in band_names])
+                codes[rows] = lookup[indices]
                 continue
             for row, value in zip(rows.tolist(), distance[rows].tolist(), strict=True):
                 band = self.system.range_band(unit, value, options)

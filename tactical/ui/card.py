@@ -172,7 +172,7 @@ def _draw_band_edge(
     _label(
         surface,
         fonts,
-        f'{edge.inside} ends at {edge.limit:.2f}"',
+        f'{band_name(edge.inside)} ends at {edge.limit:.2f}"',
         (px + 8, py - 8),
         palette.CARD_BAND_EDGE,
         "bottomleft",
@@ -288,6 +288,12 @@ def _draw_header(surface: pygame.Surface, view: CardView, fonts: Fonts) -> None:
     text(surface, fonts, fitted, (GAP, HEADER - 3), 12, palette.TEXT_DIM, "bottomleft")
 
 
+def band_name(name: str) -> str:
+    """A range band as a player names it: a numbered band is "band 3", a named one stays
+    "short"."""
+    return f"band {name}" if name.isdigit() else name
+
+
 def card_lines(view: CardView) -> list[tuple[str, str]]:
     """The panel's text as (style, line): "head", "text" or "dim"."""
     report, conventions = view.report, view.conventions
@@ -301,7 +307,7 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
         f"from the firer's {PLACES[conventions.distance_from]} to the target's "
         f"{PLACES[conventions.distance_to]}"
     )
-    band = report.range_band or "out of range"
+    band = band_name(report.range_band) if report.range_band else "out of range"
     lines.append(("text", f'{report.distance:.2f}" {measured}: {band}'))
     if report.witness is not None:
         w = report.witness
@@ -318,8 +324,9 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
         lines.append(
             (
                 "text",
-                f'nearest band edge: {edge.inside} ends at {edge.limit:.2f}" '
-                f"({edge.outside or 'out of range'} beyond); the target is "
+                f'nearest band edge: {band_name(edge.inside)} ends at {edge.limit:.2f}" '
+                f"({band_name(edge.outside) if edge.outside else 'out of range'} beyond); "
+                "the target is "
                 f'{abs(edge.margin):.2f}" {side} it',
             )
         )

@@ -134,42 +134,67 @@ def hatch_segments(
     v = k * spacing crosses the rings' edges at sorted u values, and inside runs are
     the pairs (even-odd, so holes stay empty).
     """
-    edges = _ring_edges(screen_polygon)
-    if edges.size == 0:
-        return []
+    return hatch_many([ring_edges(screen_polygon)], angle, spacing, anchor)[0]
+
+
+def hatch_many(
+    polygons: Sequence[np.ndarray], angle: float, spacing: float, anchor: Point2
+) -> list[list[tuple[Point2, Point2]]]:
+    """`hatch_segments` of many polygons at once, each given by its rings' edges (an (E, 2, 2)
+    array in screen pixels): the same runs, worked out for all polygons together (a table's
+    terrain at each new zoom). Each line k * spacing is tested against the edges it may
+    cross, as `hatch_segments`' scanline does: the same numbers, in the same order."""
+    found: list[list[tuple[Point2, Point2]]] = [[] for _ in polygons]
+    sizes = np.array([len(edges) for edges in polygons], dtype=np.intp)
+    if not sizes.sum():
+        return found
     radians = math.radians(angle)
     direction = np.array([math.cos(radians), -math.sin(radians)])
     normal = np.array([-direction[1], direction[0]])
     base = np.asarray(anchor, dtype=float)
+    edges = np.concatenate([e for e in polygons if len(e)]).reshape(-1, 2, 2)
     edges = edges - base if (base != 0.0).any() else edges
     u = edges @ direction  # (E, 2): both ends of every edge along the hatch
     v = edges @ normal  # (E, 2): and across it
-    first = math.ceil(v.min() / spacing)
-    last = math.floor(v.max() / spacing)
-    if last < first:
-        return []
-    lines = np.arange(first, last + 1) * spacing  # (L,)
-    v0, v1 = v[:, 0][None, :], v[:, 1][None, :]
+    owner = np.repeat(np.arange(len(polygons)), sizes)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[sizes > 0]
+    # each polygon's lines: first .. last (as math.ceil / math.floor of its extent)
+    first = np.zeros(len(polygons))
+    last = np.full(len(polygons), -1.0)
+    first[sizes > 0] = np.ceil(np.minimum.reduceat(v.min(axis=1), starts) / spacing)
+    last[sizes > 0] = np.floor(np.maximum.reduceat(v.max(axis=1), starts) / spacing)
+    v0, v1 = v[:, 0], v[:, 1]
     low, high = np.minimum(v0, v1), np.maximum(v0, v1)
-    crossing = (lines[:, None] >= low) & (lines[:, None] < high)  # half-open: vertices once
-    # edges parallel to the hatch give inf/nan here; `crossing` masks them out below
+    # the lines each edge may cross (one more either side, then the exact test below)
+    below = np.maximum(np.floor(low / spacing) - 1, first[owner])
+    above = np.minimum(np.ceil(high / spacing) + 1, last[owner])
+    counts = np.maximum(above - below + 1, 0).astype(np.intp)
+    edge = np.repeat(np.arange(len(edges)), counts)
+    step = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    k = below[edge] + step
+    line = k * spacing
+    crossing = (line >= low[edge]) & (line < high[edge])  # half-open: vertices once
+    edge, k, line = edge[crossing], k[crossing], line[crossing]
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = (lines[:, None] - v0) / (v1 - v0)
-        where = u[:, 0][None, :] + t * (u[:, 1] - u[:, 0])[None, :]
-    where = np.where(crossing, where, np.inf)
-    where.sort(axis=1)
-    counts = crossing.sum(axis=1)
-    segments: list[tuple[Point2, Point2]] = []
-    for row, count in enumerate(counts.tolist()):
-        offset = lines[row] * normal + base
-        for k in range(0, count - 1, 2):
-            a = offset + where[row, k] * direction
-            b = offset + where[row, k + 1] * direction
-            segments.append(((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
-    return segments
+        t = (line - v0[edge]) / (v1[edge] - v0[edge])
+        where = u[edge, 0] + t * (u[edge, 1] - u[edge, 0])
+    piece = owner[edge]
+    order = np.lexsort((where, k, piece))
+    piece, k, line, where = piece[order], k[order], line[order], where[order]
+    # runs: crossings 0-1, 2-3, ... of each (polygon, line), counted from its first
+    group = np.flatnonzero(np.r_[True, (piece[1:] != piece[:-1]) | (k[1:] != k[:-1])])
+    rank = np.arange(len(k)) - np.repeat(group, np.diff(np.r_[group, len(k)]))
+    size = np.repeat(np.diff(np.r_[group, len(k)]), np.diff(np.r_[group, len(k)]))
+    start = np.flatnonzero((rank % 2 == 0) & (rank + 1 < size))
+    offset = line[start][:, None] * normal[None, :] + base[None, :]
+    a = offset + where[start][:, None] * direction[None, :]
+    b = offset + where[start + 1][:, None] * direction[None, :]
+    for owner_of, begin, end in zip(piece[start].tolist(), a.tolist(), b.tolist(), strict=True):
+        found[owner_of].append((tuple(begin), tuple(end)))
+    return found
 
 
-def _ring_edges(geometry: BaseGeometry) -> np.ndarray:
+def ring_edges(geometry: BaseGeometry) -> np.ndarray:
     """Every edge of every polygon ring as an (E, 2, 2) array of (start, end) points."""
     parts = []
     for polygon in polygons_of(geometry):
@@ -177,28 +202,6 @@ def _ring_edges(geometry: BaseGeometry) -> np.ndarray:
             coords = np.asarray(ring.coords)[:, :2]
             parts.append(np.stack([coords[:-1], coords[1:]], axis=1))
     return np.concatenate(parts) if parts else np.empty((0, 2, 2))
-
-
-def to_screen_geometry(camera: Camera, geometry: BaseGeometry) -> BaseGeometry:
-    """The same geometry in screen pixels (for screen-space work such as hatching)."""
-    return shapely.transform(geometry, camera.to_screen_array)
-
-
-def hatch_geometry(
-    surface: pygame.Surface,
-    camera: Camera,
-    geometry: BaseGeometry,
-    angles: Sequence[float],
-    spacing: float,
-    colour: Colour,
-) -> None:
-    """Hatch the inside of `geometry` (table inches) with line families at `angles`,
-    anchored to the table's corner (0, 0)."""
-    if angles:
-        hatch_screen_geometry(
-            surface, to_screen_geometry(camera, geometry), angles, spacing, colour,
-            camera.to_screen(0.0, 0.0),
-        )  # fmt: skip
 
 
 def hatch_screen_geometry(

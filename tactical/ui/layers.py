@@ -22,12 +22,12 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import (
     fill_geometry,
-    hatch_geometry,
+    hatch_many,
     hatch_screen_geometry,
     outline_geometry,
     polygons_of,
+    ring_edges,
     text,
-    to_screen_geometry,
 )
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
@@ -221,15 +221,14 @@ def draw_terrain(
     x0, y1 = camera.to_world(clip.left - 2, clip.top - 2)
     x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
     visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
-    for piece in terrain:
+    shown = [piece for piece in terrain if piece.geometry.intersects(visible)]
+    hatching = hatch_terrain(camera, shown, palette.HATCH_SPACING)
+    for piece, runs in zip(shown, hatching, strict=True):
         geometry = piece.geometry
-        if not geometry.intersects(visible):
-            continue
         style = palette.terrain_style(piece.kind)
         fill_geometry(surface, camera, geometry, style.fill)
-        hatch_geometry(
-            surface, camera, geometry, style.hatch, palette.HATCH_SPACING, style.hatch_colour
-        )
+        for start, end in runs:
+            pygame.draw.aaline(surface, style.hatch_colour, start, end)
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
@@ -242,11 +241,34 @@ def draw_terrain(
                 draw_terrain_label(surface, camera, piece, fonts)
 
 
+def hatch_terrain(
+    camera: Camera, pieces: Sequence[Terrain], spacing: float
+) -> list[list[tuple[tuple[float, float], tuple[float, float]]]]:
+    """Each piece's hatch runs on screen, anchored to the table's corner (`hatch_segments` of
+    the piece on screen, angle by angle), worked out for all pieces together, one batch per
+    hatch angle."""
+    angles = [palette.terrain_style(piece.kind).hatch for piece in pieces]
+    edges = [
+        camera.to_screen_array(ring_edges(piece.geometry)) if mine else np.empty((0, 2, 2))
+        for piece, mine in zip(pieces, angles, strict=True)
+    ]
+    anchor = camera.to_screen(0.0, 0.0)
+    by_angle = {}
+    for angle in {angle for mine in angles for angle in mine}:
+        hatched = [e if angle in mine else e[:0] for e, mine in zip(edges, angles, strict=True)]
+        by_angle[angle] = hatch_many(hatched, angle, spacing, anchor)
+    return [[run for angle in mine for run in by_angle[angle][k]] for k, mine in enumerate(angles)]
+
+
 def draw_terrain_label(
     surface: pygame.Surface, camera: Camera, piece: Terrain, fonts: Fonts
 ) -> None:
     """The piece's name (or id) and height class at its centre, when it is big enough on screen."""
-    x0, y0, x1, y1 = to_screen_geometry(camera, piece.geometry).bounds
+    # the screen bounds of the piece: its bounds through the camera (a scale and a shift
+    # are monotonic, so these are the transformed geometry's bounds to the bit)
+    left, bottom, right, top = piece.geometry.bounds
+    x0, y0 = camera.to_screen(left, top)
+    x1, y1 = camera.to_screen(right, bottom)
     if min(x1 - x0, y1 - y0) < 22:
         return
     point = piece.geometry.representative_point()

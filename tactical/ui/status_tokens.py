@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pygame
+import shapely
 
 from tactical.errors import UserError
 from tactical.model import GameState
@@ -54,6 +56,16 @@ class StatusBoard:
     def __init__(self) -> None:
         self._for: tuple[GameState, str] | None = None
         self._statuses: dict[str, UnitStatus] = {}
+        self._sized: tuple[tuple, list[float]] | None = None
+
+    def _sizes(self, state: GameState) -> list[float]:
+        """Each unit's footprint's larger side (inches), for the units of `state` (measured
+        once per set of units, all footprints at once)."""
+        if self._sized is None or self._sized[0] is not state.units:
+            bounds = shapely.bounds([unit.footprint for unit in state.units]).reshape(-1, 4)
+            sizes = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
+            self._sized = (state.units, sizes.tolist())
+        return self._sized[1]
 
     def statuses(self, state: GameState, system: RuleSystem) -> dict[str, UnitStatus]:
         if self._for is None or self._for[0] is not state or self._for[1] != system.id:
@@ -77,12 +89,12 @@ class StatusBoard:
         """Every unit's token above it (wrecks crossed out)."""
         statuses = self.statuses(state, system)
         width, height = surface.get_size()
-        for unit in state.units:
+        sizes = self._sizes(state)
+        for unit, size in zip(state.units, sizes, strict=True):
             status = statuses.get(unit.id)
             if status is None:
                 continue
-            x0, y0, x1, y1 = unit.footprint.bounds
-            extent = max(x1 - x0, y1 - y0) * camera.scale / 2
+            extent = size * camera.scale / 2
             cx, cy = camera.to_screen(unit.x, unit.y)
             if extent < MIN_EXTENT or not (-40 <= cx <= width + 40 and -40 <= cy <= height + 40):
                 continue

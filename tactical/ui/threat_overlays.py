@@ -20,6 +20,7 @@ from tactical.threat.advice import Advice, move_advice
 from tactical.threat.damage import DamageCache
 from tactical.threat.heatmap import ThreatMap, threat_map
 from tactical.threat.reach import Reach, reach
+from tactical.ui.background import PENDING, Background
 from tactical.ui.camera import Camera
 from tactical.ui.card import write_card
 from tactical.ui.fonts import Fonts
@@ -51,7 +52,8 @@ class ThreatOverlays:
         self.cache = DamageCache()
         self._threat: tuple[tuple, ThreatMap] | None = None
         self._reach: tuple[tuple, Reach] | None = None
-        self._advice: tuple[tuple, tuple[Advice, ...]] | None = None
+        self._advice = Background()
+        self._announce: Callable[[str], None] | None = None
         self._picture: tuple[tuple, tuple[pygame.Surface, tuple[int, int]] | None] | None = None
 
     @property
@@ -85,6 +87,8 @@ class ThreatOverlays:
             elif what == "advice":
                 self.show_advice = not self.show_advice
                 status(self._advice_status(state, selected) if self.show_advice else "advice off")
+                # the best move is said once the background work has it
+                self._announce = status if self.show_advice else None
             else:
                 status(self._write_card(state, selected, hovered))
         except UserError as error:
@@ -113,9 +117,11 @@ class ThreatOverlays:
         return f"threat map: {what} (T: next view)"
 
     def _advice_status(self, state: GameState, selected: str | None) -> str:
-        advice = self.advice(state, selected)
-        if advice is None:
+        if selected is None or not state.has_unit(selected):
             return "advice: select a unit first"
+        advice = self.advice_ready(state, selected)
+        if advice is PENDING:
+            return f"advice: working out the best moves of {selected}... (V hides it)"
         if not advice:
             return "advice: no legal move found"
         best = advice[0]
@@ -158,20 +164,31 @@ class ThreatOverlays:
         return self._reach[1]
 
     def advice(self, state: GameState, selected: str | None) -> tuple[Advice, ...] | None:
-        from tactical.rules import registry
-
+        """The selected unit's advised moves, worked out now if need be (waits for it)."""
         if selected is None or not state.has_unit(selected):
             return None
+        key = (state.units, state.terrain, state.options, selected)
+        found = self._advice.wait(key, lambda: self._compute_advice(state, selected))
+        return found
+
+    def advice_ready(self, state: GameState, selected: str | None):
+        """The advised moves if they are worked out, else `PENDING` while a background
+        thread works them out (a cold odds cache takes up to about a second: the frames go
+        on meanwhile). None without a unit."""
+        if selected is None or not state.has_unit(selected):
+            return None
+        key = (state.units, state.terrain, state.options, selected)
+        return self._advice.get(key, lambda: self._compute_advice(state, selected))
+
+    def _compute_advice(self, state: GameState, selected: str) -> tuple[Advice, ...]:
+        from tactical.rules import registry
+
         if not registry.get(state.rules).has_combat:
             return ()
-        key = (state.units, state.terrain, state.options, selected)
-        if self._advice is None or self._advice[0] != key:
-            side = state.unit(selected).side
-            threat = threat_map(state, side, selected, cache=self.cache)
-            found = self.reach(state, selected)
-            self._advice = (key, move_advice(state, selected, cache=self.cache, threat=threat,
-                                             found=found))  # fmt: skip
-        return self._advice[1]
+        side = state.unit(selected).side
+        threat = threat_map(state, side, selected, cache=self.cache)
+        found = reach(state, selected)
+        return move_advice(state, selected, cache=self.cache, threat=threat, found=found)
 
     # ------------------------------------------------------------------ drawing
 
@@ -196,7 +213,11 @@ class ThreatOverlays:
                     draw_units(surface, camera, shapes, fonts, selected)
             if self.show_reach and (found_reach := self.reach(state, selected)) is not None:
                 draw_reach(surface, camera, found_reach)
-            if self.show_advice and (advice := self.advice(state, selected)):
+            advice = self.advice_ready(state, selected) if self.show_advice else None
+            if advice is not PENDING and self._announce is not None:
+                self._announce(self._advice_status(state, selected))
+                self._announce = None
+            if advice and advice is not PENDING:
                 left, top, _, _ = camera.screen_rect(state.board.bounds)
                 place = (max(left, 0) + 8, max(top, 0) + 8)
                 draw_advice(surface, camera, state.unit(selected), advice, fonts, list_at=place)
@@ -224,7 +245,8 @@ class ThreatOverlays:
         try:
             found = self.threat(state, selected, side) if self.threat_mode != "off" else None
             found_reach = self.reach(state, selected) if self.show_reach else None
-            advice = (self.advice(state, selected) or ()) if self.show_advice else ()
+            advice = self.advice_ready(state, selected) if self.show_advice else ()
+            advice = () if advice is None or advice is PENDING else advice
         except UserError:
             return ()
         return tuple(threat_legend(found, self.threat_mode == "damage", found_reach, advice))

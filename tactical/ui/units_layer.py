@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import lru_cache
 
 import numpy as np
 import pygame
@@ -78,33 +78,6 @@ class UnitShapes:
             index={u.id: i for i, u in enumerate(units)},
         )
 
-    @cached_property
-    def _slots(self) -> np.ndarray:
-        """Each unit's row in rect_corners or circle_radii."""
-        slots = np.zeros(len(self.units), dtype=np.intp)
-        slots[self.rect_index] = np.arange(len(self.rect_index))
-        slots[self.circle_index] = np.arange(len(self.circle_index))
-        return slots
-
-    def single(self, index: int) -> UnitShapes:
-        """Unit `index` alone, its rows sliced from these arrays (the numbers `of` gives
-        for that unit alone, without building them again)."""
-        slot = int(self._slots[index])
-        rect = bool(np.any(self.rect_index == index))
-        one = slice(index, index + 1)
-        return UnitShapes(
-            units=self.units[one],
-            centres=self.centres[one],
-            fronts=self.fronts[one],
-            extents=self.extents[one],
-            rect_index=np.zeros(1 if rect else 0, dtype=np.intp),
-            rect_corners=self.rect_corners[slot : slot + 1] if rect else self.rect_corners[:0],
-            circle_index=np.zeros(0 if rect else 1, dtype=np.intp),
-            circle_radii=self.circle_radii[:0] if rect else self.circle_radii[slot : slot + 1],
-            colours=self.colours[one],
-            index={self.units[index].id: 0},
-        )
-
 
 LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
@@ -118,46 +91,144 @@ class UnitSprites:
     unit's centre is put on a whole pixel), so panning and other units moving never
     redraw it. The sprites of the last `SCALES_KEPT` scales are kept, so zooming back
     and forth redraws none; an older scale's are dropped.
+
+    A scale seen for the first time gets no sprites (`worth_drawing`): the units are
+    drawn straight onto the frame where their sprites would go, which costs half as
+    much as making and blitting sprites that a wheel passing through the level would
+    never use again; the next frame at that scale (a pan, a selection) makes them.
     """
 
     SCALES_KEPT = 4
 
     def __init__(self) -> None:
-        self._by_scale: OrderedDict[float, dict[tuple, tuple[pygame.Surface, int]]] = OrderedDict()
+        self._by_scale: OrderedDict[float, dict[int, tuple[pygame.Surface, int]]] = OrderedDict()
         self._scale: float | None = None
-        self._sprites: dict[tuple, tuple[pygame.Surface, int]] = {}
+        self._sprites: dict[int, tuple[pygame.Surface, int]] = {}
+        # each distinct (base, heading, colour) numbered once, and the numbers of the last
+        # units seen (hashing a thousand bases per frame would cost a frame)
+        self._numbers: dict[tuple, int] = {}
+        self._numbered: tuple[UnitShapes, list[int]] | None = None
+        self._seen: float | None = None  # the last scale drawn without sprites
 
-    def sprite(self, shapes: UnitShapes, index: int, scale: float) -> tuple[pygame.Surface, int]:
-        """Unit `index`'s sprite and the pixel offset of its centre inside it."""
-        unit, colour = shapes.units[index], shapes.colours[index]
+    def worth_drawing(self, scale: float) -> bool:
+        """Whether to draw and use sprites at `scale`: not at a scale seen first now."""
+        if scale == self._scale or scale in self._by_scale or scale == self._seen:
+            return True
+        self._seen = scale
+        return False
+
+    def _keys(self, shapes: UnitShapes) -> list[int]:
+        """Each unit's sprite number: units alike in base, heading and colour share one."""
+        if self._numbered is None or self._numbered[0] is not shapes:
+            numbers = self._numbers
+            keys = [
+                numbers.setdefault((unit.base, unit.heading, colour), len(numbers))
+                for unit, colour in zip(shapes.units, shapes.colours, strict=True)
+            ]
+            self._numbered = (shapes, keys)
+        return self._numbered[1]
+
+    def sprites(
+        self, shapes: UnitShapes, indices: list[int], scale: float
+    ) -> list[tuple[pygame.Surface, int]]:
+        """The sprites of units `indices` and the pixel offset of each centre inside its
+        sprite; those not drawn yet at this scale are drawn together (`_draw_sprites`)."""
         if scale != self._scale:
             self._sprites = self._by_scale.pop(scale, None) or {}
             self._by_scale[scale] = self._sprites
             while len(self._by_scale) > self.SCALES_KEPT:
                 self._by_scale.popitem(last=False)
             self._scale = scale
-        key = (unit.base, unit.heading, colour)
-        cached = self._sprites.get(key)
-        if cached is None:
-            cached = self._sprites[key] = _draw_sprite(shapes.single(index), scale)
-        return cached
+        every, cache = self._keys(shapes), self._sprites
+        keys = [every[k] for k in indices]
+        missing: dict[int, int] = {}
+        for key, index in zip(keys, indices, strict=True):
+            if key not in cache and key not in missing:
+                missing[key] = index
+        if missing:
+            drawn = _draw_sprites(shapes, list(missing.values()), scale)
+            cache.update(zip(missing, drawn, strict=True))
+        return [cache[key] for key in keys]
 
     def __len__(self) -> int:
         return len(self._sprites)
 
 
-def _draw_sprite(shapes: UnitShapes, scale: float) -> tuple[pygame.Surface, int]:
-    """The one unit of `shapes` drawn on a transparent square around its centre."""
-    unit = shapes.units[0]
-    half = math.ceil(unit.base.radius * scale) + 3
-    size = 2 * half + 1
-    surface = pygame.Surface((size, size), pygame.SRCALPHA)
-    local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
-    everything = np.ones(1, dtype=bool)
-    _draw_bases(surface, local, shapes, everything)
-    # run-length encoding skips the transparent corners: blits about twice as fast
-    surface.set_alpha(255, pygame.RLEACCEL)
-    return surface, half
+def _draw_sprites(
+    shapes: UnitShapes,
+    indices: list[int],
+    scale: float,
+    target: pygame.Surface | None = None,
+    pixels: np.ndarray | None = None,
+) -> list[tuple[pygame.Surface, int]]:
+    """Units `indices` each drawn alone on a transparent square around its centre (the
+    centre on the middle pixel), their screen points computed for all at once: per unit,
+    the points `Camera.centred_on(centre, (half, half), scale)` gives, bit for bit.
+
+    With a `target`, each unit is drawn straight onto it where its sprite would be
+    blitted (its centre on `pixels[index]`, whole pixels), in the sprites' order."""
+    chosen = np.asarray(indices, dtype=np.intp)
+    halves = [math.ceil(shapes.units[k].base.radius * scale) + 3 for k in indices]
+    # each sprite's camera origin, as Camera.centred_on computes it
+    origin_x = np.asarray(halves, dtype=float) - shapes.centres[chosen, 0] * scale
+    origin_y = np.asarray(halves, dtype=float) + shapes.centres[chosen, 1] * scale
+    # where each sprite's corner goes on the target: added after the sprite's own numbers
+    shift = None if target is None else pixels[chosen] - np.asarray(halves)[:, None]
+
+    def to_sprite(points: np.ndarray, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
+        """(k, ..., 2) table points of the chosen units -> their sprites' pixels."""
+        shape = (len(points),) + (1,) * (points.ndim - 2)
+        result = np.empty_like(points)
+        result[..., 0] = origin_x[rows].reshape(shape) + points[..., 0] * scale
+        result[..., 1] = origin_y[rows].reshape(shape) - points[..., 1] * scale
+        if shift is not None:
+            result += shift[rows].reshape(*shape, 2)
+        return result
+
+    centres = to_sprite(shapes.centres[chosen]).tolist()
+    fronts = to_sprite(shapes.fronts[chosen]).tolist()
+    extents = (shapes.extents[chosen] * scale).tolist()
+    slots = np.full(len(shapes.units), -1, dtype=np.intp)
+    slots[shapes.rect_index] = np.arange(len(shapes.rect_index))
+    slots[shapes.circle_index] = np.arange(len(shapes.circle_index))
+    is_rect = np.zeros(len(shapes.units), dtype=bool)
+    is_rect[shapes.rect_index] = True
+    rect_rows = np.flatnonzero(is_rect[chosen])
+    corners = dict(
+        zip(
+            rect_rows.tolist(),
+            to_sprite(shapes.rect_corners[slots[chosen[rect_rows]]], rect_rows).tolist(),
+            strict=True,
+        )
+    )
+    circle_rows = np.flatnonzero(~is_rect[chosen])
+    radii = dict(
+        zip(
+            circle_rows.tolist(),
+            (shapes.circle_radii[slots[chosen[circle_rows]]] * scale).tolist(),
+            strict=True,
+        )
+    )
+    outline = palette.UNIT_OUTLINE
+    drawn = []
+    for row, (index, half) in enumerate(zip(indices, halves, strict=True)):
+        size = 2 * half + 1
+        surface = target or pygame.Surface((size, size), pygame.SRCALPHA)
+        colour = shapes.colours[index]
+        points = corners.get(row)
+        if points is not None:
+            pygame.draw.polygon(surface, colour, points)
+            pygame.draw.aalines(surface, outline, True, points)
+        else:
+            centre = centres[row]
+            pygame.draw.circle(surface, colour, centre, radii[row])
+            pygame.draw.aacircle(surface, outline, centre, radii[row], 1)
+        _heading_marker(surface, centres[row], fronts[row], extents[row])
+        if target is None:
+            # run-length encoding skips the transparent corners: blits about twice as fast
+            surface.set_alpha(255, pygame.RLEACCEL)
+            drawn.append((surface, half))
+    return drawn
 
 
 def draw_units(
@@ -173,7 +244,7 @@ def draw_units(
     returns where the labels went (none overlaps another).
 
     With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
-    instead of being drawn afresh every frame.
+    instead of being drawn afresh every frame (from the second frame at a scale on).
     """
     placed: list[pygame.Rect] = []
     if not shapes.units:
@@ -192,10 +263,25 @@ def draw_units(
     else:
         small = visible & (extents <= SPRITE_LIMIT)
         _draw_bases(surface, camera, shapes, visible & ~small)
-        pixels = np.rint(centres).astype(int).tolist()
+        whole = np.rint(centres).astype(int)
+        chosen = np.flatnonzero(small).tolist()
+        if not sprites.worth_drawing(camera.scale):
+            # drawn where and as the sprites would be, without making them; but for those
+            # the window's edge cuts (pygame shifts antialiased lines it clips)
+            inside = (
+                (centres[:, 0] - extents >= 0)
+                & (centres[:, 0] + extents < width)
+                & (centres[:, 1] - extents >= 0)
+                & (centres[:, 1] + extents < height)
+            )
+            direct = np.flatnonzero(small & inside).tolist()
+            _draw_sprites(shapes, direct, camera.scale, surface, whole)
+            chosen = np.flatnonzero(small & ~inside).tolist()
+        pixels = whole.tolist()
         blits = []
-        for index in np.flatnonzero(small).tolist():
-            sprite, half = sprites.sprite(shapes, index, camera.scale)
+        for index, (sprite, half) in zip(
+            chosen, sprites.sprites(shapes, chosen, camera.scale), strict=True
+        ):
             x, y = pixels[index]
             blits.append((sprite, (x - half, y - half)))
         surface.blits(blits, doreturn=False)
@@ -231,27 +317,34 @@ class _PlacedLabels:
         self.placed = placed
         self.cells: dict[tuple[int, int], list[pygame.Rect]] = {}
         for rect in placed:
-            self._file(rect)
+            self._file(rect, self._keys(rect))
 
-    def _keys(self, rect: pygame.Rect):
+    def _keys(self, rect: pygame.Rect) -> list[tuple[int, int]]:
         cell = self.CELL
-        return [
-            (x, y)
-            for x in range(rect.left // cell, (rect.right - 1) // cell + 1)
-            for y in range(rect.top // cell, (rect.bottom - 1) // cell + 1)
-        ]
+        xs = range(rect.left // cell, (rect.right - 1) // cell + 1)
+        ys = range(rect.top // cell, (rect.bottom - 1) // cell + 1)
+        return [(x, y) for x in xs for y in ys]
 
-    def _file(self, rect: pygame.Rect) -> None:
-        for key in self._keys(rect):
-            self.cells.setdefault(key, []).append(rect)
-
-    def collides(self, rect: pygame.Rect) -> bool:
+    def _file(self, rect: pygame.Rect, keys: list[tuple[int, int]]) -> None:
         cells = self.cells
-        return any(rect.collidelist(cells[key]) != -1 for key in self._keys(rect) if key in cells)
+        for key in keys:
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [rect]
+            else:
+                found.append(rect)
 
-    def add(self, rect: pygame.Rect) -> None:
+    def add_if_clear(self, rect: pygame.Rect) -> bool:
+        """Add `rect` unless it covers a label placed already; whether it was added."""
+        keys = self._keys(rect)
+        cells = self.cells
+        for key in keys:
+            found = cells.get(key)
+            if found is not None and rect.collidelist(found) != -1:
+                return False
         self.placed.append(rect)
-        self._file(rect)
+        self._file(rect, keys)
+        return True
 
 
 def _draw_bases(
@@ -327,22 +420,43 @@ def _place_label(
 ) -> tuple[pygame.Surface, pygame.Rect] | None:
     """`_unit_label`'s choice: the label picture and where it goes, added to `placed`."""
     max_width = int(max(110, extent * 5))
-    candidates = []
-    name = fonts.fit(unit.name, UNIT_LABEL_SIZE, max_width) if unit.name else None
-    if name is not None and name == unit.name:
-        candidates.append(name)
-    short = fonts.fit(unit.id, UNIT_LABEL_SIZE, max_width)
-    candidates += [c for c in (short, name) if c and c not in candidates]
     top = centre[1] + extent + 3
-    for label in candidates:
-        width = fonts.width(label, UNIT_LABEL_SIZE)
+    for label, width in _label_candidates(fonts, unit.name, unit.id, max_width):
         rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
-        if placed.collides(rect):
+        if not placed.add_if_clear(rect):
             continue
-        placed.add(rect)
         picture = fonts.shadowed(label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
         return picture, picture.get_rect(midtop=(round(centre[0]), round(top)))
     return None
+
+
+def _label_candidates(
+    fonts: Fonts, name: str, unit_id: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    """The labels a unit may have, best first, with their widths: its whole name, its id
+    (cut to fit), its name cut to fit. Worked out once per unit and width; a width past
+    the wider of the two whole texts gives what that width gives (nothing to cut)."""
+    return _candidates_within(fonts, name, unit_id, min(max_width, _widest(fonts, name, unit_id)))
+
+
+@lru_cache(maxsize=8192)
+def _widest(fonts: Fonts, name: str, unit_id: str) -> int:
+    return max(
+        fonts.width(name, UNIT_LABEL_SIZE) if name else 0, fonts.width(unit_id, UNIT_LABEL_SIZE)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _candidates_within(
+    fonts: Fonts, name: str, unit_id: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    candidates = []
+    fitted = fonts.fit(name, UNIT_LABEL_SIZE, max_width) if name else None
+    if fitted is not None and fitted == name:
+        candidates.append(fitted)
+    short = fonts.fit(unit_id, UNIT_LABEL_SIZE, max_width)
+    candidates += [c for c in (short, fitted) if c and c not in candidates]
+    return tuple((label, fonts.width(label, UNIT_LABEL_SIZE)) for label in candidates)
 
 
 @dataclass(frozen=True, eq=False)
@@ -392,21 +506,30 @@ def layout_labels(
     whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
     local = camera.panned(-whole[0], -whole[1])
     centres = local.to_screen_array(shapes.centres).tolist()
-    extents = (shapes.extents * camera.scale).tolist()
+    extent_array = shapes.extents * camera.scale
+    extents = extent_array.tolist()
+    units = shapes.units
     if only is not None:
         chosen = [shapes.index[only]] if only in shapes.index else []
     else:
+        # the larger units first (a stable sort: equal sizes keep the units' order)
+        order = np.argsort(-extent_array, kind="stable").tolist()
         chosen = [
-            k for k, extent in enumerate(extents)
-            if extent >= LABEL_MIN_EXTENT and shapes.units[k].id != skip
+            k for k in order if extents[k] >= LABEL_MIN_EXTENT and units[k].id != skip
         ]  # fmt: skip
-        chosen.sort(key=lambda k: -extents[k])
     placed = _PlacedLabels([])
     pictures, rects, boxes = [], [], []
-    for k in chosen:
-        found = _place_label(fonts, shapes.units[k], centres[k], extents[k], placed)
-        if found is not None:
-            pictures.append(found[0])
-            rects.append(found[1])
-            boxes.append(placed.placed[-1])
+    for k in chosen:  # `_place_label`, inlined: a whole table's labels at each new zoom
+        unit, (x, y), extent = units[k], centres[k], extents[k]
+        top = round(y + extent + 3)
+        for label, width in _label_candidates(fonts, unit.name, unit.id, int(max(110, extent * 5))):
+            box = pygame.Rect(round(x - width / 2), top, width, LABEL_HEIGHT)
+            if placed.add_if_clear(box):
+                picture = fonts.shadowed(
+                    label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW
+                )
+                pictures.append(picture)
+                rects.append(picture.get_rect(midtop=(round(x), top)))
+                boxes.append(box)
+                break
     return LabelLayout(tuple(pictures), tuple(rects), tuple(boxes))

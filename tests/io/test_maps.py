@@ -151,3 +151,31 @@ def test_any_valid_unit_round_trips(x, y, heading, round_base, name):
     text = dumps_map(state)
     assert loads_map(text) == state
     assert dumps_map(loads_map(text)) == text
+
+
+def test_on_board_is_the_tables_cover_of_the_shape():
+    """`_on_board` by bounds answers as shapely's `covers` of the table (with its tolerance)
+    for shapes inside, across and just past every edge."""
+    import numpy as np
+    import shapely
+
+    from tactical.io.maps import EDGE_TOLERANCE, _on_board
+    from tactical.model import Board
+
+    board = Board(72.0, 48.0)
+    table = shapely.box(
+        -EDGE_TOLERANCE, -EDGE_TOLERANCE, board.width + EDGE_TOLERANCE,
+        board.height + EDGE_TOLERANCE,
+    )  # fmt: skip
+    rng = np.random.default_rng(18)
+    answers = []
+    for _ in range(400):
+        x, y = rng.choice([0.0, 72.0, 36.0]), rng.choice([0.0, 48.0, 24.0])
+        x += rng.choice([-1e-6, 0.0, 1e-6, 2e-6, -2e-6, rng.uniform(-3, 3)])
+        y += rng.choice([-1e-6, 0.0, 1e-6, 2e-6, -2e-6, rng.uniform(-3, 3)])
+        r = rng.uniform(0.1, 2.0)
+        for shape in (shapely.Point(x, y).buffer(r), shapely.box(x - r, y - r, x, y)):
+            answers.append(_on_board(shape, board))
+            assert answers[-1] == table.covers(shape)
+    assert not _on_board(shapely.Polygon(), board)
+    assert any(answers) and not all(answers)

@@ -56,6 +56,14 @@ def test_bad_run_input_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, f
     assert list(tmp_path.iterdir()) == []
 
 
+def test_ray_without_the_cluster_extra_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as when not installed
+    db = tmp_path / "results.sqlite"
+    err = _refused(capsys, ["lab", "run", DUEL, "--db", str(db), "--ray", "auto"], "--ray: ")
+    assert 'Ray is not installed: pip install -e ".[cluster]"' in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_map_that_is_not_two_sided_is_refused(tmp_path, capsys):
     one_side = tmp_path / "alone.toml"
     text = builtin_map("heavy-combat").read_text(encoding="utf-8")

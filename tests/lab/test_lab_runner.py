@@ -69,6 +69,17 @@ def test_a_run_stores_every_game_once(tmp_path, make_spec):
     assert sorted(_games(db)) == _expected(spec)
 
 
+def test_a_finished_run_and_its_report_leave_only_the_results_file(tmp_path, make_spec):
+    """WAL while writing, a rollback journal after: a read-only report leaves no -wal/-shm."""
+    db = tmp_path / "results.sqlite"
+    with Store.open(db) as store:
+        run_games(make_spec(games=2), store, LocalPool(1, scripted_game, START), 1, False)
+        assert store.connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with Store.read(db) as store:
+        assert build_report(store)["games"] == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.sqlite"]
+
+
 def test_an_interrupted_run_resumes_with_no_game_lost_or_counted_twice(tmp_path, make_spec):
     spec = make_spec(games=15)
     db = tmp_path / "results.sqlite"

@@ -152,6 +152,15 @@ def test_every_rule_system_cites_its_measuring_rules(name, firer, target):
     assert any(v.may_fire for v in view.weapons)
 
 
+def test_a_numbered_band_reads_as_band_n_and_a_named_one_as_its_name():
+    state = load_map(builtin_map("heavy-combat.toml"))  # bands "1" to "4" (T001.2)
+    text = [line for _, line in card_lines(card_view(state, "enterprise", "kronos"))]
+    assert any(line.endswith(": band 3") for line in text), text
+    assert any(line.startswith("nearest band edge: band 3 ends at 36.00") for line in text)
+    dw = [line for _, line in card_lines(card_view(loads_map(TABLE), "a", "b"))]
+    assert any("nearest band edge: RB3 ends at 24.00" in line for line in dw), dw
+
+
 def test_a_refused_weapon_carries_its_spec_id_R004_29():
     state = load_map(builtin_map("sw-d6-capital.toml"))
     view = card_view(state, "nowhere", "isd")

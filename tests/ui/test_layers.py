@@ -16,7 +16,7 @@ from tactical.model import Board, Circle, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
-from tactical.ui.draw import hatch_segments
+from tactical.ui.draw import hatch_many, hatch_segments, ring_edges
 from tactical.ui.fonts import shared_fonts
 from tactical.ui.layers import (
     LABEL_MIN_EXTENT,
@@ -38,6 +38,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selection_view
+from tactical.ui.units_layer import _draw_bases, _draw_sprites
 
 TABLE = """
 rules = "dystopian-wars"
@@ -369,6 +370,11 @@ def test_sprites_draw_what_direct_drawing_draws(state):
     shapes = shapes_of(state)
     sprites = UnitSprites()
     draw_units(direct, camera, shapes, shared_fonts(), labels=False)
+    # a scale seen for the first time is drawn directly, without sprites
+    first = fresh(camera)
+    draw_units(first, camera, shapes, shared_fonts(), labels=False, sprites=sprites)
+    assert len(sprites) == 0
+    assert (pygame.surfarray.array3d(first) == pygame.surfarray.array3d(direct)).all()
     draw_units(cached, camera, shapes, shared_fonts(), labels=False, sprites=sprites)
     a = pygame.surfarray.array3d(direct).astype(int)
     b = pygame.surfarray.array3d(cached).astype(int)
@@ -379,6 +385,26 @@ def test_sprites_draw_what_direct_drawing_draws(state):
     # panning reuses every sprite; zooming starts afresh
     draw_units(cached, camera.panned(7, 3), shapes, shared_fonts(), labels=False, sprites=sprites)
     assert len(sprites) == 3
+
+
+def test_sprites_drawn_together_are_each_unit_drawn_alone(state):
+    """The batch of sprites (`_draw_sprites`) holds, pixel for pixel, each unit drawn alone
+    through a camera centred on it (`_draw_bases`), at scales that are not whole numbers."""
+    shapes = shapes_of(state)
+    for scale in (7.3, 15.0, 23.71):
+        sprites = _draw_sprites(shapes, list(range(len(shapes.units))), scale)
+        for index, (sprite, half) in enumerate(sprites):
+            unit = shapes.units[index]
+            size = 2 * half + 1
+            alone = pygame.Surface((size, size), pygame.SRCALPHA)
+            local = Camera.centred_on((unit.x, unit.y), (half, half), scale, (size, size))
+            only = np.zeros(len(shapes.units), dtype=bool)
+            only[index] = True
+            _draw_bases(alone, local, shapes, only)
+            assert sprite.get_size() == alone.get_size()
+            assert (pygame.surfarray.array3d(sprite) == pygame.surfarray.array3d(alone)).all()
+            alpha = pygame.surfarray.array_alpha
+            assert (alpha(sprite) == alpha(alone)).all()
 
 
 def test_a_selected_unit_is_ringed_in_white(state, camera):
@@ -514,3 +540,27 @@ def test_the_legend_wraps_within_its_width_and_draws_its_swatches():
     draw_legend(surface, fonts, (0, 0), rows)
     first, offset = rows[0][0]
     assert tuple(surface.get_at((offset + 8, 8)))[:3] == first.colour
+
+
+def test_hatching_many_polygons_at_once_is_hatching_each_alone():
+    """`hatch_many` (a table's terrain in one batch) gives each polygon, to the bit and in
+    the same order, the runs `hatch_segments` gives it alone: holes, parallel edges,
+    polygons without lines, empty ones."""
+    rng = np.random.default_rng(18)
+    polygons = [shapely.Polygon(), shapely.box(10, 10, 10.5, 10.5)]
+    for k in range(60):
+        if k % 3 == 0:
+            ring = shapely.Point(150, 150).buffer(rng.uniform(5, 90))
+            polygons.append(ring.difference(shapely.Point(150, 150).buffer(rng.uniform(1, 4))))
+        elif k % 3 == 1:
+            polygons.append(
+                shapely.box(*sorted(rng.uniform(0, 300, 2)), *sorted(rng.uniform(0, 300, 2)))
+            )
+        else:
+            polygons.append(shapely.MultiPoint(rng.uniform(0, 300, (9, 2))).convex_hull)
+    for angle in (45.0, -45.0, 0.0, 90.0, 30.0):
+        spacing = float(rng.uniform(3, 9))
+        anchor = (float(rng.uniform(-5, 5)), float(rng.uniform(-5, 5)))
+        together = hatch_many([ring_edges(p) for p in polygons], angle, spacing, anchor)
+        assert together == [hatch_segments(p, angle, spacing, anchor) for p in polygons]
+        assert sum(map(len, together)) > 100

@@ -35,6 +35,30 @@ def _pixels(surface: pygame.Surface) -> np.ndarray:
     return pygame.surfarray.array3d(surface)
 
 
+def _fresh_frame(state, system, camera, selected) -> pygame.Surface:
+    """The frame a fresh renderer draws at `camera` once it has drawn a frame at that scale
+    (with its unit sprites: the first frame at a scale draws the units without them)."""
+    renderer = SceneRenderer()
+    renderer.draw(pygame.Surface(SIZE), state, camera, system)
+    fresh = pygame.Surface(SIZE)
+    renderer.draw(fresh, state, camera, system, selected)
+    return fresh
+
+
+def test_the_first_frame_at_a_scale_draws_the_units_where_their_sprites_go(table):
+    """Units drawn without sprites (a scale seen for the first time) sit on the pixels their
+    sprites cover in later frames: only antialiased edges are shaded a little differently
+    (blended onto the table rather than onto a transparent sprite)."""
+    state, system, camera = table
+    selected = state.units[7].id
+    first = pygame.Surface(SIZE)
+    SceneRenderer().draw(first, state, camera, system, selected)
+    later = _fresh_frame(state, system, camera, selected)
+    difference = np.abs(_pixels(first).astype(int) - _pixels(later).astype(int)).max(axis=2)
+    assert (difference > 0).sum() > 0  # drawn differently: not the same picture reused
+    assert (difference > 64).sum() <= 40, np.argwhere(difference > 64)[:10]
+
+
 @pytest.mark.parametrize("shift", [(37, 0), (0, -23), (-41, 19)])
 def test_a_panned_frame_is_the_fresh_frame_at_the_new_place(table, shift):
     """Static layer (terrain hatching anchored to the table), the selection's arcs, rings and
@@ -47,8 +71,7 @@ def test_a_panned_frame_is_the_fresh_frame_at_the_new_place(table, shift):
     renderer.draw(target, state, camera, system, selected)
     panned = camera.panned(*shift)
     renderer.draw(target, state, panned, system, selected)
-    fresh = pygame.Surface(SIZE)
-    SceneRenderer().draw(fresh, state, panned, system, selected)
+    fresh = _fresh_frame(state, system, panned, selected)
     difference = np.abs(_pixels(target).astype(int) - _pixels(fresh).astype(int)).max(axis=2)
     # shapes cut by the window's edge shade its outermost pixels differently: left out
     difference = difference[3:-3, 3:-3]

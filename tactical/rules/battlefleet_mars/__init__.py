@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tactical.dice import Dice
 from tactical.geometry.arcs_spec import OMNI
 from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
@@ -42,7 +44,7 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars import combat, play, status
 from tactical.rules.battlefleet_mars import outcome as ending
-from tactical.rules.battlefleet_mars.tables import max_range, range_units
+from tactical.rules.battlefleet_mars.tables import max_range, range_units, range_units_array
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
 from tactical.rules.ending import UnitCondition
 from tactical.rules.status import Unavailable, UnitStatus
@@ -95,6 +97,23 @@ class BattlefleetMars(RuleSystem):
         if card.has_lasers and reach > max_range(card.laser_strength or 0):
             return None
         return f"R{reach}"
+
+    def range_band_indices(
+        self, unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+    ) -> tuple[tuple[str | None, ...], np.ndarray]:
+        """`range_band` of many distances at once: `R0` .. `R<n>` and None, as far as the
+        unit's laser reach (R000.6) or its farthest distance (GEO000.1)."""
+        settings = self.options(options)
+        reach = range_units_array(
+            distances, float(settings["range_unit_inches"]), str(settings["range_rounding"])
+        )
+        card = profile(unit)
+        if card.has_lasers:
+            last = max_range(card.laser_strength or 0)
+            reach = np.where(reach > last, last + 1, reach)  # past the reach: None
+        else:
+            last = int(reach.max()) if len(reach) else 0
+        return (*(f"R{k}" for k in range(last + 1)), None), reach
 
     def turn_sequence(self) -> TurnSequence:
         return TURN_SEQUENCE

@@ -10,6 +10,8 @@ import math
 from fractions import Fraction
 from typing import Literal
 
+import numpy as np
+
 from tactical.errors import UserError
 
 NO_EFFECT = "-"
@@ -164,6 +166,26 @@ def range_units(distance: float, unit_inches: float = 1.0, rounding: str = "floo
     if rounding == "nearest":
         return math.floor(units + 0.5 + _EPSILON)
     raise ValueError(f"unknown range rounding {rounding!r}: expected one of {ROUNDINGS}")
+
+
+def range_units_array(
+    distances: np.ndarray, unit_inches: float = 1.0, rounding: str = "floor"
+) -> np.ndarray:
+    """`range_units` of many distances at once (the same arithmetic, element by element,
+    so the same integers)."""
+    distances = np.asarray(distances, dtype=float)
+    if (distances < 0).any() or unit_inches <= 0:
+        raise ValueError("distance must be >= 0 and the range unit > 0")
+    units = distances / unit_inches
+    if rounding == "floor":
+        found = np.floor(units + _EPSILON)
+    elif rounding == "ceil":
+        found = np.maximum(0.0, np.ceil(units - _EPSILON))
+    elif rounding == "nearest":
+        found = np.floor(units + 0.5 + _EPSILON)
+    else:
+        raise ValueError(f"unknown range rounding {rounding!r}: expected one of {ROUNDINGS}")
+    return found.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- logistics

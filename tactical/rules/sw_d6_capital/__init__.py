@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tactical.dice import Dice
 from tactical.model import GameState, MovementClass, Terrain, Unit
 from tactical.rules.base import (
@@ -42,11 +44,13 @@ from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.deck import check_stats as check_deck
 from tactical.rules.sw_d6_capital.deck import range_band as weapon_band
+from tactical.rules.sw_d6_capital.deck import range_band_indices as weapon_band_indices
 from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
 from tactical.rules.sw_d6_capital.tables import (
     ARC_SECTORS,
     FRONT,
     LEFT,
+    RANGE_BANDS,
     REAR,
     RIGHT,
     SPEED_ORDER,
@@ -167,6 +171,18 @@ class SwD6Capital(RuleSystem):
         scale = float(self.options(options)["inches_per_space"])
         longest = max((w.ranges for w in weapons), key=lambda ranges: ranges[3])
         return weapon_band(longest, distance / scale)
+
+    def range_band_indices(
+        self, unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+    ) -> tuple[tuple[str | None, ...], np.ndarray]:
+        """`range_band` of many distances at once (GEO004.2)."""
+        weapons = deck_of(unit).weapons
+        if not weapons:
+            return (None,), np.zeros(len(distances), dtype=np.intp)
+        scale = float(self.options(options)["inches_per_space"])
+        longest = max((w.ranges for w in weapons), key=lambda ranges: ranges[3])
+        found = weapon_band_indices(longest, np.asarray(distances, dtype=float) / scale)
+        return (*RANGE_BANDS, None), found
 
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]):  # -> TurningRules
         """R004.50, R004.51, T004.14: see `movement.turning_rules`."""

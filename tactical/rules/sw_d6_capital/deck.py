@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from tactical.dice import DieCode
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
@@ -160,6 +162,20 @@ def range_band(ranges: tuple[float, float, float, float], space_units: float) ->
         if space_units <= limit + 1e-9:
             return band
     return None
+
+
+def range_band_indices(
+    ranges: tuple[float, float, float, float], space_units: np.ndarray
+) -> np.ndarray:
+    """`range_band` of many distances (Space units) at once, as indices into
+    (*RANGE_BANDS, None): the same comparisons, element by element."""
+    low, short, medium, long = ranges
+    space_units = np.asarray(space_units, dtype=float)
+    conditions = [
+        space_units < low - 1e-9,
+        *(space_units <= limit + 1e-9 for limit in (short, medium, long)),
+    ]
+    return np.select(conditions, np.arange(len(RANGE_BANDS)), default=len(RANGE_BANDS))
 
 
 def slug(text: str) -> str:

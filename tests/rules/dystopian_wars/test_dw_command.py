@@ -9,6 +9,7 @@ from tactical.geometry.shapes import RectBase
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.rules.dystopian_wars import combat, command, play, tracking
+from tactical.rules.dystopian_wars.cards import card
 
 ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
 
@@ -218,3 +219,63 @@ def test_R002_10_the_offer_lapses_when_the_side_does_something_else():
     state = resolved.state.with_rule_state(turn_closed=True)
     after = DW.apply(state, Action("initiative", "A"), ScriptedDice([3, 2])).state
     assert "A" not in tracking.mapping(after, "offers")
+
+
+def _first_commodore_by_scan(state, side):
+    """R002.10's Fleet Commodore as the plain scan of every unit finds it (the reference)."""
+    for candidate in state.units:
+        if (
+            candidate.side == side
+            and card(candidate).fleet_commodore
+            and not tracking.is_prize(state, candidate.id)
+        ):
+            return candidate
+    return None
+
+
+def test_R002_10_the_fleet_commodore_is_the_first_vessel_of_the_side_not_captured():
+    state = play.setup(
+        table(
+            unit("x", 10, 10),
+            unit("fc1", 20, 10, fleet_commodore=True),
+            unit("fcb", 30, 30, "B", fleet_commodore=True),
+            unit("fc2", 40, 10, fleet_commodore=True),
+        )
+    )
+    captured = tracking.put_in(state, "prizes", "fc1", "B")
+    fewer = play.setup(table(unit("x", 10, 10), unit("fc2", 40, 10, fleet_commodore=True)))
+    cases = [
+        (state, "A", "fc1"), (state, "B", "fcb"), (state, "C", None), (captured, "A", "fc2"),
+        (fewer, "A", "fc2"), (fewer, "B", None), (state, "A", "fc1"),
+    ]  # fmt: skip
+    for case, side, expected in cases:
+        found = command.fleet_commodore(case, side)
+        assert (found.id if found else None) == expected
+        assert found == _first_commodore_by_scan(case, side)
+
+
+def test_R002_10_odds_and_offers_are_those_of_the_plain_commodore_scan(monkeypatch):
+    """An attack whose critical the Fleet Commodore may re-roll: its exact odds, and the
+    state its resolution leaves (the commodore's offer), are the same with the commodore
+    found by the plain scan of every unit."""
+    start = play.setup(
+        table(
+            unit("a", 20, 10, weapons=[ONE_GUN]),
+            unit("fc", 26.0, 10, fleet_commodore=True),
+            unit("t", 20, 14, "B", damage_rating=1, critical_rating=2, hull_points=9),
+        )
+    )
+    attack = DW.declare_attack(start, "a", "Gun", "t")
+
+    def results():
+        declared = combat.declare(start, "a", "Gun", "t")
+        resolved = combat.resolve_declared(start, declared, ScriptedDice([5, 5, 3, 4]))
+        return DW.attack_odds(start, attack), resolved.state
+
+    fast_odds, fast_state = results()
+    assert "offers" in repr(fast_state.rule_state)
+    monkeypatch.setattr(command, "fleet_commodore", _first_commodore_by_scan)
+    assert results() == (fast_odds, fast_state)
+    # the state does depend on the commodore: without one there is no offer
+    monkeypatch.setattr(command, "fleet_commodore", lambda state, side: None)
+    assert results()[1] != fast_state
