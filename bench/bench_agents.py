@@ -157,10 +157,23 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
 
 
 def run_jobs(jobs: list, workers: int) -> list[dict]:
+    """Every job's result, in order; a line per finished game on stderr (long runs)."""
+    found: list[dict] = []
+
+    def report(row: dict) -> None:
+        found.append(row)
+        outcome = row.get("result", row.get("error", ""))
+        print(f"  {len(found)}/{len(jobs)} {row['rules']} seed {row['seed']}: {outcome}",
+              file=sys.stderr, flush=True)  # fmt: skip
+
     if workers <= 1:
-        return [one_game(job) for job in jobs]
+        for job in jobs:
+            report(one_game(job))
+        return found
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one_game, jobs, chunksize=1))
+        for row in pool.map(one_game, jobs, chunksize=1):
+            report(row)
+    return found
 
 
 def table(results: list[dict], strong: str, weak: str, rules: list[str]) -> list[str]:
