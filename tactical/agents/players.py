@@ -252,13 +252,12 @@ class GreedyPlayer(Player):
                 effect = sampled_value(game, action, material, side)
             except UserError:
                 continue
-            if not effect.exact:  # it rolled at once: an attack is valued over every outcome
-                effect = attack_effect(game, action, material, side) or effect
             scored.append(self.judged(game, candidate, effect, now, gain, where))
         # the best that rolled dice, one by one: their effect over the resolver's outcomes,
-        # until the best is known from them (or the budget is spent)
+        # at least `refined` of them and until the best is known from them (one sampled
+        # roll only ranks them: the choice is always made on the exact effect)
         refined: set[int] = set()
-        for _ in range(2 * self.refined):
+        while True:  # each round refines one more: it ends
             open_ = [
                 k for k, s in enumerate(scored)
                 if s.effect is not None and not s.effect.exact and k not in refined
