@@ -7,7 +7,16 @@ from dataclasses import replace
 import pytest
 from agent_scenarios import short_scenario
 
-from tactical.agents import LEVELS, GreedyPlayer, hints, make_player, play_game, with_options
+from tactical.agents import (
+    LEVELS,
+    Budget,
+    GreedyPlayer,
+    SearchPlayer,
+    hints,
+    make_player,
+    play_game,
+    with_options,
+)
 from tactical.agents.candidates import field_values, move_paths
 from tactical.agents.evaluation import (
     FAR_BAND,
@@ -197,3 +206,20 @@ def test_an_attack_that_spends_power_counts_the_units_next_attack():
     power = best.candidate.choice.fields
     high = next(f.high for f in power if f.name == "power")
     assert best.candidate.action.params["power"] < high
+
+
+def test_search_plays_out_with_the_same_dice_and_keeps_greedys_choice_unless_beaten():
+    """Paired play-outs (common random numbers): the why says so, and the search player
+    leaves the greedy player's choice only with the gain it names."""
+    game = fire_phase()
+    greedy = GreedyPlayer(4).decide(game)
+    search = SearchPlayer(4, Budget(playouts=6, seconds=None, width=3, horizon=3))
+    decision = search.decide(game)
+    assert "the same dice for each" in decision.why
+    if "over the one-step choice" in decision.why:
+        assert decision.action != greedy.action
+    else:
+        assert "none of the others did better" in decision.why
+        assert decision.action == greedy.action
+    again = search.decide(game)  # deterministic without a clock
+    assert (again.action, again.why) == (decision.action, decision.why)
