@@ -47,7 +47,8 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui.fonts import shared_fonts
-from tactical.ui.odds_view import OddsBoard, ProcessOdds, game_odds, odds_chart
+from tactical.ui.odds_chart import odds_chart
+from tactical.ui.odds_view import OddsBoard, ProcessOdds, game_odds
 
 FRAME = 1 / 60
 CHART_SIZE = (296, 170)  # the action panel's chart (tactical/ui/play_mode.py)

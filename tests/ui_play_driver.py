@@ -114,7 +114,24 @@ def pick_row(app, choice: ActionChoice) -> None:
 
 
 def row_of(app, name: str):
-    return next((row for row in app.play.actions._rows if row.field.name == name), None)
+    """The form row of field `name`, scrolled into view with the wheel over the form first
+    (a long form scrolls; the odds chart under it keeps its size)."""
+    panel = app.play.actions
+    row = next((row for row in panel._rows if row.field.name == name), None)
+    if row is None:
+        return None
+    for _ in range(len(panel._rows) + 1):
+        index = panel._rows.index(row)
+        if panel.form.in_view(index):
+            break
+        move(app, panel.form_rect().center)
+        notches = 1 if index < panel.form.first else -1
+        app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
+        settle(app, 1)
+        row = next(r for r in panel._rows if r.field.name == name)
+    else:
+        raise DriverError(f"the wheel did not bring {name} into view")
+    return row
 
 
 def choose_option(app, name: str, value) -> None:

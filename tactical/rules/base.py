@@ -34,6 +34,7 @@ from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terra
 from tactical.rules.adjusting import merged_rule_state
 from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, attrition_outcome
 from tactical.rules.status import (
+    OrderEntry,
     StatusValue,
     Unavailable,
     UnitStatus,
@@ -795,6 +796,12 @@ class RuleSystem:
     ) -> tuple[Unavailable, ...]:
         """Actions of this phase `side` cannot take now, each with its reason and rule
         (shown greyed out). Default: none listed."""
+        return ()
+
+    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+        """The order the rules produced for the phase at `position`, unit by unit (the
+        initiative results), with who has acted and who acts now: what a tracker shows
+        and which side really acts. Default: none (the sides simply take turns)."""
         return ()
 
     # ----------------------------------------------------------------- the end of the game

@@ -11,6 +11,8 @@ places where it gives words, because only it knows what its numbers mean:
 - `Unavailable`: an action that exists in the phase but cannot be taken now,
   with the reason and the rule ("Kronos made a close move this turn and
   cannot fire", R001.9).
+- `OrderEntry`: one unit in the order the rules produced for the phase (the
+  initiative results, who has acted, who acts now).
 
 Front ends show these as given; they never name a rule system.
 """
@@ -131,3 +133,16 @@ class Unavailable:
     title: str
     reason: str
     spec_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class OrderEntry:
+    """One unit in the order the rules produced for the phase under way (initiative, say):
+    which unit, its side, its result in words ("initiative 20"), whether it has already
+    had its go this phase and whether it is the one acting now."""
+
+    unit: str
+    side: str
+    result: str = ""
+    done: bool = False
+    acting: bool = False

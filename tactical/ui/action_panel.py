@@ -41,20 +41,25 @@ from tactical.ui.declaration import (
     PATH_FIELD,
     action_from_values,
     choice_label,
+    choice_words,
     field_tooltip,
     form_fields,
     format_value,
     is_move_choice,
     key_words,
+    menu_options,
     parse_value,
     problem_text,
+    unique_labels,
+    unique_titles,
     value_problems,
 )
+from tactical.ui.form_scroll import FormWindow
 
-UNSET = "—"  # the drop-down entry of a field with no value yet
-NO_VALUE = "(none)"  # how a listed empty string reads
 PAD = 6
-ROW = 30  # height of one form row
+ROW = 28  # height of one form row
+CHART_SHARE = 3  # the odds chart keeps at least a third of the panel's height
+CHART_LEAST = 96  # and never less than this many pixels
 MIN_LABEL_WIDTH = 64
 TEXT_SLACK = 12  # a label's own padding: text wider than its rect less this is cut by pygame_gui
 BUTTON_HEIGHT = 28
@@ -64,6 +69,7 @@ LIST_ITEM = 20  # pygame_gui's default selection list row height
 LIST_BORDER = 4
 MIN_LIST_ROWS = 2
 LIST_ROWS = 8
+SCROLL_ROOM = 20  # the list's scroll bar takes this much of a row's width
 
 CHOICES_ID = "#action_choices"
 FIELD_NAME_ID = "#action_field_name"
@@ -148,6 +154,9 @@ class ActionPanel:
         # whether a path of a choice is drawn with the move tool (its actor is one unit on the
         # table); the App decides, and a path it cannot draw is typed like any other text
         self.drawable: Callable[[ActionChoice], bool] = is_move_choice
+        # how a listed value reads in a drop-down (a unit's name for its id); the App knows
+        # the units, "" leaves the value to read as words
+        self.naming: Callable[[str], str] = lambda value: ""
         self.labels: tuple[str, ...] = ()
         self.picked: ActionChoice | None = None
         self.problem: str | None = None
@@ -164,6 +173,7 @@ class ActionPanel:
         self._label_width = MIN_LABEL_WIDTH
         self._odds_surface: pygame.Surface | None = None
         self._placed: tuple | None = None
+        self.form = FormWindow(manager, self.panel, ROW)  # the rows in view: it scrolls
         self._caption = ""
         self._layout()
         self._refresh()
@@ -196,9 +206,9 @@ class ActionPanel:
             return
         self.choices = offered
         self.unavailable = refused
-        self.labels = _unique_labels(offered)
+        self.labels = unique_labels(offered)
         self.unavailable_labels = tuple(
-            f"{label} (not now)" for label in _unique_titles([u.title for u in refused])
+            f"{label} (not now)" for label in unique_titles([u.title for u in refused])
         )
         items: list[str | tuple[str, str]] = list(self.labels)
         items.extend((label, UNAVAILABLE_ID) for label in self.unavailable_labels)
@@ -371,17 +381,30 @@ class ActionPanel:
         text = "" if self.problem is None else escape(self.problem)
         if self.problem_box.html_text != text:
             self.problem_box.set_text(text)
-        moving = self.move_legal is not None
-        label = "Move" if moving else "Roll" if self.has_odds else "Apply"
+        label = self._button_label()
         if self.roll_button.text != label:
             self.roll_button.set_text(label)
         _enable(self.roll_button, self.problem is None and self.move_legal is not False)
         # the list cuts long titles: the button that declares it names it whole
         tip = escape(choice_label(self.picked)) if self.picked is not None else None
+        if tip is not None and self.has_odds:
+            tip += " · the odds above are exact; the seeded dice decide"
         if self.roll_button.tool_tip_text != tip:
             self.roll_button.set_tooltip(tip)
         _enable(self.cancel_button, self.picked is not None)
         _enable(self.details_button, self.has_odds)
+
+    def _button_label(self) -> str:
+        """What the button does, in words: Move while a path is drawn, else the picked
+        action's kind ("Attack", "Declare attack", "Roll power"), else Apply."""
+        if self.move_legal is not None:
+            return "Move"
+        if self.picked is None:
+            return "Apply"
+        text = choice_words(self.picked.kind)
+        text = text[:1].upper() + text[1:]
+        width = self.roll_button.rect.width - TEXT_SLACK
+        return text if self._text_width(text) <= width else "Apply"
 
     def _problem_line(self, problems: Sequence[Problem]) -> str:
         first = problems[0]
@@ -519,6 +542,7 @@ class ActionPanel:
             row.label.kill()
             row.widget.kill()
         self._rows = []
+        self.form.first = 0
         if self.picked is None:
             return
         shown = form_fields(self.picked)
@@ -549,7 +573,7 @@ class ActionPanel:
             widget = UIButton(rect, text, m, container=c, tool_tip_text=tip)
             return _Row(spec, label, widget, "toggle", {})
         if spec.kind == "str" and spec.choices:
-            options = _menu_options(spec)
+            options = menu_options(spec, self.naming)
             current = self._values.get(spec.name)
             start = next((k for k, v in options.items() if v == current and v is not None), None)
             if start is None:
@@ -620,46 +644,95 @@ class ActionPanel:
         self._rows = []
 
     def _layout(self) -> None:
+        """From the top: the list (fixed height), the form (it scrolls), the problem or the
+        odds (never under a third of the panel), the buttons. The form gives way to the
+        chart: with many fields it shows a few rows and a scroll bar, the chart keeps its
+        size."""
         width = max(60, self.panel.get_container().get_rect().width)
         height = max(60, self.panel.get_container().get_rect().height)
         inner = width - 2 * PAD
         self._problem_room = self.problem is not None
-        problem_height = PROBLEM_HEIGHT + PAD if self._problem_room else 0
         # a list of fixed height (it scrolls), whatever is offered or picked, so that the
-        # next click lands where the player aimed: 8 rows in at most 40% of the panel; the
-        # form, its problem and the chart share the rest
+        # next click lands where the player aimed: 8 rows in at most 40% of the panel
         rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (height * 2 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
         self.choice_list.set_relative_position((PAD, y))
         self.choice_list.set_dimensions((inner, list_height))
         y += list_height + PAD
-        for row in self._rows:
-            row.label.set_relative_position((PAD, y))
-            row.widget.set_relative_position((PAD + self._label_width, y))
-            row.widget.set_dimensions((self._widget_width(), ROW - 2))
-            y += ROW
-        y += PAD
+        bottom = height - PAD - BUTTON_HEIGHT
+        # a third of the whole panel (its borders too), rounded up
+        chart_least = max(CHART_LEAST, -(-self.rect.height // CHART_SHARE))
+        room = bottom - PAD - chart_least - PAD - y  # the form, then a gap, then the chart
+        y += self.form.fit(len(self._rows), y, PAD, inner, room)
+        self._place_form()
+        if self._rows:
+            y += PAD
+        # the chart heads itself with its caption; without one the caption line says why
+        # (computing, refused) and the problem line goes under it
+        self._caption_at = (PAD, y)
+        self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
         self.problem_box.set_dimensions((inner, PROBLEM_HEIGHT))
         if self.problem is not None:
-            self.problem_box.set_relative_position((PAD, y))
-            y += problem_height
+            self.problem_box.set_relative_position((PAD, y + CAPTION_HEIGHT))
         else:
             # parked below the panel's edge, where the panel clips it, rather than hidden:
             # showing the panel again shows every child
             self.problem_box.set_relative_position((PAD, height + PROBLEM_HEIGHT))
-        bottom = height - PAD - BUTTON_HEIGHT
-        half = (inner - PAD) // 2
+        buttons = inner - DETAILS_WIDTH - 2 * PAD
+        half = buttons // 2
         self.roll_button.set_relative_position((PAD, bottom))
         self.roll_button.set_dimensions((half, BUTTON_HEIGHT))
         self.cancel_button.set_relative_position((PAD * 2 + half, bottom))
-        self.cancel_button.set_dimensions((inner - half - PAD, BUTTON_HEIGHT))
-        caption_top = bottom - PAD - CAPTION_HEIGHT
-        self.odds_caption.set_relative_position((PAD, caption_top))
-        self.odds_caption.set_dimensions((inner - DETAILS_WIDTH - PAD, CAPTION_HEIGHT))
-        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, caption_top))
-        self._odds_area = pygame.Rect(PAD, y, inner, max(0, caption_top - PAD - y))
+        self.cancel_button.set_dimensions((buttons - half, BUTTON_HEIGHT))
+        self.details_button.set_relative_position((PAD + inner - DETAILS_WIDTH, bottom))
+        self.details_button.set_dimensions((DETAILS_WIDTH, BUTTON_HEIGHT))
+        self._odds_area = pygame.Rect(PAD, y, inner, max(0, bottom - PAD - y))
+        self._placed = None
         self._place_odds()
+
+    def _place_form(self) -> None:
+        self.form.place(self._rows, PAD, PAD + self._label_width, self._widget_width())
+
+    def scroll_form(self, rows: int) -> bool:
+        """Scroll the form by `rows` (the wheel over it); False when it does not scroll."""
+        if not self.form.scrolls:
+            return False
+        if self.form.scroll_to(self.form.first + rows):
+            self._place_form()
+        return True
+
+    def show_field(self, name: str) -> None:
+        """Scroll the form so that field `name`'s row is in view."""
+        row = self._row(name)
+        if row is not None and self.form.scroll_to(self.form.index_to_show(self._rows.index(row))):
+            self._place_form()
+
+    def form_rect(self) -> pygame.Rect:
+        """The form's rows on the screen (where the wheel scrolls them)."""
+        return self.form.on_screen()
+
+    def update(self) -> None:
+        """Once a frame: the form follows its scroll bar when the player drags it; the list's
+        rows in view carry their whole label as a tool tip (a greyed one: why not now)."""
+        first = self.form.dragged()
+        if first is not None and self.form.scroll_to(first):
+            self._place_form()
+        for item in self.choice_list.item_list:
+            button = item["button_element"]
+            if button is None:
+                continue  # pygame_gui builds buttons for the rows in view only
+            tip = self._row_tip(item["text"])
+            if button.tool_tip_text != tip:
+                button.set_tooltip(tip)
+
+    def _row_tip(self, text: str) -> str | None:
+        if text in self.unavailable_labels:
+            refused = self.unavailable[self.unavailable_labels.index(text)]
+            cited = f" ({refused.spec_id})" if refused.spec_id else ""
+            return escape(f"{refused.title}: {refused.reason}{cited}")
+        room = self.choice_list.rect.width - SCROLL_ROOM - TEXT_SLACK
+        return escape(text) if self._text_width(text) > room else None
 
     def odds_size(self) -> tuple[int, int]:
         """The room for the odds chart (or the move card): drawn at this size, its text
@@ -675,6 +748,11 @@ class ActionPanel:
         if placed == self._placed:
             return
         self._placed = placed
+        left, top = getattr(self, "_caption_at", (PAD, area.top))
+        if surface is None:
+            self.odds_caption.set_relative_position((left, top))
+        else:  # the chart carries its caption
+            self.odds_caption.set_relative_position((left, -2 * CAPTION_HEIGHT))
         if surface is None or area.height < 8 or area.width < 8:
             # blank as well as hidden: showing the panel again shows its children
             self.odds_image.set_image(self._blank)
@@ -695,46 +773,3 @@ def _enable(widget: Any, enabled: bool) -> None:
         widget.enable()
     elif not enabled and widget.is_enabled:
         widget.disable()
-
-
-def _menu_options(spec: Field) -> dict[str, Any]:
-    """Drop-down labels -> values: the listed values, led by an unset entry when there is no
-    default to show."""
-    options: dict[str, Any] = {}
-    if spec.default is None:
-        options[UNSET] = None
-    for value in spec.choices or ():
-        label = value if value != "" else NO_VALUE
-        while label in options:
-            label += " "
-        options[label] = value
-    return options
-
-
-def _unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
-    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
-    apart by their actor, then by a number."""
-    labels: list[str] = []
-    for choice in choices:
-        label = choice_label(choice)
-        if label in labels:
-            label = f"{label} [{choice.actor}]"
-        number = 2
-        base = label
-        while label in labels:
-            label = f"{base} #{number}"
-            number += 1
-        labels.append(label)
-    return tuple(labels)
-
-
-def _unique_titles(titles: Sequence[str]) -> tuple[str, ...]:
-    """Titles told apart by a number where two are equal (the list reports rows by text)."""
-    found: list[str] = []
-    for title in titles:
-        label, number = title, 2
-        while label in found:
-            label = f"{title} #{number}"
-            number += 1
-        found.append(label)
-    return tuple(found)

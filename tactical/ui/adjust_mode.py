@@ -70,9 +70,8 @@ class AdjustMode:
         self._confirmed: tuple[str, object] | None = None
         self._saving: GameState | None = None  # the table waiting for "Replace it?"
         self.source: Path | None = None  # the map file the table came from (its comments)
-        self.panel = AdjustPanel(services.manager, self.catalogue, services.system.terrain_kinds)
-        self.panel.show(False)
-        self.panel.show_tool(self.tool)
+        self._panel: AdjustPanel | None = None  # made when the mode is first entered
+        self._size: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ the mode's frame
 
@@ -85,16 +84,34 @@ class AdjustMode:
         """A new table with no game yet (New table…)."""
         return isinstance(self.editor, DraftEditor)
 
+    @property
+    def panel(self) -> AdjustPanel:
+        """The mode's panel, made the first time it is needed: a window that never adjusts
+        opens without building it."""
+        if self._panel is None:
+            services = self.services
+            self._panel = AdjustPanel(
+                services.manager, self.catalogue, services.system.terrain_kinds
+            )
+            self._panel.show(False)
+            self._panel.show_tool(self.tool)
+            if self._size is not None:
+                self._panel.layout(self._size)
+        return self._panel
+
     def layout(self, size: tuple[int, int]) -> None:
-        self.panel.layout(size)
+        self._size = size
+        if self._panel is not None:
+            self._panel.layout(size)
 
     def show(self, visible: bool) -> None:
-        self.panel.show(visible)
+        if visible or self._panel is not None:
+            self.panel.show(visible)
         if not visible:
             self._drag = self._drag_to = None
 
     def widgets(self) -> list:
-        found = [self.panel.panel]
+        found = [self._panel.panel] if self._panel is not None else []
         if self.dialog is not None:
             found.extend(self.dialog.widgets())
         if self.confirm is not None and self.confirm.alive():
@@ -102,7 +119,8 @@ class AdjustMode:
         return found
 
     def typing(self) -> bool:
-        return self.panel.typing() or (self.dialog is not None and self.dialog.typing())
+        panel_typing = self._panel is not None and self._panel.typing()
+        return panel_typing or (self.dialog is not None and self.dialog.typing())
 
     def loaded(self, path: Path | None) -> None:
         """A map was opened (or a game started from one): its file keeps its comments."""
@@ -415,7 +433,7 @@ class AdjustMode:
 
     def escape(self) -> None:
         self._drag = self._drag_to = None
-        if self.panel.palette.picked is not None:
+        if self._panel is not None and self._panel.palette.picked is not None:
             self.panel.palette.disarm()
             self.services.set_status("placing stopped")
 

@@ -248,7 +248,7 @@ class App:
     def _layout(self) -> None:
         self.top.layout(self.size)
         self.top.set_title(self._title())
-        self.status.layout(self.size)
+        self.status.layout(self.size, PANEL_WIDTH + 8)
         self.setup.layout(self.size)
         self.adjust.layout(self.size)
         self.play.layout()
@@ -268,7 +268,7 @@ class App:
     def _over_widget(self, pos: tuple[int, int]) -> bool:
         # the card and the pair panel are not here: they keep away from the pointer, and a
         # click where they are goes to the table
-        widgets = [self.top.panel, self.help.box, self.status.label]
+        widgets = [self.top.panel, *self.help.widgets(), self.status.label]
         widgets.extend(self.setup.widgets())
         widgets.extend(self.play.widgets())
         if self.view.mode == "adjust":
@@ -350,6 +350,8 @@ class App:
             self._mouse_motion(event)
         elif event.type == pygame.MOUSEWHEEL and not self._over_widget(self._mouse):
             self._wheel(event)
+        elif event.type == pygame.MOUSEWHEEL:
+            self.play.wheel(self._mouse, event.y)
         elif event.type == pygame.KEYDOWN and not self._typing():
             self._key(event)
 
@@ -746,7 +748,8 @@ class App:
             self.card.show(key, html, pos, self.table_area())
         report = self.pair_report
         names = unit_names(self.state, (report.source, report.target) if report else ())
-        self.pair_panel.show(report, self._moving, pos, self.table_area(), names)
+        card = self.card.box.rect if self.card.box.visible else None
+        self.pair_panel.show(report, self._moving, pos, self.table_area(), names, card)
 
     def table_area(self) -> pygame.Rect:
         """The window between the bars and left of the mode's panel: where the cards go."""

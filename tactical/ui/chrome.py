@@ -18,7 +18,7 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.session.deployment import DEPLOYMENT_RULES
 from tactical.session.terrain_setup import TERRAIN_RULE
-from tactical.ui.services import OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
+from tactical.ui.services import OVERLAY_HEIGHT, PANEL_WIDTH, STATUS_BAR, TOP_BAR
 
 TITLE_WIDTH = 420
 TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px font
@@ -43,7 +43,8 @@ CONTROLS = (
     ("Left click", "select a unit: its actions on the panel; empty table clears"),
     ("Click a ringed unit", "fill the declaration's target (or other unit field)"),
     ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
-    ("Enter / Roll", "resolve the declaration with the seeded dice"),
+    ("Enter / panel button", "declare the action picked (Attack, Move...): dice are seeded"),
+    ("Wheel over the form", "scroll a declaration with many fields (the odds keep their size)"),
     ("N / Next", "end this side's go (pass); the tracker shows who acts"),
     ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
     ("Space / P", "the computer's next action now / its pace: 0.6 s, 2 s, none, Space steps"),
@@ -119,7 +120,9 @@ class TopBar:
         self._width = size[0]
         self.panel.set_relative_position((0, 0))
         self.panel.set_dimensions((size[0], TOP_BAR))
-        self.title.set_relative_position((max(self._start, size[0] - TITLE_WIDTH - 8), 2))
+        left = max(self._start, size[0] - TITLE_WIDTH - 8)
+        self.title.set_relative_position((left, 2))
+        self.title.set_dimensions((max(40, min(TITLE_WIDTH, size[0] - 8 - left)), 28))
         self.set_title(self._title)
 
     def set_title(self, title: str) -> None:
@@ -147,38 +150,75 @@ class StatusLine:
     def __init__(self, manager: pygame_gui.UIManager) -> None:
         self.label = UILabel(pygame.Rect(0, 0, 100, STATUS_BAR), " ", manager)
 
-    def layout(self, size: tuple[int, int]) -> None:
+    def layout(self, size: tuple[int, int], right: int = 0) -> None:
+        """Along the bottom, left of a column `right` pixels wide (the play panels run down
+        to the window's edge)."""
         self.label.set_relative_position((0, size[1] - STATUS_BAR))
-        self.label.set_dimensions((size[0], STATUS_BAR))
+        self.label.set_dimensions((max(100, size[0] - right), STATUS_BAR))
 
     def set_text(self, message: str) -> None:
-        self.label.set_text(message or " ")
+        """One line: a message longer than the bar is cut with an ellipsis (the log keeps it
+        whole, and the tool tip shows it)."""
+        shown = message or " "
+        font = self.label.font
+        room = self.label.rect.width - 16
+        if font is not None and font.size(shown)[0] > room:
+            while shown and font.size(shown + "…")[0] > room:
+                shown = shown[:-1]
+            shown += "…"
+        self.label.set_text(shown)
+        self.label.set_tooltip(message if shown != (message or " ") else None)
 
 
 class HelpOverlay:
-    """F1: every control, centred over the window (the text box scrolls)."""
+    """F1: every control, centred over the window (the text box scrolls). Made the first
+    time it is shown: a long text box is slow to build, and most windows open without it."""
 
     def __init__(self, manager: pygame_gui.UIManager) -> None:
+        self.manager = manager
+        self.rect = pygame.Rect(0, 0, *HELP_SIZE)
+        self.panel: UIPanel | None = None
+        self.box: UITextBox | None = None
+
+    def _build(self, visible: bool) -> None:
+        # a panel lifted over the play panels holds the text: a text box lifted on its own
+        # leaves its scroll bar under it, unseen
+        self.panel = UIPanel(self.rect, OVERLAY_HEIGHT, self.manager, visible=visible)
+        inner = self.panel.get_container().get_rect()
         self.box = UITextBox(
-            help_html(), pygame.Rect(0, 0, *HELP_SIZE), manager, starting_height=OVERLAY_HEIGHT
-        )
-        self.box.hide()
+            help_html(), pygame.Rect(0, 0, inner.width, inner.height), self.manager,
+            container=self.panel,
+        )  # fmt: skip
+
+    def widgets(self) -> list[UIPanel]:
+        return [self.panel] if self.panel is not None else []
 
     def layout(self, size: tuple[int, int]) -> None:
-        """Centred, as tall as the window allows (every control in a 1280x800 window; a
-        smaller one scrolls)."""
-        width = min(HELP_SIZE[0], size[0] - 2 * HELP_MARGIN)
-        height = min(HELP_SIZE[1], size[1] - TOP_BAR - STATUS_BAR - 2 * HELP_MARGIN)
-        self.box.set_dimensions((max(200, width), max(120, height)))
-        left = (size[0] - self.box.rect.width) // 2
-        top = TOP_BAR + (size[1] - TOP_BAR - STATUS_BAR - self.box.rect.height) // 2
-        self.box.set_relative_position((max(0, left), max(TOP_BAR, top)))
+        """Centred over the table, as tall as it allows; the text scrolls (a text box sizes its
+        scroll bar when it is made: one of another size is made again)."""
+        room = size[0] - PANEL_WIDTH - 8  # over the table, left of the panels
+        if room < HELP_SIZE[0] // 2:
+            room = size[0]
+        width = max(200, min(HELP_SIZE[0], room - 2 * HELP_MARGIN))
+        height = max(120, min(HELP_SIZE[1], size[1] - TOP_BAR - STATUS_BAR - 2 * HELP_MARGIN))
+        left = max(0, (room - width) // 2)
+        top = max(TOP_BAR, TOP_BAR + (size[1] - TOP_BAR - STATUS_BAR - height) // 2)
+        rect = pygame.Rect(left, top, width, height)
+        if rect != self.rect:
+            self.rect = rect
+            if self.panel is not None:
+                visible = bool(self.panel.visible)
+                self.panel.kill()
+                self._build(visible)
 
     def show(self, visible: bool) -> None:
-        if visible:
-            self.box.show()
+        if self.panel is None:
+            if visible:
+                self._build(True)
+        elif visible:
+            self.panel.show()
         else:
-            self.box.hide()
+            self.panel.hide()
 
 
 def file_dialog(

@@ -10,8 +10,9 @@ path drawn on the table.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tactical.errors import UserError
@@ -29,6 +30,7 @@ from tactical.rules.base import (
 PATH_FIELD = "path"  # the session's (and some rule systems') move declaration: drawn, not typed
 TRUE_WORDS = ("yes", "true", "y", "on", "1")
 FALSE_WORDS = ("no", "false", "n", "off", "0")
+CODE_WORD = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+")  # a key, not words
 
 
 def parse_value(field: Field, text: str) -> Any:
@@ -114,6 +116,14 @@ def key_words(key: str) -> str:
     return " ".join(part.replace("_", " ") for part in key.split("."))
 
 
+def choice_words(value: str) -> str:
+    """A listed value as a drop-down shows it: a key ("front-turbolasers", "take_default")
+    as words, anything else as it is."""
+    if CODE_WORD.fullmatch(value):
+        return " ".join(value.replace("_", " ").replace("-", " ").split())
+    return value
+
+
 def problem_text(problem: Problem) -> str:
     cited = f" ({problem.spec_id})" if problem.spec_id else ""
     return f"{key_words(problem.key)}: expected {problem.expected}{cited}"
@@ -192,3 +202,53 @@ def field_tooltip(spec: Field) -> str:
     if spec.spec_id:
         parts.append(spec.spec_id)
     return f"{spec.label}: " + " · ".join(parts)
+
+
+UNSET = "—"  # the drop-down entry of a field with no value yet
+NO_VALUE = "(none)"  # how a listed empty string reads
+
+
+def menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -> dict[str, Any]:
+    """Drop-down labels -> values: the listed values as they read (a unit by its name, a key
+    as words), led by an unset entry when there is no default to show."""
+    options: dict[str, Any] = {}
+    if spec.default is None:
+        options[UNSET] = None
+    values = list(spec.choices or ())
+    labels = [naming(v) or (choice_words(v) if v != "" else NO_VALUE) for v in values]
+    for value, label in zip(values, labels, strict=True):
+        if labels.count(label) > 1 and label != value:
+            label = f"{label} ({choice_words(value)})"  # two units of one name: their ids
+        while label in options:
+            label += " "
+        options[label] = value
+    return options
+
+
+def unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
+    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
+    apart by their actor, then by a number."""
+    labels: list[str] = []
+    for choice in choices:
+        label = choice_label(choice)
+        if label in labels:
+            label = f"{label} [{choice.actor}]"
+        number = 2
+        base = label
+        while label in labels:
+            label = f"{base} #{number}"
+            number += 1
+        labels.append(label)
+    return tuple(labels)
+
+
+def unique_titles(titles: Sequence[str]) -> tuple[str, ...]:
+    """Titles told apart by a number where two are equal (the list reports rows by text)."""
+    found: list[str] = []
+    for title in titles:
+        label, number = title, 2
+        while label in found:
+            label = f"{title} #{number}"
+            number += 1
+        found.append(label)
+    return tuple(found)

@@ -98,13 +98,21 @@ def unit_names(state: GameState, unit_ids: Sequence[str]) -> dict[str, str]:
     return {uid: state.unit(uid).name or uid for uid in unit_ids if state.has_unit(uid)}
 
 
-def beside(box: pygame.Rect, pointer: tuple[int, int], area: pygame.Rect, top: bool) -> pygame.Rect:
+def beside(
+    box: pygame.Rect,
+    pointer: tuple[int, int],
+    area: pygame.Rect,
+    top: bool,
+    avoid: pygame.Rect | None = None,
+) -> pygame.Rect:
     """Where a panel of `box`'s size goes in a corner of `area` (top or bottom), on the side
-    away from the pointer: it never covers what is under the pointer nor takes its click."""
-    rect = box.copy()
+    away from the pointer: it never covers what is under the pointer nor takes its click,
+    and keeps off `avoid` (the other panel) where a corner allows."""
     inner = area.inflate(-2 * MARGIN, -2 * MARGIN)
     left_first = pointer[0] >= area.centerx
+    free = []
     for left in (left_first, not left_first):
+        rect = box.copy()
         if left:
             rect.left = inner.left
         else:
@@ -114,8 +122,10 @@ def beside(box: pygame.Rect, pointer: tuple[int, int], area: pygame.Rect, top: b
         else:
             rect.bottom = inner.bottom
         if not rect.inflate(2 * POINTER_GAP, 2 * POINTER_GAP).collidepoint(pointer):
-            return rect
-    return rect
+            if avoid is None or not rect.colliderect(avoid):
+                return rect
+            free.append(rect)
+    return free[0] if free else rect
 
 
 class UnitCard:
@@ -167,9 +177,11 @@ class PairPanel:
         self.box.hide()
         self._place: tuple[tuple[int, int], pygame.Rect] = ((0, 0), pygame.Rect(0, 0, 1, 1))
 
-    def layout(self, pointer: tuple[int, int], area: pygame.Rect) -> None:
+    def layout(
+        self, pointer: tuple[int, int], area: pygame.Rect, avoid: pygame.Rect | None = None
+    ) -> None:
         self._place = (pointer, area)
-        rect = beside(self.box.rect, pointer, area, top=False)
+        rect = beside(self.box.rect, pointer, area, top=False, avoid=avoid)
         if rect.topleft != self.box.rect.topleft:
             self.box.set_relative_position(rect.topleft)
 
@@ -180,7 +192,10 @@ class PairPanel:
         pointer: tuple[int, int],
         area: pygame.Rect,
         names: Mapping[str, str] | None = None,
+        avoid: pygame.Rect | None = None,
     ) -> None:
+        """The pair's numbers away from the pointer and, where a corner allows, off `avoid`
+        (the unit card)."""
         if report is None:
             if self.box.visible:
                 self.box.hide()
@@ -188,6 +203,6 @@ class PairPanel:
         html = pair_html(report, moving, names)
         if self.box.html_text != html:
             self.box.set_text(html)
-        self.layout(pointer, area)
+        self.layout(pointer, area, avoid)
         if not self.box.visible:
             self.box.show()

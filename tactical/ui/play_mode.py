@@ -31,17 +31,19 @@ from tactical.ui.ai_player import AiDriver
 from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
-from tactical.ui.odds_view import OddsBoard, ProcessOdds, odds_chart
+from tactical.ui.odds_chart import odds_chart
+from tactical.ui.odds_view import OddsBoard, ProcessOdds
 from tactical.ui.play_files import GameFiles
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
-from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, Services
+from tactical.ui.services import PANEL_WIDTH, Services
 from tactical.ui.threat_overlays import ThreatOverlays
+from tactical.ui.turns import only_pass_reason
 
-TRACKER_HEIGHT = 120  # the tracker's text scrolls
-LOG_HEIGHT = 140  # and so does the log's
+TRACKER_HEIGHT = 118  # four lines of the tracker in view; its text scrolls
+LOG_HEIGHT = 168  # and so does the log's: five lines at 1280x800
 TARGET_RING = (255, 230, 0)
 MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
@@ -73,6 +75,7 @@ class PlayScreen(GameFiles):
         self.actions = ActionPanel(m, r)
         self.log = LogPanel(m, r)
         self.actions.drawable = self.can_draw
+        self.actions.naming = self.unit_name
         self.ai = AiDriver.of_screen(self, session.game.sides)  # the computer's sides (solo)
         self._shown_odds: tuple | None = None
         self._hover_target: str | None = None
@@ -112,11 +115,11 @@ class PlayScreen(GameFiles):
         so that nothing moves between clicks (the tracker and the log scroll)."""
         width, height = self.services.size
         top = self.ai.layout((width, height)) + 4  # under the side menus (solo play)
-        bottom = height - STATUS_BAR - 4
+        bottom = height - 4  # the status line runs under the table only
         left = width - PANEL_WIDTH - 4
         column = bottom - top
         tracker = pygame.Rect(left, top, PANEL_WIDTH, min(TRACKER_HEIGHT, column // 4))
-        log_height = min(LOG_HEIGHT, max(110, column // 5))
+        log_height = min(LOG_HEIGHT, max(110, column // 4))
         log = pygame.Rect(left, bottom - log_height, PANEL_WIDTH, log_height)
         actions = pygame.Rect(left, tracker.bottom + 4, PANEL_WIDTH, log.top - tracker.bottom - 8)
         self.tracker.set_rect(tracker)
@@ -157,7 +160,8 @@ class PlayScreen(GameFiles):
         self.refresh_odds()
 
     def ordered_choices(self) -> tuple[ActionChoice, ...]:
-        """The side's choices: the selected unit's first, then the side's own, then the rest."""
+        """The side's choices: the selected unit's first, then the side's own, then the rest;
+        a pass last (it ends the go)."""
         if self.replay is not None:
             return ()
         choices = self.session.choices()
@@ -166,7 +170,10 @@ class PlayScreen(GameFiles):
         first = [c for c in choices if c.actor == selected]
         side = [c for c in choices if c.actor != selected and c.actor in sides]
         rest = [c for c in choices if c.actor != selected and c.actor not in sides]
-        return tuple(first + side + rest)
+        ordered = first + side + rest
+        return tuple(
+            [c for c in ordered if c.kind != PASS] + [c for c in ordered if c.kind == PASS]
+        )
 
     def _update_choices(self) -> None:
         key = (self.game if self.replay is None else None, self.services.view.selected, self.replay)
@@ -213,6 +220,17 @@ class PlayScreen(GameFiles):
             )
         self._log_for = key
 
+    def unit_name(self, value: str) -> str:
+        """A unit's name for its id ("" for anything else): how the drop-downs list units."""
+        state = self.session.state
+        return (state.unit(value).name or "") if value and state.has_unit(value) else ""
+
+    def wheel(self, pos: tuple[int, int], notches: int) -> bool:
+        """The wheel over the declaration form scrolls it; False when it was not there."""
+        if not self.active or not self.actions.form_rect().collidepoint(pos):
+            return False
+        return self.actions.scroll_form(-notches)
+
     def selection_changed(self) -> None:
         self._update_choices()
         self.refresh_odds()
@@ -243,8 +261,6 @@ class PlayScreen(GameFiles):
             "reset": self.reset_activation,
             "export-text": lambda: self.export_log(".txt"),
             "export-json": lambda: self.export_log(".json"),
-            "save-game": lambda: self.save_game(),
-            "open-game": lambda: self.services.ask_open(),
             "replay": self.start_replay,
             "replay-prev": lambda: self.replay_step(-1),
             "replay-next": lambda: self.replay_step(1),
@@ -337,21 +353,15 @@ class PlayScreen(GameFiles):
         return step
 
     def auto_pass(self) -> str:
-        """A side that can only pass passes at once (each logged with the reason); the words
-        for the status line ("" when no side had to)."""
+        """A side that can only pass passes at once (each logged with the reason,
+        `turns.only_pass_reason`); the words for the status line ("" when no side had to)."""
         sides = []
         for _ in range(MAX_AUTO_PASSES):
             game = self.session.game
-            choices = game.choices()
-            if not choices or any(choice.kind != PASS for choice in choices):
+            reason = only_pass_reason(game, self.unavailable())
+            if reason is None:
                 break
             side = game.side_to_act
-            refused = self.unavailable()
-            reason = f"{side} passed: nothing else is open to it now"
-            if refused:
-                first = refused[0]
-                cited = f" ({first.spec_id})" if first.spec_id else ""
-                reason += f"; {first.title}: {first.reason}{cited}"
             try:
                 step = self.session.pass_go()
             except UserError:
@@ -361,7 +371,7 @@ class PlayScreen(GameFiles):
                 sides.append(side)
         if not sides:
             return ""
-        return " · " + ", ".join(sides) + " passed: nothing else was open to them"
+        return " · " + ", ".join(sides) + " passed: nothing was open to them"
 
     def undo(self) -> None:
         if self.replay is not None or not self.session.can_undo:
@@ -501,15 +511,19 @@ class PlayScreen(GameFiles):
         if key == self._shown_odds:
             return
         if result.status == "ready" and result.report is not None:
-            size = self.actions.odds_size()
-            surface = odds_chart(
-                result.report, size, self.services.renderer.fonts, details=self.actions.details
-            )
             target = self._hover_target or ""
             state = self.session.state
             if target and state.has_unit(target):
                 target = state.unit(target).name or target
             caption = f"odds{' vs ' + target if target else ''} ({result.seconds * 1000:.0f} ms)"
+            surface = odds_chart(
+                result.report,
+                self.actions.odds_size(),
+                self.services.renderer.fonts,
+                details=self.actions.details,
+                caption=caption,
+                names={u.id: u.name for u in state.units if u.name},
+            )
             self._show_odds(surface, caption)
         elif result.status == "pending":
             self._show_odds(None, "computing the exact odds…")
@@ -537,6 +551,7 @@ class PlayScreen(GameFiles):
     def update(self) -> None:
         """Once a frame: the computer's go; odds computed in the background, once ready."""
         self.ai.update()
+        self.actions.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
         elif self._shown_odds is not None and self._shown_odds[2] == "pending":

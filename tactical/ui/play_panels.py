@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from importlib.resources import as_file, files
 from typing import Literal
@@ -43,16 +43,20 @@ from pygame_gui.elements import (
     UITextBox,
 )
 
+from tactical.model import FrozenMap
 from tactical.rules.base import Phase, Stage
+from tactical.rules.status import plain_value, words
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui import palette
 from tactical.ui.palette import Colour
+from tactical.ui.turns import NamedEntry, named_order
 
 PAD = 4
 ROW = 26  # height of a button row
 NEXT_WIDTH = 72
-STEP_LABEL_WIDTH = 132
+STEP_LABEL_WIDTH = 100
+FILE_BUTTON_WIDTH = 66
 TRACKER_LINE = 20  # pixels per tracker text line (line spacing 1.0 of the 14 px theme font)
 TRACKER_TEXT_MARGIN = 20  # the text box's border and padding, top and bottom together
 CURRENT_PHASE_TEXT: Colour = (255, 215, 90)
@@ -81,8 +85,6 @@ LogCommandName = Literal[
     "goto",
     "export-text",
     "export-json",
-    "save-game",
-    "open-game",
     "replay",
     "replay-prev",
     "replay-next",
@@ -112,6 +114,8 @@ class TrackerView:
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
     computer: bool = False  # the side to act is played by the computer (solo play)
+    # the order the rules produced for the phase, unit by unit (initiative), where kept
+    acting: tuple[NamedEntry, ...] = ()
 
     @classmethod
     def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
@@ -135,7 +139,8 @@ class TrackerView:
             colours=tuple(
                 (side, tuple(side_colours[side])) for side in order if side in side_colours
             ),
-            stage=game.system.stage(game.state, position),
+            stage=_named_stage(game.system.stage(game.state, position), game),
+            acting=named_order(game),
         )
 
     @property
@@ -146,14 +151,31 @@ class TrackerView:
         return dict(self.colours).get(side, UNKNOWN_SIDE)
 
 
+def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
+    """The stage with the units its facts name by their names ("acting now Viper (Apollo)")."""
+    if stage is None or not stage.facts:
+        return stage
+    state = game.state
+
+    def named(value: object) -> object:
+        if isinstance(value, str) and state.has_unit(value):
+            return state.unit(value).name or value
+        if isinstance(value, tuple):
+            return tuple(named(v) for v in value)
+        return value
+
+    facts = FrozenMap({key: named(value) for key, value in stage.facts.items()})
+    return replace(stage, facts=facts)
+
+
 def _side(view: TrackerView, side: str) -> str:
     return f"<font color={hex_colour(view.colour(side))}><b>{escape(side)}</b></font>"
 
 
 def tracker_html(view: TrackerView) -> str:
     """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
-    current one highlighted, each with its SPEC id, alternating ones marked "alt.") and the
-    acting order."""
+    current one highlighted, each with its SPEC id, alternating ones marked "sides
+    alternate") and the acting order."""
     passes = ""
     if view.phase.alternating and view.passes:
         passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
@@ -161,7 +183,7 @@ def tracker_html(view: TrackerView) -> str:
     for index, phase in enumerate(view.phases):
         spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
         cited = spec if phase.spec_id else ""
-        alternating = " <i>alt.</i>" if phase.alternating else ""
+        alternating = " <i>sides alternate</i>" if phase.alternating else ""
         name = escape(phase.name)
         if index == view.phase_index:
             lines.append(
@@ -174,7 +196,21 @@ def tracker_html(view: TrackerView) -> str:
         if index == view.phase_index and view.stage is not None:
             lines.extend(stage_lines(view.stage))
     lines.append("Order: " + " › ".join(_side(view, s) for s in view.order))
+    if view.acting:  # the rules' own order, unit by unit (initiative results)
+        lines.append("Units: " + " › ".join(_entry(view, e) for e in view.acting))
     return "<br>".join(lines)
+
+
+def _entry(view: TrackerView, entry: NamedEntry) -> str:
+    """A unit of the acting order: its name in its side's colour and its result; the one
+    acting now bold and marked, those that have had their go dim."""
+    result = f" {escape(entry.result)}" if entry.result else ""
+    if entry.done:
+        return f"<font color={hex_colour(SPEC_ID_TEXT)}>{escape(entry.name)}{result}</font>"
+    name = f"<font color={hex_colour(view.colour(entry.side))}>{escape(entry.name)}</font>"
+    if entry.acting:
+        return f"<b>» {name}{result}</b>"
+    return f"{name}{result}"
 
 
 STAGE_INDENT = "&nbsp;" * 6
@@ -189,7 +225,9 @@ def stage_lines(stage: Stage) -> list[str]:
         if index == stage.current:
             code = f"<font color={hex_colour(CURRENT_PHASE_TEXT)}><b>{code}</b></font>"
         codes.append(code)
-    facts = " · ".join(f"{escape(str(k))} {escape(_fact_text(v))}" for k, v in stage.facts.items())
+    facts = " · ".join(
+        f"{escape(words(str(k)))} {escape(_fact_text(v))}" for k, v in stage.facts.items()
+    )
     current = stage.step
     if current is None:
         detail = facts
@@ -205,15 +243,19 @@ def stage_lines(stage: Stage) -> list[str]:
 
 
 def _fact_text(value: object) -> str:
-    if isinstance(value, (tuple, list)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+    """A stage fact as a player reads it (yes / no, lists joined, units of a table by name)."""
+    return plain_value(value)
 
 
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
     """The line beside Next, in the colour of the side to act: who should have the mouse
     (shortened when the whole of it does not `fit`)."""
     hand = "the computer plays" if view.computer else "take the mouse"
+    acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
+    if acting:
+        full = f"{view.side_to_act} to act: {', '.join(acting)}"
+        if fits(full):
+            return full
     full = f"{view.side_to_act} to act: {hand}"
     return full if fits(full) else f"{view.side_to_act} to act"
 
@@ -249,7 +291,7 @@ class PhaseTracker(_PanelBox):
             object_id=ObjectID(object_id=TRACKER_ID),
         )
         # one line per phase must fit the panel: the theme's 1.25 line spacing wastes a line in four
-        self.text.update_theming(json.dumps({"misc": {"line_spacing": "1.0"}}))
+        self.text.update_theming(json.dumps({"misc": {"line_spacing": "1.0", "padding": "4,1"}}))
         self.side_label = UILabel(
             pygame.Rect(0, 0, 10, ROW),
             " ",
@@ -297,12 +339,17 @@ class PhaseTracker(_PanelBox):
             self.side_label.set_text(label)
 
     def _show_current_phase(self) -> None:
-        """Where the text is taller than the panel, scroll it so that the current phase (and the
-        line above it) is in view."""
+        """Where the text is taller than the panel, scroll it so that the current phase is its
+        top line in view (its stage and the order under it)."""
         bar, view = self.text.scroll_bar, self.view
         if bar is not None and bar.scrollable_height > 0 and view is not None:
-            lines = len(view.phases) + 2
-            bar.set_scroll_from_start_percentage(view.phase_index / lines)
+            # the current phase's line at the top: its stage and the order follow under it
+            layout = self.text.text_box_layout
+            rows = layout.layout_rows if layout is not None else []
+            total = layout.layout_rect.height if layout is not None else 0
+            line = view.phase_index + 1  # under the turn's line, one row per phase
+            if total > 0 and line < len(rows):
+                bar.set_scroll_from_start_percentage(min(1.0, rows[line].y / total))
 
     def wanted_height(self) -> int:
         """The panel height that shows the whole text without scrolling (after `update`): the
@@ -355,7 +402,7 @@ class LogCommand:
 
 def step_label(step: int, length: int, replay: ReplayView | None = None) -> str:
     if replay is not None:
-        return f"replay step {replay.step} of {replay.length}"
+        return f"replay {replay.step} of {replay.length}"
     return f"step {step} of {length}"
 
 
@@ -415,9 +462,7 @@ _REPLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
 _FILE_BUTTONS: tuple[tuple[str, str, LogCommandName], ...] = (
     ("Log .txt", "no key: export the log as text (tactical-log-N.txt)", "export-text"),
     ("Log .json", "no key: export the log as JSON (tactical-log-N.json)", "export-json"),
-    ("Save", "Ctrl+S: save the game (JSON)", "save-game"),
-    ("Open", "Ctrl+O: open a saved game (.json) or a map (.toml)", "open-game"),
-)
+)  # the game's Save and Open are the top bar's (Ctrl+S, Ctrl+O): the log keeps its room
 
 
 @dataclass(frozen=True)
@@ -470,7 +515,7 @@ class LogPanel(_PanelBox):
         self._rows: OrderedDict[tuple[str, int], tuple[tuple[pygame.Surface, int], ...]] = (
             OrderedDict()
         )
-        self._log_width = 0
+        self._log_width = self._log_height = 0
         self._layout()
         self._show_controls(_Controls(0, 0, False, False, None))
 
@@ -565,8 +610,10 @@ class LogPanel(_PanelBox):
         self.log_area.scrollable_container.set_relative_position((0, 0))
         self.log_area.set_scrollable_area_dimensions((width, height))
         bar = self.log_area.vert_scroll_bar
-        if bar is not None and height > self.log_area.rect.height:
-            bar.set_scroll_from_start_percentage(1.0)
+        if bar is not None:
+            # the end in view; a log shorter than its area from its top (a bar left from a
+            # smaller area would otherwise keep it scrolled up out of sight)
+            bar.set_scroll_from_start_percentage(1.0 if height > self.log_area.rect.height else 0)
         self.text_builds += 1
 
     def _line_rows(self, line: str, width: int) -> tuple[tuple[pygame.Surface, int], ...]:
@@ -627,24 +674,25 @@ class LogPanel(_PanelBox):
     def _layout(self) -> None:
         width, height = _inner_size(self.panel)
         inner = width - 2 * PAD
-        files_top = height - PAD - ROW
-        slider_top = files_top - PAD - ROW
+        slider_top = height - PAD - ROW
         history_top = slider_top - PAD - ROW
         _row(list(self.buttons[k] for k in _PLAY_BUTTONS), PAD, history_top, inner)
-        _row([self.buttons[name] for _, _, name in _FILE_BUTTONS], PAD, files_top, inner)
-        slider_width = max(40, inner - STEP_LABEL_WIDTH - PAD)
+        files = [self.buttons[name] for _, _, name in _FILE_BUTTONS]
+        files_width = len(files) * (FILE_BUTTON_WIDTH + PAD)
+        slider_width = max(40, inner - STEP_LABEL_WIDTH - files_width - PAD)
         self.slider.set_relative_position((PAD, slider_top))
         self.slider.set_dimensions((slider_width, ROW))
         self.step_text.set_relative_position((PAD * 2 + slider_width, slider_top))
-        self.step_text.set_dimensions((max(20, inner - slider_width - PAD), ROW))
+        self.step_text.set_dimensions((STEP_LABEL_WIDTH, ROW))
+        _row(files, PAD + inner - files_width + PAD, slider_top, files_width - PAD)
         log_height = max(8, history_top - 2 * PAD)
         if log_height == TRACKLESS_SCROLL_VIEW:
             log_height -= 1
         self.log_area.set_relative_position((PAD, PAD))
         self.log_area.set_dimensions((inner, log_height))
         log_width = max(40, inner - SCROLL_BAR)
-        if log_width != self._log_width:
-            self._log_width = log_width
+        if (log_width, log_height) != (self._log_width, self._log_height):
+            self._log_width, self._log_height = log_width, log_height
             self._draw_log()
 
 

@@ -24,9 +24,31 @@ def dice_line(step: Step, limit: int = MAX_DICE) -> str:
     if not step.rolls:
         return ""
     shown = step.rolls[:limit]
-    named = ", ".join(f"{words(roll.what or roll.die)} {roll.result}" for roll in shown)
+    names = _unit_names(step)
+    named = ", ".join(
+        f"{_named(words(roll.what or roll.die), names)} {roll.result}" for roll in shown
+    )
     more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
     return f"dice: {named}{more}"
+
+
+def _unit_names(step: Step) -> dict[str, str]:
+    """The units of the table before the step by their ids as words (a roll's label names
+    them so: "damage vs isd"), to their names."""
+    state = step.state_before
+    if state is None:
+        return {}
+    return {words(unit.id): unit.name for unit in state.units if unit.name}
+
+
+def _named(label: str, names: Mapping[str, str]) -> str:
+    """A roll's label with the unit ids it names read as the units' names."""
+    if not names:
+        return label
+    found = [(key, name) for key, name in names.items() if f" {key} " in f" {label} "]
+    for key, name in sorted(found, key=lambda pair: -len(pair[0])):
+        label = f" {label} ".replace(f" {key} ", f" {name} ").strip()
+    return label
 
 
 def step_status(step: Step) -> str:
@@ -99,10 +121,11 @@ def start_lines(game: Game) -> list[str]:
 
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    if note or step.is_pass:
-        lines = [f"#{step.number} {note or step.words}"]
+    words = step.words
+    if note or step.is_pass or words.startswith((f"{step.side}:", f"{step.side} ")):
+        lines = [f"#{step.number} {note or words}"]  # a side's own action names it already
     else:
-        lines = [f"#{step.number} {step.side}: {step.words}"]
+        lines = [f"#{step.number} {step.side}: {words}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

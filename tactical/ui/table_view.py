@@ -30,7 +30,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import SelectionView
-from tactical.ui.services import STATUS_BAR, TICK_BAND
+from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TICK_BAND
 from tactical.ui.status_tokens import StatusBoard
 from tactical.ui.view import Ruler, ViewState
 
@@ -142,11 +142,11 @@ class TableView:
         colours = palette.side_colours(state.sides)
         width, height = surface.get_size()
         fonts = self.renderer.fonts
-        rows = layout_legend(
-            fonts, [*legend_entries(state, colours, selection), *extra], width - 2 * TICK_BAND
-        )
+        # left of the mode's panel, which runs down to the window's bottom
+        room = width - PANEL_WIDTH - 8 - 2 * TICK_BAND
+        rows = layout_legend(fonts, [*legend_entries(state, colours, selection), *extra], room)
         top = height - STATUS_BAR - legend_height(rows) - 4
-        surface.fill(palette.SURROUND, (0, top - 4, width, height - top + 4))
+        surface.fill(palette.SURROUND, (0, top - 4, width - PANEL_WIDTH - 8, height - top + 4))
         draw_legend(surface, fonts, (TICK_BAND, top), rows)
 
     def _draw_area_rolls(self, surface: pygame.Surface, state: GameState, view: ViewState) -> None:

@@ -86,11 +86,14 @@ def list_row(panel, index: int):
 
 
 def choose(manager, panel, name: str, option: str) -> list[PanelCommand]:
-    """Open a field's drop-down and click one of its options."""
+    """Open a field's drop-down and click one of its options (by its value, or by how it
+    reads)."""
     menu = row_widget(panel, name)
+    row = next(r for r in panel._rows if r.field.name == name)
+    shown = next((label for label, value in row.options.items() if value == option), option)
     click_element(manager, panel, menu.current_state.selected_option_button)
     options = menu.current_state.options_selection_list
-    index = [item["text"] for item in options.item_list].index(option)
+    index = [item["text"] for item in options.item_list].index(shown)
     return click_element(manager, panel, options.item_list[index]["button_element"])
 
 
@@ -511,11 +514,12 @@ def test_show_odds_hosts_the_chart_and_turns_apply_into_roll(ui):
     panel.set_choices((FIRE,))
     panel.pick(0)
     panel.set_value("target", "u2")
-    assert panel.roll_button.text == "Apply"
+    assert panel.roll_button.text == "Fire"  # what it does: the picked action's kind
     chart = pygame.Surface((296, 170))
     chart.fill((200, 30, 40))
     panel.show_odds(chart, "odds vs u2 (3 ms)")
-    assert panel.has_odds and panel.roll_button.text == "Roll"
+    assert panel.has_odds and panel.roll_button.text == "Fire"
+    assert "odds" in panel.roll_button.tool_tip_text
     assert panel.odds_caption.text == "odds vs u2 (3 ms)"
     rect = panel.odds_image.get_abs_rect()
     assert PANEL_RECT.contains(rect) and rect.width <= 296
@@ -526,7 +530,9 @@ def test_show_odds_hosts_the_chart_and_turns_apply_into_roll(ui):
     panel.show_odds(None, long)
     assert panel.odds_caption.text.endswith("…") and panel.odds_caption.tool_tip_text == long
     panel.show_odds(None, "computing the exact odds…")
-    assert not panel.has_odds and panel.roll_button.text == "Apply"
+    assert not panel.has_odds and panel.roll_button.text == "Fire"
+    panel.pick(None)
+    assert panel.roll_button.text == "Apply"
     assert tuple(frame(manager).get_at(centre))[:3] != (200, 30, 40)
 
 
@@ -571,9 +577,13 @@ def test_set_rect_moves_every_widget_inside_the_panel(ui):
     small = pygame.Rect(10, 40, 300, 360)
     panel.set_rect(small)
     inside = [panel.choice_list, panel.roll_button, panel.cancel_button, panel.problem_box]
-    inside += [row.widget for row in panel._rows]
+    shown = panel._rows[panel.form.first : panel.form.first + panel.form.shown]
+    inside += [row.widget for row in shown]
     for widget in inside:
         assert small.contains(widget.get_abs_rect()), widget
+    for row in panel._rows:  # the rows out of view are parked where the panel clips them
+        if row not in shown:
+            assert not small.colliderect(row.widget.get_abs_rect())
     assert panel.roll_button.get_abs_rect().bottom <= small.bottom
 
 
@@ -635,5 +645,5 @@ def test_a_drawn_moves_card_takes_the_odds_place_and_apply_becomes_move(ui):
     pump(manager, panel)
     assert click_element(manager, panel, panel.roll_button) == [PanelCommand("confirm-move")]
     panel.show_odds(None, "")  # the tool closed: the panel is a form again
-    assert panel.move_legal is None and panel.roll_button.text == "Apply"
+    assert panel.move_legal is None and panel.roll_button.text == "Move"  # its kind
     assert panel.problem.startswith("path: draw the move on the table")

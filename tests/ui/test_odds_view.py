@@ -26,13 +26,12 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui.fonts import Fonts
-from tactical.ui.odds_view import (
+from tactical.ui.odds_chart import (
     BAR,
     BAR_OTHER,
+    LABEL_SIZE,
     MAX_NAMED_BARS,
-    OddsBoard,
-    OddsResult,
-    ProcessOdds,
+    MIN_SLOT,
     chart_bars,
     chart_layout,
     headline,
@@ -42,6 +41,7 @@ from tactical.ui.odds_view import (
     percent_text,
     section_title,
 )
+from tactical.ui.odds_view import OddsBoard, OddsResult, ProcessOdds
 
 TIMEOUT = 30.0
 
@@ -342,6 +342,18 @@ def _columns_of(surface: pygame.Surface, colour) -> list[int]:
     return heights
 
 
+def _column_widths(surface: pygame.Surface, colour) -> list[int]:
+    """The widths of the column chart's bars, left to right."""
+    widths, run = [], 0
+    for x in range(surface.get_width()):
+        if _runs(surface, colour, column=x):
+            run += 1
+        elif run:
+            widths.append(run)
+            run = 0
+    return widths + ([run] if run else [])
+
+
 @pytest.mark.parametrize("size", [(300, 220), (296, 170)])
 def test_chart_column_heights_are_proportional(fonts, size):
     surface = odds_chart(_report(DAMAGE, range=12.5), size, fonts)
@@ -376,6 +388,10 @@ def test_chart_rows_for_named_outcomes_are_proportional(fonts):
             lengths.append(run)
     assert len(lengths) == 2
     assert lengths[1] * 2 == pytest.approx(lengths[0] * 3, abs=3)  # 3/5 against 2/5
+    # issue 13: each bar as thick as its label's text is tall
+    thick = [sum(1 for y in range(surface.get_height()) if _runs(surface, BAR, row=y) == n)
+             for n in lengths]  # fmt: skip
+    assert min(thick) >= LABEL_SIZE
 
 
 def test_many_outcomes_still_fit(fonts):
@@ -383,13 +399,18 @@ def test_many_outcomes_still_fit(fonts):
     bars = chart_bars(forty, chart_layout((296, 170), 1).plot.width // 4)
     assert len(bars) == 40 and [b.label for b in bars[:3]] == ["0", "1", "2"]
     surface = odds_chart(_report(forty), (296, 170), fonts)
-    assert len(_columns_of(surface, BAR)) == 40
+    # issue 13: a column is never narrower than the text is tall: forty outcomes in 296 px
+    # are grouped two by two
+    slots = chart_layout((296, 170), 1).plot.width // MIN_SLOT
+    assert len(_columns_of(surface, BAR)) == 20 <= slots
+    assert min(_column_widths(surface, BAR)) >= LABEL_SIZE
     many = _section("damage", {k: Fraction(1, 500) for k in range(500)})
     grouped = chart_bars(many, 71)
     assert len(grouped) <= 71 and grouped[0].label == "0–7" and grouped[0].outcomes == 8
     assert sum(b.probability for b in grouped) == 1
     surface = odds_chart(_report(many), (296, 170), fonts)
-    assert 30 <= len(_columns_of(surface, BAR)) <= 71
+    assert 10 <= len(_columns_of(surface, BAR)) <= slots
+    assert min(_column_widths(surface, BAR)) >= LABEL_SIZE
 
 
 def test_many_named_outcomes_keep_the_likeliest_and_sum_up_the_rest(fonts):

@@ -1,8 +1,10 @@
 """Issue 13: no Python representation reaches the screen, the log or the status bar.
 
 The first steps of a scripted game in every rule system are played through the play screen
-(tests/ui_play_driver.py); after every step the hovered unit's card is shown, a
-declaration is opened on the panel, and every string the ui draws is gathered:
+(tests/ui_play_driver.py), firing whenever the rules allow it (so that results reach the
+cards); after every step a hovered unit's card is shown (every unit's at the end), the
+declarations offered are opened on the panel with a target and their odds, and every
+string the ui draws is gathered:
 the widgets' texts (labels, buttons, text boxes, lists, menus, entries, tool
 tips), everything drawn with the renderer's fonts (table labels, tokens, odds
 chart, move card) and the log panel's lines. None may read like code: a repr
@@ -13,6 +15,7 @@ snake_case name (`take_default`, `battery_damage`).
 from __future__ import annotations
 
 import re
+import time
 
 import pygame
 import pytest
@@ -30,12 +33,15 @@ from ui_play_driver import play_step
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.rules import registry
+from tactical.rules.base import Action
+from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui.app import App
 from tactical.ui.fonts import Fonts
+from tactical.ui.results import dice_line
 
 SEED = 5
-STEPS = 24  # per system: every phase of a turn in most, the first attacks in all
+STEPS = 30  # per system: every phase of a turn in most, the first attacks in all
 REPR = re.compile(r"\b[A-Z][A-Za-z]+\([a-z_]+=|\bFrozenMap\(|\bmappingproxy\(|<[a-z_.]+ object at")
 PYTHON_WORDS = re.compile(r"\b(True|False|None)\b")
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
@@ -82,6 +88,54 @@ def widget_strings(app) -> list[str]:
     return found
 
 
+FIRING = ("attack", "fire", "declare-attack", "resolve", "resolve-attack", "roll_power")
+
+
+def firing_step(app, hold: bool) -> bool:
+    """The first firing declaration the rules allow, made on the panel's session; holding,
+    a pass instead of anything else (a system whose stand-in never fires, as its ships
+    close in, still shows its results)."""
+    game = app.play.game
+    before = app.play.session.step_number
+    for choice in game.choices():
+        if choice.kind not in FIRING:
+            continue
+        for params in autoplay.candidate_params(choice):
+            app.play.do(Action(choice.kind, choice.actor, params))
+            if app.play.session.step_number > before:
+                return True
+    if hold:
+        app.play.next_go()
+    return app.play.session.step_number > before
+
+
+def open_every_kind(app) -> None:
+    """Each kind of declaration offered now, opened on the panel with its unit fields set
+    (a target), and its odds drawn once they are ready."""
+    actions = app.play.actions
+    unit_ids = {unit.id for unit in app.state.units}
+    kinds = set()
+    for choice in actions.choices:
+        if choice.kind in kinds or app.play.can_draw(choice):
+            continue
+        kinds.add(choice.kind)
+        actions.pick(choice)
+        for spec in choice.fields:
+            listed = [c for c in spec.choices or () if c in unit_ids]
+            if listed and actions.values.get(spec.name) is None:
+                actions.set_value(spec.name, listed[0])
+        app.play.refresh_odds()
+        for _ in range(200):  # the odds come from a child process: at most 2 s
+            app.play.update()
+            if app.play._shown_odds is not None and app.play._shown_odds[2] != "pending":
+                break
+            if actions.action() is None:
+                break
+            time.sleep(0.01)
+        settle(app, 1)
+        app.frame()
+
+
 @pytest.mark.parametrize("rules_id", registry.rule_ids())
 def test_a_scripted_game_draws_no_code(rules_id, monkeypatch):
     drawn: list[str] = []
@@ -94,31 +148,61 @@ def test_a_scripted_game_draws_no_code(rules_id, monkeypatch):
     monkeypatch.setattr(Fonts, "render", render)
     state = load_map(builtin_map(rules_id))
     app = App(state, (1280, 800), headless=True, session=Session.new(state, SEED))
+    app.play.warm_odds()
     seen: dict[str, str] = {}
 
-    def look(number: int) -> None:
-        # the card of a unit (cycling through them) and the first offered declaration's form
-        units = app.state.units
-        if units:
-            unit = units[number % len(units)]
-            move(app, screen(app, unit.x, unit.y))
-        actions = app.play.actions
-        if actions.choices and actions.picked is None:
-            actions.pick(0)
-            app.play.refresh_odds()
-        settle(app, 2)
-        app.frame()
+    def scan() -> None:
         for text in [*widget_strings(app), *drawn, *app.play.log.lines, app.view.status]:
             for bad in code_like(text):
                 seen.setdefault(bad, text)
         drawn.clear()
-        actions.pick(None)
+
+    def look(number: int, every_card: bool = False) -> None:
+        # the cards (of a unit cycling through them, or of all) and the offered declarations
+        units = app.state.units
+        hovered = units if every_card else units[number % len(units) :][:1]
+        for unit in hovered:
+            move(app, screen(app, unit.x, unit.y))
+            settle(app, 1)
+            app.frame()
+            scan()
+        if number % 4 == 0 or every_card:
+            open_every_kind(app)
+        else:
+            actions = app.play.actions
+            if actions.choices and actions.picked is None:
+                actions.pick(0)
+                app.play.refresh_odds()
+            settle(app, 2)
+            app.frame()
+        scan()
+        app.play.actions.pick(None)
         move(app, screen(app, *app.state.board.bounds[:2]))
 
     look(0)
     for number in range(1, STEPS + 1):
-        play_step(app, number)
-        look(number)
+        if app.play.game.over:
+            break
+        if not firing_step(app, hold=number > STEPS // 2):
+            play_step(app, number)
+        look(number, every_card=number == STEPS)
     app.play.close()
     pygame.event.clear()
     assert seen == {}
+
+
+def test_a_rolls_label_names_units_by_their_names():
+    """A die labelled with a unit's id ("damage vs isd") reads the unit's name."""
+    game = Session.new(load_map(builtin_map("sw-d6-capital")), 1).game
+    for _ in range(60):
+        game = autoplay.next_game(game)
+        rolls = [r.what for r in game.last_step.rolls if " vs " in (r.what or "")]
+        if rolls:
+            break
+    assert rolls, "no roll against a ship in the first steps"
+    line = dice_line(game.last_step, limit=len(game.last_step.rolls))
+    state = game.last_step.state_before
+    for what in rolls:
+        target = what.split(" vs ")[-1]
+        assert state.has_unit(target)
+        assert f"vs {state.unit(target).name}" in line and f"vs {target} " not in line

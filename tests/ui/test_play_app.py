@@ -502,6 +502,32 @@ def test_f1_shows_the_help_listing_every_control(app):
     assert not app.help.box.visible
 
 
+def test_the_help_is_centred_over_the_table_and_scrolls_to_its_last_control(app):
+    """Issue 13: the F1 help fits the window, centred over the table (left of the panels),
+    and scrolls: a drawn scroll bar, and the last control in view once scrolled down."""
+    key(app, pygame.K_F1)
+    app.step()
+    panel, box = app.help.panel, app.help.box
+    rect = panel.get_abs_rect()
+    table = app.table_area()
+    assert pygame.Rect((0, 0), app.size).contains(rect)
+    assert abs(rect.centerx - table.centerx) <= 1 and rect.right <= table.right
+    bar = box.scroll_bar
+    assert bar is not None and bar.visible and rect.contains(bar.get_abs_rect())
+    picture = app.frame()
+    bar_rect = bar.get_abs_rect()
+    # the bar is drawn over the text box: its colours differ from the box's background
+    colours = {
+        tuple(picture.get_at((bar_rect.centerx, y)))[:3]
+        for y in range(bar_rect.top, bar_rect.bottom, 4)
+    }
+    assert len(colours) > 1
+    bar.set_scroll_from_start_percentage(1.0)
+    app.step()
+    assert box.text_box_layout.layout_rect.height > box.rect.height  # it needs the bar
+    key(app, pygame.K_F1)
+
+
 def test_f12_writes_the_view_as_png(app, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     key(app, pygame.K_F12)

@@ -22,6 +22,7 @@ from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.game import PASS
 from tactical.ui.app import App
+from tactical.ui.turns import only_pass_reason
 
 SEED = 7
 STEPS = 60
@@ -51,6 +52,11 @@ def phases_checked(app: App) -> set[str]:
         else:
             app.play.do(step.action)
         settle(app, 1)
+        # the side the tracker names to act really acts: the rules offer it something (a
+        # side they give nothing while another acts was passed by the screen)
+        after = app.play.session.game
+        assert only_pass_reason(after, app.play.unavailable()) is None, after.phase_name
+        assert app.play.tracker.side_label.text.startswith(f"{after.side_to_act} to act")
     return seen
 
 

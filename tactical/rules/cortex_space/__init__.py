@@ -55,7 +55,7 @@ from tactical.rules.cortex_space.units import (
     vessel,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import UnitStatus
+from tactical.rules.status import OrderEntry, UnitStatus
 
 RULES_ID = "cortex-space"
 
@@ -111,6 +111,10 @@ class CortexSpace(RuleSystem):
     def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
         """R003.11: in the Actions phase, the initiative group acting now."""
         return play.stage(state, position)
+
+    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+        """R003.10 / R003.11: the vessels by initiative, who has acted, who acts now."""
+        return status.acting_order(state, position)
 
     @property
     def has_combat(self) -> bool:

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, Event, default_description, unit_name
-from tactical.rules.cortex_space import tracker
+from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
+from tactical.rules.cortex_space import play, tracker
 from tactical.rules.cortex_space.units import vessel
-from tactical.rules.status import StatusValue, UnitStatus, WeaponStatus, counted
+from tactical.rules.status import OrderEntry, StatusValue, UnitStatus, WeaponStatus, counted
 
 
 def unit_status(state: GameState, unit: Unit) -> UnitStatus:
@@ -112,3 +112,27 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
             said += f", {outcome.get('wound')} wound and {outcome.get('stun')} stun"
         return said
     return default_description(before, action, events)
+
+
+def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+    """R003.10 / R003.11: the vessels by their Advantage or Initiative result this turn,
+    highest first (those yet to roll last): in the Actions phase, who has ended its
+    activation and which group acts now. Nothing before the turn's bookkeeping starts."""
+    if not play.is_current(state, position):
+        return ()
+    rolled = tracker.table(state, tracker.INITIATIVE)
+    acting = play.current_group(state) if position.phase == play.ACTIONS_PHASE else ()
+    if position.phase == play.ADVANTAGE_PHASE and not rolled:
+        return ()
+    units = [u for u in state.units if play.can_act(state, u) or u.id in rolled]
+    units.sort(key=lambda u: (rolled.get(u.id) is None, -(rolled.get(u.id) or 0)))
+    return tuple(
+        OrderEntry(
+            unit.id,
+            unit.side,
+            f"initiative {rolled[unit.id]}" if unit.id in rolled else "no roll yet",
+            done=position.phase == play.ACTIONS_PHASE and tracker.is_done(state, unit.id),
+            acting=unit.id in acting,
+        )
+        for unit in units
+    )

@@ -38,7 +38,7 @@ from tactical.rules.base import (
     WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.status import Unavailable, UnitStatus
+from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
 from tactical.rules.sw_d6_capital import combat, maneuver, play, status
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
@@ -90,6 +90,10 @@ class SwD6Capital(RuleSystem):
     def turn_sequence(self) -> TurnSequence:
         """T004.1 / R004.10: Initiative, Command, Damage Control, Action, Movement."""
         return play.TURN_SEQUENCE
+
+    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+        """R004.14 / R004.25: the captains in Initiative order, who has gone, who acts now."""
+        return status.acting_order(state, position)
 
     @property
     def has_combat(self) -> bool:

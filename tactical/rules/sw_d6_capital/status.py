@@ -17,6 +17,7 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.status import (
+    OrderEntry,
     StatusValue,
     Unavailable,
     UnitStatus,
@@ -193,3 +194,49 @@ def _weapon_name(state: GameState, unit_id: str, weapon_id: str) -> str:
             if weapon.id == weapon_id:
                 return f"{weapon.name} ({weapon.arc})"
     return words(weapon_id)
+
+
+def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+    """R004.11 / R004.14 / R004.25: the captains in this turn's Initiative order as the phase
+    takes them — orders and movement lowest first, fire highest first — with each one's
+    total, who has had his go and who acts now (nothing before the turn's contest)."""
+    state = play.ensure_setup(state)
+    info = ledger.initiative_info(state)
+    totals = info.get("totals") or {}
+    if ledger.turn_of(state) < position.turn or not totals:
+        return ()
+    phase = play.TURN_SEQUENCE.phases[position.phase].name
+    state, _ = play.prepare(state, phase)
+    turn = ledger.turn_of(state)
+    order = ledger.initiative_order(state)
+    excluded = play._excluded_sides(state, position)
+    head = None
+    if phase == play.COMMAND:
+        head = play.order_head(state, excluded)
+    elif phase == ACTION:
+        head = play.fire_head(state, excluded)
+    elif phase == MOVEMENT:
+        head = play.move_head(state, excluded)
+    if phase in (play.COMMAND, MOVEMENT):
+        order = tuple(reversed(order))  # lowest Initiative first (R004.14)
+    entries = []
+    for unit_id in order:
+        cond = ledger.condition(state, unit_id)
+        if cond.out_of_action(turn):
+            continue
+        done = {
+            play.COMMAND: cond.order is not None,
+            ACTION: cond.done,
+            MOVEMENT: cond.moved,
+        }.get(phase, False)
+        total = totals.get(unit_id)
+        entries.append(
+            OrderEntry(
+                unit_id,
+                state.unit(unit_id).side,
+                f"initiative {total}" if total is not None else "",
+                done=bool(done),
+                acting=head is not None and head.id == unit_id,
+            )
+        )
+    return tuple(entries)
