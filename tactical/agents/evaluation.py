@@ -143,7 +143,13 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
 
 
 def attack_effect(
-    game: Game, action: Action, material: Material, side: str, *, complete: bool = True
+    game: Game,
+    action: Action,
+    material: Material,
+    side: str,
+    *,
+    complete: bool = True,
+    max_nodes: int = ATTACK_NODES,
 ) -> Effect | None:
     """The expected material value for `side` once the attack `action` declares is rolled,
     exact over the outcomes of the rule system's own attack resolver (`declare_attack`,
@@ -166,7 +172,7 @@ def attack_effect(
         return round(material.value(system.resolve_attack(state, attack, dice).state, side), 9)
 
     try:
-        distribution = enumerate_outcomes(after, max_nodes=ATTACK_NODES)
+        distribution = enumerate_outcomes(after, max_nodes=max_nodes)
     except TooManyOutcomes:
         values = [after(SeededDice(game.seed * 7919 + k)) for k in range(ATTACK_SAMPLES)]
         return Effect(sum(values) / len(values), len(values), False)

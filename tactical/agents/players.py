@@ -40,6 +40,7 @@ from typing import Any
 
 from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
+    ATTACK_NODES,
     Effect,
     Material,
     Position,
@@ -62,6 +63,7 @@ NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
+ROLLOUT_NODES = 64  # replays of an attack in search's play-outs before it is sampled
 FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 
@@ -185,10 +187,18 @@ class Scored:
 class GreedyPlayer(Player):
     level = "greedy"
 
-    def __init__(self, seed: int = 0, *, positional: bool = True, refined: int = REFINED) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        positional: bool = True,
+        refined: int = REFINED,
+        attack_nodes: int = ATTACK_NODES,
+    ) -> None:
         super().__init__(seed)
         self.positional = positional
         self.refined = refined
+        self.attack_nodes = attack_nodes  # a fast player (search's play-outs) enumerates less
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
 
@@ -274,7 +284,7 @@ class GreedyPlayer(Player):
                 # an attack: exact over its resolver's outcomes (merged by the resolver's
                 # folds: missile salvoes too); any other action replayed whole
                 effect = attack_effect(
-                    game, item.candidate.action, material, side
+                    game, item.candidate.action, material, side, max_nodes=self.attack_nodes
                 ) or expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
@@ -313,7 +323,9 @@ class GreedyPlayer(Player):
                     continue
                 for params in choice_params(choice):
                     action = Action(choice.kind, actor, params)
-                    effect = attack_effect(after, action, material, side, complete=False)
+                    effect = attack_effect(
+                        after, action, material, side, complete=False, max_nodes=self.attack_nodes
+                    )
                     if effect is not None and effect.expected - base > best:
                         best, named = effect.expected - base, choice.title
             if best > 0:
@@ -354,7 +366,9 @@ class GreedyPlayer(Player):
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
             # the roll comes later: the attack's effect over its resolver's outcomes
-            later = attack_effect(game, action, material, game.side_to_act)
+            later = attack_effect(
+                game, action, material, game.side_to_act, max_nodes=self.attack_nodes
+            )
             if later is not None:
                 gained = later.expected - now
                 how = (
@@ -524,7 +538,9 @@ class SearchPlayer(Player):
     def __post_init__(self) -> None:
         self.greedy = GreedyPlayer(self.seed)
         # the play-outs: greedy on one sampled roll per candidate, without the geometry
-        self.rollout = GreedyPlayer(self.seed + 1, positional=False, refined=0)
+        self.rollout = GreedyPlayer(
+            self.seed + 1, positional=False, refined=0, attack_nodes=ROLLOUT_NODES
+        )
 
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
