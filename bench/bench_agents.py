@@ -6,8 +6,13 @@
 - a whole greedy-vs-greedy game of each scenario: games per second per core (one process);
 - strength tables and a soak (not part of pytest: minutes to hours):
 
-      .venv/bin/python bench/bench_agents.py strength --games 40 --search-games 10
-      .venv/bin/python bench/bench_agents.py soak --games 100
+      .venv/bin/python bench/bench_agents.py strength --games 400 --search-games 400
+      .venv/bin/python bench/bench_agents.py soak --games 1000
+      AGENT_GAMES=400 .venv/bin/python bench/bench_agents.py strength   # the same
+
+  `--games` (default: the AGENT_GAMES environment variable, else 40) is the number of
+  games per pairing per system (strength) or per system (soak); `--workers` processes
+  play them (default 2); `--rules` picks systems; `--out` keeps the raw results (JSON).
 
   Seat-swapped pairings (each pairing plays both seats equally often), win / draw / loss
   counts with the stronger side's win rate and its Wilson 95% interval; the soak plays
@@ -22,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -56,6 +62,7 @@ def positions(rules_id: str) -> list[Game]:
     games = [Game.new(state, 1)]
     for step in record_.game.steps:
         games.append(games[-1].apply(step.action))
+    games = [game for game in games if not game.over]  # a finished game has no decision
     every = max(1, len(games) // POSITIONS)
     return games[::every][:POSITIONS]
 
@@ -125,11 +132,16 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
         state = with_options(state, **options)
     first, last = state.sides[0], state.sides[-1]
     seats = {first: strong, last: weak} if seed % 2 == 0 else {first: weak, last: strong}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     try:
         game = play_game(state, seed, seats, **SEARCH)
     except Exception as error:  # the soak counts them
-        return {"rules": rules_id, "seed": seed, "error": f"{type(error).__name__}: {error}"}
+        return {
+            "rules": rules_id,
+            "seed": seed,
+            "error": f"{type(error).__name__}: {error}",
+            "cpu": time.process_time() - cpu,
+        }
     strong_side = first if seats[first] == strong else last
     winner = game.outcome.winner
     return {
@@ -140,19 +152,33 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
         "turns": game.turns,
         "refused": game.refused,
         "seconds": time.perf_counter() - started,
+        "cpu": time.process_time() - cpu,
     }
 
 
 def run_jobs(jobs: list, workers: int) -> list[dict]:
+    """Every job's result, in order; a line per finished game on stderr (long runs)."""
+    found: list[dict] = []
+
+    def report(row: dict) -> None:
+        found.append(row)
+        outcome = row.get("result", row.get("error", ""))
+        print(f"  {len(found)}/{len(jobs)} {row['rules']} seed {row['seed']}: {outcome}",
+              file=sys.stderr, flush=True)  # fmt: skip
+
     if workers <= 1:
-        return [one_game(job) for job in jobs]
+        for job in jobs:
+            report(one_game(job))
+        return found
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(one_game, jobs, chunksize=1))
+        for row in pool.map(one_game, jobs, chunksize=1):
+            report(row)
+    return found
 
 
-def table(results: list[dict], strong: str, weak: str) -> list[str]:
+def table(results: list[dict], strong: str, weak: str, rules: list[str]) -> list[str]:
     lines = []
-    for rules_id in RULES:
+    for rules_id in rules:
         rows = [r for r in results if r["rules"] == rules_id and "result" in r]
         wins = sum(r["result"] == "win" for r in rows)
         draws = sum(r["result"] == "draw" for r in rows)
@@ -161,10 +187,11 @@ def table(results: list[dict], strong: str, weak: str) -> list[str]:
         low, high = wilson(wins, games)
         rate = wins / games if games else 0.0
         seconds = sum(r["seconds"] for r in rows) / games if games else 0.0
+        cpu = sum(r["cpu"] for r in rows) / games if games else 0.0
         lines.append(
             f"{rules_id:<18} {strong} vs {weak}: {games:4d} games  W {wins:3d} D {draws:3d} "
             f"L {losses:3d}  win {100 * rate:5.1f}% [95% {100 * low:5.1f}-{100 * high:5.1f}]"
-            f"  {seconds:6.1f} s/game"
+            f"  {seconds:6.1f} s/game wall, {cpu:6.1f} s/game CPU"
         )
     return lines
 
@@ -172,8 +199,11 @@ def table(results: list[dict], strong: str, weak: str) -> list[str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=("strength", "soak"))
-    parser.add_argument("--games", type=int, default=40, help="games per pairing per system")
-    parser.add_argument("--search-games", type=int, default=10)
+    default_games = int(os.environ.get("AGENT_GAMES", "40"))
+    parser.add_argument(
+        "--games", type=int, default=default_games, help="games per pairing per system"
+    )
+    parser.add_argument("--search-games", type=int, default=None, help="default: --games")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rules", nargs="*", default=list(RULES))
     parser.add_argument("--out", default=None, help="JSON file for the raw results")
@@ -184,16 +214,18 @@ def main(argv: list[str]) -> int:
     lines: list[str] = []
     results: list[dict] = []
     started = time.perf_counter()
+    cpu_before = time.process_time()
     if args.what == "strength":
-        pairings = [("greedy", "random", args.games), ("search", "greedy", args.search_games)]
+        search_games = args.games if args.search_games is None else args.search_games
+        pairings = [("greedy", "random", args.games), ("search", "greedy", search_games)]
         for strong, weak, count in pairings:
             if args.pairing not in ("all", f"{strong}-{weak}"):
                 continue
             jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in range(count)]
             found = run_jobs(jobs, args.workers)
             results.extend({**row, "pairing": f"{strong}-{weak}"} for row in found)
-            lines += table(found, strong, weak)
-            print("\n".join(lines[-len(args.rules):]), flush=True)
+            lines += table(found, strong, weak, args.rules)
+            print("\n".join(lines[-len(args.rules) :]), flush=True)
     else:
         levels = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")]
         jobs = [
@@ -212,7 +244,12 @@ def main(argv: list[str]) -> int:
                 + (f"; first: {errors[0]['error']}" if errors else "")
             )
         print("\n".join(lines), flush=True)
-    print(f"({time.perf_counter() - started:.0f} s)")
+    cpu = sum(r.get("cpu", 0.0) for r in results) + time.process_time() - cpu_before
+    lines.append(
+        f"({len(results)} games: {time.perf_counter() - started:.0f} s wall, "
+        f"{cpu:.0f} s CPU in all processes, {args.workers} workers)"
+    )
+    print(lines[-1])
     if args.out:
         Path(args.out).write_text(json.dumps({"lines": lines, "results": results}, indent=1))
     return 0

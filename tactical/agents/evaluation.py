@@ -2,15 +2,19 @@
 
 - *Material* (`Material`): each side's share of its starting strength lost, from the
   rule system's `unit_condition` (the measure `outcome` scores by, docs/game-end.md);
-  a side's value is the enemies' mean share lost minus its own. A rule system's
+  a side's value is the enemies' mean share lost minus its own, a unit destroyed or
+  crippled (what the score counts) weighing `OUT_WEIGHT` more. A rule system's
   registered hint (`tactical.agents.hints`) may replace a unit's value.
-- *Expected effect* (`expected_value`): the exact distribution of the material value
-  after an action, by running the rule system's own resolver under
-  `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value. An action
-  whose tree is too large is estimated from a fixed set of seeded rolls instead.
+- *Expected effect* (`expected_value`, `attack_effect`): the exact distribution of the
+  material value after an action, by running the rule system's own resolver under
+  `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value: the whole
+  action replayed, or for an attack its attack resolver alone (`resolve_attack`, whose
+  folds merge a salvo's dice). A tree too large is estimated from a fixed set of seeded
+  rolls instead.
 - *Position* (`Position`): for a unit at a candidate pose, computed with the vectorised
   pair matrix (`TableGeometry`): the enemies it would hold in its own arcs, inside a
-  range band and in line of sight, against the enemies that would hold it in theirs;
+  range band (a nearer band counts more: the rules' odds improve) and in line of sight,
+  against the enemies that would hold it in theirs;
   and, when none is in reach, how near it comes to the nearest enemy.
 
 Nothing here names a rule system.
@@ -30,15 +34,19 @@ from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
-from tactical.rules.base import Action, RuleSystem
+from tactical.rules.base import Action, RuleSystem, attack_declaration
 from tactical.rules.ending import UnitCondition, side_losses
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
 
 EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
+ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it is sampled
+ATTACK_SAMPLES = 8  # seeded rolls of an attack too large to enumerate
 SAMPLES = 2  # seeded rolls of that estimate
 EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ours brought in
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
+OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
+FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 
 
 class Material:
@@ -48,10 +56,10 @@ class Material:
         self.system: RuleSystem = game.system
         self.start: GameState = game.initial
         self.sides: tuple[str, ...] = game.sides
-        self.hint = hints.get(game.rules)
+        self.hint = hints.get(game.rules, game.system)
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
-        self._cache: dict[int, tuple[GameState, dict[str, float]]] = {}
+        self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
         condition = self.system.unit_condition(state, unit)
@@ -59,26 +67,35 @@ class Material:
             condition = replace(condition, strength=float(self.hint.unit_value(unit)))
         return condition
 
-    def losses(self, state: GameState) -> dict[str, float]:
-        """Per side: the (smooth) share of its starting strength lost."""
+    def shares(self, state: GameState) -> dict[str, tuple[float, float]]:
+        """Per side: the (smooth) share of its starting strength lost, and the share out
+        (destroyed or crippled: what the game-end score counts)."""
         cached = self._cache.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
         found = side_losses(
             self.sides, ((u.side, self.condition(state, u)) for u in self.start.units)
         )
-        result = {side: values[1] for side, values in found.items()}
+        result = {side: (values[1], values[0]) for side, values in found.items()}
         if len(self._cache) > 512:
             self._cache.clear()
         self._cache[id(state)] = (state, result)
         return result
 
+    def losses(self, state: GameState) -> dict[str, float]:
+        """Per side: the (smooth) share of its starting strength lost."""
+        return {side: lost for side, (lost, _) in self.shares(state).items()}
+
     def value(self, state: GameState, side: str) -> float:
-        """The enemies' mean share lost minus `side`'s own (from -1 to 1)."""
-        losses = self.losses(state)
-        enemies = [losses[s] for s in self.sides if s != side]
+        """The enemies' mean loss minus `side`'s own, a loss being the smooth share lost
+        plus `OUT_WEIGHT` times the share out: finishing a unit off (what the score
+        counts) is worth more than the same damage spread (from -1 - OUT_WEIGHT to
+        1 + OUT_WEIGHT)."""
+        shares = self.shares(state)
+        loss = {s: lost + OUT_WEIGHT * out for s, (lost, out) in shares.items()}
+        enemies = [loss[s] for s in self.sides if s != side]
         enemy = sum(enemies) / len(enemies) if enemies else 0.0
-        return enemy - losses.get(side, 0.0)
+        return enemy - loss.get(side, 0.0)
 
     def remaining(self, state: GameState, unit: Unit) -> float:
         """A unit's value still in the fight: its strength times the share not lost."""
@@ -92,9 +109,9 @@ class Material:
     def total_strength(self) -> dict[str, float]:
         totals = dict.fromkeys(self.sides, 0.0)
         for unit in self.start.units:
-            totals[unit.side] = totals.get(unit.side, 0.0) + self.condition(
-                self.start, unit
-            ).strength
+            totals[unit.side] = (
+                totals.get(unit.side, 0.0) + self.condition(self.start, unit).strength
+            )
         return totals
 
 
@@ -121,6 +138,46 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     except TooManyOutcomes:
         values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
         return Effect(sum(values) / len(values), len(values), False)
+    expected = sum(float(p) * value for value, p in distribution.pairs)
+    return Effect(expected, len(distribution.pairs), True)
+
+
+def attack_effect(
+    game: Game,
+    action: Action,
+    material: Material,
+    side: str,
+    *,
+    complete: bool = True,
+    max_nodes: int = ATTACK_NODES,
+) -> Effect | None:
+    """The expected material value for `side` once the attack `action` declares is rolled,
+    exact over the outcomes of the rule system's own attack resolver (`declare_attack`,
+    `resolve_attack` under `enumerate_outcomes`: the odds machinery), on the state as it
+    stands. For a declaration whose roll comes at a later step. None when the action is
+    not an attack the rule system's combat protocol takes."""
+    system, state = game.system, game.state
+    if not system.has_combat or "weapon" not in action.params:
+        return None
+    try:
+        # `complete=False`: the action's parameters are whole already (a declaration of a
+        # side not to act now, planned ahead)
+        declared = game.completed(action)[0] if complete else action
+        weapon, target, rest = attack_declaration(declared)
+        attack = system.declare_attack(state, declared.actor, weapon, target, rest)
+    except UserError:
+        return None
+
+    def after(dice) -> float:
+        return round(material.value(system.resolve_attack(state, attack, dice).state, side), 9)
+
+    try:
+        distribution = enumerate_outcomes(after, max_nodes=max_nodes)
+    except TooManyOutcomes:
+        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(ATTACK_SAMPLES)]
+        return Effect(sum(values) / len(values), len(values), False)
+    except UserError:
+        return None
     expected = sum(float(p) * value for value, p in distribution.pairs)
     return Effect(expected, len(distribution.pairs), True)
 
@@ -164,28 +221,44 @@ class Position:
         board = self.state.board
         self.diagonal = math.hypot(board.width, board.height)
         total = sum(material.total_strength.values()) or 1.0
-        self.values = {
-            u.id: material.remaining(self.state, u) / total for u in self.state.units
-        }
+        self.values = {u.id: material.remaining(self.state, u) / total for u in self.state.units}
         self._has_bands: dict[str, bool] = {}
+        self._bands: dict[str, tuple[str, ...]] = {}
         self._reach: dict[tuple[str, Pose | None], Reach] = {}
 
-    def _in_band(self, unit: Unit, distance: float) -> bool:
+    def _in_band(self, unit: Unit, distance: float) -> float:
+        """How much `unit` reaches at `distance`: 0 out of every band; in a band, from 1
+        (the nearest band: the rules' best odds) down to `FAR_BAND` (the farthest)."""
         try:
             band = self.system.range_band(unit, distance, self.state.options)
         except UserError:
-            return False
+            return 0.0
         if band is not None:
-            return True
+            names = self._band_names(unit)
+            if band not in names or len(names) < 2:
+                return 1.0
+            return 1.0 - (1.0 - FAR_BAND) * names.index(band) / (len(names) - 1)
         if unit.id not in self._has_bands:
             try:
-                self._has_bands[unit.id] = self.system.range_band(
-                    unit, 0.0, self.state.options
-                ) is not None
+                self._has_bands[unit.id] = (
+                    self.system.range_band(unit, 0.0, self.state.options) is not None
+                )
             except UserError:
                 self._has_bands[unit.id] = False
         # a system without range bands at all: every distance is in reach
-        return not self._has_bands[unit.id]
+        return 0.0 if self._has_bands[unit.id] else 1.0
+
+    def _band_names(self, unit: Unit) -> tuple[str, ...]:
+        """The unit's bands, nearest first (its range table), kept per unit."""
+        names = self._bands.get(unit.id)
+        if names is None:
+            try:
+                table = self.system.range_table(unit, self.state.options)
+            except UserError:
+                table = None
+            names = tuple(b.name for b in table.bands) if table is not None else ()
+            self._bands[unit.id] = names
+        return names
 
     def reach(self, unit_id: str, pose: Pose | None = None) -> Reach:
         """`unit_id` at `pose` (where it stands, by default) against the enemies."""
@@ -234,18 +307,10 @@ class Position:
                 theirs = np.array(
                     [name in geometry.unit_arc_names[e] for name in names], dtype=bool
                 )
-                if (
-                    matrix.los_clear[i, e]
-                    and bool(np.any(in_arc[i, e] & mine_mask))
-                    and self._in_band(unit, float(outward[slot]))
-                ):
-                    holds += value
-                if (
-                    matrix.los_clear[e, i]
-                    and bool(np.any(in_arc[e, i] & theirs))
-                    and self._in_band(enemy, float(inward[slot]))
-                ):
-                    held_by += value
+                if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
+                    holds += value * self._in_band(unit, float(outward[slot]))
+                if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
+                    held_by += value * self._in_band(enemy, float(inward[slot]))
             nearest = float(np.min(matrix.centre_distance[i, j]))
             found.append(Reach(holds, held_by, nearest, self.diagonal))
         return found

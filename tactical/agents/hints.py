@@ -7,16 +7,25 @@ hint is registered from above, e.g. by a front end or a balance lab:
     from tactical.agents import hints
     hints.register("my-rules", hints.Hints(unit_value=lambda unit: unit.stats["points"]))
 
+or declared by the rule system itself as plain data, without importing the agents: a
+class attribute `agent_hints = {"eager_kinds": ("close",)}` (keys `avoid_kinds` and
+`eager_kinds`). A registered hint takes precedence.
+
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
 - `avoid_kinds`: action kinds the agents never choose unless nothing else is offered
   (a kind that hands the decision to another player, say).
+- `eager_kinds`: action kinds worth making rather than passing although nothing
+  measurable comes of them at once (closing the range where the range is a declaration
+  resolved at the end of the turn, say): the one-step look of the greedy player cannot
+  see their worth.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from tactical.model import Unit
 
@@ -25,6 +34,7 @@ from tactical.model import Unit
 class Hints:
     unit_value: Callable[[Unit], float] | None = None
     avoid_kinds: frozenset[str] = frozenset()
+    eager_kinds: frozenset[str] = frozenset()
 
 
 NONE = Hints()
@@ -40,5 +50,18 @@ def unregister(rules_id: str) -> None:
     _registered.pop(rules_id, None)
 
 
-def get(rules_id: str) -> Hints:
-    return _registered.get(rules_id, NONE)
+def get(rules_id: str, system: Any = None) -> Hints:
+    """The hints registered for `rules_id`, else those `system` declares (`agent_hints`)."""
+    found = _registered.get(rules_id)
+    if found is not None:
+        return found
+    declared = getattr(system, "agent_hints", None)
+    return declared_hints(declared) if isinstance(declared, Mapping) else NONE
+
+
+def declared_hints(declared: Mapping[str, Iterable[str]]) -> Hints:
+    """Hints from a rule system's plain `agent_hints` mapping (kinds only)."""
+    return Hints(
+        avoid_kinds=frozenset(declared.get("avoid_kinds", ())),
+        eager_kinds=frozenset(declared.get("eager_kinds", ())),
+    )

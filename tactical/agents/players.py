@@ -8,15 +8,21 @@ one-line `why`. The same seed and the same game give the same decision.
 - `random`: a choice offered now, uniformly; then one of its parameter sets, uniformly;
   the first the rules accept.
 - `greedy`: every candidate scored once: a rule-system action by its expected material
-  effect, exact from the resolver's own outcomes (`evaluation.expected_value`); a
-  declaration whose effect comes later (the roll is a later step) by its odds: the
+  effect, exact from the resolver's own outcomes (an attack over its attack resolver's
+  outcomes, `evaluation.attack_effect`, missile salvoes merged by the resolver's folds;
+  any other action replayed whole, `evaluation.expected_value`); an attack whose roll
+  comes at a later step by the same exact expected effect on the state as it stands
+  (a little discounted); another declaration whose effect comes later by its odds: the
   chance that the main outcome of its exact odds report is not "nothing" times the
   target's value; a move by the positional gain of where it ends (`evaluation.Position`).
-  The best score wins; ties go to the seed.
-- `search`: the greedy player's best few candidates, each played out many times with
-  other dice (the step's seed replaced: a sample of the resolvers' outcomes), then by
-  the greedy player for a few steps, and valued by the material count; the best mean
-  wins (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
+  The rule system's hints (`hints`) may make a kind eager or avoided. The best score
+  wins; ties go to the seed.
+- `search`: the greedy player's best few candidates, each played out with the same
+  sampled dice per round (the step's seed replaced: a sample of the resolvers'
+  outcomes; common random numbers make the comparison paired), then by a fast greedy
+  player for a few steps, and valued by the material count; a candidate replaces the
+  greedy player's own choice only when its mean paired gain exceeds `SEARCH_MARGIN`
+  (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
   (deterministic) and a time limit per decision (default 1 s), whichever ends first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
@@ -29,14 +35,16 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from tactical.agents.candidates import Candidate, candidates
+from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
+    ATTACK_NODES,
     Effect,
     Material,
     Position,
+    attack_effect,
     expected_value,
     sampled_value,
 )
@@ -46,12 +54,18 @@ from tactical.session.game import MOVE, PASS, Game
 
 LEVELS = ("random", "greedy", "search")
 PROGRESS = 1e-3  # a procedural step (one that changes nothing yet) beats passing by this
+EAGER = 1e-2  # a kind the rule system hints is worth making (`hints.eager_kinds`)
+AVOIDED = 1.0  # a kind the rule system hints to avoid: below passing, whatever it gains
 MOVE_THRESHOLD = 0.02  # a table move is made only for at least this positional gain
 ODDS_WEIGHT = 0.5  # a declaration's odds count half: the roll is still to come
+LATER_WEIGHT = 0.9  # an attack rolled at a later step: its expected gain, a little less sure
 NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
+ROLLOUT_NODES = 64  # replays of an attack in search's play-outs before it is sampled
+FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
+SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 
 
 @dataclass(frozen=True)
@@ -119,18 +133,24 @@ class Player:
         except UserError:
             return None
 
-    def pass_decision(self, game: Game, why: str) -> Decision:
+    def pass_decision(self, game: Game, why: str, *, fallback: bool = True) -> Decision:
+        """A pass; where the rules refuse it, any legal action (UserError: none, or the
+        game is over)."""
         action = Action(PASS, game.side_to_act)
-        after = self.try_apply(game, action)
-        if after is None:  # a system whose own pass is not offered now: take anything legal
-            return RandomPlayer(self.seed).decide(game)
+        try:
+            after = game.apply(action)
+        except UserError:
+            if not fallback or game.over:
+                raise
+            # a system whose own pass is not offered now: take anything legal
+            return RandomPlayer(self.seed).decide(game, fallback=False)
         return Decision(after.steps[-1].action, why, after)
 
 
 class RandomPlayer(Player):
     level = "random"
 
-    def decide(self, game: Game) -> Decision:
+    def decide(self, game: Game, *, fallback: bool = True) -> Decision:
         rng = self.rng(game)
         if self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
@@ -148,7 +168,7 @@ class RandomPlayer(Player):
                 if after is not None:
                     why = f"random pick among {len(groups)} choices"
                     return Decision(after.steps[-1].action, why, after)
-        return self.pass_decision(game, "passes: nothing else the rules accept")
+        return self.pass_decision(game, "passes: nothing else the rules accept", fallback=fallback)
 
 
 @dataclass
@@ -160,15 +180,25 @@ class Scored:
     effect: Effect | None = None
     gain: float = 0.0
     where: str = ""
+    pending: bool = False  # whether it rolls is still open (scored as if it did not)
+    later: bool = False  # an attack rolled at a later step, valued by `attack_effect`
 
 
 class GreedyPlayer(Player):
     level = "greedy"
 
-    def __init__(self, seed: int = 0, *, positional: bool = True, refined: int = REFINED) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        positional: bool = True,
+        refined: int = REFINED,
+        attack_nodes: int = ATTACK_NODES,
+    ) -> None:
         super().__init__(seed)
         self.positional = positional
         self.refined = refined
+        self.attack_nodes = attack_nodes  # a fast player (search's play-outs) enumerates less
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
 
@@ -234,9 +264,10 @@ class GreedyPlayer(Player):
                 continue
             scored.append(self.judged(game, candidate, effect, now, gain, where))
         # the best that rolled dice, one by one: their effect over the resolver's outcomes,
-        # until the best is known from them (or the budget is spent)
+        # at least `refined` of them and until the best is known from them (one sampled
+        # roll only ranks them: the choice is always made on the exact effect)
         refined: set[int] = set()
-        for _ in range(2 * self.refined):
+        while True:  # each round refines one more: it ends
             open_ = [
                 k for k, s in enumerate(scored)
                 if s.effect is not None and not s.effect.exact and k not in refined
@@ -250,14 +281,77 @@ class GreedyPlayer(Player):
             refined.add(k)
             item = scored[k]
             try:
-                effect = expected_value(game, item.candidate.action, material, side)
+                # an attack: exact over its resolver's outcomes (merged by the resolver's
+                # folds: missile salvoes too); any other action replayed whole
+                effect = attack_effect(
+                    game, item.candidate.action, material, side, max_nodes=self.attack_nodes
+                ) or expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
             scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
+        self.plan_ahead(game, scored, material, side)
+        self.settle(game, scored)
         order = list(range(len(scored)))
         rng.shuffle(order)
         ranked = sorted(order, key=lambda k: -scored[k].score)
         return [scored[k] for k in ranked]
+
+    def plan_ahead(self, game: Game, scored: list[Scored], material: Material, side: str) -> None:
+        """The best few attacks rolled later that spend an amount (a required number: power,
+        dice...) also count the same unit's best attack declared after them: one-step
+        greed would spend everything on the first weapon and starve the better ones."""
+        spending = [
+            k
+            for k, item in enumerate(scored)
+            if item.later
+            and any(f.kind == "int" and f.required for f in item.candidate.choice.fields)
+        ]
+        if not spending:
+            return
+        later = [k for k, item in enumerate(scored) if item.later]
+        top = sorted(later, key=lambda k: -scored[k].score)[:FOLLOW_UPS]
+        for k in top:
+            item = scored[k]
+            after = self.try_apply(game, item.candidate.action)
+            if after is None:
+                continue
+            best, named = 0.0, ""
+            base = material.value(after.state, side)
+            actor = item.candidate.action.actor
+            for choice in game.system.actions(after.state, after.position, side):
+                if choice.actor != actor:
+                    continue
+                for params in choice_params(choice):
+                    action = Action(choice.kind, actor, params)
+                    effect = attack_effect(
+                        after, action, material, side, complete=False, max_nodes=self.attack_nodes
+                    )
+                    if effect is not None and effect.expected - base > best:
+                        best, named = effect.expected - base, choice.title
+            if best > 0:
+                why = f"{item.why}; then {named}: {100 * best:+.1f}%"
+                scored[k] = replace(item, score=item.score + LATER_WEIGHT * best, why=why)
+
+    @staticmethod
+    def settle(game: Game, scored: list[Scored]) -> None:
+        """Candidates whose rolling is open: read from their odds only where it could decide
+        the choice (a candidate already ahead by more than the step makes it moot), once per
+        choice offered (its parameters change what is rolled, not whether)."""
+        settled = [s.score for s in scored if not s.pending]
+        best = max(settled, default=-math.inf)
+        known: dict[tuple[str, str, str], bool] = {}  # one look per choice offered
+        for k, item in enumerate(scored):
+            if not item.pending or item.score + 2 * PROGRESS < best:
+                continue
+            choice = item.candidate.choice
+            key = (choice.kind, choice.actor, choice.title)
+            if key not in known:
+                try:
+                    known[key] = game.odds(item.candidate.action) is not None
+                except UserError:
+                    known[key] = False
+            if known[key]:
+                scored[k] = replace(item, score=item.score + 2 * PROGRESS, pending=False)
 
     def judged(
         self, game: Game, candidate: Candidate, effect: Effect, now: float, gain: float, where: str
@@ -266,10 +360,31 @@ class GreedyPlayer(Player):
         action, title = candidate.action, candidate.choice.title
         material = self.material(game)
         delta = effect.expected - now
-        score = delta + gain + self.progress(game, candidate, delta)
+        progress = self.progress(game, candidate, delta, settle=False, rolled=not effect.exact)
+        pending = progress is None  # settled in `ranked` only if it could matter
+        score = delta + gain + (-PROGRESS if progress is None else progress)
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
-            chance = self.odds_effect(game, action)  # the roll comes later: its odds
+            # the roll comes later: the attack's effect over its resolver's outcomes
+            later = attack_effect(
+                game, action, material, game.side_to_act, max_nodes=self.attack_nodes
+            )
+            if later is not None:
+                gained = later.expected - now
+                how = (
+                    f"exact odds over {later.outcomes} outcomes"
+                    if later.exact
+                    else f"{later.outcomes} sample rolls"
+                )
+                why = (
+                    f"{title} at {candidate.target}: expected material gain "
+                    f"{100 * gained:+.1f}% when it is rolled ({how})"
+                )
+                score += LATER_WEIGHT * gained
+                return Scored(
+                    candidate, score, why, effect=effect, gain=gain, where=where, later=True
+                )
+            chance = self.odds_effect(game, action)  # no attack protocol: its odds report
             if chance is not None:
                 state = game.state
                 target = state.unit(candidate.target) if state.has_unit(candidate.target) else None
@@ -281,18 +396,36 @@ class GreedyPlayer(Player):
                     f"chance of an effect (exact odds) on a target worth "
                     f"{round(100 * worth)}% of all strength"
                 )
-        return Scored(candidate, score, why, effect=effect, gain=gain, where=where)
+        return Scored(candidate, score, why, effect=effect, gain=gain, where=where, pending=pending)
 
-    def progress(self, game: Game, candidate: Candidate, delta: float) -> float:
+    def progress(
+        self,
+        game: Game,
+        candidate: Candidate,
+        delta: float,
+        *,
+        settle: bool = True,
+        rolled: bool = False,
+    ) -> float | None:
         """What an action that changes nothing measurable yet is worth against passing: a
         side's own step of the sequence (activate, end a segment, resolve) or a roll (one
         with odds) keeps the game going; a unit's declaration that rolls nothing and aims
-        at nothing (spending points, say) is not made for nothing."""
+        at nothing (spending points, say) is not made for nothing, unless the rule system
+        hints its kind is worth it (`hints.eager_kinds`); a kind it hints to avoid goes
+        below passing. Whether a declaration rolls is read from its exact odds, which
+        cost an enumeration: with `settle=False` that case is left open (None)."""
+        action = candidate.action
+        hint = self.material(game).hint
+        if action.kind in hint.avoid_kinds:
+            return -AVOIDED
         if abs(delta) > 1e-9 or candidate.is_move:
             return PROGRESS
-        action = candidate.action
-        if action.actor in game.sides or candidate.target is not None:
-            return PROGRESS
+        if action.kind in hint.eager_kinds:
+            return EAGER
+        if rolled or action.actor in game.sides or candidate.target is not None:
+            return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
+        if not settle:
+            return None
         try:
             rolls = game.odds(action) is not None
         except UserError:
@@ -405,7 +538,9 @@ class SearchPlayer(Player):
     def __post_init__(self) -> None:
         self.greedy = GreedyPlayer(self.seed)
         # the play-outs: greedy on one sampled roll per candidate, without the geometry
-        self.rollout = GreedyPlayer(self.seed + 1, positional=False, refined=0)
+        self.rollout = GreedyPlayer(
+            self.seed + 1, positional=False, refined=0, attack_nodes=ROLLOUT_NODES
+        )
 
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
@@ -422,37 +557,52 @@ class SearchPlayer(Player):
             only = ranked[0]
             after = game.apply(only.candidate.action)
             return Decision(after.steps[-1].action, only.why, after, only.score)
-        pool = ranked
         side = game.side_to_act
         material = self.greedy.material(game)
-        totals = [0.0] * len(pool)
-        counts = [0] * len(pool)
+        # common random numbers: every candidate is played out with the same dice in a
+        # round, so the comparison is paired (the chance each faces cancels out)
+        diffs: list[list[float]] = [[] for _ in ranked]
+        means: list[list[float]] = [[] for _ in ranked]
         rng = self.rng(game)
         start = self.clock()
-        for playout in range(self.budget.playouts):
+        rounds = max(1, self.budget.playouts // len(ranked))
+        for _ in range(rounds):
             if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
                 break
-            k = playout % len(pool)
             sampled = reseeded(game, rng.getrandbits(48))
-            value = self.play_out(sampled, pool[k].candidate.action, side, material)
-            if value is None:
+            values = [
+                self.play_out(sampled, scored.candidate.action, side, material) for scored in ranked
+            ]
+            if values[0] is None:
                 continue
-            totals[k] += value
-            counts[k] += 1
-        if not any(counts):  # no play-out in the time: the greedy player's choice
-            chosen = pool[0]
+            for k, value in enumerate(values):
+                if value is not None:
+                    diffs[k].append(value - values[0])
+                    means[k].append(value)
+        played = sum(len(m) for m in means)
+        if not played:  # no play-out in the time: the greedy player's choice
+            chosen = ranked[0]
             after = game.apply(chosen.candidate.action)
             why = f"{chosen.why} | search: no play-out in time, the best by one look"
             return Decision(after.steps[-1].action, why, after, chosen.score)
-        means = [totals[k] / counts[k] if counts[k] else -math.inf for k in range(len(pool))]
-        best = max(range(len(pool)), key=lambda k: (means[k], -k))
-        chosen = pool[best]
+        gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
+        best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
+        if gains[best] <= SEARCH_MARGIN:  # not clearly better than the one-step choice
+            best = 0
+        chosen = ranked[best]
+        mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
-        why = (
-            f"{chosen.why} | search: material {100 * means[best]:+.1f}% on average over "
-            f"{counts[best]} play-outs ({sum(counts)} for {len(pool)} candidates)"
+        how = (
+            f"{100 * gains[best]:+.1f}% over the one-step choice"
+            if best
+            else "none of the others did better"
         )
-        return Decision(after.steps[-1].action, why, after, means[best])
+        why = (
+            f"{chosen.why} | search: material {100 * mean:+.1f}% on average over "
+            f"{len(means[best])} play-outs ({played} for {len(ranked)} candidates, the same "
+            f"dice for each), {how}"
+        )
+        return Decision(after.steps[-1].action, why, after, mean)
 
     def play_out(self, game: Game, action: Action, side: str, material: Material) -> float | None:
         try:

@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import replace
+from multiprocessing.connection import wait
 from typing import Any
 
 import pygame
@@ -50,6 +51,7 @@ PLAYED_BY = {HUMAN: "a human", **{level: f"AI: {level}" for level in LEVELS}}
 PACES = {"Pause 0.6 s": 0.6, "Pause 2 s": 2.0, "No pause": 0.0, "Space steps": None}
 DEFAULT_PACE = "Pause 0.6 s"
 SEARCH_SECONDS = 1.0  # the search level's time per decision on screen
+CLOSE_WAIT = 2.0  # seconds closing waits at most for the killed decision child to go
 ROW_HEIGHT = 26
 BAR_HEIGHT = SEAT_BAR_HEIGHT = ROW_HEIGHT + 6  # one row of side menus
 BANNER_BACK = (20, 24, 30)
@@ -116,6 +118,10 @@ class ProcessWorker:
         children, self._children = list(self._children.values()), {}
         for child in children:
             child.kill()  # SIGKILL: a SIGTERM was seen to leave a child running
+        # gone once its sentinel is ready (a killed child goes at once). Not `is_alive`:
+        # the pool's thread reaps the child as well, and `Popen.poll` can then take the
+        # lost race for "still running" (cpython gh-130895)
+        wait([child.sentinel for child in children], timeout=CLOSE_WAIT)
 
 
 class InlineWorker:

@@ -7,9 +7,25 @@ from dataclasses import replace
 import pytest
 from agent_scenarios import short_scenario
 
-from tactical.agents import GreedyPlayer, hints
+from tactical.agents import (
+    LEVELS,
+    Budget,
+    GreedyPlayer,
+    SearchPlayer,
+    hints,
+    make_player,
+    play_game,
+    with_options,
+)
 from tactical.agents.candidates import field_values, move_paths
-from tactical.agents.evaluation import Material, Position, expected_value
+from tactical.agents.evaluation import (
+    FAR_BAND,
+    Material,
+    Position,
+    attack_effect,
+    expected_value,
+)
+from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
 from tactical.rules.measuring import TableGeometry
@@ -76,10 +92,18 @@ def test_a_registered_hint_sets_the_value_of_a_unit():
     assert hinted != plain
 
 
+def band_weight(names: list[str], band: str) -> float:
+    """An enemy in the nearest band counts whole, in the farthest `FAR_BAND`, linearly."""
+    if band not in names or len(names) < 2:
+        return 1.0
+    return 1.0 - (1.0 - FAR_BAND) * names.index(band) / (len(names) - 1)
+
+
 @pytest.mark.parametrize("rules_id", ["sw-d6-capital", "dystopian-wars"])
 def test_position_agrees_with_the_pair_reports_of_the_table(rules_id):
     """The vectorised reach (copies of the unit in one matrix) against `TableGeometry`'s
-    reports, pair by pair, for the unit where it stands and turned about."""
+    reports, pair by pair, for the unit where it stands and turned about; a nearer band
+    counts more."""
     game = Game.new(short_scenario(rules_id), 1)
     position = Position(game, Material(game))
     seen = []
@@ -90,12 +114,112 @@ def test_position_agrees_with_the_pair_reports_of_the_table(rules_id):
             if pose is not None:
                 state = state.replace_unit(replace(unit, pose=pose))
             reports = TableGeometry.of(state).all_pairs(source_id=unit.id)
+            table = game.system.range_table(unit, state.options)
+            names = [band.name for band in table.bands] if table is not None else []
             holds = sum(
-                position.values[r.target]
+                position.values[r.target] * band_weight(names, r.range_band)
                 for r in reports
                 if state.unit(r.target).side != unit.side
-                and r.arcs and r.los and r.range_band is not None
+                and r.arcs
+                and r.los
+                and r.range_band is not None
             )
             assert position.reach(unit.id, pose).holds == pytest.approx(holds)
             seen.append(holds)
     assert any(seen), "some unit holds an enemy in arc and range"
+
+
+def test_a_player_asked_to_decide_a_finished_game_says_so():
+    """No action is legal once the game is over: a clear UserError, not a recursion."""
+    state = short_scenario("heavy-combat")
+    record = play_game(with_options(state, turn_limit=1), 3)
+    for level in LEVELS:
+        with pytest.raises(UserError, match="the game is over"):
+            make_player(level, 1).decide(record.game)
+
+
+def fire_phase(seed: int = 0) -> Game:
+    """A Heavy Combat game up to the first fire declaration: power rolled, all else passed
+    (a ship that closes the range holds its fire, R001.9)."""
+    game = Game.new(short_scenario("heavy-combat"), seed)
+    for _ in range(40):
+        kinds = {c.kind for c in game.choices()}
+        if "fire" in kinds:
+            return game
+        actor = next((c.actor for c in game.choices() if c.kind == "roll_power"), None)
+        if actor is not None:
+            game = game.apply(game.declare("roll_power", actor))
+        else:
+            game = game.apply(game.declare("pass", game.side_to_act))
+    raise AssertionError("no attack offered")
+
+
+def test_an_attack_rolled_later_is_valued_exactly_over_its_resolvers_outcomes():
+    """Heavy Combat declares fire and rolls it at the Result (R001.3): the attack's
+    expected material effect is enumerated from `resolve_attack`, and more power in the
+    phasers is worth more (a one-sample or chance-only measure could not tell)."""
+    game = fire_phase()
+    side, material = game.side_to_act, Material(game)
+    actor = next(u.id for u in game.state.units if u.side == side)
+    target = next(u.id for u in game.state.units if u.side != side)
+    now = material.value(game.state, side)
+    weak = attack_effect(
+        game, game.declare("fire", actor, weapon="phasers", target=target, power=1), material, side
+    )
+    strong = attack_effect(
+        game, game.declare("fire", actor, weapon="phasers", target=target, power=3), material, side
+    )
+    assert weak is not None and strong is not None and weak.exact and strong.exact
+    assert now < weak.expected < strong.expected
+    assert attack_effect(game, game.declare("pass", side), material, side) is None
+    decision = GreedyPlayer(2).decide(game)
+    assert decision.action.kind == "fire"
+    assert "expected material gain" in decision.why and "when it is rolled" in decision.why
+
+
+def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
+    """Heavy Combat's `agent_hints` make closing (R001.9) worth more than passing; a
+    registered hint takes precedence and can turn it off."""
+    state = short_scenario("heavy-combat")
+    game = Game.new(state, 0)
+    player = GreedyPlayer(1)
+    while not any(c.kind == "close" for c in game.choices()):
+        game = player.decide(game).after
+    assert hints.get(game.rules, game.system).eager_kinds == {"close"}
+    assert GreedyPlayer(1).decide(game).action.kind == "close"
+    hints.register(game.rules, hints.Hints())
+    try:
+        assert GreedyPlayer(1).decide(game).action.kind != "close"
+    finally:
+        hints.unregister(game.rules)
+
+
+def test_an_attack_that_spends_power_counts_the_units_next_attack():
+    """Heavy Combat's phasers take power (R001.5) that the torpedo needs too: the greedy
+    player weighs the best phaser setting with the attack still possible after it, so it
+    leaves a point for the torpedo instead of pouring everything into the phasers."""
+    game = fire_phase()
+    ranked = GreedyPlayer(1).ranked(game)
+    best = ranked[0]
+    assert best.candidate.action.params["weapon"] == "phasers"
+    assert "; then " in best.why and "photon" in best.why
+    power = best.candidate.choice.fields
+    high = next(f.high for f in power if f.name == "power")
+    assert best.candidate.action.params["power"] < high
+
+
+def test_search_plays_out_with_the_same_dice_and_keeps_greedys_choice_unless_beaten():
+    """Paired play-outs (common random numbers): the why says so, and the search player
+    leaves the greedy player's choice only with the gain it names."""
+    game = fire_phase()
+    greedy = GreedyPlayer(4).decide(game)
+    search = SearchPlayer(4, Budget(playouts=6, seconds=None, width=3, horizon=3))
+    decision = search.decide(game)
+    assert "the same dice for each" in decision.why
+    if "over the one-step choice" in decision.why:
+        assert decision.action != greedy.action
+    else:
+        assert "none of the others did better" in decision.why
+        assert decision.action == greedy.action
+    again = search.decide(game)  # deterministic without a clock
+    assert (again.action, again.why) == (decision.action, decision.why)

@@ -27,7 +27,7 @@ from typing import Any
 
 from tactical.dice import Dice
 from tactical.geometry.arcs_spec import QUADRANTS
-from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.base import (
     Action,
     ActionChoice,
@@ -75,6 +75,10 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class HeavyCombat(RuleSystem):
     """Seed 001 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    # for the computer players (tactical.agents.hints): closing the range (R001.9) takes
+    # effect only at the Result, so a one-step look sees nothing come of it
+    agent_hints = FrozenMap({"eager_kinds": ("close",)})
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
