@@ -205,6 +205,11 @@ def hit_outcome(profile: HitProfile, dice: Dice) -> HitOutcome:
     outcome = HitOutcome(opposed.result, opposed.margin, level=level)
     if level == DESTROYED:
         return _destroyed(profile, outcome, events, dice)
+    if level == CATASTROPHIC:
+        # already catastrophically damaged (R004.49, which took the place of Destroyed):
+        # escalation keeps it there and no effect table has a row for it
+        events.append(Event.of("no-further-effect", "R004.49", level=level))
+        return replace(outcome, events=tuple(events))
     return _effect(profile, outcome, events, dice)
 
 

@@ -170,6 +170,19 @@ def test_R004_49_a_pc_ship_is_catastrophically_damaged_instead():
     assert any(e.kind == "explodes" for e in turned.events)
 
 
+def test_R004_49_a_hulk_hit_again_stays_catastrophic_with_no_effect_roll():
+    """A hit on a catastrophically damaged ship (the level that took Destroyed's place)
+    keeps it there and rolls no effect table (no table has a row for the level)."""
+    state = _isd_at_nowhere(damage="severe", pc_crew=True)
+    shot = _fire(state, dice=HIT + [4] * 5 + [2, 2, 2, 2, 3, 3] + [2, 2])  # structural damage
+    hulk = SYSTEM.apply(shot.state, Action("initiative", "A"), ScriptedDice([6] * 4)).state
+    assert condition(hulk, "t").level == "catastrophic" and hulk.has_unit("t")
+    again = _fire(hulk, dice=HIT + [4] * 5 + [2, 2, 2, 2, 3, 3])
+    assert again.summary.level == "catastrophic" and again.state.has_unit("t")
+    assert condition(again.state, "t").level == "catastrophic"
+    assert any(e.kind == "no-further-effect" and e.spec_id == "R004.49" for e in again.events)
+
+
 def test_R004_49_structural_damage_counts_down_to_destruction():
     state = _isd_at_nowhere(damage="severe", pc_crew=True)
     shot = _fire(state, dice=HIT + [4] * 5 + [2, 2, 2, 2, 3, 3] + [2, 2])
