@@ -347,10 +347,20 @@ class Game:
         ]
         declared = action
         if offered:
+            # the defaults of the choice the parameters fit (one actor may be offered one
+            # choice per weapon, each with its own fields), as `completed` picks it
+            fitting = next(
+                (
+                    c
+                    for c in offered
+                    if not check_fields(
+                        c.fields, checkable_params(c.fields, with_defaults(c.fields, action.params))
+                    )
+                ),
+                offered[0],
+            )
             declared = Action(
-                action.kind,
-                action.actor,
-                FrozenMap(with_defaults(offered[0].fields, action.params)),
+                action.kind, action.actor, FrozenMap(with_defaults(fitting.fields, action.params))
             )
         try:
             report = self.system.action_odds(self.state, declared)

@@ -220,6 +220,30 @@ def test_odds_come_from_the_rule_systems_resolver(game):
     assert game.odds(Action(MOVE, "mars-fighters", FrozenMap(path="F1"))) is None
 
 
+def test_odds_fill_in_the_defaults_of_the_choice_the_declaration_fits():
+    """One ship is offered a choice per weapon, each with its own fields: the odds of a
+    photon torpedo take the torpedo's defaults, not the phasers' `power` (R001.5)."""
+    game = Game.new(load_map(builtin_map("heavy-combat")), 0)
+    for _ in range(40):
+        if any(c.kind == "fire" for c in game.choices()):
+            break
+        actor = next((c.actor for c in game.choices() if c.kind == "roll_power"), None)
+        if actor is not None:
+            game = game.apply(game.declare("roll_power", actor))
+        else:
+            game = game.apply(game.declare("pass", game.side_to_act))
+    fires = [c for c in game.choices() if c.kind == "fire"]
+    actor = fires[0].actor
+    torpedo = next(c for c in fires if c.actor == actor and "photon" in c.title.lower())
+    assert fires[0] is not torpedo  # the phasers come first
+    weapon = next(f.default for f in torpedo.fields if f.name == "weapon")
+    action = Action("fire", actor, FrozenMap(weapon=weapon))
+    completed, _ = game.completed(action)
+    report = game.odds(action)
+    assert report is not None
+    assert report.as_dict() == game.system.action_odds(game.state, completed).as_dict()
+
+
 def test_odds_of_an_illegal_declaration_raise_every_time(game):
     action = laser("mars-miner", "ares-miner")
     for _ in range(2):
