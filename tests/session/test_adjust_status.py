@@ -216,3 +216,26 @@ def test_R004_18_a_capital_ship_given_new_stats_keeps_the_damage_it_took():
     # a starting damage written in the stats is still taken anew
     game = game.apply(adjust.set_unit("corvette", stats={"damage": "severe"}))
     assert _shown(game, "corvette")["Damage"] == "Severely Damaged"
+
+
+def test_R002_1_dystopian_wars_critical_hits_are_set_by_their_table_totals():
+    """The lasting Critical Hits of a model, by their 2D6 totals: set, shown on its card,
+    cleared with "none"; a total off the table (2D6: 2 to 12) is refused citing R002.1."""
+    game = Game.new(load_map(builtin_map("dystopian-wars")), SEED)
+    catalogue = builtin_catalogue("dystopian-wars")
+    entry = parse_quick_entry(
+        "set ruler critical hits 7,9", game.state, catalogue, sides=("A", "B")
+    )
+    assert entry.action.params["values"] == {"criticals": "7,9"}
+    hit = game.apply(entry.action)
+    assert _shown(hit, "ruler")["Critical effects"] == "critical 7, critical 9"
+    assert "ruler status set: Critical hits none → 7,9" in game_log(hit).text()
+    fields = {f.name: f for f in hit.system.status_fields(hit.state, hit.state.unit("ruler"))}
+    assert fields["criticals"].default == "7, 9"
+    cleared = hit.apply(adjust.set_status("ruler", {"criticals": "none"}))
+    assert _shown(cleared, "ruler")["Critical effects"] == "none"
+    with pytest.raises(UserError) as refused:
+        hit.apply(adjust.set_status("ruler", {"criticals": "7, 13"}))
+    assert refused.value.spec_id == "R002.1" and "'13' is not a Critical Hit Table total" in str(
+        refused.value
+    )

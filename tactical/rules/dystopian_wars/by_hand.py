@@ -3,7 +3,9 @@
 Dystopian Wars keeps damage in `tracking`, not on the stat card: the values a player may
 set are the Hull Points left (`hull_lost`, from 1 to the card's Hull Points: a model at 0
 is destroyed, its loss recorded, which a hand cannot do: delete it instead), whether its
-squadron is Broken (R002.27: the whole squadron) and a Wing's Fuel (R002.54, 0 to 6).
+squadron is Broken (R002.27: the whole squadron), a Wing's Fuel (R002.54, 0 to 6) and
+the lasting Critical Hits it carries, by their Critical Hit Table totals (R002.1: 2D6,
+2 to 12; "7, 9", or "none"; other lasting effects, such as a generator's, are kept).
 Setting them rolls nothing.
 """
 
@@ -12,13 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Field
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.tables import WING_FUEL
 
-HULL, BROKEN, FUEL = "hull", "broken", "fuel"
+HULL, BROKEN, FUEL, CRITICALS = "hull", "broken", "fuel", "criticals"
+CRITICAL_PREFIX = "critical-"  # `dicework.critical_code`: the table's entry for a 2D6 total
 
 
 def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
@@ -44,6 +48,17 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
             title="Squadron broken",
         ),
     ]
+    totals = [code.removeprefix(CRITICAL_PREFIX) for code in _criticals(state, unit)]
+    fields.append(
+        Field(
+            CRITICALS,
+            "str",
+            default=", ".join(totals) or "none",
+            doc='lasting Critical Hits by their 2D6 totals, e.g. "7, 9", or "none"',
+            spec_id="R002.1",
+            title="Critical hits",
+        )
+    )
     wing = tracking.mapping(state, "wings").get(profile.squadron)
     if wing is not None and wing.get("fuel") is not None:
         fields.append(
@@ -72,8 +87,33 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
         if values[BROKEN]:
             broken += (profile.squadron,)
         state = tracking.put(state, broken=broken)
+    if CRITICALS in values:
+        codes = _critical_codes(unit, str(values[CRITICALS]))
+        others = [c for c in tracking.effects(state, unit.id) if not c.startswith(CRITICAL_PREFIX)]
+        state = tracking.put_in(state, "effects", unit.id, tuple(others + codes) or None)
     if FUEL in values:
         wing = dict(tracking.mapping(state, "wings")[profile.squadron])
         wing["fuel"] = int(values[FUEL])
         state = tracking.put_in(state, "wings", profile.squadron, FrozenMap(wing))
     return state
+
+
+def _criticals(state: GameState, unit: Unit) -> list[str]:
+    return [c for c in tracking.effects(state, unit.id) if c.startswith(CRITICAL_PREFIX)]
+
+
+def _critical_codes(unit: Unit, text: str) -> list[str]:
+    """ "7, 9" (or "7 9") -> the Critical Hit codes; "none" -> none. UserError otherwise."""
+    words = text.replace(",", " ").split()
+    if words in ([], ["none"]):
+        return []
+    codes = []
+    for word in words:
+        if not word.isdigit() or not 2 <= int(word) <= 12:
+            raise UserError(
+                f"{unit.name or unit.id}: Critical hits: {word!r} is not a Critical Hit Table "
+                'total (2D6: 2 to 12); write them as "7, 9", or "none"',
+                spec_id="R002.1",
+            )
+        codes.append(f"{CRITICAL_PREFIX}{int(word)}")
+    return codes
