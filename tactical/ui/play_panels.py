@@ -174,8 +174,8 @@ def _side(view: TrackerView, side: str) -> str:
 
 def tracker_html(view: TrackerView) -> str:
     """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
-    current one highlighted, each with its SPEC id, alternating ones marked "sides
-    alternate") and the acting order."""
+    current one highlighted, each with its SPEC id, alternating ones marked "in
+    turns") and the acting order."""
     passes = ""
     if view.phase.alternating and view.passes:
         passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
@@ -183,7 +183,7 @@ def tracker_html(view: TrackerView) -> str:
     for index, phase in enumerate(view.phases):
         spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
         cited = spec if phase.spec_id else ""
-        alternating = " <i>sides alternate</i>" if phase.alternating else ""
+        alternating = " <i>in turns</i>" if phase.alternating else ""
         name = escape(phase.name)
         if index == view.phase_index:
             lines.append(

@@ -157,7 +157,7 @@ def test_tracker_html_names_turn_phases_side_and_order(name):
         assert phase.name in line
         if phase.spec_id:
             assert phase.spec_id in line
-        assert ("sides alternate" in line) == phase.alternating
+        assert ("in turns" in line) == phase.alternating
     marked = [i for i, line in enumerate(phase_lines) if line.startswith("»")]
     assert marked == [session.position.phase]
     if view.acting:  # the rules' own order, unit by unit (initiative): issue 13
