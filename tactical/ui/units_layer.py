@@ -80,6 +80,8 @@ class UnitShapes:
 
 
 LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
+# px a label may take whatever the base's size: most ships' whole names fit
+LABEL_MIN_WIDTH = 160
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
 SPRITE_LIMIT = 200.0  # px: bases bigger than this on screen are drawn directly, not cached
 
@@ -419,7 +421,7 @@ def _place_label(
     fonts: Fonts, unit: Unit, centre: list[float], extent: float, placed: _PlacedLabels
 ) -> tuple[pygame.Surface, pygame.Rect] | None:
     """`_unit_label`'s choice: the label picture and where it goes, added to `placed`."""
-    max_width = int(max(110, extent * 5))
+    max_width = int(max(LABEL_MIN_WIDTH, extent * 5))
     top = centre[1] + extent + 3
     for label, width in _label_candidates(fonts, unit.name, unit.id, max_width):
         rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
@@ -522,7 +524,9 @@ def layout_labels(
     for k in chosen:  # `_place_label`, inlined: a whole table's labels at each new zoom
         unit, (x, y), extent = units[k], centres[k], extents[k]
         top = round(y + extent + 3)
-        for label, width in _label_candidates(fonts, unit.name, unit.id, int(max(110, extent * 5))):
+        for label, width in _label_candidates(
+            fonts, unit.name, unit.id, int(max(LABEL_MIN_WIDTH, extent * 5))
+        ):
             box = pygame.Rect(round(x - width / 2), top, width, LABEL_HEIGHT)
             if placed.add_if_clear(box):
                 picture = fonts.shadowed(
