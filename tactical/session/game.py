@@ -309,14 +309,11 @@ class Game:
                 f"offered: {_listing(self.choices())}",
                 spec_id=self.phase.spec_id,
             )
-        first_problem = None
-        for choice in candidates:
-            params = with_defaults(choice.fields, action.params)
-            problems = check_fields(choice.fields, checkable_params(choice.fields, params))
-            if not problems:
-                return Action(action.kind, action.actor, FrozenMap(params)), choice
-            first_problem = first_problem or problems[0]
-        assert first_problem is not None
+        fitted = _fitting(candidates, action.params)
+        if isinstance(fitted, tuple):
+            choice, params = fitted
+            return Action(action.kind, action.actor, FrozenMap(params)), choice
+        first_problem = fitted
         raise UserError(
             f"{action.kind} by {action.actor!r}: {first_problem.key}: expected "
             f"{first_problem.expected}",
@@ -349,19 +346,10 @@ class Game:
         if offered:
             # the defaults of the choice the parameters fit (one actor may be offered one
             # choice per weapon, each with its own fields), as `completed` picks it
-            fitting = next(
-                (
-                    c
-                    for c in offered
-                    if not check_fields(
-                        c.fields, checkable_params(c.fields, with_defaults(c.fields, action.params))
-                    )
-                ),
-                offered[0],
-            )
-            declared = Action(
-                action.kind, action.actor, FrozenMap(with_defaults(fitting.fields, action.params))
-            )
+            fitted = _fitting(offered, action.params)
+            choice = fitted[0] if isinstance(fitted, tuple) else offered[0]
+            params = with_defaults(choice.fields, action.params)
+            declared = Action(action.kind, action.actor, FrozenMap(params))
         try:
             report = self.system.action_odds(self.state, declared)
         except UserError as error:
@@ -564,3 +552,16 @@ def _listing(choices: Sequence[ActionChoice]) -> str:
     if len(choices) > MAX_LISTED:
         names.append(f"... {len(choices) - MAX_LISTED} more")
     return ", ".join(names) or "nothing"
+
+
+def _fitting(candidates: Sequence[ActionChoice], given: Mapping[str, Any]):
+    """The first offered choice the parameters fit, with its defaults filled in, as
+    (choice, params); else the first candidate's first problem."""
+    first_problem = None
+    for choice in candidates:
+        params = with_defaults(choice.fields, given)
+        problems = check_fields(choice.fields, checkable_params(choice.fields, params))
+        if not problems:
+            return choice, params
+        first_problem = first_problem or problems[0]
+    return first_problem
