@@ -23,7 +23,7 @@ from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
 from tactical.rules.status import Unavailable
 from tactical.session.controller import Session
-from tactical.session.game import PASS, Step
+from tactical.session.game import PASS, Game, Step
 from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
@@ -63,6 +63,7 @@ class PlayScreen(GameFiles):
         self.moves = MoveControl(lambda: self.session)
         self.result: Step | None = None  # the last step played here (its roll on the cards)
         self.game_path: Path | None = None
+        self._unavailable: tuple[Game, tuple[Unavailable, ...]] | None = None
         self._odds_process = ProcessOdds()
         self.odds = OddsBoard(self._odds_process)
         self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
@@ -187,10 +188,14 @@ class PlayScreen(GameFiles):
         if self.replay is not None:
             return ()
         game = self.game
+        if self._unavailable is not None and self._unavailable[0] is game:
+            return self._unavailable[1]  # asked by the auto-pass and the action list alike
         try:
-            return game.system.unavailable(game.state, game.position, game.side_to_act)
+            found = game.system.unavailable(game.state, game.position, game.side_to_act)
         except UserError:
-            return ()
+            found = ()
+        self._unavailable = (game, found)
+        return found
 
     def _update_log(self) -> None:
         session, limit = self.session, self.log.max_lines
