@@ -465,7 +465,15 @@ def legend_entries(
     for kind in kinds:
         style = palette.terrain_style(kind)
         entries.append(
-            LegendEntry(kind, "fill", style.fill, 1, style.hatch, style.hatch_colour, style.outline)
+            LegendEntry(
+                kind.replace("-", " "),
+                "fill",
+                style.fill,
+                1,
+                style.hatch,
+                style.hatch_colour,
+                style.outline,
+            )
         )
     heights = sorted({piece.height for piece in state.terrain}, key=lambda h: h.rank)
     for height in heights:

@@ -11,7 +11,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactical.io import load_map, loads_map
+from tactical.io import builtin_map, load_map, loads_map
 from tactical.model import Board, Circle, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.ui import palette
@@ -564,3 +564,10 @@ def test_hatching_many_polygons_at_once_is_hatching_each_alone():
         together = hatch_many([ring_edges(p) for p in polygons], angle, spacing, anchor)
         assert together == [hatch_segments(p, angle, spacing, anchor) for p in polygons]
         assert sum(map(len, together)) > 100
+
+
+def test_a_terrain_kind_of_several_words_reads_as_words_in_the_legend():
+    cortex = load_map(builtin_map("cortex-space"))
+    assert "large-city" in {piece.kind for piece in cortex.terrain}
+    labels = [e.label for e in legend_entries(cortex, palette.side_colours(cortex.sides))]
+    assert "large city" in labels and "large-city" not in labels
