@@ -121,7 +121,8 @@ class ProcessWorker:
         # gone once its sentinel is ready (a killed child goes at once). Not `is_alive`:
         # the pool's thread reaps the child as well, and `Popen.poll` can then take the
         # lost race for "still running" (cpython gh-130895)
-        wait([child.sentinel for child in children], timeout=CLOSE_WAIT)
+        if children:  # `wait` on no sentinel at all would sleep out the whole timeout
+            wait([child.sentinel for child in children], timeout=CLOSE_WAIT)
 
 
 class InlineWorker:
