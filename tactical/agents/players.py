@@ -106,7 +106,10 @@ class Player:
 
     @staticmethod
     def stalled(game: Game) -> bool:
-        """Whether the side to act has been at it too long in this phase (then it passes)."""
+        """Whether the side to act has been at it too long in this phase (then it passes;
+        not where the rules refuse it a pass: their steps move the game on)."""
+        if game.pass_refusal() is not None:
+            return False
         count = 0
         for step in reversed(game.steps):
             if (step.before.turn, step.before.phase) != (game.turn, game.position.phase):
@@ -152,7 +155,7 @@ class RandomPlayer(Player):
 
     def decide(self, game: Game, *, fallback: bool = True) -> Decision:
         rng = self.rng(game)
-        if self.stalled(game):
+        if fallback and self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
         by_choice: dict[tuple[str, str, str], list[Candidate]] = {}
         for candidate in self.options(game):

@@ -812,6 +812,14 @@ class RuleSystem:
         (shown greyed out). Default: none listed."""
         return ()
 
+    def pass_refused(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> Unavailable | None:
+        """Why `side` may not pass its go now (the rules oblige it to take one of the steps
+        they offer it), or None. The session then offers no pass while the rules offer that
+        side something. Default: a side may always pass."""
+        return None
+
     def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
         """The order the rules produced for the phase at `position`, unit by unit (the
         initiative results), with who has acted and who acts now: what a tracker shows

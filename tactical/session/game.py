@@ -16,7 +16,9 @@ Everything here is generic; no rule system is named:
   and, for a rule system that has no movement rules of its own, a free table
   `move` for each of that side's units (`session.movement.play_move`, which
   rolls the Treacherous Terrain tests). A rule system that offers a kind
-  itself always wins over the session's kind of the same name.
+  itself always wins over the session's kind of the same name. No pass is
+  offered while the rules offer the side a step they oblige it to take
+  (`RuleSystem.pass_refused`, with the reason a refused pass gives).
 - *Applying.* The action must match an offered choice (kind, actor, and the
   choice's field schema, with its defaults filled in). A rule-system action is
   resolved by `RuleSystem.apply`, then the position advances as the phase
@@ -56,6 +58,7 @@ from tactical.rules.base import (
     with_defaults,
 )
 from tactical.rules.ending import Outcome
+from tactical.rules.status import Unavailable
 from tactical.session.adjust import ADJUST, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
@@ -271,11 +274,22 @@ class Game:
                 for unit in self.state.units
                 if unit.side == side
             )
-        if PASS not in taken:
+        if PASS not in taken and self.pass_refusal() is None:
             title = "Pass" if self.phase.alternating else f"End {side}'s go"
             found.append(ActionChoice(PASS, side, title, (), self.phase.spec_id))
         self._memo["session_choices"] = tuple(found)
         return self._memo["session_choices"]
+
+    def pass_refusal(self) -> Unavailable | None:
+        """Why the side to act may not pass now (`RuleSystem.pass_refused`: the rules oblige
+        it to take a step they offer it), or None. Only while the rules offer it something:
+        a side with nothing to do may always pass. Cached for this value."""
+        if "pass_refusal" not in self._memo:
+            refusal = None
+            if self.rule_choices() and not self.over:
+                refusal = self.system.pass_refused(self.state, self.position, self.side_to_act)
+            self._memo["pass_refusal"] = refusal
+        return self._memo["pass_refusal"]
 
     def choices(self) -> tuple[ActionChoice, ...]:
         """Everything the side to act may declare now: the rule system's, then the session's."""
@@ -302,6 +316,11 @@ class Game:
         candidates = [
             c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
         ]
+        refusal = self.pass_refusal() if action.kind == PASS else None
+        if not candidates and refusal is not None:
+            raise UserError(
+                f"{self.side_to_act} cannot pass now: {refusal.reason}", spec_id=refusal.spec_id
+            )
         if not candidates:
             raise UserError(
                 f"{action.kind!r} by {action.actor!r} is not offered now "

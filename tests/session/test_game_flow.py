@@ -88,8 +88,12 @@ def test_a_system_with_its_own_movement_gets_no_table_moves():
     assert offers_table_moves(registry.get("battlefleet-mars"))
     assert not offers_table_moves(registry.get("dystopian-wars"))
     dw = Game.new(load_map(builtin_map("dystopian-wars")), SEED)
-    session_kinds = [c.kind for c in dw.session_choices()]
-    assert session_kinds == [PASS]
+    # no pass either: the fleet rolls its Field Order first (R002.20, `pass_refused`)
+    assert [c.kind for c in dw.session_choices()] == []
+    for kind in ("field-order", "field-order", "initiative"):
+        dw = dw.apply(Action(kind, dw.side_to_act))
+    assert dw.rule_choices() == ()  # the other side has nothing to roll: only its pass
+    assert [c.kind for c in dw.session_choices()] == [PASS]
 
 
 def test_only_a_system_without_movement_rules_gets_free_table_moves():

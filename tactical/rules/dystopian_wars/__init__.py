@@ -302,6 +302,14 @@ class DystopianWars(RuleSystem):
 
         return status.unavailable(state, position, side)
 
+    def pass_refused(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> Unavailable | None:
+        """R002.19, R002.20, R002.28: a fleet passes only when no step is left to it."""
+        from tactical.rules.dystopian_wars import status
+
+        return status.pass_refused(state, position, side)
+
     def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
         from tactical.rules.dystopian_wars import by_hand
 

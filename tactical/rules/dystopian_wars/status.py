@@ -173,6 +173,55 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     return ()
 
 
+def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavailable | None:
+    """Why `side` may not pass now: every step of the turn sequence the rules offer it is
+    one it must take (the Fleet Commodore's re-roll aside, an offer). Each fleet rolls its
+    Field Order (R002.20); the initiative is rolled (G.5); a fleet with a squadron left to
+    activate activates one, passing only once it has none left (R002.28, R002.18 style:
+    otherwise one fleet's pass would end the Squadron Activation Sequence for both); an
+    activation under way plays its segments to the end, the targeted fleet declaring or
+    ending its Counterattacks (R002.28, T002.5); the End Phase's steps are taken in order
+    (R002.19). None when the side may pass (nothing is offered it, or only an offer)."""
+    from tactical.rules.dystopian_wars import play
+
+    state = play.setup(state)
+    if tracking.game_over(state) or side not in state.sides:
+        return None
+    phase = play.TURN_SEQUENCE.phase(position).name
+    if phase == play.FIELD_ORDERS:
+        if not play._field_order_choices(state, side):
+            return None
+        return Unavailable(side, "Pass", f"{side} rolls its Field Order first", "R002.20")
+    if phase == play.INITIATIVE:
+        if not play._initiative_choices(state, side):
+            return None
+        return Unavailable(side, "Pass", "the initiative is rolled first", "G.5")
+    if phase == play.END_PHASE:
+        steps = play._end_phase_choices(state, side)
+        if not steps:
+            return None
+        return Unavailable(
+            side, "Pass", f"{steps[0].title}: the End Phase's steps are taken in order", "R002.19"
+        )
+    if not play._activation_choices(state, side):
+        return None
+    act = tracking.get(state, "activation")
+    if act is None:
+        left = ", ".join(_squadron_words(key) for key in play.activatable(state, side))
+        reason = (
+            f"{side} still has squadrons to activate ({left}): a fleet passes only when it "
+            "has none left"
+        )
+    elif act["side"] != side:
+        reason = f"the counterattacks against {act['side']}'s attack are declared or ended first"
+    else:
+        reason = (
+            f"the {_squadron_words(str(act['squadron']))}' activation is under way: its "
+            "segments are played in order to the end"
+        )
+    return Unavailable(side, "Pass", reason, "R002.28")
+
+
 def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
     """R002.19: the turn ends once every Damage Repair, Bravery Test and Drift is taken."""
     from tactical.rules.dystopian_wars import play
