@@ -648,8 +648,28 @@ def defence_for(state: GameState, attack: Attack, weapon: Weapon) -> tuple[Defen
 
 def resolve(state: GameState, attack: Attack, dice: Dice, *, defer: bool = False) -> Resolution:
     """Resolve a declared attack (re-declared first on this state); pure."""
-    checked = declare(state, attack.attacker, attack.weapon, attack.target, _declared(attack))
-    return resolve_declared(state, checked, dice, defer=defer)
+    return resolve_declared(state, redeclared(state, attack), dice, defer=defer)
+
+
+_REDECLARED: dict[int, tuple[weakref.ref[GameState], dict[Attack, Attack]]] = {}
+
+
+def redeclared(state: GameState, attack: Attack) -> Attack:
+    """`attack` declared again on `state` (reach, line of sight, arcs, pool: `declare`),
+    memoised while the state lives: the exact enumerator and sampling resolve the same
+    attack on the same state many times, and `declare` is a pure function of the two.
+    A refused declaration raises each time (UserError), like `declare`."""
+    cached = _REDECLARED.get(id(state))
+    if cached is None or cached[0]() is not state:
+        if len(_REDECLARED) > 32:
+            _REDECLARED.clear()
+        cached = (weakref.ref(state), {})
+        _REDECLARED[id(state)] = cached
+    found = cached[1].get(attack)
+    if found is None:
+        found = declare(state, attack.attacker, attack.weapon, attack.target, _declared(attack))
+        cached[1][attack] = found
+    return found
 
 
 def _declared(attack: Attack) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from dw_builders import (
 from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.geometry.shapes import RectBase
 from tactical.io import builtin_map, load_map
+from tactical.model import Pose
 from tactical.rules.dystopian_wars import combat, tracking
 from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool
 
@@ -417,3 +418,33 @@ def test_odds_on_the_scenario_map():
     assert document["facts"]["range_band"] == "RB4" and document["facts"]["attack_dice"] == 6
     for section in report.sections:
         assert section.distribution.total == 1
+
+
+def test_R002_36_resolving_declares_once_per_state_with_the_same_odds_and_results(monkeypatch):
+    """`resolve` re-declares the attack on the state it resolves on (reach, line of sight,
+    arcs, pool): once per state and attack, however often the enumerator replays it; the
+    outcomes, their odds and the states they leave are those of declaring on every replay."""
+    state = duel({"weapons": [one(GUNS, 3)]}, {"damage_rating": 1, "hull_points": 2})
+    attack = combat.declare(state, "a", "Guns", "t")
+
+    def every_outcome():
+        found = enumerate_outcomes(lambda dice: combat.resolve(state, attack, dice).state)
+        return {repr(s.rule_state): p for s, p in found}, len(found)
+
+    plain = combat.declare
+    calls = []
+    monkeypatch.setattr(combat, "declare", lambda *a, **k: calls.append(a) or plain(*a, **k))
+    memoised, outcomes = every_outcome()
+    assert len(calls) == 1 and outcomes > 3
+    # on another state (the target out of reach) it is declared, and refused, again
+    far = state.replace_unit(state.unit("t").moved_to(Pose(20, 70, 90)))
+    with refused("GEO002.7", "out of range"):
+        combat.resolve(far, attack, ScriptedDice([6, 6, 6]))
+    assert len(calls) == 2
+
+    def every_time(s, a):
+        return combat.declare(s, a.attacker, a.weapon, a.target, combat._declared(a))
+
+    monkeypatch.setattr(combat, "redeclared", every_time)
+    assert every_outcome() == (memoised, outcomes)
+    assert len(calls) > 2 + outcomes
