@@ -203,9 +203,21 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
         return Unavailable(
             side, "Pass", f"{steps[0].title}: the End Phase's steps are taken in order", "R002.19"
         )
-    if not play._activation_choices(state, side):
-        return None
+    # whether the Activation Sequence offers `side` a step (what `_activation_choices`
+    # offers, read without building the choices: every stage of a side's own activation
+    # offers its "end" step but the counterattacks', where the targeted fleet has it)
     act = tracking.get(state, "activation")
+    if act is None:
+        owes = bool(play.activatable(state, side)) and not play._passive_until_winner(state, side)
+    elif act["side"] == side:
+        stage = act["stage"]
+        owes = stage != "counter" and (
+            stage != "resolve" or bool(play._resolve_choices(state, act))
+        )
+    else:
+        owes = act["stage"] == "counter" and side in act.get("defenders", ())
+    if not owes:
+        return None
     if act is None:
         left = ", ".join(_squadron_words(key) for key in play.activatable(state, side))
         reason = (

@@ -76,6 +76,10 @@ def lazy_turn(seed: int) -> tuple[Game, tuple[str, ...]]:
     game = Game.new(load_map(builtin_map("dystopian-wars")), seed)
     while game.phase_name != play.END_PHASE:
         offered = game.choices()
+        # a pass is refused exactly when the rules offer a step of the sequence (an offer
+        # of the Fleet Commodore's re-roll aside)
+        steps = [c for c in game.rule_choices() if c.kind != "commodore-reroll"]
+        assert (game.pass_refusal() is not None) == bool(steps), (game.turn, game.phase_name)
         if any(c.kind == PASS for c in offered):
             game = game.pass_go()
             continue
