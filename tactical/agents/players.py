@@ -510,6 +510,15 @@ class GreedyPlayer(Player):
             f"holds {round(100 * after.holds)}% of the enemy in arc and range, "
             f"in reach of {round(100 * after.held_by)}% (gain {100 * gain:+.1f})"
         )
+        contact, state = plan.collision, game.state
+        if (
+            contact is not None
+            and contact.kind == "ram"
+            and state.has_unit(contact.id)
+            and state.unit(contact.id).side == state.unit(actor).side
+        ):  # a ram of its own side's unit: stopped, and the rules may damage it
+            gain -= AVOIDED
+            words += f"; rams {contact.id} of its own side"
         return gain, words
 
 

@@ -17,7 +17,7 @@ from tactical.agents import (
     play_game,
     with_options,
 )
-from tactical.agents.candidates import field_values, move_paths
+from tactical.agents.candidates import candidates, field_values, move_paths
 from tactical.agents.evaluation import (
     FAR_BAND,
     Material,
@@ -25,6 +25,7 @@ from tactical.agents.evaluation import (
     attack_effect,
     expected_value,
 )
+from tactical.agents.players import AVOIDED
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
@@ -223,3 +224,29 @@ def test_search_plays_out_with_the_same_dice_and_keeps_greedys_choice_unless_bea
         assert decision.action == greedy.action
     again = search.decide(game)  # deterministic without a clock
     assert (again.action, again.why) == (decision.action, decision.why)
+
+
+def test_greedy_will_not_ram_a_unit_of_its_own_side():
+    """A move stopped by a friendly unit (a ram: the rules may damage it) scores below
+    passing, whatever it gains in position; the same move clear of it is not marked."""
+    game = Game.new(short_scenario("dystopian-wars"), 1)
+    player = GreedyPlayer(1)
+    while not any(c.is_move and c.action.params["path"] for c in candidates(game)):
+        game = player.decide(game).after
+    mover = next(c for c in candidates(game) if c.is_move and c.action.params["path"])
+    actor, path = mover.action.actor, str(mover.action.params["path"])
+    plan = game.preview_move(actor, path)
+    assert plan.collision is None and plan.distance > 1
+    friend = next(u for u in game.state.units if u.side == game.state.unit(actor).side
+                  and u.id != actor)  # fmt: skip
+    blocked = game.state.replace_unit(replace(friend, pose=plan.final))
+    crowded = Game.new(blocked, 1)
+    rammed = crowded.preview_move(actor, path)
+    assert rammed.collision is not None and rammed.collision.id == friend.id
+    position = player.position(crowded, player.material(crowded))
+    gain, words = player.move_gain(crowded, position, mover)
+    plain = position.reach(actor, rammed.final).score - position.reach(actor).score
+    assert gain == pytest.approx(plain - AVOIDED)
+    assert f"rams {friend.id} of its own side" in words
+    clear_position = player.position(game, player.material(game))
+    assert "rams" not in player.move_gain(game, clear_position, mover)[1]
