@@ -15,6 +15,7 @@ from tactical.io.maps import load_map
 from tactical.io.paths import default_map_path
 from tactical.io.saves import read_save
 from tactical.model import FrozenMap
+from tactical.rules.base import Action
 from tactical.rules.measuring import TableGeometry
 from tactical.session import autoplay
 from tactical.session.controller import Session
@@ -33,6 +34,14 @@ def default_state():
 @pytest.fixture
 def app(default_state):
     return App(default_state, (1280, 800), headless=True)
+
+
+def first_step(app):
+    """The side to act takes the first step offered, with its defaults (a step of the game
+    to save or refuse setup after: the default map opens on a roll, where no pass is
+    offered yet)."""
+    choice = app.play.session.game.choices()[0]
+    return app.play.do(Action(choice.kind, choice.actor))
 
 
 # ---------------------------------------------------------------------- inspect
@@ -383,7 +392,7 @@ def test_ctrl_shift_s_in_play_saves_the_table_the_game_started_from(default_stat
 def test_ctrl_s_in_play_saves_the_game_that_loads_back_at_its_step(app, tmp_path):
     target = tmp_path / "game.json"
     app.play.game_path = target
-    app.play.next_go()
+    first_step(app)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
     history = load_game(target)
     assert history.cursor == 1 and history.game.state == app.state
@@ -474,7 +483,7 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
 
 def test_open_good_map_replaces_the_table(app):
     path = default_map_path().parent / "dense.toml"
-    assert app.play.next_go() is not None
+    assert first_step(app) is not None
     assert app.open_map(path)
     assert app.path == path
     assert_new_game_on(app, load_map(path))
@@ -483,7 +492,7 @@ def test_open_good_map_replaces_the_table(app):
 
 def test_open_a_saved_game_resumes_it_at_its_step(app, tmp_path):
     target = tmp_path / "game.json"
-    app.play.next_go()
+    first_step(app)
     assert app.play.save_game(target)
     state = app.state
     assert app.open_map(default_map_path().parent / "dense.toml")
@@ -551,7 +560,7 @@ def test_mode_button_click_switches_mode(app):
 
 
 def test_setup_is_refused_once_the_game_has_a_step(app):
-    app.play.next_go()
+    first_step(app)
     key(app, pygame.K_TAB)
     assert app.view.mode == "play" and not app.setup.panel.visible
     assert "setup is over" in app.view.status
