@@ -14,7 +14,10 @@ Turn sequence (R002.19, R002.20, R002.28, T002.5):
    `end-activation`. While a squadron is active the other side's go offers only its
    Counterattack declarations (or nothing: it passes), so the sides alternate whole
    activations; a side with no squadron left passes and the other continues (R002.18
-   style); the phase ends when both pass.
+   style); the phase ends when both pass. A side may pass only when no step is left to
+   it (`status.pass_refused`: a squadron to activate, its activation under way, its
+   Counterattacks to declare or end; likewise the Field Order and initiative rolls and
+   the End Phase's steps): one fleet's pass never ends the activations of both.
 4. End Phase (R002.19), alternating: `end-phase` (check for End of Game, Compulsory
    Actions), then each side's `damage-repair` and `bravery-test` and the Prizes' `drift`,
    then `end-turn` (rationalise markers, draw Game Cards, next turn).
