@@ -226,9 +226,7 @@ def test_R003_11_a_pass_ends_the_group_acting_not_the_phase_before_later_vessels
     assert not game.rule_choices()  # B waits for the Viper: the session's pass (or a move)
     game = game.pass_go()
     passing = [c for c in game.rule_choices() if c.kind == "pass"]
-    assert [(c.actor, c.title) for c in passing] == [
-        ("A", "Pass: end the activation of viper")
-    ]
+    assert [(c.actor, c.title) for c in passing] == [("A", "Pass: end the activation of viper")]
     game = game.pass_go()
     assert (game.turn, game.position.phase, game.side_to_act) == (1, 1, "B")
     assert tracker.is_done(game.state, "viper")
