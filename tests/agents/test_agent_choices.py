@@ -19,12 +19,15 @@ from tactical.agents import (
 )
 from tactical.agents.candidates import field_values, move_paths
 from tactical.agents.evaluation import (
+    ATTACK_NODES,
     FAR_BAND,
     Material,
     Position,
     attack_effect,
     expected_value,
+    stratified,
 )
+from tactical.dice import TooManyOutcomes, enumerate_outcomes, numbered_die
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
@@ -230,3 +233,24 @@ def test_search_plays_out_with_the_same_dice_and_keeps_greedys_choice_unless_bea
         assert decision.action == greedy.action
     again = search.decide(game)  # deterministic without a clock
     assert (again.action, again.why) == (decision.action, decision.why)
+
+
+def test_an_estimate_too_large_to_enumerate_reads_its_first_roll_exactly():
+    """A one-in-six first roll that decides everything (a shot at a cloaked ship, R001.30)
+    followed by more rolls than can be enumerated: the sampled estimate weighs each face
+    of that first roll by its chance, so it is exact here, where eight plain samples could
+    all miss the one face (and did: the greedy player then held its power back)."""
+    d6 = numbered_die(6)
+
+    def after(dice) -> float:
+        hit = dice.roll(d6) == 1
+        for _ in range(30):  # the internal damage chart: too many leaves to enumerate
+            dice.roll(d6)
+        return 6.0 if hit else 0.0
+
+    with pytest.raises(TooManyOutcomes):
+        enumerate_outcomes(after, max_nodes=ATTACK_NODES)
+    expected, runs = stratified(after, 7, 8)
+    assert expected == pytest.approx(1.0) and runs == 13
+    assert stratified(after, 7, 8) == (expected, runs)  # the same seed, the same estimate
+    assert stratified(lambda dice: 0.25, 7, 8) == (0.25, 1)  # nothing rolled: exact
