@@ -8,7 +8,7 @@ hint is registered from above, e.g. by a front end or a balance lab:
     hints.register("my-rules", hints.Hints(unit_value=lambda unit: unit.stats["points"]))
 
 or declared by the rule system itself as plain data, without importing the agents: a
-class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 2}` (keys
+class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
 `avoid_kinds`, `eager_kinds` and `eager_turns`). A registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's

@@ -181,19 +181,19 @@ def test_an_attack_rolled_later_is_valued_exactly_over_its_resolvers_outcomes():
 
 
 def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
-    """Heavy Combat's `agent_hints` make closing (R001.9) worth more than passing while two
+    """Heavy Combat's `agent_hints` make closing (R001.9) worth more than passing while three
     turns are left to fire at the better multiplier (R001.7), not later; a registered hint
     takes precedence and can turn it off."""
-    state = short_scenario("heavy-combat", turns=3)
+    state = short_scenario("heavy-combat", turns=4)
     game = Game.new(state, 0)
     player = GreedyPlayer(1)
     while not any(c.kind == "close" for c in game.choices()):
         game = player.decide(game).after
     found = hints.get(game.rules, game.system)
-    assert found.eager_kinds == {"close"} and found.eager_turns == 2
+    assert found.eager_kinds == {"close"} and found.eager_turns == 3
     assert GreedyPlayer(1).decide(game).action.kind == "close"
-    # the same position in a game of two turns: one turn left after this, not worth it
-    shorter = Game.new(with_options(state, turn_limit=2), 0)
+    # the same position in a game of three turns: two left after this, not worth it
+    shorter = Game.new(with_options(state, turn_limit=3), 0)
     for step in game.steps:
         shorter = shorter.apply(step.action)
     assert GreedyPlayer(1).decide(shorter).action.kind != "close"
