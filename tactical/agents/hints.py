@@ -8,8 +8,8 @@ hint is registered from above, e.g. by a front end or a balance lab:
     hints.register("my-rules", hints.Hints(unit_value=lambda unit: unit.stats["points"]))
 
 or declared by the rule system itself as plain data, without importing the agents: a
-class attribute `agent_hints = {"eager_kinds": ("close",)}` (keys `avoid_kinds` and
-`eager_kinds`). A registered hint takes precedence.
+class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
+`avoid_kinds`, `eager_kinds` and `eager_turns`). A registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -19,11 +19,14 @@ class attribute `agent_hints = {"eager_kinds": ("close",)}` (keys `avoid_kinds` 
   measurable comes of them at once (closing the range where the range is a declaration
   resolved at the end of the turn, say): the one-step look of the greedy player cannot
   see their worth.
+- `eager_turns`: the turns of the game that must remain after the current one for an
+  eager kind to pay off (default 1: none in the game's last turn, whose end it never
+  sees); with fewer left (the scenario's `turn_limit`), it is not made for nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +38,7 @@ class Hints:
     unit_value: Callable[[Unit], float] | None = None
     avoid_kinds: frozenset[str] = frozenset()
     eager_kinds: frozenset[str] = frozenset()
+    eager_turns: int = 1
 
 
 NONE = Hints()
@@ -59,9 +63,10 @@ def get(rules_id: str, system: Any = None) -> Hints:
     return declared_hints(declared) if isinstance(declared, Mapping) else NONE
 
 
-def declared_hints(declared: Mapping[str, Iterable[str]]) -> Hints:
-    """Hints from a rule system's plain `agent_hints` mapping (kinds only)."""
+def declared_hints(declared: Mapping[str, Any]) -> Hints:
+    """Hints from a rule system's plain `agent_hints` mapping (kinds and `eager_turns`)."""
     return Hints(
         avoid_kinds=frozenset(declared.get("avoid_kinds", ())),
         eager_kinds=frozenset(declared.get("eager_kinds", ())),
+        eager_turns=int(declared.get("eager_turns", 1)),
     )

@@ -414,7 +414,8 @@ class GreedyPlayer(Player):
         side's own step of the sequence (activate, end a segment, resolve) or a roll (one
         with odds) keeps the game going; a unit's declaration that rolls nothing and aims
         at nothing (spending points, say) is not made for nothing, unless the rule system
-        hints its kind is worth it (`hints.eager_kinds`); a kind it hints to avoid goes
+        hints its kind is worth it (`hints.eager_kinds`, while enough turns are left to
+        pay it off: `hints.eager_turns`); a kind it hints to avoid goes
         below passing. Whether a declaration rolls is read from its exact odds, which
         cost an enumeration: with `settle=False` that case is left open (None)."""
         action = candidate.action
@@ -424,7 +425,9 @@ class GreedyPlayer(Player):
         if abs(delta) > 1e-9 or candidate.is_move:
             return PROGRESS
         if action.kind in hint.eager_kinds:
-            return EAGER
+            # its worth comes in later turns: none when too few are left to pay it off
+            left = game.system.turn_limit(game.state) - game.turn
+            return EAGER if left >= hint.eager_turns else -PROGRESS
         if rolled or action.actor in game.sides or candidate.target is not None:
             return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
         if not settle:

@@ -19,13 +19,16 @@ from tactical.agents import (
 )
 from tactical.agents.candidates import candidates, field_values, move_paths
 from tactical.agents.evaluation import (
+    ATTACK_NODES,
     FAR_BAND,
     Material,
     Position,
     attack_effect,
     expected_value,
+    stratified,
 )
 from tactical.agents.players import AVOIDED
+from tactical.dice import TooManyOutcomes, enumerate_outcomes, numbered_die
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
@@ -179,15 +182,22 @@ def test_an_attack_rolled_later_is_valued_exactly_over_its_resolvers_outcomes():
 
 
 def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
-    """Heavy Combat's `agent_hints` make closing (R001.9) worth more than passing; a
-    registered hint takes precedence and can turn it off."""
-    state = short_scenario("heavy-combat")
+    """Heavy Combat's `agent_hints` make closing (R001.9) worth more than passing while three
+    turns are left to fire at the better multiplier (R001.7), not later; a registered hint
+    takes precedence and can turn it off."""
+    state = short_scenario("heavy-combat", turns=4)
     game = Game.new(state, 0)
     player = GreedyPlayer(1)
     while not any(c.kind == "close" for c in game.choices()):
         game = player.decide(game).after
-    assert hints.get(game.rules, game.system).eager_kinds == {"close"}
+    found = hints.get(game.rules, game.system)
+    assert found.eager_kinds == {"close"} and found.eager_turns == 3
     assert GreedyPlayer(1).decide(game).action.kind == "close"
+    # the same position in a game of three turns: two left after this, not worth it
+    shorter = Game.new(with_options(state, turn_limit=3), 0)
+    for step in game.steps:
+        shorter = shorter.apply(step.action)
+    assert GreedyPlayer(1).decide(shorter).action.kind != "close"
     hints.register(game.rules, hints.Hints())
     try:
         assert GreedyPlayer(1).decide(game).action.kind != "close"
@@ -250,3 +260,24 @@ def test_greedy_will_not_ram_a_unit_of_its_own_side():
     assert f"rams {friend.id} of its own side" in words
     clear_position = player.position(game, player.material(game))
     assert "rams" not in player.move_gain(game, clear_position, mover)[1]
+
+
+def test_an_estimate_too_large_to_enumerate_reads_its_first_roll_exactly():
+    """A one-in-six first roll that decides everything (a shot at a cloaked ship, R001.30)
+    followed by more rolls than can be enumerated: the sampled estimate weighs each face
+    of that first roll by its chance, so it is exact here, where eight plain samples could
+    all miss the one face (and did: the greedy player then held its power back)."""
+    d6 = numbered_die(6)
+
+    def after(dice) -> float:
+        hit = dice.roll(d6) == 1
+        for _ in range(30):  # the internal damage chart: too many leaves to enumerate
+            dice.roll(d6)
+        return 6.0 if hit else 0.0
+
+    with pytest.raises(TooManyOutcomes):
+        enumerate_outcomes(after, max_nodes=ATTACK_NODES)
+    expected, runs = stratified(after, 7, 8)
+    assert expected == pytest.approx(1.0) and runs == 13
+    assert stratified(after, 7, 8) == (expected, runs)  # the same seed, the same estimate
+    assert stratified(lambda dice: 0.25, 7, 8) == (0.25, 1)  # nothing rolled: exact

@@ -22,6 +22,7 @@ from tactical.rules.cortex_space import outcome as cortex_end
 from tactical.rules.dystopian_wars import tracking as dw_tracking
 from tactical.rules.ending import NO_UNIT_ABLE, TURN_LIMIT, UnitCondition, attrition_outcome
 from tactical.rules.heavy_combat import duel as hc_duel
+from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.turn import current as hc_current
 from tactical.rules.sw_d6_capital import ledger as sw_ledger
 from tactical.session.game import Game
@@ -110,6 +111,17 @@ def test_A001_E1_heavy_combat_ship_crippled_at_the_catastrophic_threshold():
     condition = registry.get("heavy-combat").unit_condition(damaged, enterprise)
     # no shield damage yet: the share lost is the destroyed boxes alone
     assert (condition.strength, condition.lost, condition.out) == (23.0, 16 / 23, False)
+    # the shields' wear adds to it, up to the cap only with every facing spent: one more
+    # point of damage always counts until the ship is crippled
+    shares = []
+    for spent in (0.0, 0.5, 1.0):
+        worn = ship.evolve(
+            destroyed=tuple(boxes),
+            shield_damage=tuple(round(spent * c) for c in profile(enterprise).shields),
+        )
+        worn_state = hc_duel.to_rule_state(state, duel.with_ship("enterprise", worn))
+        shares.append(registry.get("heavy-combat").unit_condition(worn_state, enterprise).lost)
+    assert shares[0] < shares[1] < shares[2] <= 0.99
     boxes[0] = 17
     crippled = hc_duel.to_rule_state(
         state, duel.with_ship("enterprise", ship.evolve(destroyed=tuple(boxes)))

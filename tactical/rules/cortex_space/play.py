@@ -13,7 +13,9 @@ Turn (R003.10, R003.11):
    offered only `end` (the resolvers refuse a vessel out of action, base Cortex G.5).
    The vessels of the group in turn take actions (each further action of a character
    at -1 step more, R003.8) until they `end`.
-   Point defense (R003.43) answers at any time on its side's go.
+   Point defense (R003.43) answers at any time on its side's go. A side with vessels in
+   the group acting now passes by ending their activation (the rules' own `pass`), so
+   the session's two passes in a row end the phase only once every vessel has acted.
 
 `apply` checks the order of action; the resolvers check everything else. `actions`
 offers only what they accept: every choice applies with its defaults.
@@ -72,6 +74,7 @@ TURN_SEQUENCE = TurnSequence(
     )
 )
 ADVANTAGE_PHASE, ACTIONS_PHASE = 0, 1
+PASS = "pass"  # the side's pass while its vessels act (the session's own kind, R003.11)
 
 # kinds a vessel takes during its activation (checked against the order of action)
 ACTIVATION_KINDS = (
@@ -185,7 +188,19 @@ def actions(state: GameState, position: TurnPosition, side: str) -> tuple[Action
         if unit.side == side and unit.id in group:
             choices.extend(_activation_choices(state, unit, options))
     choices.extend(_point_defense_choices(state, side, options))
+    own = tuple(u for u in group if state.unit(u).side == side)
+    if own:
+        choices.append(_pass_choice(state, side, own))
     return tuple(choices)
+
+
+def _pass_choice(state: GameState, side: str, own: tuple[str, ...]) -> ActionChoice:
+    """R003.11: a side with vessels in the group acting now passes by ending their
+    activation; the turn goes on to the next group. (The session's own pass, two in a row
+    ending the phase, would end the Actions phase before the vessels later in the order of
+    action have acted: the side waiting for them has only a pass to make.)"""
+    names = ", ".join(state.unit(u).name or u for u in own)
+    return ActionChoice(PASS, side, f"Pass: end the activation of {names}", (), "R003.11")
 
 
 def _enemies(state: GameState, unit: Unit) -> list[Unit]:
@@ -848,6 +863,22 @@ def _point_defense(state, actor, params, dice) -> Resolution:
     return combat.resolve_declared(state, attack, dice)
 
 
+def _pass(state, actor, params, dice) -> Resolution:
+    """R003.11: the side `actor` ends the activation of its vessels in the group acting now."""
+    group = current_group(state)
+    own = [u for u in group if state.unit(u).side == actor]
+    if not own:
+        waiting = ", ".join(group) or "nobody"
+        raise UserError(
+            f"{actor!r} has no vessel acting now (acting now: {waiting})", spec_id="R003.11"
+        )
+    events = []
+    for unit_id in own:
+        state = tracker.mark_done(state, unit_id)
+        events.append(Event.of("end-activation", "R003.11", unit=unit_id))
+    return Resolution(state, tuple(events), "ended")
+
+
 def _end(state, actor, params, dice) -> Resolution:
     return Resolution(
         tracker.mark_done(state, actor),
@@ -881,6 +912,7 @@ _RESOLVERS: dict[str, Callable[..., Resolution]] = {
     "bombard": _bombard,
     "point-defense": _point_defense,
     "end": _end,
+    PASS: _pass,
     **{kind: _station(kind) for kind in stations.STATION_ACTIONS},
 }
 

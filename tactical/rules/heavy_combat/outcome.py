@@ -3,8 +3,8 @@
 The duel is over when a ship is a wreck or has disengaged (R001.35, the scenario's
 disengagement); the seed names no winner. Adopted reading (A001.E1, the attrition end of
 `tactical.rules.ending`): a ship's strength is its internals; the share it has lost is
-its destroyed boxes over its internals (plus a quarter of its shield damage points, a
-measure for the agents only: the score counts ships crippled); it is crippled once the
+its destroyed boxes over its internals (plus the shields' wear, a measure for the agents
+only: the score counts ships crippled); it is crippled once the
 destroyed boxes reach the catastrophic-damage threshold (round(3/4 x internals),
 R001.35), out of the fight when it is a wreck or has disengaged. The game ends when a
 side has no ship able to fight or at the turn limit (map option `turn_limit`).
@@ -20,7 +20,7 @@ from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import catastrophic_threshold
 
 SPEC_ID = "A001.E1"
-SHIELD_SHARE = 0.25  # of a shield damage point, in internal boxes, for the share lost
+LOST_CAP = 0.99  # the share lost of a ship still able to fight (crippled: 1)
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
@@ -36,8 +36,18 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     except UserError:  # a unit outside the duel: untouched
         return UnitCondition(value)
     destroyed = ship.destroyed_total
-    crippled = ship.out == "wreck" or destroyed >= max(1, catastrophic_threshold(card.internals))
-    # the smooth measure also counts a quarter of the shield damage taken: the way through
-    shields = sum(ship.shield_damage) * SHIELD_SHARE
-    lost = 1.0 if crippled else min(0.99, (destroyed + shields) / value)
-    return UnitCondition(value, lost, crippled, ship.out is None)
+    threshold = max(1, catastrophic_threshold(card.internals))
+    crippled = ship.out == "wreck" or destroyed >= threshold
+    if crippled:
+        return UnitCondition(value, 1.0, True, ship.out is None)
+    # the smooth measure also counts the shields' wear (the way through to the internals):
+    # their damage over their capacity fills the room between the most boxes short of
+    # crippling and the cap, so more damage always counts for more until the ship is
+    # crippled (a share of the shield points over the internals reached the cap first, and
+    # the last shots before crippling a ship counted for nothing)
+    room = max(0.0, LOST_CAP - (threshold - 1) / value)
+    capacity = sum(card.shields)
+    taken = sum(min(d, c) for d, c in zip(ship.shield_damage, card.shields, strict=True))
+    wear = taken / capacity if capacity > 0 else 0.0
+    lost = min(LOST_CAP, destroyed / value + room * wear)
+    return UnitCondition(value, lost, False, ship.out is None)

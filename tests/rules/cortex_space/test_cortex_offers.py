@@ -57,7 +57,8 @@ def act(state, kind: str, actor: str, **params):
 
 def test_R003_11_a_vessel_wrecked_by_one_acting_with_it_may_only_end():
     """Both act at once (A003.6) so it keeps its place, but out of action it can do
-    nothing but end its activation: no lock for a disabled Raider."""
+    nothing but end its activation (or its side's pass, which ends it): no lock for a
+    disabled Raider."""
     state = table(
         unit("viper", 10, 10, "A", **VIPER),
         unit("raider", 18, 10, "B", **with_stats(RAIDER, stun=8, wound=6)),
@@ -65,7 +66,7 @@ def test_R003_11_a_vessel_wrecked_by_one_acting_with_it_may_only_end():
     state = tracker.put(state, tracker.INITIATIVE, "viper", 9)
     state = tracker.put(state, tracker.INITIATIVE, "raider", 9)
     state = tracker.put(state, tracker.WRECKED, "raider", 9)
-    assert [c.kind for c in RULE_SYSTEM.actions(state, ACTIONS, "B")] == ["end"]
+    assert [c.kind for c in RULE_SYSTEM.actions(state, ACTIONS, "B")] == ["end", "pass"]
     with pytest.raises(UserError) as error:
         act(state, "lock-missile", "raider", weapon="missiles", target="viper")
     assert error.value.spec_id == "R003.7"
@@ -211,3 +212,27 @@ def test_R003_38_two_locks_and_one_missile_offer_one_shot():
     state = act(state, "fire-missile", "raider", weapon="missiles", target="v1").state
     assert ("raider", "missiles", "v2") in tracker.get(state, tracker.LOCKS)
     assert offered(state, "B", "fire-missile") == []
+
+
+def test_R003_11_a_pass_ends_the_group_acting_not_the_phase_before_later_vessels_act():
+    """Vessels act in order of their results (R003.11): the side waiting for an enemy
+    vessel has only a pass to make, so the acting side's pass ends its vessels' activation
+    and the turn goes on to the next group; two session passes in a row ended the Actions
+    phase there, and the Raider later in the order never acted."""
+    state = table(unit("viper", 10, 10, "A", **VIPER), unit("raider", 18, 10, "B", **RAIDER))
+    state = tracker.put(state, tracker.INITIATIVE, "viper", 12)
+    state = tracker.put(state, tracker.INITIATIVE, "raider", 5)
+    game = Game(state, 1, state, TurnPosition(1, 1, 1, 0), ("A", "B"), ())
+    assert not game.rule_choices()  # B waits for the Viper: the session's pass (or a move)
+    game = game.pass_go()
+    passing = [c for c in game.rule_choices() if c.kind == "pass"]
+    assert [(c.actor, c.title) for c in passing] == [("A", "Pass: end the activation of viper")]
+    game = game.pass_go()
+    assert (game.turn, game.position.phase, game.side_to_act) == (1, 1, "B")
+    assert tracker.is_done(game.state, "viper")
+    assert "attack" in {c.kind for c in game.rule_choices() if c.actor == "raider"}
+    # once every vessel has ended its activation, two passes end the phase as before
+    game = game.pass_go()
+    assert not game.rule_choices() or all(c.kind != "pass" for c in game.rule_choices())
+    game = game.pass_go().pass_go()
+    assert (game.turn, game.position.phase) == (2, 0)
