@@ -43,7 +43,7 @@ from tactical.session.game import Game
 RULES = registry.rule_ids()
 DECISION_BUDGET = 0.050
 POSITIONS = 40  # decisions of a greedy game sampled per scenario
-SEARCH = {"playouts": 8, "seconds": None, "width": 3, "horizon": 6}
+SEARCH = {"playouts": 8, "seconds": None, "width": 3, "horizon": 4}
 
 try:
     from conftest import RATIOS, record
