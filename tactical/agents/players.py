@@ -44,6 +44,7 @@ from typing import Any
 from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
     ATTACK_NODES,
+    ATTACK_SAMPLES,
     Effect,
     Material,
     Position,
@@ -66,7 +67,8 @@ NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
-ROLLOUT_NODES = 64  # replays of an attack in search's play-outs before it is sampled
+ROLLOUT_NODES = 16  # replays of an attack in search's play-outs before it is sampled
+ROLLOUT_ATTACK_SAMPLES = 2  # and the sample rolls then
 ROLLOUT_SAMPLE = 8  # candidates a play-out step weighs (every choice offered gets one first)
 FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
@@ -207,6 +209,7 @@ class GreedyPlayer(Player):
         positional: bool = True,
         refined: int = REFINED,
         attack_nodes: int = ATTACK_NODES,
+        attack_samples: int = ATTACK_SAMPLES,
         sample: int | None = None,
     ) -> None:
         super().__init__(seed)
@@ -215,8 +218,13 @@ class GreedyPlayer(Player):
         self.weighs_positions = positional
         self.refined = refined
         self.attack_nodes = attack_nodes  # a fast player (search's play-outs) enumerates less
+        self.attack_samples = attack_samples  # and estimates a larger tree from fewer rolls
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
+
+    @property
+    def attack_budget(self) -> dict[str, int]:
+        return {"max_nodes": self.attack_nodes, "samples": self.attack_samples}
 
     def position(self, game: Game, material: Material) -> Position:
         """The positional evaluation of this state, kept while the state stands (a table
@@ -302,7 +310,7 @@ class GreedyPlayer(Player):
                 # an attack: exact over its resolver's outcomes (merged by the resolver's
                 # folds: missile salvoes too); any other action replayed whole
                 effect = attack_effect(
-                    game, item.candidate.action, material, side, max_nodes=self.attack_nodes
+                    game, item.candidate.action, material, side, **self.attack_budget
                 ) or expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
@@ -343,7 +351,7 @@ class GreedyPlayer(Player):
                 for params in choice_params(choice):
                     action = Action(choice.kind, actor, params)
                     effect = attack_effect(
-                        after, action, material, side, complete=False, max_nodes=self.attack_nodes
+                        after, action, material, side, complete=False, **self.attack_budget
                     )
                     if effect is not None and effect.expected - base > best:
                         best, named = effect.expected - base, choice.title
@@ -385,9 +393,7 @@ class GreedyPlayer(Player):
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
             # the roll comes later: the attack's effect over its resolver's outcomes
-            later = attack_effect(
-                game, action, material, game.side_to_act, max_nodes=self.attack_nodes
-            )
+            later = attack_effect(game, action, material, game.side_to_act, **self.attack_budget)
             if later is not None:
                 gained = later.expected - now
                 how = (
@@ -589,6 +595,7 @@ class SearchPlayer(Player):
             positional=False,
             refined=0,
             attack_nodes=ROLLOUT_NODES,
+            attack_samples=ROLLOUT_ATTACK_SAMPLES,
             sample=ROLLOUT_SAMPLE,
         )
 
