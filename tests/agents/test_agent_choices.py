@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from tactical.agents import (
     hints,
     make_player,
     play_game,
+    players,
     with_options,
 )
 from tactical.agents.candidates import field_values, move_paths
@@ -25,6 +27,7 @@ from tactical.agents.evaluation import (
     attack_effect,
     expected_value,
 )
+from tactical.agents.players import CLOSE_CALL, SEARCH_MARGIN, clearly_better, sampled
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
@@ -223,3 +226,52 @@ def test_search_plays_out_with_the_same_dice_and_keeps_greedys_choice_unless_bea
         assert decision.action == greedy.action
     again = search.decide(game)  # deterministic without a clock
     assert (again.action, again.why) == (decision.action, decision.why)
+
+
+def test_move_paths_limit_keeps_the_first_legal_ones():
+    """A play-out's quick player takes a rules move's first legal path (one preview)."""
+    game = Game.new(short_scenario("sw-d6-capital"), 1)
+    unit = game.state.units[0].id
+    every = move_paths(game, unit)
+    assert len(every) > 1
+    assert move_paths(game, unit, limit=1) == every[:1]
+
+
+def test_a_quick_players_sample_weighs_every_choice_before_a_second_set():
+    """`sampled`: passing always kept; one parameter set of each choice offered before any
+    choice gets a second, at most `count` in all, the same for the same generator."""
+    game = battle_at_combat()
+    options = GreedyPlayer(1).options(game)
+    choices = {(c.choice.kind, c.choice.actor, c.choice.title) for c in options if not c.is_pass}
+    assert len(options) > len(choices) + 1  # some choice has several parameter sets
+    count = len(choices) + 1
+    kept = sampled(options, count, random.Random(3))
+    assert sum(c.is_pass for c in kept) == 1
+    rest = [c for c in kept if not c.is_pass]
+    assert len(rest) == count
+    assert {(c.choice.kind, c.choice.actor, c.choice.title) for c in rest} == choices
+    assert all(c in options for c in kept)
+    assert sampled(options, count, random.Random(3)) == kept
+    assert sampled(options, len(options), random.Random(3)) == options
+
+
+def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error():
+    assert not clearly_better([])
+    assert not clearly_better([SEARCH_MARGIN, SEARCH_MARGIN])  # not above the margin
+    assert clearly_better([0.02, 0.02, 0.02])  # the same gain in every play-out
+    assert clearly_better([0.03, 0.01, 0.02])  # mean 0.02, standard error 0.0058
+    assert not clearly_better([0.2, -0.15, 0.01])  # mean 0.02, standard error 0.10
+
+
+def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
+    """No other candidate within `CLOSE_CALL` of the best: the greedy choice, no play-out.
+    At Heavy Combat's first fire the best two are 1 point of material apart."""
+    game = fire_phase()
+    best, second = GreedyPlayer(4).ranked(game)[:2]
+    assert 0.005 < best.score - second.score < CLOSE_CALL
+    budget = Budget(playouts=6, seconds=None, width=3, horizon=3)
+    assert "play-outs" in SearchPlayer(4, budget).decide(game).why  # a close call
+    monkeypatch.setattr(players, "CLOSE_CALL", 0.005)
+    decision = SearchPlayer(4, budget).decide(game)
+    assert "a clear call" in decision.why and "play-outs" not in decision.why
+    assert decision.action == GreedyPlayer(4).decide(game).action
