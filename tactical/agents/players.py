@@ -615,7 +615,8 @@ class SearchPlayer(Player):
         if len(ranked) == 1:
             only = ranked[0]
             after = game.apply(only.candidate.action)
-            why = f"{only.why} | search: a clear call, no other choice scored within {CLOSE_CALL:.0%}"
+            close = f"{CLOSE_CALL:.0%}"
+            why = f"{only.why} | search: a clear call, no other choice scored within {close}"
             return Decision(after.steps[-1].action, why, after, only.score)
         side = game.side_to_act
         material = self.greedy.material(game)
