@@ -23,9 +23,10 @@ one-line `why`. The same seed and the same game give the same decision.
   outcomes; common random numbers make the comparison paired), then by a quick greedy
   player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
   first, scored on one sampled roll; a rules move on its first legal path), and valued
-  by the material count; a candidate replaces the greedy player's own choice only when
-  its mean paired gain exceeds `SEARCH_MARGIN` and its own standard error (flat Monte
-  Carlo over the chance outcomes). Its budget is a number of play-outs (deterministic)
+  by the material count; a candidate replaces the greedy player's own choice when it
+  was tied with it (within `TIE`: the one-step look cannot tell them apart) and gains on
+  average, else only when its mean paired gain exceeds `SEARCH_MARGIN` and its own
+  standard error (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs (deterministic)
   and a time limit per decision (default 1 s), whichever ends first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
@@ -73,6 +74,7 @@ ROLLOUT_SAMPLE = 8  # candidates a play-out step weighs (every choice offered ge
 FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 CLOSE_CALL = 0.05  # search weighs the candidates scored within this much of the best only
+TIE = 0.005  # candidates this close the one-step look cannot tell apart: the play-outs do
 
 
 @dataclass(frozen=True)
@@ -648,7 +650,10 @@ class SearchPlayer(Player):
             return Decision(after.steps[-1].action, why, after, chosen.score)
         gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
         best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
-        if not clearly_better(diffs[best]):  # not clearly better than the one-step choice
+        tied = ranked[best].score >= ranked[0].score - TIE
+        # a tie the one-step look broke by the seed alone goes to the better mean; a
+        # candidate the one-step look scored lower must be clearly better
+        if not (tied and gains[best] > 0 or clearly_better(diffs[best])):
             best = 0
         chosen = ranked[best]
         mean = sum(means[best]) / len(means[best])
