@@ -650,10 +650,7 @@ class SearchPlayer(Player):
             return Decision(after.steps[-1].action, why, after, chosen.score)
         gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
         best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
-        tied = ranked[best].score >= ranked[0].score - TIE
-        # a tie the one-step look broke by the seed alone goes to the better mean; a
-        # candidate the one-step look scored lower must be clearly better
-        if not (tied and gains[best] > 0 or clearly_better(diffs[best])):
+        if not beats_one_step(diffs[best], tied=ranked[best].score >= ranked[0].score - TIE):
             best = 0
         chosen = ranked[best]
         mean = sum(means[best]) / len(means[best])
@@ -680,6 +677,15 @@ class SearchPlayer(Player):
                 break
             game = self.rollout.decide(game).after
         return material.value(game.state, side)
+
+
+def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
+    """Whether a candidate's paired gains over the greedy player's choice make it the
+    choice: a tie the one-step look broke by the seed alone goes to a better mean; a
+    candidate it scored lower must be `clearly_better`."""
+    if tied:
+        return bool(diffs) and sum(diffs) / len(diffs) > 0
+    return clearly_better(diffs)
 
 
 def clearly_better(diffs: list[float]) -> bool:

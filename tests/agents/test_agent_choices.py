@@ -27,7 +27,13 @@ from tactical.agents.evaluation import (
     attack_effect,
     expected_value,
 )
-from tactical.agents.players import CLOSE_CALL, SEARCH_MARGIN, clearly_better, sampled
+from tactical.agents.players import (
+    CLOSE_CALL,
+    SEARCH_MARGIN,
+    beats_one_step,
+    clearly_better,
+    sampled,
+)
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.rules.base import Field
@@ -261,6 +267,15 @@ def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error
     assert clearly_better([0.02, 0.02, 0.02])  # the same gain in every play-out
     assert clearly_better([0.03, 0.01, 0.02])  # mean 0.02, standard error 0.0058
     assert not clearly_better([0.2, -0.15, 0.01])  # mean 0.02, standard error 0.10
+
+
+def test_search_breaks_the_one_step_looks_ties_by_the_better_mean():
+    """Tied with greedy's choice (within `TIE`): any mean gain wins; below it: clearly."""
+    assert beats_one_step([0.002, 0.0], tied=True)
+    assert not beats_one_step([0.002, 0.0], tied=False)
+    assert not beats_one_step([0.0, 0.0], tied=True)
+    assert not beats_one_step([], tied=True)
+    assert beats_one_step([0.03, 0.01, 0.02], tied=False)
 
 
 def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
