@@ -26,8 +26,9 @@ one-line `why`. The same seed and the same game give the same decision.
   by the material count; a candidate replaces the greedy player's own choice when it
   was tied with it (within `TIE`: the one-step look cannot tell them apart) and gains on
   average, else only when its mean paired gain exceeds `SEARCH_MARGIN` and its own
-  standard error (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs (deterministic)
-  and a time limit per decision (default 1 s), whichever ends first.
+  standard error (flat Monte Carlo over the chance outcomes). Its budget is a number of
+  play-outs (deterministic) and a time limit per decision (default 1 s), whichever ends
+  first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
 most once per unit, so that a player always gets on with the game.
