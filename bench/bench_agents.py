@@ -8,6 +8,7 @@
 
       .venv/bin/python bench/bench_agents.py strength --games 400 --search-games 400
       .venv/bin/python bench/bench_agents.py soak --games 1000
+      .venv/bin/python bench/bench_agents.py soak --games 200 --include gr.json sg.json
       AGENT_GAMES=400 .venv/bin/python bench/bench_agents.py strength   # the same
 
   `--games` (default: the AGENT_GAMES environment variable, else 40) is the number of
@@ -16,8 +17,9 @@
 
   Seat-swapped pairings (each pairing plays both seats equally often), win / draw / loss
   counts with the stronger side's win rate and its Wilson 95% interval; the soak plays
-  random and greedy players and counts refused actions, exceptions and games that did not
-  end.
+  random and greedy players (`SOAK_LEVELS`) and counts refused actions, exceptions and
+  games that did not end, over its own games and those of the strength runs it includes
+  (`--include`: their `--out` files).
 
 Run: .venv/bin/pytest bench/bench_agents.py --benchmark-enable -p no:cacheprovider
 """
@@ -43,7 +45,15 @@ from tactical.session.game import Game
 RULES = registry.rule_ids()
 DECISION_BUDGET = 0.050
 POSITIONS = 40  # decisions of a greedy game sampled per scenario
-SEARCH = {"playouts": 8, "seconds": None, "width": 3, "horizon": 6}
+SEARCH = {"playouts": 12, "seconds": None, "width": 3, "horizon": 4}
+# the soak's pairings, in turn by seed: random games reach the oddest states, cheaply
+SOAK_LEVELS = [
+    ("random", "random"),
+    ("greedy", "random"),
+    ("random", "random"),
+    ("greedy", "greedy"),
+    ("random", "random"),
+]
 
 try:
     from conftest import RATIOS, record
@@ -139,6 +149,7 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
         return {
             "rules": rules_id,
             "seed": seed,
+            "pairing": f"{strong}-{weak}",
             "error": f"{type(error).__name__}: {error}",
             "cpu": time.process_time() - cpu,
         }
@@ -147,6 +158,7 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
     return {
         "rules": rules_id,
         "seed": seed,
+        "pairing": f"{strong}-{weak}",
         "result": "draw" if winner is None else ("win" if winner == strong_side else "loss"),
         "steps": game.steps,
         "turns": game.turns,
@@ -208,6 +220,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rules", nargs="*", default=list(RULES))
     parser.add_argument("--out", default=None, help="JSON file for the raw results")
     parser.add_argument(
+        "--include",
+        nargs="*",
+        default=[],
+        help="soak: also count the games of earlier runs (their --out JSON files)",
+    )
+    parser.add_argument(
         "--pairing", choices=("all", "greedy-random", "search-greedy"), default="all"
     )
     args = parser.parse_args(argv)
@@ -227,20 +245,29 @@ def main(argv: list[str]) -> int:
             lines += table(found, strong, weak, args.rules)
             print("\n".join(lines[-len(args.rules) :]), flush=True)
     else:
-        levels = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")]
         jobs = [
-            (r, seed, *levels[seed % len(levels)], {})
+            (r, seed, *SOAK_LEVELS[seed % len(SOAK_LEVELS)], {})
             for r in args.rules
             for seed in range(args.games)
         ]
         results = run_jobs(jobs, args.workers)
+        included = []
+        for name in args.include:
+            included += [
+                row for row in json.loads(Path(name).read_text())["results"]
+                if row["rules"] in args.rules
+            ]  # fmt: skip
         for rules_id in args.rules:
-            rows = [r for r in results if r["rules"] == rules_id]
+            rows = [r for r in results + included if r["rules"] == rules_id]
             errors = [r for r in rows if "error" in r]
             refused = sum(r.get("refused", 0) for r in rows)
+            pairings: dict[str, int] = {}
+            for row in rows:
+                pairings[row.get("pairing", "?")] = pairings.get(row.get("pairing", "?"), 0) + 1
+            mix = ", ".join(f"{count} {name}" for name, count in sorted(pairings.items()))
             lines.append(
-                f"{rules_id:<18} soak: {len(rows)} games, {len(errors)} errors or games "
-                f"that did not end, {refused} refused actions"
+                f"{rules_id:<18} soak: {len(rows)} games ({mix}), {len(errors)} errors or "
+                f"games that did not end, {refused} refused actions"
                 + (f"; first: {errors[0]['error']}" if errors else "")
             )
         print("\n".join(lines), flush=True)

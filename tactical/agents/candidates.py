@@ -109,9 +109,12 @@ def choice_params(choice: ActionChoice, paths: tuple[str, ...] = ()) -> Iterator
         yield FrozenMap(dict(zip(names, combination, strict=True)))
 
 
-def move_paths(game: Game, unit_id: str, default: str | None = None) -> tuple[str, ...]:
+def move_paths(
+    game: Game, unit_id: str, default: str | None = None, *, limit: int | None = None
+) -> tuple[str, ...]:
     """Paths the move planner finds legal for `unit_id` now: straight on (all the way, half
-    way), a turn each side after the minimum straight, and the choice's default path.
+    way), a turn each side after the minimum straight, and the choice's default path;
+    the first `limit` legal ones only, when given (a quick player's play-outs).
 
     Built from the unit's turning rules (its movement this activation, template angle,
     minimum move), so that any rule system with movement rules gets sensible moves."""
@@ -147,6 +150,8 @@ def move_paths(game: Game, unit_id: str, default: str | None = None) -> tuple[st
             continue
         if plan.legal and not plan.lost:
             found.append(path)
+            if limit is not None and len(found) >= limit:
+                break
     return tuple(found)
 
 
@@ -155,11 +160,14 @@ def _inches(value: float) -> str:
     return text or "0"
 
 
-def candidates(game: Game, *, table_moves: bool = True) -> tuple[Candidate, ...]:
+def candidates(
+    game: Game, *, table_moves: bool = True, paths_per_move: int | None = None
+) -> tuple[Candidate, ...]:
     """Every candidate action of the side to act (not yet checked against the rules).
 
     `table_moves=False` leaves out the session's free table moves (they are not a go:
-    a player that may always move again must stop somewhere)."""
+    a player that may always move again must stop somewhere); `paths_per_move` keeps
+    that many legal paths of a move (a player that does not weigh positions needs one)."""
     found: list[Candidate] = []
     for choice in game.choices():
         is_table_move = choice.kind == MOVE and game.is_session_action(Action(MOVE, choice.actor))
@@ -168,7 +176,7 @@ def candidates(game: Game, *, table_moves: bool = True) -> tuple[Candidate, ...]
         paths: tuple[str, ...] = ()
         path_field = next((f for f in choice.fields if f.name == PATH), None)
         if path_field is not None:
-            paths = move_paths(game, choice.actor, path_field.default)
+            paths = move_paths(game, choice.actor, path_field.default, limit=paths_per_move)
             if not paths:
                 continue
         for params in choice_params(choice, paths):

@@ -151,11 +151,13 @@ def attack_effect(
     *,
     complete: bool = True,
     max_nodes: int = ATTACK_NODES,
+    samples: int = ATTACK_SAMPLES,
 ) -> Effect | None:
     """The expected material value for `side` once the attack `action` declares is rolled,
     exact over the outcomes of the rule system's own attack resolver (`declare_attack`,
     `resolve_attack` under `enumerate_outcomes`: the odds machinery), on the state as it
-    stands. For a declaration whose roll comes at a later step. None when the action is
+    stands. For a declaration whose roll comes at a later step. A tree of more than
+    `max_nodes` replays is estimated from `samples` seeded rolls. None when the action is
     not an attack the rule system's combat protocol takes."""
     system, state = game.system, game.state
     if not system.has_combat or "weapon" not in action.params:
@@ -175,7 +177,7 @@ def attack_effect(
     try:
         distribution = enumerate_outcomes(after, max_nodes=max_nodes)
     except TooManyOutcomes:
-        expected, runs = stratified(after, game.seed * 7919, ATTACK_SAMPLES)
+        expected, runs = stratified(after, game.seed * 7919, samples)
         return Effect(expected, runs, False)
     except UserError:
         return None

@@ -17,13 +17,18 @@ one-line `why`. The same seed and the same game give the same decision.
   target's value; a move by the positional gain of where it ends (`evaluation.Position`).
   The rule system's hints (`hints`) may make a kind eager or avoided. The best score
   wins; ties go to the seed.
-- `search`: the greedy player's best few candidates, each played out with the same
+- `search`: the greedy player's best few candidates, those scored within `CLOSE_CALL`
+  of its best (a clear call stays the greedy player's), each played out with the same
   sampled dice per round (the step's seed replaced: a sample of the resolvers'
-  outcomes; common random numbers make the comparison paired), then by a fast greedy
-  player for a few steps, and valued by the material count; a candidate replaces the
-  greedy player's own choice only when its mean paired gain exceeds `SEARCH_MARGIN`
-  (flat Monte Carlo over the chance outcomes). Its budget is a number of play-outs
-  (deterministic) and a time limit per decision (default 1 s), whichever ends first.
+  outcomes; common random numbers make the comparison paired), then by a quick greedy
+  player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
+  first, scored on one sampled roll; a rules move on its first legal path), and valued
+  by the material count; a candidate replaces the greedy player's own choice when it
+  was tied with it (within `TIE`: the one-step look cannot tell them apart) and gains on
+  average, else only when its mean paired gain exceeds `SEARCH_MARGIN` and its own
+  standard error (flat Monte Carlo over the chance outcomes). Its budget is a number of
+  play-outs (deterministic) and a time limit per decision (default 1 s), whichever ends
+  first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
 most once per unit, so that a player always gets on with the game.
@@ -41,6 +46,7 @@ from typing import Any
 from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
     ATTACK_NODES,
+    ATTACK_SAMPLES,
     Effect,
     Material,
     Position,
@@ -63,9 +69,13 @@ NOTHING = frozenset({0, None, "", "-", "miss", "none", "no effect", "no-effect",
                      "failure", "botch", "not-fired"})  # fmt: skip
 REFINED = 4  # candidates whose dice are enumerated (the best by one sampled roll)
 MAX_STEPS_PER_GO = 120  # a player still at it after this many steps in one phase passes
-ROLLOUT_NODES = 64  # replays of an attack in search's play-outs before it is sampled
+ROLLOUT_NODES = 16  # replays of an attack in search's play-outs before it is sampled
+ROLLOUT_ATTACK_SAMPLES = 2  # and the sample rolls then
+ROLLOUT_SAMPLE = 8  # candidates a play-out step weighs (every choice offered gets one first)
 FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
+CLOSE_CALL = 0.05  # search weighs the candidates scored within this much of the best only
+TIE = 0.005  # candidates this close the one-step look cannot tell apart: the play-outs do
 
 
 @dataclass(frozen=True)
@@ -117,12 +127,20 @@ class Player:
             count += 1
         return count >= MAX_STEPS_PER_GO
 
+    weighs_positions = True  # whether moves are scored by where they end
+
     def options(self, game: Game) -> list[Candidate]:
         """The candidates this player weighs: the session's table moves only in the turn's
         first phase (where a side sets up its turn), once per unit."""
         moved = self.table_moved(game)
         found = []
-        for candidate in candidates(game, table_moves=game.position.phase == 0):
+        quick = not self.weighs_positions
+        # a player that does not weigh positions never makes a table move (it cannot tell
+        # one from another: `MOVE_THRESHOLD`) and takes a rules move's first legal path
+        table_moves = game.position.phase == 0 and not quick
+        for candidate in candidates(
+            game, table_moves=table_moves, paths_per_move=1 if quick else None
+        ):
             table_move = candidate.action.kind == MOVE and game.is_session_action(candidate.action)
             if table_move and candidate.action.actor in moved:
                 continue
@@ -197,13 +215,22 @@ class GreedyPlayer(Player):
         positional: bool = True,
         refined: int = REFINED,
         attack_nodes: int = ATTACK_NODES,
+        attack_samples: int = ATTACK_SAMPLES,
+        sample: int | None = None,
     ) -> None:
         super().__init__(seed)
+        self.sample = sample  # weigh at most this many candidates (a play-out's quick player)
         self.positional = positional
+        self.weighs_positions = positional
         self.refined = refined
         self.attack_nodes = attack_nodes  # a fast player (search's play-outs) enumerates less
+        self.attack_samples = attack_samples  # and estimates a larger tree from fewer rolls
         self._material: dict[int, Material] = {}
         self._position: Position | None = None
+
+    @property
+    def attack_budget(self) -> dict[str, int]:
+        return {"max_nodes": self.attack_nodes, "samples": self.attack_samples}
 
     def position(self, game: Game, material: Material) -> Position:
         """The positional evaluation of this state, kept while the state stands (a table
@@ -239,6 +266,8 @@ class GreedyPlayer(Player):
         position: Position | None = None
         scored: list[Scored] = []
         options = self.options(game)
+        if self.sample is not None:
+            options = sampled(options, self.sample, rng)
         if self.positional:
             position = self.measure_moves(game, material, options)
         for candidate in options:
@@ -287,12 +316,13 @@ class GreedyPlayer(Player):
                 # an attack: exact over its resolver's outcomes (merged by the resolver's
                 # folds: missile salvoes too); any other action replayed whole
                 effect = attack_effect(
-                    game, item.candidate.action, material, side, max_nodes=self.attack_nodes
+                    game, item.candidate.action, material, side, **self.attack_budget
                 ) or expected_value(game, item.candidate.action, material, side)
             except UserError:
                 continue
             scored[k] = self.judged(game, item.candidate, effect, now, item.gain, item.where)
-        self.plan_ahead(game, scored, material, side)
+        if self.positional:  # a play-out's quick player looks one step only
+            self.plan_ahead(game, scored, material, side)
         self.settle(game, scored)
         order = list(range(len(scored)))
         rng.shuffle(order)
@@ -327,7 +357,7 @@ class GreedyPlayer(Player):
                 for params in choice_params(choice):
                     action = Action(choice.kind, actor, params)
                     effect = attack_effect(
-                        after, action, material, side, complete=False, max_nodes=self.attack_nodes
+                        after, action, material, side, complete=False, **self.attack_budget
                     )
                     if effect is not None and effect.expected - base > best:
                         best, named = effect.expected - base, choice.title
@@ -369,9 +399,7 @@ class GreedyPlayer(Player):
         why = self.describe(title, action, delta, effect.outcomes, effect.exact, where)
         if abs(delta) < 1e-9 and effect.exact and candidate.target is not None:
             # the roll comes later: the attack's effect over its resolver's outcomes
-            later = attack_effect(
-                game, action, material, game.side_to_act, max_nodes=self.attack_nodes
-            )
+            later = attack_effect(game, action, material, game.side_to_act, **self.attack_budget)
             if later is not None:
                 gained = later.expected - now
                 how = (
@@ -525,6 +553,33 @@ class GreedyPlayer(Player):
         return gain, words
 
 
+def sampled(options: list[Candidate], count: int, rng: random.Random) -> list[Candidate]:
+    """At most `count` candidates (and passing): one of every choice offered in turn, the
+    choices and their parameter sets in a random order, so that each choice is weighed
+    before any gets a second set."""
+    if len(options) <= count:
+        return options
+    groups: dict[tuple[str, str, str], list[Candidate]] = {}
+    kept = [candidate for candidate in options if candidate.is_pass]
+    for candidate in options:
+        if not candidate.is_pass:
+            choice = candidate.choice
+            groups.setdefault((choice.kind, choice.actor, choice.title), []).append(candidate)
+    queues = list(groups.values())
+    rng.shuffle(queues)
+    for queue in queues:
+        rng.shuffle(queue)
+    chosen: list[Candidate] = []
+    while len(chosen) < count and queues:
+        for queue in list(queues):
+            if len(chosen) >= count:
+                break
+            chosen.append(queue.pop())
+            if not queue:
+                queues.remove(queue)
+    return kept + chosen
+
+
 def _is_nothing(outcome: Hashable) -> bool:
     try:
         return outcome in NOTHING
@@ -554,7 +609,12 @@ class SearchPlayer(Player):
         self.greedy = GreedyPlayer(self.seed)
         # the play-outs: greedy on one sampled roll per candidate, without the geometry
         self.rollout = GreedyPlayer(
-            self.seed + 1, positional=False, refined=0, attack_nodes=ROLLOUT_NODES
+            self.seed + 1,
+            positional=False,
+            refined=0,
+            attack_nodes=ROLLOUT_NODES,
+            attack_samples=ROLLOUT_ATTACK_SAMPLES,
+            sample=ROLLOUT_SAMPLE,
         )
 
     def decide(self, game: Game) -> Decision:
@@ -564,6 +624,8 @@ class SearchPlayer(Player):
         for scored in self.greedy.ranked(game):  # the best the rules accept
             if len(ranked) >= self.budget.width:
                 break
+            if ranked and scored.score < ranked[0].score - CLOSE_CALL:
+                break  # a clear call: the play-outs are for the close ones
             if self.try_apply(game, scored.candidate.action) is not None:
                 ranked.append(scored)
         if not ranked:
@@ -571,7 +633,9 @@ class SearchPlayer(Player):
         if len(ranked) == 1:
             only = ranked[0]
             after = game.apply(only.candidate.action)
-            return Decision(after.steps[-1].action, only.why, after, only.score)
+            close = f"{CLOSE_CALL:.0%}"
+            why = f"{only.why} | search: a clear call, no other choice scored within {close}"
+            return Decision(after.steps[-1].action, why, after, only.score)
         side = game.side_to_act
         material = self.greedy.material(game)
         # common random numbers: every candidate is played out with the same dice in a
@@ -602,7 +666,7 @@ class SearchPlayer(Player):
             return Decision(after.steps[-1].action, why, after, chosen.score)
         gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
         best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
-        if gains[best] <= SEARCH_MARGIN:  # not clearly better than the one-step choice
+        if not beats_one_step(diffs[best], tied=ranked[best].score >= ranked[0].score - TIE):
             best = 0
         chosen = ranked[best]
         mean = sum(means[best]) / len(means[best])
@@ -629,6 +693,30 @@ class SearchPlayer(Player):
                 break
             game = self.rollout.decide(game).after
         return material.value(game.state, side)
+
+
+def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
+    """Whether a candidate's paired gains over the greedy player's choice make it the
+    choice: a tie the one-step look broke by the seed alone goes to a better mean; a
+    candidate it scored lower must be `clearly_better`."""
+    if tied:
+        return bool(diffs) and sum(diffs) / len(diffs) > 0
+    return clearly_better(diffs)
+
+
+def clearly_better(diffs: list[float]) -> bool:
+    """Whether paired gains over the one-step choice say it is beaten: a mean gain above
+    `SEARCH_MARGIN` and above its own standard error (noise of a few play-outs alone
+    does not overturn the exact one-step look)."""
+    if not diffs:
+        return False
+    mean = sum(diffs) / len(diffs)
+    if mean <= SEARCH_MARGIN:
+        return False
+    if len(diffs) < 2:
+        return True
+    variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    return mean > math.sqrt(variance / len(diffs))
 
 
 def reseeded(game: Game, seed: int) -> Game:

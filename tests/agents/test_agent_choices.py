@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -15,6 +16,7 @@ from tactical.agents import (
     hints,
     make_player,
     play_game,
+    players,
     with_options,
 )
 from tactical.agents.candidates import candidates, field_values, move_paths
@@ -27,7 +29,14 @@ from tactical.agents.evaluation import (
     expected_value,
     stratified,
 )
-from tactical.agents.players import AVOIDED
+from tactical.agents.players import (
+    AVOIDED,
+    CLOSE_CALL,
+    SEARCH_MARGIN,
+    beats_one_step,
+    clearly_better,
+    sampled,
+)
 from tactical.dice import TooManyOutcomes, enumerate_outcomes, numbered_die
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
@@ -281,3 +290,61 @@ def test_an_estimate_too_large_to_enumerate_reads_its_first_roll_exactly():
     assert expected == pytest.approx(1.0) and runs == 13
     assert stratified(after, 7, 8) == (expected, runs)  # the same seed, the same estimate
     assert stratified(lambda dice: 0.25, 7, 8) == (0.25, 1)  # nothing rolled: exact
+
+
+def test_move_paths_limit_keeps_the_first_legal_ones():
+    """A play-out's quick player takes a rules move's first legal path (one preview)."""
+    game = Game.new(short_scenario("sw-d6-capital"), 1)
+    unit = game.state.units[0].id
+    every = move_paths(game, unit)
+    assert len(every) > 1
+    assert move_paths(game, unit, limit=1) == every[:1]
+
+
+def test_a_quick_players_sample_weighs_every_choice_before_a_second_set():
+    """`sampled`: passing always kept; one parameter set of each choice offered before any
+    choice gets a second, at most `count` in all, the same for the same generator."""
+    game = battle_at_combat()
+    options = GreedyPlayer(1).options(game)
+    choices = {(c.choice.kind, c.choice.actor, c.choice.title) for c in options if not c.is_pass}
+    assert len(options) > len(choices) + 1  # some choice has several parameter sets
+    count = len(choices) + 1
+    kept = sampled(options, count, random.Random(3))
+    assert sum(c.is_pass for c in kept) == 1
+    rest = [c for c in kept if not c.is_pass]
+    assert len(rest) == count
+    assert {(c.choice.kind, c.choice.actor, c.choice.title) for c in rest} == choices
+    assert all(c in options for c in kept)
+    assert sampled(options, count, random.Random(3)) == kept
+    assert sampled(options, len(options), random.Random(3)) == options
+
+
+def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error():
+    assert not clearly_better([])
+    assert not clearly_better([SEARCH_MARGIN, SEARCH_MARGIN])  # not above the margin
+    assert clearly_better([0.02, 0.02, 0.02])  # the same gain in every play-out
+    assert clearly_better([0.03, 0.01, 0.02])  # mean 0.02, standard error 0.0058
+    assert not clearly_better([0.2, -0.15, 0.01])  # mean 0.02, standard error 0.10
+
+
+def test_search_breaks_the_one_step_looks_ties_by_the_better_mean():
+    """Tied with greedy's choice (within `TIE`): any mean gain wins; below it: clearly."""
+    assert beats_one_step([0.002, 0.0], tied=True)
+    assert not beats_one_step([0.002, 0.0], tied=False)
+    assert not beats_one_step([0.0, 0.0], tied=True)
+    assert not beats_one_step([], tied=True)
+    assert beats_one_step([0.03, 0.01, 0.02], tied=False)
+
+
+def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
+    """No other candidate within `CLOSE_CALL` of the best: the greedy choice, no play-out.
+    At Heavy Combat's first fire the best two are 1 point of material apart."""
+    game = fire_phase()
+    best, second = GreedyPlayer(4).ranked(game)[:2]
+    assert 0.005 < best.score - second.score < CLOSE_CALL
+    budget = Budget(playouts=6, seconds=None, width=3, horizon=3)
+    assert "play-outs" in SearchPlayer(4, budget).decide(game).why  # a close call
+    monkeypatch.setattr(players, "CLOSE_CALL", 0.005)
+    decision = SearchPlayer(4, budget).decide(game)
+    assert "a clear call" in decision.why and "play-outs" not in decision.why
+    assert decision.action == GreedyPlayer(4).decide(game).action
