@@ -338,13 +338,14 @@ def test_search_breaks_the_one_step_looks_ties_by_the_better_mean():
 
 def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
     """No other candidate within `CLOSE_CALL` of the best: the greedy choice, no play-out.
-    At Heavy Combat's first fire the best two are 1 point of material apart."""
+    At Heavy Combat's first fire the best two are close: a narrower window leaves one."""
     game = fire_phase()
     best, second = GreedyPlayer(4).ranked(game)[:2]
-    assert 0.005 < best.score - second.score < CLOSE_CALL
+    gap = best.score - second.score
+    assert 0 < gap < CLOSE_CALL
     budget = Budget(playouts=6, seconds=None, width=3, horizon=3)
     assert "play-outs" in SearchPlayer(4, budget).decide(game).why  # a close call
-    monkeypatch.setattr(players, "CLOSE_CALL", 0.005)
+    monkeypatch.setattr(players, "CLOSE_CALL", gap / 2)
     decision = SearchPlayer(4, budget).decide(game)
     assert "a clear call" in decision.why and "play-outs" not in decision.why
     assert decision.action == GreedyPlayer(4).decide(game).action
