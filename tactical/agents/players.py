@@ -23,12 +23,13 @@ one-line `why`. The same seed and the same game give the same decision.
   outcomes; common random numbers make the comparison paired), then by a quick greedy
   player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
   first, scored on one sampled roll; a rules move on its first legal path), and valued
-  by the material count; a candidate replaces the greedy player's own choice when it
-  was tied with it (within `TIE`: the one-step look cannot tell them apart) and gains on
-  average, else only when its mean paired gain exceeds `SEARCH_MARGIN` and its own
-  standard error (flat Monte Carlo over the chance outcomes). Its budget is a number of
-  play-outs (deterministic) and a time limit per decision (default 1 s), whichever ends
-  first.
+  by the material count, the candidate's own roll replaced by its exact expectation (a
+  control variate: what a play-out adds is the consequences). A candidate replaces the
+  greedy player's own choice when it was tied with it (within `TIE`: the one-step look
+  cannot tell them apart) and gains on average, else only when its mean paired gain
+  exceeds `SEARCH_MARGIN` and its own standard error (flat Monte Carlo over the chance
+  outcomes). Its budget is a number of play-outs (deterministic) and a time limit per
+  decision (default 1 s), whichever ends first.
 
 Table moves of the session (which are not a go) are made in the turn's first phase, at
 most once per unit, so that a player always gets on with the game.
@@ -650,7 +651,10 @@ class SearchPlayer(Player):
                 break
             sampled = reseeded(game, rng.getrandbits(48))
             values = [
-                self.play_out(sampled, scored.candidate.action, side, material) for scored in ranked
+                self.estimate(
+                    scored, self.play_out(sampled, scored.candidate.action, side, material)
+                )
+                for scored in ranked
             ]
             if values[0] is None:
                 continue
@@ -683,16 +687,37 @@ class SearchPlayer(Player):
         )
         return Decision(after.steps[-1].action, why, after, mean)
 
-    def play_out(self, game: Game, action: Action, side: str, material: Material) -> float | None:
+    def play_out(
+        self, game: Game, action: Action, side: str, material: Material
+    ) -> tuple[float, float] | None:
+        """The material for `side` right after `action` (its own dice as sampled) and after
+        the play-out's further steps; None when the rules refuse it."""
         try:
             game = game.apply(action)
         except UserError:
             return None
+        first = material.value(game.state, side)
         for _ in range(self.budget.horizon):
             if game.over:
                 break
             game = self.rollout.decide(game).after
-        return material.value(game.state, side)
+        return first, material.value(game.state, side)
+
+    @staticmethod
+    def estimate(scored: Scored, played: tuple[float, float] | None) -> float | None:
+        """A play-out's value of a candidate: the exact expected material right after it
+        (the greedy player's enumeration over its resolver's outcomes) plus what the
+        play-out's later steps changed. The candidate's own roll, the loudest noise of a
+        play-out, is replaced by its exact expectation (a control variate: the same
+        mean, much less spread); the consequences (return fire from a unit left whole,
+        say) stay."""
+        if played is None:
+            return None
+        first, last = played
+        effect = scored.effect
+        if effect is None or not (effect.exact or effect.outcomes > 1):
+            return last  # no exact expectation to stand in for its roll
+        return effect.expected + last - first
 
 
 def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
