@@ -56,6 +56,7 @@ from tactical.agents.evaluation import (
     sampled_value,
 )
 from tactical.errors import UserError
+from tactical.model import GameState
 from tactical.rules.base import Action
 from tactical.session.game import MOVE, PASS, Game
 
@@ -409,7 +410,7 @@ class GreedyPlayer(Player):
                     else f"{later.outcomes} sample rolls"
                 )
                 why = (
-                    f"{title} at {candidate.target}: expected material gain "
+                    f"{title} at {unit_name(game.state, candidate.target)}: expected material gain "
                     f"{100 * gained:+.1f}% when it is rolled ({how})"
                 )
                 score += LATER_WEIGHT * gained
@@ -424,7 +425,8 @@ class GreedyPlayer(Player):
                 worth = material.remaining(state, target) / total if target else 0.0
                 score += ODDS_WEIGHT * chance * worth
                 why = (
-                    f"{title} at {candidate.target}: {min(100, round(100 * chance))}% "
+                    f"{title} at {unit_name(game.state, candidate.target)}: "
+                    f"{min(100, round(100 * chance))}% "
                     f"chance of an effect (exact odds) on a target worth "
                     f"{round(100 * worth)}% of all strength"
                 )
@@ -550,8 +552,13 @@ class GreedyPlayer(Player):
             and state.unit(contact.id).side == state.unit(actor).side
         ):  # a ram of its own side's unit: stopped, and the rules may damage it
             gain -= AVOIDED
-            words += f"; rams {contact.id} of its own side"
+            words += f"; rams {unit_name(state, contact.id)} of its own side"
         return gain, words
+
+
+def unit_name(state: GameState, unit_id: str) -> str:
+    """A unit as a player knows it: by its name (its id only when it has none)."""
+    return (state.unit(unit_id).name or unit_id) if state.has_unit(unit_id) else unit_id
 
 
 def sampled(options: list[Candidate], count: int, rng: random.Random) -> list[Candidate]:

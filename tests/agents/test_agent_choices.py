@@ -188,6 +188,8 @@ def test_an_attack_rolled_later_is_valued_exactly_over_its_resolvers_outcomes():
     decision = GreedyPlayer(2).decide(game)
     assert decision.action.kind == "fire"
     assert "expected material gain" in decision.why and "when it is rolled" in decision.why
+    aimed = game.state.unit(str(decision.action.params["target"]))
+    assert f" at {aimed.name}:" in decision.why and aimed.id not in decision.why  # by name
 
 
 def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
@@ -266,7 +268,7 @@ def test_greedy_will_not_ram_a_unit_of_its_own_side():
     gain, words = player.move_gain(crowded, position, mover)
     plain = position.reach(actor, rammed.final).score - position.reach(actor).score
     assert gain == pytest.approx(plain - AVOIDED)
-    assert f"rams {friend.id} of its own side" in words
+    assert f"rams {friend.name} of its own side" in words
     clear_position = player.position(game, player.material(game))
     assert "rams" not in player.move_gain(game, clear_position, mover)[1]
 
