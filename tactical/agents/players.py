@@ -56,8 +56,7 @@ from tactical.agents.evaluation import (
     sampled_value,
 )
 from tactical.errors import UserError
-from tactical.model import GameState
-from tactical.rules.base import Action
+from tactical.rules.base import Action, unit_name
 from tactical.session.game import MOVE, PASS, Game
 
 LEVELS = ("random", "greedy", "search")
@@ -554,11 +553,6 @@ class GreedyPlayer(Player):
             gain -= AVOIDED
             words += f"; rams {unit_name(state, contact.id)} of its own side"
         return gain, words
-
-
-def unit_name(state: GameState, unit_id: str) -> str:
-    """A unit as a player knows it: by its name (its id only when it has none)."""
-    return (state.unit(unit_id).name or unit_id) if state.has_unit(unit_id) else unit_id
 
 
 def sampled(options: list[Candidate], count: int, rng: random.Random) -> list[Candidate]:

@@ -7,14 +7,29 @@ same game. The search level runs with a tiny deterministic budget (play-outs, no
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from agent_scenarios import RULES, TINY_SEARCH
+from plain_words import code_like
 
 from tactical.agents import LEVELS, play_game
 from tactical.session.game import Game
 from tactical.session.log import game_log
 
 SEED = 15
+
+
+def ids_in(state, text: str) -> list[str]:
+    """Unit ids a why names instead of the unit's name (ids like `ares-catapult`)."""
+    return [
+        u.id
+        for u in state.units
+        if u.name
+        and u.name != u.id
+        and re.search(rf"(?<![\w-]){re.escape(u.id)}(?![\w-])", text)
+        and any(c in u.id for c in "-_0123456789")
+    ]
 
 
 def replayed(record) -> Game:
@@ -35,6 +50,7 @@ def test_an_ai_game_ends_with_every_decision_accepted(scenarios, rules_id, level
     assert record.game.over and record.refused == 0
     assert len(record.whys) == record.steps > 0
     assert all(why.strip() for _, _, why in record.whys)
+    assert not [why for _, _, why in record.whys if code_like(why) or ids_in(state, why)]
     again = replayed(record)
     assert again.outcome == record.outcome
     assert game_log(again).text() == record.log_text

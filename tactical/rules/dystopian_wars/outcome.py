@@ -44,9 +44,7 @@ def outcome(state: GameState, start: GameState) -> Outcome | None:
     if result is None:
         return None
     sides = start.sides
-    scores = tuple(
-        (side, float(victory.total_victory_points(state, side))) for side in sides
-    )
+    scores = tuple((side, float(victory.total_victory_points(state, side))) for side in sides)
     how = str(result.get("how", "draw"))
     winner = result.get("winner")
     if how == "draw":

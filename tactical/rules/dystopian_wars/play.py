@@ -50,6 +50,7 @@ from tactical.rules.base import (
     StageStep,
     TurnPosition,
     TurnSequence,
+    unit_name,
 )
 from tactical.rules.dystopian_wars import (
     RULE_SYSTEM,
@@ -598,6 +599,15 @@ def _current_step(act: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _named(state: GameState, record: Mapping[str, Any], role: str) -> str:
+    """A declared attack's attacker or target by name, "(gone)" once it has left the
+    table."""
+    unit_id = str(record[role])
+    if state.has_unit(unit_id):
+        return unit_name(state, unit_id)
+    return f"{record.get(f'{role}_name', unit_id)} (gone)"
+
+
 def _resolve_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionChoice, ...]:
     step = _current_step(act)
     found = []
@@ -608,7 +618,8 @@ def _resolve_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
             _choice(
                 "resolve-attack",
                 str(act["side"]),
-                f"{record['attacker']}: {record['weapon']} at {record['target']} ({step})",
+                f"{_named(state, record, 'attacker')}: {record['weapon']} at "
+                f"{_named(state, record, 'target')} ({step})",
                 Field(
                     "attack",
                     "int",
@@ -1096,6 +1107,9 @@ def _record_attack(
         side=unit.side,
         weapon=weapon,
         target=target,
+        # the names as declared: a model destroyed before the roll is still named so
+        attacker_name=unit.name or unit.id,
+        target_name=target_unit.name or target,
         step=step,
         params=FrozenMap({k: v for k, v in params.items()}),
         counter=counter,

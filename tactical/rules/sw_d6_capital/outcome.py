@@ -35,8 +35,6 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     if condition.destroyed:
         return UnitCondition.gone(value)
     rank = LEVELS.index(condition.level) if condition.level in LEVELS else len(LEVELS) - 1
-    crippled = (
-        condition.catastrophic or condition.controls_dead or rank >= LEVELS.index(SEVERE)
-    )
+    crippled = condition.catastrophic or condition.controls_dead or rank >= LEVELS.index(SEVERE)
     lost = 1.0 if crippled else rank / (len(LEVELS) - 1)
     return UnitCondition(value, lost, crippled, not crippled)

@@ -208,6 +208,31 @@ def test_R002_28_segments_in_order():
     assert kinds(state) == [] and kinds(state, "B") == ["activate"]  # the sides alternate
 
 
+def test_R002_28_an_attack_to_resolve_names_its_models_even_when_gone():
+    """The resolve step lists each declared attack by the models' names, as a player knows
+    them; a target that left the table before its roll is named as declared, "(gone)"."""
+    state = play.setup(
+        table(
+            unit("a1", 30, 10, name="Ruler", squadron="sq", min_move=2.0),
+            unit("b1", 30, 24, "B", heading=180, name="Blucher", squadron="sq"),
+        )
+    )
+    state = _run(
+        state,
+        ("initiative", "A", {}, [6, 1]),
+        ("activate", "A", {"squadron": "sq"}, []),
+        ("command", "A", {}, []),
+        ("end-movement", "A", {}, []),
+        ("declare-attack", "a1", {"weapon": "Guns", "target": "b1"}, []),
+        ("end-declarations", "A", {}, []),
+    )
+    titles = [c.title for c in DW.actions(state, ACTIVATION, "A") if c.kind == "resolve-attack"]
+    assert titles == ["Ruler: Guns at Blucher (3d)"]
+    gone = state.without_unit("b1")
+    titles = [c.title for c in DW.actions(gone, ACTIVATION, "A") if c.kind == "resolve-attack"]
+    assert titles == ["Ruler: Guns at Blucher (gone) (3d)"]
+
+
 def test_R002_28_counterattacks_and_step_order():
     state = play.setup(
         table(
