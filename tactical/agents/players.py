@@ -25,9 +25,9 @@ one-line `why`. The same seed and the same game give the same decision.
   first, scored on one sampled roll; a rules move on its first legal path), and valued
   by the material count, the candidate's own roll replaced by its exact expectation (a
   control variate: what a play-out adds is the consequences). A candidate replaces the
-  greedy player's own choice when it was tied with it (within `TIE`: the one-step look
-  cannot tell them apart) and gains on average, else only when its mean paired gain
-  exceeds `SEARCH_MARGIN` and its own standard error (flat Monte Carlo over the chance
+  greedy player's own choice when its mean paired gain exceeds its own standard error
+  and a margin: `TIE_MARGIN` where the two were tied (within `TIE`: the one-step look
+  cannot tell them apart), else `SEARCH_MARGIN` (flat Monte Carlo over the chance
   outcomes). Its budget is a number of play-outs (deterministic) and a time limit per
   decision (default 1 s), whichever ends first.
 
@@ -77,6 +77,7 @@ FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`p
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 CLOSE_CALL = 0.05  # search weighs the candidates scored within this much of the best only
 TIE = 0.005  # candidates this close the one-step look cannot tell apart: the play-outs do
+TIE_MARGIN = 0.001  # and a tie goes to a candidate gaining more than this (not rounding)
 
 
 @dataclass(frozen=True)
@@ -647,15 +648,14 @@ class SearchPlayer(Player):
         rng = self.rng(game)
         start = self.clock()
         rounds = max(1, self.budget.playouts // len(ranked))
+        anchors = [self.anchor(game, scored, material, side) for scored in ranked]
         for _ in range(rounds):
             if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
                 break
             sampled = reseeded(game, rng.getrandbits(48))
             values = [
-                self.estimate(
-                    scored, self.play_out(sampled, scored.candidate.action, side, material)
-                )
-                for scored in ranked
+                estimate(anchor, self.play_out(sampled, scored.candidate.action, side, material))
+                for scored, anchor in zip(ranked, anchors, strict=True)
             ]
             if values[0] is None:
                 continue
@@ -705,39 +705,50 @@ class SearchPlayer(Player):
         return first, material.value(game.state, side)
 
     @staticmethod
-    def estimate(scored: Scored, played: tuple[float, float] | None) -> float | None:
-        """A play-out's value of a candidate: the exact expected material right after it
-        (the greedy player's enumeration over its resolver's outcomes) plus what the
-        play-out's later steps changed. The candidate's own roll, the loudest noise of a
-        play-out, is replaced by its exact expectation (a control variate: the same
-        mean, much less spread); the consequences (return fire from a unit left whole,
-        say) stay."""
-        if played is None:
-            return None
-        first, last = played
+    def anchor(game: Game, scored: Scored, material: Material, side: str) -> float | None:
+        """The exact expected material right after a candidate that rolls at once (the
+        greedy player's enumeration over its resolver's outcomes); None for one that
+        rolls nothing now (a declaration rolled at a later step, a move, a pass), or
+        whose expectation is only a sample."""
         effect = scored.effect
         if effect is None or not (effect.exact or effect.outcomes > 1):
-            return last  # no exact expectation to stand in for its roll
-        return effect.expected + last - first
+            return None
+        try:
+            rolls_now = not sampled_value(game, scored.candidate.action, material, side).exact
+        except UserError:
+            return None
+        return effect.expected if rolls_now else None
+
+
+def estimate(anchor: float | None, played: tuple[float, float] | None) -> float | None:
+    """A play-out's value of a candidate: with an `anchor` (the exact expectation of its
+    own roll), the anchor plus what the play-out's later steps changed: the candidate's
+    own roll, the loudest noise of a play-out, replaced by its expectation (a control
+    variate: the same mean, much less spread; the consequences, return fire from a unit
+    left whole, say, stay); without, the material where the play-out ends."""
+    if played is None:
+        return None
+    first, last = played
+    return last if anchor is None else anchor + last - first
 
 
 def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
     """Whether a candidate's paired gains over the greedy player's choice make it the
-    choice: a tie the one-step look broke by the seed alone goes to a better mean; a
-    candidate it scored lower must be `clearly_better`."""
+    choice (`clearly_better`): by a small margin where the one-step look broke a tie by
+    the seed alone, by `SEARCH_MARGIN` where it scored the candidate lower."""
     if tied:
-        return bool(diffs) and sum(diffs) / len(diffs) > 0
+        return clearly_better(diffs, margin=TIE_MARGIN)
     return clearly_better(diffs)
 
 
-def clearly_better(diffs: list[float]) -> bool:
+def clearly_better(diffs: list[float], margin: float = SEARCH_MARGIN) -> bool:
     """Whether paired gains over the one-step choice say it is beaten: a mean gain above
-    `SEARCH_MARGIN` and above its own standard error (noise of a few play-outs alone
-    does not overturn the exact one-step look)."""
+    `margin` and above its own standard error (noise of a few play-outs alone does not
+    overturn the exact one-step look)."""
     if not diffs:
         return False
     mean = sum(diffs) / len(diffs)
-    if mean <= SEARCH_MARGIN:
+    if mean <= margin:
         return False
     if len(diffs) < 2:
         return True

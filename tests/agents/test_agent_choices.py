@@ -330,10 +330,12 @@ def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error
 
 
 def test_search_breaks_the_one_step_looks_ties_by_the_better_mean():
-    """Tied with greedy's choice (within `TIE`): any mean gain wins; below it: clearly."""
-    assert beats_one_step([0.002, 0.0], tied=True)
-    assert not beats_one_step([0.002, 0.0], tied=False)
-    assert not beats_one_step([0.0, 0.0], tied=True)
+    """Tied with greedy's choice (within `TIE`): a gain past `TIE_MARGIN` and its standard
+    error wins; below it: past `SEARCH_MARGIN`. Rounding noise never switches."""
+    assert beats_one_step([0.003, 0.003], tied=True)
+    assert not beats_one_step([0.003, 0.003], tied=False)
+    assert not beats_one_step([1e-17, 1e-17], tied=True)  # float rounding, not a gain
+    assert not beats_one_step([0.006, -0.004], tied=True)  # within its standard error
     assert not beats_one_step([], tied=True)
     assert beats_one_step([0.03, 0.01, 0.02], tied=False)
 
