@@ -659,17 +659,24 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
     memoised while the state lives: the exact enumerator and sampling resolve the same
     attack on the same state many times, and `declare` is a pure function of the two.
     A refused declaration raises each time (UserError), like `declare`."""
-    cached = _REDECLARED.get(id(state))
-    if cached is None or cached[0]() is not state:
-        if len(_REDECLARED) > 32:
-            _REDECLARED.clear()
-        cached = (weakref.ref(state), {})
-        _REDECLARED[id(state)] = cached
-    found = cached[1].get(attack)
+    memo = _state_memo(_REDECLARED, state)
+    found = memo.get(attack)
     if found is None:
         found = declare(state, attack.attacker, attack.weapon, attack.target, _declared(attack))
-        cached[1][attack] = found
+        memo[attack] = found
     return found
+
+
+def _state_memo(table: dict[int, tuple[weakref.ref[GameState], dict]], state: GameState) -> dict:
+    """`table`'s memo for `state`, new when the state is new: keyed by id with a weak
+    reference beside it (states are immutable but not cheap to hash); a few states kept."""
+    cached = table.get(id(state))
+    if cached is None or cached[0]() is not state:
+        if len(table) > 32:
+            table.clear()
+        cached = (weakref.ref(state), {})
+        table[id(state)] = cached
+    return cached[1]
 
 
 def _declared(attack: Attack) -> dict[str, Any]:
@@ -692,13 +699,8 @@ _PREPARED: dict[int, tuple[weakref.ref[GameState], dict[Attack, Prepared]]] = {}
 def prepared(state: GameState, attack: Attack) -> Prepared:
     """The deterministic part of resolving `attack` on `state` (memoised while the state lives:
     sampling and the exact enumerator resolve the same attack many times)."""
-    cached = _PREPARED.get(id(state))
-    if cached is None or cached[0]() is not state:
-        if len(_PREPARED) > 32:
-            _PREPARED.clear()
-        cached = (weakref.ref(state), {})
-        _PREPARED[id(state)] = cached
-    found = cached[1].get(attack)
+    memo = _state_memo(_PREPARED, state)
+    found = memo.get(attack)
     if found is None:
         weapon = card(state.unit(attack.attacker)).weapon(attack.weapon)
         assert weapon is not None
@@ -707,7 +709,7 @@ def prepared(state: GameState, attack: Attack) -> Prepared:
             _declare_event(attack, weapon),
             *_facts_events(state, attack, weapon, defence, guardian),
         )
-        found = cached[1][attack] = Prepared(weapon, defence, guardian, events)
+        found = memo[attack] = Prepared(weapon, defence, guardian, events)
     return found
 
 
