@@ -226,13 +226,13 @@ def menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -
 
 
 def unique_labels(choices: Sequence[ActionChoice]) -> tuple[str, ...]:
-    """The list's rows: pygame_gui reports a picked row by its text, so equal titles are told
-    apart by their actor, then by a number."""
+    """The list's rows: pygame_gui reports a picked row by its text, so equal titles (two
+    models of one class) are told apart by their actor, in words, then by a number."""
     labels: list[str] = []
     for choice in choices:
         label = choice_label(choice)
         if label in labels:
-            label = f"{label} [{choice.actor}]"
+            label = f"{label} ({choice_words(choice.actor)})"
         number = 2
         base = label
         while label in labels:

@@ -24,6 +24,7 @@ from tactical.ui.declaration import (
     format_value,
     is_move_choice,
     parse_value,
+    unique_labels,
     unit_fields,
 )
 
@@ -647,3 +648,19 @@ def test_a_drawn_moves_card_takes_the_odds_place_and_apply_becomes_move(ui):
     panel.show_odds(None, "")  # the tool closed: the panel is a form again
     assert panel.move_legal is None and panel.roll_button.text == "Move"  # its kind
     assert panel.problem.startswith("path: draw the move on the table")
+
+
+def test_equal_rows_are_told_apart_by_their_model_in_words_then_a_number():
+    """Two models of one class offer the same title: the second row names its model in
+    words ("attacker 2", not the id `attacker-2`), a third equal row gets a number."""
+    gun = "Attacker Class Frigate: Gun"
+    choices = (
+        ActionChoice("declare-attack", "attacker-1", gun, spec_id="R002.36"),
+        ActionChoice("declare-attack", "attacker-2", gun, spec_id="R002.36"),
+        ActionChoice("declare-attack", "attacker-2", gun, spec_id="R002.36"),
+    )
+    assert unique_labels(choices) == (
+        f"{gun} (R002.36)",
+        f"{gun} (R002.36) (attacker 2)",
+        f"{gun} (R002.36) (attacker 2) #2",
+    )
