@@ -155,7 +155,12 @@ class PlayScreen(GameFiles):
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
         view = self.ai.marked(TrackerView.of_game(game, colours), live=self.replay is None)
-        self.tracker.update(view, can_pass=self.replay is None)
+        refusal = game.pass_refusal() if self.replay is None else None
+        self.tracker.update(
+            view,
+            can_pass=self.replay is None,
+            pass_refused=None if refusal is None else _cited(refusal.reason, refusal.spec_id),
+        )
         self._update_choices()
         self._update_log()
         self.refresh_odds()
@@ -761,4 +766,10 @@ class PlayScreen(GameFiles):
         self.log.kill()
 
 
+def _cited(text: str, spec_id: str | None) -> str:
+    """A reason as a player reads it, with the rule it comes from."""
+    return f"{text} ({spec_id})" if spec_id else text
+
+
 __all__ = ["PlayScreen"]
+

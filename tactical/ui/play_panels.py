@@ -55,6 +55,7 @@ from tactical.ui.turns import NamedEntry, named_order
 PAD = 4
 ROW = 26  # height of a button row
 NEXT_WIDTH = 72
+NEXT_TIP = "N: end this side's go (pass)"
 STEP_LABEL_WIDTH = 100
 FILE_BUTTON_WIDTH = 66
 TRACKER_LINE = 20  # pixels per tracker text line (line spacing 1.0 of the 14 px theme font)
@@ -304,18 +305,26 @@ class PhaseTracker(_PanelBox):
             "Next",
             manager,
             container=self.panel,
-            tool_tip_text="N: end this side's go (pass)",
+            tool_tip_text=NEXT_TIP,
         )
+        self._next_tip = NEXT_TIP
         self.view: TrackerView | None = None
         self.html = ""
         self.text_builds = 0  # how often the text was laid out again (tests watch it)
         self._side_colour: Colour | None = None
         self._layout()
 
-    def update(self, view: TrackerView, *, can_pass: bool = True) -> None:
-        """Show `view`; Next is enabled when `can_pass` (not while replaying). The text is laid
-        out again only when it changed."""
+    def update(
+        self, view: TrackerView, *, can_pass: bool = True, pass_refused: str | None = None
+    ) -> None:
+        """Show `view`; Next is enabled when `can_pass` (not while replaying); its tool tip
+        says why a pass is refused now (`pass_refused`: the rules oblige a step first; a
+        click says it too). The text is laid out again only when it changed."""
         _enable(self.next_button, can_pass)
+        tip = NEXT_TIP if pass_refused is None else f"{NEXT_TIP}. Not now: {pass_refused}"
+        if tip != self._next_tip:
+            self._next_tip = tip
+            self.next_button.set_tooltip(tip)
         if view == self.view:
             return
         self.view = view

@@ -436,9 +436,18 @@ def _label_candidates(
     fonts: Fonts, name: str, unit_id: str, max_width: int
 ) -> tuple[tuple[str, int], ...]:
     """The labels a unit may have, best first, with their widths: its whole name, its id
-    (cut to fit), its name cut to fit. Worked out once per unit and width; a width past
-    the wider of the two whole texts gives what that width gives (nothing to cut)."""
-    return _candidates_within(fonts, name, unit_id, min(max_width, _widest(fonts, name, unit_id)))
+    in words (a map's short name for it: "attacker-3" reads "Attacker 3"; cut to fit),
+    its name cut to fit. Worked out once per unit and width; a width past the wider of
+    the two whole texts gives what that width gives (nothing to cut)."""
+    short = id_words(unit_id)
+    return _candidates_within(fonts, name, short, min(max_width, _widest(fonts, name, short)))
+
+
+def id_words(unit_id: str) -> str:
+    """A unit id as a short name a player reads: dashes and underscores as spaces, the
+    first letter capital ("tribal-1": "Tribal 1")."""
+    words = " ".join(unit_id.replace("_", " ").replace("-", " ").split()) or unit_id
+    return words[:1].upper() + words[1:]
 
 
 @lru_cache(maxsize=8192)

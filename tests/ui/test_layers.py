@@ -38,7 +38,13 @@ from tactical.ui.layers import (
 )
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.selection import selection_view
-from tactical.ui.units_layer import _draw_bases, _draw_sprites
+from tactical.ui.units_layer import (
+    UNIT_LABEL_SIZE,
+    _draw_bases,
+    _draw_sprites,
+    _label_candidates,
+    id_words,
+)
 
 TABLE = """
 rules = "dystopian-wars"
@@ -571,3 +577,20 @@ def test_a_terrain_kind_of_several_words_reads_as_words_in_the_legend():
     assert "large-city" in {piece.kind for piece in cortex.terrain}
     labels = [e.label for e in legend_entries(cortex, palette.side_colours(cortex.sides))]
     assert "large city" in labels and "large-city" not in labels
+
+
+def test_a_crowded_label_falls_back_to_the_id_in_words_not_the_id():
+    """Where the whole name does not fit, a unit's label is its id as a short name a
+    player reads ("Attacker 3"), never the id itself ("attacker-3"), before its name cut."""
+    assert id_words("attacker-3") == "Attacker 3"
+    assert id_words("blucher_class_2") == "Blucher class 2"
+    assert id_words("wachter") == "Wachter"
+    fonts = shared_fonts()
+    name = "Attacker Class Frigate"
+    room = fonts.width("Attacker 3", UNIT_LABEL_SIZE) + 4
+    assert room < fonts.width(name, UNIT_LABEL_SIZE)
+    labels = [label for label, _ in _label_candidates(fonts, name, "attacker-3", room)]
+    assert labels[0] == "Attacker 3"
+    assert "attacker-3" not in labels
+    whole = [label for label, _ in _label_candidates(fonts, name, "attacker-3", 1000)]
+    assert whole[0] == name

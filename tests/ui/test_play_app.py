@@ -643,3 +643,18 @@ def test_play_without_a_display_is_one_line(monkeypatch, capsys, tmp_path):
     assert main(["play"]) == 2
     err = capsys.readouterr().err
     assert "cannot open a window" in err and err.count("\n") == 1
+
+
+def test_next_says_why_a_pass_is_refused_now(app):
+    """The default map (Dystopian Wars) opens on the Field Order roll, which a fleet must
+    make before it may pass (R002.20): Next's tool tip says so; once rolled, it does not."""
+    tip = app.play.tracker.next_button.tool_tip_text
+    assert tip.startswith("N: end this side's go (pass). Not now: ")
+    assert "Field Order" in tip and tip.endswith("(R002.20)")
+    press_button(app, app.play.tracker.next_button)  # a click says it too, and passes not
+    assert app.play.session.game.step_number == 0
+    assert "cannot pass now" in app.view.status
+    first_step(app)
+    refusal = app.play.session.game.pass_refusal()
+    tip = app.play.tracker.next_button.tool_tip_text
+    assert (refusal is None) == (tip == "N: end this side's go (pass)")
