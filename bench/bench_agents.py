@@ -226,7 +226,10 @@ def main(argv: list[str]) -> int:
         help="soak: also count the games of earlier runs (their --out JSON files)",
     )
     parser.add_argument(
-        "--pairing", choices=("all", "greedy-random", "search-greedy"), default="all"
+        "--pairing",
+        choices=("all", "greedy-random", "search-greedy", "random-random"),
+        default="all",
+        help="strength: one pairing; soak: random-random plays only random games",
     )
     args = parser.parse_args(argv)
     lines: list[str] = []
@@ -245,8 +248,9 @@ def main(argv: list[str]) -> int:
             lines += table(found, strong, weak, args.rules)
             print("\n".join(lines[-len(args.rules) :]), flush=True)
     else:
+        levels = [("random", "random")] if args.pairing == "random-random" else SOAK_LEVELS
         jobs = [
-            (r, seed, *SOAK_LEVELS[seed % len(SOAK_LEVELS)], {})
+            (r, seed, *levels[seed % len(levels)], {})
             for r in args.rules
             for seed in range(args.games)
         ]
