@@ -18,7 +18,9 @@ one-line `why`. The same seed and the same game give the same decision.
   The rule system's hints (`hints`) may make a kind eager or avoided. The best score
   wins; ties go to the seed.
 - `search`: the greedy player's best few candidates, those scored within `CLOSE_CALL`
-  of its best (a clear call stays the greedy player's), each played out with the same
+  of its best (a clear call stays the greedy player's) and a pass only where it is the
+  greedy player's own choice (a few steps cannot value the actions a pass gives up: the
+  play-outs favoured passing), each played out with the same
   sampled dice per round (the step's seed replaced: a sample of the resolvers'
   outcomes; common random numbers make the comparison paired), then by a quick greedy
   player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
@@ -623,14 +625,7 @@ class SearchPlayer(Player):
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
             return self.pass_decision(game, "passes: long enough in this phase")
-        ranked: list[Scored] = []
-        for scored in self.greedy.ranked(game):  # the best the rules accept
-            if len(ranked) >= self.budget.width:
-                break
-            if ranked and scored.score < ranked[0].score - CLOSE_CALL:
-                break  # a clear call: the play-outs are for the close ones
-            if self.try_apply(game, scored.candidate.action) is not None:
-                ranked.append(scored)
+        ranked = self.contenders(game)
         if not ranked:
             return self.pass_decision(game, "passes: nothing else the rules accept")
         if len(ranked) == 1:
@@ -687,6 +682,22 @@ class SearchPlayer(Player):
             f"dice for each), {how}"
         )
         return Decision(after.steps[-1].action, why, after, mean)
+
+    def contenders(self, game: Game) -> list[Scored]:
+        """The candidates played out: the greedy player's choice first, then up to `width`
+        in all of the next best the rules accept within `CLOSE_CALL` of it, passing left
+        out (a play-out is too short to see the actions a pass gives up)."""
+        ranked: list[Scored] = []
+        for scored in self.greedy.ranked(game):  # the best the rules accept
+            if len(ranked) >= self.budget.width:
+                break
+            if ranked and scored.score < ranked[0].score - CLOSE_CALL:
+                break  # a clear call: the play-outs are for the close ones
+            if ranked and scored.candidate.is_pass:
+                continue
+            if self.try_apply(game, scored.candidate.action) is not None:
+                ranked.append(scored)
+        return ranked
 
     def play_out(
         self, game: Game, action: Action, side: str, material: Material

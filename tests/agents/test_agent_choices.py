@@ -353,3 +353,18 @@ def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
     decision = SearchPlayer(4, budget).decide(game)
     assert "a clear call" in decision.why and "play-outs" not in decision.why
     assert decision.action == GreedyPlayer(4).decide(game).action
+
+
+def test_search_plays_out_a_pass_only_where_it_is_greedys_own_choice():
+    """A play-out of a few steps cannot value the actions a pass gives up (they favoured
+    passing: Cortex vessels ended their activation unfired): a pass is a contender only
+    as the greedy player's own choice."""
+    budget = Budget(playouts=6, seconds=None, width=10, horizon=3)
+    game = fire_phase()
+    ranked = GreedyPlayer(4).ranked(game)
+    passing = next(k for k, s in enumerate(ranked) if s.candidate.is_pass)
+    assert 0 < passing < budget.width - 1  # within reach of the contenders
+    assert ranked[0].score - ranked[passing].score < CLOSE_CALL
+    contenders = SearchPlayer(4, budget).contenders(game)
+    assert len(contenders) > 1 and not any(s.candidate.is_pass for s in contenders)
+    assert contenders[0].candidate == ranked[0].candidate
