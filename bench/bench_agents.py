@@ -217,13 +217,16 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--search-games", type=int, default=None, help="default: --games")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="seeds run from this one (more games later)"
+    )
     parser.add_argument("--rules", nargs="*", default=list(RULES))
     parser.add_argument("--out", default=None, help="JSON file for the raw results")
     parser.add_argument(
         "--include",
         nargs="*",
         default=[],
-        help="soak: also count the games of earlier runs (their --out JSON files)",
+        help="also count the games of earlier runs (their --out JSON files)",
     )
     parser.add_argument(
         "--pairing",
@@ -236,31 +239,33 @@ def main(argv: list[str]) -> int:
     results: list[dict] = []
     started = time.perf_counter()
     cpu_before = time.process_time()
+    included = []  # the games of earlier runs (`--include`), counted with this run's
+    for name in args.include:
+        included += [
+            row for row in json.loads(Path(name).read_text())["results"]
+            if row["rules"] in args.rules
+        ]  # fmt: skip
     if args.what == "strength":
         search_games = args.games if args.search_games is None else args.search_games
         pairings = [("greedy", "random", args.games), ("search", "greedy", search_games)]
         for strong, weak, count in pairings:
             if args.pairing not in ("all", f"{strong}-{weak}"):
                 continue
-            jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in range(count)]
-            found = run_jobs(jobs, args.workers)
+            seeds = range(args.first_seed, args.first_seed + count)
+            jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in seeds]
+            found = run_jobs(jobs, args.workers) if jobs else []
             results.extend({**row, "pairing": f"{strong}-{weak}"} for row in found)
-            lines += table(found, strong, weak, args.rules)
+            earlier = [row for row in included if row.get("pairing") == f"{strong}-{weak}"]
+            lines += table(found + earlier, strong, weak, args.rules)
             print("\n".join(lines[-len(args.rules) :]), flush=True)
     else:
         levels = [("random", "random")] if args.pairing == "random-random" else SOAK_LEVELS
         jobs = [
             (r, seed, *levels[seed % len(levels)], {})
             for r in args.rules
-            for seed in range(args.games)
+            for seed in range(args.first_seed, args.first_seed + args.games)
         ]
-        results = run_jobs(jobs, args.workers)
-        included = []
-        for name in args.include:
-            included += [
-                row for row in json.loads(Path(name).read_text())["results"]
-                if row["rules"] in args.rules
-            ]  # fmt: skip
+        results = run_jobs(jobs, args.workers) if jobs else []
         for rules_id in args.rules:
             rows = [r for r in results + included if r["rules"] == rules_id]
             errors = [r for r in rows if "error" in r]
