@@ -18,9 +18,10 @@ one-line `why`. The same seed and the same game give the same decision.
   The rule system's hints (`hints`) may make a kind eager or avoided. The best score
   wins; ties go to the seed.
 - `search`: the greedy player's best few candidates, those scored within `CLOSE_CALL`
-  of its best (a clear call stays the greedy player's) and a pass only where it is the
-  greedy player's own choice (a few steps cannot value the actions a pass gives up: the
-  play-outs favoured passing), each played out with the same
+  of its best and worth at least `CLOSE_SHARE` of it (a clear call stays the greedy
+  player's), a pass only where it is the greedy player's own choice (a few steps cannot
+  value the actions a pass or an ended activation gives up: the play-outs favoured
+  them), each played out with the same
   sampled dice per round (the step's seed replaced: a sample of the resolvers'
   outcomes; common random numbers make the comparison paired), then by a quick greedy
   player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
@@ -78,6 +79,7 @@ ROLLOUT_SAMPLE = 8  # candidates a play-out step weighs (every choice offered ge
 FOLLOW_UPS = 3  # attacks rolled later weighed with the same unit's next one (`plan_ahead`)
 SEARCH_MARGIN = 0.005  # search leaves the one-step choice only for more material than this
 CLOSE_CALL = 0.05  # search weighs the candidates scored within this much of the best only
+CLOSE_SHARE = 0.5  # and at least this share of a best that gains something
 TIE = 0.005  # candidates this close the one-step look cannot tell apart: the play-outs do
 TIE_MARGIN = 0.001  # and a tie goes to a candidate gaining more than this (not rounding)
 
@@ -685,16 +687,19 @@ class SearchPlayer(Player):
 
     def contenders(self, game: Game) -> list[Scored]:
         """The candidates played out: the greedy player's choice first, then up to `width`
-        in all of the next best the rules accept within `CLOSE_CALL` of it, passing left
-        out (a play-out is too short to see the actions a pass gives up)."""
+        in all of the next best the rules accept within `CLOSE_CALL` of it and worth at
+        least `CLOSE_SHARE` of its score, passing left out. A play-out of a few steps is
+        too short to see the actions a pass, or ending a unit's activation, gives up: it
+        favoured them over the attack the greedy player chose."""
         ranked: list[Scored] = []
         for scored in self.greedy.ranked(game):  # the best the rules accept
             if len(ranked) >= self.budget.width:
                 break
-            if ranked and scored.score < ranked[0].score - CLOSE_CALL:
+            best = ranked[0].score if ranked else 0.0
+            if ranked and scored.score < best - CLOSE_CALL:
                 break  # a clear call: the play-outs are for the close ones
-            if ranked and scored.candidate.is_pass:
-                continue
+            if ranked and (scored.candidate.is_pass or 0 < best * CLOSE_SHARE > scored.score):
+                continue  # passing, or a step worth far less than the greedy choice's gain
             if self.try_apply(game, scored.candidate.action) is not None:
                 ranked.append(scored)
         return ranked

@@ -368,3 +368,20 @@ def test_search_plays_out_a_pass_only_where_it_is_greedys_own_choice():
     contenders = SearchPlayer(4, budget).contenders(game)
     assert len(contenders) > 1 and not any(s.candidate.is_pass for s in contenders)
     assert contenders[0].candidate == ranked[0].candidate
+
+
+def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
+    """Ending an activation (a procedural step, worth next to nothing) within `CLOSE_CALL`
+    of an attack that gains 3%: not a contender (play-outs favoured it: the attacks it
+    gives up come after they end); a candidate worth half the gain or more still is."""
+    game = fire_phase()
+    ranked = GreedyPlayer(4).ranked(game)
+    fires = [s for s in ranked if not s.candidate.is_pass]
+    scores = [0.03, 0.016, 0.001]  # the attack, one worth over half of it, a step
+    faked = [replace(s, score=v) for s, v in zip(fires, scores, strict=False)]
+    search = SearchPlayer(4, Budget(playouts=6, seconds=None, width=3, horizon=3))
+    monkeypatch.setattr(search.greedy, "ranked", lambda game: faked)
+    assert [s.score for s in search.contenders(game)] == [0.03, 0.016]
+    ties = [replace(s, score=0.001) for s in fires[:3]]  # a tie of steps: all of them
+    monkeypatch.setattr(search.greedy, "ranked", lambda game: ties)
+    assert len(search.contenders(game)) == 3
