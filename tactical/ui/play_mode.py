@@ -772,4 +772,3 @@ def _cited(text: str, spec_id: str | None) -> str:
 
 
 __all__ = ["PlayScreen"]
-
