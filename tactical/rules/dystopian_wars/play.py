@@ -29,7 +29,7 @@ events (each citing its SPEC id); `action_odds` enumerates `apply` itself.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from tactical.dice import Dice, enumerate_outcomes
@@ -542,10 +542,12 @@ def _flags_of(
     return flags
 
 
-def _counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
-    act = _activation(state)
-    assert act is not None
-    found = []
+def counter_weapons(
+    state: GameState, act: Mapping[str, Any], side: str
+) -> Iterator[tuple[Unit, Any, tuple[Unit, ...]]]:
+    """R002.29: each auxiliary weapon of `side` not yet used this activation, on a model of
+    a squadron the active squadron targeted (prizes aside), with the active squadron's
+    models it may answer: (model, weapon, attackers)."""
     used = _used(act)
     attackers = squadron_units(state, act["squadron"])
     for key in act.get("targeted", ()):
@@ -553,32 +555,31 @@ def _counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
             if unit.side != side or tracking.is_prize(state, unit.id):
                 continue
             for weapon in card(unit).weapons:
-                if not weapon.auxiliary or (unit.id, weapon.name) in used:
-                    continue
-                targets = tuple(
-                    t.id
-                    for t in attackers
-                    if _legal(state, unit.id, weapon.name, t.id, counter=True)
+                if weapon.auxiliary and (unit.id, weapon.name) not in used:
+                    yield unit, weapon, attackers
+
+
+def _counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
+    act = _activation(state)
+    assert act is not None
+    found = []
+    for unit, weapon, attackers in counter_weapons(state, act, side):
+        targets = tuple(
+            t.id for t in attackers if _legal(state, unit.id, weapon.name, t.id, counter=True)
+        )
+        if targets:
+            found.append(
+                _choice(
+                    "counterattack",
+                    unit.id,
+                    f"{unit.name}: {weapon.name} (counterattack)",
+                    Field(
+                        "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
+                    ),
+                    Field("target", "str", required=True, default=targets[0], choices=targets),
+                    spec="R002.29",
                 )
-                if targets:
-                    found.append(
-                        _choice(
-                            "counterattack",
-                            unit.id,
-                            f"{unit.name}: {weapon.name} (counterattack)",
-                            Field(
-                                "weapon",
-                                "str",
-                                required=True,
-                                default=weapon.name,
-                                choices=(weapon.name,),
-                            ),
-                            Field(
-                                "target", "str", required=True, default=targets[0], choices=targets
-                            ),
-                            spec="R002.29",
-                        )
-                    )
+            )
     found.append(_choice("end-counterattacks", side, "End counterattacks", spec="R002.28"))
     return tuple(found)
 

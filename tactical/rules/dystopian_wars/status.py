@@ -437,24 +437,16 @@ def _counters_refused(
 ) -> tuple[Unavailable, ...]:
     from tactical.rules.dystopian_wars import combat, play
 
-    used = play._used(act)
-    attackers = squadron_units(state, act["squadron"])
     found = []
-    for key in act.get("targeted", ()):
-        for unit in squadron_units(state, key):
-            if unit.side != side or tracking.is_prize(state, unit.id):
-                continue
-            for weapon in card(unit).weapons:
-                if not weapon.auxiliary or (unit.id, weapon.name) in used:
-                    continue
-                error = _nearest_refusal(
-                    unit,
-                    attackers,
-                    lambda target, shooter=unit.id, weapon=weapon.name: combat.declare(
-                        state, shooter, weapon, target.id, {"counter": True}
-                    ),
-                )
-                if error is not None:
-                    title = f"{unit.name or unit.id}: {weapon.name} (counterattack)"
-                    found.append(_refused(state, unit.id, title, error))
+    for unit, weapon, attackers in play.counter_weapons(state, act, side):
+        error = _nearest_refusal(
+            unit,
+            attackers,
+            lambda target, shooter=unit.id, weapon=weapon.name: combat.declare(
+                state, shooter, weapon, target.id, {"counter": True}
+            ),
+        )
+        if error is not None:
+            title = f"{unit.name or unit.id}: {weapon.name} (counterattack)"
+            found.append(_refused(state, unit.id, title, error))
     return tuple(found)
