@@ -54,12 +54,15 @@ from tactical.rules.base import (
 )
 from tactical.rules.dystopian_wars import (
     RULE_SYSTEM,
+    close_quarters,
     combat,
     command,
     fleet,
     flyers,
     generators,
     maneuver,
+    odds_report,
+    resolving,
     tracking,
     victory,
 )
@@ -1030,7 +1033,7 @@ def _resolve_collisions(state: GameState, action: Action, dice: Dice, side: str)
             outcomes.append(("terrain", failed))
         elif state.has_unit(record["obstacle"]):
             target = state.unit(record["obstacle"])
-            resolution = combat.ram(state, unit, target, dice)
+            resolution = close_quarters.ram(state, unit, target, dice)
             state = resolution.state
             events += resolution.events
             outcomes.append(("ram", resolution.summary))
@@ -1056,7 +1059,7 @@ def _treacherous_damage(
         lost = tracking.hull_lost(state, unit.id) + 1
         state = tracking.put_in(state, "hull_lost", unit.id, lost)
         if lost >= card(unit).hull_points:
-            state = combat.destroy(state, unit)
+            state = resolving.destroy(state, unit)
             events.append(Event.of("destroyed", "G.5", unit=unit.id))
     return state, events, failed
 
@@ -1274,7 +1277,7 @@ def _resolve_record(
             "attack-void", "R002.28", attacker=attacker, target=target, reason=error.message
         )
         return Resolution(state, (event,), "void")
-    return combat.resolve_declared(state, attack, dice, defer=simultaneous)
+    return resolving.resolve_declared(state, attack, dice, defer=simultaneous)
 
 
 def _end_step(state: GameState, step: str) -> tuple[GameState, list[Event]]:
@@ -1296,7 +1299,7 @@ def _board(state: GameState, action: Action, dice: Dice, side: str) -> Resolutio
     target_id = str(_params(action).get("target", ""))
     if target_id not in _boarding_targets(state, unit):
         raise UserError(f"{target_id!r} is not a model {unit.id!r} can board", spec_id="G.5")
-    resolution = combat.boarding(state, unit, state.unit(target_id), dice)
+    resolution = close_quarters.boarding(state, unit, state.unit(target_id), dice)
     state = _set_activation(resolution.state, boarded=(*act.get("boarded", ()), unit.id))
     return Resolution(state, resolution.events, resolution.summary)
 
@@ -1685,7 +1688,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
             params["counter"] = True
         declared = {k: v for k, v in params.items() if v not in ("", None, False)}
         attack = combat.declare(state, action.actor, weapon, target, declared)
-        return combat.attack_odds(state, attack, rules_id)
+        return odds_report.attack_odds(state, attack, rules_id)
     if action.kind == "resolve-attack":
         act = _activation(state) or {}
         index = params.get("attack")
@@ -1700,7 +1703,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
             str(record["target"]),
             dict(record["params"]),
         )
-        return combat.attack_odds(state, attack, rules_id)
+        return odds_report.attack_odds(state, attack, rules_id)
     if action.kind not in ROLLING:
         return None
     outcomes = enumerate_outcomes(lambda dice: _odds_summary(apply(state, action, dice).summary))

@@ -8,7 +8,7 @@ from tactical.dice import ScriptedDice
 from tactical.geometry.shapes import RectBase
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, command, play, tracking
+from tactical.rules.dystopian_wars import combat, command, play, resolving, tracking
 from tactical.rules.dystopian_wars.cards import card
 
 ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
@@ -147,7 +147,7 @@ def _critical_state(fc_at: float, **options) -> tuple:
         )
     )
     attack = combat.declare(state, "a", "Gun", "t")
-    resolved = combat.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
+    resolved = resolving.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
     assert resolved.summary.critical == "critical-7"
     return resolved
 
@@ -269,7 +269,7 @@ def test_R002_10_odds_and_offers_are_those_of_the_plain_commodore_scan(monkeypat
 
     def results():
         declared = combat.declare(start, "a", "Gun", "t")
-        resolved = combat.resolve_declared(start, declared, ScriptedDice([5, 5, 3, 4]))
+        resolved = resolving.resolve_declared(start, declared, ScriptedDice([5, 5, 3, 4]))
         return DW.attack_odds(start, attack), resolved.state
 
     fast_odds, fast_state = results()
