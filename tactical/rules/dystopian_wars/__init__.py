@@ -11,7 +11,10 @@ R002.51), `chance`, `resolving` and `odds_report` (an attack's roll on plain num
 resolution on the table and its exact odds: R002.49, R002.50, R002.56), `close_quarters`
 (rams and Boarding Assaults), `generators` (R002.45-R002.51), `flyers` (R002.52-R002.61),
 `victory` (R002.20-R002.22), `maneuver` (a move played as an action), `tracking` (rule_state
-keys) and `play` (turn sequence, setup, actions, apply, odds).
+keys), `sequence` (the turn's phases, setup, the tracker's stage, the activation record),
+the turn's segments as choices and actions (`opening`, `movement_segment`, `attacks`,
+`combat_steps`, `activation_end`, `end_phase`, `commodore`) and `play` (the protocol's
+`actions`, `apply` and odds, dispatching to them).
 """
 
 from __future__ import annotations
@@ -234,9 +237,9 @@ class DystopianWars(RuleSystem):
 
     def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
         """R002.28: the active squadron and its segment of the Activation Sequence."""
-        from tactical.rules.dystopian_wars import play
+        from tactical.rules.dystopian_wars import sequence
 
-        return play.stage(state)
+        return sequence.stage(state)
 
     @property
     def has_combat(self) -> bool:

@@ -7,7 +7,16 @@ from dw_builders import ACK_ACK, DW, flyer, refused, table, unit
 from tactical.dice import ScriptedDice
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.dystopian_wars import combat, flyers, maneuver, play, resolving, tracking
+from tactical.rules.dystopian_wars import (
+    combat,
+    flyers,
+    maneuver,
+    measures,
+    play,
+    resolving,
+    sequence,
+    tracking,
+)
 
 
 def _wing(side="A", x=30.0, y=10.0, count=3, wing_type="fighter", squadron="w", **stats):
@@ -190,10 +199,10 @@ def test_R002_61_launch_before_moving_within_4_not_activated_this_turn():
     )
     wing = [u for u in launched.state.units if u.id.startswith("cv-wing-1")]
     assert len(wing) == 3 and all(
-        play.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
+        measures.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
     )
     assert flyers.aboard(launched.state, launched.state.unit("cv")) == 0
-    assert "A:cv-wing-1" not in play.activatable(launched.state, "A")
+    assert "A:cv-wing-1" not in sequence.activatable(launched.state, "A")
     with refused("R002.61", "one Wing"):
         DW.apply(
             launched.state,
