@@ -45,7 +45,7 @@ from tactical.rules.base import (
     WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, by_hand, status, turn
+from tactical.rules.heavy_combat import attacks, by_hand, duel_state, status, turn
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
@@ -138,7 +138,7 @@ class HeavyCombat(RuleSystem):
         return attacks.attack_odds(state, attack, self.id)
 
     def setup(self, state: GameState) -> GameState:
-        return turn.setup(state)
+        return duel_state.setup(state)
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str

@@ -25,18 +25,11 @@ from tactical.rules.heavy_combat.combat import (
     fire_context,
     fire_step,
 )
+from tactical.rules.heavy_combat.declarations import acting_ship, action_params, power_roll
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
+from tactical.rules.heavy_combat.duel_state import Table, current
+from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
-from tactical.rules.heavy_combat.turn import (
-    Table,
-    acting_ship,
-    action_params,
-    current,
-    damage_summary,
-    fire_contexts,
-    fire_phase,
-    power_roll,
-)
 
 
 def _order(table: Table, attacker: str, weapon: str, target: str, params: Mapping[str, Any]):
@@ -170,7 +163,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
 
 def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
     """The damage each ship takes in the Result step, enumerating the Result's own fire
-    fold (`turn.fire_phase`; movement, repair and expiry roll nothing).
+    fold (`result.fire_phase`; movement, repair and expiry roll nothing).
 
     Fire is simultaneous (R001.3): what one ship takes depends only on the fire aimed at
     it and on its own photon backlash, so each ship's distribution is enumerated over

@@ -16,7 +16,7 @@ Everything the table and the declarations decide is computed first, from the
 state at the start of the Result step (`fire_context`: range, facings,
 rotation, sensors, cloak — fire is simultaneous, R001.3); only the rolls are
 left to the dice. `fire_step` is one weapon fired at once (its internals
-straight after); the Result step (`turn.fire_phase`) shoots every declared
+straight after); the Result step (`result.fire_phase`) shoots every declared
 weapon, then resolves each ship's queued internal hits in the order they were
 caused. The exact odds enumerate these very functions
 (`tactical.dice.enumerate_outcomes`); the internal hits are a fold whose states
