@@ -47,7 +47,6 @@ from tactical.rules.base import (
 from tactical.rules.ending import UnitCondition
 from tactical.rules.heavy_combat import attacks, by_hand, duel_state, status, turn
 from tactical.rules.heavy_combat import outcome as ending
-from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
     STATS_FIELDS,
@@ -57,6 +56,7 @@ from tactical.rules.heavy_combat.ships import (
     profile,
     settings,
 )
+from tactical.rules.heavy_combat.weapons import weapons_of
 from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"

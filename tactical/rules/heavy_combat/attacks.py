@@ -17,10 +17,8 @@ from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text,
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution
 from tactical.rules.heavy_combat.combat import (
-    SPECIFIC,
     FireContext,
     FireOutcome,
-    check_fire,
     commit_fire,
     fire_context,
     fire_step,
@@ -30,6 +28,7 @@ from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current
 from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
+from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
 
 
 def _order(table: Table, attacker: str, weapon: str, target: str, params: Mapping[str, Any]):

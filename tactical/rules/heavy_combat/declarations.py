@@ -20,21 +20,18 @@ from typing import Any
 from tactical.dice import D6, Dice
 from tactical.errors import UserError
 from tactical.rules.base import Action, Event
-from tactical.rules.heavy_combat.combat import (
+from tactical.rules.heavy_combat.duel import Bucket, Duel, Manoeuvre, Ship, Turning
+from tactical.rules.heavy_combat.duel_state import Table
+from tactical.rules.heavy_combat.internals import roll_event
+from tactical.rules.heavy_combat.systems import (
     MOVES,
-    check_fire,
     cloaked,
-    fire_cost,
     impulse_state,
     manoeuvre_turns,
-    roll_event,
     rotation_step_turns,
     shields_down,
     warp_ok,
-    weapon_named,
 )
-from tactical.rules.heavy_combat.duel import Bucket, Duel, Manoeuvre, Ship, Turning
-from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     COSTS,
@@ -49,6 +46,7 @@ from tactical.rules.heavy_combat.tables import (
     converted_points,
     facing_steps,
 )
+from tactical.rules.heavy_combat.weapons import check_fire, fire_cost, weapon_named
 
 PARAMS: Mapping[str, tuple[str, ...]] = {
     "roll_power": (),

@@ -18,23 +18,18 @@ from dataclasses import dataclass, replace
 from tactical.dice import Dice
 from tactical.model import GameState
 from tactical.rules.base import Event
-from tactical.rules.heavy_combat.combat import (
-    FireContext,
-    Queue,
-    can_manoeuvre,
-    canonical_destroyed,
-    commit_fire,
-    fire_context,
-    queued,
-    resolve_internals,
-    rotation_step_turns,
-    shoot,
-    warp_ok,
-)
+from tactical.rules.heavy_combat.combat import FireContext, commit_fire, fire_context, shoot
 from tactical.rules.heavy_combat.duel import Duel, Orders, Turning, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.engagement import engage_facing, present_facing, shift_range
+from tactical.rules.heavy_combat.internals import (
+    Queue,
+    canonical_destroyed,
+    queued,
+    resolve_internals,
+)
 from tactical.rules.heavy_combat.ships import Profile
+from tactical.rules.heavy_combat.systems import can_manoeuvre, rotation_step_turns, warp_ok
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     MAX_CLOAK_TURNS,

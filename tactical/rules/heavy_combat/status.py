@@ -16,9 +16,9 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, unit_name
 from tactical.rules.heavy_combat import duel_state, turn
-from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
+from tactical.rules.heavy_combat.weapons import weapons_of
 from tactical.rules.status import (
     StatusValue,
     Unavailable,

@@ -64,12 +64,13 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
 )
-from tactical.rules.heavy_combat.combat import MOVES, cloaked, weapons_of
 from tactical.rules.heavy_combat.declarations import action_params, declare, lateral_choices
 from tactical.rules.heavy_combat.duel import to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current, ship_of_side
 from tactical.rules.heavy_combat.result import resolve
+from tactical.rules.heavy_combat.systems import MOVES, cloaked
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS, REPAIR_LIMIT, between
+from tactical.rules.heavy_combat.weapons import weapons_of
 
 POWER, MOVEMENT, DEFENCE, FIRE, RESULT = (
     "Roll power",

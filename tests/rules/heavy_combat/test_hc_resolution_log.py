@@ -814,7 +814,7 @@ def test_R001_25_R001_34_the_result_step_enumerates_the_systems_hit():
 
     from tactical.dice import enumerate_outcomes
     from tactical.rules.heavy_combat import duel_state, result
-    from tactical.rules.heavy_combat.combat import effect_losses
+    from tactical.rules.heavy_combat.internals import effect_losses
 
     state = powered(duel({}, {"shields": {"fore": 0}}, distance=18.0))
     state = act(state, "fire", "a", weapon="phasers", target="b", power=1).state
