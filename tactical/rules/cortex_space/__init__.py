@@ -8,8 +8,10 @@ arcs) and nothing blocks line of sight (the seed has no line-of-sight rule).
 
 Modules: `tables` (T003.1-T003.20), `rolls` (step dice, pools, outcomes, R003.1-R003.9),
 `units` (stats and options schema), `positions` (the table's geometry), `damage` (scales,
-Armor, wings, battle damage), `combat` (attacks, batteries, fire-linked, wings, point
-defense, missile locks), `missiles`, `manoeuvres` (dogfighting, collisions, strafing,
+Armor, wings, battle damage), `combat` (an attack declared, resolved by its kind, its
+odds) with `acting` (the unit checked), `attack_pools` (attack and defense pools and
+their modifiers), `gunnery` (guns, batteries, fire-linked, wings), `point_defense` and
+`missile_lock`; `missiles`, `manoeuvres` (dogfighting, collisions, strafing,
 wings), `stations` and `crew` (characters as crew, variants A and B), `bombardment`
 (atmosphere and orbital bombardment), `tracker` (rule_state) and `play` (the turn through
 the generic action protocol).

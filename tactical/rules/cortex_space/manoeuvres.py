@@ -17,7 +17,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import crew, tracker
-from tactical.rules.cortex_space.combat import action_modifier, require_active, unit_of
+from tactical.rules.cortex_space.acting import action_modifier, require_active, unit_of
 from tactical.rules.cortex_space.damage import Target, deliver, receiver_of, target_of, write_back
 from tactical.rules.cortex_space.positions import (
     centre_distance,

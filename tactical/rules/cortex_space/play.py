@@ -46,6 +46,7 @@ from tactical.rules.base import (
     attack_declaration,
 )
 from tactical.rules.cortex_space import (
+    acting,
     bombardment,
     combat,
     crew,
@@ -777,8 +778,8 @@ def _attack(state, actor, params, dice) -> Resolution:
 
 def _lock(state, actor, params, dice) -> Resolution:
     weapon = str(_param(params, "weapon", ""))
-    unit = combat.unit_of(state, actor, "locking")
-    if combat.weapon_of(unit, vessel(unit), weapon).kind != combat.MISSILE:
+    unit = acting.unit_of(state, actor, "locking")
+    if acting.weapon_of(unit, vessel(unit), weapon).kind != combat.MISSILE:
         raise UserError(f"{weapon} is not a missile launcher", spec_id="R003.38")
     given = {k: params.pop(k) for k in list(params) if k == "gunner"}
     attack = combat.declare(state, actor, weapon, str(_param(params, "target", "")), given)
@@ -856,8 +857,8 @@ def _initiative(state, actor, params, dice) -> Resolution:
 
 def _point_defense(state, actor, params, dice) -> Resolution:
     weapon = str(_param(params, "weapon", ""))
-    unit = combat.unit_of(state, actor, "point-defense")
-    if combat.weapon_of(unit, vessel(unit), weapon).kind != combat.POINT_DEFENSE:
+    unit = acting.unit_of(state, actor, "point-defense")
+    if acting.weapon_of(unit, vessel(unit), weapon).kind != combat.POINT_DEFENSE:
         raise UserError(f"{weapon} is not a point-defense system", spec_id="R003.43")
     attack = combat.declare(state, actor, weapon, str(_param(params, "target", "")), {})
     return combat.resolve_declared(state, attack, dice)

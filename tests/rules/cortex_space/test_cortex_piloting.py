@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import Circle, Pose, SizeClass, Terrain
-from tactical.rules.cortex_space import combat, manoeuvres, play, tracker
+from tactical.rules.cortex_space import (
+    attack_pools,
+    combat,
+    gunnery,
+    manoeuvres,
+    play,
+    tracker,
+    units,
+)
 from tactical.rules.cortex_space.positions import collision_direction, heading_difference
 from tactical.rules.cortex_space.rolls import parse_step_die
 from tactical.rules.cortex_space.tables import SIZE_BY_NAME
@@ -32,7 +40,7 @@ def _duel(**options):
 def test_R003_10_advantage_pool_is_agility_pilot_and_dogfighting_die():
     state = _duel()
     roll = manoeuvres.advantage_roll(
-        state, state.unit("viper"), state.unit("raider"), combat.settings(state)
+        state, state.unit("viper"), state.unit("raider"), units.settings(state)
     )
     assert roll.pool.text == "d10 + d10 + d6"
     assert roll.modifiers == ()  # not an action: no multiple-action penalty
@@ -71,7 +79,7 @@ def test_R003_12_previous_holder_gets_a_step_against_the_same_opponent():
     state = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9])).state
     following = tracker.next_turn(state)
     assert tracker.get(following, tracker.PREVIOUS_ADVANTAGE) == (("viper", "raider"),)
-    options = combat.settings(following)
+    options = units.settings(following)
     own = manoeuvres.advantage_roll(
         following, following.unit("viper"), following.unit("raider"), options
     )
@@ -88,9 +96,9 @@ def test_R003_13_advantage_modifies_attacks_between_the_two_only():
     state = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9])).state
     third = unit("raider-2", 16, 12, "B", **RAIDER)
     state = table(*state.units, third).with_rule_state(**dict(state.rule_state))
-    assert combat.dogfight_modifier(state, "viper", "raider").steps == 1
-    assert combat.dogfight_modifier(state, "raider", "viper").steps == -1
-    assert combat.dogfight_modifier(state, "viper", "raider-2") is None  # A003.7
+    assert attack_pools.dogfight_modifier(state, "viper", "raider").steps == 1
+    assert attack_pools.dogfight_modifier(state, "raider", "viper").steps == -1
+    assert attack_pools.dogfight_modifier(state, "viper", "raider-2") is None  # A003.7
 
 
 def test_R003_14_botch_or_extraordinary_doubles_the_modifiers():
@@ -373,8 +381,8 @@ def test_R003_30_formation_and_six_fighters_at_most():
 def test_R003_31_and_A003_20_the_less_skilled_pilot_rolls_for_the_wing():
     members = [{"id": "ace", "pilot": "d12"}, {"id": "nugget", "pilot": "d4"}]
     state = table(unit("wing", 10, 10, "A", **with_stats(VIPER, members=members)))
-    assert combat.vessel(state.unit("wing")).less_skilled.id == "nugget"
-    roll = manoeuvres.pilot_roll(state, state.unit("wing"), combat.settings(state))
+    assert units.vessel(state.unit("wing")).less_skilled.id == "nugget"
+    roll = manoeuvres.pilot_roll(state, state.unit("wing"), units.settings(state))
     assert roll.pool.text == "d10 + d4"
 
 
@@ -384,9 +392,9 @@ def test_R003_32_wing_combined_fire_and_A003_22_a_single_fighter_gets_nothing():
         unit("wing", 10, 10, "A", **with_stats(VIPER, members=members)),
         unit("raider", 15, 10, "B", **RAIDER),
     )
-    plan = combat.plan_gun(state, combat.declare(state, "wing", "autocannons", "raider"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "wing", "autocannons", "raider"))
     assert plan.roll.pool.steps == 2 and plan.group
-    alone = combat.plan_gun(
+    alone = gunnery.plan_gun(
         state, combat.declare(state, "wing", "autocannons", "raider", {"fighters": 1})
     )
     assert alone.roll.pool.steps == 0 and not alone.group
@@ -398,10 +406,10 @@ def test_R003_33_one_defense_roll_or_A003_21_the_worst_of_all():
     members = [{"id": "ace", "pilot": "d12"}, {"id": "nugget", "pilot": "d4"}]
     wing = with_stats(VIPER, members=members)
     state = table(unit("raider", 10, 10, "B", **RAIDER), unit("wing", 15, 10, "A", **wing))
-    defense = combat.defense_of(state, state.unit("wing"), combat.settings(state))
+    defense = attack_pools.defense_of(state, state.unit("wing"), units.settings(state))
     assert [p.text for p in defense.pools] == ["d10 + d4"]
     worst = table(*state.units, wing_defense="worst-roll")
-    defense = combat.defense_of(worst, worst.unit("wing"), combat.settings(worst))
+    defense = attack_pools.defense_of(worst, worst.unit("wing"), units.settings(worst))
     assert [p.text for p in defense.pools] == ["d10 + d12", "d10 + d4"]
     result = combat.resolve(
         worst,
@@ -437,4 +445,4 @@ def test_R003_34_wing_loses_destroyed_fighters_and_odds_cover_the_random_pick():
     assert odds.section("destroyed").distribution.probability(True) == 0  # one fighter left
     hit = combat.resolve(state, attack, ScriptedDice([16, 4, 3, 1]))
     after = hit.state.unit("wing")
-    assert combat.vessel(after).fighters[0].id == "b"
+    assert units.vessel(after).fighters[0].id == "b"
