@@ -13,7 +13,16 @@ from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.cortex_space import combat, gunnery, missiles, play, tracker, units
+from tactical.rules.cortex_space import (
+    combat,
+    gunnery,
+    missiles,
+    odds,
+    play,
+    sequence,
+    tracker,
+    units,
+)
 from tactical.rules.cortex_space.damage import (
     Systems,
     WeaponState,
@@ -563,7 +572,7 @@ def _due(number: int, owner: str, target: str, damage: str) -> FrozenMap:
 def test_R003_39_turn_start_odds_are_each_targets_damage_from_the_same_resolver():
     """The missiles due strike in the turn-start resolver; its odds give one section a
     target, each that target's exact marginal (the joint, summed over the other target)."""
-    state = play.setup(_launch(50.0))
+    state = sequence.setup(_launch(50.0))
     due = (
         _due(1, "raider", "viper", "2d2"),
         _due(2, "raider", "viper", "1d2"),
@@ -571,7 +580,7 @@ def test_R003_39_turn_start_odds_are_each_targets_damage_from_the_same_resolver(
     )
     state = state.with_rule_state(**{tracker.MISSILES: due})
     action = Action("start-turn", "B", FrozenMap(turn=2))
-    report = play.action_odds(state, action, "cortex-space")
+    report = odds.action_odds(state, action, "cortex-space")
     assert [s.name for s in report.sections] == ["viper", "raider"]
     assert report.facts["missiles"] == 3
 

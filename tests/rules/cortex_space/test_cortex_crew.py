@@ -14,11 +14,13 @@ from tactical.rules.cortex_space import (
     attack_pools,
     combat,
     gunnery,
+    manoeuvres,
     play,
     stations,
     tracker,
     units,
 )
+from tactical.rules.cortex_space.choices import actions
 
 CREW_A = [
     {"station": "co", "name": "Adama", "attribute": "d10", "skill": "d8", "trait": "d6"},
@@ -151,7 +153,7 @@ def test_R003_49_dradis_defense_and_gunner_support():
     )
     assert [m.steps for m in modifiers] == [2]
     botch = _act(state, "dradis-defense", [2], crew="Dualla")
-    pilot = play.manoeuvres.pilot_roll(
+    pilot = manoeuvres.pilot_roll(
         botch.state, botch.state.unit("galactica"), units.settings(botch.state)
     )
     assert [m.steps for m in pilot.modifiers if m.spec_id == "R003.49"] == [-1]
@@ -184,7 +186,7 @@ def test_R003_51_station_roll_once_per_turn():
     first = _act(state, "station-roll", [11], crew="Adama", apply_to="attack")
     with pytest.raises(UserError, match=r"R003\.51"):
         _act(first.state, "station-roll", [11], crew="Adama", apply_to="attack")
-    choices = play.actions(first.state, TurnPosition(1, 1, 0, 0), "A")
+    choices = actions(first.state, TurnPosition(1, 1, 0, 0), "A")
     crew_field = next(c for c in choices if c.kind == "station-roll").fields[0]
     assert crew_field.choices == ("Gaeta",)
 
@@ -247,6 +249,6 @@ def test_R003_56_and_A003_29_variants_are_alternatives():
     with pytest.raises(UserError, match=r"R003\.56"):
         _act(b_state, "assist", [12], crew="Adama", station="Gaeta")
     none = _ship(CREW_B, "none")
-    kinds = {c.kind for c in play.actions(none, TurnPosition(1, 1, 0, 0), "A")}
+    kinds = {c.kind for c in actions(none, TurnPosition(1, 1, 0, 0), "A")}
     assert not kinds & set(stations.STATION_ACTIONS)
     assert combat.declare(none, "galactica", "railguns", "raider").params.get("gunner") is None

@@ -18,7 +18,7 @@ from tactical.rules.cortex_space import (
     combat,
     gunnery,
     manoeuvres,
-    play,
+    sequence,
     tracker,
     units,
 )
@@ -58,11 +58,11 @@ def test_R003_10_advantage_needs_the_option_and_two_sides():
 def test_R003_11_winner_has_advantage_and_initiative_tie_is_simultaneous():
     won = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9]))
     assert (won.summary.holder, won.summary.steps) == ("viper", 1)
-    assert play.current_group(won.state) == ("viper",)
+    assert sequence.current_group(won.state) == ("viper",)
     tie = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([9, 9]))
     assert tie.summary.holder is None
     assert tracker.get(tie.state, tracker.ADVANTAGE, ()) == ()
-    assert set(play.current_group(tie.state)) == {"viper", "raider"}  # A003.6
+    assert set(sequence.current_group(tie.state)) == {"viper", "raider"}  # A003.6
 
 
 def test_R003_11_simultaneous_vessels_still_act_when_put_out_of_action():
@@ -71,8 +71,8 @@ def test_R003_11_simultaneous_vessels_still_act_when_put_out_of_action():
     attack = combat.declare(weak, "viper", "autocannons", "raider")
     shot = combat.resolve(weak, attack, ScriptedDice([18, 2, 8]))
     assert shot.summary.destroyed
-    assert "raider" in play.current_group(shot.state)  # destroyed by a simultaneous vessel
-    assert play.can_act(shot.state, shot.state.unit("raider"))
+    assert "raider" in sequence.current_group(shot.state)  # destroyed by a simultaneous vessel
+    assert sequence.can_act(shot.state, shot.state.unit("raider"))
 
 
 def test_R003_12_previous_holder_gets_a_step_against_the_same_opponent():

@@ -17,7 +17,7 @@ from tactical.io import load_map
 from tactical.model import Circle, FrozenMap, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.rules.base import Action, RuleSystem, TurnPosition
-from tactical.rules.cortex_space import RULE_SYSTEM, play, tracker
+from tactical.rules.cortex_space import RULE_SYSTEM, sequence, tracker
 
 ROOT = Path(__file__).resolve().parents[3]
 MAP = ROOT / "maps" / "cortex-space.toml"
@@ -171,7 +171,7 @@ def test_R003_11_actions_follow_the_initiative_order():
     actions_a = RULE_SYSTEM.actions(rolled, TurnPosition(1, 1, 0, 0), "A")
     assert {c.kind for c in actions_a} >= {"attack", "end"}
     ended = RULE_SYSTEM.apply(rolled, Action("end", "viper"), ScriptedDice([])).state
-    assert play.current_group(ended) == ("raider",)
+    assert sequence.current_group(ended) == ("raider",)
     with pytest.raises(UserError, match=r"R003\.11"):
         RULE_SYSTEM.apply(ended, Action("end", "viper"), ScriptedDice([]))
 

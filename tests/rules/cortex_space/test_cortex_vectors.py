@@ -18,6 +18,7 @@ from tactical.rules.cortex_space import (
     manoeuvres,
     missiles,
     play,
+    sequence,
     tracker,
     units,
 )
@@ -40,7 +41,7 @@ def test_X003_1_starbuck_wins_the_advantage_extraordinarily():
     assert result.summary.holder == "starbuck" and result.summary.steps == 2
     after = result.state
     assert tracker.table(after, tracker.INITIATIVE) == {"starbuck": 20, "raider": 7}
-    assert play.current_group(after) == ("starbuck",)  # Starbuck acts first
+    assert sequence.current_group(after) == ("starbuck",)  # Starbuck acts first
     mine = attack_pools.dogfight_modifier(after, "starbuck", "raider")
     theirs = attack_pools.dogfight_modifier(after, "raider", "starbuck")
     assert (mine.steps, mine.spec_id) == (2, "R003.14")
