@@ -7,15 +7,16 @@ measured base to base at `feet_per_inch`; every weapon fires all round (the seed
 arcs) and nothing blocks line of sight (the seed has no line-of-sight rule).
 
 Modules: `tables` (T003.1-T003.20), `rolls` (step dice, pools, outcomes, R003.1-R003.9),
-`units` (stats and options schema), `positions` (the table's geometry), `damage` (scales,
-Armor, wings, battle damage), `combat` (an attack declared, resolved by its kind, its
-odds) with `acting` (the unit checked), `attack_pools` (attack and defense pools and
-their modifiers), `gunnery` (guns, batteries, fire-linked, wings), `point_defense` and
-`missile_lock`; `missiles`, `manoeuvres` (dogfighting, collisions, strafing,
-wings), `stations` and `crew` (characters as crew, variants A and B), `bombardment`
-(atmosphere and orbital bombardment), `tracker` (rule_state), and the turn through the
-generic action protocol: `sequence` (phases, order of action), `choices` (what a side is
-offered), `play` (actions applied) and `odds`.
+`units` (stats and options schema), `positions` (the table's geometry), `damage`
+(scales, Armor, wings, battle damage), `combat` (an attack declared, resolved by its
+kind, its odds) with `acting` (the unit checked), `attack_pools` (attack and defense
+pools and their modifiers), `gunnery` (guns, batteries, fire-linked, wings),
+`point_defense` and `missile_lock`; `missiles`, `manoeuvres` (dogfighting, strafing,
+wings) with `pilot_rolls` and `collisions` (collisions and ramming), `stations` and
+`crew` (characters as crew, variants A and B), `bombardment` (atmosphere and orbital
+bombardment), `tracker` (rule_state), and the turn through the generic action protocol:
+`sequence` (phases, order of action), `choices` (what a side is offered), `play`
+(actions applied) and `odds`.
 """
 
 from __future__ import annotations

@@ -17,9 +17,9 @@ from tactical.model import GameState, Unit
 from tactical.rules.base import ActionChoice, Field, TurnPosition
 from tactical.rules.cortex_space import (
     bombardment,
+    collisions,
     combat,
     crew,
-    manoeuvres,
     missiles,
     stations,
     tracker,
@@ -337,7 +337,7 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
                         "str",
                         required=True,
                         default=(*contacts, "random")[0],
-                        choices=(*contacts, manoeuvres.RANDOM_OBSTACLE),
+                        choices=(*contacts, collisions.RANDOM_OBSTACLE),
                     ),
                     Field("other_rolls", "bool", default=True, spec_id="R003.19"),
                 ),

@@ -23,16 +23,11 @@ from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll
+from tactical.rules.cortex_space.collisions import collide, near, obstacle_of, table_difficulty
 from tactical.rules.cortex_space.combat import GUN, POINT_DEFENSE
 from tactical.rules.cortex_space.damage import deliver, receiver_of, target_of, write_back
 from tactical.rules.cortex_space.gunnery import after_damage
-from tactical.rules.cortex_space.manoeuvres import (
-    collide,
-    near,
-    obstacle_of,
-    pilot_roll,
-    table_difficulty,
-)
+from tactical.rules.cortex_space.pilot_rolls import pilot_roll
 from tactical.rules.cortex_space.positions import band_index, band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
     ComplexAction,

@@ -2,7 +2,7 @@
 
 `apply` checks the order of action (R003.11: only the vessels acting now take
 activation actions); the resolvers check everything else, most of them those
-of `combat`, `missiles`, `manoeuvres`, `bombardment` and `stations`.
+of `combat`, `missiles`, `manoeuvres`, `collisions`, `bombardment` and `stations`.
 `start_turn` is the turn's bookkeeping (per-turn keys reset, missiles a turn
 closer and the arrivals striking, R003.39).
 
@@ -24,6 +24,7 @@ from tactical.rules.base import Action, Event, Resolution
 from tactical.rules.cortex_space import (
     acting,
     bombardment,
+    collisions,
     combat,
     manoeuvres,
     missiles,
@@ -136,7 +137,7 @@ def _distract(state, actor, params, dice) -> Resolution:
 
 
 def _avoid(state, actor, params, dice) -> Resolution:
-    return manoeuvres.resolve_avoid(
+    return collisions.resolve_avoid(
         state,
         actor,
         str(_param(params, "obstacle", "")),
@@ -146,7 +147,7 @@ def _avoid(state, actor, params, dice) -> Resolution:
 
 
 def _ram(state, actor, params, dice) -> Resolution:
-    return manoeuvres.resolve_ram(
+    return collisions.resolve_ram(
         state,
         actor,
         str(_param(params, "target", "")),

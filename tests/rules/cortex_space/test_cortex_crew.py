@@ -14,7 +14,7 @@ from tactical.rules.cortex_space import (
     attack_pools,
     combat,
     gunnery,
-    manoeuvres,
+    pilot_rolls,
     play,
     stations,
     tracker,
@@ -153,7 +153,7 @@ def test_R003_49_dradis_defense_and_gunner_support():
     )
     assert [m.steps for m in modifiers] == [2]
     botch = _act(state, "dradis-defense", [2], crew="Dualla")
-    pilot = manoeuvres.pilot_roll(
+    pilot = pilot_rolls.pilot_roll(
         botch.state, botch.state.unit("galactica"), units.settings(botch.state)
     )
     assert [m.steps for m in pilot.modifiers if m.spec_id == "R003.49"] == [-1]

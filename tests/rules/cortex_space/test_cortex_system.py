@@ -231,9 +231,9 @@ def test_every_offered_choice_applies_without_error():
 def test_wrecks_are_unpiloted_decoys_and_structures_only_where_a_weapon_can_hit():
     wreck = with_stats(RAIDER, wound=20)
     state = table(unit("viper", 10, 10, "A", **VIPER), unit("wreck", 11.5, 10, "B", **wreck))
-    from tactical.rules.cortex_space import manoeuvres
+    from tactical.rules.cortex_space import collisions
 
-    assert manoeuvres.obstacle_of(state, "wreck").piloted is False
+    assert collisions.obstacle_of(state, "wreck").piloted is False
     choices = RULE_SYSTEM.actions(state, TurnPosition(1, 1, 0, 0), "A")
     assert not any(c.kind == "ram" for c in choices)  # nothing alive to ram
     assert not any(c.kind == "bombard" for c in choices)

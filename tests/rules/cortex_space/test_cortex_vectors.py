@@ -13,6 +13,7 @@ from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.rules.cortex_space import (
     attack_pools,
+    collisions,
     combat,
     gunnery,
     manoeuvres,
@@ -61,7 +62,7 @@ def test_X003_2_nugget_collides_with_a_raider():
     nugget = unit("nugget", 10, 10, "A", heading=0, **with_stats(VIPER, speed=3))
     raider = unit("raider", 10, 11.2, "B", heading=180, **RAIDER)
     state = table(nugget, raider)
-    result = manoeuvres.resolve_avoid(
+    result = collisions.resolve_avoid(
         state, "nugget", "raider", ScriptedDice([9]), other_rolls=False
     )  # A003.12
     difficulty = next(e for e in result.events if e.kind == "collision-difficulty")
