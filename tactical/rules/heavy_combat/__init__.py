@@ -10,12 +10,16 @@ none).
 
 Turn (R001.3): Roll power, Reaction movement, Countermeasures / reinforce,
 Target selection / fire — each side simultaneously — then one Result step
-that applies all fire and movement. See `turn` for the declarations.
+that applies all fire and movement. See `turn` for the turn and its readings.
 
 Modules: `tables` (T001.*, rounding and arithmetic rules), `ships` (stats and
 options schema), `duel` (the rule state), `engagement` (range and facings,
-table motions), `combat` (weapons, to-hit, damage pipeline, internals),
-`turn` (declarations, Result, the action protocol), `attacks` (the attack
+table motions), `combat` (one weapon's fire: context, to-hit, damage pipeline)
+with `weapons` (the weapons and their declaration), `systems` (what damaged
+systems and the cloak allow), `shields` (reinforcement, countermeasures,
+shields) and `internals` (the internal hits); `turn` (the phases, the choices
+offered, the action protocol) with `duel_state` (the duel set up and read
+back), `declarations` and `result` (the Result step); `attacks` (the attack
 and odds hooks).
 """
 

@@ -1,7 +1,7 @@
 """The generic attack and odds hooks for Heavy Combat (`tactical odds`, the play panel).
 
 `declare_attack` checks one weapon against the table and the rules as they
-stand (`combat.check_fire`); `resolve_attack` fires it at once, outside the
+stand (`weapons.check_fire`); `resolve_attack` fires it at once, outside the
 turn's Result step (the command line's question "what happens if I fire
 this now"); `attack_odds` enumerates that same `fire_step` over every roll.
 `action_odds` gives the odds of every action that rolls: the power roll, a
@@ -167,7 +167,7 @@ def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
     Fire is simultaneous (R001.3): what one ship takes depends only on the fire aimed at
     it and on its own photon backlash, so each ship's distribution is enumerated over
     those shots alone (the other ship's outcomes would only multiply the states), and
-    merged by the boxes lost, all the report tells (`combat.internal_damage`)."""
+    merged by the boxes lost, all the report tells (`internals.internal_damage`)."""
     duel: Duel = table.duel
     contexts = fire_contexts(table)
     sections = []

@@ -80,7 +80,7 @@ def fire_phase(
 ) -> Volley:
     """All declared fire (side by side, each side's declarations in order): every shot's
     to-hit, damage and shields (`combat.shoot`), then each ship's internal hits in the order
-    they were caused (`combat.resolve_internals`). One fold, its states merged by
+    they were caused (`internals.resolve_internals`). One fold, its states merged by
     `duel_key` and the queued hits; `ships` limits the internals resolved to those ships,
     `detail="count"` merges by boxes lost rather than by systems (see `internal_damage`)."""
     track = set(duel.ids if ships is None else ships)
@@ -110,7 +110,7 @@ def fire_phase(
 
 
 def duel_key(cards: Mapping[str, Profile], duel: Duel, detail: str = "systems") -> Hashable:
-    """A duel up to the chart's symmetry (`combat.canonical_destroyed`), or with only the
+    """A duel up to the chart's symmetry (`internals.canonical_destroyed`), or with only the
     number of boxes destroyed (`detail="count"`): what the Result's fold merges states by."""
     return tuple(
         (
