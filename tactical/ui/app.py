@@ -48,6 +48,7 @@ from tactical.ui.chrome import (
     message_window,
     png_bytes,
 )
+from tactical.ui.files import same_file
 from tactical.ui.fonts import widget_fonts, widget_theme
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
 from tactical.ui.play_files import free_name
@@ -648,7 +649,9 @@ class App:
         """A file dialog; its answer comes back by `purpose`."""
         if self._dialog is not None:
             self._dialog[1].kill()
-        start = self.path.parent if self.path else Path.cwd()
+        # a save never starts in the built-in maps' folder: nothing can be written there
+        writable = self.path is not None and (existing or not is_builtin(self.path))
+        start = self.path.parent if self.path and writable else Path.cwd()
         self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
@@ -693,13 +696,17 @@ class App:
 
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
         """Save the map (in play, the table the game started from) to `path`, the current
-        path, or one asked for; never inside the package nor over a file unasked."""
+        path, or one asked for; never inside the package nor over another file unasked (the
+        map's own file is simply saved again)."""
         target = Path(path) if path is not None else self.path
         if target is None or is_builtin(target):
             self.ask_file("save-map-as", "Save the map as (.toml)", False)
+            if target is not None:
+                self.set_status(f"{target.name} is a built-in map: save it under a name of yours")
             return False
         table = self.map_state if self.view.mode == "play" else self.state
-        return self.adjust.save_map_as(target, state=table)  # on success: `map_saved`
+        own = self.path is not None and same_file(target, self.path)
+        return self.adjust.save_map_as(target, state=table, overwrite=own)  # then `map_saved`
 
     def map_saved(self, path: Path) -> None:
         """The map now lives at `path` (also after a confirmed overwrite): Ctrl+S saves there."""
