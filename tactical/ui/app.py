@@ -56,6 +56,7 @@ from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
 from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
+from tactical.ui.stopping import stop_on_signals
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
@@ -139,8 +140,21 @@ class App:
     # ------------------------------------------------------------------ loop
 
     def run(self) -> int:
-        """The interactive loop, capped at FPS; returns when the window closes."""
-        self.play.warm_odds()
+        """The interactive loop, capped at FPS; returns when the window closes or a signal
+        (SIGTERM, SIGINT, SIGHUP) asks it to, after stopping the screen's child processes."""
+        with stop_on_signals(self.stop):
+            try:
+                self.play.warm_odds()
+                self._loop()
+            finally:
+                self.play.close()
+        return 0
+
+    def stop(self) -> None:
+        """End the loop (after the frame under way): as closing the window does."""
+        self.running = False
+
+    def _loop(self) -> None:
         pacer = IdlePacer(self.animating)
         last_failure = ""
         while self.running:
@@ -163,8 +177,6 @@ class App:
             last_failure = ""
             if not self.headless:
                 pygame.display.flip()
-        self.play.close()
-        return 0
 
     def animating(self) -> bool:
         """Whether frames must keep coming without events: odds being computed appear when
