@@ -64,6 +64,7 @@ from tactical.rules.dystopian_wars import (
     victory,
 )
 from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
+from tactical.rules.dystopian_wars.criticals import critical_name, is_critical
 from tactical.rules.dystopian_wars.dicework import critical_roll, d6, roll_off, two_d6
 from tactical.rules.dystopian_wars.measures import within_edges
 from tactical.rules.dystopian_wars.schema import WING_TYPES
@@ -1440,7 +1441,7 @@ def _need_end_phase(state: GameState) -> None:
 
 def repair_test(dice: Dice, unit: str, code: str, repair_on: int) -> tuple[bool, tuple[Event, ...]]:
     """A Damage Repair roll for one critical effect (external: 1D6, repaired on `repair_on`+)."""
-    value, event = d6(dice, unit, f"Damage Repair ({code})", "R002.19")
+    value, event = d6(dice, unit, f"Damage Repair ({critical_name(code)})", "R002.19")
     repaired = value >= repair_on
     return repaired, (
         event,
@@ -1713,6 +1714,8 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
 
 
 def _odds_summary(summary: Any) -> Any:
+    if is_critical(summary):  # a critical effect by its name, as the player reads it
+        return critical_name(summary)
     if isinstance(summary, tuple):
         return tuple(_odds_summary(s) for s in summary)
     if isinstance(summary, FrozenMap):
