@@ -19,7 +19,8 @@
   counts with the stronger side's win rate and its Wilson 95% interval; the soak plays
   random and greedy players (`SOAK_LEVELS`) and counts refused actions, exceptions and
   games that did not end, over its own games and those of the strength runs it includes
-  (`--include`: their `--out` files).
+  (`--include`: their `--out` files, or the `.jsonl` journal next to `--out` that a run
+  appends each finished game to, so a run cut short keeps its games).
 
 Run: .venv/bin/pytest bench/bench_agents.py --benchmark-enable -p no:cacheprovider
 """
@@ -37,7 +38,7 @@ from pathlib import Path
 
 import pytest
 
-from tactical.agents import GreedyPlayer, play_game, with_options
+from tactical.agents import GreedyPlayer, mirrored, play_game, with_options
 from tactical.io import builtin_map, load_map
 from tactical.rules import registry
 from tactical.session.game import Game
@@ -46,6 +47,10 @@ RULES = registry.rule_ids()
 DECISION_BUDGET = 0.050
 POSITIONS = 40  # decisions of a greedy game sampled per scenario
 SEARCH = {"playouts": 12, "seconds": None, "width": 3, "horizon": 4}
+if os.environ.get("AGENT_SEARCH"):  # another budget for an experiment: "playouts=24,width=6"
+    for _pair in os.environ["AGENT_SEARCH"].split(","):
+        _key, _value = _pair.split("=")
+        SEARCH[_key] = _value == "1" if _key == "turn_end" else int(_value)
 # the soak's pairings, in turn by seed: random games reach the oddest states, cheaply
 SOAK_LEVELS = [
     ("random", "random"),
@@ -135,9 +140,15 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def one_game(job: tuple[str, int, str, str, dict]) -> dict:
-    """One seat of a pairing: `strong` plays the first side when the seed is even."""
+    """One seat of a pairing: `strong` plays the first side when the seed is even. With
+    the option `mirror`, on the map with one side's fleet on both (`mirrored`): the first
+    side's when the seed's half is even, so each mirror is played from both seats."""
     rules_id, seed, strong, weak, options = job
     state = scenario(rules_id)
+    options = dict(options)
+    mirror = options.pop("mirror", False)
+    if mirror:
+        state = mirrored(state, state.sides[(seed // 2) % 2])
     if options:
         state = with_options(state, **options)
     first, last = state.sides[0], state.sides[-1]
@@ -160,6 +171,9 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
         "seed": seed,
         "pairing": f"{strong}-{weak}",
         "result": "draw" if winner is None else ("win" if winner == strong_side else "loss"),
+        "seat": "first" if strong_side == first else "last",  # the strong player's side
+        "map": state.title,
+        "mirror": mirror,
         "steps": game.steps,
         "turns": game.turns,
         "refused": game.refused,
@@ -168,12 +182,19 @@ def one_game(job: tuple[str, int, str, str, dict]) -> dict:
     }
 
 
-def run_jobs(jobs: list, workers: int) -> list[dict]:
-    """Every job's result, in order; a line per finished game on stderr (long runs)."""
+def run_jobs(jobs: list, workers: int, journal: Path | None = None) -> list[dict]:
+    """Every job's result, in order; a line per finished game on stderr (long runs).
+
+    With a `journal`, each finished game is also appended to it as a JSON line, so a run
+    cut short keeps its games (`--include` reads the journal as well).
+    """
     found: list[dict] = []
 
     def report(row: dict) -> None:
         found.append(row)
+        if journal is not None:
+            with journal.open("a") as stream:
+                stream.write(json.dumps(row) + "\n")
         outcome = row.get("result", row.get("error", ""))
         print(f"  {len(found)}/{len(jobs)} {row['rules']} seed {row['seed']}: {outcome}",
               file=sys.stderr, flush=True)  # fmt: skip
@@ -188,6 +209,13 @@ def run_jobs(jobs: list, workers: int) -> list[dict]:
     return found
 
 
+def seat_record(rows: list[dict], seat: str) -> str:
+    """The stronger player's wins-draws-losses from one seat (the first or the last side)."""
+    mine = [r for r in rows if r.get("seat") == seat]
+    counts = [sum(r["result"] == result for r in mine) for result in ("win", "draw", "loss")]
+    return "-".join(str(count) for count in counts)
+
+
 def table(results: list[dict], strong: str, weak: str, rules: list[str]) -> list[str]:
     lines = []
     for rules_id in rules:
@@ -200,12 +228,26 @@ def table(results: list[dict], strong: str, weak: str, rules: list[str]) -> list
         rate = wins / games if games else 0.0
         seconds = sum(r["seconds"] for r in rows) / games if games else 0.0
         cpu = sum(r["cpu"] for r in rows) / games if games else 0.0
+        score = (wins + draws / 2) / games if games else 0.0
+        by_seat = "  ".join(
+            f"{seat} side {seat_record(rows, seat)}" for seat in ("first", "last")
+            if any(r.get("seat") == seat for r in rows)
+        )  # fmt: skip
         lines.append(
             f"{rules_id:<18} {strong} vs {weak}: {games:4d} games  W {wins:3d} D {draws:3d} "
             f"L {losses:3d}  win {100 * rate:5.1f}% [95% {100 * low:5.1f}-{100 * high:5.1f}]"
+            f"  score {100 * score:5.1f}% (a draw half a win)  {by_seat}"
             f"  {seconds:6.1f} s/game wall, {cpu:6.1f} s/game CPU"
         )
     return lines
+
+
+def earlier_games(path: Path) -> list[dict]:
+    """The games of an earlier run: its `--out` file, or the journal of a run cut short."""
+    text = path.read_text()
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)["results"]
 
 
 def main(argv: list[str]) -> int:
@@ -221,6 +263,11 @@ def main(argv: list[str]) -> int:
         "--first-seed", type=int, default=0, help="seeds run from this one (more games later)"
     )
     parser.add_argument("--rules", nargs="*", default=list(RULES))
+    parser.add_argument(
+        "--mirror",
+        action="store_true",
+        help="strength on mirrored maps: one side's fleet on both (a fair fight)",
+    )
     parser.add_argument("--out", default=None, help="JSON file for the raw results")
     parser.add_argument(
         "--include",
@@ -230,9 +277,12 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--pairing",
-        choices=("all", "greedy-random", "search-greedy", "random-random"),
+        choices=("all", "greedy-random", "search-greedy", "greedy-greedy", "random-random"),
         default="all",
-        help="strength: one pairing; soak: random-random plays only random games",
+        help=(
+            "strength: one pairing (greedy-greedy: the baseline of each seat on the same "
+            "seeds); soak: random-random plays only random games"
+        ),
     )
     args = parser.parse_args(argv)
     lines: list[str] = []
@@ -241,21 +291,26 @@ def main(argv: list[str]) -> int:
     cpu_before = time.process_time()
     included = []  # the games of earlier runs (`--include`), counted with this run's
     for name in args.include:
-        included += [
-            row for row in json.loads(Path(name).read_text())["results"]
-            if row["rules"] in args.rules
-        ]  # fmt: skip
+        included += [row for row in earlier_games(Path(name)) if row["rules"] in args.rules]
+    journal = Path(args.out).with_suffix(".jsonl") if args.out else None
     if args.what == "strength":
         search_games = args.games if args.search_games is None else args.search_games
         pairings = [("greedy", "random", args.games), ("search", "greedy", search_games)]
+        if args.pairing == "greedy-greedy":
+            pairings = [("greedy", "greedy", args.games)]
         for strong, weak, count in pairings:
             if args.pairing not in ("all", f"{strong}-{weak}"):
                 continue
             seeds = range(args.first_seed, args.first_seed + count)
-            jobs = [(r, seed, strong, weak, {}) for r in args.rules for seed in seeds]
-            found = run_jobs(jobs, args.workers) if jobs else []
+            options = {"mirror": True} if args.mirror else {}
+            jobs = [(r, seed, strong, weak, options) for r in args.rules for seed in seeds]
+            found = run_jobs(jobs, args.workers, journal) if jobs else []
             results.extend({**row, "pairing": f"{strong}-{weak}"} for row in found)
-            earlier = [row for row in included if row.get("pairing") == f"{strong}-{weak}"]
+            earlier = [
+                row for row in included
+                if row.get("pairing") == f"{strong}-{weak}"
+                and row.get("mirror", False) == args.mirror
+            ]  # fmt: skip
             lines += table(found + earlier, strong, weak, args.rules)
             print("\n".join(lines[-len(args.rules) :]), flush=True)
     else:
@@ -265,7 +320,7 @@ def main(argv: list[str]) -> int:
             for r in args.rules
             for seed in range(args.first_seed, args.first_seed + args.games)
         ]
-        results = run_jobs(jobs, args.workers) if jobs else []
+        results = run_jobs(jobs, args.workers, journal) if jobs else []
         for rules_id in args.rules:
             rows = [r for r in results + included if r["rules"] == rules_id]
             errors = [r for r in rows if "error" in r]

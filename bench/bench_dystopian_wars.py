@@ -5,7 +5,7 @@ Run: .venv/bin/pytest bench/bench_dystopian_wars.py --benchmark-enable -p no:cac
 The heaviest single roll of seed 002 is a Linked Fire broadside of a squadron of three
 battleships: 10 + 5 + 5 = 20 exploding Attack Dice against a Massive model with two
 Shield dice (a Shield Generator and its own Guardian Generator, R002.49), then the
-Critical Hit roll — `DystopianWars.attack_odds`, i.e. `combat.resolve_declared`
+Critical Hit roll — `DystopianWars.attack_odds`, i.e. `resolving.resolve_declared`
 enumerated with the pool as a merged fold. Budget: 1 s.
 
 Baseline: the same roll enumerated naively (every die face a branch, folds played roll
@@ -33,7 +33,7 @@ from tactical.model import (
     Unit,
 )
 from tactical.rules import registry
-from tactical.rules.dystopian_wars import combat
+from tactical.rules.dystopian_wars import chance
 from tactical.rules.dystopian_wars.dicework import PoolRules
 
 DW = registry.get("dystopian-wars")
@@ -106,10 +106,10 @@ def test_heaviest_attack_exact_odds(benchmark):
 
 
 def test_naive_baseline_small_attack(benchmark):
-    """The roll of one attack (`combat.attack_roll`, what `resolve_declared` runs under
+    """The roll of one attack (`chance.attack_roll`, what `resolve_declared` runs under
     `dice.chance`): 3 exploding AD against DR 3 / CR 5, the plain tree against the merged
     enumeration. Both give the same exact distribution."""
-    defence = combat.Defence(
+    defence = chance.Defence(
         dice=3,
         pool=PoolRules(),
         shield_dice=0,
@@ -124,7 +124,7 @@ def test_naive_baseline_small_attack(benchmark):
     )
 
     def roll(dice):
-        return combat.attack_roll(defence, dice, who="a", target="t").summary
+        return chance.attack_roll(defence, dice, who="a", target="t").summary
 
     naive_seconds = _best_of(lambda: naive_odds(roll), repeat=1)
     assert naive_odds(roll) == enumerate_outcomes(roll).as_dict()

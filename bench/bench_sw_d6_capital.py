@@ -26,7 +26,7 @@ from tactical.dice import enumerate_outcomes
 from tactical.io import load_map
 from tactical.model import Board, CircleBase, FrozenMap, GameState, MovementClass, Pose, Unit
 from tactical.rules import registry
-from tactical.rules.sw_d6_capital import damage, initiative, play
+from tactical.rules.sw_d6_capital import damage, initiative, ledger, sequence
 from tactical.rules.sw_d6_capital.codes import roll_code
 
 SW = registry.get("sw-d6-capital")
@@ -102,8 +102,8 @@ def _heavy_attack():
             ),
         )
     )
-    target = play.ledger.condition(state, "t")
-    state = play.ledger.with_condition(state, "t", replace(target, order="full-evasion"))
+    target = ledger.condition(state, "t")
+    state = ledger.with_condition(state, "t", replace(target, order="full-evasion"))
     attack = SW.declare_attack(state, "a", "front-heavy-turbolasers", "t", {"battery_damage": "6D"})
     return state, attack
 
@@ -132,7 +132,7 @@ def test_heaviest_attack_odds(benchmark, monkeypatch):
 
 
 def test_initiative_contest_of_six_captains(benchmark):
-    entries = play.contest_entries(SW.setup(load_map(MAP)))
+    entries = sequence.contest_entries(SW.setup(load_map(MAP)))
     assert len(entries) == 6
     four = entries[:4]
 

@@ -13,7 +13,7 @@ hints are registered from above (`hints`).
 
 from __future__ import annotations
 
-from tactical.agents.games import GameRecord, play_game, with_options
+from tactical.agents.games import GameRecord, mirrored, play_game, with_options
 from tactical.agents.players import (
     LEVELS,
     Budget,
@@ -35,6 +35,7 @@ __all__ = [
     "RandomPlayer",
     "SearchPlayer",
     "make_player",
+    "mirrored",
     "play_game",
     "with_options",
 ]

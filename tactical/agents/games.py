@@ -17,6 +17,7 @@ from typing import Any
 from tactical.agents.evaluation import Material
 from tactical.agents.players import Decision, Player, make_player
 from tactical.errors import UserError
+from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState
 from tactical.rules.ending import Outcome
 from tactical.session.game import Game
@@ -81,6 +82,37 @@ def players_for(
 def with_options(state: GameState, **options: Any) -> GameState:
     """The map with some `[options]` set (a shorter game for a test, say)."""
     return replace(state, options=FrozenMap({**state.options, **options}))
+
+
+def mirrored(state: GameState, side: str) -> GameState:
+    """The map with `side`'s fleet on both sides: the other side's units replaced by a copy
+    of `side`'s, turned half a circle about the table's centre (each copy stands where the
+    original would if the table were turned round). A fair fight between two players:
+    seat-swapped games on it measure the players, not the scenario's balance.
+
+    The copies keep their stats and names (with " (mirror)"), take the other side's name
+    and ids prefixed "mirror-"; the sides keep their order. UserError for a side not in
+    the map, or a map with other than two sides."""
+    sides = state.sides
+    if side not in sides:
+        raise UserError(f"no side {side!r} in this map: its sides are {', '.join(sides)}")
+    if len(sides) != 2:
+        raise UserError(f"a mirrored map needs two sides, this one has {len(sides)}")
+    other = sides[1] if side == sides[0] else sides[0]
+    width, height = state.board.width, state.board.height
+    kept = [unit for unit in state.units if unit.side == side]
+    copies = [
+        replace(
+            unit,
+            id=f"mirror-{unit.id}",
+            name=f"{unit.name} (mirror)",
+            side=other,
+            pose=Pose(width - unit.pose.x, height - unit.pose.y, unit.pose.heading + 180.0),
+        )
+        for unit in kept
+    ]
+    units = kept + copies if side == sides[0] else copies + kept
+    return replace(state, units=tuple(units), title=f"{state.title} ({side} against {side})")
 
 
 def play_game(

@@ -603,6 +603,7 @@ class Budget:
     seconds: float | None = 1.0
     width: int = 4  # candidates searched (the greedy player's best)
     horizon: int = 10  # greedy steps played after each candidate
+    turn_end: bool = False  # a play-out also stops where the turn ends
 
 
 @dataclass
@@ -714,8 +715,9 @@ class SearchPlayer(Player):
         except UserError:
             return None
         first = material.value(game.state, side)
+        turn = game.turn
         for _ in range(self.budget.horizon):
-            if game.over:
+            if game.over or (self.budget.turn_end and game.turn != turn):
                 break
             game = self.rollout.decide(game).after
         return first, material.value(game.state, side)

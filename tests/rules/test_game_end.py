@@ -22,8 +22,8 @@ from tactical.rules.cortex_space import outcome as cortex_end
 from tactical.rules.dystopian_wars import tracking as dw_tracking
 from tactical.rules.ending import NO_UNIT_ABLE, TURN_LIMIT, UnitCondition, attrition_outcome
 from tactical.rules.heavy_combat import duel as hc_duel
+from tactical.rules.heavy_combat.duel_state import current as hc_current
 from tactical.rules.heavy_combat.ships import profile
-from tactical.rules.heavy_combat.turn import current as hc_current
 from tactical.rules.sw_d6_capital import ledger as sw_ledger
 from tactical.session.game import Game
 from tactical.session.log import game_log

@@ -18,7 +18,7 @@ from tactical.rules.battlefleet_mars import outcome as bfm_outcome
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.units import vessel
 from tactical.rules.dystopian_wars import tracking
-from tactical.rules.heavy_combat.turn import current
+from tactical.rules.heavy_combat.duel_state import current
 from tactical.rules.sw_d6_capital import ledger
 from tactical.session.game import Game
 

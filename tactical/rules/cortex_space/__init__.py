@@ -7,12 +7,16 @@ measured base to base at `feet_per_inch`; every weapon fires all round (the seed
 arcs) and nothing blocks line of sight (the seed has no line-of-sight rule).
 
 Modules: `tables` (T003.1-T003.20), `rolls` (step dice, pools, outcomes, R003.1-R003.9),
-`units` (stats and options schema), `positions` (the table's geometry), `damage` (scales,
-Armor, wings, battle damage), `combat` (attacks, batteries, fire-linked, wings, point
-defense, missile locks), `missiles`, `manoeuvres` (dogfighting, collisions, strafing,
-wings), `stations` and `crew` (characters as crew, variants A and B), `bombardment`
-(atmosphere and orbital bombardment), `tracker` (rule_state) and `play` (the turn through
-the generic action protocol).
+`units` (stats and options schema), `positions` (the table's geometry), `damage`
+(scales, Armor, wings, battle damage), `combat` (an attack declared, resolved by its
+kind, its odds) with `acting` (the unit checked), `attack_pools` (attack and defense
+pools and their modifiers), `gunnery` (guns, batteries, fire-linked, wings),
+`point_defense` and `missile_lock`; `missiles`, `manoeuvres` (dogfighting, strafing,
+wings) with `pilot_rolls` and `collisions` (collisions and ramming), `stations` and
+`crew` (characters as crew, variants A and B), `bombardment` (atmosphere and orbital
+bombardment), `tracker` (rule_state), and the turn through the generic action protocol:
+`sequence` (phases, order of action), `choices` (what a side is offered), `play`
+(actions applied) and `odds`.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from tactical.rules.base import (
     WeaponReach,
     bands_from_limits,
 )
-from tactical.rules.cortex_space import by_hand, combat, play, status
+from tactical.rules.cortex_space import by_hand, choices, combat, odds, play, sequence, status
 from tactical.rules.cortex_space import outcome as ending
 from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
@@ -107,11 +111,11 @@ class CortexSpace(RuleSystem):
         )
 
     def turn_sequence(self) -> TurnSequence:
-        return play.TURN_SEQUENCE
+        return sequence.TURN_SEQUENCE
 
     def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
         """R003.11: in the Actions phase, the initiative group acting now."""
-        return play.stage(state, position)
+        return sequence.stage(state, position)
 
     def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
         """R003.10 / R003.11: the vessels by initiative, who has acted, who acts now."""
@@ -150,18 +154,18 @@ class CortexSpace(RuleSystem):
         return combat.attack_odds(state, attack, self.id)
 
     def setup(self, state: GameState) -> GameState:
-        return play.setup(state)
+        return sequence.setup(state)
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str
     ) -> tuple[ActionChoice, ...]:
-        return play.actions(state, position, side)
+        return choices.actions(state, position, side)
 
     def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
         return play.apply(state, action, dice)
 
     def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
-        return play.action_odds(state, action, self.id)
+        return odds.action_odds(state, action, self.id)
 
     def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
         return status.unit_status(state, unit)
@@ -203,7 +207,7 @@ RULE_SYSTEM = CortexSpace(
     # the seed's actions move nothing: vessels move on the table, within their Speed
     # (`turning_rules`, GEO003.7), by the session's own move
     free_table_moves=True,
-    phases=tuple(phase.name for phase in play.TURN_SEQUENCE.phases),
+    phases=tuple(phase.name for phase in sequence.TURN_SEQUENCE.phases),
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=_no_line_of_sight,
 )

@@ -25,13 +25,9 @@ from tactical.geometry import heading_vector, normalise_heading
 from tactical.model import FrozenMap, GameState, Terrain
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.combat import (
-    GUN,
-    attack_roll,
-    require_active,
-    unit_of,
-    weapon_of,
-)
+from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
+from tactical.rules.cortex_space.attack_pools import attack_roll
+from tactical.rules.cortex_space.combat import GUN
 from tactical.rules.cortex_space.rolls import (
     D8,
     basic_damage,

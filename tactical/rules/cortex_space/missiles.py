@@ -1,6 +1,6 @@
 """Missiles after the lock (R003.38-R003.42, R003.61, R003.62, T003.8, T003.17).
 
-A lock (see `combat`) lets its owner fire the missile at any later point (R003.38); the
+A lock (see `missile_lock`) lets its owner fire the missile at any later point (R003.38); the
 missile then flies for T003.8's turns by the range at launch and strikes its target at the
 start of the turn its flight ends (`impacts`, run by the turn-start action). Until then any
 ship may shoot it down (FORMIDABLE 15, R003.40), its target may out-fly it (an EASY Complex
@@ -21,23 +21,13 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.combat import (
-    GUN,
-    POINT_DEFENSE,
-    after_damage,
-    attack_roll,
-    require_active,
-    unit_of,
-    weapon_of,
-)
+from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
+from tactical.rules.cortex_space.attack_pools import attack_roll
+from tactical.rules.cortex_space.collisions import collide, near, obstacle_of, table_difficulty
+from tactical.rules.cortex_space.combat import GUN, POINT_DEFENSE
 from tactical.rules.cortex_space.damage import deliver, receiver_of, target_of, write_back
-from tactical.rules.cortex_space.manoeuvres import (
-    collide,
-    near,
-    obstacle_of,
-    pilot_roll,
-    table_difficulty,
-)
+from tactical.rules.cortex_space.gunnery import after_damage
+from tactical.rules.cortex_space.pilot_rolls import pilot_roll
 from tactical.rules.cortex_space.positions import band_index, band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
     ComplexAction,

@@ -17,7 +17,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import crew, tracker
-from tactical.rules.cortex_space.combat import action_modifier, require_active, unit_of
+from tactical.rules.cortex_space.acting import action_modifier, require_active, unit_of
 from tactical.rules.cortex_space.rolls import PoolRoll, outcome, roll_pool, skill_pool, succeeded
 from tactical.rules.cortex_space.tables import (
     AVERAGE,

@@ -18,7 +18,7 @@ from typing import Any
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
-from tactical.rules.cortex_space import play, tracker
+from tactical.rules.cortex_space import sequence, tracker
 from tactical.rules.cortex_space.positions import centre_distance
 from tactical.rules.cortex_space.units import settings, vessel
 from tactical.rules.status import (
@@ -133,11 +133,11 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     gun and missile launcher no enemy can be fired at or locked on, with the reason the
     rules give for the nearest enemy (out of range, fired this turn, out of action...)."""
     if tracker.TURN not in state.rule_state:
-        state = play.setup(state)
-    if not play.is_current(state, position):
+        state = sequence.setup(state)
+    if not sequence.is_current(state, position):
         return ()
     options = settings(state)
-    if position.phase == play.ADVANTAGE_PHASE:
+    if position.phase == sequence.ADVANTAGE_PHASE:
         return _rolls_refused(state, side, options)
     return _waiting(state, side) + _fire_refused(state, side, options)
 
@@ -186,7 +186,7 @@ def _rolls_refused(
 
 
 def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
-    group = play.current_group(state)
+    group = sequence.current_group(state)
     if not group:
         return ()
     head = state.unit(group[0])
@@ -196,7 +196,7 @@ def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
     for unit in state.units:
         if unit.side != side or unit.id in group or tracker.is_done(state, unit.id):
             continue
-        if not play.can_act(state, unit):
+        if not sequence.can_act(state, unit):
             continue
         name = unit.name or unit.id
         mine = results.get(unit.id)
@@ -218,7 +218,7 @@ def _fire_refused(
 ) -> tuple[Unavailable, ...]:
     from tactical.rules.cortex_space import combat
 
-    group = play.current_group(state)
+    group = sequence.current_group(state)
     found = []
     for unit in state.units:
         if unit.side != side or unit.id not in group:
@@ -276,20 +276,20 @@ def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, 
     """R003.10 / R003.11: the vessels by their Advantage or Initiative result this turn,
     highest first (those yet to roll last): in the Actions phase, who has ended its
     activation and which group acts now. Nothing before the turn's bookkeeping starts."""
-    if not play.is_current(state, position):
+    if not sequence.is_current(state, position):
         return ()
     rolled = tracker.table(state, tracker.INITIATIVE)
-    acting = play.current_group(state) if position.phase == play.ACTIONS_PHASE else ()
-    if position.phase == play.ADVANTAGE_PHASE and not rolled:
+    acting = sequence.current_group(state) if position.phase == sequence.ACTIONS_PHASE else ()
+    if position.phase == sequence.ADVANTAGE_PHASE and not rolled:
         return ()
-    units = [u for u in state.units if play.can_act(state, u) or u.id in rolled]
+    units = [u for u in state.units if sequence.can_act(state, u) or u.id in rolled]
     units.sort(key=lambda u: (rolled.get(u.id) is None, -(rolled.get(u.id) or 0)))
     return tuple(
         OrderEntry(
             unit.id,
             unit.side,
             f"initiative {rolled[unit.id]}" if unit.id in rolled else "no roll yet",
-            done=position.phase == play.ACTIONS_PHASE and tracker.is_done(state, unit.id),
+            done=position.phase == sequence.ACTIONS_PHASE and tracker.is_done(state, unit.id),
             acting=unit.id in acting,
         )
         for unit in units

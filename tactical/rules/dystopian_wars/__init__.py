@@ -3,13 +3,18 @@
 Range bands 1-4 and the Command Distance are base-game values (external,
 G.5, A002.3); they are options with documented defaults.
 
-The rest of seed 002 lives in the modules of this package: `schema` (the stats and
-options of fleet building, damage, tiny flyers and the external mechanics), `tables`
-(T002.1-T002.12), `cards` (stat cards, R002.44), `fleet` (R002.2-R002.6, R002.58),
-`command` (R002.10, R002.23-R002.27), `combat` (R002.29, R002.36-R002.43, R002.49-R002.51,
-R002.56), `generators` (R002.45-R002.51), `flyers` (R002.52-R002.61), `victory`
-(R002.20-R002.22), `maneuver` (a move played as an action), `tracking` (rule_state
-keys) and `play` (turn sequence, setup, actions, apply, odds).
+The rest of seed 002 lives in the modules of this package: `schema` (the stats and options
+of fleet building, damage, tiny flyers and the external mechanics), `tables`
+(T002.1-T002.12), `cards` (stat cards, R002.44), `fleet` (R002.2-R002.6, R002.58), `command`
+(R002.10, R002.23-R002.27), `combat` (declaring an attack: R002.29, R002.36-R002.43,
+R002.51), `chance`, `resolving` and `odds_report` (an attack's roll on plain numbers, its
+resolution on the table and its exact odds: R002.49, R002.50, R002.56), `close_quarters`
+(rams and Boarding Assaults), `generators` (R002.45-R002.51), `flyers` (R002.52-R002.61),
+`victory` (R002.20-R002.22), `maneuver` (a move played as an action), `tracking` (rule_state
+keys), `sequence` (the turn's phases, setup, the tracker's stage, the activation record),
+the turn's segments as choices and actions (`opening`, `movement_segment`, `attacks`,
+`combat_steps`, `activation_end`, `end_phase`, `commodore`) and `play` (the protocol's
+`actions`, `apply` and odds, dispatching to them).
 """
 
 from __future__ import annotations
@@ -232,9 +237,9 @@ class DystopianWars(RuleSystem):
 
     def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
         """R002.28: the active squadron and its segment of the Activation Sequence."""
-        from tactical.rules.dystopian_wars import play
+        from tactical.rules.dystopian_wars import sequence
 
-        return play.stage(state)
+        return sequence.stage(state)
 
     @property
     def has_combat(self) -> bool:
@@ -259,14 +264,14 @@ class DystopianWars(RuleSystem):
         return combat.declare(state, attacker, weapon, target, params)
 
     def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
-        from tactical.rules.dystopian_wars import combat
+        from tactical.rules.dystopian_wars import resolving
 
-        return combat.resolve(state, attack, dice)
+        return resolving.resolve(state, attack, dice)
 
     def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
-        from tactical.rules.dystopian_wars import combat
+        from tactical.rules.dystopian_wars import odds_report
 
-        return combat.attack_odds(state, attack, self.id)
+        return odds_report.attack_odds(state, attack, self.id)
 
     def setup(self, state: GameState) -> GameState:
         from tactical.rules.dystopian_wars import play

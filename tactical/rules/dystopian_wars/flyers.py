@@ -34,12 +34,13 @@ from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
-from tactical.rules.dystopian_wars.combat import destroy, settings
+from tactical.rules.dystopian_wars.combat import settings
 from tactical.rules.dystopian_wars.measures import (
     contact_graph_connected,
     on_table,
     within_edges,
 )
+from tactical.rules.dystopian_wars.resolving import destroy
 from tactical.rules.dystopian_wars.tables import LARGE_OR_MASSIVE, WING_FUEL, WING_REACH, WING_SIZES
 
 # External default cards of launched Tiny Flyers (base game, G.5).

@@ -14,7 +14,7 @@
   and in the 270° arc centred on the model's heading, measured from its centre: 1D6 on
   T002.7; effects last until the End Phase; a 6 also applies Hard Pounding as a full
   Critical Hit, effect and Damage (A002.12).
-- Guardian (R002.49, R002.50): see `combat` (one Shield die of its own; the aura die).
+- Guardian (R002.49, R002.50): see `resolving` (one Shield die of its own; the aura die).
 - A Carrier that Launched this activation uses no Generator in its Combat Segment (R002.51).
 """
 
@@ -31,10 +31,11 @@ from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card
-from tactical.rules.dystopian_wars.combat import destroy, settings
+from tactical.rules.dystopian_wars.combat import settings
 from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import critical_roll_rerolling_doubles, d3, d6
 from tactical.rules.dystopian_wars.measures import in_weapon_arc, within_from_centre
+from tactical.rules.dystopian_wars.resolving import destroy
 from tactical.rules.dystopian_wars.tables import (
     GENERATOR_RANGE,
     HARD_POUNDING,

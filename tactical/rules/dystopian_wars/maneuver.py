@@ -34,10 +34,10 @@ from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
 from tactical.rules.dystopian_wars.cards import card
-from tactical.rules.dystopian_wars.combat import destroy
 from tactical.rules.dystopian_wars.dicework import d6
 from tactical.rules.dystopian_wars.flyers import formation_valid, lost_off_table
 from tactical.rules.dystopian_wars.measures import centres
+from tactical.rules.dystopian_wars.resolving import destroy
 
 EDGE = "table-edge"
 CONTACT_DISTANCE = 0.01  # inches: bases this close are in a collision or ram (R002.32)

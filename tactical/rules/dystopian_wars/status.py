@@ -220,15 +220,15 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     own activation the weapons and generators with no target it may take (the reason the
     rules give for the nearest enemy) and the models that cannot board (R002.26, R002.27);
     in a counterattack, the Auxiliary weapons that reach no attacker (R002.29)."""
-    from tactical.rules.dystopian_wars import play  # play builds the system this reports on
+    from tactical.rules.dystopian_wars import sequence  # the turn this reports on
 
-    state = play.setup(state)
+    state = sequence.setup(state)
     if tracking.game_over(state) or side not in state.sides:
         return ()
-    phase = play.TURN_SEQUENCE.phase(position).name
-    if phase == play.END_PHASE:
+    phase = sequence.TURN_SEQUENCE.phase(position).name
+    if phase == sequence.END_PHASE:
         return _end_of_turn_waiting(state, side)
-    if phase != play.ACTIVATION:
+    if phase != sequence.ACTIVATION:
         return ()
     act = tracking.get(state, "activation")
     if act is None:
@@ -253,22 +253,22 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
     activation under way plays its segments to the end, the targeted fleet declaring or
     ending its Counterattacks (R002.28, T002.5); the End Phase's steps are taken in order
     (R002.19). None when the side may pass (nothing is offered it, or only an offer)."""
-    from tactical.rules.dystopian_wars import play
+    from tactical.rules.dystopian_wars import combat_steps, end_phase, opening, sequence
 
-    state = play.setup(state)
+    state = sequence.setup(state)
     if tracking.game_over(state) or side not in state.sides:
         return None
-    phase = play.TURN_SEQUENCE.phase(position).name
-    if phase == play.FIELD_ORDERS:
-        if not play._field_order_choices(state, side):
+    phase = sequence.TURN_SEQUENCE.phase(position).name
+    if phase == sequence.FIELD_ORDERS:
+        if not opening.field_order_choices(state, side):
             return None
         return Unavailable(side, "Pass", f"{side} rolls its Field Order first", "R002.20")
-    if phase == play.INITIATIVE:
-        if not play._initiative_choices(state, side):
+    if phase == sequence.INITIATIVE:
+        if not opening.initiative_choices(state, side):
             return None
         return Unavailable(side, "Pass", "the initiative is rolled first", "G.5")
-    if phase == play.END_PHASE:
-        steps = play._end_phase_choices(state, side)
+    if phase == sequence.END_PHASE:
+        steps = end_phase.end_phase_choices(state, side)
         if not steps:
             return None
         return Unavailable(
@@ -279,18 +279,20 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
     # offers its "end" step but the counterattacks', where the targeted fleet has it)
     act = tracking.get(state, "activation")
     if act is None:
-        owes = bool(play.activatable(state, side)) and not play._passive_until_winner(state, side)
+        owes = bool(sequence.activatable(state, side)) and not sequence.passive_until_winner(
+            state, side
+        )
     elif act["side"] == side:
         stage = act["stage"]
         owes = stage != "counter" and (
-            stage != "resolve" or bool(play._resolve_choices(state, act))
+            stage != "resolve" or bool(combat_steps.resolve_choices(state, act))
         )
     else:
         owes = act["stage"] == "counter" and side in act.get("defenders", ())
     if not owes:
         return None
     if act is None:
-        left = ", ".join(_squadron_words(key) for key in play.activatable(state, side))
+        left = ", ".join(_squadron_words(key) for key in sequence.activatable(state, side))
         reason = (
             f"{side} still has squadrons to activate ({left}): a fleet passes only when it "
             "has none left"
@@ -307,17 +309,17 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
 
 def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
     """R002.19: the turn ends once every Damage Repair, Bravery Test and Drift is taken."""
-    from tactical.rules.dystopian_wars import play
+    from tactical.rules.dystopian_wars import end_phase
 
     end = tracking.mapping(state, "end_phase")
     if not end.get("started") or tracking.get(state, "turn_closed"):
         return ()
     waiting = []
     for each in state.sides:
-        waiting += [f"{u.name or u.id}'s Damage Repair" for u in play._repairable(state, each)]
-        tests = play._bravery_due(state, each)
+        waiting += [f"{u.name or u.id}'s Damage Repair" for u in end_phase.repairable(state, each)]
+        tests = end_phase.bravery_due(state, each)
         waiting += [f"the {_squadron_words(key)} Bravery Test" for key in tests]
-        waiting += [f"{u.name or u.id}'s Drift" for u in play._drifting(state, each)]
+        waiting += [f"{u.name or u.id}'s Drift" for u in end_phase.drifting(state, each)]
     if not waiting:
         return ()
     return (
@@ -335,13 +337,13 @@ def _squadron_words(key: str) -> str:
 
 
 def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
-    from tactical.rules.dystopian_wars import flyers, play
+    from tactical.rules.dystopian_wars import flyers, sequence
 
     turn = int(tracking.get(state, "turn", 1))
     done = set(tracking.get(state, "activated", ()))
     initiative = tracking.get(state, "initiative")
     winner = str(initiative["winner"]) if initiative is not None else None
-    waiting = play._passive_until_winner(state, side)
+    waiting = sequence.passive_until_winner(state, side)
     found = []
     for key, units in squadrons(state, side).items():
         if all(tracking.is_prize(state, u.id) for u in units):
@@ -381,9 +383,9 @@ def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
 def _activation_under_way(
     state: GameState, act: Mapping[str, Any], side: str
 ) -> tuple[Unavailable, ...]:
-    from tactical.rules.dystopian_wars import play
+    from tactical.rules.dystopian_wars import sequence
 
-    if not play.activatable(state, side):
+    if not sequence.activatable(state, side):
         return ()
     return (
         Unavailable(
@@ -417,11 +419,11 @@ def _refused(state: GameState, actor: str, title: str, error: UserError) -> Unav
 
 
 def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:
-    from tactical.rules.dystopian_wars import combat, command, generators, play
+    from tactical.rules.dystopian_wars import attacks, combat, command, generators, sequence
 
-    used = play._used(act)
-    flags_of = play._flags_of(state, act)
-    options = play.options_of(state)
+    used = attacks.used_weapons(act)
+    flags_of = sequence.generator_flags(state, act)
+    options = sequence.options_of(state)
     found = []
     for unit in squadron_units(state, act["squadron"]):
         if tracking.is_prize(state, unit.id):
@@ -445,7 +447,7 @@ def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavaila
             if error is not None:
                 found.append(_refused(state, unit.id, title, error))
             elif engaged and why is not None:
-                legal = play._targets_for(state, unit, weapon.name, launched)
+                legal = attacks.targets_for(state, unit, weapon.name, launched)
                 if not set(legal) & set(engaged):
                     named_targets = ", ".join(unit_name(state, t) for t in engaged)
                     found.append(
@@ -475,9 +477,9 @@ def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavaila
 
 
 def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavailable, ...]:
-    from tactical.rules.dystopian_wars import command, play
+    from tactical.rules.dystopian_wars import activation_end, command, sequence
 
-    options = play.options_of(state)
+    options = sequence.options_of(state)
     done = set(act.get("boarded", ()))
     found = []
     for unit in squadron_units(state, act["squadron"]):
@@ -489,7 +491,7 @@ def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavai
         except UserError as error:
             found.append(_refused(state, unit.id, title, error))
             continue
-        if not play._boarding_targets(state, unit):
+        if not activation_end.boarding_targets(state, unit):
             reach = float(options["boarding_range"])
             found.append(
                 Unavailable(
@@ -506,10 +508,10 @@ def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavai
 def _counters_refused(
     state: GameState, act: Mapping[str, Any], side: str
 ) -> tuple[Unavailable, ...]:
-    from tactical.rules.dystopian_wars import combat, play
+    from tactical.rules.dystopian_wars import attacks, combat
 
     found = []
-    for unit, weapon, attackers in play.counter_weapons(state, act, side):
+    for unit, weapon, attackers in attacks.counter_weapons(state, act, side):
         error = _nearest_refusal(
             unit,
             attackers,

@@ -10,12 +10,16 @@ none).
 
 Turn (R001.3): Roll power, Reaction movement, Countermeasures / reinforce,
 Target selection / fire — each side simultaneously — then one Result step
-that applies all fire and movement. See `turn` for the declarations.
+that applies all fire and movement. See `turn` for the turn and its readings.
 
 Modules: `tables` (T001.*, rounding and arithmetic rules), `ships` (stats and
 options schema), `duel` (the rule state), `engagement` (range and facings,
-table motions), `combat` (weapons, to-hit, damage pipeline, internals),
-`turn` (declarations, Result, the action protocol), `attacks` (the attack
+table motions), `combat` (one weapon's fire: context, to-hit, damage pipeline)
+with `weapons` (the weapons and their declaration), `systems` (what damaged
+systems and the cloak allow), `shields` (reinforcement, countermeasures,
+shields) and `internals` (the internal hits); `turn` (the phases, the choices
+offered, the action protocol) with `duel_state` (the duel set up and read
+back), `declarations` and `result` (the Result step); `attacks` (the attack
 and odds hooks).
 """
 
@@ -45,9 +49,8 @@ from tactical.rules.base import (
     WeaponReach,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, by_hand, status, turn
+from tactical.rules.heavy_combat import attacks, by_hand, duel_state, status, turn
 from tactical.rules.heavy_combat import outcome as ending
-from tactical.rules.heavy_combat.combat import weapons_of
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
     STATS_FIELDS,
@@ -57,6 +60,7 @@ from tactical.rules.heavy_combat.ships import (
     profile,
     settings,
 )
+from tactical.rules.heavy_combat.weapons import weapons_of
 from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"
@@ -138,7 +142,7 @@ class HeavyCombat(RuleSystem):
         return attacks.attack_odds(state, attack, self.id)
 
     def setup(self, state: GameState) -> GameState:
-        return turn.setup(state)
+        return duel_state.setup(state)
 
     def actions(
         self, state: GameState, position: TurnPosition, side: str

@@ -1,7 +1,7 @@
 """The generic attack and odds hooks for Heavy Combat (`tactical odds`, the play panel).
 
 `declare_attack` checks one weapon against the table and the rules as they
-stand (`combat.check_fire`); `resolve_attack` fires it at once, outside the
+stand (`weapons.check_fire`); `resolve_attack` fires it at once, outside the
 turn's Result step (the command line's question "what happens if I fire
 this now"); `attack_odds` enumerates that same `fire_step` over every roll.
 `action_odds` gives the odds of every action that rolls: the power roll, a
@@ -17,26 +17,18 @@ from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text,
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution
 from tactical.rules.heavy_combat.combat import (
-    SPECIFIC,
     FireContext,
     FireOutcome,
-    check_fire,
     commit_fire,
     fire_context,
     fire_step,
 )
+from tactical.rules.heavy_combat.declarations import acting_ship, action_params, power_roll
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
+from tactical.rules.heavy_combat.duel_state import Table, current
+from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
-from tactical.rules.heavy_combat.turn import (
-    Table,
-    acting_ship,
-    action_params,
-    current,
-    damage_summary,
-    fire_contexts,
-    fire_phase,
-    power_roll,
-)
+from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
 
 
 def _order(table: Table, attacker: str, weapon: str, target: str, params: Mapping[str, Any]):
@@ -170,12 +162,12 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
 
 def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
     """The damage each ship takes in the Result step, enumerating the Result's own fire
-    fold (`turn.fire_phase`; movement, repair and expiry roll nothing).
+    fold (`result.fire_phase`; movement, repair and expiry roll nothing).
 
     Fire is simultaneous (R001.3): what one ship takes depends only on the fire aimed at
     it and on its own photon backlash, so each ship's distribution is enumerated over
     those shots alone (the other ship's outcomes would only multiply the states), and
-    merged by the boxes lost, all the report tells (`combat.internal_damage`)."""
+    merged by the boxes lost, all the report tells (`internals.internal_damage`)."""
     duel: Duel = table.duel
     contexts = fire_contexts(table)
     sections = []

@@ -15,7 +15,7 @@ from typing import Any
 
 from tactical.model import GameState, Unit
 from tactical.rules.base import Field
-from tactical.rules.heavy_combat import turn
+from tactical.rules.heavy_combat import duel_state
 from tactical.rules.heavy_combat.duel import to_rule_state
 from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
@@ -31,7 +31,7 @@ def shield_key(facing: str) -> str:
 def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
     """The values of a duelling ship a player may set (module docstring), now."""
     card = profile(unit)
-    state, duel = turn.current(state)
+    state, duel = duel_state.current(state)
     ship = duel.ship(unit.id)
     fields = [
         Field(
@@ -77,7 +77,7 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
 def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
     """The state with the ship's values set in its duel (module docstring)."""
     card = profile(unit)
-    state, duel = turn.current(state)
+    state, duel = duel_state.current(state)
     ship = duel.ship(unit.id)
     destroyed = list(ship.destroyed)
     for index, (category, boxes) in enumerate(zip(CATEGORIES, card.boxes, strict=True)):

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, unit_name
-from tactical.rules.heavy_combat import turn
-from tactical.rules.heavy_combat.combat import weapons_of
+from tactical.rules.heavy_combat import duel_state, turn
 from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
+from tactical.rules.heavy_combat.weapons import weapons_of
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -42,7 +42,7 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     """What the card and the table show of a duelling ship now."""
     card = profile(unit)
     try:
-        state, duel = turn.current(state)
+        state, duel = duel_state.current(state)
         ship = duel.ship(unit.id)
     except UserError:
         return UnitStatus((StatusValue("Ship", "not in the duel"),))

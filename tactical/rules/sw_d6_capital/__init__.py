@@ -9,8 +9,9 @@ Modules: `tables` (T004.1-T004.20), `codes` (die codes, R004.1-R004.9),
 `deck` (the Command Deck as unit stats), `options`, `condition` (what is
 tracked per ship), `ledger` (rule_state), `initiative`, `command`, `repair`
 (Damage Control), `combat` and `damage` (the Action Phase), `fighters`,
-`maneuver` (moves as actions), `play` (the generic action protocol) and
-`movement` (speeds and turn limits).
+`maneuver` (moves as actions), `play` (the generic action protocol, with
+`sequence`, `choices`, `handlers` and `odds`) and `movement` (speeds and turn
+limits).
 """
 
 from __future__ import annotations

@@ -25,13 +25,14 @@ from tactical.rules.status import (
     counted,
     words,
 )
-from tactical.rules.sw_d6_capital import ledger, play
+from tactical.rules.sw_d6_capital import choices, ledger, sequence
 from tactical.rules.sw_d6_capital.codes import code_text
 from tactical.rules.sw_d6_capital.deck import deck_of
 from tactical.rules.sw_d6_capital.tables import (
     ACTION,
     ARCS,
     CATASTROPHIC,
+    COMMAND,
     DESTROYED,
     LEVEL_TITLES,
     LEVELS,
@@ -110,19 +111,19 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     goes first (R004.50: lowest Initiative moves first; R004.25: the captain to act), each
     with the ship whose turn it is."""
     try:
-        state = play.ensure_setup(state)
+        state = sequence.ensure_setup(state)
         if ledger.turn_of(state) < position.turn:
             return ()
-        phase = play.TURN_SEQUENCE.phases[position.phase].name
-        state, _ = play.prepare(state, phase)
+        phase = sequence.TURN_SEQUENCE.phases[position.phase].name
+        state, _ = sequence.prepare(state, phase)
     except UserError:
         return ()
-    excluded = play._excluded_sides(state, position)
+    excluded = choices.excluded_sides(state, position)
     if phase == MOVEMENT:
-        head, rule, doing = play.move_head(state, excluded), "R004.50", "move"
+        head, rule, doing = choices.move_head(state, excluded), "R004.50", "move"
         why = "moves first: ships move in Initiative order, lowest first"
     elif phase == ACTION:
-        head, rule, doing = play.fire_head(state, excluded), "R004.25", "act"
+        head, rule, doing = choices.fire_head(state, excluded), "R004.25", "act"
         why = "acts first: the captain with the fewest actions taken, highest Initiative first"
     else:
         return ()
@@ -200,24 +201,24 @@ def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, 
     """R004.11 / R004.14 / R004.25: the captains in this turn's Initiative order as the phase
     takes them — orders and movement lowest first, fire highest first — with each one's
     total, who has had his go and who acts now (nothing before the turn's contest)."""
-    state = play.ensure_setup(state)
+    state = sequence.ensure_setup(state)
     info = ledger.initiative_info(state)
     totals = info.get("totals") or {}
     if ledger.turn_of(state) < position.turn or not totals:
         return ()
-    phase = play.TURN_SEQUENCE.phases[position.phase].name
-    state, _ = play.prepare(state, phase)
+    phase = sequence.TURN_SEQUENCE.phases[position.phase].name
+    state, _ = sequence.prepare(state, phase)
     turn = ledger.turn_of(state)
     order = ledger.initiative_order(state)
-    excluded = play._excluded_sides(state, position)
+    excluded = choices.excluded_sides(state, position)
     head = None
-    if phase == play.COMMAND:
-        head = play.order_head(state, excluded)
+    if phase == COMMAND:
+        head = choices.order_head(state, excluded)
     elif phase == ACTION:
-        head = play.fire_head(state, excluded)
+        head = choices.fire_head(state, excluded)
     elif phase == MOVEMENT:
-        head = play.move_head(state, excluded)
-    if phase in (play.COMMAND, MOVEMENT):
+        head = choices.move_head(state, excluded)
+    if phase in (COMMAND, MOVEMENT):
         order = tuple(reversed(order))  # lowest Initiative first (R004.14)
     entries = []
     for unit_id in order:
@@ -225,7 +226,7 @@ def acting_order(state: GameState, position: TurnPosition) -> tuple[OrderEntry, 
         if cond.out_of_action(turn):
             continue
         done = {
-            play.COMMAND: cond.order is not None,
+            COMMAND: cond.order is not None,
             ACTION: cond.done,
             MOVEMENT: cond.moved,
         }.get(phase, False)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tactical.dice import ScriptedDice
 from tactical.errors import UserError
 from tactical.model import SizeClass, Terrain
-from tactical.rules.cortex_space import bombardment, combat, missiles, tables, tracker
+from tactical.rules.cortex_space import bombardment, combat, gunnery, missiles, tables, tracker
 
 CITY = Terrain(
     "city", "small-city", SizeClass.MASSIVE, polygon=((40, 20), (44, 20), (44, 24), (40, 24))
@@ -48,13 +48,13 @@ def test_R003_60_atmospheric_range_increments():
         atmosphere=True,
         atmosphere_steps_per_increment=1,
     )
-    plan = combat.plan_gun(state, combat.declare(state, "galactica", "railguns", "v"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "galactica", "railguns", "v"))
     # 30" x 100 ft = 3,000 ft: one capital increment (5,000 ft), no penalty
     assert plan.roll.pool.steps == 0
     close = table(
         *state.units, atmosphere=True, atmosphere_steps_per_increment=1, feet_per_inch=500.0
     )
-    plan = combat.plan_gun(close, combat.declare(close, "galactica", "railguns", "v"))
+    plan = gunnery.plan_gun(close, combat.declare(close, "galactica", "railguns", "v"))
     assert [(m.source, m.steps) for m in plan.roll.modifiers] == [("3 range increments", -2)]
 
 

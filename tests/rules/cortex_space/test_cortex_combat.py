@@ -13,7 +13,16 @@ from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.cortex_space import combat, missiles, play, tracker
+from tactical.rules.cortex_space import (
+    combat,
+    gunnery,
+    missiles,
+    odds,
+    play,
+    sequence,
+    tracker,
+    units,
+)
 from tactical.rules.cortex_space.damage import (
     Systems,
     WeaponState,
@@ -234,7 +243,7 @@ def test_R003_35_and_A003_23_battery_of_up_to_six_identical_spacecraft_weapons()
 
 def test_R003_36_and_A003_4_battery_steps_and_damage_die():
     state = _hurt_basestar(0)
-    plan = combat.plan_gun(
+    plan = gunnery.plan_gun(
         state, combat.declare(state, "galactica", "railguns", "basestar", {"battery": 3})
     )
     assert plan.roll.pool.steps == 2 and plan.group
@@ -268,7 +277,7 @@ def test_R003_37_second_attack_by_the_same_character_is_a_second_action():
     state = _hurt_basestar(0)
     attack = combat.declare(state, "galactica", "railguns", "basestar", {"battery": 6})
     once = combat.resolve(state, attack, ScriptedDice([3, 4])).state
-    plan = combat.plan_gun(once, attack)
+    plan = gunnery.plan_gun(once, attack)
     assert plan.roll.pool.steps == 4  # +5 battery, -1 second action (R003.8)
 
 
@@ -448,11 +457,11 @@ def test_R003_45_fire_linked_steps_by_doublings():
             VIPER, weapons=[{"name": "guns", "damage": "d8", "linked": linked, "range": "skirmish"}]
         )
         state = table(unit("a", 10, 10, "A", **armed), unit("b", 15, 10, "B", **RAIDER))
-        plan = combat.plan_gun(state, combat.declare(state, "a", "guns", "b"))
+        plan = gunnery.plan_gun(state, combat.declare(state, "a", "guns", "b"))
         assert plan.roll.pool.steps == steps, linked
         assert not plan.group  # fire-linked: no damage step (only batteries and wings)
     state = table(*state.units, fire_linked=False)
-    assert combat.plan_gun(state, combat.declare(state, "a", "guns", "b")).roll.pool.steps == 0
+    assert gunnery.plan_gun(state, combat.declare(state, "a", "guns", "b")).roll.pool.steps == 0
 
 
 # --------------------------------------------------------------------------- scales
@@ -462,11 +471,13 @@ def test_R003_57_scale_chart_applies_to_the_attackers_skill():
     state = table(
         unit("galactica", 10, 24, "A", **BATTLESTAR), unit("raider", 30, 24, "B", **RAIDER)
     )
-    plan = combat.plan_gun(state, combat.declare(state, "galactica", "railguns", "raider"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "galactica", "railguns", "raider"))
     assert plan.roll.pool.steps == -1  # spacecraft vs planetcraft
     off = table(*state.units, mixing_scales=False)
     assert (
-        combat.plan_gun(off, combat.declare(off, "galactica", "railguns", "raider")).roll.pool.steps
+        gunnery.plan_gun(
+            off, combat.declare(off, "galactica", "railguns", "raider")
+        ).roll.pool.steps
         == 0
     )
 
@@ -478,15 +489,15 @@ def test_A003_1_printed_chart_option():
         unit("marine", 20, 24, "B", **person),
         scale_chart="printed",
     )
-    plan = combat.plan_gun(state, combat.declare(state, "galactica", "railguns", "marine"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "galactica", "railguns", "marine"))
     assert plan.roll.pool.steps == 3
     restored = table(*state.units)
-    plan = combat.plan_gun(restored, combat.declare(restored, "galactica", "railguns", "marine"))
+    plan = gunnery.plan_gun(restored, combat.declare(restored, "galactica", "railguns", "marine"))
     assert plan.roll.pool.steps == -3
 
 
 def test_R003_58_damage_multiplies_and_life_points_scale():
-    options = combat.settings(table())
+    options = units.settings(table())
     big = unit("basestar", 0, 0, "B", **with_stats(BASESTAR, armor_wound=2, armor_stun=1))
     receiver = receiver_of(big, options)
     assert absorb(6, 10, "planetcraft", receiver)[:2] == (2, 3)  # (6-2)/2, (10-4)/2
@@ -510,13 +521,13 @@ def test_R003_59_called_shot_resistance_by_scale():
         called_shot_steps=-2,
     )
     attack = combat.declare(state, "marine", "pistol", "basestar", {"called_shot": True})
-    plan = combat.plan_gun(state, attack)
+    plan = gunnery.plan_gun(state, attack)
     called = next(e for e in plan.events if e.kind == "called-shot")
     assert (called.get("resist_difficulty"), called.get("effect_possible")) == (None, False)
     assert [(m.source, m.steps) for m in plan.roll.modifiers] == [
         ("called shot", -2), ("personal vs spacecraft", 2)]  # fmt: skip
     duel = table(unit("viper", 10, 10, "A", **VIPER), unit("raider", 15, 10, "B", **RAIDER))
-    shot = combat.plan_gun(
+    shot = gunnery.plan_gun(
         duel, combat.declare(duel, "viper", "autocannons", "raider", {"called_shot": True})
     )
     assert next(e for e in shot.events if e.kind == "called-shot").get("resist_difficulty") == 7
@@ -561,7 +572,7 @@ def _due(number: int, owner: str, target: str, damage: str) -> FrozenMap:
 def test_R003_39_turn_start_odds_are_each_targets_damage_from_the_same_resolver():
     """The missiles due strike in the turn-start resolver; its odds give one section a
     target, each that target's exact marginal (the joint, summed over the other target)."""
-    state = play.setup(_launch(50.0))
+    state = sequence.setup(_launch(50.0))
     due = (
         _due(1, "raider", "viper", "2d2"),
         _due(2, "raider", "viper", "1d2"),
@@ -569,7 +580,7 @@ def test_R003_39_turn_start_odds_are_each_targets_damage_from_the_same_resolver(
     )
     state = state.with_rule_state(**{tracker.MISSILES: due})
     action = Action("start-turn", "B", FrozenMap(turn=2))
-    report = play.action_odds(state, action, "cortex-space")
+    report = odds.action_odds(state, action, "cortex-space")
     assert [s.name for s in report.sections] == ["viper", "raider"]
     assert report.facts["missiles"] == 3
 

@@ -10,7 +10,17 @@ from tactical.dice import ScriptedDice
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.cortex_space import combat, play, stations, tracker
+from tactical.rules.cortex_space import (
+    attack_pools,
+    combat,
+    gunnery,
+    pilot_rolls,
+    play,
+    stations,
+    tracker,
+    units,
+)
+from tactical.rules.cortex_space.choices import actions
 
 CREW_A = [
     {"station": "co", "name": "Adama", "attribute": "d10", "skill": "d8", "trait": "d6"},
@@ -44,7 +54,7 @@ def _act(state, kind, dice, **params):
 def _attack_steps(state, gunner=""):
     params = {"gunner": gunner} if gunner else {}
     attack = combat.declare(state, "galactica", "railguns", "raider", params)
-    return {m.source: m.steps for m in combat.plan_gun(state, attack).roll.modifiers}
+    return {m.source: m.steps for m in gunnery.plan_gun(state, attack).roll.modifiers}
 
 
 # --------------------------------------------------------------------------- variant A
@@ -74,12 +84,12 @@ def test_R003_46_so_say_we_all_die_is_added_in_variant_a_only():
     state = _ship(CREW_A, "A")
     person = state.unit("galactica")
     pool = stations.crew.station_pool(
-        combat.vessel(person), combat.vessel(person).crew[0], combat.settings(state), 0
+        units.vessel(person), units.vessel(person).crew[0], units.settings(state), 0
     )
     assert pool.text == "d10 + d8 + d6"
     b = _ship(CREW_A, "B")
     pool = stations.crew.station_pool(
-        combat.vessel(person), combat.vessel(person).crew[0], combat.settings(b), 0
+        units.vessel(person), units.vessel(person).crew[0], units.settings(b), 0
     )
     assert pool.text == "d10 + d8"
 
@@ -92,8 +102,8 @@ def test_R003_47_pilot_defense_and_free_agility_roll():
     action = _act(state, "pilot-defense", [9], crew="Hoshi")
     assert tracker.fixed_defense(action.state, "galactica")["value"] == 9
     assert tracker.actions_taken(action.state, "galactica/Hoshi") == 1
-    defense = combat.defense_of(
-        action.state, action.state.unit("galactica"), combat.settings(action.state)
+    defense = attack_pools.defense_of(
+        action.state, action.state.unit("galactica"), units.settings(action.state)
     )
     assert (defense.fixed, defense.spec_id) == (9, "R003.47")
 
@@ -102,8 +112,8 @@ def test_R003_47_evasive_manoeuvre_full_turn():
     state = _ship(CREW_A, "A")
     evasive = _act(state, "evasive-manoeuvre", [], crew="Hoshi")
     assert _attack_steps(evasive.state)["evasive manoeuvre"] == -1
-    pools, modifiers = combat.defense_pools(
-        evasive.state, evasive.state.unit("galactica"), combat.settings(evasive.state)
+    pools, modifiers = attack_pools.defense_pools(
+        evasive.state, evasive.state.unit("galactica"), units.settings(evasive.state)
     )
     assert [m.steps for m in modifiers] == [2] and pools[0].text == "d6 + d12"
     with pytest.raises(UserError, match=r"R003\.47"):
@@ -127,7 +137,7 @@ def test_R003_48_tactical_officer_fires_one_weapon_with_own_skill():
     state = _ship(CREW_A, "A")
     attack = combat.declare(state, "galactica", "railguns", "raider")
     assert attack.params["gunner"] == "Gaeta"
-    plan = combat.plan_gun(state, attack)
+    plan = gunnery.plan_gun(state, attack)
     assert plan.roll.pool.text == "d6 + d8"  # d10 skill, -1 step scale chart
     again = combat.resolve(state, attack, ScriptedDice([3, 12])).state
     assert tracker.actions_taken(again, "galactica/Gaeta") == 1
@@ -138,13 +148,13 @@ def test_R003_48_tactical_officer_fires_one_weapon_with_own_skill():
 def test_R003_49_dradis_defense_and_gunner_support():
     state = _ship(CREW_A, "A")
     defense = _act(state, "dradis-defense", [18], crew="Dualla")
-    _, modifiers = combat.defense_pools(
-        defense.state, defense.state.unit("galactica"), combat.settings(defense.state)
+    _, modifiers = attack_pools.defense_pools(
+        defense.state, defense.state.unit("galactica"), units.settings(defense.state)
     )
     assert [m.steps for m in modifiers] == [2]
     botch = _act(state, "dradis-defense", [2], crew="Dualla")
-    pilot = play.manoeuvres.pilot_roll(
-        botch.state, botch.state.unit("galactica"), combat.settings(botch.state)
+    pilot = pilot_rolls.pilot_roll(
+        botch.state, botch.state.unit("galactica"), units.settings(botch.state)
     )
     assert [m.steps for m in pilot.modifiers if m.spec_id == "R003.49"] == [-1]
     gunner = _act(state, "dradis-gunner", [18], crew="Dualla", gunner="Gaeta")
@@ -176,7 +186,7 @@ def test_R003_51_station_roll_once_per_turn():
     first = _act(state, "station-roll", [11], crew="Adama", apply_to="attack")
     with pytest.raises(UserError, match=r"R003\.51"):
         _act(first.state, "station-roll", [11], crew="Adama", apply_to="attack")
-    choices = play.actions(first.state, TurnPosition(1, 1, 0, 0), "A")
+    choices = actions(first.state, TurnPosition(1, 1, 0, 0), "A")
     crew_field = next(c for c in choices if c.kind == "station-roll").fields[0]
     assert crew_field.choices == ("Gaeta",)
 
@@ -225,7 +235,7 @@ def test_R003_55_other_officers_roll_agility_and_the_ships_heavy_weapons():
     state = _ship(CREW_B, "B")
     attack = combat.declare(state, "galactica", "railguns", "raider")
     assert attack.params["gunner"] == "Dualla"
-    plan = combat.plan_gun(state, attack)
+    plan = gunnery.plan_gun(state, attack)
     assert plan.roll.pool.text == "d6 + d6"  # agility d6 + the ship's d8 at -1 (scale)
     after = combat.resolve(state, attack, ScriptedDice([3, 12])).state
     assert combat.declare(after, "galactica", "railguns", "raider").params["gunner"] == "Kelly"
@@ -239,6 +249,6 @@ def test_R003_56_and_A003_29_variants_are_alternatives():
     with pytest.raises(UserError, match=r"R003\.56"):
         _act(b_state, "assist", [12], crew="Adama", station="Gaeta")
     none = _ship(CREW_B, "none")
-    kinds = {c.kind for c in play.actions(none, TurnPosition(1, 1, 0, 0), "A")}
+    kinds = {c.kind for c in actions(none, TurnPosition(1, 1, 0, 0), "A")}
     assert not kinds & set(stations.STATION_ACTIONS)
     assert combat.declare(none, "galactica", "railguns", "raider").params.get("gunner") is None

@@ -125,15 +125,15 @@ def test_the_same_seed_gives_the_same_log():
 def test_R003_11_the_tracker_stage_names_the_initiative_group_acting_now():
     """In the Actions phase the stage is the vessels acting now (the highest initiative yet
     to end its activation); every vessel's action comes from that group."""
-    from tactical.rules.cortex_space import play
+    from tactical.rules.cortex_space import sequence
 
     system = registry.get("cortex-space")
     seen = []
 
     def watch(state, position, choice):
         stage = system.stage(state, position)
-        if position.phase == play.ACTIONS_PHASE and play.is_current(state, position):
-            group = play.current_group(state)
+        if position.phase == sequence.ACTIONS_PHASE and sequence.is_current(state, position):
+            group = sequence.current_group(state)
             if not group:  # every vessel has ended its activation
                 assert stage is None
                 return

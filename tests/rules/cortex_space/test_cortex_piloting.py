@@ -13,7 +13,18 @@ from hypothesis import strategies as st
 from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import Circle, Pose, SizeClass, Terrain
-from tactical.rules.cortex_space import combat, manoeuvres, play, tracker
+from tactical.rules.cortex_space import (
+    attack_pools,
+    collisions,
+    combat,
+    gunnery,
+    manoeuvres,
+    pilot_rolls,
+    sequence,
+    tables,
+    tracker,
+    units,
+)
 from tactical.rules.cortex_space.positions import collision_direction, heading_difference
 from tactical.rules.cortex_space.rolls import parse_step_die
 from tactical.rules.cortex_space.tables import SIZE_BY_NAME
@@ -32,7 +43,7 @@ def _duel(**options):
 def test_R003_10_advantage_pool_is_agility_pilot_and_dogfighting_die():
     state = _duel()
     roll = manoeuvres.advantage_roll(
-        state, state.unit("viper"), state.unit("raider"), combat.settings(state)
+        state, state.unit("viper"), state.unit("raider"), units.settings(state)
     )
     assert roll.pool.text == "d10 + d10 + d6"
     assert roll.modifiers == ()  # not an action: no multiple-action penalty
@@ -50,11 +61,11 @@ def test_R003_10_advantage_needs_the_option_and_two_sides():
 def test_R003_11_winner_has_advantage_and_initiative_tie_is_simultaneous():
     won = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9]))
     assert (won.summary.holder, won.summary.steps) == ("viper", 1)
-    assert play.current_group(won.state) == ("viper",)
+    assert sequence.current_group(won.state) == ("viper",)
     tie = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([9, 9]))
     assert tie.summary.holder is None
     assert tracker.get(tie.state, tracker.ADVANTAGE, ()) == ()
-    assert set(play.current_group(tie.state)) == {"viper", "raider"}  # A003.6
+    assert set(sequence.current_group(tie.state)) == {"viper", "raider"}  # A003.6
 
 
 def test_R003_11_simultaneous_vessels_still_act_when_put_out_of_action():
@@ -63,15 +74,15 @@ def test_R003_11_simultaneous_vessels_still_act_when_put_out_of_action():
     attack = combat.declare(weak, "viper", "autocannons", "raider")
     shot = combat.resolve(weak, attack, ScriptedDice([18, 2, 8]))
     assert shot.summary.destroyed
-    assert "raider" in play.current_group(shot.state)  # destroyed by a simultaneous vessel
-    assert play.can_act(shot.state, shot.state.unit("raider"))
+    assert "raider" in sequence.current_group(shot.state)  # destroyed by a simultaneous vessel
+    assert sequence.can_act(shot.state, shot.state.unit("raider"))
 
 
 def test_R003_12_previous_holder_gets_a_step_against_the_same_opponent():
     state = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9])).state
     following = tracker.next_turn(state)
     assert tracker.get(following, tracker.PREVIOUS_ADVANTAGE) == (("viper", "raider"),)
-    options = combat.settings(following)
+    options = units.settings(following)
     own = manoeuvres.advantage_roll(
         following, following.unit("viper"), following.unit("raider"), options
     )
@@ -88,9 +99,9 @@ def test_R003_13_advantage_modifies_attacks_between_the_two_only():
     state = manoeuvres.resolve_advantage(_duel(), "viper", "raider", ScriptedDice([12, 9])).state
     third = unit("raider-2", 16, 12, "B", **RAIDER)
     state = table(*state.units, third).with_rule_state(**dict(state.rule_state))
-    assert combat.dogfight_modifier(state, "viper", "raider").steps == 1
-    assert combat.dogfight_modifier(state, "raider", "viper").steps == -1
-    assert combat.dogfight_modifier(state, "viper", "raider-2") is None  # A003.7
+    assert attack_pools.dogfight_modifier(state, "viper", "raider").steps == 1
+    assert attack_pools.dogfight_modifier(state, "raider", "viper").steps == -1
+    assert attack_pools.dogfight_modifier(state, "viper", "raider-2") is None  # A003.7
 
 
 def test_R003_14_botch_or_extraordinary_doubles_the_modifiers():
@@ -132,17 +143,17 @@ def test_GEO003_4_the_dogfighting_position_is_abstract():
 
 def test_R003_15_and_R003_16_difficulty_from_the_smaller_object_and_the_higher_speed():
     medium, huge = SIZE_BY_NAME["Medium"], SIZE_BY_NAME["Huge"]
-    difficulty = manoeuvres.collision_difficulty(huge, medium, 6, "perpendicular")
+    difficulty = collisions.collision_difficulty(huge, medium, 6, "perpendicular")
     assert (difficulty.size.name, difficulty.speed.name, difficulty.value) == ("Medium", "High", 11)
-    assert manoeuvres.collision_difficulty(medium, huge, 0, "away").value == -5
+    assert collisions.collision_difficulty(medium, huge, 0, "away").value == -5
 
 
 def test_R003_16_terrain_obstacle_is_stationary_and_sized_by_height():
     rock = Terrain("rock", "dense", SizeClass.LARGE, circle=Circle(10, 12, 1.5))
     state = table(unit("v", 10, 10, "A", heading=0, **with_stats(VIPER, speed=4)), terrain=[rock])
-    obstacle = manoeuvres.obstacle_of(state, "rock")
+    obstacle = collisions.obstacle_of(state, "rock")
     assert obstacle.size.name == "Huge" and obstacle.speed == 0
-    difficulty = manoeuvres.table_difficulty(state.unit("v"), obstacle)
+    difficulty = collisions.table_difficulty(state.unit("v"), obstacle)
     # the smaller object (the Viper, Medium 7) + Medium speed 4 (+0) + the rock ahead (toward)
     assert (difficulty.size.name, difficulty.speed.name, difficulty.direction.name) == (
         "Medium", "Medium", "toward")  # fmt: skip
@@ -154,14 +165,14 @@ def test_R003_17_below_easy_no_roll_is_needed():
         unit("v", 10, 10, "A", heading=0, **with_stats(VIPER, speed=0)),
         unit("w", 11.2, 10, "B", heading=0, **with_stats(RAIDER, speed=0)),
     )
-    result = manoeuvres.resolve_avoid(state, "v", "w", ScriptedDice([]))
+    result = collisions.resolve_avoid(state, "v", "w", ScriptedDice([]))
     assert result.summary.avoided and result.summary.difficulty == -1
     assert any(e.spec_id == "R003.17" for e in result.events)
     assert tracker.actions_taken(result.state, "v") == 0
-    at_three = manoeuvres.CollisionDifficulty(
+    at_three = collisions.CollisionDifficulty(
         SIZE_BY_NAME["Small"],
-        manoeuvres.obstacle_speed(3),
-        manoeuvres.direction_row("perpendicular"),
+        tables.obstacle_speed(3),
+        tables.direction_row("perpendicular"),
     )
     assert at_three.value == 3 and at_three.needs_roll  # A003.11
 
@@ -174,7 +185,7 @@ def _contact(pilot_speed=6, other_speed=6):
 
 
 def test_R003_18_failed_roll_is_basic_damage_difficulty_minus_roll():
-    result = manoeuvres.resolve_avoid(_contact(), "v", "w", ScriptedDice([4]), other_rolls=False)
+    result = collisions.resolve_avoid(_contact(), "v", "w", ScriptedDice([4]), other_rolls=False)
     # Medium 7 + High 4 + perpendicular 0 = 11; Basic 11 - 4 = 7 -> 4 Stun / 3 Wound
     assert result.summary.difficulty == 11
     assert (result.summary.pilot_stun, result.summary.pilot_wound) == (4, 3)
@@ -182,30 +193,30 @@ def test_R003_18_failed_roll_is_basic_damage_difficulty_minus_roll():
 
 
 def test_R003_19_ships_collide_only_if_both_pilots_fail():
-    saved = manoeuvres.resolve_avoid(_contact(), "v", "w", ScriptedDice([4, 12]))
+    saved = collisions.resolve_avoid(_contact(), "v", "w", ScriptedDice([4, 12]))
     assert saved.summary.avoided
     assert saved.state.unit("v").stats.get("wound", 0) == 0
-    both = manoeuvres.resolve_avoid(_contact(), "v", "w", ScriptedDice([4, 8]))
+    both = collisions.resolve_avoid(_contact(), "v", "w", ScriptedDice([4, 8]))
     assert not both.summary.avoided
     assert (both.summary.other_stun, both.summary.other_wound) == (2, 1)  # 11 - 8 = 3
-    success = manoeuvres.resolve_avoid(_contact(), "v", "w", ScriptedDice([15]))
+    success = collisions.resolve_avoid(_contact(), "v", "w", ScriptedDice([15]))
     assert success.summary.avoided and tracker.actions_taken(success.state, "v") == 1
 
 
 def test_R003_20_ramming_the_rammer_does_not_roll():
-    result = manoeuvres.resolve_ram(_contact(), "v", "w", ScriptedDice([5]))
+    result = collisions.resolve_ram(_contact(), "v", "w", ScriptedDice([5]))
     assert not result.summary.avoided
     assert (result.summary.pilot_stun, result.summary.pilot_wound) == (6, 5)  # 11 - 0
     assert (result.summary.other_stun, result.summary.other_wound) == (3, 3)  # 11 - 5
-    dodged = manoeuvres.resolve_ram(_contact(), "v", "w", ScriptedDice([11]))
+    dodged = collisions.resolve_ram(_contact(), "v", "w", ScriptedDice([11]))
     assert dodged.summary.avoided
     with pytest.raises(UserError, match=r"R003\.20"):
-        manoeuvres.resolve_ram(_contact(), "v", "v", ScriptedDice([]))
+        collisions.resolve_ram(_contact(), "v", "v", ScriptedDice([]))
 
 
 def test_A003_9_random_obstacle_rolls_d10_d8_d6():
     state = table(unit("v", 10, 10, "A", **with_stats(VIPER, speed=2)))
-    result = manoeuvres.resolve_avoid(state, "v", "random", ScriptedDice([1, 1, 1, 20]))
+    result = collisions.resolve_avoid(state, "v", "random", ScriptedDice([1, 1, 1, 20]))
     difficulty = next(e for e in result.events if e.kind == "collision-difficulty")
     # Gigantic rolled, but the Viper is the smaller object (Medium 7); Very High +8; toward +4
     assert difficulty.get("difficulty") == 19
@@ -215,9 +226,9 @@ def test_A003_9_random_obstacle_rolls_d10_d8_d6():
 def test_GEO003_7_collision_needs_contact():
     far = table(unit("v", 10, 10, "A", **VIPER), unit("w", 20, 10, "B", **RAIDER))
     with pytest.raises(UserError, match=r"GEO003\.7"):
-        manoeuvres.resolve_avoid(far, "v", "w", ScriptedDice([]))
+        collisions.resolve_avoid(far, "v", "w", ScriptedDice([]))
     with pytest.raises(UserError, match=r"R003\.15"):
-        manoeuvres.resolve_avoid(table(*far.units, collisions=False), "v", "w", ScriptedDice([]))
+        collisions.resolve_avoid(table(*far.units, collisions=False), "v", "w", ScriptedDice([]))
 
 
 def test_GEO003_3_collision_direction_classification():
@@ -373,8 +384,8 @@ def test_R003_30_formation_and_six_fighters_at_most():
 def test_R003_31_and_A003_20_the_less_skilled_pilot_rolls_for_the_wing():
     members = [{"id": "ace", "pilot": "d12"}, {"id": "nugget", "pilot": "d4"}]
     state = table(unit("wing", 10, 10, "A", **with_stats(VIPER, members=members)))
-    assert combat.vessel(state.unit("wing")).less_skilled.id == "nugget"
-    roll = manoeuvres.pilot_roll(state, state.unit("wing"), combat.settings(state))
+    assert units.vessel(state.unit("wing")).less_skilled.id == "nugget"
+    roll = pilot_rolls.pilot_roll(state, state.unit("wing"), units.settings(state))
     assert roll.pool.text == "d10 + d4"
 
 
@@ -384,9 +395,9 @@ def test_R003_32_wing_combined_fire_and_A003_22_a_single_fighter_gets_nothing():
         unit("wing", 10, 10, "A", **with_stats(VIPER, members=members)),
         unit("raider", 15, 10, "B", **RAIDER),
     )
-    plan = combat.plan_gun(state, combat.declare(state, "wing", "autocannons", "raider"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "wing", "autocannons", "raider"))
     assert plan.roll.pool.steps == 2 and plan.group
-    alone = combat.plan_gun(
+    alone = gunnery.plan_gun(
         state, combat.declare(state, "wing", "autocannons", "raider", {"fighters": 1})
     )
     assert alone.roll.pool.steps == 0 and not alone.group
@@ -398,10 +409,10 @@ def test_R003_33_one_defense_roll_or_A003_21_the_worst_of_all():
     members = [{"id": "ace", "pilot": "d12"}, {"id": "nugget", "pilot": "d4"}]
     wing = with_stats(VIPER, members=members)
     state = table(unit("raider", 10, 10, "B", **RAIDER), unit("wing", 15, 10, "A", **wing))
-    defense = combat.defense_of(state, state.unit("wing"), combat.settings(state))
+    defense = attack_pools.defense_of(state, state.unit("wing"), units.settings(state))
     assert [p.text for p in defense.pools] == ["d10 + d4"]
     worst = table(*state.units, wing_defense="worst-roll")
-    defense = combat.defense_of(worst, worst.unit("wing"), combat.settings(worst))
+    defense = attack_pools.defense_of(worst, worst.unit("wing"), units.settings(worst))
     assert [p.text for p in defense.pools] == ["d10 + d12", "d10 + d4"]
     result = combat.resolve(
         worst,
@@ -437,4 +448,4 @@ def test_R003_34_wing_loses_destroyed_fighters_and_odds_cover_the_random_pick():
     assert odds.section("destroyed").distribution.probability(True) == 0  # one fighter left
     hit = combat.resolve(state, attack, ScriptedDice([16, 4, 3, 1]))
     after = hit.state.unit("wing")
-    assert combat.vessel(after).fighters[0].id == "b"
+    assert units.vessel(after).fighters[0].id == "b"

@@ -17,7 +17,7 @@ from tactical.io import load_map
 from tactical.model import Circle, FrozenMap, SizeClass, Terrain
 from tactical.rules import registry
 from tactical.rules.base import Action, RuleSystem, TurnPosition
-from tactical.rules.cortex_space import RULE_SYSTEM, play, tracker
+from tactical.rules.cortex_space import RULE_SYSTEM, sequence, tracker
 
 ROOT = Path(__file__).resolve().parents[3]
 MAP = ROOT / "maps" / "cortex-space.toml"
@@ -171,7 +171,7 @@ def test_R003_11_actions_follow_the_initiative_order():
     actions_a = RULE_SYSTEM.actions(rolled, TurnPosition(1, 1, 0, 0), "A")
     assert {c.kind for c in actions_a} >= {"attack", "end"}
     ended = RULE_SYSTEM.apply(rolled, Action("end", "viper"), ScriptedDice([])).state
-    assert play.current_group(ended) == ("raider",)
+    assert sequence.current_group(ended) == ("raider",)
     with pytest.raises(UserError, match=r"R003\.11"):
         RULE_SYSTEM.apply(ended, Action("end", "viper"), ScriptedDice([]))
 
@@ -231,9 +231,9 @@ def test_every_offered_choice_applies_without_error():
 def test_wrecks_are_unpiloted_decoys_and_structures_only_where_a_weapon_can_hit():
     wreck = with_stats(RAIDER, wound=20)
     state = table(unit("viper", 10, 10, "A", **VIPER), unit("wreck", 11.5, 10, "B", **wreck))
-    from tactical.rules.cortex_space import manoeuvres
+    from tactical.rules.cortex_space import collisions
 
-    assert manoeuvres.obstacle_of(state, "wreck").piloted is False
+    assert collisions.obstacle_of(state, "wreck").piloted is False
     choices = RULE_SYSTEM.actions(state, TurnPosition(1, 1, 0, 0), "A")
     assert not any(c.kind == "ram" for c in choices)  # nothing alive to ram
     assert not any(c.kind == "bombard" for c in choices)

@@ -11,7 +11,18 @@ from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 from tactical.dice import ScriptedDice, StepDie
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.cortex_space import combat, manoeuvres, missiles, play, tracker
+from tactical.rules.cortex_space import (
+    attack_pools,
+    collisions,
+    combat,
+    gunnery,
+    manoeuvres,
+    missiles,
+    play,
+    sequence,
+    tracker,
+    units,
+)
 from tactical.rules.cortex_space.damage import absorb, receiver_of
 from tactical.rules.cortex_space.rolls import outcome, pool_die, roll_pool, skill_pool
 from tactical.rules.cortex_space.tables import STATION_MODIFIER, fire_linked_steps, to_hit_steps
@@ -31,13 +42,13 @@ def test_X003_1_starbuck_wins_the_advantage_extraordinarily():
     assert result.summary.holder == "starbuck" and result.summary.steps == 2
     after = result.state
     assert tracker.table(after, tracker.INITIATIVE) == {"starbuck": 20, "raider": 7}
-    assert play.current_group(after) == ("starbuck",)  # Starbuck acts first
-    mine = combat.dogfight_modifier(after, "starbuck", "raider")
-    theirs = combat.dogfight_modifier(after, "raider", "starbuck")
+    assert sequence.current_group(after) == ("starbuck",)  # Starbuck acts first
+    mine = attack_pools.dogfight_modifier(after, "starbuck", "raider")
+    theirs = attack_pools.dogfight_modifier(after, "raider", "starbuck")
     assert (mine.steps, mine.spec_id) == (2, "R003.14")
     assert (theirs.steps, theirs.spec_id) == (-2, "R003.14")
     attack = combat.declare(after, "starbuck", "autocannons", "raider")
-    plan = combat.plan_gun(after, attack)
+    plan = gunnery.plan_gun(after, attack)
     assert plan.roll.pool.steps == 2
     next_turn = tracker.next_turn(after)
     roll = manoeuvres.advantage_roll(
@@ -51,7 +62,7 @@ def test_X003_2_nugget_collides_with_a_raider():
     nugget = unit("nugget", 10, 10, "A", heading=0, **with_stats(VIPER, speed=3))
     raider = unit("raider", 10, 11.2, "B", heading=180, **RAIDER)
     state = table(nugget, raider)
-    result = manoeuvres.resolve_avoid(
+    result = collisions.resolve_avoid(
         state, "nugget", "raider", ScriptedDice([9]), other_rolls=False
     )  # A003.12
     difficulty = next(e for e in result.events if e.kind == "collision-difficulty")
@@ -93,7 +104,7 @@ def test_X003_3_wing_of_six_attacks_a_tanker():
 def test_X003_4_attacking_a_wing_of_six():
     """R003.33: the attacker gets +3 steps against a wing of six."""
     state = table(unit("raider", 10, 10, "B", **RAIDER), unit("wing", 15, 10, "A", **_wing(6)))
-    plan = combat.plan_gun(state, combat.declare(state, "raider", "autocannons", "wing"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "raider", "autocannons", "wing"))
     assert _steps(plan.events) == {"target wing of 6": 3}
     assert plan.roll.pool.steps == 3
 
@@ -201,12 +212,12 @@ def test_X003_9_starbuck_on_foot_shoots_a_raider():
     }
     raider = with_stats(RAIDER, armor_wound=2, armor_stun=2)
     state = table(unit("starbuck", 10, 10, "A", **pistol), unit("raider", 12, 10, "B", **raider))
-    plan = combat.plan_gun(state, combat.declare(state, "starbuck", "pistol", "raider"))
+    plan = gunnery.plan_gun(state, combat.declare(state, "starbuck", "pistol", "raider"))
     assert _steps(plan.events) == {"personal vs planetcraft": 1}
     from tactical.rules.cortex_space.damage import scaled_defenses
 
     assert scaled_defenses(14, 2, 2, "personal", "planetcraft") == (28, 4, 4)
-    receiver = receiver_of(state.unit("raider"), combat.settings(state))
+    receiver = receiver_of(state.unit("raider"), units.settings(state))
     stun, wound, _ = absorb(10, 12, "personal", receiver)
     assert (stun, wound) == (3, 4)  # (10-4)/2 and (12-4)/2 on the Raider's own track
 

@@ -1,6 +1,6 @@
 """Sampling agrees with exact odds: 20,000 seeded resolutions vs the enumerated distribution.
 
-The same resolver (`combat.resolve_declared`, exploding Attack Dice, Shield and Guardian
+The same resolver (`resolving.resolve_declared`, exploding Attack Dice, Shield and Guardian
 dice, the Critical Hit roll) runs under `SeededDice` and under the exact enumerator; the
 chi-square statistic (numpy, no scipy) must stay below the p = 0.001 critical value for
 its degrees of freedom. The seed is fixed, so the test is deterministic.
@@ -14,7 +14,7 @@ from chi_square import CRITICAL_0_001, chi_square
 from dw_builders import table, unit
 
 from tactical.dice import SeededDice, enumerate_outcomes
-from tactical.rules.dystopian_wars import combat
+from tactical.rules.dystopian_wars import combat, resolving
 
 SAMPLES = 20_000
 SEED = 20260601
@@ -36,7 +36,7 @@ def _sample(seed: int) -> dict:
     dice = SeededDice(seed)
     observed: dict = {}
     for _ in range(SAMPLES):
-        summary = combat.resolve_declared(state, attack, dice).summary
+        summary = resolving.resolve_declared(state, attack, dice).summary
         key = (summary.hits, summary.result)
         observed[key] = observed.get(key, 0) + 1
     return observed
@@ -44,7 +44,9 @@ def _sample(seed: int) -> dict:
 
 def _exact() -> dict:
     state, attack = _scenario()
-    outcomes = enumerate_outcomes(lambda dice: combat.resolve_declared(state, attack, dice).summary)
+    outcomes = enumerate_outcomes(
+        lambda dice: resolving.resolve_declared(state, attack, dice).summary
+    )
     return outcomes.map(lambda s: (s.hits, s.result)).as_dict()
 
 

@@ -26,7 +26,7 @@ from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.geometry.shapes import RectBase
 from tactical.io import builtin_map, load_map
 from tactical.model import Pose
-from tactical.rules.dystopian_wars import combat, tracking
+from tactical.rules.dystopian_wars import combat, odds_report, resolving, tracking
 from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool
 
 
@@ -75,8 +75,10 @@ def test_exact_odds_of_one_die_against_dr1_cr3():
 def test_odds_are_the_resolver_enumerated():
     state = duel({"weapons": [one(GUNS, 4)]}, {"hull_points": 2})
     attack = combat.declare(state, "a", "Guns", "t")
-    direct = enumerate_outcomes(lambda dice: combat.resolve_declared(state, attack, dice).summary)
-    report = combat.attack_odds(state, attack, "dystopian-wars")
+    direct = enumerate_outcomes(
+        lambda dice: resolving.resolve_declared(state, attack, dice).summary
+    )
+    report = odds_report.attack_odds(state, attack, "dystopian-wars")
     assert (
         report.section("destroyed").distribution.as_dict()
         == direct.map(lambda s: s.destroyed).as_dict()
@@ -89,7 +91,7 @@ def test_damage_and_critical_are_applied_to_the_state():
         {"weapons": [one(GUNS, 2)]}, {"damage_rating": 1, "critical_rating": 2, "hull_points": 3}
     )
     attack = combat.declare(state, "a", "Guns", "t")
-    result = combat.resolve_declared(state, attack, ScriptedDice([6, 6, 2, 3]))
+    result = resolving.resolve_declared(state, attack, ScriptedDice([6, 6, 2, 3]))
     summary = result.summary
     assert (summary.result, summary.hull_lost, summary.critical, summary.destroyed) == (
         "critical",
@@ -99,7 +101,7 @@ def test_damage_and_critical_are_applied_to_the_state():
     )
     assert tracking.hull_lost(result.state, "t") == 2
     assert tracking.effects(result.state, "t") == ("critical-5",)
-    again = combat.resolve_declared(result.state, attack, ScriptedDice([5, 1]))
+    again = resolving.resolve_declared(result.state, attack, ScriptedDice([5, 1]))
     assert again.summary.destroyed and not again.state.has_unit("t")
     assert tracking.losses(again.state)[0]["how"] == "destroyed"
 
@@ -211,10 +213,10 @@ def test_R002_39_A002_18_small_obscured_flyers_use_the_base_rules():
         {"size": "small", "movement": "aerial", "height_level": "obscured"},
     )
     attack = combat.declare(state, "a", "Rockets", "t")
-    assert combat.resolve_declared(state, attack, ScriptedDice([4])).summary.hits == 1
+    assert resolving.resolve_declared(state, attack, ScriptedDice([4])).summary.hits == 1
     medium = duel({"weapons": [one(ROCKETS)]}, {"movement": "aerial", "height_level": "obscured"})
     attack = combat.declare(medium, "a", "Rockets", "t")
-    assert combat.resolve_declared(medium, attack, ScriptedDice([4])).summary.hits == 0
+    assert resolving.resolve_declared(medium, attack, ScriptedDice([4])).summary.hits == 0
     assert DW.attack_odds(medium, attack).facts["hit_on"] == 5
 
 
@@ -247,7 +249,7 @@ def test_R002_41_auxiliary_weapons_ignore_models():
         unit("t", 20, 15, "B", movement="aerial", height_level="flying"),
     )
     attack = combat.declare(state, "a", "Ack Ack", "t")
-    events = combat.resolve_declared(state, attack, ScriptedDice([1, 1, 1, 1])).events
+    events = resolving.resolve_declared(state, attack, ScriptedDice([1, 1, 1, 1])).events
     assert any(e.spec_id == "R002.41" for e in events)
 
 
@@ -323,7 +325,9 @@ def test_R002_49_a_guardian_generator_is_a_shield_generator():
         {"generators": "guardian", "damage_rating": 1, "critical_rating": 5},
     )
     attack = combat.declare(state, "a", "Guns", "t")
-    result = combat.resolve_declared(state, attack, ScriptedDice([5, 4]))  # one hit, shield saves
+    result = resolving.resolve_declared(
+        state, attack, ScriptedDice([5, 4])
+    )  # one hit, shield saves
     assert (result.summary.hits, result.summary.saved) == (0, 1)
     assert [e.spec_id for e in result.events if e.kind == "shield"] == ["R002.49"]
     shielded = duel({"weapons": [one(GUNS)]}, {"generators": "guardian", "shield_generator": True})
@@ -335,7 +339,7 @@ def test_R002_50_guardian_aura_one_die_models_without_shields():
         state = table(
             unit("a", 20, 10, weapons=[one(GUNS)]), unit("t", 20, 14, "B", **target_stats), *others
         )
-        return combat.defence_for(
+        return resolving.defence_for(
             state, combat.declare(state, "a", "Guns", "t"), combat.card(state.unit("a")).weapons[0]
         )
 
@@ -361,8 +365,12 @@ def test_R002_50_guardian_measured_to_the_nearest_point_A002_11():
     nearest = table(unit("a", 20, 10, weapons=[one(GUNS)]), target, gg)
     centre = table(unit("a", 20, 10, weapons=[one(GUNS)]), target, gg, **options)
     weapon = combat.card(nearest.unit("a")).weapons[0]
-    assert combat.defence_for(nearest, combat.declare(nearest, "a", "Guns", "t"), weapon)[1] == "gg"
-    assert combat.defence_for(centre, combat.declare(centre, "a", "Guns", "t"), weapon)[1] is None
+    assert (
+        resolving.defence_for(nearest, combat.declare(nearest, "a", "Guns", "t"), weapon)[1] == "gg"
+    )
+    assert (
+        resolving.defence_for(centre, combat.declare(centre, "a", "Guns", "t"), weapon)[1] is None
+    )
 
 
 def test_R002_50_no_save_against_bombs():
@@ -372,7 +380,7 @@ def test_R002_50_no_save_against_bombs():
         unit("gg", 24, 14, "B", generators="guardian"),
     )
     attack = combat.declare(state, "a", "Bombs", "t")
-    result = combat.resolve_declared(state, attack, ScriptedDice([5]))
+    result = resolving.resolve_declared(state, attack, ScriptedDice([5]))
     assert result.summary.saved == 0
     assert not any(e.kind == "guardian-save" for e in result.events)
 
@@ -381,12 +389,12 @@ def test_R002_56_abort_needs_spare_hits_at_least_the_flyers_left_A002_16():
     wing = [flyer(f"f{i}", 20 + i, 14, "B", squadron="w") for i in range(3)]
     state = table(unit("a", 20, 10, weapons=[one(ACK_ACK, 3)]), *wing)
     attack = combat.declare(state, "a", "Ack Ack", "f1")
-    five = combat.resolve_declared(
+    five = resolving.resolve_declared(
         state, attack, ScriptedDice([6, 6, 4, 1, 1])
     )  # 5 hits (two 6s explode)
     assert (five.summary.flyers_destroyed, five.summary.aborted) == (2, True)
     assert not any(five.state.has_unit(f"f{i}") for i in range(3))
-    four = combat.resolve_declared(state, attack, ScriptedDice([6, 6, 1, 1, 1]))  # 4 hits
+    four = resolving.resolve_declared(state, attack, ScriptedDice([6, 6, 1, 1, 1]))  # 4 hits
     assert (four.summary.flyers_destroyed, four.summary.aborted) == (2, False)
     left = [u.id for u in four.state.units if u.id.startswith("f")]
     assert len(left) == 1
@@ -428,23 +436,23 @@ def test_R002_36_resolving_declares_once_per_state_with_the_same_odds_and_result
     attack = combat.declare(state, "a", "Guns", "t")
 
     def every_outcome():
-        found = enumerate_outcomes(lambda dice: combat.resolve(state, attack, dice).state)
+        found = enumerate_outcomes(lambda dice: resolving.resolve(state, attack, dice).state)
         return {repr(s.rule_state): p for s, p in found}, len(found)
 
     plain = combat.declare
     calls = []
-    monkeypatch.setattr(combat, "declare", lambda *a, **k: calls.append(a) or plain(*a, **k))
+    monkeypatch.setattr(resolving, "declare", lambda *a, **k: calls.append(a) or plain(*a, **k))
     memoised, outcomes = every_outcome()
     assert len(calls) == 1 and outcomes > 3
     # on another state (the target out of reach) it is declared, and refused, again
     far = state.replace_unit(state.unit("t").moved_to(Pose(20, 70, 90)))
     with refused("GEO002.7", "out of range"):
-        combat.resolve(far, attack, ScriptedDice([6, 6, 6]))
+        resolving.resolve(far, attack, ScriptedDice([6, 6, 6]))
     assert len(calls) == 2
 
     def every_time(s, a):
-        return combat.declare(s, a.attacker, a.weapon, a.target, combat._declared(a))
+        return resolving.declare(s, a.attacker, a.weapon, a.target, combat.declared_params(a))
 
-    monkeypatch.setattr(combat, "redeclared", every_time)
+    monkeypatch.setattr(resolving, "redeclared", every_time)
     assert every_outcome() == (memoised, outcomes)
     assert len(calls) > 2 + outcomes

@@ -8,7 +8,7 @@ from tactical.dice import ScriptedDice
 from tactical.geometry.shapes import RectBase
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, command, play, tracking
+from tactical.rules.dystopian_wars import activation_end, combat, command, play, resolving, tracking
 from tactical.rules.dystopian_wars.cards import card
 
 ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
@@ -124,13 +124,13 @@ def test_R002_27_break_test_is_for_the_whole_squadron():
     squadron = _squadron((10, 10), (14, 10), (18, 10), (22, 10))
     state = play.setup(table(*squadron, unit("b", 10, 40, "B")))
     state = state.without_unit("A2").without_unit("A3")  # half the squadron gone
-    assert play.break_tests_due(state) == ("A:sq",)
+    assert activation_end.break_tests_due(state) == ("A:sq",)
     state = state.with_rule_state(activation=FrozenMap(side="B", squadron="B:b", stage="morale"))
     result = DW.apply(state, Action("break-tests", "B"), ScriptedDice([6, 5]))  # 11 > 7: Broken
     assert result.summary == ("A:sq",)
     assert tracking.get(result.state, "broken") == ("A:sq",)
     assert sum(1 for e in result.events if e.kind == "morale") == 1  # one test for the squadron
-    assert play.break_tests_due(result.state) == ()
+    assert activation_end.break_tests_due(result.state) == ()
 
 
 # --------------------------------------------------------------------------- Fleet Commodore
@@ -147,7 +147,7 @@ def _critical_state(fc_at: float, **options) -> tuple:
         )
     )
     attack = combat.declare(state, "a", "Gun", "t")
-    resolved = combat.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
+    resolved = resolving.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
     assert resolved.summary.critical == "critical-7"
     return resolved
 
@@ -269,7 +269,7 @@ def test_R002_10_odds_and_offers_are_those_of_the_plain_commodore_scan(monkeypat
 
     def results():
         declared = combat.declare(start, "a", "Gun", "t")
-        resolved = combat.resolve_declared(start, declared, ScriptedDice([5, 5, 3, 4]))
+        resolved = resolving.resolve_declared(start, declared, ScriptedDice([5, 5, 3, 4]))
         return DW.attack_odds(start, attack), resolved.state
 
     fast_odds, fast_state = results()

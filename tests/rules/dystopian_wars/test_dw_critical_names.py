@@ -12,7 +12,7 @@ from plain_words import code_like
 from tactical.dice import ScriptedDice
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, generators, play, status, tracking
+from tactical.rules.dystopian_wars import combat, generators, play, resolving, status, tracking
 from tactical.rules.dystopian_wars.criticals import critical_name, critical_words
 from tactical.rules.dystopian_wars.generators import ActivationFlags
 
@@ -43,7 +43,7 @@ def test_R002_1_an_attacks_critical_hit_by_name_on_the_card_and_in_its_words():
         {"damage_rating": 1, "critical_rating": 2, "hull_points": 3},
     )
     attack = combat.declare(state, "a", "Guns", "t")
-    result = combat.resolve_declared(state, attack, ScriptedDice([6, 6, 2, 3]))
+    result = resolving.resolve_declared(state, attack, ScriptedDice([6, 6, 2, 3]))
     action = Action("resolve-attack", "a", FrozenMap(attack=0))
     said = DW.summarise(state, action, result.events, result.state)
     assert "critical: Critical Hit Table 5, until repaired" in said

@@ -7,7 +7,16 @@ from dw_builders import ACK_ACK, DW, flyer, refused, table, unit
 from tactical.dice import ScriptedDice
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.dystopian_wars import combat, flyers, maneuver, play, tracking
+from tactical.rules.dystopian_wars import (
+    combat,
+    flyers,
+    maneuver,
+    measures,
+    play,
+    resolving,
+    sequence,
+    tracking,
+)
 
 
 def _wing(side="A", x=30.0, y=10.0, count=3, wing_type="fighter", squadron="w", **stats):
@@ -76,7 +85,7 @@ def test_R002_52_destroyed_flyers_are_removed_keeping_the_formation():
     wing = _wing("B", 20, 14, squadron="w")  # w0 - w1 - w2 in a row: w1 is the link
     state = table(unit("a", 21, 10, weapons=[dict(ACK_ACK, attack_dice="1-0-0-0")]), *wing)
     attack = combat.declare(state, "a", "Ack Ack", "w1")
-    result = combat.resolve_declared(state, attack, ScriptedDice([6, 1]))  # 2 hits: one TF
+    result = resolving.resolve_declared(state, attack, ScriptedDice([6, 1]))  # 2 hits: one TF
     left = sorted(u.id for u in result.state.units if u.side == "B")
     assert left in (["w1", "w2"], ["w0", "w1"])
     assert flyers.formation_valid(tuple(result.state.unit(i) for i in left))
@@ -123,7 +132,7 @@ def test_R002_55_a_wing_that_used_ordnance_must_land_to_rearm():
     state = table(*bombers, unit("t", 31, 13, "B"))
     attack = combat.declare(state, "d0", "Bombs", "t")
     assert len(attack.params["pool"]) == 3  # Combined Fire of the Wing
-    after = combat.resolve_declared(state, attack, ScriptedDice([1] * 12))  # 4 AD each
+    after = resolving.resolve_declared(state, attack, ScriptedDice([1] * 12))  # 4 AD each
     assert tracking.mapping(after.state, "wings")["A:d"]["armed"] is False
     with refused("R002.55"):
         combat.declare(after.state, "d1", "Bombs", "t")
@@ -190,10 +199,10 @@ def test_R002_61_launch_before_moving_within_4_not_activated_this_turn():
     )
     wing = [u for u in launched.state.units if u.id.startswith("cv-wing-1")]
     assert len(wing) == 3 and all(
-        play.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
+        measures.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
     )
     assert flyers.aboard(launched.state, launched.state.unit("cv")) == 0
-    assert "A:cv-wing-1" not in play.activatable(launched.state, "A")
+    assert "A:cv-wing-1" not in sequence.activatable(launched.state, "A")
     with refused("R002.61", "one Wing"):
         DW.apply(
             launched.state,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dw_builders import DW, GUNS, duel
 
 from tactical.dice import ScriptedDice
-from tactical.rules.dystopian_wars import combat
+from tactical.rules.dystopian_wars import combat, resolving
 
 TWO_GUNS = dict(GUNS, attack_dice="2-2-2-2")
 TARGET = {"damage_rating": 1, "critical_rating": 2, "hull_points": 3}
@@ -25,7 +25,7 @@ def test_G5_R002_36_an_attack_logs_every_step():
     state = duel({"weapons": [TWO_GUNS]}, TARGET)
     attack = combat.declare(state, "a", "Guns", "t")
     dice = ScriptedDice([6, 6, 2, 3])
-    resolution = combat.resolve_declared(state, attack, dice)
+    resolution = resolving.resolve_declared(state, attack, dice)
     assert [event.as_dict() for event in resolution.events] == [
         {"kind": "declare", "spec_id": "R002.36", "attacker": "a", "weapon": "Guns",
          "weapon_kind": "gunnery", "weapon_class": "ordnance", "target": "t", "counter": False,

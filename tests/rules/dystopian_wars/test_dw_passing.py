@@ -15,7 +15,7 @@ from tactical.errors import UserError
 from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.dystopian_wars import play, tracking
+from tactical.rules.dystopian_wars import cards, sequence, tracking
 from tactical.session.game import PASS, Game
 
 ACTIVATION = TurnPosition(1, 2, 0)
@@ -74,7 +74,7 @@ def lazy_turn(seed: int) -> tuple[Game, tuple[str, ...]]:
     """Turn 1 of the scenario with both fleets passing whenever a pass is offered (else the
     first step offered, with its defaults); the squadrons activated when the End Phase began."""
     game = Game.new(load_map(builtin_map("dystopian-wars")), seed)
-    while game.phase_name != play.END_PHASE:
+    while game.phase_name != sequence.END_PHASE:
         offered = game.choices()
         # a pass is refused exactly when the rules offer a step of the sequence (an offer
         # of the Fleet Commodore's re-roll aside)
@@ -94,7 +94,7 @@ def lazy_turn(seed: int) -> tuple[Game, tuple[str, ...]]:
 def test_R002_28_one_fleet_passing_does_not_end_the_activations_of_both():
     game, activated = lazy_turn(3)
     start = game.initial
-    everyone = {key for side in start.sides for key in play.squadrons(start, side)}
+    everyone = {key for side in start.sides for key in cards.squadrons(start, side)}
     assert len(everyone) == 11
     assert set(activated) >= everyone  # and a Wing launched this turn waits (R002.61)
-    assert not any(play.activatable(game.state, side) for side in game.sides)
+    assert not any(sequence.activatable(game.state, side) for side in game.sides)

@@ -14,7 +14,7 @@ from tactical.geometry.zones import deployment_zone
 from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.dystopian_wars import play, tracking
+from tactical.rules.dystopian_wars import attacks, play, tracking
 from tactical.session.deployment import is_deployed_in
 
 ACTIVATION = TurnPosition(1, 2, 0)
@@ -318,9 +318,9 @@ def test_R002_28_tiny_flyer_steps_and_simultaneous_resolution():
         ("command", "A", {}, []),
         ("end-movement", "A", {}, []),
     )
-    assert play.combat_step(state.unit("f0"), "Ack Ack", state.unit("e0"), False) == "3c-i"
-    assert play.combat_step(state.unit("zep"), "Ack Ack", state.unit("f0"), True) == "3c-ii"
-    assert play.combat_step(state.unit("b"), "Guns", state.unit("f0"), True) == "3d"
+    assert attacks.combat_step(state.unit("f0"), "Ack Ack", state.unit("e0"), False) == "3c-i"
+    assert attacks.combat_step(state.unit("zep"), "Ack Ack", state.unit("f0"), True) == "3c-ii"
+    assert attacks.combat_step(state.unit("b"), "Guns", state.unit("f0"), True) == "3d"
     state = _run(
         state,
         ("declare-attack", "f0", {"weapon": "Ack Ack", "target": "e1"}, []),

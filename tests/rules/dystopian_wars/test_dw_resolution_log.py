@@ -15,7 +15,7 @@ from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, rock, table, unit
 from tactical.dice import ScriptedDice
 from tactical.errors import UserError
 from tactical.model import FrozenMap
-from tactical.rules.dystopian_wars import combat, play, tracking
+from tactical.rules.dystopian_wars import close_quarters, combat, play, resolving, tracking
 
 
 def one(weapon: dict, dice: int = 1) -> dict:
@@ -47,7 +47,7 @@ def ad(who, target, faces, hits):
 def attack(state, attacker, weapon, target, dice, params=None, **how):
     scripted = ScriptedDice(dice)
     declared_attack = combat.declare(state, attacker, weapon, target, params or {})
-    resolution = combat.resolve_declared(state, declared_attack, scripted, **how)
+    resolution = resolving.resolve_declared(state, declared_attack, scripted, **how)
     return lines_and_rolls(resolution, scripted)
 
 
@@ -313,7 +313,7 @@ def test_R002_10_a_critical_on_the_enemy_commodore_offers_its_side_option_c():
 def test_R002_28_a_ram_is_attack_dice_without_saves():
     state = duel({"ram_dice": 3}, {"damage_rating": 1, "critical_rating": 3, "hull_points": 1})
     scripted = ScriptedDice([6, 5, 1, 2, 4])
-    resolution = combat.ram(state, state.unit("a"), state.unit("t"), scripted)
+    resolution = close_quarters.ram(state, state.unit("a"), state.unit("t"), scripted)
     lines, rolls, _ = lines_and_rolls(resolution, scripted)
     assert lines == [
         "ram: rammer=a, target=t, attack_dice=3 (R002.28)",
@@ -337,14 +337,18 @@ def test_R002_28_a_ram_is_attack_dice_without_saves():
 def test_R002_28_ram_damage_and_criticals_add_to_the_target_record():
     state = duel({"ram_dice": 2}, {"damage_rating": 1, "critical_rating": 3, "hull_points": 5})
     earlier = state.with_rule_state(hull_lost=FrozenMap(t=1))
-    damaged = combat.ram(earlier, earlier.unit("a"), earlier.unit("t"), ScriptedDice([5, 4]))
+    damaged = close_quarters.ram(
+        earlier, earlier.unit("a"), earlier.unit("t"), ScriptedDice([5, 4])
+    )
     assert [event.describe() for event in damaged.events][-1] == (
         "damage: target=t, hits=2, damage_rating=1, critical_rating=3, result=damage, "
         "hull_lost=1 (G.5)"
     )
     assert tracking.hull_lost(damaged.state, "t") == 2
     assert tracking.effects(damaged.state, "t") == ()
-    critical = combat.ram(state, state.unit("a"), state.unit("t"), ScriptedDice([6, 6, 1, 1]))
+    critical = close_quarters.ram(
+        state, state.unit("a"), state.unit("t"), ScriptedDice([6, 6, 1, 1])
+    )
     assert tracking.hull_lost(critical.state, "t") == 2
     assert tracking.effects(critical.state, "t") == ("critical-2",)
     assert critical.state.has_unit("t")
@@ -352,13 +356,13 @@ def test_R002_28_ram_damage_and_criticals_add_to_the_target_record():
 
 def test_R002_28_no_ram_dice_or_a_tiny_flyer_target_rolls_nothing():
     plain = duel()
-    nothing = combat.ram(plain, plain.unit("a"), plain.unit("t"), ScriptedDice([]))
+    nothing = close_quarters.ram(plain, plain.unit("a"), plain.unit("t"), ScriptedDice([]))
     assert [event.describe() for event in nothing.events] == [
         "ram: rammer=a, target=t, attack_dice=0 (R002.28)"
     ]
     assert nothing.summary is None and nothing.state is plain
     flying = table(unit("a", 20, 10, ram_dice=2), flyer("f", 20, 14, "B"))
-    over = combat.ram(flying, flying.unit("a"), flying.unit("f"), ScriptedDice([]))
+    over = close_quarters.ram(flying, flying.unit("a"), flying.unit("f"), ScriptedDice([]))
     assert [event.describe() for event in over.events] == [
         "ram: rammer=a, target=f, attack_dice=2 (R002.28)"
     ]
@@ -368,7 +372,7 @@ def test_R002_28_no_ram_dice_or_a_tiny_flyer_target_rolls_nothing():
 def test_G5_boarding_captures_on_more_successes():
     state = duel({"assault_points": 2}, {"assault_points": 1})
     scripted = ScriptedDice([4, 6, 3])
-    resolution = combat.boarding(state, state.unit("a"), state.unit("t"), scripted)
+    resolution = close_quarters.boarding(state, state.unit("a"), state.unit("t"), scripted)
     lines, rolls, _ = lines_and_rolls(resolution, scripted)
     assert lines == [
         "roll: who=a, what=boarding, die=1D6, result=4, success=True (G.5)",
@@ -385,14 +389,14 @@ def test_G5_boarding_captures_on_more_successes():
 
 def test_G5_boarding_fails_on_a_tie_and_the_success_number_is_an_option():
     state = duel({"assault_points": 2}, {"assault_points": 1})
-    tie = combat.boarding(state, state.unit("a"), state.unit("t"), ScriptedDice([4, 1, 4]))
+    tie = close_quarters.boarding(state, state.unit("a"), state.unit("t"), ScriptedDice([4, 1, 4]))
     assert [event.describe() for event in tie.events][-1] == (
         "boarding: attacker=a, target=t, attacker_successes=1, defender_successes=1, "
         "captured=False (G.5)"
     )
     assert tie.summary is False and tie.state is state
     fives = duel({"assault_points": 1}, {"assault_points": 1}, boarding_hit_on=5)
-    result = combat.boarding(fives, fives.unit("a"), fives.unit("t"), ScriptedDice([5, 4]))
+    result = close_quarters.boarding(fives, fives.unit("a"), fives.unit("t"), ScriptedDice([5, 4]))
     assert [event.get("success") for event in result.events[:2]] == [True, False]
 
 
@@ -643,7 +647,7 @@ def test_R002_43_GEO002_7_reach_refusals_say_where_the_target_is():
 def test_G5_the_system_re_declares_an_attack_on_the_state_it_resolves_it_on():
     state = duel({"weapons": [one(GUNS, 2)]}, {"damage_rating": 1, "critical_rating": 5})
     attack = combat.declare(state, "a", "Guns", "t", {"linked": ""})
-    direct = combat.resolve_declared(state, attack, ScriptedDice([5, 1]))
+    direct = resolving.resolve_declared(state, attack, ScriptedDice([5, 1]))
     via_system = DW.resolve_attack(state, attack, ScriptedDice([5, 1]))
     assert [e.describe() for e in via_system.events] == [e.describe() for e in direct.events]
     assert via_system.summary == direct.summary
@@ -695,7 +699,7 @@ def test_R002_28_a_single_ram_die_explodes_as_the_option_says(exploding, dice, h
         {"ram_dice": 1}, {"damage_rating": 2, "critical_rating": 9}, ad_exploding=exploding
     )
     scripted = ScriptedDice(dice)
-    resolution = combat.ram(state, state.unit("a"), state.unit("t"), scripted)
+    resolution = close_quarters.ram(state, state.unit("a"), state.unit("t"), scripted)
     assert len(scripted.rolls) == len(dice)
     assert (resolution.summary.hits, resolution.summary.hull_lost) == (hits, 1)
     assert [e.describe() for e in resolution.events][-1] == (

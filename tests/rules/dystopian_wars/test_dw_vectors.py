@@ -8,7 +8,15 @@ from dw_builders import DW, ROCKETS, flyer, refused, table, unit
 from tactical.dice import ScriptedDice
 from tactical.model import Board, FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, flyers, generators, maneuver, play, tracking
+from tactical.rules.dystopian_wars import (
+    combat,
+    flyers,
+    generators,
+    maneuver,
+    play,
+    resolving,
+    tracking,
+)
 from tactical.rules.dystopian_wars.generators import ActivationFlags
 from tactical.session.terrain_setup import setup_terrain
 
@@ -56,7 +64,7 @@ def _one_die_at_obscured_flyer(face: list[int]) -> int:
         unit("t", 20, 14, "B", size="large", movement="aerial", height_level="obscured"),
     )
     attack = combat.declare(state, "a", "Rockets", "t")
-    return combat.resolve_declared(state, attack, ScriptedDice(face)).summary.hits
+    return resolving.resolve_declared(state, attack, ScriptedDice(face)).summary.hits
 
 
 def test_X002_4_obscured_large_flyer_hit_on_5_or_6_R002_39():
@@ -72,7 +80,7 @@ def _guardian_save(weapon: dict, dice: list[int]) -> int:
         unit("gg", 24, 14, "B", generators="guardian"),
     )
     attack = combat.declare(state, "a", weapon["name"], "t")
-    result = combat.resolve_declared(state, attack, ScriptedDice(dice))
+    result = resolving.resolve_declared(state, attack, ScriptedDice(dice))
     assert any(e.kind == "guardian-save" and e.spec_id == "R002.50" for e in result.events)
     return result.summary.saved
 

@@ -16,14 +16,10 @@ from tactical.dice import SeededDice, enumerate_outcomes
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.rules.heavy_combat.attacks import outcome_odds
-from tactical.rules.heavy_combat.combat import FireOrder, fire_context, fire_step
-from tactical.rules.heavy_combat.turn import (
-    Table,
-    current,
-    damage_summary,
-    fire_contexts,
-    fire_phase,
-)
+from tactical.rules.heavy_combat.combat import fire_context, fire_step
+from tactical.rules.heavy_combat.duel import FireOrder
+from tactical.rules.heavy_combat.duel_state import Table, current
+from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 
 SAMPLES = 20_000
 

@@ -813,17 +813,17 @@ def test_R001_25_R001_34_the_result_step_enumerates_the_systems_hit():
     from fractions import Fraction
 
     from tactical.dice import enumerate_outcomes
-    from tactical.rules.heavy_combat import turn
-    from tactical.rules.heavy_combat.combat import effect_losses
+    from tactical.rules.heavy_combat import duel_state, result
+    from tactical.rules.heavy_combat.internals import effect_losses
 
     state = powered(duel({}, {"shields": {"fore": 0}}, distance=18.0))
     state = act(state, "fire", "a", weapon="phasers", target="b", power=1).state
-    state, current = turn.current(state)
-    table = turn.Table(state, current)
-    contexts = turn.fire_contexts(table)
+    state, current = duel_state.current(state)
+    table = duel_state.Table(state, current)
+    contexts = result.fire_contexts(table)
     odds = enumerate_outcomes(
         lambda dice: effect_losses(
-            turn.fire_phase(current, contexts, table.cards, dice).duel.ship("b").destroyed
+            result.fire_phase(current, contexts, table.cards, dice).duel.ship("b").destroyed
         )
     )
     sixth, ninth = Fraction(1, 6), Fraction(1, 18)

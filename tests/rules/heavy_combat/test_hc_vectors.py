@@ -7,8 +7,8 @@ from hc_builders import HC, act, duel, events_of, run, ship_state, the_duel, wit
 
 from tactical.dice import ScriptedDice
 from tactical.errors import UserError
-from tactical.rules.heavy_combat.combat import internal_damage
 from tactical.rules.heavy_combat.engagement import engagement
+from tactical.rules.heavy_combat.internals import internal_damage
 from tactical.rules.heavy_combat.ships import profile, settings
 from tactical.rules.heavy_combat.tables import catastrophic_losses, catastrophic_threshold
 

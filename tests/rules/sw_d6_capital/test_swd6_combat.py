@@ -30,6 +30,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
 from tactical.rules.sw_d6_capital import combat, ledger, play
+from tactical.rules.sw_d6_capital.choices import fire_head
 from tactical.rules.sw_d6_capital.codes import roll_code
 from tactical.rules.sw_d6_capital.condition import Effect, apply_effect
 from tactical.rules.sw_d6_capital.deck import deck_of
@@ -407,16 +408,16 @@ def _three_ships():
 
 def test_R004_25_firing_goes_round_from_the_highest_initiative():
     state = _three_ships()
-    assert play.fire_head(state, frozenset()).id == "a1"
+    assert fire_head(state, frozenset()).id == "a1"
     state = _fire(state, target="b1", actor="a1", dice=[1] * 8).state
-    assert play.fire_head(state, frozenset()).id == "b1"
+    assert fire_head(state, frozenset()).id == "b1"
     assert SYSTEM.actions(state, TurnPosition(1, 3, 0, 0), "A") == ()
     b_choices = SYSTEM.actions(state, TurnPosition(1, 3, 1, 0), "B")
     assert {c.kind for c in b_choices} == {"attack", "hold-fire"}
     state = SYSTEM.apply(state, Action("hold-fire", "b1"), scripted()).state
-    assert play.fire_head(state, frozenset()).id == "a2"
+    assert fire_head(state, frozenset()).id == "a2"
     state = _fire(state, target="b1", actor="a2", dice=[1] * 8).state
-    assert play.fire_head(state, frozenset()) is None  # everyone has fired all he can
+    assert fire_head(state, frozenset()) is None  # everyone has fired all he can
 
 
 def test_R004_25_a_side_that_passes_holds_and_the_others_go_on():
@@ -425,7 +426,7 @@ def test_R004_25_a_side_that_passes_holds_and_the_others_go_on():
     choices = SYSTEM.actions(state, TurnPosition(1, 3, 1, 1), "B")
     assert {c.actor for c in choices} == {"b1"}
     state = _fire(state, target="a1", actor="b1", dice=[1] * 8).state
-    assert play.fire_head(state, frozenset()).id == "a1"
+    assert fire_head(state, frozenset()).id == "a1"
 
 
 def test_R004_40_masterstroke_move_then_fire_from_a_new_arc_GEO004_6():

@@ -20,7 +20,7 @@ from swd6_builders import (
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.sw_d6_capital import combat, command, maneuver, play, repair
+from tactical.rules.sw_d6_capital import combat, command, maneuver, repair, sequence
 from tactical.rules.sw_d6_capital.condition import Effect
 from tactical.rules.sw_d6_capital.deck import deck_of
 
@@ -54,7 +54,7 @@ def test_R004_16_tracker_reaches_every_skill_roll_but_not_initiative_or_damage()
     assert "command" not in dict(facts.damage_terms)
     assert dict(repair.repair_plan("a", deck, cond, 1, {}).terms)["command"] == 4
     assert maneuver.piloting_code(deck, cond, 1) == deck.cso.pips - 3 + 4
-    assert play.contest_entries(state)[0].pips == deck.initiative_code().pips
+    assert sequence.contest_entries(state)[0].pips == deck.initiative_code().pips
 
 
 def test_R004_16_tracker_odds_are_exact():

@@ -11,7 +11,7 @@ from tactical.dice import enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.sw_d6_capital import ledger, play
+from tactical.rules.sw_d6_capital import ledger, sequence
 from tactical.rules.sw_d6_capital.initiative import (
     Entry,
     _round_key,
@@ -158,4 +158,4 @@ def test_initiative_action_odds_sum_to_one():
     masterstroke = report.section("masterstroke").distribution
     assert masterstroke.probability(True) == Fraction(report.facts["masterstroke_probability"])
     assert [c["ship"] for c in report.facts["captains"]] == ["nowhere", "isd"]
-    assert play.contest_entries(state)[0].pips == 15
+    assert sequence.contest_entries(state)[0].pips == 15

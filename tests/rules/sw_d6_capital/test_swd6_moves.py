@@ -12,7 +12,7 @@ from tactical.dice import ScriptedDice
 from tactical.errors import UserError
 from tactical.model import Circle, FrozenMap, SizeClass, Terrain
 from tactical.rules.base import Action, TurnPosition
-from tactical.rules.sw_d6_capital import maneuver, movement, play
+from tactical.rules.sw_d6_capital import choices, maneuver, movement
 from tactical.rules.sw_d6_capital.condition import Effect
 
 
@@ -54,12 +54,12 @@ def test_R004_50_movement_goes_from_the_lowest_initiative():
     state = _fleet().with_rule_state(
         initiative={"order": ("isd", "enemy"), "winner": "isd", "masterstroke": False}
     )
-    assert play.move_head(state, frozenset()).id == "enemy"
+    assert choices.move_head(state, frozenset()).id == "enemy"
     assert SYSTEM.actions(state, TurnPosition(1, 4, 0, 0), "A") == ()
     kinds = [c.kind for c in SYSTEM.actions(state, TurnPosition(1, 4, 1, 0), "B")]
     assert kinds == ["move", "hold-position"]
     stayed = SYSTEM.apply(state, Action("hold-position", "enemy"), scripted())
-    assert play.move_head(stayed.state, frozenset()).id == "isd"
+    assert choices.move_head(stayed.state, frozenset()).id == "isd"
 
 
 def test_A004_30_speeds_below_all_out_take_the_external_defaults():
@@ -89,7 +89,7 @@ def test_R004_45_lost_moves_cap_the_declared_speed():
     with pytest.raises(UserError) as error:
         _move(dead)
     assert error.value.spec_id == "R004.45"
-    assert play.move_head(dead, frozenset()).id == "enemy"
+    assert choices.move_head(dead, frozenset()).id == "enemy"
 
 
 def _deck_cond(state):

@@ -11,7 +11,7 @@ from tactical.dice import DieCode, SeededDice
 from tactical.model import FrozenMap, SizeClass, Terrain
 from tactical.rules.base import Action
 from tactical.rules.measuring import TableGeometry
-from tactical.rules.sw_d6_capital import combat, play, repair
+from tactical.rules.sw_d6_capital import combat, ledger, repair, sequence
 from tactical.rules.sw_d6_capital.condition import add_ionization
 from tactical.rules.sw_d6_capital.deck import deck_of
 from tactical.rules.sw_d6_capital.initiative import next_bonuses
@@ -26,7 +26,7 @@ def test_A004_1_initiative_rounding_is_an_option():
     captain = {"tactics": "4D", "sensors": "5D"}
     for rounding, pips in (("half-pips", 14), ("odd-dice", 15)):
         state = SYSTEM.setup(table(ship("a", 10, 10, "A", **captain), initiative_rounding=rounding))
-        assert play.contest_entries(state)[0].pips == pips
+        assert sequence.contest_entries(state)[0].pips == pips
 
 
 def test_A004_2_the_bonus_belongs_to_the_captain_holding_initiative():
@@ -104,7 +104,7 @@ def test_A004_32_the_command_deck_is_read_from_unit_stats():
 
 def test_A004_35_the_tracker_never_touches_damage_or_hull():
     state = duel(ISD, NOWHERE, 20)
-    state = play.ledger.with_condition(state, "a", replace(condition(state, "a"), command_mod=6))
+    state = ledger.with_condition(state, "a", replace(condition(state, "a"), command_mod=6))
     facts = combat.fire_facts(state, "a", "front-turbolasers", "t", {})
     assert facts.damage_pips == DieCode.parse("5D").pips
     assert facts.resistance_pips == DieCode.parse("5D").pips + 3

@@ -23,7 +23,7 @@ from tactical.dice import DieCode, ScriptedDice
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.sw_d6_capital import combat, command, ledger, maneuver, play, repair
+from tactical.rules.sw_d6_capital import combat, command, ledger, maneuver, repair, sequence
 from tactical.rules.sw_d6_capital.codes import ship_defence
 from tactical.rules.sw_d6_capital.condition import add_ionization, apply_effect
 from tactical.rules.sw_d6_capital.deck import deck_of
@@ -370,4 +370,4 @@ def test_X004_23_a_target_on_full_evasion():
     assert error.value.spec_id == "R004.17"
     deck, cond = deck_of(state.unit("t")), condition(state, "t")
     assert dict(repair.repair_plan("t", deck, cond, 1, {}).terms)["order_map"] == -6
-    assert play.PHASE_OF["attack"] == "Action"
+    assert sequence.PHASE_OF["attack"] == "Action"

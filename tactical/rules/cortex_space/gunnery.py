@@ -1,0 +1,343 @@
+"""Cortex Space gun attacks resolved (R003.7, R003.32, R003.35-R003.37, R003.45, R003.59).
+
+`plan_gun` decides everything before the first die (pools, modifiers, defense,
+damage die; cached, since the exact odds re-run the resolver once per outcome);
+`strike` is one attack roll against the defense and its damage die, stepped up
+on a battery's or a wing's hit (+2 when extraordinary, A003.4); `gun_volley`
+delivers the hit to the target (`damage.deliver`); `resolve_gun` writes it back
+and records the attack. `Volley`, `after_damage` (R003.11) and
+`modifier_events` serve the point-defense and missile-lock resolvers too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from tactical.dice import Dice
+from tactical.model import GameState, Unit
+from tactical.rules.base import Attack, Event, Resolution
+from tactical.rules.cortex_space import tracker
+from tactical.rules.cortex_space.acting import weapon_of
+from tactical.rules.cortex_space.attack_pools import (
+    AttackRoll,
+    Defense,
+    attack_roll,
+    defense_of,
+    roll_defense,
+)
+from tactical.rules.cortex_space.damage import (
+    Receiver,
+    Target,
+    deliver,
+    receiver_of,
+    target_of,
+    write_back,
+)
+from tactical.rules.cortex_space.positions import band_of, centre_distance
+from tactical.rules.cortex_space.rolls import (
+    DamageDice,
+    attack_hits,
+    basic_damage,
+    is_extraordinary_hit,
+    roll_damage,
+    roll_pool,
+)
+from tactical.rules.cortex_space.tables import called_shot_resist, group_damage_steps
+from tactical.rules.cortex_space.tracker import StepModifier
+from tactical.rules.cortex_space.units import Vessel, Weapon, settings, vessel
+
+# --------------------------------------------------------------------------- resolving
+
+
+@dataclass(frozen=True, slots=True)
+class Volley:
+    """A resolution in progress: the target's state, hits so far, what the next step needs."""
+
+    target: Target
+    hits: int = 0
+    extraordinary: int = 0
+    pending: tuple = ()
+    events: tuple[Event, ...] = ()
+
+
+def volley_key(volley: Volley) -> tuple:
+    return volley.target.key, volley.hits, volley.extraordinary, volley.pending
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSummary:
+    """What an attack came to: hits, extraordinary hits, damage dealt (own scale), whether it
+    destroyed the target, and the battle-damage results."""
+
+    hits: int
+    extraordinary: int
+    stun: int
+    wound: int
+    destroyed: bool
+    effects: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GunPlan:
+    attacker: Unit
+    target: Unit
+    weapon: Weapon
+    group: bool
+    roll: AttackRoll
+    defense: Defense
+    damage: DamageDice
+    receiver: Receiver
+    start: Target
+    events: tuple[Event, ...]
+
+
+def plan_gun(state: GameState, attack: Attack) -> GunPlan:
+    """Everything decided before the first die: pools, modifiers, defense, damage die.
+
+    Cached by (state, attack): the exact odds re-run the resolver once per outcome."""
+    return _plan_gun(state, attack)
+
+
+@lru_cache(maxsize=32)
+def _plan_gun(state: GameState, attack: Attack) -> GunPlan:
+    options = settings(state)
+    attacker, target = state.unit(attack.attacker), state.unit(attack.target)
+    card, target_card = vessel(attacker), vessel(target)
+    weapon = weapon_of(attacker, card, attack.weapon)
+    battery = int(attack.params.get("battery", 1))
+    fighters = int(attack.params.get("fighters", 1))
+    roll = attack_roll(
+        state,
+        attacker,
+        weapon,
+        target,
+        options,
+        gunner=attack.params.get("gunner") or None,
+        battery=battery,
+        fighters=fighters,
+        called_shot=bool(attack.params.get("called_shot", False)),
+    )
+    defense = defense_of(state, target, options)
+    distance = centre_distance(attacker, target)
+    events = (
+        Event.of(
+            "declare",
+            "R003.7",
+            attacker=attacker.id,
+            weapon=weapon.name,
+            target=target.id,
+            battery=battery,
+            fighters=fighters,
+            gunner=roll.firer.gunner or None,
+        ),
+        Event.of(
+            "range",
+            "GEO003.1",
+            distance=round(distance, 6),
+            band=band_of(distance, options),
+            weapon_range=weapon.range,
+        ),
+        *modifier_events(roll.modifiers, "attack"),
+        Event.of("attack-pool", "R003.2", pool=roll.pool.text, steps=roll.pool.steps),
+        *modifier_events(defense.modifiers, "defense"),
+        Event.of("defense", defense.spec_id, source=defense.source, value=defense.text),
+        *_called_shot_events(attack, weapon, target_card),
+    )
+    return GunPlan(
+        attacker,
+        target,
+        weapon,
+        battery > 1 or fighters > 1,
+        roll,
+        defense,
+        weapon.damage,
+        receiver_of(target, options),
+        target_of(target_card),
+        events,
+    )
+
+
+def _called_shot_events(attack: Attack, weapon: Weapon, target: Vessel) -> tuple[Event, ...]:
+    """R003.59 / T003.15: the Difficulty the target rolls to resist the called shot's special
+    effect (the effects themselves are the base game's); none possible where the chart has
+    no entry."""
+    if not attack.params.get("called_shot"):
+        return ()
+    resist = called_shot_resist(weapon.scale, target.scale)  # type: ignore[arg-type]
+    return (
+        Event.of(
+            "called-shot",
+            "R003.59",
+            attacker_scale=weapon.scale,
+            target_scale=target.scale,
+            resist_difficulty=resist,
+            effect_possible=resist is not None,
+        ),
+    )
+
+
+def modifier_events(modifiers: tuple[StepModifier, ...], roll: str) -> tuple[Event, ...]:
+    return tuple(
+        Event.of("modifier", m.spec_id, roll=roll, source=m.source, steps=m.steps)
+        for m in modifiers
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """One attack roll's result before it reaches the target: miss, or the hit's Stun and
+    Wound in the weapon's scale (R003.7), with its events."""
+
+    pending: tuple
+    events: tuple[Event, ...] = ()
+
+
+def _strike_key(strike: Strike) -> tuple:
+    return strike.pending
+
+
+def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
+    """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die."""
+    who, against = plan.attacker.id, plan.target.id
+
+    def attack_step(current: Strike, source: Dice) -> Strike:
+        roll = roll_pool(plan.roll.pool, source, who=who, what=f"attack {number}")
+        return Strike(("attack", roll.total, roll.botch), roll.events(who, f"attack {number}"))
+
+    def defense_step(current: Strike, source: Dice) -> Strike:
+        _, total, botch = current.pending
+        defense = roll_defense(plan.defense, source, against)
+        events = () if plan.defense.fixed is not None else defense.events(against, "defense")
+        hit = attack_hits(total, botch, defense.total)
+        extraordinary = hit and is_extraordinary_hit(total, defense.total)
+        margin = total - defense.total if hit else 0
+        verdict = Event.of(
+            "attack",
+            "R003.7",
+            number=number,
+            attack=total,
+            botch=botch,
+            defense=defense.total,
+            hit=hit,
+            extraordinary=extraordinary,
+            basic=margin,
+        )
+        pending = ("hit", margin, extraordinary) if hit else ("miss",)
+        return Strike(pending, current.events + events + (verdict,))
+
+    def damage_step(current: Strike, source: Dice) -> Strike:
+        if current.pending[0] != "hit":
+            return current
+        _, margin, extraordinary = current.pending
+        bonus = group_damage_steps(True, extraordinary) if plan.group else 0
+        die = plan.damage.up(bonus)
+        rolled = roll_damage(die, source, who=who, what=f"damage {number}")
+        basic = basic_damage(margin)
+        events = (
+            Event.of(
+                "damage-die", "R003.36" if plan.group else "R003.7", die=die.name, steps=bonus
+            ),
+            *rolled.events(who, f"damage {number}"),
+            Event.of(
+                "basic-damage",
+                "R003.7",
+                basic=margin,
+                stun=basic.stun,
+                wound=basic.wound,
+                die=rolled.total,
+            ),
+        )
+        pending = ("damage", basic.stun, basic.wound + rolled.total, extraordinary)
+        return Strike(pending, current.events + events)
+
+    return dice.fold(Strike(()), (attack_step, defense_step, damage_step), key=_strike_key)
+
+
+def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
+    """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34)."""
+
+    def strike_step(volley: Volley, source: Dice) -> Volley:
+        rolled = strike(plan, 1, source)
+        return replace(volley, pending=rolled.pending, events=volley.events + rolled.events)
+
+    def deliver_step(volley: Volley, source: Dice) -> Volley:
+        if volley.pending[:1] != ("damage",):
+            return replace(volley, pending=())
+        _, stun, wound, extraordinary = volley.pending
+        target = deliver(
+            volley.target,
+            plan.receiver,
+            stun,
+            wound,
+            plan.weapon.scale,
+            source,
+            who=plan.attacker.id,
+        )
+        return Volley(
+            replace(target, events=()),
+            volley.hits + 1,
+            volley.extraordinary + int(extraordinary),
+            (),
+            volley.events + target.events,
+        )
+
+    return dice.fold(Volley(plan.start), (strike_step, deliver_step), key=volley_key)
+
+
+def summarise(start: Target, end: Target, hits: int, extraordinary: int) -> AttackSummary:
+    return AttackSummary(
+        hits,
+        extraordinary,
+        end.stun - start.stun,
+        end.wound - start.wound,
+        end.destroyed and not start.destroyed,
+        end.effects,
+    )
+
+
+def after_damage(state: GameState, before: GameState, target_id: str, by: str) -> GameState:
+    """Remember a vessel put out of action during its initiative group: it still acts with
+    the vessels that act at the same time (R003.11)."""
+    if not state.has_unit(target_id):
+        return state
+    was, now = vessel(before.unit(target_id)), vessel(state.unit(target_id))
+    out_before = was.destroyed or was.disabled
+    if out_before or not (now.destroyed or now.disabled):
+        return state
+    initiative = tracker.table(state, tracker.INITIATIVE)
+    if by in initiative:
+        return tracker.put(state, tracker.WRECKED, target_id, initiative[by])
+    return state
+
+
+def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    plan = plan_gun(state, attack)
+    volley = gun_volley(plan, dice)
+    summary = summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
+    new_state = write_back(state, plan.target.id, volley.target)
+    new_state = tracker.record_attack(
+        new_state,
+        plan.attacker.id,
+        plan.weapon.name,
+        int(attack.params.get("battery", 1)),
+        plan.roll.firer.character,
+        plan.roll.entries,
+    )
+    new_state = after_damage(new_state, state, plan.target.id, plan.attacker.id)
+    events = (
+        *plan.events,
+        *volley.events,
+        Event.of(
+            "outcome",
+            "R003.7",
+            target=plan.target.id,
+            hits=summary.hits,
+            extraordinary=summary.extraordinary,
+            stun=summary.stun,
+            wound=summary.wound,
+            destroyed=summary.destroyed,
+            battle_damage=summary.effects,
+        ),
+    )
+    return Resolution(new_state, events, summary)

@@ -1,0 +1,198 @@
+"""The chance part of a Dystopian Wars attack, on plain numbers only (G.5, R002.49, R002.50,
+R002.56, T002.9): the Attack Dice pool (`dicework.attack_pool`), then Shield dice (one per
+Shield Generator, the Guardian Generator counting as one, R002.49) and the Guardian aura
+die (R002.50), then the damage thresholds, then the Critical Hit roll; on a Tiny Flyer
+Wing, the Tiny Flyers destroyed and the Abort (R002.56).
+
+`Defence` holds every number the roll depends on, so `attack_roll` run through
+`dice.chance` is at once the resolver (`resolving`) and what `odds_report` enumerates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tactical.dice import D6, Dice
+from tactical.rules.base import Event
+from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool, critical_roll
+
+NO_EFFECT, DAMAGE, CRITICAL = "no effect", "damage", "critical"
+
+RESULTS = (NO_EFFECT, DAMAGE, CRITICAL)  # a ship's results, least to worst (G.5)
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """Everything the roll depends on, as plain numbers (the key of the odds)."""
+
+    dice: int
+    pool: PoolRules
+    shield_dice: int
+    guardian_dice: int
+    save_on: int | None
+    damage_rating: int
+    critical_rating: int
+    critical_damage: int
+    hull_left: int
+    wing_size: int  # > 0: the target is a Tiny Flyer Wing of this many
+    kill_hits: int
+
+    @property
+    def enough(self) -> int:
+        """The most hits that can still change the outcome."""
+        if self.wing_size:
+            return self.kill_hits * self.wing_size
+        saves = (self.shield_dice + self.guardian_dice) if self.save_on else 0
+        return self.critical_rating + saves
+
+
+@dataclass(frozen=True, slots=True)
+class AttackSummary:
+    """What an attack comes to (hits are capped at the most that can matter)."""
+
+    hits: int
+    saved: int
+    result: str
+    hull_lost: int
+    critical: str | None
+    destroyed: bool
+    flyers_destroyed: int = 0
+    aborted: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRoll:
+    summary: AttackSummary
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Saves:
+    cancelled: int
+    events: tuple[Event, ...]
+
+
+def shield_saves(defence: Defence, hits: int, dice: Dice, who: str, weapon_kind: str) -> Saves:
+    """R002.49 / R002.50 / T002.9: Shield dice then the Guardian aura die; each success cancels
+    one hit (never more than were scored)."""
+    if hits <= 0 or defence.save_on is None:
+        return Saves(0, ())
+    events: list[Event] = []
+    cancelled = 0
+    for index in range(defence.shield_dice):
+        roll = dice.roll(D6, who=who, what=f"Shield die {index + 1}")
+        saved = roll >= defence.save_on
+        cancelled += saved
+        events.append(
+            Event.of(
+                "shield",
+                "R002.49",
+                who=who,
+                roll=roll,
+                needed=defence.save_on,
+                saved=saved,
+                weapon=weapon_kind,
+            )
+        )
+    for _ in range(defence.guardian_dice):
+        roll = dice.roll(D6, who=who, what="Guardian Generator Shield die")
+        saved = roll >= defence.save_on
+        cancelled += saved
+        events.append(
+            Event.of(
+                "guardian-save",
+                "R002.50",
+                who=who,
+                roll=roll,
+                needed=defence.save_on,
+                saved=saved,
+                weapon=weapon_kind,
+            )
+        )
+    return Saves(min(cancelled, hits), tuple(events))
+
+
+def attack_roll(
+    defence: Defence, dice: Dice, *, who: str = "", target: str = "", weapon_kind: str = "gunnery"
+) -> AttackRoll:
+    """Roll one declared attack: pool, saves, thresholds, Critical Hit (plain numbers only)."""
+    pool = attack_pool(
+        defence.dice, defence.pool, defence.enough, dice, who=who, what=f"AD vs {target}"
+    )
+    hits = min(pool.hits, defence.enough)
+    events = list(pool.events)
+    events.append(
+        Event.of(
+            "hits",
+            "G.5",
+            who=who,
+            target=target,
+            dice=defence.dice,
+            hit_on=defence.pool.hit_on,
+            hits=pool.hits,
+            faces=pool.faces,
+        )
+    )
+    if defence.wing_size:
+        return _wing_result(defence, hits, events, target)
+    saves = dice.chance(
+        lambda source: shield_saves(defence, hits, source, target, weapon_kind),
+        key=lambda s: s.cancelled,
+    )
+    events.extend(saves.events)
+    net = hits - saves.cancelled
+    hull = 0
+    result = NO_EFFECT
+    if net >= defence.damage_rating:
+        hull, result = 1, DAMAGE
+    critical = None
+    if net >= defence.critical_rating:
+        result = CRITICAL
+        hull += defence.critical_damage
+        crit = dice.chance(lambda source: critical_roll(source, target), key=lambda c: c.code)
+        events.extend(crit.events)
+        critical = crit.code
+    events.append(
+        Event.of(
+            "damage",
+            "G.5",
+            target=target,
+            hits=net,
+            damage_rating=defence.damage_rating,
+            critical_rating=defence.critical_rating,
+            result=result,
+            hull_lost=hull,
+        )
+    )
+    destroyed = hull >= defence.hull_left > 0
+    summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
+    return AttackRoll(summary, tuple(events))
+
+
+def _wing_result(defence: Defence, hits: int, events: list[Event], target: str) -> AttackRoll:
+    """Hits on a Tiny Flyer Wing: `kill_hits` destroy one TF (external); Abort when the hits
+    that did not destroy a TF reach the TFs left (R002.56, A002.16)."""
+    destroyed = min(defence.wing_size, hits // defence.kill_hits)
+    remaining = defence.wing_size - destroyed
+    spare = hits - destroyed * defence.kill_hits
+    aborted = remaining > 0 and spare >= remaining
+    events.append(
+        Event.of(
+            "wing-hits",
+            "R002.56",
+            target=target,
+            hits=hits,
+            kill_hits=defence.kill_hits,
+            destroyed=destroyed,
+            remaining=remaining,
+            hits_not_destroying=spare,
+            aborted=aborted,
+        )
+    )
+    result = (
+        "aborted"
+        if aborted
+        else ("destroyed" if remaining == 0 else (DAMAGE if destroyed else NO_EFFECT))
+    )
+    summary = AttackSummary(hits, 0, result, 0, None, remaining == 0, destroyed, aborted)
+    return AttackRoll(summary, tuple(events))
