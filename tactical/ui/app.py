@@ -48,7 +48,7 @@ from tactical.ui.chrome import (
     message_window,
     png_bytes,
 )
-from tactical.ui.files import same_file
+from tactical.ui.files import builtin_note, dialog_start, same_file
 from tactical.ui.fonts import widget_fonts, widget_theme
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
 from tactical.ui.play_files import free_name
@@ -56,7 +56,6 @@ from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
 from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
-from tactical.ui.stopping import stop_on_signals
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
 
@@ -140,21 +139,8 @@ class App:
     # ------------------------------------------------------------------ loop
 
     def run(self) -> int:
-        """The interactive loop, capped at FPS; returns when the window closes or a signal
-        (SIGTERM, SIGINT, SIGHUP) asks it to, after stopping the screen's child processes."""
-        with stop_on_signals(self.stop):
-            try:
-                self.play.warm_odds()
-                self._loop()
-            finally:
-                self.play.close()
-        return 0
-
-    def stop(self) -> None:
-        """End the loop (after the frame under way): as closing the window does."""
-        self.running = False
-
-    def _loop(self) -> None:
+        """The interactive loop, capped at FPS; returns when the window closes."""
+        self.play.warm_odds()
         pacer = IdlePacer(self.animating)
         last_failure = ""
         while self.running:
@@ -177,6 +163,8 @@ class App:
             last_failure = ""
             if not self.headless:
                 pygame.display.flip()
+        self.play.close()
+        return 0
 
     def animating(self) -> bool:
         """Whether frames must keep coming without events: odds being computed appear when
@@ -661,9 +649,7 @@ class App:
         """A file dialog; its answer comes back by `purpose`."""
         if self._dialog is not None:
             self._dialog[1].kill()
-        # a save never starts in the built-in maps' folder: nothing can be written there
-        writable = self.path is not None and (existing or not is_builtin(self.path))
-        start = self.path.parent if self.path and writable else Path.cwd()
+        start = dialog_start(self.path, existing)
         self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
@@ -708,17 +694,15 @@ class App:
 
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
         """Save the map (in play, the table the game started from) to `path`, the current
-        path, or one asked for; never inside the package nor over another file unasked (the
-        map's own file is simply saved again)."""
+        path (its own file: saved again unasked), or one asked for; never inside the package
+        nor over another file unasked. On success `map_saved`."""
         target = Path(path) if path is not None else self.path
         if target is None or is_builtin(target):
             self.ask_file("save-map-as", "Save the map as (.toml)", False)
-            if target is not None:
-                self.set_status(f"{target.name} is a built-in map: save it under a name of yours")
+            self.set_status(builtin_note(target))
             return False
         table = self.map_state if self.view.mode == "play" else self.state
-        own = self.path is not None and same_file(target, self.path)
-        return self.adjust.save_map_as(target, state=table, overwrite=own)  # then `map_saved`
+        return self.adjust.save_map_as(target, state=table, overwrite=same_file(target, self.path))
 
     def map_saved(self, path: Path) -> None:
         """The map now lives at `path` (also after a confirmed overwrite): Ctrl+S saves there."""

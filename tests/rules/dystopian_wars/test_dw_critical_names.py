@@ -12,7 +12,15 @@ from plain_words import code_like
 from tactical.dice import ScriptedDice
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, generators, play, resolving, status, tracking
+from tactical.rules.dystopian_wars import (
+    combat,
+    commodore,
+    generators,
+    play,
+    resolving,
+    status,
+    tracking,
+)
 from tactical.rules.dystopian_wars.criticals import critical_name, critical_words
 from tactical.rules.dystopian_wars.generators import ActivationFlags
 
@@ -95,3 +103,15 @@ def test_R002_19_damage_repair_dice_words_and_odds_name_the_critical():
     odds = DW.action_odds(state, repair).section("outcome").distribution.as_dict()
     assert set(odds) == {(), ("Critical Hit Table 8",)}
     _read(said, *labels)
+
+
+def test_R002_10_the_commodore_re_roll_names_the_roll_and_its_critical():
+    state = play.setup(table(unit("s", 20, 10, name="Ruler"), unit("b", 20, 40, "B")))
+    offer = FrozenMap(kind="critical", option="c", unit="s", code="critical-7")
+    state = tracking.put_in(state, "offers", "A", offer)
+    (offered,) = commodore.commodore_choices(state, "A")
+    assert offered.title == "Re-roll Critical Hit Table 7 on Ruler (Fleet Commodore, option c)"
+    _read(offered.title)
+    gone = tracking.put_in(state, "offers", "A", FrozenMap(offer, unit="gone-1"))
+    (offered,) = commodore.commodore_choices(gone, "A")
+    assert offered.title == "Re-roll Critical Hit Table 7 (Fleet Commodore, option c)"
