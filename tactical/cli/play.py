@@ -195,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tactical.ui.ai_player import parse_seats
     from tactical.ui.app import App
+    from tactical.ui.stopping import stop_on_signals
 
     seats = parse_seats(args.ai, session.game.sides)
 
@@ -213,8 +214,12 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if seats:  # the sides the computer plays
         app.play.ai.set_seats(seats)
+    # SIGTERM, SIGINT, SIGHUP close the window as its close button does: the loop ends and
+    # stops the odds and computer-player processes (tactical.ui.stopping)
+    quit_event = pygame.event.Event(pygame.QUIT)
     try:
-        return app.run()
+        with stop_on_signals(lambda: pygame.event.post(quit_event)):
+            return app.run()
     finally:
         # the window only: fonts stay usable for whoever calls us next (tests, a shell)
         pygame.display.quit()

@@ -14,7 +14,9 @@ No drawing here (`tactical.kit.pdf` draws): tests check these values against the
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import shapely
 
@@ -111,7 +113,16 @@ def kit_for_map(path: str) -> KitContent:
     """The kit of a map: its rule system's templates for its units, and its sheets."""
     state = load_map(path)
     system = registry.get(state.rules)
-    return _content(system, state, str(path), with_sheets=True)
+    if not state.units:
+        raise UserError(f"{path} has no units: a kit's templates are for the units it uses")
+    return _content(system, state, map_label(state, path), with_sheets=True)
+
+
+def map_label(state: GameState, path: str | os.PathLike[str]) -> str:
+    """How the kit names a map on its pages: its title and its file's name
+    ("Deimos orbital base (deimos.toml)"), never the folders the file sits in."""
+    name = Path(path).name
+    return f"{state.title} ({name})" if state.title else name
 
 
 def kit_for_rules(rules_id: str) -> KitContent:

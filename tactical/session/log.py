@@ -11,8 +11,9 @@ Entries, in order (`step` 0 is the start of the game):
 - `end` — once the game is over (after its last step): winner, scores, reason, spec_id,
   turn and the result in words (`Outcome.headline`).
 
-`Log.text()` gives one line per entry in a fixed format, `Log.json()` a JSON
-document with stable keys. Both depend only on the seed and the actions
+`Log.text()` gives one line per entry in plain words (`log_words`: what a player
+reads in the exported log and `tactical replay`), `Log.json()` a JSON document with
+stable keys. Both depend only on the seed and the actions
 (DESIGN.md "Reliability": the same seed and the same actions give the same
 log, byte for byte): values are rendered without anything that varies
 between runs (sets are sorted, unknown objects by their `str`).
@@ -24,14 +25,16 @@ import dataclasses
 import json
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
+from tactical.model import GameState
 from tactical.rules.base import Phase
 from tactical.session.game import Game, Step
+from tactical.session.log_words import entry_line
 
 LOG_FORMAT = "tactical-log"
 LOG_VERSION = 1
@@ -47,6 +50,10 @@ class LogEntry:
     step: int
     entry: str
     values: tuple[tuple[str, Any], ...]
+    # what the text reads beside the values (not compared, not in the JSON): the unit
+    # names of the table around the entry, and for an action what its step did in words
+    names: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
+    said: str = field(default="", compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {"step": self.step, "entry": self.entry, **dict(self.values)}
@@ -55,51 +62,23 @@ class LogEntry:
         return dict(self.values).get(key, default)
 
     def text(self) -> str:
-        """The entry as one line (a fixed format: tests and users may diff logs)."""
+        """The entry as one line of plain words (`tactical.session.log_words`)."""
         return self.line
 
     @cached_property
     def line(self) -> str:
         """`text()`, made once: a log is shown again after every step."""
-        values = dict(self.values)
-        head = f"#{self.step}"
-        if self.entry == "start":
-            title = f" {_text(values['title'])}" if values["title"] else ""
-            return f"{head} start: {values['rules']}{title}, seed {values['seed']}"
-        if self.entry == "phase":
-            return (
-                f"{head} turn {values['turn']}, {values['phase']}{_cite(values['spec_id'])}: "
-                f"{values['side']} to act"
-            )
-        if self.entry == "action":
-            shown = values["params"]
-            if values["kind"] == "adjust":  # the tables it adds are in the next line's words
-                shown = {k: v for k, v in shown.items() if not isinstance(v, dict | list)}
-            params = _pairs(shown)
-            return (
-                f"{head} {values['side']}: {values['kind']} {values['actor']}"
-                f"{' ' + params if params else ''} [turn {values['turn']}, {values['phase']}]"
-            )
-        if self.entry == "roll":
-            who = values["who"] or "-"
-            what = f" {_text(values['what'])}" if values["what"] else ""
-            return (
-                f"{head}   roll {who}{what}: {values['die']} ({values['faces']} faces) "
-                f"= {values['result']}"
-            )
-        if self.entry == "end":
-            return f"{head} end: {values['result']}{_cite(values['spec_id'])}"
-        if values["kind"] == "adjust" and set(values["data"]) == {"change"}:
-            return f"{head}   adjust: {values['data']['change']}"
-        data = _pairs(values["data"])
-        return f"{head}   {values['kind']}{_cite(values['spec_id'])}{': ' + data if data else ''}"
+        return entry_line(self.step, self.entry, dict(self.values), dict(self.names), self.said)
 
 
-def step_entries(step: Step) -> tuple[LogEntry, ...]:
-    """The entries of one step (cached per step: steps are immutable)."""
+def step_entries(step: Step, initial: GameState | None = None) -> tuple[LogEntry, ...]:
+    """The entries of one step (cached per step: steps are immutable). `initial`, the map
+    the game started from, names the units gone from the table before the step."""
     cached = _ENTRIES.get(step)
     if cached is not None:
         return cached
+    names = unit_names(initial, step.state_before, step.state_after)
+    said = "" if step.is_pass or step.by_session else step.words
     entries = [
         LogEntry(
             step.number,
@@ -114,10 +93,12 @@ def step_entries(step: Step) -> tuple[LogEntry, ...]:
                 ("params", plain(step.action.params)),
                 ("title", step.title),
             ),
+            names,
+            said if said != step.title else "",
         )
     ]
     entries.extend(
-        LogEntry(step.number, "roll", tuple(roll.as_dict().items())) for roll in step.rolls
+        LogEntry(step.number, "roll", tuple(roll.as_dict().items()), names) for roll in step.rolls
     )
     entries.extend(
         LogEntry(
@@ -128,6 +109,7 @@ def step_entries(step: Step) -> tuple[LogEntry, ...]:
                 ("spec_id", event.spec_id),
                 ("data", {str(key): plain(value) for key, value in event.data}),
             ),
+            names,
         )
         for event in step.events
     )
@@ -136,6 +118,16 @@ def step_entries(step: Step) -> tuple[LogEntry, ...]:
     result = tuple(entries)
     _ENTRIES[step] = result
     return result
+
+
+def unit_names(*states: GameState | None) -> tuple[tuple[str, str], ...]:
+    """Each unit's id and name on the tables around an entry (a unit made in the step, a
+    launched wing say, only after it), for the text to call units by their names."""
+    found: dict[str, str] = {}
+    for state in states:
+        if state is not None:
+            found.update((u.id, u.name) for u in state.units if u.name and u.name != u.id)
+    return tuple(sorted(found.items()))
 
 
 def _phase_entry(number: int, turn: int, phase: Phase, side: str) -> LogEntry:
@@ -199,7 +191,7 @@ def game_log(game: Game) -> Log:
         return cached
     entries = list(start_entries(game))
     for step in game.steps:
-        entries.extend(step_entries(step))
+        entries.extend(step_entries(step, game.initial))
     entries.extend(end_entries(game))
     log = Log(game.rules, game.initial.title, game.seed, tuple(entries))
     _LOGS[game] = log
@@ -233,7 +225,7 @@ def tail_lines(game: Game, limit: int) -> tuple[str, ...]:
     play screen shows the tail after every step; the whole log grows with the game)."""
     lines: list[str] = [entry.text() for entry in end_entries(game)]
     for step in reversed(game.steps):
-        lines[:0] = [entry.text() for entry in step_entries(step)]
+        lines[:0] = [entry.text() for entry in step_entries(step, game.initial)]
         if len(lines) >= limit:
             return tuple(lines[-limit:])
     lines[:0] = [entry.text() for entry in start_entries(game)]
@@ -270,18 +262,3 @@ def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return str(value)
-
-
-def _text(value: Any) -> str:
-    """A value in a log line: bare words as they are, anything else as compact JSON."""
-    if isinstance(value, str) and value and all(c.isalnum() or c in "-_.:/+" for c in value):
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _pairs(values: Mapping[str, Any]) -> str:
-    return " ".join(f"{key}={_text(value)}" for key, value in values.items())
-
-
-def _cite(spec_id: str | None) -> str:
-    return f" ({spec_id})" if spec_id else ""

@@ -62,7 +62,7 @@ class Replay:
         ):
             raise UserError(f"no step {number!r} in this replay: steps run from 0 to {self.length}")
         game = self._games[number]
-        entries = start_entries(game) if number == 0 else step_entries(game.steps[-1])
+        entries = start_entries(game) if number == 0 else step_entries(game.steps[-1], game.initial)
         return ReplayFrame(number, game, entries)
 
     @property

@@ -48,6 +48,7 @@ from tactical.ui.chrome import (
     message_window,
     png_bytes,
 )
+from tactical.ui.files import builtin_note, dialog_start, same_file
 from tactical.ui.fonts import widget_fonts, widget_theme
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
 from tactical.ui.play_files import free_name
@@ -648,7 +649,7 @@ class App:
         """A file dialog; its answer comes back by `purpose`."""
         if self._dialog is not None:
             self._dialog[1].kill()
-        start = self.path.parent if self.path else Path.cwd()
+        start = dialog_start(self.path, existing)
         self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
 
     def open_file(self, path: str | os.PathLike[str]) -> bool:
@@ -693,13 +694,15 @@ class App:
 
     def save(self, path: str | os.PathLike[str] | None = None) -> bool:
         """Save the map (in play, the table the game started from) to `path`, the current
-        path, or one asked for; never inside the package nor over a file unasked."""
+        path (its own file: saved again unasked), or one asked for; never inside the package
+        nor over another file unasked. On success `map_saved`."""
         target = Path(path) if path is not None else self.path
         if target is None or is_builtin(target):
             self.ask_file("save-map-as", "Save the map as (.toml)", False)
+            self.set_status(builtin_note(target))
             return False
         table = self.map_state if self.view.mode == "play" else self.state
-        return self.adjust.save_map_as(target, state=table)  # on success: `map_saved`
+        return self.adjust.save_map_as(target, state=table, overwrite=same_file(target, self.path))
 
     def map_saved(self, path: Path) -> None:
         """The map now lives at `path` (also after a confirmed overwrite): Ctrl+S saves there."""

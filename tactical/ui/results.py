@@ -4,7 +4,7 @@ The words are the rule system's (`Step.words`, from `RuleSystem.summarise`); thi
 module picks which steps concern a unit ("last hits"), names the dice rolled,
 and lays out the play screen's log: one line per step and per change of turn or
 phase, every die on a line under its step. (The exported log, `Session.export_log`,
-keeps its fixed machine-readable format.)
+keeps every entry, in words too: `tactical.session.log_words`.)
 """
 
 from __future__ import annotations

@@ -130,6 +130,23 @@ def test_every_page_has_both_calibration_bars_and_the_note(dw_kit):
         document.close()
 
 
+def test_pages_name_the_map_by_its_title_and_file_name_not_its_folders(dw_kit):
+    """The subtitle of every page (and the contents page) reads the map's title and file
+    name, never the path of folders it was opened from."""
+    from pypdfium2 import PdfDocument
+
+    state = load_map(builtin_map("dystopian-wars.toml"))
+    folder = str(builtin_map("dystopian-wars.toml").parent)
+    document = PdfDocument(str(dw_kit))
+    try:
+        for page in document:
+            text = page.get_textpage().get_text_range()
+            assert f"{state.title} (dystopian-wars.toml)" in text
+            assert folder not in text and "/maps/" not in text
+    finally:
+        document.close()
+
+
 def test_ruler_edges_are_the_rule_systems_bands_GEO002_7():
     content = kit_for_map(str(builtin_map("dystopian-wars.toml")))
     system = content.system

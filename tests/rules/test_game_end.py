@@ -184,6 +184,8 @@ def test_the_session_refuses_actions_after_the_end_and_logs_it():
     assert game.outcome.reason == TURN_LIMIT
     last = game_log(game).entries[-1]
     assert last.entry == "end" and last.get("spec_id") == "A001.E1"
-    assert last.text().startswith(f"#{game.step_number} end: Draw (Federation 0% - Klingon 0%)")
+    assert last.text().startswith(
+        f"#{game.step_number} Game over: Draw (Federation 0% - Klingon 0%)"
+    )
     with pytest.raises(UserError, match="the game is over"):
         game.pass_go()

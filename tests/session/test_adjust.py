@@ -46,7 +46,9 @@ def test_move_is_logged_in_words_and_keeps_the_go(mid_game):
         f"({ruler.x + 0.5:.2f}, {ruler.y + 0.2:.2f}, 10°)"
     )
     assert step.title == expected
-    assert game_log(game).text().splitlines()[-1] == f"#{step.number}   {expected}"
+    # the log calls the unit by its name
+    named = expected.replace("ruler moved", "Ruler Class Battleship moved")
+    assert game_log(game).text().splitlines()[-1] == f"#{step.number}   {named}"
 
 
 def test_adjust_mid_game_undo_save_reload_replay(mid_game, tmp_path):

@@ -122,7 +122,8 @@ def test_damage_set_mid_game_is_an_adjustment_undone_saved_reloaded_replayed(pla
     step = game.last_step
     assert step.title == f"adjust: {sentence}" and step.rolls == () and step.by_session
     assert (game.position, game.side_to_act) == (mid_game.position, mid_game.side_to_act)
-    assert game_log(game).text().splitlines()[-1].endswith(f"adjust: {sentence}")
+    named = sentence.replace(unit_id, game.state.unit(unit_id).name, 1)  # the log names it
+    assert game_log(game).text().splitlines()[-1].endswith(f"adjust: {named}")
     # the others are as they were
     for unit in mid_game.state.units:
         if unit.id != unit_id:
@@ -228,8 +229,8 @@ def test_R002_1_dystopian_wars_critical_hits_are_set_by_their_table_totals():
     )
     assert entry.action.params["values"] == {"criticals": "7,9"}
     hit = game.apply(entry.action)
-    assert _shown(hit, "ruler")["Critical effects"] == "critical 7, critical 9"
-    assert "ruler status set: Critical hits none → 7,9" in game_log(hit).text()
+    assert _shown(hit, "ruler")["Critical effects"] == "Critical Hit Table 7, Critical Hit Table 9"
+    assert "Ruler Class Battleship status set: Critical hits none → 7,9" in game_log(hit).text()
     fields = {f.name: f for f in hit.system.status_fields(hit.state, hit.state.unit("ruler"))}
     assert fields["criticals"].default == "7, 9"
     cleared = hit.apply(adjust.set_status("ruler", {"criticals": "none"}))

@@ -8,6 +8,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 import pytest
+from plain_words import code_like
 
 from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
@@ -84,21 +85,33 @@ def test_a_phase_change_is_logged_after_the_step_that_made_it(played):
     ]
 
 
-def test_text_is_one_line_per_entry_in_a_fixed_format(played):
+def test_text_is_one_line_per_entry_in_plain_words(played):
+    """Each entry a line a player reads: units by name, keys as words, yes / no, the step's
+    own words after its action; no key=value pairs nor snake_case."""
     log = game_log(played)
     lines = log.text().splitlines()
     assert len(lines) == len(log.entries)
-    assert lines[0] == f'#0 start: battlefleet-mars "Deimos orbital base", seed {SEED}'
-    assert lines[1] == "#0 turn 1, Logistics (R000.16): Mars to act"
-    assert lines[2] == '#1 Mars: move mars-fighters path="C90 F2" [turn 1, Logistics]'
-    assert lines[3].startswith("#1   move: unit=mars-fighters")
-    assert lines[4] == "#2 Mars: pass Mars [turn 1, Logistics]"
-    assert "#5 turn 1, Tactical combat (R000.18): Mars to act" in lines
-    roll = next(line for line in lines if line.startswith("#6   roll"))
-    assert roll.startswith('#6   roll deimos-base "') or roll.startswith('#6   roll ares-cruiser "')
-    assert "d10z (10 faces) = " in roll
-    cited = [line for line in lines if line.startswith("#6   ") and "roll " not in line[:10]]
+    assert lines[0] == (
+        f'#0 Start: Battlefleet Mars: Tactical Game Changes, "Deimos orbital base", seed {SEED}'
+    )
+    assert lines[1] == "#0 Turn 1, Logistics (R000.16): Mars to act"
+    assert lines[2] == "#1 Mars: move Mars fighter wing, path C90 F2 (turn 1, Logistics)"
+    assert lines[3].startswith("#1   move: unit Mars fighter wing, path C90 F2, x 17, y 14")
+    assert lines[4] == "#2 Mars: pass (turn 1, Logistics)"
+    assert "#5 Turn 1, Tactical combat (R000.18): Mars to act" in lines
+    attack = next(line for line in lines if line.startswith("#6 "))
+    assert attack.startswith(
+        "#6 Mars: attack Deimos Base, weapon missiles, target Ares cruiser Nemesis, missiles 6, "
+        "ciws yes (turn 1, Tactical combat) — Deimos Base's missiles at Ares cruiser Nemesis"
+    )
+    roll = next(line for line in lines if line.startswith("#6   ") and " rolls " in line)
+    assert roll.startswith("#6   Ares cruiser Nemesis rolls ") or roll.startswith(
+        "#6   Deimos Base rolls "
+    )
+    assert "(a d10z, 10 faces)" in roll
+    cited = [line for line in lines if line.startswith("#6   ") and " rolls " not in line]
     assert all("(R000." in line or "(A000." in line or "(T000." in line for line in cited)
+    assert not [line for line in lines if "=" in line or code_like(line)]
 
 
 def test_json_has_stable_keys_and_round_trips(played):

@@ -3,10 +3,13 @@ is the new one (Ctrl+S then saves there), headless with synthetic events."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pygame_gui
 
 from tactical.io import builtin_map, load_map
+from tactical.io.paths import is_builtin
 from tactical.ui.app import App
 from tests.ui_events import key
 
@@ -44,9 +47,56 @@ def test_a_confirmed_overwrite_makes_the_saved_file_the_windows_file(tmp_path):
     _confirm(app)
     assert app.path == target
     assert load_map(target).units == app.map_state.units
-    # Save (Ctrl+S) now goes to the file saved as: no file dialog for the built-in map
+    # Save (Ctrl+S) now goes to the file saved as: no file dialog for the built-in map, and
+    # no "Replace it?" either: it is the map's own file
+    app.setup.roll_terrain(2)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert app._dialog is None and app.adjust._confirmed == ("overwrite", target)
+    assert app._dialog is None and app.adjust._confirmed is None
+    assert load_map(target).terrain == app.state.terrain
+
+
+def test_saving_a_map_to_its_own_file_just_saves_it(tmp_path):
+    """Ctrl+S on a map opened from a file of the player's writes that file again (atomically),
+    without asking; picking that same file (by another spelling) in Save as… does too."""
+    own = tmp_path / "own.toml"
+    own.write_text(builtin_map("dystopian-wars").read_text())
+    app = App(load_map(own), SIZE, headless=True, path=own)
+    key(app, pygame.K_TAB)  # setup
+    app.setup.roll_terrain(3)
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert app.adjust.confirm is None and app._dialog is None
+    assert load_map(own) == app.state
+    assert "saved" in app.view.status
+    app.setup.roll_terrain(4)
+    app.adjust.save_map_as()  # Save map as… (the adjust panel's button)
+    _pick(app, tmp_path / "sub" / ".." / "own.toml")
+    assert app.adjust.confirm is None and load_map(own) == app.state
+
+
+def test_saving_onto_another_existing_file_still_asks(tmp_path):
+    own, other = tmp_path / "own.toml", tmp_path / "other.toml"
+    own.write_text(builtin_map("cortex-space").read_text())
+    other.write_text("# someone else's table\n")
+    app = App(load_map(own), SIZE, headless=True, path=own)
+    app.adjust.save_map_as()
+    _pick(app, other)
+    assert app.adjust._confirmed == ("overwrite", other)
+    assert other.read_text() == "# someone else's table\n"
+
+
+def test_saving_a_built_in_map_asks_for_a_name_and_never_writes_it(tmp_path):
+    source = builtin_map("battlefleet-mars")
+    before = source.read_bytes()
+    app = App(load_map(source), SIZE, headless=True, path=source)
+    key(app, pygame.K_TAB)
+    app.setup.roll_terrain(2)
+    key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert app._dialog is not None and app._dialog[0] == "save-map-as"
+    assert "__init__.py" not in str(app._dialog[1].current_file_path or "")
+    assert not is_builtin(Path(app._dialog[1].current_directory_path))
+    _pick(app, source)  # the built-in file itself, picked in Save as…: refused
+    assert app.adjust.confirm is None and source.read_bytes() == before
+    assert "built-in" in app.view.status
 
 
 def test_a_refused_overwrite_keeps_the_windows_file(tmp_path):

@@ -11,6 +11,7 @@ from tactical.errors import UserError
 from tactical.model import GameState
 from tactical.rules.base import Action, ActionChoice, Event, Resolution
 from tactical.rules.dystopian_wars import command, maneuver, tracking
+from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import critical_roll, d6
 from tactical.rules.dystopian_wars.end_phase import repair_test
 from tactical.rules.dystopian_wars.sequence import Handler, choice, options_of
@@ -27,10 +28,26 @@ def commodore_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
         choice(
             "commodore-reroll",
             side,
-            f"Fleet Commodore re-roll ({offer['kind']}, option {offer['option']})",
+            f"Re-roll {_offered_roll(state, offer)} (Fleet Commodore, option {offer['option']})",
             spec="R002.10",
         ),
     )
+
+
+def _offered_roll(state: GameState, offer) -> str:
+    """The roll on offer, what matters first (a list cuts long titles): "Critical Hit Table 7
+    on Ruler", "Damage Repair of Hard Pounding on Ruler", "Treacherous Terrain Test of
+    Ruler"; a model destroyed by the roll has left the table, and its name with it."""
+    unit_id = str(offer.get("unit", ""))
+    name = (state.unit(unit_id).name or unit_id) if state.has_unit(unit_id) else ""
+    code = str(offer.get("code") or "")
+    kind = str(offer["kind"])
+    if kind == "critical":
+        return critical_name(code) + (f" on {name}" if name else "")
+    if kind == "repair":
+        return f"Damage Repair of {critical_name(code)}" + (f" on {name}" if name else "")
+    what = "Treacherous Terrain Test" if kind == "treacherous" else kind
+    return what + (f" of {name}" if name else "")
 
 
 # --------------------------------------------------------------------------- actions

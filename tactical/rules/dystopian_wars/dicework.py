@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from tactical.dice import D3, D6, Dice
 from tactical.rules.base import Event
+from tactical.rules.dystopian_wars.criticals import critical_name
 
 ROLL_OFF_LIMIT = 20
 UNTIL_CLEAR_LIMIT = 40  # attempts of "re-roll until neither Double 1 nor Double 6"
@@ -188,7 +189,14 @@ def critical_roll(dice: Dice, who: str, spec_id: str = "R002.1") -> CriticalRoll
     """2D6 on the Critical Hit Table (external) -> `critical-N`."""
     roll, event = two_d6(dice, who, "Critical Hit Table", spec_id)
     code = critical_code(roll.total)
-    lookup = Event.of("lookup", "G.5", table="Critical Hit Table", total=roll.total, result=code)
+    lookup = Event.of(
+        "lookup",
+        "G.5",
+        table="Critical Hit Table",
+        total=roll.total,
+        result=code,
+        name=critical_name(code),
+    )
     return CriticalRoll(roll.total, code, (event, lookup))
 
 
@@ -213,7 +221,12 @@ def critical_roll_rerolling_doubles(
                 return CriticalRoll(roll.total, "", (*found.events, event, reroll))
             code = critical_code(roll.total)
             lookup = Event.of(
-                "lookup", "G.5", table="Critical Hit Table", total=roll.total, result=code
+                "lookup",
+                "G.5",
+                table="Critical Hit Table",
+                total=roll.total,
+                result=code,
+                name=critical_name(code),
             )
             return CriticalRoll(roll.total, code, (*found.events, event, lookup))
 

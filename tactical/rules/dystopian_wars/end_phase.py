@@ -13,6 +13,7 @@ from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution
 from tactical.rules.dystopian_wars import command, maneuver, tracking, victory
 from tactical.rules.dystopian_wars.activation_end import close_activation, morale_test
 from tactical.rules.dystopian_wars.cards import squadron_units
+from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import d6
 from tactical.rules.dystopian_wars.sequence import (
     Handler,
@@ -137,7 +138,7 @@ def _need_end_phase(state: GameState) -> None:
 
 def repair_test(dice: Dice, unit: str, code: str, repair_on: int) -> tuple[bool, tuple[Event, ...]]:
     """A Damage Repair roll for one critical effect (external: 1D6, repaired on `repair_on`+)."""
-    value, event = d6(dice, unit, f"Damage Repair ({code})", "R002.19")
+    value, event = d6(dice, unit, f"Damage Repair ({critical_name(code)})", "R002.19")
     repaired = value >= repair_on
     return repaired, (
         event,
@@ -146,6 +147,7 @@ def repair_test(dice: Dice, unit: str, code: str, repair_on: int) -> tuple[bool,
             "R002.19",
             unit=unit,
             effect=code,
+            name=critical_name(code),
             roll=value,
             needed=repair_on,
             repaired=repaired,

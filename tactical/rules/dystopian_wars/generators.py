@@ -32,6 +32,7 @@ from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.combat import settings
+from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import critical_roll_rerolling_doubles, d3, d6
 from tactical.rules.dystopian_wars.measures import in_weapon_arc, within_from_centre
 from tactical.rules.dystopian_wars.resolving import destroy
@@ -171,7 +172,14 @@ def tesla_alternative(
     if code is not None:
         state = tracking.add_effect(state, target.id, code)
         all_events.append(
-            Event.of("critical-effect", "R002.46", unit=target.id, effect=code, damage=0)
+            Event.of(
+                "critical-effect",
+                "R002.46",
+                unit=target.id,
+                effect=code,
+                name=critical_name(code),
+                damage=0,
+            )
         )
     state = _mark_used(state, unit, "tesla")
     return Resolution(state, tuple(all_events), code or "none")
@@ -223,6 +231,7 @@ def hard_pounding(state: GameState, target: Unit) -> tuple[GameState, bool, list
             "A002.12",
             unit=target.id,
             effect=HARD_POUNDING,
+            name=critical_name(HARD_POUNDING),
             damage=damage,
             destroyed=destroyed,
         )

@@ -68,6 +68,7 @@ from tactical.rules.dystopian_wars.activation_end import boarding_choices, wing_
 from tactical.rules.dystopian_wars.attacks import counter_choices, declare_choices
 from tactical.rules.dystopian_wars.combat_steps import resolve_choices
 from tactical.rules.dystopian_wars.commodore import commodore_choices
+from tactical.rules.dystopian_wars.criticals import critical_name, is_critical
 from tactical.rules.dystopian_wars.end_phase import end_phase_choices
 from tactical.rules.dystopian_wars.movement_segment import movement_choices
 from tactical.rules.dystopian_wars.opening import (
@@ -240,6 +241,8 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
 
 
 def _odds_summary(summary: Any) -> Any:
+    if is_critical(summary):  # a critical effect by its name, as the player reads it
+        return critical_name(summary)
     if isinstance(summary, tuple):
         return tuple(_odds_summary(s) for s in summary)
     if isinstance(summary, FrozenMap):

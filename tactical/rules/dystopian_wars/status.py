@@ -20,6 +20,14 @@ from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
+from tactical.rules.dystopian_wars.criticals import (
+    critical_effect,
+    critical_lasts,
+    critical_name,
+    critical_words,
+    is_critical,
+)
+from tactical.rules.dystopian_wars.tables import HARD_POUNDING
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -54,13 +62,17 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     values.append(
         StatusValue(
             "Critical effects",
-            ", ".join(words(code) for code in lasting) or "none",
-            help="lasting until repaired",
+            ", ".join(critical_name(code) for code in lasting) or "none",
+            help=_effects_help(lasting) or "lasting until repaired",
         )
     )
     if passing:
         values.append(
-            StatusValue("Until the End Phase", ", ".join(words(code) for code in passing))
+            StatusValue(
+                "Until the End Phase",
+                ", ".join(critical_name(code) for code in passing),
+                help=_effects_help(passing),
+            )
         )
     squadron = profile.squadron.split(":", 1)[-1]
     broken = profile.squadron in tuple(tracking.get(state, "broken", ()))
@@ -75,7 +87,7 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     wing = tracking.mapping(state, "wings").get(profile.squadron)
     if wing is not None and wing.get("fuel") is not None:
         values.append(counted("Fuel", int(wing["fuel"]), profile.fuel, spec_id="R002.54"))
-    marks = [words(code) for code in (*lasting, *passing)]
+    marks = [critical_name(code) for code in (*lasting, *passing)]
     if broken:
         marks.append("broken")
     if activated:
@@ -93,6 +105,14 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     return UnitStatus(tuple(values), weapons, tuple(marks), wreck=left <= 0)
 
 
+def _effects_help(codes: Sequence[str]) -> str:
+    """What the effects do, beside their names on the card: one effect's alone, several
+    each after its name."""
+    if len(codes) == 1:
+        return critical_effect(codes[0])
+    return "; ".join(critical_words(code) for code in codes)
+
+
 def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
     """An attack as "Markgraf's Main turrets at Ruler: 8 dice, 6 hits, 1 saved — no effect";
     other steps by what they decided."""
@@ -100,6 +120,9 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
     declare = next((e for e in events if e.kind == "declare" and e.get("weapon")), None)
     if declare is not None and any(e.kind in ("hits", "damage") for e in events):
         return _attack_words(before, declare, events)
+    special = _generator_words(before, actor, events) or _repair_words(actor, events)
+    if special is not None:
+        return special
     for event in events:
         if event.kind == "initiative":
             return f"{event.get('winner')} wins the initiative for turn {event.get('turn')}"
@@ -137,7 +160,55 @@ def _attack_words(before: GameState, declare: Event, events: Sequence[Event]) ->
     if damage is not None:
         result = str(damage.get("result", ""))
         said += f" — {result}"
+        table = next((e for e in events if _critical_lookup(e)), None)
+        if table is not None:  # the Critical Hit rolled on the table: its name and effect
+            code = str(table.get("result"))
+            said += f": {critical_name(code)}, {critical_lasts(code)}"
     return said
+
+
+def _critical_lookup(event: Event) -> bool:
+    return event.kind == "lookup" and is_critical(event.get("result"))
+
+
+def _generator_words(before: GameState, actor: str, events: Sequence[Event]) -> str | None:
+    """A Tesla (R002.46) or Ultrasonic (R002.47) Generator's effect on its target, the
+    criticals by name; None when the step used neither."""
+    for event in events:
+        if event.kind == "lookup" and event.spec_id == "T002.8" and not event.get("effect"):
+            return f"{actor}'s Tesla Generator: no effect (T002.8)"
+        if event.kind == "critical-effect":
+            target = unit_name(before, str(event.get("unit")))
+            code = str(event.get("effect"))
+            return (
+                f"{actor}'s Tesla Generator gives {target} the effect (not the Damage) of "
+                f"{critical_name(code)}, {critical_lasts(code)}"
+            )
+        if event.kind == "lookup" and event.spec_id == "T002.7":
+            codes = [str(code) for code in event.get("effects") or ()]
+            if event.get("hard_pounding"):
+                codes.append(HARD_POUNDING)
+            named = " and ".join(critical_name(code) for code in codes) or "no effect"
+            lasting = ", until the End Phase" if event.get("effects") else ""
+            return (
+                f"{actor}'s Ultrasonic Pulverising Generator (roll {event.get('roll')}): "
+                f"{named}{lasting}"
+            )
+    return None
+
+
+def _repair_words(actor: str, events: Sequence[Event]) -> str | None:
+    """A Damage Repair (R002.19): each critical effect by name, repaired or not."""
+    tests = [e for e in events if e.kind == "damage-repair"]
+    if not tests:
+        return None
+    said = [
+        f"{critical_name(str(e.get('effect')))} "
+        f"{'repaired' if e.get('repaired') else 'not repaired'} (rolled {e.get('roll')}, "
+        f"needs {e.get('needed')})"
+        for e in tests
+    ]
+    return f"{actor}'s Damage Repair: " + "; ".join(said)
 
 
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:

@@ -45,7 +45,7 @@ def test_G5_R002_36_an_attack_logs_every_step():
         {"kind": "roll", "spec_id": "R002.1", "who": "t", "what": "Critical Hit Table",
          "die": "2D6", "dice": [2, 3], "result": 5},
         {"kind": "lookup", "spec_id": "G.5", "table": "Critical Hit Table", "total": 5,
-         "result": "critical-5"},
+         "result": "critical-5", "name": "Critical Hit Table 5"},
         {"kind": "damage", "spec_id": "G.5", "target": "t", "hits": 2, "damage_rating": 1,
          "critical_rating": 2, "result": "critical", "hull_lost": 2},
     ]  # fmt: skip

@@ -448,7 +448,7 @@ def test_R002_19_end_phase_repairs_bravery_drift_then_next_turn():
         .section("outcome")
         .distribution.as_dict()
     )
-    assert odds == {("critical-7",): Fraction(1, 2), (): Fraction(1, 2)}
+    assert odds == {("Critical Hit Table 7",): Fraction(1, 2), (): Fraction(1, 2)}  # by name
     state = _run(
         state,
         ("damage-repair", "a", {}, [4]),

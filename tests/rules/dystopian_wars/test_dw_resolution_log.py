@@ -290,7 +290,8 @@ def test_R002_10_a_critical_on_the_enemy_commodore_offers_its_side_option_c():
     lines, _, resolution = attack(state, "a", "Guns", "t", [5, 5, 3, 4])
     assert lines[-4:] == [
         "roll: who=t, what=Critical Hit Table, die=2D6, dice=[3, 4], result=7 (R002.1)",
-        "lookup: table=Critical Hit Table, total=7, result=critical-7 (G.5)",
+        "lookup: table=Critical Hit Table, total=7, result=critical-7, "
+        "name=Critical Hit Table 7 (G.5)",
         "damage: target=t, hits=2, damage_rating=1, critical_rating=2, result=critical, "
         "hull_lost=2 (G.5)",
         "commodore-offer: side=B, option=c, unit=t (R002.10)",
@@ -319,7 +320,8 @@ def test_R002_28_a_ram_is_attack_dice_without_saves():
         *ad("a", "t", [6, 5, 1], 3),
         "hits: who=a, target=t, dice=3, hit_on=4, hits=3, faces=[6, 5, 1] (G.5)",
         "roll: who=t, what=Critical Hit Table, die=2D6, dice=[2, 4], result=6 (R002.1)",
-        "lookup: table=Critical Hit Table, total=6, result=critical-6 (G.5)",
+        "lookup: table=Critical Hit Table, total=6, result=critical-6, "
+        "name=Critical Hit Table 6 (G.5)",
         "damage: target=t, hits=3, damage_rating=1, critical_rating=3, result=critical, "
         "hull_lost=2 (G.5)",
         "destroyed: unit=t (G.5)",

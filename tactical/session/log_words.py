@@ -1,0 +1,122 @@
+"""The game log's text: each entry as one line of plain words.
+
+`Log.text()` (the exported `.txt` log, `tactical replay`, the replay's status line)
+is read by players, so it reads as words, not as code: a unit by its name, a key as
+words ("laser strength 6", not `laser_strength=6`), yes / no for true / false,
+"none" for nothing. A step's action line also says what the step did in the rule
+system's own words (`Step.words`). The line is a function of the entry's values,
+the unit names of the table around it and those words only: the same seed and the
+same actions give the same text (DESIGN.md "Reliability").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from tactical.rules import registry
+from tactical.rules.status import words
+
+# a unit id inside a label ("laser to-hit vs ares-cruiser"): bounded by neither a word
+# character nor a hyphen on either side
+_ID_EDGE = r"(?<![\w-]){}(?![\w-])"
+
+
+def entry_line(
+    step: int, entry: str, values: Mapping[str, Any], names: Mapping[str, str], said: str
+) -> str:
+    """One log entry as a line (see the module docstring)."""
+    head = f"#{step}"
+    if entry == "start":
+        title = f' "{values["title"]}"' if values["title"] else ""
+        return f"{head} Start: {_rules_title(values['rules'])},{title}, seed {values['seed']}"
+    if entry == "phase":
+        return (
+            f"{head} Turn {values['turn']}, {values['phase']}{_cite(values['spec_id'])}: "
+            f"{values['side']} to act"
+        )
+    if entry == "action":
+        shown = dict(values["params"])
+        if values["kind"] == "adjust":  # the tables it adds are in its event's words
+            shown = {k: v for k, v in shown.items() if not isinstance(v, dict | list)}
+        actor = names.get(values["actor"], values["actor"])
+        what = words(values["kind"])
+        params = _pairs(shown, names)
+        # what the step did, unless it only repeats the action ("Mars: pass")
+        done = f" — {_named(said, names)}" if said and said != f"{actor}: {what}" else ""
+        who = "" if values["actor"] == values["side"] else f" {actor}"  # a side's own step
+        return (
+            f"{head} {values['side']}: {what}{who}{', ' + params if params else ''} "
+            f"(turn {values['turn']}, {values['phase']}){done}"
+        )
+    if entry == "roll":
+        who = names.get(values["who"], values["who"]) if values["who"] else "the table"
+        what = f" for {_named(values['what'], names)}" if values["what"] else ""
+        return (
+            f"{head}   {who} rolls {values['result']}{what} "
+            f"(a {values['die']}, {values['faces']} faces)"
+        )
+    if entry == "end":
+        return f"{head} Game over: {values['result']}{_cite(values['spec_id'])}"
+    data = values["data"]
+    if values["kind"] == "adjust" and set(data) == {"change"}:
+        return f"{head}   adjust: {_named(str(data['change']), names)}"
+    pairs = _pairs(data, names)
+    kind = words(values["kind"]) + _cite(values["spec_id"])
+    return f"{head}   {kind}{': ' + pairs if pairs else ''}"
+
+
+def _rules_title(rules_id: str) -> str:
+    try:
+        return registry.get(rules_id).title
+    except Exception:  # a log of a rule system not installed here: its id
+        return rules_id
+
+
+def _pairs(values: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    return ", ".join(
+        f"{_key(str(key), names)} {_value(value, names)}" for key, value in values.items()
+    )
+
+
+def _key(key: str, names: Mapping[str, str]) -> str:
+    """A key as words; one naming a unit's value ("deimos-base.missiles") by the unit's name."""
+    unit_id, dot, rest = key.partition(".")
+    if dot and unit_id in names:
+        return f"{names[unit_id]} {words(rest)}"
+    return words(key)
+
+
+def _value(value: Any, names: Mapping[str, str]) -> str:
+    """A value as a player reads it: a unit by its name, yes / no, none, lists and tables
+    ("key value" pairs) in brackets."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, Mapping):
+        inner = _pairs(value, names)
+        return f"({inner})" if inner else "none"
+    if isinstance(value, list | tuple):  # in brackets: its commas are not the pairs'
+        if len(value) < 2:
+            return _value(value[0], names) if value else "none"
+        return "(" + ", ".join(_value(item, names) for item in value) + ")"
+    text = str(value)
+    if text in names:
+        return names[text]
+    return words(text) if "_" in text else _named(text, names) if text else "none"
+
+
+def _named(text: str, names: Mapping[str, str]) -> str:
+    """`text` with the unit ids it quotes read as the units' names."""
+    for unit_id in sorted((i for i in names if i in text), key=len, reverse=True):
+        name = names[unit_id].replace("\\", "\\\\")  # a name is no pattern
+        text = re.sub(_ID_EDGE.format(re.escape(unit_id)), name, text)
+    return text
+
+
+def _cite(spec_id: str | None) -> str:
+    return f" ({spec_id})" if spec_id else ""
