@@ -465,12 +465,12 @@ _PLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
 _REPLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
     "undo": ("Previous", "Page Up: the replay's previous step", "replay-prev"),
     "redo": ("Next", "Page Down: the replay's next step", "replay-next"),
-    "reset": ("Start", "no key (or drag the slider): back to the replay's start", "goto"),
-    "replay": ("Exit replay", "no key: leave the replay, back to the game", "replay-end"),
+    "reset": ("Start", "back to the replay's start (or drag the slider)", "goto"),
+    "replay": ("Exit replay", "leave the replay, back to the game", "replay-end"),
 }
 _FILE_BUTTONS: tuple[tuple[str, str, LogCommandName], ...] = (
-    ("Log .txt", "no key: export the log as text (tactical-log-N.txt)", "export-text"),
-    ("Log .json", "no key: export the log as JSON (tactical-log-N.json)", "export-json"),
+    ("Log .txt", "export the log as text (tactical-log-N.txt)", "export-text"),
+    ("Log .json", "export the log as JSON (tactical-log-N.json)", "export-json"),
 )  # the game's Save and Open are the top bar's (Ctrl+S, Ctrl+O): the log keeps its room
 
 
