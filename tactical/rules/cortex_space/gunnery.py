@@ -5,8 +5,8 @@ damage die; cached, since the exact odds re-run the resolver once per outcome);
 `strike` is one attack roll against the defense and its damage die, stepped up
 on a battery's or a wing's hit (+2 when extraordinary, A003.4); `gun_volley`
 delivers the hit to the target (`damage.deliver`); `resolve_gun` writes it back
-and records the attack. `Volley`, `after_damage` (R003.11) and
-`modifier_events` serve the point-defense and missile-lock resolvers too.
+and records the attack. `Volley` and `after_damage` (R003.11) serve the
+point-defense and missile-lock resolvers too.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from tactical.rules.cortex_space.damage import (
     target_of,
     write_back,
 )
+from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.positions import band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
     DamageDice,
@@ -44,7 +45,6 @@ from tactical.rules.cortex_space.rolls import (
     roll_pool,
 )
 from tactical.rules.cortex_space.tables import called_shot_resist, group_damage_steps
-from tactical.rules.cortex_space.tracker import StepModifier
 from tactical.rules.cortex_space.units import Vessel, Weapon, settings, vessel
 
 # --------------------------------------------------------------------------- resolving
@@ -174,13 +174,6 @@ def _called_shot_events(attack: Attack, weapon: Weapon, target: Vessel) -> tuple
             resist_difficulty=resist,
             effect_possible=resist is not None,
         ),
-    )
-
-
-def modifier_events(modifiers: tuple[StepModifier, ...], roll: str) -> tuple[Event, ...]:
-    return tuple(
-        Event.of("modifier", m.spec_id, roll=roll, source=m.source, steps=m.steps)
-        for m in modifiers
     )
 
 

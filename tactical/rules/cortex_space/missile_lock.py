@@ -13,7 +13,7 @@ from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll
-from tactical.rules.cortex_space.gunnery import modifier_events
+from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.positions import band_of, centre_distance
 from tactical.rules.cortex_space.rolls import Pool, PoolRoll, outcome, roll_pool, succeeded
 from tactical.rules.cortex_space.tables import MISSILE_BY_RANGE

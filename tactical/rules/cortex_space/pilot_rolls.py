@@ -71,7 +71,8 @@ def pilot_roll(
     return PilotRoll(pool, tuple(modifiers), entries, character)
 
 
-def modifier_events(modifiers, roll: str) -> tuple[Event, ...]:
+def modifier_events(modifiers: tuple[StepModifier, ...], roll: str) -> tuple[Event, ...]:
+    """A roll's step modifiers as events, each with the rule that grants it (R003.2)."""
     return tuple(
         Event.of("modifier", m.spec_id, roll=roll, source=m.source, steps=m.steps)
         for m in modifiers

@@ -25,7 +25,8 @@ from tactical.rules.cortex_space.damage import (
     target_of,
     write_back,
 )
-from tactical.rules.cortex_space.gunnery import Volley, after_damage, modifier_events, volley_key
+from tactical.rules.cortex_space.gunnery import Volley, after_damage, volley_key
+from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.rolls import DamageDice, Pool, basic_damage, roll_damage
 from tactical.rules.cortex_space.tables import HEROIC
 from tactical.rules.cortex_space.units import settings, vessel
