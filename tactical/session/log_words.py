@@ -62,9 +62,21 @@ def entry_line(
     data = values["data"]
     if values["kind"] == "adjust" and set(data) == {"change"}:
         return f"{head}   adjust: {_named(str(data['change']), names)}"
-    pairs = _pairs(data, names)
+    pairs = _pairs(_worded(data), names)
     kind = words(values["kind"]) + _cite(values["spec_id"])
     return f"{head}   {kind}{': ' + pairs if pairs else ''}"
+
+
+def _worded(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An event's data with the stored code of its result or effect read by the `name`
+    the rule system gives it beside the code (a table result's name, say)."""
+    if "name" not in data or not ({"result", "effect"} & set(data)):
+        return data
+    return {
+        key: data["name"] if key in ("result", "effect") else value
+        for key, value in data.items()
+        if key != "name"
+    }
 
 
 def _rules_title(rules_id: str) -> str:

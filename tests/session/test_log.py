@@ -160,3 +160,28 @@ def test_plain_values_render_the_same_in_every_run():
     assert plain(FrozenMap(a=(1, 2))) == {"a": [1, 2]}
     assert plain(float("inf")) == "inf"
     assert plain(None) is None and plain(True) is True
+
+
+def test_an_event_line_reads_a_coded_result_by_the_name_the_rules_give_it():
+    """A table result stored as a code ("critical-5") reads by its name in the text log,
+    the code itself kept in the data (saves and the JSON log stay as they were)."""
+    from tactical.session.log_words import entry_line
+
+    values = {
+        "kind": "lookup",
+        "spec_id": "G.5",
+        "data": {"table": "Critical Hit Table", "total": 5, "result": "critical-5",
+                 "name": "Critical Hit Table 5"},
+    }  # fmt: skip
+    line = entry_line(7, "event", values, {}, "")
+    assert (
+        line == "#7   lookup (G.5): table Critical Hit Table, total 5, result Critical Hit Table 5"
+    )
+    repair = {
+        "kind": "damage-repair",
+        "spec_id": "R002.19",
+        "data": {"unit": "ruler", "effect": "chaos", "name": "Chaos and Disarray", "roll": 4},
+    }
+    assert entry_line(9, "event", repair, {"ruler": "Ruler"}, "") == (
+        "#9   damage repair (R002.19): unit Ruler, effect Chaos and Disarray, roll 4"
+    )
