@@ -15,11 +15,14 @@ distribution of that summary, computed by running the same resolver under
 (`weapons`, `declare_attack`, `resolve_attack`, `attack_odds`) let the
 front ends ask any rule system without naming it; a system without combat
 resolvers says so with a UserError.
+
+Two parts live in their own modules and are re-exported here: how a system measures
+(`tactical.rules.conventions`: range bands, measuring conventions, a weapon's reach)
+and its stats and options schema (`tactical.rules.schema`: fields, checks, defaults).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -28,11 +31,27 @@ import numpy as np
 
 from tactical.dice import Dice, Distribution, fraction_text, percent
 from tactical.errors import UserError
-from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.adjusting import merged_rule_state
+from tactical.rules.conventions import (
+    REACH_PROBE_LIMIT,
+    FiringBand,
+    MeasuringConventions,
+    RangeBand,
+    RangeBands,
+    WeaponReach,
+    bands_from_limits,
+)
 from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, attrition_outcome
+from tactical.rules.schema import (
+    Field,
+    Problem,
+    check_fields,
+    checkable_params,
+    with_defaults,
+)
 from tactical.rules.status import (
     OrderEntry,
     StatusValue,
@@ -43,258 +62,43 @@ from tactical.rules.status import (
     words,
 )
 
-# --------------------------------------------------------------------------- measuring
-
-
-@dataclass(frozen=True, slots=True)
-class RangeBand:
-    """A named band covering distances up to `max_inches` (inclusive) from the band before it."""
-
-    name: str
-    max_inches: float
-
-
-@dataclass(frozen=True)
-class RangeBands:
-    """A rule system's range table: inches -> band name (G.4: "within X" means <= X)."""
-
-    bands: tuple[RangeBand, ...]
-
-    def band(self, distance: float) -> str | None:
-        """The band holding `distance`, or None beyond the last band."""
-        for band in self.bands:
-            if distance <= band.max_inches + 1e-9:
-                return band.name
-        return None
-
-    @property
-    def max_range(self) -> float:
-        return self.bands[-1].max_inches if self.bands else 0.0
-
-    @property
-    def names(self) -> tuple[str | None, ...]:
-        """The band names, then None (beyond the last band): what `indices` point into."""
-        return (*(band.name for band in self.bands), None)
-
-    def indices(self, distances: np.ndarray) -> np.ndarray | None:
-        """`band` of many distances as indices into `names` (searchsorted), or None when the
-        bands do not grow outwards (then only `band`'s first-match reading holds)."""
-        limits = np.array([band.max_inches for band in self.bands], dtype=float) + 1e-9
-        if np.any(np.diff(limits) < 0):
-            return None
-        return limits.searchsorted(np.asarray(distances, dtype=float), side="left")
-
-
-@dataclass(frozen=True)
-class MeasuringConventions:
-    """How a rule system measures (DESIGN.md "Rule systems").
-
-    - `distance_from`: "centre" or "edge" of the firer's base;
-    - `distance_to`: "centre" or "nearest" point of the target;
-    - `arc_test`: a target is in an arc by its "centre" or by "any" part of its base;
-    - `range_unit`: inches per range unit where the system counts units (BFM), else None;
-    - `range_bands`: the band table shown by `tactical check`, or None;
-    - `arcs`: the arcs the system names, in display order;
-    - `citations`: the SPEC id deciding each measured question ("range", "arcs",
-      "line of sight"), shown with the numbers on an adjudication card.
-    """
-
-    distance_from: Literal["centre", "edge"] = "centre"
-    distance_to: Literal["centre", "nearest"] = "centre"
-    arc_test: Literal["centre", "any"] = "centre"
-    range_unit: float | None = None
-    range_bands: RangeBands | None = None
-    arcs: tuple[ArcSpec, ...] = QUADRANTS
-    citations: tuple[tuple[str, str], ...] = ()
-
-    def citation(self, question: str) -> str | None:
-        """The SPEC id deciding `question` ("range", "arcs" or "line of sight"), if cited."""
-        return dict(self.citations).get(question)
-
-
-@dataclass(frozen=True, slots=True)
-class FiringBand:
-    """A range band a weapon fires in: distances over `low` up to `high` inches (inclusive),
-    measured as the rule system measures range (`high` may be math.inf: no limit)."""
-
-    name: str
-    low: float
-    high: float
-
-
-@dataclass(frozen=True)
-class WeaponReach:
-    """Where one weapon can bear on a target (for a threat map): a target in any of `arcs`
-    (under the system's arc test), at a range in one of `bands`, measured from the firer's
-    `measured_from` ("centre" or "edge") to the target as the conventions say; line of sight
-    by the system's `blocks_los`. `declare_attack` stays the judge of a real declaration."""
-
-    weapon: str
-    arcs: tuple[ArcSpec, ...]
-    bands: tuple[FiringBand, ...]
-    measured_from: Literal["centre", "edge"] = "centre"
-
-    @property
-    def max_range(self) -> float:
-        return max((band.high for band in self.bands), default=0.0)
-
-
-REACH_PROBE_LIMIT = 240.0  # inches: a band still open this far out is taken as unlimited
-
-
-def bands_from_limits(
-    limits: Sequence[tuple[str, float]], open_band: str | None
-) -> tuple[FiringBand, ...]:
-    """Firing bands from (name, outer limit) pairs in order, and the band still open past the
-    last limit (None: out of range there)."""
-    bands, low = [], 0.0
-    for name, high in limits:
-        bands.append(FiringBand(name, low, high))
-        low = high
-    if open_band is not None:
-        bands.append(FiringBand(open_band, low, math.inf))
-    return tuple(bands)
-
-
-# --------------------------------------------------------------------------- schema
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """One thing wrong with a value: the key (dotted path) and what was expected."""
-
-    key: str
-    expected: str
-    spec_id: str | None = None
-
-
-@dataclass(frozen=True)
-class Field:
-    """One key of a stats table or of the options table.
-
-    `kind` is "int", "float", "str", "bool", "table" or "tables" (an array of
-    tables, each checked against `fields`). `choices` limits strings; `low` and
-    `high` bound numbers (inclusive).
-    """
-
-    name: str
-    kind: Literal["int", "float", "str", "bool", "table", "tables"]
-    required: bool = False
-    default: Any = None
-    low: float | None = None
-    high: float | None = None
-    choices: tuple[str, ...] | None = None
-    fields: tuple[Field, ...] = ()
-    doc: str = ""
-    spec_id: str | None = None
-    title: str = ""  # the label a form shows; "" reads the name as words
-
-    @property
-    def label(self) -> str:
-        """What a player reads for this field: its title, else its name as words."""
-        return self.title or label(self.name)
-
-    def describe(self) -> str:
-        """What a valid value looks like, for error messages."""
-        words = {
-            "int": "a whole number",
-            "float": "a number",
-            "str": "a string",
-            "bool": "true or false",
-            "table": "a table",
-            "tables": "an array of tables",
-        }[self.kind]
-        if self.choices:
-            words = "one of " + ", ".join(repr(c) for c in self.choices)
-        if self.low is not None and self.high is not None:
-            words += f" from {_num(self.low)} to {_num(self.high)}"
-        elif self.low is not None:
-            words += f" >= {_num(self.low)}"
-        elif self.high is not None:
-            words += f" <= {_num(self.high)}"
-        return words
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
-
-
-def checkable_params(fields: Sequence[Field], params: Mapping[str, Any]) -> dict[str, Any]:
-    """The params a choice's schema can judge: keys it does not list are the rule system's to
-    check (a declaration may take more than a panel shows), and a table without a schema of
-    its own is checked as a table only."""
-    known = {f.name: f for f in fields}
-    checkable = {}
-    for key, value in params.items():
-        spec = known.get(key)
-        if spec is None:
-            continue
-        if spec.kind == "table" and not spec.fields and isinstance(value, Mapping):
-            value = {}
-        checkable[key] = value
-    return checkable
-
-
-def check_fields(
-    fields: Sequence[Field], values: Mapping[str, Any], prefix: str = ""
-) -> list[Problem]:
-    """Validate a table against a schema: unknown keys, missing keys, types, bounds, choices."""
-    problems: list[Problem] = []
-    known = {f.name: f for f in fields}
-    for key in values:
-        if key not in known:
-            expected = "one of " + ", ".join(sorted(known)) if known else "no keys here"
-            problems.append(Problem(f"{prefix}{key}", f"a known key ({expected})"))
-    for spec in fields:
-        path = f"{prefix}{spec.name}"
-        if spec.name not in values:
-            if spec.required:
-                problems.append(Problem(path, f"{spec.describe()} (required)", spec.spec_id))
-            continue
-        value = values[spec.name]
-        if not _has_kind(value, spec.kind):
-            problems.append(Problem(path, spec.describe(), spec.spec_id))
-            continue
-        if spec.kind in ("int", "float"):
-            if (
-                not math.isfinite(value)
-                or (spec.low is not None and value < spec.low)
-                or (spec.high is not None and value > spec.high)
-            ):
-                problems.append(Problem(path, spec.describe(), spec.spec_id))
-        elif spec.kind == "str" and spec.choices and value not in spec.choices:
-            problems.append(Problem(path, spec.describe(), spec.spec_id))
-        elif spec.kind == "table":
-            problems.extend(check_fields(spec.fields, value, f"{path}."))
-        elif spec.kind == "tables":
-            for index, item in enumerate(value):
-                problems.extend(check_fields(spec.fields, item, f"{path}[{index}]."))
-    return problems
-
-
-def _has_kind(value: Any, kind: str) -> bool:
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "float":
-        return isinstance(value, int | float) and not isinstance(value, bool)
-    if kind == "str":
-        return isinstance(value, str)
-    if kind == "table":
-        return isinstance(value, Mapping)
-    if kind == "tables":
-        return isinstance(value, list | tuple) and all(isinstance(v, Mapping) for v in value)
-    return False
-
-
-def with_defaults(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
-    """`values` with every missing optional key set to its default (None defaults left out)."""
-    merged = dict(values)
-    for spec in fields:
-        if spec.name not in merged and spec.default is not None:
-            merged[spec.name] = spec.default
-    return merged
+# the protocol's names, with those of its parts (`conventions`, `schema`) re-exported
+__all__ = [
+    "REACH_PROBE_LIMIT",
+    "Action",
+    "ActionChoice",
+    "Attack",
+    "Event",
+    "Field",
+    "FiringBand",
+    "MeasuringConventions",
+    "NoCombatResolvers",
+    "OddsReport",
+    "OddsSection",
+    "Phase",
+    "Problem",
+    "RangeBand",
+    "RangeBands",
+    "Resolution",
+    "RuleSystem",
+    "Stage",
+    "StageStep",
+    "TurnPosition",
+    "TurnSequence",
+    "WeaponReach",
+    "attack_declaration",
+    "bands_from_limits",
+    "check_fields",
+    "checkable_params",
+    "default_blocks_los",
+    "default_description",
+    "default_status",
+    "probability_row",
+    "status_changes",
+    "turn_limit_field",
+    "unit_name",
+    "with_defaults",
+]
 
 
 # --------------------------------------------------------------------------- events and actions
