@@ -7,6 +7,8 @@ position, and a whole game plays on them in every rule system.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from agent_scenarios import RULES, short_scenario
 
@@ -47,7 +49,21 @@ def test_a_game_on_a_mirrored_map_ends(rules_id):
     assert set(record.losses) == set(state.sides)
 
 
+def test_the_mirrored_map_says_so_in_its_title(scenarios):
+    state = scenarios["heavy-combat"]
+    assert mirrored(state, "Klingon").title == f"{state.title} (Klingon against Klingon)"
+
+
 def test_a_side_not_in_the_map_is_refused(scenarios):
-    state = scenarios[RULES[0]]
-    with pytest.raises(UserError, match="no side 'Nobody' in this map"):
+    state = scenarios["heavy-combat"]
+    with pytest.raises(UserError) as refused:
         mirrored(state, "Nobody")
+    assert str(refused.value) == ("no side 'Nobody' in this map: its sides are Federation, Klingon")
+
+
+def test_a_map_of_more_than_two_sides_is_refused(scenarios):
+    state = scenarios["heavy-combat"]
+    third = replace(state.units[0], id="third", side="Romulan")
+    with pytest.raises(UserError) as refused:
+        mirrored(replace(state, units=(*state.units, third)), "Klingon")
+    assert str(refused.value) == "a mirrored map needs two sides, this one has 3"
