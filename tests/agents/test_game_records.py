@@ -7,6 +7,8 @@ seed and their seat, and a side that is not in the game is refused by name.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from agent_scenarios import short_scenario
 
@@ -67,3 +69,17 @@ def test_a_game_that_does_not_end_in_its_steps_is_refused():
     with pytest.raises(UserError) as refused:
         play_game(short_scenario("heavy-combat"), 0, max_steps=3)
     assert str(refused.value).startswith("the game did not end in 3 steps (turn 1, ")
+
+
+def test_the_search_budget_given_to_play_game_reaches_the_search_players():
+    record = play_game(
+        short_scenario("heavy-combat", turns=2), 1, {"Federation": "search"},
+        playouts=2, seconds=None, width=2, horizon=1,
+    )  # fmt: skip
+    spent = [
+        int(found.group(1))
+        for _, side, why in record.whys
+        if side == "Federation" and (found := re.search(r"\((\d+) for \d+ candidates", why))
+    ]
+    assert spent  # close calls were played out
+    assert max(spent) <= 2  # the default budget would play out 64
