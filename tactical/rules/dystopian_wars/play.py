@@ -231,13 +231,21 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         return odds_report.attack_odds(state, attack, rules_id)
     if action.kind not in ROLLING:
         return None
-    outcomes = enumerate_outcomes(lambda dice: _odds_summary(apply(state, action, dice).summary))
+    worded = _repair_outcome if action.kind == "damage-repair" else _odds_summary
+    outcomes = enumerate_outcomes(lambda dice: worded(apply(state, action, dice).summary))
     return OddsReport(
         rules_id,
         Attack(action.actor, action.kind, str(params.get("target", "")), action.params),
         FrozenMap(action=action.kind),
         (OddsSection("outcome", ODDS_RULES.get(action.kind), "outcome", outcomes),),
     )
+
+
+def _repair_outcome(repaired: tuple[str, ...]) -> str:
+    """A Damage Repair's outcome as the odds show it (R002.19): what it repairs, by name."""
+    if not repaired:
+        return "nothing repaired"
+    return "repairs " + ", ".join(critical_name(code) for code in repaired)
 
 
 def _odds_summary(summary: Any) -> Any:

@@ -101,7 +101,7 @@ def test_R002_19_damage_repair_dice_words_and_odds_name_the_critical():
     said = DW.summarise(state, repair, done.events, done.state)
     assert said.startswith("s's Damage Repair: Critical Hit Table 8 not repaired (rolled 3")
     odds = DW.action_odds(state, repair).section("outcome").distribution.as_dict()
-    assert set(odds) == {(), ("Critical Hit Table 8",)}
+    assert set(odds) == {"nothing repaired", "repairs Critical Hit Table 8"}
     _read(said, *labels)
 
 

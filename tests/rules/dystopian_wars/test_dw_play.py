@@ -448,7 +448,10 @@ def test_R002_19_end_phase_repairs_bravery_drift_then_next_turn():
         .section("outcome")
         .distribution.as_dict()
     )
-    assert odds == {("Critical Hit Table 7",): Fraction(1, 2), (): Fraction(1, 2)}  # by name
+    assert odds == {  # by name, in words
+        "repairs Critical Hit Table 7": Fraction(1, 2),
+        "nothing repaired": Fraction(1, 2),
+    }
     state = _run(
         state,
         ("damage-repair", "a", {}, [4]),
