@@ -49,7 +49,14 @@ POSITIONS = 40  # decisions of a greedy game sampled per scenario
 SEARCH = {"playouts": 12, "seconds": None, "width": 3, "horizon": 4}
 if os.environ.get("AGENT_SEARCH"):  # another budget for an experiment: "playouts=24,width=6"
     for _pair in os.environ["AGENT_SEARCH"].split(","):
-        _key, _value = _pair.split("=")
+        _key, _, _value = _pair.partition("=")
+        if _key not in ("playouts", "width", "horizon", "turn_end") or not _value.isdigit():
+            print(
+                f"AGENT_SEARCH: {_pair!r} is not KEY=NUMBER with KEY one of playouts, width, "
+                "horizon, turn_end (e.g. playouts=24,width=4,horizon=12,turn_end=1)",
+                file=sys.stderr,
+            )
+            sys.exit(2)
         SEARCH[_key] = _value == "1" if _key == "turn_end" else int(_value)
 # the soak's pairings, in turn by seed: random games reach the oddest states, cheaply
 SOAK_LEVELS = [
@@ -293,6 +300,13 @@ def main(argv: list[str]) -> int:
     for name in args.include:
         included += [row for row in earlier_games(Path(name)) if row["rules"] in args.rules]
     journal = Path(args.out).with_suffix(".jsonl") if args.out else None
+    if journal is not None and journal.exists():  # appending would count its games twice
+        print(
+            f"{journal} is there from an earlier run: count its games with --include "
+            f"{journal} and give this run another --out (or remove it)",
+            file=sys.stderr,
+        )
+        return 2
     if args.what == "strength":
         search_games = args.games if args.search_games is None else args.search_games
         pairings = [("greedy", "random", args.games), ("search", "greedy", search_games)]
