@@ -50,7 +50,19 @@ class FrozenMap(Mapping[str, Any]):
 
     def set(self, key: str, value: Any) -> FrozenMap:
         """A copy with one key replaced."""
-        return FrozenMap({**self._data, key: value})
+        return self.updated({key: value})
+
+    def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
+        """A copy with some keys set: only the new values are frozen (the kept ones are
+        already; freezing them again walks every nested tuple, which made rule-state
+        updates the agents' largest cost)."""
+        data = dict(self._data)
+        for key, value in changes.items():
+            data[str(key)] = freeze(value)
+        copy = FrozenMap.__new__(FrozenMap)
+        copy._data = data
+        copy._hash = None
+        return copy
 
 
 def freeze(value: Any) -> Any:

@@ -51,9 +51,10 @@ class GameState:
 
     def with_rule_state(self, **changes: object) -> GameState:
         """A copy with some rule-state keys set."""
-        values = dict(self.rule_state)
-        values.update(changes)
-        return replace(self, rule_state=FrozenMap(values))
+        current = self.rule_state
+        if not isinstance(current, FrozenMap):  # built by hand with a plain mapping
+            current = FrozenMap(current)
+        return replace(self, rule_state=current.updated(changes))
 
     def with_terrain(self, terrain: tuple[Terrain, ...]) -> GameState:
         return replace(self, terrain=tuple(terrain))

@@ -54,3 +54,26 @@ def test_state_changes_make_new_values():
     with pytest.raises(KeyError):
         state.unit("nobody")
     assert hash(unit.stats) == hash(FrozenMap(hull=3))
+
+
+def test_a_frozen_map_updated_freezes_only_the_new_values_and_keeps_the_old_map():
+    old = FrozenMap({"a": {"x": [1, 2]}, "b": 3})
+    new = old.updated({"b": [4, {"y": 5}], "c": {"z": [6]}})
+    assert old == {"a": {"x": (1, 2)}, "b": 3} and "c" not in old
+    assert new == FrozenMap({"a": {"x": [1, 2]}, "b": [4, {"y": 5}], "c": {"z": [6]}})
+    assert hash(new) == hash(FrozenMap({"a": {"x": (1, 2)}, "b": (4, {"y": 5}), "c": {"z": (6,)}}))
+    assert new["b"] == (4, FrozenMap({"y": 5})) and isinstance(new["b"][1], FrozenMap)
+    assert isinstance(new["c"], FrozenMap) and new["c"]["z"] == (6,)
+    assert new["a"] is old["a"]  # kept, not frozen again
+    assert list(new) == ["a", "b", "c"]  # the order of the keys is kept (saves write it)
+    assert old.set("a", 1) == {"a": 1, "b": 3}
+
+
+def test_with_rule_state_sets_keys_and_accepts_a_state_built_with_a_plain_mapping():
+    board = Board(48, 48)
+    state = GameState("battlefleet-mars", board, rule_state={"turn": 1})  # type: ignore[arg-type]
+    later = state.with_rule_state(turn=2, log=[{"a": 1}])
+    assert later.rule_state == {"turn": 2, "log": ({"a": 1},)}
+    assert isinstance(later.rule_state, FrozenMap)
+    assert isinstance(later.rule_state["log"][0], FrozenMap)
+    assert state.rule_state == {"turn": 1}
