@@ -21,23 +21,26 @@ HISTORY_SCAN = 400  # steps looked back through for a unit's last hits
 
 def dice_line(step: Step, limit: int = MAX_DICE) -> str:
     """The step's dice as "laser to hit 7, laser damage 4" ("" when it rolled none), a
-    unit by its name; dice in a row labelled alike up to a colon share it once: "AD vs
-    Markgraf: die 1 2, die 2 6; Critical Hit Table 4"."""
+    unit by its name; dice in a row labelled alike (up to a colon) share the label once:
+    "AD vs Markgraf: die 1 2, die 2 6; Critical Hit Table 4", "gunnery: 5, 3, 2"."""
     if not step.rolls:
         return ""
     names = _unit_names(step)
-    groups: list[tuple[str, list[str]]] = []
+    groups: list[tuple[str, bool, list[str]]] = []  # label, whether it had a colon, dice
     for roll in step.rolls[:limit]:
         label = label_words(roll.what or roll.die, names)
         head, colon, tail = label.rpartition(": ")
-        if colon and groups and groups[-1][0] == head:
-            groups[-1][1].append(f"{tail} {roll.result}")
-        elif colon:
-            groups.append((head, [f"{tail} {roll.result}"]))
+        if not colon:
+            head, tail = label, ""
+        die = f"{tail} {roll.result}" if tail else str(roll.result)
+        if groups and groups[-1][:2] == (head, bool(colon)):
+            groups[-1][2].append(die)
         else:
-            groups.append(("", [f"{label} {roll.result}"]))
-    named = "; ".join(
-        f"{head}: {', '.join(dice)}" if head else ", ".join(dice) for head, dice in groups
+            groups.append((head, bool(colon), [die]))
+    shared = any(len(dice) > 1 for *_, dice in groups)
+    named = ("; " if shared else ", ").join(
+        f"{head}: {', '.join(dice)}" if colon or len(dice) > 1 else f"{head} {dice[0]}"
+        for head, colon, dice in groups
     )
     more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
     return f"dice: {named}{more}"

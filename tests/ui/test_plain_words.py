@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import time
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -225,3 +226,22 @@ def test_a_dice_line_names_every_unit_its_labels_quote(rules_id):
     if rules_id == "dystopian-wars":
         assert "AD vs Markgraf Class Battleship: die 1 " in line
         assert line.count("Markgraf Class Battleship") == 1  # said once for its dice
+
+
+def test_a_dice_line_says_a_label_repeated_in_a_row_once():
+    """Issue h19a: dice rolled in a row for the same thing share their label ("gunnery: 1,
+    5"), distinct labels read as before ("laser to hit 7, laser damage 4")."""
+
+    def roll(what: str, result: int) -> SimpleNamespace:
+        return SimpleNamespace(what=what, die="d6", result=result)
+
+    def step(*rolls: SimpleNamespace) -> SimpleNamespace:
+        return SimpleNamespace(rolls=rolls, state_before=None, state_after=None)
+
+    repeated = step(roll("front-turbolasers gunnery", 1), roll("front-turbolasers gunnery", 5))
+    assert dice_line(repeated) == "dice: front turbolasers gunnery: 1, 5"
+    mixed = step(roll("AD vs x: die 1", 2), roll("AD vs x: die 2", 6), roll("hull", 4))
+    assert dice_line(mixed) == "dice: AD vs x: die 1 2, die 2 6; hull 4"
+    distinct = step(roll("laser to-hit", 7), roll("laser damage", 4))
+    assert dice_line(distinct) == "dice: laser to hit 7, laser damage 4"
+    assert dice_line(step(roll("AD vs x: die 1", 3))) == "dice: AD vs x: die 1 3"
