@@ -24,11 +24,11 @@ ABOVE_GAP = 2  # pixels between a token and a block above it
 
 @dataclass(frozen=True)
 class MarkLine:
-    """One mark's text and the pixels it takes (a slot of the block's line height)."""
+    """One mark's text and the pixels its line takes (the block's width, a line high)."""
 
     text: str
     rect: pygame.Rect
-    align: str  # "left", "right" or "centre": how the text sits in a block's width
+    align: str  # "left", "right" or "centre": how the text sits in the line
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,10 @@ def _stacked(
     blocks = []
     for left, bottom, align in places:
         top = bottom - height
-        lines = []
-        for index, (text, line_width) in enumerate(zip(texts, widths, strict=True)):
-            if align == "left":
-                x = left
-            elif align == "right":
-                x = left + width - line_width
-            else:
-                x = left + (width - line_width) // 2
-            lines.append(
-                MarkLine(text, pygame.Rect(x, top + index * pitch, line_width, pitch), align)
-            )
+        lines = [  # every line the block's width: one even plate behind them
+            MarkLine(text, pygame.Rect(left, top + index * pitch, width, pitch), align)
+            for index, text in enumerate(texts)
+        ]
         blocks.append(MarkBlock(unit_id, tuple(lines), counted, token))
     return blocks
 

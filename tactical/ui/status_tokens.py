@@ -63,6 +63,7 @@ class StatusBoard:
         self._statuses: dict[str, UnitStatus] = {}
         self._sized: tuple[tuple, list[float], np.ndarray] | None = None
         self.marks: list[MarkBlock] = []  # the marks drawn last, where they went
+        self.drawn: dict[str, pygame.Rect] = {}  # each unit's token drawn last, by unit id
 
     def _sizes(self, state: GameState) -> list[float]:
         """Each unit's footprint's larger side (inches), for the units of `state` (measured
@@ -105,6 +106,7 @@ class StatusBoard:
         width, height = surface.get_size()
         _, sizes, bounds = self._measured(state)
         requests: list[MarkRequest] = []
+        self.drawn = {}
         for unit, size in zip(state.units, sizes, strict=True):
             status = statuses.get(unit.id)
             if status is None:
@@ -115,7 +117,9 @@ class StatusBoard:
                 continue
             if status.wreck:
                 draw_wreck(surface, (cx, cy), extent)
-            token = draw_token(surface, fonts, status, (cx, cy - extent - GAP))
+            token = self.drawn[unit.id] = draw_token(
+                surface, fonts, status, (cx, cy - extent - GAP)
+            )
             if status.marks:
                 request = MarkRequest(unit.id, status.marks, token)
                 requests.insert(0 if unit.id == selected else len(requests), request)
@@ -131,7 +135,7 @@ class StatusBoard:
             requests,
             lambda mark: mark_picture(fonts, mark).get_width() + 2 * PLATE_MARGIN,
             mark_pitch(fonts),
-            keep_off=names,
+            keep_off=[*names, *(token for token in self.drawn.values() if token.width)],
             avoid=bases,
             within=surface.get_rect(),
         )
@@ -160,7 +164,7 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
     """A placed block of marks on a dark plate (readable over a base or terrain), each
     line in the middle of its slot, the plate tied to its token by a short line where
     they do not touch (a block moved aside for a neighbour still reads as its unit's)."""
-    for line in block.lines:  # a plate per line: the lines alone are kept clear of others
+    for line in block.lines:  # the plate, line by line (as they were kept clear)
         backing = pygame.Surface(line.rect.size, pygame.SRCALPHA)
         backing.fill(PLATE)
         surface.blit(backing, line.rect)
@@ -177,7 +181,14 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
         pygame.draw.line(surface, MARK, near, on_token, 1)
     for line in block.lines:
         picture = mark_picture(fonts, line.text)
-        surface.blit(picture, picture.get_rect(center=line.rect.center))
+        slot = line.rect.inflate(-2 * PLATE_MARGIN, 0)
+        if line.align == "left":
+            place = picture.get_rect(midleft=slot.midleft)
+        elif line.align == "right":
+            place = picture.get_rect(midright=slot.midright)
+        else:
+            place = picture.get_rect(center=slot.center)
+        surface.blit(picture, place)
 
 
 def draw_token(
