@@ -39,10 +39,7 @@ class MarkBlock:
     lines: tuple[MarkLine, ...]
     counted: int  # marks not written out (summed up by the last line, "+2 more" / "+3")
     token: pygame.Rect  # the unit's token the block belongs to
-
-    @property
-    def rect(self) -> pygame.Rect:
-        return self.lines[0].rect.unionall([line.rect for line in self.lines[1:]])
+    rect: pygame.Rect  # the block's pixels: its lines, one under another, as wide
 
 
 @dataclass(frozen=True)
@@ -66,45 +63,46 @@ def wordings(marks: Sequence[str]) -> list[tuple[tuple[str, ...], int]]:
     return found
 
 
-def _stacked(
-    unit_id: str,
-    texts: tuple[str, ...],
-    counted: int,
-    widths: list[int],
-    pitch: int,
-    token: pygame.Rect,
-) -> list[MarkBlock]:
-    """The block of `texts` at each place around `token`, in the order tried."""
-    height = pitch * len(texts)
-    width = max(widths)
-    # beside the token, its last line level with the token's middle (the rest above it),
-    # or raised by half a line or a line; above it, its last line on the token or a line up
+def _places(
+    width: int, height: int, pitch: int, token: pygame.Rect
+) -> list[tuple[pygame.Rect, str]]:
+    """Where a block `width` x `height` may go around `token`, in the order tried, and how
+    its lines align: beside the token, its last line level with the token's middle (the
+    rest above it), or raised by half a line or a line; above it, on the token or a line
+    up."""
     beside = token.centery + (pitch + 1) // 2
     above = token.top - ABOVE_GAP
+    right, left = token.right + SIDE_GAP, token.left - SIDE_GAP - width
     places = [
-        (left, bottom, align)
+        (x, bottom, align)
         for bottom_beside, bottom_above in ((beside, above), (beside - pitch // 2, above - pitch))
-        for left, bottom, align in (
-            (token.right + SIDE_GAP, bottom_beside, "left"),
+        for x, bottom, align in (
+            (right, bottom_beside, "left"),
             (token.centerx - width // 2, bottom_above, "centre"),
-            (token.left - SIDE_GAP - width, bottom_beside, "right"),
+            (left, bottom_beside, "right"),
             (token.left, bottom_above, "left"),
             (token.right - width, bottom_above, "right"),
         )
     ]
-    places += [
-        (token.right + SIDE_GAP, beside - pitch, "left"),
-        (token.left - SIDE_GAP - width, beside - pitch, "right"),
-    ]
-    blocks = []
-    for left, bottom, align in places:
-        top = bottom - height
-        lines = [  # every line the block's width: one even plate behind them
-            MarkLine(text, pygame.Rect(left, top + index * pitch, width, pitch), align)
-            for index, text in enumerate(texts)
-        ]
-        blocks.append(MarkBlock(unit_id, tuple(lines), counted, token))
-    return blocks
+    places += [(right, beside - pitch, "left"), (left, beside - pitch, "right")]
+    return [(pygame.Rect(x, bottom - height, width, height), align) for x, bottom, align in places]
+
+
+def _block(
+    unit_id: str,
+    texts: tuple[str, ...],
+    counted: int,
+    token: pygame.Rect,
+    rect: pygame.Rect,
+    align: str,
+    pitch: int,
+) -> MarkBlock:
+    """The block of `texts` in `rect`, a line every `pitch` pixels."""
+    lines = tuple(  # every line the block's width: one even plate behind them
+        MarkLine(text, pygame.Rect(rect.left, rect.top + index * pitch, rect.width, pitch), align)
+        for index, text in enumerate(texts)
+    )
+    return MarkBlock(unit_id, lines, counted, token, rect)
 
 
 def place_marks(
@@ -127,58 +125,57 @@ def place_marks(
     for request in requests:
         if not request.marks:
             continue
-        options = [
-            block
-            for texts, counted in wordings(request.marks)
-            for block in _stacked(
-                request.unit_id,
-                texts,
-                counted,
-                [measure(text) for text in texts],
-                pitch,
-                request.token,
-            )
-        ]
-        chosen = _first_clear(options, hard + soft, within) or _least_covering(
-            options, hard, soft, within
-        )
+        options = []  # (wording, counted, rect, align), fullest wording first
+        for texts, counted in wordings(request.marks):
+            width = max(measure(text) for text in texts)
+            for rect, align in _places(width, pitch * len(texts), pitch, request.token):
+                options.append((texts, counted, rect, align))
+        # only what lies near the token can be in the way (a crowded table has hundreds)
+        rects = [option[2] for option in options]
+        near = rects[0].unionall(rects[1:])
+        near_hard = [hard[i] for i in near.collidelistall(hard)]
+        near_soft = [soft[i] for i in near.collidelistall(soft)]
+        chosen = _first_clear(rects, near_hard + near_soft, within)
+        if chosen is None:
+            chosen = _least_covering(rects, near_hard, near_soft, within)
         if chosen is not None:
-            placed.append(chosen)
-            hard.extend(line.rect for line in chosen.lines)
+            texts, counted, rect, align = options[chosen]
+            block = _block(request.unit_id, texts, counted, request.token, rect, align, pitch)
+            placed.append(block)
+            hard.append(rect)
     return placed
 
 
 def _first_clear(
-    options: list[MarkBlock], obstacles: list[pygame.Rect], within: pygame.Rect | None = None
-) -> MarkBlock | None:
-    """The first block of `options` covering none of `obstacles` (and inside `within`)."""
-    for block in options:
-        if within is not None and not within.contains(block.rect):
+    rects: list[pygame.Rect], obstacles: list[pygame.Rect], within: pygame.Rect | None = None
+) -> int | None:
+    """The first of `rects` covering none of `obstacles` (and inside `within`)."""
+    for index, rect in enumerate(rects):
+        if within is not None and not within.contains(rect):
             continue
-        if all(line.rect.collidelist(obstacles) == -1 for line in block.lines):
-            return block
+        if rect.collidelist(obstacles) == -1:
+            return index
     return None
 
 
 def _least_covering(
-    options: list[MarkBlock],
+    rects: list[pygame.Rect],
     obstacles: list[pygame.Rect],
     avoid: list[pygame.Rect],
     within: pygame.Rect | None,
-) -> MarkBlock | None:
-    """Of the blocks of `options` covering none of `obstacles` (inside `within`), the one
-    covering the fewest pixels of `avoid` (the first of equals: the fullest wording)."""
-    best: tuple[int, MarkBlock] | None = None
-    for block in options:
-        if within is not None and not within.contains(block.rect):
+) -> int | None:
+    """Of `rects` covering none of `obstacles` (inside `within`), the one covering the
+    fewest pixels of `avoid` (the first of equals: the fullest wording)."""
+    best: tuple[int, int] | None = None
+    for index, rect in enumerate(rects):
+        if within is not None and not within.contains(rect):
             continue
-        if any(line.rect.collidelist(obstacles) != -1 for line in block.lines):
+        if rect.collidelist(obstacles) != -1:
             continue
         covered = 0
-        for line in block.lines:
-            for index in line.rect.collidelistall(avoid):
-                overlap = line.rect.clip(avoid[index])
-                covered += overlap.width * overlap.height
+        for hit in rect.collidelistall(avoid):
+            overlap = rect.clip(avoid[hit])
+            covered += overlap.width * overlap.height
         if best is None or covered < best[0]:
-            best = (covered, block)
+            best = (covered, index)
     return best[1] if best else None
