@@ -28,10 +28,13 @@ def dice_line(step: Step, limit: int = MAX_DICE) -> str:
     names = _unit_names(step)
     groups: list[tuple[str, bool, list[str]]] = []  # label, whether it had a colon, dice
     for roll in step.rolls[:limit]:
-        label = label_words(roll.what or roll.die, names)
-        head, colon, tail = label.rpartition(": ")
-        if not colon:
-            head, tail = label, ""
+        label = roll.what or roll.die
+        head, colon, tail = label.rpartition(": ")  # split before naming: a name may hold one
+        head, tail = (
+            (label_words(head, names), label_words(tail, names))
+            if colon
+            else (label_words(label, names), "")
+        )
         die = f"{tail} {roll.result}" if tail else str(roll.result)
         if groups and groups[-1][:2] == (head, bool(colon)):
             groups[-1][2].append(die)
@@ -127,11 +130,11 @@ def start_lines(game: Game) -> list[str]:
 
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    words = step.words
-    if note or step.is_pass or words.startswith((f"{step.side}:", f"{step.side} ")):
-        lines = [f"#{step.number} {note or words}"]  # a side's own action names it already
+    said = step.words
+    if note or step.is_pass or said.startswith((f"{step.side}:", f"{step.side} ")):
+        lines = [f"#{step.number} {note or said}"]  # a side's own action names it already
     else:
-        lines = [f"#{step.number} {step.side}: {words}"]
+        lines = [f"#{step.number} {step.side}: {said}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

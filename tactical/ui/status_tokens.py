@@ -100,8 +100,8 @@ class StatusBoard:
         selected: str | None = None,
     ) -> None:
         """Every unit's token above it (wrecks crossed out), then the marks of all (the
-        `selected` unit's first), clear of the tokens, of each other and where they can of
-        the bases and the units' `names` (the name labels' pixels)."""
+        `selected` unit's first): clear of the tokens, of each other and of the units'
+        `names` (the name labels' pixels), and of the bases where they can be."""
         statuses = self.statuses(state, system)
         width, height = surface.get_size()
         _, sizes, bounds = self._measured(state)
@@ -152,6 +152,7 @@ def draw_wreck(surface: pygame.Surface, centre: tuple[float, float], extent: flo
 
 
 def mark_picture(fonts: Fonts, mark: str) -> pygame.Surface:
+    """A mark's text as the table shows it (cached by `fonts`)."""
     return fonts.shadowed(mark, MARK_SIZE, MARK, LABEL_SHADOW)
 
 
