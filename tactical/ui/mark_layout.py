@@ -40,6 +40,7 @@ class MarkBlock:
     counted: int  # marks not written out (summed up by the last line, "+2 more" / "+3")
     token: pygame.Rect  # the unit's token the block belongs to
     rect: pygame.Rect  # the block's pixels: its lines, one under another, as wide
+    moved: bool = False  # not in the first place tried (right of the token, level with it)
 
 
 @dataclass(frozen=True)
@@ -96,13 +97,14 @@ def _block(
     rect: pygame.Rect,
     align: str,
     pitch: int,
+    moved: bool,
 ) -> MarkBlock:
     """The block of `texts` in `rect`, a line every `pitch` pixels."""
     lines = tuple(  # every line the block's width: one even plate behind them
         MarkLine(text, pygame.Rect(rect.left, rect.top + index * pitch, rect.width, pitch), align)
         for index, text in enumerate(texts)
     )
-    return MarkBlock(unit_id, lines, counted, token, rect)
+    return MarkBlock(unit_id, lines, counted, token, rect, moved)
 
 
 def place_marks(
@@ -140,7 +142,10 @@ def place_marks(
             chosen = _least_covering(rects, near_hard, near_soft, within)
         if chosen is not None:
             texts, counted, rect, align = options[chosen]
-            block = _block(request.unit_id, texts, counted, request.token, rect, align, pitch)
+            moved = rect.topleft != rects[0].topleft  # the fullest wording's first place
+            block = _block(
+                request.unit_id, texts, counted, request.token, rect, align, pitch, moved
+            )
             placed.append(block)
             hard.append(rect)
     return placed

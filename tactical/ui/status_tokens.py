@@ -163,8 +163,8 @@ def mark_pitch(fonts: Fonts) -> int:
 
 def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
     """A placed block of marks on a dark plate (readable over a base or terrain), each
-    line in the middle of its slot, the plate tied to its token by a short line where
-    they do not touch (a block moved aside for a neighbour still reads as its unit's)."""
+    line in the middle of its slot; a block moved from its first place (for a neighbour)
+    is tied to its token by a thin line, so that it still reads as its unit's."""
     for line in block.lines:  # the plate, line by line (as they were kept clear)
         backing = pygame.Surface(line.rect.size, pygame.SRCALPHA)
         backing.fill(PLATE)
@@ -178,7 +178,7 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
         min(max(near[0], token.left), max(token.left, token.right - 1)),
         min(max(near[1], token.top), max(token.top, token.bottom - 1)),
     )
-    if on_token != near and not plate.colliderect(token):
+    if block.moved and on_token != near:  # beside it and level, it needs no tie
         pygame.draw.line(surface, MARK, near, on_token, 1)
     for line in block.lines:
         picture = mark_picture(fonts, line.text)
