@@ -130,5 +130,21 @@ def _named(text: str, names: Mapping[str, str]) -> str:
     return text
 
 
+def label_words(label: str, names: Mapping[str, str]) -> str:
+    """A roll's label ("AD vs markgraf: die 1") as words, the unit ids it quotes read as
+    the units' names ("AD vs Markgraf Class Battleship: die 1"): the rest of it has its
+    dashes, underscores and dots as spaces, as `words` does, the names stay as written."""
+    quoted = sorted((i for i in names if i in label), key=len, reverse=True)
+    if not quoted:
+        return words(label)
+    pattern = "|".join(_ID_EDGE.format(re.escape(unit_id)) for unit_id in quoted)
+    parts = re.split(f"({pattern})", label)  # odd parts are the ids
+    text = "".join(
+        names[part] if index % 2 else re.sub(r"[_.-]", " ", part)
+        for index, part in enumerate(parts)
+    )
+    return " ".join(text.split())
+
+
 def _cite(spec_id: str | None) -> str:
     return f" ({spec_id})" if spec_id else ""

@@ -34,7 +34,8 @@ def card_html(
     hits: Sequence[str] = (),
 ) -> str:
     """The hover card: name, side and pose; every current value the rule system reports
-    (label, value, its one-line help); the weapons; the last roll and the last hits."""
+    (label, value, its one-line help); its marks (the table may only count them); the
+    weapons; the last roll and the last hits."""
     lines = [
         f"<b>{escape(unit.name or unit.id)}</b>",
         f"side {escape(unit.side)} · {words(unit.movement.value)} · {words(unit.size.value)}",
@@ -46,6 +47,9 @@ def card_html(
         for value in status.values:
             tail = f" <font color='{DIM_HEX}'>{escape(value.help)}</font>" if value.help else ""
             lines.append(f"{escape(value.label)}: <b>{escape(value.text)}</b>{tail}")
+        if status.marks:  # every one, where the table has room for a count only ("+3")
+            marks = " · ".join(escape(mark) for mark in status.marks)
+            lines.append(f"Marks on the table: <b>{marks}</b>")
         if status.weapons:
             lines.append("<b>Weapons</b>")
             for weapon in status.weapons:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from tactical.rules.status import words
 from tactical.session.game import Game, Step
+from tactical.session.log_words import label_words
 
 MAX_DICE = 12  # dice named on one line; the rest are counted
 LAST_HITS = 3
@@ -20,35 +20,44 @@ HISTORY_SCAN = 400  # steps looked back through for a unit's last hits
 
 
 def dice_line(step: Step, limit: int = MAX_DICE) -> str:
-    """The step's dice as "laser to hit 7, laser damage 4" ("" when it rolled none)."""
+    """The step's dice as "laser to hit 7, laser damage 4" ("" when it rolled none), a
+    unit by its name; dice in a row labelled alike (up to a colon) share the label once:
+    "AD vs Markgraf: die 1 2, die 2 6; Critical Hit Table 4", "gunnery: 5, 3, 2"."""
     if not step.rolls:
         return ""
-    shown = step.rolls[:limit]
     names = _unit_names(step)
-    named = ", ".join(
-        f"{_named(words(roll.what or roll.die), names)} {roll.result}" for roll in shown
+    groups: list[tuple[str, bool, list[str]]] = []  # label, whether it had a colon, dice
+    for roll in step.rolls[:limit]:
+        label = roll.what or roll.die
+        head, colon, tail = label.rpartition(": ")  # split before naming: a name may hold one
+        head, tail = (
+            (label_words(head, names), label_words(tail, names))
+            if colon
+            else (label_words(label, names), "")
+        )
+        die = f"{tail} {roll.result}" if tail else str(roll.result)
+        if groups and groups[-1][:2] == (head, bool(colon)):
+            groups[-1][2].append(die)
+        else:
+            groups.append((head, bool(colon), [die]))
+    shared = any(len(dice) > 1 for *_, dice in groups)
+    named = ("; " if shared else ", ").join(
+        f"{head}: {', '.join(dice)}" if colon or len(dice) > 1 else f"{head} {dice[0]}"
+        for head, colon, dice in groups
     )
     more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
     return f"dice: {named}{more}"
 
 
 def _unit_names(step: Step) -> dict[str, str]:
-    """The units of the table before the step by their ids as words (a roll's label names
-    them so: "damage vs isd"), to their names."""
-    state = step.state_before
-    if state is None:
-        return {}
-    return {words(unit.id): unit.name for unit in state.units if unit.name}
-
-
-def _named(label: str, names: Mapping[str, str]) -> str:
-    """A roll's label with the unit ids it names read as the units' names."""
-    if not names:
-        return label
-    found = [(key, name) for key, name in names.items() if f" {key} " in f" {label} "]
-    for key, name in sorted(found, key=lambda pair: -len(pair[0])):
-        label = f" {label} ".replace(f" {key} ", f" {name} ").strip()
-    return label
+    """The units of the tables around the step by their ids (a roll's label quotes them:
+    "damage vs isd", "AD vs markgraf: die 1"), to their names; the table before it first
+    (a unit the step destroyed is named still)."""
+    names: dict[str, str] = {}
+    for state in (step.state_after, step.state_before):
+        if state is not None:
+            names.update((unit.id, unit.name) for unit in state.units if unit.name)
+    return names
 
 
 def step_status(step: Step) -> str:
@@ -121,11 +130,11 @@ def start_lines(game: Game) -> list[str]:
 
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
-    words = step.words
-    if note or step.is_pass or words.startswith((f"{step.side}:", f"{step.side} ")):
-        lines = [f"#{step.number} {note or words}"]  # a side's own action names it already
+    said = step.words
+    if note or step.is_pass or said.startswith((f"{step.side}:", f"{step.side} ")):
+        lines = [f"#{step.number} {note or said}"]  # a side's own action names it already
     else:
-        lines = [f"#{step.number} {step.side}: {words}"]
+        lines = [f"#{step.number} {step.side}: {said}"]
     dice = dice_line(step, limit=6)
     if dice:
         lines.append(f"   {dice}")

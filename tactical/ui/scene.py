@@ -19,6 +19,7 @@ blitted again (the units and their labels are not redrawn).
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -164,6 +165,18 @@ class SceneRenderer:
             self._generations += 1
             self._static_generation = self._generations
         return self._static.value
+
+    def label_rects(
+        self, state: GameState, camera: Camera, selected: str | None = None
+    ) -> list[pygame.Rect]:
+        """Where the units' name labels of the last frame go on screen (from the layouts
+        `draw` placed: nothing is placed again)."""
+        shapes = self.unit_shapes(state)
+        layouts = [self._label_layout(shapes, camera)]
+        if selected is not None:
+            layouts.append(self._label_layout(shapes, camera, selected))
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        return [rect.move(dx, dy) for layout in layouts for rect in layout.rects]
 
     def _label_layout(
         self, shapes: UnitShapes, camera: Camera, only: str | None = None

@@ -2,13 +2,15 @@
 
 What a token shows is the rule system's `UnitStatus` (`RuleSystem.unit_status`):
 the values it marks "bar" or "pips" and its short `marks` (a critical, an order,
-"fired"). `StatusBoard` asks once per game state and draws the tokens into the
-cached table picture, so a frame costs nothing more.
+"fired"), one per line beside the token, placed so that no mark covers another
+(`tactical.ui.mark_layout`). `StatusBoard` asks once per game state and draws the
+tokens into the cached table picture, so a frame costs nothing more.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pygame
@@ -21,6 +23,7 @@ from tactical.rules.status import UnitStatus
 from tactical.ui.camera import Camera
 from tactical.ui.draw import text
 from tactical.ui.fonts import Fonts
+from tactical.ui.mark_layout import MarkBlock, MarkRequest, place_marks
 from tactical.ui.palette import LABEL_SHADOW, Colour
 
 BAR_WIDTH = 34
@@ -38,6 +41,8 @@ CRITICAL: Colour = (230, 70, 60)
 PIP_ON: Colour = (235, 235, 235)
 PIP_OFF: Colour = (90, 90, 90)
 MARK: Colour = (255, 214, 120)
+PLATE = (15, 20, 30, 150)  # behind a block of marks
+PLATE_MARGIN = 2  # pixels of plate left and right of a line of marks
 WRECK: Colour = (160, 160, 160)
 
 
@@ -56,16 +61,21 @@ class StatusBoard:
     def __init__(self) -> None:
         self._for: tuple[GameState, str] | None = None
         self._statuses: dict[str, UnitStatus] = {}
-        self._sized: tuple[tuple, list[float]] | None = None
+        self._sized: tuple[tuple, list[float], np.ndarray] | None = None
+        self.marks: list[MarkBlock] = []  # the marks drawn last, where they went
+        self.drawn: dict[str, pygame.Rect] = {}  # each unit's token drawn last, by unit id
 
     def _sizes(self, state: GameState) -> list[float]:
         """Each unit's footprint's larger side (inches), for the units of `state` (measured
         once per set of units, all footprints at once)."""
+        return self._measured(state)[1]
+
+    def _measured(self, state: GameState) -> tuple[tuple, list[float], np.ndarray]:
         if self._sized is None or self._sized[0] is not state.units:
             bounds = shapely.bounds([unit.footprint for unit in state.units]).reshape(-1, 4)
             sizes = np.maximum(bounds[:, 2] - bounds[:, 0], bounds[:, 3] - bounds[:, 1])
-            self._sized = (state.units, sizes.tolist())
-        return self._sized[1]
+            self._sized = (state.units, sizes.tolist(), bounds)
+        return self._sized
 
     def statuses(self, state: GameState, system: RuleSystem) -> dict[str, UnitStatus]:
         if self._for is None or self._for[0] is not state or self._for[1] != system.id:
@@ -85,11 +95,18 @@ class StatusBoard:
         state: GameState,
         system: RuleSystem,
         fonts: Fonts,
+        *,
+        names: Sequence[pygame.Rect] = (),
+        selected: str | None = None,
     ) -> None:
-        """Every unit's token above it (wrecks crossed out)."""
+        """Every unit's token above it (wrecks crossed out), then the marks of all (the
+        `selected` unit's first): clear of the tokens, of each other and of the units'
+        `names` (the name labels' pixels), and of the bases where they can be."""
         statuses = self.statuses(state, system)
         width, height = surface.get_size()
-        sizes = self._sizes(state)
+        _, sizes, bounds = self._measured(state)
+        requests: list[MarkRequest] = []
+        self.drawn = {}
         for unit, size in zip(state.units, sizes, strict=True):
             status = statuses.get(unit.id)
             if status is None:
@@ -100,7 +117,30 @@ class StatusBoard:
                 continue
             if status.wreck:
                 draw_wreck(surface, (cx, cy), extent)
-            draw_token(surface, fonts, status, (cx, cy - extent - GAP))
+            token = self.drawn[unit.id] = draw_token(
+                surface, fonts, status, (cx, cy - extent - GAP)
+            )
+            if status.marks:
+                request = MarkRequest(unit.id, status.marks, token)
+                requests.insert(0 if unit.id == selected else len(requests), request)
+        if not requests:
+            self.marks = []
+            return
+        corners = camera.to_screen_array(bounds.reshape(-1, 2, 2)).reshape(-1, 4)
+        bases = [
+            pygame.Rect(round(x0), round(y1), round(x1 - x0) + 1, round(y0 - y1) + 1)
+            for x0, y0, x1, y1 in corners.tolist()
+        ]
+        self.marks = place_marks(
+            requests,
+            lambda mark: mark_picture(fonts, mark).get_width() + 2 * PLATE_MARGIN,
+            mark_pitch(fonts),
+            keep_off=[*names, *(token for token in self.drawn.values() if token.width)],
+            avoid=bases,
+            within=surface.get_rect(),
+        )
+        for block in self.marks:
+            draw_marks(surface, fonts, block)
 
 
 def draw_wreck(surface: pygame.Surface, centre: tuple[float, float], extent: float) -> None:
@@ -111,10 +151,52 @@ def draw_wreck(surface: pygame.Surface, centre: tuple[float, float], extent: flo
     pygame.draw.line(surface, WRECK, (cx - r, cy + r), (cx + r, cy - r), 3)
 
 
+def mark_picture(fonts: Fonts, mark: str) -> pygame.Surface:
+    """A mark's text as the table shows it (cached by `fonts`)."""
+    return fonts.shadowed(mark, MARK_SIZE, MARK, LABEL_SHADOW)
+
+
+def mark_pitch(fonts: Fonts) -> int:
+    """The height of a line of marks: the tallest letters' and a pixel."""
+    return mark_picture(fonts, "Hg|").get_height() + 1
+
+
+def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
+    """A placed block of marks on a dark plate (readable over a base or terrain), each
+    line in the middle of its slot; a block moved from its first place (for a neighbour)
+    is tied to its token by a thin line, so that it still reads as its unit's."""
+    for line in block.lines:  # the plate, line by line (as they were kept clear)
+        backing = pygame.Surface(line.rect.size, pygame.SRCALPHA)
+        backing.fill(PLATE)
+        surface.blit(backing, line.rect)
+    plate, token = block.rect, block.token
+    near = (
+        min(max(token.centerx, plate.left), plate.right - 1),
+        min(max(token.centery, plate.top), plate.bottom - 1),
+    )
+    on_token = (
+        min(max(near[0], token.left), max(token.left, token.right - 1)),
+        min(max(near[1], token.top), max(token.top, token.bottom - 1)),
+    )
+    if block.moved and on_token != near:  # beside it and level, it needs no tie
+        pygame.draw.line(surface, MARK, near, on_token, 1)
+    for line in block.lines:
+        picture = mark_picture(fonts, line.text)
+        slot = line.rect.inflate(-2 * PLATE_MARGIN, 0)
+        if line.align == "left":
+            place = picture.get_rect(midleft=slot.midleft)
+        elif line.align == "right":
+            place = picture.get_rect(midright=slot.midright)
+        else:
+            place = picture.get_rect(center=slot.center)
+        surface.blit(picture, place)
+
+
 def draw_token(
     surface: pygame.Surface, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
 ) -> pygame.Rect:
-    """The token with its bottom centre at `bottom`: bars and pips stacked, marks beside."""
+    """The token with its bottom centre at `bottom`: bars and pips stacked (its marks are
+    placed with every unit's, `StatusBoard.draw`)."""
     x, y = bottom
     drawn = pygame.Rect(round(x), round(y), 0, 0)
     for value in reversed(status.tokens):
@@ -127,12 +209,6 @@ def draw_token(
             continue
         drawn.union_ip(rect)
         y = rect.top - 2
-    if status.marks:
-        mark = ", ".join(status.marks[:2]) + (" +" if len(status.marks) > 2 else "")
-        anchor = (drawn.right + 4, drawn.centery if drawn.height else y)
-        drawn.union_ip(
-            text(surface, fonts, mark, anchor, MARK_SIZE, MARK, "midleft", shadow=LABEL_SHADOW)
-        )
     return drawn
 
 

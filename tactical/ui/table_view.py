@@ -121,7 +121,15 @@ class TableView:
             surface, state, camera, scene.system, selected=view.selected, overlay=not scene.moving
         )
         if scene.tokens:
-            self.tokens.draw(surface, camera, state, scene.system, self.renderer.fonts)
+            self.tokens.draw(
+                surface,
+                camera,
+                state,
+                scene.system,
+                self.renderer.fonts,
+                names=self.renderer.label_rects(state, camera, view.selected),
+                selected=view.selected,
+            )
         if scene.deployment is not None:
             colours = palette.side_colours(state.sides)
             for side, zone in scene.deployment.zones.items():

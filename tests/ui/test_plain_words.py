@@ -14,7 +14,9 @@ snake_case name (`take_default`, `battery_damage`).
 
 from __future__ import annotations
 
+import re
 import time
+from types import SimpleNamespace
 
 import pygame
 import pytest
@@ -34,6 +36,7 @@ from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.rules import registry
 from tactical.rules.base import Action
+from tactical.rules.status import words
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui.app import App
@@ -193,3 +196,52 @@ def test_a_rolls_label_names_units_by_their_names():
         target = what.split(" vs ")[-1]
         assert state.has_unit(target)
         assert f"vs {state.unit(target).name}" in line and f"vs {target} " not in line
+
+
+@pytest.mark.parametrize("rules_id", ["dystopian-wars", "battlefleet-mars", "sw-d6-capital"])
+def test_a_dice_line_names_every_unit_its_labels_quote(rules_id):
+    """Issue h19a: a die labelled with a unit's id followed by a colon ("AD vs markgraf: die
+    1") reads the unit's name on the screen's log too ("AD vs Markgraf Class Battleship:
+    die 1 2, die 2 6"), as the rest of the log does; the stored label is left as it was."""
+    game = Session.new(load_map(builtin_map(rules_id)), 1).game
+    quoted: list[tuple[str, str]] = []
+    for _ in range(60):
+        game = autoplay.next_game(game)
+        state = game.last_step.state_before
+        quoted = [
+            (roll.what, unit.id)
+            for roll in game.last_step.rolls
+            for unit in state.units
+            if unit.name and re.search(rf"(?<![\w-]){re.escape(unit.id)}(?![\w-])", roll.what)
+        ]
+        if quoted:
+            break
+    assert quoted, "no roll labelled with a unit's id in the first steps"
+    line = dice_line(game.last_step, limit=len(game.last_step.rolls))
+    for what, unit_id in quoted:
+        name = state.unit(unit_id).name
+        assert name in line
+        assert not re.search(rf"(?<![\w-]){re.escape(words(unit_id))}(?![\w-])", line)
+        assert unit_id in what  # the record keeps the id: saves and replays are unchanged
+    if rules_id == "dystopian-wars":
+        assert "AD vs Markgraf Class Battleship: die 1 " in line
+        assert line.count("Markgraf Class Battleship") == 1  # said once for its dice
+
+
+def test_a_dice_line_says_a_label_repeated_in_a_row_once():
+    """Issue h19a: dice rolled in a row for the same thing share their label ("gunnery: 1,
+    5"), distinct labels read as before ("laser to hit 7, laser damage 4")."""
+
+    def roll(what: str, result: int) -> SimpleNamespace:
+        return SimpleNamespace(what=what, die="d6", result=result)
+
+    def step(*rolls: SimpleNamespace) -> SimpleNamespace:
+        return SimpleNamespace(rolls=rolls, state_before=None, state_after=None)
+
+    repeated = step(roll("front-turbolasers gunnery", 1), roll("front-turbolasers gunnery", 5))
+    assert dice_line(repeated) == "dice: front turbolasers gunnery: 1, 5"
+    mixed = step(roll("AD vs x: die 1", 2), roll("AD vs x: die 2", 6), roll("hull", 4))
+    assert dice_line(mixed) == "dice: AD vs x: die 1 2, die 2 6; hull 4"
+    distinct = step(roll("laser to-hit", 7), roll("laser damage", 4))
+    assert dice_line(distinct) == "dice: laser to hit 7, laser damage 4"
+    assert dice_line(step(roll("AD vs x: die 1", 3))) == "dice: AD vs x: die 1 3"

@@ -20,9 +20,12 @@ from tactical.rules.dystopian_wars.sequence import Handler, choice, options_of
 
 
 def commodore_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
-    """R002.10: the Fleet Commodore's re-roll of the roll offered to `side`, while unused."""
+    """R002.10: the Fleet Commodore's re-roll of the roll offered to `side`, while unused
+    and while its model is on the table (a re-roll for a model gone changes nothing)."""
     offer = tracking.mapping(state, "offers").get(side)
     if offer is None or not command.commodore_available(state, side):
+        return ()
+    if not _on_table(state, str(offer.get("unit", ""))):
         return ()
     return (
         choice(
@@ -34,20 +37,27 @@ def commodore_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
     )
 
 
+def _on_table(state: GameState, unit_id: str) -> bool:
+    """Whether the model stays on the table (not removed, nor leaving it at the end of a
+    simultaneous step)."""
+    leaving = tuple(tracking.get(state, "pending_removals", ()))
+    return state.has_unit(unit_id) and unit_id not in leaving
+
+
 def _offered_roll(state: GameState, offer) -> str:
     """The roll on offer, what matters first (a list cuts long titles): "Critical Hit Table 7
     on Ruler", "Damage Repair of Hard Pounding on Ruler", "Treacherous Terrain Test of
-    Ruler"; a model destroyed by the roll has left the table, and its name with it."""
+    Ruler" (its model is on the table: `commodore_choices`)."""
     unit_id = str(offer.get("unit", ""))
-    name = (state.unit(unit_id).name or unit_id) if state.has_unit(unit_id) else ""
+    name = state.unit(unit_id).name or unit_id
     code = str(offer.get("code") or "")
     kind = str(offer["kind"])
     if kind == "critical":
-        return critical_name(code) + (f" on {name}" if name else "")
+        return f"{critical_name(code)} on {name}"
     if kind == "repair":
-        return f"Damage Repair of {critical_name(code)}" + (f" on {name}" if name else "")
+        return f"Damage Repair of {critical_name(code)} on {name}"
     what = "Treacherous Terrain Test" if kind == "treacherous" else kind
-    return what + (f" of {name}" if name else "")
+    return f"{what} of {name}"
 
 
 # --------------------------------------------------------------------------- actions

@@ -269,8 +269,9 @@ def apply_outcome(
         state = tracking.put_in(state, "hull_lost", target.id, lost)
     if summary.critical:
         state = tracking.add_effect(state, target.id, summary.critical)
-        state, offer_events = _critical_offers(state, attacker, target, summary.critical)
-        events.extend(offer_events)
+        if not summary.destroyed:  # R002.10: a re-roll on a model the hit sank changes nothing
+            state, offer_events = _critical_offers(state, attacker, target, summary.critical)
+            events.extend(offer_events)
     if summary.destroyed:
         state = destroy(state, target, defer=defer)
         events.append(Event.of("destroyed", "G.5", unit=target.id, deferred=defer))
@@ -315,9 +316,12 @@ def _apply_to_wing(
 def _critical_offers(
     state: GameState, attacker: Unit, target: Unit, code: str
 ) -> tuple[GameState, list[Event]]:
-    """R002.10 options b and c: a Critical Hit Table roll the Fleet Commodore may re-roll."""
+    """R002.10 options b and c: a Critical Hit Table roll the Fleet Commodore may re-roll
+    (none on a model leaving the table at the end of this step: it would change nothing)."""
     options = settings(state)
-    events = []
+    events: list[Event] = []
+    if target.id in tuple(tracking.get(state, "pending_removals", ())):
+        return state, events
     offers = [
         (attacker.side, "critical-vs-enemy", target, attacker),
         (target.side, "critical-vs-own-commodore", target, None),

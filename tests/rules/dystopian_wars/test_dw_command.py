@@ -8,7 +8,15 @@ from tactical.dice import ScriptedDice
 from tactical.geometry.shapes import RectBase
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import activation_end, combat, command, play, resolving, tracking
+from tactical.rules.dystopian_wars import (
+    activation_end,
+    combat,
+    command,
+    commodore,
+    play,
+    resolving,
+    tracking,
+)
 from tactical.rules.dystopian_wars.cards import card
 
 ONE_GUN = {"name": "Gun", "kind": "gunnery", "arc": "all-round", "attack_dice": "2-2-2-2"}
@@ -161,6 +169,52 @@ def test_R002_10_option_b_reroll_a_critical_against_an_enemy():
     assert tracking.get(rerolled.state, "fc_used") == ("A",)
     with refused("R002.10"):
         DW.apply(rerolled.state, Action("commodore-reroll", "A"), ScriptedDice([6, 5]))
+
+
+def test_R002_10_options_b_c_no_reroll_of_a_critical_on_a_model_the_hit_destroyed():
+    """R002.10 (b), (c): the Critical Hit that came with the hit that sank the model is no
+    roll worth re-rolling (the model is off the table whatever it reads): neither the
+    firer's side (b) nor the target's own commodore (c) is offered the re-roll."""
+    state = play.setup(
+        table(
+            unit("a", 20, 10, weapons=[ONE_GUN]),
+            unit("fc", 26, 10, fleet_commodore=True),
+            unit(
+                "t",
+                20,
+                14,
+                "B",
+                damage_rating=1,
+                critical_rating=2,
+                hull_points=2,
+                fleet_commodore=True,
+            ),
+            unit("b2", 60, 40, "B"),
+        )
+    )
+    attack = combat.declare(state, "a", "Gun", "t")
+    resolved = resolving.resolve_declared(state, attack, ScriptedDice([5, 5, 3, 4]))
+    assert resolved.summary.critical == "critical-7" and resolved.summary.destroyed
+    assert not resolved.state.has_unit("t")
+    assert dict(tracking.mapping(resolved.state, "offers")) == {}
+    assert not [e for e in resolved.events if e.kind == "commodore-offer"]
+    assert commodore.commodore_choices(resolved.state, "A") == ()
+    assert commodore.commodore_choices(resolved.state, "B") == ()
+    with refused("R002.10"):
+        DW.apply(resolved.state, Action("commodore-reroll", "A"), ScriptedDice([6, 5]))
+
+
+def test_R002_10_an_offer_for_a_model_gone_from_the_table_is_not_offered():
+    """R002.10: an offer stands until the side does anything else; while its model is off
+    the table (or leaving it at the end of a simultaneous step) the re-roll is not offered."""
+    resolved = _critical_state(26.0)
+    assert [c.kind for c in commodore.commodore_choices(resolved.state, "A")] == [
+        "commodore-reroll"
+    ]
+    gone = resolved.state.without_unit("t")
+    assert commodore.commodore_choices(gone, "A") == ()
+    leaving = tracking.add_to(resolved.state, "pending_removals", "t")
+    assert commodore.commodore_choices(leaving, "A") == ()
 
 
 def test_R002_10_option_b_is_measured_from_the_firer_A002_4():
