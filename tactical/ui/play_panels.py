@@ -27,7 +27,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
-from importlib.resources import as_file, files
 from typing import Literal
 
 import pygame
@@ -49,6 +48,7 @@ from tactical.rules.status import plain_value, words
 from tactical.session.controller import Session
 from tactical.session.game import Game
 from tactical.ui import palette
+from tactical.ui.fonts import font_path
 from tactical.ui.palette import Colour
 from tactical.ui.turns import NamedEntry, named_order
 
@@ -709,13 +709,13 @@ _log_fonts: dict[int, pygame.font.Font] = {}
 
 
 def log_font(size: int = LOG_FONT_SIZE) -> pygame.font.Font:
-    """The theme's own face (Noto Sans, shipped with pygame_gui) for the log, opened once."""
+    """The widgets' face (the bundled DejaVu Sans) for the log, opened once: pygame_gui's
+    own Noto Sans has no arrow, and the log writes "Hull 4/4 → 3/4"."""
     font = _log_fonts.get(size)
     if font is None:
         if not pygame.font.get_init():
             pygame.font.init()
-        with as_file(files("pygame_gui.data") / "NotoSans-Regular.ttf") as path:
-            font = pygame.font.Font(str(path), size)
+        font = pygame.font.Font(font_path(), size)
         _log_fonts[size] = font
     return font
 

@@ -562,3 +562,19 @@ def test_commands_ignore_other_events(log, tracker):
     assert log.command(other) is None
     assert tracker.command(other) is None
     assert log.command(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z)) is None
+
+
+@pytest.mark.parametrize("text", ["→", "×", "±", "°", "…", "—", "·"])
+def test_the_log_font_has_a_glyph_for_every_sign_the_log_writes(text):
+    """The log reads "Hull 4/4 → 3/4": drawn with pygame_gui's Noto Sans the arrow was the
+    missing-glyph box. A sign the font lacks renders exactly like an unassigned code point."""
+    from tactical.ui.play_panels import log_font
+
+    pygame.font.init()
+    font = log_font()
+
+    def pixels(sign: str) -> tuple:
+        surface = font.render(sign, True, (255, 255, 255), (0, 0, 0))
+        return surface.get_size(), pygame.image.tobytes(surface, "RGB")
+
+    assert pixels(text) != pixels("\ue000")
