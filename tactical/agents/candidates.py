@@ -6,7 +6,8 @@ with listed `choices` is tried with each of them (a required one) or keeps its d
 ways, an optional one keeps its default; a required int with bounds takes every value
 of a small range, else its low and high ends and the middle; an optional int its default
 and its high end (as it is, or all of it); a `path` (a
-move) takes its default and the paths `move_paths` finds legal with the move planner.
+move) takes its default and the paths `move_paths` finds legal with the move planner
+(a move declared by a side rather than a unit: its default only).
 A required field nothing can fill (free text without a default) leaves the choice out.
 
 Candidates are not yet known to be legal: the rule system decides when one is applied
@@ -175,10 +176,12 @@ def candidates(
             continue
         paths: tuple[str, ...] = ()
         path_field = next((f for f in choice.fields if f.name == PATH), None)
-        if path_field is not None:
+        if path_field is not None and game.state.has_unit(choice.actor):
             paths = move_paths(game, choice.actor, path_field.default, limit=paths_per_move)
             if not paths:
                 continue
+        # a move a side declares (a Wing's in formation, say) is not one unit's: the planner
+        # cannot plan it, so it takes the rule system's own default path
         for params in choice_params(choice, paths):
             found.append(Candidate(Action(choice.kind, choice.actor, params), choice))
     return tuple(found)

@@ -9,7 +9,8 @@ hint is registered from above, e.g. by a front end or a balance lab:
 
 or declared by the rule system itself as plain data, without importing the agents: a
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
-`avoid_kinds`, `eager_kinds` and `eager_turns`). A registered hint takes precedence.
+`avoid_kinds`, `eager_kinds`, `eager_turns` and `eager_worth`). A registered hint takes
+precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -19,6 +20,10 @@ class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (k
   measurable comes of them at once (closing the range where the range is a declaration
   resolved at the end of the turn, say): the one-step look of the greedy player cannot
   see their worth.
+- `eager_worth`: what an eager kind is worth against passing, as a share of all strength
+  (None: the players' own small step, `players.EAGER`). Larger where the chance passes
+  once the unit moves (a Carrier launches only before it moves): the eager action must
+  then outweigh the positional gain of the unit's move.
 - `eager_turns`: the turns of the game that must remain after the current one for an
   eager kind to pay off (default 1: none in the game's last turn, whose end it never
   sees); with fewer left (the scenario's `turn_limit`), it is not made for nothing.
@@ -39,6 +44,7 @@ class Hints:
     avoid_kinds: frozenset[str] = frozenset()
     eager_kinds: frozenset[str] = frozenset()
     eager_turns: int = 1
+    eager_worth: float | None = None
 
 
 NONE = Hints()
@@ -64,9 +70,13 @@ def get(rules_id: str, system: Any = None) -> Hints:
 
 
 def declared_hints(declared: Mapping[str, Any]) -> Hints:
-    """Hints from a rule system's plain `agent_hints` mapping (kinds and `eager_turns`)."""
+    """Hints from a rule system's plain `agent_hints` mapping (kinds, `eager_turns` and
+    `eager_worth`)."""
     return Hints(
         avoid_kinds=frozenset(declared.get("avoid_kinds", ())),
         eager_kinds=frozenset(declared.get("eager_kinds", ())),
         eager_turns=int(declared.get("eager_turns", 1)),
+        eager_worth=(
+            float(declared["eager_worth"]) if declared.get("eager_worth") is not None else None
+        ),
     )

@@ -285,7 +285,9 @@ class GreedyPlayer(Player):
             table_move = game.is_session_action(action)
             gain = 0.0
             where = ""
-            if candidate.is_move and self.positional:
+            if candidate.is_move and self.positional and game.state.has_unit(action.actor):
+                # (a move declared by a side, a Wing's in formation, say: the planner and
+                # the geometry measure units, so it is valued like any other declaration)
                 position = position or self.position(game, material)
                 gain, where = self.move_gain(game, position, candidate)
                 if gain is None:
@@ -457,12 +459,15 @@ class GreedyPlayer(Player):
         hint = self.material(game).hint
         if action.kind in hint.avoid_kinds:
             return -AVOIDED
-        if abs(delta) > 1e-9 or candidate.is_move:
+        if abs(delta) > 1e-9:
             return PROGRESS
         if action.kind in hint.eager_kinds:
             # its worth comes in later turns: none when too few are left to pay it off
             left = game.system.turn_limit(game.state) - game.turn
-            return EAGER if left >= hint.eager_turns else -PROGRESS
+            worth = EAGER if hint.eager_worth is None else hint.eager_worth
+            return worth if left >= hint.eager_turns else -PROGRESS
+        if candidate.is_move:
+            return PROGRESS
         if rolled or action.actor in game.sides or candidate.target is not None:
             return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
         if not settle:

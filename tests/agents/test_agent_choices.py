@@ -40,6 +40,8 @@ from tactical.agents.players import (
 from tactical.dice import TooManyOutcomes, enumerate_outcomes, numbered_die
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
+from tactical.io import builtin_map, load_map
+from tactical.rules import registry
 from tactical.rules.base import Field
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
@@ -214,6 +216,52 @@ def test_a_rule_system_declares_eager_kinds_and_the_greedy_player_takes_them():
         assert GreedyPlayer(1).decide(game).action.kind != "close"
     finally:
         hints.unregister(game.rules)
+
+
+def test_dystopian_wars_hints_make_the_greedy_player_launch_a_wing_and_move_wings():
+    """R002.61 / R002.52: a Carrier's Launch and a Wing's move in formation change nothing a
+    one-step look measures; Dystopian Wars' `agent_hints` make them worth 0.05 (more than
+    the carrier's move: it launches only before it moves), so the Wings leave the deck and
+    move. The Wing's move is declared by the side: its candidate is the rules' default
+    path (the move planner plans units), valued without the geometry."""
+    state = load_map(builtin_map("dystopian-wars"))
+    found = hints.get("dystopian-wars", registry.get("dystopian-wars"))
+    assert found.eager_kinds == {"launch", "move-wing"}
+    assert found.eager_worth == 0.05 and found.eager_turns == 0
+    game = Game.new(state, 1)
+    player = GreedyPlayer(31)
+    made: list[str] = []
+    while not game.over and game.turn <= 2:
+        offered = {c.kind for c in game.choices()}
+        decision = player.decide(game)
+        if offered & {"launch", "move-wing"}:
+            made.append(decision.action.kind)
+        game = decision.after
+    assert "launch" in made and "move-wing" in made
+    wing_moves = [c for c in candidates(game) if c.action.kind == "move-wing"]
+    assert all(c.action.actor in game.sides for c in wing_moves)
+    hints.register("dystopian-wars", hints.Hints())
+    try:  # without the hint, the launch goes below passing and the carrier's moves
+        carrier = Game.new(state, 1)
+        while not any(c.kind == "launch" for c in carrier.choices()):
+            carrier = GreedyPlayer(31).decide(carrier).after
+        assert GreedyPlayer(31).decide(carrier).action.kind != "launch"
+    finally:
+        hints.unregister("dystopian-wars")
+
+
+def test_a_move_declared_by_a_side_takes_the_choices_default_path():
+    """A path field whose actor is a side, not a unit, is not planned: its default only."""
+    state = load_map(builtin_map("dystopian-wars"))
+    game = Game.new(state, 1)
+    player = GreedyPlayer(31)
+    while not any(c.kind == "move-wing" for c in game.choices()):
+        game = player.decide(game).after
+    choice = next(c for c in game.choices() if c.kind == "move-wing")
+    default = next(f.default for f in choice.fields if f.name == "path")
+    found = [c for c in candidates(game) if c.action.kind == "move-wing"]
+    assert [dict(c.action.params) for c in found] == [{"path": default}]
+    assert game.apply(found[0].action).steps[-1].action.kind == "move-wing"
 
 
 def test_an_attack_that_spends_power_counts_the_units_next_attack():

@@ -36,7 +36,7 @@ from tactical.geometry.arcs_spec import (
     TURRET_270,
     ArcSpec,
 )
-from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.base import (
     Action,
     ActionChoice,
@@ -172,6 +172,16 @@ def _level(unit: Unit) -> str:
 @dataclass(frozen=True)
 class DystopianWars(RuleSystem):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
+
+    # for the computer players (tactical.agents.hints): a Carrier's Launch (R002.61) and a
+    # Wing's move in formation (R002.52) change nothing a one-step look can measure, so
+    # without the hint the Wings never left the deck and never moved. A Carrier launches
+    # only before it moves: the launch must outweigh the positional gain of its move (a
+    # few hundredths of all strength), hence 0.05. No turn need be left: a Wing moved in
+    # the last turn still attacks in its activation.
+    agent_hints = FrozenMap(
+        {"eager_kinds": ("launch", "move-wing"), "eager_turns": 0, "eager_worth": 0.05}
+    )
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
