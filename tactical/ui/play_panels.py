@@ -114,7 +114,9 @@ class TrackerView:
     steps: int
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
-    computer: bool = False  # the side to act is played by the computer (solo play)
+    computer: str = ""  # the level of the computer playing the side to act ("": a human)
+    replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
+    ended: str = ""  # once the game is over, its result ("Federation wins", "Draw")
     # the order the rules produced for the phase, unit by unit (initiative), where kept
     acting: tuple[NamedEntry, ...] = ()
 
@@ -142,6 +144,7 @@ class TrackerView:
             ),
             stage=_named_stage(game.system.stage(game.state, position), game),
             acting=named_order(game),
+            ended=_result(game),
         )
 
     @property
@@ -150,6 +153,14 @@ class TrackerView:
 
     def colour(self, side: str) -> Colour:
         return dict(self.colours).get(side, UNKNOWN_SIDE)
+
+
+def _result(game: Game) -> str:
+    """Who won, once the game is over ("" while it goes on)."""
+    outcome = game.outcome
+    if outcome is None:
+        return ""
+    return "Draw" if outcome.winner is None else f"{outcome.winner} wins"
 
 
 def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
@@ -249,16 +260,36 @@ def _fact_text(value: object) -> str:
 
 
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
-    """The line beside Next, in the colour of the side to act: who should have the mouse
-    (shortened when the whole of it does not `fit`)."""
-    hand = "the computer plays" if view.computer else "take the mouse"
+    """The line beside Next, in the colour of the side to act: whose go it is and who plays
+    it (see `prompts`), the first wording, longest first, that `fits`."""
+    wordings = prompts(view)
+    return next((text for text in wordings if fits(text)), wordings[-1])
+
+
+def prompts(view: TrackerView) -> tuple[str, ...]:
+    """The prompt's wordings, longest first: in a replay, where it stands and whose go the
+    frame shows (nobody plays it); once the game is over, its result; else the side to act
+    and who plays it: the computer at its level, or a human at the mouse (the unit acting
+    now named, where the rules' order has one)."""
+    side = f"{view.side_to_act} to act"
+    if view.replay is not None:
+        where = f"Replay {view.replay.step} of {view.replay.length}"
+        if view.ended:
+            return (f"{where}: game over, {view.ended}", f"{where}: game over", where)
+        more = "its end" if view.replay.step >= view.replay.length else "Page Down: next"
+        return (f"{where}: {side} · {more}", f"{where}: {side}", where)
+    if view.ended:
+        return (f"Game over: {view.ended}", "Game over")
+    if view.computer:
+        level = view.computer
+        return (
+            f"{side}: the computer ({level})",
+            f"{view.side_to_act}: computer ({level})",
+            side,
+        )
     acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
-    if acting:
-        full = f"{view.side_to_act} to act: {', '.join(acting)}"
-        if fits(full):
-            return full
-    full = f"{view.side_to_act} to act: {hand}"
-    return full if fits(full) else f"{view.side_to_act} to act"
+    named = (f"{side}: {', '.join(acting)}",) if acting else ()
+    return (*named, f"{side}: take the mouse", side)
 
 
 class _PanelBox:
@@ -752,6 +783,7 @@ __all__ = [
     "hex_colour",
     "hot_seat_text",
     "log_tail",
+    "prompts",
     "step_label",
     "tracker_html",
     "wrap_text",
