@@ -11,10 +11,10 @@ from ui_events import key
 
 from tactical.agents import with_options
 from tactical.io import builtin_map, load_map
+from tactical.rules.base import Phase
 from tactical.session.controller import Session
 from tactical.ui.ai_player import InlineWorker
 from tactical.ui.app import App
-from tactical.rules.base import Phase
 from tactical.ui.play_panels import ReplayView, TrackerView, hot_seat_text
 
 FED, KLINGON = "Federation", "Klingon"
@@ -94,4 +94,5 @@ def test_the_prompt_wordings_longest_first_as_room_allows():
     assert hot_seat_text(at_end, roomy) == "Replay 7 of 7: B to act · its end"
     over = TrackerView(1, phases, 0, "B", ("A", "B"), 0, 9, ended="A wins")
     assert hot_seat_text(over, roomy) == "Game over: A wins"
-    assert hot_seat_text(replace(over, replay=ReplayView(9, 9)), roomy) == "Replay 9 of 9: game over, A wins"
+    replayed = replace(over, replay=ReplayView(9, 9))
+    assert hot_seat_text(replayed, roomy) == "Replay 9 of 9: game over, A wins"
