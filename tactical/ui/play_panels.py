@@ -45,6 +45,7 @@ from pygame_gui.elements import (
 
 from tactical.model import FrozenMap
 from tactical.rules.base import Phase, Stage
+from tactical.rules.ending import Outcome
 from tactical.rules.status import plain_value, words
 from tactical.session.controller import Session
 from tactical.session.game import Game
@@ -116,7 +117,7 @@ class TrackerView:
     stage: Stage | None = None
     computer: str = ""  # the level of the computer playing the side to act ("": a human)
     replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
-    ended: str = ""  # once the game is over, its result ("Federation wins", "Draw")
+    outcome: Outcome | None = None  # once the game is over, how it ended
     # the order the rules produced for the phase, unit by unit (initiative), where kept
     acting: tuple[NamedEntry, ...] = ()
 
@@ -144,7 +145,7 @@ class TrackerView:
             ),
             stage=_named_stage(game.system.stage(game.state, position), game),
             acting=named_order(game),
-            ended=_result(game),
+            outcome=game.outcome,
         )
 
     @property
@@ -153,14 +154,6 @@ class TrackerView:
 
     def colour(self, side: str) -> Colour:
         return dict(self.colours).get(side, UNKNOWN_SIDE)
-
-
-def _result(game: Game) -> str:
-    """Who won, once the game is over ("" while it goes on)."""
-    outcome = game.outcome
-    if outcome is None:
-        return ""
-    return "Draw" if outcome.winner is None else f"{outcome.winner} wins"
 
 
 def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
@@ -272,14 +265,16 @@ def prompts(view: TrackerView) -> tuple[str, ...]:
     and who plays it: the computer at its level, or a human at the mouse (the unit acting
     now named, where the rules' order has one)."""
     side = f"{view.side_to_act} to act"
+    ended = view.outcome
+    result = "" if ended is None else "Draw" if ended.winner is None else f"{ended.winner} wins"
     if view.replay is not None:
         where = f"Replay {view.replay.step} of {view.replay.length}"
-        if view.ended:
-            return (f"{where}: game over, {view.ended}", f"{where}: game over", where)
+        if result:
+            return (f"{where}: game over, {result}", f"{where}: game over", where)
         more = "its end" if view.replay.step >= view.replay.length else "Page Down: next"
         return (f"{where}: {side} · {more}", f"{where}: {side}", where)
-    if view.ended:
-        return (f"Game over: {view.ended}", "Game over")
+    if result:
+        return (f"Game over: {result}", "Game over")
     if view.computer:
         level = view.computer
         return (
@@ -365,7 +360,8 @@ class PhaseTracker(_PanelBox):
             self.text.set_text(html)
             self.text_builds += 1
             self._show_current_phase()
-        colour = view.colour(view.side_to_act)
+        winner = view.outcome.winner if view.outcome is not None else None
+        colour = view.colour(winner or view.side_to_act)  # once over, the winner's colour
         if colour != self._side_colour:
             self._side_colour = colour
             theming = {

@@ -12,6 +12,7 @@ from ui_events import key
 from tactical.agents import with_options
 from tactical.io import builtin_map, load_map
 from tactical.rules.base import Phase
+from tactical.rules.ending import Outcome
 from tactical.session.controller import Session
 from tactical.ui.ai_player import InlineWorker
 from tactical.ui.app import App
@@ -92,7 +93,30 @@ def test_the_prompt_wordings_longest_first_as_room_allows():
     assert hot_seat_text(replay, lambda text: len(text) <= 25) == "Replay 3 of 7: B to act"
     at_end = TrackerView(1, phases, 0, "B", ("A", "B"), 0, 7, replay=ReplayView(7, 7))
     assert hot_seat_text(at_end, roomy) == "Replay 7 of 7: B to act · its end"
-    over = TrackerView(1, phases, 0, "B", ("A", "B"), 0, 9, ended="A wins")
+    won = Outcome("A", (("A", 0.5), ("B", 0.0)), "annihilation", "R1", 1)
+    over = TrackerView(1, phases, 0, "B", ("A", "B"), 0, 9, outcome=won)
     assert hot_seat_text(over, roomy) == "Game over: A wins"
+    drawn_game = replace(over, outcome=replace(won, winner=None))
+    assert hot_seat_text(drawn_game, roomy) == "Game over: Draw"
     replayed = replace(over, replay=ReplayView(9, 9))
     assert hot_seat_text(replayed, roomy) == "Replay 9 of 9: game over, A wins"
+
+
+def test_once_the_game_is_over_the_prompt_gives_the_result_in_the_winners_colour():
+    app = duel_app({FED: "greedy", KLINGON: "greedy"})
+    app.play.ai.set_pace("No pause")
+    for _ in range(400):
+        if app.play.session.outcome is not None:
+            break
+        app.step()
+    outcome = app.play.session.outcome
+    assert outcome is not None
+    result = "Draw" if outcome.winner is None else f"{outcome.winner} wins"
+    assert drawn(app) == f"Game over: {result}"
+    tracker = app.play.tracker
+    assert tracker.view is not None and tracker.view.side_to_act == FED
+    won = replace(tracker.view, outcome=replace(outcome, winner=KLINGON))
+    tracker.update(won)
+    assert tracker.side_label.text == f"Game over: {KLINGON} wins"
+    assert tracker._side_colour == won.colour(KLINGON) != won.colour(FED)
+    app.play.close()
