@@ -270,7 +270,7 @@ def prompts(view: TrackerView) -> tuple[str, ...]:
     if view.replay is not None:
         where = f"Replay {view.replay.step} of {view.replay.length}"
         if result:
-            return (f"{where}: game over, {result}", f"{where}: game over", where)
+            return (f"{where}: game over, {result}", f"{where}: {result}", where)
         more = "its end" if view.replay.step >= view.replay.length else "Page Down: next"
         return (f"{where}: {side} · {more}", f"{where}: {side}", where)
     if result:

@@ -100,6 +100,7 @@ def test_the_prompt_wordings_longest_first_as_room_allows():
     assert hot_seat_text(drawn_game, roomy) == "Game over: Draw"
     replayed = replace(over, replay=ReplayView(9, 9))
     assert hot_seat_text(replayed, roomy) == "Replay 9 of 9: game over, A wins"
+    assert hot_seat_text(replayed, lambda text: len(text) < 30) == "Replay 9 of 9: A wins"
 
 
 def test_once_the_game_is_over_the_prompt_gives_the_result_in_the_winners_colour():
