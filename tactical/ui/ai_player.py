@@ -403,9 +403,10 @@ class AiDriver:
                 found.append(f"#{number}   why: {why}")
         return tuple(found[-limit:]) if limit > 0 else tuple(found)
 
-    def marked(self, view: TrackerView, *, live: bool) -> TrackerView:
-        """The tracker's view, saying when the side to act is the computer's."""
-        return replace(view, computer=live and self.is_ai(view.side_to_act))
+    def marked(self, view: TrackerView) -> TrackerView:
+        """The tracker's view of the game played, saying when the side to act is the
+        computer's and at which level."""
+        return replace(view, computer=self.seats.get(view.side_to_act, ""))
 
     def undo(self, session: Session) -> None:
         """Undo back to the human's last decision (`undo_count` steps)."""

@@ -6,8 +6,9 @@ the game over a `Session`) or `SetupMode` (tactical.ui.setup_mode, the table
 before the game). Each mode owns its panels and input and reaches the window's
 shared services (`tactical.ui.services.Services`, which `App` implements) without
 importing this module. Around them: the top bar, status line and help
-(tactical.ui.chrome), the hover card and pair panel (tactical.ui.hover_panels)
-and the table picture (tactical.ui.table_view). Every number shown comes from the
+(tactical.ui.chrome), the hover card and pair panel (tactical.ui.hover_panels),
+the table picture (tactical.ui.table_view) and the window's files: opening, saving,
+exporting (tactical.ui.window_files). Every number shown comes from the
 model, geometry and rules layers (`TableGeometry.pair` for the hover numbers, the
 ruler from table inches).
 
@@ -29,9 +30,6 @@ from pygame_gui.elements import UITextEntryLine
 from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
-from tactical.io.files import write_bytes_atomic
-from tactical.io.maps import load_map
-from tactical.io.paths import is_builtin
 from tactical.model import GameState, Unit
 from tactical.rules import registry
 from tactical.rules.measuring import PairReport, TableGeometry
@@ -44,20 +42,16 @@ from tactical.ui.chrome import (
     IdlePacer,
     StatusLine,
     TopBar,
-    file_dialog,
-    message_window,
-    png_bytes,
 )
-from tactical.ui.files import builtin_note, dialog_start, same_file
 from tactical.ui.fonts import widget_fonts, widget_theme
 from tactical.ui.hover_panels import PairPanel, UnitCard, card_html, table_area, unit_names
-from tactical.ui.play_files import free_name
 from tactical.ui.play_mode import PlayScreen
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.services import LEGEND_BAND, PANEL_WIDTH, STATUS_BAR, TICK_BAND, TOP_BAR
 from tactical.ui.setup_mode import SIDE_PANEL, SetupMode
 from tactical.ui.table_view import TableScene, TableView
 from tactical.ui.view import Ruler, UnitIndex, ViewState, snap_tolerance
+from tactical.ui.window_files import WindowFiles
 
 # Where an exception escaping an event handler is logged (the screen shows one line of it).
 EVENT_LOG = logging.getLogger("tactical.ui.events")
@@ -69,8 +63,9 @@ CLICK_SLOP = 4  # pixels a press may move and still be a click
 FUNCTION_KEYS = (pygame.K_F1, pygame.K_F2, pygame.K_F12)
 
 
-class App:
-    """The play screen over one table; `run()` is the interactive loop."""
+class App(WindowFiles):
+    """The play screen over one table; `run()` is the interactive loop (its files:
+    `WindowFiles`)."""
 
     def __init__(
         self,
@@ -385,26 +380,8 @@ class App:
             name = self.top.command(event.ui_element)
             if name is not None:
                 actions[name]()
-        elif event.type == pygame_gui.UI_FILE_DIALOG_PATH_PICKED and self._dialog is not None:
-            purpose, dialog = self._dialog
-            if event.ui_element is dialog:
-                self._dialog = None
-                if dialog.alive():
-                    dialog.kill()
-                if purpose == "open":
-                    self.open_file(event.text)
-                elif purpose == "save" or purpose == "save-map-as":
-                    self.save(event.text)
-                elif purpose == "save-game":
-                    self.play.save_game(event.text)
-                elif purpose == "png":
-                    self.export_png(event.text)
-        elif (
-            event.type == pygame_gui.UI_WINDOW_CLOSE
-            and self._dialog is not None
-            and event.ui_element is self._dialog[1]
-        ):
-            self._dialog = None
+        else:
+            self.dialog_event(event)
 
     def _shortcut(self, event: pygame.event.Event) -> bool:
         ctrl = event.mod & pygame.KMOD_CTRL
@@ -639,96 +616,6 @@ class App:
             f'ruler: {ruler.length:.2f}" from ({ruler.start[0]:.2f}, {ruler.start[1]:.2f}) '
             f"to ({ruler.end[0]:.2f}, {ruler.end[1]:.2f})"  # type: ignore[index]
         )
-
-    # ------------------------------------------------------------------ files
-
-    def ask_open(self) -> None:
-        self.ask_file("open", "Open a map", True)
-
-    def ask_file(self, purpose: str, title: str, existing: bool) -> None:
-        """A file dialog; its answer comes back by `purpose`."""
-        if self._dialog is not None:
-            self._dialog[1].kill()
-        start = dialog_start(self.path, existing)
-        self._dialog = (purpose, file_dialog(self.manager, self.size, title, start, existing))
-
-    def open_file(self, path: str | os.PathLike[str]) -> bool:
-        """A saved game (.json) or a map (anything else)."""
-        if Path(path).suffix.lower() == ".json":
-            return self.play.open_game(path)
-        return self.open_map(path)
-
-    def open_map(self, path: str | os.PathLike[str]) -> bool:
-        """Load a map and start a new game on it; a bad one shows the loader's message and
-        keeps the current table and game."""
-        try:
-            state = load_map(path)
-            session = Session.new(state, self.game_seed, self.play.session.autosave)
-        except UserError as error:
-            self.show_message("Cannot open map", error.describe())
-            return False
-        self.adopt_map(state, Path(path))
-        self.view = ViewState(camera=self.fitted_camera(), mode="play")
-        self._show_mode()
-        self.play.new_game(session)
-        self.set_status(f"opened {path}: a new game, seed {self.game_seed}")
-        return True
-
-    def adopt_map(self, state: GameState, path: Path | None) -> None:
-        """The table a game starts from (a new map, an opened save)."""
-        self.state = self.map_state = state
-        self.system = registry.get(state.rules)
-        if path is not None or self.adjust.drafting:
-            self.path = path  # a table made from nothing has no file yet
-        self.setup.forget_table()
-        self.adjust.loaded(self.path)
-        self.view = replace(self.view, selected=None, hovered=None, ruler=None, area_rolls=())
-        self.top.set_title(self._title())
-        self.setup.update_pose_entries()
-
-    def save_for_mode(self) -> bool:
-        """The Save button, as Ctrl+S: the game in play mode, the map in setup mode."""
-        if self.view.mode == "play":
-            return self.play.save_game()
-        return self.save()
-
-    def save(self, path: str | os.PathLike[str] | None = None) -> bool:
-        """Save the map (in play, the table the game started from) to `path`, the current
-        path (its own file: saved again unasked), or one asked for; never inside the package
-        nor over another file unasked. On success `map_saved`."""
-        target = Path(path) if path is not None else self.path
-        if target is None or is_builtin(target):
-            self.ask_file("save-map-as", "Save the map as (.toml)", False)
-            self.set_status(builtin_note(target))
-            return False
-        table = self.map_state if self.view.mode == "play" else self.state
-        return self.adjust.save_map_as(target, state=table, overwrite=same_file(target, self.path))
-
-    def map_saved(self, path: Path) -> None:
-        """The map now lives at `path` (also after a confirmed overwrite): Ctrl+S saves there."""
-        self.path = path
-
-    def export_png(self, path: str | os.PathLike[str] | None = None) -> Path | None:
-        """The current view as a PNG (atomic write); a free name in the current folder."""
-        target = free_name("tactical-view", ".png") if path is None else Path(path)
-        if target.suffix.lower() != ".png":
-            target = target.with_suffix(target.suffix + ".png")
-        try:
-            write_bytes_atomic(target, png_bytes(self.frame()))  # checked, atomic, mode kept
-        except pygame.error as error:
-            self.show_message("Cannot export PNG", f"cannot write {target}: {error}")
-            return None
-        except UserError as error:
-            self.show_message("Cannot export PNG", error.describe())
-            return None
-        self.set_status(f"wrote {target}")
-        return target
-
-    def show_message(self, title: str, message: str) -> None:
-        if self.message is not None and self.message.alive():
-            self.message.kill()
-        self.message = message_window(self.manager, self.size, title, message)
-        self.set_status(message)
 
     # ------------------------------------------------------------------ panels
 

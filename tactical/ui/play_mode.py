@@ -13,6 +13,7 @@ rolls); nothing here names a rule system.
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -154,7 +155,11 @@ class PlayScreen(GameFiles):
             services.set_state(self.session.state)
             game = self.session.game
         colours = palette.side_colours(services.state.sides)
-        view = self.ai.marked(TrackerView.of_game(game, colours), live=self.replay is None)
+        view = TrackerView.of_game(game, colours)
+        if self.replay is None:
+            view = self.ai.marked(view)
+        else:  # nobody plays a replay: the prompt says where it stands
+            view = replace(view, replay=ReplayView(self.replay.index, self.replay.length))
         refusal = game.pass_refusal() if self.replay is None else None
         self.tracker.update(
             view,

@@ -44,6 +44,7 @@ from pygame_gui.elements import (
 
 from tactical.model import FrozenMap
 from tactical.rules.base import Phase, Stage
+from tactical.rules.ending import Outcome
 from tactical.rules.status import plain_value, words
 from tactical.session.controller import Session
 from tactical.session.game import Game
@@ -114,7 +115,9 @@ class TrackerView:
     steps: int
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
-    computer: bool = False  # the side to act is played by the computer (solo play)
+    computer: str = ""  # the level of the computer playing the side to act ("": a human)
+    replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
+    outcome: Outcome | None = None  # once the game is over, how it ended
     # the order the rules produced for the phase, unit by unit (initiative), where kept
     acting: tuple[NamedEntry, ...] = ()
 
@@ -142,6 +145,7 @@ class TrackerView:
             ),
             stage=_named_stage(game.system.stage(game.state, position), game),
             acting=named_order(game),
+            outcome=game.outcome,
         )
 
     @property
@@ -249,16 +253,38 @@ def _fact_text(value: object) -> str:
 
 
 def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
-    """The line beside Next, in the colour of the side to act: who should have the mouse
-    (shortened when the whole of it does not `fit`)."""
-    hand = "the computer plays" if view.computer else "take the mouse"
+    """The line beside Next, in the colour of the side to act: whose go it is and who plays
+    it (see `prompts`), the first wording, longest first, that `fits`."""
+    wordings = prompts(view)
+    return next((text for text in wordings if fits(text)), wordings[-1])
+
+
+def prompts(view: TrackerView) -> tuple[str, ...]:
+    """The prompt's wordings, longest first: in a replay, where it stands and whose go the
+    frame shows (nobody plays it); once the game is over, its result; else the side to act
+    and who plays it: the computer at its level, or a human at the mouse (the unit acting
+    now named, where the rules' order has one)."""
+    side = f"{view.side_to_act} to act"
+    ended = view.outcome
+    result = "" if ended is None else "Draw" if ended.winner is None else f"{ended.winner} wins"
+    if view.replay is not None:
+        where = f"Replay {view.replay.step} of {view.replay.length}"
+        if result:
+            return (f"{where}: game over, {result}", f"{where}: {result}", where)
+        more = "its end" if view.replay.step >= view.replay.length else "Page Down: next"
+        return (f"{where}: {side} · {more}", f"{where}: {side}", where)
+    if result:
+        return (f"Game over: {result}", "Game over")
+    if view.computer:
+        level = view.computer
+        return (
+            f"{side}: the computer ({level})",
+            f"{view.side_to_act}: computer ({level})",
+            side,
+        )
     acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
-    if acting:
-        full = f"{view.side_to_act} to act: {', '.join(acting)}"
-        if fits(full):
-            return full
-    full = f"{view.side_to_act} to act: {hand}"
-    return full if fits(full) else f"{view.side_to_act} to act"
+    named = (f"{side}: {', '.join(acting)}",) if acting else ()
+    return (*named, f"{side}: take the mouse", side)
 
 
 class _PanelBox:
@@ -334,7 +360,8 @@ class PhaseTracker(_PanelBox):
             self.text.set_text(html)
             self.text_builds += 1
             self._show_current_phase()
-        colour = view.colour(view.side_to_act)
+        winner = view.outcome.winner if view.outcome is not None else None
+        colour = view.colour(winner or view.side_to_act)  # once over, the winner's colour
         if colour != self._side_colour:
             self._side_colour = colour
             theming = {
@@ -752,6 +779,7 @@ __all__ = [
     "hex_colour",
     "hot_seat_text",
     "log_tail",
+    "prompts",
     "step_label",
     "tracker_html",
     "wrap_text",

@@ -448,6 +448,22 @@ def test_file_dialog_pick_opens_the_map(app):
     assert_new_game_on(app, load_map(path))
 
 
+def test_closing_the_file_dialog_gives_the_keys_back(app):
+    """Ctrl+O, then the dialog's close: nothing opened, and the table's keys work again."""
+    key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
+    _, dialog = app._dialog
+    state = app.state
+    other = pygame.event.Event(pygame_gui.UI_WINDOW_CLOSE, ui_element=app.top.panel)
+    app.handle(other)  # another window's closing: the dialog stays
+    assert app._dialog is not None
+    key(app, pygame.K_m)  # typed into the dialog, not a shortcut
+    assert app.view.tool != "measure"
+    app.handle(pygame.event.Event(pygame_gui.UI_WINDOW_CLOSE, ui_element=dialog))
+    assert app._dialog is None and app.state is state
+    key(app, pygame.K_m)
+    assert app.view.tool == "measure"
+
+
 def assert_new_game_on(app, table):
     """A new game at step 0 on `table`: the game's state is the table plus the rule state
     the rule system's setup keeps."""

@@ -155,7 +155,7 @@ def test_a_seat_menu_hands_a_side_to_the_computer_during_the_game():
     app.handle(event)
     assert app.play.ai.seats == {HUMAN_SIDE: "greedy", AI_SIDE: "random"}
     app.play.sync()
-    assert hot_seat_text(app.play.tracker.view) == f"{HUMAN_SIDE} to act: the computer plays"
+    assert hot_seat_text(app.play.tracker.view) == f"{HUMAN_SIDE} to act: the computer (greedy)"
     for _ in range(400):  # nobody touches the keyboard: the computer plays it out
         if app.play.session.outcome is not None:
             break

@@ -143,6 +143,10 @@ def _int_field(name: str, low: int, high: int, default: int, spec_id: str) -> Fi
 
 
 def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionChoice]:
+    """The activation of a vessel acting now (R003.11): its weapons' attacks and missile
+    locks, its locked missiles' launches, shooting missiles down, out-flying and
+    distracting those coming at it, avoiding collisions and ramming, strafing, joining a
+    wing, bombardment, crew stations, and ending it."""
     card = vessel(unit)
     if not can_act(state, unit):
         return []
@@ -151,113 +155,157 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
         # still in its group (R003.11, A003.6) but out of action: every resolver refuses a
         # vessel out of action (base Cortex, G.5), so all that is left is to end
         return [end]
-    choices: list[ActionChoice] = []
     enemies = _enemies(state, unit)
+    flying = missiles.missiles_in_flight(state)
+    return [
+        *_weapon_choices(state, unit, card, enemies, options),
+        *_launch_choices(state, unit, card),
+        *_shoot_down_choices(state, unit, card, flying),
+        *_evasion_choices(state, unit, flying, options),
+        *_collision_choices(state, unit, enemies, options),
+        *_strafe_choices(unit, card, enemies, options),
+        *_join_wing_choices(state, unit, card, options),
+        *_bombard_choices(state, unit, card),
+        *_station_choices(state, unit, card, options),
+        end,
+    ]
+
+
+def _fixed_field(name: str, value: str) -> Field:
+    """A field the choice has already decided (the weapon of a weapon's attack, say)."""
+    return Field(name, "str", required=True, default=value, choices=(value,))
+
+
+def _pick_field(name: str, values: tuple[str, ...]) -> Field:
+    """A field to pick one of `values` for, the first by default."""
+    return Field(name, "str", required=True, default=values[0], choices=values)
+
+
+def _weapon_choices(
+    state: GameState, unit: Unit, card: Vessel, enemies: list[Unit], options
+) -> list[ActionChoice]:
+    """Weapon by weapon, a gun's attack (R003.7) and a launcher's missile lock (R003.38)."""
     gunner_field = _gunner_field(card, options)
     locks = tracker.get(state, tracker.LOCKS, ())
+    choices: list[ActionChoice] = []
     for weapon in card.weapons:
-        free = weapon.working - tracker.fired(state, unit.id, weapon.name)
-        if weapon.kind == combat.GUN and free > 0:
-            targets = tuple(
-                u.id
-                for u in enemies
-                if _in_reach(unit, u, weapon, options) and _may_attack(state, unit, u, weapon)
-            )
-            if targets:
-                extra = []
-                if card.scale == "spacecraft" and options["weapon_batteries"] and free > 1:
-                    extra.append(_int_field("battery", 1, min(MAX_WING, free), 1, "R003.35"))
-                if card.is_wing and len(card.fighters) > 1:
-                    # combined fire of more than one fighter needs the wing rules (R003.30)
-                    alive = len(card.fighters) if options["fighter_wings"] else 1
-                    extra.append(_int_field("fighters", 1, alive, alive, "R003.32"))
-                choices.append(
-                    ActionChoice(
-                        "attack",
-                        unit.id,
-                        f"{unit.name}: fire {weapon.name}",
-                        (
-                            Field(
-                                "weapon",
-                                "str",
-                                required=True,
-                                default=weapon.name,
-                                choices=(weapon.name,),
-                            ),
-                            Field(
-                                "target", "str", required=True, default=targets[0], choices=targets
-                            ),
-                            *extra,
-                            *gunner_field,
-                            Field("called_shot", "bool", default=False, spec_id="R003.59"),
-                        ),
-                        "R003.7",
-                    )
-                )
-        if (
-            weapon.kind == combat.MISSILE
-            and options["missile_locks"]
-            and weapon.missiles > 0
-            and weapon.working > 0  # a damaged launcher locks nothing (R003.29)
-        ):
-            targets = tuple(
-                u.id
-                for u in enemies
-                if (band := band_of(centre_distance(unit, u), options)) is not None
-                and MISSILE_BY_RANGE[band].lock is not None
-                and band_index(band) <= weapon.max_band
-                and _may_attack(state, unit, u, weapon)
-                and (unit.id, weapon.name, u.id) not in locks
-            )
-            if targets:
-                choices.append(
-                    ActionChoice(
-                        "lock-missile",
-                        unit.id,
-                        f"{unit.name}: lock {weapon.name}",
-                        (
-                            Field(
-                                "weapon",
-                                "str",
-                                required=True,
-                                default=weapon.name,
-                                choices=(weapon.name,),
-                            ),
-                            Field(
-                                "target", "str", required=True, default=targets[0], choices=targets
-                            ),
-                            *gunner_field,
-                        ),
-                        "R003.38",
-                    )
-                )
+        attack = _attack_choice(state, unit, card, weapon, enemies, gunner_field, options)
+        if attack is not None:
+            choices.append(attack)
+        lock = _lock_choice(state, unit, weapon, enemies, gunner_field, locks, options)
+        if lock is not None:
+            choices.append(lock)
+    return choices
+
+
+def _attack_choice(
+    state: GameState,
+    unit: Unit,
+    card: Vessel,
+    weapon,
+    enemies: list[Unit],
+    gunner_field: tuple[Field, ...],
+    options,
+) -> ActionChoice | None:
+    """R003.7: a gun with shots left fires at an enemy in its reach; a spacecraft's guns
+    as a battery (R003.35), a wing's fighters in combined fire (R003.32), a called shot
+    (R003.59)."""
+    free = weapon.working - tracker.fired(state, unit.id, weapon.name)
+    if weapon.kind != combat.GUN or free <= 0:
+        return None
+    targets = tuple(
+        u.id
+        for u in enemies
+        if _in_reach(unit, u, weapon, options) and _may_attack(state, unit, u, weapon)
+    )
+    if not targets:
+        return None
+    extra = []
+    if card.scale == "spacecraft" and options["weapon_batteries"] and free > 1:
+        extra.append(_int_field("battery", 1, min(MAX_WING, free), 1, "R003.35"))
+    if card.is_wing and len(card.fighters) > 1:
+        # combined fire of more than one fighter needs the wing rules (R003.30)
+        alive = len(card.fighters) if options["fighter_wings"] else 1
+        extra.append(_int_field("fighters", 1, alive, alive, "R003.32"))
+    return ActionChoice(
+        "attack",
+        unit.id,
+        f"{unit.name}: fire {weapon.name}",
+        (
+            _fixed_field("weapon", weapon.name),
+            _pick_field("target", targets),
+            *extra,
+            *gunner_field,
+            Field("called_shot", "bool", default=False, spec_id="R003.59"),
+        ),
+        "R003.7",
+    )
+
+
+def _lock_choice(
+    state: GameState,
+    unit: Unit,
+    weapon,
+    enemies: list[Unit],
+    gunner_field: tuple[Field, ...],
+    locks,
+    options,
+) -> ActionChoice | None:
+    """R003.38: a working launcher with missiles left locks on an enemy at a range band
+    that allows a lock (T003.8) and within its own reach, not locked by it already."""
+    if not (
+        weapon.kind == combat.MISSILE
+        and options["missile_locks"]
+        and weapon.missiles > 0
+        and weapon.working > 0  # a damaged launcher locks nothing (R003.29)
+    ):
+        return None
+    targets = tuple(
+        u.id
+        for u in enemies
+        if (band := band_of(centre_distance(unit, u), options)) is not None
+        and MISSILE_BY_RANGE[band].lock is not None
+        and band_index(band) <= weapon.max_band
+        and _may_attack(state, unit, u, weapon)
+        and (unit.id, weapon.name, u.id) not in locks
+    )
+    if not targets:
+        return None
+    return ActionChoice(
+        "lock-missile",
+        unit.id,
+        f"{unit.name}: lock {weapon.name}",
+        (_fixed_field("weapon", weapon.name), _pick_field("target", targets), *gunner_field),
+        "R003.38",
+    )
+
+
+def _launch_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionChoice]:
+    """R003.39: a missile fired at each target the vessel's launchers have locked on, while
+    the launcher has missiles left (locks outlive the magazine, R003.38)."""
+    choices = []
     for owner, weapon_name, target in tracker.get(state, tracker.LOCKS, ()):
         launcher = card.weapon(weapon_name)
         if (
             owner == unit.id
             and state.has_unit(target)
             and launcher is not None
-            and launcher.missiles > 0  # locks outlive the magazine (R003.38)
+            and launcher.missiles > 0
         ):
             choices.append(
                 ActionChoice(
                     "fire-missile",
                     unit.id,
                     f"{unit.name}: fire {weapon_name} at {target}",
-                    (
-                        Field(
-                            "weapon",
-                            "str",
-                            required=True,
-                            default=weapon_name,
-                            choices=(weapon_name,),
-                        ),
-                        Field("target", "str", required=True, default=target, choices=(target,)),
-                    ),
+                    (_fixed_field("weapon", weapon_name), _fixed_field("target", target)),
                     "R003.39",
                 )
             )
-    flying = missiles.missiles_in_flight(state)
+    return choices
+
+
+def _shoot_down_choices(state: GameState, unit: Unit, card: Vessel, flying) -> list[ActionChoice]:
+    """R003.40: a gun or point defense with shots left attacks an enemy missile in flight."""
     hostile = tuple(
         m["id"]
         for m in flying
@@ -269,39 +317,32 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
         if w.kind in (combat.GUN, combat.POINT_DEFENSE)
         and w.working - tracker.fired(state, unit.id, w.name) > 0
     )
-    if hostile and shooters:
-        choices.append(
-            ActionChoice(
-                "shoot-down",
-                unit.id,
-                f"{unit.name}: shoot down a missile",
-                (
-                    Field("weapon", "str", required=True, default=shooters[0], choices=shooters),
-                    Field("missile", "str", required=True, default=hostile[0], choices=hostile),
-                ),
-                "R003.40",
-            )
+    if not (hostile and shooters):
+        return []
+    return [
+        ActionChoice(
+            "shoot-down",
+            unit.id,
+            f"{unit.name}: shoot down a missile",
+            (_pick_field("weapon", shooters), _pick_field("missile", hostile)),
+            "R003.40",
         )
+    ]
+
+
+def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[ActionChoice]:
+    """Missile by missile coming at the vessel: out-flying it, one roll a turn (R003.41),
+    and distracting it with a ship or object close by (R003.42)."""
+    choices = []
     rolled = tracker.get(state, tracker.OUTFLY_ROLLED, ())
     for entry in flying:
         if entry["target"] != unit.id:
             continue
+        missile = _fixed_field("missile", entry["id"])
         if entry["id"] not in rolled:
             choices.append(
                 ActionChoice(
-                    "out-fly",
-                    unit.id,
-                    f"{unit.name}: out-fly {entry['id']}",
-                    (
-                        Field(
-                            "missile",
-                            "str",
-                            required=True,
-                            default=entry["id"],
-                            choices=(entry["id"],),
-                        ),
-                    ),
-                    "R003.41",
+                    "out-fly", unit.id, f"{unit.name}: out-fly {entry['id']}", (missile,), "R003.41"
                 )
             )
         decoys = _near_things(state, unit, float(options["distract_inches"]))
@@ -311,101 +352,106 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
                     "distract",
                     unit.id,
                     f"{unit.name}: distract {entry['id']}",
-                    (
-                        Field(
-                            "missile",
-                            "str",
-                            required=True,
-                            default=entry["id"],
-                            choices=(entry["id"],),
-                        ),
-                        Field("decoy", "str", required=True, default=decoys[0], choices=decoys),
-                    ),
+                    (missile, _pick_field("decoy", decoys)),
                     "R003.42",
                 )
             )
-    if options["collisions"]:
-        contacts = _near_things(state, unit, float(options["contact_inches"]))
+    return choices
+
+
+def _collision_choices(
+    state: GameState, unit: Unit, enemies: list[Unit], options
+) -> list[ActionChoice]:
+    """With the collision rules: avoiding an obstacle in contact, or a random one (R003.15),
+    and ramming an enemy in contact (R003.20); who else rolls is a field (R003.19)."""
+    if not options["collisions"]:
+        return []
+    reach = float(options["contact_inches"])
+    contacts = _near_things(state, unit, reach)
+    choices = [
+        ActionChoice(
+            "avoid-collision",
+            unit.id,
+            f"{unit.name}: avoid a collision",
+            (
+                Field(
+                    "obstacle",
+                    "str",
+                    required=True,
+                    default=(*contacts, "random")[0],
+                    choices=(*contacts, collisions.RANDOM_OBSTACLE),
+                ),
+                Field("other_rolls", "bool", default=True, spec_id="R003.19"),
+            ),
+            "R003.15",
+        )
+    ]
+    rammable = tuple(u.id for u in enemies if edge_distance(unit, u) <= reach + 1e-9)
+    if rammable:
         choices.append(
             ActionChoice(
-                "avoid-collision",
+                "ram",
                 unit.id,
-                f"{unit.name}: avoid a collision",
+                f"{unit.name}: ram",
                 (
-                    Field(
-                        "obstacle",
-                        "str",
-                        required=True,
-                        default=(*contacts, "random")[0],
-                        choices=(*contacts, collisions.RANDOM_OBSTACLE),
-                    ),
-                    Field("other_rolls", "bool", default=True, spec_id="R003.19"),
+                    _pick_field("target", rammable),
+                    Field("target_rolls", "bool", default=True, spec_id="R003.19"),
                 ),
-                "R003.15",
+                "R003.20",
             )
         )
-        rammable = tuple(
-            u.id
-            for u in enemies
-            if edge_distance(unit, u) <= float(options["contact_inches"]) + 1e-9
-        )
-        if rammable:
-            choices.append(
-                ActionChoice(
-                    "ram",
-                    unit.id,
-                    f"{unit.name}: ram",
-                    (
-                        Field(
-                            "target", "str", required=True, default=rammable[0], choices=rammable
-                        ),
-                        Field("target_rolls", "bool", default=True, spec_id="R003.19"),
-                    ),
-                    "R003.20",
-                )
-            )
-    if options["strafing_runs"] and card.scale == "planetcraft":
-        reach = strafe_inches(options)
-        hulls = tuple(
-            u.id
-            for u in enemies
-            if vessel(u).scale == "spacecraft" and edge_distance(unit, u) <= reach + 1e-9
-        )
-        if hulls:
-            choices.append(
-                ActionChoice(
-                    "strafe",
-                    unit.id,
-                    f"{unit.name}: strafing run",
-                    (Field("target", "str", required=True, default=hulls[0], choices=hulls),),
-                    "R003.21",
-                )
-            )
-    if options["fighter_wings"] and not card.is_wing and card.scale != "spacecraft":
-        wings = tuple(
-            u.id
-            for u in state.units
-            if u.side == unit.side
-            and u.id != unit.id
-            and vessel(u).scale != "spacecraft"
-            and not (vessel(u).destroyed or vessel(u).disabled)
-            and (len(vessel(u).fighters) if vessel(u).is_wing else 1) < MAX_WING
-            and in_formation(unit, u, options)
-        )
-        if wings:
-            choices.append(
-                ActionChoice(
-                    "join-wing",
-                    unit.id,
-                    f"{unit.name}: join a wing",
-                    (Field("wing", "str", required=True, default=wings[0], choices=wings),),
-                    "R003.30",
-                )
-            )
-    choices.extend(_bombard_choices(state, unit, card))
-    choices.extend(_station_choices(state, unit, card, options))
-    choices.append(end)
     return choices
+
+
+def _strafe_choices(unit: Unit, card: Vessel, enemies: list[Unit], options) -> list[ActionChoice]:
+    """R003.21: a planetcraft-scale vessel strafes a spacecraft within strafing reach."""
+    if not (options["strafing_runs"] and card.scale == "planetcraft"):
+        return []
+    reach = strafe_inches(options)
+    hulls = tuple(
+        u.id
+        for u in enemies
+        if vessel(u).scale == "spacecraft" and edge_distance(unit, u) <= reach + 1e-9
+    )
+    if not hulls:
+        return []
+    return [
+        ActionChoice(
+            "strafe",
+            unit.id,
+            f"{unit.name}: strafing run",
+            (_pick_field("target", hulls),),
+            "R003.21",
+        )
+    ]
+
+
+def _join_wing_choices(state: GameState, unit: Unit, card: Vessel, options) -> list[ActionChoice]:
+    """R003.30: a fighter not in a wing joins a friendly fighter or wing in formation with
+    it, while the wing has room (at most MAX_WING fighters)."""
+    if not (options["fighter_wings"] and not card.is_wing and card.scale != "spacecraft"):
+        return []
+    wings = tuple(
+        u.id
+        for u in state.units
+        if u.side == unit.side
+        and u.id != unit.id
+        and vessel(u).scale != "spacecraft"
+        and not (vessel(u).destroyed or vessel(u).disabled)
+        and (len(vessel(u).fighters) if vessel(u).is_wing else 1) < MAX_WING
+        and in_formation(unit, u, options)
+    )
+    if not wings:
+        return []
+    return [
+        ActionChoice(
+            "join-wing",
+            unit.id,
+            f"{unit.name}: join a wing",
+            (_pick_field("wing", wings),),
+            "R003.30",
+        )
+    ]
 
 
 def _bombard_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionChoice]:
