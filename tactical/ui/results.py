@@ -9,6 +9,7 @@ keeps every entry, in words too: `tactical.session.log_words`.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from tactical.session.game import Game, Step
@@ -19,10 +20,14 @@ LAST_HITS = 3
 HISTORY_SCAN = 400  # steps looked back through for a unit's last hits
 
 
+_COUNTED = re.compile(r"die \d+")  # a roll's label that only counts its dice
+
+
 def dice_line(step: Step, limit: int = MAX_DICE) -> str:
     """The step's dice as "laser to hit 7, laser damage 4" ("" when it rolled none), a
     unit by its name; dice in a row labelled alike (up to a colon) share the label once:
-    "AD vs Markgraf: die 1 2, die 2 6; Critical Hit Table 4", "gunnery: 5, 3, 2"."""
+    "AD vs Markgraf: 2, 6; Critical Hit Table 4", "gunnery: 5, 3, 2"; a label ending in a
+    number takes a colon before the result ("initiative round 1: 3")."""
     if not step.rolls:
         return ""
     names = _unit_names(step)
@@ -35,14 +40,19 @@ def dice_line(step: Step, limit: int = MAX_DICE) -> str:
             if colon
             else (label_words(label, names), "")
         )
-        die = f"{tail} {roll.result}" if tail else str(roll.result)
+        # a die counted in its label ("die 2") is told by its place in the row: its result
+        # alone ("AD vs Markgraf: 2, 6"), not "die 1 2, die 2 6" (two numbers run together)
+        counted = _COUNTED.fullmatch(tail) is not None
+        die = f"{tail} {roll.result}" if tail and not counted else str(roll.result)
         if groups and groups[-1][:2] == (head, bool(colon)):
             groups[-1][2].append(die)
         else:
             groups.append((head, bool(colon), [die]))
     shared = any(len(dice) > 1 for *_, dice in groups)
     named = ("; " if shared else ", ").join(
-        f"{head}: {', '.join(dice)}" if colon or len(dice) > 1 else f"{head} {dice[0]}"
+        f"{head}: {', '.join(dice)}"
+        if colon or len(dice) > 1 or head[-1:].isdigit()  # "round 1: 3", not "round 1 3"
+        else f"{head} {dice[0]}"
         for head, colon, dice in groups
     )
     more = f" and {len(step.rolls) - limit} more" if len(step.rolls) > limit else ""
