@@ -24,7 +24,8 @@ one-line `why`. The same seed and the same game give the same decision.
   them), each played out with the same
   sampled dice per round (the step's seed replaced: a sample of the resolvers'
   outcomes; common random numbers make the comparison paired), then by a quick greedy
-  player for a few steps (at most `ROLLOUT_SAMPLE` candidates a step, one of each choice
+  player for a few steps, at most to the end of the turn (at most `ROLLOUT_SAMPLE`
+  candidates a step, one of each choice
   first, scored on one sampled roll; a rules move on its first legal path), and valued
   by the material count, the candidate's own roll replaced by its exact expectation (a
   control variate: what a play-out adds is the consequences). A candidate replaces the
@@ -608,7 +609,10 @@ class Budget:
     seconds: float | None = 1.0
     width: int = 4  # candidates searched (the greedy player's best)
     horizon: int = 10  # greedy steps played after each candidate
-    turn_end: bool = False  # a play-out also stops where the turn ends
+    # a play-out also stops where the turn ends: its later steps are the same turn's
+    # moves and fire, which the candidate is for (measured on mirrored maps, 100 games
+    # each: Battlefleet Mars 54.5% -> 61.5%, SW D6 54.5% -> 58.0%, the others no worse)
+    turn_end: bool = True
 
 
 @dataclass
@@ -786,7 +790,7 @@ def reseeded(game: Game, seed: int) -> Game:
 
 def make_player(level: str, seed: int = 0, **options: Any) -> Player:
     """A player of `level` ("random", "greedy" or "search"); `options` go to `search`'s
-    `Budget` (playouts, seconds, width, horizon)."""
+    `Budget` (playouts, seconds, width, horizon, turn_end)."""
     if level == "random":
         return RandomPlayer(seed)
     if level == "greedy":

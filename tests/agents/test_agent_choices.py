@@ -433,3 +433,28 @@ def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
     ties = [replace(s, score=0.001) for s in fires[:3]]  # a tie of steps: all of them
     monkeypatch.setattr(search.greedy, "ranked", lambda game: ties)
     assert len(search.contenders(game)) == 3
+
+
+@pytest.mark.parametrize("turn_end", [True, False])
+def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_end):
+    """A play-out's later steps are the same turn's (the default): it stops as the turn
+    ends however long its horizon; without `turn_end` it plays on into the next turn."""
+    assert Budget().turn_end is True
+    game = Game.new(short_scenario("heavy-combat", turns=4), 0)
+    search = SearchPlayer(4, Budget(playouts=1, seconds=None, horizon=200, turn_end=turn_end))
+    turns: list[int] = []
+    decide = search.rollout.decide
+
+    def spy(position: Game):
+        turns.append(position.turn)
+        return decide(position)
+
+    search.rollout.decide = spy  # type: ignore[method-assign]
+    side = game.side_to_act
+    action = GreedyPlayer(1).decide(game).action
+    assert search.play_out(game, action, side, search.greedy.material(game)) is not None
+    assert turns and turns[0] == game.turn
+    if turn_end:
+        assert set(turns) == {game.turn} and len(turns) < 200
+    else:
+        assert max(turns) > game.turn
