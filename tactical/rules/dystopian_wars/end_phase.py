@@ -24,6 +24,7 @@ from tactical.rules.dystopian_wars.sequence import (
     turn_number,
     unit_of,
 )
+from tactical.rules.status import words
 
 # --------------------------------------------------------------------------- choices
 
@@ -51,7 +52,7 @@ def end_phase_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
             choice(
                 "bravery-test",
                 side,
-                f"Bravery Test: {key}",
+                f"Bravery Test: the {words(key.split(':', 1)[-1])}",  # not "B:frigates"
                 Field("squadron", "str", required=True, default=key, choices=(key,)),
                 spec="R002.27",
             )

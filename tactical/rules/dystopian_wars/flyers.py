@@ -43,6 +43,14 @@ from tactical.rules.dystopian_wars.measures import (
 from tactical.rules.dystopian_wars.resolving import destroy
 from tactical.rules.dystopian_wars.tables import LARGE_OR_MASSIVE, WING_FUEL, WING_REACH, WING_SIZES
 
+# What a player calls a launched Tiny Flyer of each Wing type (R002.53), not the type's key
+FLYER_NAMES = {
+    "fighter": "Fighter Plane",
+    "dive-bomber": "Dive Bomber",
+    "torpedo-bomber": "Torpedo Bomber",
+    "recon": "Reconnaissance Plane",
+}
+
 # External default cards of launched Tiny Flyers (base game, G.5).
 FLYER_TEMPLATES: dict[str, Mapping[str, Any]] = {
     "fighter": {
@@ -304,7 +312,7 @@ def launch(
         units = [
             Unit(
                 f"{squadron_name}-{k + 1}",
-                f"{wing_type} {k + 1}",
+                f"{FLYER_NAMES[wing_type]} {k + 1}",
                 carrier.side,
                 pose,
                 CircleBase(diameter),

@@ -201,6 +201,8 @@ def test_R002_61_launch_before_moving_within_4_not_activated_this_turn():
     assert len(wing) == 3 and all(
         measures.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
     )
+    # named as a player calls them (R002.53), not by the type's key ("fighter 1")
+    assert [u.name for u in wing] == [f"Fighter Plane {k}" for k in (1, 2, 3)]
     assert flyers.aboard(launched.state, launched.state.unit("cv")) == 0
     assert "A:cv-wing-1" not in sequence.activatable(launched.state, "A")
     with refused("R002.61", "one Wing"):

@@ -441,6 +441,7 @@ def test_R002_19_end_phase_repairs_bravery_drift_then_next_turn():
     state = _run(state, ("end-phase", "A", {}, []))
     assert [c.kind for c in DW.actions(state, end, "A")] == ["damage-repair", "drift"]
     assert [c.kind for c in DW.actions(state, end, "B")] == ["bravery-test"]
+    assert [c.title for c in DW.actions(state, end, "B")] == ["Bravery Test: the b"]
     with refused("R002.19", "first"):
         _run(state, ("end-turn", "A", {}, []))
     odds = (
