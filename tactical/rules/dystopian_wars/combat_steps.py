@@ -136,7 +136,8 @@ def _end_step(state: GameState, step: str) -> tuple[GameState, list[Event]]:
     pending = tuple(tracking.get(state, "pending_removals", ()))
     for unit_id in pending:
         if state.has_unit(unit_id):
-            state = state.without_unit(unit_id)
+            gone = state.unit(unit_id)
+            state = resolving.close_up(state.without_unit(unit_id), gone)
     state = tracking.put(state, pending_removals=())
     return state, [Event.of("step-done", "R002.28", step=step, removed=pending)]
 

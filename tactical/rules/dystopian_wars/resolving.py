@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tactical.dice import Dice
@@ -32,6 +32,7 @@ from tactical.rules.dystopian_wars.combat import (
 from tactical.rules.dystopian_wars.command import commodore_available, commodore_option
 from tactical.rules.dystopian_wars.dicework import PoolRules
 from tactical.rules.dystopian_wars.measures import (
+    contact_graph_connected,
     removable_for_formation,
     weapon_measured_from,
     within_centres,
@@ -281,11 +282,34 @@ def apply_outcome(
 def destroy(
     state: GameState, unit: Unit, *, defer: bool = False, how: str = "destroyed"
 ) -> GameState:
-    """Record the loss and take the model off the table (at the end of a simultaneous step)."""
+    """Record the loss and take the model off the table (at the end of a simultaneous step);
+    a Tiny Flyer's Wing closes up behind it (`close_up`)."""
     state = tracking.record_loss(state, unit, how)
     if defer:
         return tracking.add_to(state, "pending_removals", unit.id)
-    return state.without_unit(unit.id)
+    return close_up(state.without_unit(unit.id), unit)
+
+
+def close_up(state: GameState, gone: Unit) -> GameState:
+    """R002.52: removing a destroyed Tiny Flyer must keep its Wing a valid formation. An
+    attack picks a victim whose removal does (`removable_for_formation`); a Tiny Flyer
+    lost otherwise (a failed Treacherous Terrain Test, say) may have held the Wing
+    together. Its Tiny Flyers are alike, so one whose own removal would leave the rest
+    connected takes the lost one's place: the Wing is then connected as it was without
+    that one (the state unchanged when the Wing is still whole, or none can)."""
+    if not card(gone).is_tiny_flyer:
+        return state
+    wing = squadron_units(state, card(gone).squadron)
+    if len(wing) < 2 or contact_graph_connected(wing):
+        return state
+    for unit_id in removable_for_formation((*wing, gone)):
+        if unit_id == gone.id:
+            continue
+        moved = replace(state.unit(unit_id), pose=gone.pose)
+        closed = tuple(moved if u.id == unit_id else u for u in wing)
+        if contact_graph_connected(closed):
+            return state.replace_unit(moved)
+    return state
 
 
 def _apply_to_wing(

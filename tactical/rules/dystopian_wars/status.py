@@ -301,7 +301,7 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
         reason = f"the counterattacks against {act['side']}'s attack are declared or ended first"
     else:
         reason = (
-            f"the {_squadron_words(str(act['squadron']))}' activation is under way: its "
+            f"the activation of the {_squadron_words(str(act['squadron']))} is under way: its "
             "segments are played in order to the end"
         )
     return Unavailable(side, "Pass", reason, "R002.28")

@@ -91,6 +91,29 @@ def test_R002_52_destroyed_flyers_are_removed_keeping_the_formation():
     assert flyers.formation_valid(tuple(result.state.unit(i) for i in left))
 
 
+def test_R002_52_a_flyer_lost_otherwise_than_to_an_attack_leaves_the_wing_closed_up():
+    """A Tiny Flyer lost to anything but an attack (a failed Treacherous Terrain Test, a
+    collision) may be the one holding the Wing together: another of the Wing's alike Tiny
+    Flyers takes its place, so the Wing stays one formation (an AI game stalled on a Wing
+    that could neither move in formation nor end its movement)."""
+    wing = _wing("B", 20, 14, count=4, squadron="w")  # w0 - w1 - w2 - w3 in a row
+    state = table(unit("a", 21, 40), *wing)
+    middle = state.unit("w1")
+    after = resolving.destroy(state, middle)
+    left = tuple(u for u in after.units if u.side == "B")
+    assert sorted(u.id for u in left) == ["w0", "w2", "w3"]
+    assert flyers.formation_valid(left)
+    moved = [u for u in left if u.pose != state.unit(u.id).pose]
+    assert [(u.id, u.pose) for u in moved] == [("w0", middle.pose)]  # the end one slid in
+    assert [r["id"] for r in tracking.losses(after)] == ["w1"]  # the lost one is recorded
+    # an end Tiny Flyer lost: the Wing is whole as it stands, nothing moves
+    end = resolving.destroy(state, state.unit("w3"))
+    assert all(u.pose == state.unit(u.id).pose for u in end.units)
+    # a lone pair: nothing to close up
+    pair = table(unit("a", 21, 40), *_wing("B", 20, 14, count=2, squadron="w"))
+    assert resolving.destroy(pair, pair.unit("w0")).unit("w1").pose == pair.unit("w1").pose
+
+
 def test_R002_53_a_launched_wing_is_one_type_of_3_to_5_or_one_recon():
     carrier = unit("cv", 30, 10, size="large", carrier_capacity=8, tiny_flyers_aboard=8)
     state = play.setup(table(carrier, unit("b", 30, 40, "B")))

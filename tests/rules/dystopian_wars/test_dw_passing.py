@@ -53,7 +53,7 @@ def test_R002_28_an_activation_under_way_is_played_to_the_end():
         two_fleets(), Action("activate", "A", FrozenMap(squadron="A:line")), ScriptedDice([])
     ).state
     assert refusal(state, "A") == (
-        "the line' activation is under way: its segments are played in order to the end",
+        "the activation of the line is under way: its segments are played in order to the end",
         "R002.28",
     )
     assert refusal(state, "B") is None  # not targeted: nothing is offered it
