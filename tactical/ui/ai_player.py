@@ -397,11 +397,11 @@ class AiDriver:
         if self._future is not None:
             doing = "It is thinking…"
         elif self.pace is None and not self._step_allowed:
-            doing = "Space: its next action (P changes the pace)."
+            doing = "It waits for Space to act (P changes the pace)."
         else:
-            doing = "It acts on its own, at the pace P changes (Space steps)."
-        undo = "Undo takes back to the last human decision."
-        menu = f"The {side} menu above hands the side back to a human."
+            doing = "It acts on its own; Space hurries it, P changes the pace."
+        undo = "Undo goes back to the last human decision."
+        menu = f"Set the {side} menu above to Human to play it yourself."
         return (f"{side} is played by the computer ({level})", doing, f"{undo} {menu}")
 
     # ------------------------------------------------------------------ the log, undo, end

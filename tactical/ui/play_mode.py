@@ -355,6 +355,10 @@ class PlayScreen(TargetPicking, GameFiles):
 
     def apply_current(self) -> Step | None:
         """Enter / Roll: the declaration on the panel (or the move being drawn)."""
+        held = self.hold()
+        if held:  # nothing is declared for the computer, nor once the game is over
+            self.services.set_status(held[0])
+            return None
         if self.move_tool is not None:
             return self.confirm_move()
         action = self.actions.action()
@@ -514,10 +518,11 @@ class PlayScreen(TargetPicking, GameFiles):
         the go); odds computed in the background, once ready."""
         self.ai.update()
         seats = tuple(self.ai.seats.items())
-        if seats != self._seats_for:  # a side handed to the computer or back (its menu)
+        if self.active and seats != self._seats_for:  # a side handed over (its menu)
             self._seats_for = seats
             self.sync()
-        self._update_choices()
+        if self.active:
+            self._update_choices()
         self.actions.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()

@@ -102,6 +102,23 @@ def test_the_panel_says_the_computer_is_thinking_and_lists_again_once_handed_bac
     app.play.close()
 
 
+def test_a_side_handed_to_the_computer_drops_the_declaration_the_human_had_open():
+    app = duel_app({})
+    panel = app.play.actions
+    panel.pick(0)
+    assert panel.picked is not None and panel.roll_button.is_enabled
+    menu = app.play.ai.bar.menus[FED]
+    app.handle(pygame.event.Event(
+        pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu, text=f"{FED}: random"
+    ))  # fmt: skip
+    assert "played by the computer (random)" in panel_text(app)
+    assert panel.picked is None and not panel.roll_button.is_enabled
+    assert app.play.tracker.side_label.text.startswith(f"{FED}: computer")
+    key(app, pygame.K_RETURN)
+    assert app.play.session.step_number == 0
+    app.play.close()
+
+
 def test_once_the_game_is_over_the_panel_shows_the_result_and_next_is_off():
     app = duel_app({FED: "greedy", KLINGON: "greedy"}, pace="No pause")
     session = app.play.session
