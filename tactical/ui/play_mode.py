@@ -7,7 +7,9 @@ the keys and the table's clicks into session calls. It reaches the window
 through `Services` (the status line, the file dialogs, the selection).
 Everything shown comes from what the rule system publishes through the session
 (phases, `ActionChoice` fields, odds reports, steps with their events and
-rolls); nothing here names a rule system.
+rolls); nothing here names a rule system. While the computer has the go, or once
+the game is over, the action panel lists nothing and says why (`hold`), and no
+click, Enter or Next declares anything.
 """
 
 from __future__ import annotations
