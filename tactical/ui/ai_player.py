@@ -402,7 +402,7 @@ class AiDriver:
             doing = "It acts on its own; Space hurries it, P changes the pace."
         undo = "Undo goes back to the last human decision."
         menu = f"Set the {side} menu above to Human to play it yourself."
-        return (f"{side} is played by the computer ({level})", doing, f"{undo} {menu}")
+        return (f"{side}: played by the computer ({level})", doing, f"{undo} {menu}")
 
     # ------------------------------------------------------------------ the log, undo, end
 

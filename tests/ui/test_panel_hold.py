@@ -59,7 +59,7 @@ def test_while_the_computer_has_the_go_the_panel_says_so_and_a_click_does_not_ac
     offered = session.choices()  # what the panel listed for the computer's side before
     assert offered
     text = panel_text(app)
-    assert f"{FED} is played by the computer (greedy)" in text
+    assert f"{FED}: played by the computer (greedy)" in text
     assert "Space" in text and "Undo" in text  # it waits for Space; the human may undo
     assert panel.choices == () and panel.choice_list.item_list == []
     assert "pick an action" not in text
@@ -132,8 +132,10 @@ def test_once_the_game_is_over_the_panel_shows_the_result_and_next_is_off():
     text = panel_text(app)
     assert "Game over" in text and outcome.headline().split(" (")[0] in text
     assert "Undo" in text and "End " not in text
-    assert app.play.actions.choices == () and app.play.actions.choice_list.item_list == []
-    assert not app.play.actions.roll_button.is_enabled
+    panel = app.play.actions
+    assert panel.choices == () and panel.choice_list.item_list == []
+    assert shown_inside(app, panel.problem_box) and not shown_inside(app, panel.choice_list)
+    assert not panel.roll_button.is_enabled
     next_button = app.play.tracker.next_button
     assert not next_button.is_enabled
     steps, length = session.step_number, session.history.length
