@@ -8,6 +8,9 @@ table). Nothing here knows a rule system: the pure helpers turn typed text and
 picked values into an `Action` checked against the same schema the session
 checks (`check_fields`, `with_defaults`), and say why when they cannot.
 
+While nobody at the mouse may declare (the computer has the go, the game is over),
+`set_choices(..., notice=lines)` lists nothing: the lines take the list's place.
+
 The App drives it: `set_choices` after every change of the game, `command(event)`
 for each pygame_gui event, `offer_unit` when a unit is clicked on the table,
 `set_value` when its move tool has drawn a path, `show_odds` with the chart.
@@ -151,6 +154,7 @@ class ActionPanel:
         self.choices: tuple[ActionChoice, ...] = ()
         self.unavailable: tuple[Unavailable, ...] = ()
         self.unavailable_labels: tuple[str, ...] = ()
+        self.notice: tuple[str, ...] = ()  # why nothing may be declared now (see set_choices)
         # whether a path of a choice is drawn with the move tool (its actor is one unit on the
         # table); the App decides, and a path it cannot draw is typed like any other text
         self.drawable: Callable[[ActionChoice], bool] = is_move_choice
@@ -195,15 +199,21 @@ class ActionPanel:
     # ------------------------------------------------------------------ choices
 
     def set_choices(
-        self, choices: Sequence[ActionChoice], unavailable: Sequence[Unavailable] = ()
+        self,
+        choices: Sequence[ActionChoice],
+        unavailable: Sequence[Unavailable] = (),
+        notice: Sequence[str] = (),
     ) -> None:
         """Offer `choices` (in the App's order), then list `unavailable` greyed out (a click
         says why). The picked choice and its values stay when the same choice (kind, actor)
-        is still offered; nothing is rebuilt when nothing changed."""
-        offered = tuple(choices)
-        refused = tuple(unavailable)
-        if offered == self.choices and refused == self.unavailable:
+        is still offered; nothing is rebuilt when nothing changed. With `notice` lines (the
+        first bold) nothing is offered: they take the list's place and Apply stays off."""
+        notice = tuple(notice)
+        offered = () if notice else tuple(choices)
+        refused = () if notice else tuple(unavailable)
+        if (offered, refused, notice) == (self.choices, self.unavailable, self.notice):
             return
+        self.notice = notice
         self.choices = offered
         self.unavailable = refused
         self.labels = unique_labels(offered)
@@ -366,7 +376,9 @@ class ActionPanel:
 
     def _refresh(self) -> None:
         """The problem line and the Roll button after any change."""
-        if self.picked is None:
+        if self.notice:
+            self.problem = " ".join(self.notice)
+        elif self.picked is None:
             self.problem = "pick an action from the list" if self.choices else "nothing to declare"
         elif self._errors:
             self.problem = next(iter(self._errors.values()))
@@ -379,6 +391,9 @@ class ActionPanel:
             # the line takes room only while there is a problem; the odds take it back
             self._layout()
         text = "" if self.problem is None else escape(self.problem)
+        if self.notice:
+            head, *rest = (escape(line) for line in self.notice)
+            text = "<br>".join([f"<b>{head}</b>", *rest])
         if self.problem_box.html_text != text:
             self.problem_box.set_text(text)
         label = self._button_label()
@@ -657,7 +672,8 @@ class ActionPanel:
         rows = max(MIN_LIST_ROWS, min(LIST_ROWS, (height * 2 // 5 - LIST_BORDER) // LIST_ITEM))
         list_height = rows * LIST_ITEM + LIST_BORDER
         y = PAD
-        self.choice_list.set_relative_position((PAD, y))
+        # a notice takes the list's place; the list is parked under the panel's edge
+        self.choice_list.set_relative_position((PAD, height + list_height if self.notice else y))
         self.choice_list.set_dimensions((inner, list_height))
         y += list_height + PAD
         bottom = height - PAD - BUTTON_HEIGHT
@@ -672,8 +688,10 @@ class ActionPanel:
         # (computing, refused) and the problem line goes under it
         self._caption_at = (PAD, y)
         self.odds_caption.set_dimensions((inner, CAPTION_HEIGHT))
-        self.problem_box.set_dimensions((inner, PROBLEM_HEIGHT))
-        if self.problem is not None:
+        self.problem_box.set_dimensions((inner, list_height if self.notice else PROBLEM_HEIGHT))
+        if self.notice:
+            self.problem_box.set_relative_position((PAD, PAD))
+        elif self.problem is not None:
             self.problem_box.set_relative_position((PAD, y + CAPTION_HEIGHT))
         else:
             # parked below the panel's edge, where the panel clips it, rather than hidden:

@@ -14,6 +14,8 @@
 - `undo_count`: how many steps Undo takes back in solo play: the computer's steps and the
   human's last decision before them.
 - `end_banner`: the result, the score and why, drawn over the table once the game is over.
+- `AiDriver.hold`: what the action panel says instead of its choices while the computer
+  has the go (its level, what it is at) or the game is over, and what the human may do.
 
 Nothing here names a rule system.
 """
@@ -381,6 +383,26 @@ class AiDriver:
         """Forget a decision under way (the game it was for has changed)."""
         self._future = None
         self._asked_for = None
+
+    def hold(self, game: Game) -> tuple[str, ...]:
+        """The action panel's lines while nobody at the mouse may declare, () while a human
+        has the go: the first says why and stays while the computer's go lasts (the tracker
+        shows it on Next), the next what the computer is at, the last what the human may do."""
+        if game.outcome is not None:
+            return (f"Game over: {game.outcome.headline()}", "Undo goes back before the end.")
+        side = game.side_to_act
+        level = self.seats.get(side)
+        if level is None:
+            return ()
+        if self._future is not None:
+            doing = "It is thinking…"
+        elif self.pace is None and not self._step_allowed:
+            doing = "It waits for Space to act (P changes the pace)."
+        else:
+            doing = "It acts on its own; Space hurries it, P changes the pace."
+        undo = "Undo goes back to the last human decision."
+        menu = f"Set the {side} menu above to Human to play it yourself."
+        return (f"{side}: played by the computer ({level})", doing, f"{undo} {menu}")
 
     # ------------------------------------------------------------------ the log, undo, end
 

@@ -16,15 +16,8 @@ from pathlib import Path
 from tactical.errors import UserError
 from tactical.session.controller import Session
 from tactical.session.replay import Replay
+from tactical.ui.files import free_name
 from tactical.ui.services import Services
-
-
-def free_name(stem: str, suffix: str) -> Path:
-    """`stem-N.suffix` in the current folder with the first N not taken."""
-    number = 1
-    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
-        number += 1
-    return target
 
 
 class GameFiles:

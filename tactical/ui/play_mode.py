@@ -7,7 +7,9 @@ the keys and the table's clicks into session calls. It reaches the window
 through `Services` (the status line, the file dialogs, the selection).
 Everything shown comes from what the rule system publishes through the session
 (phases, `ActionChoice` fields, odds reports, steps with their events and
-rolls); nothing here names a rule system.
+rolls); nothing here names a rule system. While the computer has the go, or once
+the game is over, the action panel lists nothing and says why (`hold`), and no
+click, Enter or Next declares anything.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
 from tactical.ui.ai_player import AiDriver
-from tactical.ui.declaration import unit_fields
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.odds_chart import odds_chart
@@ -37,6 +38,7 @@ from tactical.ui.odds_view import OddsBoard, ProcessOdds
 from tactical.ui.play_files import GameFiles
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
+from tactical.ui.play_targets import TargetPicking
 from tactical.ui.results import concerned, last_hits, log_lines, note_lines, step_status
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, Services
@@ -50,11 +52,10 @@ MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
     " back a step; Enter or Move confirms, Esc cancels"
 )
-MAX_PREFETCH = 40  # targets of one declaration whose odds are computed ahead
 MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
-class PlayScreen(GameFiles):
+class PlayScreen(TargetPicking, GameFiles):
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
     def __init__(self, services: Services, session: Session) -> None:
@@ -84,6 +85,7 @@ class PlayScreen(GameFiles):
         self._move_card_for: tuple | None = None
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
+        self._seats_for: tuple | None = None
         # steps the screen made for a side that could only pass, with the reason said
         self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
         self.layout()
@@ -161,10 +163,12 @@ class PlayScreen(GameFiles):
         else:  # nobody plays a replay: the prompt says where it stands
             view = replace(view, replay=ReplayView(self.replay.index, self.replay.length))
         refusal = game.pass_refusal() if self.replay is None else None
+        refused = None if refusal is None else _cited(refusal.reason, refusal.spec_id)
+        held = self.hold()  # the computer's go, or the game over: Next is off, and says why
         self.tracker.update(
             view,
-            can_pass=self.replay is None,
-            pass_refused=None if refusal is None else _cited(refusal.reason, refusal.spec_id),
+            can_pass=self.replay is None and not held,
+            pass_refused=held[0] if held else refused,
         )
         self._update_choices()
         self._update_log()
@@ -186,12 +190,23 @@ class PlayScreen(GameFiles):
             [c for c in ordered if c.kind != PASS] + [c for c in ordered if c.kind == PASS]
         )
 
+    def hold(self) -> tuple[str, ...]:
+        """Why nobody at the mouse may declare now, in lines for the panel (`AiDriver.hold`)."""
+        return () if self.replay is not None else self.ai.hold(self.game)
+
     def _update_choices(self) -> None:
-        key = (self.game if self.replay is None else None, self.services.view.selected, self.replay)
+        held = self.hold()
+        game = self.game if self.replay is None else None
+        key = (game, self.services.view.selected, self.replay, held)
         if key == self._choices_for:
             return
+        if held and self.move_tool is not None:
+            self.cancel_move()  # a move drawn for a side the computer now plays
         self._choices_for = key
-        self.actions.set_choices(self.ordered_choices(), self.unavailable())
+        if held:
+            self.actions.set_choices((), (), held)
+        else:
+            self.actions.set_choices(self.ordered_choices(), self.unavailable())
 
     def unavailable(self) -> tuple[Unavailable, ...]:
         """The actions of the phase the side to act cannot take now, with the rules' reasons."""
@@ -287,7 +302,10 @@ class PlayScreen(GameFiles):
             commands[name]()
 
     def panel_command(self, name: str, action: Action | None, reason: str = "") -> None:
-        if name == "unavailable":
+        held = self.hold()
+        if held and name in ("apply", "confirm-move", "move", "picked"):
+            self.services.set_status(held[0])  # nothing declares for the computer
+        elif name == "unavailable":
             self.services.set_status(reason)
         elif name == "details":
             self._shown_odds = None  # redrawn with the secondary sections shown or collapsed
@@ -339,6 +357,10 @@ class PlayScreen(GameFiles):
 
     def apply_current(self) -> Step | None:
         """Enter / Roll: the declaration on the panel (or the move being drawn)."""
+        held = self.hold()
+        if held:  # nothing is declared for the computer, nor once the game is over
+            self.services.set_status(held[0])
+            return None
         if self.move_tool is not None:
             return self.confirm_move()
         action = self.actions.action()
@@ -349,8 +371,12 @@ class PlayScreen(GameFiles):
         return self.do(action)
 
     def next_go(self) -> Step | None:
-        """Next: the side to act passes its go (the tracker's Next, key N)."""
+        """Next: the side to act passes its go (the tracker's Next, key N); not the computer's."""
         if self.replay is not None:
+            return None
+        held = self.hold()
+        if held:
+            self.services.set_status(held[0])
             return None
         try:
             step = self.session.pass_go()
@@ -431,80 +457,6 @@ class PlayScreen(GameFiles):
             f"reset to the start of the activation: step {self.session.step_number}"
         )
 
-    # ------------------------------------------------------------------ the table
-
-    def click_unit(self, unit_id: str) -> bool:
-        """A click on a unit while a declaration is open: it fills a unit field (a target)."""
-        if self.replay is not None or self.actions.picked is None or self.move_tool is not None:
-            return False
-        field = self.actions.offer_unit(unit_id)
-        if field is None:
-            return False
-        spec = next((f for f in self.actions.picked.fields if f.name == field), None)
-        unit = self.session.state.unit(unit_id) if self.session.state.has_unit(unit_id) else None
-        shown = unit.name or unit_id if unit is not None else unit_id
-        self.services.set_status(f"{spec.label if spec else field}: {shown}")
-        self.refresh_odds()
-        return True
-
-    def hover(self, unit_id: str | None) -> None:
-        """Hovering a unit a declaration could take: its odds are shown (computed ahead)."""
-        target = None
-        choice = self.actions.picked
-        if (
-            unit_id is not None
-            and choice is not None
-            and self.move_tool is None
-            and unit_id in self._open_unit_choices(choice)
-        ):
-            target = unit_id
-        if target != self._hover_target:
-            self._hover_target = target
-            self.refresh_odds()
-
-    def _open_unit_choices(self, choice: ActionChoice) -> tuple[str, ...]:
-        unit_ids = tuple(unit.id for unit in self.session.state.units)
-        names = unit_fields(choice, unit_ids)
-        if not names:
-            return ()
-        field = next(f for f in choice.fields if f.name == names[0])
-        return tuple(field.choices or ())
-
-    def _hover_action(self) -> Action | None:
-        choice = self.actions.picked
-        if self._hover_target is None or choice is None:
-            return None
-        names = unit_fields(choice, tuple(unit.id for unit in self.session.state.units))
-        values = {**self.actions.values, names[0]: self._hover_target}
-        return Action(choice.kind, choice.actor, FrozenMap(values))
-
-    def prefetch_targets(self) -> None:
-        """The odds of the picked declaration against every unit it may take, nearest first."""
-        choice = self.actions.picked
-        if choice is None or self.replay is not None:
-            return
-        unit_ids = tuple(unit.id for unit in self.session.state.units)
-        names = unit_fields(choice, unit_ids)
-        if not names:
-            return
-        field = next(f for f in choice.fields if f.name == names[0])
-        state = self.session.state
-        # a field may offer "" (none: a spotter left out) besides the units
-        candidates = [uid for uid in field.choices or () if uid and state.has_unit(uid)]
-        if state.has_unit(choice.actor):
-            actor = state.unit(choice.actor)
-            candidates.sort(
-                key=lambda uid: (
-                    (state.unit(uid).x - actor.x) ** 2 + (state.unit(uid).y - actor.y) ** 2
-                )
-            )
-        base = self.actions.values
-        actions = [
-            Action(choice.kind, choice.actor, FrozenMap({**base, names[0]: uid}))
-            for uid in candidates[:MAX_PREFETCH]
-        ]
-        self.odds.prefetch(self.game, actions)
-
     def refresh_odds(self) -> None:
         """The chart on the panel: the hovered target's odds, else the declaration's; while a
         move is drawn, the move tool's card."""
@@ -564,8 +516,15 @@ class PlayScreen(GameFiles):
         self.actions.show_odds(surface, caption)
 
     def update(self) -> None:
-        """Once a frame: the computer's go; odds computed in the background, once ready."""
+        """Once a frame: the computer's go (the panel says what it is at, the tracker who has
+        the go); odds computed in the background, once ready."""
         self.ai.update()
+        seats = tuple(self.ai.seats.items())
+        if self.active and seats != self._seats_for:  # a side handed over (its menu)
+            self._seats_for = seats
+            self.sync()
+        if self.active:
+            self._update_choices()
         self.actions.update()
         if self.active and self.actions.picked is not None and self._shown_odds is None:
             self.refresh_odds()
@@ -595,23 +554,6 @@ class PlayScreen(GameFiles):
         """The latest steps that struck or aimed at the unit, in words, newest first."""
         game = self.replay.frame().game if self.replay is not None else self.session.game
         return last_hits(game, unit_id)
-
-    def pair_source(self) -> str | None:
-        """During an attack (a declaration with a unit to take is open), the attacker: the
-        pair panel measures from it to the hovered unit."""
-        choice = self.actions.picked
-        if choice is None or self.move_tool is not None or self.replay is not None:
-            return None
-        if not self.session.state.has_unit(choice.actor) or not self._open_unit_choices(choice):
-            return None
-        return choice.actor
-
-    def target_ids(self) -> tuple[str, ...]:
-        """Units the open declaration may still take: ringed on the table."""
-        choice = self.actions.picked
-        if choice is None or self.move_tool is not None or self.replay is not None:
-            return ()
-        return self._open_unit_choices(choice)
 
     def draw(self, surface: pygame.Surface) -> None:
         """The overlays of play: target rings and the move preview."""

@@ -10,7 +10,6 @@ names it in the legend. Nothing here changes the game.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pygame
 
@@ -23,6 +22,7 @@ from tactical.threat.reach import Reach, reach
 from tactical.ui.background import PENDING, Background
 from tactical.ui.camera import Camera
 from tactical.ui.card import write_card
+from tactical.ui.files import free_name
 from tactical.ui.fonts import Fonts
 from tactical.ui.layers import LegendEntry, UnitShapes, draw_units
 from tactical.ui.threat_layer import (
@@ -133,7 +133,7 @@ class ThreatOverlays:
     def _write_card(self, state: GameState, selected: str | None, hovered: str | None) -> str:
         if selected is None or hovered is None or selected == hovered:
             return "card: select the firer, hover the target, then press K"
-        target = _free_name("tactical-card", ".png")
+        target = free_name("tactical-card", ".png")
         written = write_card(state, selected, hovered, target)
         return f"adjudication card, {selected} firing on {hovered}: wrote {written}"
 
@@ -250,10 +250,3 @@ class ThreatOverlays:
         except UserError:
             return ()
         return tuple(threat_legend(found, self.threat_mode == "damage", found_reach, advice))
-
-
-def _free_name(stem: str, suffix: str) -> Path:
-    number = 1
-    while (target := Path.cwd() / f"{stem}-{number}{suffix}").exists():
-        number += 1
-    return target

@@ -29,8 +29,7 @@ from tactical.rules import registry
 from tactical.rules.base import RuleSystem
 from tactical.session.controller import Session
 from tactical.ui.chrome import TopBar, file_dialog, message_window, png_bytes
-from tactical.ui.files import builtin_note, dialog_start, same_file
-from tactical.ui.play_files import free_name
+from tactical.ui.files import builtin_note, dialog_start, free_name, same_file
 from tactical.ui.view import ViewState
 
 if TYPE_CHECKING:

@@ -77,3 +77,20 @@ def test_the_cycle_check_sees_loops():
     assert find_cycles({"a": {"b"}, "b": {"a"}}) == [("a", "b", "a")]
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [("a", "b", "c", "a")]
     assert find_cycles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_the_free_file_name_is_defined_once_and_skips_names_taken(tmp_path, monkeypatch):
+    """One `free_name` for every file the screen writes without asking (log, view, card):
+    no ui module defines its own copy, and the name it gives is the first one not taken."""
+    from tactical.ui import files
+
+    defined = sorted(
+        path.stem
+        for path in UI.glob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name.lstrip("_") == "free_name"
+    )
+    assert defined == ["files"]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tactical-log-1.txt").write_text("taken", encoding="utf-8")
+    assert files.free_name("tactical-log", ".txt") == tmp_path / "tactical-log-2.txt"
