@@ -295,7 +295,8 @@ class AiDriver:
         side, seat = command[1].split(":", 1)
         self.set_seat(side, seat)
         who = "a human" if seat == HUMAN else f"the computer ({seat})"
-        self.screen.services.set_status(f"{side} is played by {who}")
+        # "Side: played by …" reads right for a plural side's name too ("Cylons")
+        self.screen.services.set_status(f"{side}: played by {who}")
         return True
 
     def key(self, event: pygame.event.Event) -> bool:

@@ -97,6 +97,7 @@ def test_the_panel_says_the_computer_is_thinking_and_lists_again_once_handed_bac
     ))  # fmt: skip
     text = panel_text(app)
     assert "computer" not in text and "pick an action from the list" in text
+    assert app.view.status == f"{FED}: played by a human"  # reads right for "Cylons" too
     assert app.play.actions.choices and app.play.tracker.next_button.is_enabled
     assert app.play.tracker.side_label.text.startswith(f"{FED} to act")
     app.play.close()
