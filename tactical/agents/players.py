@@ -371,7 +371,7 @@ class GreedyPlayer(Player):
                     if effect is not None and effect.expected - base > best:
                         best, named = effect.expected - base, choice.title
             if best > 0:
-                why = f"{item.why}; then {named}: {100 * best:+.1f}%"
+                why = f"{item.why}; then {named}: {signed(best)}"
                 scored[k] = replace(item, score=item.score + LATER_WEIGHT * best, why=why)
 
     @staticmethod
@@ -418,7 +418,7 @@ class GreedyPlayer(Player):
                 )
                 why = (
                     f"{title} at {unit_name(game.state, candidate.target)}: expected material gain "
-                    f"{100 * gained:+.1f}% when it is rolled ({how})"
+                    f"{signed(gained)} when it is rolled ({how})"
                 )
                 score += LATER_WEIGHT * gained
                 return Scored(
@@ -486,7 +486,7 @@ class GreedyPlayer(Player):
         path = f" {action.params['path']}" if "path" in action.params else ""
         if abs(delta) > 1e-9:
             how = f"exact odds over {outcomes} outcomes" if exact else f"{outcomes} sample rolls"
-            head = f"{title}{path}: expected material gain {100 * delta:+.1f}% ({how})"
+            head = f"{title}{path}: expected material gain {signed(delta)} ({how})"
         else:
             head = f"{title}{path}"
         return f"{head}; {where}" if where else head
@@ -552,7 +552,7 @@ class GreedyPlayer(Player):
         gain = after.score - before.score
         words = (
             f"holds {round(100 * after.holds)}% of the enemy in arc and range, "
-            f"in reach of {round(100 * after.held_by)}% (gain {100 * gain:+.1f})"
+            f"in reach of {round(100 * after.held_by)}% (gain {signed(gain, '')})"
         )
         contact, state = plan.collision, game.state
         if (
@@ -564,6 +564,12 @@ class GreedyPlayer(Player):
             gain -= AVOIDED
             words += f"; rams {unit_name(state, contact.id)} of its own side"
         return gain, words
+
+
+def signed(share: float, unit: str = "%") -> str:
+    """A share as a signed percentage with one decimal, "+1.4%"; one that rounds to
+    nothing reads "+0.0%", never "-0.0%"."""
+    return f"{round(100 * share, 1) + 0.0:+.1f}{unit}"
 
 
 def sampled(options: list[Candidate], count: int, rng: random.Random) -> list[Candidate]:
@@ -685,12 +691,12 @@ class SearchPlayer(Player):
         mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
         how = (
-            f"{100 * gains[best]:+.1f}% over the one-step choice"
+            f"{signed(gains[best])} over the one-step choice"
             if best
             else "none of the others did better"
         )
         why = (
-            f"{chosen.why} | search: material {100 * mean:+.1f}% on average over "
+            f"{chosen.why} | search: material {signed(mean)} on average over "
             f"{len(means[best])} play-outs ({played} for {len(ranked)} candidates, the same "
             f"dice for each), {how}"
         )

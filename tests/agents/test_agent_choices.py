@@ -458,3 +458,10 @@ def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_en
         assert set(turns) == {game.turn} and len(turns) < 200
     else:
         assert max(turns) > game.turn
+
+
+def test_a_why_reads_a_gain_that_rounds_to_nothing_as_plus_zero():
+    """A player reads "+0.0%", never "-0.0%" (a loss of a millionth, rounded)."""
+    assert players.signed(-0.00001) == "+0.0%"
+    assert players.signed(0.0143) == "+1.4%" and players.signed(-0.0251) == "-2.5%"
+    assert players.signed(0.02, "") == "+2.0"
