@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
-from tactical.rules.base import ActionChoice, Field, TurnPosition
+from tactical.rules.base import ActionChoice, Field, TurnPosition, unit_name
 from tactical.rules.cortex_space import (
     bombardment,
     collisions,
@@ -296,7 +296,7 @@ def _launch_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionCh
                 ActionChoice(
                     "fire-missile",
                     unit.id,
-                    f"{unit.name}: fire {weapon_name} at {target}",
+                    f"{unit.name}: fire {weapon_name} at {unit_name(state, target)}",
                     (_fixed_field("weapon", weapon_name), _fixed_field("target", target)),
                     "R003.39",
                 )
