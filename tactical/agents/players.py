@@ -471,8 +471,14 @@ class GreedyPlayer(Player):
             return worth if left >= hint.eager_turns else -PROGRESS
         if candidate.is_move:
             return PROGRESS
-        if rolled or action.actor in game.sides or candidate.target is not None:
-            return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
+        if action.actor in game.sides:
+            return PROGRESS  # a side's own step of the sequence
+        if rolled or candidate.target is not None:
+            # `rolled`: applying it rolled dice (a roll, seen without odds). The very same
+            # roll again by the same unit in the same turn is made for nothing: it only
+            # sets again what the first set (a Cortex ship's defense roll, at a growing
+            # multiple-action penalty), or tries again what the first missed
+            return -PROGRESS if self.made_this_turn(game, action) else PROGRESS
         if not settle:
             return None
         try:
@@ -480,6 +486,18 @@ class GreedyPlayer(Player):
         except UserError:
             rolls = False
         return PROGRESS if rolls else -PROGRESS
+
+    @staticmethod
+    def made_this_turn(game: Game, action: Action) -> bool:
+        """Whether the same unit already made this very action (kind and parameters) in
+        the current turn."""
+        for step in reversed(game.steps):
+            if step.before.turn != game.turn:
+                return False
+            made = step.action
+            if (made.actor, made.kind, made.params) == (action.actor, action.kind, action.params):
+                return True
+        return False
 
     @staticmethod
     def describe(

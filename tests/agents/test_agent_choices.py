@@ -15,6 +15,7 @@ from tactical.agents import (
     SearchPlayer,
     hints,
     make_player,
+    mirrored,
     play_game,
     players,
     with_options,
@@ -523,3 +524,23 @@ def test_a_why_reads_a_gain_that_rounds_to_nothing_as_plus_zero():
     assert players.signed(-0.00001) == "+0.0%"
     assert players.signed(0.0143) == "+1.4%" and players.signed(-0.0251) == "-2.5%"
     assert players.signed(0.02, "") == "+2.0"
+
+
+def test_the_same_roll_again_by_the_same_unit_in_a_turn_is_not_made_for_nothing():
+    """R003.47 / R003.8: a Cortex ship's Agility roll sets its defense for the turn, and
+    each further action of its crew is at a growing multiple-action penalty; rolled again
+    it only sets the defense again, likely lower. The greedy player rolled such steps on
+    for dozens of steps a ship (the one-step look sees nothing come of them): the very
+    same roll again by the same unit in the same turn now ranks below passing."""
+    state = load_map(builtin_map("cortex-space"))
+    game = Game.new(mirrored(state, state.sides[0]), 0)
+    player = GreedyPlayer(1)
+    made: list[tuple[str, str]] = []
+    while game.turn == 1 and not game.over:
+        decision = player.decide(game)
+        action = decision.action
+        if action.kind != "pass" and action.actor not in game.sides:
+            made.append((action.actor, action.kind, tuple(sorted(action.params.items()))))
+        game = decision.after
+    assert made and len(made) == len(set(made))  # no roll made twice by a ship in the turn
+    assert game.steps[-1].number < 80  # it was well over a hundred: rolls until stalled
