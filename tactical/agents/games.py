@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tactical.agents.evaluation import Material
-from tactical.agents.players import Decision, Player, make_player
+from tactical.agents.levels import make_player
+from tactical.agents.players import Decision, Player
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState

@@ -28,7 +28,7 @@ class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (k
   eager kind to pay off (default 1: none in the game's last turn, whose end it never
   sees); with fewer left (the scenario's `turn_limit`), it is not made for nothing.
 - `playout_steps`, `playout_turn_end`: how far the `search` level's play-outs look
-  where its budget leaves it open (None: the players' defaults, `players.HORIZON` steps
+  where its budget leaves it open (None: the players' defaults, `search.HORIZON` steps
   and no further than the turn's end). A system whose choices pay off turns later
   (which shield faces the enemy, when to close) needs play-outs that see the next
   turn; one with many procedural steps a turn needs more steps to see the same play.

@@ -20,6 +20,7 @@ from tactical.agents import (
     players,
     with_options,
 )
+from tactical.agents import search as search_level
 from tactical.agents.candidates import candidates, field_values, move_paths
 from tactical.agents.evaluation import (
     ATTACK_NODES,
@@ -30,14 +31,8 @@ from tactical.agents.evaluation import (
     expected_value,
     stratified,
 )
-from tactical.agents.players import (
-    AVOIDED,
-    CLOSE_CALL,
-    SEARCH_MARGIN,
-    beats_one_step,
-    clearly_better,
-    sampled,
-)
+from tactical.agents.players import AVOIDED, sampled
+from tactical.agents.search import CLOSE_CALL, SEARCH_MARGIN, beats_one_step, clearly_better
 from tactical.dice import TooManyOutcomes, enumerate_outcomes, numbered_die
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
@@ -398,7 +393,7 @@ def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
     assert 0 < gap < CLOSE_CALL
     budget = Budget(playouts=6, seconds=None, width=3, horizon=3)
     assert "play-outs" in SearchPlayer(4, budget).decide(game).why  # a close call
-    monkeypatch.setattr(players, "CLOSE_CALL", gap / 2)
+    monkeypatch.setattr(search_level, "CLOSE_CALL", gap / 2)
     decision = SearchPlayer(4, budget).decide(game)
     assert "a clear call" in decision.why and "play-outs" not in decision.why
     assert decision.action == GreedyPlayer(4).decide(game).action
@@ -470,7 +465,7 @@ def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
 def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_end):
     """A play-out's later steps are the same turn's (the default): it stops as the turn
     ends however long its horizon; without `turn_end` it plays on into the next turn."""
-    assert Budget().reach(hints.NONE) == (players.HORIZON, True)
+    assert Budget().reach(hints.NONE) == (search_level.HORIZON, True)
     game = Game.new(short_scenario("heavy-combat", turns=4), 0)
     search = SearchPlayer(4, Budget(playouts=1, seconds=None, horizon=200, turn_end=turn_end))
     turns: list[int] = []
@@ -499,7 +494,7 @@ def test_a_rule_systems_hints_set_how_far_play_outs_look_where_the_budget_leaves
     assert Budget().reach(declared) == (30, False)
     assert Budget(horizon=5).reach(declared) == (5, False)
     assert Budget(turn_end=True).reach(declared) == (30, True)
-    assert Budget().reach(hints.declared_hints({})) == (players.HORIZON, True)
+    assert Budget().reach(hints.declared_hints({})) == (search_level.HORIZON, True)
     game = Game.new(short_scenario("heavy-combat", turns=4), 0)
     hints.register(game.rules, hints.Hints(playout_steps=200, playout_turn_end=False))
     try:
