@@ -250,14 +250,14 @@ def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
 def clearly_better(diffs: list[float], margin: float = SEARCH_MARGIN) -> bool:
     """Whether paired gains over the one-step choice say it is beaten: a mean gain above
     `margin` and above its own standard error (noise of a few play-outs alone does not
-    overturn the exact one-step look)."""
-    if not diffs:
+    overturn the exact one-step look). A single play-out has no spread to weigh its gain
+    against: it never does (on screen, where a round of long play-outs can fill the
+    second a decision is given, search then keeps the greedy choice)."""
+    if len(diffs) < 2:
         return False
     mean = sum(diffs) / len(diffs)
     if mean <= margin:
         return False
-    if len(diffs) < 2:
-        return True
     variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
     return mean > math.sqrt(variance / len(diffs))
 

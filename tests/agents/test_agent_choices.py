@@ -367,6 +367,7 @@ def test_a_quick_players_sample_weighs_every_choice_before_a_second_set():
 
 def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error():
     assert not clearly_better([])
+    assert not clearly_better([0.5])  # one play-out: no spread to weigh it against
     assert not clearly_better([SEARCH_MARGIN, SEARCH_MARGIN])  # not above the margin
     assert clearly_better([0.02, 0.02, 0.02])  # the same gain in every play-out
     assert clearly_better([0.03, 0.01, 0.02])  # mean 0.02, standard error 0.0058
