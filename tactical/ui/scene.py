@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +77,7 @@ class SceneRenderer:
         # label layouts by (units, scale, origin fraction, selected or None), newest last
         self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout]] = OrderedDict()
         self._sprites = UnitSprites()
+        self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
         self._static_generation = 0  # names the static picture in use: composites depend on it
         self._generations = 0  # static pictures drawn so far
         self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
@@ -91,10 +93,12 @@ class SceneRenderer:
         selected: str | None = None,
         sight_lines: bool = True,
         overlay: bool = True,
+        tokens: Mapping[str, pygame.Rect] | None = None,
     ) -> SelectionView | None:
         """Draw one frame onto `target`; returns the selection's view (for legends, panels).
         `overlay=False` draws the selected unit highlighted but without its arcs, rings and
-        lines of sight (a move being drawn shows them where it ends instead)."""
+        lines of sight (a move being drawn shows them where it ends instead). `tokens` are
+        where the units' status tokens go (`StatusBoard.token_boxes`): no name covers one."""
         base = self.static_layer(state, camera, system, target.get_size())
         view = None
         base_key: Any = ("static", self._static_generation)
@@ -102,7 +106,9 @@ class SceneRenderer:
             view = self.selection(state, system, selected, sight_lines)
             base = self.composite(base, view, camera, state)
             base_key = self._overlay.key if self._overlay else None
-        key = (base_key, state.units, camera, selected, target.get_size())
+        self._tokens = tokens
+        token_key = _tokens_key(tokens)
+        key = (base_key, state.units, camera, selected, target.get_size(), token_key)
         frame = self._frame
         if frame is None or frame.key != key:
             picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
@@ -114,8 +120,8 @@ class SceneRenderer:
             )
             first = None
             if selected is not None:
-                first = self._label_layout(shapes, camera, selected)
-            self._label_layout(shapes, camera).draw(picture, camera, first)
+                first = self._label_layout(shapes, camera, selected, tokens)
+            self._label_layout(shapes, camera, None, tokens).draw(picture, camera, first)
             self._frame = frame = _Cached(key, picture)
         target.blit(frame.value, (0, 0))
         return view
@@ -171,15 +177,50 @@ class SceneRenderer:
     ) -> list[pygame.Rect]:
         """Where the units' name labels of the last frame go on screen (from the layouts
         `draw` placed: nothing is placed again)."""
-        shapes = self.unit_shapes(state)
-        layouts = [self._label_layout(shapes, camera)]
-        if selected is not None:
-            layouts.append(self._label_layout(shapes, camera, selected))
+        layouts = self.label_layouts(state, camera, selected)
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
         return [rect.move(dx, dy) for layout in layouts for rect in layout.rects]
 
+    def drawn_labels(
+        self, state: GameState, camera: Camera, size: tuple[int, int], selected: str | None = None
+    ) -> list[tuple[str, pygame.Rect, tuple[tuple[int, int], tuple[int, int]] | None]]:
+        """The units' names the last frame (of `size` pixels) shows: each unit's id, where
+        its text is on screen and its leader line (None beside its unit)."""
+        layouts = self.label_layouts(state, camera, selected)
+        first = layouts[1] if len(layouts) > 1 else None
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        found = []
+        clip = pygame.Rect((0, 0), size)
+        for layout, mine in ((layouts[0], first), (first, None)):
+            if layout is None:
+                continue
+            for k in layout.shown(clip, camera, mine):
+                leader = layout.leaders[k]
+                if leader is not None:
+                    leader = (
+                        (leader[0][0] + dx, leader[0][1] + dy),
+                        (leader[1][0] + dx, leader[1][1] + dy),
+                    )
+                found.append((layout.units[k], layout.rects[k].move(dx, dy), leader))
+        return found
+
+    def label_layouts(
+        self, state: GameState, camera: Camera, selected: str | None = None
+    ) -> list[LabelLayout]:
+        """The label layouts of the last frame (the whole table's, then the selected
+        unit's), with the status tokens `draw` was given."""
+        shapes, tokens = self.unit_shapes(state), self._tokens
+        layouts = [self._label_layout(shapes, camera, None, tokens)]
+        if selected is not None:
+            layouts.append(self._label_layout(shapes, camera, selected, tokens))
+        return layouts
+
     def _label_layout(
-        self, shapes: UnitShapes, camera: Camera, only: str | None = None
+        self,
+        shapes: UnitShapes,
+        camera: Camera,
+        only: str | None = None,
+        tokens: Mapping[str, pygame.Rect] | None = None,
     ) -> LabelLayout:
         """The labels of every unit (or of `only`, the selected unit, drawn over the rest,
         which give way to it), placed once per set of units and zoom: panning by whole
@@ -188,10 +229,11 @@ class SceneRenderer:
         fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
         # the shapes by identity (hashing a thousand units per frame costs a frame), kept
         # alive with the layout so that the id is not reused meanwhile
-        key = (id(shapes), camera.scale, fraction, only)
+        key = (id(shapes), camera.scale, fraction, only, _tokens_key(tokens))
         entry = self._labels.pop(key, None)
         if entry is None:
-            entry = (shapes, layout_labels(shapes, camera, self.fonts, only=only))
+            layout = layout_labels(shapes, camera, self.fonts, only=only, tokens=tokens)
+            entry = (shapes, layout)
         self._labels[key] = entry
         layout = entry[1]
         while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
@@ -328,3 +370,10 @@ def _uncovered(rect: pygame.Rect, shift: tuple[int, int]) -> list[pygame.Rect]:
     elif dy < 0:
         strips.append(pygame.Rect(rect.left, rect.bottom + dy - band, rect.width, -dy + band))
     return [strip.clip(rect) for strip in strips]
+
+
+def _tokens_key(tokens: Mapping[str, pygame.Rect] | None) -> tuple:
+    """The status tokens' places as a value (pygame rectangles do not hash)."""
+    if not tokens:
+        return ()
+    return tuple((unit_id, tuple(rect)) for unit_id, rect in tokens.items())

@@ -88,6 +88,26 @@ class StatusBoard:
             self._for, self._statuses = (state, system.id), found
         return self._statuses
 
+    def token_boxes(
+        self, camera: Camera, state: GameState, system: RuleSystem, fonts: Fonts
+    ) -> dict[str, pygame.Rect]:
+        """Where every unit's token goes (those big enough on screen to carry one), by
+        unit id, in pixels from the camera origin's whole part (the same for every pan by
+        whole pixels): the units' names are laid out clear of them. Measured, not drawn."""
+        statuses = self.statuses(state, system)
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        local = camera.panned(-dx, -dy)
+        _, sizes, _ = self._measured(state)
+        found = {}
+        for unit, size in zip(state.units, sizes, strict=True):
+            status = statuses.get(unit.id)
+            extent = size * camera.scale / 2
+            if status is None or extent < MIN_EXTENT:
+                continue
+            cx, cy = local.to_screen(unit.x, unit.y)
+            found[unit.id] = draw_token(None, fonts, status, (cx, cy - extent - GAP))
+        return found
+
     def draw(
         self,
         surface: pygame.Surface,
@@ -193,10 +213,11 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
 
 
 def draw_token(
-    surface: pygame.Surface, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
+    surface: pygame.Surface | None, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
 ) -> pygame.Rect:
     """The token with its bottom centre at `bottom`: bars and pips stacked (its marks are
-    placed with every unit's, `StatusBoard.draw`)."""
+    placed with every unit's, `StatusBoard.draw`); its pixels. With no `surface`, only
+    where it would go."""
     x, y = bottom
     drawn = pygame.Rect(round(x), round(y), 0, 0)
     for value in reversed(status.tokens):
@@ -212,9 +233,13 @@ def draw_token(
     return drawn
 
 
-def _bar(surface: pygame.Surface, fraction: float, bottom: tuple[float, float]) -> pygame.Rect:
+def _bar(
+    surface: pygame.Surface | None, fraction: float, bottom: tuple[float, float]
+) -> pygame.Rect:
     rect = pygame.Rect(0, 0, BAR_WIDTH, BAR_HEIGHT)
     rect.midbottom = (round(bottom[0]), round(bottom[1]))
+    if surface is None:
+        return rect.inflate(2, 2)
     pygame.draw.rect(surface, BAR_BACK, rect)
     filled = rect.copy()
     filled.width = math.ceil(BAR_WIDTH * fraction) if fraction > 0 else 0
@@ -225,7 +250,7 @@ def _bar(surface: pygame.Surface, fraction: float, bottom: tuple[float, float]) 
 
 
 def _pips(
-    surface: pygame.Surface,
+    surface: pygame.Surface | None,
     fonts: Fonts,
     current: int,
     maximum: float | None,
@@ -234,13 +259,16 @@ def _pips(
     total = int(maximum) if maximum is not None else current
     if total > MAX_PIPS:
         shown = f"{current}/{total}" if maximum is not None else str(current)
+        if surface is None:
+            picture = fonts.shadowed(shown, MARK_SIZE, PIP_ON, LABEL_SHADOW)
+            return picture.get_rect(midbottom=(round(bottom[0]), round(bottom[1])))
         return text(
             surface, fonts, shown, bottom, MARK_SIZE, PIP_ON, "midbottom", shadow=LABEL_SHADOW
         )
     step = PIP + 2
     left = round(bottom[0] - total * step / 2)
     top = round(bottom[1]) - PIP
-    for index in range(total):
+    for index in range(total if surface is not None else 0):
         colour = PIP_ON if index < current else PIP_OFF
         pygame.draw.circle(
             surface, colour, (left + index * step + PIP // 2, top + PIP // 2), PIP // 2 + 1
