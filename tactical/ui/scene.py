@@ -183,9 +183,9 @@ class SceneRenderer:
 
     def drawn_labels(
         self, state: GameState, camera: Camera, size: tuple[int, int], selected: str | None = None
-    ) -> list[tuple[str, pygame.Rect, tuple[tuple[int, int], tuple[int, int]] | None]]:
+    ) -> list[tuple[str, pygame.Rect, tuple[tuple[int, int], tuple[int, int]] | None, str]]:
         """The units' names the last frame (of `size` pixels) shows: each unit's id, where
-        its text is on screen and its leader line (None beside its unit)."""
+        its text is on screen, its leader line (None beside its unit) and the text."""
         layouts = self.label_layouts(state, camera, selected)
         first = layouts[1] if len(layouts) > 1 else None
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
@@ -201,7 +201,9 @@ class SceneRenderer:
                         (leader[0][0] + dx, leader[0][1] + dy),
                         (leader[1][0] + dx, leader[1][1] + dy),
                     )
-                found.append((layout.units[k], layout.rects[k].move(dx, dy), leader))
+                found.append(
+                    (layout.units[k], layout.rects[k].move(dx, dy), leader, layout.texts[k])
+                )
         return found
 
     def label_layouts(
@@ -255,7 +257,8 @@ class SceneRenderer:
         if self._units is None or self._units.key is not state.units:
             if self._units is None or self._units.key != state.units:
                 colours = palette.side_colours(state.sides)
-                self._units = _Cached(state.units, UnitShapes.of(state.units, colours))
+                names = tuple(state.shown_names[u.id] for u in state.units)  # numbered
+                self._units = _Cached(state.units, UnitShapes.of(state.units, colours, names))
             else:
                 self._units.key = state.units
         return self._units.value

@@ -417,6 +417,7 @@ class LabelLayout:
     boxes: tuple[pygame.Rect, ...]  # the room each label claims (for giving way)
     units: tuple[str, ...] = ()  # whose label each is
     leaders: tuple[tuple[tuple[int, int], tuple[int, int]] | None, ...] = ()
+    texts: tuple[str, ...] = ()  # what each label reads
 
     def draw(
         self, surface: pygame.Surface, camera: Camera, first: LabelLayout | None = None
@@ -534,6 +535,7 @@ def _layout(
         tuple(place.claim for place in placed),
         tuple(place.unit_id for place in placed),
         tuple(place.leader for place in placed),
+        tuple(place.text for place in placed),
     )
 
 

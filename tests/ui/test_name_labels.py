@@ -9,6 +9,7 @@ on the play screen of every built-in system, at the start and after some play.
 from __future__ import annotations
 
 import math
+import re
 
 import pygame
 import pytest
@@ -42,8 +43,8 @@ def _off_base(rect: pygame.Rect, centre: tuple[float, float], reach: float) -> f
 
 def _apart(labels, obstacles) -> None:
     """No two names' texts touch (a pixel between at least) and none covers `obstacles`."""
-    for index, (unit_id, rect, _) in enumerate(labels):
-        for other_id, other, _ in labels[index + 1 :]:
+    for index, (unit_id, rect, *_) in enumerate(labels):
+        for other_id, other, *_ in labels[index + 1 :]:
             assert not rect.inflate(2, 2).colliderect(other), (unit_id, rect, other_id, other)
         hit = rect.collidelist(obstacles)
         assert hit == -1, (unit_id, rect, obstacles[hit])
@@ -82,9 +83,9 @@ def test_names_of_packed_units_keep_apart_clear_of_tokens_and_near_their_units()
     target = pygame.Surface(SIZE)
     renderer.draw(target, state, camera, registry.get("battlefleet-mars"), tokens=local)
     labels = renderer.drawn_labels(state, camera, SIZE)
-    assert sorted(unit_id for unit_id, _, _ in labels) == sorted(u.id for u in state.units)
+    assert sorted(unit_id for unit_id, *_ in labels) == sorted(u.id for u in state.units)
     _apart(labels, list(tokens.values()))
-    for unit_id, rect, leader in labels:
+    for unit_id, rect, leader, _ in labels:
         unit = state.unit(unit_id)
         centre = camera.to_screen(unit.x, unit.y)
         reach = shapes.extents[shapes.index[unit_id]] * camera.scale
@@ -133,14 +134,14 @@ def test_play_screen_names_keep_apart_in_every_system(rules_id):
         marks = [line.rect for block in board.marks for line in block.lines]
         _apart(labels, [*(t for t in board.drawn.values() if t.width), *marks])
         shapes = app.table.renderer.unit_shapes(state)
-        named = {unit_id for unit_id, _, _ in labels}
+        named = {unit_id for unit_id, *_ in labels}
         for unit in state.units:
             k = shapes.index[unit.id]
             reach = shapes.extents[k] * camera.scale
             x, y = camera.to_screen(unit.x, unit.y)
             if reach >= LABEL_MIN_EXTENT and 40 < x < 900 and 60 < y < 700:
                 assert unit.id in named, (rules_id, steps, unit.id)
-        for unit_id, rect, _ in labels:
+        for unit_id, rect, *_ in labels:
             unit = state.unit(unit_id)
             reach = shapes.extents[shapes.index[unit_id]] * camera.scale
             off = _off_base(rect, camera.to_screen(unit.x, unit.y), reach)
@@ -148,3 +149,32 @@ def test_play_screen_names_keep_apart_in_every_system(rules_id):
             if token is not None and token.width:  # beside its token is beside its unit
                 off = min(off, _off_base(rect, token.center, max(token.size) / 2))
             assert off <= NEAR, (rules_id, steps, unit_id, off)
+
+
+# --------------------------------------------------------------------------- part 2
+
+
+def test_units_sharing_a_name_read_numbered_on_the_table_the_panel_and_the_log():
+    """Dystopian Wars after 58 steps (the cruisers have moved): the two Tribal Class
+    Cruisers read "Tribal Class Cruiser 1" and "... 2" in their table labels, in the
+    action list and in the log; no shared name is ever drawn bare; a unique name is."""
+    state = load_map(builtin_map("dystopian-wars"))
+    game = Session.new(state, 7).game
+    for _ in range(58):
+        game = autoplay.next_game(game)
+    app = App(game.state, (1280, 800), headless=True, session=Session(History((game,), 0)))
+    settle(app, 2)
+    app.frame()
+    shared = {u.name for u in state.units if sum(v.name == u.name for v in state.units) > 1}
+    assert {"Tribal Class Cruiser", "Attacker Class Frigate"} <= shared
+    bare = re.compile("|".join(re.escape(name) + r"(?! \d)" for name in shared))
+    labels = app.table.renderer.drawn_labels(app.state, app.view.camera, (1280, 800))
+    texts = {unit_id: text for unit_id, _, _, text in labels}
+    assert texts["tribal-1"] == "Tribal Class Cruiser 1"
+    assert texts["tribal-2"] == "Tribal Class Cruiser 2"
+    assert texts["ruler"] == "Ruler Class Battleship"
+    panel = app.play.actions.labels
+    log = app.play.log.lines
+    assert any("Tribal Class Cruiser 1 moves" in line for line in log), log
+    for text in [*texts.values(), *panel, *log]:
+        assert not bare.search(text), text
