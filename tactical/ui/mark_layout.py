@@ -359,15 +359,18 @@ def place_names(
     *,
     keep_off: Sequence[pygame.Rect] = (),
     avoid: Sequence[pygame.Rect] = (),
+    within: pygame.Rect | None = None,
 ) -> list[NamePlace]:
     """Each request's name (see the module docstring), in the requests' order (the first
     placed get the best places): no name covers another or `keep_off` (the status tokens:
     a name must not hide a unit's marks) nor `avoid` (the bases: at most GRAZE pixels of
     their bounding boxes); no name covers a leader line and no leader line crosses a
-    name, a token or another unit's base.
-    `height` is a line's height in pixels."""
+    name, a token or another unit's base; each stays `within` the table where some place
+    lets it (off it, a name would run into the edge's tick labels). `height` is a line's
+    height in pixels."""
     hard = RectGrid(keep_off)
     soft = RectGrid(avoid)
+    tokens = RectGrid(keep_off)
     lines = RectGrid()  # the leader lines drawn, by their bounding boxes
     leaders: dict[tuple[int, int, int, int], list[tuple[tuple[int, int], tuple[int, int]]]] = {}
     margin_x, margin_y = NAME_MARGIN
@@ -379,8 +382,10 @@ def place_names(
             for line in leaders[(box.x, box.y, box.w, box.h)]
         )
 
-    def clear(request: NameRequest, rect: pygame.Rect) -> bool:
-        """Whether the name may go at `rect` (see `place_names`)."""
+    def clear(request: NameRequest, rect: pygame.Rect, inside: bool = True) -> bool:
+        """Whether the name may go at `rect` (see `place_names`; `inside`: within)."""
+        if inside and within is not None and not within.contains(rect):
+            return False
         claim = rect.inflate(2 * margin_x, 2 * margin_y)
         if hard.covers(claim) or (leaders and crosses_leader(claim)):
             return False
@@ -389,7 +394,7 @@ def place_names(
         leader = _leader(rect, request.centre, request.reach, request.token)
         if leader is not None:  # its line must not cross another name, token or base
             return not _crosses(leader, hard, soft, request)
-        return not _nearer_another(rect, soft, request)  # read as the neighbour's name
+        return not _nearer_another(rect, soft, tokens, request)  # read as a neighbour's
 
     def put(request: NameRequest, text: str, rect: pygame.Rect) -> NamePlace:
         claim = rect.inflate(2 * margin_x, 2 * margin_y)
@@ -420,15 +425,17 @@ def place_names(
             for text, width in request.wordings
         ]
         split = 2
-        for text, rect in (
+        options = [
             (text, rect)
             for rings in (range(split), range(split, NAME_RINGS))
             for text, places in by_ring
             for ring in rings
             for rect in places[ring]
-        ):
-            if clear(request, rect):
-                found[k] = put(request, text, rect)
+        ]
+        for inside in (True, False) if within is not None else (True,):
+            chosen = next(((t, r) for t, r in options if clear(request, r, inside)), None)
+            if chosen is not None:
+                found[k] = put(request, *chosen)
                 break
         # no room: the hover card names it
     return [found[k] for k in sorted(found)]
@@ -458,17 +465,21 @@ def _gap(a: pygame.Rect, b: pygame.Rect) -> float:
     return math.hypot(dx, dy)
 
 
-def _nearer_another(rect: pygame.Rect, bases: RectGrid, request: NameRequest) -> bool:
-    """Whether a name at `rect` (with no leader line) stands as near another base as its
-    own base (or its token, when over it)."""
+def _nearer_another(
+    rect: pygame.Rect, bases: RectGrid, tokens: RectGrid, request: NameRequest
+) -> bool:
+    """Whether a name at `rect` (with no leader line) stands as near another unit's base
+    or token as its own base (or its own token): it would read as that unit's name."""
     own = [r for r in (request.base, request.token) if r is not None and r.width]
     if not own:
         return False
     mine = min(_gap(rect, r) for r in own)
     reach = math.ceil(mine)
+    around = rect.inflate(2 * reach + 2, 2 * reach + 2)
     return any(
-        other != request.base and _gap(rect, other) <= mine
-        for other in bases.near(rect.inflate(2 * reach + 2, 2 * reach + 2))
+        other not in own and _gap(rect, other) <= mine
+        for grid in (bases, tokens)
+        for other in grid.near(around)
     )
 
 

@@ -47,6 +47,7 @@ from tactical.ui.layers import (
     draw_units,
     highlight_terrain,
     layout_labels,
+    terrain_label,
 )
 from tactical.ui.selection import SelectionView, selection_view
 
@@ -75,9 +76,11 @@ class SceneRenderer:
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
         self._spare_static: pygame.Surface | None = None  # the static layer before the last
         # label layouts by (units, scale, origin fraction, selected or None), newest last
-        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout]] = OrderedDict()
+        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout, tuple]] = OrderedDict()
         self._sprites = UnitSprites()
         self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
+        self._table: tuple[float, float, float, float] | None = None  # and table's bounds
+        self._terrain: tuple = ()  # and terrain
         self._static_generation = 0  # names the static picture in use: composites depend on it
         self._generations = 0  # static pictures drawn so far
         self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
@@ -107,6 +110,8 @@ class SceneRenderer:
             base = self.composite(base, view, camera, state)
             base_key = self._overlay.key if self._overlay else None
         self._tokens = tokens
+        self._table = state.board.bounds
+        self._terrain = state.terrain
         token_key = _tokens_key(tokens)
         key = (base_key, state.units, camera, selected, target.get_size(), token_key)
         frame = self._frame
@@ -231,11 +236,30 @@ class SceneRenderer:
         fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
         # the shapes by identity (hashing a thousand units per frame costs a frame), kept
         # alive with the layout so that the id is not reused meanwhile
-        key = (id(shapes), camera.scale, fraction, only, _tokens_key(tokens))
+        table, terrain = self._table, self._terrain
+        key = (
+            id(shapes),
+            camera.scale,
+            fraction,
+            only,
+            _tokens_key(tokens),
+            table,
+            id(terrain) if self.terrain_labels else None,
+        )
         entry = self._labels.pop(key, None)
         if entry is None:
-            layout = layout_labels(shapes, camera, self.fonts, only=only, tokens=tokens)
-            entry = (shapes, layout)
+            # the terrain's names too: a unit's name over a piece's reads as neither
+            whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+            local = camera.panned(-whole[0], -whole[1])
+            named = [
+                rect
+                for piece in (terrain if self.terrain_labels else ())
+                for _, rect in terrain_label(local, piece, self.fonts)
+            ]
+            layout = layout_labels(
+                shapes, camera, self.fonts, only=only, tokens=tokens, table=table, avoid=named
+            )
+            entry = (shapes, layout, terrain)
         self._labels[key] = entry
         layout = entry[1]
         while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -250,12 +250,16 @@ def draw_units(
     selected: str | None = None,
     labels: bool = True,
     sprites: UnitSprites | None = None,
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
 ) -> list[pygame.Rect]:
     """Units as true-size bases in their side colour, with a heading marker and a label;
     returns where the labels went (none overlaps another).
 
     With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
     instead of being drawn afresh every frame (from the second frame at a scale on).
+    The labels stay on the `table` (its bounds in inches) where they can, and clear of
+    `avoid` (screen pixels: the terrain's names) as of a base (see `layout_labels`).
     """
     placed: list[pygame.Rect] = []
     if not shapes.units:
@@ -308,9 +312,10 @@ def draw_units(
         # the selected unit's label first, then the larger units': the first placed get
         # the places nearest their bases
         shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
-        layout = _layout(shapes, camera, fonts, shown, {})
-        layout.draw(surface, camera)
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        local = [rect.move(-dx, -dy) for rect in avoid]
+        layout = _layout(shapes, camera, fonts, shown, {}, table, local)
+        layout.draw(surface, camera)
         placed.extend(rect.move(dx, dy) for rect in layout.rects)
     return placed
 
@@ -376,6 +381,30 @@ def _label_candidates(
     the two whole texts gives what that width gives (nothing to cut)."""
     short = id_words(unit_id)
     return _candidates_within(fonts, name, short, min(max_width, _widest(fonts, name, short)))
+
+
+def _wordings(fonts: Fonts, unit: Unit, shown: str, max_width: int) -> tuple[tuple[str, int], ...]:
+    """A unit's label wordings (`_label_candidates`); a numbered name ("Attacker Class
+    Frigate 2") keeps its number when cut ("Attacker Cl… 2"), and never reads as its id
+    (whose number may differ)."""
+    own = unit.name
+    if own and shown != own and shown.startswith(own + " "):
+        return _numbered_candidates(fonts, own, shown[len(own) :], max_width)
+    return _label_candidates(fonts, shown, unit.id, max_width)
+
+
+@lru_cache(maxsize=8192)
+def _numbered_candidates(
+    fonts: Fonts, name: str, number: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    whole = name + number
+    width = fonts.width(whole, UNIT_LABEL_SIZE)
+    if width <= max_width:
+        return ((whole, width),)
+    cut = fonts.fit(name, UNIT_LABEL_SIZE, max_width - fonts.width(number, UNIT_LABEL_SIZE))
+    if cut is None:
+        return ((number.strip(), fonts.width(number.strip(), UNIT_LABEL_SIZE)),)
+    return ((cut + number, fonts.width(cut + number, UNIT_LABEL_SIZE)),)
 
 
 def id_words(unit_id: str) -> str:
@@ -468,13 +497,16 @@ def layout_labels(
     only: str | None = None,
     skip: str | None = None,
     tokens: Mapping[str, pygame.Rect] | None = None,
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
 ) -> LabelLayout:
     """Place the labels of every unit big enough on screen (LABEL_MIN_EXTENT), the larger
     units' first (`mark_layout.place_names`: none over another, over a status token in
     `tokens` or, where there is room, over a base); `only` places that one unit's label
     (whatever its size), `skip` leaves that unit out. Positions (and `tokens`, by unit
     id) are for `camera` moved to the fractional part of its origin: `LabelLayout.draw`
-    adds the whole pixels back."""
+    adds the whole pixels back. With the `table`'s bounds (inches), names stay on it
+    where they can; they cover no more of `avoid` (the terrain's names) than of a base."""
     extent_array = shapes.extents * camera.scale
     extents = extent_array.tolist()
     units = shapes.units
@@ -486,7 +518,7 @@ def layout_labels(
         chosen = [
             k for k in order if extents[k] >= LABEL_MIN_EXTENT and units[k].id != skip
         ]  # fmt: skip
-    return _layout(shapes, camera, fonts, chosen, tokens or {})
+    return _layout(shapes, camera, fonts, chosen, tokens or {}, table, avoid)
 
 
 def _layout(
@@ -495,9 +527,11 @@ def _layout(
     fonts: Fonts,
     chosen: list[int],
     tokens: Mapping[str, pygame.Rect],
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
 ) -> LabelLayout:
     """The labels of units `chosen`, placed in that order (positions from the camera
-    origin's whole part)."""
+    origin's whole part), on the `table` where they can."""
     whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
     local = camera.panned(-whole[0], -whole[1])
     centres = local.to_screen_array(shapes.centres)
@@ -510,8 +544,8 @@ def _layout(
             units[k].id,
             tuple(  # a pixel more for the shadow
                 (text, width + 1)
-                for text, width in _label_candidates(
-                    fonts, names[k], units[k].id, int(max(LABEL_MIN_WIDTH, extents[k] * 5))
+                for text, width in _wordings(
+                    fonts, units[k], names[k], int(max(LABEL_MIN_WIDTH, extents[k] * 5))
                 )
             ),
             (centre_list[k][0], centre_list[k][1]),
@@ -521,8 +555,13 @@ def _layout(
         )
         for k in chosen
     ]
+    within = pygame.Rect(local.screen_rect(table)) if table is not None else None
     placed = place_names(
-        requests, LABEL_HEIGHT, keep_off=[t for t in tokens.values() if t.width], avoid=bases
+        requests,
+        LABEL_HEIGHT,
+        keep_off=[t for t in tokens.values() if t.width],
+        avoid=[*bases, *avoid],
+        within=within,
     )
     pictures, rects = [], []
     for place in placed:
