@@ -25,7 +25,7 @@ place is not drawn (the hover card names it): a name over a base would hide the 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -205,6 +205,7 @@ NAME_GAP = 3  # pixels between a base and a name beside it
 NAME_RINGS = 5  # places tried at 0 to 4 lines farther out than beside the base
 LEADER_FROM = 6  # pixels between a name and its base past which a leader line ties them
 GRAZE = 30  # pixels of a base's bounding box a name may cover and still count as clear
+CROWDED = 300  # names past which each goes under its base or nowhere (`names_under`)
 
 
 @dataclass(frozen=True)
@@ -263,12 +264,30 @@ class RectGrid:
     def near(self, rect: pygame.Rect) -> list[pygame.Rect]:
         """The rectangles filed that `rect` covers."""
         found: list[pygame.Rect] = []
+        seen: set[int] = set()
         cells = self.cells
         for key in self._keys(rect):
             for hit in cells.get(key, ()):
-                if rect.colliderect(hit) and hit not in found:
+                if id(hit) not in seen and rect.colliderect(hit):
+                    seen.add(id(hit))
                     found.append(hit)
         return found
+
+    def add_if_clear(self, rect: pygame.Rect) -> bool:
+        """File `rect` unless it covers a rectangle filed; whether it was filed."""
+        keys = self._keys(rect)
+        cells = self.cells
+        for key in keys:
+            found = cells.get(key)
+            if found is not None and rect.collidelist(found) != -1:
+                return False
+        for key in keys:
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [rect]
+            else:
+                found.append(rect)
+        return True
 
     def covers(self, rect: pygame.Rect) -> bool:
         """Whether `rect` covers any rectangle filed."""
@@ -295,8 +314,19 @@ class RectGrid:
         return area
 
 
+def _under(width: int, height: int, centre: tuple[float, float], reach: float) -> pygame.Rect:
+    """A name's first place: under its base, centred (`_name_places`' first)."""
+    cx, cy = round(centre[0]), round(centre[1])
+    return pygame.Rect(cx - width // 2, cy + math.ceil(reach) + NAME_GAP, width, height)
+
+
 def _name_places(
-    width: int, height: int, centre: tuple[float, float], reach: float, token: pygame.Rect | None
+    width: int,
+    height: int,
+    centre: tuple[float, float],
+    reach: float,
+    token: pygame.Rect | None,
+    rings: int = NAME_RINGS,
 ) -> list[list[pygame.Rect]]:
     """Where a name `width` x `height` may go around a base, ring by ring outwards, each
     ring in the order tried: under the base (centred, then from its middle rightwards and
@@ -310,8 +340,8 @@ def _name_places(
     above = top - NAME_GAP - height
     right, left = cx + extent + NAME_GAP + 1, cx - extent - NAME_GAP - width
     level, half = cy - height // 2, width // 2
-    rings = []
-    for ring in range(NAME_RINGS):
+    found = []
+    for ring in range(rings):
         out = ring * (height + NAME_MARGIN[1] * 2)
         places = [
             (cx - half, below + out),
@@ -327,8 +357,8 @@ def _name_places(
             (right + out, level - height),
             (left - out, level - height),
         ]
-        rings.append([pygame.Rect(x, y, width, height) for x, y in places])
-    return rings
+        found.append([pygame.Rect(x, y, width, height) for x, y in places])
+    return found
 
 
 def _leader(
@@ -368,9 +398,19 @@ def place_names(
     name, a token or another unit's base; each stays `within` the table where some place
     lets it (off it, a name would run into the edge's tick labels). `height` is a line's
     height in pixels."""
+    wanted = [(k, request) for k, request in enumerate(requests) if request.wordings]
+    # a crowded table (hundreds of names: a big table, far zoomed out) puts each name
+    # under its base or nowhere: most of its names are too small to read anyway, and a
+    # new zoom level must stay quick
+    if len(wanted) > CROWDED:
+        items = ((k, r.wordings, *r.centre, r.reach) for k, r in wanted)
+        return [
+            NamePlace(requests[k].unit_id, text, rect, claim)
+            for k, text, rect, claim in names_under(items, height, keep_off)
+        ]
+    keep_off = _around(requests, height, keep_off)
     hard = RectGrid(keep_off)
-    soft = RectGrid(avoid)
-    tokens = RectGrid(keep_off)
+    soft = RectGrid(_around(requests, height, avoid))
     lines = RectGrid()  # the leader lines drawn, by their bounding boxes
     leaders: dict[tuple[int, int, int, int], list[tuple[tuple[int, int], tuple[int, int]]]] = {}
     margin_x, margin_y = NAME_MARGIN
@@ -382,14 +422,30 @@ def place_names(
             for line in leaders[(box.x, box.y, box.w, box.h)]
         )
 
-    def clear(request: NameRequest, rect: pygame.Rect, inside: bool = True) -> bool:
-        """Whether the name may go at `rect` (see `place_names`; `inside`: within)."""
+    def clear(
+        request: NameRequest,
+        rect: pygame.Rect,
+        inside: bool = True,
+        near: tuple[list[pygame.Rect], list[pygame.Rect]] | None = None,
+    ) -> bool:
+        """Whether the name may go at `rect` (see `place_names`; `inside`: within); `near`
+        are the names, tokens and bases around the request (gathered once for all its
+        places: a place is then tried in C, and only one clear of them is looked at
+        further)."""
         if inside and within is not None and not within.contains(rect):
             return False
         claim = rect.inflate(2 * margin_x, 2 * margin_y)
-        if hard.covers(claim) or (leaders and crosses_leader(claim)):
-            return False
-        if soft.covers(rect) and soft.covered_area(rect) > GRAZE:
+        if near is None:
+            if hard.covers(claim) or (soft.covers(rect) and soft.covered_area(rect) > GRAZE):
+                return False
+        else:
+            hard_near, soft_near = near
+            if claim.collidelist(hard_near) != -1:
+                return False
+            hits = rect.collidelistall(soft_near)
+            if hits and _area(rect, [soft_near[i] for i in hits]) > GRAZE:
+                return False
+        if leaders and crosses_leader(claim):
             return False
         leader = _leader(rect, request.centre, request.reach, request.token)
         if leader is not None:  # its line must not cross another name, token or base
@@ -407,38 +463,95 @@ def place_names(
         return NamePlace(request.unit_id, text, rect, claim, leader)
 
     found: dict[int, NamePlace] = {}
-    wanted = [(k, request) for k, request in enumerate(requests) if request.wordings]
+    far = NAME_RINGS
+    tokens = RectGrid(keep_off)
     # first every whole name under its base where it fits: a name that goes elsewhere
     # first would take the room under the unit beside it
     for k, request in wanted:
         text, width = request.wordings[0]
-        rings = _name_places(width, height, request.centre, request.reach, request.token)
-        if clear(request, rings[0][0]):
-            found[k] = put(request, text, rings[0][0])
+        under = _under(width, height, request.centre, request.reach)
+        if clear(request, under):
+            found[k] = put(request, text, under)
     for k, request in wanted:
         if k in found:
             continue
         # the whole name in the two nearest rings, then the short names there, then the
         # same farther out: a name a line away reads as its unit's better than an id
         by_ring = [
-            (text, _name_places(width, height, request.centre, request.reach, request.token))
+            (text, _name_places(width, height, request.centre, request.reach, request.token, far))
             for text, width in request.wordings
         ]
         split = 2
         options = [
             (text, rect)
-            for rings in (range(split), range(split, NAME_RINGS))
+            for rings in (range(min(split, far)), range(split, far))
             for text, places in by_ring
             for ring in rings
             for rect in places[ring]
         ]
+        region = options[0][1].unionall([rect for _, rect in options[1:]])
+        near = (hard.near(region.inflate(2 * margin_x, 2 * margin_y)), soft.near(region))
         for inside in (True, False) if within is not None else (True,):
-            chosen = next(((t, r) for t, r in options if clear(request, r, inside)), None)
+            chosen = next(((t, r) for t, r in options if clear(request, r, inside, near)), None)
             if chosen is not None:
                 found[k] = put(request, *chosen)
                 break
         # no room: the hover card names it
     return [found[k] for k in sorted(found)]
+
+
+def _around(
+    requests: Sequence[NameRequest], height: int, rects: Sequence[pygame.Rect]
+) -> Sequence[pygame.Rect]:
+    """Of `rects`, those a few names' places (and their leader lines) can reach; all of
+    them for many names. The selected unit's name alone need not file every base of a
+    big table."""
+    if len(requests) > 8 or not rects:
+        return rects
+    found: set[int] = set()
+    for request in requests:
+        if not request.wordings:
+            continue
+        widest = max(width for _, width in request.wordings)
+        out = math.ceil(request.reach) + NAME_GAP + (NAME_RINGS + 1) * (height + 4)
+        token = request.token.height if request.token is not None else 0
+        region = pygame.Rect(0, 0, 2 * (out + widest), 2 * (out + height + token))
+        region.center = (round(request.centre[0]), round(request.centre[1]))
+        found.update(region.collidelistall(rects))
+    return [rects[i] for i in sorted(found)]
+
+
+def names_under(
+    items: Iterable[tuple[int, tuple[tuple[str, int], ...], float, float, float]],
+    height: int,
+    keep_off: Sequence[pygame.Rect] = (),
+) -> list[tuple[int, str, pygame.Rect, pygame.Rect]]:
+    """`place_names` on a crowded table, from plain values (index, wordings, centre x and
+    y, reach): each name under its base in the first wording that covers no name placed
+    and no token there, or nowhere; (index, text, box, claim) of each placed. The bases
+    are not looked at: at such a zoom a name is about as wide as a squadron, and a new
+    zoom level must stay as quick as a frame."""
+    margin_x, margin_y = NAME_MARGIN
+    grid = RectGrid(keep_off)
+    placed = []
+    for index, wordings, x, y, reach in items:
+        cx, top = round(x), round(y) + math.ceil(reach) + NAME_GAP
+        for text, width in wordings:
+            rect = pygame.Rect(cx - width // 2, top, width, height)
+            claim = rect.inflate(2 * margin_x, 2 * margin_y)
+            if grid.add_if_clear(claim):
+                placed.append((index, text, rect, claim))
+                break
+    return placed
+
+
+def _area(rect: pygame.Rect, others: list[pygame.Rect]) -> int:
+    """The pixels of `others` that `rect` covers (each counted once)."""
+    area = 0
+    for other in others:
+        overlap = rect.clip(other)
+        area += overlap.width * overlap.height
+    return area
 
 
 def _crosses(

@@ -34,6 +34,7 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
+    LABEL_MIN_EXTENT,
     LabelLayout,
     UnitShapes,
     UnitSprites,
@@ -49,6 +50,7 @@ from tactical.ui.layers import (
     layout_labels,
     terrain_label,
 )
+from tactical.ui.mark_layout import CROWDED
 from tactical.ui.selection import SelectionView, selection_view
 
 STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)
@@ -81,6 +83,7 @@ class SceneRenderer:
         self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
         self._table: tuple[float, float, float, float] | None = None  # and table's bounds
         self._terrain: tuple = ()  # and terrain
+        self._named: tuple | None = None  # the terrain names' places (`_terrain_names`)
         self._static_generation = 0  # names the static picture in use: composites depend on it
         self._generations = 0  # static pictures drawn so far
         self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
@@ -249,13 +252,8 @@ class SceneRenderer:
         entry = self._labels.pop(key, None)
         if entry is None:
             # the terrain's names too: a unit's name over a piece's reads as neither
-            whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
-            local = camera.panned(-whole[0], -whole[1])
-            named = [
-                rect
-                for piece in (terrain if self.terrain_labels else ())
-                for _, rect in terrain_label(local, piece, self.fonts)
-            ]
+            crowded = (shapes.extents * camera.scale >= LABEL_MIN_EXTENT).sum() > CROWDED
+            named = [] if crowded else self._terrain_names(terrain, camera, fraction)
             layout = layout_labels(
                 shapes, camera, self.fonts, only=only, tokens=tokens, table=table, avoid=named
             )
@@ -265,6 +263,23 @@ class SceneRenderer:
         while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
             self._labels.popitem(last=False)
         return layout
+
+    def _terrain_names(
+        self, terrain: tuple, camera: Camera, fraction: tuple[float, float]
+    ) -> list[pygame.Rect]:
+        """Where the terrain's names go, from the camera origin's whole part (worked out once
+        per terrain and zoom: the whole table's labels and the selected unit's share it)."""
+        if not self.terrain_labels:
+            return []
+        key = (id(terrain), camera.scale, fraction)
+        if self._named is None or self._named[0] != key:
+            whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+            local = camera.panned(-whole[0], -whole[1])
+            rects = [
+                rect for piece in terrain for _, rect in terrain_label(local, piece, self.fonts)
+            ]
+            self._named = (key, rects, terrain)
+        return self._named[1]
 
     def _draw_static(
         self, surface: pygame.Surface, state: GameState, camera: Camera, system: RuleSystem
@@ -399,8 +414,13 @@ def _uncovered(rect: pygame.Rect, shift: tuple[int, int]) -> list[pygame.Rect]:
     return [strip.clip(rect) for strip in strips]
 
 
+_KEYED: list = [None, ()]  # the last tokens given and their key: asked several times a frame
+
+
 def _tokens_key(tokens: Mapping[str, pygame.Rect] | None) -> tuple:
     """The status tokens' places as a value (pygame rectangles do not hash)."""
     if not tokens:
         return ()
-    return tuple((unit_id, tuple(rect)) for unit_id, rect in tokens.items())
+    if _KEYED[0] is not tokens:
+        _KEYED[:] = [tokens, tuple((unit_id, tuple(rect)) for unit_id, rect in tokens.items())]
+    return _KEYED[1]

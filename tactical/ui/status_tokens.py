@@ -64,6 +64,8 @@ class StatusBoard:
         self._sized: tuple[tuple, list[float], np.ndarray] | None = None
         self.marks: list[MarkBlock] = []  # the marks drawn last, where they went
         self.drawn: dict[str, pygame.Rect] = {}  # each unit's token drawn last, by unit id
+        self._boxes: tuple[tuple, dict, dict[str, pygame.Rect]] | None = None
+        self._shapes: tuple[dict, dict[str, pygame.Rect]] | None = None
 
     def _sizes(self, state: GameState) -> list[float]:
         """Each unit's footprint's larger side (inches), for the units of `state` (measured
@@ -95,17 +97,28 @@ class StatusBoard:
         unit id, in pixels from the camera origin's whole part (the same for every pan by
         whole pixels): the units' names are laid out clear of them. Measured, not drawn."""
         statuses = self.statuses(state, system)
+        key = (state.units, system.id, camera.scale, camera.origin[0] % 1, camera.origin[1] % 1)
+        if self._boxes is not None and self._boxes[0] == key and self._boxes[1] is statuses:
+            return self._boxes[2]
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
         local = camera.panned(-dx, -dy)
         _, sizes, _ = self._measured(state)
+        extents = (np.asarray(sizes) * (camera.scale / 2)).tolist()
+        centres = local.to_screen_array(
+            np.array([(u.x, u.y) for u in state.units], dtype=float).reshape(-1, 2)
+        ).tolist()
+        if self._shapes is None or self._shapes[0] is not statuses:
+            # each token's pixels about its bottom centre's pixel: the same at every zoom
+            shapes = {u: draw_token(None, fonts, status, (0, 0)) for u, status in statuses.items()}
+            self._shapes = (statuses, shapes)
+        shapes = self._shapes[1]
         found = {}
-        for unit, size in zip(state.units, sizes, strict=True):
-            status = statuses.get(unit.id)
-            extent = size * camera.scale / 2
-            if status is None or extent < MIN_EXTENT:
+        for unit, extent, (cx, cy) in zip(state.units, extents, centres, strict=True):
+            shape = shapes.get(unit.id)
+            if shape is None or extent < MIN_EXTENT:
                 continue
-            cx, cy = local.to_screen(unit.x, unit.y)
-            found[unit.id] = draw_token(None, fonts, status, (cx, cy - extent - GAP))
+            found[unit.id] = shape.move(round(cx), round(cy - extent - GAP))
+        self._boxes = (key, statuses, found)
         return found
 
     def draw(

@@ -21,7 +21,7 @@ from tactical.ui.draw import (
     outline_geometry,
 )
 from tactical.ui.fonts import Fonts
-from tactical.ui.mark_layout import NameRequest, place_names
+from tactical.ui.mark_layout import CROWDED, NamePlace, NameRequest, names_under, place_names
 from tactical.ui.palette import Colour
 
 UNIT_LABEL_SIZE = 12
@@ -383,14 +383,19 @@ def _label_candidates(
     return _candidates_within(fonts, name, short, min(max_width, _widest(fonts, name, short)))
 
 
-def _wordings(fonts: Fonts, unit: Unit, shown: str, max_width: int) -> tuple[tuple[str, int], ...]:
-    """A unit's label wordings (`_label_candidates`); a numbered name ("Attacker Class
-    Frigate 2") keeps its number when cut ("Attacker Cl… 2"), and never reads as its id
-    (whose number may differ)."""
-    own = unit.name
+@lru_cache(maxsize=8192)
+def _wordings(
+    fonts: Fonts, own: str, shown: str, unit_id: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    """A unit's label wordings (`_label_candidates`), its own name `own` shown as `shown`:
+    a numbered name ("Attacker Class Frigate 2") keeps its number when cut ("Attacker
+    Cl… 2"), and never reads as its id (whose number may differ). Each width is a pixel
+    more than the text's: the shadow's."""
     if own and shown != own and shown.startswith(own + " "):
-        return _numbered_candidates(fonts, own, shown[len(own) :], max_width)
-    return _label_candidates(fonts, shown, unit.id, max_width)
+        found = _numbered_candidates(fonts, own, shown[len(own) :], max_width)
+    else:
+        found = _label_candidates(fonts, shown, unit_id, max_width)
+    return tuple((text, width + 1) for text, width in found)
 
 
 @lru_cache(maxsize=8192)
@@ -538,15 +543,36 @@ def _layout(
     extent_array = shapes.extents * camera.scale
     centre_list, extents = centres.tolist(), extent_array.tolist()
     units, names = shapes.units, shapes.names or tuple(unit.name for unit in shapes.units)
-    bases = _base_boxes(shapes, local) if chosen else []
+    if len(chosen) > CROWDED:  # each under its base or nowhere, as quick as can be
+        items = (
+            (
+                k,
+                _wordings(
+                    fonts,
+                    units[k].name,
+                    names[k],
+                    units[k].id,
+                    int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
+                ),
+                centre_list[k][0],
+                centre_list[k][1],
+                extents[k],
+            )
+            for k in chosen
+        )
+        under = names_under(items, LABEL_HEIGHT, [t for t in tokens.values() if t.width])
+        placed = [NamePlace(units[k].id, text, rect, claim) for k, text, rect, claim in under]
+        return _pictures(fonts, placed)
+    bases = _base_boxes_cached(shapes, local) if chosen else []
     requests = [
         NameRequest(
             units[k].id,
-            tuple(  # a pixel more for the shadow
-                (text, width + 1)
-                for text, width in _wordings(
-                    fonts, units[k], names[k], int(max(LABEL_MIN_WIDTH, extents[k] * 5))
-                )
+            _wordings(
+                fonts,
+                units[k].name,
+                names[k],
+                units[k].id,
+                int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
             ),
             (centre_list[k][0], centre_list[k][1]),
             extents[k],
@@ -563,6 +589,11 @@ def _layout(
         avoid=[*bases, *avoid],
         within=within,
     )
+    return _pictures(fonts, placed)
+
+
+def _pictures(fonts: Fonts, placed: list[NamePlace]) -> LabelLayout:
+    """The layout of the names placed: each one's picture where its box is."""
     pictures, rects = [], []
     for place in placed:
         picture = fonts.shadowed(place.text, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
@@ -576,6 +607,19 @@ def _layout(
         tuple(place.leader for place in placed),
         tuple(place.text for place in placed),
     )
+
+
+_BASES: dict[str, tuple] = {}  # the last bases' boxes: the whole table's labels and the
+# selected unit's are laid out for the same camera
+
+
+def _base_boxes_cached(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
+    """`_base_boxes`, worked out once for the last units and camera."""
+    key = (id(shapes), camera.scale, camera.origin)
+    last = _BASES.get("last")
+    if last is None or last[0] != key:
+        _BASES["last"] = last = (key, _base_boxes(shapes, camera), shapes)
+    return last[1]
 
 
 def _base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
