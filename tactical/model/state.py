@@ -71,7 +71,8 @@ class GameState:
         """Each unit's name as a player reads it, by id (units removed in play included):
         its own name, numbered where two or more units of the roster share it ("Attacker
         Class Frigate 1", "... 2", in the roster's order, so a unit keeps its number when
-        a sibling is destroyed, and in a replay); its id when it has no name."""
+        a sibling is destroyed, and in a replay; a number that would read as another
+        unit's own name is skipped); its id when it has no name."""
         roster = self._full_roster()
         shared = Counter(name for _, name in roster if name)
         seen: Counter[str] = Counter()
@@ -81,6 +82,8 @@ class GameState:
                 names[unit_id] = unit_id
             elif shared[name] > 1:
                 seen[name] += 1
+                while f"{name} {seen[name]}" in shared:  # another unit's own name
+                    seen[name] += 1
                 names[unit_id] = f"{name} {seen[name]}"
             else:
                 names[unit_id] = name

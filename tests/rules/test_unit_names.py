@@ -45,6 +45,11 @@ def test_a_unique_name_reads_unchanged_and_shared_names_are_numbered_in_map_orde
     assert unit_name(state, "nobody") == "nobody"
 
 
+def test_a_number_never_reads_as_another_units_own_name():
+    state = _table(_unit("a", "Raider"), _unit("b", "Raider 2"), _unit("c", "Raider"))
+    assert [unit_name(state, u) for u in "abc"] == ["Raider 1", "Raider 2", "Raider 3"]
+
+
 def test_a_number_stays_when_a_sibling_is_destroyed_and_the_last_keeps_its_number():
     state = _table(
         _unit("a", "Cylon Raider"), _unit("b", "Cylon Raider"), _unit("c", "Cylon Raider")
