@@ -46,7 +46,9 @@ from tactical.session.game import Game
 RULES = registry.rule_ids()
 DECISION_BUDGET = 0.050
 POSITIONS = 40  # decisions of a greedy game sampled per scenario
-SEARCH = {"playouts": 12, "seconds": None, "width": 4, "horizon": 12, "turn_end": True}
+# the play-outs' reach (horizon, turn_end) is the rule system's hint, else 12 steps and no
+# further than the turn's end (`players.Budget.reach`)
+SEARCH: dict[str, int | bool | None] = {"playouts": 12, "seconds": None, "width": 4}
 if os.environ.get("AGENT_SEARCH"):  # another budget for an experiment: "playouts=24,width=6"
     for _pair in os.environ["AGENT_SEARCH"].split(","):
         _key, _, _value = _pair.partition("=")

@@ -9,8 +9,8 @@ hint is registered from above, e.g. by a front end or a balance lab:
 
 or declared by the rule system itself as plain data, without importing the agents: a
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
-`avoid_kinds`, `eager_kinds`, `eager_turns` and `eager_worth`). A registered hint takes
-precedence.
+`avoid_kinds`, `eager_kinds`, `eager_turns`, `eager_worth`, `playout_steps`,
+`playout_turn_end` and `weigh_passes`). A registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -27,6 +27,17 @@ precedence.
 - `eager_turns`: the turns of the game that must remain after the current one for an
   eager kind to pay off (default 1: none in the game's last turn, whose end it never
   sees); with fewer left (the scenario's `turn_limit`), it is not made for nothing.
+- `playout_steps`, `playout_turn_end`: how far the `search` level's play-outs look
+  where its budget leaves it open (None: the players' defaults, `players.HORIZON` steps
+  and no further than the turn's end). A system whose choices pay off turns later
+  (which shield faces the enemy, when to close) needs play-outs that see the next
+  turn; one with many procedural steps a turn needs more steps to see the same play.
+- `weigh_passes`: whether `search` plays out a pass against the greedy player's choice
+  (default no: a play-out cut short cannot see what a pass gives up, and favoured it).
+  For a system where acting gives something up for the rest of the turn (a ship that
+  closes the range cannot fire that turn), so that letting the enemy act first or alone
+  can be the better play; a pass then counts only where its play-outs reach the turn's
+  end.
 """
 
 from __future__ import annotations
@@ -45,6 +56,9 @@ class Hints:
     eager_kinds: frozenset[str] = frozenset()
     eager_turns: int = 1
     eager_worth: float | None = None
+    playout_steps: int | None = None
+    playout_turn_end: bool | None = None
+    weigh_passes: bool = False
 
 
 NONE = Hints()
@@ -70,8 +84,10 @@ def get(rules_id: str, system: Any = None) -> Hints:
 
 
 def declared_hints(declared: Mapping[str, Any]) -> Hints:
-    """Hints from a rule system's plain `agent_hints` mapping (kinds, `eager_turns` and
-    `eager_worth`)."""
+    """Hints from a rule system's plain `agent_hints` mapping (kinds, `eager_turns`,
+    `eager_worth`, `playout_steps`, `playout_turn_end` and `weigh_passes`)."""
+    steps = declared.get("playout_steps")
+    turn_end = declared.get("playout_turn_end")
     return Hints(
         avoid_kinds=frozenset(declared.get("avoid_kinds", ())),
         eager_kinds=frozenset(declared.get("eager_kinds", ())),
@@ -79,4 +95,7 @@ def declared_hints(declared: Mapping[str, Any]) -> Hints:
         eager_worth=(
             float(declared["eager_worth"]) if declared.get("eager_worth") is not None else None
         ),
+        playout_steps=int(steps) if steps is not None else None,
+        playout_turn_end=bool(turn_end) if turn_end is not None else None,
+        weigh_passes=bool(declared.get("weigh_passes", False)),
     )

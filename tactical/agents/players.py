@@ -48,6 +48,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tactical.agents import hints
 from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
     ATTACK_NODES,
@@ -83,6 +84,7 @@ CLOSE_CALL = 0.05  # search weighs the candidates scored within this much of the
 CLOSE_SHARE = 0.5  # and at least this share of a best that gains something
 TIE = 0.005  # candidates this close the one-step look cannot tell apart: the play-outs do
 TIE_MARGIN = 0.001  # and a tie goes to a candidate gaining more than this (not rounding)
+HORIZON = 12  # greedy steps a play-out plays after its candidate, unless told otherwise
 
 
 @dataclass(frozen=True)
@@ -469,8 +471,14 @@ class GreedyPlayer(Player):
             return worth if left >= hint.eager_turns else -PROGRESS
         if candidate.is_move:
             return PROGRESS
-        if rolled or action.actor in game.sides or candidate.target is not None:
-            return PROGRESS  # `rolled`: applying it rolled dice (a roll, seen without odds)
+        if action.actor in game.sides:
+            return PROGRESS  # a side's own step of the sequence
+        if rolled or candidate.target is not None:
+            # `rolled`: applying it rolled dice (a roll, seen without odds). The very same
+            # roll again by the same unit in the same turn is made for nothing: it only
+            # sets again what the first set (a Cortex ship's defense roll, at a growing
+            # multiple-action penalty), or tries again what the first missed
+            return -PROGRESS if self.made_this_turn(game, action) else PROGRESS
         if not settle:
             return None
         try:
@@ -478,6 +486,18 @@ class GreedyPlayer(Player):
         except UserError:
             rolls = False
         return PROGRESS if rolls else -PROGRESS
+
+    @staticmethod
+    def made_this_turn(game: Game, action: Action) -> bool:
+        """Whether the same unit already made this very action (kind and parameters) in
+        the current turn."""
+        for step in reversed(game.steps):
+            if step.before.turn != game.turn:
+                return False
+            made = step.action
+            if (made.actor, made.kind, made.params) == (action.actor, action.kind, action.params):
+                return True
+        return False
 
     @staticmethod
     def describe(
@@ -614,12 +634,22 @@ class Budget:
     playouts: int = 64
     seconds: float | None = 1.0
     width: int = 4  # candidates searched (the greedy player's best)
-    horizon: int = 10  # greedy steps played after each candidate
-    # a play-out also stops where the turn ends: its later steps are the same turn's
-    # moves and fire, which the candidate is for (search's score against greedy on
-    # mirrored maps, docs/agents.md: Battlefleet Mars 62.9% and SW D6 60.1% over 400
-    # games, against 54.5% each over 100 without; Heavy Combat no better either way)
-    turn_end: bool = True
+    # greedy steps played after each candidate (None: the rule system's hint, else
+    # `HORIZON`)
+    horizon: int | None = None
+    # whether a play-out stops where the turn ends (None: the rule system's hint, else
+    # it does): its later steps are the same turn's moves and fire, which the candidate
+    # is for (search's score against greedy on mirrored maps, docs/agents.md:
+    # Battlefleet Mars 62.9% and SW D6 60.1% over 400 games, against 54.5% each over
+    # 100 without)
+    turn_end: bool | None = None
+
+    def reach(self, hint: hints.Hints) -> tuple[int, bool]:
+        """The play-outs' steps and whether they stop at the turn's end: the budget's
+        own, else the rule system's `hint`, else the defaults."""
+        steps = self.horizon if self.horizon is not None else hint.playout_steps
+        turn_end = self.turn_end if self.turn_end is not None else hint.playout_turn_end
+        return (HORIZON if steps is None else steps), (True if turn_end is None else turn_end)
 
 
 @dataclass
@@ -663,20 +693,26 @@ class SearchPlayer(Player):
         start = self.clock()
         rounds = max(1, self.budget.playouts // len(ranked))
         anchors = [self.anchor(game, scored, material, side) for scored in ranked]
+        reach = self.budget.reach(hints.get(game.rules, game.system))
+        cut_short: set[int] = set()  # passes one of whose play-outs stopped before the turn's end
         for _ in range(rounds):
             if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
                 break
             sampled = reseeded(game, rng.getrandbits(48))
-            values = [
-                estimate(anchor, self.play_out(sampled, scored.candidate.action, side, material))
-                for scored, anchor in zip(ranked, anchors, strict=True)
-            ]
+            values = []
+            for k, (scored, anchor) in enumerate(zip(ranked, anchors, strict=True)):
+                played = self.play_out(sampled, scored.candidate.action, side, material, reach)
+                if k and scored.candidate.is_pass and played is not None and not played[2]:
+                    cut_short.add(k)  # it cannot value what a pass gives up: never chosen
+                values.append(estimate(anchor, played and played[:2]))
             if values[0] is None:
                 continue
             for k, value in enumerate(values):
                 if value is not None:
                     diffs[k].append(value - values[0])
                     means[k].append(value)
+            for k in cut_short:
+                diffs[k], means[k] = [], []
         played = sum(len(m) for m in means)
         if not played:  # no play-out in the time: the greedy player's choice
             chosen = ranked[0]
@@ -707,36 +743,53 @@ class SearchPlayer(Player):
         in all of the next best the rules accept within `CLOSE_CALL` of it and worth at
         least `CLOSE_SHARE` of its score, passing left out. A play-out of a few steps is
         too short to see the actions a pass, or ending a unit's activation, gives up: it
-        favoured them over the attack the greedy player chose."""
+        favoured them over the attack the greedy player chose. Where the rule system
+        hints that passing is a real choice (`hints.weigh_passes`), a pass within
+        `CLOSE_CALL` is played out too, and counts only if its play-outs reach the end of
+        the turn (`decide`)."""
         ranked: list[Scored] = []
+        weigh_passes = hints.get(game.rules, game.system).weigh_passes
         for scored in self.greedy.ranked(game):  # the best the rules accept
             if len(ranked) >= self.budget.width:
                 break
             best = ranked[0].score if ranked else 0.0
             if ranked and scored.score < best - CLOSE_CALL:
                 break  # a clear call: the play-outs are for the close ones
-            if ranked and (scored.candidate.is_pass or 0 < best * CLOSE_SHARE > scored.score):
-                continue  # passing, or a step worth far less than the greedy choice's gain
+            if ranked and scored.candidate.is_pass:
+                if not weigh_passes:
+                    continue  # passing: what it gives up lies past a short play-out
+            elif ranked and 0 < best * CLOSE_SHARE > scored.score:
+                continue  # a step worth far less than the greedy choice's gain
             if self.try_apply(game, scored.candidate.action) is not None:
                 ranked.append(scored)
         return ranked
 
     def play_out(
-        self, game: Game, action: Action, side: str, material: Material
-    ) -> tuple[float, float] | None:
+        self,
+        game: Game,
+        action: Action,
+        side: str,
+        material: Material,
+        reach: tuple[int, bool] | None = None,
+    ) -> tuple[float, float, bool] | None:
         """The material for `side` right after `action` (its own dice as sampled) and after
-        the play-out's further steps; None when the rules refuse it."""
+        the play-out's further steps (`reach`: how many, and whether it stops where the
+        turn ends; None: the budget's `reach` in this rule system), and whether the
+        play-out saw the turn (or the game) end; None when the rules refuse it."""
+        if reach is None:
+            reach = self.budget.reach(hints.get(game.rules, game.system))
         try:
             game = game.apply(action)
         except UserError:
             return None
         first = material.value(game.state, side)
         turn = game.turn
-        for _ in range(self.budget.horizon):
-            if game.over or (self.budget.turn_end and game.turn != turn):
+        steps, turn_end = reach
+        for _ in range(steps):
+            if game.over or (turn_end and game.turn != turn):
                 break
             game = self.rollout.decide(game).after
-        return first, material.value(game.state, side)
+        return first, material.value(game.state, side), game.over or game.turn != turn
 
     @staticmethod
     def anchor(game: Game, scored: Scored, material: Material, side: str) -> float | None:

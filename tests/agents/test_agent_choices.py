@@ -15,6 +15,7 @@ from tactical.agents import (
     SearchPlayer,
     hints,
     make_player,
+    mirrored,
     play_game,
     players,
     with_options,
@@ -406,16 +407,46 @@ def test_search_leaves_a_clear_call_to_the_greedy_player(monkeypatch):
 def test_search_plays_out_a_pass_only_where_it_is_greedys_own_choice():
     """A play-out of a few steps cannot value the actions a pass gives up (they favoured
     passing: Cortex vessels ended their activation unfired): a pass is a contender only
-    as the greedy player's own choice."""
+    as the greedy player's own choice, unless the rule system hints `weigh_passes`."""
     budget = Budget(playouts=6, seconds=None, width=10, horizon=3)
     game = fire_phase()
     ranked = GreedyPlayer(4).ranked(game)
     passing = next(k for k, s in enumerate(ranked) if s.candidate.is_pass)
     assert 0 < passing < budget.width - 1  # within reach of the contenders
     assert ranked[0].score - ranked[passing].score < CLOSE_CALL
-    contenders = SearchPlayer(4, budget).contenders(game)
+    hints.register(game.rules, hints.Hints())  # no hints: as any system that gives none
+    try:
+        contenders = SearchPlayer(4, budget).contenders(game)
+    finally:
+        hints.unregister(game.rules)
     assert len(contenders) > 1 and not any(s.candidate.is_pass for s in contenders)
     assert contenders[0].candidate == ranked[0].candidate
+    assert hints.get(game.rules, game.system).weigh_passes  # Heavy Combat's own hint
+    contenders = SearchPlayer(4, budget).contenders(game)
+    assert contenders[0].candidate == ranked[0].candidate
+    assert [s.candidate.is_pass for s in contenders].count(True) == 1
+
+
+@pytest.mark.parametrize("whole_turn", [True, False])
+def test_a_weighed_pass_counts_only_where_its_play_outs_reach_the_turns_end(
+    monkeypatch, whole_turn
+):
+    """R001.9 (a ship that closes cannot fire that turn): where passing is hinted a real
+    choice, search takes a pass its play-outs found clearly better, but only if they saw
+    the turn end; one cut short by the horizon cannot see what passing gives up."""
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=8, seconds=None, width=4))
+    contenders = search.contenders(game)
+    assert not contenders[0].candidate.is_pass and any(s.candidate.is_pass for s in contenders)
+
+    def play_out(sampled, action, side, material, reach=None):
+        if action.kind == "pass":  # far better, if the play-out saw the whole turn
+            return 0.0, 0.2, whole_turn
+        return 0.0, 0.0, True
+
+    monkeypatch.setattr(search, "play_out", play_out)
+    chosen = search.decide(game).action
+    assert (chosen.kind == "pass") is whole_turn
 
 
 def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
@@ -439,7 +470,7 @@ def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
 def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_end):
     """A play-out's later steps are the same turn's (the default): it stops as the turn
     ends however long its horizon; without `turn_end` it plays on into the next turn."""
-    assert Budget().turn_end is True
+    assert Budget().reach(hints.NONE) == (players.HORIZON, True)
     game = Game.new(short_scenario("heavy-combat", turns=4), 0)
     search = SearchPlayer(4, Budget(playouts=1, seconds=None, horizon=200, turn_end=turn_end))
     turns: list[int] = []
@@ -460,8 +491,56 @@ def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_en
         assert max(turns) > game.turn
 
 
+def test_a_rule_systems_hints_set_how_far_play_outs_look_where_the_budget_leaves_it_open():
+    """`playout_steps` / `playout_turn_end` (declared as plain data or registered) decide
+    the play-outs' reach unless the budget names its own; without either, the defaults."""
+    declared = hints.declared_hints({"playout_steps": 30, "playout_turn_end": False})
+    assert (declared.playout_steps, declared.playout_turn_end) == (30, False)
+    assert Budget().reach(declared) == (30, False)
+    assert Budget(horizon=5).reach(declared) == (5, False)
+    assert Budget(turn_end=True).reach(declared) == (30, True)
+    assert Budget().reach(hints.declared_hints({})) == (players.HORIZON, True)
+    game = Game.new(short_scenario("heavy-combat", turns=4), 0)
+    hints.register(game.rules, hints.Hints(playout_steps=200, playout_turn_end=False))
+    try:
+        search = SearchPlayer(4, Budget(playouts=1, seconds=None))
+        turns: list[int] = []
+        decide = search.rollout.decide
+
+        def spy(position: Game):
+            turns.append(position.turn)
+            return decide(position)
+
+        search.rollout.decide = spy  # type: ignore[method-assign]
+        action = GreedyPlayer(1).decide(game).action
+        assert search.play_out(game, action, game.side_to_act, search.greedy.material(game))
+        assert max(turns) > game.turn  # played on past the turn's end, as the hint says
+    finally:
+        hints.unregister(game.rules)
+
+
 def test_a_why_reads_a_gain_that_rounds_to_nothing_as_plus_zero():
     """A player reads "+0.0%", never "-0.0%" (a loss of a millionth, rounded)."""
     assert players.signed(-0.00001) == "+0.0%"
     assert players.signed(0.0143) == "+1.4%" and players.signed(-0.0251) == "-2.5%"
     assert players.signed(0.02, "") == "+2.0"
+
+
+def test_the_same_roll_again_by_the_same_unit_in_a_turn_is_not_made_for_nothing():
+    """R003.47 / R003.8: a Cortex ship's Agility roll sets its defense for the turn, and
+    each further action of its crew is at a growing multiple-action penalty; rolled again
+    it only sets the defense again, likely lower. The greedy player rolled such steps on
+    for dozens of steps a ship (the one-step look sees nothing come of them): the very
+    same roll again by the same unit in the same turn now ranks below passing."""
+    state = load_map(builtin_map("cortex-space"))
+    game = Game.new(mirrored(state, state.sides[0]), 0)
+    player = GreedyPlayer(1)
+    made: list[tuple[str, str]] = []
+    while game.turn == 1 and not game.over:
+        decision = player.decide(game)
+        action = decision.action
+        if action.kind != "pass" and action.actor not in game.sides:
+            made.append((action.actor, action.kind, tuple(sorted(action.params.items()))))
+        game = decision.after
+    assert made and len(made) == len(set(made))  # no roll made twice by a ship in the turn
+    assert game.steps[-1].number < 80  # it was well over a hundred: rolls until stalled

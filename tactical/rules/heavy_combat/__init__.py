@@ -84,8 +84,13 @@ class HeavyCombat(RuleSystem):
     # effect only at the Result, so a one-step look sees nothing come of it; it costs the
     # turn's fire for one more step of multiplier (R001.7) in the turns after: from range 2
     # (x2 now against x3 then) it pays off only with three of them left, less once the
-    # enemy may retreat again (measured: fewer drawn duels than with two)
-    agent_hints = FrozenMap({"eager_kinds": ("close",), "eager_turns": 3})
+    # enemy may retreat again (measured: fewer drawn duels than with two). Because the
+    # ship that closes cannot fire that turn, holding still while the enemy closes is
+    # often the better play: the search level weighs a pass too, with play-outs long
+    # enough to reach the turn's Result (a turn is about 12 steps of both sides)
+    agent_hints = FrozenMap(
+        {"eager_kinds": ("close",), "eager_turns": 3, "playout_steps": 24, "weigh_passes": True}
+    )
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
