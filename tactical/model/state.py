@@ -27,8 +27,9 @@ class GameState:
     rule_state: FrozenMap = field(default_factory=FrozenMap)
     # every unit's id and name since play began, in the map's order, those removed in play
     # too (filled at the first removal: until then the units are the whole roster). Units
-    # sharing a name are numbered from it (`shown_names`), so a number never changes.
-    roster: tuple[tuple[str, str], ...] = ()
+    # sharing a name are numbered from it (`shown_names`), so a number never changes. Not
+    # part of what a table is (equality, hashing): a map saved and loaded again is equal.
+    roster: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError if there is none."""

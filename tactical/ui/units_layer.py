@@ -402,14 +402,20 @@ def _wordings(
 def _numbered_candidates(
     fonts: Fonts, name: str, number: str, max_width: int
 ) -> tuple[tuple[str, int], ...]:
+    """A numbered name's wordings, best first: whole (or cut to `max_width`), then its
+    first word alone (for a tight spot), the number kept in each ("Blucher… 2")."""
     whole = name + number
-    width = fonts.width(whole, UNIT_LABEL_SIZE)
-    if width <= max_width:
-        return ((whole, width),)
-    cut = fonts.fit(name, UNIT_LABEL_SIZE, max_width - fonts.width(number, UNIT_LABEL_SIZE))
-    if cut is None:
-        return ((number.strip(), fonts.width(number.strip(), UNIT_LABEL_SIZE)),)
-    return ((cut + number, fonts.width(cut + number, UNIT_LABEL_SIZE)),)
+    if fonts.width(whole, UNIT_LABEL_SIZE) <= max_width:
+        texts = [whole]
+    else:
+        cut = fonts.fit(name, UNIT_LABEL_SIZE, max_width - fonts.width(number, UNIT_LABEL_SIZE))
+        texts = [cut + number if cut is not None else number.strip()]
+    words = name.split()
+    if len(words) > 1:
+        short = f"{words[0]}…{number}"
+        if short not in texts and fonts.width(short, UNIT_LABEL_SIZE) <= max_width:
+            texts.append(short)
+    return tuple((text, fonts.width(text, UNIT_LABEL_SIZE)) for text in texts)
 
 
 def id_words(unit_id: str) -> str:
