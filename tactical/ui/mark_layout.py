@@ -14,12 +14,13 @@ are ever drawn over each other, and every line drawn is readable whole.
 
 Names (`place_names`): every name that fits under its base goes there first; each other
 name goes to the first place around its base (under it, right, left, above it and its
-token, then the same a line and more farther out)
-where it covers no name placed already (with a few pixels between, so that two names
-never run into one), no status token and no base; the whole name near the base first,
-then the unit's short name, then farther out. A name put away from its base gets a
-leader line to it, which crosses no other name, token or base. A name with no such
-place is not drawn (the hover card names it): a name over a base would hide the unit.
+token, then the same a line and more farther out) where it covers no name placed
+already (with a few pixels between, so that two names never run into one), no status
+token and no base; the whole name first, then the unit's shorter names. A name put away
+from its base gets a leader line to it, which crosses no other name, token or base. A
+name with no such place is not drawn (the hover card names it): a name over a base
+would hide the unit. A crowded table (over CROWDED names) puts each under its base or
+nowhere (`names_under`).
 """
 
 from __future__ import annotations
@@ -475,19 +476,15 @@ def place_names(
     for k, request in wanted:
         if k in found:
             continue
-        # the whole name in the two nearest rings, then the short names there, then the
-        # same farther out: a name a line away reads as its unit's better than an id
-        by_ring = [
-            (text, _name_places(width, height, request.centre, request.reach, request.token, far))
-            for text, width in request.wordings
-        ]
-        split = 2
+        # the best wording ring by ring outwards, then the shorter ones: a whole name a
+        # line or two away, tied by its leader, reads better than a cut one or an id
         options = [
             (text, rect)
-            for rings in (range(min(split, far)), range(split, far))
-            for text, places in by_ring
-            for ring in rings
-            for rect in places[ring]
+            for text, width in request.wordings
+            for places in _name_places(
+                width, height, request.centre, request.reach, request.token, far
+            )
+            for rect in places
         ]
         region = options[0][1].unionall([rect for _, rect in options[1:]])
         near = (hard.near(region.inflate(2 * margin_x, 2 * margin_y)), soft.near(region))
@@ -582,15 +579,27 @@ def _nearer_another(
     rect: pygame.Rect, bases: RectGrid, tokens: RectGrid, request: NameRequest
 ) -> bool:
     """Whether a name at `rect` (with no leader line) stands as near another unit's base
-    or token as its own base (or its own token): it would read as that unit's name."""
+    or token as its own base (or its own token, when over it): it would read as that
+    unit's name. Over its own token, of equally near ones the one whose middle is nearer
+    the name's middle wins."""
     own = [r for r in (request.base, request.token) if r is not None and r.width]
     if not own:
         return False
-    mine = min(_gap(rect, r) for r in own)
-    reach = math.ceil(mine)
+
+    def nearness(other: pygame.Rect) -> tuple[float, float]:
+        middle = math.hypot(other.centerx - rect.centerx, other.centery - rect.centery)
+        return _gap(rect, other), middle
+
+    mine = min(nearness(r) for r in own)
+    reach = math.ceil(mine[0])
     around = rect.inflate(2 * reach + 2, 2 * reach + 2)
+    token = request.token
+    # straight over its own token, a name centred on it reads as that unit's even where the
+    # squadron's tokens touch; elsewhere an equally near neighbour makes it unclear
+    over = token is not None and token.width and rect.bottom <= token.top
+    over = over and token.left <= rect.centerx < token.right
     return any(
-        other not in own and _gap(rect, other) <= mine
+        other not in own and (nearness(other) <= mine if over else nearness(other)[0] <= mine[0])
         for grid in (bases, tokens)
         for other in grid.near(around)
     )
