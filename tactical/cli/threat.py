@@ -157,7 +157,15 @@ def _png(state, threat, found, advice, path: str):
         draw_units(surface, camera, renderer.unit_shapes(state), fonts, selected=unit.id)
         if advice:
             left, top, _, _ = camera.screen_rect(state.board.bounds)
-            draw_advice(surface, camera, unit, advice, fonts, list_at=(left + 8, top + 8))
+            draw_advice(
+                surface,
+                camera,
+                unit,
+                advice,
+                fonts,
+                list_at=(left + 8, top + 8),
+                name=state.shown_names[unit.id],
+            )
 
     legend = threat_legend(threat, threat.damage is not None, found, advice)
     surface = render_state(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from tactical.model.board import Board
 from tactical.model.frozen import FrozenMap
@@ -23,6 +25,11 @@ class GameState:
     # per-turn budgets...): plain values under keys the system documents. Maps
     # start with none; saved games keep it.
     rule_state: FrozenMap = field(default_factory=FrozenMap)
+    # every unit's id and name since play began, in the map's order, those removed in play
+    # too (filled at the first removal: until then the units are the whole roster). Units
+    # sharing a name are numbered from it (`shown_names`), so a number never changes. Not
+    # part of what a table is (equality, hashing): a map saved and loaded again is equal.
+    roster: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError if there is none."""
@@ -47,7 +54,41 @@ class GameState:
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
 
     def without_unit(self, unit_id: str) -> GameState:
-        return replace(self, units=tuple(u for u in self.units if u.id != unit_id))
+        """A copy without that unit; the roster keeps it (and its number, `shown_names`)."""
+        return replace(
+            self,
+            units=tuple(u for u in self.units if u.id != unit_id),
+            roster=self._full_roster(),
+        )
+
+    def _full_roster(self) -> tuple[tuple[str, str], ...]:
+        """The roster and, after it in their order, the units not on it yet."""
+        listed = {unit_id for unit_id, _ in self.roster}
+        added = tuple((u.id, u.name) for u in self.units if u.id not in listed)
+        return self.roster + added if added else self.roster
+
+    @cached_property
+    def shown_names(self) -> dict[str, str]:
+        """Each unit's name as a player reads it, by id (units removed in play included):
+        its own name, numbered where two or more units of the roster share it ("Attacker
+        Class Frigate 1", "... 2", in the roster's order, so a unit keeps its number when
+        a sibling is destroyed, and in a replay; a number that would read as another
+        unit's own name is skipped); its id when it has no name."""
+        roster = self._full_roster()
+        shared = Counter(name for _, name in roster if name)
+        seen: Counter[str] = Counter()
+        names = {}
+        for unit_id, name in roster:
+            if not name:
+                names[unit_id] = unit_id
+            elif shared[name] > 1:
+                seen[name] += 1
+                while f"{name} {seen[name]}" in shared:  # another unit's own name
+                    seen[name] += 1
+                names[unit_id] = f"{name} {seen[name]}"
+            else:
+                names[unit_id] = name
+        return names
 
     def with_rule_state(self, **changes: object) -> GameState:
         """A copy with some rule-state keys set."""

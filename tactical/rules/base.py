@@ -557,7 +557,7 @@ class RuleSystem:
                     ActionChoice(
                         "attack",
                         unit.id,
-                        f"{unit.name}: {weapon}",
+                        f"{unit_name(state, unit.id)}: {weapon}",
                         (
                             Field(
                                 "weapon", "str", required=True, default=weapon, choices=(weapon,)
@@ -691,8 +691,9 @@ def default_status(fields: Sequence[Field], unit: Unit) -> UnitStatus:
 
 
 def unit_name(state: GameState, unit_id: str) -> str:
-    """A unit's name as a player reads it (its id when it has none or is gone)."""
-    return state.unit(unit_id).name or unit_id if state.has_unit(unit_id) else unit_id
+    """A unit's name as a player reads it (`GameState.shown_names`: numbered where units
+    share a name; its id when it has none or was never on the table)."""
+    return state.shown_names.get(unit_id, unit_id)
 
 
 def default_description(before: GameState, action: Action, events: Sequence[Event]) -> str:

@@ -163,7 +163,7 @@ def player_words(state: GameState, text: str) -> str:
     """A rule system's message as a player reads it: the units it quotes by id ('markgraf')
     called by their names ("'markgraf''s" becomes "Markgraf's"), and a key it names in
     snake_case (option allow_disengage) as words (option allow disengage)."""
-    names = {unit.id: unit.name or unit.id for unit in state.units}
+    names = {unit.id: state.shown_names.get(unit.id, unit.id) for unit in state.units}
     text = re.sub(r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text)
     return SNAKE_CASE.sub(lambda found: words(found.group(0)), text)
 

@@ -55,6 +55,7 @@ from tactical.rules.base import (
     TurnSequence,
     check_fields,
     checkable_params,
+    unit_name,
     with_defaults,
 )
 from tactical.rules.ending import Outcome
@@ -270,7 +271,7 @@ class Game:
         found = []
         if MOVE not in taken and offers_table_moves(self.system):
             found.extend(
-                ActionChoice(MOVE, unit.id, f"{unit.name}: move", MOVE_FIELDS)
+                ActionChoice(MOVE, unit.id, f"{unit_name(self.state, unit.id)}: move", MOVE_FIELDS)
                 for unit in self.state.units
                 if unit.side == side
             )
@@ -499,7 +500,7 @@ def move_words(before: GameState, events: Sequence[Event]) -> str:
     for event in events:
         if event.kind == "move":
             unit = str(event.get("unit"))
-            name = before.unit(unit).name or unit if before.has_unit(unit) else unit
+            name = unit_name(before, unit)
             return (
                 f'{name} moved {float(event.get("distance", 0)):.2f}" to '
                 f"({float(event.get('x', 0)):.2f}, {float(event.get('y', 0)):.2f}), "

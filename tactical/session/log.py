@@ -126,7 +126,8 @@ def unit_names(*states: GameState | None) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
     for state in states:
         if state is not None:
-            found.update((u.id, u.name) for u in state.units if u.name and u.name != u.id)
+            names = state.shown_names  # numbered where units share a name
+            found.update((u.id, names[u.id]) for u in state.units if names[u.id] != u.id)
     return tuple(sorted(found.items()))
 
 

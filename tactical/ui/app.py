@@ -636,7 +636,7 @@ class App(WindowFiles):
                 status = self.table.tokens.statuses(self.state, self.system).get(hovered)
                 roll = self.play.card_lines(hovered)
                 hits = tuple(h for h in self.play.last_hits(hovered) if h not in roll)
-                return card_html(unit, status, roll, hits)
+                return card_html(unit, status, roll, hits, self.state.shown_names[hovered])
 
             self.card.show(key, html, pos, self.table_area())
         report = self.pair_report

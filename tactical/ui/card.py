@@ -277,8 +277,8 @@ def _legend(view: CardView) -> list[LegendEntry]:
 def _draw_header(surface: pygame.Surface, view: CardView, fonts: Fonts) -> None:
     firer, target = view.firer, view.target
     title = (
-        f"Adjudication: {firer.name or firer.id} ({firer.id}) firing on "
-        f"{target.name or target.id} ({target.id})"
+        f"Adjudication: {view.state.shown_names.get(firer.id, firer.id)} ({firer.id}) firing "
+        f"on {view.state.shown_names.get(target.id, target.id)} ({target.id})"
     )
     fitted = fonts.fit(title, TITLE_SIZE, surface.get_width() - 2 * GAP) or ""
     text(surface, fonts, fitted, (GAP, 4), TITLE_SIZE, palette.TEXT, "topleft")

@@ -32,12 +32,14 @@ def card_html(
     status: UnitStatus | None,
     roll: Sequence[str] = (),
     hits: Sequence[str] = (),
+    name: str = "",
 ) -> str:
     """The hover card: name, side and pose; every current value the rule system reports
     (label, value, its one-line help); its marks (the table may only count them); the
-    weapons; the last roll and the last hits."""
+    weapons; the last roll and the last hits. `name` is how the unit reads on the table
+    (numbered where units share a name); its own name (or id) without it."""
     lines = [
-        f"<b>{escape(unit.name or unit.id)}</b>",
+        f"<b>{escape(name or unit.name or unit.id)}</b>",
         f"side {escape(unit.side)} · {words(unit.movement.value)} · {words(unit.size.value)}",
         f"at ({unit.x:.1f}, {unit.y:.1f}), heading {unit.heading:g}°",
     ]
@@ -99,7 +101,7 @@ def table_area(size: tuple[int, int], panel_width: int) -> pygame.Rect:
 
 def unit_names(state: GameState, unit_ids: Sequence[str]) -> dict[str, str]:
     """How the units read (their names, else their ids), by id."""
-    return {uid: state.unit(uid).name or uid for uid in unit_ids if state.has_unit(uid)}
+    return {uid: state.shown_names[uid] for uid in unit_ids if state.has_unit(uid)}
 
 
 def beside(

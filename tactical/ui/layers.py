@@ -264,39 +264,33 @@ def draw_terrain_label(
     surface: pygame.Surface, camera: Camera, piece: Terrain, fonts: Fonts
 ) -> None:
     """The piece's name (or id) and height class at its centre, when it is big enough on screen."""
+    surface.blits(terrain_label(camera, piece, fonts), doreturn=False)
+
+
+def terrain_label(
+    camera: Camera, piece: Terrain, fonts: Fonts
+) -> list[tuple[pygame.Surface, pygame.Rect]]:
+    """`draw_terrain_label`'s lines: each picture and where it goes (none when the piece
+    is too small on screen); the units' names keep clear of them."""
     # the screen bounds of the piece: its bounds through the camera (a scale and a shift
     # are monotonic, so these are the transformed geometry's bounds to the bit)
     left, bottom, right, top = piece.geometry.bounds
     x0, y0 = camera.to_screen(left, top)
     x1, y1 = camera.to_screen(right, bottom)
     if min(x1 - x0, y1 - y0) < 22:
-        return
+        return []
     point = piece.geometry.representative_point()
     px, py = camera.to_screen(point.x, point.y)
     width = int(max(x1 - x0, 60) * 1.4)
     name = fonts.fit(piece.name or piece.id, TERRAIN_LABEL_SIZE, width)
     if name is None:
-        return
-    rect = text(
-        surface,
-        fonts,
-        name,
-        (px, py),
-        TERRAIN_LABEL_SIZE,
-        palette.TEXT,
-        "midbottom",
-        shadow=palette.LABEL_SHADOW,
-    )
-    text(
-        surface,
-        fonts,
-        str(piece.height),
-        (px, rect.bottom + 1),
-        TERRAIN_LABEL_SIZE - 2,
-        palette.TEXT_DIM,
-        "midtop",
-        shadow=palette.LABEL_SHADOW,
-    )
+        return []
+    shadow = palette.LABEL_SHADOW
+    title = fonts.shadowed(name, TERRAIN_LABEL_SIZE, palette.TEXT, shadow)
+    title_at = title.get_rect(midbottom=(round(px), round(py)))
+    height = fonts.shadowed(str(piece.height), TERRAIN_LABEL_SIZE - 2, palette.TEXT_DIM, shadow)
+    height_at = height.get_rect(midtop=(round(px), title_at.bottom + 1))
+    return [(title, title_at), (height, height_at)]
 
 
 def highlight_terrain(
@@ -587,4 +581,5 @@ __all__ = [
     "legend_entries",
     "legend_height",
     "polygons_of",
+    "terrain_label",
 ]

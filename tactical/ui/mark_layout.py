@@ -1,4 +1,6 @@
-"""Where the units' marks go on the table ("activated", a critical's name, an order).
+"""Where the units' marks and names go on the table (`place_marks`, `place_names`).
+
+Marks ("activated", a critical's name, an order):
 
 Each unit's marks stand one per line, stacked into a block beside its status token.
 The blocks are placed one unit after another (the selected unit first). A block goes
@@ -9,11 +11,22 @@ rest ("+2 more"), down to a count ("3 marks", "+3"). Where every wording and pla
 would cover a base, the one covering the fewest pixels of bases is taken; one with no
 room at all shows nothing there (its hover card lists every mark). So no two marks
 are ever drawn over each other, and every line drawn is readable whole.
+
+Names (`place_names`): every name that fits under its base goes there first; each other
+name goes to the first place around its base (under it, right, left, above it and its
+token, then the same a line and more farther out) where it covers no name placed
+already (with a few pixels between, so that two names never run into one), no status
+token and no base; the whole name first, then the unit's shorter names. A name put away
+from its base gets a leader line to it, which crosses no other name, token or base. A
+name with no such place is not drawn (the hover card names it): a name over a base
+would hide the unit. A crowded table (over CROWDED names) puts each under its base or
+nowhere (`names_under`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -184,3 +197,415 @@ def _least_covering(
         if best is None or covered < best[0]:
             best = (covered, index)
     return best[1] if best else None
+
+
+# --------------------------------------------------------------------------- names
+
+NAME_MARGIN = (3, 1)  # pixels kept clear left/right and above/below a name
+NAME_GAP = 3  # pixels between a base and a name beside it
+NAME_RINGS = 5  # places tried at 0 to 4 lines farther out than beside the base
+LEADER_FROM = 6  # pixels between a name and its base past which a leader line ties them
+GRAZE = 30  # pixels of a base's bounding box a name may cover and still count as clear
+CROWDED = 300  # names past which each goes under its base or nowhere (`names_under`)
+
+
+@dataclass(frozen=True)
+class NameRequest:
+    """A unit whose name goes on the table: what it may read (best first, with each
+    text's width in pixels), where its base is and its status token above the base."""
+
+    unit_id: str
+    wordings: tuple[tuple[str, int], ...]
+    centre: tuple[float, float]
+    reach: float  # pixels from the centre to the base's farthest point
+    token: pygame.Rect | None = None
+    base: pygame.Rect | None = None  # the base's bounding box (its own leader line ends in it)
+
+
+@dataclass(frozen=True)
+class NamePlace:
+    """A unit's name as placed: the text, its box (a line high), the room it claims (the
+    box and its margins) and the leader line to the base when it stands away from it."""
+
+    unit_id: str
+    text: str
+    rect: pygame.Rect
+    claim: pygame.Rect
+    leader: tuple[tuple[int, int], tuple[int, int]] | None = None
+
+
+class RectGrid:
+    """Rectangles filed by 64-pixel cells: which of them a rectangle covers asks only its
+    neighbours (the answer of `Rect.collidelist` over all, for thousands of them)."""
+
+    CELL = 64
+
+    def __init__(self, rects: Sequence[pygame.Rect] = ()) -> None:
+        self.cells: dict[tuple[int, int], list[pygame.Rect]] = {}
+        for rect in rects:
+            self.add(rect)
+
+    def _keys(self, rect: pygame.Rect) -> list[tuple[int, int]]:
+        cell = self.CELL
+        xs = range(rect.left // cell, (rect.right - 1) // cell + 1)
+        ys = range(rect.top // cell, (rect.bottom - 1) // cell + 1)
+        return [(x, y) for x in xs for y in ys]
+
+    def add(self, rect: pygame.Rect) -> None:
+        if rect.width <= 0 or rect.height <= 0:
+            return
+        cells = self.cells
+        for key in self._keys(rect):
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [rect]
+            else:
+                found.append(rect)
+
+    def near(self, rect: pygame.Rect) -> list[pygame.Rect]:
+        """The rectangles filed that `rect` covers."""
+        found: list[pygame.Rect] = []
+        seen: set[int] = set()
+        cells = self.cells
+        for key in self._keys(rect):
+            for hit in cells.get(key, ()):
+                if id(hit) not in seen and rect.colliderect(hit):
+                    seen.add(id(hit))
+                    found.append(hit)
+        return found
+
+    def add_if_clear(self, rect: pygame.Rect) -> bool:
+        """File `rect` unless it covers a rectangle filed; whether it was filed."""
+        keys = self._keys(rect)
+        cells = self.cells
+        for key in keys:
+            found = cells.get(key)
+            if found is not None and rect.collidelist(found) != -1:
+                return False
+        for key in keys:
+            found = cells.get(key)
+            if found is None:
+                cells[key] = [rect]
+            else:
+                found.append(rect)
+        return True
+
+    def covers(self, rect: pygame.Rect) -> bool:
+        """Whether `rect` covers any rectangle filed."""
+        cells = self.cells
+        for key in self._keys(rect):
+            found = cells.get(key)
+            if found is not None and rect.collidelist(found) != -1:
+                return True
+        return False
+
+    def covered_area(self, rect: pygame.Rect) -> int:
+        """The pixels of filed rectangles `rect` covers (each counted once)."""
+        seen: set[tuple[int, int, int, int]] = set()
+        area = 0
+        cells = self.cells
+        for key in self._keys(rect):
+            for hit in cells.get(key, ()):
+                corner = (hit.x, hit.y, hit.width, hit.height)
+                if corner in seen or not rect.colliderect(hit):
+                    continue
+                seen.add(corner)
+                overlap = rect.clip(hit)
+                area += overlap.width * overlap.height
+        return area
+
+
+def _under(width: int, height: int, centre: tuple[float, float], reach: float) -> pygame.Rect:
+    """A name's first place: under its base, centred (`_name_places`' first)."""
+    cx, cy = round(centre[0]), round(centre[1])
+    return pygame.Rect(cx - width // 2, cy + math.ceil(reach) + NAME_GAP, width, height)
+
+
+def _name_places(
+    width: int,
+    height: int,
+    centre: tuple[float, float],
+    reach: float,
+    token: pygame.Rect | None,
+    rings: int = NAME_RINGS,
+) -> list[list[pygame.Rect]]:
+    """Where a name `width` x `height` may go around a base, ring by ring outwards, each
+    ring in the order tried: under the base (centred, then from its middle rightwards and
+    leftwards), right and left of it (level, then a line lower), above it and its token
+    (as under it), right and left a line higher. Under the base first: above it, beside
+    the token, is where the unit's marks go."""
+    cx, cy = round(centre[0]), round(centre[1])
+    extent = math.ceil(reach)
+    below = cy + extent + NAME_GAP
+    top = cy - extent if token is None or not token.height else min(cy - extent, token.top)
+    above = top - NAME_GAP - height
+    right, left = cx + extent + NAME_GAP + 1, cx - extent - NAME_GAP - width
+    level, half = cy - height // 2, width // 2
+    found = []
+    for ring in range(rings):
+        out = ring * (height + NAME_MARGIN[1] * 2)
+        places = [
+            (cx - half, below + out),
+            (cx, below + out),
+            (cx - width, below + out),
+            (right + out, level),
+            (left - out, level),
+            (right + out, level + height),
+            (left - out, level + height),
+            (cx - half, above - out),
+            (cx, above - out),
+            (cx - width, above - out),
+            (right + out, level - height),
+            (left - out, level - height),
+        ]
+        found.append([pygame.Rect(x, y, width, height) for x, y in places])
+    return found
+
+
+def _leader(
+    rect: pygame.Rect, centre: tuple[float, float], reach: float, token: pygame.Rect | None
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A line from the name's nearest point to the base's edge towards it, when the name
+    stands more than LEADER_FROM pixels off the base and its token; None beside them."""
+    if (
+        token is not None
+        and token.width
+        and rect.inflate(2 * LEADER_FROM, 2 * LEADER_FROM).colliderect(token)
+    ):
+        return None
+    cx, cy = centre
+    near_x = min(max(cx, rect.left), rect.right - 1)
+    near_y = min(max(cy, rect.top), rect.bottom - 1)
+    dx, dy = near_x - cx, near_y - cy
+    distance = math.hypot(dx, dy)
+    if distance - reach <= LEADER_FROM or distance == 0:
+        return None
+    edge = (round(cx + dx / distance * reach), round(cy + dy / distance * reach))
+    return (round(near_x), round(near_y)), edge
+
+
+def place_names(
+    requests: Sequence[NameRequest],
+    height: int,
+    *,
+    keep_off: Sequence[pygame.Rect] = (),
+    avoid: Sequence[pygame.Rect] = (),
+    within: pygame.Rect | None = None,
+) -> list[NamePlace]:
+    """Each request's name (see the module docstring), in the requests' order (the first
+    placed get the best places): no name covers another or `keep_off` (the status tokens:
+    a name must not hide a unit's marks) nor `avoid` (the bases: at most GRAZE pixels of
+    their bounding boxes); no name covers a leader line and no leader line crosses a
+    name, a token or another unit's base; each stays `within` the table where some place
+    lets it (off it, a name would run into the edge's tick labels). `height` is a line's
+    height in pixels."""
+    wanted = [(k, request) for k, request in enumerate(requests) if request.wordings]
+    # a crowded table (hundreds of names: a big table, far zoomed out) puts each name
+    # under its base or nowhere: most of its names are too small to read anyway, and a
+    # new zoom level must stay quick
+    if len(wanted) > CROWDED:
+        items = ((k, r.wordings, *r.centre, r.reach) for k, r in wanted)
+        return [
+            NamePlace(requests[k].unit_id, text, rect, claim)
+            for k, text, rect, claim in names_under(items, height, keep_off)
+        ]
+    keep_off = _around(requests, height, keep_off)
+    hard = RectGrid(keep_off)
+    soft = RectGrid(_around(requests, height, avoid))
+    lines = RectGrid()  # the leader lines drawn, by their bounding boxes
+    leaders: dict[tuple[int, int, int, int], list[tuple[tuple[int, int], tuple[int, int]]]] = {}
+    margin_x, margin_y = NAME_MARGIN
+
+    def crosses_leader(claim: pygame.Rect) -> bool:
+        return any(
+            claim.clipline(*line)
+            for box in lines.near(claim)
+            for line in leaders[(box.x, box.y, box.w, box.h)]
+        )
+
+    def clear(
+        request: NameRequest,
+        rect: pygame.Rect,
+        inside: bool = True,
+        near: tuple[list[pygame.Rect], list[pygame.Rect]] | None = None,
+    ) -> bool:
+        """Whether the name may go at `rect` (see `place_names`; `inside`: within); `near`
+        are the names, tokens and bases around the request (gathered once for all its
+        places: a place is then tried in C, and only one clear of them is looked at
+        further)."""
+        if inside and within is not None and not within.contains(rect):
+            return False
+        claim = rect.inflate(2 * margin_x, 2 * margin_y)
+        if near is None:
+            if hard.covers(claim) or (soft.covers(rect) and soft.covered_area(rect) > GRAZE):
+                return False
+        else:
+            hard_near, soft_near = near
+            if claim.collidelist(hard_near) != -1:
+                return False
+            hits = rect.collidelistall(soft_near)
+            if hits and _area(rect, [soft_near[i] for i in hits]) > GRAZE:
+                return False
+        if leaders and crosses_leader(claim):
+            return False
+        leader = _leader(rect, request.centre, request.reach, request.token)
+        if leader is not None:  # its line must not cross another name, token or base
+            return not _crosses(leader, hard, soft, request)
+        return not _nearer_another(rect, soft, tokens, request)  # read as a neighbour's
+
+    def put(request: NameRequest, text: str, rect: pygame.Rect) -> NamePlace:
+        claim = rect.inflate(2 * margin_x, 2 * margin_y)
+        hard.add(claim)
+        leader = _leader(rect, request.centre, request.reach, request.token)
+        if leader is not None:
+            box = _line_box(leader)
+            lines.add(box)
+            leaders.setdefault((box.x, box.y, box.w, box.h), []).append(leader)
+        return NamePlace(request.unit_id, text, rect, claim, leader)
+
+    found: dict[int, NamePlace] = {}
+    far = NAME_RINGS
+    tokens = RectGrid(keep_off)
+    # first every whole name under its base where it fits: a name that goes elsewhere
+    # first would take the room under the unit beside it
+    for k, request in wanted:
+        text, width = request.wordings[0]
+        under = _under(width, height, request.centre, request.reach)
+        if clear(request, under):
+            found[k] = put(request, text, under)
+    for k, request in wanted:
+        if k in found:
+            continue
+        # the best wording ring by ring outwards, then the shorter ones: a whole name a
+        # line or two away, tied by its leader, reads better than a cut one or an id
+        options = [
+            (text, rect)
+            for text, width in request.wordings
+            for places in _name_places(
+                width, height, request.centre, request.reach, request.token, far
+            )
+            for rect in places
+        ]
+        region = options[0][1].unionall([rect for _, rect in options[1:]])
+        near = (hard.near(region.inflate(2 * margin_x, 2 * margin_y)), soft.near(region))
+        for inside in (True, False) if within is not None else (True,):
+            chosen = next(((t, r) for t, r in options if clear(request, r, inside, near)), None)
+            if chosen is not None:
+                found[k] = put(request, *chosen)
+                break
+        # no room: the hover card names it
+    return [found[k] for k in sorted(found)]
+
+
+def _around(
+    requests: Sequence[NameRequest], height: int, rects: Sequence[pygame.Rect]
+) -> Sequence[pygame.Rect]:
+    """Of `rects`, those a few names' places (and their leader lines) can reach; all of
+    them for many names. The selected unit's name alone need not file every base of a
+    big table."""
+    if len(requests) > 8 or not rects:
+        return rects
+    found: set[int] = set()
+    for request in requests:
+        if not request.wordings:
+            continue
+        widest = max(width for _, width in request.wordings)
+        out = math.ceil(request.reach) + NAME_GAP + (NAME_RINGS + 1) * (height + 4)
+        token = request.token.height if request.token is not None else 0
+        region = pygame.Rect(0, 0, 2 * (out + widest), 2 * (out + height + token))
+        region.center = (round(request.centre[0]), round(request.centre[1]))
+        found.update(region.collidelistall(rects))
+    return [rects[i] for i in sorted(found)]
+
+
+def names_under(
+    items: Iterable[tuple[int, tuple[tuple[str, int], ...], float, float, float]],
+    height: int,
+    keep_off: Sequence[pygame.Rect] = (),
+) -> list[tuple[int, str, pygame.Rect, pygame.Rect]]:
+    """`place_names` on a crowded table, from plain values (index, wordings, centre x and
+    y, reach): each name under its base in the first wording that covers no name placed
+    and no token there, or nowhere; (index, text, box, claim) of each placed. The bases
+    are not looked at: at such a zoom a name is about as wide as a squadron, and a new
+    zoom level must stay as quick as a frame."""
+    margin_x, margin_y = NAME_MARGIN
+    grid = RectGrid(keep_off)
+    placed = []
+    for index, wordings, x, y, reach in items:
+        cx, top = round(x), round(y) + math.ceil(reach) + NAME_GAP
+        for text, width in wordings:
+            rect = pygame.Rect(cx - width // 2, top, width, height)
+            claim = rect.inflate(2 * margin_x, 2 * margin_y)
+            if grid.add_if_clear(claim):
+                placed.append((index, text, rect, claim))
+                break
+    return placed
+
+
+def _area(rect: pygame.Rect, others: list[pygame.Rect]) -> int:
+    """The pixels of `others` that `rect` covers (each counted once)."""
+    area = 0
+    for other in others:
+        overlap = rect.clip(other)
+        area += overlap.width * overlap.height
+    return area
+
+
+def _crosses(
+    leader: tuple[tuple[int, int], tuple[int, int]],
+    hard: RectGrid,
+    soft: RectGrid,
+    request: NameRequest,
+) -> bool:
+    """Whether a leader line crosses a name or token (`hard`) or a base (`soft`) other
+    than its own unit's: it would read as tying the name to that one."""
+    box = _line_box(leader)
+    return any(
+        other.clipline(*leader)
+        for grid, own in ((hard, request.token), (soft, request.base))
+        for other in grid.near(box)
+        if other != own
+    )
+
+
+def _gap(a: pygame.Rect, b: pygame.Rect) -> float:
+    """Pixels between two rectangles (0 when they touch or overlap)."""
+    dx = max(b.left - a.right, a.left - b.right, 0)
+    dy = max(b.top - a.bottom, a.top - b.bottom, 0)
+    return math.hypot(dx, dy)
+
+
+def _nearer_another(
+    rect: pygame.Rect, bases: RectGrid, tokens: RectGrid, request: NameRequest
+) -> bool:
+    """Whether a name at `rect` (with no leader line) stands as near another unit's base
+    or token as its own base (or its own token, when over it): it would read as that
+    unit's name. Over its own token, of equally near ones the one whose middle is nearer
+    the name's middle wins."""
+    own = [r for r in (request.base, request.token) if r is not None and r.width]
+    if not own:
+        return False
+
+    def nearness(other: pygame.Rect) -> tuple[float, float]:
+        middle = math.hypot(other.centerx - rect.centerx, other.centery - rect.centery)
+        return _gap(rect, other), middle
+
+    mine = min(nearness(r) for r in own)
+    reach = math.ceil(mine[0])
+    around = rect.inflate(2 * reach + 2, 2 * reach + 2)
+    token = request.token
+    # straight over its own token, a name centred on it reads as that unit's even where the
+    # squadron's tokens touch; elsewhere an equally near neighbour makes it unclear
+    over = token is not None and token.width and rect.bottom <= token.top
+    over = over and token.left <= rect.centerx < token.right
+    return any(
+        other not in own and (nearness(other) <= mine if over else nearness(other)[0] <= mine[0])
+        for grid in (bases, tokens)
+        for other in grid.near(around)
+    )
+
+
+def _line_box(line: tuple[tuple[int, int], tuple[int, int]]) -> pygame.Rect:
+    """The pixels a line's bounding box takes."""
+    (x0, y0), (x1, y1) = line
+    return pygame.Rect(min(x0, x1), min(y0, y1), abs(x1 - x0) + 1, abs(y1 - y0) + 1)

@@ -123,6 +123,7 @@ HEADING_MARKER: Colour = (255, 255, 255)
 SELECTED_OUTLINE: Colour = (255, 255, 255)
 LABEL: Colour = (240, 240, 236)
 LABEL_SHADOW: Colour = (10, 12, 16)
+LABEL_LEADER: Colour = (170, 170, 165)  # the line from a name put away to its unit
 
 
 def side_colours(sides: tuple[str, ...]) -> dict[str, Colour]:

@@ -253,7 +253,8 @@ class PlayScreen(TargetPicking, GameFiles):
     def unit_name(self, value: str) -> str:
         """A unit's name for its id ("" for anything else): how the drop-downs list units."""
         state = self.session.state
-        return (state.unit(value).name or "") if value and state.has_unit(value) else ""
+        unit = state.unit(value) if value and state.has_unit(value) else None
+        return state.shown_names[value] if unit is not None and unit.name else ""
 
     def wheel(self, pos: tuple[int, int], notches: int) -> bool:
         """The wheel over the declaration form scrolls it; False when it was not there."""
@@ -481,7 +482,7 @@ class PlayScreen(TargetPicking, GameFiles):
             target = self._hover_target or ""
             state = self.session.state
             if target and state.has_unit(target):
-                target = state.unit(target).name or target
+                target = state.shown_names[target]
             caption = f"odds{' vs ' + target if target else ''} ({result.seconds * 1000:.0f} ms)"
             surface = odds_chart(
                 result.report,
@@ -489,7 +490,7 @@ class PlayScreen(TargetPicking, GameFiles):
                 self.services.renderer.fonts,
                 details=self.actions.details,
                 caption=caption,
-                names={u.id: u.name for u in state.units if u.name},
+                names={u.id: state.shown_names[u.id] for u in state.units if u.name},
             )
             self._show_odds(surface, caption)
         elif result.status == "pending":
@@ -622,8 +623,8 @@ class PlayScreen(TargetPicking, GameFiles):
         unit = tool.unit
         self.services.select(unit.id)
         self.services.set_status(
-            f'moving {unit.name or unit.id}: drag ahead, W/S ±1", A/D turn,'
-            " Enter confirms, Esc cancels"
+            f"moving {self.session.state.shown_names.get(unit.id, unit.id)}: drag ahead,"
+            ' W/S ±1", A/D turn, Enter confirms, Esc cancels'
         )
 
     def cancel_move(self) -> None:

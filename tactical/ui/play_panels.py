@@ -164,7 +164,7 @@ def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
 
     def named(value: object) -> object:
         if isinstance(value, str) and state.has_unit(value):
-            return state.unit(value).name or value
+            return state.shown_names[value]
         if isinstance(value, tuple):
             return tuple(named(v) for v in value)
         return value

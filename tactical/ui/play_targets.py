@@ -42,8 +42,7 @@ class TargetPicking:
         if field is None:
             return False
         spec = next((f for f in self.actions.picked.fields if f.name == field), None)
-        unit = self.session.state.unit(unit_id) if self.session.state.has_unit(unit_id) else None
-        shown = unit.name or unit_id if unit is not None else unit_id
+        shown = self.session.state.shown_names.get(unit_id, unit_id)
         self.services.set_status(f"{spec.label if spec else field}: {shown}")
         self.refresh_odds()
         return True

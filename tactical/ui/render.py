@@ -119,7 +119,7 @@ def _header(
     title = state.title or "untitled map"
     if unit_id is not None:
         unit = state.unit(unit_id)
-        title += f" — {unit.name or unit.id} ({unit.id}): arcs, range bands, line of sight"
+        title += f" — {state.shown_names[unit.id]} ({unit.id}): arcs, range bands, line of sight"
     board = f'{_inches(state.board.width)}" × {_inches(state.board.height)}"'
     right = f"{system.title} · {board}"
     right_rect = text(

@@ -66,7 +66,8 @@ def _unit_names(step: Step) -> dict[str, str]:
     names: dict[str, str] = {}
     for state in (step.state_after, step.state_before):
         if state is not None:
-            names.update((unit.id, unit.name) for unit in state.units if unit.name)
+            shown = state.shown_names  # numbered where units share a name
+            names.update((unit.id, shown[unit.id]) for unit in state.units if unit.name)
     return names
 
 

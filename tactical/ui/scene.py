@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
+    LABEL_MIN_EXTENT,
     LabelLayout,
     UnitShapes,
     UnitSprites,
@@ -46,7 +48,9 @@ from tactical.ui.layers import (
     draw_units,
     highlight_terrain,
     layout_labels,
+    terrain_label,
 )
+from tactical.ui.mark_layout import CROWDED
 from tactical.ui.selection import SelectionView, selection_view
 
 STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)
@@ -74,8 +78,12 @@ class SceneRenderer:
         self._frame: _Cached | None = None  # the last frame: base, overlay and units
         self._spare_static: pygame.Surface | None = None  # the static layer before the last
         # label layouts by (units, scale, origin fraction, selected or None), newest last
-        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout]] = OrderedDict()
+        self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout, tuple]] = OrderedDict()
         self._sprites = UnitSprites()
+        self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
+        self._table: tuple[float, float, float, float] | None = None  # and table's bounds
+        self._terrain: tuple = ()  # and terrain
+        self._named: tuple | None = None  # the terrain names' places (`_terrain_names`)
         self._static_generation = 0  # names the static picture in use: composites depend on it
         self._generations = 0  # static pictures drawn so far
         self._recent_statics: list[tuple[_Cached, int]] = []  # older static pictures
@@ -91,10 +99,12 @@ class SceneRenderer:
         selected: str | None = None,
         sight_lines: bool = True,
         overlay: bool = True,
+        tokens: Mapping[str, pygame.Rect] | None = None,
     ) -> SelectionView | None:
         """Draw one frame onto `target`; returns the selection's view (for legends, panels).
         `overlay=False` draws the selected unit highlighted but without its arcs, rings and
-        lines of sight (a move being drawn shows them where it ends instead)."""
+        lines of sight (a move being drawn shows them where it ends instead). `tokens` are
+        where the units' status tokens go (`StatusBoard.token_boxes`): no name covers one."""
         base = self.static_layer(state, camera, system, target.get_size())
         view = None
         base_key: Any = ("static", self._static_generation)
@@ -102,7 +112,11 @@ class SceneRenderer:
             view = self.selection(state, system, selected, sight_lines)
             base = self.composite(base, view, camera, state)
             base_key = self._overlay.key if self._overlay else None
-        key = (base_key, state.units, camera, selected, target.get_size())
+        self._tokens = tokens
+        self._table = state.board.bounds
+        self._terrain = state.terrain
+        token_key = _tokens_key(tokens)
+        key = (base_key, state.units, camera, selected, target.get_size(), token_key)
         frame = self._frame
         if frame is None or frame.key != key:
             picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
@@ -114,8 +128,8 @@ class SceneRenderer:
             )
             first = None
             if selected is not None:
-                first = self._label_layout(shapes, camera, selected)
-            self._label_layout(shapes, camera).draw(picture, camera, first)
+                first = self._label_layout(shapes, camera, selected, tokens)
+            self._label_layout(shapes, camera, None, tokens).draw(picture, camera, first)
             self._frame = frame = _Cached(key, picture)
         target.blit(frame.value, (0, 0))
         return view
@@ -171,15 +185,52 @@ class SceneRenderer:
     ) -> list[pygame.Rect]:
         """Where the units' name labels of the last frame go on screen (from the layouts
         `draw` placed: nothing is placed again)."""
-        shapes = self.unit_shapes(state)
-        layouts = [self._label_layout(shapes, camera)]
-        if selected is not None:
-            layouts.append(self._label_layout(shapes, camera, selected))
+        layouts = self.label_layouts(state, camera, selected)
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
         return [rect.move(dx, dy) for layout in layouts for rect in layout.rects]
 
+    def drawn_labels(
+        self, state: GameState, camera: Camera, size: tuple[int, int], selected: str | None = None
+    ) -> list[tuple[str, pygame.Rect, tuple[tuple[int, int], tuple[int, int]] | None, str]]:
+        """The units' names the last frame (of `size` pixels) shows: each unit's id, where
+        its text is on screen, its leader line (None beside its unit) and the text."""
+        layouts = self.label_layouts(state, camera, selected)
+        first = layouts[1] if len(layouts) > 1 else None
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        found = []
+        clip = pygame.Rect((0, 0), size)
+        for layout, mine in ((layouts[0], first), (first, None)):
+            if layout is None:
+                continue
+            for k in layout.shown(clip, camera, mine):
+                leader = layout.leaders[k]
+                if leader is not None:
+                    leader = (
+                        (leader[0][0] + dx, leader[0][1] + dy),
+                        (leader[1][0] + dx, leader[1][1] + dy),
+                    )
+                found.append(
+                    (layout.units[k], layout.rects[k].move(dx, dy), leader, layout.texts[k])
+                )
+        return found
+
+    def label_layouts(
+        self, state: GameState, camera: Camera, selected: str | None = None
+    ) -> list[LabelLayout]:
+        """The label layouts of the last frame (the whole table's, then the selected
+        unit's), with the status tokens `draw` was given."""
+        shapes, tokens = self.unit_shapes(state), self._tokens
+        layouts = [self._label_layout(shapes, camera, None, tokens)]
+        if selected is not None:
+            layouts.append(self._label_layout(shapes, camera, selected, tokens))
+        return layouts
+
     def _label_layout(
-        self, shapes: UnitShapes, camera: Camera, only: str | None = None
+        self,
+        shapes: UnitShapes,
+        camera: Camera,
+        only: str | None = None,
+        tokens: Mapping[str, pygame.Rect] | None = None,
     ) -> LabelLayout:
         """The labels of every unit (or of `only`, the selected unit, drawn over the rest,
         which give way to it), placed once per set of units and zoom: panning by whole
@@ -188,15 +239,47 @@ class SceneRenderer:
         fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
         # the shapes by identity (hashing a thousand units per frame costs a frame), kept
         # alive with the layout so that the id is not reused meanwhile
-        key = (id(shapes), camera.scale, fraction, only)
+        table, terrain = self._table, self._terrain
+        key = (
+            id(shapes),
+            camera.scale,
+            fraction,
+            only,
+            _tokens_key(tokens),
+            table,
+            id(terrain) if self.terrain_labels else None,
+        )
         entry = self._labels.pop(key, None)
         if entry is None:
-            entry = (shapes, layout_labels(shapes, camera, self.fonts, only=only))
+            # the terrain's names too: a unit's name over a piece's reads as neither
+            crowded = (shapes.extents * camera.scale >= LABEL_MIN_EXTENT).sum() > CROWDED
+            named = [] if crowded else self._terrain_names(terrain, camera, fraction)
+            layout = layout_labels(
+                shapes, camera, self.fonts, only=only, tokens=tokens, table=table, avoid=named
+            )
+            entry = (shapes, layout, terrain)
         self._labels[key] = entry
         layout = entry[1]
         while len(self._labels) > LABEL_LAYOUTS_KEPT:  # a few zoom levels, as the sprites
             self._labels.popitem(last=False)
         return layout
+
+    def _terrain_names(
+        self, terrain: tuple, camera: Camera, fraction: tuple[float, float]
+    ) -> list[pygame.Rect]:
+        """Where the terrain's names go, from the camera origin's whole part (worked out once
+        per terrain and zoom: the whole table's labels and the selected unit's share it)."""
+        if not self.terrain_labels:
+            return []
+        key = (id(terrain), camera.scale, fraction)
+        if self._named is None or self._named[0] != key:
+            whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+            local = camera.panned(-whole[0], -whole[1])
+            rects = [
+                rect for piece in terrain for _, rect in terrain_label(local, piece, self.fonts)
+            ]
+            self._named = (key, rects, terrain)
+        return self._named[1]
 
     def _draw_static(
         self, surface: pygame.Surface, state: GameState, camera: Camera, system: RuleSystem
@@ -213,7 +296,8 @@ class SceneRenderer:
         if self._units is None or self._units.key is not state.units:
             if self._units is None or self._units.key != state.units:
                 colours = palette.side_colours(state.sides)
-                self._units = _Cached(state.units, UnitShapes.of(state.units, colours))
+                names = tuple(state.shown_names[u.id] for u in state.units)  # numbered
+                self._units = _Cached(state.units, UnitShapes.of(state.units, colours, names))
             else:
                 self._units.key = state.units
         return self._units.value
@@ -328,3 +412,15 @@ def _uncovered(rect: pygame.Rect, shift: tuple[int, int]) -> list[pygame.Rect]:
     elif dy < 0:
         strips.append(pygame.Rect(rect.left, rect.bottom + dy - band, rect.width, -dy + band))
     return [strip.clip(rect) for strip in strips]
+
+
+_KEYED: list = [None, ()]  # the last tokens given and their key: asked several times a frame
+
+
+def _tokens_key(tokens: Mapping[str, pygame.Rect] | None) -> tuple:
+    """The status tokens' places as a value (pygame rectangles do not hash)."""
+    if not tokens:
+        return ()
+    if _KEYED[0] is not tokens:
+        _KEYED[:] = [tokens, tuple((unit_id, tuple(rect)) for unit_id, rect in tokens.items())]
+    return _KEYED[1]

@@ -64,6 +64,8 @@ class StatusBoard:
         self._sized: tuple[tuple, list[float], np.ndarray] | None = None
         self.marks: list[MarkBlock] = []  # the marks drawn last, where they went
         self.drawn: dict[str, pygame.Rect] = {}  # each unit's token drawn last, by unit id
+        self._boxes: tuple[tuple, dict, dict[str, pygame.Rect]] | None = None
+        self._shapes: tuple[dict, dict[str, pygame.Rect]] | None = None
 
     def _sizes(self, state: GameState) -> list[float]:
         """Each unit's footprint's larger side (inches), for the units of `state` (measured
@@ -87,6 +89,37 @@ class StatusBoard:
                     continue  # a table not set up for play (setup mode): no token
             self._for, self._statuses = (state, system.id), found
         return self._statuses
+
+    def token_boxes(
+        self, camera: Camera, state: GameState, system: RuleSystem, fonts: Fonts
+    ) -> dict[str, pygame.Rect]:
+        """Where every unit's token goes (those big enough on screen to carry one), by
+        unit id, in pixels from the camera origin's whole part (the same for every pan by
+        whole pixels): the units' names are laid out clear of them. Measured, not drawn."""
+        statuses = self.statuses(state, system)
+        key = (state.units, system.id, camera.scale, camera.origin[0] % 1, camera.origin[1] % 1)
+        if self._boxes is not None and self._boxes[0] == key and self._boxes[1] is statuses:
+            return self._boxes[2]
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        local = camera.panned(-dx, -dy)
+        _, sizes, _ = self._measured(state)
+        extents = (np.asarray(sizes) * (camera.scale / 2)).tolist()
+        centres = local.to_screen_array(
+            np.array([(u.x, u.y) for u in state.units], dtype=float).reshape(-1, 2)
+        ).tolist()
+        if self._shapes is None or self._shapes[0] is not statuses:
+            # each token's pixels about its bottom centre's pixel: the same at every zoom
+            shapes = {u: draw_token(None, fonts, status, (0, 0)) for u, status in statuses.items()}
+            self._shapes = (statuses, shapes)
+        shapes = self._shapes[1]
+        found = {}
+        for unit, extent, (cx, cy) in zip(state.units, extents, centres, strict=True):
+            shape = shapes.get(unit.id)
+            if shape is None or extent < MIN_EXTENT:
+                continue
+            found[unit.id] = shape.move(round(cx), round(cy - extent - GAP))
+        self._boxes = (key, statuses, found)
+        return found
 
     def draw(
         self,
@@ -193,10 +226,11 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
 
 
 def draw_token(
-    surface: pygame.Surface, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
+    surface: pygame.Surface | None, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
 ) -> pygame.Rect:
     """The token with its bottom centre at `bottom`: bars and pips stacked (its marks are
-    placed with every unit's, `StatusBoard.draw`)."""
+    placed with every unit's, `StatusBoard.draw`); its pixels. With no `surface`, only
+    where it would go."""
     x, y = bottom
     drawn = pygame.Rect(round(x), round(y), 0, 0)
     for value in reversed(status.tokens):
@@ -212,9 +246,13 @@ def draw_token(
     return drawn
 
 
-def _bar(surface: pygame.Surface, fraction: float, bottom: tuple[float, float]) -> pygame.Rect:
+def _bar(
+    surface: pygame.Surface | None, fraction: float, bottom: tuple[float, float]
+) -> pygame.Rect:
     rect = pygame.Rect(0, 0, BAR_WIDTH, BAR_HEIGHT)
     rect.midbottom = (round(bottom[0]), round(bottom[1]))
+    if surface is None:
+        return rect.inflate(2, 2)
     pygame.draw.rect(surface, BAR_BACK, rect)
     filled = rect.copy()
     filled.width = math.ceil(BAR_WIDTH * fraction) if fraction > 0 else 0
@@ -225,7 +263,7 @@ def _bar(surface: pygame.Surface, fraction: float, bottom: tuple[float, float]) 
 
 
 def _pips(
-    surface: pygame.Surface,
+    surface: pygame.Surface | None,
     fonts: Fonts,
     current: int,
     maximum: float | None,
@@ -234,13 +272,16 @@ def _pips(
     total = int(maximum) if maximum is not None else current
     if total > MAX_PIPS:
         shown = f"{current}/{total}" if maximum is not None else str(current)
+        if surface is None:
+            picture = fonts.shadowed(shown, MARK_SIZE, PIP_ON, LABEL_SHADOW)
+            return picture.get_rect(midbottom=(round(bottom[0]), round(bottom[1])))
         return text(
             surface, fonts, shown, bottom, MARK_SIZE, PIP_ON, "midbottom", shadow=LABEL_SHADOW
         )
     step = PIP + 2
     left = round(bottom[0] - total * step / 2)
     top = round(bottom[1]) - PIP
-    for index in range(total):
+    for index in range(total if surface is not None else 0):
         colour = PIP_ON if index < current else PIP_OFF
         pygame.draw.circle(
             surface, colour, (left + index * step + PIP // 2, top + PIP // 2), PIP // 2 + 1

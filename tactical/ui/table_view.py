@@ -117,8 +117,19 @@ class TableView:
     def _draw_table(self, surface: pygame.Surface, scene: TableScene, view: ViewState) -> None:
         camera = view.camera
         state = scene.state
+        fonts = self.renderer.fonts
+        # where the tokens go first: the units' names are laid out clear of them
+        tokens = (
+            self.tokens.token_boxes(camera, state, scene.system, fonts) if scene.tokens else None
+        )
         selection = self.renderer.draw(
-            surface, state, camera, scene.system, selected=view.selected, overlay=not scene.moving
+            surface,
+            state,
+            camera,
+            scene.system,
+            selected=view.selected,
+            overlay=not scene.moving,
+            tokens=tokens,
         )
         if scene.tokens:
             self.tokens.draw(
@@ -126,7 +137,7 @@ class TableView:
                 camera,
                 state,
                 scene.system,
-                self.renderer.fonts,
+                fonts,
                 names=self.renderer.label_rects(state, camera, view.selected),
                 selected=view.selected,
             )

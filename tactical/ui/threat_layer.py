@@ -102,9 +102,11 @@ def draw_advice(
     advice: Sequence[Advice],
     fonts: Fonts,
     list_at: tuple[int, int] | None = None,
+    name: str = "",
 ) -> None:
     """Each advised end as a ghost of the base with its rank; with `list_at`, the ranked
-    list (path, damage dealt next and taken) as a box with its top-left there."""
+    list (path, damage dealt next and taken) as a box with its top-left there, headed
+    with the unit's `name` (its own name or id without it)."""
     for rank, move in enumerate(advice, start=1):
         ghost = unit.moved_to(move.pose).footprint
         outline_geometry(surface, camera, ghost, GHOST, 2)
@@ -118,7 +120,7 @@ def draw_advice(
         text(surface, fonts, str(rank), (px, py), 15, GHOST, "center", shadow=palette.LABEL_SHADOW)
     if list_at is None or not advice:
         return
-    lines = [f"Advice for {unit.name or unit.id} (nothing is moved):"] + [
+    lines = [f"Advice for {name or unit.name or unit.id} (nothing is moved):"] + [
         f"{rank}. {move.path}: deals {move.dealt:.2f}, takes {move.taken:.2f}"
         for rank, move in enumerate(advice, start=1)
     ]

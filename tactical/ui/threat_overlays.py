@@ -220,7 +220,15 @@ class ThreatOverlays:
             if advice and advice is not PENDING:
                 left, top, _, _ = camera.screen_rect(state.board.bounds)
                 place = (max(left, 0) + 8, max(top, 0) + 8)
-                draw_advice(surface, camera, state.unit(selected), advice, fonts, list_at=place)
+                draw_advice(
+                    surface,
+                    camera,
+                    state.unit(selected),
+                    advice,
+                    fonts,
+                    list_at=place,
+                    name=state.shown_names[selected],
+                )
         except UserError:
             return  # a table the layers cannot be computed for shows none
 

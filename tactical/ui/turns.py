@@ -42,7 +42,7 @@ def named_order(game: Game) -> tuple[NamedEntry, ...]:
     state = game.state
     return tuple(
         NamedEntry(
-            (state.unit(e.unit).name or e.unit) if state.has_unit(e.unit) else e.unit,
+            state.shown_names.get(e.unit, e.unit),
             e.side,
             e.result,
             e.done,
@@ -91,10 +91,7 @@ def only_pass_reason(game: Game, refused: tuple[Unavailable, ...] = ()) -> str |
     state = game.state
     acting = [e for e in acting_order(game) if e.acting]
     if acting and all(e.side != side for e in acting):
-        names = ", ".join(
-            (state.unit(e.unit).name or e.unit) if state.has_unit(e.unit) else e.unit
-            for e in acting
-        )
+        names = ", ".join(state.shown_names.get(e.unit, e.unit) for e in acting)
         verb = "acts" if len(acting) == 1 else "act"
         return f"{side} passed: {names} {verb} now{cited}"
     others = _others_can_act(game, side)

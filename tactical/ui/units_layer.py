@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,6 +21,7 @@ from tactical.ui.draw import (
     outline_geometry,
 )
 from tactical.ui.fonts import Fonts
+from tactical.ui.mark_layout import CROWDED, NamePlace, NameRequest, names_under, place_names
 from tactical.ui.palette import Colour
 
 UNIT_LABEL_SIZE = 12
@@ -39,9 +41,15 @@ class UnitShapes:
     circle_radii: np.ndarray
     colours: tuple[Colour, ...]
     index: dict[str, int] = field(default_factory=dict)
+    names: tuple[str, ...] = ()  # each unit's name as the table shows it (its own if none)
 
     @classmethod
-    def of(cls, units: tuple[Unit, ...], colours: dict[str, Colour]) -> UnitShapes:
+    def of(
+        cls,
+        units: tuple[Unit, ...],
+        colours: dict[str, Colour],
+        names: tuple[str, ...] = (),
+    ) -> UnitShapes:
         count = len(units)
         centres = np.array([(u.x, u.y) for u in units], dtype=float).reshape(count, 2)
         headings = np.radians([u.heading for u in units]) if count else np.zeros(0)
@@ -76,10 +84,11 @@ class UnitShapes:
             circle_radii=half_length[circle_index],
             colours=tuple(colours.get(u.side, palette.OTHER_SIDE_COLOURS[-1]) for u in units),
             index={u.id: i for i, u in enumerate(units)},
+            names=names,
         )
 
 
-LABEL_HEIGHT = 14  # pixels a unit label takes, for keeping labels apart
+LABEL_HEIGHT = 14  # pixels a unit label's line takes (the tallest letters and the shadow)
 # px a label may take whatever the base's size: most ships' whole names fit
 LABEL_MIN_WIDTH = 160
 LABEL_MIN_EXTENT = 5.0  # px: smaller bases (far zoomed out) are not labelled unless selected
@@ -241,12 +250,16 @@ def draw_units(
     selected: str | None = None,
     labels: bool = True,
     sprites: UnitSprites | None = None,
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
 ) -> list[pygame.Rect]:
     """Units as true-size bases in their side colour, with a heading marker and a label;
     returns where the labels went (none overlaps another).
 
     With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
     instead of being drawn afresh every frame (from the second frame at a scale on).
+    The labels stay on the `table` (its bounds in inches) where they can, and clear of
+    `avoid` (screen pixels: the terrain's names) as of a base (see `layout_labels`).
     """
     placed: list[pygame.Rect] = []
     if not shapes.units:
@@ -290,63 +303,21 @@ def draw_units(
     if selected is not None and selected in shapes.index:
         _selected_outline(surface, camera, shapes, shapes.index[selected])
     if labels:
-        centre_list, extent_list = centres.tolist(), extents.tolist()
+        extent_list = extents.tolist()
         shown = [
             index
             for index in np.flatnonzero(visible).tolist()
             if extent_list[index] >= LABEL_MIN_EXTENT or shapes.units[index].id == selected
         ]
-        # the selected unit's label first, then the larger units': a label that would cover
-        # one already placed gives way (its unit's id if that fits, else nothing; the hover
-        # card names it), so crowded squadrons stay readable
+        # the selected unit's label first, then the larger units': the first placed get
+        # the places nearest their bases
         shown.sort(key=lambda i: (shapes.units[i].id != selected, -extent_list[i]))
-        taken = _PlacedLabels(placed)
-        for index in shown:
-            _unit_label(
-                surface, fonts, shapes.units[index], centre_list[index], extent_list[index], taken
-            )
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        local = [rect.move(-dx, -dy) for rect in avoid]
+        layout = _layout(shapes, camera, fonts, shown, {}, table, local)
+        layout.draw(surface, camera)
+        placed.extend(rect.move(dx, dy) for rect in layout.rects)
     return placed
-
-
-class _PlacedLabels:
-    """The labels placed so far, bucketed by 64-pixel cells: whether a new one would cover
-    one of them asks only its neighbours (the same answer as `Rect.collidelist` over all,
-    for thousands of labels)."""
-
-    CELL = 64
-
-    def __init__(self, placed: list[pygame.Rect]) -> None:
-        self.placed = placed
-        self.cells: dict[tuple[int, int], list[pygame.Rect]] = {}
-        for rect in placed:
-            self._file(rect, self._keys(rect))
-
-    def _keys(self, rect: pygame.Rect) -> list[tuple[int, int]]:
-        cell = self.CELL
-        xs = range(rect.left // cell, (rect.right - 1) // cell + 1)
-        ys = range(rect.top // cell, (rect.bottom - 1) // cell + 1)
-        return [(x, y) for x in xs for y in ys]
-
-    def _file(self, rect: pygame.Rect, keys: list[tuple[int, int]]) -> None:
-        cells = self.cells
-        for key in keys:
-            found = cells.get(key)
-            if found is None:
-                cells[key] = [rect]
-            else:
-                found.append(rect)
-
-    def add_if_clear(self, rect: pygame.Rect) -> bool:
-        """Add `rect` unless it covers a label placed already; whether it was added."""
-        keys = self._keys(rect)
-        cells = self.cells
-        for key in keys:
-            found = cells.get(key)
-            if found is not None and rect.collidelist(found) != -1:
-                return False
-        self.placed.append(rect)
-        self._file(rect, keys)
-        return True
 
 
 def _draw_bases(
@@ -401,37 +372,6 @@ def _selected_outline(
     )
 
 
-def _unit_label(
-    surface: pygame.Surface,
-    fonts: Fonts,
-    unit: Unit,
-    centre: list[float],
-    extent: float,
-    placed: _PlacedLabels,
-) -> None:
-    """The unit's name under its base (its id when the name is cut or would cover a label
-    in `placed`); nothing when both would. A label drawn is added to `placed`."""
-    found = _place_label(fonts, unit, centre, extent, placed)
-    if found is not None:
-        picture, rect = found
-        surface.blit(picture, rect)
-
-
-def _place_label(
-    fonts: Fonts, unit: Unit, centre: list[float], extent: float, placed: _PlacedLabels
-) -> tuple[pygame.Surface, pygame.Rect] | None:
-    """`_unit_label`'s choice: the label picture and where it goes, added to `placed`."""
-    max_width = int(max(LABEL_MIN_WIDTH, extent * 5))
-    top = centre[1] + extent + 3
-    for label, width in _label_candidates(fonts, unit.name, unit.id, max_width):
-        rect = pygame.Rect(round(centre[0] - width / 2), round(top), width, LABEL_HEIGHT)
-        if not placed.add_if_clear(rect):
-            continue
-        picture = fonts.shadowed(label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
-        return picture, picture.get_rect(midtop=(round(centre[0]), round(top)))
-    return None
-
-
 def _label_candidates(
     fonts: Fonts, name: str, unit_id: str, max_width: int
 ) -> tuple[tuple[str, int], ...]:
@@ -441,6 +381,41 @@ def _label_candidates(
     the two whole texts gives what that width gives (nothing to cut)."""
     short = id_words(unit_id)
     return _candidates_within(fonts, name, short, min(max_width, _widest(fonts, name, short)))
+
+
+@lru_cache(maxsize=8192)
+def _wordings(
+    fonts: Fonts, own: str, shown: str, unit_id: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    """A unit's label wordings (`_label_candidates`), its own name `own` shown as `shown`:
+    a numbered name ("Attacker Class Frigate 2") keeps its number when cut ("Attacker
+    Cl… 2"), and never reads as its id (whose number may differ). Each width is a pixel
+    more than the text's: the shadow's."""
+    if own and shown != own and shown.startswith(own + " "):
+        found = _numbered_candidates(fonts, own, shown[len(own) :], max_width)
+    else:
+        found = _label_candidates(fonts, shown, unit_id, max_width)
+    return tuple((text, width + 1) for text, width in found)
+
+
+@lru_cache(maxsize=8192)
+def _numbered_candidates(
+    fonts: Fonts, name: str, number: str, max_width: int
+) -> tuple[tuple[str, int], ...]:
+    """A numbered name's wordings, best first: whole (or cut to `max_width`), then its
+    first word alone (for a tight spot), the number kept in each ("Blucher… 2")."""
+    whole = name + number
+    if fonts.width(whole, UNIT_LABEL_SIZE) <= max_width:
+        texts = [whole]
+    else:
+        cut = fonts.fit(name, UNIT_LABEL_SIZE, max_width - fonts.width(number, UNIT_LABEL_SIZE))
+        texts = [cut + number if cut is not None else number.strip()]
+    words = name.split()
+    if len(words) > 1:
+        short = f"{words[0]}…{number}"
+        if short not in texts and fonts.width(short, UNIT_LABEL_SIZE) <= max_width:
+            texts.append(short)
+    return tuple((text, fonts.width(text, UNIT_LABEL_SIZE)) for text in texts)
 
 
 def id_words(unit_id: str) -> str:
@@ -475,32 +450,55 @@ class LabelLayout:
     """The unit labels of a whole table at one zoom, placed once (`layout_labels`) and
     blitted per frame: panning moves them all together and reshuffles none. Positions are
     pixels from the camera origin's whole part (the same for every camera with that scale
-    and that fractional part of the origin)."""
+    and that fraction of the origin)."""
 
     pictures: tuple[pygame.Surface, ...]
     rects: tuple[pygame.Rect, ...]  # where each picture goes
-    boxes: tuple[pygame.Rect, ...]  # the space each label claims (for giving way)
+    boxes: tuple[pygame.Rect, ...]  # the room each label claims (for giving way)
+    units: tuple[str, ...] = ()  # whose label each is
+    leaders: tuple[tuple[tuple[int, int], tuple[int, int]] | None, ...] = ()
+    texts: tuple[str, ...] = ()  # what each label reads
 
     def draw(
         self, surface: pygame.Surface, camera: Camera, first: LabelLayout | None = None
     ) -> None:
         """Blit the labels on screen through `camera`; with `first` (the selected unit's
-        label, placed for the same scale and fraction), the labels it would cover give way
-        and it is drawn over them."""
+        label, placed for the same scale and fraction), that unit's own label here and
+        the labels its label would cover give way, and it is drawn over them."""
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
-        screen = surface.get_clip().move(-dx, -dy)
-        shown = screen.collidelistall(self.rects) if self.rects else []
-        keep_clear = first.boxes[0] if first is not None and first.boxes else None
+        shown = self.shown(surface.get_clip(), camera, first)
+        for k in shown:
+            leader = self.leaders[k] if self.leaders else None
+            if leader is not None:
+                start, end = leader
+                pygame.draw.aaline(
+                    surface,
+                    palette.LABEL_LEADER,
+                    (start[0] + dx, start[1] + dy),
+                    (end[0] + dx, end[1] + dy),
+                )
         surface.blits(
-            [
-                (self.pictures[k], self.rects[k].move(dx, dy))
-                for k in shown
-                if keep_clear is None or not keep_clear.colliderect(self.boxes[k])
-            ],
-            doreturn=False,
+            [(self.pictures[k], self.rects[k].move(dx, dy)) for k in shown], doreturn=False
         )
         if first is not None:
             first.draw(surface, camera)
+
+    def shown(
+        self, clip: pygame.Rect, camera: Camera, first: LabelLayout | None = None
+    ) -> list[int]:
+        """The labels `draw` blits within `clip` (screen pixels): all that reach it but,
+        with `first`, its unit's own label and those its label covers."""
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        screen = clip.move(-dx, -dy)
+        shown = screen.collidelistall(self.boxes) if self.boxes else []
+        if first is not None and first.boxes:
+            keep_clear, itself = first.boxes[0], first.units[0]
+            shown = [
+                k
+                for k in shown
+                if self.units[k] != itself and not keep_clear.colliderect(self.boxes[k])
+            ]
+        return shown
 
 
 def layout_labels(
@@ -509,14 +507,17 @@ def layout_labels(
     fonts: Fonts,
     only: str | None = None,
     skip: str | None = None,
+    tokens: Mapping[str, pygame.Rect] | None = None,
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
 ) -> LabelLayout:
     """Place the labels of every unit big enough on screen (LABEL_MIN_EXTENT), the larger
-    units' first, each giving way as in `draw_units`; `only` places that one unit's label
-    (whatever its size), `skip` leaves that unit out. Positions are for `camera` moved to
-    the fractional part of its origin: `LabelLayout.draw` adds the whole pixels back."""
-    whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
-    local = camera.panned(-whole[0], -whole[1])
-    centres = local.to_screen_array(shapes.centres).tolist()
+    units' first (`mark_layout.place_names`: none over another, over a status token in
+    `tokens` or, where there is room, over a base); `only` places that one unit's label
+    (whatever its size), `skip` leaves that unit out. Positions (and `tokens`, by unit
+    id) are for `camera` moved to the fractional part of its origin: `LabelLayout.draw`
+    adds the whole pixels back. With the `table`'s bounds (inches), names stay on it
+    where they can; they cover no more of `avoid` (the terrain's names) than of a base."""
     extent_array = shapes.extents * camera.scale
     extents = extent_array.tolist()
     units = shapes.units
@@ -528,21 +529,118 @@ def layout_labels(
         chosen = [
             k for k in order if extents[k] >= LABEL_MIN_EXTENT and units[k].id != skip
         ]  # fmt: skip
-    placed = _PlacedLabels([])
-    pictures, rects, boxes = [], [], []
-    for k in chosen:  # `_place_label`, inlined: a whole table's labels at each new zoom
-        unit, (x, y), extent = units[k], centres[k], extents[k]
-        top = round(y + extent + 3)
-        for label, width in _label_candidates(
-            fonts, unit.name, unit.id, int(max(LABEL_MIN_WIDTH, extent * 5))
-        ):
-            box = pygame.Rect(round(x - width / 2), top, width, LABEL_HEIGHT)
-            if placed.add_if_clear(box):
-                picture = fonts.shadowed(
-                    label, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW
-                )
-                pictures.append(picture)
-                rects.append(picture.get_rect(midtop=(round(x), top)))
-                boxes.append(box)
-                break
-    return LabelLayout(tuple(pictures), tuple(rects), tuple(boxes))
+    return _layout(shapes, camera, fonts, chosen, tokens or {}, table, avoid)
+
+
+def _layout(
+    shapes: UnitShapes,
+    camera: Camera,
+    fonts: Fonts,
+    chosen: list[int],
+    tokens: Mapping[str, pygame.Rect],
+    table: tuple[float, float, float, float] | None = None,
+    avoid: Sequence[pygame.Rect] = (),
+) -> LabelLayout:
+    """The labels of units `chosen`, placed in that order (positions from the camera
+    origin's whole part), on the `table` where they can."""
+    whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
+    local = camera.panned(-whole[0], -whole[1])
+    centres = local.to_screen_array(shapes.centres)
+    extent_array = shapes.extents * camera.scale
+    centre_list, extents = centres.tolist(), extent_array.tolist()
+    units, names = shapes.units, shapes.names or tuple(unit.name for unit in shapes.units)
+    if len(chosen) > CROWDED:  # each under its base or nowhere, as quick as can be
+        items = (
+            (
+                k,
+                _wordings(
+                    fonts,
+                    units[k].name,
+                    names[k],
+                    units[k].id,
+                    int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
+                ),
+                centre_list[k][0],
+                centre_list[k][1],
+                extents[k],
+            )
+            for k in chosen
+        )
+        under = names_under(items, LABEL_HEIGHT, [t for t in tokens.values() if t.width])
+        placed = [NamePlace(units[k].id, text, rect, claim) for k, text, rect, claim in under]
+        return _pictures(fonts, placed)
+    bases = _base_boxes_cached(shapes, local) if chosen else []
+    requests = [
+        NameRequest(
+            units[k].id,
+            _wordings(
+                fonts,
+                units[k].name,
+                names[k],
+                units[k].id,
+                int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
+            ),
+            (centre_list[k][0], centre_list[k][1]),
+            extents[k],
+            tokens.get(units[k].id),
+            bases[k],
+        )
+        for k in chosen
+    ]
+    within = pygame.Rect(local.screen_rect(table)) if table is not None else None
+    placed = place_names(
+        requests,
+        LABEL_HEIGHT,
+        keep_off=[t for t in tokens.values() if t.width],
+        avoid=[*bases, *avoid],
+        within=within,
+    )
+    return _pictures(fonts, placed)
+
+
+def _pictures(fonts: Fonts, placed: list[NamePlace]) -> LabelLayout:
+    """The layout of the names placed: each one's picture where its box is."""
+    pictures, rects = [], []
+    for place in placed:
+        picture = fonts.shadowed(place.text, UNIT_LABEL_SIZE, palette.LABEL, palette.LABEL_SHADOW)
+        pictures.append(picture)
+        rects.append(picture.get_rect(topleft=place.rect.topleft))
+    return LabelLayout(
+        tuple(pictures),
+        tuple(rects),
+        tuple(place.claim for place in placed),
+        tuple(place.unit_id for place in placed),
+        tuple(place.leader for place in placed),
+        tuple(place.text for place in placed),
+    )
+
+
+_BASES: dict[str, tuple] = {}  # the last bases' boxes: the whole table's labels and the
+# selected unit's are laid out for the same camera
+
+
+def _base_boxes_cached(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
+    """`_base_boxes`, worked out once for the last units and camera."""
+    key = (id(shapes), camera.scale, camera.origin)
+    last = _BASES.get("last")
+    if last is None or last[0] != key:
+        _BASES["last"] = last = (key, _base_boxes(shapes, camera), shapes)
+    return last[1]
+
+
+def _base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
+    """Every base's bounding box on screen (a round base's square, a rectangle's corners'
+    box), worked out for all at once."""
+    centres = camera.to_screen_array(shapes.centres)
+    radii = np.zeros(len(shapes.units))
+    radii[shapes.circle_index] = shapes.circle_radii * camera.scale
+    low, high = centres - radii[:, None], centres + radii[:, None]
+    if len(shapes.rect_index):
+        corners = camera.to_screen_array(shapes.rect_corners)
+        low[shapes.rect_index] = corners.min(axis=1)
+        high[shapes.rect_index] = corners.max(axis=1)
+    low, high = np.floor(low).astype(int).tolist(), np.ceil(high).astype(int).tolist()
+    return [
+        pygame.Rect(x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+        for (x0, y0), (x1, y1) in zip(low, high, strict=True)
+    ]

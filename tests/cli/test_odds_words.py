@@ -11,6 +11,7 @@ from tactical.cli import main
 from tactical.errors import UserError
 from tactical.io import builtin_map, load_map
 from tactical.rules import registry
+from tactical.rules.base import unit_name
 
 ATTACKS_PER_SYSTEM = 3  # the first legal attacks on the scenario, one per weapon
 
@@ -49,7 +50,7 @@ def test_every_line_of_the_odds_is_plain_words(capsys, rules_id):
         out = capsys.readouterr().out
         state = load_map(builtin_map(rules_id))
         assert out.startswith(
-            f"{state.unit(attacker).name} attacks {state.unit(target).name} with "
+            f"{unit_name(state, attacker)} attacks {unit_name(state, target)} with "
         )
         assert "%" in out and "chance" in out
         for line in out.splitlines():

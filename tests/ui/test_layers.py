@@ -340,7 +340,7 @@ def test_sides_beyond_a_and_b_get_colours_from_the_palette(state, camera):
 
 
 def test_labels_never_cover_each_other_and_the_selected_units_comes_first():
-    """On the 200-unit map fitted to the window, labels that would overlap give way."""
+    """On the 200-unit map fitted to the window, labels that would overlap move away."""
     from tactical.io.paths import builtin_map
 
     crowded = load_map(builtin_map("stress-200"))
@@ -355,9 +355,9 @@ def test_labels_never_cover_each_other_and_the_selected_units_comes_first():
     x, y = view.to_screen(unit.x, unit.y)
     assert placed[0].centerx == pytest.approx(x, abs=1) and placed[0].top > y
     everything = draw_units(fresh(view), view, shapes, shared_fonts())
-    assert len(everything) < sum(
-        1 for extent in shapes.extents * view.scale if extent >= LABEL_MIN_EXTENT
-    )  # crowded: some gave way
+    big_enough = sum(1 for extent in shapes.extents * view.scale if extent >= LABEL_MIN_EXTENT)
+    # crowded: most names find room a little farther out, a few have none (over a base)
+    assert 0.8 * big_enough <= len(everything) < big_enough
 
 
 def test_the_heading_marker_runs_from_the_centre_to_the_front(state, camera):

@@ -97,8 +97,9 @@ def test_a_fractional_pan_or_a_zoom_draws_afresh_and_going_back_finds_the_pictur
 
 def test_labels_from_the_layout_are_where_draw_units_puts_them():
     """On a table whose units are all in view, the cached label layout draws the labels
-    exactly where `draw_units` does (the frame equals the static layer plus draw_units)."""
-    from tactical.ui.layers import UnitSprites, draw_units
+    exactly where `draw_units` does (the frame equals the static layer plus draw_units, given
+    the table and its terrain's names)."""
+    from tactical.ui.layers import UnitSprites, draw_units, terrain_label
 
     state = load_map(builtin_map("dystopian-wars"))
     system = registry.get(state.rules)
@@ -107,8 +108,17 @@ def test_labels_from_the_layout_are_where_draw_units_puts_them():
     target = pygame.Surface(SIZE)
     renderer.draw(target, state, camera, system)
     expected = renderer.static_layer(state, camera, system, SIZE).copy()
+    named = [
+        rect for piece in state.terrain for _, rect in terrain_label(camera, piece, renderer.fonts)
+    ]
     placed = draw_units(
-        expected, camera, renderer.unit_shapes(state), renderer.fonts, sprites=UnitSprites()
+        expected,
+        camera,
+        renderer.unit_shapes(state),
+        renderer.fonts,
+        sprites=UnitSprites(),
+        table=state.board.bounds,
+        avoid=named,
     )
     assert len(placed) >= 10
     assert (_pixels(target) == _pixels(expected)).all()

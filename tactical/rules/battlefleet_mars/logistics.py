@@ -18,7 +18,7 @@ from fractions import Fraction
 from tactical.dice import fraction_text
 from tactical.errors import UserError
 from tactical.model import CircleBase, FrozenMap, GameState, MovementClass, SizeClass, Unit
-from tactical.rules.base import Event, Resolution
+from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.battlefleet_mars.combat import settings
 from tactical.rules.battlefleet_mars.tables import budget_problems, launch_limit, lp_cost
 from tactical.rules.battlefleet_mars.units import UnitType, profile
@@ -164,7 +164,7 @@ def resolve_launch(
         group_id = _free_id(new_state, f"{launcher.id}-{kind}s")
         group = Unit(
             id=group_id,
-            name=f"{count} {kind}{'s' if count > 1 else ''} from {launcher.name or launcher.id}",
+            name=f"{count} {kind}{'s' if count > 1 else ''} from {unit_name(state, launcher.id)}",
             side=launcher.side,
             pose=launcher.pose,
             base=GROUP_BASE,

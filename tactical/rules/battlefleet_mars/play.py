@@ -54,6 +54,7 @@ from tactical.rules.base import (
     TurnPosition,
     TurnSequence,
     attack_declaration,
+    unit_name,
 )
 from tactical.rules.battlefleet_mars import combat, logistics
 from tactical.rules.battlefleet_mars.tables import (
@@ -186,7 +187,7 @@ def _logistics_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
     room = max(Fraction(0), limit - spent_fm)
     fields: list[Field] = []
     for unit in buyers(state, side):
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         fields.append(
             _count_field(
                 f"{unit.id}.{FIGHTERS}",
@@ -251,7 +252,7 @@ def _launch_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
     fields: list[Field] = []
     for unit in launchers(state, side):
         missiles, fighters = launch_room(unit)
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         if missiles:
             fields.append(
                 _count_field(
@@ -300,7 +301,7 @@ def _attack_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                 doc="the weapon fired",
                 spec_id="R000.3",
             )
-            title = f"{unit.name or unit.id}: {weapon}"
+            title = f"{unit_name(state, unit.id)}: {weapon}"
             if weapon == combat.LASER:
                 strength = card.laser_strength or 0
                 in_reach = tuple(

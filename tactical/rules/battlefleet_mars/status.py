@@ -128,7 +128,7 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     for unit in state.units:
         if unit.side != side or unit.id not in done:
             continue
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         for weapon in weapons_of(unit):
             found.append(
                 Unavailable(

@@ -90,7 +90,7 @@ def _pass_choice(state: GameState, side: str, own: tuple[str, ...]) -> ActionCho
     activation; the turn goes on to the next group. (The session's own pass, two in a row
     ending the phase, would end the Actions phase before the vessels later in the order of
     action have acted: the side waiting for them has only a pass to make.)"""
-    names = ", ".join(state.unit(u).name or u for u in own)
+    names = ", ".join(unit_name(state, u) for u in own)
     return ActionChoice(PASS, side, f"Pass: end the activation of {names}", (), "R003.11")
 
 
@@ -119,7 +119,7 @@ def _roll_choices(state: GameState, side: str, options) -> tuple[ActionChoice, .
                     ActionChoice(
                         "advantage",
                         unit.id,
-                        f"{unit.name}: dogfight for the Advantage",
+                        f"{unit_name(state, unit.id)}: dogfight for the Advantage",
                         (
                             Field(
                                 "opponent",
@@ -133,7 +133,13 @@ def _roll_choices(state: GameState, side: str, options) -> tuple[ActionChoice, .
                     )
                 )
         choices.append(
-            ActionChoice("initiative", unit.id, f"{unit.name}: roll Initiative", (), "R003.11")
+            ActionChoice(
+                "initiative",
+                unit.id,
+                f"{unit_name(state, unit.id)}: roll Initiative",
+                (),
+                "R003.11",
+            )
         )
     return tuple(choices)
 
@@ -150,7 +156,9 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
     card = vessel(unit)
     if not can_act(state, unit):
         return []
-    end = ActionChoice("end", unit.id, f"{unit.name}: end activation", (), "R003.11")
+    end = ActionChoice(
+        "end", unit.id, f"{unit_name(state, unit.id)}: end activation", (), "R003.11"
+    )
     if card.destroyed or card.disabled:
         # still in its group (R003.11, A003.6) but out of action: every resolver refuses a
         # vessel out of action (base Cortex, G.5), so all that is left is to end
@@ -163,7 +171,7 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
         *_shoot_down_choices(state, unit, card, flying),
         *_evasion_choices(state, unit, flying, options),
         *_collision_choices(state, unit, enemies, options),
-        *_strafe_choices(unit, card, enemies, options),
+        *_strafe_choices(state, unit, card, enemies, options),
         *_join_wing_choices(state, unit, card, options),
         *_bombard_choices(state, unit, card),
         *_station_choices(state, unit, card, options),
@@ -230,7 +238,7 @@ def _attack_choice(
     return ActionChoice(
         "attack",
         unit.id,
-        f"{unit.name}: fire {weapon.name}",
+        f"{unit_name(state, unit.id)}: fire {weapon.name}",
         (
             _fixed_field("weapon", weapon.name),
             _pick_field("target", targets),
@@ -274,7 +282,7 @@ def _lock_choice(
     return ActionChoice(
         "lock-missile",
         unit.id,
-        f"{unit.name}: lock {weapon.name}",
+        f"{unit_name(state, unit.id)}: lock {weapon.name}",
         (_fixed_field("weapon", weapon.name), _pick_field("target", targets), *gunner_field),
         "R003.38",
     )
@@ -296,7 +304,8 @@ def _launch_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionCh
                 ActionChoice(
                     "fire-missile",
                     unit.id,
-                    f"{unit.name}: fire {weapon_name} at {unit_name(state, target)}",
+                    f"{unit_name(state, unit.id)}: fire {weapon_name} at "
+                    f"{unit_name(state, target)}",
                     (_fixed_field("weapon", weapon_name), _fixed_field("target", target)),
                     "R003.39",
                 )
@@ -323,7 +332,7 @@ def _shoot_down_choices(state: GameState, unit: Unit, card: Vessel, flying) -> l
         ActionChoice(
             "shoot-down",
             unit.id,
-            f"{unit.name}: shoot down a missile",
+            f"{unit_name(state, unit.id)}: shoot down a missile",
             (_pick_field("weapon", shooters), _pick_field("missile", hostile)),
             "R003.40",
         )
@@ -342,7 +351,11 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
         if entry["id"] not in rolled:
             choices.append(
                 ActionChoice(
-                    "out-fly", unit.id, f"{unit.name}: out-fly {entry['id']}", (missile,), "R003.41"
+                    "out-fly",
+                    unit.id,
+                    f"{unit_name(state, unit.id)}: out-fly {entry['id']}",
+                    (missile,),
+                    "R003.41",
                 )
             )
         decoys = _near_things(state, unit, float(options["distract_inches"]))
@@ -351,7 +364,7 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
                 ActionChoice(
                     "distract",
                     unit.id,
-                    f"{unit.name}: distract {entry['id']}",
+                    f"{unit_name(state, unit.id)}: distract {entry['id']}",
                     (missile, _pick_field("decoy", decoys)),
                     "R003.42",
                 )
@@ -372,7 +385,7 @@ def _collision_choices(
         ActionChoice(
             "avoid-collision",
             unit.id,
-            f"{unit.name}: avoid a collision",
+            f"{unit_name(state, unit.id)}: avoid a collision",
             (
                 Field(
                     "obstacle",
@@ -392,7 +405,7 @@ def _collision_choices(
             ActionChoice(
                 "ram",
                 unit.id,
-                f"{unit.name}: ram",
+                f"{unit_name(state, unit.id)}: ram",
                 (
                     _pick_field("target", rammable),
                     Field("target_rolls", "bool", default=True, spec_id="R003.19"),
@@ -403,7 +416,9 @@ def _collision_choices(
     return choices
 
 
-def _strafe_choices(unit: Unit, card: Vessel, enemies: list[Unit], options) -> list[ActionChoice]:
+def _strafe_choices(
+    state: GameState, unit: Unit, card: Vessel, enemies: list[Unit], options
+) -> list[ActionChoice]:
     """R003.21: a planetcraft-scale vessel strafes a spacecraft within strafing reach."""
     if not (options["strafing_runs"] and card.scale == "planetcraft"):
         return []
@@ -419,7 +434,7 @@ def _strafe_choices(unit: Unit, card: Vessel, enemies: list[Unit], options) -> l
         ActionChoice(
             "strafe",
             unit.id,
-            f"{unit.name}: strafing run",
+            f"{unit_name(state, unit.id)}: strafing run",
             (_pick_field("target", hulls),),
             "R003.21",
         )
@@ -447,7 +462,7 @@ def _join_wing_choices(state: GameState, unit: Unit, card: Vessel, options) -> l
         ActionChoice(
             "join-wing",
             unit.id,
-            f"{unit.name}: join a wing",
+            f"{unit_name(state, unit.id)}: join a wing",
             (_pick_field("wing", wings),),
             "R003.30",
         )
@@ -483,7 +498,7 @@ def _bombard_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionC
             ActionChoice(
                 "bombard",
                 unit.id,
-                f"{unit.name}: bombard with {weapon.name}",
+                f"{unit_name(state, unit.id)}: bombard with {weapon.name}",
                 (
                     Field(
                         "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
@@ -594,7 +609,11 @@ def _station_choices(state: GameState, unit: Unit, card: Vessel, options) -> lis
         spec = {"A": "R003.46", "B": "R003.51"}[variant]
         choices.append(
             ActionChoice(
-                kind, unit.id, f"{unit.name}: {kind.replace('-', ' ')}", tuple(extra), spec
+                kind,
+                unit.id,
+                f"{unit_name(state, unit.id)}: {kind.replace('-', ' ')}",
+                tuple(extra),
+                spec,
             )
         )
     return choices
@@ -623,7 +642,7 @@ def _point_defense_choices(state: GameState, side: str, options) -> list[ActionC
                     ActionChoice(
                         "point-defense",
                         unit.id,
-                        f"{unit.name}: {weapon.name}",
+                        f"{unit_name(state, unit.id)}: {weapon.name}",
                         (
                             Field(
                                 "weapon",

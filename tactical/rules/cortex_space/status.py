@@ -152,7 +152,7 @@ def _rolls_refused(
         card = vessel(unit)
         if unit.side != side or unit.id in rolled:
             continue
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         if card.destroyed or card.disabled:
             found.append(
                 Unavailable(
@@ -198,14 +198,14 @@ def _waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
             continue
         if not sequence.can_act(state, unit):
             continue
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         mine = results.get(unit.id)
         numbers = f" ({first} against {mine})" if first is not None and mine is not None else ""
         found.append(
             Unavailable(
                 unit.id,
                 f"{name}: act",
-                f"{head.name or head.id} acts first{numbers}: vessels act in order of their "
+                f"{unit_name(state, head.id)} acts first{numbers}: vessels act in order of their "
                 "results, highest first",
                 "R003.11",
             )
@@ -230,7 +230,7 @@ def _fire_refused(
             (u for u in state.units if u.side != side and not vessel(u).destroyed),
             key=lambda other: centre_distance(unit, other),
         )
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         for weapon in card.weapons:
             if weapon.kind == combat.GUN:
                 title = f"{name}: fire {weapon.name}"

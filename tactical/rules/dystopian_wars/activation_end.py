@@ -11,7 +11,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution
+from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import close_quarters, command, flyers, tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
 from tactical.rules.dystopian_wars.dicework import two_d6
@@ -46,7 +46,7 @@ def boarding_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                 choice(
                     "board",
                     unit.id,
-                    f"{unit.name}: Boarding Assault",
+                    f"{unit_name(state, unit.id)}: Boarding Assault",
                     Field("target", "str", required=True, default=targets[0], choices=targets),
                     spec="R002.26",
                 )

@@ -13,7 +13,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution
+from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import combat, command, generators, tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_units
 from tactical.rules.dystopian_wars.sequence import (
@@ -76,7 +76,7 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
                 choice(
                     "declare-attack",
                     unit.id,
-                    f"{unit.name}: {weapon.name}",
+                    f"{unit_name(state, unit.id)}: {weapon.name}",
                     Field(
                         "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
                     ),
@@ -108,7 +108,7 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
                     choice(
                         kind,
                         unit.id,
-                        f"{unit.name}: {generator} generator",
+                        f"{unit_name(state, unit.id)}: {generator} generator",
                         Field("target", "str", required=True, default=targets[0], choices=targets),
                         spec=rule,
                     )
@@ -168,7 +168,7 @@ def counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                 choice(
                     "counterattack",
                     unit.id,
-                    f"{unit.name}: {weapon.name} (counterattack)",
+                    f"{unit_name(state, unit.id)}: {weapon.name} (counterattack)",
                     Field(
                         "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
                     ),
@@ -239,8 +239,8 @@ def _record_attack(
         weapon=weapon,
         target=target,
         # the names as declared: a model destroyed before the roll is still named so
-        attacker_name=unit.name or unit.id,
-        target_name=target_unit.name or target,
+        attacker_name=unit_name(state, unit.id),
+        target_name=unit_name(state, target),
         step=step,
         params=FrozenMap({k: v for k, v in params.items()}),
         counter=counter,

@@ -16,7 +16,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Field
+from tactical.rules.base import Field, unit_name
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.tables import WING_FUEL
@@ -88,7 +88,7 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
             broken += (profile.squadron,)
         state = tracking.put(state, broken=broken)
     if CRITICALS in values:
-        codes = _critical_codes(unit, str(values[CRITICALS]))
+        codes = _critical_codes(unit_name(state, unit.id), str(values[CRITICALS]))
         others = [c for c in tracking.effects(state, unit.id) if not c.startswith(CRITICAL_PREFIX)]
         state = tracking.put_in(state, "effects", unit.id, tuple(others + codes) or None)
     if FUEL in values:
@@ -102,7 +102,7 @@ def _criticals(state: GameState, unit: Unit) -> list[str]:
     return [c for c in tracking.effects(state, unit.id) if c.startswith(CRITICAL_PREFIX)]
 
 
-def _critical_codes(unit: Unit, text: str) -> list[str]:
+def _critical_codes(name: str, text: str) -> list[str]:
     """ "7, 9" (or "7 9") -> the Critical Hit codes; "none" -> none. UserError otherwise."""
     words = text.replace(",", " ").split()
     if words in ([], ["none"]):
@@ -111,7 +111,7 @@ def _critical_codes(unit: Unit, text: str) -> list[str]:
     for word in words:
         if not word.isdigit() or not 2 <= int(word) <= 12:
             raise UserError(
-                f"{unit.name or unit.id}: Critical hits: {word!r} is not a Critical Hit Table "
+                f"{name}: Critical hits: {word!r} is not a Critical Hit Table "
                 'total (2D6: 2 to 12); write them as "7, 9", or "none"',
                 spec_id="R002.1",
             )

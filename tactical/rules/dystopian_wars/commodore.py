@@ -9,7 +9,7 @@ from __future__ import annotations
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import GameState
-from tactical.rules.base import Action, ActionChoice, Event, Resolution
+from tactical.rules.base import Action, ActionChoice, Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import command, maneuver, tracking
 from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import critical_roll, d6
@@ -49,7 +49,7 @@ def _offered_roll(state: GameState, offer) -> str:
     on Ruler", "Damage Repair of Hard Pounding on Ruler", "Treacherous Terrain Test of
     Ruler" (its model is on the table: `commodore_choices`)."""
     unit_id = str(offer.get("unit", ""))
-    name = state.unit(unit_id).name or unit_id
+    name = unit_name(state, unit_id)
     code = str(offer.get("code") or "")
     kind = str(offer["kind"])
     if kind == "critical":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution
+from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import command, maneuver, tracking, victory
 from tactical.rules.dystopian_wars.activation_end import close_activation, morale_test
 from tactical.rules.dystopian_wars.cards import squadron_units
@@ -45,7 +45,12 @@ def end_phase_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
     found = []
     for unit in repairable(state, side):
         found.append(
-            choice("damage-repair", unit.id, f"{unit.name}: Damage Repair", spec="R002.19")
+            choice(
+                "damage-repair",
+                unit.id,
+                f"{unit_name(state, unit.id)}: Damage Repair",
+                spec="R002.19",
+            )
         )
     for key in bravery_due(state, side):
         found.append(
@@ -58,7 +63,9 @@ def end_phase_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
             )
         )
     for unit in drifting(state, side):
-        found.append(choice("drift", unit.id, f"{unit.name}: Drift", spec="R002.19"))
+        found.append(
+            choice("drift", unit.id, f"{unit_name(state, unit.id)}: Drift", spec="R002.19")
+        )
     if not any(
         repairable(state, s) or bravery_due(state, s) or drifting(state, s) for s in state.sides
     ):

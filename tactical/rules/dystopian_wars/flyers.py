@@ -312,7 +312,7 @@ def launch(
         units = [
             Unit(
                 f"{squadron_name}-{k + 1}",
-                f"{FLYER_NAMES[wing_type]} {k + 1}",
+                FLYER_NAMES[wing_type],  # numbered with the other units of that name
                 carrier.side,
                 pose,
                 CircleBase(diameter),

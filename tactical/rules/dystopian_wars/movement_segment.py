@@ -14,7 +14,7 @@ from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution
+from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import (
     close_quarters,
     command,
@@ -71,7 +71,7 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                 choice(
                     "launch",
                     unit.id,
-                    f"{unit.name}: launch a Wing",
+                    f"{unit_name(state, unit.id)}: launch a Wing",
                     Field("wing_type", "str", required=True, default=wing_type, choices=WING_TYPES),
                     Field(
                         "count",
@@ -94,7 +94,7 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                     choice(
                         "boost",
                         unit.id,
-                        f"{unit.name}: generator boost",
+                        f"{unit_name(state, unit.id)}: generator boost",
                         Field("generator", "str", required=True, default=usable[0], choices=usable),
                         spec=generators.BOOST_RULES[usable[0]],
                     )
@@ -103,7 +103,7 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
             choice(
                 "move",
                 unit.id,
-                f"{unit.name}: move",
+                f"{unit_name(state, unit.id)}: move",
                 Field(
                     "path",
                     "str",

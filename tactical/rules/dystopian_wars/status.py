@@ -316,10 +316,12 @@ def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]
         return ()
     waiting = []
     for each in state.sides:
-        waiting += [f"{u.name or u.id}'s Damage Repair" for u in end_phase.repairable(state, each)]
+        waiting += [
+            f"{unit_name(state, u.id)}'s Damage Repair" for u in end_phase.repairable(state, each)
+        ]
         tests = end_phase.bravery_due(state, each)
         waiting += [f"the {_squadron_words(key)} Bravery Test" for key in tests]
-        waiting += [f"{u.name or u.id}'s Drift" for u in end_phase.drifting(state, each)]
+        waiting += [f"{unit_name(state, u.id)}'s Drift" for u in end_phase.drifting(state, each)]
     if not waiting:
         return ()
     return (
@@ -430,7 +432,7 @@ def _attacks_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavaila
             continue
         enemies = [t for t in state.units if t.side != unit.side]
         launched = act.get("launched") == unit.id
-        name = unit.name or unit.id
+        name = unit_name(state, unit.id)
         for weapon in card(unit).weapons:
             if (unit.id, weapon.name) in used:
                 continue
@@ -485,7 +487,7 @@ def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavai
     for unit in squadron_units(state, act["squadron"]):
         if unit.id in done or card(unit).assault_points <= 0 or tracking.is_prize(state, unit.id):
             continue
-        title = f"{unit.name or unit.id}: Boarding Assault"
+        title = f"{unit_name(state, unit.id)}: Boarding Assault"
         try:
             command.check_boarding(state, unit, options)
         except UserError as error:
@@ -497,7 +499,7 @@ def _boardings_refused(state: GameState, act: Mapping[str, Any]) -> tuple[Unavai
                 Unavailable(
                     unit.id,
                     title,
-                    f"no enemy model at {unit.name or unit.id}'s height within {reach:g}\" "
+                    f"no enemy model at {unit_name(state, unit.id)}'s height within {reach:g}\" "
                     "to board",
                     "G.5",
                 )
@@ -520,6 +522,6 @@ def _counters_refused(
             ),
         )
         if error is not None:
-            title = f"{unit.name or unit.id}: {weapon.name} (counterattack)"
+            title = f"{unit_name(state, unit.id)}: {weapon.name} (counterattack)"
             found.append(_refused(state, unit.id, title, error))
     return tuple(found)

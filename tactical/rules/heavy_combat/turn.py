@@ -63,6 +63,7 @@ from tactical.rules.base import (
     Resolution,
     TurnPosition,
     TurnSequence,
+    unit_name,
 )
 from tactical.rules.heavy_combat.declarations import action_params, declare, lateral_choices
 from tactical.rules.heavy_combat.duel import to_rule_state
@@ -184,7 +185,7 @@ def _candidates(table: Table, ship_id: str, phase: str) -> list[tuple[ActionChoi
     """Each possible declaration of the phase with its default parameters."""
     duel, ship = table.duel, table.duel.ship(ship_id)
     card = table.cards[ship_id]
-    name = table.state.unit(ship_id).name
+    name = unit_name(table.state, ship_id)
     found: list[tuple[ActionChoice, Action]] = []
 
     def offer(kind: str, title: str, spec_id: str, fields: tuple[Field, ...] = ()) -> None:

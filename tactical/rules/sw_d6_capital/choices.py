@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
-from tactical.rules.base import ActionChoice, Field, TurnPosition
+from tactical.rules.base import ActionChoice, Field, TurnPosition, unit_name
 from tactical.rules.sw_d6_capital import combat, command, fighters, initiative, ledger, maneuver
 from tactical.rules.sw_d6_capital.codes import code_text
 from tactical.rules.sw_d6_capital.condition import shield_repair_pips
@@ -140,7 +140,7 @@ def _force_point_choices(state: GameState, side: str) -> tuple[ActionChoice, ...
         ActionChoice(
             "force-point",
             winner,
-            f"{unit.name}: spend a Force Point for a Tactical Masterstroke",
+            f"{unit_name(state, unit.id)}: spend a Force Point for a Tactical Masterstroke",
             (),
             "R004.13",
         ),
@@ -161,7 +161,8 @@ def _command_choices(
                 ActionChoice(
                     "command",
                     unit.id,
-                    f"{unit.name}: Command roll {code_text(command.command_code(deck, cond))} "
+                    f"{unit_name(state, unit.id)}: Command roll "
+                    f"{code_text(command.command_code(deck, cond))} "
                     f"vs {deck.command_difficulty}",
                     (),
                     "R004.15",
@@ -176,7 +177,7 @@ def _command_choices(
             ActionChoice(
                 "orders",
                 head.id,
-                f"{head.name}: give orders",
+                f"{unit_name(state, head.id)}: give orders",
                 (
                     Field("order", "str", required=True, default=STEADY, choices=ORDERS),
                     Field(
@@ -208,7 +209,7 @@ def _repair_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                 ActionChoice(
                     "damage-control",
                     unit.id,
-                    f"{unit.name}: Damage Control roll",
+                    f"{unit_name(state, unit.id)}: Damage Control roll",
                     (
                         Field(
                             "extra_actions", "int", default=0, low=0, high=cap, spec_id="R004.20"
@@ -249,7 +250,7 @@ def _repair_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                     ActionChoice(
                         "astromech",
                         unit.id,
-                        f"{unit.name}: astromech repair",
+                        f"{unit_name(state, unit.id)}: astromech repair",
                         (Field("what", "str", default=options[0], choices=options),),
                         "R004.53",
                     )
@@ -259,7 +260,7 @@ def _repair_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                 ActionChoice(
                     "reactor-shutdown",
                     unit.id,
-                    f"{unit.name}: shut down the overloading reactor",
+                    f"{unit_name(state, unit.id)}: shut down the overloading reactor",
                     (),
                     "T004.9",
                 )
@@ -269,7 +270,7 @@ def _repair_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                 ActionChoice(
                     "angle-shields",
                     unit.id,
-                    f"{unit.name}: angle deflector shields "
+                    f"{unit_name(state, unit.id)}: angle deflector shields "
                     f"({code_text(cond.shields_available(deck))} available)",
                     tuple(
                         Field(arc, "str", default=code_text(cond.shield_arcs[i]), spec_id="R004.24")
@@ -329,7 +330,7 @@ def _fire_choices(state: GameState, unit: Unit) -> list[ActionChoice]:
                 ActionChoice(
                     "attack",
                     unit.id,
-                    f"{unit.name}: {weapon.name} ({weapon.arc}) at {target.name} — "
+                    f"{unit_name(state, unit.id)}: {weapon.name} ({weapon.arc}) at {target.name} — "
                     f"{facts.band}, Difficulty {facts.difficulty}",
                     tuple(fields),
                     "R004.26",
@@ -360,14 +361,16 @@ def _action_choices(state: GameState, unit: Unit) -> tuple[ActionChoice, ...]:
                 ActionChoice(
                     "maneuver",
                     unit.id,
-                    f"{unit.name}: Tactical Masterstroke move",
+                    f"{unit_name(state, unit.id)}: Tactical Masterstroke move",
                     tuple(fields),
                     "R004.40",
                 )
             )
     if not choices:
         return ()
-    choices.append(ActionChoice("hold-fire", unit.id, f"{unit.name}: hold fire", (), "R004.25"))
+    choices.append(
+        ActionChoice("hold-fire", unit.id, f"{unit_name(state, unit.id)}: hold fire", (), "R004.25")
+    )
     return tuple(choices)
 
 
@@ -380,7 +383,8 @@ def _move_choices(state: GameState, unit: Unit) -> tuple[ActionChoice, ...]:
         ActionChoice(
             "move",
             unit.id,
-            f"{unit.name}: move at {maneuver.effective_speed(unit, deck, cond)} speed",
+            f"{unit_name(state, unit.id)}: move at "
+            f"{maneuver.effective_speed(unit, deck, cond)} speed",
             (Field("path", "str", default=path, doc="e.g. F4 S45 F2", spec_id="R004.50"),),
             "R004.50",
         )
@@ -392,10 +396,16 @@ def _move_choices(state: GameState, unit: Unit) -> tuple[ActionChoice, ...]:
     else:
         choices.append(
             ActionChoice(
-                "recover", unit.id, f"{unit.name}: return to base and Recover", (), "R004.57"
+                "recover",
+                unit.id,
+                f"{unit_name(state, unit.id)}: return to base and Recover",
+                (),
+                "R004.57",
             )
         )
     choices.append(
-        ActionChoice("hold-position", unit.id, f"{unit.name}: stay in place", (), "R004.50")
+        ActionChoice(
+            "hold-position", unit.id, f"{unit_name(state, unit.id)}: stay in place", (), "R004.50"
+        )
     )
     return tuple(choices)

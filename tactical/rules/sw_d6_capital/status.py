@@ -141,8 +141,8 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
         found.append(
             Unavailable(
                 unit.id,
-                f"{unit.name or unit.id}: {doing}",
-                f"{head.name or head.id} {why}",
+                f"{unit_name(state, unit.id)}: {doing}",
+                f"{unit_name(state, head.id)} {why}",
                 rule,
             )
         )

@@ -6,7 +6,7 @@ from dw_builders import ACK_ACK, DW, flyer, refused, table, unit
 
 from tactical.dice import ScriptedDice
 from tactical.model import FrozenMap
-from tactical.rules.base import Action, TurnPosition
+from tactical.rules.base import Action, TurnPosition, unit_name
 from tactical.rules.dystopian_wars import (
     combat,
     flyers,
@@ -224,8 +224,12 @@ def test_R002_61_launch_before_moving_within_4_not_activated_this_turn():
     assert len(wing) == 3 and all(
         measures.within_edges(launched.state.unit("cv"), u, 4.0) for u in wing
     )
-    # named as a player calls them (R002.53), not by the type's key ("fighter 1")
-    assert [u.name for u in wing] == [f"Fighter Plane {k}" for k in (1, 2, 3)]
+    # named as a player calls them (R002.53), not by the type's key ("fighter 1"), and
+    # numbered as every set of units sharing a name is
+    assert [u.name for u in wing] == ["Fighter Plane"] * 3
+    assert [unit_name(launched.state, u.id) for u in wing] == [
+        f"Fighter Plane {k}" for k in (1, 2, 3)
+    ]
     assert flyers.aboard(launched.state, launched.state.unit("cv")) == 0
     assert "A:cv-wing-1" not in sequence.activatable(launched.state, "A")
     with refused("R002.61", "one Wing"):
