@@ -11,7 +11,12 @@ from tactical.io import builtin_map, load_map
 from tactical.rules import registry
 
 RULES = registry.rule_ids()
-TINY_SEARCH = {"playouts": 4, "seconds": None, "width": 2, "horizon": 2}  # two rounds: it may switch
+TINY_SEARCH = {
+    "playouts": 4,
+    "seconds": None,
+    "width": 2,
+    "horizon": 2,
+}  # two rounds: it may switch
 
 
 def short_scenario(rules_id: str, turns: int = 1):

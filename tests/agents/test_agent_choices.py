@@ -224,6 +224,7 @@ def test_dystopian_wars_hints_make_the_greedy_player_launch_a_wing_and_move_wing
     found = hints.get("dystopian-wars", registry.get("dystopian-wars"))
     assert found.eager_kinds == {"launch", "move-wing"}
     assert found.eager_worth == 0.05 and found.eager_turns == 0
+    assert (found.playout_steps, found.playout_turn_end, found.weigh_passes) == (40, None, False)
     game = Game.new(state, 1)
     player = GreedyPlayer(31)
     made: list[str] = []

@@ -178,9 +178,17 @@ class DystopianWars(RuleSystem):
     # without the hint the Wings never left the deck and never moved. A Carrier launches
     # only before it moves: the launch must outweigh the positional gain of its move (a
     # few hundredths of all strength), hence 0.05. No turn need be left: a Wing moved in
-    # the last turn still attacks in its activation.
+    # the last turn still attacks in its activation. Four steps in five of a turn are the
+    # other fleet's passes while a squadron activates, and a squadron's attacks resolve
+    # about twenty steps after it is activated: the search level's play-outs run 40
+    # steps, to see that squadron's attacks and the enemy's answer.
     agent_hints = FrozenMap(
-        {"eager_kinds": ("launch", "move-wing"), "eager_turns": 0, "eager_worth": 0.05}
+        {
+            "eager_kinds": ("launch", "move-wing"),
+            "eager_turns": 0,
+            "eager_worth": 0.05,
+            "playout_steps": 40,
+        }
     )
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
