@@ -11,12 +11,8 @@ from tactical.io import builtin_map, load_map
 from tactical.rules import registry
 
 RULES = registry.rule_ids()
-TINY_SEARCH = {
-    "playouts": 4,
-    "seconds": None,
-    "width": 2,
-    "horizon": 2,
-}  # two rounds: it may switch
+# two rounds of play-outs: enough for search to leave the greedy choice
+TINY_SEARCH = {"playouts": 4, "seconds": None, "width": 2, "horizon": 2}
 
 
 def short_scenario(rules_id: str, turns: int = 1):
