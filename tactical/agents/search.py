@@ -146,12 +146,14 @@ class SearchPlayer(Player):
         mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
         how = (
-            f"{signed(gains[best])} over the one-step choice"
+            f"{signed(gains[best])} over the one-step choice ({ranked[0].candidate.choice.title})"
             if best
             else "none of the others did better"
         )
+        # a pass the play-outs preferred is not the greedy player's "nothing better"
+        head = chosen.candidate.choice.title if best and chosen.candidate.is_pass else chosen.why
         why = (
-            f"{chosen.why} | search: material {signed(mean)} on average over "
+            f"{head} | search: material {signed(mean)} on average over "
             f"{len(means[best])} play-outs ({played} for {len(ranked)} candidates, the same "
             f"dice for each), {how}"
         )

@@ -442,8 +442,12 @@ def test_a_weighed_pass_counts_only_where_its_play_outs_reach_the_turns_end(
         return 0.0, 0.0, True
 
     monkeypatch.setattr(search, "play_out", play_out)
-    chosen = search.decide(game).action
-    assert (chosen.kind == "pass") is whole_turn
+    decision = search.decide(game)
+    assert (decision.action.kind == "pass") is whole_turn
+    if whole_turn:  # why: the play-outs' gain over the greedy choice, which it names
+        greedy_title = contenders[0].candidate.choice.title
+        assert decision.why.startswith("Pass | search: material +20.0% on average")
+        assert f"+20.0% over the one-step choice ({greedy_title})" in decision.why
 
 
 def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
