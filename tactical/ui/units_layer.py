@@ -549,17 +549,16 @@ def _layout(
     extent_array = shapes.extents * camera.scale
     centre_list, extents = centres.tolist(), extent_array.tolist()
     units, names = shapes.units, shapes.names or tuple(unit.name for unit in shapes.units)
+
+    def wordings(k: int):
+        width = int(max(LABEL_MIN_WIDTH, extents[k] * 5))
+        return _wordings(fonts, units[k].name, names[k], units[k].id, width)
+
     if len(chosen) > CROWDED:  # each under its base or nowhere, as quick as can be
         items = (
             (
                 k,
-                _wordings(
-                    fonts,
-                    units[k].name,
-                    names[k],
-                    units[k].id,
-                    int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
-                ),
+                wordings(k),
                 centre_list[k][0],
                 centre_list[k][1],
                 extents[k],
@@ -573,13 +572,7 @@ def _layout(
     requests = [
         NameRequest(
             units[k].id,
-            _wordings(
-                fonts,
-                units[k].name,
-                names[k],
-                units[k].id,
-                int(max(LABEL_MIN_WIDTH, extents[k] * 5)),
-            ),
+            wordings(k),
             (centre_list[k][0], centre_list[k][1]),
             extents[k],
             tokens.get(units[k].id),

@@ -467,13 +467,8 @@ def test_search_leaves_out_a_step_worth_far_less_than_greedys_gain(monkeypatch):
     assert len(search.contenders(game)) == 3
 
 
-@pytest.mark.parametrize("turn_end", [True, False])
-def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_end):
-    """A play-out's later steps are the same turn's (the default): it stops as the turn
-    ends however long its horizon; without `turn_end` it plays on into the next turn."""
-    assert Budget().reach(hints.NONE) == (search_level.HORIZON, True)
-    game = Game.new(short_scenario("heavy-combat", turns=4), 0)
-    search = SearchPlayer(4, Budget(playouts=1, seconds=None, horizon=200, turn_end=turn_end))
+def play_out_turns(search: SearchPlayer, game: Game) -> list[int]:
+    """The turn of each step a play-out of the greedy player's choice took."""
     turns: list[int] = []
     decide = search.rollout.decide
 
@@ -482,9 +477,19 @@ def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_en
         return decide(position)
 
     search.rollout.decide = spy  # type: ignore[method-assign]
-    side = game.side_to_act
     action = GreedyPlayer(1).decide(game).action
-    assert search.play_out(game, action, side, search.greedy.material(game)) is not None
+    assert search.play_out(game, action, game.side_to_act, search.greedy.material(game))
+    return turns
+
+
+@pytest.mark.parametrize("turn_end", [True, False])
+def test_search_play_outs_stop_where_the_turn_ends_unless_told_otherwise(turn_end):
+    """A play-out's later steps are the same turn's (the default): it stops as the turn
+    ends however long its horizon; without `turn_end` it plays on into the next turn."""
+    assert Budget().reach(hints.NONE) == (search_level.HORIZON, True)
+    game = Game.new(short_scenario("heavy-combat", turns=4), 0)
+    search = SearchPlayer(4, Budget(playouts=1, seconds=None, horizon=200, turn_end=turn_end))
+    turns = play_out_turns(search, game)
     assert turns and turns[0] == game.turn
     if turn_end:
         assert set(turns) == {game.turn} and len(turns) < 200
@@ -504,17 +509,7 @@ def test_a_rule_systems_hints_set_how_far_play_outs_look_where_the_budget_leaves
     game = Game.new(short_scenario("heavy-combat", turns=4), 0)
     hints.register(game.rules, hints.Hints(playout_steps=200, playout_turn_end=False))
     try:
-        search = SearchPlayer(4, Budget(playouts=1, seconds=None))
-        turns: list[int] = []
-        decide = search.rollout.decide
-
-        def spy(position: Game):
-            turns.append(position.turn)
-            return decide(position)
-
-        search.rollout.decide = spy  # type: ignore[method-assign]
-        action = GreedyPlayer(1).decide(game).action
-        assert search.play_out(game, action, game.side_to_act, search.greedy.material(game))
+        turns = play_out_turns(SearchPlayer(4, Budget(playouts=1, seconds=None)), game)
         assert max(turns) > game.turn  # played on past the turn's end, as the hint says
     finally:
         hints.unregister(game.rules)
