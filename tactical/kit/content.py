@@ -15,7 +15,8 @@ No drawing here (`tactical.kit.pdf` draws): tests check these values against the
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import shapely
@@ -95,6 +96,13 @@ class KitContent:
     arc_templates: tuple[ArcTemplateSpec, ...]
     state: GameState | None  # the map, for its terrain and deployment sheets
     areas: tuple[AreaSheet, ...] = ()
+    # Each unit's name as a player reads it on the play screen, by id (`GameState.shown_names`:
+    # numbered where units share a name); the specs above list ids, the pages print these.
+    shown_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def unit_name(self, unit_id: str) -> str:
+        """The unit's name as on the play screen; its id where it has none."""
+        return self.shown_names.get(unit_id, unit_id)
 
 
 def base_words(base: Base) -> str:
@@ -149,6 +157,7 @@ def _content(system: RuleSystem, state: GameState, source: str, with_sheets: boo
         arc_templates(system, state.units),
         state if with_sheets else None,
         area_sheets(state) if with_sheets else (),
+        dict(state.shown_names),
     )
 
 

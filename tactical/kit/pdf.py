@@ -317,17 +317,20 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
     label += f'{piece.start:g}" to {piece.end:g}"'
     label += f"; measure from {ruler.measured_from}"
     c.drawString(x, top + 5, label)
-    units = ", ".join(ruler.units[:8]) + (
-        f" and {len(ruler.units) - 8} more" if len(ruler.units) > 8 else ""
-    )
     c.setFont("Helvetica", 7)
-    c.drawString(x, y - 27, f"for {units}")
+    room = doc.size[0] - MARGIN - x  # to the page's right margin
+    beyond = ""
     if piece.piece == piece.pieces and ruler.beyond:
         far = ruler.beyond
         shown = far if len(far) <= 3 else (*far[:2], far[-1])
         words = ", ".join(f'{n} to {e:g}"' for n, e in shown)
         more = f" ({len(far) - 3} more between)" if len(far) > 3 else ""
-        c.drawRightString(x + length, y - 27, f"beyond this ruler: {words}{more}")
+        beyond = f"beyond this ruler: {words}{more}"
+    beside = length - c.stringWidth(beyond, "Helvetica", 7) - 12  # room left of that note
+    units = _names(doc, ruler.units, "for ", 7, beside if beyond and beside > 2 * IN else room)
+    c.drawString(x, y - 27, f"for {units}")
+    if beyond:  # under the unit names where the piece is too short to hold both on a line
+        c.drawRightString(x + length, y - 27 if beside > 2 * IN else y - 36, beyond)
 
 
 def _turning_pages(doc: KitDocument) -> None:
@@ -403,13 +406,23 @@ def _turning(doc: KitDocument, spec: TurningSpec, x0: float, y: float, x1: float
     lines = [title, "Pivot " + "; or ".join(spec.pivots) + "."]
     if spec.spec_ids:
         lines.append("Rule: " + ", ".join(spec.spec_ids) + ".")
-    lines.append(f"For {_names(spec.units)}.")
+    lines.append(f"For {_names(doc, spec.units)}.")
     doc.lines(x0, y + 4.75 * IN, lines, 9, x1 - x0)
 
 
-def _names(ids: Sequence[str], limit: int = 10) -> str:
-    shown = ", ".join(ids[:limit])
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+def _names(
+    doc: KitDocument, ids: Sequence[str], prefix: str = "", size: float = 0, width: float = 0
+) -> str:
+    """The units' names as on the play screen: up to ten of them, and with a `width` (points,
+    Helvetica at `size`, after `prefix`) as many as fit on one line; "and N more" for the rest."""
+    names = [doc.content.unit_name(unit_id) for unit_id in ids]
+    text = ""
+    for count in range(min(len(names), 10), 0, -1):
+        rest = len(names) - count
+        text = ", ".join(names[:count]) + (f" and {rest} more" if rest else "")
+        if not width or doc.canvas.stringWidth(prefix + text, "Helvetica", size) <= width:
+            break
+    return text
 
 
 def _arc_pages(doc: KitDocument) -> None:
@@ -551,10 +564,11 @@ def _arc_template(
         else:
             names.append(f"{arc.name}: base-wide corridor ahead")
     heading = "heading right" if turn else "heading up"
+    units = _names(doc, spec.units, "for ", 6.5, w - 8)
     doc.lines(
         x + 4,
         y + 0.62 * IN,
-        [f"{spec.title} ({heading})", "; ".join(names), f"for {_names(spec.units, 4)}"],
+        [f"{spec.title} ({heading})", "; ".join(names), f"for {units}"],
         6.5,
         w - 8,
     )
@@ -654,8 +668,10 @@ def _centre(piece: Terrain) -> tuple[float, float]:
 
 
 def _piece_words(piece: Terrain) -> str:
-    name = f" ({piece.name})" if piece.name else ""
-    head = f"{piece.id}{name}: {piece.kind}, height {piece.height.value}. "
+    """The piece as the play screen labels it (its name, its id where it has none), its kind
+    and height in words, and its outline's numbers."""
+    kind = piece.kind.replace("-", " ").replace("_", " ")
+    head = f"{piece.name or piece.id}: {kind}, height {piece.height.value}. "
     if piece.circle is not None:
         c = piece.circle
         return head + f'Round: centre ({c.x:.1f}, {c.y:.1f}), radius {c.radius:.1f}".'
@@ -704,7 +720,7 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
         c.drawString(legend_x + 11, oy - 13, f"side {side}")
         legend_x += 24 + c.stringWidth(f"side {side}", "Helvetica", 8)
     rows = [
-        f'{u.id}{f" ({u.name})" if u.name else ""}, side {u.side}: x {u.x:.2f}", y {u.y:.2f}", '
+        f'{doc.content.unit_name(u.id)}, side {u.side}: x {u.x:.2f}", y {u.y:.2f}", '
         f"heading {u.heading:g}°, {base_words(u.base)}"
         for u in state.units
     ]

@@ -147,6 +147,38 @@ def test_pages_name_the_map_by_its_title_and_file_name_not_its_folders(dw_kit):
         document.close()
 
 
+def kit_text(pdf: Path) -> str:
+    """Every page's text, its runs of white space (line ends of wrapped text) as one space."""
+    from pypdfium2 import PdfDocument
+
+    document = PdfDocument(str(pdf))
+    try:
+        return " ".join(" ".join(page.get_textpage().get_text_range().split()) for page in document)
+    finally:
+        document.close()
+
+
+def test_units_and_terrain_read_by_their_names_as_on_the_play_screen_not_their_ids(dw_kit):
+    """Rulers, templates and the deployment sheet name each unit as the play screen does
+    (`GameState.shown_names`: the three Attacker Class Frigates numbered 1 to 3), terrain by
+    its name; no map id is printed where there is a name."""
+    import re
+
+    state = load_map(builtin_map("dystopian-wars.toml"))
+    text = kit_text(dw_kit)
+    for number, x in ((1, 25), (2, 23), (3, 21)):
+        assert f'Attacker Class Frigate {number}, side A: x {x}.00", y 3.00"' in text
+    assert "for Fighter Plane 1, Fighter Plane 2, Fighter Plane 3" in text
+    assert "for Stralsund Class Cruiser 1" in text and "for Stralsund Class Cruiser 2" in text
+    assert "Sea stack: dense, height medium." in text
+    named = [u.id for u in state.units if u.name] + [p.id for p in state.terrain if p.name]
+    assert "attacker-2" in named and "sea-stack" in named
+    for map_id in named:
+        if map_id == "ruler":  # a word of the print note too ("Measure both bars with a ruler")
+            continue
+        assert not re.search(rf"(?<![\w-]){re.escape(map_id)}(?![\w-])", text), map_id
+
+
 def test_ruler_edges_are_the_rule_systems_bands_GEO002_7():
     content = kit_for_map(str(builtin_map("dystopian-wars.toml")))
     system = content.system
