@@ -1,4 +1,14 @@
-"""Where the units' marks and names go on the table (`place_marks`, `place_names`).
+"""Where the units' tokens, marks and names go on the table (`place_tokens`, `place_marks`,
+`place_names`).
+
+Tokens (each unit's damage bar or pips, centred over its base): tokens of units standing
+side by side narrow to the room between them (`token_room`, where that leaves a bar
+readable), so that a squadron's bars stand in one row, each over its own unit. Then
+(`place_tokens`), units taken left to right, each token goes where it stands unless it
+would touch a token placed already; then a row higher, and higher, up to TOKEN_ROWS rows:
+a squadron too tight for narrower bars has its tokens staggered like bricks, each still
+straight over its own unit. A token with no such place is not drawn (the hover card gives
+the unit's status): two bars run together read as one unit's.
 
 Marks ("activated", a critical's name, an order):
 
@@ -26,7 +36,7 @@ nowhere (`names_under`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -197,6 +207,49 @@ def _least_covering(
         if best is None or covered < best[0]:
             best = (covered, index)
     return best[1] if best else None
+
+
+# --------------------------------------------------------------------------- tokens
+
+TOKEN_ROWS = 4  # places tried over a unit: where its token stands and three rows higher
+TOKEN_GAP = (4, 2)  # pixels kept between two tokens side by side and one over the other
+
+
+def token_room(tokens: Mapping[str, pygame.Rect]) -> dict[str, int]:
+    """How wide (pixels) each token may be to keep TOKEN_GAP from the tokens of its
+    neighbours side by side (by unit id; only those that touch a neighbour's where they
+    stand): the distance between their middles less the gap, so that both fit."""
+    gap_x, gap_y = TOKEN_GAP
+    claims = {unit_id: rect.inflate(gap_x, gap_y) for unit_id, rect in tokens.items() if rect.width}
+    owner = {id(claim): unit_id for unit_id, claim in claims.items()}
+    grid = RectGrid(claims.values())
+    room: dict[str, int] = {}
+    for unit_id, claim in claims.items():
+        for other in grid.near(claim):
+            if owner[id(other)] != unit_id:
+                width = abs(other.centerx - claim.centerx) - gap_x
+                room[unit_id] = min(room.get(unit_id, tokens[unit_id].width), width)
+    return room
+
+
+def place_tokens(tokens: Mapping[str, pygame.Rect]) -> dict[str, pygame.Rect]:
+    """Each unit's token (by unit id: its pixels where it stands over its unit) moved clear
+    of the others (see the module docstring); the tokens with no room left out, empty ones
+    kept where they are."""
+    gap_x, gap_y = TOKEN_GAP
+    claimed = RectGrid()
+    placed: dict[str, pygame.Rect] = {}
+    for unit_id, rect in sorted(tokens.items(), key=lambda item: (item[1].x, item[1].y)):
+        if not rect.width or not rect.height:
+            placed[unit_id] = rect
+            continue
+        rows = [rect.move(0, -row * (rect.height + gap_y)) for row in range(TOKEN_ROWS)]
+        claims = [row.inflate(gap_x, gap_y) for row in rows]  # half a gap each side
+        chosen = _first_clear(claims, claimed.near(claims[0].unionall(claims[1:])))
+        if chosen is not None:
+            claimed.add(claims[chosen])
+            placed[unit_id] = rows[chosen]
+    return placed
 
 
 # --------------------------------------------------------------------------- names

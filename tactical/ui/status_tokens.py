@@ -3,8 +3,10 @@
 What a token shows is the rule system's `UnitStatus` (`RuleSystem.unit_status`):
 the values it marks "bar" or "pips" and its short `marks` (a critical, an order,
 "fired"), one per line beside the token, placed so that no mark covers another
-(`tactical.ui.mark_layout`). `StatusBoard` asks once per game state and draws the
-tokens into the cached table picture, so a frame costs nothing more.
+(`tactical.ui.mark_layout`). Each token stands over its unit; the tokens of a tight
+squadron are staggered so that no two run together (`place_tokens`). `StatusBoard` asks
+once per game state and draws the tokens into the cached table picture, so a frame costs
+nothing more.
 """
 
 from __future__ import annotations
@@ -23,10 +25,17 @@ from tactical.rules.status import UnitStatus
 from tactical.ui.camera import Camera
 from tactical.ui.draw import text
 from tactical.ui.fonts import Fonts
-from tactical.ui.mark_layout import MarkBlock, MarkRequest, place_marks
+from tactical.ui.mark_layout import (
+    MarkBlock,
+    MarkRequest,
+    place_marks,
+    place_tokens,
+    token_room,
+)
 from tactical.ui.palette import LABEL_SHADOW, Colour
 
 BAR_WIDTH = 34
+MIN_BAR_WIDTH = 14  # a bar narrowed for its neighbours' (`token_room`) reads down to this
 BAR_HEIGHT = 5
 PIP = 4  # pip diameter
 MAX_PIPS = 10  # beyond this the pips read as a number
@@ -65,6 +74,8 @@ class StatusBoard:
         self.marks: list[MarkBlock] = []  # the marks drawn last, where they went
         self.drawn: dict[str, pygame.Rect] = {}  # each unit's token drawn last, by unit id
         self._boxes: tuple[tuple, dict, dict[str, pygame.Rect]] | None = None
+        self.raised: dict[str, int] = {}  # pixels each token stands above its first place
+        self.bar_widths: dict[str, int] = {}  # the bars narrowed for their neighbours
         self._shapes: tuple[dict, dict[str, pygame.Rect]] | None = None
 
     def _sizes(self, state: GameState) -> list[float]:
@@ -93,9 +104,10 @@ class StatusBoard:
     def token_boxes(
         self, camera: Camera, state: GameState, system: RuleSystem, fonts: Fonts
     ) -> dict[str, pygame.Rect]:
-        """Where every unit's token goes (those big enough on screen to carry one), by
-        unit id, in pixels from the camera origin's whole part (the same for every pan by
-        whole pixels): the units' names are laid out clear of them. Measured, not drawn."""
+        """Where every unit's token goes (those big enough on screen to carry one and with
+        room clear of the others' tokens, `place_tokens`), by unit id, in pixels from the
+        camera origin's whole part (the same for every pan by whole pixels): the units'
+        names are laid out clear of them. Measured, not drawn."""
         statuses = self.statuses(state, system)
         key = (state.units, system.id, camera.scale, camera.origin[0] % 1, camera.origin[1] % 1)
         if self._boxes is not None and self._boxes[0] == key and self._boxes[1] is statuses:
@@ -112,14 +124,26 @@ class StatusBoard:
             shapes = {u: draw_token(None, fonts, status, (0, 0)) for u, status in statuses.items()}
             self._shapes = (statuses, shapes)
         shapes = self._shapes[1]
-        found = {}
+        found, bottoms = {}, {}
         for unit, extent, (cx, cy) in zip(state.units, extents, centres, strict=True):
             shape = shapes.get(unit.id)
             if shape is None or extent < MIN_EXTENT:
                 continue
-            found[unit.id] = shape.move(round(cx), round(cy - extent - GAP))
-        self._boxes = (key, statuses, found)
-        return found
+            bottoms[unit.id] = (round(cx), round(cy - extent - GAP))
+            found[unit.id] = shape.move(bottoms[unit.id])
+        self.bar_widths = {}
+        for unit_id, room in token_room(found).items():
+            bar = room - 3  # its edges, and a pixel for rounding the middle
+            if bar < MIN_BAR_WIDTH:
+                continue  # too narrow to read: staggered instead (`place_tokens`)
+            narrow = draw_token(None, fonts, statuses[unit_id], (0, 0), bar)
+            if narrow.width <= room:  # pips or a count may keep it wider
+                found[unit_id] = narrow.move(bottoms[unit_id])
+                self.bar_widths[unit_id] = bar
+        placed = place_tokens(found)
+        self.raised = {unit_id: found[unit_id].y - rect.y for unit_id, rect in placed.items()}
+        self._boxes = (key, statuses, placed)
+        return placed
 
     def draw(
         self,
@@ -138,6 +162,7 @@ class StatusBoard:
         statuses = self.statuses(state, system)
         width, height = surface.get_size()
         _, sizes, bounds = self._measured(state)
+        boxes = self.token_boxes(camera, state, system, fonts)
         requests: list[MarkRequest] = []
         self.drawn = {}
         for unit, size in zip(state.units, sizes, strict=True):
@@ -150,9 +175,12 @@ class StatusBoard:
                 continue
             if status.wreck:
                 draw_wreck(surface, (cx, cy), extent)
-            token = self.drawn[unit.id] = draw_token(
-                surface, fonts, status, (cx, cy - extent - GAP)
-            )
+            if unit.id not in boxes:  # no room clear of the other tokens: the hover card tells
+                continue
+            raised = self.raised[unit.id]  # where `token_boxes` put it: a row or more up
+            bottom = (cx, cy - extent - GAP - raised)
+            bar = self.bar_widths.get(unit.id, BAR_WIDTH)
+            token = self.drawn[unit.id] = draw_token(surface, fonts, status, bottom, bar)
             if status.marks:
                 request = MarkRequest(unit.id, status.marks, token)
                 requests.insert(0 if unit.id == selected else len(requests), request)
@@ -226,11 +254,15 @@ def draw_marks(surface: pygame.Surface, fonts: Fonts, block: MarkBlock) -> None:
 
 
 def draw_token(
-    surface: pygame.Surface | None, fonts: Fonts, status: UnitStatus, bottom: tuple[float, float]
+    surface: pygame.Surface | None,
+    fonts: Fonts,
+    status: UnitStatus,
+    bottom: tuple[float, float],
+    bar_width: int = BAR_WIDTH,
 ) -> pygame.Rect:
-    """The token with its bottom centre at `bottom`: bars and pips stacked (its marks are
-    placed with every unit's, `StatusBoard.draw`); its pixels. With no `surface`, only
-    where it would go."""
+    """The token with its bottom centre at `bottom`: bars (`bar_width` pixels inside their
+    edge) and pips stacked (its marks are placed with every unit's, `StatusBoard.draw`);
+    its pixels. With no `surface`, only where it would go."""
     x, y = bottom
     drawn = pygame.Rect(round(x), round(y), 0, 0)
     for value in reversed(status.tokens):
@@ -238,7 +270,7 @@ def draw_token(
         if value.token == "pips" and value.current is not None:
             rect = _pips(surface, fonts, int(value.current), value.maximum, (x, y))
         elif fraction is not None:
-            rect = _bar(surface, fraction, (x, y))
+            rect = _bar(surface, fraction, (x, y), bar_width)
         else:
             continue
         drawn.union_ip(rect)
@@ -247,15 +279,15 @@ def draw_token(
 
 
 def _bar(
-    surface: pygame.Surface | None, fraction: float, bottom: tuple[float, float]
+    surface: pygame.Surface | None, fraction: float, bottom: tuple[float, float], width: int
 ) -> pygame.Rect:
-    rect = pygame.Rect(0, 0, BAR_WIDTH, BAR_HEIGHT)
+    rect = pygame.Rect(0, 0, width, BAR_HEIGHT)
     rect.midbottom = (round(bottom[0]), round(bottom[1]))
     if surface is None:
         return rect.inflate(2, 2)
     pygame.draw.rect(surface, BAR_BACK, rect)
     filled = rect.copy()
-    filled.width = math.ceil(BAR_WIDTH * fraction) if fraction > 0 else 0
+    filled.width = math.ceil(width * fraction) if fraction > 0 else 0
     if filled.width:
         pygame.draw.rect(surface, bar_colour(fraction), filled)
     pygame.draw.rect(surface, BAR_EDGE, rect.inflate(2, 2), 1)
