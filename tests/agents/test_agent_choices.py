@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from agent_scenarios import short_scenario
+from agent_scenarios import battle_at_combat, fire_phase, short_scenario
 
 from tactical.agents import (
     LEVELS,
@@ -59,14 +59,6 @@ def test_move_paths_are_the_ones_the_planner_finds_legal():
     paths = move_paths(game, unit)
     assert paths
     assert all(game.preview_move(unit, path).legal for path in paths)
-
-
-def battle_at_combat() -> Game:
-    """Battlefleet Mars at the first go of its tactical combat (both sides passed before)."""
-    game = Game.new(short_scenario("battlefleet-mars", 2), 4)
-    while game.phase_name != "Tactical combat":
-        game = game.pass_go()
-    return game
 
 
 def test_greedy_fires_by_the_expected_effect_of_the_exact_odds():
@@ -147,22 +139,6 @@ def test_a_player_asked_to_decide_a_finished_game_says_so():
     for level in LEVELS:
         with pytest.raises(UserError, match="the game is over"):
             make_player(level, 1).decide(record.game)
-
-
-def fire_phase(seed: int = 0) -> Game:
-    """A Heavy Combat game up to the first fire declaration: power rolled, all else passed
-    (a ship that closes the range holds its fire, R001.9)."""
-    game = Game.new(short_scenario("heavy-combat"), seed)
-    for _ in range(40):
-        kinds = {c.kind for c in game.choices()}
-        if "fire" in kinds:
-            return game
-        actor = next((c.actor for c in game.choices() if c.kind == "roll_power"), None)
-        if actor is not None:
-            game = game.apply(game.declare("roll_power", actor))
-        else:
-            game = game.apply(game.declare("pass", game.side_to_act))
-    raise AssertionError("no attack offered")
 
 
 def test_an_attack_rolled_later_is_valued_exactly_over_its_resolvers_outcomes():

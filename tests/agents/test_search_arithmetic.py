@@ -1,0 +1,111 @@
+"""Issue 15: the search level's sums, exactly (what a wrong change to `agents.search`
+would slip past: its mutation run left the paired-gain test, the control variate and the
+play-out's values unchecked)."""
+
+from __future__ import annotations
+
+import pytest
+from agent_scenarios import battle_at_combat, fire_phase
+
+from tactical.agents import Budget, GreedyPlayer, SearchPlayer
+from tactical.agents.search import clearly_better, estimate, reseeded
+from tactical.session.game import Game
+
+
+def test_a_gain_counts_only_above_its_standard_error_with_the_sample_variance():
+    """Mean 1.1 over [0, 0.3, 3]: the sample variance 5.46 / 2 gives a standard error of
+    0.954, below the mean; the population variance, or the error not divided by the
+    count, would not."""
+    assert clearly_better([0.0, 0.3, 3.0], margin=0.5)
+    # [0, 0, 3]: mean 1.0 and standard error exactly 1.0: not above it
+    assert not clearly_better([0.0, 0.0, 3.0], margin=0.5)
+    assert not clearly_better([0.0, 0.3, 3.0], margin=1.1)  # not above the margin
+
+
+def test_a_play_outs_value_replaces_the_candidates_own_roll_by_its_expectation():
+    """The control variate: the anchor plus what the later steps changed."""
+    assert estimate(0.1, (0.2, 0.5)) == pytest.approx(0.4)
+    assert estimate(None, (0.2, 0.5)) == 0.5
+    assert estimate(0.1, None) is None
+
+
+def test_a_reseeded_game_keeps_its_position_and_history_with_other_dice():
+    game = fire_phase()
+    other = reseeded(game, 12345)
+    assert other.seed == 12345 != game.seed
+    assert other.steps == game.steps and other.state == game.state
+    assert other.step_number == game.step_number and other.turn == game.turn
+
+
+@pytest.mark.parametrize("steps", [0, 40])
+def test_a_play_out_returns_the_material_after_the_candidate_and_at_its_end(steps):
+    """For the side that chose: right after the candidate, where the play-out stopped,
+    and whether it saw the turn end (with no steps it cannot have)."""
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=1, seconds=None))
+    material = search.greedy.material(game)
+    side = game.side_to_act
+    action = GreedyPlayer(1).decide(game).action
+    first, last, complete = search.play_out(game, action, side, material, (steps, True))
+    after = game.apply(action)
+    assert first == material.value(after.state, side)
+    end = after  # the same play-out by hand: the quick player is a function of the game
+    for _ in range(steps):
+        if end.over or end.turn != after.turn:
+            break
+        end = search.rollout.decide(end).after
+    assert last == material.value(end.state, side)
+    assert complete is (end.over or end.turn != after.turn)
+    assert complete is (steps > 0)  # a Heavy Combat turn is about 12 steps
+
+
+def test_the_anchor_is_the_exact_expectation_of_a_roll_made_at_once_only():
+    """An attack rolled as it is declared: its exact expected material (the greedy
+    player's enumeration); a declaration rolled later, a pass: none."""
+    game = battle_at_combat()
+    search = SearchPlayer(4, Budget(playouts=1, seconds=None))
+    material = search.greedy.material(game)
+    side = game.side_to_act
+    ranked = search.greedy.ranked(game)
+    attack = next(s for s in ranked if s.candidate.action.kind == "attack")
+    assert attack.effect is not None and attack.effect.exact
+    assert search.anchor(game, attack, material, side) == attack.effect.expected
+    passing = next(s for s in ranked if s.candidate.is_pass)
+    assert search.anchor(game, passing, material, side) is None
+    later = fire_phase()  # Heavy Combat: the fire is rolled at the turn's Result
+    fire = next(s for s in search.greedy.ranked(later) if s.later)
+    assert search.anchor(later, fire, search.greedy.material(later), later.side_to_act) is None
+
+
+def test_search_chooses_by_the_mean_paired_gain_and_says_so(monkeypatch):
+    """Rounds = play-outs // candidates, each candidate's values over the same dice; the
+    best mean gain over the greedy choice wins when above its standard error, and the
+    decision's value and why carry the chosen candidate's mean and counts."""
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=9, seconds=None, width=3))
+    contenders = search.contenders(game)
+    assert len(contenders) == 3
+    values = {0: [0.0, 0.0, 0.0], 1: [0.02, 0.03, 0.04], 2: [0.05, -0.05, 0.0]}
+    played: dict[int, int] = {}
+    titles = [s.candidate.choice.title for s in contenders]
+    actions = [s.candidate.action for s in contenders]
+    assert len(set(map(repr, actions))) == 3
+
+    def play_out(sampled: Game, action, side, material, reach=None):
+        k = actions.index(action)
+        played[k] = played.get(k, 0) + 1
+        return 0.0, values[k][played[k] - 1], True
+
+    monkeypatch.setattr(search, "play_out", play_out)
+    monkeypatch.setattr(search, "anchor", lambda *args: None)
+    decision = search.decide(game)
+    assert played == {0: 3, 1: 3, 2: 3}
+    assert decision.action == actions[1]
+    assert decision.score == pytest.approx(0.03)
+    assert "material +3.0% on average over 3 play-outs (9 for 3 candidates" in decision.why
+    assert f"+3.0% over the one-step choice ({titles[0]})" in decision.why
+    values[1] = [0.02, -0.02, 0.03]  # mean 0.01 below its standard error 0.015: kept
+    played.clear()
+    decision = search.decide(game)
+    assert decision.action == actions[0]
+    assert "none of the others did better" in decision.why
