@@ -109,3 +109,53 @@ def test_search_chooses_by_the_mean_paired_gain_and_says_so(monkeypatch):
     decision = search.decide(game)
     assert decision.action == actions[0]
     assert "none of the others did better" in decision.why
+
+
+def test_search_gains_are_differences_from_the_greedy_choice_in_the_same_round(monkeypatch):
+    """Paired: each candidate's value minus the greedy choice's in that round (not its
+    plain value): a candidate level with a greedy choice that is already ahead is no
+    gain. Then the greedy choice stays, its mean the decision's value."""
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=6, seconds=None, width=2))
+    contenders = search.contenders(game)
+    actions = [s.candidate.action for s in contenders]
+    rounds = {0: [0.10, 0.20, 0.30], 1: [0.10, 0.20, 0.30]}
+    played: dict[int, int] = {}
+
+    def play_out(sampled, action, side, material, reach=None):
+        k = actions.index(action)
+        played[k] = played.get(k, 0) + 1
+        return 0.0, rounds[k][played[k] - 1], True
+
+    monkeypatch.setattr(search, "play_out", play_out)
+    monkeypatch.setattr(search, "anchor", lambda *args: None)
+    decision = search.decide(game)
+    assert decision.action == actions[0]
+    assert decision.score == pytest.approx(0.2)
+    assert decision.after.steps[-1].action == decision.action
+    assert decision.after.step_number == game.step_number + 1
+
+
+def test_search_out_of_time_before_any_play_out_takes_the_greedy_choice():
+    """The clock is read before each round: with none left, the greedy player's best by
+    its one look, and the why says so."""
+    game = fire_phase()
+    ticks = iter([0.0, 5.0, 5.0, 5.0])
+    search = SearchPlayer(4, Budget(playouts=8, seconds=1.0, width=3), clock=lambda: next(ticks))
+    greedy = GreedyPlayer(4).ranked(game)[0]
+    decision = search.decide(game)
+    assert decision.action == greedy.candidate.action
+    assert decision.why.endswith("| search: no play-out in time, the best by one look")
+    assert decision.score == greedy.score
+    assert decision.after.steps[-1].action == decision.action
+
+
+def test_a_clear_call_is_the_greedy_choice_applied_with_its_score():
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=8, seconds=None, width=1))
+    greedy = GreedyPlayer(4).ranked(game)[0]
+    decision = search.decide(game)
+    assert decision.action == greedy.candidate.action
+    assert decision.score == greedy.score
+    assert decision.after.steps[-1].action == decision.action
+    assert decision.why.endswith("| search: a clear call, no other choice scored within 5%")
