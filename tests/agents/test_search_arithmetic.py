@@ -77,6 +77,21 @@ def test_the_anchor_is_the_exact_expectation_of_a_roll_made_at_once_only():
     assert search.anchor(later, fire, search.greedy.material(later), later.side_to_act) is None
 
 
+def scripted(monkeypatch, search: SearchPlayer, actions: list, values: dict) -> dict[int, int]:
+    """Play-outs that return `values[k]`, round by round, for the k-th of `actions` (no
+    anchor): the counts played, by candidate."""
+    played: dict[int, int] = {}
+
+    def play_out(sampled: Game, action, side, material, reach=None):
+        k = actions.index(action)
+        played[k] = played.get(k, 0) + 1
+        return 0.0, values[k][played[k] - 1], True
+
+    monkeypatch.setattr(search, "play_out", play_out)
+    monkeypatch.setattr(search, "anchor", lambda *args: None)
+    return played
+
+
 def test_search_chooses_by_the_mean_paired_gain_and_says_so(monkeypatch):
     """Rounds = play-outs // candidates, each candidate's values over the same dice; the
     best mean gain over the greedy choice wins when above its standard error, and the
@@ -86,18 +101,10 @@ def test_search_chooses_by_the_mean_paired_gain_and_says_so(monkeypatch):
     contenders = search.contenders(game)
     assert len(contenders) == 3
     values = {0: [0.0, 0.0, 0.0], 1: [0.02, 0.03, 0.04], 2: [0.05, -0.05, 0.0]}
-    played: dict[int, int] = {}
     titles = [s.candidate.choice.title for s in contenders]
     actions = [s.candidate.action for s in contenders]
     assert len(set(map(repr, actions))) == 3
-
-    def play_out(sampled: Game, action, side, material, reach=None):
-        k = actions.index(action)
-        played[k] = played.get(k, 0) + 1
-        return 0.0, values[k][played[k] - 1], True
-
-    monkeypatch.setattr(search, "play_out", play_out)
-    monkeypatch.setattr(search, "anchor", lambda *args: None)
+    played = scripted(monkeypatch, search, actions, values)
     decision = search.decide(game)
     assert played == {0: 3, 1: 3, 2: 3}
     assert decision.action == actions[1]
@@ -119,16 +126,7 @@ def test_search_gains_are_differences_from_the_greedy_choice_in_the_same_round(m
     search = SearchPlayer(4, Budget(playouts=6, seconds=None, width=2))
     contenders = search.contenders(game)
     actions = [s.candidate.action for s in contenders]
-    rounds = {0: [0.10, 0.20, 0.30], 1: [0.10, 0.20, 0.30]}
-    played: dict[int, int] = {}
-
-    def play_out(sampled, action, side, material, reach=None):
-        k = actions.index(action)
-        played[k] = played.get(k, 0) + 1
-        return 0.0, rounds[k][played[k] - 1], True
-
-    monkeypatch.setattr(search, "play_out", play_out)
-    monkeypatch.setattr(search, "anchor", lambda *args: None)
+    scripted(monkeypatch, search, actions, {0: [0.10, 0.20, 0.30], 1: [0.10, 0.20, 0.30]})
     decision = search.decide(game)
     assert decision.action == actions[0]
     assert decision.score == pytest.approx(0.2)
