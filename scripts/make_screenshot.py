@@ -1,4 +1,4 @@
-"""Draw docs/play-screen.png: a Battlefleet Mars game in progress on the play screen.
+"""Draw docs/play-screen.png: a Battlefleet Mars game in progress on the play screen, at 1280x800.
 
 The stand-in player makes the opening steps; then an attack is picked on the panel, its
 target clicked and the next target hovered, so the shot shows the tracker, the action
@@ -26,7 +26,7 @@ from tactical.session.history import History
 from tactical.ui.app import App
 from tactical.ui.declaration import unit_fields
 
-SIZE = (1600, 1000)
+SIZE = (1280, 800)
 
 
 def main(out: Path) -> None:
