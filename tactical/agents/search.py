@@ -146,15 +146,19 @@ class SearchPlayer(Player):
         mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
         how = (
-            f"{signed(gains[best])} over the one-step choice ({ranked[0].candidate.choice.title})"
+            f"{signed(gains[best])} more than the one-step choice "
+            f"({ranked[0].candidate.choice.title})"
             if best
             else "none of the others did better"
         )
         # a pass the play-outs preferred is not the greedy player's "nothing better"
         head = chosen.candidate.choice.title if best and chosen.candidate.is_pass else chosen.why
+        # the gain from here, as the greedy player's whys put it: the balance itself (the
+        # enemy's losses minus ours so far) reads as nothing a player can place
+        gain = mean - material.value(game.state, side)
         why = (
-            f"{head} | search: material {signed(mean)} on average over "
-            f"{len(means[best])} play-outs ({played} for {len(ranked)} candidates, the same "
+            f"{head} | search: expected material gain {signed(gain)} over "
+            f"{len(means[best])} play-outs ({played} for {len(ranked)} choices, the same "
             f"dice for each), {how}"
         )
         return Decision(after.steps[-1].action, why, after, mean)
