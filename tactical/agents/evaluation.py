@@ -32,9 +32,11 @@ import numpy as np
 from tactical.agents import hints
 from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.errors import UserError
+from tactical.geometry.arcs_spec import Omni
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, RuleSystem, attack_declaration
+from tactical.rules.conventions import WeaponReach
 from tactical.rules.ending import UnitCondition, side_losses
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
@@ -244,11 +246,16 @@ class Reach:
     held_by: float
     nearest: float
     diagonal: float
+    # measured by weapons (`hints.position_by_weapons`): how near the unit's weapons come
+    # to the enemies out of their reach, weighed by the enemy's value (None: by `nearest`)
+    closing: float | None = None
 
     @property
     def score(self) -> float:
         approach = 0.0
-        if self.holds <= 0 and self.diagonal > 0 and math.isfinite(self.nearest):
+        if self.closing is not None:
+            approach = APPROACH_WEIGHT * self.closing
+        elif self.holds <= 0 and self.diagonal > 0 and math.isfinite(self.nearest):
             approach = APPROACH_WEIGHT * (1.0 - self.nearest / self.diagonal)
         return self.holds - EXPOSURE_WEIGHT * self.held_by + approach
 
@@ -268,6 +275,49 @@ class Position:
         self._has_bands: dict[str, bool] = {}
         self._bands: dict[str, tuple[str, ...]] = {}
         self._reach: dict[tuple[str, Pose | None], Reach] = {}
+        self.by_weapons = hints.get(game.rules, self.system).position_by_weapons
+        self._weapons: dict[str, tuple[WeaponReach, ...]] = {}
+
+    def _weapon_reaches(self, unit: Unit) -> tuple[WeaponReach, ...]:
+        """Where each of the unit's weapons can bear (`RuleSystem.weapon_reach`), kept per
+        unit; none where the rule system cannot say."""
+        found = self._weapons.get(unit.id)
+        if found is None:
+            options = self.state.options
+            try:
+                found = tuple(
+                    self.system.weapon_reach(unit, weapon, options)
+                    for weapon in self.system.weapons(unit, options)
+                )
+            except UserError:
+                found = ()
+            self._weapons[unit.id] = found
+        return found
+
+    def _by_weapons(
+        self, unit: Unit, distance: float, arcs_holding: frozenset[str], seen: bool
+    ) -> tuple[float, float]:
+        """How much `unit` reaches an enemy at `distance` by its weapons, and how near
+        those out of reach come to it: the means over its weapons of, for one in one of
+        its arcs (by name, all-round always) and in sight, its band's weight (1 in its
+        nearest band down to `FAR_BAND` in its farthest, 0 out of range), and for one out
+        of range, 1 - the inches still to close over the table's diagonal. A mean, not
+        the best: bringing the guns in where the missiles already reach still counts."""
+        reaches = self._weapon_reaches(unit)
+        if not reaches:
+            return 0.0, 0.0
+        held = closing = 0.0
+        for reach in reaches:
+            bands = reach.bands
+            band = next((k for k, b in enumerate(bands) if b.low <= distance <= b.high), None)
+            if band is None:
+                gap = max(0.0, distance - reach.max_range)
+                closing += max(0.0, 1.0 - gap / self.diagonal) if self.diagonal > 0 else 0.0
+                continue
+            in_arc = any(isinstance(arc, Omni) or arc.name in arcs_holding for arc in reach.arcs)
+            if seen and in_arc:
+                held += 1.0 - (1.0 - FAR_BAND) * band / max(1, len(bands) - 1)
+        return held / len(reaches), closing / len(reaches)
 
     def _in_band(self, unit: Unit, distance: float) -> float:
         """How much `unit` reaches at `distance`: 0 out of every band; in a band, from 1
@@ -343,10 +393,29 @@ class Position:
             inward = geometry.range_distances(j, own)
             mine = geometry.unit_arc_names[i]
             mine_mask = np.array([name in mine for name in names], dtype=bool)
-            holds = held_by = 0.0
+            holds = held_by = closing = 0.0
             for slot, e in enumerate(enemies):
                 enemy = others[e]
                 value = self.values.get(enemy.id, 0.0)
+                if self.by_weapons:
+                    held, near = self._by_weapons(
+                        unit,
+                        float(outward[slot]),
+                        named(names, in_arc[i, e]),
+                        bool(matrix.los_clear[i, e]),
+                    )
+                    holds += value * held
+                    closing += value * near
+                    held_by += (
+                        value
+                        * self._by_weapons(
+                            enemy,
+                            float(inward[slot]),
+                            named(names, in_arc[e, i]),
+                            bool(matrix.los_clear[e, i]),
+                        )[0]
+                    )
+                    continue
                 theirs = np.array(
                     [name in geometry.unit_arc_names[e] for name in names], dtype=bool
                 )
@@ -355,5 +424,12 @@ class Position:
                 if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
                     held_by += value * self._in_band(enemy, float(inward[slot]))
             nearest = float(np.min(matrix.centre_distance[i, j]))
-            found.append(Reach(holds, held_by, nearest, self.diagonal))
+            found.append(
+                Reach(holds, held_by, nearest, self.diagonal, closing if self.by_weapons else None)
+            )
         return found
+
+
+def named(names: Sequence[str], inside: np.ndarray) -> frozenset[str]:
+    """The names of the table's arcs a row of the pair matrix marks as holding."""
+    return frozenset(name for name, held in zip(names, inside.tolist(), strict=True) if held)

@@ -10,7 +10,8 @@ hint is registered from above, e.g. by a front end or a balance lab:
 or declared by the rule system itself as plain data, without importing the agents: a
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
 `avoid_kinds`, `eager_kinds`, `eager_turns`, `eager_worth`, `playout_steps`,
-`playout_turn_end` and `weigh_passes`). A registered hint takes precedence.
+`playout_turn_end`, `weigh_passes`, `position_by_weapons` and `move_threshold`). A
+registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -38,6 +39,15 @@ class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (k
   closes the range cannot fire that turn), so that letting the enemy act first or alone
   can be the better play; a pass then counts only where its play-outs reach the turn's
   end.
+- `position_by_weapons`: the greedy player values a place by where each of the unit's
+  weapons reaches (`RuleSystem.weapon_reach`: its arcs and bands; the mean over the
+  weapons, so bringing the guns in counts where the missiles already reach) and how near
+  the weapons out of range come to each enemy, rather than by the unit's range bands
+  (default no). For a system whose bands run far past its guns (sensor ranges): there
+  every enemy is "in a band" wherever a unit goes, and no move looks worth making.
+- `move_threshold`: the positional gain a table move must bring (None: the players'
+  `MOVE_THRESHOLD`). Lower for a system whose rules move nothing (a unit moves on the
+  table): there the table move is the unit's only movement.
 """
 
 from __future__ import annotations
@@ -59,6 +69,8 @@ class Hints:
     playout_steps: int | None = None
     playout_turn_end: bool | None = None
     weigh_passes: bool = False
+    position_by_weapons: bool = False
+    move_threshold: float | None = None
 
 
 NONE = Hints()
@@ -84,8 +96,7 @@ def get(rules_id: str, system: Any = None) -> Hints:
 
 
 def declared_hints(declared: Mapping[str, Any]) -> Hints:
-    """Hints from a rule system's plain `agent_hints` mapping (kinds, `eager_turns`,
-    `eager_worth`, `playout_steps`, `playout_turn_end` and `weigh_passes`)."""
+    """Hints from a rule system's plain `agent_hints` mapping (the keys above)."""
     steps = declared.get("playout_steps")
     turn_end = declared.get("playout_turn_end")
     return Hints(
@@ -98,4 +109,10 @@ def declared_hints(declared: Mapping[str, Any]) -> Hints:
         playout_steps=int(steps) if steps is not None else None,
         playout_turn_end=bool(turn_end) if turn_end is not None else None,
         weigh_passes=bool(declared.get("weigh_passes", False)),
+        position_by_weapons=bool(declared.get("position_by_weapons", False)),
+        move_threshold=(
+            float(declared["move_threshold"])
+            if declared.get("move_threshold") is not None
+            else None
+        ),
     )

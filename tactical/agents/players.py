@@ -30,6 +30,7 @@ import random
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
+from tactical.agents import hints
 from tactical.agents.candidates import Candidate, candidates, choice_params
 from tactical.agents.evaluation import (
     ATTACK_NODES,
@@ -238,6 +239,13 @@ class GreedyPlayer(Player):
                 return Decision(after.steps[-1].action, scored.why, after, scored.score)
         return self.pass_decision(game, "passes: nothing else the rules accept")
 
+    @staticmethod
+    def move_threshold(game: Game) -> float:
+        """The positional gain a table move must bring: `MOVE_THRESHOLD`, or the rule
+        system's hint (lower where the table move is a unit's only movement)."""
+        threshold = hints.get(game.rules, game.system).move_threshold
+        return MOVE_THRESHOLD if threshold is None else threshold
+
     def ranked(self, game: Game) -> list[Scored]:
         """Every candidate the rules accept, best first (ties in the seed's order)."""
         rng = self.rng(game)
@@ -268,7 +276,7 @@ class GreedyPlayer(Player):
                 if gain is None:
                     continue
             if table_move:
-                if gain < MOVE_THRESHOLD:
+                if gain < self.move_threshold(game):
                     continue
                 why = f"{title} {action.params['path']}: {where}"
                 scored.append(Scored(candidate, gain, why))
@@ -367,7 +375,10 @@ class GreedyPlayer(Player):
                 except UserError:
                     known[key] = False
             if known[key]:
-                scored[k] = replace(item, score=item.score + 2 * PROGRESS, pending=False)
+                # a roll, made for the game's progress; not the very same roll again (`progress`)
+                again = GreedyPlayer.made_this_turn(game, item.candidate.action)
+                lift = 0.0 if again else 2 * PROGRESS
+                scored[k] = replace(item, score=item.score + lift, pending=False)
 
     def judged(
         self, game: Game, candidate: Candidate, effect: Effect, now: float, gain: float, where: str
@@ -457,7 +468,9 @@ class GreedyPlayer(Player):
             rolls = game.odds(action) is not None
         except UserError:
             rolls = False
-        return PROGRESS if rolls else -PROGRESS
+        if not rolls:
+            return -PROGRESS
+        return -PROGRESS if self.made_this_turn(game, action) else PROGRESS  # (as above)
 
     @staticmethod
     def made_this_turn(game: Game, action: Action) -> bool:

@@ -79,7 +79,7 @@ def test_the_search_budget_given_to_play_game_reaches_the_search_players():
     spent = [
         int(found.group(1))
         for _, side, why in record.whys
-        if side == "Federation" and (found := re.search(r"\((\d+) for \d+ candidates", why))
+        if side == "Federation" and (found := re.search(r"\((\d+) for \d+ choices", why))
     ]
     assert spent  # close calls were played out
     assert max(spent) <= 2  # the default budget would play out 64

@@ -28,7 +28,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.geometry.arcs_spec import OMNI
 from tactical.geometry.movement_spec import Pivot, TurningRules
-from tactical.model import GameState, MovementClass, Terrain, Unit
+from tactical.model import FrozenMap, GameState, MovementClass, Terrain, Unit
 from tactical.rules.base import (
     Action,
     ActionChoice,
@@ -73,6 +73,13 @@ def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None
 @dataclass(frozen=True)
 class CortexSpace(RuleSystem):
     """Seed 003 with the SPEC's adopted readings (options for the configurable ones)."""
+
+    # for the computer players (tactical.agents.hints): the range bands (GEO003.1) run out
+    # to long DRADIS, far past the guns (a Viper's autocannons reach skirmish range, a
+    # battlestar's railguns capital range), so a place is valued by where each weapon
+    # reaches; and the rules move nothing (a vessel moves on the table), so a table move
+    # is made for a small gain too: without both, the agents never closed to gun range
+    agent_hints = FrozenMap({"position_by_weapons": True, "move_threshold": 0.005})
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
