@@ -300,9 +300,9 @@ class Position:
         """How much `unit` reaches an enemy at `distance` by its weapons, and how near
         those out of reach come to it: the means over its weapons of, for one in one of
         its arcs (by name, all-round always) and in sight, its band's weight (1 in its
-        nearest band down to `FAR_BAND` in its farthest, 0 out of range), and for one out
-        of range, 1 - the inches still to close over the table's diagonal. A mean, not
-        the best: bringing the guns in where the missiles already reach still counts."""
+        nearest band down to `FAR_BAND` in its farthest, 0 out of range), and of 1 - the
+        inches still to close to its range over the table's diagonal (1 in range). A mean,
+        not the best: bringing the guns in where the missiles already reach still counts."""
         reaches = self._weapon_reaches(unit)
         if not reaches:
             return 0.0, 0.0
@@ -314,6 +314,7 @@ class Position:
                 gap = max(0.0, distance - reach.max_range)
                 closing += max(0.0, 1.0 - gap / self.diagonal) if self.diagonal > 0 else 0.0
                 continue
+            closing += 1.0  # closed: nothing left to close (so nearer is never worse)
             in_arc = any(isinstance(arc, Omni) or arc.name in arcs_holding for arc in reach.arcs)
             if seen and in_arc:
                 held += 1.0 - (1.0 - FAR_BAND) * band / max(1, len(bands) - 1)
