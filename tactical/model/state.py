@@ -8,7 +8,7 @@ from functools import cached_property
 
 from tactical.model.board import Board
 from tactical.model.frozen import FrozenMap
-from tactical.model.units import Terrain, Unit
+from tactical.model.units import Terrain, Unit, terrain_names
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,12 @@ class GameState:
             else:
                 names[unit_id] = name
         return names
+
+    @cached_property
+    def shown_terrain_names(self) -> dict[str, str]:
+        """Each terrain piece's name as a player reads it, by id (`terrain_names`: its own
+        name, else its kind in words and a number, never its id)."""
+        return terrain_names(self.terrain)
 
     def with_rule_state(self, **changes: object) -> GameState:
         """A copy with some rule-state keys set."""
