@@ -154,3 +154,17 @@ def test_in_a_game_a_frigate_deleted_by_hand_closes_the_numbers_a_loss_does_not(
     save_game(game, tmp_path / "game.json")
     again = load_game(tmp_path / "game.json").game
     assert again.state.shown_names == game.state.shown_names
+
+
+def test_in_the_map_editor_a_unit_deleted_by_hand_leaves_no_gap():
+    """File → New (a `TableDraft`, no game yet): three frigates typed in, the first deleted
+    by hand; the others read 1 and 2, and undoing the deletion brings the three back."""
+    from tactical.session.adjust import TableDraft
+
+    draft = TableDraft.of(load_map(builtin_map("dystopian-wars")))
+    draft = draft.apply(adjust.delete("attacker-1"))
+    assert [unit_name(draft.state, f"attacker-{n}") for n in (2, 3)] == [
+        "Attacker Class Frigate 1",
+        "Attacker Class Frigate 2",
+    ]
+    assert unit_name(draft.undo().state, "attacker-3") == "Attacker Class Frigate 3"
