@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,13 @@ from tactical.model import (
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 KINDS = ("soft", "dense", "obstructing")
 HEIGHTS = ("tiny", "small", "medium", "large", "massive")
+# what a player calls a piece of each kind on a sea table, taken in turn and numbered
+# ("Sandbank 1", "Shoals 1", "Kelp bed 1", "Sandbank 2"...)
+SEA_NAMES = {
+    "soft": ("Sandbank", "Shoals", "Kelp bed"),
+    "dense": ("Rocky islet", "Reef", "Sea stack"),
+    "obstructing": ("Island", "Sea cliffs", "Headland"),
+}
 
 
 class _Grid:
@@ -125,6 +133,25 @@ def random_terrain(
     return pieces
 
 
+def named_terrain(pieces: list[Terrain]) -> list[Terrain]:
+    """The pieces, each given a sea name of its kind (`SEA_NAMES`, in turn, numbered where a
+    name comes back); geometry, ids and the random draws untouched."""
+    by_kind: Counter[str] = Counter()
+    names = []
+    for piece in pieces:
+        choices = SEA_NAMES[piece.kind]
+        names.append(choices[by_kind[piece.kind] % len(choices)])
+        by_kind[piece.kind] += 1
+    shared = Counter(names)
+    seen: Counter[str] = Counter()
+    named = []
+    for piece, name in zip(pieces, names, strict=True):
+        seen[name] += 1
+        shown = f"{name} {seen[name]}" if shared[name] > 1 else name
+        named.append(replace(piece, name=shown))
+    return named
+
+
 def random_units(rng, board: Board, count: int, terrain: list[Terrain]) -> list[Unit]:
     units: list[Unit] = []
     taken = _Grid()
@@ -187,6 +214,7 @@ def stress_state(units: int) -> GameState:
     pieces = units // 5
     terrain = random_terrain(rng, board, pieces, 1.0, 1.0, 2.6)
     fleet = random_units(rng, board, units, terrain)
+    terrain = named_terrain(terrain)
     return GameState(
         "dystopian-wars",
         board,
@@ -209,7 +237,7 @@ def main() -> None:
 
     rng = np.random.default_rng(7)
     board = Board(72, 48)
-    terrain = random_terrain(rng, board, 28, 9.0, 1.5, 3.5)
+    terrain = named_terrain(random_terrain(rng, board, 28, 9.0, 1.5, 3.5))
     fleet = [
         Unit(
             "a-ruler",

@@ -9,7 +9,8 @@
   its seed into a normal save (`tactical play SAVE`, `tactical replay SAVE`).
 - `tactical lab report DB [--json] [--html report.html] [--force]`: win rates with
   Wilson intervals, the difference between variants with its test, game length, damage,
-  unit classes; `--html` writes the page and its PNG plots beside it.
+  losses by unit class and by unit (each named as on the play screen); `--html` writes
+  the page and its PNG plots beside it.
 
 Everything is checked before anything is written; a user's mistake is one line and
 exit code 2. A run stopped with Ctrl+C keeps its games and exits with 130.
@@ -135,7 +136,7 @@ def _add_report(commands: Any) -> None:
         help="who wins, by how much, and is it significant",
         description="Summarise a results file per scenario and variant: win rates with "
         "Wilson 95% intervals, the difference between variants with a significance test, "
-        "game length, damage per turn, unit classes lost and winning.",
+        "game length, damage per turn, losses by unit class and by unit.",
     )
     parser.add_argument("db", metavar="DB", help="results file")
     parser.add_argument("--json", action="store_true", help="machine-readable output")

@@ -608,8 +608,9 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
         c.setLineWidth(1.6)
         left, bottom = at(area.bounds[0], area.bounds[1])
         c.rect(left, bottom, area.width * scale, area.height * scale, stroke=1, fill=0)
+        names = state.shown_terrain_names
         for piece in sheet.pieces:
-            _piece(doc, piece, at, scale)
+            _piece(doc, piece, names[piece.id], at, scale)
         c.setFillColorRGB(0, 0, 0)
         c.setFont("Helvetica", 7)
         for k in range(math.ceil(view[0] / 6), math.floor(view[2] / 6) + 1):
@@ -618,7 +619,7 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
             c.drawRightString(ox - 3, at(0, 6 * k)[1] - 2, f'{6 * k}"')
         texts = [] if sheet.pieces else ["No terrain in this area."]
         for piece in sheet.pieces:
-            texts.append(_piece_words(piece))
+            texts.append(_piece_words(piece, names[piece.id]))
         doc.lines(x0, oy - 24, texts, 8, x1 - x0)
 
 
@@ -632,7 +633,7 @@ def _view_bounds(area, pieces: Sequence[Terrain], board) -> tuple[float, float, 
     return max(x0, board[0]), max(y0, board[1]), min(x1, board[2]), min(y1, board[3])
 
 
-def _piece(doc: KitDocument, piece: Terrain, at, scale: float) -> None:
+def _piece(doc: KitDocument, piece: Terrain, name: str, at, scale: float) -> None:
     c = doc.canvas
     c.setFillColorRGB(*TERRAIN_TINTS.get(piece.kind, (0.8, 0.8, 0.8)))
     c.setStrokeColorRGB(0.2, 0.2, 0.2)
@@ -659,7 +660,7 @@ def _piece(doc: KitDocument, piece: Terrain, at, scale: float) -> None:
             c.drawString(px + 2, py + 2, f"({x:.1f}, {y:.1f})")
     cx, cy = at(*_centre(piece))
     c.setFont("Helvetica-Bold", 7)
-    c.drawCentredString(cx, cy - 3, piece.name or piece.id)
+    c.drawCentredString(cx, cy - 3, name)
 
 
 def _centre(piece: Terrain) -> tuple[float, float]:
@@ -667,11 +668,11 @@ def _centre(piece: Terrain) -> tuple[float, float]:
     return centre.x, centre.y
 
 
-def _piece_words(piece: Terrain) -> str:
-    """The piece as the play screen labels it (its name, its id where it has none), its kind
-    and height in words, and its outline's numbers."""
+def _piece_words(piece: Terrain, name: str) -> str:
+    """The piece as the play screen labels it (`name`: its own, else its kind in words), its
+    kind and height in words, and its outline's numbers."""
     kind = piece.kind.replace("-", " ").replace("_", " ")
-    head = f"{piece.name or piece.id}: {kind}, height {piece.height.value}. "
+    head = f"{name}: {kind}, height {piece.height.value}. "
     if piece.circle is not None:
         c = piece.circle
         return head + f'Round: centre ({c.x:.1f}, {c.y:.1f}), radius {c.radius:.1f}".'
@@ -697,8 +698,11 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(1)
     c.rect(ox, oy, board.width * scale, board.height * scale, stroke=1, fill=0)
+    names = state.shown_terrain_names
     for piece in state.terrain:
-        _piece(doc, piece, lambda px, py: (ox + px * scale, oy + py * scale), scale)
+        _piece(
+            doc, piece, names[piece.id], lambda px, py: (ox + px * scale, oy + py * scale), scale
+        )
     tints = _side_tints(state.sides)
     for unit in state.units:
         c.setFillColorRGB(*tints[unit.side])

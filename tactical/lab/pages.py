@@ -7,6 +7,11 @@ from html import escape
 from typing import Any
 
 TERRAIN_WORDS = {"map": "the map's terrain", "random": "random terrain (R002.9) per pair of games"}
+CLASS_WORDS = (
+    "every unit of a class counted together, over all games; a unit whose stats name no "
+    "class counts by its name"
+)
+UNIT_WORDS = "each unit of the map on its own, named as on the play screen"
 
 
 def _p_cell(p_value: float) -> str:
@@ -89,10 +94,19 @@ def text_report(report: Mapping[str, Any]) -> str:
                 f"{reason} ({_games(count)})" for reason, count in variant["reasons"].items()
             )
             lines.append(f"    how games ended: {ends}")
+            lines.append(f"    by unit class ({CLASS_WORDS}):")
             for row in variant["unit_classes"]:
                 lines.append(
-                    f"    {row['class']} ({row['side']}): lost in {percent(row['loss_rate'])} "
-                    f"of {row['fielded']}, its side won {percent(row['side_win_rate'])}"
+                    f"      {row['class']} ({row['side']}): {row['lost']} of {row['fielded']} "
+                    f"fielded lost ({percent(row['loss_rate'])}), its side won "
+                    f"{percent(row['side_win_rate'])}"
+                )
+            lines.append(f"    by unit ({UNIT_WORDS}):")
+            for row in variant["units"]:
+                lines.append(
+                    f"      {row['unit']} ({row['side']}): lost in {row['lost']} of "
+                    f"{_games(row['fielded'])} ({percent(row['loss_rate'])}, 95% "
+                    f"{interval_text(row['loss_interval'])})"
                 )
         for comparison in scenario["comparisons"]:
             lines.append(
@@ -210,12 +224,13 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
             f"<td>{turns['median']:g}</td><td>{turns['min']} to {turns['max']}</td>{cells}</tr>"
         )
     parts.append("</table>")
-    parts.append("<h3>Unit classes: which die, which win</h3>")
+    parts.append("<h3>Which die, which win</h3>")
     for variant in scenario["variants"]:
         parts += [
             f"<p>Variant {escape(variant['label'])}; how games ended: "
             + escape(", ".join(f"{r} ({_games(n)})" for r, n in variant["reasons"].items()))
             + ".</p>",
+            f'<p class="note">By unit class: {escape(CLASS_WORDS)}.</p>',
             "<table><tr><th>Class</th><th>Side</th><th>Fielded</th><th>Lost</th>"
             "<th>95% interval</th><th>Its side won</th></tr>",
         ]
@@ -225,6 +240,19 @@ def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[st
                 f"<td>{row['fielded']}</td><td>{percent(row['loss_rate'])}</td>"
                 f"<td>{interval_text(row['loss_interval'])}</td>"
                 f"<td>{percent(row['side_win_rate'])}</td></tr>"
+            )
+        parts.append("</table>")
+        parts += [
+            f'<p class="note">By unit: {escape(UNIT_WORDS)}.</p>',
+            '<table><tr><th>Unit</th><th>Side</th><th class="words">Class</th><th>Games</th>'
+            "<th>Lost</th><th>95% interval</th></tr>",
+        ]
+        for row in variant["units"]:
+            parts.append(
+                f"<tr><td>{escape(row['unit'])}</td><td>{escape(row['side'])}</td>"
+                f'<td class="words">{escape(row["class"])}</td>'
+                f"<td>{row['fielded']}</td><td>{percent(row['loss_rate'])}</td>"
+                f"<td>{interval_text(row['loss_interval'])}</td></tr>"
             )
         parts.append("</table>")
     return parts

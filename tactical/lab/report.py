@@ -9,7 +9,11 @@ run in the file: runs of the same variant with other seeds add up. Per variant:
 - game length (turns) and each side's score, share of its strength lost, units lost,
   damage dealt and damage per turn; the mean cumulative damage by the end of each turn
   (a game that ended earlier keeps its final figure);
-- per unit class and side: how often it was lost, and how often its side won;
+- per unit class and side (a group: every unit of the class together; a unit whose
+  stats name no class goes by its name): how often it was lost, and how often its
+  side won;
+- per unit (one unit of the map, named as the play screen names it,
+  `GameState.shown_names`: "Attacker Class Frigate 2"): the same figures;
 - how games ended (the outcome's reason), and the code versions that played them.
 
 Between two variants of a scenario: the difference of each side's win rate, its
@@ -18,6 +22,7 @@ Newcombe 95% interval and the two-proportion z test (`stats`).
 
 from __future__ import annotations
 
+import functools
 import json
 import statistics
 from collections import Counter, defaultdict
@@ -25,6 +30,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tactical.errors import UserError
+from tactical.io.maps import loads_map
 from tactical.lab.stats import binomial_test, proportion, two_proportion_test
 from tactical.lab.store import Store
 
@@ -90,12 +97,49 @@ def load_rows(store: Store) -> list[GameRow]:
     return found
 
 
-def unit_rows(store: Store) -> dict[int, list[tuple[str, str, bool]]]:
-    """Per game id: (unit class, side, lost) of each unit."""
-    found: dict[int, list[tuple[str, str, bool]]] = defaultdict(list)
-    for row in store.query("SELECT game_id, unit_class, side, lost FROM units"):
-        found[int(row["game_id"])].append((row["unit_class"], row["side"], bool(row["lost"])))
+@dataclass(frozen=True, slots=True)
+class UnitRow:
+    """How one unit ended one game: its id, its name as the play screen shows it, its
+    class (what the report groups it by), its side, and whether it was lost."""
+
+    unit_id: str
+    name: str
+    unit_class: str
+    side: str
+    lost: bool
+
+
+def unit_rows(store: Store) -> dict[int, list[UnitRow]]:
+    """Per game id, each unit's `UnitRow`, in the map's order."""
+    found: dict[int, list[UnitRow]] = defaultdict(list)
+    rows = store.query(
+        "SELECT u.game_id, u.unit_id, u.unit_class, u.side, u.lost, r.map_text, r.map_source "
+        "FROM units u JOIN games g ON g.id = u.game_id JOIN runs r ON r.id = g.run_id "
+        "ORDER BY u.game_id, u.rowid"
+    )
+    for row in rows:
+        names = shown_names(row["map_text"], row["map_source"])
+        found[int(row["game_id"])].append(
+            UnitRow(
+                row["unit_id"],
+                names.get(row["unit_id"], row["unit_id"]),
+                row["unit_class"],
+                row["side"],
+                bool(row["lost"]),
+            )
+        )
     return found
+
+
+@functools.lru_cache(maxsize=16)
+def shown_names(map_text: str, source: str) -> dict[str, str]:
+    """The units of a run's map by id, named as the play screen names them (numbered where
+    they share a name); none when the map no longer loads (its rule system changed since):
+    the units then read by their ids."""
+    try:
+        return loads_map(map_text, source).shown_names
+    except UserError:
+        return {}
 
 
 def build_report(store: Store) -> dict[str, Any]:
@@ -206,36 +250,68 @@ def _variant(
         },
         "reasons": dict(Counter(g.reason for g in games).most_common()),
         "unit_classes": _classes(games, units),
+        "units": _units(games, units),
         "code_versions": sorted({g.code_version for g in games}),
     }
 
 
-def _classes(games: Sequence[GameRow], units: dict[int, list]) -> list[dict[str, Any]]:
+def _classes(games: Sequence[GameRow], units: dict[int, list[UnitRow]]) -> list[dict[str, Any]]:
+    """Per unit class and side, a group (every unit of the class in every game together;
+    a unit whose stats name no class goes by its plain name): `_fates`."""
     fielded: Counter[tuple[str, str]] = Counter()
     lost: Counter[tuple[str, str]] = Counter()
     won: Counter[tuple[str, str]] = Counter()
     for game in games:
-        for unit_class, side, was_lost in units.get(game.id, ()):
-            key = (unit_class, side)
+        for unit in units.get(game.id, ()):
+            key = (unit.unit_class, unit.side)
             fielded[key] += 1
-            lost[key] += int(was_lost)
-            won[key] += int(game.winner == side)
+            lost[key] += int(unit.lost)
+            won[key] += int(game.winner == unit.side)
     found = []
     for (unit_class, side), count in sorted(fielded.items(), key=lambda item: item[0]):
-        share = proportion(lost[(unit_class, side)], count)
-        found.append(
-            {
-                "class": unit_class,
-                "side": side,
-                "fielded": count,
-                "lost": lost[(unit_class, side)],
-                "loss_rate": _round(share.rate),
-                "loss_interval": [_round(share.interval.low), _round(share.interval.high)],
-                "side_won": won[(unit_class, side)],
-                "side_win_rate": _round(won[(unit_class, side)] / count),
-            }
-        )
+        key = (unit_class, side)
+        found.append({"class": unit_class, "side": side, **_fates(count, lost[key], won[key])})
     return found
+
+
+def _units(games: Sequence[GameRow], units: dict[int, list[UnitRow]]) -> list[dict[str, Any]]:
+    """Per unit of the map (one unit, not a group), in the map's order: its name as the
+    play screen shows it, its class and side, and the figures of `_classes`."""
+    rows: dict[tuple[str, str, str], UnitRow] = {}
+    fielded: Counter[tuple[str, str, str]] = Counter()
+    lost: Counter[tuple[str, str, str]] = Counter()
+    won: Counter[tuple[str, str, str]] = Counter()
+    for game in games:
+        for unit in units.get(game.id, ()):
+            key = (unit.unit_id, unit.name, unit.side)
+            rows.setdefault(key, unit)
+            fielded[key] += 1
+            lost[key] += int(unit.lost)
+            won[key] += int(game.winner == unit.side)
+    return [
+        {
+            "unit": unit.name,
+            "id": unit.unit_id,
+            "class": unit.unit_class,
+            "side": unit.side,
+            **_fates(fielded[key], lost[key], won[key]),
+        }
+        for key, unit in rows.items()
+    ]
+
+
+def _fates(fielded: int, lost: int, side_won: int) -> dict[str, Any]:
+    """How often a unit (or a class) was lost, with its Wilson interval, and how often its
+    side won, of the `fielded` times it played."""
+    share = proportion(lost, fielded)
+    return {
+        "fielded": fielded,
+        "lost": lost,
+        "loss_rate": _round(share.rate),
+        "loss_interval": [_round(share.interval.low), _round(share.interval.high)],
+        "side_won": side_won,
+        "side_win_rate": _round(side_won / fielded),
+    }
 
 
 def _at_turn(series: Sequence[float], turn: int) -> float:

@@ -11,6 +11,8 @@ from tactical.model.units import (
     Terrain,
     TerrainKind,
     Unit,
+    terrain_kind_words,
+    terrain_names,
 )
 
 __all__ = [
@@ -31,5 +33,7 @@ __all__ = [
     "TerrainKind",
     "Unit",
     "freeze",
+    "terrain_kind_words",
+    "terrain_names",
     "thaw",
 ]

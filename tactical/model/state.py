@@ -8,7 +8,7 @@ from functools import cached_property
 
 from tactical.model.board import Board
 from tactical.model.frozen import FrozenMap
-from tactical.model.units import Terrain, Unit
+from tactical.model.units import Terrain, Unit, terrain_names
 
 
 @dataclass(frozen=True)
@@ -26,9 +26,10 @@ class GameState:
     # start with none; saved games keep it.
     rule_state: FrozenMap = field(default_factory=FrozenMap)
     # every unit's id and name since play began, in the map's order, those removed in play
-    # too (filled at the first removal: until then the units are the whole roster). Units
-    # sharing a name are numbered from it (`shown_names`), so a number never changes. Not
-    # part of what a table is (equality, hashing): a map saved and loaded again is equal.
+    # too (filled at the first removal: until then the units are the whole roster; a unit
+    # deleted by hand leaves it, `struck_off`). Units sharing a name are numbered from it
+    # (`shown_names`), so a number never changes. Not part of what a table is (equality,
+    # hashing): a map saved and loaded again is equal.
     roster: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def unit(self, unit_id: str) -> Unit:
@@ -61,11 +62,25 @@ class GameState:
             roster=self._full_roster(),
         )
 
+    def struck_off(self, unit_id: str) -> GameState:
+        """A copy without that unit and off the roster: a unit deleted by hand (setting up or
+        adjusting the table) was a correction, not a loss, so its siblings' numbers close up
+        (`shown_names`). A unit removed in play goes by `without_unit`."""
+        return replace(
+            self,
+            units=tuple(u for u in self.units if u.id != unit_id),
+            roster=tuple(entry for entry in self.roster if entry[0] != unit_id),
+        )
+
     def _full_roster(self) -> tuple[tuple[str, str], ...]:
-        """The roster and, after it in their order, the units not on it yet."""
+        """The roster, each unit on the table under its name now (renamed by hand), and after
+        it in their order the units not on it yet."""
+        if not self.roster:
+            return tuple((u.id, u.name) for u in self.units)
+        current = {u.id: u.name for u in self.units}
+        kept = tuple((unit_id, current.get(unit_id, name)) for unit_id, name in self.roster)
         listed = {unit_id for unit_id, _ in self.roster}
-        added = tuple((u.id, u.name) for u in self.units if u.id not in listed)
-        return self.roster + added if added else self.roster
+        return kept + tuple((u.id, u.name) for u in self.units if u.id not in listed)
 
     @cached_property
     def shown_names(self) -> dict[str, str]:
@@ -89,6 +104,12 @@ class GameState:
             else:
                 names[unit_id] = name
         return names
+
+    @cached_property
+    def shown_terrain_names(self) -> dict[str, str]:
+        """Each terrain piece's name as a player reads it, by id (`terrain_names`: its own
+        name, else its kind in words and a number, never its id)."""
+        return terrain_names(self.terrain)
 
     def with_rule_state(self, **changes: object) -> GameState:
         """A copy with some rule-state keys set."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
@@ -87,6 +89,47 @@ class Terrain:
     def outline(self) -> list[tuple[float, float]]:
         """Vertices of the footprint, closing point excluded (circles as polygons)."""
         return [tuple(p) for p in self.geometry.exterior.coords[:-1]]  # type: ignore[misc]
+
+
+# the kinds of DESIGN.md in a player's words; any other kind reads as its own words
+TERRAIN_KIND_WORDS = {
+    "soft": "Soft terrain",
+    "dense": "Dense terrain",
+    "obstructing": "Obstructing terrain",
+}
+
+
+def terrain_kind_words(kind: str) -> str:
+    """A terrain kind as a player reads it: "Dense terrain", "Large city"."""
+    if kind in TERRAIN_KIND_WORDS:
+        return TERRAIN_KIND_WORDS[kind]
+    words = " ".join(kind.replace("-", " ").replace("_", " ").split())
+    return words[:1].upper() + words[1:] if words else "Terrain"
+
+
+def terrain_names(pieces: Sequence[Terrain]) -> dict[str, str]:
+    """Each piece's name as a player reads it, by id: its own name; without one, its kind in
+    words ("Dense terrain"), numbered in the map's order where two or more unnamed pieces
+    share that kind ("Dense terrain 1", "... 2"; a number that would read as another
+    piece's own name is skipped). Never its id: a map file may leave names out."""
+    words = {piece.id: terrain_kind_words(piece.kind) for piece in pieces if not piece.name}
+    shared = Counter(words.values())
+    own = {piece.name for piece in pieces if piece.name}
+    seen: Counter[str] = Counter()
+    names = {}
+    for piece in pieces:
+        if piece.name:
+            names[piece.id] = piece.name
+            continue
+        word = words[piece.id]
+        if shared[word] == 1 and word not in own:
+            names[piece.id] = word
+            continue
+        seen[word] += 1
+        while f"{word} {seen[word]}" in own:
+            seen[word] += 1
+        names[piece.id] = f"{word} {seen[word]}"
+    return names
 
 
 @dataclass(frozen=True)

@@ -270,7 +270,8 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     taken = {key: what for key, what in _taken(state).items() if key != unit.id}
     if op == "delete":
         _no_params(unit.id, op, params)
-        return Adjustment(state.without_unit(unit.id), f"{unit.id} removed")
+        # a correction, not a loss: off the roster too, so the numbers close up
+        return Adjustment(state.struck_off(unit.id), f"{unit.id} removed")
     if op == "status":
         return _set_status(state, unit, params)
     table = unit_table(unit)

@@ -34,7 +34,7 @@ from tactical.errors import UserError
 from tactical.geometry.zones import Zone
 from tactical.io.files import read_input
 from tactical.io.paths import assets_dir
-from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind
+from tactical.model import Area, Board, Circle, SizeClass, Terrain, TerrainKind, terrain_names
 
 TERRAIN_RULE = "R002.9"  # the procedure, for the screens that cite it
 MIN_GAP = 1.0  # inches between pieces
@@ -339,9 +339,9 @@ def placement_sheet(setup: TerrainSetup, title: str = "Terrain placement sheet")
     where = setup.piece_area()
     if not setup.terrain:
         lines.append("No terrain was placed.")
+    names = terrain_names(setup.terrain)
     for piece in setup.terrain:
-        label = f" — {piece.name}" if piece.name else ""
-        lines.append(f"### {piece.id}{label}")
+        lines.append(f"### {piece.id} — {names[piece.id]}")
         lines.append("")
         lines.append(
             f"Area {where.get(piece.id, '?')}, kind {piece.kind}, height {piece.height.value}."

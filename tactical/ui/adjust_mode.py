@@ -670,7 +670,8 @@ class AdjustMode:
             cx, cy = _centre(state, piece.id)
             self.panel.show_pose(
                 (f"{cx:.2f}", f"{cy:.2f}", "0"),
-                f"{piece.id}: {piece.kind}, {piece.height.value}",
+                f"{state.shown_terrain_names[piece.id]} ({piece.id}): {piece.kind}, "
+                f"{piece.height.value}",
             )
             self.panel.values.set_text(
                 "Type a centre to move it, a heading to turn it. Shift+click an edge: a new "

@@ -356,11 +356,8 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
     if report.los:
         lines.append(("text", "clear, centre to centre"))
     else:
-        pieces = {p.id: p for p in view.state.terrain}
-        named = [
-            f"{pieces[t].name} ({t})" if t in pieces and pieces[t].name else t
-            for t in report.blocked_by
-        ]
+        pieces = view.state.shown_terrain_names
+        named = [f"{pieces[t]} ({t})" if t in pieces else t for t in report.blocked_by]
         lines.append(("text", "blocked by " + ", ".join(named)))
     if view.weapons:
         lines.append(("head", "Weapons"))

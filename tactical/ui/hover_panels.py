@@ -69,7 +69,7 @@ def card_html(
 
 def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None = None) -> str:
     """The selected unit to the hovered one: distances, arcs, margins, sight, range band
-    (`names`: how the units read, by id)."""
+    (`names`: how the units and the terrain pieces read, by id)."""
     names = names or {}
     margins = ", ".join(
         f"{name} {m.value:+.2f}{'°' if m.unit == 'degrees' else chr(34)}"
@@ -85,7 +85,9 @@ def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None 
             f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
             f"in arcs: {escape(', '.join(report.arcs) or 'none')}",
             f"margins: {escape(margins or '-')}",
-            "LOS clear" if report.los else f"LOS blocked by {escape(', '.join(report.blocked_by))}",
+            "LOS clear"
+            if report.los
+            else "LOS blocked by " + escape(", ".join(names.get(t, t) for t in report.blocked_by)),
             f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
             "<i>K: adjudication card (PNG)</i>",
         ]
@@ -100,8 +102,11 @@ def table_area(size: tuple[int, int], panel_width: int) -> pygame.Rect:
 
 
 def unit_names(state: GameState, unit_ids: Sequence[str]) -> dict[str, str]:
-    """How the units read (their names, else their ids), by id."""
-    return {uid: state.shown_names[uid] for uid in unit_ids if state.has_unit(uid)}
+    """How the units read (their names, else their ids), by id, and every terrain piece
+    (`GameState.shown_terrain_names`: a line of sight names its blockers)."""
+    names = dict(state.shown_terrain_names)
+    names.update({uid: state.shown_names[uid] for uid in unit_ids if state.has_unit(uid)})
+    return names
 
 
 def beside(

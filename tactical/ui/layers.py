@@ -17,7 +17,7 @@ import numpy as np
 import pygame
 import shapely
 
-from tactical.model import Board, GameState, SizeClass, Terrain
+from tactical.model import Board, GameState, SizeClass, Terrain, terrain_names
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import (
@@ -236,9 +236,10 @@ def draw_terrain(
         x0, y1 = camera.to_world(clip.left - 200, clip.top - 60)
         x1, y0 = camera.to_world(clip.right + 200, clip.bottom + 60)
         near = shapely.box(x0, y0, x1, y1)
+        names = terrain_names(terrain)
         for piece in terrain:
             if piece.geometry.intersects(near):
-                draw_terrain_label(surface, camera, piece, fonts)
+                draw_terrain_label(surface, camera, piece, names[piece.id], fonts)
 
 
 def hatch_terrain(
@@ -261,14 +262,15 @@ def hatch_terrain(
 
 
 def draw_terrain_label(
-    surface: pygame.Surface, camera: Camera, piece: Terrain, fonts: Fonts
+    surface: pygame.Surface, camera: Camera, piece: Terrain, name: str, fonts: Fonts
 ) -> None:
-    """The piece's name (or id) and height class at its centre, when it is big enough on screen."""
-    surface.blits(terrain_label(camera, piece, fonts), doreturn=False)
+    """The piece's `name` (`terrain_names`: its own, else its kind in words) and height class
+    at its centre, when it is big enough on screen."""
+    surface.blits(terrain_label(camera, piece, name, fonts), doreturn=False)
 
 
 def terrain_label(
-    camera: Camera, piece: Terrain, fonts: Fonts
+    camera: Camera, piece: Terrain, name: str, fonts: Fonts
 ) -> list[tuple[pygame.Surface, pygame.Rect]]:
     """`draw_terrain_label`'s lines: each picture and where it goes (none when the piece
     is too small on screen); the units' names keep clear of them."""
@@ -282,11 +284,11 @@ def terrain_label(
     point = piece.geometry.representative_point()
     px, py = camera.to_screen(point.x, point.y)
     width = int(max(x1 - x0, 60) * 1.4)
-    name = fonts.fit(piece.name or piece.id, TERRAIN_LABEL_SIZE, width)
-    if name is None:
+    fitted = fonts.fit(name, TERRAIN_LABEL_SIZE, width)
+    if fitted is None:
         return []
     shadow = palette.LABEL_SHADOW
-    title = fonts.shadowed(name, TERRAIN_LABEL_SIZE, palette.TEXT, shadow)
+    title = fonts.shadowed(fitted, TERRAIN_LABEL_SIZE, palette.TEXT, shadow)
     title_at = title.get_rect(midbottom=(round(px), round(py)))
     height = fonts.shadowed(str(piece.height), TERRAIN_LABEL_SIZE - 2, palette.TEXT_DIM, shadow)
     height_at = height.get_rect(midtop=(round(px), title_at.bottom + 1))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -159,10 +159,18 @@ _SHORTCUT_MODS = pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META
 class MoveTool:
     """Draws one unit's move: the draft, its plan (cached per path) and the input that edits it."""
 
-    def __init__(self, unit: Unit, rules: TurningRules, preview: Preview) -> None:
+    def __init__(
+        self,
+        unit: Unit,
+        rules: TurningRules,
+        preview: Preview,
+        names: Mapping[str, str] | None = None,
+    ) -> None:
         self.unit = unit
         self.rules = rules
         self.preview = preview
+        # how the units and terrain pieces read, by id (what a move stops against is named)
+        self.names: Mapping[str, str] = names or {}
         self.draft = MoveDraft(unit.id)
         self._plans: OrderedDict[str, MovePlan | UserError] = OrderedDict()
         self._grab: tuple[Pose, float] | None = None  # (anchor, offset) while dragging the end
@@ -231,13 +239,14 @@ class MoveTool:
         ]
         if plan.collision is not None:
             hit = plan.collision
-            what = "rams unit" if hit.kind == "ram" else "collides with terrain"
+            what = "rams" if hit.kind == "ram" else "collides with"
             token = plan.path.steps[hit.step].step.token
             rule = collision_rule(plan.rules)
             cited = f" ({rule})" if rule else ""
             lines.append(
                 (
-                    f'stops: {what} {hit.id} during {token} at x {hit.pose.x:.2f}", '
+                    f"stops: {what} {self.names.get(hit.id, hit.id)} during {token} at "
+                    f'x {hit.pose.x:.2f}", '
                     f'y {hit.pose.y:.2f}"{cited}',
                     "warn",
                 )

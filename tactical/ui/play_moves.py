@@ -54,7 +54,8 @@ class MoveControl:
         def preview(unit_id: str, path: str):
             return session.preview_move(unit_id, path, activation)
 
-        self.tool = MoveTool(unit, rules, preview)
+        names = {**state.shown_terrain_names, **state.shown_names}
+        self.tool = MoveTool(unit, rules, preview, names)
         self.choice = choice
         return self.tool
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import pygame
 
-from tactical.model import GameState
+from tactical.model import GameState, terrain_names
 from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import TableGeometry
 from tactical.ui import palette
@@ -275,8 +275,11 @@ class SceneRenderer:
         if self._named is None or self._named[0] != key:
             whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
             local = camera.panned(-whole[0], -whole[1])
+            names = terrain_names(terrain)
             rects = [
-                rect for piece in terrain for _, rect in terrain_label(local, piece, self.fonts)
+                rect
+                for piece in terrain
+                for _, rect in terrain_label(local, piece, names[piece.id], self.fonts)
             ]
             self._named = (key, rects, terrain)
         return self._named[1]

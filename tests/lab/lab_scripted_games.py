@@ -80,3 +80,19 @@ def slow_game(spec: RunSpec, task: GameTask) -> GameResult:
 
     time.sleep(0.02)
     return scripted_game(spec, task)
+
+
+def map_units_game(spec: RunSpec, task: GameTask) -> GameResult:
+    """`scripted_game` whose units are the map's own (ids and classes as a real game stores
+    them), each lost by the seed's draw."""
+    from dataclasses import replace
+
+    from tactical.io.maps import loads_map
+    from tactical.lab.games import unit_class
+
+    rng = random.Random(task.seed * 11 + task.variant)
+    state = loads_map(spec.map_text, spec.map_source)
+    units = tuple(
+        UnitFate(unit.id, unit_class(unit), unit.side, rng.random() < 0.5) for unit in state.units
+    )
+    return replace(scripted_game(spec, task), units=units)

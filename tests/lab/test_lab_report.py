@@ -127,3 +127,59 @@ def test_report_of_a_foreign_file_is_refused(tmp_path, capsys):
     assert "made by another program" in capsys.readouterr().err
     assert cli.main(["lab", "report", str(tmp_path / "missing.sqlite")]) == 2
     assert "no such results file" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def frigates(tmp_path_factory):
+    """12 scripted games on the Dystopian Wars map, whose units are the map's own: three
+    Attacker Class Frigates sharing a name among them."""
+    from lab_scripted_games import map_units_game
+
+    from tactical.io import builtin_map
+    from tactical.lab.specs import build_spec
+
+    spec = build_spec(builtin_map("dystopian-wars"), 12, ("greedy", "random"))
+    db = tmp_path_factory.mktemp("lab") / "frigates.sqlite"
+    with Store.open(db) as store:
+        run_games(spec, store, LocalPool(1, map_units_game, "fork"), 2, False)
+    return db
+
+
+def test_units_sharing_a_name_are_one_class_and_each_its_own_row_by_its_shown_name(frigates):
+    """The class table groups the three frigates (a group: 36 fielded in 12 games); the unit
+    table gives each its own row under the name the play screen shows ("Attacker Class
+    Frigate 2"), with its own losses."""
+    with Store.read(frigates) as store:
+        (scenario,) = build_report(store)["scenarios"]
+    (variant,) = scenario["variants"]
+    classes = {(r["class"], r["side"]): r for r in variant["unit_classes"]}
+    assert classes[("Attacker Class Frigate", "A")]["fielded"] == 36
+    rows = {r["id"]: r for r in variant["units"]}
+    for number in (1, 2, 3):
+        row = rows[f"attacker-{number}"]
+        assert row["unit"] == f"Attacker Class Frigate {number}"
+        assert (row["class"], row["side"], row["fielded"]) == ("Attacker Class Frigate", "A", 12)
+        lost = _count(frigates, f"SELECT SUM(lost) FROM units WHERE unit_id = 'attacker-{number}'")
+        assert row["lost"] == lost
+    assert rows["ruler"]["unit"] == "Ruler Class Battleship"  # a unique name: no number
+    assert [r["id"] for r in variant["units"]][:3] == ["ruler", "tribal-1", "tribal-2"]
+    assert (
+        sum(rows[f"attacker-{n}"]["lost"] for n in (1, 2, 3))
+        == (classes[("Attacker Class Frigate", "A")]["lost"])
+    )
+
+
+def test_text_and_html_name_each_unit_as_the_play_screen_does(frigates, tmp_path, capsys):
+    assert cli.main(["lab", "report", str(frigates)]) == 0
+    out = capsys.readouterr().out
+    assert "by unit class (every unit of a class counted together" in out
+    assert "by unit (each unit of the map on its own" in out
+    for number in (1, 2, 3):
+        assert f"      Attacker Class Frigate {number} (A): lost in " in out
+    page = tmp_path / "report.html"
+    assert cli.main(["lab", "report", str(frigates), "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    assert "<td>Attacker Class Frigate 2</td>" in html
+    assert "By unit class: every unit of a class counted together" in html
+    for text in (out, html):
+        assert "attacker-2" not in text

@@ -15,7 +15,7 @@ from tactical.io.paths import builtin_map
 from tactical.model import CircleBase, GameState, Pose, Unit
 from tactical.model.board import Board
 from tactical.rules.base import unit_name
-from tactical.session import autoplay
+from tactical.session import adjust, autoplay
 from tactical.session.controller import Session
 from tactical.session.saving import load_game, save_game
 
@@ -97,3 +97,74 @@ def test_numbers_in_a_game_survive_destruction_save_and_replay(tmp_path):
     save_game(game, tmp_path / "game.json")
     again = load_game(tmp_path / "game.json").game
     assert again.state.shown_names == game.state.shown_names
+
+
+def test_a_unit_struck_off_by_hand_leaves_the_roster_and_the_numbers_close_up():
+    """A unit deleted by hand is a correction, not a loss (`GameState.struck_off`): before
+    or after a loss in play, it leaves the roster, its siblings number as if it had never
+    been there; the unit destroyed in play keeps its number."""
+    three = _table(_unit("a", "Frigate"), _unit("b", "Frigate"), _unit("c", "Frigate"))
+    corrected = three.struck_off("b")
+    assert [unit_name(corrected, u) for u in "ac"] == ["Frigate 1", "Frigate 2"]
+    assert "b" not in corrected.shown_names
+    lost = three.without_unit("a")  # destroyed in play: the roster keeps it
+    after = lost.struck_off("b")
+    assert after.roster == (("a", "Frigate"), ("c", "Frigate"))
+    assert unit_name(after, "a") == "Frigate 1" and unit_name(after, "c") == "Frigate 2"
+    alone = three.struck_off("a").struck_off("b")
+    assert unit_name(alone, "c") == "Frigate"  # the only frigate ever: no number
+
+
+def test_a_unit_renamed_by_hand_reads_its_new_name_after_a_loss_in_play():
+    state = _table(_unit("a", "Raider"), _unit("b", "Raider"), _unit("c", "Raider"))
+    lost = state.without_unit("a")
+    renamed = lost.replace_unit(replace(lost.unit("c"), name="Heavy Raider"))
+    assert unit_name(renamed, "c") == "Heavy Raider"
+    assert unit_name(renamed, "b") == "Raider 2"  # the lost one keeps 1
+    assert unit_name(renamed.without_unit("c"), "c") == "Heavy Raider"
+
+
+def test_in_a_game_a_frigate_deleted_by_hand_closes_the_numbers_a_loss_does_not(tmp_path):
+    """Through the session: three Attacker Class Frigates, the second deleted by hand in
+    adjust mode (`session.adjust.delete`): the others read Frigate 1 and 2, also after a
+    save and its replay; then played on until a Fighter Plane is shot down, its siblings
+    keep their numbers."""
+    state = load_map(builtin_map("dystopian-wars"))
+    session = Session.new(state, 7)
+    session.apply(adjust.delete("attacker-2"))
+    game = session.game
+    assert not game.state.has_unit("attacker-2")
+    assert [unit_name(game.state, f"attacker-{n}") for n in (1, 3)] == [
+        "Attacker Class Frigate 1",
+        "Attacker Class Frigate 2",
+    ]
+    assert "attacker-2" not in game.state.shown_names
+    fighters = ("fighter-1", "fighter-2", "fighter-3")
+    before = {f: unit_name(game.state, f) for f in fighters}
+    assert list(before.values()) == [f"Fighter Plane {n}" for n in (1, 2, 3)]
+    for _ in range(600):
+        game = autoplay.next_game(game)
+        gone = [f for f in fighters if not game.state.has_unit(f)]
+        if gone:
+            break
+    else:
+        raise AssertionError("no Fighter Plane was shot down in 600 steps")
+    assert {f: unit_name(game.state, f) for f in fighters} == before
+    assert unit_name(game.state, "attacker-3") == "Attacker Class Frigate 2"
+    save_game(game, tmp_path / "game.json")
+    again = load_game(tmp_path / "game.json").game
+    assert again.state.shown_names == game.state.shown_names
+
+
+def test_in_the_map_editor_a_unit_deleted_by_hand_leaves_no_gap():
+    """File → New (a `TableDraft`, no game yet): three frigates typed in, the first deleted
+    by hand; the others read 1 and 2, and undoing the deletion brings the three back."""
+    from tactical.session.adjust import TableDraft
+
+    draft = TableDraft.of(load_map(builtin_map("dystopian-wars")))
+    draft = draft.apply(adjust.delete("attacker-1"))
+    assert [unit_name(draft.state, f"attacker-{n}") for n in (2, 3)] == [
+        "Attacker Class Frigate 1",
+        "Attacker Class Frigate 2",
+    ]
+    assert unit_name(draft.undo().state, "attacker-3") == "Attacker Class Frigate 3"

@@ -269,3 +269,20 @@ def test_turning_handles_turn_a_unit_and_a_terrain_piece(app):
     assert turned.geometry.area == pytest.approx(piece.geometry.area, rel=1e-3)
     assert turned.polygon != piece.polygon
     assert "turned" in app.view.status
+
+
+def test_a_frigate_deleted_in_adjust_mode_closes_the_numbers_on_the_table():
+    """Adjust mode, click the second of three Attacker Class Frigates, Delete: a correction,
+    not a loss, so the others' table labels read "... Frigate 1" and "... Frigate 2"."""
+    app = App(load_map(builtin_map("dystopian-wars")), SIZE, headless=True)
+    key(app, pygame.K_F2)
+    frigate = app.state.unit("attacker-2")
+    click(app, screen(app, frigate.x, frigate.y))
+    assert app.view.selected == "attacker-2"
+    key(app, pygame.K_DELETE)
+    assert not app.state.has_unit("attacker-2")
+    settle(app)
+    labels = app.table.renderer.drawn_labels(app.state, app.view.camera, SIZE)
+    texts = {unit_id: text for unit_id, _, _, text in labels}
+    assert texts["attacker-1"] == "Attacker Class Frigate 1"
+    assert texts["attacker-3"] == "Attacker Class Frigate 2"

@@ -63,7 +63,8 @@ def make_tool(state, unit_id: str) -> tuple[MoveTool, CountingPreview]:
     unit = state.unit(unit_id)
     rules = registry.get(state.rules).turning_rules(unit, state.options)
     preview = CountingPreview(state)
-    return MoveTool(unit, rules, preview), preview
+    names = {**state.shown_terrain_names, **state.shown_names}
+    return MoveTool(unit, rules, preview, names), preview
 
 
 def keydown(key: int, mod: int = 0) -> pygame.event.Event:
@@ -258,7 +259,7 @@ def test_collision_stop_against_terrain_names_the_piece_and_where(state):
     assert plan.collision is not None and plan.collision.id == "fog-bank"
     assert plan.distance == pytest.approx(6.8, abs=0.01)
     status = tool.status()
-    assert 'stops: collides with terrain fog-bank during F7 at x 25.00", y 9.80"' in status
+    assert 'stops: collides with Fog bank during F7 at x 25.00", y 9.80"' in status
     assert '6.8" of 9"' in status
     assert tool.problem() is None  # a collision stop is not a violation
 
@@ -381,9 +382,9 @@ def test_a_collision_rule_published_with_the_turning_rules_is_cited(state):
     plain, _ = make_tool(state, "attacker-1")
     press_keys(plain, *[pygame.K_w] * 7)
     assert "(R002.35)" not in plain.status()  # not published by the rules today: not invented
-    tool = MoveTool(plain.unit, plain.rules, published)
+    tool = MoveTool(plain.unit, plain.rules, published, plain.names)
     press_keys(tool, *[pygame.K_w] * 7)
-    assert 'stops: collides with terrain fog-bank during F7 at x 25.00", y 9.80" (R002.35)' in (
+    assert 'stops: collides with Fog bank during F7 at x 25.00", y 9.80" (R002.35)' in (
         tool.status()
     )
 
@@ -394,7 +395,7 @@ def test_a_ram_stops_the_move_and_is_named(state, camera):
     plan = tool.plan
     assert plan.collision is not None and plan.collision.kind == "ram"
     assert tool.draft.path == "S45 S45 F1"
-    assert 'stops: rams unit fighter-2 during F1 at x 59.29", y 7.71"' in tool.status()
+    assert 'stops: rams Fighter Plane 2 during F1 at x 59.29", y 7.71"' in tool.status()
     shapes = draw_move_preview(_surface(), camera, plan, tool.unit, shared_fonts(), COLOUR)
     assert shapes.stop[1] == "stop: fighter-2"
 

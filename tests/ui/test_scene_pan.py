@@ -108,8 +108,11 @@ def test_labels_from_the_layout_are_where_draw_units_puts_them():
     target = pygame.Surface(SIZE)
     renderer.draw(target, state, camera, system)
     expected = renderer.static_layer(state, camera, system, SIZE).copy()
+    names = state.shown_terrain_names
     named = [
-        rect for piece in state.terrain for _, rect in terrain_label(camera, piece, renderer.fonts)
+        rect
+        for piece in state.terrain
+        for _, rect in terrain_label(camera, piece, names[piece.id], renderer.fonts)
     ]
     placed = draw_units(
         expected,
