@@ -109,20 +109,17 @@ def terrain_kind_words(kind: str) -> str:
 
 def terrain_names(pieces: Sequence[Terrain]) -> dict[str, str]:
     """Each piece's name as a player reads it, by id: its own name; without one, its kind in
-    words ("Dense terrain"), numbered in the map's order where two or more unnamed pieces
-    share that kind ("Dense terrain 1", "... 2"; a number that would read as another
-    piece's own name is skipped). Never its id: a map file may leave names out."""
-    words = {piece.id: terrain_kind_words(piece.kind) for piece in pieces if not piece.name}
+    words ("Dense terrain"). Numbered in the map's order where two or more pieces share it
+    ("Asteroid 1", "Asteroid 2"; "Dense terrain 1", ...; a number that would read as
+    another piece's own name is skipped). Never its id: a map file may leave names out."""
+    words = {piece.id: piece.name or terrain_kind_words(piece.kind) for piece in pieces}
     shared = Counter(words.values())
     own = {piece.name for piece in pieces if piece.name}
     seen: Counter[str] = Counter()
     names = {}
     for piece in pieces:
-        if piece.name:
-            names[piece.id] = piece.name
-            continue
         word = words[piece.id]
-        if shared[word] == 1 and word not in own:
+        if shared[word] == 1 and (piece.name or word not in own):
             names[piece.id] = word
             continue
         seen[word] += 1

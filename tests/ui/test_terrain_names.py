@@ -5,6 +5,7 @@ kit and in the terrain report."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import pygame
@@ -113,8 +114,10 @@ def test_every_built_in_map_names_every_piece_and_the_table_never_shows_an_id(na
     unnamed = [piece.id for piece in state.terrain if not piece.name]
     assert unnamed == [], f"{name}.toml: terrain without a name: {unnamed}"
     drawn = drawn_texts(state)
+    shared = Counter(piece.name for piece in state.terrain)
     for piece in state.terrain:
-        assert state.shown_terrain_names[piece.id] == piece.name
+        shown = state.shown_terrain_names[piece.id]
+        assert shown == piece.name if shared[piece.name] == 1 else shown.startswith(piece.name)
         assert piece.id not in drawn
     if state.terrain:
         assert any(piece.name in drawn for piece in state.terrain)
@@ -133,6 +136,22 @@ def test_an_unnamed_piece_reads_as_its_kind_in_words_numbered_where_the_kind_rep
     drawn = drawn_texts(state)
     assert {"Dense terrain 2", "Soft terrain", "Dense terrain 3"} <= set(drawn)
     assert not {"t17", "t18", "t19", "t20"} & set(drawn)
+
+
+def test_pieces_sharing_a_name_are_numbered_in_the_maps_order():
+    """Two pieces both called "Asteroid" read "Asteroid 1" and "Asteroid 2" (a blocked line
+    of sight would read "Asteroid, Asteroid"); a unique name is left as it is."""
+    state = loads_map(UNNAMED, "unnamed.toml")
+    pieces = [
+        replace(p, name=n)
+        for p, n in zip(state.terrain, ("Rock", "Rock", "Reef", "Rock 2"), strict=True)
+    ]
+    assert terrain_names(pieces) == {
+        pieces[0].id: "Rock 1",
+        pieces[1].id: "Rock 3",
+        pieces[2].id: "Reef",
+        pieces[3].id: "Rock 2",
+    }
 
 
 def test_a_blocked_line_of_sight_names_the_piece_in_words():
