@@ -709,13 +709,17 @@ def _crosses(
     request: NameRequest,
 ) -> bool:
     """Whether a leader line crosses a name or token (`hard`) or a base (`soft`) other
-    than its own unit's: it would read as tying the name to that one."""
+    than its own unit's: it would read as tying the name to that one. A base the unit
+    stands on (its middle inside that base's box: a group just launched from its
+    carrier) does not count: every line to the unit crosses it."""
     box = _line_box(leader)
+    cx, cy = request.centre
     return any(
+        other.clipline(*leader) for other in hard.near(box) if other != request.token
+    ) or any(
         other.clipline(*leader)
-        for grid, own in ((hard, request.token), (soft, request.base))
-        for other in grid.near(box)
-        if other != own
+        for other in soft.near(box)
+        if other != request.base and not other.collidepoint(cx, cy)
     )
 
 

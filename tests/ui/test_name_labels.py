@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -20,6 +21,7 @@ from tactical.io.paths import builtin_map
 from tactical.model import CircleBase, GameState, Pose, RectBase, Unit
 from tactical.model.board import Board
 from tactical.rules import registry
+from tactical.rules.battlefleet_mars.logistics import resolve_launch
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
@@ -268,3 +270,25 @@ def test_a_name_never_runs_off_the_table_onto_the_edge_numbers():
     placed = place_names([request], LABEL_HEIGHT, keep_off=walls[:1], within=table)
     assert [place.text for place in placed] == ["Edge Runner"]
     assert table.contains(placed[0].rect)
+
+
+def test_groups_launched_onto_their_carrier_read_naturally_and_are_named():
+    """Battlefleet Mars' map with two catapults named "Catapult" (so they read "Catapult
+    1" and "Catapult 2"), the first launching a missile twice: both groups, stacked on
+    it, get their whole names on the table (their leader lines start on the base they
+    stand on), and no text drawn reads two numbers in a row ("... Catapult 1 2")."""
+    state = load_map(builtin_map("battlefleet-mars"))
+    catapult = replace(state.unit("mars-catapult"), name="Catapult")
+    twin = replace(catapult, id="mars-catapult-b", pose=replace(catapult.pose, y=catapult.y - 6))
+    state = replace(state, units=(*state.replace_unit(catapult).units, twin))
+    for _ in range(2):
+        state = resolve_launch(state, "mars-catapult", missiles=1).state
+    app = App(state, (1280, 800), headless=True)
+    settle(app, 1)
+    app.frame()
+    labels = app.table.renderer.drawn_labels(app.state, app.view.camera, (1280, 800))
+    texts = {unit_id: text for unit_id, _, _, text in labels}
+    assert texts["mars-catapult"] == "Catapult 1"
+    assert texts["mars-catapult-missiles-1"] == "Missiles 1 from Catapult 1"
+    assert texts["mars-catapult-missiles-2"] == "Missiles 2 from Catapult 1"
+    assert not [text for text in texts.values() if re.search(r"\d \d", text)], texts
