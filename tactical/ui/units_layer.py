@@ -615,15 +615,15 @@ _BASES: dict[str, tuple] = {}  # the last bases' boxes: the whole table's labels
 
 
 def _base_boxes_cached(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
-    """`_base_boxes`, worked out once for the last units and camera."""
+    """`base_boxes`, worked out once for the last units and camera."""
     key = (id(shapes), camera.scale, camera.origin)
     last = _BASES.get("last")
     if last is None or last[0] != key:
-        _BASES["last"] = last = (key, _base_boxes(shapes, camera), shapes)
+        _BASES["last"] = last = (key, base_boxes(shapes, camera), shapes)
     return last[1]
 
 
-def _base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
+def base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
     """Every base's bounding box on screen (a round base's square, a rectangle's corners'
     box), worked out for all at once."""
     centres = camera.to_screen_array(shapes.centres)
