@@ -3,11 +3,13 @@
 Each ring's label ("Short 12\"") stands just inside its ring. It goes at the ring's top
 where that is free; where a unit's name, a status token, another ring's label or a base
 is there, it slides along its ring, a few degrees at a time to either side, to the
-first place free of them all. The units' names stay where they are: selecting a unit
-would otherwise move every name its rings pass, and a player would lose track of the
-names he had just read. Where no place on a ring is free, the one covering the fewest
-pixels of names and labels (then of tokens, then of bases) is taken, nearest the top
-among equals: a ring's label is never left out (the legend gives no distances).
+first place free of them all (then the same just outside the ring: the nearest ring is
+often too small to hold its label clear of its own unit). The units' names stay where
+they are: selecting a unit would otherwise move every name its rings pass, and a
+player would lose track of the names he had just read. Where no place on a ring is
+free, the one covering the fewest pixels of names and labels (then of tokens, then of
+bases) is taken, nearest the top among equals: a ring's label is never left out (the
+legend gives no distances).
 """
 
 from __future__ import annotations
@@ -59,12 +61,13 @@ def _places_on(
 ) -> list[pygame.Rect]:
     """A label of `size` just inside a ring through `points` (screen pixels) around
     `centre`, in the order of `_bearings`: for each, the ring's point nearest that
-    direction, and the label on the middle's side of it, touching it."""
+    direction, and the label on the middle's side of it, touching it; then the same
+    just outside the ring (a ring too small for its label inside but over its unit)."""
     cx, cy = centre
     angles = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
     width, height = size
     places = []
-    for bearing in _bearings():
+    for side, bearing in [(side, bearing) for side in (1, -1) for bearing in _bearings()]:
         turn = np.abs((angles - bearing + math.pi) % (2 * math.pi) - math.pi)
         px, py = points[int(np.argmin(turn))]
         dx, dy = px - cx, py - cy
@@ -72,7 +75,7 @@ def _places_on(
         ux, uy = dx / length, dy / length
         # the label's middle this far inward from the ring: its half extent along the
         # direction, and the gap
-        inward = abs(ux) * width / 2 + abs(uy) * height / 2 + RING_LABEL_GAP
+        inward = (abs(ux) * width / 2 + abs(uy) * height / 2 + RING_LABEL_GAP) * side
         left = round(px - ux * inward - width / 2)
         top = round(py - uy * inward - height / 2)
         places.append(pygame.Rect(left, top, width, height))

@@ -145,14 +145,19 @@ class SceneRenderer:
         self, state: GameState, camera: Camera, view: SelectionView, size: tuple[int, int]
     ) -> list[RingLabel]:
         """The selected unit's ring labels on the table and on screen, clear of the units'
-        names drawn (and their margins), the status tokens and the bases where they can be
-        (`place_ring_labels`: the names stay where they are)."""
+        names drawn (and their margins) and the terrain's, the status tokens and the bases
+        where they can be (`place_ring_labels`: the names stay where they are)."""
         margin_x, margin_y = NAME_MARGIN
         names = [
             rect.inflate(2 * margin_x, 2 * margin_y)
             for _, rect, _, _ in self.drawn_labels(state, camera, size, view.unit_id)
         ]
         dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+        # the terrain's names too: a label over a piece's name reads as neither
+        names += [
+            rect.move(dx, dy) for rect in self._terrain_names(state.terrain, camera, fraction)
+        ]
         tokens = [rect.move(dx, dy) for rect in (self._tokens or {}).values() if rect.width]
         table = pygame.Rect(camera.screen_rect(state.board.bounds)).clip(pygame.Rect((0, 0), size))
         unit = state.unit(view.unit_id)
