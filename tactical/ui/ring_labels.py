@@ -56,6 +56,9 @@ def _bearings() -> list[float]:
     return [math.radians(degrees) for degrees in found]
 
 
+_BEARINGS = _bearings()
+
+
 def _places_on(
     points: np.ndarray, centre: tuple[float, float], size: tuple[int, int]
 ) -> list[pygame.Rect]:
@@ -65,20 +68,22 @@ def _places_on(
     just outside the ring (a ring too small for its label inside but over its unit)."""
     cx, cy = centre
     angles = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
+    bearings = np.array(_BEARINGS)
+    # each direction's nearest point of the ring, for all at once
+    turn = np.abs((angles[None, :] - bearings[:, None] + math.pi) % (2 * math.pi) - math.pi)
+    nearest = points[np.argmin(turn, axis=1)]
+    offsets = nearest - (cx, cy)
+    lengths = np.hypot(offsets[:, 0], offsets[:, 1])
+    units = offsets / np.where(lengths > 0, lengths, 1.0)[:, None]
     width, height = size
+    # each label's middle inward from its point: its half extent along the direction, and
+    # the gap
+    inward = np.abs(units[:, 0]) * width / 2 + np.abs(units[:, 1]) * height / 2 + RING_LABEL_GAP
     places = []
-    for side, bearing in [(side, bearing) for side in (1, -1) for bearing in _bearings()]:
-        turn = np.abs((angles - bearing + math.pi) % (2 * math.pi) - math.pi)
-        px, py = points[int(np.argmin(turn))]
-        dx, dy = px - cx, py - cy
-        length = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / length, dy / length
-        # the label's middle this far inward from the ring: its half extent along the
-        # direction, and the gap
-        inward = (abs(ux) * width / 2 + abs(uy) * height / 2 + RING_LABEL_GAP) * side
-        left = round(px - ux * inward - width / 2)
-        top = round(py - uy * inward - height / 2)
-        places.append(pygame.Rect(left, top, width, height))
+    for side in (1, -1):
+        middles = nearest - units * (inward * side)[:, None]
+        corners = np.rint(middles - (width / 2, height / 2)).astype(int).tolist()
+        places += [pygame.Rect(left, top, width, height) for left, top in corners]
     return places
 
 
