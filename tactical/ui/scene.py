@@ -129,10 +129,8 @@ class SceneRenderer:
             draw_units(
                 picture, camera, shapes, self.fonts, selected, labels=False, sprites=self._sprites
             )
-            first = None
-            if selected is not None:
-                first = self._label_layout(shapes, camera, selected, tokens)
-            self._label_layout(shapes, camera, None, tokens).draw(picture, camera, first)
+            layouts = self.label_layouts(state, camera, selected)
+            layouts[0].draw(picture, camera, layouts[1] if len(layouts) > 1 else None)
             self.ring_labels = []
             if view is not None and view.rings:
                 self.ring_labels = self._ring_labels(state, camera, view, picture.get_size())
@@ -256,10 +254,13 @@ class SceneRenderer:
         self, state: GameState, camera: Camera, selected: str | None = None
     ) -> list[LabelLayout]:
         """The label layouts of the last frame (the whole table's, then the selected
-        unit's), with the status tokens `draw` was given."""
+        unit's where the table's has no name for it), with the status tokens `draw` was
+        given."""
         shapes, tokens = self.unit_shapes(state), self._tokens
         layouts = [self._label_layout(shapes, camera, None, tokens)]
-        if selected is not None:
+        # a selected unit named on the table already keeps that name: its own layout would
+        # put it first, and the names it covered would give way (their units unnamed)
+        if selected is not None and selected not in layouts[0].units:
             layouts.append(self._label_layout(shapes, camera, selected, tokens))
         return layouts
 

@@ -28,7 +28,7 @@ from tactical.session.history import History
 from tactical.ui import palette
 from tactical.ui.app import App
 from tactical.ui.camera import Camera
-from tactical.ui.mark_layout import LEADER_FROM, NameRequest, place_names
+from tactical.ui.mark_layout import LEADER_FROM, NameRequest, names_under, place_names
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.units_layer import LABEL_HEIGHT, LABEL_MIN_EXTENT
 
@@ -270,6 +270,16 @@ def test_a_name_never_runs_off_the_table_onto_the_edge_numbers():
     placed = place_names([request], LABEL_HEIGHT, keep_off=walls[:1], within=table)
     assert [place.text for place in placed] == ["Edge Runner"]
     assert table.contains(placed[0].rect)
+
+
+def test_a_crowded_tables_names_stay_on_it_too():
+    """The crowded layout (each name under its base or nowhere) leaves out a name that
+    would hang under the table's edge, over its inch numbers."""
+    table = pygame.Rect(0, 0, 400, 400)
+    items = [(0, (("Inside", 40),), 100.0, 100.0, 5.0), (1, (("Edge", 30),), 200.0, 395.0, 5.0)]
+    placed = names_under(items, LABEL_HEIGHT, within=table)
+    assert [(index, text) for index, text, _, _ in placed] == [(0, "Inside")]
+    assert len(names_under(items, LABEL_HEIGHT)) == 2
 
 
 def test_groups_launched_onto_their_carrier_read_naturally_and_are_named():

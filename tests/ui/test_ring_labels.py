@@ -42,7 +42,8 @@ def test_ring_labels_cover_no_name_and_the_names_stay_put(rules_id, unit_id):
     """A unit selected on the play screen (one whose rings' tops run through other units'
     names, where a system has one): every ring on the table has its label, inside the
     table, none over a unit's name drawn, a token or another ring's label; the names
-    are where they were before the selection."""
+    are those drawn before the selection, where they were (none gave way to the
+    selected unit's)."""
     game = Session.new(load_map(builtin_map(rules_id)), 3).game
     app = App(game.state, SIZE, headless=True, session=Session(History((game,), 0)))
     settle(app, 1)
@@ -67,9 +68,8 @@ def test_ring_labels_cover_no_name_and_the_names_stay_put(rules_id, unit_id):
         assert not hits, (label, hits)
         assert label.rect.collidelist(tokens) == -1, label
         assert label.rect.collidelist([other.rect for other in labels[index + 1 :]]) == -1
-    for unit, rect, _, _ in names:
-        if unit != unit_id and unit in before:  # the selected unit's own is drawn anew
-            assert rect == before[unit], unit
+    # every name stays, where it was: the selected unit's own too, and none gives way to it
+    assert {unit: rect for unit, rect, _, _ in names} == before
 
 
 def test_a_ring_label_slides_along_its_ring_off_a_name():
