@@ -88,7 +88,8 @@ class GameState:
         its own name, numbered where two or more units of the roster share it ("Attacker
         Class Frigate 1", "... 2", in the roster's order, so a unit keeps its number when
         a sibling is destroyed, and in a replay; a number that would read as another
-        unit's own name is skipped); its id when it has no name."""
+        unit's own name is skipped; a name already ending in a number takes its own in
+        brackets, "Ship 1 (2)", not "Ship 1 2"); its id when it has no name."""
         roster = self._full_roster()
         shared = Counter(name for _, name in roster if name)
         seen: Counter[str] = Counter()
@@ -98,9 +99,9 @@ class GameState:
                 names[unit_id] = unit_id
             elif shared[name] > 1:
                 seen[name] += 1
-                while f"{name} {seen[name]}" in shared:  # another unit's own name
+                while _numbered(name, seen[name]) in shared:  # another unit's own name
                     seen[name] += 1
-                names[unit_id] = f"{name} {seen[name]}"
+                names[unit_id] = _numbered(name, seen[name])
             else:
                 names[unit_id] = name
         return names
@@ -128,3 +129,9 @@ class GameState:
         for unit in self.units:
             seen.setdefault(unit.side, None)
         return tuple(seen)
+
+
+def _numbered(name: str, number: int) -> str:
+    """`name` with its number among the units sharing it: after a space, or in brackets
+    where the name itself ends in a digit (two numbers in a row read as one)."""
+    return f"{name} ({number})" if name[-1:].isdigit() else f"{name} {number}"

@@ -381,23 +381,7 @@ def draw_selection_overlay(
     for ring in view.rings:
         outline_geometry(lines, local, ring.outline, palette.RANGE_RING, 1, antialias=False)
     surface.blit(lines, table)
-    previous_clip = surface.get_clip()
-    surface.set_clip(table)
-    for ring in view.rings:
-        x0, _, x1, top = ring.outline.bounds
-        px, py = camera.to_screen((x0 + x1) / 2, top)
-        if table.collidepoint(px, py + 2):
-            text(
-                surface,
-                fonts,
-                f'{ring.name} {_inches(ring.distance)}"',
-                (px, py + 2),
-                11,
-                palette.RANGE_LABEL,
-                "midtop",
-                shadow=palette.LABEL_SHADOW,
-            )
-    surface.set_clip(previous_clip)
+    # the rings' labels go on the frame, clear of the units' names (`ring_labels`)
 
 
 def draw_sight_lines(

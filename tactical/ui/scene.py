@@ -50,8 +50,10 @@ from tactical.ui.layers import (
     layout_labels,
     terrain_label,
 )
-from tactical.ui.mark_layout import CROWDED
+from tactical.ui.mark_layout import CROWDED, NAME_MARGIN
+from tactical.ui.ring_labels import RingLabel, draw_ring_labels, place_ring_labels
 from tactical.ui.selection import SelectionView, selection_view
+from tactical.ui.units_layer import base_boxes
 
 STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)
 LABEL_LAYOUTS_KEPT = 8  # the whole table's and the selected unit's, for four zoom levels
@@ -81,6 +83,7 @@ class SceneRenderer:
         self._labels: OrderedDict[tuple, tuple[UnitShapes, LabelLayout, tuple]] = OrderedDict()
         self._sprites = UnitSprites()
         self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
+        self.ring_labels: list[RingLabel] = []  # the last frame's range-band labels
         self._table: tuple[float, float, float, float] | None = None  # and table's bounds
         self._terrain: tuple = ()  # and terrain
         self._named: tuple | None = None  # the terrain names' places (`_terrain_names`)
@@ -126,13 +129,46 @@ class SceneRenderer:
             draw_units(
                 picture, camera, shapes, self.fonts, selected, labels=False, sprites=self._sprites
             )
-            first = None
-            if selected is not None:
-                first = self._label_layout(shapes, camera, selected, tokens)
-            self._label_layout(shapes, camera, None, tokens).draw(picture, camera, first)
+            layouts = self.label_layouts(state, camera, selected)
+            layouts[0].draw(picture, camera, layouts[1] if len(layouts) > 1 else None)
+            self.ring_labels = []
+            if view is not None and view.rings:
+                self.ring_labels = self._ring_labels(state, camera, view, picture.get_size())
+                draw_ring_labels(picture, self.fonts, self.ring_labels)
             self._frame = frame = _Cached(key, picture)
         target.blit(frame.value, (0, 0))
         return view
+
+    def _ring_labels(
+        self, state: GameState, camera: Camera, view: SelectionView, size: tuple[int, int]
+    ) -> list[RingLabel]:
+        """The selected unit's ring labels on the table and on screen, clear of the units'
+        names drawn (and their margins) and the terrain's, the status tokens and the bases
+        where they can be (`place_ring_labels`: the names stay where they are)."""
+        margin_x, margin_y = NAME_MARGIN
+        names = [
+            rect.inflate(2 * margin_x, 2 * margin_y)
+            for _, rect, _, _ in self.drawn_labels(state, camera, size, view.unit_id)
+        ]
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+        # the terrain's names too: a label over a piece's name reads as neither
+        names += [
+            rect.move(dx, dy) for rect in self._terrain_names(state.terrain, camera, fraction)
+        ]
+        tokens = [rect.move(dx, dy) for rect in (self._tokens or {}).values() if rect.width]
+        table = pygame.Rect(camera.screen_rect(state.board.bounds)).clip(pygame.Rect((0, 0), size))
+        unit = state.unit(view.unit_id)
+        return place_ring_labels(
+            view.rings,
+            camera,
+            self.fonts,
+            (unit.x, unit.y),
+            table,
+            names=names,
+            tokens=tokens,
+            bases=base_boxes(self.unit_shapes(state), camera),
+        )
 
     # ------------------------------------------------------------------ cached parts
 
@@ -218,10 +254,13 @@ class SceneRenderer:
         self, state: GameState, camera: Camera, selected: str | None = None
     ) -> list[LabelLayout]:
         """The label layouts of the last frame (the whole table's, then the selected
-        unit's), with the status tokens `draw` was given."""
+        unit's where the table's has no name for it), with the status tokens `draw` was
+        given."""
         shapes, tokens = self.unit_shapes(state), self._tokens
         layouts = [self._label_layout(shapes, camera, None, tokens)]
-        if selected is not None:
+        # a selected unit named on the table already keeps that name: its own layout would
+        # put it first, and the names it covered would give way (their units unnamed)
+        if selected is not None and selected not in layouts[0].units:
             layouts.append(self._label_layout(shapes, camera, selected, tokens))
         return layouts
 

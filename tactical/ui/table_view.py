@@ -138,7 +138,11 @@ class TableView:
                 state,
                 scene.system,
                 fonts,
-                names=self.renderer.label_rects(state, camera, view.selected),
+                # the units' names and the selection's ring labels: marks keep off both
+                names=[
+                    *self.renderer.label_rects(state, camera, view.selected),
+                    *(label.rect for label in self.renderer.ring_labels),
+                ],
                 selected=view.selected,
             )
         if scene.deployment is not None:

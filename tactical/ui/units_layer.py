@@ -554,6 +554,9 @@ def _layout(
         width = int(max(LABEL_MIN_WIDTH, extents[k] * 5))
         return _wordings(fonts, units[k].name, names[k], units[k].id, width)
 
+    # names stay on the table: off it they would run into the edge's inch numbers
+    within = pygame.Rect(local.screen_rect(table)) if table is not None else None
+    keep_off = [t for t in tokens.values() if t.width]
     if len(chosen) > CROWDED:  # each under its base or nowhere, as quick as can be
         items = (
             (
@@ -565,7 +568,7 @@ def _layout(
             )
             for k in chosen
         )
-        under = names_under(items, LABEL_HEIGHT, [t for t in tokens.values() if t.width])
+        under = names_under(items, LABEL_HEIGHT, keep_off, within)
         placed = [NamePlace(units[k].id, text, rect, claim) for k, text, rect, claim in under]
         return _pictures(fonts, placed)
     bases = _base_boxes_cached(shapes, local) if chosen else []
@@ -580,11 +583,10 @@ def _layout(
         )
         for k in chosen
     ]
-    within = pygame.Rect(local.screen_rect(table)) if table is not None else None
     placed = place_names(
         requests,
         LABEL_HEIGHT,
-        keep_off=[t for t in tokens.values() if t.width],
+        keep_off=keep_off,
         avoid=[*bases, *avoid],
         within=within,
     )
@@ -613,15 +615,15 @@ _BASES: dict[str, tuple] = {}  # the last bases' boxes: the whole table's labels
 
 
 def _base_boxes_cached(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
-    """`_base_boxes`, worked out once for the last units and camera."""
+    """`base_boxes`, worked out once for the last units and camera."""
     key = (id(shapes), camera.scale, camera.origin)
     last = _BASES.get("last")
     if last is None or last[0] != key:
-        _BASES["last"] = last = (key, _base_boxes(shapes, camera), shapes)
+        _BASES["last"] = last = (key, base_boxes(shapes, camera), shapes)
     return last[1]
 
 
-def _base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
+def base_boxes(shapes: UnitShapes, camera: Camera) -> list[pygame.Rect]:
     """Every base's bounding box on screen (a round base's square, a rectangle's corners'
     box), worked out for all at once."""
     centres = camera.to_screen_array(shapes.centres)

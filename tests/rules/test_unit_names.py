@@ -168,3 +168,10 @@ def test_in_the_map_editor_a_unit_deleted_by_hand_leaves_no_gap():
         "Attacker Class Frigate 2",
     ]
     assert unit_name(draft.undo().state, "attacker-3") == "Attacker Class Frigate 3"
+
+
+def test_a_shared_name_ending_in_a_number_takes_its_own_in_brackets():
+    """Two units named "Ship 1" read "Ship 1 (1)" and "Ship 1 (2)", not "Ship 1 2" (two
+    numbers in a row read as one); "Ship 2" alone keeps its name."""
+    state = _table(_unit("a", "Ship 1"), _unit("b", "Ship 1"), _unit("c", "Ship 2"))
+    assert [unit_name(state, u) for u in "abc"] == ["Ship 1 (1)", "Ship 1 (2)", "Ship 2"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import pygame
 import pytest
@@ -20,13 +21,14 @@ from tactical.io.paths import builtin_map
 from tactical.model import CircleBase, GameState, Pose, RectBase, Unit
 from tactical.model.board import Board
 from tactical.rules import registry
+from tactical.rules.battlefleet_mars.logistics import resolve_launch
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
 from tactical.ui import palette
 from tactical.ui.app import App
 from tactical.ui.camera import Camera
-from tactical.ui.mark_layout import LEADER_FROM, NameRequest, place_names
+from tactical.ui.mark_layout import LEADER_FROM, NameRequest, names_under, place_names
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.units_layer import LABEL_HEIGHT, LABEL_MIN_EXTENT
 
@@ -120,8 +122,8 @@ def test_a_name_blocked_all_round_is_left_out_rather_than_drawn_over_another():
 )
 def test_play_screen_names_keep_apart_in_every_system(rules_id):
     """The play screen at 1280x800, at the start and after a few steps of play: the names
-    drawn cover no other name, no token and no mark, each stands near its unit, and
-    nearly every unit in view has its name."""
+    drawn cover no other name, no token and no mark, each stands near its unit and on
+    the table, and every unit in view has its name."""
     game = Session.new(load_map(builtin_map(rules_id)), 3).game
     for steps in (0, 8):
         for _ in range(steps):
@@ -143,9 +145,13 @@ def test_play_screen_names_keep_apart_in_every_system(rules_id):
             x, y = camera.to_screen(unit.x, unit.y)
             if reach >= LABEL_MIN_EXTENT and 40 < x < 900 and 60 < y < 700:
                 in_view.append(unit.id)
-        # all but the odd one wedged between its neighbours (its hover card names it)
+        # every one, even one wedged between touching neighbours (h21a)
         unnamed = [unit_id for unit_id in in_view if unit_id not in named]
-        assert len(unnamed) <= max(1, len(in_view) // 10), (rules_id, steps, unnamed)
+        assert not unnamed, (rules_id, steps, unnamed)
+        # on the table, clear of the inch numbers along its edges (h21a)
+        table = pygame.Rect(camera.screen_rect(state.board.bounds))
+        for unit_id, rect, *_ in labels:
+            assert table.contains(rect), (rules_id, steps, unit_id, rect, table)
         for unit_id, rect, *_ in labels:
             unit = state.unit(unit_id)
             reach = shapes.extents[shapes.index[unit_id]] * camera.scale
@@ -183,3 +189,116 @@ def test_units_sharing_a_name_read_numbered_on_the_table_the_panel_and_the_log()
     assert any("Tribal Class Cruiser 1 moves" in line for line in log), log
     for text in [*texts.values(), *panel, *log]:
         assert not bare.search(text), text
+
+
+# --------------------------------------------------------------------------- h21a
+
+
+def _fighter(number: int) -> NameRequest:
+    """One of three touching 1" flyers at 12 pixels an inch (the Dystopian Wars map's
+    Fighter Planes beside the Avenger), its token staggered a row above its left
+    neighbour's."""
+    x = 148.9 + 12.2 * number
+    return NameRequest(
+        f"fighter-{number}",
+        ((f"Fighter Plane {number}", 90), (f"Fighter… {number}", 66)),
+        (x, 114.4),
+        8.6,
+        pygame.Rect(round(x) - 18, 105 - 9 * number, 36, 7),
+        pygame.Rect(round(x) - 6, 108, 14, 14),
+    )
+
+
+def test_the_middle_of_three_touching_units_gets_its_name():
+    """Three touching flyers next to a carrier: the first and the last names took every
+    place around the middle one (its leader line would cross them), which had no name
+    at all. Laid out again with it first, every unit is named, names apart, each
+    within NEAR pixels of its base."""
+    carrier = NameRequest(
+        "carrier",
+        (("Avenger Class Carrier", 129),),
+        (75.6, 151.1),
+        29.0,
+        pygame.Rect(58, 112, 36, 7),
+        pygame.Rect(66, 123, 20, 57),
+    )
+    requests = [carrier, *(_fighter(number) for number in (1, 2, 3))]
+    tokens = [request.token for request in requests]
+    terrain = [pygame.Rect(135, 55, 62, 11), pygame.Rect(156, 67, 20, 11)]
+    placed = place_names(
+        requests,
+        LABEL_HEIGHT,
+        keep_off=tokens,
+        avoid=[*(request.base for request in requests), *terrain],
+        within=pygame.Rect(-560, -240, 880, 440),
+    )
+    assert [place.unit_id for place in placed] == ["carrier", "fighter-1", "fighter-2", "fighter-3"]
+    labels = [(place.unit_id, place.rect) for place in placed]
+    _apart(labels, tokens)
+    for place, request in zip(placed, requests, strict=True):
+        assert place.text == request.wordings[0][0]  # whole names, all of them
+        assert _off_base(place.rect, request.centre, request.reach) <= NEAR, place
+
+
+def test_a_boxed_in_name_goes_farther_out_tied_by_its_leader():
+    """A unit walled in by tokens on every side but a corridor down, too narrow for its
+    name, that opens six lines under its base: its name stands there, past the usual
+    NAME_RINGS lines, with a leader line up the corridor to its base."""
+    centre, reach = (200.0, 200.0), 6.0
+    walls = [pygame.Rect(0, 0, 400, 190), pygame.Rect(0, 190, 195, 110)]
+    walls.append(pygame.Rect(205, 190, 195, 110))
+    request = NameRequest("boxed", (("Boxed In", 50),), centre, reach)
+    placed = place_names([request], LABEL_HEIGHT, keep_off=walls)
+    assert [place.text for place in placed] == ["Boxed In"]
+    assert placed[0].rect.collidelist(walls) == -1 and placed[0].rect.top > 300
+    assert placed[0].leader == ((200, placed[0].rect.top), (200, 206))
+    assert place_names([request], LABEL_HEIGHT, keep_off=[pygame.Rect(0, 0, 400, 400)]) == []
+
+
+def test_a_name_never_runs_off_the_table_onto_the_edge_numbers():
+    """A unit on the table's bottom edge, whose every place on the table is taken: its name
+    is left out rather than put under the edge, where the inch numbers are; with room on
+    the table it stands there, inside."""
+    table = pygame.Rect(0, 0, 400, 400)
+    request = NameRequest("edge", (("Edge Runner", 70),), (200.0, 392.0), 6.0)
+    walls = [
+        pygame.Rect(0, 0, 400, 380),
+        pygame.Rect(0, 385, 180, 15),
+        pygame.Rect(220, 385, 180, 15),
+    ]
+    assert place_names([request], LABEL_HEIGHT, keep_off=walls, within=table) == []
+    placed = place_names([request], LABEL_HEIGHT, keep_off=walls[:1], within=table)
+    assert [place.text for place in placed] == ["Edge Runner"]
+    assert table.contains(placed[0].rect)
+
+
+def test_a_crowded_tables_names_stay_on_it_too():
+    """The crowded layout (each name under its base or nowhere) leaves out a name that
+    would hang under the table's edge, over its inch numbers."""
+    table = pygame.Rect(0, 0, 400, 400)
+    items = [(0, (("Inside", 40),), 100.0, 100.0, 5.0), (1, (("Edge", 30),), 200.0, 395.0, 5.0)]
+    placed = names_under(items, LABEL_HEIGHT, within=table)
+    assert [(index, text) for index, text, _, _ in placed] == [(0, "Inside")]
+    assert len(names_under(items, LABEL_HEIGHT)) == 2
+
+
+def test_groups_launched_onto_their_carrier_read_naturally_and_are_named():
+    """Battlefleet Mars' map with two catapults named "Catapult" (so they read "Catapult
+    1" and "Catapult 2"), the first launching a missile twice: both groups, stacked on
+    it, get their whole names on the table (their leader lines start on the base they
+    stand on), and no text drawn reads two numbers in a row ("... Catapult 1 2")."""
+    state = load_map(builtin_map("battlefleet-mars"))
+    catapult = replace(state.unit("mars-catapult"), name="Catapult")
+    twin = replace(catapult, id="mars-catapult-b", pose=replace(catapult.pose, y=catapult.y - 6))
+    state = replace(state, units=(*state.replace_unit(catapult).units, twin))
+    for _ in range(2):
+        state = resolve_launch(state, "mars-catapult", missiles=1).state
+    app = App(state, (1280, 800), headless=True)
+    settle(app, 1)
+    app.frame()
+    labels = app.table.renderer.drawn_labels(app.state, app.view.camera, (1280, 800))
+    texts = {unit_id: text for unit_id, _, _, text in labels}
+    assert texts["mars-catapult"] == "Catapult 1"
+    assert texts["mars-catapult-missiles-1"] == "Missiles 1 from Catapult 1"
+    assert texts["mars-catapult-missiles-2"] == "Missiles 2 from Catapult 1"
+    assert not [text for text in texts.values() if re.search(r"\d \d", text)], texts

@@ -103,10 +103,23 @@ def resolve_purchase(
 
 
 def _free_id(state: GameState, stem: str) -> str:
+    """`stem-N`, N the first number no unit on the table has. A destroyed group's id is
+    used again, as it always was: a saved game names the groups it launched by these ids,
+    and its replay must find them (the name, `group_name`, follows from the id, so the
+    roster's entry for it reads the same)."""
     number = 1
     while state.has_unit(f"{stem}-{number}"):
         number += 1
     return f"{stem}-{number}"
+
+
+def group_name(state: GameState, launcher_id: str, kind: UnitType, number: int) -> str:
+    """A launched group's name (R000.17): what it is, its number among the launcher's
+    groups of that kind (as in its id) and whose, as a player reads it ("Missiles 2 from
+    Catapult Phobos"): distinct from the others, so that `GameState.shown_names` adds no
+    number after the launcher's (never "... Catapult 1 2"). No count: combat lowers it
+    (R000.18)."""
+    return f"{kind.value.capitalize()}s {number} from {unit_name(state, launcher_id)}"
 
 
 def resolve_launch(
@@ -162,9 +175,10 @@ def resolve_launch(
         if not count:
             continue
         group_id = _free_id(new_state, f"{launcher.id}-{kind}s")
+        number = int(group_id.rsplit("-", 1)[1])
         group = Unit(
             id=group_id,
-            name=f"{count} {kind}{'s' if count > 1 else ''} from {unit_name(state, launcher.id)}",
+            name=group_name(state, launcher.id, kind, number),
             side=launcher.side,
             pose=launcher.pose,
             base=GROUP_BASE,

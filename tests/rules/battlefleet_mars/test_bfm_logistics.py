@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -83,3 +85,29 @@ def test_launch_needs_stores_and_a_carrier():
         resolve_launch(_base(), "f", missiles=1)
     with pytest.raises(UserError, match="positive"):
         resolve_launch(_base(launch_capacity=1), "b")
+
+
+def test_R000_17_launched_groups_number_after_their_kind_never_after_the_launcher():
+    """Two catapults sharing a name ("Mars catapult 1" and "2"), the first launching twice:
+    each group reads what it is, its number among its launcher's and whose ("Missiles 2
+    from Mars catapult 1"), never a second number after the launcher's ("... 1 2"); no
+    count in the name, which combat lowers. A destroyed group's id is given again (saved
+    games name their groups by it), and so its name: the roster's entry reads the same."""
+    catapult = {"type": "catapult", "launch_capacity": 2, "missiles": 6}
+    state = table(
+        replace(unit("c1", 20, 20, "Mars", **catapult), name="Mars catapult"),
+        replace(unit("c2", 30, 20, "Mars", **catapult), name="Mars catapult"),
+        unit("f", 5, 5, type="fighter"),
+    )
+    state = resolve_launch(state, "c1", missiles=2).state
+    state = resolve_launch(state, "c1", missiles=1).state
+    state = resolve_launch(state, "c2", missiles=1).state
+    names = state.shown_names
+    assert names["c1"] == "Mars catapult 1"
+    assert names["c1-missiles-1"] == "Missiles 1 from Mars catapult 1"
+    assert names["c1-missiles-2"] == "Missiles 2 from Mars catapult 1"
+    assert names["c2-missiles-1"] == "Missiles 1 from Mars catapult 2"
+    assert not any(re.search(r"\d \d", name) for name in names.values()), names
+    later = resolve_launch(start_turn(state.without_unit("c1-missiles-1")), "c1", missiles=1)
+    assert later.state.has_unit("c1-missiles-1") and not later.state.has_unit("c1-missiles-3")
+    assert later.state.shown_names["c1-missiles-1"] == "Missiles 1 from Mars catapult 1"
