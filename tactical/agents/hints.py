@@ -10,8 +10,8 @@ hint is registered from above, e.g. by a front end or a balance lab:
 or declared by the rule system itself as plain data, without importing the agents: a
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
 `avoid_kinds`, `eager_kinds`, `eager_turns`, `eager_worth`, `playout_steps`,
-`playout_turn_end`, `weigh_passes`, `position_by_weapons` and `move_threshold`). A
-registered hint takes precedence.
+`playout_turn_end`, `weigh_passes`, `position_by_weapons`, `move_threshold` and
+`playout_moves`). A registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -48,6 +48,10 @@ registered hint takes precedence.
 - `move_threshold`: the positional gain a table move must bring (None: the players'
   `MOVE_THRESHOLD`). Lower for a system whose rules move nothing (a unit moves on the
   table): there the table move is the unit's only movement.
+- `playout_moves`: whether `search`'s play-outs make table moves, weighing positions as
+  the greedy player does (default no: its quick player never moves on the table). For a
+  system whose units move on the table only: play-outs in which nothing moved mistook
+  where the fight would be.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class Hints:
     weigh_passes: bool = False
     position_by_weapons: bool = False
     move_threshold: float | None = None
+    playout_moves: bool = False
 
 
 NONE = Hints()
@@ -110,6 +115,7 @@ def declared_hints(declared: Mapping[str, Any]) -> Hints:
         playout_turn_end=bool(turn_end) if turn_end is not None else None,
         weigh_passes=bool(declared.get("weigh_passes", False)),
         position_by_weapons=bool(declared.get("position_by_weapons", False)),
+        playout_moves=bool(declared.get("playout_moves", False)),
         move_threshold=(
             float(declared["move_threshold"])
             if declared.get("move_threshold") is not None

@@ -81,14 +81,17 @@ class SearchPlayer(Player):
     def __post_init__(self) -> None:
         self.greedy = GreedyPlayer(self.seed)
         # the play-outs: greedy on one sampled roll per candidate, without the geometry
-        self.rollout = GreedyPlayer(
-            self.seed + 1,
-            positional=False,
-            refined=0,
-            attack_nodes=ROLLOUT_NODES,
-            attack_samples=ROLLOUT_ATTACK_SAMPLES,
-            sample=ROLLOUT_SAMPLE,
-        )
+        quick = {
+            "refined": 0,
+            "attack_nodes": ROLLOUT_NODES,
+            "attack_samples": ROLLOUT_ATTACK_SAMPLES,
+            "sample": ROLLOUT_SAMPLE,
+        }
+        self.rollout = GreedyPlayer(self.seed + 1, positional=False, **quick)
+        # where the rule system hints that its units move on the table only
+        # (`hints.playout_moves`), the play-outs move them as the greedy player does:
+        # play-outs in which no vessel ever moved mistook where the fight would be
+        self.moving_rollout = GreedyPlayer(self.seed + 1, positional=True, **quick)
 
     def decide(self, game: Game) -> Decision:
         if self.stalled(game):
@@ -210,10 +213,12 @@ class SearchPlayer(Player):
         first = material.value(game.state, side)
         turn = game.turn
         steps, turn_end = reach
+        moving = hints.get(game.rules, game.system).playout_moves
+        rollout = self.moving_rollout if moving else self.rollout
         for _ in range(steps):
             if game.over or (turn_end and game.turn != turn):
                 break
-            game = self.rollout.decide(game).after
+            game = rollout.decide(game).after
         return first, material.value(game.state, side), game.over or game.turn != turn
 
     @staticmethod

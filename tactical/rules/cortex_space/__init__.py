@@ -78,8 +78,11 @@ class CortexSpace(RuleSystem):
     # to long DRADIS, far past the guns (a Viper's autocannons reach skirmish range, a
     # battlestar's railguns capital range), so a place is valued by where each weapon
     # reaches; and the rules move nothing (a vessel moves on the table), so a table move
-    # is made for a small gain too: without both, the agents never closed to gun range
-    agent_hints = FrozenMap({"position_by_weapons": True, "move_threshold": 0.005})
+    # is made for a small gain too: without both, the agents never closed to gun range;
+    # and search's play-outs move the vessels too
+    agent_hints = FrozenMap(
+        {"position_by_weapons": True, "move_threshold": 0.005, "playout_moves": True}
+    )
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
