@@ -7,9 +7,11 @@ first place free of them all (then the same just outside the ring: the nearest r
 often too small to hold its label clear of its own unit). The units' names stay where
 they are: selecting a unit would otherwise move every name its rings pass, and a
 player would lose track of the names he had just read. Where no place on a ring is
-free, the one covering the fewest pixels of names and labels (then of tokens, then of
-bases) is taken, nearest the top among equals: a ring's label is never left out (the
-legend gives no distances).
+free, the one covering the fewest pixels of tokens, then of bases, is taken, nearest the
+top among equals; but a label that would cover a name or another ring's label wherever
+it went is left out (rings an inch apart round a unit zoomed far out stacked their
+labels into an unreadable knot): zooming in gives it room, and pointing at a unit gives
+its range band in the hover panel.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def place_ring_labels(
     pixels through `camera`, around the unit's middle `centre` (table inches), inside
     `within` (the table on screen), clear of `names` (the units' names drawn), `tokens`
     and `bases` where some place on the ring lets it. A ring with no place inside
-    `within` has no label."""
+    `within`, or none clear of the names and the labels placed before it, has no label."""
     middle = camera.to_screen(*centre)
     placed: list[RingLabel] = []
     taken: list[pygame.Rect] = list(names)
@@ -133,6 +135,8 @@ def place_ring_labels(
             ),
         )
         rect = inside[best]
+        if _covered(rect, taken):
+            continue  # over a name or a nearer ring's label wherever it goes: left out
         placed.append(RingLabel(text, rect))
         taken.append(rect)
     return placed

@@ -94,3 +94,26 @@ def test_a_ring_label_slides_along_its_ring_off_a_name():
     )
     farthest = max(math.dist(corner, centre) for corner in corners)
     assert 200 - RING_LABEL_GAP - 4 <= farthest <= 200
+
+
+def test_rings_too_close_for_their_labels_leave_out_those_that_would_overlap():
+    """Nine rings an inch apart round a unit at 2 px/inch (Battlefleet Mars' bands,
+    zoomed far out): no two labels overlap (four did), none covers a name; the outer rings, with room
+    on them, keep theirs."""
+    camera = Camera(2.0, (400.0, 300.0), (800, 600))
+    rings = [
+        RangeRing(f"R{k}", float(k + 1), shapely.Point(0, 0).buffer(k + 1.0).exterior)
+        for k in range(9)
+    ]
+    fonts = shared_fonts()
+    name = pygame.Rect(0, 0, 90, 14)
+    name.midtop = (400, 304)  # the unit's own name, under it
+    labels = place_ring_labels(
+        rings, camera, fonts, (0, 0), pygame.Rect(0, 0, 800, 600), names=[name]
+    )
+    texts = [label.text for label in labels]
+    assert 0 < len(texts) < len(rings)  # some left out: there is no room for all nine
+    assert 'R8 9"' in texts
+    for index, label in enumerate(labels):
+        assert not label.rect.colliderect(name)
+        assert label.rect.collidelist([other.rect for other in labels[index + 1 :]]) == -1
