@@ -402,7 +402,7 @@ class GreedyPlayer(Player):
                     else f"{later.outcomes} sample rolls"
                 )
                 why = (
-                    f"{title} at {unit_name(game.state, candidate.target)}: expected material gain "
+                    f"{aimed(title, game, candidate.target)}: expected material gain "
                     f"{signed(gained)} when it is rolled ({how})"
                 )
                 score += LATER_WEIGHT * gained
@@ -417,7 +417,7 @@ class GreedyPlayer(Player):
                 worth = material.remaining(state, target) / total if target else 0.0
                 score += ODDS_WEIGHT * chance * worth
                 why = (
-                    f"{title} at {unit_name(game.state, candidate.target)}: "
+                    f"{aimed(title, game, candidate.target)}: "
                     f"{min(100, round(100 * chance))}% "
                     f"chance of an effect (exact odds) on a target worth "
                     f"{round(100 * worth)}% of all strength"
@@ -569,6 +569,13 @@ class GreedyPlayer(Player):
             gain -= AVOIDED
             words += f"; rams {unit_name(state, contact.id)} of its own side"
         return gain, words
+
+
+def aimed(title: str, game: Game, target: str) -> str:
+    """A choice's title with the unit it is aimed at, unless the title names it already
+    ("Cylon Raider 2: fire missiles at Battlestar Galactica")."""
+    at = f" at {unit_name(game.state, target)}"
+    return title if at in title else title + at
 
 
 def signed(share: float, unit: str = "%") -> str:

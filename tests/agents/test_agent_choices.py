@@ -520,3 +520,15 @@ def test_the_same_roll_again_by_the_same_unit_in_a_turn_is_not_made_for_nothing(
         game = decision.after
     assert made and len(made) == len(set(made))  # no roll made twice by a ship in the turn
     assert game.steps[-1].number < 100  # it was well over a hundred: rolls until stalled
+
+
+def test_a_why_names_the_target_once():
+    """A choice whose title names its target already ("fire missiles at Battlestar
+    Galactica", R003.39) is not followed by it again; one that does not, is."""
+    game = Game.new(load_map(builtin_map("cortex-space")), 0)
+    name = players.unit_name(game.state, "galactica")
+    titled = f"Cylon Raider 2: fire missiles at {name}"
+    assert players.aimed(titled, game, "galactica") == titled
+    assert players.aimed("Cylon Raider 2: lock missiles", game, "galactica") == (
+        f"Cylon Raider 2: lock missiles at {name}"
+    )
