@@ -39,10 +39,10 @@ from shapely.geometry import Polygon
 
 from tactical.errors import UserError
 from tactical.io.maps import read_terrain, read_unit, terrain_table, unit_table
-from tactical.model import Board, FrozenMap, GameState, Terrain, Unit, thaw
+from tactical.model import Board, FrozenMap, GameState, Terrain, Unit, terrain_kind_words, thaw
 from tactical.rules import registry
 from tactical.rules.adjusting import checked_status, status_sentence
-from tactical.rules.base import Action, Event
+from tactical.rules.base import Action, Event, unit_name
 
 ADJUST = "adjust"
 OPS = ("move", "add", "delete", "reshape", "set", "status")
@@ -54,7 +54,9 @@ COORDINATE_PLACES = 6  # a turned outline's vertices, in inches: far below any m
 
 @dataclass(frozen=True)
 class Adjustment:
-    """An adjustment applied: the table after it and the sentence the log shows."""
+    """An adjustment applied: the table after it and the sentence the log shows, naming
+    units and pieces as a player reads them (`GameState.shown_names`,
+    `shown_terrain_names`), not by id."""
 
     state: GameState
     change: str
@@ -256,12 +258,16 @@ def _add(state: GameState, item_id: str, params: dict[str, Any]) -> Adjustment:
         table = _plain_table(params["unit"], "unit", item_id)
         unit = read_unit(table, system, state.board, taken, SOURCE, f"unit {item_id}")
         added = replace(state, units=(*state.units, unit))
-        return Adjustment(added, f"{unit.id} added for {unit.side} at {_pose(unit)}")
+        name = unit_name(added, unit.id)  # numbered among its namesakes once it is there
+        return Adjustment(added, f"{name} added for {unit.side} at {_pose(unit)}")
     if set(params) == {"terrain"}:
         table = _plain_table(params["terrain"], "terrain", item_id)
         piece = read_terrain(table, system, state.board, taken, SOURCE, f"terrain {item_id}")
         added = state.with_terrain((*state.terrain, piece))
-        return Adjustment(added, f"{piece.id} added ({piece.kind} terrain, {_outline(piece)})")
+        name = added.shown_terrain_names[piece.id]
+        # a piece with no name of its own is named by its kind already
+        kind = f"{terrain_kind_words(piece.kind).lower()}, " if piece.name else ""
+        return Adjustment(added, f"{name} added ({kind}{_outline(piece)})")
     raise UserError(f"adjust: adding {item_id!r} needs one unit table or one terrain table")
 
 
@@ -271,7 +277,7 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     if op == "delete":
         _no_params(unit.id, op, params)
         # a correction, not a loss: off the roster too, so the numbers close up
-        return Adjustment(state.struck_off(unit.id), f"{unit.id} removed")
+        return Adjustment(state.struck_off(unit.id), f"{unit_name(state, unit.id)} removed")
     if op == "status":
         return _set_status(state, unit, params)
     table = unit_table(unit)
@@ -300,9 +306,10 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
         raise UserError(f"adjust {unit.id}: a unit can be moved, set or deleted, not {op!r}d")
     changed = read_unit(table, system, state.board, taken, SOURCE, f"unit {unit.id}")
     after = state.replace_unit(changed)
+    name = unit_name(state, unit.id)  # as it was called before a rename
     if op == "move":
-        return Adjustment(after, f"{unit.id} moved {_pose(unit)} to {_pose(changed)}")
-    return Adjustment(after, f"{unit.id} changed: {_differences(unit, changed)}")
+        return Adjustment(after, f"{name} moved {_pose(unit)} to {_pose(changed)}")
+    return Adjustment(after, f"{name} changed: {_differences(unit, changed)}")
 
 
 def _set_status(state: GameState, unit: Unit, params: dict[str, Any]) -> Adjustment:
@@ -314,7 +321,8 @@ def _set_status(state: GameState, unit: Unit, params: dict[str, Any]) -> Adjustm
     fields = system.status_fields(state, unit)
     checked = checked_status(fields, thaw(values), unit.id)
     after = system.set_status(state, unit, checked)
-    return Adjustment(after, f"{unit.id} status set: {status_sentence(fields, checked)}")
+    sentence = status_sentence(fields, checked)
+    return Adjustment(after, f"{unit_name(state, unit.id)} status set: {sentence}")
 
 
 def _adjust_terrain(
@@ -325,7 +333,8 @@ def _adjust_terrain(
     if op == "delete":
         _no_params(piece.id, op, params)
         remaining = tuple(p for p in state.terrain if p.id != piece.id)
-        return Adjustment(state.with_terrain(remaining), f"{piece.id} removed")
+        name = state.shown_terrain_names[piece.id]
+        return Adjustment(state.with_terrain(remaining), f"{name} removed")
     table = terrain_table(piece)
     if op == "move":
         _only(piece.id, op, params, ("dx", "dy", "turn"))
@@ -357,7 +366,7 @@ def _adjust_terrain(
             if op == "reshape"
             else f"changed: {_terrain_differences(piece, changed)}"
         )
-    return Adjustment(after, f"{piece.id} {sentence}")
+    return Adjustment(after, f"{state.shown_terrain_names[piece.id]} {sentence}")
 
 
 def _place_outline(

@@ -21,6 +21,9 @@ from tactical.rules.status import words
 # a unit id inside a label ("laser to-hit vs ares-cruiser"): bounded by neither a word
 # character nor a hyphen on either side
 _ID_EDGE = r"(?<![\w-]){}(?![\w-])"
+# an adjustment's action line: its parameters are code (op delete, x 12.5); the sentence of
+# its event, on the line after, says what changed in words (`session.adjust`)
+ADJUSTED = "adjusted the table by hand"
 
 
 def entry_line(
@@ -37,9 +40,9 @@ def entry_line(
             f"{values['side']} to act"
         )
     if entry == "action":
+        if values["kind"] == "adjust":  # what changed is its event's sentence, the next line
+            return f"{head} {values['side']}: {ADJUSTED} {_when(values)}"
         shown = dict(values["params"])
-        if values["kind"] == "adjust":  # the tables it adds are in its event's words
-            shown = {k: v for k, v in shown.items() if not isinstance(v, dict | list)}
         actor = names.get(values["actor"], values["actor"])
         what = words(values["kind"])
         params = _pairs(shown, names)
@@ -48,7 +51,7 @@ def entry_line(
         who = "" if values["actor"] == values["side"] else f" {actor}"  # a side's own step
         return (
             f"{head} {values['side']}: {what}{who}{', ' + params if params else ''} "
-            f"(turn {values['turn']}, {values['phase']}){done}"
+            f"{_when(values)}{done}"
         )
     if entry == "roll":
         who = names.get(values["who"], values["who"]) if values["who"] else "the table"
@@ -61,10 +64,14 @@ def entry_line(
         return f"{head} Game over: {values['result']}{_cite(values['spec_id'])}"
     data = values["data"]
     if values["kind"] == "adjust" and set(data) == {"change"}:
-        return f"{head}   adjust: {_named(str(data['change']), names)}"
+        return f"{head}   {data['change']}"  # names its units and pieces already
     pairs = _pairs(_worded(data), names)
     kind = words(values["kind"]) + _cite(values["spec_id"])
     return f"{head}   {kind}{': ' + pairs if pairs else ''}"
+
+
+def _when(values: Mapping[str, Any]) -> str:
+    return f"(turn {values['turn']}, {values['phase']})"
 
 
 def _worded(data: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -41,14 +41,22 @@ def test_move_is_logged_in_words_and_keeps_the_go(mid_game):
     assert (game.position, game.side_to_act) == (mid_game.position, mid_game.side_to_act)
     step = game.last_step
     assert step.rolls == () and step.by_session and not step.is_pass
-    expected = (
-        f"adjust: ruler moved ({ruler.x:.2f}, {ruler.y:.2f}, 0°) to "
+    # the unit by the name a player reads, not its id
+    sentence = (
+        f"Ruler Class Battleship moved ({ruler.x:.2f}, {ruler.y:.2f}, 0°) to "
         f"({ruler.x + 0.5:.2f}, {ruler.y + 0.2:.2f}, 10°)"
     )
-    assert step.title == expected
-    # the log calls the unit by its name
-    named = expected.replace("ruler moved", "Ruler Class Battleship moved")
-    assert game_log(game).text().splitlines()[-1] == f"#{step.number}   {named}"
+    assert step.title == f"adjust: {sentence}"
+    # the game log: the step in words (not its parameters), then what changed
+    phase = mid_game.phase.name
+    assert game_log(game).text().splitlines()[-2:] == [
+        f"#{step.number} {step.side}: adjusted the table by hand (turn {game.turn}, {phase})",
+        f"#{step.number}   {sentence}",
+    ]
+    # the JSON log keeps the action's own values
+    entry = game_log(game).for_step(step.number)[0].as_dict()
+    assert (entry["kind"], entry["actor"], entry["params"]["op"]) == ("adjust", "ruler", "move")
+    assert entry["params"]["heading"] == 10
 
 
 def test_adjust_mid_game_undo_save_reload_replay(mid_game, tmp_path):
@@ -74,7 +82,8 @@ def test_session_adjust_and_undo(dw_map):
     session.apply(adjust.set_unit("ruler", name="HMS Ruler"))
     assert session.state.unit("ruler").name == "HMS Ruler"
     assert (
-        session.last_step.title == "adjust: ruler changed: name Ruler Class Battleship to HMS Ruler"
+        session.last_step.title
+        == "adjust: Ruler Class Battleship changed: name Ruler Class Battleship to HMS Ruler"
     )
     session.undo()
     assert session.state == before
@@ -148,10 +157,50 @@ def test_terrain_move_turn_and_vertices(dw_map):
     assert draft.state.terrain_piece("box").polygon[1] == (11.0, 13.0)
     draft = draft.apply(adjust.remove_vertex(draft.state, "box", 1))
     assert len(draft.state.terrain_piece("box").polygon) == 4
-    assert draft.log_lines()[-1] == "adjust: box reshaped from 5 vertices to 4 vertices"
+    # a piece with no name of its own by its kind in words, never its id
+    assert draft.log_lines()[-1] == "adjust: Dense terrain reshaped from 5 vertices to 4 vertices"
     with pytest.raises(UserError, match="3 vertices"):
         tri = draft.apply(adjust.remove_vertex(draft.state, "box", 0))
         tri.apply(adjust.remove_vertex(tri.state, "box", 0))
+
+
+def test_each_sentence_names_what_it_changed_as_a_player_reads_it(dw_map):
+    """Units by `GameState.shown_names` (a removed unit by its name before it went, an added
+    one numbered among its namesakes once it is there), pieces by `shown_terrain_names`."""
+    draft = adjust.TableDraft.of(dw_map)
+    tribal = unit_table(dw_map.unit("tribal-1"))
+    assert dw_map.shown_names["tribal-2"] == "Tribal Class Cruiser 2"
+    changes = [
+        (adjust.delete("tribal-2"), "Tribal Class Cruiser 2 removed"),
+        (
+            adjust.add_unit(tribal | {"id": "tribal-9", "x": 20.0, "y": 4.0, "heading": 0.0}),
+            "Tribal Class Cruiser 2 added for A at (20.00, 4.00, 0°)",
+        ),
+        (
+            adjust.set_unit("tribal-9", name="Cossack", side="B"),
+            "Tribal Class Cruiser 2 changed: name Tribal Class Cruiser to Cossack, side A to B",
+        ),
+        (
+            adjust.set_unit("ruler", stats={"hull_points": 5}),
+            "Ruler Class Battleship changed: hull points 8 to 5",
+        ),
+        (adjust.delete("heligoland"), "Rocky island removed"),
+        (adjust.move_terrain("fog-bank", dx=1), "Fog bank moved by (1.00, 0.00)"),
+        (
+            adjust.add_terrain(
+                adjust.rectangle_table("reef", "obstructing", "small", (30, 10), (32, 12))
+                | {"name": "Dogger reef"}
+            ),
+            "Dogger reef added (obstructing terrain, 4 vertices)",
+        ),
+        (
+            adjust.add_terrain(adjust.circle_table("rock", "dense", "small", (40, 20), (41, 20))),
+            'Dense terrain added (circle at (40.00, 20.00), radius 1.00")',
+        ),
+    ]
+    for action, sentence in changes:
+        draft = draft.apply(action)
+        assert draft.log_lines()[-1] == f"adjust: {sentence}"
 
 
 def test_circle_by_drag_and_draft_undo():
@@ -199,5 +248,5 @@ def test_a_damage_state_set_by_hand_mid_game_takes_hold_r004_18():
     assert after["corvette"] != ships["corvette"]
     assert "heavy" in str(after["corvette"])
     assert all(after[ship] == ships[ship] for ship in ships if ship != "corvette")
-    assert game.last_step.title == "adjust: corvette changed: damage set to heavy"
+    assert game.last_step.title == "adjust: Corellian Corvette changed: damage set to heavy"
     play_turns(game, game.turn + 1)

@@ -61,7 +61,9 @@ def test_typing_a_units_id_moves_it():
     catalogue = builtin_catalogue("dystopian-wars")
     moved = draft.apply(parse_quick_entry("ruler-1 12 6 0", draft.state, catalogue).action)
     assert (moved.state.unit("ruler-1").x, moved.state.unit("ruler-1").y) == (12, 6)
-    assert moved.log_lines()[-1] == "adjust: ruler-1 moved (30.00, 4.00, 0°) to (12.00, 6.00, 0°)"
+    assert moved.log_lines()[-1] == (
+        "adjust: Ruler Class Battleship moved (30.00, 4.00, 0°) to (12.00, 6.00, 0°)"
+    )
     # a scenario's unit whose id is also a class name is moved, not added
     game_table = TableDraft.of(load_map(builtin_map("dystopian-wars")))
     entry = parse_quick_entry("ruler 12 6 0", game_table.state, catalogue)
@@ -117,7 +119,7 @@ def test_set_a_stat_by_typing_it():
     entry = parse_quick_entry("set ruler-1 hull points 5", draft.state, catalogue)
     hit = draft.apply(entry.action)
     assert hit.state.unit("ruler-1").stats["hull_points"] == 5
-    assert hit.log_lines()[-1] == "adjust: ruler-1 changed: hull points 8 to 5"
+    assert hit.log_lines()[-1] == "adjust: Ruler Class Battleship changed: hull points 8 to 5"
     named = hit.apply(parse_quick_entry("set ruler-1 name HMS Ruler", hit.state, catalogue).action)
     assert named.state.unit("ruler-1").name == "HMS Ruler"
     bad = parse_quick_entry("set ruler-1 hull_points lots", hit.state, catalogue)

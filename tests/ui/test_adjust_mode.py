@@ -92,7 +92,9 @@ def test_f2_opens_adjust_mid_game_and_a_drag_is_a_step_that_keeps_the_go(app):
     moved = app.state.unit("ruler")
     assert moved.x == pytest.approx(ruler.x + 4, abs=0.2)
     step = session.last_step
-    assert step.action.kind == ADJUST and step.title.startswith("adjust: ruler moved (")
+    assert step.action.kind == ADJUST and step.title.startswith(
+        "adjust: Ruler Class Battleship moved ("
+    )
     assert (session.game.position, session.side_to_act) == (position, side)
     assert app.view.status == step.title
     key(app, pygame.K_z, mod=pygame.KMOD_CTRL)

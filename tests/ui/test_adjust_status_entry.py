@@ -35,4 +35,5 @@ def test_a_damage_state_typed_mid_game_is_set_and_shown(rules):
     status = registry.get(rules).unit_status(app.state, app.state.unit(unit_id))
     assert shown in [f"{value.label} {value.text}" for value in status.values]
     assert shown in app.adjust.panel.values.html_text
-    assert app.play.session.game.last_step.title.startswith(f"adjust: {unit_id} status set:")
+    name = app.state.shown_names[unit_id]  # the player typed the id, the log names the unit
+    assert app.play.session.game.last_step.title.startswith(f"adjust: {name} status set:")
