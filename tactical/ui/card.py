@@ -33,6 +33,7 @@ from tactical.ui.layers import (
 )
 from tactical.ui.render import check_size, checked_png_path, save_png
 from tactical.ui.scene import SceneRenderer
+from tactical.ui.selection import band_name
 
 CARD_SIZE = (1400, 900)
 PANEL_WIDTH = 500
@@ -286,12 +287,6 @@ def _draw_header(surface: pygame.Surface, view: CardView, fonts: Fonts) -> None:
     right = f"{map_title} · {view.system.title}"
     fitted = fonts.fit(right, 12, surface.get_width() - 2 * GAP) or ""
     text(surface, fonts, fitted, (GAP, HEADER - 3), 12, palette.TEXT_DIM, "bottomleft")
-
-
-def band_name(name: str) -> str:
-    """A range band as a player names it: a numbered band is "band 3", a named one stays
-    "short"."""
-    return f"band {name}" if name.isdigit() else name
 
 
 def card_lines(view: CardView) -> list[tuple[str, str]]:

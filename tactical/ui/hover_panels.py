@@ -17,6 +17,7 @@ from pygame_gui.elements import UITextBox
 from tactical.model import GameState, Unit
 from tactical.rules.measuring import PairReport
 from tactical.rules.status import UnitStatus, words
+from tactical.ui.selection import band_name
 from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 CARD_WIDTH = 340
@@ -88,7 +89,8 @@ def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None 
             "LOS clear"
             if report.los
             else "LOS blocked by " + escape(", ".join(names.get(t, t) for t in report.blocked_by)),
-            f'range {report.distance:.2f}": {escape(report.range_band or "out of range")}',
+            f'range {report.distance:.2f}": '
+            + escape(band_name(report.range_band) if report.range_band else "out of range"),
             "<i>K: adjudication card (PNG)</i>",
         ]
     )

@@ -26,7 +26,7 @@ import pygame
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts
-from tactical.ui.selection import RangeRing
+from tactical.ui.selection import RangeRing, band_name
 
 RING_LABEL_SIZE = 11
 RING_LABEL_GAP = 2  # pixels between a ring and its label, inside it
@@ -42,9 +42,13 @@ class RingLabel:
 
 
 def ring_label_text(ring: RangeRing) -> str:
-    """A ring's label: its band's name and distance in inches ("Short 12\"")."""
+    """A ring's label: its band's name and distance in inches ("Short 12\""); a band named
+    by a bare number by `band_name`, its distance after a colon ("band 2: 24\"", not
+    "2 24\"": two numbers in a row)."""
     distance = ring.distance
     inches = str(round(distance)) if abs(distance - round(distance)) < 1e-6 else f"{distance:.1f}"
+    if ring.name.isdigit():
+        return f'{band_name(ring.name)}: {inches}"'
     return f'{ring.name} {inches}"'
 
 
