@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from tactical.session.adjust import is_adjustment
 from tactical.session.game import Game, Step
 from tactical.session.log_words import label_words
 
@@ -142,8 +143,14 @@ def start_lines(game: Game) -> list[str]:
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
     said = step.words
-    if note or step.is_pass or said.startswith((f"{step.side}:", f"{step.side} ")):
-        lines = [f"#{step.number} {note or said}"]  # a side's own action names it already
+    # a side's own action names it already; an adjustment ("adjust: ...") is nobody's go
+    if (
+        note
+        or step.is_pass
+        or is_adjustment(step.action)
+        or said.startswith((f"{step.side}:", f"{step.side} "))
+    ):
+        lines = [f"#{step.number} {note or said}"]
     else:
         lines = [f"#{step.number} {step.side}: {said}"]
     dice = dice_line(step, limit=6)

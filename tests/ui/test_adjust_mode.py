@@ -15,6 +15,7 @@ from tactical.session.adjust import ADJUST
 from tactical.session.autoplay import next_game
 from tactical.ui import palette
 from tactical.ui.app import App
+from tactical.ui.results import step_log_lines
 from tests.ui_events import (
     click,
     drag,
@@ -97,6 +98,8 @@ def test_f2_opens_adjust_mid_game_and_a_drag_is_a_step_that_keeps_the_go(app):
     )
     assert (session.game.position, session.side_to_act) == (position, side)
     assert app.view.status == step.title
+    # the log panel: the step's sentence, not "A: adjust: ..." (an adjustment is nobody's go)
+    assert step_log_lines(step) == [f"#{step.number} {step.title}"]
     key(app, pygame.K_z, mod=pygame.KMOD_CTRL)
     assert app.state.unit("ruler").x == ruler.x
     key(app, pygame.K_F2)
