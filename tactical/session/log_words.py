@@ -22,8 +22,9 @@ from tactical.rules.status import words
 # character nor a hyphen on either side
 _ID_EDGE = r"(?<![\w-]){}(?![\w-])"
 # an adjustment's action line: its parameters are code (op delete, x 12.5); the sentence of
-# its event, on the line after, says what changed in words (`session.adjust`)
-ADJUSTED = "adjusted the table by hand"
+# its event, on the line after, says what changed in words (`session.adjust`). No side
+# before it: an adjustment is nobody's go (whose go it is does not change)
+ADJUSTED = "Table adjusted by hand"
 
 
 def entry_line(
@@ -41,7 +42,7 @@ def entry_line(
         )
     if entry == "action":
         if values["kind"] == "adjust":  # what changed is its event's sentence, the next line
-            return f"{head} {values['side']}: {ADJUSTED} {_when(values)}"
+            return f"{head} {ADJUSTED} {_when(values)}"
         shown = dict(values["params"])
         actor = names.get(values["actor"], values["actor"])
         what = words(values["kind"])

@@ -50,7 +50,7 @@ def test_move_is_logged_in_words_and_keeps_the_go(mid_game):
     # the game log: the step in words (not its parameters), then what changed
     phase = mid_game.phase.name
     assert game_log(game).text().splitlines()[-2:] == [
-        f"#{step.number} {step.side}: adjusted the table by hand (turn {game.turn}, {phase})",
+        f"#{step.number} Table adjusted by hand (turn {game.turn}, {phase})",
         f"#{step.number}   {sentence}",
     ]
     # the JSON log keeps the action's own values
