@@ -98,8 +98,8 @@ def test_a_ring_label_slides_along_its_ring_off_a_name():
 
 def test_rings_too_close_for_their_labels_leave_out_those_that_would_overlap():
     """Nine rings an inch apart round a unit at 2 px/inch (Battlefleet Mars' bands,
-    zoomed far out): no two labels overlap (four did), none covers a name; the outer rings, with room
-    on them, keep theirs."""
+    zoomed far out): no two labels overlap (four did), none covers a name; the outer
+    rings, with room on them, keep theirs."""
     camera = Camera(2.0, (400.0, 300.0), (800, 600))
     rings = [
         RangeRing(f"R{k}", float(k + 1), shapely.Point(0, 0).buffer(k + 1.0).exterior)
