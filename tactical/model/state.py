@@ -34,13 +34,22 @@ class GameState:
 
     def unit(self, unit_id: str) -> Unit:
         """The unit with this id; KeyError if there is none."""
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+        found = self._units_by_id.get(unit_id)
+        if found is None:
+            raise KeyError(unit_id)
+        return found
 
     def has_unit(self, unit_id: str) -> bool:
-        return any(u.id == unit_id for u in self.units)
+        return unit_id in self._units_by_id
+
+    @cached_property
+    def _units_by_id(self) -> dict[str, Unit]:
+        """The units by id, the first of an id where a table lists it twice (the agents
+        ask a state hundreds of thousands of times a game whether a unit is on it)."""
+        found: dict[str, Unit] = {}
+        for unit in self.units:
+            found.setdefault(unit.id, unit)
+        return found
 
     def terrain_piece(self, terrain_id: str) -> Terrain:
         for piece in self.terrain:

@@ -30,7 +30,7 @@ REASONS = {
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     card = tracking.card(unit)
     value = float(max(1, card.points))
-    gone = any(record["id"] == unit.id for record in tracking.losses(state))
+    gone = unit.id in tracking.lost_ids(state)
     if gone or not state.has_unit(unit.id):
         return UnitCondition.gone(value)
     hull = max(1, card.hull_points)

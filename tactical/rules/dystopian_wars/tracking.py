@@ -136,6 +136,23 @@ def losses(state: GameState) -> tuple[Mapping[str, Any], ...]:
     return tuple(get(state, "losses", ()))
 
 
+_LOST_IDS: dict[int, tuple[object, frozenset[str]]] = {}
+
+
+def lost_ids(state: GameState) -> frozenset[str]:
+    """The ids of the models lost (`losses`), kept per rule state: a unit's condition asks
+    it for every unit of the table, many times a decision."""
+    records = get(state, "losses", ())
+    found = _LOST_IDS.get(id(records))
+    if found is not None and found[0] is records:
+        return found[1]
+    ids = frozenset(str(record["id"]) for record in records)
+    if len(_LOST_IDS) > 256:
+        _LOST_IDS.clear()
+    _LOST_IDS[id(records)] = (records, ids)
+    return ids
+
+
 def record_loss(state: GameState, unit: Unit, how: str) -> GameState:
     """A model destroyed / captured / lost: recorded (for VP and Field Orders)."""
     if any(r["id"] == unit.id for r in losses(state)):
