@@ -18,6 +18,7 @@ from tactical.io import default_map_path, load_map
 
 __all__ = ["add_parser", "default_map_path", "run"]
 from tactical.rules import registry
+from tactical.rules.conventions import band_name
 from tactical.rules.measuring import PairReport, PairReports, TableGeometry
 
 UNIT_MARKS = {"degrees": "°", "inches": '"'}
@@ -98,7 +99,7 @@ def _conventions_line(system) -> str:
 def _text(report: PairReport) -> str:
     arcs = ", ".join(report.arcs) or "in none of its arcs"
     los = "clear" if report.los else "blocked by " + ", ".join(report.blocked_by)
-    band = report.range_band or "out of range"
+    band = band_name(report.range_band) if report.range_band else "out of range"
     margins = "; ".join(
         f"{name} {m.value:+.2f}{UNIT_MARKS[m.unit]}"
         for name, m in report.arc_margins

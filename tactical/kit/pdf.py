@@ -33,6 +33,7 @@ from tactical.kit.content import (
     base_words,
 )
 from tactical.model import CircleBase, GameState, RectBase, Terrain
+from tactical.rules.conventions import band_name
 
 IN = 72.0  # points per inch
 MM = IN / 25.4
@@ -284,7 +285,9 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
             c.rect(x + (a - piece.start) * IN, y, (b - a) * IN, RULER_HEIGHT, stroke=0, fill=1)
             c.setFillColorRGB(0.25, 0.25, 0.25)
             c.setFont("Helvetica-Bold", 8)
-            c.drawCentredString(x + ((a + b) / 2 - piece.start) * IN, y + 0.12 * IN, name)
+            c.drawCentredString(
+                x + ((a + b) / 2 - piece.start) * IN, y + 0.12 * IN, band_name(name)
+            )
         previous = edge
     c.setFillColorRGB(*MARK_RULER)
     c.rect(x, top - STRIPE, length, STRIPE, stroke=0, fill=1)
@@ -311,7 +314,7 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
             c.setFont("Helvetica-Bold", 7)
             row = 1 - row if edge - last_label < 1.2 else 0  # close edges: labels alternate rows
             last_label = edge
-            c.drawCentredString(ex, y - 9 - 8 * row, f'{name} ends {edge:g}"')
+            c.drawCentredString(ex, y - 9 - 8 * row, f'{band_name(name)} ends {edge:g}"')
     c.setFont("Helvetica", 8)
     label = f"Ruler {piece.index}, piece {piece.piece} of {piece.pieces}: "
     label += f'{piece.start:g}" to {piece.end:g}"'

@@ -121,3 +121,9 @@ def bands_from_limits(
     if open_band is not None:
         bands.append(FiringBand(open_band, low, math.inf))
     return tuple(bands)
+
+
+def band_name(name: str) -> str:
+    """A range band as a player names it: one named by a bare number is "band 3" (a number
+    alone beside a distance reads as two numbers), a named one stays "short"."""
+    return f"band {name}" if name.isdigit() else name

@@ -18,6 +18,7 @@ import pygame
 import shapely
 
 from tactical.geometry.arcs import arc_region
+from tactical.rules.conventions import band_name
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
 from tactical.ui.card_view import ArcCall, CardView, card_view, margin_text
@@ -33,7 +34,6 @@ from tactical.ui.layers import (
 )
 from tactical.ui.render import check_size, checked_png_path, save_png
 from tactical.ui.scene import SceneRenderer
-from tactical.ui.selection import band_name
 
 CARD_SIZE = (1400, 900)
 PANEL_WIDTH = 500

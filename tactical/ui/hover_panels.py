@@ -15,9 +15,9 @@ import pygame_gui
 from pygame_gui.elements import UITextBox
 
 from tactical.model import GameState, Unit
+from tactical.rules.conventions import band_name
 from tactical.rules.measuring import PairReport
 from tactical.rules.status import UnitStatus, words
-from tactical.ui.selection import band_name
 from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
 CARD_WIDTH = 340

@@ -23,10 +23,11 @@ from dataclasses import dataclass
 import numpy as np
 import pygame
 
+from tactical.rules.conventions import band_name
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts
-from tactical.ui.selection import RangeRing, band_name
+from tactical.ui.selection import RangeRing
 
 RING_LABEL_SIZE = 11
 RING_LABEL_GAP = 2  # pixels between a ring and its label, inside it

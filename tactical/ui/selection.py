@@ -45,12 +45,6 @@ class RangeRing:
     outline: BaseGeometry
 
 
-def band_name(name: str) -> str:
-    """A range band as a player names it: one named by a bare number is "band 3" (a number
-    alone beside a distance reads as two numbers), a named one stays "short"."""
-    return f"band {name}" if name.isdigit() else name
-
-
 @dataclass(frozen=True)
 class SightLine:
     """Line of sight from the selected unit's centre to another unit's centre."""

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tactical.cli import main
-from tactical.io.paths import default_map_path
+from tactical.io.paths import builtin_map, default_map_path
 
 PAIR_KEYS = {
     "from",
@@ -180,3 +180,9 @@ def test_check_does_not_import_pygame():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_band_named_by_a_bare_number_reads_as_a_band(capsys):
+    """Heavy Combat's bands are 1, 2, 3 (T001.2): 'range 32.00" = band 3', not '= 3'."""
+    assert main(["check", str(builtin_map("heavy-combat")), "--unit", "enterprise"]) == 0
+    assert 'range 32.00" = band 3;' in capsys.readouterr().out

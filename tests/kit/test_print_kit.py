@@ -277,3 +277,12 @@ def test_an_unwritable_folder_is_a_user_error(tmp_path, monkeypatch):
         assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o700)
+
+
+def test_bands_named_by_a_bare_number_read_as_bands_on_the_ruler(tmp_path):
+    """Heavy Combat's range bands are named 1, 2, 3 (T001.2): the ruler reads "band 2" in
+    its stripe and 'band 2 ends 24"' at its edge, not '2 ends 24"' (two numbers)."""
+    pdf = write_kit(kit_for_map(str(builtin_map("heavy-combat"))), tmp_path / "kit.pdf")
+    text = kit_text(pdf)
+    assert 'band 1 ends 12"' in text and 'band 2 ends 24"' in text
+    assert ' 2 ends 24"' not in text.replace('band 2 ends 24"', "")
