@@ -212,7 +212,14 @@ class TableView:
             pygame.draw.line(surface, tint or (255, 255, 255), start, end, 2)
             middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2 + lift)
             label = f'{witness.distance:.2f}"'
-            text(surface, fonts, label, (round(middle[0]), round(middle[1])), 14, palette.TEXT)
+            # on a plate: the distance pointed at stays readable over the range rings'
+            # lines and labels of the selected unit it is drawn across
+            rendered = fonts.render(label, 14, palette.TEXT)
+            rect = rendered.get_rect(center=(round(middle[0]), round(middle[1])))
+            plate = pygame.Surface(rect.inflate(6, 2).size, pygame.SRCALPHA)
+            plate.fill(palette.LEGEND_PANEL)
+            surface.blit(plate, rect.inflate(6, 2))
+            surface.blit(rendered, rect)
 
     def draw_ruler(self, surface: pygame.Surface, view: ViewState) -> None:
         ruler: Ruler | None = view.ruler

@@ -12,11 +12,12 @@ import numpy as np
 import pygame
 import pytest
 import shapely
-from ui_events import settle
+from ui_events import move, screen, settle
 from ui_play_driver import select_on_table
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
+from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
 from tactical.session.history import History
 from tactical.ui.app import App
@@ -117,3 +118,29 @@ def test_rings_too_close_for_their_labels_leave_out_those_that_would_overlap():
     for index, label in enumerate(labels):
         assert not label.rect.colliderect(name)
         assert label.rect.collidelist([other.rect for other in labels[index + 1 :]]) == -1
+
+
+def test_the_distance_pointed_at_stands_on_a_plate_over_the_rings():
+    """With a unit selected and another pointed at, the witness distance ("32.00\\"")
+    is drawn on a dark plate, so the selected unit's ring lines and labels it crosses do
+    not run through its figures: the plate's corner pixels are the plate, not a ring."""
+    game = Session.new(load_map(builtin_map("heavy-combat")), 3).game
+    app = App(game.state, SIZE, headless=True, session=Session(History((game,), 0)))
+    settle(app, 1)
+    select_on_table(app, "enterprise")
+    kronos = app.state.unit("kronos")
+    move(app, screen(app, kronos.x, kronos.y))
+    settle(app, 2)
+    app.frame()
+    report = TableGeometry.of(app.state).pair("enterprise", "kronos")
+    witness = report.witness
+    camera = app.view.camera
+    start, end = camera.to_screen(*witness.start), camera.to_screen(*witness.end)
+    middle = (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2 + 12))
+    label = app.table.renderer.fonts.render(f'{witness.distance:.2f}"', 14, (255, 255, 255))
+    rect = label.get_rect(center=middle).inflate(6, 2)
+    surface = app.screen
+    corners = [rect.topleft, (rect.right - 1, rect.top), (rect.left, rect.bottom - 1)]
+    for corner in corners:
+        r, g, b, *_ = surface.get_at(corner)
+        assert max(r, g, b) < 60, (corner, (r, g, b))  # the dark plate, not a light line
