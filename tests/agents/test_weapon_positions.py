@@ -12,8 +12,10 @@ import pytest
 from tactical.agents import GreedyPlayer, hints, mirrored
 from tactical.agents.evaluation import APPROACH_WEIGHT, EXPOSURE_WEIGHT, Position
 from tactical.agents.players import MOVE_THRESHOLD
+from tactical.geometry.arcs_spec import OMNI, Sector
 from tactical.geometry.shapes import Pose
 from tactical.io import builtin_map, load_map
+from tactical.rules.conventions import WeaponReach, bands_from_limits
 from tactical.session.game import Game
 
 
@@ -98,3 +100,37 @@ def test_the_greedy_player_moves_cortex_vessels_into_reach():
         assert not moved
     finally:
         hints.unregister("cortex-space")
+
+
+def test_each_weapon_counts_by_its_own_arc_band_sight_and_the_inches_it_has_to_close(
+    monkeypatch,
+):
+    """`_by_weapons`, sum by sum: a fore-arc gun with a near band to 6" and a far one to 18"
+    and an all-round gun to 10". The mean over the two of each one's band weight (1 in its
+    nearest band, `FAR_BAND` 0.5 in its farthest; a band's outer edge is its own) where
+    the target is in its arc and in sight, and of 1 - the inches left to close over the
+    diagonal (1 in range); no weapons, nothing either way."""
+    game = colonial_mirror()
+    position = Position(game, GreedyPlayer(1).material(game))
+    fore = Sector("fore", 315.0, 45.0)
+    guns = WeaponReach("guns", (fore,), bands_from_limits([("near", 6.0), ("far", 18.0)], None))
+    turret = WeaponReach("turret", (OMNI,), bands_from_limits([("only", 10.0)], None))
+    monkeypatch.setattr(position, "_weapon_reaches", lambda unit: (guns, turret))
+    unit = game.state.unit("galactica")
+    d = position.diagonal
+    ahead, abeam = frozenset({"fore"}), frozenset({"starboard"})
+    assert position._by_weapons(unit, 0.0, ahead, True) == pytest.approx((1.0, 1.0))
+    assert position._by_weapons(unit, 6.0, ahead, True) == pytest.approx((1.0, 1.0))
+    assert position._by_weapons(unit, 10.5, ahead, True) == pytest.approx(
+        (0.5 / 2, (1.0 + 1.0 - 0.5 / d) / 2)
+    )
+    assert position._by_weapons(unit, 12.0, abeam, True) == pytest.approx(
+        (0.0, (1.0 + 1.0 - 2.0 / d) / 2)  # the gun cannot bear: in range all the same
+    )
+    assert position._by_weapons(unit, 8.0, abeam, True) == pytest.approx((1.0 / 2, 1.0))
+    assert position._by_weapons(unit, 8.0, ahead, False) == pytest.approx((0.0, 1.0))
+    assert position._by_weapons(unit, 30.0, ahead, True) == pytest.approx(
+        (0.0, ((1.0 - 12.0 / d) + (1.0 - 20.0 / d)) / 2)
+    )
+    monkeypatch.setattr(position, "_weapon_reaches", lambda unit: ())
+    assert position._by_weapons(unit, 8.0, ahead, True) == (0.0, 0.0)
