@@ -557,7 +557,8 @@ class GreedyPlayer(Player):
         gain = after.score - before.score
         words = (
             f"holds {round(100 * after.holds)}% of the enemy in arc and range, "
-            f"in reach of {round(100 * after.held_by)}% (gain {signed(gain, '')})"
+            f"in reach of {round(100 * after.held_by)}% of it: a positional gain of "
+            f"{signed(gain, '')} points"
         )
         contact, state = plan.collision, game.state
         if (

@@ -6,6 +6,7 @@ nothing, a vessel moves on the table, GEO003.7)."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -88,6 +89,7 @@ def test_the_greedy_player_moves_cortex_vessels_into_reach():
         if decision.action.kind == "move":
             moved.add(decision.action.actor)
             assert "holds " in decision.why and "% of the enemy in arc and range" in decision.why
+            assert re.search(r"of it: a positional gain of \+\d+\.\d points", decision.why)
         game = decision.after
     assert {"galactica", "mirror-galactica"} <= moved
     try:
