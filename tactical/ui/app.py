@@ -654,6 +654,12 @@ class App(WindowFiles):
         """Draw one frame of the table, the mode's overlays and the widgets; returns it."""
         surface = self.screen
         state = self.state
+        if self.view.hovered is not None and not state.has_unit(self.view.hovered):
+            # the unit pointed at is gone (deleted by hand, undone): so is its card
+            self.view = replace(self.view, hovered=None)
+            self.play.hover(None)
+        if self.view.hovered is None and self.card.box.visible:
+            self.card.hide()  # (it stayed up until the pointer moved)
         if self.view.mode == "setup":
             state = self.setup.preview_state(state)
         elif self.view.mode == "adjust":

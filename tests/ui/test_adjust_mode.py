@@ -291,3 +291,19 @@ def test_a_frigate_deleted_in_adjust_mode_closes_the_numbers_on_the_table():
     texts = {unit_id: text for unit_id, _, _, text in labels}
     assert texts["attacker-1"] == "Attacker Class Frigate 1"
     assert texts["attacker-3"] == "Attacker Class Frigate 2"
+
+
+def test_the_card_of_a_unit_deleted_under_the_pointer_goes_with_it():
+    """Adjust mode: the pointer on a frigate shows its card; Delete takes the frigate off
+    the table, and its card with it at the next frame, the pointer still where it was."""
+    app = App(load_map(builtin_map("dystopian-wars")), SIZE, headless=True)
+    key(app, pygame.K_F2)
+    frigate = app.state.unit("attacker-2")
+    click(app, screen(app, frigate.x, frigate.y))
+    settle(app)
+    assert app.view.hovered == "attacker-2" and app.card.box.visible
+    key(app, pygame.K_DELETE)
+    settle(app)
+    app.frame()
+    assert app.view.hovered is None
+    assert not app.card.box.visible
