@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from tactical.io import default_map_path, load_map
@@ -61,9 +61,10 @@ def run(args: argparse.Namespace) -> int:
         f"{len(state.terrain)} terrain pieces"
     )
     print(_conventions_line(system))
+    units, terrain = state.shown_names, state.shown_terrain_names
     for block in blocks:
         for report in block:
-            print(_text(report))
+            print(_text(report, units, terrain))
     return 0
 
 
@@ -96,9 +97,12 @@ def _conventions_line(system) -> str:
     return f"  ({measured}; in an arc by {'its centre' if c.arc_test == 'centre' else 'any part'})"
 
 
-def _text(report: PairReport) -> str:
+def _text(report: PairReport, units: Mapping[str, str], terrain: Mapping[str, str]) -> str:
+    """One pair in words, its units and terrain by the names a player reads (the JSON
+    keeps the ids)."""
     arcs = ", ".join(report.arcs) or "in none of its arcs"
-    los = "clear" if report.los else "blocked by " + ", ".join(report.blocked_by)
+    blockers = ", ".join(terrain.get(piece, piece) for piece in report.blocked_by)
+    los = "clear" if report.los else "blocked by " + blockers
     band = band_name(report.range_band) if report.range_band else "out of range"
     margins = "; ".join(
         f"{name} {m.value:+.2f}{UNIT_MARKS[m.unit]}"
@@ -106,7 +110,8 @@ def _text(report: PairReport) -> str:
         if m.value not in (float("inf"), float("-inf"))
     )
     line = (
-        f'{report.source} → {report.target}: centre {report.centre_distance:.2f}", '
+        f"{units.get(report.source, report.source)} → {units.get(report.target, report.target)}: "
+        f'centre {report.centre_distance:.2f}", '
         f'edge {report.edge_distance:.2f}", bearing {report.bearing:.1f}° '
         f'({report.centre_arc}); arcs: {arcs}; LOS {los}; range {report.distance:.2f}" = {band}'
     )

@@ -128,9 +128,19 @@ def test_unit_filter_lists_its_row(capsys, small_map):
 
 
 def test_text_output_names_every_pair(capsys, small_map):
+    """Units and terrain by the names a player reads: unnamed here, a unit by its id and
+    the fog by its kind in words ("Obstructing terrain"), never the id "fog"."""
     assert main(["check", str(small_map)]) == 0
     text = capsys.readouterr().out
-    assert "a → b" in text and "fog" in text
+    assert "a → b" in text and "blocked by Obstructing terrain" in text
+    assert "fog" not in text
+
+
+def test_text_output_reads_units_and_terrain_by_name(capsys):
+    assert main(["check", str(builtin_map("heavy-combat")), "--unit", "enterprise"]) == 0
+    assert "USS Enterprise (Fed CA) → IKS Kronos (Klingon HC): centre 32.00" in (
+        capsys.readouterr().out
+    )
 
 
 @pytest.mark.parametrize(
