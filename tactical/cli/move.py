@@ -27,6 +27,7 @@ import sys
 
 from tactical.errors import UserError
 from tactical.io import load_map
+from tactical.model import GameState
 from tactical.session.movement import MovePlan, plan_move
 
 
@@ -79,15 +80,18 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(plan.as_dict(state), ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(summary(plan) + "\n")
+        sys.stdout.write(summary(plan, state) + "\n")
     return 0
 
 
-def summary(plan: MovePlan) -> str:
-    """A readable account of the plan."""
+def summary(plan: MovePlan, state: GameState) -> str:
+    """A readable account of the plan: units and terrain by the names a player reads (the
+    JSON keeps the ids)."""
     data = plan.as_dict()
+    units, terrain = state.shown_names, state.shown_terrain_names
+    name = units.get(plan.unit_id, plan.unit_id)
     lines = [
-        f"{plan.unit_id}: {data['path']} — {'legal' if plan.legal else 'ILLEGAL'}",
+        f"{name}: {data['path']} — {'legal' if plan.legal else 'ILLEGAL'}",
         f'  ends at x {data["x"]:.2f}", y {data["y"]:.2f}", heading {data["heading"]:.1f}° '
         f'after {data["distance"]:.2f}"',
     ]
@@ -96,9 +100,11 @@ def summary(plan: MovePlan) -> str:
         lines.append(f"  ✗ {violation.rule}{where}: {violation.message}")
     collision = data["collision"]
     if collision:
-        what = "rams unit" if collision["kind"] == "ram" else "collides with terrain"
+        ram = collision["kind"] == "ram"
+        what = "rams" if ram else "collides with"
+        hit = (units if ram else terrain).get(collision["id"], collision["id"])
         lines.append(
-            f"  stops: {what} {collision['id']} during {collision['token']} at "
+            f"  stops: {what} {hit} during {collision['token']} at "
             f'x {collision["x"]:.2f}", y {collision["y"]:.2f}", heading {collision["heading"]:.1f}°'
             " (R002.35)"
         )

@@ -149,3 +149,24 @@ def test_default_map_moves(capsys):
     data = run_json(capsys, "move", str(default_map_path()), "ruler", "F3 P45 F2")
     assert data["legal"] is True
     assert data["heading"] == 315.0
+
+
+def test_the_summary_names_the_unit_and_what_it_hits_as_the_play_screen_does(capsys, tmp_path):
+    """The text reads names, the JSON keeps ids: a named ship stopped by a named reef reads
+    'HMS Dauntless: F10 ...' and 'stops: collides with Dogger reef'; unnamed, the reef
+    reads by its kind in words ("Soft terrain"), never by its id."""
+    named = MAP.replace('id = "reef"\n', 'id = "reef"\nname = "Dogger reef"\n').replace(
+        'id = "hms"\n', 'id = "hms"\nname = "HMS Dauntless"\n'
+    )
+    path = tmp_path / "named.toml"
+    path.write_text(named)
+    assert main(["move", str(path), "hms", "F10"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("HMS Dauntless: F10 — ")
+    assert "stops: collides with Dogger reef during " in out
+    unnamed = tmp_path / "unnamed.toml"
+    unnamed.write_text(MAP)
+    assert main(["move", str(unnamed), "hms", "F10"]) == 0
+    out = capsys.readouterr().out
+    assert "stops: collides with Soft terrain during " in out and "reef" not in out
+    assert run_json(capsys, "move", str(path), "hms", "F10")["collision"]["id"] == "reef"
