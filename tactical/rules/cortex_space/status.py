@@ -29,6 +29,7 @@ from tactical.rules.status import (
     WeaponStatus,
     counted,
     player_words,
+    words,
 )
 
 
@@ -122,7 +123,157 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if outcome is not None and (outcome.get("wound") or outcome.get("stun")):
             said += f", {outcome.get('wound')} wound and {outcome.get('stun')} stun"
         return said
+    for tell in (_rolled, _missile_words, _collision_words, _station_words):
+        said = tell(before, action, events)
+        if said is not None:
+            return said
     return default_description(before, action, events)
+
+
+def _first(events: Sequence[Event], kind: str) -> Event | None:
+    return next((e for e in events if e.kind == kind), None)
+
+
+def _missile_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
+    """A missile lock, launch, out-flying or shooting-down in words (R003.38-R003.44):
+    "Cylon Raider 2 locks its missiles on Battlestar Galactica: 11 against 3, locked
+    (extraordinary)"; "... fires its missiles at ...: 1 turn to strike (4d2)"."""
+    actor = unit_name(before, action.actor)
+    weapon = action.params.get("weapon", "missiles")
+    target = action.params.get("target")
+    aimed = unit_name(before, str(target)) if target else "its target"
+    total = next((e.get("total") for e in events if e.kind == "total"), None)
+    if action.kind == "lock-missile":
+        outcome, reach = _first(events, "outcome"), _first(events, "range")
+        if outcome is None or total is None:
+            return None
+        against = f" against {reach.get('difficulty')}" if reach is not None else ""
+        result = str(outcome.get("result", ""))
+        locked = "locked" if outcome.get("locked") else "no lock"
+        extra = " (extraordinary)" if result == "extraordinary" and outcome.get("locked") else ""
+        return f"{actor} locks its {weapon} on {aimed}: {total}{against}, {locked}{extra}"
+    if action.kind == "fire-missile":
+        flight = _first(events, "flight")
+        if flight is None:
+            return None
+        turns = int(flight.get("turns") or 0)
+        when = f"{turns} turn{'s' if turns != 1 else ''} to strike" if turns else "strikes now"
+        return f"{actor} fires its {weapon} at {aimed}: {when} ({flight.get('damage')})"
+    if action.kind == "out-fly":
+        effort = _first(events, "complex-action")
+        if effort is None or total is None:
+            return None
+        if effort.get("reached"):
+            how = "out-flown"
+        else:
+            left = int(effort.get("turns_left") or 0)
+            how = f"{left} turn{'s' if left != 1 else ''} left to reach {effort.get('threshold')}"
+        return f"{actor} tries to out-fly a missile in flight: {total} ({how})"
+    if action.kind == "shoot-down":
+        outcome = _first(events, "outcome")
+        if outcome is None:
+            return None
+        hit = "shot down" if outcome.get("destroyed") else "missed"
+        return (
+            f"{actor}'s {weapon} at a missile in flight: {outcome.get('roll')} against "
+            f"{outcome.get('difficulty')}, {hit}"
+        )
+    return None
+
+
+def _collision_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
+    """Avoiding an obstacle (R003.15-R003.18): "Viper (Starbuck) tries to avoid Cylon
+    Raider 1: 12 against 15, a collision"."""
+    if action.kind != "avoid-collision":
+        return None
+    mine = next(
+        (e for e in events if e.kind == "collision-roll" and e.get("who") == action.actor), None
+    )
+    if mine is None:
+        return None
+    obstacle = action.params.get("obstacle")
+    if obstacle and before.has_unit(str(obstacle)):
+        what = unit_name(before, str(obstacle))
+    elif obstacle and obstacle != "random":
+        what = before.shown_terrain_names.get(str(obstacle), "an obstacle")
+    else:
+        what = "a random obstacle"
+    avoided = mine.get("avoided")
+    said = (
+        f"{unit_name(before, action.actor)} tries to avoid {what}: {mine.get('roll')} against "
+        f"{mine.get('difficulty')}, {'avoided' if avoided else 'a collision'}"
+    )
+    outcome = _first(events, "outcome")
+    lost = tuple(outcome.get("destroyed") or ()) if outcome is not None else ()
+    if lost:
+        said += "; destroyed: " + ", ".join(unit_name(before, str(u)) for u in lost)
+    return said
+
+
+# where a crew member stands, as a player says it ("Adama in command", "Hoshi at the helm")
+STATION_WORDS = {
+    "co": "in command",
+    "xo": "as XO",
+    "helm": "at the helm",
+    "pilot": "at the controls",
+    "dradis": "on DRADIS",
+    "comms": "on comms",
+    "tactical": "at tactical",
+}
+
+
+def _station_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
+    """A crew member's station action (R003.45-R003.58): "Battlestar Galactica, Hoshi at
+    the helm: evasive manoeuvre 2 against 11, failure; -2 steps on attack rolls; defense now 2"."""
+    declare = _first(events, "declare")
+    if declare is None or not declare.get("station"):
+        return None
+    total = next((e.get("total") for e in events if e.kind == "total"), None)
+    if total is None:
+        return None
+    crew, station = declare.get("crew"), str(declare.get("station"))
+    post = STATION_WORDS.get(station, f"at the {words(station)} station")
+    said = f"{unit_name(before, action.actor)}, {crew} {post}: {words(action.kind)} {total}"
+    result = _first(events, "station-result")
+    if result is not None:
+        said += f" against {result.get('difficulty')}, {words(str(result.get('result')))}"
+    lookup = _first(events, "lookup")
+    if lookup is not None:
+        steps = lookup.get("attack_steps", lookup.get("steps"))
+        if steps:
+            applies = " and ".join(map(str, lookup.get("applies") or ("attack",)))
+            plural = "s" if abs(int(steps)) != 1 else ""
+            said += f"; {int(steps):+d} step{plural} on {applies} rolls"
+    defense = _first(events, "defense-set")
+    if defense is not None:
+        said += f"; defense now {defense.get('value')}"
+    return said
+
+
+def _rolled(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
+    """An Initiative roll as "Battlestar Galactica rolls Initiative: 11" (base Cortex) and a
+    dogfight for the Advantage as "Viper (Apollo) dogfights Cylon Raider 2 for the
+    Advantage: 13 against 8; Viper (Apollo) has it, +2 steps (extraordinary)" (R003.10,
+    R003.14); None for anything else."""
+    totals = {str(e.get("who")): e.get("total") for e in events if e.kind == "total"}
+    actor = unit_name(before, action.actor)
+    if action.kind == "initiative" and action.actor in totals:
+        return f"{actor} rolls Initiative: {totals[action.actor]}"
+    opponent = action.params.get("opponent")
+    if action.kind != "advantage" or action.actor not in totals or opponent not in totals:
+        return None
+    said = (
+        f"{actor} dogfights {unit_name(before, str(opponent))} for the Advantage: "
+        f"{totals[action.actor]} against {totals[opponent]}"
+    )
+    won = next((e for e in events if e.kind == "advantage"), None)
+    holder = won.get("holder") if won is not None else None
+    if not holder:
+        return f"{said}; no one has it"
+    steps = int(won.get("steps") or 1)
+    how = " (extraordinary)" if won.get("extraordinary") else ""
+    plural = "s" if steps != 1 else ""
+    return f"{said}; {unit_name(before, str(holder))} has it, +{steps} step{plural}{how}"
 
 
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
