@@ -146,12 +146,34 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if spent
         else ""
     )
-    params = ", ".join(f"{words(k)} {plain_value(v)}" for k, v in action.params.items())
-    return (
-        f"{actor} declares {action.kind.replace('_', ' ')}"
-        + (f": {params}" if params else "")
-        + tail
-    )
+    # the power a declaration spends is in the tail: not said twice
+    said = _declared(before, action, skip=("power",) if spent else ())
+    return f"{actor} declares {action.kind.replace('_', ' ')}{said}{tail}"
+
+
+def _declared(before: GameState, action: Action, skip: tuple[str, ...] = ()) -> str:
+    """A declaration's fields in words: "photon 1 at IKS Kronos (Klingon HC), general
+    mode"; a unit by its name, never its id."""
+    params = {k: v for k, v in action.params.items() if k not in skip}
+    if not params:
+        return ""
+
+    def shown(value: object) -> str:
+        if isinstance(value, str) and before.has_unit(value):
+            return unit_name(before, value)
+        return words(value) if isinstance(value, str) else str(plain_value(value))
+
+    head = []
+    if "weapon" in params:
+        head.append(shown(params.pop("weapon")))
+    if "target" in params:
+        target = f"at {shown(params.pop('target'))}"
+        head = [" ".join([*head, target])]
+    rest = [
+        f"{shown(v)} {words(k)}" if k == "mode" else f"{words(k)} {shown(v)}"
+        for k, v in params.items()
+    ]
+    return ": " + ", ".join([*head, *rest])
 
 
 def _shots(events: Sequence[Event]) -> list[list[Event]]:
