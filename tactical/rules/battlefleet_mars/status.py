@@ -173,7 +173,12 @@ def _laser_words(events: Sequence[Event]) -> str:
     needed = next((e.get("needed") for e in events if e.kind == "threshold"), None)
     roll = next((e.get("roll") for e in events if e.kind == "to-hit"), None)
     outcome = next((e for e in events if e.kind == "outcome"), None)
-    need = f"rolled {roll}, needed {needed} or more" if needed is not None else ""
+    if needed is None:
+        need = ""
+    elif int(needed) <= 0:  # R000.5: N = 0, no roll can miss
+        need = f"rolled {roll}, any roll hits"
+    else:
+        need = f"rolled {roll}, needed {needed} or more"
     if outcome is None or outcome.get("result") == "miss":
         return f"miss ({need})" if need else "miss"
     result = outcome.get("result")

@@ -275,3 +275,27 @@ def test_every_offered_choice_applies_over_two_stand_in_turns():
     assert refused == []
     assert kinds == {"purchase", "pass", "launch", "attack"}
     assert applied > 300
+
+
+def test_R000_5_a_laser_no_roll_can_miss_reads_any_roll_hits():
+    """N = 0 (R000.5): every roll hits, so the words say so rather than "needed 0 or
+    more"; a real threshold is said as it is."""
+    from tactical.io import builtin_map, load_map
+    from tactical.model import FrozenMap
+    from tactical.rules.base import Action, Event
+    from tactical.rules.battlefleet_mars.status import describe
+
+    state = load_map(builtin_map("battlefleet-mars"))
+    attacker, target = state.units[0].id, state.units[-1].id
+    action = Action("attack", attacker, FrozenMap(weapon="laser", target=target))
+
+    def said(needed: int) -> str:
+        events = (
+            Event.of("threshold", "R000.5", needed=needed),
+            Event.of("to-hit", "R000.5", roll=7),
+            Event.of("outcome", "R000.6", result="L3"),
+        )
+        return describe(state, action, events)
+
+    assert said(0).endswith(": hit (rolled 7, any roll hits), result L3")
+    assert said(5).endswith(": hit (rolled 7, needed 5 or more), result L3")
