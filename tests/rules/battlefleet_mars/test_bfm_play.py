@@ -15,10 +15,11 @@ from offers import refusals_over_two_turns
 
 from tactical.dice import ScriptedDice, SeededDice
 from tactical.errors import UserError
-from tactical.io import load_map
+from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
-from tactical.rules.base import Action, ActionChoice, TurnPosition
+from tactical.rules.base import Action, ActionChoice, Event, TurnPosition
 from tactical.rules.battlefleet_mars import RULE_SYSTEM, play
+from tactical.rules.battlefleet_mars.status import describe
 from tactical.session.game import MOVE, Game
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -280,11 +281,6 @@ def test_every_offered_choice_applies_over_two_stand_in_turns():
 def test_R000_5_a_laser_no_roll_can_miss_reads_any_roll_hits():
     """N = 0 (R000.5): every roll hits, so the words say so rather than "needed 0 or
     more"; a real threshold is said as it is."""
-    from tactical.io import builtin_map, load_map
-    from tactical.model import FrozenMap
-    from tactical.rules.base import Action, Event
-    from tactical.rules.battlefleet_mars.status import describe
-
     state = load_map(builtin_map("battlefleet-mars"))
     attacker, target = state.units[0].id, state.units[-1].id
     action = Action("attack", attacker, FrozenMap(weapon="laser", target=target))
