@@ -80,6 +80,7 @@ class Hints:
 
 NONE = Hints()
 _registered: dict[str, Hints] = {}
+_declared: dict[int, tuple[Mapping[str, Any], Hints]] = {}  # by the declaring mapping
 
 
 def register(rules_id: str, hints: Hints) -> None:
@@ -97,7 +98,14 @@ def get(rules_id: str, system: Any = None) -> Hints:
     if found is not None:
         return found
     declared = getattr(system, "agent_hints", None)
-    return declared_hints(declared) if isinstance(declared, Mapping) else NONE
+    if not isinstance(declared, Mapping):
+        return NONE
+    # read once per declaration: the players ask for the hints at every candidate
+    kept = _declared.get(id(declared))
+    if kept is None or kept[0] is not declared:
+        kept = (declared, declared_hints(declared))
+        _declared[id(declared)] = kept
+    return kept[1]
 
 
 def declared_hints(declared: Mapping[str, Any]) -> Hints:

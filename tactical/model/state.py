@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from tactical.model.board import Board
 from tactical.model.frozen import FrozenMap
-from tactical.model.units import Terrain, Unit, terrain_names
+from tactical.model.units import Terrain, Unit, numbered_names, terrain_names
 
 
 @dataclass(frozen=True)
@@ -100,20 +99,8 @@ class GameState:
         unit's own name is skipped; a name already ending in a number takes its own in
         brackets, "Ship 1 (2)", not "Ship 1 2"); its id when it has no name."""
         roster = self._full_roster()
-        shared = Counter(name for _, name in roster if name)
-        seen: Counter[str] = Counter()
-        names = {}
-        for unit_id, name in roster:
-            if not name:
-                names[unit_id] = unit_id
-            elif shared[name] > 1:
-                seen[name] += 1
-                while _numbered(name, seen[name]) in shared:  # another unit's own name
-                    seen[name] += 1
-                names[unit_id] = _numbered(name, seen[name])
-            else:
-                names[unit_id] = name
-        return names
+        names = numbered_names([(unit_id, name) for unit_id, name in roster if name])
+        return {unit_id: names.get(unit_id, unit_id) for unit_id, _ in roster}
 
     @cached_property
     def shown_terrain_names(self) -> dict[str, str]:
@@ -138,9 +125,3 @@ class GameState:
         for unit in self.units:
             seen.setdefault(unit.side, None)
         return tuple(seen)
-
-
-def _numbered(name: str, number: int) -> str:
-    """`name` with its number among the units sharing it: after a space, or in brackets
-    where the name itself ends in a digit (two numbers in a row read as one)."""
-    return f"{name} ({number})" if name[-1:].isdigit() else f"{name} {number}"

@@ -110,23 +110,34 @@ def terrain_kind_words(kind: str) -> str:
 def terrain_names(pieces: Sequence[Terrain]) -> dict[str, str]:
     """Each piece's name as a player reads it, by id: its own name; without one, its kind in
     words ("Dense terrain"). Numbered in the map's order where two or more pieces share it
-    ("Asteroid 1", "Asteroid 2"; "Dense terrain 1", ...; a number that would read as
-    another piece's own name is skipped). Never its id: a map file may leave names out."""
-    words = {piece.id: piece.name or terrain_kind_words(piece.kind) for piece in pieces}
-    shared = Counter(words.values())
-    own = {piece.name for piece in pieces if piece.name}
+    ("Asteroid 1", "Asteroid 2"; "Dense terrain 1", ...: `numbered_names`). Never its id:
+    a map file may leave names out."""
+    return numbered_names(
+        [(piece.id, piece.name or terrain_kind_words(piece.kind)) for piece in pieces]
+    )
+
+
+def numbered_names(entries: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Each (id, name) as a player reads it, by id: a name one entry alone carries as it is;
+    those sharing one numbered in their order ("Frigate 1", "Frigate 2"), a number that
+    would read as another entry's own name skipped, and a name already ending in a digit
+    numbered in brackets ("Ship 1 (2)": two numbers in a row read as one)."""
+    shared = Counter(name for _, name in entries)
     seen: Counter[str] = Counter()
     names = {}
-    for piece in pieces:
-        word = words[piece.id]
-        if shared[word] == 1 and (piece.name or word not in own):
-            names[piece.id] = word
+    for entry_id, name in entries:
+        if shared[name] == 1:
+            names[entry_id] = name
             continue
-        seen[word] += 1
-        while f"{word} {seen[word]}" in own:
-            seen[word] += 1
-        names[piece.id] = f"{word} {seen[word]}"
+        seen[name] += 1
+        while _numbered(name, seen[name]) in shared:  # another entry's own name
+            seen[name] += 1
+        names[entry_id] = _numbered(name, seen[name])
     return names
+
+
+def _numbered(name: str, number: int) -> str:
+    return f"{name} ({number})" if name[-1:].isdigit() else f"{name} {number}"
 
 
 @dataclass(frozen=True)
