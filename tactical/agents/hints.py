@@ -10,8 +10,9 @@ hint is registered from above, e.g. by a front end or a balance lab:
 or declared by the rule system itself as plain data, without importing the agents: a
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
 `avoid_kinds`, `eager_kinds`, `eager_turns`, `eager_worth`, `playout_steps`,
-`playout_turn_end`, `weigh_passes`, `position_by_weapons`, `move_threshold` and
-`playout_moves`). A registered hint takes precedence.
+`playout_turn_end`, `weigh_passes`, `position_by_weapons`, `move_threshold`,
+`playout_moves`, `playout_expectations` and `weigh_preparations`). A registered hint
+takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -52,6 +53,17 @@ class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (k
   the greedy player does (default no: its quick player never moves on the table). For a
   system whose units move on the table only: play-outs in which nothing moved mistook
   where the fight would be.
+- `playout_expectations`: whether `search`'s play-outs count each attack rolled in them at
+  its exact expectation over the resolver's outcomes, the sampled dice only moving the
+  game on (default no: the material where the play-out ends). For a system whose single
+  rolls swing the material a long way (a battery of guns): a dozen play-outs' luck
+  otherwise hides what a choice before those rolls changed.
+- `weigh_preparations`: whether `search` also plays out the best preparation the greedy
+  player scored (a roll that changes no material now and aims at no unit: a crew's
+  station roll, a manoeuvre) against the attack the greedy player chose (default no).
+  For a system whose preparations lift or guard the rolls after them in the same turn:
+  the one-step look values them at nothing, so the greedy player makes them after its
+  attacks, when they lift nothing.
 """
 
 from __future__ import annotations
@@ -76,6 +88,8 @@ class Hints:
     position_by_weapons: bool = False
     move_threshold: float | None = None
     playout_moves: bool = False
+    playout_expectations: bool = False
+    weigh_preparations: bool = False
 
 
 NONE = Hints()
@@ -124,6 +138,8 @@ def declared_hints(declared: Mapping[str, Any]) -> Hints:
         weigh_passes=bool(declared.get("weigh_passes", False)),
         position_by_weapons=bool(declared.get("position_by_weapons", False)),
         playout_moves=bool(declared.get("playout_moves", False)),
+        playout_expectations=bool(declared.get("playout_expectations", False)),
+        weigh_preparations=bool(declared.get("weigh_preparations", False)),
         move_threshold=(
             float(declared["move_threshold"])
             if declared.get("move_threshold") is not None

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tactical.agents import hints
-from tactical.agents.evaluation import Material, sampled_value
+from tactical.agents.evaluation import Material, attack_effect, sampled_value
 from tactical.agents.players import Decision, GreedyPlayer, Player, Scored, signed
 from tactical.errors import UserError
 from tactical.rules.base import Action
@@ -174,22 +174,47 @@ class SearchPlayer(Player):
         favoured them over the attack the greedy player chose. Where the rule system
         hints that passing is a real choice (`hints.weigh_passes`), a pass within
         `CLOSE_CALL` is played out too, and counts only if its play-outs reach the end of
-        the turn (`decide`)."""
+        the turn (`decide`). Where it hints that preparations count
+        (`hints.weigh_preparations`), the best of them is played out too (`preparation`)."""
         ranked: list[Scored] = []
-        weigh_passes = hints.get(game.rules, game.system).weigh_passes
-        for scored in self.greedy.ranked(game):  # the best the rules accept
+        hint = hints.get(game.rules, game.system)
+        offered = self.greedy.ranked(game)  # the best the rules accept
+        for scored in offered:
             if len(ranked) >= self.budget.width:
                 break
             best = ranked[0].score if ranked else 0.0
             if ranked and scored.score < best - CLOSE_CALL:
                 break  # a clear call: the play-outs are for the close ones
             if ranked and scored.candidate.is_pass:
-                if not weigh_passes:
+                if not hint.weigh_passes:
                     continue  # passing: what it gives up lies past a short play-out
             elif ranked and 0 < best * CLOSE_SHARE > scored.score:
                 continue  # a step worth far less than the greedy choice's gain
             if self.try_apply(game, scored.candidate.action) is not None:
                 ranked.append(scored)
+        if ranked and hint.weigh_preparations:
+            ranked = self.with_preparation(game, ranked, offered)
+        return ranked
+
+    def with_preparation(
+        self, game: Game, ranked: list[Scored], offered: list[Scored]
+    ) -> list[Scored]:
+        """`ranked` with the best preparation the greedy player scored (`preparation`) in
+        its last place, unless one is there already. Its worth lies in the rolls after it
+        (a crew's station roll lifts the next attack; a manoeuvre sets the ship's
+        defense), which the one-step look values at nothing: the greedy player makes it
+        after its attacks, when it lifts nothing, and the play-outs weigh it only where
+        it is a contender."""
+        now = self.greedy.material(game).value(game.state, game.side_to_act)
+        for scored in offered:
+            if not preparation(scored, now):
+                continue
+            if any(s.candidate.action == scored.candidate.action for s in ranked):
+                return ranked
+            if self.try_apply(game, scored.candidate.action) is None:
+                continue
+            kept = ranked[: self.budget.width - 1] if len(ranked) >= self.budget.width else ranked
+            return [*kept, scored]
         return ranked
 
     def play_out(
@@ -203,23 +228,31 @@ class SearchPlayer(Player):
         """The material for `side` right after `action` (its own dice as sampled) and after
         the play-out's further steps (`reach`: how many, and whether it stops where the
         turn ends; None: the budget's `reach` in this rule system), and whether the
-        play-out saw the turn (or the game) end; None when the rules refuse it."""
+        play-out saw the turn (or the game) end; None when the rules refuse it. Where the
+        rule system hints it (`hints.playout_expectations`), the value at the end adds up
+        what each later step is expected to change (`expected_change`) rather than what
+        its dice did."""
+        hint = hints.get(game.rules, game.system)
         if reach is None:
-            reach = self.budget.reach(hints.get(game.rules, game.system))
+            reach = self.budget.reach(hint)
         try:
             game = game.apply(action)
         except UserError:
             return None
         first = material.value(game.state, side)
+        value = first
         turn = game.turn
         steps, turn_end = reach
-        moving = hints.get(game.rules, game.system).playout_moves
-        rollout = self.moving_rollout if moving else self.rollout
+        rollout = self.moving_rollout if hint.playout_moves else self.rollout
         for _ in range(steps):
             if game.over or (turn_end and game.turn != turn):
                 break
+            before = game
             game = rollout.decide(game).after
-        return first, material.value(game.state, side), game.over or game.turn != turn
+            if hint.playout_expectations:
+                value += expected_change(before, game, material, side)
+        last = value if hint.playout_expectations else material.value(game.state, side)
+        return first, last, game.over or game.turn != turn
 
     @staticmethod
     def anchor(game: Game, scored: Scored, material: Material, side: str) -> float | None:
@@ -235,6 +268,33 @@ class SearchPlayer(Player):
         except UserError:
             return None
         return effect.expected if rolls_now else None
+
+
+def preparation(scored: Scored, now: float) -> bool:
+    """Whether a scored candidate prepares (`SearchPlayer.with_preparation`): it rolls
+    dice (a sampled or an enumerated effect), changes no material now (`now`: the
+    material before it) and aims at no unit; not a pass, not a move."""
+    candidate, effect = scored.candidate, scored.effect
+    if candidate.is_pass or candidate.is_move or candidate.target is not None or effect is None:
+        return False
+    rolls = not effect.exact or effect.outcomes > 1
+    return rolls and abs(effect.expected - now) <= 1e-9
+
+
+def expected_change(before: Game, after: Game, material: Material, side: str) -> float:
+    """What one step of a play-out (`before` to `after`) changed in `side`'s material: an
+    attack rolled at that step at its exact expectation over its resolver's outcomes
+    (`attack_effect`, on the state it was declared in: its sampled dice only move the
+    game on), anything else as its dice fell. A control variate at every step: the same
+    mean, without the luck of a battery of guns hiding what a choice before it
+    changed."""
+    now = material.value(before.state, side)
+    step = after.steps[-1]
+    if step.rolls:
+        effect = attack_effect(before, step.action, material, side, complete=False)
+        if effect is not None:
+            return effect.expected - now
+    return material.value(after.state, side) - now
 
 
 def estimate(anchor: float | None, played: tuple[float, float] | None) -> float | None:

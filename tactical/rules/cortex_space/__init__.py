@@ -79,9 +79,18 @@ class CortexSpace(RuleSystem):
     # battlestar's railguns capital range), so a place is valued by where each weapon
     # reaches; and the rules move nothing (a vessel moves on the table), so a table move
     # is made for a small gain too: without both, the agents never closed to gun range;
-    # and search's play-outs move the vessels too
+    # search's play-outs move the vessels too, count each attack in them at its exact
+    # expectation (a battery of railguns swings the material further than what a choice
+    # changes), and weigh a crew's preparation (a station roll lifts the next attack)
+    # against the attack the greedy player would make first (docs/agents.md)
     agent_hints = FrozenMap(
-        {"position_by_weapons": True, "move_threshold": 0.005, "playout_moves": True}
+        {
+            "position_by_weapons": True,
+            "move_threshold": 0.005,
+            "playout_moves": True,
+            "playout_expectations": True,
+            "weigh_preparations": True,
+        }
     )
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
