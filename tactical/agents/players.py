@@ -396,15 +396,13 @@ class GreedyPlayer(Player):
             later = attack_effect(game, action, material, game.side_to_act, **self.attack_budget)
             if later is not None:
                 gained = later.expected - now
-                how = (
-                    f"exact odds over {later.outcomes} outcomes"
-                    if later.exact
-                    else f"{later.outcomes} sample rolls"
+                how = how_found(later.outcomes, later.exact)
+                worth = (
+                    f"expected material gain {signed(gained)}"
+                    if abs(gained) > 1e-9
+                    else "no material change"  # (a missile lock: its worth comes later)
                 )
-                why = (
-                    f"{aimed(title, game, candidate.target)}: expected material gain "
-                    f"{signed(gained)} when it is rolled ({how})"
-                )
+                why = f"{aimed(title, game, candidate.target)}: {worth} when it is rolled ({how})"
                 score += LATER_WEIGHT * gained
                 return Scored(
                     candidate, score, why, effect=effect, gain=gain, where=where, later=True
@@ -490,7 +488,7 @@ class GreedyPlayer(Player):
     ) -> str:
         path = f" {action.params['path']}" if "path" in action.params else ""
         if abs(delta) > 1e-9:
-            how = f"exact odds over {outcomes} outcomes" if exact else f"{outcomes} sample rolls"
+            how = how_found(outcomes, exact)
             head = f"{title}{path}: expected material gain {signed(delta)} ({how})"
         else:
             head = f"{title}{path}"
@@ -577,6 +575,14 @@ def aimed(title: str, game: Game, target: str) -> str:
     ("Cylon Raider 2: fire missiles at Battlestar Galactica")."""
     at = f" at {unit_name(game.state, target)}"
     return title if at in title else title + at
+
+
+def how_found(outcomes: int, exact: bool) -> str:
+    """How an expected effect was found, as a why says it: "exact odds over 12 outcomes",
+    "exact odds over 1 outcome", "8 sample rolls"."""
+    if exact:
+        return f"exact odds over {outcomes} outcome{'' if outcomes == 1 else 's'}"
+    return f"{outcomes} sample roll{'' if outcomes == 1 else 's'}"
 
 
 def signed(share: float, unit: str = "%") -> str:

@@ -161,7 +161,8 @@ class SearchPlayer(Player):
         gain = mean - material.value(game.state, side)
         why = (
             f"{head} | search: expected material gain {signed(gain)} over "
-            f"{len(means[best])} play-outs ({played} for {len(ranked)} choices, the same "
+            f"{len(means[best])} play-out{'' if len(means[best]) == 1 else 's'} ({played} for "
+            f"{len(ranked)} choices, the same "
             f"dice for each), {how}"
         )
         return Decision(after.steps[-1].action, why, after, mean)
