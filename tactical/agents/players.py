@@ -579,9 +579,14 @@ def aimed(title: str, game: Game, target: str) -> str:
 
 def how_found(outcomes: int, exact: bool) -> str:
     """How an expected effect was found, as a why says it: "exact odds over 12 outcomes",
-    "exact odds over 1 outcome", "8 sample rolls"."""
+    "8 sample rolls"; exact over one outcome (every roll leaves the same material: a
+    missile lock, a result whose dice were rolled before): "the same whatever the dice"."""
     if exact:
-        return f"exact odds over {outcomes} outcome{'' if outcomes == 1 else 's'}"
+        return (
+            "the same whatever the dice"
+            if outcomes == 1
+            else f"exact odds over {outcomes} outcomes"
+        )
     return f"{outcomes} sample roll{'' if outcomes == 1 else 's'}"
 
 

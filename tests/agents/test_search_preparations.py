@@ -146,9 +146,9 @@ def test_a_play_outs_end_value_adds_the_expected_changes_of_its_steps(expectatio
         assert last == material.value(end.state, side)
 
 
-def test_a_missile_lock_reads_as_no_material_change_and_counts_are_singular_at_one():
+def test_a_missile_lock_reads_as_no_material_change_whatever_the_dice():
     """A lock takes no strength when it is rolled (R003.38: the missile flies later): the
-    why says so rather than "+0.0%", and one outcome is "1 outcome"."""
+    why says so rather than "+0.0% (exact odds over 1 outcomes)"."""
     game = battlestar_at_fire()
     greedy = GreedyPlayer(3)
     material = greedy.material(game)
@@ -157,8 +157,9 @@ def test_a_missile_lock_reads_as_no_material_change_and_counts_are_singular_at_o
     effect = expected_value(game, offered.candidate.action, material, side)
     assert effect.exact  # (the greedy player enumerates the best few so)
     lock = greedy.judged(game, offered.candidate, effect, material.value(game.state, side), 0, "")
-    assert "no material change when it is rolled (exact odds over 1 outcome)" in lock.why
+    assert "no material change when it is rolled (the same whatever the dice)" in lock.why
     assert "+0.0%" not in lock.why
     assert how_found(12, True) == "exact odds over 12 outcomes"
+    assert how_found(1, True) == "the same whatever the dice"
     assert how_found(1, False) == "1 sample roll"
     assert how_found(8, False) == "8 sample rolls"
