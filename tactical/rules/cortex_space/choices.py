@@ -353,7 +353,7 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
                 ActionChoice(
                     "out-fly",
                     unit.id,
-                    f"{unit_name(state, unit.id)}: out-fly {entry['id']}",
+                    f"{unit_name(state, unit.id)}: out-fly {missile_words(state, entry)}",
                     (missile,),
                     "R003.41",
                 )
@@ -364,12 +364,23 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
                 ActionChoice(
                     "distract",
                     unit.id,
-                    f"{unit_name(state, unit.id)}: distract {entry['id']}",
+                    f"{unit_name(state, unit.id)}: distract {missile_words(state, entry)}",
                     (missile, _pick_field("decoy", decoys)),
                     "R003.42",
                 )
             )
     return choices
+
+
+def missile_words(state: GameState, entry) -> str:
+    """A missile in flight as a player names it (R003.39): its launcher, its number and when
+    it strikes: "Cylon Basestar's missile 1 (strikes next turn)"."""
+    owner = str(entry["owner"])
+    launcher = f"{unit_name(state, owner)}'s" if state.has_unit(owner) else "a lost ship's"
+    number = str(entry["id"]).rsplit("-", 1)[-1]
+    turns = int(entry["turns_left"])
+    when = "strikes next turn" if turns <= 1 else f"strikes in {turns} turns"
+    return f"{launcher} missile {number} ({when})"
 
 
 def _collision_choices(

@@ -66,3 +66,23 @@ def test_R003_a_station_roll_names_the_post_and_the_steps_it_gives(first_words):
     assert "Battlestar Galactica, Adama in command: station roll 9 against 11, failure" in said
     assert any(s.endswith("success; +1 step on helm and attack rolls") for s in said), said
     assert not any(" at the co" in s for s in said)
+
+
+def test_R003_41_a_missile_to_out_fly_is_named_by_its_launcher_and_when_it_strikes():
+    """R003.39 / R003.41: "Battlestar Galactica: out-fly Cylon Raider 2's missile 1 (strikes
+    next turn)", not the missile's id ("out-fly missile-1")."""
+    game = Game.new(load_map(builtin_map("cortex-space")), 0)
+    player = GreedyPlayer(1)
+    titles: list[str] = []
+    while not game.over and game.step_number < 300 and not titles:
+        offered = game.system.actions(game.state, game.position, game.side_to_act)
+        titles = [c.title for c in offered if c.kind in ("out-fly", "distract")]
+        game = player.decide(game).after
+    assert titles, "no missile came at a vessel in 300 steps"
+    for title in titles:
+        assert "missile-" not in title
+        assert re.fullmatch(
+            r"[A-Za-z() ]+: (out-fly|distract) Cylon Raider \d's missile \d+ "
+            r"\(strikes (next turn|in \d turns)\)",
+            title,
+        ), title
