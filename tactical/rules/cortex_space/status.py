@@ -123,7 +123,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if outcome is not None and (outcome.get("wound") or outcome.get("stun")):
             said += f", {outcome.get('wound')} wound and {outcome.get('stun')} stun"
         return said
-    for tell in (_rolled, _missile_words, _collision_words, _station_words):
+    for tell in (_rolled, _missile_words, _collision_words, _strafe_words, _station_words):
         said = tell(before, action, events)
         if said is not None:
             return said
@@ -203,6 +203,39 @@ def _collision_words(before: GameState, action: Action, events: Sequence[Event])
         f"{unit_name(before, action.actor)} tries to avoid {what}: {mine.get('roll')} against "
         f"{mine.get('difficulty')}, {'avoided' if avoided else 'a collision'}"
     )
+    outcome = _first(events, "outcome")
+    lost = tuple(outcome.get("destroyed") or ()) if outcome is not None else ()
+    if lost:
+        said += "; destroyed: " + ", ".join(unit_name(before, str(u)) for u in lost)
+    return said
+
+
+def _strafe_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
+    """A strafing run (R003.21-R003.24): "Cylon Raider 2 strafes Cylon Basestar: 11 against
+    15 to close, a collision: the run is aborted"; "...: 16 against 15 to close, no
+    collision; the run 12 against 11, success: only Cylon Basestar's point defense can
+    attack it this turn"."""
+    if action.kind != "strafe":
+        return None
+    mine = next(
+        (e for e in events if e.kind == "collision-roll" and e.get("who") == action.actor), None
+    )
+    target = action.params.get("target")
+    aimed = unit_name(before, str(target)) if target else "its target"
+    said = f"{unit_name(before, action.actor)} strafes {aimed}"
+    if mine is not None and mine.get("roll") is not None:
+        said += f": {mine.get('roll')} against {mine.get('difficulty')} to close"
+    run = _first(events, "strafing-run")
+    if run is None:
+        said += ", a collision: the run is aborted"
+    else:
+        said += (
+            f", no collision; the run {run.get('roll')} against {run.get('difficulty')}, "
+            f"{words(str(run.get('result')))}"
+        )
+        outcome = _first(events, "outcome")
+        if outcome is not None and outcome.get("only_point_defense"):
+            said += f": only {aimed}'s point defense can attack it this turn"
     outcome = _first(events, "outcome")
     lost = tuple(outcome.get("destroyed") or ()) if outcome is not None else ()
     if lost:

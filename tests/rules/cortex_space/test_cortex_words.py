@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tactical.agents import GreedyPlayer
+from tactical.agents import GreedyPlayer, mirrored
 from tactical.io import builtin_map, load_map
 from tactical.session.game import Game
 
@@ -86,3 +86,23 @@ def test_R003_41_a_missile_to_out_fly_is_named_by_its_launcher_and_when_it_strik
             r"\(strikes (next turn|in \d turns)\)",
             title,
         ), title
+
+
+def test_R003_22_a_strafing_run_reads_as_a_sentence_not_its_fields():
+    """R003.21-R003.24: "Cylon Raider 2 strafes Cylon Basestar (mirror): 5 against 15 to
+    close, a collision: the run is aborted", never "strafe: result collided, aborted yes"."""
+    base = load_map(builtin_map("cortex-space"))
+    game = Game.new(mirrored(base, base.sides[1]), 3)  # two Cylon fleets, in reach at once
+    player = GreedyPlayer(3)
+    said = []
+    while not game.over and game.step_number < 200 and not said:
+        game = player.decide(game).after
+        if game.steps[-1].action.kind == "strafe":
+            said.append(game.steps[-1].words)
+    assert said, "no strafing run in 200 steps"
+    assert re.match(
+        r"^Cylon Raider \d strafes Cylon Basestar( \(mirror\))?: \d+ against \d+ to close, "
+        r"(a collision: the run is aborted|no collision; the run \d+ against \d+, \w+)",
+        said[0],
+    ), said[0]
+    assert "result" not in said[0] and "aborted yes" not in said[0]
