@@ -11,8 +11,8 @@ or declared by the rule system itself as plain data, without importing the agent
 class attribute `agent_hints = {"eager_kinds": ("close",), "eager_turns": 3}` (keys
 `avoid_kinds`, `eager_kinds`, `eager_turns`, `eager_worth`, `playout_steps`,
 `playout_turn_end`, `weigh_passes`, `position_by_weapons`, `move_threshold`,
-`playout_moves`, `playout_expectations` and `weigh_preparations`). A registered hint
-takes precedence.
+`playout_moves`, `playout_expectations`, `weigh_preparations` and `overturn_errors`). A
+registered hint takes precedence.
 
 - `unit_value(unit)`: a unit's value, instead of the strength the rule system's
   `unit_condition` gives (which is also what its game-end score counts).
@@ -64,6 +64,12 @@ takes precedence.
   For a system whose preparations lift or guard the rolls after them in the same turn:
   the one-step look values them at nothing, so the greedy player makes them after its
   attacks, when they lift nothing.
+- `overturn_errors`: how many standard errors of its paired play-out gains a candidate's
+  mean gain must clear, besides the margin, to replace the greedy player's choice
+  (default 1: noise of a few play-outs alone does not overturn the exact one-step look).
+  0 for a system whose one-step look misses much of what its choices are worth (its
+  preparations): there the play-outs' mean is the better judge, and a dozen play-outs'
+  spread kept most of their finds out.
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ class Hints:
     playout_moves: bool = False
     playout_expectations: bool = False
     weigh_preparations: bool = False
+    overturn_errors: float = 1.0
 
 
 NONE = Hints()
@@ -140,6 +147,7 @@ def declared_hints(declared: Mapping[str, Any]) -> Hints:
         playout_moves=bool(declared.get("playout_moves", False)),
         playout_expectations=bool(declared.get("playout_expectations", False)),
         weigh_preparations=bool(declared.get("weigh_preparations", False)),
+        overturn_errors=float(declared.get("overturn_errors", 1.0)),
         move_threshold=(
             float(declared["move_threshold"])
             if declared.get("move_threshold") is not None

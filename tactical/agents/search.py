@@ -14,7 +14,8 @@ one of each choice first, scored on one sampled roll; a rules move on its first 
 path), and valued by the material count, the candidate's own roll replaced by its exact
 expectation (a control variate: what a play-out adds is the consequences). A candidate
 replaces the greedy player's own choice when its mean paired gain exceeds its own
-standard error and a margin: `TIE_MARGIN` where the two were tied (within `TIE`: the
+standard error (or as many of them as the rule system's `hints.overturn_errors` says) and
+a margin: `TIE_MARGIN` where the two were tied (within `TIE`: the
 one-step look cannot tell them apart), else `SEARCH_MARGIN` (flat Monte Carlo over the
 chance outcomes). Its budget is a number of play-outs (deterministic) and a time limit
 per decision (default 1 s), whichever ends first.
@@ -115,7 +116,8 @@ class SearchPlayer(Player):
         start = self.clock()
         rounds = max(1, self.budget.playouts // len(ranked))
         anchors = [self.anchor(game, scored, material, side) for scored in ranked]
-        reach = self.budget.reach(hints.get(game.rules, game.system))
+        hint = hints.get(game.rules, game.system)
+        reach = self.budget.reach(hint)
         cut_short: set[int] = set()  # passes one of whose play-outs stopped before the turn's end
         for _ in range(rounds):
             if self.budget.seconds is not None and self.clock() - start > self.budget.seconds:
@@ -143,7 +145,8 @@ class SearchPlayer(Player):
             return Decision(after.steps[-1].action, why, after, chosen.score)
         gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
         best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
-        if not beats_one_step(diffs[best], tied=ranked[best].score >= ranked[0].score - TIE):
+        tied = ranked[best].score >= ranked[0].score - TIE
+        if not beats_one_step(diffs[best], tied=tied, errors=hint.overturn_errors):
             best = 0
         chosen = ranked[best]
         mean = sum(means[best]) / len(means[best])
@@ -310,28 +313,30 @@ def estimate(anchor: float | None, played: tuple[float, float] | None) -> float 
     return last if anchor is None else anchor + last - first
 
 
-def beats_one_step(diffs: list[float], *, tied: bool) -> bool:
+def beats_one_step(diffs: list[float], *, tied: bool, errors: float = 1.0) -> bool:
     """Whether a candidate's paired gains over the greedy player's choice make it the
     choice (`clearly_better`): by a small margin where the one-step look broke a tie by
-    the seed alone, by `SEARCH_MARGIN` where it scored the candidate lower."""
+    the seed alone, by `SEARCH_MARGIN` where it scored the candidate lower; `errors`: the
+    rule system's `hints.overturn_errors`."""
     if tied:
-        return clearly_better(diffs, margin=TIE_MARGIN)
-    return clearly_better(diffs)
+        return clearly_better(diffs, margin=TIE_MARGIN, errors=errors)
+    return clearly_better(diffs, errors=errors)
 
 
-def clearly_better(diffs: list[float], margin: float = SEARCH_MARGIN) -> bool:
+def clearly_better(diffs: list[float], margin: float = SEARCH_MARGIN, errors: float = 1.0) -> bool:
     """Whether paired gains over the one-step choice say it is beaten: a mean gain above
-    `margin` and above its own standard error (noise of a few play-outs alone does not
-    overturn the exact one-step look). A single play-out has no spread to weigh its gain
-    against: it never does (on screen, where a round of long play-outs can fill the
-    second a decision is given, search then keeps the greedy choice)."""
+    `margin` and above `errors` times its own standard error (by default one: noise of a
+    few play-outs alone does not overturn the exact one-step look). A single play-out has
+    no spread to weigh its gain against: it never does (on screen, where a round of long
+    play-outs can fill the second a decision is given, search then keeps the greedy
+    choice)."""
     if len(diffs) < 2:
         return False
     mean = sum(diffs) / len(diffs)
     if mean <= margin:
         return False
     variance = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
-    return mean > math.sqrt(variance / len(diffs))
+    return mean > errors * math.sqrt(variance / len(diffs))
 
 
 def reseeded(game: Game, seed: int) -> Game:

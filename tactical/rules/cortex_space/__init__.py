@@ -82,7 +82,10 @@ class CortexSpace(RuleSystem):
     # search's play-outs move the vessels too, count each attack in them at its exact
     # expectation (a battery of railguns swings the material further than what a choice
     # changes), and weigh a crew's preparation (a station roll lifts the next attack)
-    # against the attack the greedy player would make first (docs/agents.md)
+    # against the attack the greedy player would make first, and a choice whose play-outs
+    # gain more on the mean replaces the greedy one, however they spread (the one-step
+    # look values every preparation at nothing: its choice is no exact anchor to keep)
+    # (docs/agents.md)
     agent_hints = FrozenMap(
         {
             "position_by_weapons": True,
@@ -90,6 +93,7 @@ class CortexSpace(RuleSystem):
             "playout_moves": True,
             "playout_expectations": True,
             "weigh_preparations": True,
+            "overturn_errors": 0.0,
         }
     )
 
