@@ -351,6 +351,20 @@ def test_search_switches_only_for_a_gain_above_the_margin_and_its_standard_error
     assert not clearly_better([0.2, -0.15, 0.01])  # mean 0.02, standard error 0.10
 
 
+def test_search_weighs_the_spread_of_its_gains_as_the_rule_system_hints():
+    """`hints.overturn_errors`: the standard errors a mean gain must clear besides the
+    margin. None: the mean alone decides, above the margin; more: a surer gain."""
+    spread = [0.2, -0.15, 0.01]  # mean 0.02, standard error 0.10
+    assert clearly_better(spread, errors=0.0)
+    assert clearly_better(spread, errors=0.19) and not clearly_better(spread, errors=0.21)
+    assert not clearly_better([SEARCH_MARGIN, SEARCH_MARGIN], errors=0.0)  # the margin stays
+    assert not clearly_better([0.5], errors=0.0)  # and a single play-out never overturns
+    assert clearly_better([0.03, 0.01, 0.02], errors=3.4)  # standard error 0.0058
+    assert not clearly_better([0.03, 0.01, 0.02], errors=3.5)
+    assert beats_one_step([0.008, -0.004], tied=True, errors=0.0)  # mean 0.002
+    assert not beats_one_step([0.008, -0.004], tied=False, errors=0.0)  # below SEARCH_MARGIN
+
+
 def test_search_breaks_the_one_step_looks_ties_by_the_better_mean():
     """Tied with greedy's choice (within `TIE`): a gain past `TIE_MARGIN` and its standard
     error wins; below it: past `SEARCH_MARGIN`. Rounding noise never switches."""

@@ -4,10 +4,12 @@ play-out's values unchecked)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from agent_scenarios import battle_at_combat, fire_phase
 
-from tactical.agents import Budget, GreedyPlayer, SearchPlayer
+from tactical.agents import Budget, GreedyPlayer, SearchPlayer, hints
 from tactical.agents.players import signed
 from tactical.agents.search import clearly_better, estimate, reseeded
 from tactical.session.game import Game
@@ -119,6 +121,27 @@ def test_search_chooses_by_the_mean_paired_gain_and_says_so(monkeypatch):
     decision = search.decide(game)
     assert decision.action == actions[0]
     assert "none of the others did better" in decision.why
+
+
+def test_search_overturns_on_the_mean_where_the_rule_system_hints_so(monkeypatch):
+    """`hints.overturn_errors` of 0: a mean gain above the margin replaces the greedy
+    choice however its play-outs spread (the same values the default keeps it for)."""
+    game = fire_phase()
+    search = SearchPlayer(4, Budget(playouts=9, seconds=None, width=3))
+    contenders = search.contenders(game)
+    actions = [s.candidate.action for s in contenders]
+    values = {0: [0.0, 0.0, 0.0], 1: [0.02, -0.02, 0.03], 2: [0.0, 0.01, -0.02]}
+    played = scripted(monkeypatch, search, actions, values)
+    assert search.decide(game).action == actions[0]  # mean 0.01, standard error 0.015
+    hints.register(game.rules, replace(hints.get(game.rules, game.system), overturn_errors=0))
+    try:
+        played.clear()
+        decision = search.decide(game)
+    finally:
+        hints.unregister(game.rules)
+    assert decision.action == actions[1]
+    assert decision.score == pytest.approx(0.01)
+    assert "+1.0% more than the one-step choice" in decision.why
 
 
 def test_search_gains_are_differences_from_the_greedy_choice_in_the_same_round(monkeypatch):

@@ -47,14 +47,16 @@ def restore_hints():
     hints.unregister(battlestar_at_fire().rules)
 
 
-def test_cortex_declares_expectation_play_outs_and_preparations_and_others_do_not():
+def test_cortex_declares_expectation_play_outs_preparations_and_mean_overturns_others_do_not():
     game = battlestar_at_fire()
     declared = hints.get(game.rules, game.system)
     assert declared.playout_expectations and declared.weigh_preparations
+    assert declared.overturn_errors == 0.0
     for rules in ("heavy-combat", "battlefleet-mars", "sw-d6-capital", "dystopian-wars"):
         other = Game.new(load_map(builtin_map(rules)), 0)
         found = hints.get(other.rules, other.system)
         assert not found.playout_expectations and not found.weigh_preparations, rules
+        assert found.overturn_errors == 1.0, rules
 
 
 def test_a_preparation_rolls_changes_no_material_and_aims_at_no_unit():
