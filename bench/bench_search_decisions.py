@@ -11,7 +11,7 @@ from 50% only just. This looks at the decisions instead.
   The game then goes on as search decides it.
 - `replay` judges overturn rules on those lines. For each decision, `--draws` times: as
   many rounds as a budget of play-outs gives (`playouts // contenders`, as search plays
-  them) are drawn at random and judged by search's own rule (`search.beats_one_step`,
+  them) are drawn at random and judged by search's own rule (`search.choose`,
   with the standard errors asked for); the other rounds tell what each contender is
   truly worth against the greedy choice. It reports how often the greedy choice was
   overturned, how often wrongly (the held-out rounds say the chosen one gains nothing),
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -39,7 +38,7 @@ from bench_agents import SEARCH, scenario
 
 from tactical.agents import Budget, SearchPlayer, hints, mirrored, play_game
 from tactical.agents.players import Scored
-from tactical.agents.search import TIE, beats_one_step, estimate, reseeded
+from tactical.agents.search import choose, estimate, reseeded
 from tactical.session.game import Game
 
 
@@ -116,13 +115,12 @@ def replay(decisions: list[dict], playouts: int, errors: float, draws: int) -> V
         if len(rows) < rounds + 2:
             continue  # nothing left over to judge by
         used += 1
-        tied = [score >= decision["scores"][0] - TIE for score in decision["scores"]]
         for _ in range(draws):
             order = list(range(len(rows)))
             dice.shuffle(order)
             sample = [rows[i] for i in order[:rounds]]
             held = [rows[i] for i in order[rounds:]]
-            chosen = choice(sample, count, tied, errors)
+            chosen = choice(sample, count, decision["scores"], errors)
             truth = mean_gain(held, chosen)
             judged += 1
             gain += truth
@@ -134,15 +132,11 @@ def replay(decisions: list[dict], playouts: int, errors: float, draws: int) -> V
     return Verdict(used, overturned / judged, wrongly / judged, gain / judged)
 
 
-def choice(sample: list[list], count: int, tied: list[bool], errors: float) -> int:
-    """The contender search chooses on `sample` (`SearchPlayer.decide`): the best mean
-    paired gain over the greedy choice (0), if it beats it."""
+def choice(sample: list[list], count: int, scores: list[float], errors: float) -> int:
+    """The contender search chooses on `sample` (`search.choose`, as `SearchPlayer.decide`
+    does): its paired gains over the greedy choice (0) in those rounds."""
     diffs = [[row[k] - row[0] for row in sample if row[k] is not None] for k in range(count)]
-    gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
-    best = max(range(count), key=lambda k: (gains[k], -k))
-    if best and beats_one_step(diffs[best], tied=tied[best], errors=errors):
-        return best
-    return 0
+    return choose(diffs, scores, errors)
 
 
 def mean_gain(rows: list[list], k: int) -> float:

@@ -143,11 +143,8 @@ class SearchPlayer(Player):
             after = game.apply(chosen.candidate.action)
             why = f"{chosen.why} | search: no play-out in time, the best by one look"
             return Decision(after.steps[-1].action, why, after, chosen.score)
-        gains = [sum(d) / len(d) if d else -math.inf for d in diffs]
-        best = max(range(len(ranked)), key=lambda k: (gains[k], -k))
-        tied = ranked[best].score >= ranked[0].score - TIE
-        if not beats_one_step(diffs[best], tied=tied, errors=hint.overturn_errors):
-            best = 0
+        gains = mean_gains(diffs)
+        best = choose(diffs, [scored.score for scored in ranked], hint.overturn_errors)
         chosen = ranked[best]
         mean = sum(means[best]) / len(means[best])
         after = game.apply(chosen.candidate.action)
@@ -311,6 +308,24 @@ def estimate(anchor: float | None, played: tuple[float, float] | None) -> float 
         return None
     first, last = played
     return last if anchor is None else anchor + last - first
+
+
+def mean_gains(diffs: list[list[float]]) -> list[float]:
+    """Each candidate's mean paired gain over the greedy choice (none played: -inf)."""
+    return [sum(d) / len(d) if d else -math.inf for d in diffs]
+
+
+def choose(diffs: list[list[float]], scores: list[float], errors: float = 1.0) -> int:
+    """The candidate search takes, by its paired gains over the greedy choice (index 0)
+    and the greedy player's `scores`: the best mean gain (the earlier of equals) where it
+    beats the greedy choice (`beats_one_step`, `errors`: `hints.overturn_errors`), else
+    the greedy choice."""
+    gains = mean_gains(diffs)
+    best = max(range(len(diffs)), key=lambda k: (gains[k], -k))
+    tied = scores[best] >= scores[0] - TIE
+    if best and beats_one_step(diffs[best], tied=tied, errors=errors):
+        return best
+    return 0
 
 
 def beats_one_step(diffs: list[float], *, tied: bool, errors: float = 1.0) -> bool:

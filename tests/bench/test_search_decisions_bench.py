@@ -41,8 +41,8 @@ def test_a_gain_of_nothing_is_taken_only_by_the_mean_and_then_wrongly():
 
 def test_search_chooses_the_best_mean_gain_in_the_draw_and_keeps_greedys_otherwise():
     sample = [[0.0, 0.01, 0.03], [0.0, 0.02, 0.01], [0.0, 0.0, 0.02]]
-    assert choice(sample, 3, [False] * 3, errors=0.0) == 2
-    assert choice(sample, 3, [False] * 3, errors=10.0) == 0
-    assert choice([[0.0, 0.004], [0.0, 0.004]], 2, [False, False], errors=0.0) == 0  # margin
-    assert choice([[0.0, 0.004], [0.0, 0.004]], 2, [False, True], errors=0.0) == 1  # a tie's
+    assert choice(sample, 3, [0.5, 0.4, 0.4], errors=0.0) == 2
+    assert choice(sample, 3, [0.5, 0.4, 0.4], errors=10.0) == 0
+    assert choice([[0.0, 0.004], [0.0, 0.004]], 2, [0.5, 0.4], errors=0.0) == 0  # margin
+    assert choice([[0.0, 0.004], [0.0, 0.004]], 2, [0.5, 0.5], errors=0.0) == 1  # a tie's
     assert mean_gain([[0.1, 0.3], [0.2, 0.2], [0.0, None]], 1) == pytest.approx(0.1)
