@@ -4,6 +4,7 @@ play-out's values unchecked)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import pytest
@@ -11,7 +12,15 @@ from agent_scenarios import battle_at_combat, fire_phase
 
 from tactical.agents import Budget, GreedyPlayer, SearchPlayer, hints
 from tactical.agents.players import signed
-from tactical.agents.search import clearly_better, estimate, reseeded
+from tactical.agents.search import (
+    TIE,
+    beats_one_step,
+    choose,
+    clearly_better,
+    estimate,
+    mean_gains,
+    reseeded,
+)
 from tactical.session.game import Game
 
 
@@ -23,6 +32,61 @@ def test_a_gain_counts_only_above_its_standard_error_with_the_sample_variance():
     # [0, 0, 3]: mean 1.0 and standard error exactly 1.0: not above it
     assert not clearly_better([0.0, 0.0, 3.0], margin=0.5)
     assert not clearly_better([0.0, 0.3, 3.0], margin=1.1)  # not above the margin
+
+
+def test_a_gain_needs_two_play_outs_and_a_mean_strictly_above_the_margin():
+    """One play-out has no spread: never a gain, however large. Two are enough. A mean
+    equal to the margin is not above it, even with no spread at all."""
+    assert not clearly_better([5.0])
+    assert not clearly_better([])
+    assert clearly_better([1.0, 1.2])
+    assert not clearly_better([0.5, 0.5], margin=0.5)
+    assert clearly_better([0.5, 0.5], margin=0.4)
+
+
+def test_the_mean_gains_of_candidates_none_played_rank_last():
+    assert mean_gains([[1.0, 2.0], [], [-3.0]]) == [1.5, -math.inf, -3.0]
+
+
+# a gain of 1.1 a standard error of 0.954 (above one error, under two), and a small sure one
+# between the two margins (TIE_MARGIN 0.001 < 0.0033 < SEARCH_MARGIN 0.005)
+WIDE = [0.0, 0.3, 3.0]
+SMALL = [0.003, 0.003, 0.004]
+
+
+def test_beating_the_one_step_look_clears_its_margin_and_the_hinted_errors():
+    """Scored lower by the one-step look (not tied): a gain must clear SEARCH_MARGIN and
+    `errors` standard errors, one by default; tied: only the small TIE_MARGIN."""
+    assert beats_one_step(WIDE, tied=False)
+    assert beats_one_step(WIDE, tied=False, errors=1.0)
+    assert not beats_one_step(WIDE, tied=False, errors=2.0)
+    assert not beats_one_step(WIDE, tied=True, errors=2.0)
+    assert not beats_one_step(SMALL, tied=False)
+    assert beats_one_step(SMALL, tied=True)
+    assert not beats_one_step([0.0, 0.0, 0.0], tied=True)
+
+
+def test_search_chooses_the_best_mean_gain_that_beats_the_greedy_choice():
+    """Index 0 is the greedy choice, its own gains nothing. The best mean gain wins where
+    it beats the one-step look (one standard error by default); equal gains go to the
+    earlier candidate; otherwise the greedy choice stays."""
+    greedy = [0.0, 0.0, 0.0]
+    assert choose([greedy, WIDE], [0.5, 0.4]) == 1
+    assert choose([greedy, WIDE], [0.5, 0.4], errors=2.0) == 0
+    assert choose([greedy, [0.1, 0.2, 0.3], WIDE], [0.5, 0.4, 0.4]) == 2  # mean 1.1 > 0.2
+    assert choose([greedy, WIDE, list(WIDE)], [0.5, 0.4, 0.4]) == 1
+    assert choose([greedy, [-1.0, -1.0]], [0.5, 0.5]) == 0
+
+
+def test_search_weighs_a_small_gain_only_where_the_one_step_look_was_tied():
+    """Tied: the best candidate scored within TIE of the greedy choice (the greedy
+    choice's score, not another candidate's), the limit itself within it."""
+    greedy = [0.0, 0.0, 0.0]
+    assert choose([greedy, SMALL], [0.5, 0.5]) == 1
+    assert choose([greedy, SMALL], [TIE, 0.0]) == 1  # exactly TIE lower: still tied
+    assert choose([greedy, SMALL], [0.5, 0.49]) == 0
+    assert choose([greedy, [0.0] * 3, SMALL], [0.5, 0.45, 0.45]) == 0
+    assert choose([greedy, [0.0] * 3, SMALL], [0.5, 0.45, 0.5]) == 2
 
 
 def test_a_play_outs_value_replaces_the_candidates_own_roll_by_its_expectation():
@@ -38,6 +102,8 @@ def test_a_reseeded_game_keeps_its_position_and_history_with_other_dice():
     assert other.seed == 12345 != game.seed
     assert other.steps == game.steps and other.state == game.state
     assert other.step_number == game.step_number and other.turn == game.turn
+    assert other.initial == game.initial and other.sides == game.sides
+    assert other.position == game.position
 
 
 @pytest.mark.parametrize("steps", [0, 40])
