@@ -130,14 +130,21 @@ def test_run_then_replay_a_game_into_a_save_that_plays_it_again(tmp_path, capsys
 
 def test_ctrl_c_stops_the_run_cleanly_and_it_resumes(tmp_path):
     """SIGINT to the whole process group, as a terminal's Ctrl+C sends it: exit 130, the
-    games finished are kept, no traceback; the same command then plays only the rest."""
+    games finished are kept, no traceback; the same command then plays only the rest.
+    The run starts with Ctrl+C's default handling, as from a terminal: a suite started in
+    the background of a script ignores SIGINT, and a child would inherit that."""
     db = tmp_path / "results.sqlite"
     command = [
         sys.executable, "-m", "tactical", "lab", "run", DUEL, "--games", "12",
         "--set", "turn_limit=2", "--workers", "2", "--db", str(db), "--quiet",
     ]  # fmt: skip
     process = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_default_ctrl_c,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -156,6 +163,10 @@ def test_ctrl_c_stops_the_run_cleanly_and_it_resumes(tmp_path):
     assert f"12 of 12 games done ({12 - stopped} played now" in again.stdout
     rows = _rows(db)
     assert sorted(r[1] for r in rows) == list(range(12))
+
+
+def _default_ctrl_c():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _count(db):
