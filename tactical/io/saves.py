@@ -2,12 +2,20 @@
 
 A save holds what is needed to rebuild a game by replaying it, nothing more:
 
-    {"format": "tactical-save", "version": 1,
+    {"format": "tactical-save", "version": 2,
      "rules": id, "seed": n,
      "map": {...the map document of io.maps.map_document, as in a map file...},
+     "defaults": {...the rule system's option defaults the map leaves to it...},
      "rule_state": {...}          (only when the starting map had any),
      "cursor": k,                 (the step shown: 0..len(actions))
      "actions": [{"kind", "actor", "params": {...}, "rolls": [results...]}]}
+
+`defaults` records the rule system's defaults for every option the map leaves out
+(version 2), so a game plays again by the readings it was played under after a later
+version changes a default: a recorded default that differs from today's is made
+explicit on loading. A version 1 save recorded none: an option added since to revise a
+reading is absent from it and is read with the value that plays the earlier reading
+(`Field.before`, `rules.schema.earlier_readings`).
 
 `rolls` are the results the step's dice gave when it was played; whoever
 replays the save (`tactical.session.saving`) checks them. Everything is
@@ -23,7 +31,7 @@ import json
 import os
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +43,22 @@ from tactical.io.limits import MAX_DEPTH, nesting_problem
 from tactical.io.maps import MapError, loads_map, map_document
 from tactical.model import FrozenMap, GameState, freeze, thaw
 from tactical.rules import registry
+from tactical.rules.schema import earlier_readings
 
 SAVE_FORMAT = "tactical-save"
-SAVE_VERSION = 1
-SAVE_KEYS = ("format", "version", "rules", "seed", "map", "rule_state", "cursor", "actions")
+SAVE_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # 1: before saves recorded the options in force
+SAVE_KEYS = (
+    "format",
+    "version",
+    "rules",
+    "seed",
+    "map",
+    "defaults",
+    "rule_state",
+    "cursor",
+    "actions",
+)
 ACTION_KEYS = ("kind", "actor", "params", "rolls")
 
 _MAP_CACHE_SIZE = 8
@@ -119,6 +139,7 @@ def save_document_head(saved: SavedGame) -> dict[str, Any]:
         "version": SAVE_VERSION,
         "rules": saved.rules,
         "seed": saved.seed,
+        "defaults": default_options(saved.initial),
     }
     if saved.initial.rule_state:
         head["rule_state"] = thaw(saved.initial.rule_state)
@@ -143,6 +164,36 @@ def _map_text(state: GameState) -> str:
         _MAP_TEXT.pop(next(iter(_MAP_TEXT)))
     _MAP_TEXT[id(state)] = (weakref.ref(state), text)
     return text
+
+
+def default_options(state: GameState) -> dict[str, Any]:
+    """The rule system's defaults in force for the options the map leaves out: what a
+    save records beside the map, so that it plays by the same readings after a later
+    version changes a default."""
+    in_force = registry.get(state.rules).options({})
+    return {key: value for key, value in in_force.items() if key not in state.options}
+
+
+def played_readings(state: GameState, defaults: Mapping[str, Any] | None) -> GameState:
+    """`state` with the options it was played under. `defaults` are the defaults a save
+    recorded (version 2): the ones that differ from today's are made explicit. A save
+    without them (version 1) was made before any reading was revised: every revised
+    option it does not name gets the value that plays the earlier reading
+    (`Field.before`)."""
+    system = registry.get(state.rules)
+    if defaults is None:
+        options = earlier_readings(system.option_fields, state.options)
+    else:
+        today = system.options({})
+        options = dict(state.options)
+        options.update(
+            (key, value)
+            for key, value in defaults.items()
+            if key not in options and today.get(key) != value
+        )
+    if options == dict(state.options):
+        return state
+    return replace(state, options=freeze(options))
 
 
 def write_save(saved: SavedGame, path: str | os.PathLike[str]) -> None:
@@ -204,8 +255,13 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
     if document.get("format") != SAVE_FORMAT:
         raise SaveError(source, "format", f"{SAVE_FORMAT!r} (this is not a tactical saved game)")
     version = document.get("version")
-    if isinstance(version, bool) or not isinstance(version, int) or version != SAVE_VERSION:
-        raise SaveError(source, "version", f"{SAVE_VERSION} (this save has version {version!r})")
+    if (
+        isinstance(version, bool)
+        or not isinstance(version, int)
+        or version not in READABLE_VERSIONS
+    ):
+        readable = " or ".join(str(v) for v in READABLE_VERSIONS)
+        raise SaveError(source, "version", f"{readable} (this save has version {version!r})")
     rules = _required(document, source, "rules")
     if not isinstance(rules, str):
         raise SaveError(source, "rules", "a rule-system id (a string)")
@@ -220,7 +276,9 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
     seed = _required(document, source, "seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SaveError(source, "seed", "a whole number >= 0")
-    initial = _map(document, source, rules)
+    initial = played_readings(
+        _map(document, source, rules), _defaults(document, source, rules, version)
+    )
     actions_value = _required(document, source, "actions")
     if not isinstance(actions_value, list):
         raise SaveError(source, "actions", "an array of actions")
@@ -258,6 +316,24 @@ def _map(document: Mapping[str, Any], source: str, rules: str) -> GameState:
     if rule_state:
         state = state.with_rule_state(**freeze(rule_state))
     return state
+
+
+def _defaults(
+    document: Mapping[str, Any], source: str, rules: str, version: int
+) -> Mapping[str, Any] | None:
+    """The option defaults a version 2 save recorded, checked as the map's options are;
+    None for a version 1 save, which recorded none."""
+    if version == 1:
+        if "defaults" in document:
+            raise SaveError(source, "defaults", "no defaults in a version 1 save")
+        return None
+    value = _required(document, source, "defaults")
+    if not isinstance(value, dict):
+        raise SaveError(source, "defaults", "an object of option values")
+    system = registry.get(rules)
+    for problem in system.check_options(value):
+        raise SaveError(source, f"defaults.{problem.key}", problem.expected, problem.spec_id)
+    return value
 
 
 def _action(item: Any, source: str, index: int) -> SavedAction:

@@ -33,6 +33,7 @@ from tactical.lab.variants import Variant
 from tactical.lab.version import code_version
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules import registry
+from tactical.rules.schema import earlier_readings
 from tactical.session.game import Game
 from tactical.session.saving import save_game
 from tactical.session.terrain_setup import MIN_GAP, seeded_setup
@@ -215,7 +216,10 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
         rules=row["rules"],
         title=row["title"],
         sides=(row["side_a"], row["side_b"]),
-        variants=tuple(Variant(v["label"], json.loads(v["options"])) for v in variants),
+        variants=tuple(
+            Variant(v["label"], played_options(row["rules"], json.loads(v["options"])))
+            for v in variants
+        ),
         players=(row["player_1"], row["player_2"]),
         terrain=row["terrain"],
         seed=int(row["run_seed"]),
@@ -237,6 +241,13 @@ def stored_game(store: Store, game_id: int) -> StoredGame:
         int(row["steps"]),
         row["code_version"],
     )
+
+
+def played_options(rules: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a stored game was played under. A run records every option in force;
+    one stored before a reading was revised lacks the revised option, and its games were
+    played by the earlier reading (`Field.before`)."""
+    return earlier_readings(registry.get(rules).option_fields, options)
 
 
 def replay_stored(stored: StoredGame, output: Path) -> str:

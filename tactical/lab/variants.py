@@ -96,8 +96,10 @@ def build_variants(
     changes = dict(parse_assignment(item, system, "--set") for item in set_items)
     base = {**dict(map_options), **changes}
     _check_whole(system, base, "--set")
+    # a variant records every option in force, defaults included, so that its games
+    # replay by the readings they were played under after a later default changes
     if not against_items:
-        return (Variant(_label(changes), base),)
+        return (Variant(_label(changes), system.options(base)),)
     against = dict(parse_assignment(item, system, "--against") for item in against_items)
     other = {**base, **against}
     _check_whole(system, other, "--against")
@@ -110,8 +112,8 @@ def build_variants(
     # each variant is named by the values it plays of the keys --against changes
     first = {key: in_force.get(key) for key in against}
     return (
-        Variant(_label({**changes, **first}), base),
-        Variant(_label({**changes, **against}), other),
+        Variant(_label({**changes, **first}), in_force),
+        Variant(_label({**changes, **against}), system.options(other)),
     )
 
 

@@ -40,6 +40,11 @@ class Field:
     doc: str = ""
     spec_id: str | None = None
     title: str = ""  # the label a form shows; "" reads the name as words
+    before: Any = None
+    """For an option whose adopted reading was revised: the value that plays the reading in
+    force before the revision. A save or lab game that does not record this option was
+    played before it existed, so it replays with this value (`earlier_readings`); None for
+    an option whose reading never changed."""
 
     @property
     def label(self) -> str:
@@ -138,6 +143,17 @@ def _has_kind(value: Any, kind: str) -> bool:
     if kind == "tables":
         return isinstance(value, list | tuple) and all(isinstance(v, Mapping) for v in value)
     return False
+
+
+def earlier_readings(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:
+    """`values` with every missing revised option set to the value that plays the reading in
+    force before its revision (`Field.before`): how a game recorded before the revision,
+    which could not name an option that did not exist yet, is played again as it was."""
+    merged = dict(values)
+    for spec in fields:
+        if spec.name not in merged and spec.before is not None:
+            merged[spec.name] = spec.before
+    return merged
 
 
 def with_defaults(fields: Sequence[Field], values: Mapping[str, Any]) -> dict[str, Any]:

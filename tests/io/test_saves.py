@@ -23,6 +23,7 @@ from tactical.io.saves import (
     write_save,
 )
 from tactical.model import FrozenMap
+from tactical.rules import registry
 
 
 @pytest.fixture(scope="module")
@@ -50,10 +51,26 @@ def document_of(saved: SavedGame) -> dict:
 
 def test_the_document_has_fixed_keys_and_the_map_document(saved):
     document = document_of(saved)
-    assert list(document) == ["format", "version", "rules", "seed", "map", "cursor", "actions"]
+    assert list(document) == [
+        "format",
+        "version",
+        "rules",
+        "seed",
+        "map",
+        "defaults",
+        "cursor",
+        "actions",
+    ]
     assert (document["format"], document["version"]) == (SAVE_FORMAT, SAVE_VERSION)
     assert document["rules"] == "battlefleet-mars" and document["seed"] == 77
     assert document["map"] == json.loads(json.dumps(map_document(saved.initial)))
+    # the defaults of the options the map leaves out are recorded beside it, so that a
+    # changed default never changes how the save plays
+    in_force = registry.get(saved.rules).options(dict(saved.initial.options))
+    assert document["defaults"] == {
+        key: value for key, value in in_force.items() if key not in saved.initial.options
+    }
+    assert document["defaults"]["turn_limit"] == 6
     assert document["actions"][1] == {
         "kind": "attack",
         "actor": "ares-cruiser",
@@ -122,7 +139,7 @@ def test_not_a_save_is_a_save_error(text, match):
 @pytest.mark.parametrize(
     ("changes", "key", "expected"),
     [
-        ({"version": 2}, "version", "1 (this save has version 2)"),
+        ({"version": 3}, "version", "1 or 2 (this save has version 3)"),
         ({"rules": "chess"}, "rules", "a known rule system id"),
         ({"seed": -3}, "seed", "a whole number >= 0"),
         ({"seed": None}, "seed", "a value (this key is required)"),

@@ -23,12 +23,17 @@ def test_values_are_read_by_the_kind_of_their_option():
         ["ciws_default=no", "range_unit_inches=2"],
         ["lp_limit=2", "missile_to_hit=roll"],
     )
-    assert first.options == {
-        "lp_limit": 4,
-        "range_rounding": "floor",
-        "ciws_default": False,
-        "range_unit_inches": 2.0,
-    }
+    # a variant records every option in force (the defaults too), so that its games
+    # replay by the readings they were played under after a later default changes
+    assert first.options == MARS.options(
+        {
+            "lp_limit": 4,
+            "range_rounding": "floor",
+            "ciws_default": False,
+            "range_unit_inches": 2.0,
+        }
+    )
+    assert first.options["missile_to_hit"] == "auto" and first.options["turn_limit"] == 6
     assert second.options["lp_limit"] == 2 and second.options["missile_to_hit"] == "roll"
     # each variant is named by what it plays of the keys --against changes
     assert first.label == (
