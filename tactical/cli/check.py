@@ -2,8 +2,10 @@
 
 JSON (DESIGN.md, fixed keys): `{"rules": id, "pairs": [{"from", "to", "centre_distance",
 "edge_distance", "bearing", "centre_arc", "arcs", "los", "blocked_by", "range_band"}]}`,
-each pair also carrying `range_distance`, `range_witness`, `edge_witness` and
-`arc_margins` (degrees, or inches for a fixed channel) for the close calls.
+each pair also carrying `blocked_by_models` (the models whose bases block the line where
+the rule system's models block sight, R002.41: each `{"name", "id"}`), `range_distance`,
+`range_witness`, `edge_witness` and `arc_margins` (degrees, or inches for a fixed
+channel) for the close calls.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tactical.io import default_map_path, load_map
 __all__ = ["add_parser", "default_map_path", "run"]
 from tactical.rules import registry
 from tactical.rules.conventions import band_name
-from tactical.rules.measuring import PairReport, PairReports, TableGeometry
+from tactical.rules.measuring import PairReport, PairReports, TableGeometry, blocker_words
 
 UNIT_MARKS = {"degrees": "°", "inches": '"'}
 
@@ -101,8 +103,7 @@ def _text(report: PairReport, units: Mapping[str, str], terrain: Mapping[str, st
     """One pair in words, its units and terrain by the names a player reads (the JSON
     keeps the ids)."""
     arcs = ", ".join(report.arcs) or "in none of its arcs"
-    blockers = ", ".join(terrain.get(piece, piece) for piece in report.blocked_by)
-    los = "clear" if report.los else "blocked by " + blockers
+    los = "clear" if report.los else "blocked by " + blocker_words(report, terrain)
     band = band_name(report.range_band) if report.range_band else "out of range"
     margins = "; ".join(
         f"{name} {m.value:+.2f}{UNIT_MARKS[m.unit]}"

@@ -9,7 +9,8 @@ against damage taken). `--png` draws it over the table. Nothing is changed.
 
 JSON keys (stable): {"rules", "side", "target", "grid": {"step", "columns", "rows"},
 "measure", "count": rows of ints from the bottom row (y = 0) up, "damage": rows of
-numbers or null, "weapons": [{"attacker", "weapon", "cells", "damage"}], "reach":
+numbers or null, "blocked_by_models": the names of the models whose bases cut an enemy's
+line of sight (R002.41), "weapons": [{"attacker", "weapon", "cells", "damage"}], "reach":
 {"ends", "area"} or null, "advice": [{"path", "x", "y", "heading", "dealt", "taken"}]}.
 """
 
@@ -83,6 +84,7 @@ def _document(state, threat, found, advice) -> dict:
         "damage": None if threat.damage is None else [
             [round(float(v), 6) for v in row] for row in threat.damage
         ],
+        "blocked_by_models": list(threat.blocking_models),
         "weapons": [
             {"attacker": w.attacker, "weapon": w.weapon, "cells": w.cells,
              "damage": None if w.damage is None else round(w.damage, 6)}
@@ -122,6 +124,8 @@ def _text(state, threat, found, advice) -> None:
         )
         here = threat.at(state.unit(threat.target).x, state.unit(threat.target).y)
         print(f"  where it stands now: {here[0]} weapons, expected damage {here[1]:.3f}")
+    if threat.blocking_models:
+        print("  lines of sight cut by the models " + ", ".join(threat.blocking_models))
     for share in threat.weapons:
         damage = "" if share.damage is None else f", up to {share.damage:.3f}"
         print(f"    {share.attacker} {share.weapon}: bears on {share.cells} points{damage}")

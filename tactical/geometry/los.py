@@ -112,6 +112,50 @@ class TerrainIndex:
         """The same as `TerrainIndex(ids, geometries)`."""
         return cls(ids, geometries)
 
+    def with_convex(
+        self, ids: Sequence[str], geometries: Sequence[shapely.Geometry]
+    ) -> TerrainIndex:
+        """This index with convex one-ring pieces after its own: the bases of models that block
+        line of sight (e.g. R002.41). Their discs are found in closed form, all at once (a
+        table's bases change with every move): both centred on the centroid, the bounding
+        one through the farthest vertex, the inscribed one touching the nearest edge. Their
+        ids are their models' and may repeat a terrain id: read them by position."""
+        extra = np.empty(len(geometries), dtype=object)
+        extra[:] = list(geometries)
+        if len(extra) == 0:
+            return self
+        shapely.prepare(extra)
+        coords, owner = shapely.get_coordinates(extra, return_index=True)
+        centre = shapely.get_coordinates(shapely.centroid(extra))
+        outer_r = np.zeros(len(extra))
+        np.maximum.at(outer_r, owner, np.hypot(*(coords - centre[owner]).T))
+        edge = np.flatnonzero(owner[1:] == owner[:-1])  # each ring is closed: n + 1 points
+        starts, ends, edge_owner = coords[edge], coords[edge + 1], owner[edge]
+        gap = _segment_point_distance(starts, ends, centre[edge_owner])
+        inner_r = np.full(len(extra), np.inf)
+        np.minimum.at(inner_r, edge_owner, gap)
+        counts = np.bincount(edge_owner, minlength=len(extra))
+        offsets = np.concatenate((self.edge_offsets, self.edge_offsets[-1] + np.cumsum(counts)))
+        geoms = np.concatenate((self.geometries, extra))
+        combined = object.__new__(TerrainIndex)
+        values = {
+            "ids": self.ids + tuple(str(i) for i in ids),
+            "geometries": geoms,
+            "tree": STRtree(geoms),
+            "outer_centre": np.concatenate((self.outer_centre, centre)),
+            "outer_radius": np.concatenate((self.outer_radius, outer_r)),
+            "inner_centre": np.concatenate((self.inner_centre, centre)),
+            "inner_radius": np.concatenate((self.inner_radius, inner_r)),
+            "edge_offsets": offsets,
+            "edge_x": np.concatenate((self.edge_x, starts[:, 0])),
+            "edge_y": np.concatenate((self.edge_y, starts[:, 1])),
+            "edge_dx": np.concatenate((self.edge_dx, ends[:, 0] - starts[:, 0])),
+            "edge_dy": np.concatenate((self.edge_dy, ends[:, 1] - starts[:, 1])),
+        }
+        for name, value in values.items():
+            object.__setattr__(combined, name, value)
+        return combined
+
     def __len__(self) -> int:
         return len(self.ids)
 

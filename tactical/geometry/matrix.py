@@ -96,10 +96,15 @@ class LevelBlocking:
     `mask[a, b, t]` says whether piece t blocks a line between a unit of level a
     and one of level b. A symmetric mask (mask[a, b] == mask[b, a]) lets the
     matrix test each line once.
+
+    `owners` (optional, (T,)): the unit each piece is the base of (a model blocking sight,
+    R002.41), -1 for terrain: a piece never blocks a line from or to its own unit, whose
+    centre it holds.
     """
 
     levels: np.ndarray
     mask: np.ndarray
+    owners: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         levels = np.asarray(self.levels, dtype=np.int64)
@@ -110,6 +115,11 @@ class LevelBlocking:
             raise UserError(f"unit level codes must be 0..{mask.shape[0] - 1}")
         object.__setattr__(self, "levels", levels)
         object.__setattr__(self, "mask", mask)
+        if self.owners is not None:
+            owners = np.asarray(self.owners, dtype=np.int64)
+            if owners.shape != mask.shape[2:]:
+                raise UserError(f"{owners.shape} piece owners for {mask.shape[2]} pieces")
+            object.__setattr__(self, "owners", owners)
 
     @cached_property
     def symmetric(self) -> bool:
@@ -117,7 +127,25 @@ class LevelBlocking:
 
     def for_pair(self, i: int, j: int) -> np.ndarray:
         """The (T,) mask of pieces blocking the line from unit i to unit j."""
-        return self.mask[self.levels[i], self.levels[j]]
+        mask = self.mask[self.levels[i], self.levels[j]]
+        if self.owners is not None:
+            mask = mask & (self.owners != i) & (self.owners != j)
+        return mask
+
+    def allows(self, i: np.ndarray, j: np.ndarray, piece: np.ndarray) -> np.ndarray:
+        """Whether piece[k] may block the line from unit i[k] to unit j[k] (vectorised)."""
+        keep = self.mask[self.levels[i], self.levels[j], piece]
+        if self.owners is not None:
+            owner = self.owners[piece]
+            keep &= (owner != i) & (owner != j)
+        return keep
+
+    def lines(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """(M, T): which pieces may block each line i[k] -> j[k]."""
+        mask = self.mask[self.levels[i], self.levels[j]]
+        if self.owners is not None:
+            mask = mask & (self.owners != i[:, None]) & (self.owners != j[:, None])
+        return mask
 
 
 Blocking = LevelBlocking | np.ndarray | None
@@ -271,8 +299,7 @@ def _los_blocked(
         reach = distance[pair]
         keep = (reach >= cones.near[flat]) & (reach > 0.0)  # a zero-length line is clear
         if isinstance(blocking, LevelBlocking):
-            levels = blocking.levels
-            keep &= blocking.mask[levels[pair_i[pair]], levels[pair_j[pair]], piece]
+            keep &= blocking.allows(pair_i[pair], pair_j[pair], piece)
         elif blocking is not None:
             keep &= blocking[piece]
         delta = angle[pair] - cones.inner_theta[flat]
@@ -360,7 +387,10 @@ def _row_los_blocked(
     near = np.maximum(gap[:pieces] - sight.radius[:pieces], _TINY)
     keep = length >= near[piece]
     if isinstance(blocking, LevelBlocking):
-        keep &= blocking.mask[blocking.levels[i], blocking.levels[target], piece]
+        if blocking.owners is None:
+            keep &= blocking.mask[blocking.levels[i], blocking.levels[target], piece]
+        else:
+            keep &= blocking.allows(np.full(len(piece), i), target, piece)
     keep = keep.nonzero()[0]
     target, piece, length = target[keep], piece[keep], length[keep]
     # the inscribed disc: a line within its tangents that reaches its centre crosses the

@@ -39,6 +39,7 @@ from tactical.rules.conventions import (
     REACH_PROBE_LIMIT,
     FiringBand,
     MeasuringConventions,
+    ModelBlocking,
     RangeBand,
     RangeBands,
     WeaponReach,
@@ -72,6 +73,7 @@ __all__ = [
     "Field",
     "FiringBand",
     "MeasuringConventions",
+    "ModelBlocking",
     "NoCombatResolvers",
     "OddsReport",
     "OddsSection",
@@ -436,6 +438,11 @@ class RuleSystem:
         units of the same level (e.g. surface / flying for R002.40). Default: one level."""
         return ""
 
+    def model_blocking(self, state: GameState) -> ModelBlocking | None:
+        """Which models block line of sight between which units (e.g. R002.41), or None when
+        no model blocks any line on this table. Default: models never block."""
+        return None
+
     def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
         """Whether `unit` moving collides with `terrain`. Default: dense and obstructing do."""
         return terrain.kind in ("dense", "obstructing")
@@ -628,6 +635,13 @@ class RuleSystem:
         """The order the rules produced for the phase at `position`, unit by unit (the
         initiative results), with who has acted and who acts now: what a tracker shows
         and which side really acts. Default: none (the sides simply take turns)."""
+        return ()
+
+    def play_order(self, state: GameState, position: TurnPosition) -> tuple[str, ...]:
+        """The sides in the order play follows at `position` where the rules order them
+        without reordering the session's goes (an initiative winner that goes first while the
+        other side's go offers it nothing): what the tracker shows as the order. Default:
+        none (the session's order is the order of play)."""
         return ()
 
     # ----------------------------------------------------------------- the end of the game

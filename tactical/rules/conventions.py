@@ -127,3 +127,16 @@ def band_name(name: str) -> str:
     """A range band as a player names it: one named by a bare number is "band 3" (a number
     alone beside a distance reads as two numbers), a named one stays "short"."""
     return f"band {name}" if name.isdigit() else name
+
+
+@dataclass(frozen=True, eq=False)
+class ModelBlocking:
+    """Which models' bases block line of sight between which units (e.g. R002.41), in the
+    shape the pair matrix asks it: `blockers` (B,) the indices (into the state's units) of
+    the models that may block any line; `levels` (N,) each unit's code as viewer or target
+    (0 .. L-1); `mask[a, b, k]` whether blocker k blocks a line from a unit of code a to
+    one of code b. A model never blocks a line from or to itself (the geometry's rule)."""
+
+    blockers: np.ndarray
+    levels: np.ndarray
+    mask: np.ndarray

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 from typing import Any, overload
@@ -35,7 +35,7 @@ from tactical.geometry.matrix import (
 from tactical.geometry.measure import BaseArrays, Measurement, measure, pair_edge_distances
 from tactical.model import CircleBase, GameState, Unit
 from tactical.rules import registry
-from tactical.rules.base import RuleSystem
+from tactical.rules.base import ModelBlocking, RuleSystem
 from tactical.rules.report_json import Columns, text_of, texts
 from tactical.rules.report_json import table as json_table
 
@@ -100,6 +100,10 @@ class PairReport:
     arc_margins: tuple[tuple[str, ArcMargin], ...]
     witness: Measurement | None = None
     edge_witness: Measurement | None = None
+    # the models whose bases block the line (R002.41), by id and by the name a player
+    # reads, in order along it; `blocked_by` holds the terrain
+    blocking_models: tuple[str, ...] = ()
+    blocking_model_names: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
         """The DESIGN.md keys of `tactical check --json` (fixed), then extra detail."""
@@ -113,6 +117,12 @@ class PairReport:
             "arcs": list(self.arcs),
             "los": self.los,
             "blocked_by": list(self.blocked_by),
+            "blocked_by_models": [
+                {"name": name, "id": unit_id}
+                for unit_id, name in zip(
+                    self.blocking_models, self.blocking_model_names, strict=True
+                )
+            ],
             "range_band": self.range_band,
             "range_distance": _round(self.distance),
             "arc_margins": {
@@ -126,12 +136,26 @@ class PairReport:
         }
 
 
+def blocker_words(report: PairReport, terrain_names: Mapping[str, str]) -> str:
+    """What blocks a line of sight as a player reads it: the terrain by its names, then the
+    models in the way by theirs (R002.41), e.g. "Fog bank and the model Tribal Class
+    Cruiser 1"."""
+    parts = [terrain_names.get(piece, piece) for piece in report.blocked_by]
+    text = ", ".join(parts)
+    models = report.blocking_model_names
+    if models:
+        named = ("the model " if len(models) == 1 else "the models ") + ", ".join(models)
+        text = f"{text} and {named}" if text else named
+    return text
+
+
 @dataclass(frozen=True, eq=False)
 class PairReports(Sequence[PairReport]):
     """Many pairs' reports as columns, one array per field (indexing gives a `PairReport`,
     made on demand): pair k is sources[k] -> targets[k] (unit indices); `bands` indexes
     `band_names`; `blockers` (P, K) holds the pieces in each line's way in order along
-    it, -1 after the last; `own` and `margins` are (P, A) over the table's arcs."""
+    it, -1 after the last, and `models` (P, K') the units whose bases block it (R002.41)
+    likewise; `own` and `margins` are (P, A) over the table's arcs."""
 
     geometry: TableGeometry
     sources: np.ndarray
@@ -149,6 +173,7 @@ class PairReports(Sequence[PairReport]):
     own: np.ndarray
     margins: np.ndarray
     witnesses: tuple[tuple[Measurement, Measurement], ...] | None = None
+    models: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.sources)
@@ -171,6 +196,8 @@ class PairReports(Sequence[PairReport]):
             if own
         )
         witness = self.witnesses[k] if self.witnesses is not None else (None, None)
+        models = () if self.models is None else [m for m in self.models[k].tolist() if m >= 0]
+        model_ids = tuple(g.state.units[m].id for m in models)
         return PairReport(
             source=g.state.units[a].id,
             target=g.state.units[b].id,
@@ -188,6 +215,8 @@ class PairReports(Sequence[PairReport]):
             arc_margins=margins,
             witness=witness[0],
             edge_witness=witness[1],
+            blocking_models=model_ids,
+            blocking_model_names=tuple(g.state.shown_names.get(m, m) for m in model_ids),
         )
 
     def json_text(self, first: bool = True) -> bytes:
@@ -232,6 +261,12 @@ class PairReports(Sequence[PairReport]):
             piece = self.blockers[:, slot]
             rows.pick(ids[0] if slot == 0 else ids[1], piece + 1)
         rows.constant("]")
+        rows.constant(', "blocked_by_models": [')
+        if self.models is not None:
+            models = g.model_table
+            for slot in range(self.models.shape[1]):
+                rows.pick(models[0] if slot == 0 else models[1], self.models[:, slot] + 1)
+        rows.constant("]")
         rows.constant(', "range_band": ')
         rows.pick(json_table([text_of(name) for name in self.band_names]), self.bands)
         rows.constant(', "range_distance": ')
@@ -258,7 +293,11 @@ def _round(value: float) -> float:
 
 @dataclass(frozen=True, eq=False)
 class TableGeometry:
-    """One state's units and terrain, indexed for the rule system's questions."""
+    """One state's units and terrain, indexed for the rule system's questions.
+
+    Where the rule system's models block line of sight (`RuleSystem.model_blocking`, e.g.
+    R002.41) `terrain` indexes, after the table's pieces, the bases of the models that may
+    block: `model_units[k]` is the unit whose base is piece `len(state.terrain) + k`."""
 
     state: GameState
     system: RuleSystem
@@ -267,6 +306,7 @@ class TableGeometry:
     arcs: tuple[ArcSpec, ...]
     unit_arc_names: tuple[frozenset[str], ...]
     blocking: LevelBlocking
+    model_units: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
 
     @classmethod
     def of(cls, state: GameState, system: RuleSystem | None = None) -> TableGeometry:
@@ -282,6 +322,15 @@ class TableGeometry:
             names.append(frozenset(a.name for a in own))
             for arc in own:
                 arcs.setdefault(arc.name, arc)
+        blocking = _level_blocking(system, state)
+        models = system.model_blocking(state)
+        if models is None:
+            return cls(state, system, units, terrain, tuple(arcs.values()), tuple(names), blocking)
+        blockers = np.asarray(models.blockers, dtype=np.intp)
+        terrain = terrain.with_convex(
+            [state.units[k].id for k in blockers.tolist()],
+            [state.units[k].footprint for k in blockers.tolist()],
+        )
         return cls(
             state,
             system,
@@ -289,8 +338,14 @@ class TableGeometry:
             terrain,
             tuple(arcs.values()),
             tuple(names),
-            _level_blocking(system, state),
+            _with_models(blocking, models),
+            blockers,
         )
+
+    @property
+    def pieces(self) -> int:
+        """How many of `terrain`'s pieces are the table's (the rest are models' bases)."""
+        return len(self.terrain) - len(self.model_units)
 
     # ------------------------------------------------------------------ lookups
 
@@ -417,6 +472,13 @@ class TableGeometry:
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
             hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
         slots = self.blocker_slots(i[blocked], j[blocked], hits)
+        models = None
+        if len(self.model_units):  # models' bases in the way: apart from the terrain
+            slots, model_slots = _split_slots(slots, self.pieces)
+            models = np.full((len(i), model_slots.shape[1]), -1, dtype=np.intp)
+            models[blocked] = np.where(
+                model_slots >= 0, self.model_units[np.maximum(model_slots, 0)], -1
+            )
         blockers = np.full((len(i), slots.shape[1]), -1, dtype=np.intp)
         blockers[blocked] = slots
         distance = self.range_distances(i, j)
@@ -438,13 +500,24 @@ class TableGeometry:
         return PairReports(
             self, i, j, source.centre_distance[index], source.edge_distance[index],
             source.bearing[index], source.centre_quadrant[index], in_arc[index] & own, clear,
-            blockers, band_names, bands, distance, own, margins, witnesses,
+            blockers, band_names, bands, distance, own, margins, witnesses, models,
         )  # fmt: skip
 
     @cached_property
     def id_table(self) -> np.ndarray:
         """Every unit's id as JSON text, a `report_json.table` (rows in unit order)."""
         return json_table([text_of(unit.id) for unit in self.state.units])
+
+    @cached_property
+    def model_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every unit as a blocking model in JSON text (its name, then its id), after an
+        empty row, bare and after ", " (rows in unit order)."""
+        names = self.state.shown_names
+        texts = [
+            text_of({"name": names.get(unit.id, unit.id), "id": unit.id})
+            for unit in self.state.units
+        ]
+        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
 
     @cached_property
     def piece_table(self) -> tuple[np.ndarray, np.ndarray]:
@@ -509,16 +582,18 @@ class TableGeometry:
         return BaseArrays.build(poses + poses, firers + targets)
 
     def blocked_by(self, i: np.ndarray, j: np.ndarray) -> dict[tuple[int, int], tuple[str, ...]]:
-        """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it."""
+        """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it
+        (a line blocked by models' bases alone is left out: `reports` names them)."""
         i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
-        ids = self.terrain.ids
-        return {
-            (a, b): tuple(ids[t] for t in row if t >= 0)
-            for a, b, row in zip(
-                i.tolist(), j.tolist(), self.blocker_slots(i, j).tolist(), strict=True
-            )
-            if row and row[0] >= 0
-        }
+        ids, pieces = self.terrain.ids, self.pieces
+        found = {}
+        for a, b, row in zip(
+            i.tolist(), j.tolist(), self.blocker_slots(i, j).tolist(), strict=True
+        ):
+            terrain = tuple(ids[t] for t in row if 0 <= t < pieces)
+            if terrain:
+                found[(a, b)] = terrain
+        return found
 
     def blocker_slots(
         self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
@@ -535,8 +610,7 @@ class TableGeometry:
         starts = np.column_stack([self.units.x[i], self.units.y[i]])
         ends = np.column_stack([self.units.x[j], self.units.y[j]])
         if hits is None:
-            levels = self.blocking.levels
-            hits = los_hits(self.terrain, starts, ends, self.blocking.mask[levels[i], levels[j]])
+            hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
         line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
         per_line = np.bincount(line, minlength=len(i))
         fraction = np.zeros(len(line))
@@ -585,6 +659,40 @@ def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.
     place = np.minimum(wanted[order].searchsorted(keys), max(len(wanted) - 1, 0))
     found = wanted[order][place] == keys if len(wanted) else np.zeros(len(keys), dtype=bool)
     return order[place[found]], block.hit_piece[found]
+
+
+def _split_slots(slots: np.ndarray, pieces: int) -> tuple[np.ndarray, np.ndarray]:
+    """`blocker_slots` rows split into the terrain's pieces (< `pieces`) and the models'
+    bases (the rest, as indices past `pieces`), each in its order along the line, -1 after
+    the last."""
+
+    def compact(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
+        order = np.argsort(~keep, axis=1, kind="stable")
+        kept = np.take_along_axis(np.where(keep, values, -1), order, axis=1)
+        return kept[:, : max(int(keep.sum(axis=1).max(initial=0)), 1)]
+
+    live = slots >= 0
+    return compact(live & (slots < pieces), slots), compact(slots >= pieces, slots - pieces)
+
+
+def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking:
+    """The terrain's level blocking and the models' (R002.41) as one over the table's pieces
+    and then the blockers' bases: each unit's code a pair of its two codes, each base
+    owned by its unit (a model never blocks its own line)."""
+    pairs = np.stack((terrain.levels, np.asarray(models.levels, dtype=np.int64)), axis=1)
+    found, codes = np.unique(pairs, axis=0, return_inverse=True)
+    on_terrain, on_models = found[:, 0], found[:, 1]
+    mask = np.concatenate(
+        (
+            terrain.mask[on_terrain[:, None], on_terrain[None, :]],
+            np.asarray(models.mask, dtype=bool)[on_models[:, None], on_models[None, :]],
+        ),
+        axis=2,
+    )
+    owners = np.concatenate(
+        (np.full(terrain.mask.shape[2], -1), np.asarray(models.blockers, dtype=np.int64))
+    )
+    return LevelBlocking(codes.reshape(-1), mask, owners)
 
 
 def _level_blocking(system: RuleSystem, state: GameState) -> LevelBlocking:

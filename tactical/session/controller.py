@@ -85,8 +85,9 @@ class Session:
 
     @property
     def order(self) -> tuple[str, ...]:
-        """The sides in acting order."""
-        return self.game.order
+        """The sides in the order play follows (`Game.play_order`: an initiative winner
+        first), as the tracker shows it."""
+        return self.game.play_order
 
     @property
     def step_number(self) -> int:

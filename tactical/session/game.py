@@ -215,8 +215,21 @@ class Game:
 
     @property
     def order(self) -> tuple[str, ...]:
-        """The sides in acting order: the rule system's `side_order` where it keeps one."""
+        """The sides in acting order: `rule_state["side_order"]` where the rule system keeps one."""
         return acting_order(self.state, self.sides)
+
+    @property
+    def play_order(self) -> tuple[str, ...]:
+        """The sides in the order play follows, as a tracker shows it: the rule system's
+        `play_order` where it gives one (a permutation of the sides), else `order`. Whose go
+        it is stays `order`'s: this only says who really acts first."""
+        try:
+            shown = tuple(self.system.play_order(self.state, self.position))
+        except UserError:
+            shown = ()
+        if len(shown) == len(self.sides) and set(shown) == set(self.sides):
+            return shown
+        return self.order
 
     @property
     def side_to_act(self) -> str:

@@ -253,8 +253,8 @@ def plan_move(
                 Violation(
                     rules.off_board_rule,
                     f"{stopped.step.token}: the base would leave the table at "
-                    f"({contact.pose.x:.2f}, {contact.pose.y:.2f}); only a flying unit may, "
-                    "and it is lost",
+                    f"({contact.pose.x:.2f}, {contact.pose.y:.2f}), and the rules do not let "
+                    "this unit leave it",
                     contact.step,
                 )
             )

@@ -3,7 +3,8 @@ against the damage it would take there. Advice only: nothing is applied.
 
 Dealt: from each end pose, every weapon of the unit (`weapon_reach`: arcs, bands) on
 every enemy in arc, in a firing band (measured as the rule system measures) and in line
-of sight (the geometry's exact test, with the pieces `blocks_los` names for the pair),
+of sight (the geometry's exact test, with the pieces `blocks_los` names for the pair and
+the bases of the models `model_blocking` names, R002.41),
 each worth the expected damage of its exact odds (`DamageCache`, per weapon, enemy and
 band). Taken: the threat map's expected damage to the unit at the end's cell (the enemy
 as they stand now, the unit with its present heading). Ranked by dealt - taken, then by
@@ -102,12 +103,24 @@ def damage_dealt(
     if not reaches or not enemies:
         return total
     index = TerrainIndex.build([t.id for t in state.terrain], [t.geometry for t in state.terrain])
+    models = system.model_blocking(state)
+    ids = [u.id for u in state.units]
+    if models is not None:  # the bases of the models that block sight (R002.41)
+        blockers = models.blockers.tolist()
+        index = index.with_convex(
+            [ids[k] for k in blockers], [state.units[k].footprint for k in blockers]
+        )
     for enemy in enemies:
         dx, dy = enemy.x - poses[:, 0], enemy.y - poses[:, 1]
         centre = np.hypot(dx, dy)
         bearing = np.mod(np.degrees(np.arctan2(dx, dy)) - poses[:, 2], 360.0)
         nearest = _to_nearest(enemy, poses[:, 0], poses[:, 1], centre)
         mask = np.array([system.blocks_los(p, unit, enemy) for p in state.terrain], dtype=bool)
+        if models is not None:
+            # the unit's own base moves with it and the enemy's holds its end: neither blocks
+            v, t = ids.index(unit.id), ids.index(enemy.id)
+            own = (models.blockers != v) & (models.blockers != t)
+            mask = np.concatenate((mask, models.mask[models.levels[v], models.levels[t]] & own))
         clear = (
             lines_of_sight(index, poses[:, :2], np.tile((enemy.x, enemy.y), (len(poses), 1)), mask)
             if mask.any()

@@ -11,9 +11,10 @@ centre, is
   firer's centre or base edge to the target's centre or the nearest point of its base,
   exactly for the target's base);
 - in line of sight: the terrain that blocks this pair (`blocks_los`, per line-of-sight
-  level) is cast as a horizon around the firer, 1440 bearings (0.25°) each with the
-  distance where the first blocking edge meets it; a cell beyond its bearing's horizon
-  is out of sight.
+  level) and the bases of the models that block it (`model_blocking`, R002.41: neither
+  the firer's nor the target's own) are cast as a horizon around the firer, 1440
+  bearings (0.25°) each with the distance where the first blocking edge meets it; a
+  cell beyond its bearing's horizon is out of sight.
 
 Everything is numpy over all cells at once, one firer at a time. Expected damage comes
 from the exact odds of the very attack, one enumeration per firer, weapon and band
@@ -106,6 +107,8 @@ class ThreatMap:
     damage: np.ndarray | None
     measure: str
     weapons: tuple[WeaponThreat, ...] = field(default=())
+    # the names of the models whose bases cut an enemy firer's line of sight (R002.41)
+    blocking_models: tuple[str, ...] = field(default=())
 
     def at(self, x: float, y: float) -> tuple[int, float | None]:
         row, column = self.grid.cell_of(x, y)
@@ -225,7 +228,11 @@ def threat_map(
                 expected[rows, columns] += gained.reshape(window_shape)
                 total = float(gained.max())
             shares.append(WeaponThreat(attacker.id, reach.weapon, cells, total))
-    return ThreatMap(side, target.id, grid, count, expected, " / ".join(measures), tuple(shares))
+    names = state.shown_names
+    blockers = tuple(names.get(u.id, u.id) for k, u in enumerate(state.units) if k in sight.shading)
+    return ThreatMap(
+        side, target.id, grid, count, expected, " / ".join(measures), tuple(shares), blockers
+    )
 
 
 # --------------------------------------------------------------------------- per firer
@@ -362,14 +369,20 @@ def _circumradius(unit: Unit) -> float:
 
 
 class SightCaster:
-    """The terrain's edges, grouped by which line-of-sight levels they block (R002.40 etc.)."""
+    """The terrain's edges, grouped by which line-of-sight levels they block (R002.40 etc.),
+    then the edges of the bases of the models that block sight (`model_blocking`, R002.41):
+    the firer's and the target's own never shade its cells."""
 
     def __init__(self, state: GameState, system: RuleSystem) -> None:
         self.state, self.system = state, system
         self.pieces: tuple[Terrain, ...] = state.terrain
+        self.models = system.model_blocking(state)
+        blockers = () if self.models is None else self.models.blockers.tolist()
+        outlines = [piece.outline() for piece in self.pieces]
+        outlines += [state.units[k].footprint.exterior.coords[:-1] for k in blockers]
         starts, ends, owner = [], [], []
-        for index, piece in enumerate(self.pieces):
-            ring = np.asarray(piece.outline(), dtype=float)
+        for index, outline in enumerate(outlines):
+            ring = np.asarray(outline, dtype=float)
             starts.append(ring)
             ends.append(np.roll(ring, -1, axis=0))
             owner.append(np.full(len(ring), index))
@@ -381,6 +394,7 @@ class SightCaster:
             self.a = self.b = np.zeros((0, 2))
             self.owner = np.zeros(0, dtype=int)
         self._masks: dict[tuple[str, str], np.ndarray] = {}
+        self.shading: set[int] = set()  # units whose bases cut some firer's sight (R002.41)
 
     def _blocking(self, viewer: Unit, target: Unit) -> np.ndarray:
         key = (self.system.los_level(viewer), self.system.los_level(target))
@@ -388,8 +402,25 @@ class SightCaster:
             pieces = np.array(
                 [self.system.blocks_los(p, viewer, target) for p in self.pieces], dtype=bool
             )
-            self._masks[key] = pieces[self.owner] if len(self.owner) else np.zeros(0, dtype=bool)
-        return self._masks[key]
+            self._masks[key] = pieces
+        pieces = self._masks[key]
+        if self.models is not None:
+            pieces = np.concatenate((pieces, self._model_mask(viewer, target)))
+        return pieces[self.owner] if len(self.owner) else np.zeros(0, dtype=bool)
+
+    def _model_mask(self, viewer: Unit, target: Unit) -> np.ndarray:
+        """Which blockers' bases block the viewer's sight of the target (R002.41), neither
+        of theirs."""
+        models = self.models
+        assert models is not None
+        ids = [u.id for u in self.state.units]
+        mask = np.zeros(len(models.blockers), dtype=bool)
+        if viewer.id not in ids or target.id not in ids:
+            return mask
+        v, t = ids.index(viewer.id), ids.index(target.id)
+        mask = models.mask[models.levels[v], models.levels[t]].copy()
+        mask &= (models.blockers != v) & (models.blockers != t)
+        return mask
 
     def visible(
         self, viewer: Unit, target: Unit, cells: CellGeometry, reach: float = math.inf
@@ -410,16 +441,25 @@ class SightCaster:
             )
         if not edges.any():
             return np.ones(cells.centre.shape, dtype=bool)
-        horizon = self.horizon(viewer.x, viewer.y, self.a[edges], self.b[edges])
+        horizon, nearest = self.horizon(viewer.x, viewer.y, self.a[edges], self.b[edges], True)
+        if self.models is not None:  # the models' bases that set the horizon within reach
+            owner = self.owner[np.flatnonzero(edges)[nearest[nearest >= 0]]]
+            close = horizon[nearest >= 0] <= reach
+            blockers = self.models.blockers
+            self.shading.update(
+                blockers[owner[close & (owner >= len(self.pieces))] - len(self.pieces)].tolist()
+            )
         bins = ((cells.angle + math.pi) * (HORIZON_BINS / (2 * math.pi))).astype(np.int64)
         bins = np.minimum(bins, HORIZON_BINS - 1)
         return cells.centre <= horizon[bins]
 
     @staticmethod
-    def horizon(x: float, y: float, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    def horizon(x: float, y: float, a: np.ndarray, b: np.ndarray, which: bool = False):
         """For each bearing bin, the distance from (x, y) to the first edge its middle ray
-        meets (inf: none): every edge spans the bins between its ends' bearings."""
+        meets (inf: none): every edge spans the bins between its ends' bearings. With
+        `which`, also that edge's index for each bin (-1: none)."""
         horizon = np.full(HORIZON_BINS, np.inf)
+        nearest = np.full(HORIZON_BINS, -1, dtype=np.int64)
         pa, pb = a - (x, y), b - (x, y)
         ta = np.arctan2(pa[:, 0], pa[:, 1])
         tb = np.arctan2(pb[:, 0], pb[:, 1])
@@ -432,7 +472,7 @@ class SightCaster:
         last_bin = np.floor(last - 0.5).astype(np.int64)
         counts = np.maximum(last_bin - first_bin + 1, 0)
         if counts.sum() == 0:
-            return horizon
+            return (horizon, nearest) if which else horizon
         edge = np.repeat(np.arange(len(a)), counts)
         offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         k = np.repeat(first_bin, counts) + offsets
@@ -445,4 +485,8 @@ class SightCaster:
             t = (pa[edge, 0] * (-ey) - pa[edge, 1] * (-ex)) / det
         t = np.where(np.isfinite(t) & (t >= 0.0), t, np.inf)
         np.minimum.at(horizon, k % HORIZON_BINS, t)
-        return horizon
+        if not which:
+            return horizon
+        first = np.isfinite(t) & (t == horizon[k % HORIZON_BINS])
+        nearest[k[first] % HORIZON_BINS] = edge[first]
+        return horizon, nearest

@@ -115,6 +115,11 @@ def _draw_table_pane(
     surface.blit(static, pane, pane)
     blockers = [p for p in state.terrain if p.id in report.blocked_by]
     highlight_terrain(surface, camera, blockers, palette.BLOCKING_HIGHLIGHT)
+    for model in report.blocking_models:  # the bases in the way (R002.41)
+        if state.has_unit(model):
+            outline_geometry(
+                surface, camera, state.unit(model).footprint, palette.BLOCKING_HIGHLIGHT, 3
+            )
     arcs = view.drawn_arcs
     _draw_arc_tints(surface, view, camera, pane, arcs)
     _draw_band_edge(surface, view, camera, fonts)
@@ -267,7 +272,7 @@ def _legend(view: CardView) -> list[LegendEntry]:
         entries.append(LegendEntry("band edge", "line", palette.CARD_BAND_EDGE, 2))
     entries.append(LegendEntry("LOS clear", "line", palette.LOS_CLEAR, 2))
     entries.append(LegendEntry("LOS blocked", "line", palette.LOS_BLOCKED, 2))
-    if view.report.blocked_by:
+    if view.report.blocked_by or view.report.blocking_models:
         entries.append(LegendEntry("blocking", "outline", palette.BLOCKING_HIGHLIGHT, 3))
     return entries
 
@@ -353,7 +358,13 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
     else:
         pieces = view.state.shown_terrain_names
         named = [f"{pieces[t]} ({t})" if t in pieces else t for t in report.blocked_by]
-        lines.append(("text", "blocked by " + ", ".join(named)))
+        if report.blocked_by:
+            lines.append(("text", "blocked by " + ", ".join(named)))
+        if report.blocking_models:  # by the names a player reads, never the ids
+            models = report.blocking_model_names
+            which = "the model " if len(models) == 1 else "the models "
+            lead = "and by " if report.blocked_by else "blocked by "
+            lines.append(("text", lead + which + ", ".join(models)))
     if view.weapons:
         lines.append(("head", "Weapons"))
         grouped: dict[tuple[str, str | None], list[str]] = {}

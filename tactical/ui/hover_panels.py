@@ -16,7 +16,7 @@ from pygame_gui.elements import UITextBox
 
 from tactical.model import GameState, Unit
 from tactical.rules.conventions import band_name
-from tactical.rules.measuring import PairReport
+from tactical.rules.measuring import PairReport, blocker_words
 from tactical.rules.status import UnitStatus, words
 from tactical.ui.services import LEGEND_BAND, OVERLAY_HEIGHT, STATUS_BAR, TOP_BAR
 
@@ -86,9 +86,7 @@ def pair_html(report: PairReport, moving: bool, names: Mapping[str, str] | None 
             f"bearing {report.bearing:.1f}°  centre arc {escape(report.centre_arc)}",
             f"in arcs: {escape(', '.join(report.arcs) or 'none')}",
             f"margins: {escape(margins or '-')}",
-            "LOS clear"
-            if report.los
-            else "LOS blocked by " + escape(", ".join(names.get(t, t) for t in report.blocked_by)),
+            "LOS clear" if report.los else "LOS blocked by " + escape(blocker_words(report, names)),
             f'range {report.distance:.2f}": '
             + escape(band_name(report.range_band) if report.range_band else "out of range"),
             "<i>K: adjudication card (PNG)</i>",

@@ -131,7 +131,7 @@ class TrackerView:
         """The view of a game (a replay frame's, say)."""
         position = game.position
         phases = game.sequence.phases or (game.phase,)
-        order = game.order
+        order = game.play_order  # who really acts first (an initiative winner), not whose go
         return cls(
             turn=position.turn,
             phases=tuple(phases),

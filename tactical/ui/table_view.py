@@ -18,7 +18,7 @@ from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import PairReport
 from tactical.session.deployment import Deployment
 from tactical.ui import palette
-from tactical.ui.draw import text
+from tactical.ui.draw import outline_geometry, text
 from tactical.ui.layers import (
     LegendEntry,
     draw_deployment_zone,
@@ -195,6 +195,11 @@ class TableView:
         if not report.los and report.blocked_by:
             pieces = [p for p in state.terrain if p.id in set(report.blocked_by)]
             highlight_terrain(surface, camera, pieces, palette.BLOCKING_HIGHLIGHT)
+        for model in report.blocking_models:  # the bases in the way (R002.41)
+            if state.has_unit(model):
+                outline_geometry(
+                    surface, camera, state.unit(model).footprint, palette.BLOCKING_HIGHLIGHT, 3
+                )
         colour = (60, 210, 90) if report.los else (230, 60, 60)
         pygame.draw.line(
             surface,

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tactical.errors import UserError
+from tactical.lab.games import played_options
 from tactical.lab.plan import chunk_size, chunked, game_seed
 from tactical.lab.variants import build_variants
 from tactical.rules import registry
@@ -76,3 +77,20 @@ def test_game_seeds_depend_on_the_run_seed_and_number_only():
     assert len({game_seed(1, n) for n in range(1000)}) == 1000
     assert game_seed(1, 5) != game_seed(2, 5)
     assert all(0 <= game_seed(s, n) < 2**62 for s in range(5) for n in range(50))
+
+
+@pytest.mark.parametrize("rules", registry.rule_ids())
+def test_a_stored_variant_without_a_revised_option_plays_the_earlier_reading(rules):
+    """A run stored before a reading was revised recorded no value for the option that
+    revises it: its games replay by the earlier reading (`Field.before`); a value
+    recorded is kept."""
+    system = registry.get(rules)
+    revised = {f.name: f for f in system.option_fields if f.before is not None}
+    recorded = build_variants(system, {})[0].options
+    assert set(revised) <= set(recorded)  # a new run records them all
+    assert played_options(rules, dict(recorded)) == recorded
+    stored_before = {k: v for k, v in recorded.items() if k not in revised}
+    played = played_options(rules, stored_before)
+    assert {name: played[name] for name in revised} == {
+        name: field.before for name, field in revised.items()
+    }

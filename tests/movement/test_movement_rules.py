@@ -76,13 +76,13 @@ def test_template_limits_and_minimum_move_r002_30_r002_34():
 
 def test_kinetic_generator_raises_the_minimum_move_r002_48_a002_9():
     """R002.48 / A002.9: roll 3 with Mv 8, MinMove 2: Mv 11, MinMove 5, at least
-    max(5, ceil(11/2) = 6) = 6" in all."""
+    max(5, 11/2 = 5.5) = 5.5" in all (half exact, as revised)."""
     unit = dw_unit(generators="kinetic")
     options = {"activation": {"kinetic": 3}}
     rules = DW.turning_rules(unit, options)
     assert rules.max_distance == 11.0
     assert rules.min_straight_before_turn == 5.0
-    assert rules.min_total_distance == 6.0
+    assert rules.min_total_distance == 5.5
     assert violations(DW, unit, "F4 P45 F4", options) == ["R002.30"]
     assert violations(DW, unit, "F5", options) == ["R002.48"]
     assert violations(DW, unit, "F5 P45 F1", options) == []
@@ -93,6 +93,9 @@ def test_half_rounding_option_a002_9():
     unit = dw_unit(generators="kinetic")
     down = DW.turning_rules(unit, {"activation": {"kinetic": 3}, "half_rounding": "down"})
     assert down.min_total_distance == 5.0  # max(5, floor(11/2) = 5)
+    up = DW.turning_rules(unit, {"activation": {"kinetic": 3}, "half_rounding": "up"})
+    # max(5, ceil(11/2) = 6): the reading in force before A002.9 was revised
+    assert up.min_total_distance == 6.0
 
 
 def test_tesla_generator_boost_r002_45():
@@ -113,7 +116,7 @@ def test_tesla_generator_boost_r002_45():
         ({}, {"kinetic": 3}, "no kinetic generator"),
         ({"generators": "kinetic"}, {"kinetic": 7}, "1D6 roll from 1 to 6"),
         ({"generators": "tesla"}, {"tesla": 4}, "1D3 roll from 1 to 3"),
-        ({"generators": "kinetic,tesla"}, {"kinetic": 2, "tesla": 1}, "at most one"),
+        ({"generators": "tesla"}, {"kinetic": 2, "tesla": 1}, "no kinetic generator"),
     ],
 )
 def test_bad_boosts_are_clear_errors(stats, activation, words):
@@ -122,10 +125,29 @@ def test_bad_boosts_are_clear_errors(stats, activation, words):
     assert words in caught.value.describe()
 
 
-def test_flying_units_are_lost_off_the_board_r002_59():
-    assert DW.turning_rules(dw_unit(MovementClass.AERIAL), {}).lost_off_board
-    assert DW.turning_rules(dw_unit(height_level="obscured"), {}).lost_off_board
+def test_tesla_and_kinetic_boosts_together_r002_48():
+    """R002.48 forbids only a second Kinetic Generator: Mv 8 + 2 + 1, MinMove 2 + 2."""
+    unit = dw_unit(generators="kinetic,tesla")
+    both = {"activation": {"kinetic": 2, "tesla": 1}}
+    rules = DW.turning_rules(unit, both)
+    assert (rules.max_distance, rules.min_straight_before_turn) == (11.0, 4.0)
+    assert rules.min_total_distance == 5.5  # max(4, 11 / 2)
+    with pytest.raises(UserError) as caught:  # the reading before the fix
+        DW.turning_rules(unit, {**both, "tesla_with_kinetic": False})
+    assert "at most one" in caught.value.describe()
+
+
+def test_only_a_wing_is_lost_off_the_board_r002_59():
+    """R002.59: a Tiny Flyer Wing is Lost off the table; other flying models are not (their
+    move off it is refused); `lost_off_table = "flying"` plays the earlier reading."""
+    assert DW.turning_rules(dw_unit(MovementClass.AERIAL, wing_type="fighter"), {}).lost_off_board
+    assert not DW.turning_rules(dw_unit(MovementClass.AERIAL), {}).lost_off_board
+    assert not DW.turning_rules(dw_unit(height_level="obscured"), {}).lost_off_board
     assert not DW.turning_rules(dw_unit(), {}).lost_off_board
+    before = {"lost_off_table": "flying"}
+    assert DW.turning_rules(dw_unit(MovementClass.AERIAL), before).lost_off_board
+    assert DW.turning_rules(dw_unit(height_level="obscured"), before).lost_off_board
+    assert not DW.turning_rules(dw_unit(), before).lost_off_board
 
 
 @pytest.mark.parametrize(

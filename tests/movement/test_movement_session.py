@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tactical.dice import ScriptedDice
@@ -91,7 +93,7 @@ def test_flying_models_pass_over_ships_and_low_terrain():
     assert plan_move(state, "plane", "F12").collision is None
 
 
-def test_a_flying_unit_that_leaves_the_board_is_lost_r002_59():
+def test_a_tiny_flyer_that_leaves_the_board_is_lost_r002_59():
     plane = Unit(
         "wing",
         "wing",
@@ -99,7 +101,7 @@ def test_a_flying_unit_that_leaves_the_board_is_lost_r002_59():
         Pose(10, 45, 0),
         RectBase(1, 1),
         MovementClass.AERIAL,
-        stats=FrozenMap({"move": 12.0, "height_level": "flying"}),
+        stats=FrozenMap({"move": 12.0, "height_level": "flying", "wing_type": "fighter"}),
     )
     state = table(plane)
     plan = plan_move(state, "wing", "F6")
@@ -110,6 +112,30 @@ def test_a_flying_unit_that_leaves_the_board_is_lost_r002_59():
     outcome = play_move(state, "wing", "F6", ScriptedDice([]))
     assert not outcome.state.has_unit("wing")
     assert state.has_unit("wing")  # the old state is untouched
+
+
+def test_only_a_wing_is_lost_another_flyer_may_not_leave_the_board_r002_59():
+    """R002.59: a flying model that is not a Tiny Flyer is refused at the table's edge; the
+    earlier reading (`lost_off_table = "flying"`, games recorded before the fix) lost it."""
+    airship = Unit(
+        "airship",
+        "Airship",
+        "A",
+        Pose(10, 45, 0),
+        RectBase(1, 3),
+        MovementClass.AERIAL,
+        stats=FrozenMap({"move": 12.0, "height_level": "flying"}),
+    )
+    state = table(airship)
+    plan = plan_move(state, "airship", "F6")
+    assert [v.rule for v in plan.violations] == ["R002.59"]
+    assert "the rules do not let this unit leave it" in plan.violations[0].message
+    assert not plan.lost
+    with pytest.raises(UserError):
+        play_move(state, "airship", "F6", ScriptedDice([]))
+    before = replace(state, options=FrozenMap({"lost_off_table": "flying"}))
+    assert plan_move(before, "airship", "F6").lost
+    assert not play_move(before, "airship", "F6", ScriptedDice([])).state.has_unit("airship")
 
 
 def test_a_ship_may_not_leave_the_board():

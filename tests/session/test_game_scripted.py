@@ -128,13 +128,17 @@ def test_a_different_seed_gives_a_different_game():
 
 
 def test_battlefleet_mars_final_state_follows_its_log(games):
-    """R000.17/R000.18: declared missiles are spent; R000.10/R000.11: destroyed units leave."""
+    """R000.17/R000.18: declared missiles are spent; R000.10/R000.11: destroyed units leave;
+    A000.11: L results lower a ship's or base's laser strength."""
     game = two_turns(games, "battlefleet-mars")
     start = Game.new(game.initial, SEED).state
     declared: dict[str, int] = {}
     destroyed: dict[str, int] = {}
+    lowered: dict[str, int] = {}
     for step in game.steps:
         for event in step.events:
+            if event.kind == "laser-damage":
+                lowered[event.get("target")] = event.get("lowered_to")
             if event.kind == "declare" and event.get("weapon") == "missiles":
                 attacker = event.get("attacker")
                 declared[attacker] = declared.get(attacker, 0) + event.get("missiles")
@@ -152,4 +156,13 @@ def test_battlefleet_mars_final_state_follows_its_log(games):
             assert game.state.unit(unit_id).stats["missiles"] == before["missiles"] - count
     for unit in start.units:
         if unit.id not in declared and unit.id not in destroyed:
-            assert game.state.unit(unit.id) == unit  # damage results are base-game (A000.11)
+            now = game.state.unit(unit.id)
+            laser = ("laser_strength", "printed_laser_strength")
+            # other damage results are base-game codes (R000.12)
+            assert {k: v for k, v in now.stats.items() if k not in laser} == {
+                k: v for k, v in unit.stats.items() if k not in laser
+            }
+            if "laser_strength" in unit.stats or unit.id in lowered:
+                assert now.stats["laser_strength"] == lowered.get(
+                    unit.id, unit.stats.get("laser_strength")
+                )

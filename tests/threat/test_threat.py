@@ -196,7 +196,8 @@ def test_threat_command_json_keys(tmp_path, capsys):
     assert main(["threat", path, "--side", "Empire", "--unit", "isd", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert set(document) == {"rules", "side", "target", "grid", "measure", "count", "damage",
-                             "weapons", "reach", "advice"}  # fmt: skip
+                             "blocked_by_models", "weapons", "reach", "advice"}  # fmt: skip
+    assert document["blocked_by_models"] == []  # no model blocks sight in this system
     assert len(document["count"]) == document["grid"]["rows"] == 96
     assert document["reach"]["ends"] > 0 and len(document["advice"]) >= 1
 

@@ -12,8 +12,8 @@ missile attack — until both pass. `play` offers each phase's choices and
 applies them.
 
 Modules: `tables` (formulas and T000.*), `units` (stats and options schema),
-`combat` (declarations, resolvers, odds), `logistics` (LP, launches), `play`
-(the turn through the generic protocol).
+`ranges` (range on the table), `combat` (declarations, resolvers, odds), `logistics`
+(LP, launches), `play` (the turn through the generic protocol).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A unit's status set by hand in a game (adjust mode, issue 14).
 
 Battlefleet Mars keeps a unit's values in its stats: its current laser strength (R000.2,
-"after damage already suffered": from 0 to its type's nominal strength), a group's count
+"after damage already suffered": from 0 to its type's nominal strength; a ship lowered by
+hand keeps its printed strength for its card, A000.11), a group's count
 (R000.11, at least 1: a group of none has left the table), the missiles and fighters a
 carrier holds (R000.17); and, in the rule state, the results scored against a ship or
 base (A000.E1: the record its damage points and crippling are read from), typed as the
@@ -16,6 +17,7 @@ from typing import Any
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Field
+from tactical.rules.battlefleet_mars.combat import settings
 from tactical.rules.battlefleet_mars.outcome import HITS, results_against
 from tactical.rules.battlefleet_mars.tables import NO_EFFECT, RESULT_CODES
 from tactical.rules.battlefleet_mars.units import (
@@ -42,7 +44,7 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
                 "int",
                 default=strength,
                 low=0,
-                high=max(strength, nominal or 0),
+                high=max(strength, card.printed_laser_strength or 0, nominal or 0),
                 doc="current laser strength, after damage",
                 spec_id="R000.2",
             )
@@ -90,4 +92,16 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
         if not codes:
             hits.pop(unit.id)
         state = state.with_rule_state(**{HITS: hits})
+    card = profile(unit)
+    printed = card.printed_laser_strength
+    if (
+        "laser_strength" in stats
+        and "printed_laser_strength" not in unit.stats
+        and card.kind not in NOMINAL_LASER_STRENGTH  # a type's printed strength is its own
+        and printed is not None
+        and int(stats["laser_strength"]) < printed
+        and settings(state)["laser_damage"]
+    ):
+        # A000.11: a ship's strength before the edit stays the printed one on its card
+        stats["printed_laser_strength"] = printed
     return state.replace_unit(unit.with_stats(**stats)) if stats else state

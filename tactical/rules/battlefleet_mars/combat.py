@@ -14,6 +14,10 @@ Two weapons:
   and does T = d + 1 damage (R000.13). All CIWS rolls come before any damage
   (R000.24). Fighters and missiles have no CIWS (R000.25).
 
+An L1-L4 result against a ship or base lowers its current laser strength by 1-4, never
+below 0 (A000.11, option `laser_damage`); its later to-hit, damage and CIWS read the
+lowered value through its stats.
+
 The chance part of each attack is one function of plain numbers
 (`laser_shot`, `missile_salvo`) written as folds over small states, so the
 same code rolls with `SeededDice`/`ScriptedDice` and is enumerated exactly by
@@ -24,7 +28,6 @@ whether the target is destroyed yet).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,6 +49,7 @@ from tactical.rules.base import (
     with_defaults,
 )
 from tactical.rules.battlefleet_mars.outcome import record_results
+from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
 from tactical.rules.battlefleet_mars.tables import (
     RESULT_CODES,
     Column,
@@ -57,10 +61,10 @@ from tactical.rules.battlefleet_mars.tables import (
     laser_damage_total,
     laser_hits,
     launch_limit,
+    lowered_strength,
     max_range,
     missile_damage_total,
     range_bracket,
-    range_units,
     to_hit_threshold,
 )
 from tactical.rules.battlefleet_mars.units import (
@@ -96,42 +100,6 @@ def _settings(options: FrozenMap) -> Mapping[str, Any]:
 
 def _roll_event(who: str, what: str, result: int) -> Event:
     return Event.of("roll", "R000.1", who=who, what=what, die=D10Z.name, result=result)
-
-
-# --------------------------------------------------------------------------- geometry
-
-
-@dataclass(frozen=True, slots=True)
-class RangeFacts:
-    """GEO000.1: centre-to-centre distance (inches) and the integer range R."""
-
-    distance: float
-    range: int
-    unit_inches: float
-    rounding: str
-
-
-def measure(attacker: Unit, target: Unit, options: Mapping[str, Any]) -> RangeFacts:
-    """Range between two units on the table: centre to centre, in range units (GEO000.1)."""
-    distance = math.hypot(target.x - attacker.x, target.y - attacker.y)
-    unit_inches = float(options["range_unit_inches"])
-    rounding = str(options["range_rounding"])
-    return RangeFacts(distance, range_units(distance, unit_inches, rounding), unit_inches, rounding)
-
-
-def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndarray:
-    """Integer ranges R between every pair of units (vectorised `measure`)."""
-    xy = np.array([(u.x, u.y) for u in units]).reshape(len(units), 2)
-    delta = xy[:, None, :] - xy[None, :, :]
-    scaled = np.hypot(delta[..., 0], delta[..., 1]) / float(options["range_unit_inches"])
-    rounding = options["range_rounding"]
-    if rounding == "floor":
-        ranges = np.floor(scaled + 1e-9)
-    elif rounding == "ceil":
-        ranges = np.maximum(np.ceil(scaled - 1e-9), 0)
-    else:
-        ranges = np.floor(scaled + 0.5 + 1e-9)
-    return ranges.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- laser
@@ -519,6 +487,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     elif killed is None:
         events.append(Event.of("outcome", "R000.12", target=target.id, result=shot.summary))
         new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
+        new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, events)
     else:
         rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
         events.append(
@@ -581,9 +550,41 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
         new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
+        new_state = _lower_lasers(new_state, target.id, salvo.strikes.results, options, events)
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
     return Resolution(new_state, tuple(events), summary)
+
+
+def _lower_lasers(
+    state: GameState,
+    target_id: str,
+    results: tuple[str, ...],
+    options: Mapping[str, Any],
+    events: list[Event],
+) -> GameState:
+    """A000.11: L1-L4 results lower the ship's or base's current laser strength (never below
+    0), the printed strength kept for its card; logged as a `laser-damage` event."""
+    unit = state.unit(target_id)
+    card = profile(unit)
+    if not options["laser_damage"] or card.laser_strength is None:
+        return state
+    lowered = lowered_strength(card.laser_strength, results)
+    if lowered == card.laser_strength:
+        return state
+    events.append(
+        Event.of(
+            "laser-damage",
+            "A000.11",
+            target=target_id,
+            laser_strength=card.laser_strength,
+            lowered_to=lowered,
+            printed=card.printed_laser_strength,
+        )
+    )
+    return state.replace_unit(
+        unit.with_stats(laser_strength=lowered, printed_laser_strength=card.printed_laser_strength)
+    )
 
 
 def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:

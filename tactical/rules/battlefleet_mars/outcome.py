@@ -1,11 +1,12 @@
 """Battlefleet Mars: the end of a game and its score (issue 15; docs/game-end.md, A000.E1).
 
 The seed gives no victory conditions and leaves the effects of damage on ships and bases
-to the base game (R000.12, A000.11). Adopted reading (A000.E1, the attrition end of
+to the base game (R000.12), but for L results lowering the laser strength (A000.11,
+`combat`). Adopted reading (A000.E1, the attrition end of
 `tactical.rules.ending`):
 
-- a unit's strength: a ship or base, its laser strength (at least 1) plus its launch
-  capacity; a fighter 1/3 and a missile 1/6 (the LP price of one, T000.6), times the
+- a unit's strength: a ship or base, its laser strength as it started (at least 1) plus
+  its launch capacity; a fighter 1/3 and a missile 1/6 (the LP price of one, T000.6), times the
   group's count;
 - fighters and missiles are destroyed by the results of T000.5 (R000.10, R000.11) and
   leave the table; a group that shrinks has lost that share;

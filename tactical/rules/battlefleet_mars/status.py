@@ -1,9 +1,10 @@
 """Battlefleet Mars in words: a unit's status (SPEC §1) and a resolution's summary.
 
-A ship's or base's damage codes go to the base game (R000.12) and are not
-tracked here; what the seed tracks is shown: laser strength (R000.2), missiles
-and fighters carried and launched this turn (R000.17), a group's count, and
-whether the unit has fired this turn (one attack a turn, see `play`).
+A ship's or base's damage codes go to the base game (R000.12), except that an L
+result lowers its laser strength (A000.11); what the seed tracks is shown: laser
+strength now and as printed ("2/5", R000.2, A000.11), missiles and fighters carried
+and launched this turn (R000.17), a group's count, and whether the unit has fired
+this turn (one attack a turn, see `play`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,7 @@ from tactical.rules.battlefleet_mars.combat import (
     weapons_of,
 )
 from tactical.rules.battlefleet_mars.tables import launch_limit, max_range
-from tactical.rules.battlefleet_mars.units import (
-    GROUPS,
-    NOMINAL_LASER_STRENGTH,
-    UnitType,
-    profile,
-)
+from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
 from tactical.rules.status import StatusValue, Unavailable, UnitStatus, WeaponStatus, counted
 
 TYPE_NAMES = {
@@ -45,14 +41,14 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     fired = unit.id in play.fired(state)
     values = [StatusValue("Type", TYPE_NAMES[card.kind], help="BFM unit type", spec_id="A000.2")]
     if card.has_lasers:
-        nominal = NOMINAL_LASER_STRENGTH.get(card.kind)
         values.append(
             counted(
                 "Laser strength",
                 card.laser_strength or 0,
-                nominal,
-                help="to-hit and damage of its laser",
-                spec_id="R000.2",
+                card.printed_laser_strength,
+                help="now (lowered by L results) / as printed; to-hit, damage and CIWS use "
+                "the first",
+                spec_id="A000.11",
             )
         )
     if card.kind in GROUPS:
@@ -95,12 +91,14 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     for weapon in weapons_of(unit):
         if weapon == LASER:
             strength = card.laser_strength or 0
+            printed = card.printed_laser_strength
+            shown = f"{strength}/{printed}" if printed not in (None, strength) else f"{strength}"
             weapons.append(
                 WeaponStatus(
                     "Laser",
                     "all round",
                     f"0-{max_range(strength)} range units",
-                    f"strength {strength}",
+                    f"strength {shown}",
                     "fired" if fired else "1 attack",
                 )
             )

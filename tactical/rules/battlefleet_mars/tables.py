@@ -117,6 +117,19 @@ def destroys(result: str, target_kind: str) -> bool | None:
     return None
 
 
+LASER_RESULTS = ("L1", "L2", "L3", "L4")
+
+
+def laser_loss(result: str) -> int:
+    """A000.11: the laser strength an L1-L4 result takes from a ship or base (0 otherwise)."""
+    return int(result[1:]) if result in LASER_RESULTS else 0
+
+
+def lowered_strength(laser_strength: int, results: tuple[str, ...]) -> int:
+    """A000.11: the current laser strength after `results`, never below 0."""
+    return max(0, laser_strength - sum(laser_loss(result) for result in results))
+
+
 def ciws_strength(laser_strength: int) -> int:
     """R000.20 (5.2a): CS = the target's current LS, never below 0."""
     return max(0, laser_strength)

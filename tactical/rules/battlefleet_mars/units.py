@@ -9,6 +9,9 @@ Unit stats:
 - `laser_strength`: current LS 0..6 (R000.2). Defaults to the type's nominal
   strength from the column labels (Bse 6, Cat 4, Trn 3, Mnr 2, Ftr 0, A000.2);
   required for "ship"; missiles have none.
+- `printed_laser_strength`: the strength before damage, the card's "2/5" second number
+  (A000.11). Defaults to the type's nominal strength, else to `laser_strength`; written
+  when an L result (or a hand edit) first lowers a ship's strength.
 - `launch_capacity`, `missiles`, `fighters`, `launched`, `fighters_launched`:
   ships and bases only — launch capacity, missiles and fighters carried, and
   missiles / fighters launched so far this turn (R000.17).
@@ -17,7 +20,10 @@ Unit stats:
 Options: `range_unit_inches` (GEO000.1, default 1), `range_rounding`
 (GEO000.1, default "floor"), `missile_to_hit` / `missile_to_hit_score`
 (A000.8, default "auto"), `lp_granularity` (A000.10, default "whole"),
-`ciws_default` (A000.15, default true), `lp_limit` (R000.16, default 4).
+`ciws_default` (A000.15, default true), `lp_limit` (R000.16, default 4),
+`laser_damage` (A000.11, default true: an L1-L4 result against a ship or base lowers its
+current laser strength by 1-4; false, the reading before this revision and the value of a
+game recorded before it, keeps the L codes for the base game only).
 """
 
 from __future__ import annotations
@@ -67,6 +73,14 @@ STATS_FIELDS = (
         spec_id="A000.2",
     ),
     Field("laser_strength", "int", low=0, high=6, doc="current laser strength", spec_id="R000.2"),
+    Field(
+        "printed_laser_strength",
+        "int",
+        low=0,
+        high=6,
+        doc="laser strength before damage (the card's second number; default the type's)",
+        spec_id="A000.11",
+    ),
     Field("launch_capacity", "int", default=0, low=0, high=50, spec_id="R000.17"),
     Field("missiles", "int", default=0, low=0, high=999, doc="missiles carried"),
     Field("fighters", "int", default=0, low=0, high=999, doc="fighters carried"),
@@ -85,6 +99,15 @@ OPTION_FIELDS = (
     ),
     Field("ciws_default", "bool", default=True, spec_id="A000.15"),
     Field("lp_limit", "int", default=4, low=0, high=99, spec_id="R000.16"),
+    Field(
+        "laser_damage",
+        "bool",
+        default=True,
+        before=False,
+        doc="an L1-L4 result lowers a ship's or base's current laser strength by 1-4 (never "
+        "below 0); games recorded before this reading was revised: false",
+        spec_id="A000.11",
+    ),
     turn_limit_field("A000.E1"),  # docs/game-end.md
 )
 
@@ -99,8 +122,22 @@ def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
         problems.append(
             Problem("laser_strength", "a whole number from 0 to 6 (required for a ship)", "R000.2")
         )
-    if kind is UnitType.MISSILE and "laser_strength" in stats:
-        problems.append(Problem("laser_strength", "no laser strength: missiles carry no lasers"))
+    if kind is UnitType.MISSILE:
+        problems.extend(
+            Problem(name, "no laser strength: missiles carry no lasers")
+            for name in ("laser_strength", "printed_laser_strength")
+            if name in stats
+        )
+    printed = stats.get("printed_laser_strength")
+    current = int(stats.get("laser_strength", NOMINAL_LASER_STRENGTH.get(kind, 0)))
+    if printed is not None and current > int(printed):
+        problems.append(
+            Problem(
+                "laser_strength",
+                f"at most the printed laser strength {printed} (damage only lowers it)",
+                "A000.11",
+            )
+        )
     if kind is UnitType.FIGHTER and int(stats.get("laser_strength", 0)) != 0:
         problems.append(
             Problem("laser_strength", "0 or left out: fighters fire at LS 0", "A000.14")
@@ -127,6 +164,7 @@ class Profile:
 
     kind: UnitType
     laser_strength: int | None
+    printed_laser_strength: int | None
     launch_capacity: int
     missiles: int
     fighters: int
@@ -179,9 +217,16 @@ def _profile(stats: FrozenMap) -> Profile:
         laser = NOMINAL_LASER_STRENGTH[kind]
     else:
         raise _MissingLasers
+    printed: int | None = None
+    if laser is not None:
+        # A000.11: the strength before damage; a map that gives only a (lowered) current
+        # strength keeps its type's nominal one as printed
+        nominal = NOMINAL_LASER_STRENGTH.get(kind, laser)
+        printed = int(stats.get("printed_laser_strength", max(nominal, laser)))
     return Profile(
         kind=kind,
         laser_strength=laser,
+        printed_laser_strength=printed,
         launch_capacity=int(stats.get("launch_capacity", 0)),
         missiles=int(stats.get("missiles", 0)),
         fighters=int(stats.get("fighters", 0)),

@@ -1,7 +1,8 @@
 """A vessel's damage set by hand in a game (adjust mode, issue 14).
 
 Cortex keeps damage in the vessel's stats: the values a player may set are its Wound and
-Stun (R003.25: each from 0 to its Life Points; out of action at Wound = Life Points,
+Stun (R003.25: each from 0 to its Life Points as its card counts them, x k once a
+smaller-scale attacker has hit it, R003.58; out of action at Wound = Life Points,
 adrift at Wound + Stun = Life Points, base Cortex G.5) and its battle damage (R003.29:
 sensors and sublight damaged, FTL and sublight destroyed); for a fighter wing each
 fighter's Wound and Stun (R003.30). Setting them rolls nothing; a vessel given back its

@@ -21,7 +21,14 @@ from tactical.model import GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active, unit_of
-from tactical.rules.cortex_space.damage import Target, deliver, receiver_of, target_of, write_back
+from tactical.rules.cortex_space.damage import (
+    Target,
+    damage_dealt,
+    deliver,
+    receiver_of,
+    target_of,
+    write_back,
+)
 from tactical.rules.cortex_space.pilot_rolls import modifier_events, pilot_character, pilot_roll
 from tactical.rules.cortex_space.positions import (
     collision_direction,
@@ -363,15 +370,15 @@ def _summary(
     other_stun = other_wound = 0
     if crash.other is not None:
         start_other = target_of(vessel(state.unit(obstacle.id)))
-        other_stun = crash.other.stun - start_other.stun
-        other_wound = crash.other.wound - start_other.wound
+        other_stun, other_wound = damage_dealt(start_other, crash.other)
         if crash.other.destroyed and not start_other.destroyed:
             destroyed.append(obstacle.id)
+    pilot_stun, pilot_wound = damage_dealt(start_pilot, crash.pilot)
     return CollisionSummary(
         crash.pending[:1] != ("collided",),
         value,
-        crash.pilot.stun - start_pilot.stun,
-        crash.pilot.wound - start_pilot.wound,
+        pilot_stun,
+        pilot_wound,
         other_stun,
         other_wound,
         tuple(destroyed),

@@ -1,13 +1,19 @@
 """Damage to vessels: mixing scales (R003.58), Armor, wing allocation (R003.34), battle
 damage (R003.25-R003.29).
 
-Damage tracks are kept in each vessel's own scale. A hit arrives as Stun and Wound in
-the attacker's (the weapon's) scale and is `absorb`ed: a larger attacker's damage is
-multiplied by k (both the Basic damage and the weapon die, A003.31); against a smaller
-attacker the target's Life Points and Armor count k times (T003.14), which on the
-target's own track is the damage after k x Armor divided by k (rounded half up, so no
-damage point is lost). Armor subtracts from damage of its type (base Cortex, G.5;
-option `armor_reduces_damage`).
+A hit arrives as Stun and Wound in the attacker's (the weapon's) scale and is `absorb`ed:
+a larger attacker's damage is multiplied by k (both the Basic damage and the weapon die,
+A003.31); against a smaller attacker the target's Life Points and Armor count k times
+(T003.14), and the hit, after k x Armor, counts whole against those k x Life Points (a
+Viper's 2 Wound on a 40-LP basestar are 2 of 80, R003.58). Armor subtracts from damage
+of its type (base Cortex, G.5; option `armor_reduces_damage`).
+
+A damage track is counted on the vessel's Life Points x its `lp_multiple` (1 until a
+smaller-scale attacker hits it): the first such hit recounts the track on k x Life
+Points (every point so far times k), so hits of every scale add up exactly; a hit of
+the target's own or a larger scale then counts k times on it. Option `scale_reading`
+"damage-divided" (the reading before this revision) keeps the own-scale track instead:
+the hit after k x Armor divided by k, rounded half up.
 
 A resolution carries a `Target` (tracks, systems, battle-damage results so far) through
 its folds; `deliver` applies one hit and, for a spacecraft already at half its Life
@@ -16,6 +22,7 @@ Points in Wounds, rolls battle damage (the hit that crosses the line does not, A
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -36,22 +43,30 @@ from tactical.rules.cortex_space.tables import (
     battle_damage_row,
     scale_damage,
 )
-from tactical.rules.cortex_space.units import Vessel, vessel
+from tactical.rules.cortex_space.units import SCALE_READINGS, Vessel, vessel
 
 MAX_WIDESPREAD_DEPTH = 8  # A003.18 halves each time; this only bounds a pathological map
+TARGET_MULTIPLIED, DAMAGE_DIVIDED = SCALE_READINGS
 
 
 @dataclass(frozen=True, slots=True)
 class Track:
-    """One damage track in the vessel's own scale."""
+    """One damage track, counted on the printed Life Points x `multiple` (R003.58):
+    `life_points` is that product."""
 
     wound: int
     stun: int
     life_points: int
+    multiple: int = 1
 
     @property
     def destroyed(self) -> bool:
         return self.wound >= self.life_points
+
+    def counted(self, multiple: int) -> Track:
+        """The same damage counted on Life Points x `multiple` (a multiple of this one's)."""
+        ratio = multiple // self.multiple
+        return Track(self.wound * ratio, self.stun * ratio, self.life_points * ratio, multiple)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +136,7 @@ class Receiver:
     armor: bool
     mixing_scales: bool
     allocation: str
+    scale_reading: str = TARGET_MULTIPLIED
 
 
 def receiver_of(unit: Unit, options: Mapping[str, Any]) -> Receiver:
@@ -136,15 +152,16 @@ def receiver_of(unit: Unit, options: Mapping[str, Any]) -> Receiver:
         bool(options["armor_reduces_damage"]),
         bool(options["mixing_scales"]),
         str(options["wing_damage"]),
+        str(options["scale_reading"]),
     )
 
 
 def target_of(card: Vessel) -> Target:
     """The damage state a resolution starts from."""
     if card.is_wing:
-        tracks = tuple(Track(m.wound, m.stun, m.life_points) for m in card.members)
+        tracks = tuple(Track(m.wound, m.stun, m.life_points, m.lp_multiple) for m in card.members)
     else:
-        tracks = (Track(card.wound, card.stun, card.life_points),)
+        tracks = (Track(card.wound, card.stun, card.life_points, card.lp_multiple),)
     systems = Systems(
         card.sensors_damaged,
         card.sublight_damaged,
@@ -170,10 +187,21 @@ def _half_up(numerator: int, denominator: int) -> int:
     return (2 * numerator + denominator) // (2 * denominator)
 
 
+def hit_multiple(source_scale: str, receiver: Receiver) -> int:
+    """R003.58 / T003.14: the k a smaller-scale attacker's hit counts the target's Life Points
+    and Armor by (1 for any other attacker, and under the "damage-divided" reading, whose
+    hits count on the target's own Life Points)."""
+    if not receiver.mixing_scales or receiver.scale_reading != TARGET_MULTIPLIED:
+        return 1
+    cell = scale_damage(source_scale, receiver.scale)  # type: ignore[arg-type]
+    return cell.factor if cell.multiplies == "target" else 1
+
+
 def absorb(
     stun: int, wound: int, source_scale: str, receiver: Receiver
 ) -> tuple[int, int, tuple[Event, ...]]:
-    """R003.58 / T003.14 and Armor: the hit's Stun and Wound on the target's own track."""
+    """R003.58 / T003.14 and Armor: the hit's Stun and Wound, counted on the target's Life
+    Points x `hit_multiple` (on its own Life Points, divided by k, under "damage-divided")."""
     events: list[Event] = []
     factor, armor_factor = 1, 1
     if receiver.mixing_scales:
@@ -205,9 +233,24 @@ def absorb(
         )
     if armor_stun or armor_wound:
         events.append(Event.of("armor", "R003.58", stun_armor=armor_stun, wound_armor=armor_wound))
-    stun = _half_up(max(0, stun - armor_stun), armor_factor)
-    wound = _half_up(max(0, wound - armor_wound), armor_factor)
+    # the earlier reading brought a smaller attacker's hit down to the target's own track
+    divisor = armor_factor if receiver.scale_reading == DAMAGE_DIVIDED else 1
+    stun = _half_up(max(0, stun - armor_stun), divisor)
+    wound = _half_up(max(0, wound - armor_wound), divisor)
     return stun, wound, tuple(events)
+
+
+def damage_dealt(start: Target, end: Target) -> tuple[int, int]:
+    """(Stun, Wound) a target took from `start` to `end`, counted as its tracks count them
+    at the end (Life Points x each track's multiple, R003.58)."""
+    if len(start.tracks) != len(end.tracks):  # a wing that took or lost a fighter meanwhile
+        return end.stun - start.stun, end.wound - start.wound
+    stun = wound = 0
+    for before, after in zip(start.tracks, end.tracks, strict=True):
+        recounted = before.counted(after.multiple)
+        stun += after.stun - recounted.stun
+        wound += after.wound - recounted.wound
+    return stun, wound
 
 
 def deliver(
@@ -220,8 +263,13 @@ def deliver(
     *,
     who: str = "",
 ) -> Target:
-    """Apply one hit: scale and Armor, the fighter hit (R003.34), battle damage (R003.25)."""
+    """Apply one hit: scale and Armor, the fighter hit (R003.34), battle damage (R003.25).
+
+    The hit counts on the target's Life Points x k against a smaller attacker (R003.58);
+    the track is recounted on the least multiple of its own and k, and the battle-damage
+    roll adds the hit's Wound as counted against the attacker (R003.26)."""
     own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver)
+    multiple = hit_multiple(source_scale, receiver)
     alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
     if not alive:
         return target
@@ -247,7 +295,11 @@ def deliver(
     trigger = (
         receiver.spacecraft and receiver.battle_damage and 2 * track.wound >= track.life_points
     )
-    new_track = Track(track.wound + own_wound, track.stun + own_stun, track.life_points)
+    # a hit that gets through (Armor may stop it all) recounts the track it counts on
+    counted = track.counted(math.lcm(track.multiple, multiple)) if own_stun or own_wound else track
+    times = counted.multiple // multiple  # the hit's points on the recounted track
+    added_stun, added_wound = own_stun * times, own_wound * times
+    new_track = replace(counted, wound=counted.wound + added_wound, stun=counted.stun + added_stun)
     damage_events = [
         *events,
         *picked,
@@ -255,8 +307,8 @@ def deliver(
             "damage",
             "R003.7",
             target=receiver.unit_id,
-            stun=own_stun,
-            wound=own_wound,
+            stun=added_stun,
+            wound=added_wound,
             total_stun=new_track.stun,
             total_wound=new_track.wound,
             life_points=new_track.life_points,
@@ -452,11 +504,16 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     if card.is_wing:
         members = []
         for entry, track in zip(unit.stats["members"], target.tracks, strict=True):
-            members.append({**dict(entry), "wound": track.wound, "stun": track.stun})
+            member = {**dict(entry), "wound": track.wound, "stun": track.stun}
+            if track.multiple != int(entry.get("lp_multiple", 1)):
+                member["lp_multiple"] = track.multiple
+            members.append(member)
         changes["members"] = members
     else:
         (track,) = target.tracks
         changes["wound"], changes["stun"] = track.wound, track.stun
+        if track.multiple != card.lp_multiple:
+            changes["lp_multiple"] = track.multiple
     if systems != start.systems:
         changes.update(
             sensors_damaged=systems.sensors_damaged,

@@ -29,6 +29,7 @@ from tactical.rules.cortex_space.attack_pools import (
 from tactical.rules.cortex_space.damage import (
     Receiver,
     Target,
+    damage_dealt,
     deliver,
     receiver_of,
     target_of,
@@ -67,8 +68,8 @@ def volley_key(volley: Volley) -> tuple:
 
 @dataclass(frozen=True, slots=True)
 class AttackSummary:
-    """What an attack came to: hits, extraordinary hits, damage dealt (own scale), whether it
-    destroyed the target, and the battle-damage results."""
+    """What an attack came to: hits, extraordinary hits, damage dealt (as the target's track
+    counts it, R003.58), whether it destroyed the target, and the battle-damage results."""
 
     hits: int
     extraordinary: int
@@ -279,11 +280,12 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
 
 
 def summarise(start: Target, end: Target, hits: int, extraordinary: int) -> AttackSummary:
+    stun, wound = damage_dealt(start, end)
     return AttackSummary(
         hits,
         extraordinary,
-        end.stun - start.stun,
-        end.wound - start.wound,
+        stun,
+        wound,
         end.destroyed and not start.destroyed,
         end.effects,
     )

@@ -28,7 +28,7 @@ from tactical.rules.cortex_space.collisions import (
     other_pool,
     table_difficulty,
 )
-from tactical.rules.cortex_space.damage import target_of
+from tactical.rules.cortex_space.damage import damage_dealt, target_of
 from tactical.rules.cortex_space.pilot_rolls import PilotRoll, modifier_events, pilot_roll
 from tactical.rules.cortex_space.positions import (
     centre_distance,
@@ -218,9 +218,7 @@ def resolve_strafe(state: GameState, unit_id: str, target_id: str, dice: Dice) -
     new_state = tracker.consume(new_state, unit.id, roll.entries)
     start = target_of(card)
     if crash.pending[:1] == ("collided",):
-        summary = StrafeSummary(
-            "collided", crash.pilot.stun - start.stun, crash.pilot.wound - start.wound
-        )
+        summary = StrafeSummary("collided", *damage_dealt(start, crash.pilot))
         return Resolution(
             new_state,
             (
@@ -279,9 +277,11 @@ def _member_of(unit: Unit) -> dict[str, Any]:
         "pilot": str(stats.get("pilot", "d6")),
         "gunnery": str(stats.get("gunnery", "d6")),
         "strength": str(stats.get("strength", "d6")),
-        "life_points": card.life_points,
+        "life_points": card.printed_life_points,
         "wound": card.wound,
         "stun": card.stun,
+        # its damage as its own track counts it (R003.58), the wing's tracks being its own
+        **({"lp_multiple": card.lp_multiple} if card.lp_multiple != 1 else {}),
     }
 
 

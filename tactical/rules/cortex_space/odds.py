@@ -16,7 +16,7 @@ from tactical.dice import Dice, enumerate_outcomes
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, attack_declaration
 from tactical.rules.cortex_space import combat, crew, missiles, stations, tracker
-from tactical.rules.cortex_space.damage import target_of
+from tactical.rules.cortex_space.damage import Target, damage_dealt, target_of
 from tactical.rules.cortex_space.play import apply
 from tactical.rules.cortex_space.sequence import setup
 from tactical.rules.cortex_space.units import settings, vessel
@@ -86,22 +86,25 @@ def _impact_odds(state: GameState, action: Action, rules_id: str) -> OddsReport 
 def _damage_taken(
     state: GameState, action: Action, target: str
 ) -> Callable[[Dice], tuple[int, int, bool]]:
-    """The resolver as a function of the dice: (wound, stun, destroyed now) it deals `target`."""
+    """The resolver as a function of the dice: (wound, stun, destroyed now) it deals `target`,
+    counted as the target's track counts it afterwards (R003.58)."""
     before = _damage_of(state, target)
 
     def damage(dice: Dice) -> tuple[int, int, bool]:
         after = _damage_of(apply(state, action, dice).state, target)
-        return after[0] - before[0], after[1] - before[1], after[2] and not before[2]
+        if before is None or after is None:  # a unit gone from the table counts as destroyed
+            return 0, 0, before is not None
+        stun, wound = damage_dealt(before, after)
+        return wound, stun, after.destroyed and not before.destroyed
 
     return damage
 
 
-def _damage_of(state: GameState, unit_id: str) -> tuple[int, int, bool]:
-    """(wound, stun, destroyed) of a unit; a unit gone from the table counts as destroyed."""
+def _damage_of(state: GameState, unit_id: str) -> Target | None:
+    """A unit's damage state; None for a unit gone from the table."""
     if not state.has_unit(unit_id):
-        return 0, 0, True
-    damage = target_of(vessel(state.unit(unit_id)))
-    return damage.wound, damage.stun, damage.destroyed
+        return None
+    return target_of(vessel(state.unit(unit_id)))
 
 
 def _damage_text(damage: tuple[int, int, bool]) -> str:

@@ -1,11 +1,12 @@
 """Cortex Space: the end of a game and its score (issue 15; docs/game-end.md, A003.E1).
 
 The seed names no victory conditions. Adopted reading (A003.E1, the attrition end of
-`tactical.rules.ending`): a vessel's strength is its Life Points times its scale's
-factor against personal scale in T003.14 (personal 1, planetcraft 2, spacecraft 5), a
-wing's the sum over its fighters; the share lost is Wound over Life Points; a vessel
-is out of the fight when destroyed (Wound >= LP, R003.7) or adrift (Stun + Wound >= LP,
-base Cortex G.5), and then counts as lost for the score.
+`tactical.rules.ending`): a vessel's strength is its printed Life Points times its
+scale's factor against personal scale in T003.14 (personal 1, planetcraft 2, spacecraft
+5), a wing's the sum over its fighters; the share lost is Wound over Life Points (both as
+its track counts them, R003.58); a vessel is out of the fight when destroyed (Wound >= LP,
+R003.7) or adrift (Stun + Wound >= LP, base Cortex G.5), and then counts as lost for the
+score.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ def strength(unit: Unit) -> float:
     card = vessel(unit)
     factor = scale_factor(card.scale)
     if card.is_wing:
-        return float(factor * sum(member.life_points for member in card.members))
-    return float(factor * max(1, card.life_points))
+        return float(factor * sum(member.printed_life_points for member in card.members))
+    return float(factor * max(1, card.printed_life_points))
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:

@@ -20,6 +20,7 @@ from tactical.rules.cortex_space.attack_pools import Defense, defense_pools, rol
 from tactical.rules.cortex_space.damage import (
     Receiver,
     Target,
+    damage_dealt,
     deliver,
     receiver_of,
     target_of,
@@ -139,11 +140,12 @@ def resolve_pd(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     )
     end = volley.target
     failed = volley.hits > 0
+    stun, wound = damage_dealt(start, end)  # as the target's track counts it (R003.58)
     summary = DefenseSummary(
         failed,
         bool(volley.extraordinary),
-        end.stun - start.stun,
-        end.wound - start.wound,
+        stun,
+        wound,
         end.destroyed and not start.destroyed,
         end.effects,
     )

@@ -2,7 +2,8 @@
 summary, and what a side cannot do now, with the reason and rule (`unavailable`).
 
 Status: Life Points left after Wound and Stun (R003.25, base Cortex G.5: out at Wound
->= Life Points, adrift at Wound + Stun), Armor, Speed (R003.16), the dice of the pilot
+>= Life Points, adrift at Wound + Stun; counted x k once a smaller-scale attacker has hit
+it, R003.58), Armor, Speed (R003.16), the dice of the pilot
 and the gunner, battle damage (R003.29: FTL, sensors, sublight), a wing's fighters left
 (R003.30), actions taken this turn (R003.8); marks for an ended activation, battle damage
 and a missile lock; a vessel put out of action as a wreck. Weapons: name, all round (the
@@ -50,13 +51,21 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
         )
     else:
         left = max(0, card.life_points - card.wound - card.stun)
+        # R003.58: once a smaller-scale attacker has hit it, its damage is counted on its
+        # Life Points x k (a basestar's 40 as 80), and the card says so
+        counted_as = (
+            f"; counted ×{card.lp_multiple} ({card.printed_life_points} printed) since a "
+            "smaller-scale vessel hit it"
+            if card.lp_multiple != 1
+            else ""
+        )
         values.append(
             counted(
                 "Life points",
                 left,
                 card.life_points,
-                help="left after Wound and Stun; adrift at none",
-                spec_id="R003.25",
+                help="left after Wound and Stun; adrift at none" + counted_as,
+                spec_id="R003.58" if counted_as else "R003.25",
                 token="bar",
             )
         )

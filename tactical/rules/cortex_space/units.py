@@ -8,8 +8,10 @@ Unit stats (every key optional; a unit with no stats is a d6 spacecraft with no 
 - `pilot` (Pilot / Large Spacecraft Tactical Manoeuvring), `gunnery` (Heavy Weapons): the
   skill dice of the vessel's pilot and gunner; `dogfighting`: the DOGFIGHTING trait die
   ("" for none, R003.10).
-- `life_points`, `armor_wound`, `armor_stun`, `speed`; `wound`, `stun`: damage taken so far
-  (in the vessel's own scale).
+- `life_points`, `armor_wound`, `armor_stun`, `speed`; `wound`, `stun`: damage taken so far,
+  counted on Life Points x `lp_multiple` (default 1: the vessel's own scale; k once a
+  smaller-scale attacker has hit it, whose hits count on the target's Life Points x k,
+  R003.58 / T003.14).
 - `ftl`, `ftl_destroyed`, `sensors_damaged`, `sublight_damaged`, `sublight_destroyed`:
   the systems battle damage acts on (R003.29).
 - `weapons`: an array of tables `{name, kind = "gun" | "missile" | "point-defense",
@@ -19,13 +21,18 @@ Unit stats (every key optional; a unit with no stats is a d6 spacecraft with no 
   (T003.17), warhead = "explosive" | "fragmentation" (R003.62), disabled (mounts out of
   action), destroyed (the whole system, R003.29)}`.
 - `members`: a fighter wing (R003.30-R003.34): `{id, pilot, gunnery, strength,
-  life_points, wound, stun}` per fighter; the unit's own pilot and damage are then unused.
+  life_points, wound, stun, lp_multiple}` per fighter; the unit's own pilot and damage are
+  then unused.
 - `crew`: characters as crew (R003.46-R003.55): `{station, name, attribute, skill, trait}`.
 
 Options: the range bands in inches (GEO003.7), the optional and variant rules switched
 on or off (all on by default; `crew_variant` picks draft A or B, R003.56), the
 configurable readings (A003.1 `scale_chart`, A003.21 `wing_defense`), R003.34's
-`wing_damage`, and the table distances of GEO003.2/GEO003.7.
+`wing_damage`, R003.58's `scale_reading` ("target-multiplied": a smaller-scale attacker's
+hit counts whole on the target's Life Points and Armor x k; "damage-divided", the
+reading before this revision and the value of a game recorded before it: the hit after
+k x Armor divided by k on the target's own Life Points), and the table distances of
+GEO003.2/GEO003.7.
 """
 
 from __future__ import annotations
@@ -51,6 +58,13 @@ STATIONS = ("co", "xo", "pilot", "helm", "tactical", "dradis", "comms", "officer
 MAX_WING = 6  # R003.30
 
 _DIE_DOC = "a Cortex step die such as d8 or d12+d2"
+# T003.14's factors are 2 and 5: a track counted for both is at most x10
+MAX_LP_MULTIPLE = 10
+_LP_MULTIPLE_DOC = (
+    "Wound and Stun are counted on Life Points times this: k once a smaller-scale attacker "
+    "has hit it"
+)
+SCALE_READINGS = ("target-multiplied", "damage-divided")
 
 WEAPON_FIELDS = (
     Field("name", "str", required=True),
@@ -75,6 +89,15 @@ MEMBER_FIELDS = (
     Field("life_points", "int", low=1, high=9999),
     Field("wound", "int", default=0, low=0, high=9999),
     Field("stun", "int", default=0, low=0, high=9999),
+    Field(
+        "lp_multiple",
+        "int",
+        default=1,
+        low=1,
+        high=MAX_LP_MULTIPLE,
+        doc=_LP_MULTIPLE_DOC,
+        spec_id="R003.58",
+    ),
 )
 
 CREW_FIELDS = (
@@ -97,6 +120,15 @@ STATS_FIELDS = (
     Field("speed", "int", default=6, low=0, high=99, spec_id="R003.16"),
     Field("wound", "int", default=0, low=0, high=9999),
     Field("stun", "int", default=0, low=0, high=9999),
+    Field(
+        "lp_multiple",
+        "int",
+        default=1,
+        low=1,
+        high=MAX_LP_MULTIPLE,
+        doc=_LP_MULTIPLE_DOC,
+        spec_id="R003.58",
+    ),
     Field("ftl", "bool", default=False, spec_id="R003.29"),
     Field("ftl_destroyed", "bool", default=False, spec_id="R003.29"),
     Field("sensors_damaged", "int", default=0, low=0, high=99, spec_id="R003.29"),
@@ -151,6 +183,17 @@ OPTION_FIELDS = (
         spec_id="A003.21",
     ),
     Field("wing_damage", "str", default="random", choices=("random", "chosen"), spec_id="R003.34"),
+    Field(
+        "scale_reading",
+        "str",
+        default=SCALE_READINGS[0],
+        choices=SCALE_READINGS,
+        before=SCALE_READINGS[1],
+        doc="a smaller-scale attacker's hit counts whole against the target's Life Points and "
+        "Armor times k (target-multiplied) or is divided by k on its own Life Points "
+        "(damage-divided); games recorded before this reading was revised: damage-divided",
+        spec_id="R003.58",
+    ),
     Field("armor_reduces_damage", "bool", default=True, doc="base Cortex Armor (G.5)"),
     Field("feet_per_inch", "float", default=100.0, low=0.01, high=100_000, spec_id="GEO003.7"),
     Field("contact_inches", "float", default=0.5, low=0, high=100, spec_id="GEO003.7"),
@@ -285,6 +328,12 @@ class Member:
     life_points: int
     wound: int
     stun: int
+    lp_multiple: int = 1
+
+    @property
+    def printed_life_points(self) -> int:
+        """The fighter's Life Points as printed (`life_points` counts them x `lp_multiple`)."""
+        return self.life_points // self.lp_multiple
 
     @property
     def destroyed(self) -> bool:
@@ -316,7 +365,7 @@ class Vessel:
     pilot: StepDie
     gunnery: StepDie
     dogfighting: StepDie
-    life_points: int
+    life_points: int  # x lp_multiple: what Wound and Stun are counted on (R003.58)
     armor_wound: int
     armor_stun: int
     speed: int
@@ -330,6 +379,12 @@ class Vessel:
     weapons: tuple[Weapon, ...]
     members: tuple[Member, ...]
     crew: tuple[CrewMember, ...]
+    lp_multiple: int = 1
+
+    @property
+    def printed_life_points(self) -> int:
+        """The vessel's Life Points as printed (`life_points` counts them x `lp_multiple`)."""
+        return self.life_points // self.lp_multiple
 
     @property
     def is_wing(self) -> bool:
@@ -427,9 +482,11 @@ def _vessel(stats: FrozenMap) -> Vessel:
             pilot=parse_step_die(str(entry.get("pilot", "d6"))),
             gunnery=parse_step_die(str(entry.get("gunnery", "d6"))),
             strength=parse_step_die(str(entry.get("strength", "d6"))),
-            life_points=int(entry.get("life_points", values["life_points"])),
+            life_points=int(entry.get("life_points", values["life_points"]))
+            * int(entry.get("lp_multiple", 1)),
             wound=int(entry.get("wound", 0)),
             stun=int(entry.get("stun", 0)),
+            lp_multiple=int(entry.get("lp_multiple", 1)),
         )
         for entry in values["members"]
     )
@@ -454,7 +511,7 @@ def _vessel(stats: FrozenMap) -> Vessel:
         pilot=die("pilot"),
         gunnery=die("gunnery"),
         dogfighting=die("dogfighting"),
-        life_points=int(values["life_points"]),
+        life_points=int(values["life_points"]) * int(values["lp_multiple"]),
         armor_wound=int(values["armor_wound"]),
         armor_stun=int(values["armor_stun"]),
         speed=int(values["speed"]),
@@ -468,4 +525,5 @@ def _vessel(stats: FrozenMap) -> Vessel:
         weapons=weapons,
         members=members,
         crew=crew,
+        lp_multiple=int(values["lp_multiple"]),
     )

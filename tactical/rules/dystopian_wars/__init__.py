@@ -3,6 +3,20 @@
 Range bands 1-4 and the Command Distance are base-game values (external,
 G.5, A002.3); they are options with documented defaults.
 
+Line of sight (R002.40, R002.41 / A002.21): terrain blocks it per `dw_blocks_los`; between
+two Surface models the base of any other Surface model it crosses blocks it too (no Tiny
+Flyer; Auxiliary weapons ignore models), per the `models_block` option: "all" (default),
+"larger" (only models of the target's size class or bigger) or "none" (games recorded
+before this reading was revised).
+
+Movement readings fixed against the booklet, each an option whose earlier value replays
+games recorded before the fix: `half_rounding` (A002.9, R002.45, R002.48: "at least half"
+the boosted Movement is exact, "exact"; "up" before), `tesla_with_kinetic` (R002.48: only
+a second Kinetic Generator is forbidden, a Tesla boost may join a Kinetic one, true; false
+before, one boost) and `lost_off_table` (R002.59: only a Tiny Flyer Wing that leaves the
+table is Lost, any other model may not leave it, "wing"; "flying" before, any flying model
+and its whole squadron). Derelict models (set by hand) Drift in the End Phase (R002.19).
+
 The rest of seed 002 lives in the modules of this package: `schema` (the stats and options
 of fleet building, damage, tiny flyers and the external mechanics), `tables`
 (T002.1-T002.12), `cards` (stat cards, R002.44), `fleet` (R002.2-R002.6, R002.58), `command`
@@ -137,13 +151,54 @@ OPTION_FIELDS = (
         choices=("nearest", "centre"),
         spec_id="A002.11",
     ),
-    Field("half_rounding", "str", default="up", choices=("up", "down"), spec_id="A002.9"),
+    Field(
+        "half_rounding",
+        "str",
+        default="exact",
+        choices=("exact", "up", "down"),
+        spec_id="A002.9",
+        before="up",
+        doc='"at least half" the boosted Movement: exact (Mv 11: 5.5" is enough), or rounded '
+        "up or down; games recorded before this reading was revised: up",
+    ),
+    Field(
+        "tesla_with_kinetic",
+        "bool",
+        default=True,
+        spec_id="R002.48",
+        before=False,
+        doc="a model may roll both its Tesla and its Kinetic boost in one activation (only a "
+        "second Kinetic Generator is forbidden); games recorded before this was fixed: false, "
+        "one boost",
+    ),
+    Field(
+        "lost_off_table",
+        "str",
+        default="wing",
+        choices=("wing", "flying"),
+        spec_id="R002.59",
+        before="flying",
+        doc="who is Lost leaving the table: a Tiny Flyer Wing only (any other model may not "
+        "leave it), or any flying model with its whole squadron; games recorded before this "
+        "was fixed: flying",
+    ),
     Field(
         "fc_option_b_measure_from",
         "str",
         default="firer",
         choices=("firer", "target"),
         spec_id="A002.4",
+    ),
+    Field(
+        "models_block",
+        "str",
+        default="all",
+        choices=("all", "larger", "none"),
+        before="none",
+        doc="which other Surface models block line of sight between two Surface models: "
+        "all, only those of the target's size class or bigger, or none (Auxiliary weapons "
+        "ignore models); games recorded before this reading was revised: none",
+        spec_id="A002.21",
     ),
     *OPTION_EXTRA_FIELDS,
 )
@@ -207,6 +262,13 @@ class DystopianWars(RuleSystem):
         """R002.40 tells surface models from flying and obscured ones."""
         return "air" if _level(unit) in ("flying", "obscured") else "surface"
 
+    def model_blocking(self, state: GameState):  # -> ModelBlocking | None
+        """R002.41 / A002.21: other Surface models block Surface-to-Surface line of sight
+        (`measures.model_blocking`)."""
+        from tactical.rules.dystopian_wars import measures
+
+        return measures.model_blocking(state)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         return self.range_table(unit, options).band(distance)
 
@@ -258,6 +320,12 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import sequence
 
         return sequence.stage(state)
+
+    def play_order(self, state: GameState, position: TurnPosition) -> tuple[str, ...]:
+        """G.5: the initiative winner activates first (the other side's go waits for it)."""
+        from tactical.rules.dystopian_wars import sequence
+
+        return sequence.play_order(state)
 
     @property
     def has_combat(self) -> bool:

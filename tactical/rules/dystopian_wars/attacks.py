@@ -60,7 +60,7 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
     used = used_weapons(act)
     flags_of = generator_flags(state, act)
     for unit in squadron_units(state, act["squadron"]):
-        if tracking.is_prize(state, unit.id):
+        if tracking.adrift(state, unit.id):  # a Prize or a Derelict has no crew to fire
             continue
         launched = act.get("launched") == unit.id
         for weapon in card(unit).weapons:
@@ -147,7 +147,7 @@ def counter_weapons(
     attackers = squadron_units(state, act["squadron"])
     for key in act.get("targeted", ()):
         for unit in squadron_units(state, key):
-            if unit.side != side or tracking.is_prize(state, unit.id):
+            if unit.side != side or tracking.adrift(state, unit.id):
                 continue
             for weapon in card(unit).weapons:
                 if weapon.auxiliary and (unit.id, weapon.name) not in used:

@@ -1,12 +1,13 @@
-"""A model's status set by hand in a game (adjust mode, issue 14).
+"""A model's status set by hand in a game (adjust mode).
 
 Dystopian Wars keeps damage in `tracking`, not on the stat card: the values a player may
 set are the Hull Points left (`hull_lost`, from 1 to the card's Hull Points: a model at 0
 is destroyed, its loss recorded, which a hand cannot do: delete it instead), whether its
-squadron is Broken (R002.27: the whole squadron), a Wing's Fuel (R002.54, 0 to 6) and
-the lasting Critical Hits it carries, by their Critical Hit Table totals (R002.1: 2D6,
-2 to 12; "7, 9", or "none"; other lasting effects, such as a generator's, are kept).
-Setting them rolls nothing.
+squadron is Broken (R002.27: the whole squadron), whether it is Derelict (R002.19: it
+Drifts in the End Phase; the booklet does not say what makes a model Derelict, so a
+player marks it), a Wing's Fuel (R002.54, 0 to 6) and the lasting Critical Hits it
+carries, by their Critical Hit Table totals (R002.1: 2D6, 2 to 12; "7, 9", or "none";
+other lasting effects, such as a generator's, are kept). Setting them rolls nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.tables import WING_FUEL
 
-HULL, BROKEN, FUEL, CRITICALS = "hull", "broken", "fuel", "criticals"
+HULL, BROKEN, FUEL, CRITICALS, DERELICT = "hull", "broken", "fuel", "criticals", "derelict"
 CRITICAL_PREFIX = "critical-"  # `dicework.critical_code`: the table's entry for a 2D6 total
 
 
@@ -48,6 +49,17 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
             title="Squadron broken",
         ),
     ]
+    if not profile.is_tiny_flyer:  # a Wing is Lost or Lands, it never drifts (R002.59)
+        fields.append(
+            Field(
+                DERELICT,
+                "bool",
+                default=tracking.is_derelict(state, unit.id),
+                doc="a Derelict model drifts in the End Phase and moves no more",
+                spec_id="R002.19",
+                title="Derelict",
+            )
+        )
     totals = [code.removeprefix(CRITICAL_PREFIX) for code in _criticals(state, unit)]
     fields.append(
         Field(
@@ -87,6 +99,11 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
         if values[BROKEN]:
             broken += (profile.squadron,)
         state = tracking.put(state, broken=broken)
+    if DERELICT in values:
+        derelicts = tuple(u for u in tracking.get(state, "derelicts") or () if u != unit.id)
+        if values[DERELICT]:
+            derelicts += (unit.id,)
+        state = tracking.put(state, derelicts=derelicts or None)
     if CRITICALS in values:
         codes = _critical_codes(unit_name(state, unit.id), str(values[CRITICALS]))
         others = [c for c in tracking.effects(state, unit.id) if not c.startswith(CRITICAL_PREFIX)]

@@ -30,7 +30,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Attack
+from tactical.rules.base import Attack, unit_name
 from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
 from tactical.rules.dystopian_wars.command import check_firing_option
@@ -132,14 +132,27 @@ class Reach:
     dice: int
     los: bool
     blocked_by: tuple[str, ...]
+    blocking_models: tuple[str, ...] = ()  # names of the models in the way (R002.41)
 
 
 def reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
+    """R002.41: an Auxiliary weapon's line of sight ignores models; any other's is blocked
+    by a Surface model between two Surface models."""
     options = settings(state)
     distance = weapon_distance(unit, weapon, target)
     band = range_band(unit, distance, options)
-    clear, blocked_by = line_of_sight(state, unit, target)
-    return Reach(unit.id, weapon.name, distance, band, weapon.dice_at(band), clear, blocked_by)
+    sight = line_of_sight(state, unit, target, models=not weapon.auxiliary)
+    names = state.shown_names
+    return Reach(
+        unit.id,
+        weapon.name,
+        distance,
+        band,
+        weapon.dice_at(band),
+        sight.clear,
+        sight.terrain,
+        tuple(names.get(m, m) for m in sight.models),
+    )
 
 
 def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirect: bool) -> None:
@@ -157,11 +170,15 @@ def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirec
         )
     if not indirect and not found.los:
         rule = "R002.40" if card(unit).airborne != card(target).airborne else "GEO002.10"
-        if weapon.auxiliary:
+        if weapon.auxiliary or found.blocking_models:
             rule = "R002.41"
+        blockers = ", ".join(found.blocked_by)
+        if found.blocking_models:  # by the names a player reads
+            models = found.blocking_models
+            named = ("the model " if len(models) == 1 else "the models ") + ", ".join(models)
+            blockers = f"{blockers} and {named}" if blockers else named
         raise UserError(
-            f"no line of sight from {unit.id!r} to {target.id!r}: blocked by "
-            + ", ".join(found.blocked_by),
+            f"no line of sight from {unit.id!r} to {target.id!r}: blocked by {blockers}",
             spec_id=rule,
         )
 
@@ -209,6 +226,12 @@ def declare(
         raise UserError(f"{attacker.id!r} and {target.id!r} are on the same side")
     if tracking.is_prize(state, attacker.id) or tracking.is_prize(state, target.id):
         raise UserError("a captured model (a Prize) neither attacks nor is attacked", spec_id="G.5")
+    if tracking.is_derelict(state, attacker.id):
+        # R002.19: a Derelict drifts with no crew at its guns; it can still be fired on
+        raise UserError(
+            f"{unit_name(state, attacker.id)} is Derelict: it drifts and does not attack",
+            spec_id="R002.19",
+        )
     profile = card(attacker)
     weapon = profile.weapon(weapon_name)
     if weapon is None:
@@ -299,7 +322,7 @@ def indirect_spotter(state: GameState, attacker: Unit, target: Unit, band: str |
             continue
         if (
             within_from_centre(unit, target, SPOTTER_RANGE)
-            and line_of_sight(state, unit, target)[0]
+            and line_of_sight(state, unit, target).clear
         ):
             return unit.id
     raise UserError(

@@ -1,7 +1,8 @@
 """The End Phase (R002.19), as choices and actions: the check for the End of Game (turns
 or time, A002.20) and the Compulsory Actions, then each side's Damage Repair rolls, the
-Broken squadrons' Bravery Tests (R002.27) and the Prizes' Drift, then the end of the turn
-(Game Markers rationalised, Game Cards drawn, the next turn).
+Broken squadrons' Bravery Tests (R002.27) and the Drift of the Prizes and the Derelict
+models (R002.19: a Prize is drifted by its captor, a Derelict by its own fleet), then the
+end of the turn (Game Markers rationalised, Game Cards drawn, the next turn).
 """
 
 from __future__ import annotations
@@ -97,14 +98,17 @@ def bravery_due(state: GameState, side: str) -> tuple[str, ...]:
 
 
 def drifting(state: GameState, side: str) -> tuple[Unit, ...]:
-    """R002.19: the Prizes `side` captured that have still to Drift."""
+    """R002.19: the Prizes `side` captured and its own Derelict models (not Prizes) that
+    have still to Drift."""
     done = set(tracking.mapping(state, "end_phase").get("drifted", ()))
     prizes = tracking.mapping(state, "prizes")
-    return tuple(
-        state.unit(uid)
-        for uid, captor in prizes.items()
-        if captor == side and uid not in done and state.has_unit(uid)
-    )
+    found = [uid for uid, captor in prizes.items() if captor == side]
+    found += [
+        uid
+        for uid in tracking.get(state, "derelicts") or ()
+        if uid not in prizes and state.has_unit(uid) and state.unit(uid).side == side
+    ]
+    return tuple(state.unit(uid) for uid in found if uid not in done and state.has_unit(uid))
 
 
 # --------------------------------------------------------------------------- actions
@@ -212,12 +216,15 @@ def _bravery_test(state: GameState, action: Action, dice: Dice, side: str) -> Re
 
 
 def _drift(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:
-    """R002.19: a Prize drifts in the End Phase (external: 1D6" straight ahead, stopping at
-    the first contact or the table's edge)."""
+    """R002.19: a Prize or a Derelict drifts in the End Phase (external: 1D6" straight
+    ahead, stopping at the first contact or the table's edge)."""
     _need_end_phase(state)
     unit = unit_of(state, action.actor)
     if unit not in drifting(state, side):
-        raise UserError(f"{unit.id!r} is not a Prize of {side!r} left to drift", spec_id="R002.19")
+        raise UserError(
+            f"{unit_name(state, unit.id)} is not a Prize or Derelict model of {side} left to drift",
+            spec_id="R002.19",
+        )
     value, event = dice.chance(
         lambda source: d6(source, unit.id, "Drift", "R002.19"), key=lambda r: r[0]
     )

@@ -2,10 +2,12 @@
 
 - Tesla (R002.45) / Kinetic (R002.48) movement boosts: rolled on activation, before the
   model moves, each model independently; `boost` stores the roll in rule_state
-  `boosts[unit]` as {"tesla": r} / {"kinetic": r}, which is exactly the `activation`
-  mapping the movement code (`movement.turning_rules`) reads: +r" Movement (and, for
-  Kinetic, +r" Minimum Move) and at least half the boosted Movement in all. One boost
-  per model per activation (R002.48).
+  `boosts[unit]` as {"tesla": r} / {"kinetic": r} (both, for a model with both
+  generators), which is exactly the `activation` mapping the movement code
+  (`movement.turning_rules`) reads: +r" Movement (and, for Kinetic, +r" Minimum Move)
+  and at least half the boosted Movement in all. Each generator boosts once per
+  activation: R002.48 forbids a second Kinetic Generator, not a Tesla boost beside a
+  Kinetic one (option `tesla_with_kinetic`; false plays the earlier reading, one boost).
 - Tesla alternative use (R002.46, T002.8): a Tesla Generator not used for movement may,
   after the model has moved, affect one model within 8" of its centre (A002.13) at any
   Height Level: 1D6, on 5-6 the effect (not the Damage) of one Critical Hit, from 2D6 on
@@ -44,6 +46,11 @@ from tactical.rules.dystopian_wars.tables import (
 )
 
 BOOST_RULES = {"tesla": "R002.45", "kinetic": "R002.48"}
+GENERATOR_NAMES = {"tesla": "Tesla Generator", "kinetic": "Kinetic Generator"}
+ONCE = {
+    "tesla": "the Tesla Generator boosts once, when the model is activated",
+    "kinetic": "at most one Kinetic Generator boost per model per activation",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +58,7 @@ class ActivationFlags:
     """What the activation so far says about a model (from `play`)."""
 
     moved: bool = False
-    boosted: str | None = None
+    boosted: tuple[str, ...] = ()  # the generators boosted with this activation
     launched: bool = False
     used_generators: tuple[str, ...] = ()
 
@@ -72,18 +79,26 @@ def boost(
         raise UserError(
             f"{unit.id!r} has moved: a boost is rolled before moving the model", spec_id=rule
         )
-    if flags.boosted is not None:
+    if flags.boosted and not settings(state)["tesla_with_kinetic"]:
         raise UserError(
-            f"{unit.id!r} has already rolled a {flags.boosted} boost this activation: one "
+            f"{unit.id!r} has already rolled a {flags.boosted[0]} boost this activation: one "
             "generator boost per activation",
             spec_id="R002.48",
+        )
+    if generator in flags.boosted:
+        # R002.48: one Kinetic Generator per activation; the Tesla boost is one roll (R002.45)
+        raise UserError(
+            f"{unit.id!r} has already rolled its {GENERATOR_NAMES[generator]} boost this "
+            f"activation: {ONCE[generator]}",
+            spec_id=rule,
         )
     if generator == "tesla":
         value, event = d3(dice, unit.id, "Tesla Generator boost", rule)
     else:
         value, event = d6(dice, unit.id, "Kinetic Generator boost", rule)
-    state = tracking.put_in(state, "boosts", unit.id, FrozenMap({generator: value}))
-    move = float(unit.stats.get("move", 6.0)) + value
+    rolled = {**dict(boost_of(state, unit.id) or {}), generator: value}
+    state = tracking.put_in(state, "boosts", unit.id, FrozenMap(rolled))
+    move = float(unit.stats.get("move", 6.0)) + sum(rolled.values())
     events = (
         event,
         Event.of(
@@ -122,7 +137,7 @@ def _check_generator(unit: Unit, generator: str, flags: ActivationFlags, rule: s
 def check_tesla_alternative(unit: Unit, target: Unit, flags: ActivationFlags) -> None:
     """R002.46 / A002.13: UserError unless the Tesla Generator may affect `target` now."""
     _check_generator(unit, "tesla", flags, "R002.46")
-    if flags.boosted == "tesla":
+    if "tesla" in flags.boosted:
         raise UserError(
             f"{unit.id!r} used its Tesla Generator for movement this activation",
             spec_id="R002.46",

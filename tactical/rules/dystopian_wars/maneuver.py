@@ -11,9 +11,10 @@ import the session layer, so the few lines that put them together are repeated h
 Playing it: an illegal path is a UserError citing the violated rule; each Snaking turn
 takes a Treacherous Terrain Test (R002.34, A002.10: 1D6, failed on the movement rules'
 `treacherous_fails_on`, costing one Hull Point — external); the unit stops at the first
-collision or ram (recorded for segment 2b); a flying unit that leaves the table is Lost
-(R002.59). The unit stops just short of any contact, so it never ends on another model
-and the readjustment of R002.33 is not needed here.
+collision or ram (recorded for segment 2b); a Tiny Flyer Wing that leaves the table is
+Lost, and any other model's move off it is refused (R002.59; option `lost_off_table`).
+The unit stops just short of any contact, so it never ends on another model and the
+readjustment of R002.33 is not needed here.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, first_contact
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Event, Resolution
+from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
 from tactical.rules.dystopian_wars.cards import card
+from tactical.rules.dystopian_wars.combat import settings
 from tactical.rules.dystopian_wars.dicework import d6
 from tactical.rules.dystopian_wars.flyers import formation_valid, lost_off_table
 from tactical.rules.dystopian_wars.measures import centres
@@ -69,6 +71,16 @@ class Maneuver:
 
 def _system():
     return RULE_SYSTEM
+
+
+def off_table_refusal(state: GameState, unit: Unit) -> str:
+    """R002.59: why `unit` may not leave the table, in words (who may, by the option)."""
+    who = (
+        "only a flying model may, and it is Lost"
+        if settings(state)["lost_off_table"] == "flying"
+        else "only a Tiny Flyer Wing may leave it, and the Wing is Lost"
+    )
+    return f"{unit_name(state, unit.id)} would leave the table: {who}"
 
 
 def turning_rules(state: GameState, unit: Unit) -> TurningRules:
@@ -171,11 +183,7 @@ def move(
             f"illegal move for {unit.id!r}: {violation.message}", spec_id=violation.rule
         )
     if found.contact_kind == "edge" and not found.rules.lost_off_board:
-        raise UserError(
-            f"illegal move for {unit.id!r}: the base would leave the table; only a flying model "
-            "may, and it is lost",
-            spec_id="R002.59",
-        )
+        raise UserError(off_table_refusal(state, unit), spec_id="R002.59")
     events = [
         Event.of(
             "move",

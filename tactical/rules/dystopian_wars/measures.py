@@ -6,8 +6,9 @@
   nearest point of the target; an FSA Rocket Battery as a Turret (R002.15);
 - arcs: any part of the target's base in the weapon's arc (the system's arc test);
 - line of sight: centre to centre (`tactical.geometry.los`, as `tactical check` reports it),
-  blocked per `dw_blocks_los` (R002.40); models never block it, which is what R002.41 asks
-  of Auxiliary weapons;
+  blocked by terrain per `dw_blocks_los` (R002.40) and, between two Surface models, by the
+  base of any other Surface model it crosses (R002.41 / A002.21, `models_block`), except
+  for Auxiliary weapons, which ignore models;
 - "within X": `tactical.geometry.proximity.within` with the measuring points of each
   rule (centre to centre for Command Distance R002.23; from a centre to the nearest
   point for the 8" generator and Fleet Commodore checks).
@@ -15,11 +16,14 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import shapely
 
 from tactical.geometry import los
 from tactical.geometry.arcs import in_arc
@@ -28,9 +32,10 @@ from tactical.geometry.los import TerrainIndex
 from tactical.geometry.measure import BaseArrays, edge_distance_matrix, measure
 from tactical.geometry.proximity import connected_components, within
 from tactical.geometry.sweep import CONTACT_TOLERANCE
-from tactical.model import GameState, MovementClass, Terrain, Unit
+from tactical.model import CircleBase, GameState, MovementClass, Terrain, Unit
+from tactical.rules.base import ModelBlocking
 from tactical.rules.dystopian_wars import RULE_SYSTEM
-from tactical.rules.dystopian_wars.cards import Weapon
+from tactical.rules.dystopian_wars.cards import Weapon, card
 
 EDGE_ARCS = {arc.name for arc in (*BROADSIDES, CHANNEL)}
 
@@ -61,18 +66,126 @@ def _blocking(terrain: tuple[Terrain, ...], viewer: Unit, target: Unit) -> np.nd
     return mask
 
 
-def line_of_sight(state: GameState, source: Unit, target: Unit) -> tuple[bool, tuple[str, ...]]:
-    """Centre-to-centre line of sight (`tactical.geometry.los.line_of_sight`) with the pieces
-    that block this pair per `dw_blocks_los` (R002.40), and what blocks it in order."""
-    if not state.terrain:
-        return True, ()
-    found = los.line_of_sight(
-        terrain_index(state.terrain),
-        (source.x, source.y),
-        (target.x, target.y),
-        _blocking(state.terrain, source, target),
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """A line of sight between two models: the terrain blocking it (ids) and the models
+    blocking it (ids), each in order along the line."""
+
+    terrain: tuple[str, ...] = ()
+    models: tuple[str, ...] = ()
+
+    @property
+    def clear(self) -> bool:
+        return not (self.terrain or self.models)
+
+
+def line_of_sight(state: GameState, source: Unit, target: Unit, *, models: bool = True) -> Sight:
+    """Centre-to-centre line of sight (`tactical.geometry.los.line_of_sight`): the terrain
+    that blocks this pair per `dw_blocks_los` (R002.40), and unless `models` is False (an
+    Auxiliary weapon, R002.41) the models whose bases block it (`models_blocking`)."""
+    terrain: tuple[str, ...] = ()
+    if state.terrain:
+        terrain = los.line_of_sight(
+            terrain_index(state.terrain),
+            (source.x, source.y),
+            (target.x, target.y),
+            _blocking(state.terrain, source, target),
+        ).blocked_by
+    return Sight(terrain, models_blocking(state, source, target) if models else ())
+
+
+# --------------------------------------------------------------------------- models (R002.41)
+
+MODELS_BLOCK = ("all", "larger", "none")
+
+
+def blocks_sight(unit: Unit) -> bool:
+    """A002.21: a model whose base may block line of sight: on the Surface, and no Tiny
+    Flyer (a Wing's stands never block)."""
+    profile = card(unit)
+    return profile.height == "surface" and not profile.is_tiny_flyer
+
+
+def _sight_key(unit: Unit, mode: str) -> tuple[bool, int]:
+    """What `model_blocks` asks of a viewer or a target: on the Surface, and (for "larger")
+    its size class."""
+    return card(unit).height == "surface", unit.size.rank if mode == "larger" else 0
+
+
+def model_blocks(blocker: Unit, viewer: Unit, target: Unit, mode: str) -> bool:
+    """R002.41 / A002.21: whether `blocker`'s base, if the line crosses it, blocks line of
+    sight from `viewer` to `target` (neither of them: a model never blocks its own line).
+    Only between two Surface models (R002.40: to or from the air only terrain blocks);
+    `mode` is the `models_block` option: "all", "larger" (a blocker of the target's size
+    class or bigger) or "none"."""
+    if mode == "none" or blocker.id in (viewer.id, target.id) or not blocks_sight(blocker):
+        return False
+    (viewer_surface, _), (target_surface, target_rank) = (
+        _sight_key(viewer, mode),
+        _sight_key(target, mode),
     )
-    return found.clear, found.blocked_by
+    return viewer_surface and target_surface and blocker.size.rank >= target_rank
+
+
+def models_block(state: GameState) -> str:
+    """The `models_block` option in force (A002.21)."""
+    return str(system().options(state.options)["models_block"])
+
+
+def model_blocking(state: GameState) -> ModelBlocking | None:
+    """R002.41 / A002.21 for the pair matrix: the models that may block (`blocks_sight`),
+    each unit's `_sight_key` as its code, and `model_blocks`'s answer per pair of codes
+    and blocker, as arrays; None when no model blocks on this table."""
+    mode = models_block(state)
+    units = state.units
+    blockers = np.array([k for k, u in enumerate(units) if blocks_sight(u)], dtype=np.intp)
+    if mode == "none" or len(blockers) == 0:
+        return None
+    keys: dict[tuple[bool, int], int] = {}
+    levels = np.array([keys.setdefault(_sight_key(u, mode), len(keys)) for u in units])
+    surface = np.array([key[0] for key in keys])
+    rank = np.array([key[1] for key in keys])
+    blocker_rank = np.array([units[k].size.rank for k in blockers.tolist()])
+    # model_blocks, for every pair of codes and every blocker at once
+    mask = (surface[:, None, None] & surface[None, :, None]) & (
+        blocker_rank[None, None, :] >= rank[None, :, None]
+    )
+    return ModelBlocking(blockers, levels, mask)
+
+
+def models_blocking(state: GameState, source: Unit, target: Unit) -> tuple[str, ...]:
+    """The ids of the models whose bases the line from `source`'s centre to `target`'s
+    crosses (its interior, as for terrain: GEO002.10) and that block it (`model_blocks`),
+    in the order the line enters them."""
+    mode = models_block(state)
+    if mode == "none":
+        return ()
+    start, end = np.array((source.x, source.y)), np.array((target.x, target.y))
+    along = end - start
+    length2 = float(along @ along)
+    if length2 == 0.0:
+        return ()
+    found = []
+    for unit in state.units:
+        if not model_blocks(unit, source, target, mode):
+            continue
+        # a base whose circumscribed circle the line misses cannot be crossed
+        offset = np.array((unit.x, unit.y)) - start
+        t = min(max(float(offset @ along) / length2, 0.0), 1.0)
+        if np.hypot(*(offset - t * along)) > _circumradius(unit) + 1e-9:
+            continue
+        line, base = shapely.linestrings([start, end]), unit.footprint
+        if shapely.relate_pattern(line, base, los.INTERIOR_PATTERN):
+            entry = shapely.distance(shapely.points(start), shapely.intersection(line, base))
+            found.append((float(entry), unit.id))
+    return tuple(unit_id for _, unit_id in sorted(found))
+
+
+def _circumradius(unit: Unit) -> float:
+    base = unit.base
+    if isinstance(base, CircleBase):
+        return base.radius
+    return math.hypot(base.width / 2, base.length / 2)
 
 
 def weapon_measured_from(unit: Unit, weapon: Weapon) -> str:

@@ -6,13 +6,23 @@ under the key `"activation"` (the map's options are never changed):
 
 - `{"kinetic": r}` — the Kinetic Generator roll r (1-6) made before moving (R002.48):
   +r" Movement and +r" Minimum Move, and at least `max(MinMove + r, half(Mv + r))`
-  in all (A002.9, half rounded by the `half_rounding` option);
+  in all;
 - `{"tesla": r}` — the Tesla Generator roll r (1-3, R002.45): +r" Movement and at
-  least `half(Mv + r)` in all.
+  least `half(Mv + r)` in all;
+- `{"tesla": r, "kinetic": s}` — both (R002.48 forbids only a second Kinetic
+  Generator): +r+s" Movement, +s" Minimum Move, at least
+  `max(MinMove + s, half(Mv + r + s))` in all (option `tesla_with_kinetic`; false
+  plays the earlier reading, one boost only).
 
-A unit may use one of them, and only with that generator in its `generators`
-stat. The Treacherous Terrain Test is a base-game roll (external, G.5): here
-1D6, failed on a 1.
+Half is exact (A002.9 as revised: Mv 11 needs 5.5"); the `half_rounding` option rounds
+it up or down. A unit boosts only with that generator in its `generators` stat.
+
+Leaving the table (R002.59): only a Tiny Flyer Wing is Lost (`lost_off_board`); any
+other model's move off the table is refused. Option `lost_off_table = "flying"` plays
+the earlier reading: every flying model is lost.
+
+The Treacherous Terrain Test is a base-game roll (external, G.5): here 1D6, failed on
+a 1.
 """
 
 from __future__ import annotations
@@ -67,50 +77,64 @@ def generators(unit: Unit) -> set[str]:
 
 
 def half(value: float, rounding: str) -> float:
-    """Half a movement value, rounded up (the adopted default) or down (A002.9)."""
+    """Half a movement value (A002.9): exact (the revised reading), or rounded up or down."""
+    if rounding == "exact":
+        return value / 2
     return float(math.ceil(value / 2 - 1e-9) if rounding == "up" else math.floor(value / 2 + 1e-9))
 
 
-def boost_of(unit: Unit, activation: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The generator boost chosen for this activation, checked; None without one."""
+def is_tiny_flyer(unit: Unit) -> bool:
+    """A Tiny Flyer: a model of a Wing (its `wing_type` stat, R002.53)."""
+    return unit.stats.get("wing_type") is not None
+
+
+def lost_off_board(unit: Unit, options: Mapping[str, Any]) -> bool:
+    """R002.59: whether leaving the table loses the unit: a Tiny Flyer Wing's; with
+    `lost_off_table = "flying"` (the earlier reading) any flying model's."""
+    if str(options.get("lost_off_table", "wing")) == "flying":
+        return is_airborne(unit)
+    return is_tiny_flyer(unit)
+
+
+def boosts_of(
+    unit: Unit, activation: Mapping[str, Any], both: bool = True
+) -> tuple[tuple[str, int], ...]:
+    """The generator boosts chosen for this activation, checked (R002.45, R002.48): a
+    Tesla and a Kinetic boost may go together unless `both` is false (the earlier reading,
+    one boost per activation)."""
     chosen = [(kind, activation[kind]) for kind in BOOSTS if activation.get(kind) is not None]
-    if not chosen:
-        return None
-    if len(chosen) > 1:
+    if len(chosen) > 1 and not both:
         raise UserError(
             "a unit uses at most one generator boost per activation, not "
             + " and ".join(kind for kind, _ in chosen),
             spec_id="R002.48",
         )
-    kind, roll = chosen[0]
-    highest, rule = BOOSTS[kind]
-    if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= highest:
-        die = "1D6" if highest == 6 else "1D3"
-        raise UserError(
-            f"a {kind} boost is a {die} roll from 1 to {highest}, not {roll!r}", spec_id=rule
-        )
-    if kind not in generators(unit):
-        raise UserError(f"unit {unit.id!r} has no {kind} generator to boost with", spec_id=rule)
-    return kind, roll
+    for kind, roll in chosen:
+        highest, rule = BOOSTS[kind]
+        if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= highest:
+            die = "1D6" if highest == 6 else "1D3"
+            raise UserError(
+                f"a {kind} boost is a {die} roll from 1 to {highest}, not {roll!r}", spec_id=rule
+            )
+        if kind not in generators(unit):
+            raise UserError(f"unit {unit.id!r} has no {kind} generator to boost with", spec_id=rule)
+    return tuple(chosen)
 
 
 def turning_rules(unit: Unit, options: Mapping[str, Any]) -> TurningRules:
     """How a Dystopian Wars unit may move this activation (see the module doc)."""
     move = float(unit.stats.get("move", 6.0))
     min_move = float(unit.stats.get("min_move", 0.0))
-    rounding = str(options.get("half_rounding", "up"))
+    rounding = str(options.get("half_rounding", "exact"))
     activation = options.get("activation") or {}
-    boost = boost_of(unit, activation)
+    boosts = dict(boosts_of(unit, activation, bool(options.get("tesla_with_kinetic", True))))
     min_total = 0.0
     min_total_rule = "R002.48"
-    if boost is not None:
-        kind, roll = boost
-        move += roll
-        if kind == "kinetic":
-            min_move += roll
-            min_total = max(min_move, half(move, rounding))
-        else:
-            min_total = half(move, rounding)
+    if boosts:
+        move += sum(boosts.values())
+        min_move += boosts.get("kinetic", 0)
+        min_total = max(min_move if "kinetic" in boosts else 0.0, half(move, rounding))
+        if "kinetic" not in boosts:
             min_total_rule = "R002.45"
     return TurningRules(
         pivot=PIVOTS[unit.movement],
@@ -121,7 +145,7 @@ def turning_rules(unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         max_backwards=BACKWARDS_LIMIT,
         snaking_straight=SNAKING_STRAIGHT,
         disengage_rotation=DISENGAGE_ANGLE,
-        lost_off_board=is_airborne(unit),
+        lost_off_board=lost_off_board(unit, options),
         treacherous_fails_on=TREACHEROUS_FAILS_ON,
         min_total_rule=min_total_rule,
     )

@@ -61,7 +61,7 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
             )
         )
     for unit in squadron_units(state, act["squadron"]):
-        if unit.id in moved or tracking.is_prize(state, unit.id) or card(unit).is_tiny_flyer:
+        if unit.id in moved or tracking.adrift(state, unit.id) or card(unit).is_tiny_flyer:
             continue
         profile = card(unit)
         if profile.is_carrier and not act.get("launched") and flyers.aboard(state, unit) >= 1:
@@ -87,8 +87,12 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                     spec="R002.61",
                 )
             )
-        if unit.id not in boosts:
-            usable = tuple(g for g in ("tesla", "kinetic") if g in profile.generators)
+        rolled = tuple(boosts.get(unit.id) or ())
+        # R002.48: each generator boosts once; a Tesla boost may join a Kinetic one
+        if not rolled or options_of(state)["tesla_with_kinetic"]:
+            usable = tuple(
+                g for g in ("tesla", "kinetic") if g in profile.generators and g not in rolled
+            )
             if usable:
                 found.append(
                     choice(
@@ -122,16 +126,27 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
 # --------------------------------------------------------------------------- actions
 
 
+def _under_way(state: GameState, unit: Unit) -> Unit:
+    """R002.19: a Derelict model drifts in the End Phase; it does not move in its activation."""
+    if tracking.is_derelict(state, unit.id):
+        raise UserError(
+            f"{unit_name(state, unit.id)} is Derelict: it does not move, it drifts in the End "
+            "Phase",
+            spec_id="R002.19",
+        )
+    return unit
+
+
 def _boost(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:
     act = need_stage(state, side, "movement")
-    unit = member(state, act, action.actor)
+    unit = _under_way(state, member(state, act, action.actor))
     flags = generator_flags(state, act)(unit)
     return generators.boost(state, unit, str(params_of(action).get("generator", "")), dice, flags)
 
 
 def _launch(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:
     act = need_stage(state, side, "movement")
-    carrier = member(state, act, action.actor)
+    carrier = _under_way(state, member(state, act, action.actor))
     if carrier.id in act.get("moved", ()):
         raise UserError(
             f"{carrier.id!r} has moved: a Carrier Launches before moving", spec_id="R002.61"
@@ -155,7 +170,7 @@ def _launch(state: GameState, action: Action, dice: Dice, side: str) -> Resoluti
 
 def _move(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:
     act = need_stage(state, side, "movement")
-    unit = member(state, act, action.actor)
+    unit = _under_way(state, member(state, act, action.actor))
     if unit.id in act.get("moved", ()):
         raise UserError(f"{unit.id!r} has moved this activation", spec_id="R002.28")
     if card(unit).is_tiny_flyer:

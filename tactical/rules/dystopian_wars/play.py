@@ -58,6 +58,7 @@ from tactical.rules.dystopian_wars import (
     combat_steps,
     commodore,
     end_phase,
+    generators,
     movement_segment,
     odds_report,
     opening,
@@ -233,11 +234,14 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         return None
     worded = _repair_outcome if action.kind == "damage-repair" else _odds_summary
     outcomes = enumerate_outcomes(lambda dice: worded(apply(state, action, dice).summary))
+    rule = ODDS_RULES.get(action.kind)
+    if action.kind == "boost":  # the Kinetic boost's 1D6 is R002.48's, the Tesla's 1D3 R002.45's
+        rule = generators.BOOST_RULES.get(str(params.get("generator")), rule)
     return OddsReport(
         rules_id,
         Attack(action.actor, action.kind, str(params.get("target", "")), action.params),
         FrozenMap(action=action.kind),
-        (OddsSection("outcome", ODDS_RULES.get(action.kind), "outcome", outcomes),),
+        (OddsSection("outcome", rule, "outcome", outcomes),),
     )
 
 

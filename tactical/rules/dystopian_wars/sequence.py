@@ -187,11 +187,12 @@ def unit_of(state: GameState, unit_id: str) -> Unit:
 
 
 def activatable(state: GameState, side: str) -> tuple[str, ...]:
-    """Squadrons of `side` that can still activate this turn (R002.28, R002.61)."""
+    """Squadrons of `side` that can still activate this turn (R002.28, R002.61); one of
+    Prizes and Derelicts only has nothing to activate (they drift, R002.19)."""
     done = set(tracking.get(state, "activated", ()))
     found = []
     for key, units in squadrons(state, side).items():
-        if key in done or all(tracking.is_prize(state, u.id) for u in units):
+        if key in done or all(tracking.adrift(state, u.id) for u in units):
             continue
         if not flyers.can_be_activated(state, key, turn_number(state)):
             continue
@@ -209,6 +210,17 @@ def choice(
 ) -> ActionChoice:
     """An `ActionChoice` of `kind` for `actor`, citing `spec`."""
     return ActionChoice(kind, actor, title, tuple(fields), spec)
+
+
+def play_order(state: GameState) -> tuple[str, ...]:
+    """G.5: the sides in the order they activate this turn, the initiative winner first
+    (the session's goes keep the map's order: the loser's first go offers it nothing,
+    `passive_until_winner`); () before the initiative is rolled."""
+    initiative = tracking.get(state, "initiative")
+    if initiative is None or str(initiative["winner"]) not in state.sides:
+        return ()
+    winner = str(initiative["winner"])
+    return (winner, *(s for s in state.sides if s != winner))
 
 
 def passive_until_winner(state: GameState, side: str) -> bool:
@@ -269,7 +281,7 @@ def generator_flags(
         boost = boosts.get(unit.id)
         return generators.ActivationFlags(
             moved=unit.id in act.get("moved", ()) or act["stage"] not in ("command", "movement"),
-            boosted=next(iter(boost)) if boost else None,
+            boosted=tuple(boost) if boost else (),
             launched=act.get("launched") == unit.id,
             used_generators=tuple(used.get(unit.id, ())),
         )

@@ -4,8 +4,8 @@ with the reason and rule (`unavailable`).
 
 Status: Hull Points left (R002.44 cards, `hull_lost`), Damage and Critical Ratings,
 shield generators, lasting and end-of-turn critical effects, the squadron and whether it
-is Broken (R002.27), activated this turn (R002.28), a prize (captured), a Tiny Flyer
-wing's fuel (R002.54). Weapons: name, arc, Attack Dice by Range Band 1-4.
+is Broken (R002.27), activated this turn (R002.28), a prize (captured), Derelict
+(R002.19), a Tiny Flyer wing's fuel (R002.54). Weapons: name, arc, Attack Dice by Range Band 1-4.
 """
 
 from __future__ import annotations
@@ -84,12 +84,24 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     prize = tracking.mapping(state, "prizes").get(unit.id)
     if prize:
         values.append(StatusValue("Captured by", str(prize)))
+    derelict = tracking.is_derelict(state, unit.id)
+    if derelict:
+        values.append(
+            StatusValue(
+                "Derelict",
+                "yes",
+                help='does not move; drifts 1D6" straight ahead in each End Phase',
+                spec_id="R002.19",
+            )
+        )
     wing = tracking.mapping(state, "wings").get(profile.squadron)
     if wing is not None and wing.get("fuel") is not None:
         values.append(counted("Fuel", int(wing["fuel"]), profile.fuel, spec_id="R002.54"))
     marks = [critical_name(code) for code in (*lasting, *passing)]
     if broken:
         marks.append("broken")
+    if derelict:
+        marks.append("derelict")
     if activated:
         marks.append("activated")
     weapons = tuple(
@@ -348,7 +360,7 @@ def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
     waiting = sequence.passive_until_winner(state, side)
     found = []
     for key, units in squadrons(state, side).items():
-        if all(tracking.is_prize(state, u.id) for u in units):
+        if all(tracking.adrift(state, u.id) for u in units):
             continue
         title, name = f"{side}: activate {_squadron_words(key)}", _squadron_words(key)
         if key in done:

@@ -16,6 +16,8 @@ Keys (plain values; documented here because saves keep them):
 - `losses`: [{id, side, points, size, force, commodore, how}] for every model
   destroyed, captured or lost (how: "destroyed" / "captured" / "lost").
 - `prizes`: {unit: capturing side} for captured models still on the table.
+- `derelicts`: the models made Derelict (set by hand: the booklet names Derelicts but
+  not what makes one, G.5); they Drift in the End Phase (R002.19) and move no more.
 - `wings`: {squadron: {"type", "fuel", "armed", "launched_turn"}} (R002.54, R002.55, R002.61).
 - `aboard`: {carrier: Tiny Flyers aboard} (R002.60, R002.61); `cap`: {wing: parent}.
 - `boosts`: {unit: {"kinetic": r} or {"tesla": r}} for the activation in progress:
@@ -162,6 +164,16 @@ def record_loss(state: GameState, unit: Unit, how: str) -> GameState:
 
 def is_prize(state: GameState, unit_id: str) -> bool:
     return unit_id in mapping(state, "prizes")
+
+
+def is_derelict(state: GameState, unit_id: str) -> bool:
+    """R002.19: a Derelict model (it Drifts in the End Phase)."""
+    return unit_id in tuple(get(state, "derelicts") or ())
+
+
+def adrift(state: GameState, unit_id: str) -> bool:
+    """A Prize or a Derelict: a model that drifts rather than moves (R002.19)."""
+    return is_prize(state, unit_id) or is_derelict(state, unit_id)
 
 
 def game_over(state: GameState) -> bool:

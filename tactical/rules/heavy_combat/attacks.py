@@ -26,6 +26,7 @@ from tactical.rules.heavy_combat.combat import (
 from tactical.rules.heavy_combat.declarations import acting_ship, action_params, power_roll
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current
+from tactical.rules.heavy_combat.internals import effect_categories
 from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
 from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
@@ -170,6 +171,7 @@ def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
     merged by the boxes lost, all the report tells (`internals.internal_damage`)."""
     duel: Duel = table.duel
     contexts = fire_contexts(table)
+    effects = effect_categories(str(table.options["system_failure"]))
     sections = []
     for key in duel.ids:
         concerning = tuple(
@@ -180,7 +182,15 @@ def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
                 (s[0], s[1:])
                 for s in damage_summary(
                     duel,
-                    fire_phase(duel, shots, table.cards, dice, ships=(key,), detail="count").duel,
+                    fire_phase(
+                        duel,
+                        shots,
+                        table.cards,
+                        dice,
+                        ships=(key,),
+                        detail="count",
+                        effects=effects,
+                    ).duel,
                 )
             )[key]
         )

@@ -2,8 +2,9 @@
 
 One weapon's fire is `shoot(context, duel, cards, dice)`: the to-hit step (the
 weapon's own roll, R001.17/R001.19; or 1d6 <= 3 with half the sensors lost,
-R001.31; or the direction procedure against a cloaked ship or without sensors,
-R001.30/R001.32; or a flash-detected prediction, R001.33), then either the
+R001.31; or the direction procedure against a cloaked ship, without sensors or
+without Fire Control / Bridge, R001.30/R001.32/R001.38; or a flash-detected
+prediction, R001.33), then either the
 specific-system roll (R001.37) or the damage pipeline of R001.24: raw damage
 (R001.15/R001.17/R001.19) -> the firer's rotation halving (R001.22) -> the
 target's rotation split (R001.23) -> reinforcement (R001.26) -> countermeasures
@@ -43,6 +44,7 @@ from tactical.rules.heavy_combat.engagement import Engagement
 from tactical.rules.heavy_combat.internals import (
     EFFECT_CATEGORIES,
     Queue,
+    effect_categories,
     effect_losses,
     queued,
     resolve_internals,
@@ -52,6 +54,7 @@ from tactical.rules.heavy_combat.shields import absorb_hit
 from tactical.rules.heavy_combat.ships import Profile
 from tactical.rules.heavy_combat.systems import (
     cloaked,
+    fire_control_down,
     moves_of,
     rotating,
     rotation_phase,
@@ -103,6 +106,8 @@ class FireContext:
     damage_die: str
     specific_die: str
     backlash: bool
+    failure: str = "off"  # option system_failure (A001.27): which categories stop systems
+    blind: str | None = None  # why the direction procedure: R001.32 sensors, R001.38 bridge
 
     @property
     def facings_fired_on(self) -> tuple[str, ...]:
@@ -154,9 +159,15 @@ def fire_context(
         if toward != target_facing and (not weapon.directed or phase == 2):
             split_to = toward
     sensors = sensors_state(card, firer)
+    failure = str(options["system_failure"])
+    blind = None
+    if sensors == "lost":
+        blind = "R001.32"
+    elif fire_control_down(card, firer, failure):
+        blind = "R001.38"  # Fire Control / Bridge down: as with the sensors lost
     if cloaked(target):
         procedure = "flash" if firer.orders.flash is not None else "direction"
-    elif sensors == "lost":
+    elif blind is not None:
         procedure = "direction"
     elif sensors == "half":
         procedure = "sensors-half"
@@ -192,6 +203,8 @@ def fire_context(
         damage_die=str(options["tracking_damage_die"]),
         specific_die=str(options["specific_system_die"]),
         backlash=weapon.kind == PHOTON and view.range == 1,
+        failure=failure,
+        blind=blind,
     )
 
 
@@ -224,7 +237,7 @@ def to_hit(ctx: FireContext, dice: Dice) -> ToHit:
             ),
         )
     if ctx.procedure == "direction":
-        rule = "R001.30" if ctx.bypass == "cloaked" else "R001.32"
+        rule = "R001.30" if ctx.bypass == "cloaked" else (ctx.blind or "R001.32")
         events: list[Event] = []
         if ctx.order.direction is not None:
             nominated = ctx.order.direction
@@ -430,7 +443,9 @@ class FireOutcome:
     points added, internal boxes destroyed (in all, and of the systems with an effect:
     sensors, impulse, warp), whether it set off the catastrophic roll, points absorbed by
     reinforcement and countermeasures, the firer's photon backlash, and for a
-    specific-system shot whether the system was hit."""
+    specific-system shot whether the system was hit. `named` are the systems with an
+    effect, in `effects` order (`internals.effect_categories`: with R001.38 in force the
+    bridge and the weapons row count too)."""
 
     hit: bool
     shield_damage: int = 0
@@ -440,10 +455,11 @@ class FireOutcome:
     absorbed: int = 0
     backlash: int = 0
     specific: bool | None = None
+    named: tuple[str, ...] = EFFECT_CATEGORIES
 
     @property
     def systems(self) -> str:
-        named = [f"{c}:{n}" for c, n in zip(EFFECT_CATEGORIES, self.effects, strict=True) if n]
+        named = [f"{c}:{n}" for c, n in zip(self.named, self.effects, strict=True) if n]
         other = self.internals_total - sum(self.effects)
         if other:
             named.append(f"other:{other}")
@@ -462,8 +478,11 @@ def fire_step(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], dice: 
     before = duel.ship(ctx.target)
     shot = shoot(ctx, duel, cards, dice)
     duel, events = shot.duel, list(shot.events)
+    effects = effect_categories(ctx.failure)
     for ship_id, queue in shot.queues:
-        duel, internal_events = resolve_internals(duel, cards, ship_id, queue, dice)
+        duel, internal_events = resolve_internals(
+            duel, cards, ship_id, queue, dice, effects=effects
+        )
         events.extend(internal_events)
     after = duel.ship(ctx.target)
     lost = tuple(n - o for n, o in zip(after.destroyed, before.destroyed, strict=True))
@@ -474,11 +493,12 @@ def fire_step(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], dice: 
             shot.hit,
             shield_damage=shot.shield_damage,
             internals_total=sum(lost),
-            effects=effect_losses(lost),
+            effects=effect_losses(lost, effects),
             catastrophic=after.catastrophic and not before.catastrophic,
             absorbed=shot.absorbed,
             backlash=shot.backlash,
             specific=shot.specific,
+            named=effects,
         ),
     )
 

@@ -25,7 +25,9 @@ from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.internals import roll_event
 from tactical.rules.heavy_combat.systems import (
     MOVES,
+    cloak_down,
     cloaked,
+    down_words,
     impulse_state,
     manoeuvre_turns,
     rotation_step_turns,
@@ -41,6 +43,7 @@ from tactical.rules.heavy_combat.tables import (
     MAX_RANGE,
     REPAIR_LIMIT,
     REPAIR_LIMIT_WARP_LOST,
+    WEAPONS,
     adjacent,
     between,
     converted_points,
@@ -290,11 +293,19 @@ def _manoeuvre(
 
 def cloak(table: Table, ship_id: str) -> Declared:
     """R001.29: 1 point to initiate; this turn the ship has no shields and no weapons; the
-    cloak engages from the next turn; at most 10 cloaked turns per engagement."""
+    cloak engages from the next turn; at most 10 cloaked turns per engagement. Not with
+    the Klingon chart's Armor / Cloak / Disruptors / Photons row down (R001.38)."""
     ship = acting_ship(table, ship_id)
     if not table.cards[ship_id].cloak:
         raise UserError(f"{ship_id!r} has no cloaking device", spec_id="R001.29")
     _warp(table, ship_id, ship, "cloak")
+    failure = str(table.options["system_failure"])
+    if cloak_down(table.cards[ship_id], ship, failure):
+        raise UserError(
+            f"{ship_id!r} cannot engage its cloak: "
+            f"{down_words(table.cards[ship_id], WEAPONS, failure)}",
+            spec_id="R001.38",
+        )
     if ship.cloak != "off":
         raise UserError(f"{ship_id!r}'s cloak is {ship.cloak}", spec_id="R001.29")
     if ship.cloak_turns >= MAX_CLOAK_TURNS:

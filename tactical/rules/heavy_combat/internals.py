@@ -4,7 +4,8 @@ Shield overflow (R001.25) and specific-system hits (R001.37) queue up per ship
 (`Queue`, `queued`); `internal_damage` resolves them in order on the race's
 chart, a destroyed category rerolled (R001.34), with the catastrophic roll
 (R001.35, T001.7), as one fold whose states merge up to the chart's symmetry
-(`canonical_destroyed`) so that exact odds stay polynomial; `resolve_internals`
+(`canonical_destroyed`: the categories without an effect, `effect_categories`,
+are interchangeable) so that exact odds stay polynomial; `resolve_internals`
 applies it to the duel (a wreck once every box is gone). `roll_event` is the
 event every Heavy Combat roll logs.
 """
@@ -37,9 +38,23 @@ def roll_event(spec_id: str, who: str, what: str, die: Die, result: int) -> Even
 # Categories the rules give an effect to (R001.31, R001.32, R001.12, R001.13); the chart's
 # other rows (bridge, weapons, batteries) have none, so they are interchangeable for the odds
 EFFECT_CATEGORIES: tuple[str, ...] = ("sensors", "impulse", "warp")
-_EFFECT_INDEX = tuple(CATEGORIES.index(c) for c in EFFECT_CATEGORIES)
-_OTHER_INDEX = tuple(k for k in range(len(CATEGORIES)) if k not in _EFFECT_INDEX)
+# with R001.38 in force (option system_failure, A001.27) Fire Control / Bridge and the
+# weapons row stop systems too: only batteries stay interchangeable
+FAILING_EFFECT_CATEGORIES: tuple[str, ...] = ("bridge", "sensors", "weapons", "impulse", "warp")
 MAX_CATASTROPHIC = max(CATASTROPHIC_TABLE.values())
+
+
+def effect_categories(failure: str) -> tuple[str, ...]:
+    """The categories with an effect under the option `system_failure` (R001.38)."""
+    return EFFECT_CATEGORIES if failure == "off" else FAILING_EFFECT_CATEGORIES
+
+
+@lru_cache(maxsize=8)
+def _indices(effects: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The chart indices of the categories with an effect, and of the others."""
+    effect = tuple(CATEGORIES.index(c) for c in effects)
+    return effect, tuple(k for k in range(len(CATEGORIES)) if k not in effect)
+
 
 # Internal damage waiting to be resolved on one ship, in order: a whole number n is n hits
 # on the chart (shield overflow, R001.25), a category name one specific-system hit (R001.37)
@@ -205,12 +220,15 @@ class _Chart:
         return self.catastrophe(self.system_hit(s.but(queue=rest), head), dice)
 
 
-def canonical_destroyed(card: Profile, destroyed: tuple[int, ...]) -> Hashable:
+def canonical_destroyed(
+    card: Profile, destroyed: tuple[int, ...], effects: tuple[str, ...] = EFFECT_CATEGORIES
+) -> Hashable:
     """Destroyed boxes up to the chart's symmetry: the categories without an effect are
     interchangeable when their capacities are equal (what the odds merge states by)."""
+    effect, other = _indices(effects)
     return (
-        tuple(destroyed[k] for k in _EFFECT_INDEX),
-        tuple(sorted((card.boxes[k], destroyed[k]) for k in _OTHER_INDEX)),
+        tuple(destroyed[k] for k in effect),
+        tuple(sorted((card.boxes[k], destroyed[k]) for k in other)),
     )
 
 
@@ -222,6 +240,7 @@ def internal_damage(
     *,
     who: str,
     detail: str = "systems",
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
 ) -> Internals:
     """The queued internal hits of one ship resolved in order (R001.25 chart hits,
     R001.34 rerolls, R001.35 catastrophic damage, R001.37 specific-system hits).
@@ -231,7 +250,8 @@ def internal_damage(
     polynomial; with `detail="count"`, for a caller that only reports how many boxes are
     lost, by the number destroyed: a chart hit adds one box whichever system it finds, and
     the catastrophic roll looks only at that number (not so for a specific-system hit,
-    which keeps the systems' detail)."""
+    which keeps the systems' detail). `effects` names the categories with an effect
+    (`effect_categories`): the others merge."""
     if isinstance(queue, int):
         queue = queued((), queue)
     chart = _Chart.of(card)
@@ -242,7 +262,7 @@ def internal_damage(
         steps += MAX_CATASTROPHIC
     if steps == 0:
         return start
-    effect, other = _EFFECT_INDEX, _OTHER_INDEX
+    effect, other = _indices(effects)
     boxes = card.boxes
 
     def key(s: Internals) -> Hashable:
@@ -269,13 +289,16 @@ def resolve_internals(
     queue: Queue,
     dice: Dice,
     detail: str = "systems",
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
 ) -> tuple[Duel, tuple[Event, ...]]:
     """One ship's queued internal hits applied: boxes destroyed, catastrophic, wreck
-    (`detail` as for `internal_damage`)."""
+    (`detail` and `effects` as for `internal_damage`)."""
     if not queue:
         return duel, ()
     card, ship = cards[ship_id], duel.ship(ship_id)
-    internals = internal_damage(card, ship, queue, dice, who=ship_id, detail=detail)
+    internals = internal_damage(
+        card, ship, queue, dice, who=ship_id, detail=detail, effects=effects
+    )
     events = list(internals.events)
     after = _wrecked(
         card,
@@ -292,5 +315,8 @@ def _wrecked(card: Profile, ship: Ship, events: list[Event]) -> Ship:
     return ship
 
 
-def effect_losses(lost: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(lost[k] for k in _EFFECT_INDEX)
+def effect_losses(
+    lost: tuple[int, ...], effects: tuple[str, ...] = EFFECT_CATEGORIES
+) -> tuple[int, ...]:
+    """The boxes lost of each category with an effect (`effects` order)."""
+    return tuple(lost[k] for k in _indices(effects)[0])

@@ -6,7 +6,7 @@ folds all the shots and then each ship's queued internal hits (its states
 merged by `duel_key`, so the odds of a whole Result are exact). Then movement
 (rotation steps, lateral moves, the range change, R001.9-R001.12), repair
 (R001.36, A001.14), the expiry of reinforcement and countermeasures (R001.26,
-R001.27), the cloak transitions (R001.29) and the next turn. The readings
+R001.27), the cloak transitions (R001.29, R001.38) and the next turn. The readings
 adopted for the order of all this are listed in `turn`.
 """
 
@@ -23,13 +23,20 @@ from tactical.rules.heavy_combat.duel import Duel, Orders, Turning, to_rule_stat
 from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.engagement import engage_facing, present_facing, shift_range
 from tactical.rules.heavy_combat.internals import (
+    EFFECT_CATEGORIES,
     Queue,
     canonical_destroyed,
+    effect_categories,
     queued,
     resolve_internals,
 )
 from tactical.rules.heavy_combat.ships import Profile
-from tactical.rules.heavy_combat.systems import can_manoeuvre, rotation_step_turns, warp_ok
+from tactical.rules.heavy_combat.systems import (
+    can_manoeuvre,
+    cloak_down,
+    rotation_step_turns,
+    warp_ok,
+)
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     MAX_CLOAK_TURNS,
@@ -77,12 +84,14 @@ def fire_phase(
     dice: Dice,
     ships: tuple[str, ...] | None = None,
     detail: str = "systems",
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
 ) -> Volley:
     """All declared fire (side by side, each side's declarations in order): every shot's
     to-hit, damage and shields (`combat.shoot`), then each ship's internal hits in the order
     they were caused (`internals.resolve_internals`). One fold, its states merged by
     `duel_key` and the queued hits; `ships` limits the internals resolved to those ships,
-    `detail="count"` merges by boxes lost rather than by systems (see `internal_damage`)."""
+    `detail="count"` merges by boxes lost rather than by systems, `effects` names the
+    systems with an effect (see `internal_damage`)."""
     track = set(duel.ids if ships is None else ships)
 
     def shot(ctx: FireContext):
@@ -99,17 +108,26 @@ def fire_phase(
     def internals(ship_id: str):
         def step(volley: Volley, source: Dice) -> Volley:
             queue = dict(volley.queues).get(ship_id, ())
-            after, events = resolve_internals(volley.duel, cards, ship_id, queue, source, detail)
+            after, events = resolve_internals(
+                volley.duel, cards, ship_id, queue, source, detail, effects
+            )
             rest = tuple((key, q) for key, q in volley.queues if key != ship_id)
             return Volley(after, volley.events + events, rest)
 
         return step
 
     steps = [shot(ctx) for ctx in contexts] + [internals(k) for k in duel.ids if k in track]
-    return dice.fold(Volley(duel), steps, key=lambda v: (duel_key(cards, v.duel, detail), v.queues))
+    return dice.fold(
+        Volley(duel), steps, key=lambda v: (duel_key(cards, v.duel, detail, effects), v.queues)
+    )
 
 
-def duel_key(cards: Mapping[str, Profile], duel: Duel, detail: str = "systems") -> Hashable:
+def duel_key(
+    cards: Mapping[str, Profile],
+    duel: Duel,
+    detail: str = "systems",
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
+) -> Hashable:
     """A duel up to the chart's symmetry (`internals.canonical_destroyed`), or with only the
     number of boxes destroyed (`detail="count"`): what the Result's fold merges states by."""
     return tuple(
@@ -118,7 +136,7 @@ def duel_key(cards: Mapping[str, Profile], duel: Duel, detail: str = "systems") 
             ship.evolve(destroyed=()),
             sum(ship.destroyed)
             if detail == "count"
-            else canonical_destroyed(cards[key], ship.destroyed),
+            else canonical_destroyed(cards[key], ship.destroyed, effects),
         )
         for key, ship in duel.ships
     )
@@ -150,7 +168,8 @@ def resolve(table: Table, dice: Dice) -> tuple[GameState, tuple[Event, ...], Tur
     repair, expiry, cloak, the next turn."""
     duel, turn = table.duel, table.duel.turn
     events: list[Event] = [Event.of("result", "R001.3", turn=turn, band=table.view.band)]
-    volley = fire_phase(duel, fire_contexts(table), table.cards, dice)
+    effects = effect_categories(str(table.options["system_failure"]))
+    volley = fire_phase(duel, fire_contexts(table), table.cards, dice, effects=effects)
     events.extend(volley.events)
     damage = damage_summary(table.duel, volley.duel)
     state, duel = _movement(table, volley.duel, events)
@@ -275,9 +294,11 @@ def _repairs(duel: Duel, events: list[Event]) -> Duel:
 
 
 def _end_of_turn(table: Table, duel: Duel, events: list[Event]) -> Duel:
-    """Expiry of reinforcement and countermeasures (R001.26, R001.27), cloak (R001.29),
-    power and declarations cleared, the next turn."""
+    """Expiry of reinforcement and countermeasures (R001.26, R001.27), cloak (R001.29; a
+    cloak whose chart row is down drops, R001.38), power and declarations cleared, the
+    next turn."""
     turn = duel.turn
+    failure = str(table.options["system_failure"])
     ships = []
     for key, ship in duel.ships:
         kept = tuple(
@@ -307,16 +328,21 @@ def _end_of_turn(table: Table, duel: Duel, events: list[Event]) -> Duel:
             )
         state = ship.cloak
         used = ship.cloak_turns
+        failed = cloak_down(table.cards[key], ship, failure)
+        rule = "R001.29"
         if state == "engaging":
-            state = "on"
+            # R001.38: a cloak whose row is lost before it engages never engages
+            state, rule = ("off", "R001.38") if failed else ("on", rule)
         elif state == "on":
             used += 1
             if ship.orders.cloak == "decloak" or used >= MAX_CLOAK_TURNS:
                 state = "disengaging"
+            elif failed:
+                state, rule = "disengaging", "R001.38"
         elif state == "disengaging":
             state = "off"
         if state != ship.cloak:
-            events.append(Event.of("cloak", "R001.29", ship=key, state=state, turns_used=used))
+            events.append(Event.of("cloak", rule, ship=key, state=state, turns_used=used))
         ships.append(
             (
                 key,

@@ -25,6 +25,13 @@ Unit stats:
   a ship at dorsal or ventral elevation presents that facing to the enemy.
 
 Options: see `OPTION_FIELDS` (each with its SPEC id and the adopted default).
+`system_failure` (A001.27, R001.38): a chart category whose boxes are all destroyed
+("last-box", the default), or that has lost any box ("first-box"), stops its systems:
+Phasers / Photons no phasers (nor Romulan disruptors, fired as phasers) and no photons;
+Armor / Cloak / Disruptors / Photons no disruptors, no photons and no cloak; Fire
+Control / Bridge fires by the direction procedure of R001.32. "off" plays the reading
+before R001.38 (no category stops anything), and is what a game recorded without the
+option replays with.
 """
 
 from __future__ import annotations
@@ -50,6 +57,9 @@ CHART_NAMES = ("federation", "klingon")
 DEFAULT_INTERNALS = 23
 DEFAULT_SHIELD = 27
 STEP_INCHES = 12.0
+# A001.27: when a chart category stops its systems (R001.38): once every box is destroyed,
+# once any is, or never (how games were played before R001.38 was adopted)
+FAILURES = ("last-box", "first-box", "off")
 
 STATS_FIELDS = (
     Field("race", "str", default="federation", choices=RACES, doc="the ship's race"),
@@ -156,6 +166,16 @@ OPTION_FIELDS = (
         default=False,
         doc="a retreat from range 3 leaves the engagement",
         spec_id="A001.18",
+    ),
+    Field(
+        "system_failure",
+        "str",
+        default="last-box",
+        choices=FAILURES,
+        doc="a damage-chart category stops its systems once its last box is destroyed, "
+        "once its first is, or never; games recorded before this rule was adopted: off",
+        spec_id="A001.27",
+        before="off",
     ),
     turn_limit_field("A001.E1"),  # docs/game-end.md
 )

@@ -4,8 +4,9 @@ the declarations of the phase the rules refuse now, with their reasons.
 Status: power left of the roll (R001.4), shields per facing (capacity less damage,
 R001.28), internal boxes left in all and per system (R001.34, R001.35), photon
 torpedoes (R001.17), cloak (R001.29), the facing presented; marks for the moves
-under way (close, retreat, lateral: no fire, R001.9, R001.10), an engaged cloak and
-catastrophic damage; a ship out of the duel as a wreck (or disengaged).
+under way (close, retreat, lateral: no fire, R001.9, R001.10), an engaged cloak,
+catastrophic damage and a chart row that stops its systems (R001.38: its weapons
+shown out of action); a ship out of the duel as a wreck (or disengaged).
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, unit_name
 from tactical.rules.heavy_combat import duel_state, turn
-from tactical.rules.heavy_combat.ships import profile
+from tactical.rules.heavy_combat.ships import profile, settings
+from tactical.rules.heavy_combat.systems import fire_control_down, weapons_down
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
-from tactical.rules.heavy_combat.weapons import weapons_of
+from tactical.rules.heavy_combat.weapons import stopped, weapons_of
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -99,6 +101,11 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
         marks.append("cloaked" if ship.cloak == "on" else "cloaking")
     if ship.catastrophic:
         marks.append("catastrophic")
+    failure = str(settings(state.options)["system_failure"])
+    if weapons_down(card, ship, failure):
+        marks.append("weapons down")
+    if fire_control_down(card, ship, failure):
+        marks.append("fire control down")
     if ship.out == "disengaged":
         marks.append("disengaged")
     weapons = []
@@ -116,6 +123,8 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
                 else None
             )
             shots = f"{ship.torpedoes} torpedoes" + (f", fired turn {last}" if last else "")
+        if stopped(card, ship, weapon, failure):
+            shots = ", ".join(part for part in (shots, "out of action") if part)
         weapons.append(
             WeaponStatus(
                 weapon.name.replace("-", " "),

@@ -4,15 +4,23 @@ Pure functions of the ship's sheet and record: sensors (R001.31, R001.32) and
 impulse (R001.12) intact, half lost or lost; warp (R001.13); whether the ship
 can manoeuvre and how many turns a manoeuvre or a rotation step takes (R001.11,
 R001.12, A001.26, A001.3); the cloak (R001.29); the moves a flash detector
-predicts (`MOVES`, `moves_of`, R001.33). The declarations, the fire context and
-the Result step all read these.
+predicts (`MOVES`, `moves_of`, R001.33); the chart categories that stop their
+systems (R001.38, A001.27: `category_down`, with the option `system_failure`).
+The declarations, the fire context and the Result step all read these.
 """
 
 from __future__ import annotations
 
 from tactical.rules.heavy_combat.duel import Ship
 from tactical.rules.heavy_combat.ships import Profile
-from tactical.rules.heavy_combat.tables import HALF_IMPULSE_FACTOR, ROTATION_TURNS_PER_STEP
+from tactical.rules.heavy_combat.tables import (
+    BRIDGE,
+    CATEGORIES,
+    CHARTS,
+    HALF_IMPULSE_FACTOR,
+    ROTATION_TURNS_PER_STEP,
+    WEAPONS,
+)
 
 MOVES = ("none", "close", "retreat", "lateral", "rotate")  # what a flash detector predicts
 
@@ -79,3 +87,44 @@ def moves_of(card: Profile, ship: Ship, turn: int) -> frozenset[str]:
     if rotating(card, ship):
         moves.add("rotate")
     return frozenset(moves or {"none"})
+
+
+def category_down(card: Profile, ship: Ship, category: str, failure: str) -> bool:
+    """R001.38 / A001.27: a chart category stops its systems once every box of it is
+    destroyed ("last-box"), once any is ("first-box"), or never ("off", before R001.38)."""
+    if failure == "off":
+        return False
+    destroyed = ship.destroyed_in(category)
+    if failure == "first-box":
+        return destroyed > 0
+    return destroyed >= card.capacity(category)
+
+
+def fire_control_down(card: Profile, ship: Ship, failure: str) -> bool:
+    """R001.38: without Fire Control / Bridge every attack uses the direction procedure."""
+    return category_down(card, ship, BRIDGE, failure)
+
+
+def weapons_down(card: Profile, ship: Ship, failure: str) -> bool:
+    """R001.38: the chart's weapons row (Phasers / Photons, or Armor / Cloak / Disruptors /
+    Photons) is down: `weapons.stopped` says which weapons it takes with it."""
+    return category_down(card, ship, WEAPONS, failure)
+
+
+def cloak_down(card: Profile, ship: Ship, failure: str) -> bool:
+    """R001.38: only the Klingon chart names the cloak (Armor / Cloak / Disruptors /
+    Photons); a Federation-chart ship's cloak has no row to lose."""
+    return card.chart == "klingon" and weapons_down(card, ship, failure)
+
+
+def category_label(card: Profile, category: str) -> str:
+    """The chart's own name for a category (T001.5 / T001.6), as a player reads it."""
+    return CHARTS[card.chart][CATEGORIES.index(category) + 1]
+
+
+def down_words(card: Profile, category: str, failure: str) -> str:
+    """Why a category is down, in words: "every Phasers / Photons box is destroyed"."""
+    label = category_label(card, category)
+    if failure == "first-box":
+        return f"a {label} box is destroyed"
+    return f"every {label} box is destroyed"

@@ -38,7 +38,12 @@ tests can pin them):
   caused, then movement, then repair (3 repair points restore one destroyed box
   of the system they were given to; repair points are power points);
 - a ship whose internals are all destroyed is a wreck, and one that retreats
-  beyond range 3 where the scenario allows it has disengaged: the duel is over.
+  beyond range 3 where the scenario allows it has disengaged: the duel is over;
+- a chart row that stops its systems (R001.38, option `system_failure`) takes
+  effect as declarations are checked and for the fire of the next Result; the
+  row lost in a Result drops a cloak at that Result's end (the next turn is the
+  turn without shields and weapons, R001.29), and a cloak still engaging then
+  never engages.
 
 The turn is split along its seams: `duel_state` (the duel set up in and read from
 the game state, the `Table` of one state's facts), `declarations` (phases 1-4:

@@ -1,8 +1,9 @@
 """Heavy Combat weapons and their declaration: what a ship may fire, and may fire now.
 
 `weapons_of` lists the weapons on a ship's sheet in declaration order (R001.14,
-arcs T001.8), `fire_cost` what each costs (T001.1). `check_fire` checks one
-weapon declaration against the rules (the opponent only, warp, cloak, moving,
+arcs T001.8), `fire_cost` what each costs (T001.1), `stopped` whether a destroyed
+chart category stops it (R001.38). `check_fire` checks one weapon declaration
+against the rules (the opponent only, warp, a destroyed category, cloak, moving,
 range, arc, cooldowns, torpedoes, power, a general or specific target, a
 nominated direction against a cloaked ship) and returns the `FireOrder` that
 the Result step resolves (`combat`).
@@ -18,7 +19,13 @@ from tactical.errors import UserError
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, Ship
 from tactical.rules.heavy_combat.engagement import Engagement
 from tactical.rules.heavy_combat.ships import Profile
-from tactical.rules.heavy_combat.systems import cloaked, shields_down, warp_ok
+from tactical.rules.heavy_combat.systems import (
+    cloaked,
+    down_words,
+    shields_down,
+    warp_ok,
+    weapons_down,
+)
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     DISRUPTOR_INTERVAL,
@@ -26,6 +33,7 @@ from tactical.rules.heavy_combat.tables import (
     KLINGON_DISRUPTOR_ARCS,
     PHASER_ARCS,
     PHOTON_INTERVAL,
+    WEAPONS,
     launcher_arcs,
 )
 
@@ -88,6 +96,26 @@ def weapon_named(card: Profile, name: str, ship_id: str) -> Weapon:
     )
 
 
+# R001.38: the weapons each chart's weapons row takes with it. Phasers / Photons (T001.5):
+# phasers, Romulan disruptors (fired as phasers, R001.16) and photons; Armor / Cloak /
+# Disruptors / Photons (T001.6): disruptors of either kind and photons, not phasers
+STOPPED_WITH_WEAPONS = {
+    "federation": frozenset({PHASERS, ROMULAN, PHOTON}),
+    "klingon": frozenset({DISRUPTORS, ROMULAN, PHOTON}),
+}
+WEAPON_WORDS = {
+    PHASERS: "phasers",
+    ROMULAN: "Romulan disruptors",
+    PHOTON: "photon torpedoes",
+    DISRUPTORS: "disruptors",
+}
+
+
+def stopped(card: Profile, ship: Ship, weapon: Weapon, failure: str) -> bool:
+    """R001.38: the weapon's chart category is down (option `system_failure`, A001.27)."""
+    return weapon.kind in STOPPED_WITH_WEAPONS[card.chart] and weapons_down(card, ship, failure)
+
+
 def fire_cost(weapon: Weapon, power: int) -> int:
     """T001.1: phasers (and Romulan disruptors) p points; a photon launch or a disruptor 1."""
     return power if weapon.points_chosen else 1
@@ -124,6 +152,13 @@ def check_fire(
         raise UserError(
             f"{firer_id!r} has lost warp: only repair is possible until warp is repaired",
             spec_id="R001.13",
+        )
+    failure = str(options["system_failure"])
+    if stopped(card, firer, weapon, failure):
+        raise UserError(
+            f"{firer_id!r} cannot fire {WEAPON_WORDS[weapon.kind]}: "
+            f"{down_words(card, WEAPONS, failure)}",
+            spec_id="R001.38",
         )
     if cloaked(firer):
         raise UserError(f"{firer_id!r} is cloaked and cannot fire", spec_id="R001.29")

@@ -178,6 +178,12 @@ class SwD6Capital(RuleSystem):
     ) -> tuple[Unavailable, ...]:
         return status.unavailable(state, position, side)
 
+    def pass_refused(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> Unavailable | None:
+        """R004.10, R004.11: no pass while this turn's Initiative is still to be rolled."""
+        return status.pass_refused(state, position, side)
+
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
         """GEO004.2: the band of the unit's longest-ranged weapon (Point Blank below Short)."""
         weapons = deck_of(unit).weapons

@@ -56,7 +56,7 @@ from tactical.rules.sw_d6_capital.damage import (
     hit_outcome,
 )
 from tactical.rules.sw_d6_capital.deck import Deck, WeaponUnit, range_band, slug
-from tactical.rules.sw_d6_capital.options import RANGE_OPTION
+from tactical.rules.sw_d6_capital.options import RANGE_OPTION, tie_succeeds
 from tactical.rules.sw_d6_capital.tables import (
     ARC_SECTORS,
     ARCS,
@@ -451,7 +451,7 @@ def fire_facts(
         damage_terms=damage_terms,
         resistance_terms=resistance_terms,
         struck_arc=struck,
-        meet_or_beat=bool(options["meet_or_beat"]),
+        meet_or_beat=tie_succeeds(options, to_hit=True),
     )
 
 

@@ -22,6 +22,7 @@ from tactical.rules.base import Event, Resolution
 from tactical.rules.sw_d6_capital import combat, command, fighters, ledger, maneuver, repair
 from tactical.rules.sw_d6_capital.codes import code_text
 from tactical.rules.sw_d6_capital.condition import Condition
+from tactical.rules.sw_d6_capital.options import tie_succeeds
 from tactical.rules.sw_d6_capital.tables import ARCS, STEADY
 
 
@@ -103,7 +104,7 @@ def _damage_control(state: GameState, actor: str, params: dict, dice: Dice) -> R
     )
     _unit, deck, cond = owner_active(state, actor, "R004.20")
     plan = repair.repair_plan(actor, deck, cond, ledger.turn_of(state), params)
-    meet = bool(ledger.settings(state)["meet_or_beat"])
+    meet = tie_succeeds(ledger.settings(state), to_hit=False)
     result = repair.repair_roll(actor, plan, dice, meet)
     updated, applied = repair.apply_repair(cond, deck, plan, result)
     state = ledger.with_condition(state, actor, updated)
@@ -130,7 +131,7 @@ def _astromech(state: GameState, actor: str, params: dict, dice: Dice) -> Resolu
     what = params.get("what", "damage")
     repair.check_astromech(actor, deck, cond, what)
     difficulty = repair.astromech_difficulty(cond, what)
-    meet = bool(ledger.settings(state)["meet_or_beat"])
+    meet = tie_succeeds(ledger.settings(state), to_hit=False)
     roll, success = repair.astromech_roll(actor, deck.astromech.pips, difficulty, dice, meet)
     state = ledger.with_condition(state, actor, repair.apply_astromech(cond, deck, what, success))
     events = (
@@ -147,7 +148,7 @@ def _reactor(state: GameState, actor: str, params: dict, dice: Dice) -> Resoluti
         raise UserError(f"{actor!r}'s reactor is not overloading", spec_id="T004.9")
     if cond.shutdown_tried:
         raise UserError(f"{actor!r} has tried a shutdown this turn", spec_id="T004.9")
-    meet = bool(ledger.settings(state)["meet_or_beat"])
+    meet = tie_succeeds(ledger.settings(state), to_hit=False)
     pips = repair.shutdown_code(deck, cond, ledger.turn_of(state))
     roll, success = repair.shutdown_roll(actor, pips, dice, meet)
     updated = replace(
@@ -171,7 +172,7 @@ def _angle_shields(state: GameState, actor: str, params: dict, dice: Dice) -> Re
     events: list[Event] = []
     success = True
     if deck.fighter and arcs != cond.shield_arcs:
-        meet = bool(ledger.settings(state)["meet_or_beat"])
+        meet = tie_succeeds(ledger.settings(state), to_hit=False)
         pips = repair.shields_roll_code(deck, cond, ledger.turn_of(state))
         roll, success = repair.shields_roll(actor, pips, dice, meet)
         cond = replace(cond, shields_map=cond.shields_map + 1)

@@ -44,6 +44,7 @@ from tactical.rules.sw_d6_capital import movement as ship_movement
 from tactical.rules.sw_d6_capital.codes import CodeRoll, code_text, roll_code
 from tactical.rules.sw_d6_capital.condition import Condition
 from tactical.rules.sw_d6_capital.deck import Deck, deck_of
+from tactical.rules.sw_d6_capital.options import tie_succeeds
 from tactical.rules.sw_d6_capital.tables import PIPS_PER_DIE, SPEED_ORDER, succeeds
 
 EDGE = "table-edge"
@@ -229,7 +230,8 @@ def carry_out(
     state: GameState, move: ShipMove, dice: Dice, masterstroke: bool = False
 ) -> tuple[GameState, tuple[Event, ...], str]:
     """Make a checked move: the Piloting check if it meets a hazard, then the new pose."""
-    meet = bool(ledger.settings(state)["meet_or_beat"])
+    # R004.50: a Piloting check is a base-rules skill roll, not a to-hit roll (R004.5)
+    meet = tie_succeeds(ledger.settings(state), to_hit=False)
     unit, _deck, cond = ledger.ship(state, move.unit)
     events: list[Event] = [
         Event.of(

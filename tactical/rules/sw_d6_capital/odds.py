@@ -26,6 +26,7 @@ from tactical.rules.sw_d6_capital import (
 )
 from tactical.rules.sw_d6_capital.codes import code_text
 from tactical.rules.sw_d6_capital.handlers import close_other_batch, owner_active
+from tactical.rules.sw_d6_capital.options import tie_succeeds
 from tactical.rules.sw_d6_capital.sequence import (
     PHASE_OF,
     blazing_roll,
@@ -56,7 +57,8 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         return None
     state = ensure_setup(state)
     params = dict(action.params)
-    meet = bool(ledger.settings(state)["meet_or_beat"])
+    # none of the rolls priced here is a to-hit roll (an attack's odds: combat.attack_odds)
+    meet = tie_succeeds(ledger.settings(state), to_hit=False)
     turn = ledger.turn_of(state)
     if action.kind == "initiative":
         return _initiative_odds(state, action, rules_id)

@@ -2,7 +2,15 @@
 
 - `inches_per_space` (GEO004.1, default 1): inches of table per Space unit; weapon ranges
   and speeds are in Space units.
-- `meet_or_beat` (A004.5, default true): success on roll >= Difficulty; false: roll > it.
+- `meet_or_beat` (R004.5, A004.5, default false; before the revision true): a to-hit roll
+  must beat its Difficulty (a tie misses); true: a tie hits.
+- `meet_or_beat_scope` (A004.5, default "to-hit"): `meet_or_beat` judges the Gunnery rolls
+  only; every other roll (Damage Control, repairs, shields, Piloting) succeeds on a roll
+  equal to its Difficulty ("roll 30+"). "every-roll" (the reading before the revision) lets
+  `meet_or_beat` judge every roll.
+- `initiative_pass` (R004.10, R004.11, default false; before the fix true): no side passes
+  while this turn's Initiative is still to be rolled; true lets the sides pass it, leaving
+  the roll to the first captain who takes it in a later phase.
 - `initiative_rounding` (A004.1, default "half-pips"): (Tactics + Sensors) / 2 rounded up
   in pips; "odd-dice" halves the dice and rounds up to whole dice.
 - `range_point_blank`, `range_short`, `range_medium`, `range_long` (T004.19 [external],
@@ -19,11 +27,42 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tactical.rules.base import Field, turn_limit_field
 
 OPTION_FIELDS = (
     Field("inches_per_space", "float", default=1.0, low=0.1, high=12, spec_id="GEO004.1"),
-    Field("meet_or_beat", "bool", default=True, spec_id="A004.5"),
+    Field(
+        "meet_or_beat",
+        "bool",
+        default=False,
+        spec_id="A004.5",
+        before=True,
+        doc="a Gunnery roll equal to its Difficulty hits (false: a tie misses); "
+        "games recorded before this reading was revised: true",
+    ),
+    Field(
+        "meet_or_beat_scope",
+        "str",
+        default="to-hit",
+        choices=("to-hit", "every-roll"),
+        spec_id="A004.5",
+        before="every-roll",
+        doc="the rolls meet or beat judges: the Gunnery rolls only (every other roll "
+        "succeeds on a tie) or every roll; games recorded before the revision: every-roll",
+    ),
+    Field(
+        "initiative_pass",
+        "bool",
+        default=False,
+        spec_id="R004.11",
+        title="Pass before rolling Initiative",
+        before=True,
+        doc="a side may pass before the turn's Initiative is rolled, leaving the roll to a "
+        "later phase; games recorded before this was fixed: true",
+    ),
     Field(
         "initiative_rounding",
         "str",
@@ -54,3 +93,13 @@ RANGE_OPTION = {
     "medium": "range_medium",
     "long": "range_long",
 }
+
+
+def tie_succeeds(settings: Mapping[str, Any], *, to_hit: bool) -> bool:
+    """R004.5, A004.5: whether a roll equal to its Difficulty succeeds. A to-hit roll must
+    beat it unless `meet_or_beat`; any other roll meets it ("roll 30+"), save under the
+    reading before the revision (`meet_or_beat_scope` "every-roll"), where `meet_or_beat`
+    judged every roll."""
+    if to_hit or settings["meet_or_beat_scope"] == "every-roll":
+        return bool(settings["meet_or_beat"])
+    return True

@@ -11,7 +11,8 @@ made are read from `TurnPosition.passes`), and it may act again later.
 
 Action kinds (the `Action.kind`; `actor` is a unit id except for Initiative):
 
-- Initiative: `initiative` (actor: a side; R004.11-R004.13), `force-point` (R004.13).
+- Initiative: `initiative` (actor: a side; R004.11-R004.13), `force-point` (R004.13). No
+  side passes before the turn's Initiative is rolled (`status.pass_refused`, R004.11).
 - Command: `command` (R004.15, R004.16); `orders` with `order`, `speed` (R004.17,
   R004.39, A004.31).
 - Damage Control: `damage-control` with `extra_actions`, `repair_damage`, `shield_dice`,

@@ -106,6 +106,22 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
     return UnitStatus(tuple(values), tuple(weapons), tuple(marks), wreck=wreck)
 
 
+def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavailable | None:
+    """R004.10, R004.11: every captain rolls Initiative as the turn begins, so no side passes
+    while this turn's roll is still to be made (unless the map keeps the reading before this
+    fix, `initiative_pass`, where a pass left the roll to a later phase). None otherwise."""
+    try:
+        state = sequence.ensure_setup(state)
+        may_pass = bool(ledger.settings(state)["initiative_pass"])
+    except UserError:
+        return None
+    if may_pass or ledger.turn_of(state) >= position.turn:
+        return None
+    return Unavailable(
+        side, "Pass", "every captain rolls Initiative at the start of each turn", "R004.11"
+    )
+
+
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:
     """In the Movement and Action phases, the side's ships still to go while another ship
     goes first (R004.50: lowest Initiative moves first; R004.25: the captain to act), each

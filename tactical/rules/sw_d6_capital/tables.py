@@ -72,7 +72,8 @@ def named_difficulty(name: str) -> int:
 
 
 def succeeds(roll: int, difficulty: int, meet_or_beat: bool = True) -> bool:
-    """R004.5: success iff roll >= difficulty (A004.5; strict > when configured)."""
+    """R004.5: success iff roll >= difficulty, or iff roll > difficulty when a tie fails (a
+    to-hit roll, A004.5: `options.tie_succeeds` says which)."""
     return roll >= difficulty if meet_or_beat else roll > difficulty
 
 

@@ -157,13 +157,18 @@ def test_R000_11_missiles_die_to_any_L_result():
 
 
 def test_R000_12_ship_and_base_codes_go_to_the_base_game_unchanged():
-    state = duel({"type": "base"}, {"type": "ship", "laser_strength": 3})
+    """B, iL, R and D stay base-game codes; an L code also lowers the lasers (A000.11, its
+    own tests): with `laser_damage` off the ship is left as it was."""
+    state = duel({"type": "base"}, {"type": "ship", "laser_strength": 3}, laser_damage=False)
     resolution = _resolve(state, "laser", [0, 1])  # total 7 -> L3
     outcome = next(e for e in resolution.events if e.kind == "outcome")
     assert (outcome.spec_id, outcome.get("result")) == ("R000.12", "L3")
     assert resolution.state.units == state.units
     # the code is only recorded against the ship, for the score of the game (A000.E1)
     assert resolution.state.rule_state["hits"] == {"t": ("L3",)}
+    shaken = _resolve(table(*state.units), "laser", [0, 0])  # total 6 -> B2
+    assert shaken.state.units == state.units
+    assert shaken.state.rule_state["hits"] == {"t": ("B2",)}
 
 
 def test_R000_13_missile_damage_is_d_plus_1_whatever_the_range_or_launcher():
@@ -291,10 +296,11 @@ def test_R000_23_count_every_declared_missile_and_restart_per_declaration():
     second = BFM.resolve_attack(
         first.state,
         BFM.declare_attack(first.state, "a", "missiles", "t", {"missiles": 2}),
-        ScriptedDice([9, 9, 0]),
+        ScriptedDice([9, 9, 0, 0]),
     )
     assert [e.get("missile") for e in second.events if e.kind == "ciws"] == [1, 2]
-    assert [e.get("threshold") for e in second.events if e.kind == "ciws"] == [9, 8]
+    # the first salvo's L4 left the base CS 2 (A000.11): thresholds 2+3, then one less
+    assert [e.get("threshold") for e in second.events if e.kind == "ciws"] == [5, 4]
 
 
 def test_R000_24_all_ciws_rolls_before_any_damage():

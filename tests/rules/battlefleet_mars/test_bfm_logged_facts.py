@@ -126,9 +126,11 @@ def test_GEO000_1_the_logged_range_keeps_six_decimals():
 def test_R000_12_a_ship_keeps_its_result_code_for_the_base_game():
     state = duel({"type": "base"}, {"type": "ship", "laser_strength": 3}, 0)
     resolution, _ = _resolve(state, "laser", [0, 1])
-    assert _events(resolution)[-1] == {
-        "kind": "outcome", "spec_id": "R000.12", "target": "t", "result": "L3",
-    }  # fmt: skip
+    assert _events(resolution)[-2:] == [
+        {"kind": "outcome", "spec_id": "R000.12", "target": "t", "result": "L3"},
+        {"kind": "laser-damage", "spec_id": "A000.11", "target": "t", "laser_strength": 3,
+         "lowered_to": 0, "printed": 3},
+    ]  # fmt: skip
 
 
 # --------------------------------------------------------------------------- missile log
@@ -158,6 +160,8 @@ def test_R000_18_to_R000_22_a_salvo_logs_ciws_then_each_survivor_and_the_group_l
         {"kind": "lookup", "spec_id": "T000.2", "total": 5, "column": "ship", "result": "L2"},
         {"kind": "outcome", "spec_id": "R000.12", "target": "t", "ciws_destroyed": 1,
          "results": ["L2"], "destroyed": None},
+        {"kind": "laser-damage", "spec_id": "A000.11", "target": "t", "laser_strength": 3,
+         "lowered_to": 1, "printed": 3},
     ]  # fmt: skip
     assert _labels(dice) == [
         ("t", "CIWS vs missile 1", 0),
@@ -165,7 +169,9 @@ def test_R000_18_to_R000_22_a_salvo_logs_ciws_then_each_survivor_and_the_group_l
         ("a", "missile 2 damage", 4),
     ]
     assert not resolution.state.has_unit("a")
-    assert resolution.state.unit("t") == state.unit("t")
+    assert resolution.state.unit("t").stats == {
+        "type": "ship", "laser_strength": 1, "printed_laser_strength": 3,
+    }  # fmt: skip
 
 
 def test_R000_18_a_group_firing_some_of_its_missiles_keeps_the_rest():

@@ -49,6 +49,7 @@ def test_options_defaults_are_the_adopted_readings():
         "lp_granularity": "whole",
         "ciws_default": True,
         "lp_limit": 4,
+        "laser_damage": True,  # A000.11 (revised)
     }
     assert RULE_SYSTEM.check_options({"range_unit_inches": 0})
     assert RULE_SYSTEM.check_options({"ciws": True})

@@ -497,13 +497,20 @@ def test_A003_1_printed_chart_option():
 
 
 def test_R003_58_damage_multiplies_and_life_points_scale():
+    """Larger attacker: damage x k; smaller: the hit after k x Armor counts on LP x k (the
+    earlier "damage-divided" reading divided it by k onto the target's own LP)."""
     options = units.settings(table())
     big = unit("basestar", 0, 0, "B", **with_stats(BASESTAR, armor_wound=2, armor_stun=1))
     receiver = receiver_of(big, options)
-    assert absorb(6, 10, "planetcraft", receiver)[:2] == (2, 3)  # (6-2)/2, (10-4)/2
+    assert absorb(6, 10, "planetcraft", receiver)[:2] == (4, 6)  # 6-2, 10-4 on 2 x LP
     small = unit("viper", 0, 0, "A", **with_stats(VIPER, armor_wound=1))
     assert absorb(3, 4, "spacecraft", receiver_of(small, options))[:2] == (6, 7)
-    assert absorb(1, 1, "personal", receiver)[:2] == (0, 0)
+    assert absorb(1, 1, "personal", receiver)[:2] == (0, 0)  # Armor x5: 5 and 10
+    assert absorb(6, 11, "personal", receiver)[:2] == (1, 1)  # 6-5, 11-10 on 5 x LP
+    old = units.settings(table(scale_reading="damage-divided"))
+    assert absorb(6, 10, "planetcraft", receiver_of(big, old))[:2] == (2, 3)  # (6-2)/2, (10-4)/2
+    assert absorb(3, 4, "spacecraft", receiver_of(small, old))[:2] == (6, 7)
+    assert absorb(1, 1, "personal", receiver_of(big, old))[:2] == (0, 0)
 
 
 def test_R003_59_called_shot_resistance_by_scale():

@@ -23,7 +23,7 @@ from tactical.rules.cortex_space import (
     tracker,
     units,
 )
-from tactical.rules.cortex_space.damage import absorb, receiver_of
+from tactical.rules.cortex_space.damage import absorb, hit_multiple, receiver_of
 from tactical.rules.cortex_space.rolls import outcome, pool_die, roll_pool, skill_pool
 from tactical.rules.cortex_space.tables import STATION_MODIFIER, fire_linked_steps, to_hit_steps
 
@@ -219,7 +219,12 @@ def test_X003_9_starbuck_on_foot_shoots_a_raider():
     assert scaled_defenses(14, 2, 2, "personal", "planetcraft") == (28, 4, 4)
     receiver = receiver_of(state.unit("raider"), units.settings(state))
     stun, wound, _ = absorb(10, 12, "personal", receiver)
-    assert (stun, wound) == (3, 4)  # (10-4)/2 and (12-4)/2 on the Raider's own track
+    assert (stun, wound) == (6, 8)  # 10-4 and 12-4, counted on the Raider's 28 LP
+    assert hit_multiple("personal", receiver) == 2
+    # the reading before the revision: (10-4)/2 and (12-4)/2 on the Raider's own 14
+    old = receiver_of(state.unit("raider"), units.settings(table(scale_reading="damage-divided")))
+    assert absorb(10, 12, "personal", old)[:2] == (3, 4)
+    assert hit_multiple("personal", old) == 1
 
 
 def test_X003_10_raider_hits_starbuck_on_foot():

@@ -196,6 +196,43 @@ def test_R002_59_a_wing_leaving_the_table_is_lost():
         maneuver.move(ship, ship.unit("s"), "F6", ScriptedDice([]))
 
 
+def _airships(**options):
+    """Two flying (not Tiny Flyer) models of one squadron, the first near the top edge."""
+    return _activate(
+        table(
+            unit("z1", 30, 44, movement="aerial", height_level="flying", squadron="z"),
+            unit("z2", 40, 30, movement="aerial", height_level="flying", squadron="z"),
+            unit("b", 30, 10, "B"),
+            **options,
+        ),
+        "A",
+        "z",
+    )
+
+
+def test_R002_59_only_a_wing_is_lost_another_flyer_may_not_leave_the_table():
+    """R002.59 loses a Wing that leaves the table, nothing else: a flying model's move off
+    it is refused with the rule, and its squadron stays on the table."""
+    state = _airships()
+    with refused("R002.59", "z1 would leave the table: only a Tiny Flyer Wing may leave it"):
+        DW.apply(state, Action("move", "z1", FrozenMap(path="F6")), ScriptedDice([]))
+    moved = DW.apply(state, Action("move", "z1", FrozenMap(path="F2")), ScriptedDice([])).state
+    assert moved.unit("z1").y == 46.0 and moved.has_unit("z2")
+    assert maneuver.default_path(state, state.unit("z1")) != "F6"
+
+
+def test_R002_59_before_the_fix_a_flyer_off_the_table_lost_its_squadron():
+    """`lost_off_table = "flying"` (games recorded before the fix) plays the old result: the
+    flying model is lost, and its squadron-mate that never moved with it."""
+    state = _airships(lost_off_table="flying")
+    result = DW.apply(state, Action("move", "z1", FrozenMap(path="F6")), ScriptedDice([]))
+    assert result.summary == "lost"
+    assert not result.state.has_unit("z1") and not result.state.has_unit("z2")
+    assert [dict(r)["how"] for r in tracking.losses(result.state)] == ["lost", "lost"]
+    field = next(f for f in DW.option_fields if f.name == "lost_off_table")
+    assert (field.default, field.before) == ("wing", "flying")
+
+
 def test_R002_60_landing_within_4_excess_destroyed():
     carrier = unit(
         "cv", 30, 6, size="large", carrier_capacity=4, tiny_flyers_aboard=2, squadron="cv"

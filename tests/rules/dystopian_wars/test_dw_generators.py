@@ -8,11 +8,19 @@ from dw_builders import ACK_ACK, DW, GUNS, TORPEDOES, refused, table, unit
 
 from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.model import FrozenMap
-from tactical.rules.base import Action
-from tactical.rules.dystopian_wars import combat, generators, maneuver, play, tracking
+from tactical.rules.base import Action, TurnPosition
+from tactical.rules.dystopian_wars import (
+    combat,
+    generators,
+    maneuver,
+    play,
+    sequence,
+    tracking,
+)
 from tactical.rules.dystopian_wars.generators import ActivationFlags
 
 MOVED = ActivationFlags(moved=True)
+ACTIVATION = TurnPosition(1, 2, 0)
 
 
 def _activated(*units, **options):
@@ -84,14 +92,110 @@ def test_R002_48_kinetic_boost_adds_to_move_and_minimum_move_A002_9():
         5.0,
         5.0,
     )
-    with refused("R002.48", "one generator boost"):
+    with refused("R002.48", "at most one Kinetic Generator"):
         DW.apply(
-            boosted.state, Action("boost", "k", FrozenMap(generator="tesla")), ScriptedDice([3])
+            boosted.state, Action("boost", "k", FrozenMap(generator="kinetic")), ScriptedDice([3])
         )
     with refused("R002.30"):
         DW.apply(boosted.state, Action("move", "k", FrozenMap(path="F4 P45")), ScriptedDice([]))
     with refused("R002.45", "tesla or kinetic"):
         DW.apply(state, Action("boost", "k", FrozenMap(generator="ultrasonic")), ScriptedDice([3]))
+
+
+def test_A002_9_R002_48_at_least_half_is_exact_not_rounded_up():
+    """A002.9 as revised: Mv 8 + Tesla 3 = 11, so 5.5" is enough; `half_rounding = "up"`
+    (games recorded before the revision) still wants 6"."""
+    for rounding, least, short_of_it in (("exact", 5.5, "F5.4"), ("up", 6.0, "F5.5")):
+        options = {} if rounding == "exact" else {"half_rounding": rounding}
+        state = _activated(
+            unit("m", 30, 10, generators="tesla", move=8.0, min_move=2.0),
+            unit("b", 30, 40, "B"),
+            **options,
+        )
+        boosted = DW.apply(
+            state, Action("boost", "m", FrozenMap(generator="tesla")), ScriptedDice([3])
+        ).state
+        rules = maneuver.turning_rules(boosted, boosted.unit("m"))
+        assert (rules.max_distance, rules.min_total_distance) == (11.0, least)
+        with refused("R002.45", f'at least {least:g}" in all'):
+            DW.apply(boosted, Action("move", "m", FrozenMap(path=short_of_it)), ScriptedDice([]))
+        moved = DW.apply(
+            boosted, Action("move", "m", FrozenMap(path=f"F{least:g}")), ScriptedDice([])
+        )
+        assert moved.state.unit("m").y == 10.0 + least
+    # the Kinetic Generator: Mv 8, MinMove 2, roll 3 -> max(5, 11 / 2) = 5.5" (was 6")
+    kinetic = unit("k", 30, 10, generators="kinetic", move=8.0, min_move=2.0)
+    exact = DW.turning_rules(kinetic, {"activation": {"kinetic": 3}})
+    before = DW.turning_rules(kinetic, {"activation": {"kinetic": 3}, "half_rounding": "up"})
+    assert (exact.min_total_distance, before.min_total_distance) == (5.5, 6.0)
+    field = next(f for f in DW.option_fields if f.name == "half_rounding")
+    assert (field.default, field.before) == ("exact", "up")
+
+
+def test_R002_48_a_tesla_boost_may_join_a_kinetic_boost():
+    """R002.48 forbids only a second Kinetic Generator: Mv 6, MinMove 2, Kinetic 3 then
+    Tesla 2: Mv 11, MinMove 5, at least max(5, 11/2) = 5.5" in all (A002.9, exact half)."""
+    state = _activated(
+        unit("k", 30, 10, generators="kinetic, tesla", move=6.0, min_move=2.0),
+        unit("b", 30, 40, "B"),
+    )
+    odds = DW.action_odds(state, Action("boost", "k", FrozenMap(generator="kinetic")))
+    assert odds.section("outcome").spec_id == "R002.48"
+    assert odds.section("outcome").distribution.as_dict() == {
+        r: Fraction(1, 6) for r in range(1, 7)
+    }
+    kinetic = DW.apply(
+        state, Action("boost", "k", FrozenMap(generator="kinetic")), ScriptedDice([3])
+    ).state
+    tesla = DW.action_odds(kinetic, Action("boost", "k", FrozenMap(generator="tesla")))
+    assert tesla.section("outcome").spec_id == "R002.45"
+    assert tesla.section("outcome").distribution.as_dict() == {r: Fraction(1, 3) for r in (1, 2, 3)}
+    offered = [c for c in DW.actions(kinetic, ACTIVATION, "A") if c.kind == "boost"]
+    assert [c.fields[0].choices for c in offered] == [("tesla",)]
+    both = DW.apply(kinetic, Action("boost", "k", FrozenMap(generator="tesla")), ScriptedDice([2]))
+    assert dict(generators.boost_of(both.state, "k")) == {"kinetic": 3, "tesla": 2}
+    boost = next(e for e in both.events if e.kind == "boost")
+    assert (boost.get("generator"), boost.get("inches"), boost.get("movement")) == (
+        "tesla",
+        2,
+        11.0,
+    )
+    rules = maneuver.turning_rules(both.state, both.state.unit("k"))
+    assert (rules.max_distance, rules.min_straight_before_turn, rules.min_total_distance) == (
+        11.0,
+        5.0,
+        5.5,
+    )
+    assert rules.min_total_rule == "R002.48"
+    assert not [c for c in DW.actions(both.state, ACTIVATION, "A") if c.kind == "boost"]
+    with refused("R002.45", "boosts once"):
+        DW.apply(both.state, Action("boost", "k", FrozenMap(generator="tesla")), ScriptedDice([1]))
+    with refused("R002.48", "at most one Kinetic Generator"):
+        DW.apply(
+            both.state, Action("boost", "k", FrozenMap(generator="kinetic")), ScriptedDice([1])
+        )
+    moved = DW.apply(both.state, Action("move", "k", FrozenMap(path="F11")), ScriptedDice([]))
+    assert moved.state.unit("k").y == 21.0
+    # the Tesla Generator used for movement has no alternative use this activation (R002.46)
+    flags = sequence.generator_flags(both.state, tracking.get(both.state, "activation"))
+    assert flags(both.state.unit("k")).boosted == ("kinetic", "tesla")
+
+
+def test_R002_48_before_the_fix_one_boost_per_activation():
+    """`tesla_with_kinetic = false` (games recorded before the fix) refuses the second boost
+    as before, and offers no second boost."""
+    state = _activated(
+        unit("k", 30, 10, generators="kinetic, tesla", move=6.0, min_move=2.0),
+        unit("b", 30, 40, "B"),
+        tesla_with_kinetic=False,
+    )
+    kinetic = DW.apply(
+        state, Action("boost", "k", FrozenMap(generator="kinetic")), ScriptedDice([3])
+    ).state
+    assert not [c for c in DW.actions(kinetic, ACTIVATION, "A") if c.kind == "boost"]
+    with refused("R002.48", "one generator boost per activation"):
+        DW.apply(kinetic, Action("boost", "k", FrozenMap(generator="tesla")), ScriptedDice([2]))
+    assert next(f for f in DW.option_fields if f.name == "tesla_with_kinetic").before is False
 
 
 def _tesla(dice, mode="once", **flags):
@@ -114,7 +218,7 @@ def test_R002_46_tesla_alternative_use_critical_effect_not_damage():
     assert tracking.hull_lost(hit.state, "t") == 0
     assert _tesla([4]).summary == "none"
     with refused("R002.46", "movement"):
-        _tesla([5], boosted="tesla")
+        _tesla([5], boosted=("tesla",))
     with refused("R002.46", "finished moving"):
         _tesla([5], moved=False)
 

@@ -564,7 +564,9 @@ def test_options_defaults_are_the_adopted_readings():
     options = DW.options({})
     assert options["command_distance"] == 10.0  # A002.3 (external)
     assert options["fc_option_b_measure_from"] == "firer"  # A002.4
-    assert options["half_rounding"] == "up"  # A002.9
+    assert options["half_rounding"] == "exact"  # A002.9 as revised: exact half
+    assert options["tesla_with_kinetic"] is True  # R002.48: only a second Kinetic is forbidden
+    assert options["lost_off_table"] == "wing"  # R002.59: only a Wing is Lost
     assert options["guardian_measure"] == "nearest"  # A002.11
     assert options["linked_fire_rounding"] == "down"  # A002.17
     assert options["range_band_inches"] == 8.0  # GEO002.7 (external)

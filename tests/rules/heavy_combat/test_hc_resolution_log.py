@@ -90,7 +90,9 @@ def test_R001_30_a_cloaked_target_rolled_direction_hits_and_bypasses_the_shields
     ]
     summary = resolution.summary
     assert (summary.hit, summary.shield_damage, summary.internals_total) == (True, 0, 4)
-    assert (summary.effects, summary.absorbed, summary.backlash) == ((0, 0, 1), 0, 0)
+    # bridge, sensors, weapons, impulse, warp: with R001.38 the bridge and weapons rows
+    # count as systems with an effect
+    assert (summary.effects, summary.absorbed, summary.backlash) == ((0, 0, 2, 0, 1), 0, 0)
 
 
 def test_R001_30_a_wrong_direction_misses_and_rolls_nothing_more():
@@ -259,7 +261,7 @@ def test_R001_25_overflow_beyond_the_shield_rolls_one_internal_per_point():
         *chart("b", 5, "batteries", 1),
     ]
     assert rolls == [("b", "internal damage chart", "d6", face) for face in (3, 4, 5)]
-    assert resolution.summary.effects == (0, 1, 0)  # sensors, impulse, warp
+    assert resolution.summary.effects == (0, 0, 1, 1, 0)  # bridge, sensors, weapons, ...
 
 
 def test_R001_29_a_target_whose_cloak_is_engaging_has_no_shields():
@@ -560,7 +562,7 @@ def test_R001_30_R001_23_a_cloaked_rotating_target_takes_both_portions_inside():
         "bypass: facing=port, internals=4, why=cloaked (R001.30)",
     ]
     assert len(rolls) == 10 and resolution.summary.internals_total == 8
-    assert resolution.summary.effects == (2, 1, 1)
+    assert resolution.summary.effects == (2, 2, 1, 1, 1)  # bridge, sensors, weapons, ...
 
 
 def test_R001_23_R001_26_a_split_shot_meets_each_facings_reinforcement():

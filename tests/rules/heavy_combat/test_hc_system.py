@@ -63,6 +63,7 @@ def test_options_default_to_the_adopted_readings():
         "tracking_damage_die": "1d6",
         "cloaked_direction": "roll",
         "allow_disengage": False,
+        "system_failure": "last-box",  # A001.27 / R001.38
     }
     assert RULE_SYSTEM.check_options({"specific_system_die": "d12"})
     assert RULE_SYSTEM.check_options({"start_range": 4})

@@ -477,7 +477,8 @@ def test_attack_odds_are_exact_and_consistent():
     assert result.total == 1
     facts = combat.fire_facts(state, "a", "front-turbolasers", "t", dict(attack.params))
     gunnery = enumerate_outcomes(lambda dice: roll_code(facts.gfc_pips, dice).total)
-    expected = gunnery.where(lambda total: total >= facts.difficulty)
+    # R004.5 (revised): the Gunnery roll must beat the Difficulty; a tie misses
+    expected = gunnery.where(lambda total: total > facts.difficulty)
     assert 1 - result.probability("miss") == expected == Fraction(report.facts["hit_probability"])
     assert report.section("destroyed").distribution.total == 1
     assert report.facts["battery_damage"] == "2D" and report.facts["band"] == "medium"

@@ -85,8 +85,10 @@ def test_R004_5_a_miss_logs_the_roll_and_the_outcome_only():
 
 
 def test_R004_35_to_R004_37_odds_report_facts_and_sections():
-    """8D against 15 misses only on 14 or less: 2995 of the 6^8 rolls (3003 ways for the
-    dice over 1 to total at most 6, less the 8 with one die at 7)."""
+    """8D against 15 misses on 15 or less (R004.5: a tie misses): 6363 of the 6^8 rolls —
+    2995 at most 14 (3003 ways for the dice over 1 to total at most 6, less the 8 with one
+    die at 7) and 3368 exactly 15 (3432 ways to share 7 over 8 dice, less the 64 with one die
+    over 5)."""
     state = _isd_at_nowhere()
     attack = SYSTEM.declare_attack(state, "a", "turbolasers", "t", {})
     report = SYSTEM.attack_odds(state, attack).as_dict()
@@ -94,14 +96,14 @@ def test_R004_35_to_R004_37_odds_report_facts_and_sections():
         "sw-d6-capital", "a", "front-turbolasers", "t",
     )  # fmt: skip
     assert report["params"] == {"arc": "front", "battery_damage": 0, "location": "none", "batch": 1}
-    hit = 1 - Fraction(2995, 6**8)
+    hit = 1 - Fraction(2995 + 3368, 6**8)
     assert report["facts"] == {
         "distance": 20.0, "space_units": 20.0, "band": "medium", "arc": "front",
         "range_difficulty": 15, "target_order": "steady", "ship_defence": 14, "location": None,
         "difficulty": 15, "gunnery": "8D", "battery": "4D", "battery_damage": "0D",
         "battery_cap": "2D", "batch": 1, "damage": "5D", "resistance": "6D",
-        "struck_arc": "front", "ion": False, "hit_probability": "1676621/1679616",
-        "hit_percent": 99.8217,
+        "struck_arc": "front", "ion": False, "hit_probability": "185917/186624",
+        "hit_percent": 99.6212,
     }  # fmt: skip
     assert Fraction(report["facts"]["hit_probability"]) == hit
     sections = {s["name"]: s for s in report["distributions"]}

@@ -55,7 +55,9 @@ def test_options_defaults_are_the_adopted_readings():
     assert RULE_SYSTEM.options({}) == {
         "turn_limit": 6,  # docs/game-end.md
         "inches_per_space": 1.0,
-        "meet_or_beat": True,
+        "meet_or_beat": False,  # R004.5, A004.5 (revised): a to-hit tie misses
+        "meet_or_beat_scope": "to-hit",
+        "initiative_pass": False,  # R004.11: no pass before the Initiative roll
         "initiative_rounding": "half-pips",
         "range_point_blank": 5,
         "range_short": 10,
