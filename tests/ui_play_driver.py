@@ -249,11 +249,17 @@ def declare(app, action: Action, *, use_enter: bool) -> None:
 
 
 def pass_go(app, *, use_key: bool) -> None:
+    """Next (the key or the button); where it asks first (an attack or a move would be
+    thrown away), "Pass anyway"."""
     if use_key:
         key(app, pygame.K_n)
     else:
         press_button(app, app.play.tracker.next_button)
     settle(app, 1)
+    warning = app.play.warning
+    if warning is not None:
+        press_button(app, warning.buttons["pass"])
+        settle(app, 1)
 
 
 def play_step(app, number: int) -> Game:
@@ -280,19 +286,28 @@ def play_turns(
     app, turns: int = 2, after_step: Callable[[int], None] | None = None, limit: int = 2000
 ) -> int:
     """Play until `turns` full turns are over; each step checked against the stand-in. The
-    number of steps of the game (a side that can only pass is passed by the screen itself)."""
+    number of steps of the game (the steps the rules leave no choice for the game takes
+    itself)."""
     number = 0
     while app.play.game.turn <= turns:
         number += 1
         if number > limit:
             raise DriverError(f"no end of turn {turns} in {limit} steps")
         expected = play_step(app, number)
+        # the game then takes the steps the rules leave no choice for (a pass for a side
+        # with nothing to do, a step that is the only one open), each marked with why:
+        # the stand-in must agree with every one of them
+        for made in app.play.game.steps[len(expected.steps) :]:
+            if not made.forced:
+                raise DriverError(f"step {number}: the screen made {made.action} by itself")
+            expected = expected_next(expected)
+            if expected.last_step.action != made.action:
+                raise DriverError(
+                    f"step {number}: the game took {made.action}, the stand-in "
+                    f"{expected.last_step.action}"
+                )
         if app.play.game.state != expected.state:
             raise DriverError(f"step {number}: the state differs from the stand-in's")
-        # the screen passes for a side that can only pass: the stand-in must agree
-        for made in app.play.game.steps[len(expected.steps) :]:
-            if not made.is_pass:
-                raise DriverError(f"step {number}: the screen made {made.action} by itself")
         if after_step is not None:
             after_step(number)
     return len(app.play.game.steps)

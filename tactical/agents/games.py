@@ -21,6 +21,7 @@ from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState
 from tactical.rules.ending import Outcome
+from tactical.session.forced import settle
 from tactical.session.game import Game
 from tactical.session.log import game_log
 
@@ -35,7 +36,8 @@ class GameRecord:
     reason, SPEC id); `turns` the turn it ended in; `steps` the number of actions;
     `losses` per side the share of its starting strength lost (the material measure,
     0 to 1) and `damage_dealt` per side the enemies' strength it took (in the rule
-    system's strength units); `whys` the one-line reason of every agent decision, by step;
+    system's strength units); `whys` the one-line reason of every step, by step: an agent's
+    decision, or the game's reason for a step it took by itself ("no choice: ...");
     `game` the final `Game` (its log: `log_text`); `refused` the decisions the session
     refused (always 0: a player only returns an action the rules accepted).
     """
@@ -130,18 +132,21 @@ def play_game(
     (sides left out play greedy); `search` options (playouts, seconds, width, horizon)
     set the budget of the search players (e.g. `playouts=8, seconds=None` for a
     deterministic quick game). The same state, seed and players give the same game.
+    The steps the rules leave no choice for are taken by the game itself, as on the play
+    screen (`session.forced`): a player is asked only where there is a decision.
     UserError when the game does not end within `max_steps` actions.
     """
     game = Game.new(state, seed)
     seats = players_for(game, players or {}, seed, **search)
     whys: list[tuple[int, str, str]] = []
+    game = _settled(game, whys)
     for _ in range(max_steps):
         if game.over:
             break
         side = game.side_to_act
         decision: Decision = seats[side].decide(game)
-        game = decision.after
-        whys.append((game.step_number, side, decision.why))
+        whys.append((decision.after.step_number, side, decision.why))
+        game = _settled(decision.after, whys)
     else:
         raise UserError(
             f"the game did not end in {max_steps} steps (turn {game.turn}, {game.phase_name})"
@@ -149,6 +154,14 @@ def play_game(
     outcome = game.outcome
     assert outcome is not None
     return record_of(game, outcome, seats, seed, tuple(whys))
+
+
+def _settled(game: Game, whys: list[tuple[int, str, str]]) -> Game:
+    """The game after the steps it takes by itself; each one's why is the game's reason."""
+    after = settle(game)
+    for step in after.steps[game.step_number :]:
+        whys.append((step.number, step.side, f"no choice: {step.forced}"))
+    return after
 
 
 def record_of(

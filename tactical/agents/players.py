@@ -572,9 +572,10 @@ class GreedyPlayer(Player):
 
 def aimed(title: str, game: Game, target: str) -> str:
     """A choice's title with the unit it is aimed at, unless the title names it already
-    ("Cylon Raider 2: fire missiles at Battlestar Galactica")."""
+    ("Cylon Raider 2: at Battlestar Galactica, fire missiles", or first: "at Nowhere:
+    Turbolasers, front, from Imperial Raider")."""
     at = f" at {unit_name(game.state, target)}"
-    return title if at in title else title + at
+    return title if at in f" {title}" else title + at
 
 
 def how_found(outcomes: int, exact: bool) -> str:

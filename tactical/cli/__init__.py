@@ -71,6 +71,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
+        _find_map(args)
         return int(args.run(args) or 0)
     except UserError as error:
         print(f"tactical: {error.describe()}", file=sys.stderr)
@@ -83,6 +84,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _find_map(args: argparse.Namespace) -> None:
+    """Every command's MAP: a file where one is there, else a built-in map by its name
+    (`tactical play battlefleet-mars`, `tactical check heavy-combat`, from any folder)."""
+    from tactical.io.paths import find_map
+
+    if isinstance(getattr(args, "map", None), str):
+        args.map = str(find_map(args.map))
 
 
 def _default(parser: argparse.ArgumentParser) -> int:

@@ -109,10 +109,17 @@ def report_lines(state: GameState, report: OddsReport) -> list[str]:
     ]
     if attack.params:
         lines.append("Declared: " + _pairs(attack.params))
-    lines.extend(f"  {label(str(key))}: {_shown(value)}" for key, value in report.facts.items())
+    said = report.fact_words
+    lines.extend(
+        f"  {label(str(key))}: {said[key] if key in said else _shown(value)}"
+        for key, value in report.facts.items()
+    )
+    if report.key:  # what the result codes mean against this target
+        lines.append("Key:")
+        lines.extend(f"  {code}: {meaning}" for code, meaning in report.key)
     for section in report.sections:
         cited = f" ({section.spec_id})" if section.spec_id else ""
-        lines.append(f"{label(section.name)}{cited}:")
+        lines.append(f"{section.title or label(section.name)}{cited}:")
         rows = [(plain_value(outcome), p) for outcome, p in section.distribution.pairs]
         heading = label(section.label)
         width = max([len(heading), *(len(text) for text, _ in rows)])

@@ -106,8 +106,10 @@ def _text(state, threat, found, advice) -> None:
     grid = threat.grid
     top = int(threat.count.max())
     row, column = divmod(int(threat.count.argmax()), len(grid.xs))
+    names = state.shown_names  # units by the names a player reads, never their ids
+    target = names.get(threat.target, threat.target)
     print(
-        f"Threat to side {threat.side} ({state.rules}), as {threat.target} would stand: "
+        f"Threat to side {threat.side} ({state.rules}), as {target} would stand: "
         f'{len(threat.weapons)} enemy weapons can bear somewhere; on a {grid.step:g}" grid of '
         f"{len(grid.xs)} x {len(grid.ys)} points"
     )
@@ -119,7 +121,7 @@ def _text(state, threat, found, advice) -> None:
         worst = float(threat.damage.max())
         row, column = divmod(int(threat.damage.argmax()), len(grid.xs))
         print(
-            f"  expected damage to {threat.target} ({threat.measure or 'none'}): up to "
+            f"  expected damage to {target} ({threat.measure or 'none'}): up to "
             f"{worst:.3f}, at ({grid.xs[column]:.2f}, {grid.ys[row]:.2f})"
         )
         here = threat.at(state.unit(threat.target).x, state.unit(threat.target).y)
@@ -128,11 +130,13 @@ def _text(state, threat, found, advice) -> None:
         print("  lines of sight cut by the models " + ", ".join(threat.blocking_models))
     for share in threat.weapons:
         damage = "" if share.damage is None else f", up to {share.damage:.3f}"
-        print(f"    {share.attacker} {share.weapon}: bears on {share.cells} points{damage}")
+        attacker = names.get(share.attacker, share.attacker)
+        print(f"    {attacker}'s {share.weapon}: bears on {share.cells} points{damage}")
     if found is not None:
         limit = "" if found.limited else ' (no movement limit: shown to 24")'
         print(
-            f"  reach of {found.unit_id}: {len(found)} legal end positions, "
+            f"  reach of {names.get(found.unit_id, found.unit_id)}: {len(found)} legal end "
+            "positions, "
             f"{found.region.area:.2f} square inches{limit}"
         )
     for rank, move in enumerate(advice, start=1):

@@ -11,6 +11,8 @@
   are appended. The result is read back: if it does not give exactly the
   table being saved, the plain layout (`dumps_map`) is written instead and
   the result says the comments were not kept.
+- Places, corners and headings are written to a hundredth (`map_numbers`), by
+  "Save map as…", Ctrl+S and `save_map` alike.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from tactical.errors import UserError
 from tactical.io.files import output_path, write_text_atomic
+from tactical.io.map_numbers import rounded_table
 from tactical.io.maps import dumps_map, loads_map, map_document
 from tactical.io.paths import is_builtin
 from tactical.model import GameState
@@ -80,8 +83,16 @@ def save_map_as(
     return MapSaved(target, kept, note)
 
 
+def save_map(state: GameState, path: str | os.PathLike[str]) -> None:
+    """Write the map atomically (a temporary file in the same folder, then a rename), its
+    numbers to a hundredth; no questions asked (`save_map_as` asks)."""
+    write_text_atomic(Path(path), dumps_map(rounded_table(state)))
+
+
 def map_text(state: GameState, original: str | None) -> tuple[str, bool, str]:
-    """The text to write, whether the original's comments are in it, and a sentence saying so."""
+    """The text to write, whether the original's comments are in it, and a sentence saying so;
+    its numbers to a hundredth (`rounded_table`: what loading the text gives back)."""
+    state = rounded_table(state)
     if original is None:
         return dumps_map(state), False, "saved (a new map: written in the standard layout)"
     import tomlkit

@@ -27,7 +27,7 @@ import tomli_w
 from shapely.geometry import Polygon
 
 from tactical.errors import UserError
-from tactical.io.files import read_input, write_text_atomic
+from tactical.io.files import read_input
 from tactical.io.limits import (
     MAX_AREAS,
     MAX_COORDINATE,
@@ -738,8 +738,3 @@ def _toml_value(value: Any) -> str:
             return "[\n" + "".join(f"  {item},\n" for item in items) + "]"
         return "[" + ", ".join(items) + "]"
     return _toml_scalar(value)
-
-
-def save_map(state: GameState, path: str | os.PathLike[str]) -> None:
-    """Write the map atomically: a temporary file in the same folder, then a rename."""
-    write_text_atomic(Path(path), dumps_map(state))

@@ -7,8 +7,11 @@ editable and a normal install find them the same way.
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
+
+from tactical.errors import UserError
 
 DEFAULT_MAP = "default.toml"
 
@@ -32,6 +35,29 @@ def builtin_map(name: str) -> Path:
     """Path of a built-in map (with or without the .toml suffix)."""
     file = name if name.endswith(".toml") else f"{name}.toml"
     return maps_dir() / file
+
+
+def builtin_map_names() -> tuple[str, ...]:
+    """The built-in maps by the names a command takes (battlefleet-mars, ...), sorted."""
+    return tuple(sorted(path.stem for path in maps_dir().glob("*.toml")))
+
+
+def find_map(text: str) -> Path:
+    """The map a command's MAP names: the file of that name where there is one (anything
+    there: the command says what is wrong with it), else the built-in map of that name
+    (`tactical play battlefleet-mars`, from any folder); a UserError listing the built-in
+    names otherwise."""
+    path = Path(text)
+    if os.path.lexists(path):
+        return path
+    name = text.strip().lower().removesuffix(".toml")
+    names = builtin_map_names()
+    if name in names and "/" not in name and os.sep not in name:
+        return builtin_map(name)
+    raise UserError(
+        f"map {text!r} not found: no such file, and no built-in map of that name "
+        f"(built-in maps: {', '.join(names)})"
+    )
 
 
 def default_map_path() -> Path:

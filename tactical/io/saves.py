@@ -7,8 +7,17 @@ A save holds what is needed to rebuild a game by replaying it, nothing more:
      "map": {...the map document of io.maps.map_document, as in a map file...},
      "defaults": {...the rule system's option defaults the map leaves to it...},
      "rule_state": {...}          (only when the starting map had any),
+     "settings": {"take_forced_steps": false}  (only when a setting is not its default),
      "cursor": k,                 (the step shown: 0..len(actions))
-     "actions": [{"kind", "actor", "params": {...}, "rolls": [results...]}]}
+     "actions": [{"kind", "actor", "params": {...}, "rolls": [results...],
+                  "forced": reason (only for a step the game took by itself)}]}
+
+`forced` marks a step no one chose: the game took it because the rules left no choice
+(`tactical.session.forced`), and says why. A replay applies it as recorded, with its
+mark, and never derives such steps again: a save without marks (made before the game
+took steps by itself) replays exactly as it was played. `settings` holds the game's
+settings of play: `take_forced_steps` (default true) whether a step that is the only
+one open is taken for the player.
 
 `defaults` records the rule system's defaults for every option the map leaves out
 (version 2), so a game plays again by the readings it was played under after a later
@@ -56,10 +65,12 @@ SAVE_KEYS = (
     "map",
     "defaults",
     "rule_state",
+    "settings",
     "cursor",
     "actions",
 )
-ACTION_KEYS = ("kind", "actor", "params", "rolls")
+ACTION_KEYS = ("kind", "actor", "params", "rolls", "forced")
+SETTING_KEYS = {"take_forced_steps": True}  # each setting and its default
 
 _MAP_CACHE_SIZE = 8
 _MAP_TEXT: dict[int, tuple[weakref.ref[GameState], str]] = {}
@@ -82,6 +93,7 @@ class SavedAction:
     actor: str
     params: FrozenMap = field(default_factory=FrozenMap)
     rolls: tuple[int, ...] = ()
+    forced: str = ""  # why the game took the step by itself ("" when someone chose it)
 
 
 @dataclass(frozen=True)
@@ -92,6 +104,7 @@ class SavedGame:
     seed: int
     actions: tuple[SavedAction, ...]
     cursor: int
+    take_forced_steps: bool = True
 
     @property
     def rules(self) -> str:
@@ -112,12 +125,15 @@ def save_document(saved: SavedGame) -> dict[str, Any]:
 
 
 def _action_document(action: SavedAction) -> dict[str, Any]:
-    return {
+    document = {
         "kind": action.kind,
         "actor": action.actor,
         "params": thaw(action.params),
         "rolls": list(action.rolls),
     }
+    if action.forced:
+        document["forced"] = action.forced
+    return document
 
 
 def dumps_save(saved: SavedGame) -> str:
@@ -143,6 +159,10 @@ def save_document_head(saved: SavedGame) -> dict[str, Any]:
     }
     if saved.initial.rule_state:
         head["rule_state"] = thaw(saved.initial.rule_state)
+    settings = {"take_forced_steps": saved.take_forced_steps}
+    changed = {key: value for key, value in settings.items() if SETTING_KEYS[key] != value}
+    if changed:
+        head["settings"] = changed
     head["cursor"] = saved.cursor
     return head
 
@@ -286,7 +306,24 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
     cursor = _required(document, source, "cursor")
     if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
         raise SaveError(source, "cursor", f"a whole number from 0 to {len(actions)}")
-    return SavedGame(initial, seed, actions, cursor)
+    settings = _settings(document, source)
+    return SavedGame(initial, seed, actions, cursor, settings["take_forced_steps"])
+
+
+def _settings(document: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The game's settings of play, each its default where the save names none."""
+    value = document.get("settings", {})
+    if not isinstance(value, dict):
+        raise SaveError(source, "settings", "an object of the game's settings")
+    found = dict(SETTING_KEYS)
+    for key, setting in value.items():
+        if key not in SETTING_KEYS:
+            known = ", ".join(SETTING_KEYS)
+            raise SaveError(source, f"settings.{key}", f"a known setting (one of {known})")
+        if not isinstance(setting, bool):
+            raise SaveError(source, f"settings.{key}", "true or false")
+        found[key] = setting
+    return found
 
 
 def _required(document: Mapping[str, Any], source: str, key: str, prefix: str = "") -> Any:
@@ -358,4 +395,9 @@ def _action(item: Any, source: str, index: int) -> SavedAction:
         isinstance(r, int) and not isinstance(r, bool) for r in rolls
     ):
         raise SaveError(source, f"{where}.rolls", "an array of whole numbers (the dice results)")
-    return SavedAction(kind, actor, FrozenMap(params), tuple(rolls))
+    forced = item.get("forced", "")
+    if not isinstance(forced, str) or ("forced" in item and not forced):
+        raise SaveError(
+            source, f"{where}.forced", "why the game took the step by itself (a non-empty string)"
+        )
+    return SavedAction(kind, actor, FrozenMap(params), tuple(rolls), forced)

@@ -16,9 +16,10 @@ distribution of that summary, computed by running the same resolver under
 front ends ask any rule system without naming it; a system without combat
 resolvers says so with a UserError.
 
-Two parts live in their own modules and are re-exported here: how a system measures
-(`tactical.rules.conventions`: range bands, measuring conventions, a weapon's reach)
-and its stats and options schema (`tactical.rules.schema`: fields, checks, defaults).
+Three parts live in their own modules and are re-exported here: how a system measures
+(`tactical.rules.conventions`: range bands, measuring conventions, a weapon's reach),
+its stats and options schema (`tactical.rules.schema`: fields, checks, defaults) and its
+turn as data (`tactical.rules.turns`: phases, positions, stages).
 """
 
 from __future__ import annotations
@@ -62,8 +63,9 @@ from tactical.rules.status import (
     plain_value,
     words,
 )
+from tactical.rules.turns import Phase, Stage, StageStep, TurnPosition, TurnSequence
 
-# the protocol's names, with those of its parts (`conventions`, `schema`) re-exported
+# the protocol's names, with those of its parts (`conventions`, `schema`, `turns`)
 __all__ = [
     "REACH_PROBE_LIMIT",
     "Action",
@@ -212,13 +214,16 @@ class ActionChoice:
 class OddsSection:
     """One distribution of an odds report, e.g. the result of a laser attack.
 
-    `label` is the JSON key each outcome row uses for its outcome.
+    `label` is the JSON key each outcome row uses for its outcome; `title` is what a player
+    reads for it where its `name` (a key for scripts) would not do ("shield damage to USS
+    Enterprise" for "enterprise shield damage"); "" reads the name as words.
     """
 
     name: str
     spec_id: str | None
     label: str
     distribution: Distribution[Any]
+    title: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -234,12 +239,19 @@ class OddsReport:
 
     `facts` are what the geometry and the declaration decided (range, threshold,
     number of missiles...), `sections` the distributions, first the main one.
+    `fact_words` says a fact whose value is a structure (a dice pool by contributor, the
+    modifiers with their rules) as a player reads it, by the fact's key; the data stays in
+    `facts` for scripts and the JSON.
     """
 
     rules: str
     attack: Attack
     facts: FrozenMap
     sections: tuple[OddsSection, ...]
+    fact_words: FrozenMap = field(default_factory=FrozenMap)
+    key: tuple[tuple[str, str], ...] = ()
+    """What the codes among its outcomes mean against this target ("B2", "2 damage points"):
+    the chart's legend (`RuleSystem.result_key` has them all)."""
 
     def section(self, name: str) -> OddsSection:
         for section in self.sections:
@@ -266,91 +278,6 @@ def probability_row(probability: Any) -> dict[str, Any]:
 
 class NoCombatResolvers(UserError):
     """The rule system has no combat resolvers (yet)."""
-
-
-# --------------------------------------------------------------------------- turn sequence
-
-
-@dataclass(frozen=True, slots=True)
-class Phase:
-    """One phase of a turn. In an `alternating` phase the sides take turns acting,
-    one action each, until every side has passed in a row."""
-
-    name: str
-    spec_id: str | None = None
-    alternating: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class StageStep:
-    """One step of a sequence a rule system plays inside a phase: its code as the rules
-    number it ("2a"), its name and the rule that orders it."""
-
-    code: str
-    name: str
-    spec_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Stage:
-    """Where play stands inside the current phase, for a rule system that plays a phase as a
-    sequence of its own (Dystopian Wars' Squadron Activation Sequence, R002.28): the steps,
-    the index of the current one (None: between them) and who is at it, as `facts`
-    (e.g. side and squadron)."""
-
-    steps: tuple[StageStep, ...]
-    current: int | None
-    facts: FrozenMap = field(default_factory=FrozenMap)
-
-    @property
-    def step(self) -> StageStep | None:
-        return self.steps[self.current] if self.current is not None else None
-
-
-@dataclass(frozen=True, slots=True)
-class TurnPosition:
-    """Where play stands: turn number, phase index, index of the side to act, passes in a row."""
-
-    turn: int = 1
-    phase: int = 0
-    side: int = 0
-    passes: int = 0
-
-
-@dataclass(frozen=True)
-class TurnSequence:
-    """A rule system's turn as phases; `advance` steps through them for a number of sides."""
-
-    phases: tuple[Phase, ...]
-
-    def start(self) -> TurnPosition:
-        return TurnPosition()
-
-    def phase(self, position: TurnPosition) -> Phase:
-        return self.phases[position.phase]
-
-    def advance(self, position: TurnPosition, sides: int, *, passed: bool = False) -> TurnPosition:
-        """The position after the side to act has acted (or passed).
-
-        A plain phase gives each side one go in order. An alternating phase
-        hands the go to the next side after every action and ends when all
-        sides have passed one after the other.
-        """
-        if sides < 1:
-            raise UserError("a turn needs at least one side")
-        if not self.phases:
-            return TurnPosition(position.turn + 1)
-        current = self.phases[position.phase]
-        following = (position.side + 1) % sides
-        if current.alternating:
-            passes = position.passes + 1 if passed else 0
-            if passes < sides:
-                return TurnPosition(position.turn, position.phase, following, passes)
-        elif following != 0:
-            return TurnPosition(position.turn, position.phase, following, 0)
-        if position.phase + 1 < len(self.phases):
-            return TurnPosition(position.turn, position.phase + 1, 0, 0)
-        return TurnPosition(position.turn + 1, 0, 0, 0)
 
 
 # --------------------------------------------------------------------------- rule system
@@ -399,6 +326,11 @@ class RuleSystem:
     True for a system whose own actions do not move units (no movement rules: its models are
     moved freely on the table); False for one whose actions move them (its own `move` kinds)
     or that allows no movement at all."""
+    result_key: tuple[tuple[str, str], ...] = ()
+    """What the codes its results are written in mean, in plain words, as (code, meaning)
+    pairs ("iL", "destroys a fighter or a missile; ..."): the key the help shows (an odds
+    report carries the entries its own outcomes need, `OddsReport.key`). Empty: its results
+    are words already."""
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         """Problems with one unit's `[unit.stats]` table."""

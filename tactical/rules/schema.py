@@ -45,6 +45,9 @@ class Field:
     force before the revision. A save or lab game that does not record this option was
     played before it existed, so it replays with this value (`earlier_readings`); None for
     an option whose reading never changed."""
+    choice_titles: tuple[str, ...] = ()
+    """What a player reads for each of `choices`, in their order, where a listed value is a key
+    ("A:battle-line" reads "battle line"); empty: the values read as words, units as names."""
 
     @property
     def label(self) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Any, Literal
 
+from tactical.errors import UserError
 from tactical.model import GameState
 
 Token = Literal["", "bar", "pips"]
@@ -160,12 +161,23 @@ class OrderEntry:
 
 
 def player_words(state: GameState, text: str) -> str:
-    """A rule system's message as a player reads it: the units it quotes by id ('markgraf')
-    called by their names ("'markgraf''s" becomes "Markgraf's"), and a key it names in
-    snake_case (option allow_disengage) as words (option allow disengage)."""
-    names = {unit.id: state.shown_names.get(unit.id, unit.id) for unit in state.units}
+    """A rule system's message as a player reads it: the units and terrain pieces it quotes by
+    id ('markgraf', 'heligoland') called by their names ("'markgraf''s" becomes
+    "Markgraf's"), and a key it names in snake_case (option allow_disengage) as words
+    (option allow disengage)."""
+    names = dict(state.shown_terrain_names)
+    names.update({unit.id: state.shown_names.get(unit.id, unit.id) for unit in state.units})
     text = re.sub(r"'([^'\s]+)'", lambda found: names.get(found.group(1), found.group(0)), text)
     return SNAKE_CASE.sub(lambda found: words(found.group(0)), text)
+
+
+def refusal_words(state: GameState, error: UserError) -> UserError:
+    """A rule system's refusal with its message in `player_words` and its rule kept: what the
+    session raises, so that every screen and command that shows a refusal names units."""
+    said = player_words(state, error.message)
+    if said == error.message:
+        return error
+    return UserError(said, spec_id=error.spec_id)
 
 
 SNAKE_CASE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")

@@ -4,13 +4,17 @@ It holds the `History` of the game (immutable snapshots and a cursor) and,
 optionally, an `Autosave`; it writes the autosave after every apply, undo,
 redo, goto and reset. Everything else is delegated: the game flow to
 `Game`, the log to `tactical.session.log`, files to `tactical.session.saving`.
+After every decision the game takes the steps the rules leave no choice for by itself
+(`tactical.session.forced`: a pass for a side with nothing to do, and, while the game's
+setting `take_single` says so, a step that is the only one open), each logged and saved
+with its reason; Undo and Redo go by decision (`History.undo_decision`).
 Nothing here names a rule system.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +39,8 @@ class Session:
         self.autosave = autosave
         # Why the last autosave failed ("" when it worked): the game goes on, the screen warns.
         self.autosave_problem = ""
+        # the steps the game took by itself after the last decision (`session.forced`)
+        self.taken: tuple[Step, ...] = ()
 
     @classmethod
     def new(cls, state: GameState, seed: int, autosave: Autosave | None = None) -> Session:
@@ -42,6 +48,7 @@ class Session:
         another game's, `Autosave.for_new_game`) is written at once."""
         own = autosave.for_new_game() if autosave is not None else None
         session = cls(History.start(state, seed), own)
+        session._settle()
         session._autosave()
         return session
 
@@ -51,7 +58,10 @@ class Session:
         autosave it goes on writing there; any other save gets an autosave of its own."""
         if autosave is not None and not autosave.is_for(path):
             autosave = autosave.for_new_game()
-        return cls(load_game(path), autosave)
+        session = cls(load_game(path), autosave)
+        if not session.can_redo and session._settle():
+            session._autosave()  # a save made where the game had steps of its own to take
+        return session
 
     # ----------------------------------------------------------------- where play stands
 
@@ -107,6 +117,22 @@ class Session:
     def can_redo(self) -> bool:
         return self.history.can_redo
 
+    @property
+    def take_single(self) -> bool:
+        """The game's setting: whether a step that is the only one open is taken for the
+        side to act ("Take forced steps for me"); saved with the game."""
+        return self.history.take_single
+
+    def set_take_single(self, take: bool) -> tuple[Step, ...]:
+        """Change the setting (autosaved). Turned on where nothing is undone, the steps it
+        now takes are taken at once; they are returned."""
+        self.history = self.history.with_take_single(take)
+        self.taken = ()
+        if take and not self.can_redo:
+            self._settle()
+        self._autosave()
+        return self.taken
+
     # ----------------------------------------------------------------- asking
 
     def choices(self) -> tuple[ActionChoice, ...]:
@@ -135,12 +161,21 @@ class Session:
     # ----------------------------------------------------------------- doing
 
     def apply(self, action: Action) -> Step:
-        """Apply an action for the side to act; returns the step it became."""
+        """Apply an action for the side to act, then the steps the game takes by itself
+        after it (`taken`); returns the step the action became."""
         self.history = self.history.apply(action)
-        self._autosave()
         step = self.game.last_step
         assert step is not None
+        self._settle()
+        self._autosave()
         return step
+
+    def _settle(self) -> tuple[Step, ...]:
+        """The steps the game takes by itself from here (kept in `taken`)."""
+        before = self.history.cursor
+        self.history = self.history.settle()
+        self.taken = self.game.steps[before:]
+        return self.taken
 
     def act(self, kind: str, actor: str, **params: Any) -> Step:
         return self.apply(Action(kind, actor, FrozenMap(params)))
@@ -150,12 +185,26 @@ class Session:
         return self.apply(Action(PASS, self.side_to_act))
 
     def undo(self) -> Game:
+        """One step back (the table editor's undo; play undoes by decision)."""
         self.history = self.history.undo()
         self._autosave()
         return self.game
 
     def redo(self) -> Game:
         self.history = self.history.redo()
+        self._autosave()
+        return self.game
+
+    def undo_decision(self, computer: Collection[str] = ()) -> Game:
+        """Back to before the last step a person chose, with everything that followed from
+        it on its own: the game's own steps and the steps of the `computer` sides."""
+        self.history = self.history.undo_decision(computer)
+        self._autosave()
+        return self.game
+
+    def redo_decision(self, computer: Collection[str] = ()) -> Game:
+        """The mirror of `undo_decision`: the next decision and what followed from it."""
+        self.history = self.history.redo_decision(computer)
         self._autosave()
         return self.game
 

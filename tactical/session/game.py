@@ -59,7 +59,7 @@ from tactical.rules.base import (
     with_defaults,
 )
 from tactical.rules.ending import Outcome
-from tactical.rules.status import Unavailable
+from tactical.rules.status import Unavailable, refusal_words
 from tactical.session.adjust import ADJUST, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
 
@@ -108,7 +108,8 @@ class Step:
     go it was; `events` the resolver's (or the move's) events in order; `rolls`
     every die rolled; `summary` the resolver's outcome summary (None for the
     session's own actions); `by_session` whether the session handled it (a
-    table move or a pass) rather than the rule system.
+    table move or a pass) rather than the rule system; `forced` the reason when the
+    game took the step by itself (no one chose it).
     """
 
     number: int
@@ -124,6 +125,10 @@ class Step:
     rolls: tuple[Roll, ...]
     summary: Hashable | None = None
     by_session: bool = False
+    # why the game took the step by itself ("" for a step someone chose): a pass for a
+    # side the rules leave nothing to do, or a step that was the only one open
+    # (`tactical.session.forced`); saved with the step, never re-derived on replay
+    forced: str = ""
     # the tables around the step and their rule system: what `words` reads (not compared)
     state_before: GameState | None = field(default=None, compare=False, repr=False)
     state_after: GameState | None = field(default=None, compare=False, repr=False)
@@ -385,10 +390,11 @@ class Game:
             declared = Action(action.kind, action.actor, FrozenMap(params))
         try:
             report = self.system.action_odds(self.state, declared)
-        except UserError as error:
+        except UserError as refused:
+            error = refusal_words(self.state, refused)
             if key is not None:
                 self._memo[key] = error
-            raise
+            raise error from None
         if key is not None:
             self._memo[key] = report
         return report
@@ -407,12 +413,13 @@ class Game:
 
     # ----------------------------------------------------------------- acting
 
-    def apply(self, action: Action) -> Game:
+    def apply(self, action: Action, forced: str = "") -> Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
         and changes nothing; so does any action but an adjustment once the game is over. An
         adjustment of the table (`session.adjust`) is allowed at any moment and is not a go.
+        `forced` marks a step the game takes by itself, with the reason (`session.forced`).
         """
         if action.kind == ADJUST:
             return self._adjusted(action)
@@ -422,7 +429,10 @@ class Game:
                 f"the game is over: {ended.headline()}; undo to play on from earlier",
                 spec_id=ended.spec_id,
             )
-        declared, choice = self.completed(action)
+        try:
+            declared, choice = self.completed(action)
+        except UserError as error:
+            raise refusal_words(self.state, error) from None
         number = len(self.steps) + 1
         dice = step_dice(self.seed, number)
         side = self.side_to_act
@@ -446,7 +456,10 @@ class Game:
             events = move_events(outcome)
             position = self.position
         else:
-            resolution = self.system.apply(self.state, declared, dice)
+            try:
+                resolution = self.system.apply(self.state, declared, dice)
+            except UserError as error:  # said with the units' names, never their ids
+                raise refusal_words(self.state, error) from None
             state, events, summary = resolution.state, tuple(resolution.events), resolution.summary
             position = sequence.advance(self.position, sides, passed=False)
         following = Game(self.initial, self.seed, state, position, self.sides)
@@ -464,6 +477,7 @@ class Game:
             rolls=dice.rolls,
             summary=summary,
             by_session=by_session,
+            forced=forced,
             state_before=self.state,
             state_after=state,
             system=self.system,

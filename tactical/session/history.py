@@ -14,16 +14,23 @@ in which case the side that acted last in this phase. It started with that
 side's first action after the last action of any other side in the current
 phase and turn (passes do not count: passing is waiting). Where a side keeps
 the go, that is the last time the side to act or the phase changed.
+
+Undo and redo also go by decision (`undo_decision`, `redo_decision`): back to before
+the last step someone chose, with every step the game then took by itself
+(`Step.forced`) and, in solo play, the computer's steps; the step slider (`goto`) still
+reaches every step. `take_single` is the game's setting for the steps the game takes
+by itself (`session.forced`): whether a step that is the only one open is taken too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 from tactical.errors import UserError
 from tactical.model import GameState
 from tactical.rules.base import Action
+from tactical.session.forced import settled
 from tactical.session.game import Game, Step
 
 
@@ -33,6 +40,7 @@ class History:
 
     games: tuple[Game, ...]
     cursor: int
+    take_single: bool = True  # a step that is the only one open is taken by the game
 
     def __post_init__(self) -> None:
         if not self.games:
@@ -41,9 +49,9 @@ class History:
             raise UserError(f"history cursor {self.cursor} is outside 0..{len(self.games) - 1}")
 
     @classmethod
-    def start(cls, state: GameState, seed: int) -> History:
+    def start(cls, state: GameState, seed: int, take_single: bool = True) -> History:
         """A history holding only the start of a game on `state`."""
-        return cls((Game.new(state, seed),), 0)
+        return cls((Game.new(state, seed),), 0, take_single)
 
     # ----------------------------------------------------------------- reading
 
@@ -88,23 +96,61 @@ class History:
     def apply(self, action: Action) -> History:
         """The action applied at the cursor; the undone steps after it are discarded."""
         following = self.game.apply(action)
-        return History((*self.games[: self.cursor + 1], following), self.cursor + 1)
+        return replace(
+            self, games=(*self.games[: self.cursor + 1], following), cursor=self.cursor + 1
+        )
+
+    def settle(self) -> History:
+        """The steps the game takes by itself from the cursor, each a step of its own
+        (`session.forced`); the same history when a decision is open."""
+        taken = settled(self.game, self.take_single)
+        if not taken:
+            return self
+        games = (*self.games[: self.cursor + 1], *taken)
+        return replace(self, games=games, cursor=len(games) - 1)
+
+    def with_take_single(self, take: bool) -> History:
+        """The history with the setting for single-choice steps changed."""
+        return replace(self, take_single=bool(take))
 
     def undo(self) -> History:
         if not self.can_undo:
             raise UserError("nothing to undo: this is the start of the game")
-        return History(self.games, self.cursor - 1)
+        return replace(self, cursor=self.cursor - 1)
 
     def redo(self) -> History:
         if not self.can_redo:
             raise UserError("nothing to redo: this is the latest step")
-        return History(self.games, self.cursor + 1)
+        return replace(self, cursor=self.cursor + 1)
+
+    def undo_decision(self, computer: Collection[str] = ()) -> History:
+        """Back to before the last step someone at the table chose: with it, every step
+        after it that the game took by itself or the computer played (the sides in
+        `computer`). Where no one chose anything yet, back to the start."""
+        if not self.can_undo:
+            raise UserError("nothing to undo: this is the start of the game")
+        steps = self.games[self.cursor].steps
+        index = self.cursor
+        while index > 0 and _follows(steps[index - 1], computer):
+            index -= 1
+        return replace(self, cursor=max(0, index - 1))
+
+    def redo_decision(self, computer: Collection[str] = ()) -> History:
+        """Forward over the next step someone chose and every step that followed from it
+        on its own (the mirror of `undo_decision`)."""
+        if not self.can_redo:
+            raise UserError("nothing to redo: this is the latest step")
+        steps = self.last.steps
+        index = self.cursor + 1
+        while index < self.length and _follows(steps[index], computer):
+            index += 1
+        return replace(self, cursor=index)
 
     def goto(self, step: int) -> History:
         """The cursor at `step` (0 = the start, `length` = the latest step)."""
         if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= self.length:
             raise UserError(f"no step {step!r} to go to: steps run from 0 to {self.length}")
-        return History(self.games, step)
+        return replace(self, cursor=step)
 
     def activation_start(self) -> int:
         """The step at which the current activation began (see the module docstring)."""
@@ -116,7 +162,13 @@ class History:
 
     def truncated(self) -> History:
         """The line up to the cursor only (the redo steps dropped)."""
-        return History(self.games[: self.cursor + 1], self.cursor)
+        return replace(self, games=self.games[: self.cursor + 1])
+
+
+def _follows(step: Step, computer: Collection[str]) -> bool:
+    """Whether a step followed on its own from the decision before it: the game took it,
+    or the computer played it."""
+    return bool(step.forced) or step.side in computer
 
 
 def activation_start(games: Sequence[Game]) -> int:

@@ -5,7 +5,8 @@ Entries, in order (`step` 0 is the start of the game):
 - `start` — rules, title, seed (step 0);
 - `phase` — turn, phase, its spec_id and the side to act, at the start and
   whenever a step changes the turn or the phase;
-- `action` — per step: turn, phase, side, kind, actor, params, title;
+- `action` — per step: turn, phase, side, kind, actor, params, title, and `forced`, the
+  reason, for a step the game took by itself (`session.forced`: no one chose it);
 - `roll` — each die the step rolled: who, what, die, faces, result;
 - `event` — each event of the step: kind, spec_id, data;
 - `end` — once the game is over (after its last step): winner, scores, reason, spec_id,
@@ -79,6 +80,7 @@ def step_entries(step: Step, initial: GameState | None = None) -> tuple[LogEntry
         return cached
     names = unit_names(initial, step.state_before, step.state_after)
     said = "" if step.is_pass or step.by_session else step.words
+    forced = (("forced", step.forced),) if step.forced else ()
     entries = [
         LogEntry(
             step.number,
@@ -92,6 +94,7 @@ def step_entries(step: Step, initial: GameState | None = None) -> tuple[LogEntry
                 ("actor", step.action.actor),
                 ("params", plain(step.action.params)),
                 ("title", step.title),
+                *forced,
             ),
             names,
             said if said != step.title else "",

@@ -50,9 +50,11 @@ def entry_line(
         # what the step did, unless it only repeats the action ("Mars: pass")
         done = f" — {_named(said, names)}" if said and said != f"{actor}: {what}" else ""
         who = "" if values["actor"] == values["side"] else f" {actor}"  # a side's own step
+        # a step no one chose: the game took it, and says why
+        taken = f" — taken by the game: {values['forced']}" if values.get("forced") else ""
         return (
             f"{head} {values['side']}: {what}{who}{', ' + params if params else ''} "
-            f"{_when(values)}{done}"
+            f"{_when(values)}{done}{taken}"
         )
     if entry == "roll":
         who = names.get(values["who"], values["who"]) if values["who"] else "the table"
@@ -127,7 +129,13 @@ def _value(value: Any, names: Mapping[str, str]) -> str:
     text = str(value)
     if text in names:
         return names[text]
+    scoped = SIDE_KEY.fullmatch(text)
+    if scoped:  # a key of one side's ("A:battle-line", a squadron): its name, as words
+        return _named(words(scoped[1]), names) if scoped[1] not in names else names[scoped[1]]
     return words(text) if "_" in text else _named(text, names) if text else "none"
+
+
+SIDE_KEY = re.compile(r"[^:\s]+:([a-z][\w-]*)")
 
 
 def _named(text: str, names: Mapping[str, str]) -> str:

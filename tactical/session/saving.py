@@ -4,7 +4,9 @@ Loading replays the saved actions through the rule system from the starting
 map, step by step with each step's own dice, and checks that every step
 still applies and rolls what it rolled when it was played. A step that no
 longer applies, or rolls differently (a save from another version of the
-rules), is a UserError naming the file and the step.
+rules), is a UserError naming the file and the step. A step the game took by itself
+(`Step.forced`) is saved with its reason and applied again as recorded: a replay never
+derives such steps, so a save made before the game took any replays as it was played.
 
 `Autosave(path).write(history)` is what a play screen calls after every
 apply, undo and redo: the write is atomic, so a session killed at any moment
@@ -18,6 +20,7 @@ from __future__ import annotations
 import glob
 import os
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,17 +35,21 @@ from tactical.session.history import History
 def saved_game(played: History | Game) -> SavedGame:
     """What a save holds: every step of a history's line and its cursor, or a game's steps."""
     if isinstance(played, Game):
-        first, steps, cursor = played, played.steps, len(played.steps)
+        first, steps, cursor, take = played, played.steps, len(played.steps), True
     else:
         first, steps, cursor = played.first, played.steps, played.cursor
+        take = played.take_single
     return SavedGame(
         first.initial,
         first.seed,
         tuple(
-            SavedAction(step.action.kind, step.action.actor, step.action.params, step.results)
+            SavedAction(
+                step.action.kind, step.action.actor, step.action.params, step.results, step.forced
+            )
             for step in steps
         ),
         cursor,
+        take,
     )
 
 
@@ -72,8 +79,10 @@ def replay_actions(
     rolls: list[tuple[int, ...]] | None = None,
     *,
     untrusted: bool = False,
+    forced: Sequence[str] | None = None,
 ) -> tuple[Game, ...]:
-    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given.
+    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given;
+    `forced` the reason of each step the game took by itself ("" for a decision).
 
     `untrusted` (a save file): a step the rule system cannot even evaluate is refused as a
     SaveError naming the step, and the save's `rule_state` when it has one."""
@@ -82,7 +91,7 @@ def replay_actions(
         number = index + 1
         where = f"actions[{index}] (step {number}, {action.kind} by {action.actor!r})"
         try:
-            following = games[-1].apply(action)
+            following = games[-1].apply(action, forced=forced[index] if forced else "")
         except UserError as error:
             raise UserError(
                 f"{source}: {where} no longer applies: {error.message}",
@@ -129,8 +138,9 @@ def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
         source,
         [a.rolls for a in saved.actions],
         untrusted=True,
+        forced=[a.forced for a in saved.actions],
     )
-    return History(games, saved.cursor)
+    return History(games, saved.cursor, saved.take_forced_steps)
 
 
 def save_game(history: History | Game, path: str | os.PathLike[str]) -> None:

@@ -569,7 +569,7 @@ class ActionPanel:
 
     def _make_row(self, spec: Field, drawn: bool) -> _Row:
         m, c = self.manager, self.panel
-        tip = escape(field_tooltip(spec))
+        tip = escape(field_tooltip(spec, self.naming))
         label = UILabel(
             pygame.Rect(0, 0, self._label_width - PAD, ROW - 2),
             self._fit(spec.label, self._label_width - PAD),
@@ -749,8 +749,12 @@ class ActionPanel:
             refused = self.unavailable[self.unavailable_labels.index(text)]
             cited = f" ({refused.spec_id})" if refused.spec_id else ""
             return escape(f"{refused.title}: {refused.reason}{cited}")
-        room = self.choice_list.rect.width - SCROLL_ROOM - TEXT_SLACK
-        return escape(text) if self._text_width(text) > room else None
+        return escape(text) if self.row_shown(text) != text else None
+
+    def row_shown(self, text: str) -> str:
+        """A row's text as a player reads it in the list: the part that fits the row, marked
+        "…" when cut (the list clips the rest, the tooltip shows it whole)."""
+        return self._fit(text, self.choice_list.rect.width - SCROLL_ROOM)
 
     def odds_size(self) -> tuple[int, int]:
         """The room for the odds chart (or the move card): drawn at this size, its text

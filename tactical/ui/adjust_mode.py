@@ -31,7 +31,7 @@ from tactical.rules.base import Action, RuleSystem
 from tactical.session import adjust
 from tactical.session.adjust import TableDraft, adjust_table
 from tactical.session.controller import Session
-from tactical.session.quick_entry import parse_quick_entry
+from tactical.session.quick_entry import parse_quick_entry, typed_name
 from tactical.ui import palette
 from tactical.ui.adjust_panel import AdjustPanel
 from tactical.ui.draw import outline_geometry
@@ -45,7 +45,8 @@ HANDLE_PIXELS = 8  # a press this close to a corner dot grabs it
 TURN_HANDLE_PIXELS = 18  # the turning handle stands this far beyond the selected shape
 ROTATE_STEP = 5.0  # degrees per Q / E or wheel notch; 1 with Shift
 MIN_DRAWN = 0.1  # inches: a smaller rectangle or circle is a click, not a drawing
-DRAG_PLACES = 2  # decimals of an inch a drag places to
+DRAG_PLACES = 2  # decimals of an inch a drag places to with Shift held (free)
+SNAP = 0.1  # inches: dragged units, corners and drawn pieces land on a tenth of an inch
 HANDLE = (250, 250, 250)
 HANDLE_EDGE = (20, 20, 20)
 
@@ -65,6 +66,7 @@ class AdjustMode:
         self.terrain: str | None = None  # the selected terrain piece
         self._drag: tuple[str, str, tuple[float, float], int] | None = None
         self._drag_to: tuple[float, float] | None = None
+        self._free = False  # Shift held: a drag places to a hundredth, not on the 0.1" grid
         self.dialog: NewTableDialog | None = None
         self.confirm: UIConfirmationDialog | None = None
         self._confirmed: tuple[str, object] | None = None
@@ -222,7 +224,9 @@ class AdjustMode:
         self.services.set_status(sentence)
 
     def quick_entry(self, text: str) -> bool:
-        """The typed line (`ruler 12 6 0`, `rect ...`, `delete ...`, `set ...`)."""
+        """The typed line (`ruler 12 6 0`, `rect ...`, `poly ...`, `delete ...`, `set ...`):
+        applied, the box empties; refused, the line stays in it, selected, to be corrected
+        or typed over (tactical.ui.entry_line)."""
         if self.editor is None:
             return False
         try:
@@ -231,11 +235,11 @@ class AdjustMode:
             )
         except UserError as error:
             self.services.set_status(error.describe())
+            self.panel.entry.entered(text, accepted=False)
             return False
-        if self.apply(entry.action):
-            self.panel.entry.set_text("")
-            return True
-        return False
+        accepted = self.apply(entry.action)
+        self.panel.entry.entered(text, accepted)
+        return accepted
 
     def delete_selected(self) -> bool:
         target = self.services.view.selected or self.terrain
@@ -284,7 +288,8 @@ class AdjustMode:
         order = sides or self.state.sides or (side,)
         heading = 0.0 if side == order[0] else 180.0  # facing the other side across the table
         unit_id = adjust.free_id(self.state, unit_class.id, numbered=True)
-        table = unit_class.unit_table(unit_id, point[0], point[1], heading, side)
+        x, y = self._snapped(point[0]), self._snapped(point[1])
+        table = unit_class.unit_table(unit_id, x, y, heading, side)
         if self.apply(adjust.add_unit(table)):
             self.services.select(unit_id)
             return True
@@ -306,6 +311,7 @@ class AdjustMode:
         self.source = None
         self.terrain = None
         self.services.adopt_map(draft.state, None)
+        self.services.fit()
         self.panel.kind.kill()
         kinds = registry.get(rules).terrain_kinds
         self.panel.kind = pygame_gui.elements.UIDropDownMenu(
@@ -441,6 +447,7 @@ class AdjustMode:
     def press(self, point: tuple[float, float], unit_id: str | None, mods: int = 0) -> None:
         """A left press on the table (see the module docstring for what it does)."""
         self._drag_to = None
+        self._free = bool(mods & pygame.KMOD_SHIFT)
         if self.panel.palette.picked is not None:
             self.place(point)
             return
@@ -541,9 +548,11 @@ class AdjustMode:
     def drag(self, point: tuple[float, float]) -> None:
         if self._drag is not None:
             self._drag_to = point
+            self._free = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
 
     def release(self, point: tuple[float, float], moved: bool) -> None:
         drag, self._drag = self._drag, None
+        self._free = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
         self._drag_to = None
         if drag is None or not moved:
             return
@@ -554,10 +563,11 @@ class AdjustMode:
     def _drag_action(self, drag, point: tuple[float, float]) -> Action | None:
         kind, item, start, index = drag
         state = self.state
-        # a hand on a mouse places to a hundredth of an inch: the log and the map stay readable
-        point = (round(point[0], DRAG_PLACES), round(point[1], DRAG_PLACES))
-        start = (round(start[0], DRAG_PLACES), round(start[1], DRAG_PLACES))
+        # a hand on a mouse places on a tenth of an inch (a hundredth with Shift): the log
+        # and the map stay readable, and pieces line up as a tape measure reads them
+        snap = self._snapped
         dx, dy = point[0] - start[0], point[1] - start[1]
+        point, start = (snap(point[0]), snap(point[1])), (snap(start[0]), snap(start[1]))
         if kind == "turn":
             if state.has_unit(item):
                 unit = state.unit(item)
@@ -569,16 +579,15 @@ class AdjustMode:
             )
         if kind == "unit":
             unit = state.unit(item)
-            x, y = round(unit.x + dx, DRAG_PLACES), round(unit.y + dy, DRAG_PLACES)
-            return adjust.move_unit(item, x, y, unit.heading)
+            return adjust.move_unit(item, snap(unit.x + dx), snap(unit.y + dy), unit.heading)
         if kind == "terrain":
-            return adjust.move_terrain(item, round(dx, DRAG_PLACES), round(dy, DRAG_PLACES))
+            return adjust.move_terrain(item, snap(dx), snap(dy))
         if kind == "vertex":
             return adjust.move_vertex(state, item, index, *point)
         if kind == "rim":
             circle = state.terrain_piece(item).circle
             assert circle is not None
-            radius = round(math.dist((circle.x, circle.y), point), DRAG_PLACES)
+            radius = snap(math.dist((circle.x, circle.y), point))
             return adjust.reshape(item, circle={"x": circle.x, "y": circle.y, "radius": radius})
         if math.dist(start, point) < MIN_DRAWN:
             return None
@@ -589,9 +598,15 @@ class AdjustMode:
             table = adjust.rectangle_table(piece_id, terrain_kind, height, start, point)
         else:
             table = adjust.circle_table(piece_id, terrain_kind, height, start, point)
-            table["circle"]["radius"] = round(table["circle"]["radius"], DRAG_PLACES)
+            table["circle"]["radius"] = snap(table["circle"]["radius"])
         self.terrain = piece_id
         return adjust.add_terrain(table)
+
+    def _snapped(self, value: float) -> float:
+        """`value` on the 0.1" grid, or to a hundredth with Shift held."""
+        if self._free:
+            return round(value, DRAG_PLACES) + 0.0
+        return round(round(value / SNAP) * SNAP, DRAG_PLACES) + 0.0
 
     def wheel(self, notches: int, under: str | None) -> bool:
         """The wheel over a unit turns it (Shift: by 1°)."""
@@ -661,7 +676,7 @@ class AdjustMode:
             unit = state.unit(unit_id)
             self.panel.show_pose(
                 (f"{unit.x:.2f}", f"{unit.y:.2f}", f"{unit.heading:g}"),
-                f"{unit.id}, side {unit.side}",
+                f"{state.shown_names.get(unit.id, unit.name)}, side {unit.side}",
             )
             in_game = not self.drafting
             self.panel.values.set_text(_status_html(self.services.system, state, unit, in_game))
@@ -670,8 +685,7 @@ class AdjustMode:
             cx, cy = _centre(state, piece.id)
             self.panel.show_pose(
                 (f"{cx:.2f}", f"{cy:.2f}", "0"),
-                f"{state.shown_terrain_names[piece.id]} ({piece.id}): {piece.kind}, "
-                f"{piece.height.value}",
+                f"{state.shown_terrain_names[piece.id]}: {piece.kind}, {piece.height.value}",
             )
             self.panel.values.set_text(
                 "Type a centre to move it, a heading to turn it. Shift+click an edge: a new "
@@ -716,13 +730,14 @@ def _status_html(system: RuleSystem, state: GameState, unit: Unit, in_game: bool
     except UserError:
         status, settable = None, ()
     shown = [f"{value.label} {value.text}" for value in status.values] if status else []
+    typed = typed_name(state, unit.id)  # a name the quick entry line takes, never an id alone
     listed = " · ".join(shown) or "no values"
     number = next((f for f in settable if f.kind == "int" and f.high), None)
     if number is not None:
         now = int(number.default)
         other = now - 1 if now > (number.low or 0) else min(int(number.high), now + 1)
         return (
-            f"{escape(listed)}<br><i>set a value by typing: set {escape(unit.id)} "
+            f"{escape(listed)}<br><i>set a value by typing: set {escape(typed)} "
             f"{escape(number.label.lower())} {other}</i>"
         )
     example = next(
@@ -737,6 +752,6 @@ def _status_html(system: RuleSystem, state: GameState, unit: Unit, in_game: bool
         return escape(listed)
     key, value = example
     return (
-        f"{escape(listed)}<br><i>set a value by typing: set {escape(unit.id)} "
+        f"{escape(listed)}<br><i>set a value by typing: set {escape(typed)} "
         f"{escape(key.replace('_', ' '))} {max(0, value - 1)}</i>"
     )

@@ -18,6 +18,7 @@ from pygame_gui.elements import (
 
 from tactical.io.catalogue import Catalogue
 from tactical.model import SizeClass
+from tactical.ui.entry_line import EntryLine
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR
 from tactical.ui.unit_palette import UnitPalette
 
@@ -33,8 +34,9 @@ TOOLS = (
     ("delete", "Delete", "Delete key: take the selected unit or terrain piece off the table"),
 )
 HINT = (
-    "Type, then Enter: <b>ruler 12 6 0</b> (a class or a unit's id, x, y, heading), "
-    "<b>rect</b> x1 y1 x2 y2, <b>circle</b> x y r, <b>delete</b> id, <b>set</b> id stat value"
+    "Type, then Enter: <b>ruler 12 6 0</b> (a class or unit, x, y, heading), "
+    "<b>rect</b> x1 y1 x2 y2, <b>circle</b> x y r, <b>poly</b> x y x y x y…, "
+    "<b>delete</b> unit, <b>set</b> unit stat value; Up: earlier lines"
 )
 POSE_KEYS = ("x", "y", "heading")
 HEIGHTS = tuple(size.value for size in SizeClass)
@@ -55,7 +57,7 @@ class AdjustPanel:
         width = PANEL_WIDTH - 12
         UILabel(pygame.Rect(6, 4, width, 22), "Adjust the table (at any moment)", m, container=c)
         self.hint = UITextBox(HINT, pygame.Rect(4, 28, width, 110), m, container=c)
-        self.entry = UITextEntryLine(pygame.Rect(4, 140, width, 30), m, container=c)
+        self.entry = EntryLine(pygame.Rect(4, 140, width, 30), m, container=c)
         self.tools: dict[str, UIButton] = {}
         button = (width - 12) // 4
         for index, (key, label, tip) in enumerate(TOOLS):

@@ -11,8 +11,8 @@
   or the positional gain it chose by) is shown in the log under the action's line and on
   the status line. A decision for a game that has changed meanwhile (an undo, a player's
   action, a menu changed) is dropped.
-- `undo_count`: how many steps Undo takes back in solo play: the computer's steps and the
-  human's last decision before them.
+- Undo in solo play goes back to the human's last decision: the play screen hands the
+  computer's sides (`seats`) to `Session.undo_decision`.
 - `end_banner`: the result, the score and why, drawn over the table once the game is over.
 - `AiDriver.hold`: what the action panel says instead of its choices while the computer
   has the go (its level, what it is at) or the game is over, and what the human may do.
@@ -40,7 +40,6 @@ from tactical.agents import LEVELS, make_player
 from tactical.errors import UserError
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
-from tactical.session.controller import Session
 from tactical.session.game import Game, Step
 from tactical.ui.fonts import Fonts
 from tactical.ui.play_panels import TrackerView
@@ -431,27 +430,11 @@ class AiDriver:
         computer's and at which level."""
         return replace(view, computer=self.seats.get(view.side_to_act, ""))
 
-    def undo(self, session: Session) -> None:
-        """Undo back to the human's last decision (`undo_count` steps)."""
-        for _ in range(self.undo_count(session.game)):
-            session.undo()
-
     def draw(self, surface: pygame.Surface) -> None:
         """The end banner over the table once the game is over (not during a replay)."""
         outcome = self.screen.session.outcome
         if outcome is not None and not self.screen.replaying:
             end_banner(surface, outcome, self.screen.services.renderer.fonts)
-
-    def undo_count(self, game: Game) -> int:
-        """Steps Undo takes back: the computer's last steps and the human's decision before
-        them (one step when no side is played by the computer)."""
-        steps = game.steps
-        count = 0
-        while count < len(steps) and self.is_ai(steps[-1 - count].side):
-            count += 1
-        if count < len(steps):
-            count += 1
-        return max(1, count) if steps else 0
 
     def close(self) -> None:
         self._drop()

@@ -116,7 +116,7 @@ class App(WindowFiles):
         self.top = TopBar(self.manager)
         self.status = StatusLine(self.manager)
         self.pair_panel = PairPanel(self.manager)
-        self.help = HelpOverlay(self.manager)
+        self.help = HelpOverlay(self.manager, self.system.result_key)
         self.setup = SetupMode(self)
         if session is None:
             session = Session.new(state, seed, autosave)
@@ -164,7 +164,8 @@ class App(WindowFiles):
     def animating(self) -> bool:
         """Whether frames must keep coming without events: odds being computed appear when
         ready, a drag or a text being typed follows the pointer and keys."""
-        return self.play.busy or self._pan_from is not None or self._typing()
+        moving = self.play.busy or self._pan_from is not None or self.table.fades.active
+        return moving or self._typing()
 
     def pump(self) -> None:
         """Handle what is waiting in pygame's queue (pygame_gui posts its events there)."""
@@ -173,6 +174,7 @@ class App(WindowFiles):
 
     def step(self, seconds: float = 1 / FPS) -> None:
         self.play.update()
+        self.top.show_auto(self.play.session.take_single)
         self.manager.update(seconds)
 
     # ------------------------------------------------------------------ model helpers
@@ -320,10 +322,11 @@ class App(WindowFiles):
             return
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
-        # function keys type nothing: they work while a text entry has the focus too
+        # function keys type nothing: they work while a text entry has the focus too, and
+        # so does Ctrl+S (a save must not wait for the player to leave a field)
         if (
             event.type == pygame.KEYDOWN
-            and (event.key in FUNCTION_KEYS or not self._typing())
+            and (event.key in FUNCTION_KEYS or self._saving_key(event) or not self._typing())
             and self._shortcut(event)
         ):
             return
@@ -376,12 +379,18 @@ class App(WindowFiles):
                 "png": self.export_png,
                 "help": self.toggle_help,
                 "adjust": self.toggle_adjust,
+                "auto": self.play.toggle_take_single,
             }
             name = self.top.command(event.ui_element)
             if name is not None:
                 actions[name]()
         else:
             self.dialog_event(event)
+
+    def _saving_key(self, event: pygame.event.Event) -> bool:
+        """Ctrl+S (Ctrl+Shift+S), typed in a field of the window; not in a file dialog."""
+        ctrl = event.mod & pygame.KMOD_CTRL
+        return bool(ctrl) and event.key == pygame.K_s and self._dialog is None
 
     def _shortcut(self, event: pygame.event.Event) -> bool:
         ctrl = event.mod & pygame.KMOD_CTRL
@@ -660,6 +669,8 @@ class App(WindowFiles):
             self.play.hover(None)
         if self.view.hovered is None and self.card.box.visible:
             self.card.hide()  # (it stayed up until the pointer moved)
+        if self.pair_panel.box.visible and self.pair_report is None:
+            self.pair_panel.hide()  # its unit deleted or undone: its numbers go with it
         if self.view.mode == "setup":
             state = self.setup.preview_state(state)
         elif self.view.mode == "adjust":
@@ -683,7 +694,10 @@ class App(WindowFiles):
             elif self.view.mode == "adjust":
                 self.adjust.draw(surface)
 
-        self.table.draw(surface, scene, self.view, pair, moved, overlay)
+        # the unit declaring an attack is the one highlighted, with its arcs and rings
+        attacker = self.play.pair_source() if self.view.mode == "play" else None
+        shown = replace(self.view, selected=attacker) if attacker else self.view
+        self.table.draw(surface, scene, shown, pair, moved, overlay)
         self.manager.draw_ui(surface)
         return surface
 

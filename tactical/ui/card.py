@@ -357,7 +357,7 @@ def card_lines(view: CardView) -> list[tuple[str, str]]:
         lines.append(("text", "clear, centre to centre"))
     else:
         pieces = view.state.shown_terrain_names
-        named = [f"{pieces[t]} ({t})" if t in pieces else t for t in report.blocked_by]
+        named = [pieces.get(t, "terrain") for t in report.blocked_by]  # names, never ids
         if report.blocked_by:
             lines.append(("text", "blocked by " + ", ".join(named)))
         if report.blocking_models:  # by the names a player reads, never the ids

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from html import escape
 from pathlib import Path
 
@@ -36,7 +36,16 @@ BUTTONS = (
     ("save", "Save", "Ctrl+S: save the game (Ctrl+Shift+S: the map)"),
     ("png", "PNG", "F12: export the view as PNG"),
     ("help", "Help", "F1: every control"),
+    ("auto", "Auto: on", ""),  # the game's "Take forced steps for me" (`show_auto` words it)
 )
+AUTO_LABELS = {True: "Auto: on", False: "Auto: off"}
+AUTO_TIPS = {
+    True: "Take forced steps for me: on. A step that is the only one open (End movement, "
+    "Resolve all Break Tests...) is taken at once and logged with why; click to take "
+    "every step yourself",
+    False: "Take forced steps for me: off. You take every step yourself; click to let the "
+    "game take a step that is the only one open",
+}
 
 CONTROLS = (
     ("Mouse", ""),
@@ -45,10 +54,13 @@ CONTROLS = (
     ("Hover a ringed unit", "its exact odds as a bar chart on the panel"),
     ("Enter / panel button", "declare the action picked (Attack, Move...): dice are seeded"),
     ("Wheel over the form", "scroll a declaration with many fields (the odds keep their size)"),
-    ("N / Next", "end this side's go (pass); the tracker shows who acts"),
+    ("N / Next", "end this side's go (pass); asks first if a unit can still fire or move"),
+    ("Shift+N", "pass without asking"),
+    ("Auto (top bar)", "Take forced steps for me: a step that is the only one open is taken"),
     ("Side menus (top right)", "each side: Human, or the computer at random, greedy, search"),
     ("Space / P", "the computer's next action now / its pace: 0.6 s, 2 s, none, Space steps"),
-    ("Ctrl+Z / Ctrl+Y", "undo (solo: back to your last decision) / redo; slider: any step"),
+    ("Ctrl+Z / Ctrl+Y", "undo your last decision, with what followed on its own / redo"),
+    ("Log slider", "any step, the ones the game took by itself included"),
     ("Ctrl+R", "reset to the start of the activation"),
     ("Move tool", 'drag ahead, W/S ±1" (Shift ±0.1"), A/D turn by the template'),
     ("Move tool: Enter / Esc", "confirm (illegal moves refused with the rule) / cancel"),
@@ -57,6 +69,7 @@ CONTROLS = (
     ("K", "adjudication card (PNG) of the selected unit firing on the hovered one"),
     ("R", "reach: every legal end position of the selected unit this activation"),
     ("T", "threat map of the side to act: weapons bearing, expected damage, off"),
+    ("Shift+T", "threat map of the other side (each press: the next side)"),
     ("V", "move advice: the selected unit's best ends, damage dealt and taken"),
     ("Right/middle drag, arrows", "pan"),
     ("Wheel", "zoom about the cursor (setup: rotate the unit under the cursor)"),
@@ -65,13 +78,13 @@ CONTROLS = (
     ("Esc", "cancel the ruler / drag, close help"),
     ("Tab", "switch play / setup mode (setup only before the first action)"),
     ("F2 / Adjust", "adjust the table at any moment: every change is a step, undone by Ctrl+Z"),
-    ("Adjust: drag", "move a unit or terrain piece; drag a corner dot to reshape a piece"),
+    ("Adjust: drag", 'move a unit or piece to 0.1" (Shift: freely); a corner dot reshapes'),
     ("Adjust: turning handle", "the dot ahead of the selection: drag it to turn it"),
     ("Adjust: Shift+click / Ctrl+click", "add a corner on an edge / remove a corner"),
     ("Adjust: Q / E, wheel", "turn the selection 5° (Shift: 1°)"),
     ("Adjust: Rectangle, Circle", "drag out a new terrain piece of the kind and height chosen"),
     ("Adjust: palette", "pick a class, click the table to place it (Esc stops)"),
-    ("Adjust: quick entry", "ruler 12 6 0 places or moves a unit; rect, circle, delete, set"),
+    ("Adjust: quick entry", "ruler 12 6 0 places or moves a unit; rect, circle, poly, delete, set"),
     ("Adjust: Delete", "take the selection off the table"),
     ("Setup: drag", "move a unit (companion) or a terrain piece"),
     ("Setup: Q / E", "rotate the selected unit 5° (Shift: 1°)"),
@@ -85,11 +98,16 @@ CONTROLS = (
 )
 
 
-def help_html() -> str:
+def help_html(result_key: Sequence[tuple[str, str]] = ()) -> str:
+    """Every control; then, where the rule system writes its results in codes, what each
+    code means (`RuleSystem.result_key`)."""
     rows = "".join(
         f"<b>{escape(key)}</b>  {escape(what)}<br>" if what else "" for key, what in CONTROLS
     )
-    return "<b>tactical play: controls</b> (F1 closes)<br><br>" + rows
+    codes = "".join(f"<b>{escape(code)}</b>  {escape(what)}<br>" for code, what in result_key)
+    if codes:
+        codes = "<br><b>Result codes</b> (the odds chart and the log write results so)<br>" + codes
+    return "<b>tactical play: controls</b> (F1 closes)<br><br>" + rows + codes
 
 
 class TopBar:
@@ -106,9 +124,10 @@ class TopBar:
                 label,
                 manager=manager,
                 container=self.panel,
-                tool_tip_text=tip,
+                tool_tip_text=tip or AUTO_TIPS[True],
             )
             left += width + 4
+        self._auto = True
         self._start = left + 4  # the title starts after the buttons
         self.title = UILabel(
             pygame.Rect(self._start, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
@@ -135,6 +154,13 @@ class TopBar:
     def show_mode(self, mode: str, measuring: bool) -> None:
         self.buttons["mode"].set_text(f"Mode: {mode}")
         self.buttons["measure"].set_text("Measuring" if measuring else "Measure")
+
+    def show_auto(self, on: bool) -> None:
+        """The game's "Take forced steps for me" setting on its toggle."""
+        if on != self._auto:
+            self._auto = on
+            self.buttons["auto"].set_text(AUTO_LABELS[on])
+            self.buttons["auto"].set_tooltip(AUTO_TIPS[on])
 
     def command(self, element: object) -> str | None:
         """The name of the button `element` is, if it is one of ours."""
@@ -174,8 +200,11 @@ class HelpOverlay:
     """F1: every control, centred over the window (the text box scrolls). Made the first
     time it is shown: a long text box is slow to build, and most windows open without it."""
 
-    def __init__(self, manager: pygame_gui.UIManager) -> None:
+    def __init__(
+        self, manager: pygame_gui.UIManager, result_key: Sequence[tuple[str, str]] = ()
+    ) -> None:
         self.manager = manager
+        self.result_key = tuple(result_key)  # the rule system's result codes, explained
         self.rect = pygame.Rect(0, 0, *HELP_SIZE)
         self.panel: UIPanel | None = None
         self.box: UITextBox | None = None
@@ -186,7 +215,7 @@ class HelpOverlay:
         self.panel = UIPanel(self.rect, OVERLAY_HEIGHT, self.manager, visible=visible)
         inner = self.panel.get_container().get_rect()
         self.box = UITextBox(
-            help_html(), pygame.Rect(0, 0, inner.width, inner.height), self.manager,
+            help_html(self.result_key), pygame.Rect(0, 0, inner.width, inner.height), self.manager,
             container=self.panel,
         )  # fmt: skip
 

@@ -189,16 +189,55 @@ def _toml_key(key: Any) -> str:
     return text if text.replace("-", "").replace("_", "").isalnum() else _inline_toml(text)
 
 
+def is_fixed(spec: Field) -> bool:
+    """Whether a field can hold one value only, its default: the choice's title already says
+    it (the weapon of "Markgraf: Main turrets"), and a row of it (an attack's number) would
+    be a click that decides nothing."""
+    if spec.default is None:
+        return False
+    if spec.choices is not None:
+        return tuple(spec.choices) == (spec.default,)
+    return spec.low is not None and spec.low == spec.high == spec.default
+
+
 def form_fields(choice: ActionChoice) -> tuple[Field, ...]:
-    """The fields the form shows: all but the optional tables (their defaults apply)."""
+    """The fields the form shows: all but the optional tables (their defaults apply) and the
+    fields fixed to their one value (`is_fixed`)."""
     return tuple(
-        spec for spec in choice.fields if spec.kind not in ("table", "tables") or spec.required
+        spec
+        for spec in choice.fields
+        if (spec.kind not in ("table", "tables") or spec.required) and not is_fixed(spec)
     )
 
 
-def field_tooltip(spec: Field) -> str:
+MOST_LISTED = 8  # a tooltip lists this many of a field's values, then says how many more
+
+
+def choice_text(spec: Field, value: str, naming: Callable[[str], str] = lambda value: "") -> str:
+    """A listed value as a player reads it: the title the rule system gives it, a unit's
+    name, a key as words, an empty string as "(none)"."""
+    titles = spec.choice_titles
+    if titles and spec.choices and value in spec.choices:
+        index = list(spec.choices).index(value)
+        if index < len(titles) and titles[index]:
+            return titles[index]
+    return naming(value) or (choice_words(value) if value != "" else NO_VALUE)
+
+
+def expects_text(spec: Field, naming: Callable[[str], str] = lambda value: "") -> str:
+    """What a valid value looks like, as a player reads it (`Field.describe`, with its listed
+    values by their names)."""
+    if not spec.choices:
+        return spec.describe()
+    listed = [choice_text(spec, value, naming) for value in spec.choices]
+    more = len(listed) - MOST_LISTED
+    shown = ", ".join(listed[:MOST_LISTED]) + (f" and {more} more" if more > 0 else "")
+    return f"one of {shown}"
+
+
+def field_tooltip(spec: Field, naming: Callable[[str], str] = lambda value: "") -> str:
     parts = [spec.doc] if spec.doc else []
-    parts.append(f"expects {spec.describe()}" + ("" if spec.required else " (optional)"))
+    parts.append(f"expects {expects_text(spec, naming)}" + ("" if spec.required else " (optional)"))
     if spec.spec_id:
         parts.append(spec.spec_id)
     return f"{spec.label}: " + " · ".join(parts)
@@ -215,7 +254,7 @@ def menu_options(spec: Field, naming: Callable[[str], str] = lambda value: "") -
     if spec.default is None:
         options[UNSET] = None
     values = list(spec.choices or ())
-    labels = [naming(v) or (choice_words(v) if v != "" else NO_VALUE) for v in values]
+    labels = [choice_text(spec, v, naming) for v in values]
     for value, label in zip(values, labels, strict=True):
         if labels.count(label) > 1 and label != value:
             label = f"{label} ({choice_words(value)})"  # two units of one name: their ids

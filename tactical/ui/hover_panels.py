@@ -188,6 +188,10 @@ class PairPanel:
         self.box.hide()
         self._place: tuple[tuple[int, int], pygame.Rect] = ((0, 0), pygame.Rect(0, 0, 1, 1))
 
+    def hide(self) -> None:
+        if self.box.visible:
+            self.box.hide()
+
     def layout(
         self, pointer: tuple[int, int], area: pygame.Rect, avoid: pygame.Rect | None = None
     ) -> None:
@@ -208,8 +212,7 @@ class PairPanel:
         """The pair's numbers away from the pointer and, where a corner allows, off `avoid`
         (the unit card)."""
         if report is None:
-            if self.box.visible:
-                self.box.hide()
+            self.hide()
             return
         html = pair_html(report, moving, names)
         if self.box.html_text != html:

@@ -232,14 +232,48 @@ def draw_terrain(
         width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
         outline_geometry(surface, camera, geometry, style.outline, width)
     if labels:
-        # a label may stand out of its piece: the pieces near the clip are asked
-        x0, y1 = camera.to_world(clip.left - 200, clip.top - 60)
-        x1, y0 = camera.to_world(clip.right + 200, clip.bottom + 60)
-        near = shapely.box(x0, y0, x1, y1)
-        names = terrain_names(terrain)
-        for piece in terrain:
-            if piece.geometry.intersects(near):
-                draw_terrain_label(surface, camera, piece, names[piece.id], fonts)
+        # every piece's name as the whole table places them (none over another), those
+        # reaching the clip blitted: a slid picture's strips show the same names
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        surface.blits(
+            [
+                (picture, rect.move(dx, dy))
+                for picture, rect in terrain_labels(camera, terrain, fonts)
+                if clip.colliderect(rect.move(dx, dy))
+            ],
+            doreturn=False,
+        )
+
+
+_TERRAIN_LABELS: dict[str, tuple] = {}  # the last table's terrain names as placed
+
+
+def terrain_labels(
+    camera: Camera, terrain: Sequence[Terrain], fonts: Fonts
+) -> list[tuple[pygame.Surface, pygame.Rect]]:
+    """The terrain's names (`terrain_label`'s lines) of the whole table, the larger pieces'
+    first, a piece's name left out where it would cover one placed already (two names
+    run together read as neither; the hover card and the legend name the piece).
+    Positions are pixels from the camera origin's whole part, worked out once per terrain
+    and zoom (a pan by whole pixels moves them all)."""
+    fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+    key = (id(terrain), camera.scale, fraction, id(fonts))
+    last = _TERRAIN_LABELS.get("last")
+    if last is not None and last[0] == key and last[2] is terrain:
+        return last[1]
+    local = camera.panned(-math.floor(camera.origin[0]), -math.floor(camera.origin[1]))
+    names = terrain_names(terrain)
+    areas = [piece.geometry.area for piece in terrain]
+    placed: list[tuple[pygame.Surface, pygame.Rect]] = []
+    taken: list[pygame.Rect] = []
+    for k in sorted(range(len(terrain)), key=lambda k: -areas[k]):
+        piece = terrain[k]
+        lines = terrain_label(local, piece, names[piece.id], fonts)
+        if lines and all(rect.collidelist(taken) == -1 for _, rect in lines):
+            placed.extend(lines)
+            taken.extend(rect for _, rect in lines)
+    _TERRAIN_LABELS["last"] = (key, placed, terrain)
+    return placed
 
 
 def hatch_terrain(
@@ -568,4 +602,5 @@ __all__ = [
     "legend_height",
     "polygons_of",
     "terrain_label",
+    "terrain_labels",
 ]

@@ -12,6 +12,7 @@ the SPEC id each violation cites. Nothing here knows which rule system it is.
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -222,15 +223,20 @@ class MoveTool:
         """One line: path, distance of the maximum, minimum move, stop, Snaking, violations."""
         return " · ".join(text for text, _ in self.report())
 
+    def _named(self, text: str) -> str:
+        """A refusal with the units and pieces it quotes by id ('markgraf') by their names."""
+        return re.sub(r"'([^'\s]+)'", lambda found: self.names.get(found[1], found[0]), text)
+
     def report(self) -> list[tuple[str, Tone]]:
         """The plan of the drawn path as lines with a tone each, for the status line and the
         panel: path and verdict, distance of the maximum and minimum move, the collision or
         table-edge stop, the Snaking tests and every violation with its SPEC id."""
         found = self._planned()
         if found is None:
-            return [(f"{self.unit.id}: no path yet (W/drag ahead, A/D turn)", "info")]
+            name = self.names.get(self.unit.id) or self.unit.name or "this unit"
+            return [(f"{name}: no path yet (W/drag ahead, A/D turn)", "info")]
         if isinstance(found, UserError):
-            return [(f"{self.draft.path} — {found}", "bad")]
+            return [(f"{self.draft.path} — {self._named(str(found))}", "bad")]
         plan = found
         verdict = "legal" if plan.legal else "ILLEGAL"
         lines: list[tuple[str, Tone]] = [

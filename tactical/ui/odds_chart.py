@@ -93,21 +93,34 @@ def fact_text(name: str, value: Any) -> str:
     """One fact of a report as "name value" (floats to two decimals)."""
     if isinstance(value, float):
         shown = f"{value:.2f}".rstrip("0").rstrip(".")
-    elif isinstance(value, tuple):
-        shown = "[" + "; ".join(outcome_text(part) for part in value) + "]"
+    elif isinstance(value, tuple):  # a list in words, not in a container's brackets
+        parts = [outcome_text(part) for part in value]
+        shown = ("; " if any("," in part for part in parts) else ", ").join(parts) or "none"
     else:
         shown = outcome_text(value)
     return f"{words(name)} {shown}"
 
 
 def facts_line(report: OddsReport) -> str:
-    """The report's facts (range, threshold, dice...) on one line, in the report's order."""
-    return " · ".join(fact_text(name, value) for name, value in report.facts.items())
+    """The report's facts (range, threshold, dice...) on one line, in the report's order; a
+    fact the rule system words (`OddsReport.fact_words`) as it words it."""
+    said, facts = report.fact_words, report.facts
+    return " · ".join(
+        f"{words(name)} {said[name]}" if name in said else fact_text(name, value)
+        for name, value in facts.items()
+        # an exact fraction beside its percentage is the same chance, unreadably long
+        if not (name.endswith("_probability") and f"{name[:-12]}_percent" in facts)
+    )
+
+
+def section_words(section: OddsSection) -> str:
+    """What a player reads for a section: its title, else its name as words."""
+    return section.title or words(section.name)
 
 
 def section_title(section: OddsSection) -> str:
-    """The section's name as words, with its rule."""
-    name = words(section.name)
+    """The section's title (`section_words`), with its rule."""
+    name = section_words(section)
     return f"{name} ({section.spec_id})" if section.spec_id else name
 
 
@@ -119,6 +132,8 @@ def odds_lines(report: OddsReport, limit: int | None = None) -> list[str]:
     facts = facts_line(report)
     if facts:
         lines.append(facts)
+    if report.key:
+        lines.append("key: " + " · ".join(key_entries(report)))
     for section in report.sections:
         lines.append(section_title(section) + ":")
         pairs = list(section.distribution.pairs)
@@ -239,11 +254,14 @@ class ChartLayout:
         return pygame.Rect(self.plot.left, top, self.plot.width, self.rows_y - top - 2)
 
 
-def chart_layout(size: tuple[int, int], sections: int, headline: bool = False) -> ChartLayout:
+def chart_layout(
+    size: tuple[int, int], sections: int, headline: bool = False, legend: int = 0
+) -> ChartLayout:
     width, height = size
     top = PAD + TITLE_SIZE + 3 + FACTS_SIZE + 4 + LABEL_SIZE + 2  # title, facts, top percents
     if headline:
         top += FACTS_SIZE + 3  # the effect on the target, under the title
+    top += legend * (FACTS_SIZE + 2)  # the key's lines, under the facts
     label_band = LABEL_SIZE + 3
     room = height - PAD - top - label_band - MIN_PLOT
     rows = max(0, min(sections - 1, room // ROW_HEIGHT))
@@ -298,7 +316,8 @@ def odds_chart(
     main = report.sections[section]
     others = [s for index, s in enumerate(report.sections) if index != section] if details else []
     lead = headline(report)
-    layout = chart_layout((width, height), len(others) + 1, bool(lead))
+    legend = legend_lines(report, fonts, inner)
+    layout = chart_layout((width, height), len(others) + 1, bool(lead), len(legend))
     _text(surface, fonts, section_title(main), (PAD, PAD), TITLE_SIZE, TEXT, inner)
     y = PAD + TITLE_SIZE + 3
     if lead:
@@ -307,15 +326,47 @@ def odds_chart(
     facts = facts_line(report)
     if facts:
         _text(surface, fonts, facts, (PAD, y), FACTS_SIZE, TEXT_DIM, inner)
+    y += FACTS_SIZE + 4
+    for line in legend:
+        _text(surface, fonts, line, (PAD, y), FACTS_SIZE, TEXT_DIM, inner)
+        y += FACTS_SIZE + 2
     if is_numeric(main):
         _draw_columns(surface, fonts, chart_bars(main, layout.plot.width // MIN_SLOT), layout)
     else:
         area = layout.rows_area
         _draw_rows(surface, fonts, chart_bars(main, area.height // BAR_ROW), area)
     for index, other in enumerate(others[: layout.rows]):
-        row = f"{words(other.name)}: " + _summary(other)
+        row = f"{section_words(other)}: " + _summary(other)
         _text(surface, fonts, row, (PAD, layout.rows_y + index * ROW_HEIGHT), ROW_SIZE, TEXT, inner)
     return surface
+
+
+LEGEND_LINES = 4  # the most lines the key of the result codes takes on the chart
+
+
+def key_entries(report: OddsReport) -> list[str]:
+    """The report's key, one entry per code: "iL: destroyed" (what the rule system says the
+    codes among its outcomes mean against this target)."""
+    return [f"{code}: {meaning}" for code, meaning in report.key]
+
+
+def legend_lines(report: OddsReport, fonts: Fonts, room: int) -> list[str]:
+    """The key as lines that fit `room` pixels, entries kept whole where they fit ("key: B1–B4:
+    a hit worth 1–4 damage points · iL: ..."), at most `LEGEND_LINES`."""
+    entries = key_entries(report)
+    if not entries:
+        return []
+    lines: list[str] = []
+    current = "key:"
+    for entry in entries:
+        joined = f"{current} {entry}" if current == "key:" else f"{current} · {entry}"
+        if current != "key:" and fonts.width(joined, FACTS_SIZE) > room:
+            lines.append(current)  # a new line for the entry that does not fit
+            current = entry
+        else:
+            current = joined
+    lines.append(current)
+    return lines[:LEGEND_LINES]
 
 
 def headline(report: OddsReport) -> str:
@@ -328,10 +379,10 @@ def headline(report: OddsReport) -> str:
             continue
         if all(isinstance(outcome, bool) for outcome, _ in pairs):
             chance = sum((p for outcome, p in pairs if outcome), Fraction(0))
-            parts.append(f"{words(section.name)} {short_percent(chance)}")
+            parts.append(f"{section_words(section)} {short_percent(chance)}")
         elif all(_numeric(outcome) for outcome, _ in pairs) and len(pairs) > 1:
             mean = sum((Fraction(outcome) * p for outcome, p in pairs), Fraction(0))
-            parts.append(f"{words(section.name)} {float(mean):.1f} on average")
+            parts.append(f"{section_words(section)} {float(mean):.1f} on average")
     return " · ".join(parts)
 
 

@@ -9,7 +9,10 @@ Everything shown comes from what the rule system publishes through the session
 (phases, `ActionChoice` fields, odds reports, steps with their events and
 rolls); nothing here names a rule system. While the computer has the go, or once
 the game is over, the action panel lists nothing and says why (`hold`), and no
-click, Enter or Next declares anything.
+click, Enter or Next declares anything. The steps the rules leave no choice for are
+the session's (`session.forced`): the screen only says what it took, and Undo and
+Redo go by decision. Next asks before a pass throws away an attack or a move
+(`next_warning`), unless told to stop asking.
 """
 
 from __future__ import annotations
@@ -31,11 +34,14 @@ from tactical.session.replay import Replay
 from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
 from tactical.ui.ai_player import AiDriver
+from tactical.ui.fight_layer import FightLayer
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
+from tactical.ui.next_warning import NextWarning
 from tactical.ui.odds_chart import odds_chart
 from tactical.ui.odds_view import OddsBoard, ProcessOdds
 from tactical.ui.play_files import GameFiles
+from tactical.ui.play_flow import PlayFlow
 from tactical.ui.play_moves import MoveControl
 from tactical.ui.play_panels import LogPanel, PhaseTracker, ReplayView, TrackerView
 from tactical.ui.play_targets import TargetPicking
@@ -43,7 +49,6 @@ from tactical.ui.results import concerned, last_hits, log_lines, note_lines, ste
 from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, Services
 from tactical.ui.threat_overlays import ThreatOverlays
-from tactical.ui.turns import only_pass_reason
 
 TRACKER_HEIGHT = 118  # four lines of the tracker in view; its text scrolls
 LOG_HEIGHT = 168  # and so does the log's: five lines at 1280x800
@@ -52,10 +57,9 @@ MOVE_KEYS = (
     'drag the end or W/S ±1" (Shift 0.1"), A/D turn (Shift 5°), C rotate, Backspace takes'
     " back a step; Enter or Move confirms, Esc cancels"
 )
-MAX_AUTO_PASSES = 64  # passes made for sides that can only pass, after one action
 
 
-class PlayScreen(TargetPicking, GameFiles):
+class PlayScreen(PlayFlow, TargetPicking, GameFiles):
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
     def __init__(self, services: Services, session: Session) -> None:
@@ -69,6 +73,7 @@ class PlayScreen(TargetPicking, GameFiles):
         self._odds_process = ProcessOdds()
         self.odds = OddsBoard(self._odds_process)
         self.overlays = ThreatOverlays()  # R reach, T threat map, V advice, K card
+        self.fight = FightLayer()  # the last attack drawn on the table
         # the worker thread holds the board, not the App: a screen dropped without close()
         # (a test's) still stops its worker when it is collected
         weakref.finalize(self, self.odds.shutdown)
@@ -86,8 +91,11 @@ class PlayScreen(TargetPicking, GameFiles):
         self._choices_for: tuple | None = None
         self._log_for: tuple | None = None
         self._seats_for: tuple | None = None
-        # steps the screen made for a side that could only pass, with the reason said
-        self.auto_passed: weakref.WeakKeyDictionary[Step, str] = weakref.WeakKeyDictionary()
+        self.ask_before_pass = True  # Next asks before it throws away an attack or a move
+        self._only_picked_for: Game | None = None
+        # (game, unit) a click on a row selected (its move tool): the rows stay in place
+        self._picked_from_list: tuple[Game, str | None] | None = None
+        self.warning: NextWarning | None = None
         self.layout()
 
     # ------------------------------------------------------------------ where play stands
@@ -206,7 +214,27 @@ class PlayScreen(TargetPicking, GameFiles):
         if held:
             self.actions.set_choices((), (), held)
         else:
-            self.actions.set_choices(self.ordered_choices(), self.unavailable())
+            ordered = self.ordered_choices()
+            if self._picked_from_list == (game, self.services.view.selected) and set(
+                ordered
+            ) == set(self.actions.choices):
+                ordered = self.actions.choices  # a clicked row does not move the rows
+            self.actions.set_choices(ordered, self.unavailable())
+            self._pick_the_only_choice(game)
+
+    def _pick_the_only_choice(self, game: Game | None) -> None:
+        """Where one thing only is open (a decision: its values are the player's, else the
+        game would have taken it) it is on the form at once: a click on its row would
+        decide nothing. Once per game value: Esc drops it for good."""
+        panel = self.actions
+        if game is None or panel.picked is not None or len(panel.choices) != 1:
+            return
+        if self._only_picked_for is game:
+            return
+        self._only_picked_for = game
+        choice = panel.pick(0)
+        if choice is not None and self.can_draw(choice):
+            self.start_move(choice)
 
     def unavailable(self) -> tuple[Unavailable, ...]:
         """The actions of the phase the side to act cannot take now, with the rules' reasons."""
@@ -230,7 +258,7 @@ class PlayScreen(TargetPicking, GameFiles):
             if key == self._log_for:
                 return
             self.log.update(
-                log_lines(replay.frame().game, limit, self.auto_passed),
+                log_lines(replay.frame().game, limit),
                 step=replay.index,
                 length=replay.length,
                 can_undo=False,
@@ -242,7 +270,7 @@ class PlayScreen(TargetPicking, GameFiles):
             if key == self._log_for:
                 return
             self.log.update(
-                self.ai.annotate(log_lines(session.game, limit, self.auto_passed), limit),
+                self.ai.annotate(log_lines(session.game, limit), limit),
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
@@ -272,6 +300,8 @@ class PlayScreen(TargetPicking, GameFiles):
         """A pygame_gui event for one of the play widgets; True when it was theirs."""
         if not self.active or self.ai.handle_ui_event(event):
             return self.active
+        if self.warning_event(event):
+            return True
         if self.tracker.command(event) == "next":
             self.next_go()
             return True
@@ -318,6 +348,8 @@ class PlayScreen(TargetPicking, GameFiles):
         elif name == "move":
             choice = self.actions.picked
             if choice is not None:
+                # its unit is selected as the tool starts: the rows stay where they were
+                self._picked_from_list = (self.game, choice.actor)
                 self.start_move(choice)
         elif name == "cancel":
             self.cancel_move()
@@ -343,7 +375,7 @@ class PlayScreen(TargetPicking, GameFiles):
             return None
         self.result = step
         self.cancel_move()
-        passed = self.auto_pass()
+        passed = self.taken_words()
         self.sync()
         self.services.set_status(step_status(step) + passed)
         self.warn_autosave()
@@ -370,67 +402,6 @@ class PlayScreen(TargetPicking, GameFiles):
             self.services.set_status(problem)
             return None
         return self.do(action)
-
-    def next_go(self) -> Step | None:
-        """Next: the side to act passes its go (the tracker's Next, key N); not the computer's."""
-        if self.replay is not None:
-            return None
-        held = self.hold()
-        if held:
-            self.services.set_status(held[0])
-            return None
-        try:
-            step = self.session.pass_go()
-        except UserError as error:
-            self.services.set_status(f"refused: {error.describe()}")
-            return None
-        self.cancel_move()
-        passed = self.auto_pass()
-        self.sync()
-        game = self.game
-        self.services.set_status(
-            f"{step.side} passed{passed} · turn {game.turn}, {game.phase_name}: "
-            f"{game.side_to_act} to act"
-        )
-        return step
-
-    def auto_pass(self) -> str:
-        """A side that can only pass passes at once (each logged with the reason,
-        `turns.only_pass_reason`); the words for the status line ("" when no side had to)."""
-        sides = []
-        for _ in range(MAX_AUTO_PASSES):
-            game = self.session.game
-            reason = only_pass_reason(game, self.unavailable())
-            if reason is None:
-                break
-            side = game.side_to_act
-            try:
-                step = self.session.pass_go()
-            except UserError:
-                break
-            self.auto_passed[step] = reason
-            if side not in sides:
-                sides.append(side)
-        if not sides:
-            return ""
-        return " · " + ", ".join(sides) + " passed: nothing was open to them"
-
-    def undo(self) -> None:
-        if self.replay is not None or not self.session.can_undo:
-            self.services.set_status("nothing to undo")
-            return
-        self.ai.undo(self.session)  # back to the human's last decision (solo play)
-        self.cancel_move()
-        self.sync()
-        self.services.set_status(f"undone: back to step {self.session.step_number}")
-
-    def redo(self) -> None:
-        if self.replay is not None or not self.session.can_redo:
-            self.services.set_status("nothing to redo")
-            return
-        self.session.redo()
-        self.sync()
-        self.services.set_status(f"redone: step {self.session.step_number}")
 
     def goto(self, step: int) -> None:
         if self.replay is not None:
@@ -569,7 +540,11 @@ class PlayScreen(TargetPicking, GameFiles):
             self.session.side_to_act,
             renderer.fonts,
             renderer.unit_shapes(state),
+            labels=lambda picture: renderer.redraw_labels(picture, camera),
         )
+        # the last attack, its arrow and result in words, until a unit acts again
+        game = self.replay.frame().game if self.replay is not None else self.session.game
+        self.fight.draw(surface, camera, state, game, renderer.fonts, renderer.label_boxes)
         targets = self.target_ids()
         if targets:
             scale = camera.scale
@@ -617,7 +592,7 @@ class PlayScreen(TargetPicking, GameFiles):
         """The move tool for the choice's unit: drag, keys and handles draw the path."""
         state = self.session.state
         if not state.has_unit(choice.actor):
-            self.services.set_status(f"{choice.title}: there is no unit {choice.actor} to move")
+            self.services.set_status(f"{choice.title}: that unit is no longer on the table")
             return
         tool = self.moves.start(choice, self.actions.values.get("activation"))
         unit = tool.unit
@@ -643,7 +618,13 @@ class PlayScreen(TargetPicking, GameFiles):
             return None
         values = {k: v for k, v in self.actions.values.items() if k != "path"}
         values["path"] = tool.draft.path
-        return self.do(Action(choice.kind, choice.actor, FrozenMap(values)))
+        step = self.do(Action(choice.kind, choice.actor, FrozenMap(values)))
+        if step is not None and self.actions.picked is not None:
+            # the move is made: its declaration goes with it (a move still offered is picked
+            # again to draw another, not left asking for a path no tool is drawing)
+            self.actions.pick(None)
+            self.refresh_odds()
+        return step
 
     def press(self, point: tuple[float, float], unit_id: str | None = None) -> bool:
         """A left press on the table: the move tool's path end or turn handles first, then a
@@ -681,7 +662,7 @@ class PlayScreen(TargetPicking, GameFiles):
                              self.session.side_to_act, self.services.set_status):  # fmt: skip
             return True
         if key == pygame.K_n:
-            self.next_go()
+            self.next_go(ask=not event.mod & pygame.KMOD_SHIFT)  # Shift+N: without asking
         elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.apply_current()
         elif key == pygame.K_PAGEDOWN and self.replaying:
@@ -707,6 +688,7 @@ class PlayScreen(TargetPicking, GameFiles):
         return verdict is not None or tool.handles_key(event)
 
     def close(self) -> None:
+        self.close_warning()
         self.ai.close()
         self.odds.shutdown()
         self.tracker.kill()

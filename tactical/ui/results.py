@@ -121,7 +121,7 @@ def last_hits(game: Game, unit_id: str, limit: int = LAST_HITS) -> tuple[str, ..
 
 def log_lines(game: Game, limit: int, notes: Mapping[Step, str] | None = None) -> tuple[str, ...]:
     """The last `limit` lines of the screen log (read from the latest steps only); `notes`
-    word some steps otherwise (a pass the screen made, with its reason)."""
+    word some steps otherwise. A step the game took by itself says why (`forced_words`)."""
     lines: list[str] = []
     for step in reversed(game.steps):
         lines[:0] = step_log_lines(step, (notes or {}).get(step))
@@ -140,9 +140,24 @@ def start_lines(game: Game) -> list[str]:
     return [f"#0 {title}, seed {game.seed}", f"turn {turn}, {phase.name}: {side} to act"]
 
 
+def forced_words(step: Step) -> str | None:
+    """A step the game took by itself, in words with its reason ("B passed: nothing else is
+    open to it now"; "A: End movement — the only step open to A (R002.28)"); None for a
+    step someone chose."""
+    if not step.forced:
+        return None
+    if step.is_pass:
+        return f"{step.side} passed: {step.forced}"
+    said = step.words
+    if not said.startswith((f"{step.side}:", f"{step.side} ")):
+        said = f"{step.side}: {said}"
+    return f"{said} — {step.forced}"
+
+
 def step_log_lines(step: Step, note: str | None = None) -> list[str]:
     """A step on the screen log: who did what, its dice, and a new phase if it began one."""
     said = step.words
+    note = note or forced_words(step)
     # a side's own action names it already; an adjustment ("adjust: ...") is nobody's go
     if (
         note

@@ -27,14 +27,13 @@ from typing import Any
 
 import pygame
 
-from tactical.model import GameState, terrain_names
+from tactical.model import GameState
 from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import TableGeometry
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts, shared_fonts
 from tactical.ui.layers import (
-    LABEL_MIN_EXTENT,
     LabelLayout,
     UnitShapes,
     UnitSprites,
@@ -48,9 +47,9 @@ from tactical.ui.layers import (
     draw_units,
     highlight_terrain,
     layout_labels,
-    terrain_label,
+    terrain_labels,
 )
-from tactical.ui.mark_layout import CROWDED, NAME_MARGIN
+from tactical.ui.mark_layout import NAME_MARGIN
 from tactical.ui.ring_labels import RingLabel, draw_ring_labels, place_ring_labels
 from tactical.ui.selection import SelectionView, selection_view
 from tactical.ui.units_layer import base_boxes
@@ -84,6 +83,8 @@ class SceneRenderer:
         self._sprites = UnitSprites()
         self._tokens: Mapping[str, pygame.Rect] | None = None  # the last frame's tokens
         self.ring_labels: list[RingLabel] = []  # the last frame's range-band labels
+        self._drawn: tuple | None = None  # the last frame's state, camera, size, selection
+        self.mark_boxes: list[pygame.Rect] = []  # where the last table's marks went
         self._table: tuple[float, float, float, float] | None = None  # and table's bounds
         self._terrain: tuple = ()  # and terrain
         self._named: tuple | None = None  # the terrain names' places (`_terrain_names`)
@@ -136,8 +137,45 @@ class SceneRenderer:
                 self.ring_labels = self._ring_labels(state, camera, view, picture.get_size())
                 draw_ring_labels(picture, self.fonts, self.ring_labels)
             self._frame = frame = _Cached(key, picture)
+            self._drawn = (state, camera, target.get_size(), selected)
         target.blit(frame.value, (0, 0))
         return view
+
+    def label_boxes(self) -> list[pygame.Rect]:
+        """Where every text the last frame put on the table is, on screen: the units'
+        names, the terrain's and the range bands', and the marks its table view drew
+        (`mark_boxes`): what a reading drawn over the table, a ruler's or an attack's,
+        keeps clear of."""
+        if self._drawn is None:
+            return []
+        state, camera, size, selected = self._drawn
+        boxes = [rect for _, rect, _, _ in self.drawn_labels(state, camera, size, selected)]
+        dx, dy = math.floor(camera.origin[0]), math.floor(camera.origin[1])
+        fraction = (camera.origin[0] % 1.0, camera.origin[1] % 1.0)
+        boxes += [
+            rect.move(dx, dy) for rect in self._terrain_names(state.terrain, camera, fraction)
+        ]
+        boxes += [label.rect for label in self.ring_labels]
+        return boxes + list(self.mark_boxes)
+
+    def redraw_labels(self, surface: pygame.Surface, camera: Camera) -> None:
+        """The last frame's units' names and range bands' labels blitted again through
+        `camera` (the same zoom, perhaps panned): over a layer drawn on the table (the
+        threat map's heat), each where it was, not placed anew (a second layout put two
+        ships' names twice, each in another place)."""
+        if self._drawn is None:
+            return
+        state, drawn_with, _, selected = self._drawn
+        if camera.scale != drawn_with.scale:
+            return
+        layouts = self.label_layouts(state, drawn_with, selected)
+        layouts[0].draw(surface, camera, layouts[1] if len(layouts) > 1 else None)
+        shift = (
+            round(camera.origin[0] - drawn_with.origin[0]),
+            round(camera.origin[1] - drawn_with.origin[1]),
+        )
+        moved = [RingLabel(label.text, label.rect.move(shift)) for label in self.ring_labels]
+        draw_ring_labels(surface, self.fonts, moved)
 
     def _ring_labels(
         self, state: GameState, camera: Camera, view: SelectionView, size: tuple[int, int]
@@ -291,8 +329,7 @@ class SceneRenderer:
         entry = self._labels.pop(key, None)
         if entry is None:
             # the terrain's names too: a unit's name over a piece's reads as neither
-            crowded = (shapes.extents * camera.scale >= LABEL_MIN_EXTENT).sum() > CROWDED
-            named = [] if crowded else self._terrain_names(terrain, camera, fraction)
+            named = self._terrain_names(terrain, camera, fraction)
             layout = layout_labels(
                 shapes, camera, self.fonts, only=only, tokens=tokens, table=table, avoid=named
             )
@@ -312,14 +349,7 @@ class SceneRenderer:
             return []
         key = (id(terrain), camera.scale, fraction)
         if self._named is None or self._named[0] != key:
-            whole = (math.floor(camera.origin[0]), math.floor(camera.origin[1]))
-            local = camera.panned(-whole[0], -whole[1])
-            names = terrain_names(terrain)
-            rects = [
-                rect
-                for piece in terrain
-                for _, rect in terrain_label(local, piece, names[piece.id], self.fonts)
-            ]
+            rects = [rect for _, rect in terrain_labels(camera, terrain, self.fonts)]
             self._named = (key, rects, terrain)
         return self._named[1]
 

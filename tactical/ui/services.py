@@ -69,6 +69,9 @@ class Services(Protocol):
     def adopt_map(self, state: GameState, path: Path | None) -> None:
         """The table a new game starts from."""
 
+    def fit(self) -> None:
+        """The whole table fitted to the window (a new table is shown whole at once)."""
+
     def map_saved(self, path: Path) -> None:
         """The map was saved as `path` (asked first when it replaced a file): the window's
         file and title follow it."""

@@ -19,6 +19,7 @@ from tactical.rules.measuring import PairReport
 from tactical.session.deployment import Deployment
 from tactical.ui import palette
 from tactical.ui.draw import outline_geometry, text
+from tactical.ui.fight_layer import Fades
 from tactical.ui.layers import (
     LegendEntry,
     draw_deployment_zone,
@@ -57,6 +58,7 @@ class TableView:
     def __init__(self, renderer: SceneRenderer) -> None:
         self.renderer = renderer
         self.tokens = StatusBoard()
+        self.fades = Fades()  # the units gone from the table, fading out
         self.base: tuple[GameState, tuple, pygame.Surface] | None = None
         self.composite: tuple[GameState, tuple, pygame.Surface] | None = None
 
@@ -73,6 +75,7 @@ class TableView:
         the mode's `overlay`, the ruler."""
         state = scene.state
         size = surface.get_size()
+        self.fades.follow(state)
         base_key = (
             view.camera,
             size,
@@ -93,6 +96,7 @@ class TableView:
             )
             surface.fill(palette.SURROUND)
             surface.blit(base[2], offset)
+            self.fades.draw(surface, view.camera)
             overlay(surface)
             self.draw_ruler(surface, view)
             return
@@ -111,6 +115,7 @@ class TableView:
                 self._draw_pair(picture, state, view, report)
             self.composite = top = (state, key, picture)
         surface.blit(top[2], (0, 0))
+        self.fades.draw(surface, view.camera)
         overlay(surface)
         self.draw_ruler(surface, view)
 
@@ -138,13 +143,16 @@ class TableView:
                 state,
                 scene.system,
                 fonts,
-                # the units' names and the selection's ring labels: marks keep off both
+                # the units', the terrain's and the range bands' names: marks keep off them
                 names=[
                     *self.renderer.label_rects(state, camera, view.selected),
-                    *(label.rect for label in self.renderer.ring_labels),
+                    *self.renderer.label_boxes(),
                 ],
                 selected=view.selected,
             )
+        self.renderer.mark_boxes = (
+            [block.rect for block in self.tokens.marks] if scene.tokens else []
+        )
         if scene.deployment is not None:
             colours = palette.side_colours(state.sides)
             for side, zone in scene.deployment.zones.items():
@@ -238,8 +246,45 @@ class TableView:
         end = camera.to_screen(*ruler.end)
         pygame.draw.line(surface, RULER_COLOUR, start, end, 2)
         pygame.draw.circle(surface, RULER_COLOUR, end, 4)
-        middle = (round((start[0] + end[0]) / 2), round((start[1] + end[1]) / 2) - 14)
-        text(surface, self.renderer.fonts, f'{ruler.length:.2f}"', middle, 16, RULER_COLOUR)
+        fonts = self.renderer.fonts
+        reading = fonts.render(f'{ruler.length:.2f}"', 16, RULER_COLOUR)
+        rect = _reading_place(
+            reading.get_size(), start, end, self.label_boxes(), surface.get_rect()
+        )
+        plate = pygame.Surface(rect.inflate(6, 2).size, pygame.SRCALPHA)
+        plate.fill(palette.LEGEND_PANEL)
+        surface.blit(plate, rect.inflate(6, 2))
+        surface.blit(reading, rect)
+
+    def label_boxes(self) -> list[pygame.Rect]:
+        """Every text on the table of the last picture: the units', terrain's and range
+        bands' names and the marks (a reading drawn over the table keeps off them)."""
+        return self.renderer.label_boxes()
+
+
+def _reading_place(
+    size: tuple[int, int],
+    start: tuple[float, float],
+    end: tuple[float, float],
+    avoid: list[pygame.Rect],
+    bounds: pygame.Rect,
+) -> pygame.Rect:
+    """Where a ruler's reading goes: above the ruler's middle, else below it, beside it,
+    or by either end, the first place clear of `avoid` (the names on the table: a reading
+    over a name reads as neither) inside `bounds`; above the middle where none is."""
+    rect = pygame.Rect((0, 0), size)
+    width = size[0]
+    places = []
+    for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+        x = start[0] + (end[0] - start[0]) * t
+        y = start[1] + (end[1] - start[1]) * t
+        for ox, oy in ((0, -14), (0, 14), (width / 2 + 10, 0), (-width / 2 - 10, 0)):
+            place = rect.copy()
+            place.center = (round(x + ox), round(y + oy))
+            places.append(place)
+    inside = [place for place in places if bounds.contains(place)] or places
+    clear = (place for place in inside if place.inflate(6, 2).collidelist(avoid) == -1)
+    return next(clear, inside[0])
 
 
 def _pans(base: tuple, state: GameState, key: tuple) -> bool:

@@ -9,7 +9,7 @@ move a ghost of the base at its end with its two numbers.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pygame
@@ -136,21 +136,25 @@ def draw_advice(
 
 
 def threat_legend(threat: ThreatMap | None, damage: bool, found: Reach | None,
-                  advice: Sequence[Advice]) -> list[LegendEntry]:  # fmt: skip
-    """Legend entries for what is drawn."""
+                  advice: Sequence[Advice],
+                  names: Mapping[str, str] | None = None) -> list[LegendEntry]:  # fmt: skip
+    """Legend entries for what is drawn, units by `names` (their shown names, by id)."""
+    names = names or {}
     entries: list[LegendEntry] = []
     if threat is not None:
         showing_damage = damage and threat.damage is not None
         values = threat.damage if showing_damage else threat.count
         top = float(np.max(values)) if values.size else 0.0
         what = (
-            f"threat to {threat.target}: {threat.measure or 'expected damage'} up to {top:.2f}"
+            f"threat to {names.get(threat.target, threat.target)}: "
+            f"{threat.measure or 'expected damage'} up to {top:.2f}"
             if showing_damage
-            else f"threat to side {threat.side}: enemy weapons bearing, up to {top:.0f}"
+            else f"threat to {threat.side}: enemy weapons bearing, up to {top:.0f}"
         )
         entries.append(LegendEntry(what, "tint", tuple(int(c) for c in RAMP[-1])))
     if found is not None:
-        entries.append(LegendEntry(f"reach of {found.unit_id}", "tint", REACH_FILL))
+        name = names.get(found.unit_id, found.unit_id)
+        entries.append(LegendEntry(f"reach of {name}", "tint", REACH_FILL))
     if advice:
         entries.append(LegendEntry("advised moves", "outline", GHOST, 2))
     return entries

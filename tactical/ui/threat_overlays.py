@@ -1,5 +1,6 @@
-"""The play screen's threat layers, one key each: R reach, T threat map, V move advice, and
-K the adjudication card of the selected and hovered units.
+"""The play screen's threat layers, one key each: R reach, T threat map (Shift+T: whose
+danger it shows, either side's), V move advice, and K the adjudication card of the
+selected and hovered units.
 
 `ThreatOverlays` keeps what is switched on and what was computed for which table
 (`tactical.threat`: reach, heatmap, advice; one odds cache for the whole game), draws it
@@ -48,6 +49,7 @@ class ThreatOverlays:
     def __init__(self) -> None:
         self.show_reach = False
         self.threat_mode = "off"
+        self.threat_side: str | None = None  # whose danger the map shows (None: the side to act)
         self.show_advice = False
         self.cache = DamageCache()
         self._threat: tuple[tuple, ThreatMap] | None = None
@@ -79,6 +81,11 @@ class ThreatOverlays:
             if what == "reach":
                 self.show_reach = not self.show_reach
                 status(self._reach_status(state, selected) if self.show_reach else "reach off")
+            elif what == "threat" and event.mod & pygame.KMOD_SHIFT:
+                self.threat_side = self._other_side(state, side)
+                if self.threat_mode == "off":
+                    self.threat_mode = "weapons"
+                status(self._threat_status(state, selected, side))
             elif what == "threat":
                 self.threat_mode = THREAT_MODES[
                     (THREAT_MODES.index(self.threat_mode) + 1) % len(THREAT_MODES)
@@ -95,11 +102,25 @@ class ThreatOverlays:
             status(error.describe())
         return True
 
+    def shown_side(self, state: GameState, side: str) -> str:
+        """The side whose danger the threat map shows: the one Shift+T chose, else `side`
+        (the side to act)."""
+        return self.threat_side if self.threat_side in state.sides else side
+
+    def _other_side(self, state: GameState, side: str) -> str | None:
+        """The side after the one shown, in the table's order (Shift+T)."""
+        sides = state.sides
+        if not sides:
+            return None
+        shown = self.shown_side(state, side)
+        return sides[(sides.index(shown) + 1) % len(sides)] if shown in sides else sides[0]
+
     def _reach_status(self, state: GameState, selected: str | None) -> str:
         found = self.reach(state, selected)
         if found is None:
             return "reach: select a unit first"
-        return f"reach of {found.unit_id}: {len(found)} legal end positions (R hides it)"
+        name = state.shown_names[found.unit_id]
+        return f"reach of {name}: {len(found)} legal end positions (R hides it)"
 
     def _threat_status(self, state: GameState, selected: str | None, side: str) -> str:
         if self.threat_mode == "off":
@@ -107,21 +128,29 @@ class ThreatOverlays:
         found = self.threat(state, selected, side)
         if found is None:
             return "threat map: this rule system has no combat"
+        shown = self.shown_side(state, side)
+        sides = state.sides
+        other = sides[(sides.index(shown) + 1) % len(sides)] if shown in sides else ""
+        switch = f"; Shift+T: {other}'s" if other and other != shown else ""
         if self.threat_mode == "damage" and found.damage is None:
-            return "threat map: select a unit of the side to act to see the damage it would take"
+            return (
+                f"threat map: danger to {shown}; select one of {shown}'s units to see the "
+                f"damage it would take (T: next view{switch})"
+            )
         what = (
-            f"expected damage to {found.target} ({found.measure or 'none'})"
-            if self.threat_mode == "damage"
-            else f"enemy weapons that could bear on side {found.side}"
+            f"expected damage to {state.shown_names[found.target]} ({found.measure or 'none'})"
+            if self.threat_mode == "damage" and found.target
+            else f"enemy weapons that could bear on {shown}"
         )
-        return f"threat map: {what} (T: next view)"
+        return f"threat map: danger to {shown}, {what} (T: next view{switch})"
 
     def _advice_status(self, state: GameState, selected: str | None) -> str:
         if selected is None or not state.has_unit(selected):
             return "advice: select a unit first"
         advice = self.advice_ready(state, selected)
         if advice is PENDING:
-            return f"advice: working out the best moves of {selected}... (V hides it)"
+            name = state.shown_names[selected]
+            return f"advice: working out the best moves of {name}... (V hides it)"
         if not advice:
             return "advice: no legal move found"
         best = advice[0]
@@ -135,14 +164,17 @@ class ThreatOverlays:
             return "card: select the firer, hover the target, then press K"
         target = free_name("tactical-card", ".png")
         written = write_card(state, selected, hovered, target)
-        return f"adjudication card, {selected} firing on {hovered}: wrote {written}"
+        names = state.shown_names
+        return f"adjudication card, {names[selected]} firing on {names[hovered]}: wrote {written}"
 
     # ------------------------------------------------------------------ results
 
     def threat(self, state: GameState, selected: str | None, side: str) -> ThreatMap | None:
-        """The heatmap for the side to act (damage to the selected unit if it is theirs)."""
+        """The heatmap of the danger to the side shown (`shown_side`: the side to act unless
+        Shift+T chose the other), the damage to the selected unit if it is theirs."""
         from tactical.rules import registry
 
+        side = self.shown_side(state, side)
         if not registry.get(state.rules).has_combat or side not in state.sides:
             return None
         unit = selected if selected and state.has_unit(selected) else None
@@ -201,8 +233,10 @@ class ThreatOverlays:
         side: str,
         fonts: Fonts,
         shapes: UnitShapes,
+        labels: Callable[[pygame.Surface], None] | None = None,
     ) -> None:
-        """The layers switched on, over the table (units drawn again over the heat)."""
+        """The layers switched on, over the table (the bases drawn again over the heat, and
+        `labels`: the names the table shows, as they were placed)."""
         if not self.active:
             return
         try:
@@ -210,7 +244,9 @@ class ThreatOverlays:
                 found = self.threat(state, selected, side)
                 if found is not None:
                     self._draw_heat(surface, camera, state, found)
-                    draw_units(surface, camera, shapes, fonts, selected)
+                    draw_units(surface, camera, shapes, fonts, selected, labels=False)
+                    if labels is not None:
+                        labels(surface)
             if self.show_reach and (found_reach := self.reach(state, selected)) is not None:
                 draw_reach(surface, camera, found_reach)
             advice = self.advice_ready(state, selected) if self.show_advice else None
@@ -257,4 +293,12 @@ class ThreatOverlays:
             advice = () if advice is None or advice is PENDING else advice
         except UserError:
             return ()
-        return tuple(threat_legend(found, self.threat_mode == "damage", found_reach, advice))
+        return tuple(
+            threat_legend(
+                found,
+                self.threat_mode == "damage",
+                found_reach,
+                advice,
+                names=state.shown_names,
+            )
+        )

@@ -242,6 +242,15 @@ def _draw_sprites(
     return drawn
 
 
+def unit_pictures(
+    units: Sequence[Unit], colours: Sequence[Colour], scale: float
+) -> list[tuple[pygame.Surface, int]]:
+    """Each unit's base and heading marker drawn alone, in its side's colour, at `scale`
+    (as the table draws it), and the pixels from its picture's corner to its centre."""
+    by_side = {unit.side: colour for unit, colour in zip(units, colours, strict=True)}
+    return _draw_sprites(UnitShapes.of(tuple(units), by_side), list(range(len(units))), scale)
+
+
 def draw_units(
     surface: pygame.Surface,
     camera: Camera,
@@ -259,7 +268,7 @@ def draw_units(
     With `sprites`, bases are blitted from per-unit sprites (see UnitSprites)
     instead of being drawn afresh every frame (from the second frame at a scale on).
     The labels stay on the `table` (its bounds in inches) where they can, and clear of
-    `avoid` (screen pixels: the terrain's names) as of a base (see `layout_labels`).
+    `avoid` (screen pixels: the terrain's names; see `layout_labels`).
     """
     placed: list[pygame.Rect] = []
     if not shapes.units:
@@ -375,12 +384,23 @@ def _selected_outline(
 def _label_candidates(
     fonts: Fonts, name: str, unit_id: str, max_width: int
 ) -> tuple[tuple[str, int], ...]:
-    """The labels a unit may have, best first, with their widths: its whole name, its id
-    in words (a map's short name for it: "attacker-3" reads "Attacker 3"; cut to fit),
-    its name cut to fit. Worked out once per unit and width; a width past the wider of
-    the two whole texts gives what that width gives (nothing to cut)."""
-    short = id_words(unit_id)
-    return _candidates_within(fonts, name, short, min(max_width, _widest(fonts, name, short)))
+    """The labels a unit may have, best first, with their widths: its whole name, cut to
+    fit where it must (a number it ends in kept: "Cylon Ra… 1"), then its first word and
+    that number ("Wachter…"). Always the name the card and the log give, never its id (a
+    unit "zeppelin" named "Wachter Class Sky Fortress" read "Zeppelin" on the table); a
+    unit with no name reads its id in words ("Tribal 1")."""
+    name = name or id_words(unit_id)
+    stem, number = _split_number(name)
+    if number:
+        return _numbered_candidates(fonts, stem, " " + number, max_width)
+    return _numbered_candidates(fonts, name, "", max_width)
+
+
+def _split_number(name: str) -> tuple[str, str]:
+    """A name's words before a number it ends in, and that number ("Ship 142": "Ship",
+    "142"); the name and "" when it ends in none (or is one word)."""
+    stem, _, last = name.rpartition(" ")
+    return (stem, last) if stem and last.isdigit() else (name, "")
 
 
 @lru_cache(maxsize=8192)
@@ -394,7 +414,7 @@ def _wordings(
     if own and shown != own and shown.startswith(own + " "):
         found = _numbered_candidates(fonts, own, shown[len(own) :], max_width)
     else:
-        found = _label_candidates(fonts, shown, unit_id, max_width)
+        found = _label_candidates(fonts, shown if own else "", unit_id, max_width)
     return tuple((text, width + 1) for text, width in found)
 
 
@@ -409,7 +429,7 @@ def _numbered_candidates(
         texts = [whole]
     else:
         cut = fonts.fit(name, UNIT_LABEL_SIZE, max_width - fonts.width(number, UNIT_LABEL_SIZE))
-        texts = [cut + number if cut is not None else number.strip()]
+        texts = [cut + number] if cut is not None else []
     words = name.split()
     if len(words) > 1:
         short = f"{words[0]}…{number}"
@@ -423,26 +443,6 @@ def id_words(unit_id: str) -> str:
     first letter capital ("tribal-1": "Tribal 1")."""
     words = " ".join(unit_id.replace("_", " ").replace("-", " ").split()) or unit_id
     return words[:1].upper() + words[1:]
-
-
-@lru_cache(maxsize=8192)
-def _widest(fonts: Fonts, name: str, unit_id: str) -> int:
-    return max(
-        fonts.width(name, UNIT_LABEL_SIZE) if name else 0, fonts.width(unit_id, UNIT_LABEL_SIZE)
-    )
-
-
-@lru_cache(maxsize=8192)
-def _candidates_within(
-    fonts: Fonts, name: str, unit_id: str, max_width: int
-) -> tuple[tuple[str, int], ...]:
-    candidates = []
-    fitted = fonts.fit(name, UNIT_LABEL_SIZE, max_width) if name else None
-    if fitted is not None and fitted == name:
-        candidates.append(fitted)
-    short = fonts.fit(unit_id, UNIT_LABEL_SIZE, max_width)
-    candidates += [c for c in (short, fitted) if c and c not in candidates]
-    return tuple((label, fonts.width(label, UNIT_LABEL_SIZE)) for label in candidates)
 
 
 @dataclass(frozen=True, eq=False)
@@ -517,7 +517,7 @@ def layout_labels(
     (whatever its size), `skip` leaves that unit out. Positions (and `tokens`, by unit
     id) are for `camera` moved to the fractional part of its origin: `LabelLayout.draw`
     adds the whole pixels back. With the `table`'s bounds (inches), names stay on it
-    where they can; they cover no more of `avoid` (the terrain's names) than of a base."""
+    where they can; none covers `avoid` (the terrain's names)."""
     extent_array = shapes.extents * camera.scale
     extents = extent_array.tolist()
     units = shapes.units
@@ -556,7 +556,8 @@ def _layout(
 
     # names stay on the table: off it they would run into the edge's inch numbers
     within = pygame.Rect(local.screen_rect(table)) if table is not None else None
-    keep_off = [t for t in tokens.values() if t.width]
+    # no name over a token, nor over a terrain piece's name: text over text reads as neither
+    keep_off = [t for t in tokens.values() if t.width] + list(avoid)
     if len(chosen) > CROWDED:  # each under its base or nowhere, as quick as can be
         items = (
             (
@@ -587,7 +588,7 @@ def _layout(
         requests,
         LABEL_HEIGHT,
         keep_off=keep_off,
-        avoid=[*bases, *avoid],
+        avoid=bases,
         within=within,
     )
     return _pictures(fonts, placed)

@@ -30,6 +30,7 @@ from tactical.rules.base import RuleSystem
 from tactical.session.controller import Session
 from tactical.ui.chrome import TopBar, file_dialog, message_window, png_bytes
 from tactical.ui.files import builtin_note, dialog_start, free_name, same_file
+from tactical.ui.open_dialog import OpenDialog
 from tactical.ui.view import ViewState
 
 if TYPE_CHECKING:
@@ -65,7 +66,15 @@ class WindowFiles:
     _title: Callable[[], str]
 
     def ask_open(self) -> None:
-        self.ask_file("open", "Open a map", True)
+        """File → Open: a map or a saved game, the built-in scenarios listed first."""
+        if self._dialog is not None:
+            self._dialog[1].kill()
+        rect = pygame.Rect(0, 0, min(560, self.size[0] - 20), min(440, self.size[1] - 20))
+        rect.center = (self.size[0] // 2, self.size[1] // 2)
+        # the folder of the window's map, but not the built-in maps' folder: they are listed
+        start = dialog_start(self.path, existing=False)
+        title = "Open a map (.toml) or a saved game (.json)"
+        self._dialog = ("open", OpenDialog(rect, self.manager, title, start))
 
     def ask_file(self, purpose: str, title: str, existing: bool) -> None:
         """A file dialog; its answer comes back by `purpose`."""

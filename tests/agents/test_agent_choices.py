@@ -543,6 +543,8 @@ def test_a_why_names_the_target_once():
     name = players.unit_name(game.state, "galactica")
     titled = f"Cylon Raider 2: fire missiles at {name}"
     assert players.aimed(titled, game, "galactica") == titled
+    first = f"at {name}: Turbolasers, front, from Cylon Raider 2"  # the target leads
+    assert players.aimed(first, game, "galactica") == first
     assert players.aimed("Cylon Raider 2: lock missiles", game, "galactica") == (
         f"Cylon Raider 2: lock missiles at {name}"
     )

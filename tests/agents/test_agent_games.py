@@ -36,7 +36,7 @@ def replayed(record) -> Game:
     """The record's actions applied one by one to a new game: UserError if one is refused."""
     game = Game.new(record.game.initial, record.seed)
     for step in record.game.steps:
-        game = game.apply(step.action)
+        game = game.apply(step.action, forced=step.forced)  # as a save records it
     return game
 
 

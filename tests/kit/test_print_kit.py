@@ -286,3 +286,19 @@ def test_bands_named_by_a_bare_number_read_as_bands_on_the_ruler(tmp_path):
     text = kit_text(pdf)
     assert 'band 1 ends 12"' in text and 'band 2 ends 24"' in text
     assert ' 2 ends 24"' not in text.replace('band 2 ends 24"', "")
+
+
+@pytest.mark.parametrize("rules", registry.rule_ids())
+def test_the_kit_of_every_built_in_map_reads_as_words_not_ids_or_code(rules, tmp_path):
+    """The plain-words scan of the play screen, run over the printed kit's text: no unit or
+    terrain id where a name belongs, nothing that reads like code."""
+    from plain_words import code_like, ids_shown
+
+    out = tmp_path / "kit.pdf"
+    write_kit(kit_for_map(str(builtin_map(rules))), out, "a4")
+    text = kit_text(out)
+    state = load_map(builtin_map(rules))
+    ids = [u.id for u in state.units] + [p.id for p in state.terrain]
+    # "ruler" is a unit's id and a word of the print note ("Measure both bars with a ruler")
+    assert [i for i in ids_shown(text, ids) if i != "ruler"] == []
+    assert code_like(text) == []

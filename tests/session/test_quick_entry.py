@@ -8,6 +8,7 @@ from tactical.errors import UserError
 from tactical.io import builtin_map, load_map
 from tactical.io.catalogue import builtin_catalogue
 from tactical.io.map_save import save_map_as
+from tactical.rules import registry
 from tactical.session.adjust import TableDraft
 from tactical.session.game import Game
 from tactical.session.quick_entry import parse_quick_entry
@@ -143,3 +144,93 @@ def test_every_catalogue_builds_a_playable_table_from_nothing(rules):
         draft = draft.apply(parse_quick_entry(line, draft.state, catalogue).action)
     assert len(draft.state.sides) == 2
     play_turns(Game.new(draft.state, 5), 1)
+
+
+def test_a_unit_is_named_by_its_id_its_name_or_the_class_word_it_was_placed_with():
+    """`set ruler hull 3` on a table built from the palette (the id is ruler-1): the class
+    word, the name and the name the table shows all find it; so does a move by name."""
+    draft = build(["ruler 30 4 0", "tribal 38 4 0", "tribal 42 4 0"], empty())
+    catalogue = builtin_catalogue("dystopian-wars")
+    for line in (
+        "set ruler hull points 3",
+        "set ruler-1 hull points 3",
+        "set Ruler Class Battleship hull points 3",
+        "set ruler class battleship hull_points 3",
+    ):
+        entry = parse_quick_entry(line, draft.state, catalogue)
+        assert entry.action.actor == "ruler-1", line
+        assert draft.apply(entry.action).state.unit("ruler-1").stats["hull_points"] == 3
+    second = parse_quick_entry("set Tribal Class Cruiser 2 hull points 1", draft.state, catalogue)
+    assert second.action.actor == "tribal-2"
+    renamed = draft.apply(
+        parse_quick_entry("set ruler name HMS Ruler", draft.state, catalogue).action
+    )
+    moved = parse_quick_entry("HMS Ruler 12 6 90", renamed.state, catalogue)
+    assert moved.action.actor == "ruler-1" and moved.summary == "move HMS Ruler"
+    assert parse_quick_entry("delete hms ruler", renamed.state, catalogue).action.actor == (
+        "ruler-1"
+    )
+    # the class word followed by a place still places another of the class
+    again = parse_quick_entry("tribal 50 4 0", draft.state, catalogue)
+    assert again.action.params["op"] == "add"
+
+
+def test_a_name_two_units_answer_to_is_one_message_naming_both():
+    draft = build(["tribal 38 4 0", "tribal 42 4 0"], empty())
+    catalogue = builtin_catalogue("dystopian-wars")
+    for line in ("set tribal hull points 1", "delete tribal", "Tribal Class Cruiser 12 6"):
+        with pytest.raises(UserError) as caught:
+            parse_quick_entry(line, draft.state, catalogue)
+        message = caught.value.describe()
+        assert "could be Tribal Class Cruiser 1 or Tribal Class Cruiser 2" in message, line
+        assert "tribal-1" not in message and "\n" not in message
+
+
+def test_a_polygon_typed_corner_by_corner():
+    """`poly` takes corners in inches, then the kind and height words, as rect and circle."""
+    draft = empty()
+    catalogue = builtin_catalogue("dystopian-wars")
+    line = "poly 10 10 16 10 18 13 16 15 10 14 dense large"
+    made = draft.apply(parse_quick_entry(line, draft.state, catalogue).action)
+    piece = made.state.terrain[-1]
+    assert piece.polygon == ((10, 10), (16, 10), (18, 13), (16, 15), (10, 14))
+    assert (piece.kind, piece.height.value) == ("dense", "large")
+    plain = parse_quick_entry("poly 10 10 16 10 16 15", draft.state, catalogue)
+    kinds = registry.get("dystopian-wars").terrain_kinds
+    assert plain.action.params["terrain"]["kind"] == kinds[0]  # the first kind, as rect
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("poly 10 10 16 10 dense", "at least 3 corners"),
+        ("poly 10 10 16 10 16", "one number is alone"),
+        ("poly 10 10 16 16 16 10 10 16", "edges cross"),
+        ("poly 10 10 80 10 16 15", "reaches off the 72x48 table"),
+        ("poly 10 10 16 10 16 15 lava", "terrain kind 'lava' is not one of"),
+    ],
+)
+def test_a_bad_polygon_is_one_message(line, words):
+    draft = empty()
+    with pytest.raises(UserError) as caught:
+        parse_quick_entry(line, draft.state, builtin_catalogue("dystopian-wars"))
+    message = caught.value.describe()
+    assert words in message and "\n" not in message
+
+
+def empty():
+    return TableDraft.empty("dystopian-wars", 72, 48)
+
+
+def test_a_status_value_of_several_words_by_the_units_name():
+    """`set Deimos Base results B2 iL`: the unit by its name, the value by its label, the
+    value's words kept together."""
+    from tactical.session.game import Game
+
+    game = Game.new(load_map(builtin_map("battlefleet-mars")), 1)
+    catalogue = builtin_catalogue("battlefleet-mars")
+    line = "set Deimos Base results B2 iL"
+    entry = parse_quick_entry(line, game.state, catalogue, sides=game.sides)
+    assert entry.action.actor == "deimos-base"
+    assert dict(entry.action.params["values"]) == {"results": "B2 iL"}
+    assert entry.summary == "Deimos Base: Results scored B2 iL"

@@ -22,6 +22,7 @@ from tactical.ui.action_panel import ActionPanel, PanelCommand
 from tactical.ui.declaration import (
     action_from_values,
     format_value,
+    is_fixed,
     is_move_choice,
     parse_value,
     unique_labels,
@@ -244,7 +245,10 @@ def advanced_to(map_name: str, wanted, limit: int = 120) -> tuple[Session, Actio
 def applied(session: Session, action: Action):
     before = session.step_number
     step = session.apply(action)
-    assert session.step_number == before + 1
+    # the chosen step, then any the game took by itself (forced, with their reasons)
+    assert session.step_number >= before + 1
+    assert session.game.steps[before].action == step.action
+    assert all(s.forced for s in session.game.steps[before + 1 :])
     assert (step.action.kind, step.action.actor) == (action.kind, action.actor)
     for key, value in action.params.items():
         assert step.action.params[key] == value
@@ -340,7 +344,9 @@ def test_click_a_row_choose_a_target_and_roll(ui):
     commands = click_element(manager, panel, list_row(panel, 0))
     assert commands == [PanelCommand("picked")]
     assert panel.picked == attack
-    assert [row.field.name for row in panel._rows] == [f.name for f in attack.fields]
+    # the weapon is the row's own (its title says it): no form row for a fixed value
+    shown = [f.name for f in attack.fields if not is_fixed(f)]
+    assert [row.field.name for row in panel._rows] == shown == ["target"]
     assert click_element(manager, panel, list_row(panel, 0)) == []  # a second click keeps it
     assert panel.picked == attack and panel.choice_list.item_list[0]["selected"]
     assert panel.action() is None
@@ -609,7 +615,9 @@ def test_every_offered_choice_builds_a_form_that_matches_the_helpers(ui, map_nam
             seen.add(signature)
             panel.pick(choice)
             shown = [
-                f.name for f in choice.fields if f.kind not in ("table", "tables") or f.required
+                f.name
+                for f in choice.fields
+                if (f.kind not in ("table", "tables") or f.required) and not is_fixed(f)
             ]
             assert [row.field.name for row in panel._rows] == shown
             try:

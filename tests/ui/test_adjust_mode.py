@@ -172,10 +172,11 @@ def test_rectangle_and_circle_by_drag_then_reshape_by_corner(app):
         (corner[0] + 2, corner[1] + 1), abs=0.2
     )
     # Shift+click on an edge adds a corner, Ctrl+click on a corner removes it
+    # (a click inside the piece selects it: its edge at y 20 lies on the island's edge too)
     app.handle(
-        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=screen(app, 33, 20), button=1)
+        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=screen(app, 33, 21), button=1)
     )  # the press reads the modifiers from pygame: drive the mode directly for them
-    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=screen(app, 33, 20), button=1))
+    app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=screen(app, 33, 21), button=1))
     app.adjust.press((33, 20), None, pygame.KMOD_SHIFT)
     assert len(app.state.terrain_piece(piece.id).polygon) == 5
     app.adjust.press(app.state.terrain_piece(piece.id).polygon[1], None, pygame.KMOD_CTRL)
@@ -201,7 +202,8 @@ def test_bad_input_is_one_message_and_changes_nothing(app):
 def test_typed_pose_and_keys_turn_and_delete(app):
     key(app, pygame.K_F2)
     click(app, screen(app, app.state.unit("ruler").x, app.state.unit("ruler").y))
-    assert app.view.selected == "ruler" and "ruler" in app.adjust.panel.selected.text
+    assert app.view.selected == "ruler"
+    assert app.adjust.panel.selected.text == "Ruler Class Battleship, side A"  # no id
     for name, value in zip(("x", "y", "heading"), ("20", "6", "45"), strict=True):
         app.adjust.panel.pose[name].set_text(value)
     assert app.adjust.apply_pose()

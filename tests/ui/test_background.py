@@ -73,7 +73,7 @@ def test_the_advice_key_does_not_stall_frames_and_the_ghosts_appear():
     started = time.perf_counter()
     key(app, pygame.K_v)
     assert app.play.overlays.advice_ready(app.state, "ruler") is PENDING
-    assert "working out the best moves of ruler" in app.view.status
+    assert "working out the best moves of Ruler Class Battleship" in app.view.status
     frames = []
     while app.play.overlays.advice_ready(app.state, "ruler") is PENDING:
         before = time.perf_counter()

@@ -105,7 +105,7 @@ def test_blocked_line_lists_the_blocker_R002_40():
     view = card_view(state, "a", "b")
     assert not view.report.los and view.report.blocked_by == ("peak",)
     text = [line for _, line in card_lines(view)]
-    assert "blocked by Obstructing terrain (peak)" in text  # unnamed: its kind in words
+    assert "blocked by Obstructing terrain" in text  # unnamed: its kind in words, not its id
     assert "Line of sight (R002.40)" in text
     assert "Range (GEO002.7)" in text
 

@@ -356,8 +356,9 @@ def test_labels_never_cover_each_other_and_the_selected_units_comes_first():
     assert placed[0].centerx == pytest.approx(x, abs=1) and placed[0].top > y
     everything = draw_units(fresh(view), view, shapes, shared_fonts())
     big_enough = sum(1 for extent in shapes.extents * view.scale if extent >= LABEL_MIN_EXTENT)
-    # crowded: most names find room a little farther out, a few have none (over a base)
-    assert 0.8 * big_enough <= len(everything) < big_enough
+    # crowded: most names find room a little farther out, some have none (over a base):
+    # left out, not piled (their own names only: "Ship 142", never the shorter id "B142")
+    assert 0.7 * big_enough <= len(everything) < big_enough
 
 
 def test_the_heading_marker_runs_from_the_centre_to_the_front(state, camera):
@@ -579,18 +580,22 @@ def test_a_terrain_kind_of_several_words_reads_as_words_in_the_legend():
     assert "large city" in labels and "large-city" not in labels
 
 
-def test_a_crowded_label_falls_back_to_the_id_in_words_not_the_id():
-    """Where the whole name does not fit, a unit's label is its id as a short name a
-    player reads ("Attacker 3"), never the id itself ("attacker-3"), before its name cut."""
+def test_a_crowded_label_is_the_units_name_cut_never_its_id():
+    """Where the whole name does not fit, a unit's label is its name cut ("Wachter Class
+    Sk…", "Wachter…"), the name its card and the log give: a unit "zeppelin" named
+    "Wachter Class Sky Fortress" read "Zeppelin" on the table. A number the name ends in
+    is kept ("Cylon Ra… 1"); a unit with no name reads its id in words ("Tribal 1")."""
     assert id_words("attacker-3") == "Attacker 3"
     assert id_words("blucher_class_2") == "Blucher class 2"
-    assert id_words("wachter") == "Wachter"
     fonts = shared_fonts()
-    name = "Attacker Class Frigate"
-    room = fonts.width("Attacker 3", UNIT_LABEL_SIZE) + 4
-    assert room < fonts.width(name, UNIT_LABEL_SIZE)
-    labels = [label for label, _ in _label_candidates(fonts, name, "attacker-3", room)]
-    assert labels[0] == "Attacker 3"
-    assert "attacker-3" not in labels
-    whole = [label for label, _ in _label_candidates(fonts, name, "attacker-3", 1000)]
+    name = "Wachter Class Sky Fortress"
+    room = fonts.width("Wachter Class", UNIT_LABEL_SIZE)
+    labels = [label for label, _ in _label_candidates(fonts, name, "zeppelin", room)]
+    assert labels and all(label.startswith("Wachter") for label in labels), labels
+    assert labels[0].endswith("…") and "Wachter…" in labels
+    assert not any("eppelin" in label for label in labels)
+    numbered = [t for t, _ in _label_candidates(fonts, "Cylon Raider 12", "raider-12", room - 30)]
+    assert numbered and all(t.startswith("Cyl") and t.endswith("… 12") for t in numbered)
+    assert [t for t, _ in _label_candidates(fonts, "", "tribal-1", 200)] == ["Tribal 1"]
+    whole = [label for label, _ in _label_candidates(fonts, name, "zeppelin", 1000)]
     assert whole[0] == name

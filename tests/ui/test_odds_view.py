@@ -291,7 +291,7 @@ RESULT = _section("result", {"hit": Fraction(2, 5), "miss": Fraction(3, 5)}, spe
 def test_odds_lines_exact_text():
     report = _report(DAMAGE, RESULT, range=12.5, hit_on=4, arcs=("fore", "port"))
     assert odds_lines(report) == [
-        "range 12.5 · hit on 4 · arcs [fore; port]",
+        "range 12.5 · hit on 4 · arcs fore, port",
         "damage (R9.9):",
         "  1: 3/4 = 75.00%",
         "  2: 1/4 = 25.00%",

@@ -21,6 +21,7 @@ from tactical.model import FrozenMap
 from tactical.rules.base import Phase, Stage
 from tactical.session import autoplay
 from tactical.session.controller import Session
+from tactical.session.history import History
 from tactical.ui import palette
 from tactical.ui.play_panels import (
     CURRENT_PHASE_BACK,
@@ -47,14 +48,15 @@ _sessions: dict[tuple[str, int], Session] = {}
 
 
 def session_after(name: str, steps: int) -> Session:
-    """A session of a scenario after `steps` of the stand-in player (built once per test run)."""
+    """A session of a scenario after `steps` of the stand-in player (built once per test run),
+    each step its own: the steps the game would take by itself are the stand-in's here."""
     key = (name, steps)
     if key not in _sessions:
-        session = Session.new(load_map(f"maps/{name}.toml"), 1)
+        session = Session(History.start(load_map(f"maps/{name}.toml"), 1))
         for _ in range(steps):
             following = autoplay.next_game(session.game)
             assert following.last_step is not None
-            session.apply(following.last_step.action)
+            session.history = session.history.apply(following.last_step.action)
         _sessions[key] = session
     return _sessions[key]
 

@@ -20,9 +20,9 @@ from tactical.io.paths import builtin_map
 from tactical.rules import registry
 from tactical.session import autoplay
 from tactical.session.controller import Session
+from tactical.session.forced import forced_step
 from tactical.session.game import PASS
 from tactical.ui.app import App
-from tactical.ui.turns import only_pass_reason
 
 SEED = 7
 STEPS = 60
@@ -48,14 +48,14 @@ def phases_checked(app: App) -> set[str]:
         seen.add(game.phase_name)
         step = autoplay.next_game(game).last_step
         if step.is_pass:
-            app.play.next_go()
+            app.play.next_go(ask=False)
         else:
             app.play.do(step.action)
         settle(app, 1)
         # the side the tracker names to act really acts: the rules offer it something (a
-        # side they give nothing while another acts was passed by the screen)
+        # side they give nothing while another acts was passed by the game itself)
         after = app.play.session.game
-        assert only_pass_reason(after, app.play.unavailable()) is None, after.phase_name
+        assert forced_step(after) is None, after.phase_name
         assert app.play.tracker.side_label.text.startswith(f"{after.side_to_act} to act")
     return seen
 
@@ -79,24 +79,24 @@ def test_cortex_vessels_can_be_moved_on_the_table():
 
 def test_a_side_that_can_only_pass_is_passed_with_the_reason():
     """SW D6 Movement (R004.50): ships move one at a time, lowest Initiative first; the side
-    without the ship to move has only a pass, and the screen makes it."""
+    without the ship to move has only a pass, and the game makes it, marked with why."""
     app = app_for("sw-d6-capital")
     session = app.play.session
     for _ in range(200):
         game = session.game
         step = autoplay.next_game(game).last_step
         if step.is_pass:
-            app.play.next_go()
+            app.play.next_go(ask=False)
         else:
             app.play.do(step.action)
-        if app.play.auto_passed:
+        if any(s.is_pass and s.forced for s in session.game.steps):
             break
-    passes = [s for s in session.game.steps if s in app.play.auto_passed]
+    passes = [s for s in session.game.steps if s.is_pass and s.forced]
     assert passes, "no side was left with only a pass"
-    reason = app.play.auto_passed[passes[0]]
-    assert reason.startswith(f"{passes[0].side} passed: nothing else is open")
+    assert passes[0].forced.startswith("nothing else is open")
     last = passes[-1]
-    assert f"#{last.number} {app.play.auto_passed[last]}" in app.play.log.lines
+    assert f"#{last.number} {last.side} passed: {last.forced}" in app.play.log.lines
+    assert "taken by the game: nothing else is open" in session.log_text()
     game = session.game
     assert any(c.kind != PASS for c in game.choices())  # the side shown to act can act
     app.play.close()

@@ -16,8 +16,8 @@ from tactical.ui.chrome import CONTROLS
 from tactical.ui.threat_layer import REACH_EDGE
 
 
-@pytest.fixture(scope="module")
-def app():
+@pytest.fixture
+def app():  # a screen per test: each test's end stops its odds worker
     state = load_map(builtin_map("dystopian-wars.toml"))
     return App(state, (1280, 800), headless=True)
 
@@ -55,7 +55,7 @@ def test_reach_key_draws_the_region_and_names_it(app):
         )  # fmt: skip
 
     assert sum(near_edge(x, y) for x, y in points) >= len(points) // 2
-    assert f"reach of {unit.id}" in legend_labels(app)
+    assert f"reach of {app.state.shown_names[unit.id]}" in legend_labels(app)
     key(app, pygame.K_r)
     assert not app.play.overlays.show_reach and legend_labels(app) == []
 
@@ -73,10 +73,11 @@ def test_threat_key_cycles_weapons_damage_off(app):
     row, column = divmod(int(threat.count.argmax()), len(threat.grid.xs))
     pos = screen(app, float(threat.grid.xs[column]), float(threat.grid.ys[row]))
     assert before.get_at(pos) != after.get_at(pos)
-    assert any(label.startswith("threat to side") for label in legend_labels(app))
+    assert any(label.startswith(f"threat to {side}:") for label in legend_labels(app))
     key(app, pygame.K_t)
     assert app.play.overlays.threat_mode == "damage"
-    assert any(label.startswith(f"threat to {unit.id}") for label in legend_labels(app))
+    name = app.state.shown_names[unit.id]
+    assert any(label.startswith(f"threat to {name}") for label in legend_labels(app))
     key(app, pygame.K_t)
     assert app.play.overlays.threat_mode == "off"
 

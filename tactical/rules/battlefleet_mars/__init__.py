@@ -45,7 +45,12 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars import by_hand, combat, play, status
 from tactical.rules.battlefleet_mars import outcome as ending
-from tactical.rules.battlefleet_mars.tables import max_range, range_units, range_units_array
+from tactical.rules.battlefleet_mars.tables import (
+    RESULT_KEY,
+    max_range,
+    range_units,
+    range_units_array,
+)
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats, profile
 from tactical.rules.ending import UnitCondition
 from tactical.rules.status import Unavailable, UnitStatus
@@ -169,6 +174,7 @@ class BattlefleetMars(RuleSystem):
 
 RULE_SYSTEM = BattlefleetMars(
     end_reading=ending.SPEC_ID,
+    result_key=RESULT_KEY,  # T000.5: what B2, iL, D... do, for the help
     id=RULES_ID,
     title="Battlefleet Mars: Tactical Game Changes",
     seed="000",

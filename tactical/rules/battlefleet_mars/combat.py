@@ -28,7 +28,7 @@ whether the target is destroyed yet).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -56,6 +56,8 @@ from tactical.rules.battlefleet_mars.tables import (
     ciws_destroys,
     ciws_strength,
     ciws_threshold,
+    code_group,
+    code_meaning,
     damage_result,
     destroys,
     laser_damage_total,
@@ -613,6 +615,20 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
     return _salvo_report(rules_id, attack, target_card, options, outcomes)
 
 
+def result_key(sections: Sequence[OddsSection], against: UnitType) -> tuple[tuple[str, str], ...]:
+    """The key of the result codes the report's result sections can show, against this
+    target's type (T000.5, A000.11): the chart's legend, "iL" -> "destroyed" for a fighter."""
+    codes = [
+        str(outcome)
+        for section in sections
+        if section.label == "result"
+        for outcome, _ in section.distribution.pairs
+        if outcome != MISS
+    ]
+    groups = dict.fromkeys(code_group(code) for code in codes)
+    return tuple((group, code_meaning(group, against.value)) for group in groups)
+
+
 def _result_order(result: str) -> int:
     """miss first, then the codes in T000.5 order."""
     return -1 if result == MISS else RESULT_CODES.index(result)
@@ -654,6 +670,7 @@ def _laser_report(
             column=target_card.column,
         ),
         tuple(sections),
+        key=result_key(sections, target_card.kind),
     )
 
 
@@ -700,6 +717,7 @@ def _salvo_report(
             column=target_card.column,
         ),
         tuple(sections),
+        key=result_key(sections, target_card.kind),
     )
 
 

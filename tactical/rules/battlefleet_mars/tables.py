@@ -56,6 +56,51 @@ RESULT_CODES = (NO_EFFECT, "B1", "B2", "B3", "B4", "L1", "L2", "L3", "L4", "iL",
 FIGHTER_KILLERS = frozenset({"iL", "R", "D"})  # R000.10
 MISSILE_KILLERS = frozenset({"L1", "L2", "L3", "L4", "iL", "R", "D"})  # R000.11, A000.12
 
+# T000.5 in plain words, by target type: a fighter dies to iL, R and D (R000.10), a missile
+# to any L too (R000.11, A000.12); against a ship or base L1-L4 lower its laser strength
+# (A000.11), and every code counts damage points toward the game's end (A000.E1: a B or L
+# its number, iL 2, R 3; D cripples)
+GROUP_CODES = ("B1–B4", "L1–L4", "iL", "R", "D")
+SHIP_MEANING = {
+    NO_EFFECT: "no effect",
+    "B1–B4": "1–4 damage points",
+    "L1–L4": "laser strength down 1–4",
+    "iL": "2 damage points",
+    "R": "3 damage points",
+    "D": "crippled (counts as lost)",
+}
+
+
+def code_group(code: str) -> str:
+    """The key's entry a result code falls under ("B2" -> "B1–B4")."""
+    if code[:1] in ("B", "L") and code[1:].isdigit():
+        return f"{code[0]}1–{code[0]}4"
+    return code
+
+
+def code_meaning(code: str, against: str) -> str:
+    """What a result code (or its group, "L1–L4") does to a target of type `against`
+    ("fighter", "missile", else a ship or base), in plain words (T000.5)."""
+    group = code_group(code)
+    if against == "fighter":
+        return "destroyed" if group in FIGHTER_KILLERS else "no effect"
+    if against == "missile":
+        return "destroyed" if group in MISSILE_KILLERS or group == "L1–L4" else "no effect"
+    return SHIP_MEANING.get(group, "no effect")
+
+
+RESULT_KEY = (
+    *(
+        (
+            group,
+            f"ship or base: {code_meaning(group, 'ship')}; fighter: "
+            f"{code_meaning(group, 'fighter')}; missile: {code_meaning(group, 'missile')}",
+        )
+        for group in GROUP_CODES
+    ),
+    (NO_EFFECT, "no effect on anything"),
+)
+
 FIGHTERS_PER_LP = 3  # T000.6
 MISSILES_PER_LP = 6
 

@@ -304,8 +304,10 @@ def _launch_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionCh
                 ActionChoice(
                     "fire-missile",
                     unit.id,
-                    f"{unit_name(state, unit.id)}: fire {weapon_name} at "
-                    f"{unit_name(state, target)}",
+                    # the vessels of a group act together: the vessel, then the target
+                    # (its launches differ in it), in the words the list shows
+                    f"{unit_name(state, unit.id)}: at {unit_name(state, target)}, "
+                    f"fire {weapon_name}",
                     (_fixed_field("weapon", weapon_name), _fixed_field("target", target)),
                     "R003.39",
                 )
@@ -373,14 +375,15 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
 
 
 def missile_words(state: GameState, entry) -> str:
-    """A missile in flight as a player names it (R003.39): its launcher, its number and when
-    it strikes: "Cylon Basestar's missile 1 (strikes next turn)"."""
+    """A missile in flight as a player names it (R003.39): its number first (each missile's
+    own, so rows about missiles differ in their first words), its launcher and when it
+    strikes: "missile 1 from Cylon Basestar (strikes next turn)"."""
     owner = str(entry["owner"])
-    launcher = f"{unit_name(state, owner)}'s" if state.has_unit(owner) else "a lost ship's"
+    launcher = unit_name(state, owner) if state.has_unit(owner) else "a lost ship"
     number = str(entry["id"]).rsplit("-", 1)[-1]
     turns = int(entry["turns_left"])
     when = "strikes next turn" if turns <= 1 else f"strikes in {turns} turns"
-    return f"{launcher} missile {number} ({when})"
+    return f"missile {number} from {launcher} ({when})"
 
 
 def _collision_choices(

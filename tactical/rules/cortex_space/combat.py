@@ -253,7 +253,7 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
         sections = (
             OddsSection("lock", "R003.38", "result", outcomes.sorted(key=lambda r: order[r])),
         )
-        return OddsReport(rules_id, attack, FrozenMap(facts), sections)
+        return _report(rules_id, attack, facts, sections)
     if weapon.kind == POINT_DEFENSE:
         pools, _ = defense_pools(state, target, options)
         failed = outcomes.where(lambda s: s.failed)
@@ -268,7 +268,7 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
             OddsSection("failed", "R003.43", "failed", outcomes.map(lambda s: s.failed).sorted()),
             *_damage_sections(outcomes),
         )
-        return OddsReport(rules_id, attack, FrozenMap(facts), sections)
+        return _report(rules_id, attack, facts, sections)
     plan = plan_gun(state, attack)
     hit = outcomes.where(lambda s: s.hits > 0)
     facts |= {
@@ -291,7 +291,7 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
         ),
         *_damage_sections(outcomes),
     )
-    return OddsReport(rules_id, attack, FrozenMap(facts), sections)
+    return _report(rules_id, attack, facts, sections)
 
 
 def _damage_sections(outcomes) -> tuple[OddsSection, ...]:
@@ -310,3 +310,16 @@ def _damage_sections(outcomes) -> tuple[OddsSection, ...]:
             )
         )
     return tuple(sections)
+
+
+def _report(
+    rules_id: str, attack: Attack, facts: dict[str, Any], sections: tuple[OddsSection, ...]
+) -> OddsReport:
+    """The report, its modifiers as a player reads them: "wing of 2 +1 step (R003.32); action 2
+    this turn -1 step (R003.8)" (the data stays in the facts)."""
+    said = "; ".join(
+        f"{source} {steps:+d} step{'' if abs(steps) == 1 else 's'} ({spec_id})"
+        for source, steps, spec_id in facts.get("modifiers", ())
+    )
+    fact_words = FrozenMap(modifiers=said or "none") if "modifiers" in facts else FrozenMap()
+    return OddsReport(rules_id, attack, FrozenMap(facts), sections, fact_words)

@@ -65,6 +65,16 @@ _LP_MULTIPLE_DOC = (
     "has hit it"
 )
 SCALE_READINGS = ("target-multiplied", "damage-divided")
+# a vessel's and a wing member's track are counted alike (R003.58)
+LP_MULTIPLE_FIELD = Field(
+    "lp_multiple",
+    "int",
+    default=1,
+    low=1,
+    high=MAX_LP_MULTIPLE,
+    doc=_LP_MULTIPLE_DOC,
+    spec_id="R003.58",
+)
 
 WEAPON_FIELDS = (
     Field("name", "str", required=True),
@@ -89,15 +99,7 @@ MEMBER_FIELDS = (
     Field("life_points", "int", low=1, high=9999),
     Field("wound", "int", default=0, low=0, high=9999),
     Field("stun", "int", default=0, low=0, high=9999),
-    Field(
-        "lp_multiple",
-        "int",
-        default=1,
-        low=1,
-        high=MAX_LP_MULTIPLE,
-        doc=_LP_MULTIPLE_DOC,
-        spec_id="R003.58",
-    ),
+    LP_MULTIPLE_FIELD,
 )
 
 CREW_FIELDS = (
@@ -120,15 +122,7 @@ STATS_FIELDS = (
     Field("speed", "int", default=6, low=0, high=99, spec_id="R003.16"),
     Field("wound", "int", default=0, low=0, high=9999),
     Field("stun", "int", default=0, low=0, high=9999),
-    Field(
-        "lp_multiple",
-        "int",
-        default=1,
-        low=1,
-        high=MAX_LP_MULTIPLE,
-        doc=_LP_MULTIPLE_DOC,
-        spec_id="R003.58",
-    ),
+    LP_MULTIPLE_FIELD,
     Field("ftl", "bool", default=False, spec_id="R003.29"),
     Field("ftl_destroyed", "bool", default=False, spec_id="R003.29"),
     Field("sensors_damaged", "int", default=0, low=0, high=99, spec_id="R003.29"),

@@ -13,7 +13,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import close_quarters, command, flyers, tracking
-from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
+from tactical.rules.dystopian_wars.cards import card, squadron_units, squadron_words, squadrons
 from tactical.rules.dystopian_wars.dicework import two_d6
 from tactical.rules.dystopian_wars.measures import within_edges
 from tactical.rules.dystopian_wars.sequence import (
@@ -186,8 +186,9 @@ def morale_test(
 ) -> tuple[GameState, list[Event], bool]:
     """A Break (or Bravery) Test for a whole squadron: 2D6, passed on `morale_pass_max` or less."""
     limit = int(options_of(state)["morale_pass_max"])
+    who = squadron_words(state, key)  # the log reads the squadron by name, never its key
     roll, event = dice.chance(
-        lambda source: two_d6(source, key, what, rule), key=lambda r: r[0].total <= limit
+        lambda source: two_d6(source, who, what, rule), key=lambda r: r[0].total <= limit
     )
     passed = roll.total <= limit
     return (

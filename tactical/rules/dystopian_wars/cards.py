@@ -19,6 +19,7 @@ from tactical.rules.dystopian_wars import ARCS_BY_NAME
 from tactical.rules.dystopian_wars.movement import generators as _movement_generators
 from tactical.rules.dystopian_wars.movement import height_level
 from tactical.rules.dystopian_wars.tables import AUXILIARY, WEAPON_CLASS
+from tactical.rules.status import words
 
 # External default ratings by size class (base game, G.5): (Hull Points, DR, CR).
 DEFAULT_RATINGS: dict[SizeClass, tuple[int, int, int]] = {
@@ -263,3 +264,15 @@ def commanding_model(units: tuple[Unit, ...]) -> Unit:
             if unit.stats.get(flag):
                 return unit
     return units[0]
+
+
+def squadron_words(state: GameState, key: str) -> str:
+    """A squadron's key ("A:battle-line", "A:avenger-wing-1") as a player reads it: its name
+    as words, a Wing by its carrier's name ("battle line", "Avenger Class Carrier wing 1"),
+    never the side's letter or a unit's id."""
+    name = key.split(":", 1)[-1]
+    names = state.shown_names
+    carrier = max((i for i in names if name.startswith(f"{i}-")), key=len, default=None)
+    if carrier is not None:
+        return f"{names[carrier]} {words(name[len(carrier) + 1 :])}"
+    return words(name)

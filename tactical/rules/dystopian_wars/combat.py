@@ -172,7 +172,7 @@ def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirec
         rule = "R002.40" if card(unit).airborne != card(target).airborne else "GEO002.10"
         if weapon.auxiliary or found.blocking_models:
             rule = "R002.41"
-        blockers = ", ".join(found.blocked_by)
+        blockers = ", ".join(repr(piece) for piece in found.blocked_by)  # named by the session
         if found.blocking_models:  # by the names a player reads
             models = found.blocking_models
             named = ("the model " if len(models) == 1 else "the models ") + ", ".join(models)

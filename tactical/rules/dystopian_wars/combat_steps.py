@@ -41,6 +41,12 @@ def _named(state: GameState, record: Mapping[str, Any], role: str) -> str:
     return f"{record.get(f'{role}_name', unit_id)} (gone)"
 
 
+def segment_of(step: str) -> str:
+    """The R002.28 segment a combat step belongs to, as the rules number it ("3b" for the
+    Counterattack Ack Ack step "3b-ack-ack", "3c" for the Tiny Flyers' "3c-ii")."""
+    return step.split("-", 1)[0]
+
+
 def resolve_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionChoice, ...]:
     """R002.28: the declared attacks of the current combat step still to resolve."""
     step = current_step(act)
@@ -53,7 +59,7 @@ def resolve_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
                 "resolve-attack",
                 str(act["side"]),
                 f"{_named(state, record, 'attacker')}: {record['weapon']} at "
-                f"{_named(state, record, 'target')} ({step})",
+                f"{_named(state, record, 'target')} (segment {segment_of(step)})",
                 Field(
                     "attack",
                     "int",

@@ -13,7 +13,7 @@ from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
 from tactical.rules.dystopian_wars import command, maneuver, tracking, victory
 from tactical.rules.dystopian_wars.activation_end import close_activation, morale_test
-from tactical.rules.dystopian_wars.cards import squadron_units
+from tactical.rules.dystopian_wars.cards import squadron_units, squadron_words
 from tactical.rules.dystopian_wars.criticals import critical_name
 from tactical.rules.dystopian_wars.dicework import d6
 from tactical.rules.dystopian_wars.sequence import (
@@ -25,7 +25,6 @@ from tactical.rules.dystopian_wars.sequence import (
     turn_number,
     unit_of,
 )
-from tactical.rules.status import words
 
 # --------------------------------------------------------------------------- choices
 
@@ -58,7 +57,7 @@ def end_phase_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
             choice(
                 "bravery-test",
                 side,
-                f"Bravery Test: the {words(key.split(':', 1)[-1])}",  # not "B:frigates"
+                f"Bravery Test: the {squadron_words(state, key)}",  # not "B:frigates"
                 Field("squadron", "str", required=True, default=key, choices=(key,)),
                 spec="R002.27",
             )

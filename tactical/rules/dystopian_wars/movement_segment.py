@@ -99,7 +99,14 @@ def movement_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                         "boost",
                         unit.id,
                         f"{unit_name(state, unit.id)}: generator boost",
-                        Field("generator", "str", required=True, default=usable[0], choices=usable),
+                        Field(
+                            "generator",
+                            "str",
+                            required=True,
+                            default=usable[0],
+                            choices=usable,
+                            choice_titles=tuple(generators.GENERATOR_NAMES[g] for g in usable),
+                        ),
                         spec=generators.BOOST_RULES[usable[0]],
                     )
                 )

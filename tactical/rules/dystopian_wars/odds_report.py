@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tactical.dice import Distribution, enumerate_outcomes, fraction_text
 from tactical.model import FrozenMap, GameState
-from tactical.rules.base import Attack, OddsReport, OddsSection
+from tactical.rules.base import Attack, OddsReport, OddsSection, unit_name
 from tactical.rules.dystopian_wars.cards import Weapon, card
 from tactical.rules.dystopian_wars.chance import RESULTS, AttackSummary, Defence
 from tactical.rules.dystopian_wars.combat import declare, declared_params, reach, target_column
@@ -108,4 +108,15 @@ def report(
         spotter=attack.params["spotter"],
         counter=attack.params["counter"],
     )
-    return OddsReport(rules_id, attack, facts, tuple(sections))
+    return OddsReport(rules_id, attack, facts, tuple(sections), pool_words(state, attack))
+
+
+def pool_words(state: GameState, attack: Attack) -> FrozenMap:
+    """The dice pool as a player reads it: "Markgraf Class Battleship's Main turrets 8 dice;
+    Stralsund Class Cruiser 1's Main turrets 3 dice (linked fire, half)" (A002.17, R002.42)."""
+    shares = {"full": "", "half": " (linked fire, half)", "combined": " (combined fire)"}
+    parts = []
+    for unit_id, weapon, dice, share in attack.params["pool"]:
+        how = shares.get(str(share), f" ({share})")
+        parts.append(f"{unit_name(state, str(unit_id))}'s {weapon} {dice} dice{how}")
+    return FrozenMap(pool="; ".join(parts))

@@ -67,6 +67,7 @@ from tactical.rules.dystopian_wars import (
 )
 from tactical.rules.dystopian_wars.activation_end import boarding_choices, wing_end_choices
 from tactical.rules.dystopian_wars.attacks import counter_choices, declare_choices
+from tactical.rules.dystopian_wars.cards import squadron_words
 from tactical.rules.dystopian_wars.combat_steps import resolve_choices
 from tactical.rules.dystopian_wars.commodore import commodore_choices
 from tactical.rules.dystopian_wars.criticals import critical_name, is_critical
@@ -125,7 +126,14 @@ def _activation_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]
                 "activate",
                 side,
                 f"{side}: activate a squadron",
-                Field("squadron", "str", required=True, default=keys[0], choices=keys),
+                Field(
+                    "squadron",
+                    "str",
+                    required=True,
+                    default=keys[0],
+                    choices=keys,
+                    choice_titles=tuple(squadron_words(state, key) for key in keys),
+                ),
                 spec="R002.28",
             ),
         )

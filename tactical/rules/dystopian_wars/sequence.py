@@ -28,7 +28,7 @@ from tactical.rules.base import (
     TurnSequence,
 )
 from tactical.rules.dystopian_wars import RULE_SYSTEM, combat, fleet, flyers, generators, tracking
-from tactical.rules.dystopian_wars.cards import card, squadrons
+from tactical.rules.dystopian_wars.cards import card, squadron_words, squadrons
 from tactical.rules.dystopian_wars.tables import COMBAT_STEPS
 
 FIELD_ORDERS, INITIATIVE, ACTIVATION, END_PHASE = (
@@ -140,7 +140,8 @@ def stage(state: GameState) -> Stage | None:
         code = step.split("-")[0] if step is not None else None
     codes = [s.code for s in ACTIVATION_STEPS]
     current = codes.index(code) if code in codes else None
-    facts = {"side": act["side"], "squadron": act["squadron"]}
+    # what the tracker shows: the squadron by its name, not its key ("A:battle-line")
+    facts = {"side": act["side"], "squadron": squadron_words(state, str(act["squadron"]))}
     if act["stage"] == "counter" and act.get("defenders"):
         facts["counterattacking"] = tuple(act["defenders"])
     return Stage(ACTIVATION_STEPS, current, FrozenMap(facts))

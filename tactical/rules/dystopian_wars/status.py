@@ -19,7 +19,7 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.dystopian_wars import tracking
-from tactical.rules.dystopian_wars.cards import card, squadron_units, squadrons
+from tactical.rules.dystopian_wars.cards import card, squadron_units, squadron_words, squadrons
 from tactical.rules.dystopian_wars.criticals import (
     critical_effect,
     critical_lasts,
@@ -27,6 +27,7 @@ from tactical.rules.dystopian_wars.criticals import (
     critical_words,
     is_critical,
 )
+from tactical.rules.dystopian_wars.generators import GENERATOR_NAMES
 from tactical.rules.dystopian_wars.tables import HARD_POUNDING
 from tactical.rules.status import (
     StatusValue,
@@ -74,10 +75,10 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
                 help=_effects_help(passing),
             )
         )
-    squadron = profile.squadron.split(":", 1)[-1]
+    squadron = squadron_words(state, profile.squadron)
     broken = profile.squadron in tuple(tracking.get(state, "broken", ()))
     activated = profile.squadron in tuple(tracking.get(state, "activated", ()))
-    values.append(StatusValue("Squadron", words(squadron) + (" (broken)" if broken else "")))
+    values.append(StatusValue("Squadron", squadron + (" (broken)" if broken else "")))
     values.append(
         StatusValue("Activated this turn", "yes" if activated else "no", spec_id="R002.28")
     )
@@ -139,13 +140,13 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if event.kind == "initiative":
             return f"{event.get('winner')} wins the initiative for turn {event.get('turn')}"
         if event.kind == "activate":
-            squadron = str(event.get("squadron", "")).split(":", 1)[-1]
-            return f"{actor} activates {words(squadron)}"
+            return f"{actor} activates {squadron_words(before, str(event.get('squadron', '')))}"
         if event.kind == "field-order":
             return f"{actor}'s Field Order {event.get('order')}: {event.get('text')}"
         if event.kind == "boost":
             return (
-                f"{actor}'s {event.get('generator')} generator boost: "
+                f"{actor}'s {GENERATOR_NAMES.get(str(event.get('generator')), 'generator')} "
+                "boost: "
                 f'{event.get("inches")}" more, {event.get("movement")}" in all'
             )
         if event.kind == "move":
@@ -304,7 +305,7 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
     if not owes:
         return None
     if act is None:
-        left = ", ".join(_squadron_words(key) for key in sequence.activatable(state, side))
+        left = ", ".join(squadron_words(state, key) for key in sequence.activatable(state, side))
         reason = (
             f"{side} still has squadrons to activate ({left}): a fleet passes only when it "
             "has none left"
@@ -313,8 +314,8 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
         reason = f"the counterattacks against {act['side']}'s attack are declared or ended first"
     else:
         reason = (
-            f"the activation of the {_squadron_words(str(act['squadron']))} is under way: its "
-            "segments are played in order to the end"
+            f"the activation of the {squadron_words(state, str(act['squadron']))} is under way: "
+            "its segments are played in order to the end"
         )
     return Unavailable(side, "Pass", reason, "R002.28")
 
@@ -332,7 +333,7 @@ def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]
             f"{unit_name(state, u.id)}'s Damage Repair" for u in end_phase.repairable(state, each)
         ]
         tests = end_phase.bravery_due(state, each)
-        waiting += [f"the {_squadron_words(key)} Bravery Test" for key in tests]
+        waiting += [f"the {squadron_words(state, key)} Bravery Test" for key in tests]
         waiting += [f"{unit_name(state, u.id)}'s Drift" for u in end_phase.drifting(state, each)]
     if not waiting:
         return ()
@@ -344,10 +345,6 @@ def _end_of_turn_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]
             "R002.19",
         ),
     )
-
-
-def _squadron_words(key: str) -> str:
-    return words(key.split(":", 1)[-1])
 
 
 def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
@@ -362,7 +359,7 @@ def _squadrons_waiting(state: GameState, side: str) -> tuple[Unavailable, ...]:
     for key, units in squadrons(state, side).items():
         if all(tracking.adrift(state, u.id) for u in units):
             continue
-        title, name = f"{side}: activate {_squadron_words(key)}", _squadron_words(key)
+        title, name = f"{side}: activate {squadron_words(state, key)}", squadron_words(state, key)
         if key in done:
             found.append(
                 Unavailable(
@@ -405,7 +402,7 @@ def _activation_under_way(
         Unavailable(
             side,
             f"{side}: activate a squadron",
-            f"{act['side']} is activating its {_squadron_words(str(act['squadron']))}: a "
+            f"{act['side']} is activating its {squadron_words(state, str(act['squadron']))}: a "
             "squadron's activation ends before the next one begins",
             "R002.28",
         ),

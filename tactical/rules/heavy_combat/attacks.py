@@ -15,7 +15,7 @@ from typing import Any
 
 from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.model import FrozenMap, GameState
-from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution
+from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution, unit_name
 from tactical.rules.heavy_combat.combat import (
     FireContext,
     FireOutcome,
@@ -196,8 +196,17 @@ def result_odds(table: Table, actor: str, rules_id: str) -> OddsReport:
         )
         shields = outcomes.map(lambda s: s[0]).sorted()
         internals = outcomes.map(lambda s: s[1]).sorted()
-        sections.append(OddsSection(f"{key} shield damage", "R001.28", "points", shields))
-        sections.append(OddsSection(f"{key} internals", "R001.25", "boxes", internals))
+        name = unit_name(table.state, key)
+        sections.append(
+            OddsSection(
+                f"{key} shield damage", "R001.28", "points", shields, f"shield damage to {name}"
+            )
+        )
+        sections.append(
+            OddsSection(
+                f"{key} internals", "R001.25", "boxes", internals, f"internal boxes lost by {name}"
+            )
+        )
     return OddsReport(
         rules_id,
         Attack(actor, "result", actor),

@@ -193,11 +193,16 @@ def _candidates(table: Table, ship_id: str, phase: str) -> list[tuple[ActionChoi
     name = unit_name(table.state, ship_id)
     found: list[tuple[ActionChoice, Action]] = []
 
-    def offer(kind: str, title: str, spec_id: str, fields: tuple[Field, ...] = ()) -> None:
+    def offer(
+        kind: str, title: str, spec_id: str, fields: tuple[Field, ...] = (), verb: str = ""
+    ) -> None:
+        """A declaration titled by what sets it apart first: every row of a list is the
+        same ship's, so the ship comes last ("fore → aft: rotate IKS Kronos")."""
         defaults = {f.name: f.default for f in fields if f.default is not None}
+        whose = f"{verb} {name}" if verb else name
         found.append(
             (
-                ActionChoice(kind, ship_id, f"{name}: {title}", fields, spec_id),
+                ActionChoice(kind, ship_id, f"{title}: {whose}", fields, spec_id),
                 Action(kind, ship_id, FrozenMap(defaults)),
             )
         )
@@ -211,9 +216,9 @@ def _candidates(table: Table, ship_id: str, phase: str) -> list[tuple[ActionChoi
             if to == start:
                 continue
             for via in between(start, to) or (None,):
-                title = f"rotate {start} to {to}" + (f" via {via}" if via else "")
+                title = f"{start} → {to}" + (f" via {via}" if via else "")
                 fields = (_fixed("to", to),) + ((_fixed("via", via),) if via else ())
-                offer("rotate", title, "R001.11", fields)
+                offer("rotate", title, "R001.11", fields, verb="rotate")
         offer("close", "close one range band (1 point)", "R001.9")
         offer("retreat", "retreat one range band (1 point)", "R001.9")
         enemy_facing = table.view.facing(duel.opponent(ship_id))
@@ -315,7 +320,7 @@ def _candidates(table: Table, ship_id: str, phase: str) -> list[tuple[ActionChoi
                         doc="direction fired (R001.30)",
                     )
                 )
-            offer("fire", f"fire {weapon.name}", weapon.spec_id, tuple(fields))
+            offer("fire", weapon.name, weapon.spec_id, tuple(fields), verb="fire from")
         offer(
             "flash_detect",
             "flash-detect the cloaked enemy (10 points)",

@@ -330,8 +330,10 @@ def _fire_choices(state: GameState, unit: Unit) -> list[ActionChoice]:
                 ActionChoice(
                     "attack",
                     unit.id,
-                    f"{unit_name(state, unit.id)}: {weapon.name} ({weapon.arc}) at {target.name} — "
-                    f"{facts.band}, Difficulty {facts.difficulty}",
+                    # the target, then the weapon, before the ship: one ship acts at a time,
+                    # so its rows differ in those first
+                    f"at {unit_name(state, target.id)}: {weapon.name}, {weapon.arc}, from "
+                    f"{unit_name(state, unit.id)} — {facts.band}, Difficulty {facts.difficulty}",
                     tuple(fields),
                     "R004.26",
                 )

@@ -14,7 +14,7 @@ from typing import Any
 
 from tactical.dice import Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.model import FrozenMap, GameState
-from tactical.rules.base import Action, Attack, OddsReport, OddsSection
+from tactical.rules.base import Action, Attack, OddsReport, OddsSection, unit_name
 from tactical.rules.sw_d6_capital import (
     combat,
     command,
@@ -162,11 +162,16 @@ def _initiative_odds(state: GameState, action: Action, rules_id: str) -> OddsRep
     for unit in state.units:
         if ledger.condition(state, unit.id).blazing:
             explodes = enumerate_outcomes(lambda d, u=unit.id: blazing_roll(u, d) == 1).sorted()
-            sections.append(OddsSection(f"{unit.id} explodes", "T004.10", "explodes", explodes))
+            said = f"{unit_name(state, unit.id)} explodes"
+            key = f"{unit.id} explodes"
+            sections.append(OddsSection(key, "T004.10", "explodes", explodes, said))
     facts = {
-        "captains": [
-            {"ship": e.ship, "initiative": code_text(e.pips), "bonus": e.bonus} for e in entries
-        ],
+        # each captain as a player reads him: "Nowhere 5D", "Corvette 3D+1, bonus +1"
+        "captains": tuple(
+            f"{unit_name(state, e.ship)} {code_text(e.pips)}"
+            + (f", bonus {e.bonus:+d}" if e.bonus else "")
+            for e in entries
+        ),
         "masterstroke_probability": fraction_text(odds.where(lambda o: o[1])),
         "masterstroke_percent": percent(odds.where(lambda o: o[1])),
     }

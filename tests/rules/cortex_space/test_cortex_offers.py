@@ -213,7 +213,7 @@ def test_R003_38_two_locks_and_one_missile_offer_one_shot():
     # the title names the target as a player reads it, not by its id
     named = state.replace_unit(replace(state.unit("v1"), name="Viper (Apollo)"))
     shot = next(c for c in offered(named, "B", "fire-missile") if "v1" in str(c.fields))
-    assert shot.title.endswith(" at Viper (Apollo)")
+    assert shot.title.endswith(": at Viper (Apollo), fire missiles")
     state = act(state, "fire-missile", "raider", weapon="missiles", target="v1").state
     assert ("raider", "missiles", "v2") in tracker.get(state, tracker.LOCKS)
     assert offered(state, "B", "fire-missile") == []

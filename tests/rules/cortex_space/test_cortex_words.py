@@ -69,8 +69,9 @@ def test_R003_a_station_roll_names_the_post_and_the_steps_it_gives(first_words):
 
 
 def test_R003_41_a_missile_to_out_fly_is_named_by_its_launcher_and_when_it_strikes():
-    """R003.39 / R003.41: "Battlestar Galactica: out-fly Cylon Raider 2's missile 1 (strikes
-    next turn)", not the missile's id ("out-fly missile-1")."""
+    """R003.39 / R003.41: "Battlestar Galactica: out-fly missile 1 from Cylon Raider 2 (strikes
+    next turn)", not the missile's id ("out-fly missile-1"); its number first, so that the
+    rows of two missiles differ in their first words."""
     game = Game.new(load_map(builtin_map("cortex-space")), 0)
     player = GreedyPlayer(1)
     titles: list[str] = []
@@ -82,7 +83,7 @@ def test_R003_41_a_missile_to_out_fly_is_named_by_its_launcher_and_when_it_strik
     for title in titles:
         assert "missile-" not in title
         assert re.fullmatch(
-            r"[A-Za-z() ]+: (out-fly|distract) Cylon Raider \d's missile \d+ "
+            r"[A-Za-z() ]+: (out-fly|distract) missile \d+ from Cylon Raider \d "
             r"\(strikes (next turn|in \d turns)\)",
             title,
         ), title

@@ -179,7 +179,7 @@ def test_R002_28_segments_in_order():
     assert DW.stage(state, ACTIVATION) is None  # no squadron active yet
     state = _run(state, ("activate", "A", {"squadron": "sq"}, []))
     assert kinds(state) == ["command"]
-    assert segment(state) == ("1", "Command", {"side": "A", "squadron": "A:sq"})
+    assert segment(state) == ("1", "Command", {"side": "A", "squadron": "sq"})
     with refused("R002.28", "segment"):
         _run(state, ("end-movement", "A", {}, []))
     state = _run(state, ("command", "A", {}, []))
@@ -227,10 +227,10 @@ def test_R002_28_an_attack_to_resolve_names_its_models_even_when_gone():
         ("end-declarations", "A", {}, []),
     )
     titles = [c.title for c in DW.actions(state, ACTIVATION, "A") if c.kind == "resolve-attack"]
-    assert titles == ["Ruler: Guns at Blucher (3d)"]
+    assert titles == ["Ruler: Guns at Blucher (segment 3d)"]
     gone = state.without_unit("b1")
     titles = [c.title for c in DW.actions(gone, ACTIVATION, "A") if c.kind == "resolve-attack"]
-    assert titles == ["Ruler: Guns at Blucher (gone) (3d)"]
+    assert titles == ["Ruler: Guns at Blucher (gone) (segment 3d)"]
 
 
 def test_R002_28_counterattacks_and_step_order():
@@ -276,7 +276,7 @@ def test_R002_28_counterattacks_and_step_order():
     assert segment(state) == (
         "3b",
         "Counterattacks",
-        {"side": "A", "squadron": "A:zep", "counterattacking": ("B",)},
+        {"side": "A", "squadron": "zep", "counterattacking": ("B",)},
     )
     assert [c.kind for c in DW.actions(state, ACTIVATION, "A")] == []
     counter = DW.actions(state, ACTIVATION, "B")

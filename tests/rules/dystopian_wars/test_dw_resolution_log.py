@@ -628,7 +628,7 @@ def test_R002_43_GEO002_7_reach_refusals_say_where_the_target_is():
         "of it with line of sight (R002.43)"
     )
     assert refused_with(hidden, "a", "Guns", "t", {}) == (
-        "no line of sight from 'a' to 't': blocked by wall (GEO002.10)"
+        "no line of sight from 'a' to 't': blocked by 'wall' (GEO002.10)"  # named by the session
     )
     short = table(
         unit("a", 20, 10, weapons=[dict(GUNS, attack_dice="1-0-0-0")]), unit("t", 20, 30, "B")

@@ -123,21 +123,21 @@ def test_R001_38_the_option_off_plays_the_old_reading_the_default_the_new_one():
 def test_R001_38_a_stopped_weapon_is_not_offered_and_shows_greyed_with_its_reason():
     state = with_ship(powered(duel(distance=18.0)), "a", destroyed=WEAPONS_GONE)
     offered = {c.title for c in HC.actions(state, FIRE, "A")}
-    assert "a: fire phasers" not in offered and "a: fire photon-1" not in offered
-    assert "a: flash-detect the cloaked enemy (10 points)" not in offered  # not cloaked
+    assert "phasers: fire from a" not in offered and "photon-1: fire from a" not in offered
+    assert "flash-detect the cloaked enemy (10 points): a" not in offered  # not cloaked
     refused = {u.title: (u.reason, u.spec_id) for u in HC.unavailable(state, FIRE, "A")}
-    assert refused["a: fire phasers"] == (
+    assert refused["phasers: fire from a"] == (
         "a cannot fire phasers: every Phasers / Photons box is destroyed",
         "R001.38",
     )
-    assert refused["a: fire photon-2"] == (
+    assert refused["photon-2: fire from a"] == (
         "a cannot fire photon torpedoes: every Phasers / Photons box is destroyed",
         "R001.38",
     )
     before = with_ship(
         powered(duel(distance=18.0, system_failure="off")), "a", destroyed=WEAPONS_GONE
     )
-    assert "a: fire phasers" in {c.title for c in HC.actions(before, FIRE, "A")}
+    assert "phasers: fire from a" in {c.title for c in HC.actions(before, FIRE, "A")}
 
 
 def test_R001_38_the_refusal_names_the_ship_on_the_built_in_map():
@@ -149,7 +149,7 @@ def test_R001_38_the_refusal_names_the_ship_on_the_built_in_map():
         r.title: (r.reason, r.spec_id)
         for r in game.system.unavailable(game.state, game.position, "Federation")
     }
-    assert refused["USS Enterprise (Fed CA): fire phasers"] == (
+    assert refused["phasers: fire from USS Enterprise (Fed CA)"] == (
         "USS Enterprise (Fed CA) cannot fire phasers: every Phasers / Photons box is destroyed",
         "R001.38",
     )

@@ -47,7 +47,7 @@ def play(seed: int, turns: int = 2):
         wanted = WANTS[(side, position.turn)]
         choices = system.actions(state, position, side)
         # torpedoes and disruptors first, then the phasers take the power that is left
-        offered = sorted(choices, key=lambda c: c.kind == "fire" and c.title.endswith("phasers"))
+        offered = sorted(choices, key=lambda c: c.kind == "fire" and c.title.startswith("phasers:"))
         pick = next(
             (c for c in offered if c.kind in wanted and (c.kind, side, position.turn) not in done),
             None,

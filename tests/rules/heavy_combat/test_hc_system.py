@@ -235,10 +235,11 @@ def test_actions_offer_only_legal_declarations_with_their_fields():
     movement = {c.kind for c in HC.actions(state, TurnPosition(1, 1, 0, 0), "A")}
     assert movement == {"rotate", "close", "lateral"}  # no cloak, no retreat beyond 3
     fire = HC.actions(state, TurnPosition(1, 3, 0, 0), "A")
-    phasers = next(c for c in fire if c.title.endswith("phasers"))
+    phasers = next(c for c in fire if c.title.startswith("phasers:"))
     power = next(f for f in phasers.fields if f.name == "power")
     assert (power.default, power.low, power.high) == (2, 1, 2)
-    assert {c.title.split(": ")[1] for c in fire} == {"fire phasers", "fire photon-1"}
+    # what sets the rows apart first, the ship last (one ship's rows)
+    assert {c.title for c in fire} == {"phasers: fire from a", "photon-1: fire from a"}
     result = HC.actions(state, TurnPosition(1, 4, 0, 0), "A")
     assert [(c.kind, c.actor) for c in result] == [("resolve", "A")]
     assert HC.actions(state, TurnPosition(2, 0, 0, 0), "B")[0].kind == "resolve"  # pending

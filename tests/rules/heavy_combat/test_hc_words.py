@@ -18,7 +18,7 @@ def test_A001_18_a_retreat_past_range_3_is_refused_in_words():
         r.title: (r.reason, r.spec_id)
         for r in game.system.unavailable(game.state, game.position, "Federation")
     }
-    assert refused["USS Enterprise (Fed CA): retreat one range band (1 point)"] == (
+    assert refused["retreat one range band (1 point): USS Enterprise (Fed CA)"] == (
         "USS Enterprise (Fed CA) is at range 3: retreating beyond 3 is not allowed in this "
         "scenario (option allow disengage)",
         "A001.18",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -157,5 +158,8 @@ def test_initiative_action_odds_sum_to_one():
     assert winner.total == 1 and winner.probability("nowhere") > Fraction(1, 2)
     masterstroke = report.section("masterstroke").distribution
     assert masterstroke.probability(True) == Fraction(report.facts["masterstroke_probability"])
-    assert [c["ship"] for c in report.facts["captains"]] == ["nowhere", "isd"]
+    captains = report.facts["captains"]  # by name, Initiative and bonus: no field names
+    names = [state.shown_names[ship] for ship in ("nowhere", "isd")]
+    assert [c.split(",")[0].rsplit(" ", 1)[0] for c in captains] == names
+    assert all(re.fullmatch(r"[\w ()-]+ \d+D(\+\d)?(, bonus [+-]\d+)?", c) for c in captains)
     assert sequence.contest_entries(state)[0].pips == 15
