@@ -114,7 +114,7 @@ def actions(state: GameState, position: TurnPosition, side: str) -> tuple[Action
     if phase == INITIATIVE:
         return _force_point_choices(state, side)
     if phase == COMMAND:
-        return _command_choices(state, side, excluded)
+        return command_choices(state, side, excluded)
     if phase == DAMAGE_CONTROL:
         return _repair_choices(state, side)
     if phase == ACTION:
@@ -147,7 +147,7 @@ def _force_point_choices(state: GameState, side: str) -> tuple[ActionChoice, ...
     )
 
 
-def _command_choices(
+def command_choices(
     state: GameState, side: str, excluded: frozenset[str]
 ) -> tuple[ActionChoice, ...]:
     choices = []

@@ -11,6 +11,9 @@
 - `initiative_pass` (R004.10, R004.11, default false; before the fix true): no side passes
   while this turn's Initiative is still to be rolled; true lets the sides pass it, leaving
   the roll to the first captain who takes it in a later phase.
+- `command_pass` (R004.15, R004.17, default false; before the fix true): a side with a
+  Command roll or its orders still open to it does not pass the Command phase; true lets
+  it pass, its ships keeping no Command modifier and Steady orders.
 - `initiative_rounding` (A004.1, default "half-pips"): (Tactics + Sensors) / 2 rounded up
   in pips; "odd-dice" halves the dice and rounds up to whole dice.
 - `range_point_blank`, `range_short`, `range_medium`, `range_long` (T004.19 [external],
@@ -62,6 +65,17 @@ OPTION_FIELDS = (
         before=True,
         doc="a side may pass before the turn's Initiative is rolled, leaving the roll to a "
         "later phase; games recorded before this was fixed: true",
+    ),
+    Field(
+        "command_pass",
+        "bool",
+        default=False,
+        spec_id="R004.15",
+        title="Pass before Command rolls and orders",
+        before=True,
+        doc="a side may pass the Command phase with a Command roll or its orders still to "
+        "make (its ships then keep no Command modifier and Steady orders); games recorded "
+        "before this was fixed: true",
     ),
     Field(
         "initiative_rounding",

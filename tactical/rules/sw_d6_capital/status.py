@@ -109,17 +109,40 @@ def unit_status(state: GameState, unit: Unit) -> UnitStatus:
 def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavailable | None:
     """R004.10, R004.11: every captain rolls Initiative as the turn begins, so no side passes
     while this turn's roll is still to be made (unless the map keeps the reading before this
-    fix, `initiative_pass`, where a pass left the roll to a later phase). None otherwise."""
+    fix, `initiative_pass`, where a pass left the roll to a later phase). R004.15, R004.17:
+    in the Command phase every captain makes a Command roll and gives orders, so a side with
+    a Command roll or its orders still open to it does not pass (unless `command_pass`, the
+    reading before this fix). None otherwise."""
     try:
         state = sequence.ensure_setup(state)
-        may_pass = bool(ledger.settings(state)["initiative_pass"])
+        settings = ledger.settings(state)
     except UserError:
         return None
-    if may_pass or ledger.turn_of(state) >= position.turn:
+    if ledger.turn_of(state) < position.turn:
+        if settings["initiative_pass"]:
+            return None
+        return Unavailable(
+            side, "Pass", "every captain rolls Initiative at the start of each turn", "R004.11"
+        )
+    if settings["command_pass"]:
         return None
-    return Unavailable(
-        side, "Pass", "every captain rolls Initiative at the start of each turn", "R004.11"
+    try:
+        phase = sequence.TURN_SEQUENCE.phases[position.phase].name
+        if phase != COMMAND:
+            return None
+        prepared, _ = sequence.prepare(state, phase)
+        owed = choices.command_choices(prepared, side, choices.excluded_sides(prepared, position))
+    except UserError:
+        return None
+    if not owed:
+        return None
+    rolled = all(choice.kind != "command" for choice in owed)
+    why = (
+        "every captain gives orders for the turn"
+        if rolled
+        else "every captain makes a Command roll and gives orders for the turn"
     )
+    return Unavailable(side, "Pass", why, "R004.17" if rolled else "R004.15")
 
 
 def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Unavailable, ...]:

@@ -51,6 +51,7 @@ def test_A004_5_options_before_the_revision():
         "meet_or_beat": True,
         "meet_or_beat_scope": "every-roll",
         "initiative_pass": True,
+        "command_pass": True,
     }
     assert SYSTEM.options({})["meet_or_beat"] is False
     assert SYSTEM.options({})["meet_or_beat_scope"] == "to-hit"
@@ -59,6 +60,7 @@ def test_A004_5_options_before_the_revision():
     assert earlier_readings(OPTION_FIELDS, {"meet_or_beat": False}) == {
         **STRICT_EVERYWHERE,
         "initiative_pass": True,
+        "command_pass": True,
     }
     problem = SYSTEM.check_options({"meet_or_beat_scope": "gunnery"})[0]
     assert problem.spec_id == "A004.5" and "'to-hit', 'every-roll'" in problem.expected
@@ -226,8 +228,9 @@ def test_R004_11_no_side_passes_before_every_captain_rolls_initiative():
 
 def test_R004_10_each_turn_begins_with_the_initiative_roll():
     """Passing everything after the roll, turn 2's Initiative phase again offers only the
-    roll, and the Command phase never offers it."""
-    game = _game()
+    roll, and the Command phase never offers it (the Command phase's own rolls and orders
+    are left out here: `command_pass`)."""
+    game = _game(command_pass=True)
     game = game.apply(game.declare("initiative", game.side_to_act))
     seen = set()
     for _ in range(60):
@@ -254,6 +257,60 @@ def test_R004_11_games_recorded_before_the_fix_may_still_pass_the_roll():
     assert ledger.turn_of(rolled.state) == 1
     old = _game(**OLD)
     assert old.pass_refusal() is None and "pass" in _kinds(old)
+
+
+def _to_command_phase(**options) -> Game:
+    game = _game(**options)
+    game = game.apply(game.declare("initiative", game.side_to_act))
+    while game.phase_name != "Command":
+        game = _first_choice_or_pass(game)
+    return game
+
+
+def test_R004_15_R004_17_no_side_passes_command_before_its_rolls_and_orders():
+    """Every captain makes a Command roll and gives orders: while a side has either open to
+    it, its pass is refused with the rule; once its captains are done, it may pass."""
+    game = _to_command_phase()
+    side = game.side_to_act
+    assert "command" in _kinds(game)
+    refusal = game.pass_refusal()
+    assert (refusal.spec_id, refusal.reason) == (
+        "R004.15",
+        "every captain makes a Command roll and gives orders for the turn",
+    )
+    with pytest.raises(UserError) as error:
+        game.pass_go()
+    assert error.value.spec_id == "R004.15"
+    for _ in range(40):
+        if game.phase_name != "Command":
+            break
+        kinds = _kinds(game)
+        if kinds == ["pass"] or game.pass_refusal() is None:
+            assert not {"command", "orders"} & set(kinds)
+            game = game.pass_go()
+            continue
+        if "command" not in kinds:  # only orders left: the refusal names R004.17
+            assert game.pass_refusal().spec_id == "R004.17"
+            assert game.pass_refusal().reason == "every captain gives orders for the turn"
+        game = _first_choice_or_pass(game)
+    assert game.phase_name != "Command"
+    # every captain of the side rolled Command and gave orders before the phase ended
+    rolled = [
+        u.id for u in game.state.units if ledger.condition(game.state, u.id).command_rolled
+    ]
+    ordered = [
+        u.id for u in game.state.units if ledger.condition(game.state, u.id).order is not None
+    ]
+    assert rolled and ordered
+    assert [u for u in rolled if game.state.unit(u).side == side]
+
+
+def test_R004_15_games_recorded_before_the_fix_may_pass_the_command_phase():
+    game = _to_command_phase(command_pass=True)
+    assert "command" in _kinds(game) and game.pass_refusal() is None
+    passed = game.pass_go()
+    assert passed.step_number == game.step_number + 1
+    assert _to_command_phase(**OLD).pass_refusal() is None
 
 
 def _first_choice_or_pass(game: Game) -> Game:

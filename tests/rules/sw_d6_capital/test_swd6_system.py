@@ -58,6 +58,7 @@ def test_options_defaults_are_the_adopted_readings():
         "meet_or_beat": False,  # R004.5, A004.5 (revised): a to-hit tie misses
         "meet_or_beat_scope": "to-hit",
         "initiative_pass": False,  # R004.11: no pass before the Initiative roll
+        "command_pass": False,  # R004.15, R004.17: no pass before the Command rolls and orders
         "initiative_rounding": "half-pips",
         "range_point_blank": 5,
         "range_short": 10,
