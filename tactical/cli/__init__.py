@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
+from tactical.cli.plain_output import printable_streams
 from tactical.errors import UserError
 
 # module name under tactical.cli for each command, in help order
@@ -56,7 +57,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     # The command's own words only: a library's warning (shapely's RuntimeWarning on a
     # number near the float limit) would be a second line on stderr next to the message.
-    with warnings.catch_warnings():
+    # Nothing a command prints carries a control character: a name in a map is the user's
+    # text, and an escape sequence in it must not reach the terminal (`plain_output`).
+    with warnings.catch_warnings(), printable_streams():
         warnings.simplefilter("ignore")
         return _main(argv)
 

@@ -1,4 +1,4 @@
-"""`tactical lab run|replay|report`: the balance lab (issue 16, docs/balance-lab.md).
+"""`tactical lab run|replay|report`: the balance lab (docs/balance-lab.md).
 
 - `tactical lab run MAP [--games N] [--ai LEVEL[,LEVEL]] [--set KEY=VALUE ...]
   [--against KEY=VALUE ...] [--terrain map|random] [--seed S] [--workers K]
@@ -12,8 +12,10 @@
   losses by unit class and by unit (each named as on the play screen); `--html` writes
   the page and its PNG plots beside it.
 
-Everything is checked before anything is written; a user's mistake is one line and
-exit code 2. A run stopped with Ctrl+C keeps its games and exits with 130.
+Everything is checked before anything is written (a results file too: `lab.checks`); a
+user's mistake, or a damaged or changed results file, is one line and exit code 2. A
+run stopped with Ctrl+C or SIGTERM, even during its start-up, keeps its games and ends
+with one line and exit code 130.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import json
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,8 @@ from tactical.errors import UserError
 
 DEFAULT_DB = "results.sqlite"
 INTERRUPTED = 130
+WORKERS_PER_CORE = 2
+STOPPED = "stopped: every finished game is stored; run the same command again to resume"
 
 
 def add_parser(subparsers: Any) -> None:
@@ -153,16 +158,68 @@ def _add_report(commands: Any) -> None:
 # --------------------------------------------------------------------------- run
 
 
+class Stop(KeyboardInterrupt):
+    """Ctrl+C or SIGTERM during a run. A subclass, not KeyboardInterrupt itself: CPython
+    marks a KeyboardInterrupt that passes through an `exec` of a string (a dataclass being
+    made while a module loads) as unhandled, and ends the process by SIGINT at exit
+    however it was caught."""
+
+
 def run_lab(args: argparse.Namespace) -> int:
+    # SIGTERM (a scheduler's stop, `timeout`) stops the run as cleanly as Ctrl+C does, and
+    # either one, at any moment from here on (the start-up included), ends with one message
+    previous = _handle(_stop)
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = _stop_again(previous_hook)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print(STOPPED, file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        sys.unraisablehook = previous_hook
+        _handle(*previous)
+
+
+def _stop_again(previous: Any) -> Any:
+    """A hook for exceptions Python ignores: a Stop that lands in a callback (an import
+    lock's, a finaliser) is ignored there and printed; instead the signal is sent again,
+    to land in the run itself, and nothing is printed."""
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, Stop):
+            signum = unraisable.exc_value.args[0] if unraisable.exc_value.args else signal.SIGINT
+            again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+            again.daemon = True
+            again.start()
+            return
+        previous(unraisable)
+
+    return hook
+
+
+def _handle(on_int: Any, on_term: Any = None) -> tuple[Any, Any]:
+    """Set the SIGINT and SIGTERM handlers (in the main thread only); the previous ones."""
+    if threading.current_thread() is not threading.main_thread():
+        return (None, None)
+    if on_int is None:
+        return (None, None)
+    # a run started with SIGINT ignored (in a script's background) keeps ignoring it
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN and on_int is _stop
+    return (
+        signal.getsignal(signal.SIGINT) if ignored else signal.signal(signal.SIGINT, on_int),
+        signal.signal(signal.SIGTERM, on_term if on_term is not None else on_int),
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
     from tactical.lab import games
     from tactical.lab.pool import LocalPool
     from tactical.lab.runner import run_games
     from tactical.lab.specs import build_spec, parse_players
     from tactical.lab.store import Store
 
-    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise UserError(f"--workers {workers}: expected a whole number >= 1")
+    workers = _workers(args.workers)
     players = parse_players(args.ai, games.ai_levels())
     spec = build_spec(
         args.map, args.games, players, args.set, args.against, args.terrain, args.seed
@@ -180,13 +237,10 @@ def run_lab(args: argparse.Namespace) -> int:
         workers = cluster.cpus
     else:
         backend = LocalPool(workers, games.play_task)
-    # SIGTERM (a scheduler's stop, `timeout`) stops the run as cleanly as Ctrl+C does
-    previous = signal.signal(signal.SIGTERM, _stop)
     try:
         with Store.open(args.db) as store:
             outcome = run_games(spec, store, backend, workers, show_progress=not args.quiet)
     finally:
-        signal.signal(signal.SIGTERM, previous)
         if cluster is not None:
             cluster.close()
     where = (
@@ -200,16 +254,27 @@ def run_lab(args: argparse.Namespace) -> int:
         f"({outcome.played} played now on {where}{rate})"
     )
     if outcome.interrupted:
-        print(
-            "stopped: every finished game is stored; run the same command again to resume",
-            file=sys.stderr,
-        )
+        print(STOPPED, file=sys.stderr)
         return INTERRUPTED
     return 0
 
 
+def _workers(asked: int | None) -> int:
+    """`--workers`: one per core by default; at most two per core (more only wait)."""
+    cores = os.cpu_count() or 1
+    if asked is None:
+        return cores
+    most = cores * WORKERS_PER_CORE
+    if not 1 <= asked <= most:
+        raise UserError(
+            f"--workers {asked}: expected a whole number from 1 to {most} (twice this "
+            f"machine's {cores} {'core' if cores == 1 else 'cores'})"
+        )
+    return asked
+
+
 def _stop(signum: int, frame: Any) -> None:
-    raise KeyboardInterrupt
+    raise Stop(signum)
 
 
 # --------------------------------------------------------------------------- replay
@@ -233,20 +298,22 @@ def replay_lab(args: argparse.Namespace) -> int:
 
 
 def report_lab(args: argparse.Namespace) -> int:
-    from tactical.lab.files import refuse_existing, write_bytes_atomic
+    from tactical.lab.files import refuse_existing, write_files
     from tactical.lab.pages import html_report, text_report
     from tactical.lab.report import build_report
     from tactical.lab.store import Store
 
+    page = Path(args.html) if args.html else None
+    if page is not None:
+        refuse_existing([page], args.force)  # a name that cannot be a page, before reading
     with Store.read(args.db) as store:
         report = build_report(store)
     if not report["games"]:
         raise UserError(f"{args.db!r}: no games stored yet (tactical lab run MAP --db {args.db})")
     written: list[str] = []
-    if args.html:
-        from tactical.lab.plots import plot_path, write_plots
+    if page is not None:
+        from tactical.lab.plots import plot_files, plot_path
 
-        page = Path(args.html)
         stem = page.with_suffix("")
         plot_paths = [
             plot_path(stem, n, kind)
@@ -254,10 +321,11 @@ def report_lab(args: argparse.Namespace) -> int:
             for kind in ("win-rates", "damage")
         ]
         refuse_existing([page, *plot_paths], args.force)
-        paths = write_plots(report, stem)
-        names = [[p.name for p in paths[i : i + 2]] for i in range(0, len(paths), 2)]
-        write_bytes_atomic(page, html_report(report, names).encode("utf-8"))
-        written = [str(page), *(str(p) for p in paths)]
+        plots = plot_files(report, stem)
+        names = [[p.name for p, _ in plots[i : i + 2]] for i in range(0, len(plots), 2)]
+        page_bytes = html_report(report, names).encode("utf-8")
+        written = [str(p) for p in write_files([*plots, (page, page_bytes)])]
+        written = [written[-1], *written[:-1]]
     if args.json:
         print(json.dumps({**report, "written": written}, indent=1, ensure_ascii=False))
     else:

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from tactical.io.maps import load_map
     from tactical.threat.advice import move_advice
     from tactical.threat.damage import DamageCache
-    from tactical.threat.heatmap import threat_map
+    from tactical.threat.heatmap import check_table_size, threat_map
     from tactical.threat.reach import reach
 
     if args.png is not None:
@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.map).is_file():
         raise UserError(f"map file {args.map!r} not found")
     state = load_map(args.map)
+    check_table_size(state)  # before any work: the work grows with the square of the units
     cache = DamageCache()
     threat = threat_map(state, args.side, args.unit, cache=cache)
     found = advice = None

@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 from tactical.errors import UserError
 
-_CODE = re.compile(r"^\s*(\d+)\s*[dD]\s*(?:([+-])\s*(\d+))?\s*$")
+_CODE = re.compile(r"^\s*([0-9]+)\s*[dD]\s*(?:([+-])\s*([0-9]+))?\s*$")
+# R004.1: far beyond any ship's code (a Star Destroyer's heaviest is about 10D), well short
+# of what would make a roll, or its exact odds, take long
+MAX_CODE_DICE = 100
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -34,6 +37,11 @@ class DieCode:
                 spec_id="R004.1",
             )
         dice, sign, plus = match.groups()
+        if len(dice) > 4 or len(plus or "") > 4 or int(dice) + int(plus or 0) // 3 > MAX_CODE_DICE:
+            raise UserError(
+                f"die code {text.strip()[:20]!r} is too large: at most {MAX_CODE_DICE}D",
+                spec_id="R004.1",
+            )
         pips = int(plus or 0) * (-1 if sign == "-" else 1)
         return cls(3 * int(dice) + pips)
 

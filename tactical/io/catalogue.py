@@ -28,10 +28,10 @@ import os
 import re
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from tactical.errors import UserError
+from tactical.io.files import read_input
 from tactical.io.maps import MapError, _unit, read_rule_system, read_toml_document, unit_table
 from tactical.model import Board, FrozenMap, Unit, thaw
 from tactical.rules import registry
@@ -135,9 +135,13 @@ def load_catalogue(path: str | os.PathLike[str]) -> Catalogue:
     """Read a catalogue file (a player's own: `--catalogue FILE`)."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # a regular file of sensible size only: /dev/zero would be read until memory runs
+        # out, a FIFO would block for ever
+        text = read_input(path).decode("utf-8")
     except FileNotFoundError:
         raise MapError(source, None, None, "an existing catalogue file (no such file)") from None
+    except IsADirectoryError:
+        raise MapError(source, None, None, "a catalogue file, not a directory") from None
     except UnicodeDecodeError:
         raise MapError(source, None, None, "UTF-8 text") from None
     except OSError as error:

@@ -17,6 +17,7 @@ MIN_SIDE = 1.0  # inches
 MIN_AREA = 1.0  # inches: the side of a table area (R002.9's are 24")
 MAX_AREAS = 4096  # areas on one table (a 40'x40' table in 7.5" areas)
 MAX_COORDINATE = 10_000.0  # inches or degrees: any position, size or heading
+MAX_NAME = 80  # characters of a name, id, side or title: drawn on the table and in panels
 
 
 def nesting_problem(document: Any, limit: int = MAX_DEPTH) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from shapely.geometry import Polygon
 
-from tactical.io.maps import EDGE_TOLERANCE
+from tactical.io.maps import on_board
 from tactical.model import Board, Circle, GameState, Pose, Terrain, Unit
 
 SAVED_PLACES = 2  # inches (and degrees) to a hundredth
@@ -38,7 +38,7 @@ def _unit(unit: Unit, board: Board, places: int) -> Unit:
     if pose == unit.pose:
         return unit
     rounded = replace(unit, pose=pose)
-    return rounded if _on_table(rounded.footprint, board) else unit
+    return rounded if on_board(rounded.footprint, board) else unit
 
 
 def _piece(piece: Terrain, board: Board, places: int) -> Terrain:
@@ -56,14 +56,4 @@ def _piece(piece: Terrain, board: Board, places: int) -> Terrain:
         if not shape.is_valid or shape.area <= 0:
             return piece
         rounded = replace(piece, polygon=corners)
-    return rounded if _on_table(rounded.geometry, board) else piece
-
-
-def _on_table(shape: Polygon, board: Board) -> bool:
-    x0, y0, x1, y1 = shape.bounds
-    return (
-        x0 >= -EDGE_TOLERANCE
-        and y0 >= -EDGE_TOLERANCE
-        and x1 <= board.width + EDGE_TOLERANCE
-        and y1 <= board.height + EDGE_TOLERANCE
-    )
+    return rounded if on_board(rounded.geometry, board) else piece

@@ -32,6 +32,7 @@ from tactical.io.limits import (
     MAX_AREAS,
     MAX_COORDINATE,
     MAX_DEPTH,
+    MAX_NAME,
     MAX_SIDE,
     MIN_AREA,
     MIN_SIDE,
@@ -247,6 +248,11 @@ class _Reader:
         value = self.required(table, path, key)
         if not isinstance(value, str) or (not value.strip() and choices is None):
             self.fail([*path, key], "a non-empty string")
+        if len(value) > MAX_NAME:  # a name of 8,000 characters froze the play screen
+            self.fail(
+                [*path, key],
+                f"a text of at most {MAX_NAME} characters (this one has {len(value):,})",
+            )
         if choices is not None and value not in choices:
             self.fail([*path, key], "one of " + ", ".join(repr(c) for c in choices))
         return value
@@ -266,7 +272,7 @@ class _Reader:
         if (
             isinstance(value, bool)
             or not isinstance(value, int | float)
-            or not math.isfinite(value)
+            or not math.isfinite(_as_float(value))
         ):
             self.fail([*path, key], "a finite number (inches or degrees)")
         if positive and value <= 0:
@@ -277,6 +283,15 @@ class _Reader:
                 f"a number from {-limit:g} to {limit:g} (inches or degrees), not {value:g}",
             )
         return float(value)
+
+
+def _as_float(value: int | float) -> float:
+    """The number as a float; an int too large for one (400 digits) as infinity, so that it
+    is refused as a number out of range rather than raising OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf
 
 
 def _dotted(path: Sequence[str | int]) -> str:
@@ -477,7 +492,7 @@ def _terrain(
             ),
             name=name,
         )
-    if not _on_board(piece.geometry, board):
+    if not on_board(piece.geometry, board):
         reader.fail(path, f"a piece lying on the {_num(board.width)}x{_num(board.height)} table")
     return piece
 
@@ -539,7 +554,7 @@ def _unit(
     for problem in system.check_stats(stats):
         reader.fail([*path, "stats", *_key_parts(problem.key)], problem.expected, problem.spec_id)
     unit = Unit(unit_id, name, side, pose, base, movement, size, FrozenMap(stats))
-    if not _on_board(unit.footprint, board):
+    if not on_board(unit.footprint, board):
         x0, _, x1, _ = unit.footprint.bounds
         off_in_x = x0 < -EDGE_TOLERANCE or x1 > board.width + EDGE_TOLERANCE
         reader.fail(
@@ -603,7 +618,7 @@ def _base(reader: _Reader, value: Any, path: list) -> RectBase | CircleBase:
     return CircleBase(reader.number(value, path, "diameter", positive=True))
 
 
-def _on_board(geometry: Polygon, board: Board) -> bool:
+def on_board(geometry: Polygon, board: Board) -> bool:
     """Whether the table (with EDGE_TOLERANCE) covers `geometry`: an upright rectangle covers
     a shape exactly when it holds the shape's bounds (an empty shape is not on the board)."""
     if geometry.is_empty:

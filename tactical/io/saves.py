@@ -26,6 +26,13 @@ explicit on loading. A version 1 save recorded none: an option added since to re
 reading is absent from it and is read with the value that plays the earlier reading
 (`Field.before`, `rules.schema.earlier_readings`).
 
+`rule_state` is the bookkeeping of the table the game started from (a map carries none,
+so a game started on a map saves none): when a save has one, every key the rule system's
+setup keeps for the map must be in it with a value of the same kind (`_check_rule_state`).
+Each action's `params` are the ones its choice takes: a key no offered choice of its kind
+and actor has (no adjustment of its `op`) is refused by name, `actions[i].params.KEY`
+(`tactical.session.saving`).
+
 `rolls` are the results the step's dice gave when it was played; whoever
 replays the save (`tactical.session.saving`) checks them. Everything is
 plain data (no pickling, nothing evaluated). Writing is atomic (a temporary
@@ -36,6 +43,7 @@ file, the key and what was expected.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import weakref
@@ -72,6 +80,7 @@ SAVE_KEYS = (
 ACTION_KEYS = ("kind", "actor", "params", "rolls", "forced")
 SETTING_KEYS = {"take_forced_steps": True}  # each setting and its default
 
+_ACTION_TEXT: weakref.WeakKeyDictionary[SavedAction, str] = weakref.WeakKeyDictionary()
 _MAP_CACHE_SIZE = 8
 _MAP_TEXT: dict[int, tuple[weakref.ref[GameState], str]] = {}
 
@@ -143,9 +152,22 @@ def dumps_save(saved: SavedGame) -> str:
     document = save_document_head(saved)
     lines = [f"{json.dumps(key)}: {_dumps(value)}" for key, value in document.items()]
     lines.insert(4, f'"map": {_map_text(saved.initial)}')
-    listed = ",\n".join(f" {_dumps(_action_document(action))}" for action in saved.actions)
+    listed = ",\n".join(f" {_action_text(action)}" for action in saved.actions)
     lines.append(f'"actions": [\n{listed}\n]' if saved.actions else '"actions": []')
     return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _action_text(action: SavedAction) -> str:
+    """An action's line of JSON, made once while the action lives: an autosave writes every
+    action again after each step, and a long game has many."""
+    try:
+        return _ACTION_TEXT[action]
+    except (KeyError, TypeError):  # not made yet, or a parameter that cannot be hashed
+        pass
+    text = _dumps(_action_document(action))
+    with contextlib.suppress(TypeError):
+        _ACTION_TEXT[action] = text
+    return text
 
 
 def save_document_head(saved: SavedGame) -> dict[str, Any]:
@@ -351,8 +373,46 @@ def _map(document: Mapping[str, Any], source: str, rules: str) -> GameState:
     if not isinstance(rule_state, dict):
         raise SaveError(source, "rule_state", "an object of the rule system's values")
     if rule_state:
+        _check_rule_state(state, rule_state, source)
         state = state.with_rule_state(**freeze(rule_state))
     return state
+
+
+KINDS = (
+    (bool, "true or false"),
+    ((int, float), "a number"),
+    (str, "a text"),
+    ((list, tuple), "a list"),
+    (Mapping, "a table"),
+)
+
+
+def _kind(value: Any) -> str | None:
+    """The kind of a bookkeeping value as the rules keep it (None: no value, any kind)."""
+    for types, words in KINDS:
+        if isinstance(value, types):
+            return words
+    return None
+
+
+def _check_rule_state(state: GameState, rule_state: Mapping[str, Any], source: str) -> None:
+    """A save's `rule_state` is the bookkeeping of the table its game started from; it must
+    be the rules' own: every key the rule system's setup keeps for this map is there, with a
+    value of the kind setup gives it (a number, a text, a list, a table, true or false; a
+    key setup leaves empty takes any). The values themselves are the rules' to judge as the
+    actions replay (one they cannot play from is refused naming `rule_state`)."""
+    try:
+        fresh = registry.get(state.rules).setup(state).rule_state
+    except Exception:  # a map the rules refuse: starting the game says why
+        return
+    for key, value in fresh.items():
+        if key not in rule_state:
+            raise SaveError(
+                source, f"rule_state.{key}", "a value (the rules keep it in every game)"
+            )
+        wanted, found = _kind(value), _kind(rule_state[key])
+        if wanted is not None and found != wanted:
+            raise SaveError(source, f"rule_state.{key}", f"{wanted}, as the rules keep it")
 
 
 def _defaults(

@@ -1,43 +1,41 @@
-"""Writing the lab's output files: atomically, and never over a file without being asked."""
+"""Writing the lab's output files: checked first, never over a file without being asked,
+each written atomically (`tactical.io.files`: a symlink is written through, a replaced
+file keeps its permissions), and all of them or none."""
 
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from tactical.errors import UserError
+from tactical.io.files import check_outputs, write_bytes_atomic
 
 
 def refuse_existing(paths: Sequence[Path], force: bool) -> None:
-    """UserError naming the first of `paths` that exists, unless `force` (checked before
-    anything is written, so a refusal leaves every file as it was)."""
+    """UserError naming the first of `paths` that cannot be written or exists, unless
+    `force` (checked before anything is written, so a refusal leaves every file as it was)."""
+    check_outputs(*paths)
     if force:
         return
     for path in paths:
-        if path.exists():
+        if os.path.exists(path):
             raise UserError(f"{str(path)!r} exists; give --force to replace it")
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """Write `data` so that readers see the old file or the new one, never half of it."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UserError(f"{path}: cannot write: folder {folder} does not exist")
+def write_files(files: Sequence[tuple[Path, bytes]]) -> list[Path]:
+    """Write each (path, bytes), every path checked before the first is written; when one
+    fails, the files this call made are removed again: nothing is left behind."""
+    check_outputs(*(path for path, _ in files))
+    made: list[Path] = []
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise UserError(f"{path}: cannot write: {error.strerror}") from None
+        for path, data in files:
+            new = not os.path.exists(path)
+            target = write_bytes_atomic(path, data)
+            if new:
+                made.append(target)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        for target in made:
+            target.unlink(missing_ok=True)
         raise
+    return [path for path, _ in files]

@@ -6,7 +6,7 @@ variant's options, the random table of its pair (R002.9, seeded by the task's te
 seed, kept clear of the units), the AI levels of its seat, and its seed. So any stored
 game can be played again, step for step, into a normal save (`replay_stored`).
 
-Figures kept per side (issue 16): the outcome's score, the share of the side's starting
+Figures kept per side: the outcome's score, the share of the side's starting
 strength it lost and the enemy strength it took (the agents' material measure, from
 the rule system's `unit_condition`), the units it lost (destroyed or crippled), and
 the damage it had dealt by the end of each turn (the game's actions replayed with
@@ -192,11 +192,17 @@ class StoredGame:
 
 
 def stored_game(store: Store, game_id: int) -> StoredGame:
-    rows = store.query(
-        "SELECT g.*, r.map_text, r.map_source, r.rules, r.title, r.player_1, r.player_2, "
-        "r.terrain, r.seed AS run_seed, r.games FROM games g JOIN runs r ON r.id = g.run_id "
-        "WHERE g.id = ?",
-        (game_id,),
+    """The stored game `game_id` (UserError when there is none: SQLite's ids are whole
+    numbers from 1 to 2^63 - 1, and a larger one is simply not stored)."""
+    rows = (
+        []
+        if not 1 <= game_id < 2**63
+        else store.query(
+            "SELECT g.*, r.map_text, r.map_source, r.rules, r.title, r.player_1, r.player_2, "
+            "r.terrain, r.seed AS run_seed, r.games FROM games g JOIN runs r ON r.id = g.run_id "
+            "WHERE g.id = ?",
+            (game_id,),
+        )
     )
     if not rows:
         count = store.count()

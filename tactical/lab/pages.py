@@ -69,7 +69,7 @@ def text_report(report: Mapping[str, Any]) -> str:
         sides = scenario["sides"]
         lines += [
             "",
-            f"{scenario['title']} ({scenario['rules']}): {sides[0]} against {sides[1]}, "
+            f"{scenario['heading']} ({scenario['rules']}): {sides[0]} against {sides[1]}, "
             f"{players_text(scenario)}, {TERRAIN_WORDS.get(scenario['terrain'], '')}",
         ]
         for variant in scenario["variants"]:
@@ -157,7 +157,7 @@ def html_report(report: Mapping[str, Any], plots: Sequence[Sequence[str]]) -> st
 def _scenario_html(scenario: Mapping[str, Any], plots: Sequence[str]) -> list[str]:
     sides = scenario["sides"]
     parts = [
-        f"<h2>{escape(scenario['title'])} <small>({escape(scenario['rules'])})</small></h2>",
+        f"<h2>{escape(scenario['heading'])} <small>({escape(scenario['rules'])})</small></h2>",
         f"<p>{escape(sides[0])} against {escape(sides[1])}; {escape(players_text(scenario))}; "
         f"{escape(TERRAIN_WORDS.get(scenario['terrain'], ''))}.</p>",
         "<h3>Win rates</h3>",

@@ -41,6 +41,27 @@ def terrain_seed(run_seed: int, number: int) -> int:
     return derived_seed("terrain", run_seed, number // SEATS)
 
 
+def run_key(
+    map_text: str, options: Sequence[str], players: Sequence[str], terrain: str, seed: int
+) -> str:
+    """A run's key: the digest of its map's text, its variants' options (canonical JSON),
+    its players, terrain and seed. The store finds a run by it, and checks a stored run's
+    row against it."""
+    document = {
+        "map": map_text,
+        "variants": list(options),
+        "players": list(players),
+        "terrain": terrain,
+        "seed": seed,
+    }
+    return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
+
+
+def map_digest(map_text: str) -> str:
+    """What a scenario is known by: its map's content (two maps with one title differ)."""
+    return hashlib.sha256(map_text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """A run as the workers need it: the map (its TOML text), the variants, the players.
@@ -63,14 +84,8 @@ class RunSpec:
     @property
     def key(self) -> str:
         """What identifies the run in the results store: the same key resumes it."""
-        document = {
-            "map": self.map_text,
-            "variants": [v.options_json for v in self.variants],
-            "players": list(self.players),
-            "terrain": self.terrain,
-            "seed": self.seed,
-        }
-        return hashlib.sha256(json.dumps(document, sort_keys=True).encode()).hexdigest()
+        options = [v.options_json for v in self.variants]
+        return run_key(self.map_text, options, self.players, self.terrain, self.seed)
 
     def tasks(self) -> Iterator[GameTask]:
         """Every game of the run, game number by game number, variants interleaved."""

@@ -18,8 +18,6 @@ matplotlib.use("Agg")  # files only: never a window
 
 import matplotlib.pyplot as plt
 
-from tactical.lab.files import write_bytes_atomic
-
 WIDTH, HEIGHT, DPI = 8.0, 4.5, 110
 SIDE_COLOURS = ("#1f5fa8", "#c0392b")
 DRAW_COLOUR = "#7f7f7f"
@@ -60,7 +58,7 @@ def win_rate_figure(scenario: Mapping[str, Any]) -> Any:
     axes.set_ylim(0, 1)
     axes.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     axes.set_ylabel("games won (Wilson 95% interval)")
-    axes.set_title(f"{scenario['title']}: win rate per variant")
+    axes.set_title(f"{scenario['heading']}: win rate per variant")
     axes.legend(loc="upper right", fontsize=9)
     axes.grid(axis="y", alpha=0.3)
     figure.tight_layout()
@@ -87,7 +85,7 @@ def damage_figure(scenario: Mapping[str, Any]) -> Any:
     axes.set_ylabel("damage dealt by the end of the turn (mean)")
     axes.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     axes.set_ylim(bottom=0)
-    axes.set_title(f"{scenario['title']}: damage over turns")
+    axes.set_title(f"{scenario['heading']}: damage over turns")
     axes.legend(fontsize=9)
     axes.grid(alpha=0.3)
     figure.tight_layout()
@@ -103,16 +101,14 @@ def png_bytes(figure: Any) -> bytes:
     return buffer.getvalue()
 
 
-def write_plots(report: Mapping[str, Any], stem: Path) -> list[Path]:
-    """Both plots of every scenario as `<stem>-<n>-win-rates.png` and `-damage.png`
-    (written atomically); the paths written, in order."""
-    written = []
+def plot_files(report: Mapping[str, Any], stem: Path) -> list[tuple[Path, bytes]]:
+    """Both plots of every scenario as `<stem>-<n>-win-rates.png` and `-damage.png`: each
+    path with its PNG, in order (drawn in memory; `files.write_files` writes them)."""
+    drawn = []
     for number, scenario in enumerate(report["scenarios"], start=1):
         for kind, draw in (("win-rates", win_rate_figure), ("damage", damage_figure)):
-            path = plot_path(stem, number, kind)
-            write_bytes_atomic(path, png_bytes(draw(scenario)))
-            written.append(path)
-    return written
+            drawn.append((plot_path(stem, number, kind), png_bytes(draw(scenario))))
+    return drawn
 
 
 def plot_path(stem: Path, number: int, kind: str) -> Path:

@@ -7,18 +7,22 @@ the game it was playing: the pool sees the process end, starts another, and hand
 the unfinished games of its chunk out again. A game that kills its worker
 `MAX_DEATHS` times stops the run (a bug to look at, with the game named).
 
-Workers ignore SIGINT: Ctrl+C reaches the main process only, which stops the pool
-(`close`) and keeps every result it received.
+Workers ignore SIGINT, from their start (it is blocked while one is started, and a new
+interpreter inherits that; `_signals_held`): Ctrl+C reaches the main process only,
+which stops the pool (`close`) and keeps every result it received.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -44,7 +48,10 @@ def play_chunk(
 def _worker(connection: Connection, play: PlayFunction) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
-        message = connection.recv()
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return  # the main process is gone (stopped, killed): nothing more to play
         if message is None:
             return
         spec, chunk = message
@@ -56,6 +63,36 @@ def _worker(connection: Connection, play: PlayFunction) -> None:
                 return
             connection.send(("game", task, result))
         connection.send(("done", None, None))
+
+
+@contextlib.contextmanager
+def _signals_held(spawning: bool) -> Iterator[None]:
+    """While a worker starts: SIGINT blocked, so that the new interpreter inherits the
+    block and a Ctrl+C during its start-up (it reaches the whole process group) never
+    prints its traceback; and a Ctrl+C or SIGTERM for us held back until the worker is
+    started (raised in the middle, it cut the worker's start-up data short, and the
+    worker printed that). A signal another thread takes (numpy's) is held the same way."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    if spawning:
+        # started first, on its own: starting it unblocks SIGINT behind our back
+        resource_tracker.ensure_running()
+    held: list[int] = []
+    kinds = (signal.SIGINT, signal.SIGTERM)
+    previous = {
+        kind: signal.signal(kind, lambda signum, frame: held.append(signum)) for kind in kinds
+    }
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        for kind, handler in previous.items():
+            signal.signal(kind, handler if handler is not None else signal.SIG_DFL)
+        for signum in dict.fromkeys(held):
+            signal.raise_signal(signum)  # now, to the handler the run set
 
 
 @dataclass
@@ -91,10 +128,13 @@ class LocalPool:
         process = self.context.Process(
             target=_worker, args=(theirs, self.play), daemon=True, name="tactical-lab-worker"
         )
-        process.start()
-        theirs.close()
-        worker = _Worker(process, ours)
-        self._pool.append(worker)
+        # a signal held while it starts comes once the worker is in the pool (`close`
+        # then stops it, as it stops the others)
+        with _signals_held(self.context.get_start_method() != "fork"):
+            process.start()
+            theirs.close()
+            worker = _Worker(process, ours)
+            self._pool.append(worker)
         return worker
 
     def run(self, spec: RunSpec, chunks: Sequence[Sequence[GameTask]]) -> Iterator[GameResult]:

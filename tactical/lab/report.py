@@ -1,8 +1,9 @@
 """What a results file shows: per variant, who wins, how long games last, what dies.
 
-Games are grouped by scenario (the map's title and rule system, its two sides, the AI
-players and the terrain) and within it by variant (the options in force), across every
-run in the file: runs of the same variant with other seeds add up. Per variant:
+Games are grouped by scenario (the map's content, by its digest: two maps with one
+title are two scenarios; its rule system, its two sides, the AI players and the
+terrain) and within it by variant (the options in force), across every run in the
+file: runs of the same variant with other seeds add up. Per variant:
 
 - each side's win rate with its Wilson 95% interval, the draws, and the exact binomial
   test of the decisive games against an even split ("is this variant fair?");
@@ -32,6 +33,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.io.maps import loads_map
+from tactical.lab.plan import map_digest
 from tactical.lab.stats import binomial_test, proportion, two_proportion_test
 from tactical.lab.store import Store
 
@@ -60,7 +62,8 @@ class GameRow:
 
 def load_rows(store: Store) -> list[GameRow]:
     rows = store.query(
-        "SELECT g.*, r.title, r.rules, r.player_1, r.player_2, r.terrain, v.label, v.options "
+        "SELECT g.*, r.title, r.rules, r.player_1, r.player_2, r.terrain, r.map_text, "
+        "r.map_source, v.label, v.options "
         "FROM games g JOIN runs r ON r.id = g.run_id "
         "JOIN variants v ON v.run_id = g.run_id AND v.variant = g.variant ORDER BY g.id"
     )
@@ -71,6 +74,8 @@ def load_rows(store: Store) -> list[GameRow]:
             GameRow(
                 id=int(row["id"]),
                 scenario=(
+                    map_digest(row["map_text"]),
+                    row["map_source"],
                     row["title"],
                     row["rules"],
                     row["side_a"],
@@ -151,17 +156,22 @@ def build_report(store: Store) -> dict[str, Any]:
     )
     for row in rows:
         scenarios[row.scenario][row.variant_key].append(row)
-    return {
-        "db": str(store.path),
-        "games": len(rows),
-        "scenarios": [_scenario(key, variants, units) for key, variants in scenarios.items()],
-    }
+    found = [_scenario(key, variants, units) for key, variants in scenarios.items()]
+    titles = Counter(scenario["title"] for scenario in found)
+    for scenario in found:
+        # two maps of one title are told apart by their file and content
+        scenario["heading"] = (
+            scenario["title"]
+            if titles[scenario["title"]] == 1
+            else f"{scenario['title']} from {scenario['map']}, version {scenario['map_digest'][:8]}"
+        )
+    return {"db": str(store.path), "games": len(rows), "scenarios": found}
 
 
 def _scenario(
     key: tuple[str, ...], variants: dict[str, list[GameRow]], units: dict[int, list]
 ) -> dict[str, Any]:
-    title, rules, side_a, side_b, player_1, player_2, terrain = key
+    digest, source, title, rules, side_a, side_b, player_1, player_2, terrain = key
     sides = (side_a, side_b)
     summaries = [_variant(games, sides, units) for games in variants.values()]
     comparisons = []
@@ -189,6 +199,8 @@ def _scenario(
             )
     return {
         "title": title,
+        "map": source,
+        "map_digest": digest,
         "rules": rules,
         "sides": list(sides),
         "players": [player_1, player_2],

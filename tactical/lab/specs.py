@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tactical.errors import UserError
+from tactical.io.files import read_input
 from tactical.io.maps import loads_map
 from tactical.lab.plan import TERRAIN_KINDS, RunSpec
 from tactical.lab.variants import build_variants
@@ -22,13 +23,17 @@ MAX_GAMES = 10_000_000
 
 
 def read_map_text(path: str | os.PathLike[str]) -> str:
+    """The map's text: only a regular file of sensible size is read (`read_input`)."""
     source = Path(path)
     try:
-        return source.read_text(encoding="utf-8")
+        return read_input(source).decode("utf-8")
     except FileNotFoundError:
         raise UserError(f"{str(source)!r}: no such map file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise UserError(f"{str(source)!r}: cannot read the map ({error})") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise UserError(f"{str(source)!r}: cannot read the map ({reason})") from None
+    except UnicodeDecodeError as error:
+        raise UserError(f"{str(source)!r}: cannot read the map ({error.reason})") from None
 
 
 def parse_players(text: str, levels: Sequence[str]) -> tuple[str, str]:

@@ -97,13 +97,20 @@ def binomial_test(successes: int, trials: int, p: float = 0.5) -> float:
     _check_counts(successes, trials)
     if trials == 0:
         return 1.0
-    probabilities = [
-        math.comb(trials, k) * p**k * (1 - p) ** (trials - k) for k in range(trials + 1)
-    ]
-    seen = probabilities[successes]
+    if p in (0.0, 1.0):
+        return 1.0 if successes == (trials if p == 1.0 else 0) else 0.0
+    # log probabilities: math.comb(n, k) * p**k overflows a float past about 1,030 games
+    logs = [_log_binomial(k, trials, p) for k in range(trials + 1)]
+    seen = logs[successes]
     # "no more likely than the one seen", with a relative tolerance for float ties
-    total = sum(q for q in probabilities if q <= seen * (1 + 1e-7))
+    total = sum(math.exp(q) for q in logs if q <= seen + 1e-7)
     return min(1.0, total)
+
+
+def _log_binomial(k: int, n: int, p: float) -> float:
+    """log P(X = k) for X ~ Binomial(n, p), 0 < p < 1."""
+    log_comb = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    return log_comb + k * math.log(p) + (n - k) * math.log1p(-p)
 
 
 def mean(values: list[float]) -> float:

@@ -14,7 +14,12 @@ Tables:
 
 The file is marked as ours (`PRAGMA application_id`); any other file — not SQLite, or
 SQLite made by another program — is refused with a UserError and left untouched. A
-file another program holds locked is refused the same way. Only the lab's main
+file another program holds locked is refused the same way. A file the lab is given is
+input, not a trusted store: before a report, a replay or a run reads or writes one,
+`checks` checks its integrity, its schema and every stored value, and every
+query runs under a time limit (`QUERY_SECONDS` without a row, a progress handler). A
+new file is created in one transaction; a file the lab began and never finished (a
+full disk, a killed process) is recognised and made again. Only the lab's main
 process writes; a run holds an advisory lock on the file (`flock`) so that two runs
 never write into it at once, and commits each batch of results as it arrives: a run
 stopped at any moment keeps every game it finished.
@@ -25,21 +30,32 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
-from contextlib import closing, suppress
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from tactical.errors import UserError
+from tactical.io.files import is_file, output_path
+from tactical.lab import checks
 from tactical.lab.plan import GameResult, RunSpec
 
 APPLICATION_ID = 0x54434C42  # "TCLB": a tactical lab results file
 SCHEMA_VERSION = 1
 BUSY_SECONDS = 2.0
+# the longest a query may go without a row (a crafted or damaged file must not hang the
+# lab); the integrity check is given this and a second per INTEGRITY_BYTES of the file
+QUERY_SECONDS = 5.0
+INTEGRITY_BYTES = 50 * 2**20
+MAX_VALUE_BYTES = 2**27  # the longest value SQLite hands the lab (a map is at most 32 MB)
+PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
+FRESH, HALF_MADE, OURS = "fresh", "half-made", "ours"
 
 SCHEMA = """
 CREATE TABLE runs (
@@ -122,6 +138,8 @@ class Store:
         self.path = path
         self.connection = connection
         self._lock = lock
+        self._deadline = math.inf
+        connection.set_progress_handler(self._too_long, PROGRESS_STEPS)
 
     # ----------------------------------------------------------------- opening
 
@@ -129,63 +147,154 @@ class Store:
     def check_writable(cls, path: str | os.PathLike[str]) -> None:
         """UserError unless `path` can become or is our results file: checked without
         writing anything (run before a run starts, so bad input leaves no trace)."""
-        target = Path(path)
-        if target.exists():
-            with closing(cls._connect(target, read_only=True)) as connection:
-                _check_ours(target, connection)
-            _probe_unlocked(target)
-        elif not target.parent.is_dir():
-            raise UserError(f"{str(target)!r}: the folder {str(target.parent)!r} does not exist")
+        target = output_path(path)
+        if is_file(target) and target.stat().st_size > 0:
+            with cls(Path(path), cls._connect(target, read_only=True)) as store:
+                if store._state() == OURS:
+                    store._check_contents()
+            _probe_unlocked(Path(path), target)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Store:
         """Open (creating it if need be) a results file for a run to write into."""
-        target = Path(path)
-        cls.check_writable(target)
-        lock = _take_run_lock(target)
+        given = Path(path)
+        target = output_path(given)
+        existed = is_file(target)
+        lock = _take_run_lock(given, target)
+        store = None
         try:
-            connection = cls._connect(target, read_only=False)
-            fresh = _check_ours(target, connection)
-            if fresh:
-                with connection:
-                    connection.executescript(SCHEMA)
-                    connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            store = cls(given, cls._connect(target, read_only=False), lock)
+            state = store._state()
+            if state == OURS:
+                store._check_contents()  # again, now that no other run can change it
+            else:
+                store._create(state)
             # WAL while a run writes, so a report can read at the same time
-            connection.execute("PRAGMA journal_mode = WAL")
-        except BaseException:
-            lock.close()
+            store._arm()
+            store.connection.execute("PRAGMA journal_mode = WAL")
+        except BaseException as error:
+            if store is not None:
+                store.close(finished=False)
+            else:
+                lock.close()
+            if not existed:
+                target.unlink(missing_ok=True)  # nothing of ours in it: leave nothing behind
+            if isinstance(error, sqlite3.Error):
+                what = "write" if existed else "create"
+                raise UserError(
+                    f"{str(given)!r}: cannot {what} the results file ({error}); nothing was stored"
+                ) from None
             raise
-        return cls(target, connection, lock)
+        return store
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Store:
-        """Open an existing results file to read (a report, a replay)."""
+        """Open an existing results file to read (a report, a replay), checked first."""
         target = Path(path)
-        if not target.is_file():
+        if not is_file(target):
+            if os.path.exists(target):
+                raise UserError(
+                    f"{str(target)!r}: not a results file (a folder, a device or a pipe)"
+                )
             raise UserError(f"{str(target)!r}: no such results file")
-        connection = cls._connect(target, read_only=True)
-        _check_ours(target, connection)
-        if _is_empty(connection):
-            raise UserError(f"{str(target)!r}: an empty file, not a lab results file")
-        return cls(target, connection)
+        store = cls(target, cls._connect(target, read_only=True))
+        try:
+            state = store._state()
+            if state == FRESH:
+                raise UserError(f"{str(target)!r}: an empty file, not a lab results file")
+            if state == HALF_MADE:
+                raise UserError(
+                    f"{str(target)!r}: a results file the lab began and never finished: no "
+                    "games stored"
+                )
+            store._check_contents()
+        except BaseException:
+            store.connection.close()
+            raise
+        return store
 
     @staticmethod
     def _connect(path: Path, read_only: bool) -> sqlite3.Connection:
-        uri = f"{path.resolve().as_uri()}?mode={'ro' if read_only else 'rwc'}"
         try:
+            uri = f"{path.resolve().as_uri()}?mode={'ro' if read_only else 'rwc'}"
             connection = sqlite3.connect(uri, uri=True, timeout=BUSY_SECONDS)
-        except sqlite3.Error as error:
+            connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+            # nothing in the file's schema may call a function with side effects
+            connection.execute("PRAGMA trusted_schema = OFF")
+        except (sqlite3.Error, OSError, ValueError) as error:
             raise UserError(f"{str(path)!r}: cannot open the results file ({error})") from None
         connection.row_factory = sqlite3.Row
+        # text that is not UTF-8 is read (escaped) and then refused by the checks,
+        # naming its row, instead of failing inside a query
+        connection.text_factory = lambda data: data.decode("utf-8", "surrogateescape")
         return connection
 
-    def close(self) -> None:
-        if self._lock is not None:
+    def _state(self) -> str:
+        """FRESH (empty), HALF_MADE (a creation never finished) or OURS; UserError for a
+        file of another program or of a newer version (see `_check_header`)."""
+        try:
+            self._arm()
+            application_id = self.connection.execute("PRAGMA application_id").fetchone()[0]
+            version = self.connection.execute("PRAGMA user_version").fetchone()[0]
+            rows = checks.schema_rows(self.connection)
+            if application_id in (0, APPLICATION_ID) and version != SCHEMA_VERSION:
+                half = checks.half_made(rows, SCHEMA) and all(
+                    self.connection.execute(f"SELECT NOT EXISTS (SELECT 1 FROM {name})").fetchone()[
+                        0
+                    ]
+                    for kind, name, _, _ in rows
+                    if kind == "table"
+                )
+            else:
+                half = False
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            raise self._read_error(error) from None
+        return _check_header(self.path, application_id, version, rows, half)
+
+    def _check_contents(self) -> None:
+        """`checks`: the file's integrity, its schema and every stored value."""
+        try:
+            size = self.path.stat().st_size
+        except OSError:
+            size = 0
+        try:
+            self._arm(QUERY_SECONDS + size / INTEGRITY_BYTES)
+            checks.check_integrity(self.path, self.connection)
+            self._arm()
+            checks.check_schema(self.path, checks.schema_rows(self.connection), SCHEMA)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
+            raise self._read_error(error) from None
+        checks.check_values(self.path, self._rows)
+
+    def _create(self, state: str) -> None:
+        """The lab's tables and marks, in one transaction: a full disk or a kill leaves
+        the file as it was (empty, or half-made by an older version: made again)."""
+        connection = self.connection
+        self._arm()
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            if state == HALF_MADE:
+                for row in checks.schema_rows(connection):
+                    if row[0] == "table":
+                        connection.execute(f"DROP TABLE {row[1]}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    connection.execute(statement)
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.commit()
+        except BaseException:
+            with suppress(sqlite3.Error):
+                connection.rollback()
+            raise
+
+    def close(self, finished: bool = True) -> None:
+        if self._lock is not None and finished:
             # back to a rollback journal once the run is over: a read-only reader of a WAL
             # file leaves its -wal and -shm files beside it (if a reader has it open now, it
             # stays in WAL mode, which is harmless)
             with suppress(sqlite3.Error):
+                self._arm()
                 self.connection.execute("PRAGMA journal_mode = DELETE")
         self.connection.close()
         if self._lock is not None:
@@ -197,6 +306,52 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    # ----------------------------------------------------------------- time limit
+
+    def _arm(self, seconds: float | None = None) -> None:
+        """Start the clock of the next query (the progress handler stops it past it)."""
+        self._deadline = time.monotonic() + (QUERY_SECONDS if seconds is None else seconds)
+
+    def _too_long(self) -> int:
+        return int(time.monotonic() > self._deadline)
+
+    def _read_error(self, error: sqlite3.Error | UnicodeDecodeError) -> UserError:
+        if isinstance(error, UnicodeDecodeError):
+            # SQLite's own message quotes the damaged bytes, which are not UTF-8
+            return checks.refused(
+                self.path, "the file is damaged", "SQLite finds text that is not UTF-8"
+            )
+        text = str(error)
+        if "interrupted" in text:
+            return UserError(
+                f"{str(self.path)!r}: a query on the results file ran past "
+                f"{QUERY_SECONDS:g} s; the file is refused (it is left untouched)"
+            )
+        if "locked" in text or "busy" in text:
+            return _locked(self.path)
+        if isinstance(error, sqlite3.DataError) or "malformed" in text or "corrupt" in text:
+            return checks.refused(self.path, "the file is damaged", f"SQLite finds {text!r}")
+        if isinstance(error, sqlite3.OperationalError):
+            return UserError(f"{str(self.path)!r}: cannot read the results ({text})")
+        return UserError(
+            f"{str(self.path)!r}: not a lab results file (not an SQLite database: {text}); "
+            "give a new file name with --db"
+        )
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[sqlite3.Row]:
+        """The rows of a query, each fetched under the time limit."""
+        try:
+            self._arm()
+            cursor = self.connection.execute(sql, params)
+            while True:
+                self._arm()
+                row = cursor.fetchone()
+                if row is None:
+                    return
+                yield row
+        except (sqlite3.Error, UnicodeDecodeError) as error:
+            raise self._read_error(error) from None
 
     # ----------------------------------------------------------------- writing
 
@@ -248,34 +403,26 @@ class Store:
     @contextlib.contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
         try:
+            self._arm()
             with self.connection:
                 yield self.connection
-        except sqlite3.OperationalError as error:
+        except (sqlite3.Error, UnicodeDecodeError) as error:
             raise UserError(f"{str(self.path)!r}: cannot write the results ({error})") from None
 
     # ----------------------------------------------------------------- reading
 
     def done(self, run_id: int) -> set[tuple[int, int]]:
         """(variant, number) of every game of the run already stored."""
-        rows = self.connection.execute(
-            "SELECT variant, number FROM games WHERE run_id = ?", (run_id,)
-        )
+        rows = self._rows("SELECT variant, number FROM games WHERE run_id = ?", (run_id,))
         return {(int(r["variant"]), int(r["number"])) for r in rows}
 
     def count(self, run_id: int | None = None) -> int:
         if run_id is None:
-            return int(self.connection.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        return int(
-            self.connection.execute(
-                "SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)
-            ).fetchone()[0]
-        )
+            return int(next(self._rows("SELECT COUNT(*) FROM games"))[0])
+        return int(next(self._rows("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)))[0])
 
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        try:
-            return list(self.connection.execute(sql, params))
-        except sqlite3.OperationalError as error:
-            raise UserError(f"{str(self.path)!r}: cannot read the results ({error})") from None
+        return list(self._rows(sql, params))
 
 
 def _insert_game(connection: sqlite3.Connection, run_id: int, result: GameResult) -> int:
@@ -325,25 +472,15 @@ def _insert_game(connection: sqlite3.Connection, run_id: int, result: GameResult
     return 1
 
 
-def _is_empty(connection: sqlite3.Connection) -> bool:
-    return connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
-
-
-def _check_ours(path: Path, connection: sqlite3.Connection) -> bool:
-    """Whether the file is a fresh (empty) database; UserError when it is not ours."""
-    try:
-        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        empty = _is_empty(connection)
-    except sqlite3.DatabaseError as error:
-        if "locked" in str(error):
-            raise _locked(path) from None
-        raise UserError(
-            f"{str(path)!r}: not a lab results file (not an SQLite database: {error}); "
-            "give a new file name with --db"
-        ) from None
-    if application_id == 0 and empty:
-        return True
+def _check_header(
+    path: Path, application_id: int, version: int, rows: list[tuple], half_made: bool
+) -> str:
+    """What the file is by its marks and schema: FRESH, HALF_MADE or OURS; UserError when
+    another program made it, or a newer version of tactical."""
+    if application_id == 0 and not rows:
+        return FRESH
+    if half_made:
+        return HALF_MADE
     if application_id != APPLICATION_ID:
         raise UserError(
             f"{str(path)!r}: an SQLite database made by another program, not a lab results "
@@ -354,17 +491,23 @@ def _check_ours(path: Path, connection: sqlite3.Connection) -> bool:
             f"{str(path)!r}: made by a newer version of tactical (results schema {version}, "
             f"this one reads {SCHEMA_VERSION})"
         )
-    return False
+    if version != SCHEMA_VERSION:
+        raise checks.refused(
+            path,
+            "the file's marks",
+            f"results schema {version}, this version reads {SCHEMA_VERSION}",
+        )
+    return OURS
 
 
-def _probe_unlocked(path: Path) -> None:
+def _probe_unlocked(path: Path, target: Path) -> None:
     """UserError when another program holds the file's write lock (checked by taking and
     releasing it without writing)."""
-    connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    connection = sqlite3.connect(target, timeout=BUSY_SECONDS, isolation_level=None)
     try:
         connection.execute("BEGIN IMMEDIATE")
         connection.execute("ROLLBACK")
-    except sqlite3.OperationalError as error:
+    except (sqlite3.Error, UnicodeDecodeError) as error:
         if "locked" in str(error) or "busy" in str(error):
             raise _locked(path) from None
         raise UserError(f"{str(path)!r}: cannot write the results file ({error})") from None
@@ -379,12 +522,17 @@ def _locked(path: Path) -> UserError:
     )
 
 
-def _take_run_lock(path: Path) -> Any:
+def _take_run_lock(path: Path, target: Path) -> Any:
     """An advisory lock held for the run (`flock` on the results file itself, which is
     independent of SQLite's own locks): a second run into the same file is refused
     instead of racing the first. Closed only after the SQLite connection (closing a file
     descriptor of the database early would drop SQLite's POSIX locks)."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        descriptor = os.open(target, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as error:
+        raise UserError(
+            f"{str(path)!r}: cannot write the results file ({error.strerror})"
+        ) from None
     handle = os.fdopen(descriptor, "rb+")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tactical.errors import UserError
+from tactical.model.frozen import thaw
 from tactical.rules.base import Field, RuleSystem
 
 TRUE_WORDS = ("true", "yes", "on", "1")
@@ -32,8 +33,9 @@ class Variant:
 
     @property
     def options_json(self) -> str:
-        """The options as canonical JSON: what the results store compares variants by."""
-        return json.dumps(dict(self.options), sort_keys=True, separators=(",", ":"))
+        """The options as canonical JSON: what the results store compares variants by (a
+        table option, such as Cortex's structures, as plain JSON tables and arrays)."""
+        return json.dumps(thaw(dict(self.options)), sort_keys=True, separators=(",", ":"))
 
 
 def parse_assignment(text: str, system: RuleSystem, flag: str) -> tuple[str, Any]:

@@ -5,7 +5,8 @@ with the entries of the units that were removed, added or given new stats
 following the table (see `merged_rule_state`). And a unit's status values set by
 hand (`RuleSystem.status_fields` / `set_status`): checked against their fields
 (`checked_status`: a value over its maximum or below 0 is one clear message) and
-told in words (`status_sentence`).
+told in words (`status_sentence`). And `RuleSystem.adjustment_refused`'s default
+(`acting_unit_changed`): an adjustment must not take away a unit in the middle of its go.
 """
 
 from __future__ import annotations
@@ -18,27 +19,35 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
 
 if TYPE_CHECKING:  # base builds on this module
-    from tactical.rules.base import Field
+    from tactical.rules.base import Field, RuleSystem, TurnPosition
 
 
 def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> dict[str, Any]:
-    """`RuleSystem.adjusted`'s default: the old rule state with the units' entries following
-    the table (see there)."""
+    """`RuleSystem.adjusted`'s default: the keys of the old rule state whose values change
+    as the units' entries follow the table, and the keys only `fresh` has (see there).
+    Only what changes is given (a move changes nothing): `after.with_rule_state(**merged)`
+    is the whole rule state."""
     old_ids = {unit.id for unit in before.units}
     new_ids = {unit.id for unit in after.units}
     removed, added = old_ids - new_ids, new_ids - old_ids
     restated = {
         unit.id
         for unit in after.units
-        if unit.id in old_ids and before.unit(unit.id).stats != unit.stats
+        if unit.id in old_ids
+        and before.unit(unit.id).stats is not unit.stats
+        and before.unit(unit.id).stats != unit.stats
     }
     added = added | restated
     ids = old_ids | new_ids
     merged: dict[str, Any] = {}
-    for key, value in after.rule_state.items():
-        merged[key] = _follow_units(value, fresh.rule_state.get(key), ids, removed, added)
+    if removed or added:
+        for key, value in after.rule_state.items():
+            followed = _follow_units(value, fresh.rule_state.get(key), ids, removed, added)
+            if followed is not value:
+                merged[key] = followed
     for key, value in fresh.rule_state.items():
-        merged.setdefault(key, value)
+        if key not in after.rule_state:
+            merged.setdefault(key, value)
     return merged
 
 
@@ -54,8 +63,30 @@ def _follow_units(value: Any, fresh: Any, ids: set[str], removed: set[str], adde
             kept.update({key: fresh[key] for key in added if key in fresh})
         return FrozenMap(kept)
     if isinstance(value, tuple) and any(isinstance(item, str) and item in ids for item in value):
+        if not any(isinstance(item, str) and item in removed for item in value):
+            return value
         return tuple(item for item in value if not (isinstance(item, str) and item in removed))
     return value
+
+
+def acting_unit_changed(
+    system: RuleSystem, before: GameState, after: GameState, position: TurnPosition
+) -> str | None:
+    """`RuleSystem.adjustment_refused`'s default: a unit the rules name as acting now
+    (`acting_order`) taken off the table or given to another side would leave its go with
+    no one to finish it; the reason in words, or None."""
+    try:
+        order = system.acting_order(before, position)
+    except UserError:
+        return None
+    for entry in order:
+        if not entry.acting or not before.has_unit(entry.unit):
+            continue
+        if after.has_unit(entry.unit) and after.unit(entry.unit).side == entry.side:
+            continue
+        name = before.shown_names.get(entry.unit, entry.unit)
+        return f"the {name} is acting now: finish or undo its go first"
+    return None
 
 
 # --------------------------------------------------------------------------- status set by hand

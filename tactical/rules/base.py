@@ -35,7 +35,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
-from tactical.rules.adjusting import merged_rule_state
+from tactical.rules.adjusting import acting_unit_changed, merged_rule_state
 from tactical.rules.conventions import (
     REACH_PROBE_LIMIT,
     FiringBand,
@@ -463,7 +463,17 @@ class RuleSystem:
         the unit anew from its stats, as at the start of play. A system whose rule state
         needs more overrides this. (A unit's damage state set by hand goes through
         `set_status`, not here.)"""
-        return after.with_rule_state(**merged_rule_state(before, after, fresh))
+        merged = merged_rule_state(before, after, fresh)
+        return after.with_rule_state(**merged) if merged else after
+
+    def adjustment_refused(
+        self, before: GameState, after: GameState, position: TurnPosition
+    ) -> str | None:
+        """Why the table may not be adjusted by hand from `before` to `after` at `position`
+        (the rules' bookkeeping depends on what the adjustment changes: a unit taking its go
+        now), in plain words, or None. Default: a unit `acting_order` names as acting now
+        may not leave the table or change sides (`rules.adjusting.acting_unit_changed`)."""
+        return acting_unit_changed(self, before, after, position)
 
     def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
         """The values of `unit`'s status a player may set by hand in a game (adjust mode: its

@@ -117,19 +117,33 @@ def check_fields(
             continue
         if spec.kind in ("int", "float"):
             if (
-                not math.isfinite(value)
+                # an int is compared exactly: a 400-digit one overflows a float (and isfinite)
+                (isinstance(value, float) and not math.isfinite(value))
                 or (spec.low is not None and value < spec.low)
                 or (spec.high is not None and value > spec.high)
             ):
                 problems.append(Problem(path, spec.describe(), spec.spec_id))
         elif spec.kind == "str" and spec.choices and value not in spec.choices:
             problems.append(Problem(path, spec.describe(), spec.spec_id))
+        elif spec.kind == "str" and len(value) > (most := text_limit(spec)):
+            problems.append(
+                Problem(path, f"a text of at most {most} characters (this one has {len(value):,})")
+            )
         elif spec.kind == "table":
             problems.extend(check_fields(spec.fields, value, f"{path}."))
         elif spec.kind == "tables":
             for index, item in enumerate(value):
                 problems.extend(check_fields(spec.fields, item, f"{path}[{index}]."))
     return problems
+
+
+MAX_NAME_TEXT = 80  # a name (a weapon's, a crew member's): drawn in panels and on cards
+MAX_TEXT = 200  # any other text of a stats or options table (a list of rules, a faction)
+
+
+def text_limit(spec: Field) -> int:
+    """The most characters a text field holds: a name fewer than a list."""
+    return MAX_NAME_TEXT if spec.name in ("name", "id") else MAX_TEXT
 
 
 def _has_kind(value: Any, kind: str) -> bool:

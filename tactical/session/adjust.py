@@ -38,18 +38,23 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from tactical.errors import UserError
-from tactical.io.maps import read_terrain, read_unit, terrain_table, unit_table
+from tactical.geometry.shapes import CircleBase, Pose
+from tactical.io.limits import MAX_COORDINATE
+from tactical.io.maps import EDGE_TOLERANCE, read_terrain, read_unit, terrain_table, unit_table
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit, terrain_kind_words, thaw
 from tactical.rules import registry
 from tactical.rules.adjusting import checked_status, status_sentence
-from tactical.rules.base import Action, Event, unit_name
+from tactical.rules.base import Action, Event, TurnPosition, unit_name
 
 ADJUST = "adjust"
 OPS = ("move", "add", "delete", "reshape", "set", "status")
+# what only moves a unit or a piece: no unit comes or goes, no rule's bookkeeping follows it
+MOVES = ("move",)
 SOURCE = "adjust"
 UNIT_SETTABLE = ("name", "side", "stats", "unset")
 PLACES = 2  # decimals of inches in the log's sentences
 COORDINATE_PLACES = 6  # a turned outline's vertices, in inches: far below any measure
+CLEAR = 1e-3  # inches: a base this far inside every edge needs no outline to say so
 
 
 @dataclass(frozen=True)
@@ -191,6 +196,25 @@ def free_id(state: GameState, stem: str, numbered: bool = False) -> str:
     return f"{stem}-{number}"
 
 
+# the parameters each op takes, of a unit or a terrain piece (`op` itself besides)
+OP_PARAMS = {
+    "move": ("x", "y", "heading", "dx", "dy", "turn"),
+    "add": ("unit", "terrain"),
+    "delete": (),
+    "reshape": ("polygon", "circle"),
+    "set": (*UNIT_SETTABLE, "kind", "height"),
+    "status": ("values",),
+}
+
+
+def adjust_params(op: Any) -> tuple[str, ...]:
+    """The parameters an adjustment of `op` may have (all of every op's for an unknown op:
+    applying it says what is wrong with the op)."""
+    if op in OP_PARAMS:
+        return ("op", *OP_PARAMS[op])
+    return ("op", *dict.fromkeys(key for keys in OP_PARAMS.values() for key in keys))
+
+
 def is_adjustment(action: Action) -> bool:
     return action.kind == ADJUST
 
@@ -221,13 +245,23 @@ def adjust_table(state: GameState, action: Action) -> Adjustment:
 
 
 def adjust_in_game(
-    state: GameState, action: Action, sides: Sequence[str] | None = None
+    state: GameState,
+    action: Action,
+    sides: Sequence[str] | None = None,
+    position: TurnPosition | None = None,
 ) -> Adjustment:
     """`adjust_table` in a game under way: the rule system must still be able to play the
-    table (its `setup` accepts it: e.g. a duel keeps two ships), and it carries its rule
-    state over (`RuleSystem.adjusted`)."""
+    table (its `setup` accepts it: e.g. a duel keeps two ships), it must not refuse the change
+    at `position` (`RuleSystem.adjustment_refused`: a unit in the middle of its go), and it
+    carries its rule state over (`RuleSystem.adjusted`)."""
     adjusted = adjust_table(state, action)
-    if action.params.get("op") == "status":
+    op = action.params.get("op")
+    system = registry.get(state.rules)
+    if position is not None and op not in MOVES:
+        reason = system.adjustment_refused(state, adjusted.state, position)
+        if reason:
+            raise UserError(f"adjust: {adjusted.change} is refused: {reason}")
+    if op == "status":
         return adjusted  # the rule system set its own values (`set_status`), nothing else
     playing = tuple(sides) if sides is not None else state.sides
     strangers = sorted({unit.side for unit in adjusted.state.units} - set(playing))
@@ -236,7 +270,6 @@ def adjust_in_game(
             f"adjust: side {strangers[0]} is not playing in this game (sides: "
             f"{', '.join(playing)}); start a new game from the table to add a side"
         )
-    system = registry.get(state.rules)
     blank = replace(adjusted.state, rule_state=FrozenMap())
     if not blank.units:
         raise UserError(
@@ -280,9 +313,19 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
         return Adjustment(state.struck_off(unit.id), f"{unit_name(state, unit.id)} removed")
     if op == "status":
         return _set_status(state, unit, params)
-    table = unit_table(unit)
     if op == "move":
         _only(unit.id, op, params, ("x", "y", "heading"))
+        moved = _moved(state, unit, params)
+        if moved is not None:
+            name = unit_name(state, unit.id)
+            after = state.replace_unit(moved)
+            # the names are the same on the moved table: worked out once, not per move
+            for known in ("shown_names", "shown_terrain_names"):
+                if known in state.__dict__:
+                    after.__dict__[known] = state.__dict__[known]
+            return Adjustment(after, f"{name} moved {_pose(unit)} to {_pose(moved)}")
+    table = unit_table(unit)
+    if op == "move":
         for key in ("x", "y", "heading"):
             if key in params:
                 table[key] = params[key]
@@ -310,6 +353,38 @@ def _adjust_unit(state: GameState, unit: Unit, op: str, params: dict[str, Any]) 
     if op == "move":
         return Adjustment(after, f"{name} moved {_pose(unit)} to {_pose(changed)}")
     return Adjustment(after, f"{name} changed: {_differences(unit, changed)}")
+
+
+def _moved(state: GameState, unit: Unit, params: Mapping[str, Any]) -> Unit | None:
+    """The unit at its new pose when the move needs no more checking than where it stands:
+    its numbers are plain, in range, and its whole base is on the table (its stats, name and
+    base are as they were checked already). None sends the move through `read_unit`, which
+    says what is wrong: a move of a long game must not read the whole unit again."""
+    pose = unit.pose
+    values = (params.get("x", pose.x), params.get("y", pose.y), params.get("heading", pose.heading))
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        if not -MAX_COORDINATE <= value <= MAX_COORDINATE:  # also refuses NaN
+            return None
+    moved = unit.moved_to(Pose(*(float(value) for value in values)))
+    board = state.board
+    # the base's reach from its centre (a rectangle's half diagonal): clear of every edge by
+    # it, the base is on the table; nearer an edge, its outline decides as a map's does
+    base = moved.base
+    reach = base.radius if isinstance(base, CircleBase) else math.hypot(base.width, base.length) / 2
+    x, y = moved.pose.x, moved.pose.y
+    margin = reach + CLEAR
+    if margin <= x <= board.width - margin and margin <= y <= board.height - margin:
+        return moved
+    x0, y0, x1, y1 = moved.footprint.bounds
+    inside = (
+        x0 >= -EDGE_TOLERANCE
+        and y0 >= -EDGE_TOLERANCE
+        and x1 <= board.width + EDGE_TOLERANCE
+        and y1 <= board.height + EDGE_TOLERANCE
+    )
+    return moved if inside and not moved.footprint.is_empty else None
 
 
 def _set_status(state: GameState, unit: Unit, params: dict[str, Any]) -> Adjustment:

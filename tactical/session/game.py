@@ -60,8 +60,9 @@ from tactical.rules.base import (
 )
 from tactical.rules.ending import Outcome
 from tactical.rules.status import Unavailable, refusal_words
-from tactical.session.adjust import ADJUST, adjust_in_game
+from tactical.session.adjust import ADJUST, MOVES, adjust_in_game
 from tactical.session.movement import MoveOutcome, MovePlan, plan_move, play_move
+from tactical.session.steps import StepLine, StepTables, checkpoint_of
 
 MOVE = "move"
 PASS = "pass"
@@ -129,10 +130,24 @@ class Step:
     # side the rules leave nothing to do, or a step that was the only one open
     # (`tactical.session.forced`); saved with the step, never re-derived on replay
     forced: str = ""
-    # the tables around the step and their rule system: what `words` reads (not compared)
-    state_before: GameState | None = field(default=None, compare=False, repr=False)
-    state_after: GameState | None = field(default=None, compare=False, repr=False)
+    # the tables around the step, held lightly (`session.steps`), and their rule system:
+    # what `words` reads (not compared)
+    tables: StepTables | None = field(default=None, compare=False, repr=False)
     system: RuleSystem | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def state_before(self) -> GameState | None:
+        """The table before the step (None for a hand adjustment: its sentence says all)."""
+        if self.tables is None or self.system is None:
+            return None
+        return self.tables.before(self)
+
+    @property
+    def state_after(self) -> GameState | None:
+        """The table after the step (None for a hand adjustment)."""
+        if self.tables is None or self.system is None:
+            return None
+        return self.tables.after(self)
 
     @cached_property
     def words(self) -> str:
@@ -171,8 +186,14 @@ class Game:
     state: GameState
     position: TurnPosition
     sides: tuple[str, ...]
-    steps: tuple[Step, ...] = ()
+    # every step so far: a `StepLine`, shared with the games before and after this one
+    # (a tuple given is made one)
+    steps: Sequence[Step] = ()
     _memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.steps, StepLine):
+            object.__setattr__(self, "steps", StepLine(self.steps))
 
     # ----------------------------------------------------------------- creating
 
@@ -187,6 +208,18 @@ class Game:
         if not sides:
             raise UserError(f"map {state.title or state.rules!r} has no units: nobody can play")
         return cls(state, seed, ready, system.turn_sequence().start(), tuple(sides))
+
+    def resumed(self, state: GameState, position: TurnPosition, steps: StepLine) -> Game:
+        """The game of the same map and seed at `state` and `position` after `steps` (a
+        game rebuilt from its tables, `session.steps`)."""
+        return Game(self.initial, self.seed, state, position, self.sides, steps)
+
+    def checkpoint(self) -> Game:
+        """This game without what it cached: what the steps after it hold to rebuild their
+        tables from (`session.steps`)."""
+        if "checkpoint" not in self._memo:
+            self._memo["checkpoint"] = self.resumed(self.state, self.position, self.steps)
+        return self._memo["checkpoint"]
 
     # ----------------------------------------------------------------- where play stands
 
@@ -478,15 +511,20 @@ class Game:
             summary=summary,
             by_session=by_session,
             forced=forced,
-            state_before=self.state,
-            state_after=state,
+            tables=StepTables(self.state, state, checkpoint_of(self), self.steps),
             system=self.system,
         )
-        return Game(self.initial, self.seed, state, position, self.sides, (*self.steps, step))
+        return Game(self.initial, self.seed, state, position, self.sides, self.steps.appended(step))
 
     def _adjusted(self, action: Action) -> Game:
         """The game after a hand adjustment of the table: same position, no dice."""
-        adjustment = adjust_in_game(self.state, action, self.sides)
+        adjustment = adjust_in_game(self.state, action, self.sides, self.position)
+        if action.params.get("op") not in MOVES:
+            from tactical.session.going_on import stuck_reason  # it reads games
+
+            reason = stuck_reason(self.resumed(adjustment.state, self.position, self.steps))
+            if reason:
+                raise UserError(f"adjust: {adjustment.change} is refused: {reason}")
         step = Step(
             number=len(self.steps) + 1,
             action=action,
@@ -500,8 +538,9 @@ class Game:
             events=(adjustment.event,),
             rolls=(),
             by_session=True,
+            tables=StepTables(self.state, adjustment.state, checkpoint_of(self), self.steps),
         )
-        steps = (*self.steps, step)
+        steps = self.steps.appended(step)
         return Game(self.initial, self.seed, adjustment.state, self.position, self.sides, steps)
 
     def pass_go(self) -> Game:

@@ -36,6 +36,7 @@ from shapely.geometry import Polygon
 
 from tactical.errors import UserError
 from tactical.io.catalogue import Catalogue
+from tactical.io.limits import MAX_DEPTH, nesting_problem
 from tactical.model import GameState, SizeClass
 from tactical.rules import registry
 from tactical.rules.base import Action, Field
@@ -273,11 +274,22 @@ def _status_field(state: GameState, unit_id: str, named: Sequence[str]) -> Field
 
 
 def _value(text: str) -> Any:
-    """A typed value as TOML reads it (5, 2.5, true, "text", [1, 2]), else the bare text."""
+    """A typed value as TOML reads it (5, 2.5, true, "text", [1, 2]), else the bare text;
+    a value nested deeper than a map may be (MAX_DEPTH) is refused: 3,000 brackets
+    exhausted the interpreter's stack."""
+    too_deep = UserError(
+        f"quick entry: the value has brackets nested more than {MAX_DEPTH} deep; "
+        f"no stat takes more than {MAX_DEPTH}"
+    )
     try:
-        return tomllib.loads(f"v = {text}")["v"]
+        value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text
+    except RecursionError:
+        raise too_deep from None
+    if nesting_problem(value) is not None:
+        raise too_deep
+    return value
 
 
 def _is_item(state: GameState, item_id: str) -> bool:

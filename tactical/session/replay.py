@@ -2,7 +2,8 @@
 
 `Replay` rebuilds the game from a save (each step's own dice, the recorded
 rolls checked) and steps through it: frame 0 is the start, frame `k` the
-state after step `k` with that step's log entries. Only the steps played up
+state after step `k` with that step's log entries (the last frame of a finished game
+with its `end` entry too, as the exported log has it). Only the steps played up
 to the save's cursor are replayed (steps undone before saving are not part
 of the game as played).
 """
@@ -18,7 +19,7 @@ from tactical.io.saves import SavedGame, read_save
 from tactical.model import GameState
 from tactical.session.game import Game
 from tactical.session.history import History
-from tactical.session.log import LogEntry, start_entries, step_entries
+from tactical.session.log import LogEntry, end_entries, start_entries, step_entries
 from tactical.session.saving import history_from_saved
 
 
@@ -40,7 +41,7 @@ class Replay:
 
     def __init__(self, played: SavedGame | History, source: str = "<save>") -> None:
         history = played if isinstance(played, History) else history_from_saved(played, source)
-        self._games = history.games[: history.cursor + 1]
+        self._history = history.truncated()
         self.index = 0
 
     @classmethod
@@ -50,7 +51,7 @@ class Replay:
     @property
     def length(self) -> int:
         """Steps in the replay (frames are 0..length)."""
-        return len(self._games) - 1
+        return self._history.length
 
     def frame(self, step: int | None = None) -> ReplayFrame:
         """Frame `step` (the current one by default)."""
@@ -61,8 +62,10 @@ class Replay:
             or not 0 <= number <= self.length
         ):
             raise UserError(f"no step {number!r} in this replay: steps run from 0 to {self.length}")
-        game = self._games[number]
+        game = self._history.game_at(number)
         entries = start_entries(game) if number == 0 else step_entries(game.steps[-1], game.initial)
+        if number == self.length:
+            entries += end_entries(game)  # a finished game ends as its exported log does
         return ReplayFrame(number, game, entries)
 
     @property

@@ -17,10 +17,13 @@ starting or opening another game never writes over one.
 
 from __future__ import annotations
 
+import gc
 import glob
 import os
 import secrets
-from collections.abc import Sequence
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +31,8 @@ from pathlib import Path
 from tactical.errors import UserError
 from tactical.io.saves import SavedAction, SavedGame, SaveError, read_save, write_save
 from tactical.rules.base import Action
-from tactical.session.game import Game
+from tactical.session.adjust import ADJUST, adjust_params
+from tactical.session.game import Game, Step
 from tactical.session.history import History
 
 
@@ -37,20 +41,23 @@ def saved_game(played: History | Game) -> SavedGame:
     if isinstance(played, Game):
         first, steps, cursor, take = played, played.steps, len(played.steps), True
     else:
-        first, steps, cursor = played.first, played.steps, played.cursor
-        take = played.take_single
-    return SavedGame(
-        first.initial,
-        first.seed,
-        tuple(
-            SavedAction(
-                step.action.kind, step.action.actor, step.action.params, step.results, step.forced
-            )
-            for step in steps
-        ),
-        cursor,
-        take,
-    )
+        # a history may start from a game already under way: the cursor counts every step
+        first, steps = played.first, played.steps
+        cursor, take = first.step_number + played.cursor, played.take_single
+    return SavedGame(first.initial, first.seed, tuple(map(_saved, steps)), cursor, take)
+
+
+_SAVED: weakref.WeakKeyDictionary[Step, SavedAction] = weakref.WeakKeyDictionary()
+
+
+def _saved(step: Step) -> SavedAction:
+    """A step as saved, made once per step (an autosave saves every step again)."""
+    found = _SAVED.get(step)
+    if found is None:
+        action = step.action
+        found = SavedAction(action.kind, action.actor, action.params, step.results, step.forced)
+        _SAVED[step] = found
+    return found
 
 
 # What rule-system code raises on values it never made itself: a save's `rule_state` (or an
@@ -74,25 +81,38 @@ def _fault_text(fault: BaseException) -> str:
 
 def replay_actions(
     start: Game,
-    actions: list[Action] | tuple[Action, ...],
+    actions: Sequence[Action],
     source: str,
-    rolls: list[tuple[int, ...]] | None = None,
+    rolls: Sequence[tuple[int, ...]] | None = None,
     *,
     untrusted: bool = False,
     forced: Sequence[str] | None = None,
-) -> tuple[Game, ...]:
-    """Every snapshot from `start` applying `actions` in turn, checking recorded rolls if given;
-    `forced` the reason of each step the game took by itself ("" for a decision).
+) -> Game:
+    """The game after applying `actions` in turn from `start`, checking recorded rolls if
+    given; `forced` the reason of each step the game took by itself ("" for a decision).
+    Only the last game is kept (the steps hold what rebuilds the others, `session.steps`).
 
     `untrusted` (a save file): a step the rule system cannot even evaluate is refused as a
     SaveError naming the step, and the save's `rule_state` when it has one."""
-    games = [start]
+    game = start
     for index, action in enumerate(actions):
         number = index + 1
-        where = f"actions[{index}] (step {number}, {action.kind} by {action.actor!r})"
+        if untrusted:
+            try:
+                stranger = unknown_param(game, action)
+            except (UserError, *UNTRUSTED_FAULTS):
+                stranger = None  # applying it says what is wrong
+            if stranger is not None:
+                key, known = stranger
+                raise SaveError(
+                    source,
+                    f"actions[{index}].params.{key}",
+                    f"a parameter {action.kind} takes ({', '.join(known) or 'it takes none'})",
+                )
         try:
-            following = games[-1].apply(action, forced=forced[index] if forced else "")
+            following = game.apply(action, forced=forced[index] if forced else "")
         except UserError as error:
+            where = _where(index, action)
             raise UserError(
                 f"{source}: {where} no longer applies: {error.message}",
                 spec_id=error.spec_id,
@@ -100,6 +120,7 @@ def replay_actions(
         except UNTRUSTED_FAULTS as fault:
             if not untrusted:
                 raise
+            where = _where(index, action)
             if start.initial.rule_state:
                 raise SaveError(
                     source,
@@ -111,18 +132,59 @@ def replay_actions(
                 source, f"actions[{index}]", f"an action of the game ({_fault_text(fault)})"
             ) from None
         if rolls is not None:
-            got = following.steps[-1].results
+            got = following.steps[number - 1].results
             if got != rolls[index]:
                 raise UserError(
-                    f"{source}: {where} rolled {list(got)} on replay but the save recorded "
-                    f"{list(rolls[index])}: the save was made with different rules or dice"
+                    f"{source}: {_where(index, action)} rolled {list(got)} on replay but the "
+                    f"save recorded {list(rolls[index])}: the save was made with different "
+                    "rules or dice"
                 )
-        games.append(following)
-    return tuple(games)
+        game = following
+    return game
+
+
+def unknown_param(game: Game, action: Action) -> tuple[str, tuple[str, ...]] | None:
+    """The first parameter of `action` that no choice of its kind and actor takes now (an
+    adjustment: no adjustment of its `op`), with the ones they take; None when every one is
+    known, or when nothing of the kind is offered (applying it says why)."""
+    if action.kind == ADJUST:
+        known = adjust_params(action.params.get("op"))
+    else:
+        offered = [c for c in game.choices() if (c.kind, c.actor) == (action.kind, action.actor)]
+        if not offered:
+            return None
+        known = tuple(dict.fromkeys(spec.name for c in offered for spec in c.fields))
+    for key in action.params:
+        if key not in known:
+            return str(key), known
+    return None
+
+
+def _where(index: int, action: Action) -> str:
+    return f"actions[{index}] (step {index + 1}, {action.kind} by {action.actor!r})"
+
+
+@contextmanager
+def lasting_objects() -> Iterator[None]:
+    """No cyclic garbage collection while a save is read and replayed: nearly everything
+    made then lasts (the steps), and a collector run every few thousand new objects scans
+    them all again (a third of the time of opening a long save)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
     """Rebuild a history by replaying a save (see the module docstring)."""
+    with lasting_objects():
+        return _replayed(saved, source)
+
+
+def _replayed(saved: SavedGame, source: str) -> History:
     try:
         start = Game.new(saved.initial, saved.seed)
     except UserError as error:
@@ -132,7 +194,7 @@ def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
         raise SaveError(
             source, key, f"the state of a {saved.rules} game ({_fault_text(fault)})"
         ) from None
-    games = replay_actions(
+    last = replay_actions(
         start,
         [Action(a.kind, a.actor, a.params) for a in saved.actions],
         source,
@@ -140,7 +202,7 @@ def history_from_saved(saved: SavedGame, source: str = "<save>") -> History:
         untrusted=True,
         forced=[a.forced for a in saved.actions],
     )
-    return History(games, saved.cursor, saved.take_forced_steps)
+    return History.of_line(start, last, saved.cursor, saved.take_forced_steps)
 
 
 def save_game(history: History | Game, path: str | os.PathLike[str]) -> None:
@@ -150,7 +212,8 @@ def save_game(history: History | Game, path: str | os.PathLike[str]) -> None:
 
 def load_game(path: str | os.PathLike[str]) -> History:
     """Read a save and replay it into a history (cursor where it was saved)."""
-    return history_from_saved(read_save(path), str(path))
+    with lasting_objects():
+        return history_from_saved(read_save(path), str(path))
 
 
 def _newest(files: list[Path]) -> Path | None:

@@ -136,6 +136,22 @@ def check_combat(system: RuleSystem) -> None:
         )
 
 
+# Units a threat map is worked out for: every enemy weapon is checked against the table's
+# other units (sight, the rule system's consent), so the work grows with the square of
+# the units; 1,000 (five times the stress map) take seconds (its move advice under half a
+# minute), 19,600 took over ten minutes.
+MAX_THREAT_UNITS = 1000
+
+
+def check_table_size(state: GameState) -> None:
+    """UserError for a table with more units than a threat map is worked out for."""
+    if len(state.units) > MAX_THREAT_UNITS:
+        raise UserError(
+            f"the threat map is worked out for tables of at most {MAX_THREAT_UNITS:,} units; "
+            f"this one has {len(state.units):,} (check measures any table)"
+        )
+
+
 def threat_map(
     state: GameState,
     side: str,

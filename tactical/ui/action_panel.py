@@ -57,6 +57,7 @@ from tactical.ui.declaration import (
     unique_titles,
     value_problems,
 )
+from tactical.ui.fonts import cut_to_fit
 from tactical.ui.form_scroll import FormWindow
 
 PAD = 6
@@ -613,12 +614,7 @@ class ActionPanel:
 
     def _fit(self, text: str, width: int) -> str:
         """`text`, cut with an ellipsis to fit a label `width` pixels wide (tooltips show it)."""
-        room = width - TEXT_SLACK
-        if self._text_width(text) <= room:
-            return text
-        while text and self._text_width(text + "…") > room:
-            text = text[:-1]
-        return text + "…"
+        return cut_to_fit(text, width - TEXT_SLACK, self._text_width)
 
     def _drawn_text(self, spec: Field) -> str:
         if self.move_legal is not None:

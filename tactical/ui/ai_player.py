@@ -22,7 +22,6 @@ Nothing here names a rule system.
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 import weakref
@@ -38,6 +37,7 @@ from pygame_gui.elements import UIDropDownMenu, UIPanel
 
 from tactical.agents import LEVELS, make_player
 from tactical.errors import UserError
+from tactical.processes import child_pool
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
 from tactical.session.game import Game, Step
@@ -89,7 +89,8 @@ def decide_elsewhere(game: Game, level: str, seed: int, options: Mapping[str, An
 
 
 class ProcessWorker:
-    """Decisions computed in a spawned child process (pygame is never forked)."""
+    """Decisions computed in a spawned child process (pygame is never forked) that ends
+    with this one, however it ends (`tactical.processes`)."""
 
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
@@ -99,8 +100,7 @@ class ProcessWorker:
     def submit(self, game: Game, level: str, seed: int, options: Mapping[str, Any]) -> Future:
         with self._lock:
             if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                self._pool = child_pool()  # it ends with this process, even a killed one
             pool = self._pool
         # the game without its caches: only what the decision depends on crosses over
         light = Game(game.initial, game.seed, game.state, game.position, game.sides, game.steps)

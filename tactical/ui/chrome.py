@@ -18,6 +18,7 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.session.deployment import DEPLOYMENT_RULES
 from tactical.session.terrain_setup import TERRAIN_RULE
+from tactical.ui.fonts import cut_to_fit
 from tactical.ui.services import OVERLAY_HEIGHT, PANEL_WIDTH, STATUS_BAR, TOP_BAR
 
 TITLE_WIDTH = 420
@@ -188,10 +189,8 @@ class StatusLine:
         shown = message or " "
         font = self.label.font
         room = self.label.rect.width - 16
-        if font is not None and font.size(shown)[0] > room:
-            while shown and font.size(shown + "…")[0] > room:
-                shown = shown[:-1]
-            shown += "…"
+        if font is not None:
+            shown = cut_to_fit(shown, room, lambda text: font.size(text)[0])
         self.label.set_text(shown)
         self.label.set_tooltip(message if shown != (message or " ") else None)
 

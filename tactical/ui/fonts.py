@@ -9,6 +9,7 @@ crisp at every zoom. The font is the project's own (assets/fonts, found with
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 import pygame
 import pygame.freetype
@@ -46,6 +47,22 @@ WIDGET_ELEMENTS = (  # pygame_gui looks fonts up by element type, not in "defaul
     "panel",
 )
 WIDGET_FONT_SIZE = 13  # DejaVu is wider than pygame_gui's Noto Sans at 14: the same room
+
+
+def cut_to_fit(text: str, room: int, measure: Callable[[str], int]) -> str:
+    """`text` whole if `measure` says it fits `room` pixels, else its longest start that fits
+    with an ellipsis ("…" alone when none does). A binary search: a few measures for any
+    length, where cutting a character at a time measured a long name thousands of times."""
+    if measure(text) <= room:
+        return text
+    low, high = 0, len(text) - 1  # text[:low] + "…" fits (or low == 0); text[:high + 1] not
+    while low < high:
+        middle = (low + high + 1) // 2
+        if measure(text[:middle] + "…") <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low] + "…"
 
 
 def font_path(style: str = "regular_path") -> str:

@@ -18,7 +18,6 @@ The chart and the text of a report are `tactical.ui.odds_chart`'s.
 
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 import weakref
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tactical.errors import UserError
+from tactical.processes import child_pool
 from tactical.rules.base import Action, OddsReport
 from tactical.session.game import Game
 
@@ -344,7 +344,8 @@ class ProcessOdds:
     board's thread only waits for the child, without the lock. The child is spawned
     (pygame is never forked) on first use, and gets only what the odds depend on: the
     state, the turn position and the sides, not the game's history. `close` stops it
-    (`OddsBoard.shutdown` calls it).
+    (`OddsBoard.shutdown` calls it); if this process is killed, it ends by itself
+    (`tactical.processes`).
     """
 
     def __init__(self) -> None:
@@ -354,8 +355,7 @@ class ProcessOdds:
     def _started(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=context)
+                self._pool = child_pool()  # it ends with this process, even a killed one
             return self._pool
 
     def warm(self, rules_id: str) -> Future:

@@ -153,13 +153,13 @@ def test_any_valid_unit_round_trips(x, y, heading, round_base, name):
     assert dumps_map(loads_map(text)) == text
 
 
-def test_on_board_is_the_tables_cover_of_the_shape():
-    """`_on_board` by bounds answers as shapely's `covers` of the table (with its tolerance)
+def teston_board_is_the_tables_cover_of_the_shape():
+    """`on_board` by bounds answers as shapely's `covers` of the table (with its tolerance)
     for shapes inside, across and just past every edge."""
     import numpy as np
     import shapely
 
-    from tactical.io.maps import EDGE_TOLERANCE, _on_board
+    from tactical.io.maps import EDGE_TOLERANCE, on_board
     from tactical.model import Board
 
     board = Board(72.0, 48.0)
@@ -175,7 +175,7 @@ def test_on_board_is_the_tables_cover_of_the_shape():
         y += rng.choice([-1e-6, 0.0, 1e-6, 2e-6, -2e-6, rng.uniform(-3, 3)])
         r = rng.uniform(0.1, 2.0)
         for shape in (shapely.Point(x, y).buffer(r), shapely.box(x - r, y - r, x, y)):
-            answers.append(_on_board(shape, board))
+            answers.append(on_board(shape, board))
             assert answers[-1] == table.covers(shape)
-    assert not _on_board(shapely.Polygon(), board)
+    assert not on_board(shapely.Polygon(), board)
     assert any(answers) and not all(answers)

@@ -22,7 +22,7 @@ from tactical.io.saves import (
     save_document,
     write_save,
 )
-from tactical.model import FrozenMap
+from tactical.model import FrozenMap, thaw
 from tactical.rules import registry
 
 
@@ -91,10 +91,32 @@ def test_round_trip_gives_the_same_game_and_the_same_bytes(saved):
 def test_rule_state_of_the_starting_map_is_kept(saved):
     from dataclasses import replace
 
-    seeded = replace(saved, initial=saved.initial.with_rule_state(turn=3, order=("a", "b")))
+    kept = registry.get(saved.rules).setup(saved.initial).rule_state
+    started = {**kept, "turn": 3, "order": ("a",)}
+    seeded = replace(saved, initial=saved.initial.with_rule_state(**started))
     document = document_of(seeded)
-    assert document["rule_state"] == {"turn": 3, "order": ["a", "b"]}
+    assert document["rule_state"]["turn"] == 3 and document["rule_state"]["order"] == ["a"]
     assert loads_save(dumps_save(seeded)).initial.rule_state == seeded.initial.rule_state
+
+
+@pytest.mark.parametrize(
+    ("change", "key", "expected"),
+    [
+        (lambda kept: kept.pop("fired"), "rule_state.fired", "a value (the rules keep it"),
+        (lambda kept: kept.update(turn="three"), "rule_state.turn", "a number, as the rules"),
+        (lambda kept: kept.update(fired={"a": 1}), "rule_state.fired", "a list, as the rules"),
+    ],
+)
+def test_a_made_up_rule_state_is_refused_naming_the_key(saved, change, key, expected):
+    """The starting bookkeeping is the rules' own: their keys all there, each value of the
+    kind they keep (a number, a text, a list, a table, true or false)."""
+    document = document_of(saved)
+    kept = thaw(registry.get(saved.rules).setup(saved.initial).rule_state)
+    change(kept)
+    document["rule_state"] = kept
+    with pytest.raises(SaveError) as refused:
+        loads_save(json.dumps(document), "made-up.json")
+    assert refused.value.message.startswith(f"made-up.json: {key}: expected {expected}")
 
 
 def test_write_is_atomic_and_leaves_no_temporary_file(saved, tmp_path):

@@ -96,3 +96,16 @@ def map_units_game(spec: RunSpec, task: GameTask) -> GameResult:
         UnitFate(unit.id, unit_class(unit), unit.side, rng.random() < 0.5) for unit in state.units
     )
     return replace(scripted_game(spec, task), units=units)
+
+
+class SerialPool:
+    """A backend that plays every game in this process, in order (no worker to start):
+    what the tests that run `lab run` many times put in place of `LocalPool`."""
+
+    def __init__(self, workers: int, play, start_method: str | None = None) -> None:
+        self.play = play
+
+    def run(self, spec: RunSpec, chunks):
+        for chunk in chunks:
+            for task in chunk:
+                yield self.play(spec, task)

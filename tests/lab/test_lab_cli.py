@@ -44,7 +44,7 @@ def _refused(capsys, argv, words):
         (["--against", "turn_limit=6"], "the same options as the first variant"),
         (["--ai", "clever"], "unknown level 'clever'"),
         (["--games", "0"], "--games 0: expected a whole number from 1"),
-        (["--workers", "0"], "--workers 0: expected a whole number >= 1"),
+        (["--workers", "0"], "--workers 0: expected a whole number from 1 to"),
         (["--ray", "127.0.0.1:1"], "cannot reach a Ray cluster there"),
         (["--ray", "nowhere"], "expected 'auto' or a cluster address"),
     ],

@@ -95,3 +95,12 @@ def test_exact_binomial_test_matches_known_values(successes, trials, p_value):
 def test_counts_must_make_sense():
     with pytest.raises(ValueError):
         wilson_interval(5, 4)
+
+
+def test_the_binomial_test_holds_for_thousands_of_games():
+    """math.comb(n, k) * 0.5**k overflowed a float past about 1,030 decisive games: a
+    report of a 5,000-game run raised OverflowError."""
+    assert binomial_test(5000, 10000) == pytest.approx(1.0, abs=1e-9)
+    assert binomial_test(4900, 10000) == pytest.approx(0.0466, rel=1e-2)  # z = -2
+    assert binomial_test(4000, 10000) < 1e-80
+    assert 0.0 <= binomial_test(0, 20000) < 1e-300

@@ -178,3 +178,22 @@ def test_next_asks_by_unit_name_before_a_pass_throws_an_attack_away():
     names = {u.name for u in state.units}
     assert any(q.split(" and ")[0].split(" can ")[0] in names for q in questions)
     assert not any(u.id in q.split(" ") for q in questions for u in state.units if u.id != u.name)
+
+
+def test_undo_by_decision_never_takes_back_the_games_own_opening_steps():
+    """A game whose first steps the game took itself (every captain's Initiative roll, the
+    only step open) has no person's decision to take back: undo refuses and nothing moves;
+    after a decision, undo returns to just after those opening steps."""
+    from tactical.errors import UserError
+
+    session = Session.new(load_map(builtin_map("sw-d6-capital")), 3)
+    opening = session.step_number
+    assert opening > 0 and all(step.forced for step in session.game.steps)
+    with pytest.raises(UserError, match="no one has chosen anything yet"):
+        session.undo_decision()
+    assert session.step_number == opening
+    chosen = next(c for c in session.choices() if c.kind != "pass")
+    session.apply(session.game.declare(chosen.kind, chosen.actor))
+    assert session.step_number > opening
+    session.undo_decision()
+    assert session.step_number == opening

@@ -86,7 +86,16 @@ STATS_FIELDS = (
     Field("fighters", "int", default=0, low=0, high=999, doc="fighters carried"),
     Field("launched", "int", default=0, low=0, high=999, doc="missiles launched this turn"),
     Field("fighters_launched", "int", default=0, low=0, high=999, spec_id="A000.13"),
-    Field("count", "int", default=1, low=1, high=999, doc="fighters or missiles in the group"),
+    # a group is one launch at most: twice a launch capacity of 50 (R000.17)
+    Field(
+        "count",
+        "int",
+        default=1,
+        low=1,
+        high=100,
+        doc="fighters or missiles in the group",
+        spec_id="R000.17",
+    ),
 )
 
 OPTION_FIELDS = (

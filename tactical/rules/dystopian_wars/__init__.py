@@ -59,6 +59,7 @@ from tactical.rules.base import (
     FiringBand,
     MeasuringConventions,
     OddsReport,
+    Problem,
     RangeBand,
     RangeBands,
     Resolution,
@@ -72,6 +73,7 @@ from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
+    attack_dice_problems,
 )
 from tactical.rules.ending import Outcome, UnitCondition
 from tactical.rules.status import Unavailable, UnitStatus
@@ -119,7 +121,13 @@ STATS_FIELDS = (
             Field("name", "str", required=True),
             Field("kind", "str", required=True, choices=WEAPON_KINDS, spec_id="R002.36"),
             Field("arc", "str", default="fore", choices=tuple(ARCS_BY_NAME)),
-            Field("attack_dice", "str", default="", doc="AD per range band 1-4, e.g. '8-6-4-2'"),
+            Field(
+                "attack_dice",
+                "str",
+                default="",
+                doc="AD per range band 1-4, e.g. '8-6-4-2'; each at most 100",
+                spec_id="G.5",
+            ),
             *WEAPON_EXTRA_FIELDS,
         ),
     ),
@@ -245,6 +253,11 @@ class DystopianWars(RuleSystem):
             "playout_steps": 40,
         }
     )
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        """The schema, then each weapon's Attack Dice band by band (G.5, at most
+        `MAX_ATTACK_DICE` a band)."""
+        return super().check_stats(stats) or attack_dice_problems(stats)
 
     def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
         """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
@@ -410,6 +423,15 @@ class DystopianWars(RuleSystem):
         from tactical.rules.dystopian_wars import by_hand
 
         return by_hand.set_status(state, unit, values)
+
+    def adjustment_refused(
+        self, before: GameState, after: GameState, position: TurnPosition
+    ) -> str | None:
+        from tactical.rules.dystopian_wars import by_hand
+
+        return by_hand.adjustment_refused(before, after) or super().adjustment_refused(
+            before, after, position
+        )
 
     def describe_resolution(self, before: GameState, action: Action, events) -> str:
         from tactical.rules.dystopian_wars import status

@@ -8,6 +8,8 @@ Drifts in the End Phase; the booklet does not say what makes a model Derelict, s
 player marks it), a Wing's Fuel (R002.54, 0 to 6) and the lasting Critical Hits it
 carries, by their Critical Hit Table totals (R002.1: 2D6, 2 to 12; "7, 9", or "none";
 other lasting effects, such as a generator's, are kept). Setting them rolls nothing.
+
+An adjustment may not change the squadron that is activating (`adjustment_refused`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Field, unit_name
 from tactical.rules.dystopian_wars import tracking
-from tactical.rules.dystopian_wars.cards import card
+from tactical.rules.dystopian_wars.cards import card, squadron_key
 from tactical.rules.dystopian_wars.tables import WING_FUEL
 
 HULL, BROKEN, FUEL, CRITICALS, DERELICT = "hull", "broken", "fuel", "criticals", "derelict"
@@ -113,6 +115,36 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
         wing["fuel"] = int(values[FUEL])
         state = tracking.put_in(state, "wings", profile.squadron, FrozenMap(wing))
     return state
+
+
+def adjustment_refused(before: GameState, after: GameState) -> str | None:
+    """R002.28: the squadron being activated keeps its models until its activation is over.
+    A model of it taken off the table, moved to another side or squadron, or a model added
+    to it, would leave the activation's record (its commander, the models moved, the
+    attacks declared) naming models it no longer has: every later step failed, and the save
+    would not reopen. The reason in words, or None."""
+    act = tracking.get(before, "activation")
+    if not act or not act.get("squadron"):
+        return None
+    squadron = str(act["squadron"])
+    members = [unit for unit in before.units if squadron_key(unit) == squadron]
+    changed = [
+        unit
+        for unit in members
+        if not after.has_unit(unit.id) or squadron_key(after.unit(unit.id)) != squadron
+    ]
+    joined = [
+        unit
+        for unit in after.units
+        if squadron_key(unit) == squadron and unit.id not in {m.id for m in members}
+    ]
+    if changed:
+        name = unit_name(before, changed[0].id)
+        return f"the {name} is activating: finish or undo its activation first"
+    if joined and members:
+        name = unit_name(before, members[0].id)
+        return f"the {name}'s squadron is activating: finish or undo its activation first"
+    return None
 
 
 def _criticals(state: GameState, unit: Unit) -> list[str]:

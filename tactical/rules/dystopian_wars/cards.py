@@ -18,6 +18,7 @@ from tactical.model import GameState, MovementClass, SizeClass, Unit
 from tactical.rules.dystopian_wars import ARCS_BY_NAME
 from tactical.rules.dystopian_wars.movement import generators as _movement_generators
 from tactical.rules.dystopian_wars.movement import height_level
+from tactical.rules.dystopian_wars.schema import band_dice
 from tactical.rules.dystopian_wars.tables import AUXILIARY, WEAPON_CLASS
 from tactical.rules.status import words
 
@@ -81,10 +82,10 @@ class Weapon:
 
 def parse_attack_dice(text: str) -> tuple[int, int, int, int]:
     """'8-6-4-2' -> (8, 6, 4, 2); missing bands or '-' are 0 (cannot fire there)."""
-    parts = [p.strip() for p in str(text).split("-")] if text else []
+    parts = str(text).split("-") if text else []
     values = []
     for part in parts[:4]:
-        values.append(int(part) if part.isdigit() else 0)
+        values.append(band_dice(part) or 0)  # a band the stats check refuses never reaches here
     while len(values) < 4:
         values.append(0)
     return (values[0], values[1], values[2], values[3])

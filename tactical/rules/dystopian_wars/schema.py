@@ -32,11 +32,53 @@ External defaults (base game, not in the booklet; G.5):
 
 from __future__ import annotations
 
-from tactical.rules.base import Field
+from collections.abc import Mapping
+from typing import Any
+
+from tactical.rules.base import Field, Problem
 
 WING_TYPES = ("fighter", "dive-bomber", "torpedo-bomber", "recon")
 GAME_TYPES = ("open", "friendly", "tournament")
 CORE_FORCES = ("naval", "armoured", "aerial")
+
+# AD of one weapon in one Range Band (G.5): a real card's largest are about 20, and exact
+# odds of a linked squadron's pool of such weapons stay quick (`ram_dice` has the same)
+MAX_ATTACK_DICE = 100
+
+
+def band_dice(part: str) -> int | None:
+    """The AD one band of an `attack_dice` text gives: its whole number, 0 for a band with
+    no number ('', '/': cannot fire there), None for a number that is no plain whole
+    number of ASCII digits ('²', '1.5')."""
+    text = part.strip()
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if any(char.isdigit() or char.isnumeric() or char == "." for char in text):
+        return None
+    return 0
+
+
+def attack_dice_problems(stats: Mapping[str, Any]) -> list[Problem]:
+    """Each weapon's `attack_dice` read band by band: whole numbers from 0 to
+    MAX_ATTACK_DICE (a 400-digit band, '²' or 1e9 AD are refused, not played)."""
+    problems: list[Problem] = []
+    weapons = stats.get("weapons", ())
+    for index, weapon in enumerate(weapons if isinstance(weapons, list | tuple) else ()):
+        text = weapon.get("attack_dice", "") if isinstance(weapon, Mapping) else ""
+        if not isinstance(text, str):
+            continue  # the schema names a text that is not a string
+        bands = [band_dice(part) for part in text.split("-")[:4]] if text else []
+        if any(dice is None or dice > MAX_ATTACK_DICE for dice in bands):
+            problems.append(
+                Problem(
+                    f"weapons[{index}].attack_dice",
+                    f"Attack Dice per Range Band 1-4 such as '8-6-4-2', each a whole number "
+                    f"from 0 to {MAX_ATTACK_DICE}",
+                    "G.5",
+                )
+            )
+    return problems
+
 
 WEAPON_EXTRA_FIELDS = (
     Field(

@@ -40,6 +40,7 @@ from tactical.rules.heavy_combat.tables import (
 PHASERS, ROMULAN, PHOTON, DISRUPTORS = "phasers", "romulan-disruptors", "photon", "disruptors"
 GENERAL, SPECIFIC = "general", "specific"
 FIRE_PARAMS = ("power", "mode", "system", "direction")
+D6_FACES = 6  # a power die (R001.4)
 
 # --------------------------------------------------------------------------- weapons
 
@@ -221,6 +222,13 @@ def check_fire(
             raise UserError(
                 f"{weapon.name} fire needs a whole number of power points >= 1, not {power!r}",
                 spec_id="R001.15",
+            )
+        most = D6_FACES * card.power_dice  # the highest power roll (R001.4): no more to spend
+        if power > most:
+            raise UserError(
+                f"{weapon.name} fire takes at most {most} power points, the most "
+                f"{card.power_dice} power dice can roll, not {power}",
+                spec_id="R001.4",
             )
     elif power not in (None, 1):
         raise UserError(f"{weapon.name} costs 1 point; it takes no power", spec_id="R001.5")

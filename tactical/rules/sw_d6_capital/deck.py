@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from tactical.dice import DieCode
+from tactical.dice.d6codes import MAX_CODE_DICE
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
 from tactical.rules.base import Field, Problem, check_fields
@@ -369,18 +370,30 @@ def _check(stats: FrozenMap) -> tuple[Problem, ...]:
         return tuple(problems)
     for key in CODE_KEYS:
         if key in stats and not _parses(stats[key]):
-            problems.append(Problem(key, "a die code such as 5D+2", "R004.1"))
+            problems.append(
+                Problem(key, f"a die code such as 5D+2 (at most {MAX_CODE_DICE}D)", "R004.1")
+            )
     arcs = stats.get("shield_arcs")
     if arcs is not None:
         for arc in ARCS:
             if arc in arcs and not _parses(arcs[arc]):
-                problems.append(Problem(f"shield_arcs.{arc}", "a die code such as 1D+1", "R004.1"))
+                problems.append(
+                    Problem(
+                        f"shield_arcs.{arc}",
+                        f"a die code such as 1D+1 (at most {MAX_CODE_DICE}D)",
+                        "R004.1",
+                    )
+                )
     seen: set[str] = set()
     for index, item in enumerate(stats.get("weapons", ())):
         for key in WEAPON_CODE_KEYS:
             if key in item and not _parses(item[key]):
                 problems.append(
-                    Problem(f"weapons[{index}].{key}", "a die code such as 4D", "R004.1")
+                    Problem(
+                        f"weapons[{index}].{key}",
+                        f"a die code such as 4D (at most {MAX_CODE_DICE}D)",
+                        "R004.1",
+                    )
                 )
         try:
             parse_ranges(str(item.get("ranges", DEFAULT_RANGES)))

@@ -295,9 +295,7 @@ def test_R004_15_R004_17_no_side_passes_command_before_its_rolls_and_orders():
         game = _first_choice_or_pass(game)
     assert game.phase_name != "Command"
     # every captain of the side rolled Command and gave orders before the phase ended
-    rolled = [
-        u.id for u in game.state.units if ledger.condition(game.state, u.id).command_rolled
-    ]
+    rolled = [u.id for u in game.state.units if ledger.condition(game.state, u.id).command_rolled]
     ordered = [
         u.id for u in game.state.units if ledger.condition(game.state, u.id).order is not None
     ]

@@ -1,0 +1,199 @@
+"""A game's steps as a persistent line, and the tables around each step held lightly.
+
+Memory and time linear in a game's length (opening, replaying, autosaving):
+
+- *One list of steps.* `Game.apply` used to copy every earlier step into a new tuple,
+  so a game of `n` steps held `n` tuples of up to `n` steps (a save of 16,000 hand
+  adjustments took minutes and over a gigabyte to open). A `StepLine` is a length and a
+  list it shares with the lines it grew from and into: `appended` puts the step at the
+  list's end when this line is the longest to use it (play goes on), else starts a list
+  of its own with a copy (a new line of play after an undo, or a second look ahead from
+  the same game). It reads as a tuple of its steps; a line once made never changes.
+- *A checkpoint every `CHECKPOINT_EVERY` steps, not a table per step.* A step holds the
+  tables around it (`StepTables`) by weak reference only: while a game, a history's
+  recent games or a recent rebuild holds them they are there; else they are rebuilt
+  from the step's checkpoint (the game at the last multiple of `CHECKPOINT_EVERY` steps
+  before it, which the step holds) by applying the steps between again, each with its
+  own dice (`session.game.step_dice`): the same tables, roll for roll.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections import deque
+from collections.abc import Iterator, Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    from tactical.model import GameState
+    from tactical.session.game import Game, Step
+
+CHECKPOINT_EVERY = 32  # steps between the games a line keeps whole
+KEPT_REBUILT = 4 * CHECKPOINT_EVERY  # tables rebuilt lately, held so as not to rebuild again
+
+_rebuilt: deque[GameState] = deque(maxlen=KEPT_REBUILT)
+
+
+class StepLine(Sequence["Step"]):
+    """The first `len(self)` steps of a shared list (see the module docstring)."""
+
+    __slots__ = ("_items", "_length", "_lock")
+
+    def __init__(self, steps: Sequence[Step] = ()) -> None:
+        if isinstance(steps, StepLine):
+            self._items, self._length, self._lock = steps._items, steps._length, steps._lock
+            return
+        self._items: list[Step] = list(steps)
+        self._length = len(self._items)
+        self._lock = threading.Lock()  # a computer player may look ahead in a thread
+
+    @classmethod
+    def _sharing(cls, items: list[Step], length: int, lock: threading.Lock) -> StepLine:
+        line = cls.__new__(cls)
+        line._items, line._length, line._lock = items, length, lock
+        return line
+
+    def appended(self, step: Step) -> StepLine:
+        """This line with `step` after its last (this line itself is unchanged)."""
+        with self._lock:
+            if len(self._items) == self._length:
+                self._items.append(step)
+                return StepLine._sharing(self._items, self._length + 1, self._lock)
+        fresh = self._items[: self._length]
+        fresh.append(step)
+        return StepLine._sharing(fresh, self._length + 1, threading.Lock())
+
+    def prefix(self, length: int) -> StepLine:
+        """The line's first `length` steps, sharing its list."""
+        if not 0 <= length <= self._length:
+            raise IndexError(f"a line of {self._length} steps has no prefix of {length}")
+        return StepLine._sharing(self._items, length, self._lock)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Step, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | tuple[Step, ...]:
+        if isinstance(index, slice):
+            start, stop, stride = index.indices(self._length)
+            return tuple(self._items[start:stop:stride])
+        position = index.__index__()
+        if position < 0:
+            position += self._length
+        if not 0 <= position < self._length:
+            raise IndexError("step index out of range")
+        return self._items[position]
+
+    def __iter__(self) -> Iterator[Step]:
+        return islice(self._items, self._length)
+
+    def __reversed__(self) -> Iterator[Step]:
+        return (self._items[index] for index in range(self._length - 1, -1, -1))
+
+    def __bool__(self) -> bool:
+        return self._length > 0
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, StepLine) and other._items is self._items:
+            return other._length == self._length
+        if isinstance(other, StepLine | tuple | list):
+            return len(other) == self._length and all(
+                a is b for a, b in zip(self, other, strict=True)
+            )
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # compared by its steps, like a tuple
+
+    def __repr__(self) -> str:
+        return f"StepLine({self._length} steps)"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its steps (a game sent to a computer player's process)."""
+        return StepLine, (tuple(self),)
+
+
+class StepTables:
+    """The tables before and after one step, held weakly, and what rebuilds them: the
+    step's checkpoint game (`anchor`, held) and the steps before it (`prior`)."""
+
+    __slots__ = ("_after", "_before", "_held", "anchor", "prior")
+
+    def __init__(
+        self, before: GameState, after: GameState, anchor: Game | None, prior: StepLine
+    ) -> None:
+        self._before = weakref.ref(before)
+        self._after = weakref.ref(after)
+        self._held: tuple[GameState | None, ...] = ()
+        self.anchor = anchor
+        self.prior = prior
+
+    def before(self, step: Step) -> GameState | None:
+        found = self._before()
+        if found is None and self.anchor is not None:
+            found = self._rebuild(step)[0]
+        return found
+
+    def after(self, step: Step) -> GameState | None:
+        found = self._after()
+        if found is None and self.anchor is not None:
+            found = self._rebuild(step)[1]
+        return found
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled with the tables still held and nothing to rebuild from (a game sent to a
+        computer player's process: its checkpoints and earlier lines stay here)."""
+        return _unpickled, (self._before(), self._after())
+
+    def alive_after(self) -> GameState | None:
+        """The table after the step when something still holds it (no rebuilding)."""
+        return self._after()
+
+    def _keep(self, before: GameState, after: GameState) -> None:
+        self._before, self._after = weakref.ref(before), weakref.ref(after)
+        _rebuilt.extend((before, after))
+
+    def _rebuild(self, step: Step) -> tuple[GameState, GameState]:
+        """The tables around `step` again: from the latest earlier table still held (at
+        worst the checkpoint), each step between applied again as it was played."""
+        prior = self.prior
+        game = self.anchor
+        for number in range(len(prior), game.step_number, -1):
+            earlier = prior[number - 1]
+            held = earlier.tables.alive_after() if earlier.tables is not None else None
+            if held is not None:
+                game = game.resumed(held, earlier.after, prior.prefix(number))
+                break
+        for earlier in prior[game.step_number :]:
+            following = game.apply(earlier.action, forced=earlier.forced)
+            if earlier.tables is not None:
+                earlier.tables._keep(game.state, following.state)
+            game = following
+        after = game.apply(step.action, forced=step.forced).state
+        self._keep(game.state, after)
+        return game.state, after
+
+
+def _unpickled(before: GameState | None, after: GameState | None) -> StepTables:
+    tables = StepTables.__new__(StepTables)
+    tables._held = (before, after)  # held here: nothing else does in the new process
+    tables._before = (lambda: before) if before is None else weakref.ref(before)
+    tables._after = (lambda: after) if after is None else weakref.ref(after)
+    tables.anchor, tables.prior = None, StepLine()
+    return tables
+
+
+def checkpoint_of(game: Game) -> Game:
+    """The checkpoint the next step of `game` rebuilds its tables from (see the module
+    docstring): `game` itself every `CHECKPOINT_EVERY` steps, else the last step's."""
+    last = game.last_step
+    anchor = last.tables.anchor if last is not None and last.tables is not None else None
+    if anchor is not None and game.step_number % CHECKPOINT_EVERY:
+        return anchor
+    return game.checkpoint()  # also where the steps before came from another process
