@@ -1,4 +1,4 @@
-"""Issue 15 budgets and figures for the agents.
+"""Budgets and figures for the agents.
 
 - a greedy decision <= 50 ms median on each scenario (positions of a greedy-vs-greedy
   game), against a naive greedy measured in the same run (every candidate's dice

@@ -1,4 +1,4 @@
-"""Balance lab budgets (issue 16), with real greedy-vs-greedy games:
+"""Balance lab budgets, with real greedy-vs-greedy games:
 
 - throughput per scenario: games per second per core, each built-in scenario's game
   played in this process (CPU seconds: what one core gives, whatever else runs);
@@ -24,7 +24,7 @@ import statistics
 import time
 
 import pytest
-from conftest import FIGURES, RATIOS
+from conftest import FIGURES, RATIOS, quick
 
 from tactical.io.paths import builtin_map
 from tactical.lab import games
@@ -33,14 +33,14 @@ from tactical.lab.pool import LocalPool
 from tactical.lab.specs import build_spec
 
 SCENARIOS = ("heavy-combat", "sw-d6-capital", "cortex-space", "battlefleet-mars", "dystopian-wars")
-GAMES_PER_SCENARIO = 2
+GAMES_PER_SCENARIO = quick(2, 1)
 POOL_MAP = "sw-d6-capital"
-POOL_GAMES = 20
-POOL_SET = ("turn_limit=2",)
+POOL_GAMES = quick(20, 2)
+POOL_SET = quick(("turn_limit=2",), ("turn_limit=1",))
 MEMORY: dict[str, float] = {}
 CPU: dict[str, float] = {}
 CPU_BY: dict[str, dict[str, float]] = {}
-ROUNDS = 2
+ROUNDS = quick(2, 1)
 RATIOS.append(("lab: 2 workers vs 1 (games/s)", "lab pool 1 worker", "lab pool 2 workers", 1.8))
 RATIOS.append(
     ("lab: Ray vs pool, 2 CPUs (<= 10% slower)", "lab pool 2 (vs Ray)", "lab ray 2", 0.909)
@@ -147,7 +147,7 @@ def test_ray_overhead_against_the_pool():
     spec = _spec(POOL_MAP, POOL_GAMES, POOL_SET)
     cluster = RayCluster("auto", games.play_task, num_cpus=2)
     try:
-        _timed_run(cluster, _spec(POOL_MAP, 4, POOL_SET))  # Ray's workers start and import
+        _timed_run(cluster, _spec(POOL_MAP, quick(4, 2), POOL_SET))  # Ray's workers start
         found = _alternating(
             {"ray": lambda: cluster, "pool": lambda: LocalPool(2, games.play_task)}, spec
         )

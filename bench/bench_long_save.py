@@ -26,15 +26,15 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BUDGETS, FIGURES
+from conftest import BUDGETS, FIGURES, is_quick, quick
 
 from tactical.io import builtin_map, load_map
 from tactical.io.saves import SavedAction, SavedGame, write_save
 from tactical.model import FrozenMap
 
 PYTHON = sys.executable
-LONG = 100_000
-MEDIUM = 16_000
+LONG = quick(100_000, 4_000)
+MEDIUM = quick(16_000, 1_000)
 OPEN_BUDGET = 10.0
 OPEN_MEMORY = 500 * 2**20
 
@@ -98,9 +98,9 @@ def _measured(args: list[str]) -> tuple[float, float, int, str]:
 def test_open_a_100000_step_save(saves):
     wall, cpu, peak, _ = _measured([PYTHON, "-c", OPEN, str(saves[LONG]), str(LONG)])
     print(f"\nopen {LONG:,} steps: {wall:.2f} s wall, {cpu:.2f} s CPU, {peak / 2**20:.0f} MB")
-    FIGURES["open 100,000-step save (CPU s)"] = cpu
-    BUDGETS["open 100,000-step save (CPU s)"] = OPEN_BUDGET
-    assert cpu <= OPEN_BUDGET and peak <= OPEN_MEMORY
+    FIGURES[f"open {LONG:,}-step save (CPU s)"] = cpu
+    BUDGETS[f"open {LONG:,}-step save (CPU s)"] = OPEN_BUDGET
+    assert is_quick() or (cpu <= OPEN_BUDGET and peak <= OPEN_MEMORY)
 
 
 def test_open_is_linear(saves):
@@ -116,10 +116,10 @@ def test_one_autosave_of_a_100000_step_game(saves):
     _, _, _, out = _measured([PYTHON, "-c", AUTOSAVE, str(saves[LONG])])
     seconds = float(out.strip())
     print(f"\nautosave of {LONG:,} steps: {seconds:.2f} s")
-    FIGURES["autosave 100,000-step game (s)"] = seconds
+    FIGURES[f"autosave {LONG:,}-step game (s)"] = seconds
 
 
 def test_replay_a_16000_step_save(saves):
     wall, cpu, peak, _ = _measured([PYTHON, "-m", "tactical", "replay", str(saves[MEDIUM])])
     print(f"\nreplay {MEDIUM:,} steps: {wall:.2f} s wall, {cpu:.2f} s CPU, {peak / 2**20:.0f} MB")
-    FIGURES["replay 16,000-step save (CPU s)"] = cpu
+    FIGURES[f"replay {MEDIUM:,}-step save (CPU s)"] = cpu

@@ -1,4 +1,4 @@
-"""Move preview budget (issue 2 / issue 6): a 1920x1080 frame of maps/stress-200.toml (200
+"""Move preview budget: a 1920x1080 frame of maps/stress-200.toml (200
 units, 40 terrain pieces) while a unit's move is drawn: blit the cached table, draw the move
 preview of a 3-token path and the tool's status line. <= 12 ms median when the path changes
 every frame (replan + redraw) and when it does not (everything cached), against a naive frame

@@ -1,4 +1,4 @@
-"""Movement budgets (issue 4): a 5-step move with sweep and collision checks against 40
+"""Movement budgets: a 5-step move with sweep and collision checks against 40
 terrain pieces and 200 units (the play screen previews it every frame), overlap resolution
 of 200 models, and the terrain setup of a 6' x 4' table; each against a naive baseline
 measured in the same run.

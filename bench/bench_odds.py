@@ -1,4 +1,4 @@
-"""Exact-odds budgets (issue 3), as ratios against naive baselines measured in the same run.
+"""Exact-odds budgets, as ratios against naive baselines measured in the same run.
 
 Run: .venv/bin/pytest bench/bench_odds.py --benchmark-enable -p no:cacheprovider
 

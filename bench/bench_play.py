@@ -19,6 +19,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
+from conftest import is_quick, quick
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
@@ -124,7 +125,7 @@ def test_first_frame_after_launch():
     """From process start (the parent's clock) to the first flip, with the SDL dummy driver."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     timings = []
-    for _ in range(3):
+    for _ in range(quick(3, 1)):
         started = time.perf_counter()
         child = subprocess.Popen(
             [sys.executable, "-c", FIRST_FRAME], env=env, stdout=subprocess.PIPE, text=True
@@ -134,4 +135,4 @@ def test_first_frame_after_launch():
         child.wait(timeout=30)
         assert line.strip() == "flipped"
     print(f"first frame after launch: best {min(timings):.3f} s of {timings}")
-    assert min(timings) <= FIRST_FRAME_BUDGET
+    assert is_quick() or min(timings) <= FIRST_FRAME_BUDGET

@@ -1,4 +1,4 @@
-"""Play screen, part 2 budgets (issue 6) on maps/stress-200.toml (200 ships, 40 pieces):
+"""Play screen budgets on maps/stress-200.toml (200 ships, 40 pieces):
 
 - a 1920x1080 frame with the move tool's live preview <= 12 ms median, the path changing
   every frame as in a drag (each frame plans the new path: sweep, collisions, snaking),
@@ -21,7 +21,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
-from conftest import RATIOS, record
+from conftest import RATIOS, is_quick, quick, record
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
@@ -108,19 +108,19 @@ def test_move_preview_frame_naive(benchmark, moving_app):
     lengths = iter(range(10**9))
 
     def naive_frame() -> pygame.Surface:
-        fresh = MoveTool(tool.unit, tool.rules, tool.preview)
+        fresh = MoveTool(tool.unit, tool.rules, tool.preview, tool.names)
         fresh.draft = fresh.draft.forward(2.0 + (next(lengths) % 40) * 0.1)
-        app.play.move_tool = fresh
+        app.play.moves.tool = fresh  # `move_tool` reads the play screen's move control
         app.renderer = SceneRenderer()
         app.table = TableView(app.renderer)
         app.step(FRAME_SECONDS)
         return app.frame()
 
     try:
-        benchmark.pedantic(naive_frame, rounds=15, iterations=1, warmup_rounds=1)
+        benchmark.pedantic(naive_frame, rounds=quick(15, 1), iterations=1, warmup_rounds=1)
         record("move preview frame (naive)", benchmark)
     finally:
-        app.play.move_tool = tool
+        app.play.moves.tool = tool
 
 
 def test_hovered_targets_odds_are_ready_in_the_frame_that_handles_the_hover():
@@ -163,4 +163,4 @@ def test_hovered_targets_odds_are_ready_in_the_frame_that_handles_the_hover():
         f"of which the odds (cached report -> chart on the panel): median {odds * 1e3:.2f} ms "
         f"over {len(delays)} targets"
     )
-    assert odds <= FRAME_BUDGET
+    assert is_quick() or odds <= FRAME_BUDGET

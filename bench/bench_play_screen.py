@@ -1,4 +1,4 @@
-"""The play screen speaks to the player (issue 13): odds latency, idle CPU, status tokens.
+"""The play screen speaks to the player: odds latency, idle CPU, status tokens.
 
 Run: .venv/bin/pytest bench/bench_play_screen.py --benchmark-enable -p no:cacheprovider -s
 
@@ -25,7 +25,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
-from conftest import FIGURES, RATIOS, record
+from conftest import FIGURES, RATIOS, is_quick, quick, record
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
@@ -38,7 +38,7 @@ from tactical.ui.odds_view import ProcessOdds
 ODDS_BUDGET = 0.100
 IDLE_BUDGET = 0.05
 FRAME_BUDGET = 0.008
-IDLE_SECONDS = 4.0
+IDLE_SECONDS = quick(4.0, 1.0)
 
 
 def laser_game() -> tuple[Game, Action, Action]:
@@ -134,7 +134,7 @@ def test_idle_cpu(benchmark):
     share = idle_cpu(app, IDLE_SECONDS)
     FIGURES["idle loop: CPU per wall second"] = share
     benchmark.pedantic(lambda: None, rounds=1)
-    assert share < IDLE_BUDGET
+    assert is_quick() or share < IDLE_BUDGET
 
 
 def test_busy_loop_cpu(benchmark):

@@ -1,4 +1,4 @@
-"""How search's overturn rule fares, decision by decision (issue 15, `hints.overturn_errors`).
+"""How search's overturn rule fares, decision by decision (`hints.overturn_errors`).
 
 Whole games are a slow judge of a rule of the search player: 400 mirrored games tell 55%
 from 50% only just. This looks at the decisions instead.
@@ -189,6 +189,32 @@ def main(argv: list[str]) -> int:
                 f"{100 * verdict.gain:+.2f} points a decision"
             )
     return 0
+
+
+RESULTS = Path(__file__).resolve().parent / "results"
+DECISIONS = RESULTS / "search-decisions-cortex-space-seeds-5000-5001.jsonl"
+
+
+def test_replay_on_the_stored_decisions(benchmark):
+    """`replay` over the decisions collected from two Cortex Space games (bench/results),
+    as `replay DECISIONS --playouts 12 --errors 0 1` judges them (fewer draws in quick
+    mode): a verdict of shares and a gain, each decision judged by its held-out rounds."""
+    from conftest import quick, record
+
+    lines = DECISIONS.read_text().splitlines()
+    decisions = [json.loads(line) for line in lines if line.strip()]
+    draws = quick(200, 5)
+    verdicts = benchmark.pedantic(
+        lambda: [replay(decisions, 12, errors, draws) for errors in (0.0, 1.0)],
+        rounds=quick(3, 1),
+        iterations=1,
+    )
+    record("search decisions: replay of two games' decisions", benchmark)
+    for verdict in verdicts:
+        assert 0 < verdict.decisions <= len(decisions)
+        assert 0.0 <= verdict.wrongly <= verdict.overturned <= 1.0
+    # a spread asked for overturns no more often than the bare mean does
+    assert verdicts[1].overturned <= verdicts[0].overturned
 
 
 if __name__ == "__main__":

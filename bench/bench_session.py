@@ -1,4 +1,4 @@
-"""Session budgets (issue 6) on the 200-unit stress map: applying one action with its
+"""Session budgets on the 200-unit stress map: applying one action with its
 autosave, undo/redo (with autosave), the move preview through the game, and the exact odds
 of one attack via `Game.odds`; each against a naive baseline measured in the same run.
 
@@ -20,7 +20,7 @@ import json
 from collections import Counter
 
 import pytest
-from conftest import RATIOS, record
+from conftest import RATIOS, quick, record
 
 from tactical.dice import SeededDice
 from tactical.errors import UserError
@@ -39,7 +39,7 @@ PREVIEW_BUDGET = 0.012
 APPLY_BUDGET = 0.050
 UNDO_BUDGET = 0.050
 HISTORY_STEPS = 20
-SAMPLES = 2000
+SAMPLES = quick(2000, 50)
 
 RATIOS.append(("apply+autosave vs whole-state saves", "apply: naive", "apply: session", 1))
 RATIOS.append(("undo+redo vs replay from start", "undo: naive replay", "undo: session", 2))
@@ -190,7 +190,7 @@ def test_odds_naive_sampling(benchmark, attack_game):
             counts[repr(system.apply(game.state, action, SeededDice(k)).summary)] += 1
         return counts
 
-    benchmark.pedantic(sample, rounds=2)
+    benchmark.pedantic(sample, rounds=quick(2, 1))
     record("odds: naive sampling", benchmark)
 
 

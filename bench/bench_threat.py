@@ -1,4 +1,4 @@
-"""Threat budgets (issue 17): the threat heatmap of the 200-unit map (its whole 8' x 4'
+"""Threat budgets: the threat heatmap of the 200-unit map (its whole 8' x 4'
 table, larger than the issue's 6' x 4', on the 0.5" grid) and the reach of one unit, each
 against a naive per-point loop measured in the same run.
 
@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pytest
 import shapely
-from conftest import RATIOS, record
+from conftest import RATIOS, quick, record
 
 from tactical.geometry.arcs import in_arc
 from tactical.geometry.los import TerrainIndex, line_of_sight
@@ -33,8 +33,8 @@ from tactical.threat.reach import candidate_moves, reach
 HEATMAP_BUDGET = 0.150
 REACH_BUDGET = 0.050
 SIDE = "B"
-NAIVE_POINTS = 400  # the naive loop is timed on this many grid points, then scaled up
-MOVERS = 20
+NAIVE_POINTS = quick(400, 20)  # the naive loop is timed on this many grid points, then scaled up
+MOVERS = quick(20, 2)
 
 RATIOS.append(("heatmap speed-up over a per-point loop", "heatmap: naive", "heatmap: numpy", 10))
 RATIOS.append(("reach speed-up over planning each path", "reach: naive", "reach: numpy", 2))

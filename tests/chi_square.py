@@ -1,5 +1,5 @@
 """The chi-square agreement test every rule system's tests use: sampled resolutions with
-seeded dice against the exact distribution from the same resolver (DESIGN.md "Odds come
+seeded dice against the exact distribution from the same resolver (docs/architecture.md "Odds come
 from the same code"). Imported as `from chi_square import ...` (tests/ is on sys.path
 through tests/conftest.py)."""
 

@@ -1,4 +1,4 @@
-"""Parameter sets for checking that what a rule system offers, it accepts (issue 6)."""
+"""Parameter sets for checking that what a rule system offers, it accepts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The project's own contracts: lint clean and the DESIGN.md layers (import-linter)."""
+"""The project's own contracts: lint clean, and the layers of docs/architecture.md."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_ruff_check_is_clean():
 
 
 def test_import_layers_hold():
-    """DESIGN.md: downward-only layers, pygame only in ui, rule systems independent."""
+    """docs/architecture.md: downward-only layers, pygame only in ui, rule systems independent."""
     result = subprocess.run(
         [_tool("lint-imports")], cwd=ROOT, capture_output=True, text=True, check=False
     )

@@ -262,16 +262,24 @@ def pass_go(app, *, use_key: bool) -> None:
         settle(app, 1)
 
 
+def true_game(app) -> Game:
+    """The game as played: where the rules hide something, the screen shows the side to
+    act only its view (`ui.handover`); the stand-in plays the true game."""
+    return app.play.played_session.game
+
+
 def play_step(app, number: int) -> Game:
     """The stand-in's next action, made on the screen; the game the stand-in expects."""
-    game = app.play.game
+    if app.play.covered_for() is not None:  # a hot-seat screen changing hands
+        key(app, pygame.K_SPACE)
+    game = true_game(app)
     expected = expected_next(game)
     step = expected.last_step
     if step.by_session:
         pass_go(app, use_key=number % 2 == 0)
     else:
         declare(app, step.action, use_enter=number % 3 == 0)
-    got = app.play.game
+    got = true_game(app)
     made_step = got.steps[len(game.steps)] if len(got.steps) > len(game.steps) else None
     if made_step is None or made_step.action != step.action:
         made = made_step.action if made_step is not None else None
@@ -289,7 +297,7 @@ def play_turns(
     number of steps of the game (the steps the rules leave no choice for the game takes
     itself)."""
     number = 0
-    while app.play.game.turn <= turns:
+    while true_game(app).turn <= turns:
         number += 1
         if number > limit:
             raise DriverError(f"no end of turn {turns} in {limit} steps")
@@ -297,7 +305,7 @@ def play_turns(
         # the game then takes the steps the rules leave no choice for (a pass for a side
         # with nothing to do, a step that is the only one open), each marked with why:
         # the stand-in must agree with every one of them
-        for made in app.play.game.steps[len(expected.steps) :]:
+        for made in true_game(app).steps[len(expected.steps) :]:
             if not made.forced:
                 raise DriverError(f"step {number}: the screen made {made.action} by itself")
             expected = expected_next(expected)
@@ -306,11 +314,11 @@ def play_turns(
                     f"step {number}: the game took {made.action}, the stand-in "
                     f"{expected.last_step.action}"
                 )
-        if app.play.game.state != expected.state:
+        if true_game(app).state != expected.state:
             raise DriverError(f"step {number}: the state differs from the stand-in's")
         if after_step is not None:
             after_step(number)
-    return len(app.play.game.steps)
+    return len(true_game(app).steps)
 
 
 __all__ = ["DriverError", "play_step", "play_turns"]

@@ -1,4 +1,4 @@
-"""Computer players for any registered rule system (issue 15).
+"""Computer players for any registered rule system.
 
 The agents play only through the generic protocol: the choices offered and their
 fields (`candidates`), the exact odds and the resolvers' own outcomes, the move planner

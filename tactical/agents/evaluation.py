@@ -23,7 +23,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -50,6 +50,7 @@ EXPOSURE_WEIGHT = 0.6  # an enemy arc entered weighs this much against one of ou
 APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
 OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
+MAX_EFFECTS = 4096  # expected effects a game's material count remembers
 
 
 class Material:
@@ -63,6 +64,24 @@ class Material:
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
         self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
+        # expected effects by what they depend on: the state (by value: a later decision
+        # often weighs the same attack on an equal table), the declared action, the side,
+        # the budget and the game's seed (a sampled estimate's dice)
+        self.effects: dict[Hashable, Effect | None] = {}
+
+    def remembered(self, key: Hashable, compute: Callable[[], Effect | None]) -> Effect | None:
+        """`compute()`, once per key while the game lasts (a bounded memo)."""
+        try:
+            return self.effects[key]
+        except KeyError:
+            pass
+        except TypeError:  # a parameter that is not a value (never seen): not remembered
+            return compute()
+        found = compute()
+        if len(self.effects) >= MAX_EFFECTS:
+            self.effects.clear()
+        self.effects[key] = found
+        return found
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
         condition = self.system.unit_condition(state, unit)
@@ -136,13 +155,18 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     def after(dice) -> float:
         return round(material.value(system.apply(state, declared, dice).state, side), 9)
 
-    try:
-        distribution = enumerate_outcomes(after, max_nodes=EXACT_NODES)
-    except TooManyOutcomes:
-        values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
-        return Effect(sum(values) / len(values), len(values), False)
-    expected = sum(float(p) * value for value, p in distribution.pairs)
-    return Effect(expected, len(distribution.pairs), True)
+    def effect() -> Effect:
+        try:
+            distribution = enumerate_outcomes(after, max_nodes=EXACT_NODES)
+        except TooManyOutcomes:
+            values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
+            return Effect(sum(values) / len(values), len(values), False)
+        expected = sum(float(p) * value for value, p in distribution.pairs)
+        return Effect(expected, len(distribution.pairs), True)
+
+    found = material.remembered(("whole", state, declared, side, game.seed), effect)
+    assert found is not None
+    return found
 
 
 def attack_effect(
@@ -168,23 +192,32 @@ def attack_effect(
         # `complete=False`: the action's parameters are whole already (a declaration of a
         # side not to act now, planned ahead)
         declared = game.completed(action)[0] if complete else action
-        weapon, target, rest = attack_declaration(declared)
-        attack = system.declare_attack(state, declared.actor, weapon, target, rest)
     except UserError:
         return None
 
-    def after(dice) -> float:
-        return round(material.value(system.resolve_attack(state, attack, dice).state, side), 9)
+    def effect() -> Effect | None:
+        try:
+            weapon, target, rest = attack_declaration(declared)
+            attack = system.declare_attack(state, declared.actor, weapon, target, rest)
+        except UserError:
+            return None
 
-    try:
-        distribution = enumerate_outcomes(after, max_nodes=max_nodes)
-    except TooManyOutcomes:
-        expected, runs = stratified(after, game.seed * 7919, samples)
-        return Effect(expected, runs, False)
-    except UserError:
-        return None
-    expected = sum(float(p) * value for value, p in distribution.pairs)
-    return Effect(expected, len(distribution.pairs), True)
+        def after(dice) -> float:
+            resolved = system.resolve_attack(state, attack, dice)
+            return round(material.value(resolved.state, side), 9)
+
+        try:
+            distribution = enumerate_outcomes(after, max_nodes=max_nodes)
+        except TooManyOutcomes:
+            expected, runs = stratified(after, game.seed * 7919, samples)
+            return Effect(expected, runs, False)
+        except UserError:
+            return None
+        expected = sum(float(p) * value for value, p in distribution.pairs)
+        return Effect(expected, len(distribution.pairs), True)
+
+    key = ("attack", state, declared, side, max_nodes, samples, game.seed)
+    return material.remembered(key, effect)
 
 
 class _LeadingDice(SeededDice):

@@ -17,6 +17,7 @@ from typing import Any
 from tactical.agents.evaluation import Material
 from tactical.agents.levels import make_player
 from tactical.agents.players import Decision, Player
+from tactical.agents.sight import decide_seeing
 from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState
@@ -144,7 +145,7 @@ def play_game(
         if game.over:
             break
         side = game.side_to_act
-        decision: Decision = seats[side].decide(game)
+        decision: Decision = decide_seeing(seats[side], game)  # from its side's view
         whys.append((decision.after.step_number, side, decision.why))
         game = _settled(decision.after, whys)
     else:

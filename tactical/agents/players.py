@@ -1,4 +1,4 @@
-"""The three levels of play: `random`, `greedy` and `search` (issue 15).
+"""The three levels of play: `random`, `greedy` and `search`.
 
 Every player is a pure function of the game and its own seed: `decide(game)` returns a
 `Decision` whose action the rule system has accepted (the player applies its choice to

@@ -1,4 +1,4 @@
-"""The `search` level (issue 15): the greedy player's close calls, played out.
+"""The `search` level: the greedy player's close calls, played out.
 
 Its candidates are the greedy player's best few: those scored within `CLOSE_CALL` of
 its best and worth at least `CLOSE_SHARE` of it (a clear call stays the greedy

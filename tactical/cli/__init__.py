@@ -1,4 +1,4 @@
-"""The `tactical` console script (DESIGN.md "Command line").
+"""The `tactical` console script (docs/architecture.md "Command line").
 
 Each command lives in its own module here with `add_parser(subparsers)`; the
 parser's `run(args) -> int` default does the work. A `UserError` anywhere
@@ -20,7 +20,7 @@ from tactical.errors import UserError
 # module name under tactical.cli for each command, in help order
 COMMANDS = (
     "play", "check", "move", "terrain", "odds", "roll", "render", "replay", "card", "print",
-    "threat", "lab",
+    "threat", "lab", "host", "join", "serve", "turn", "verify",
 )  # fmt: skip
 # a command whose module is named otherwise: `tactical.cli.print` would shadow the builtin print
 # inside this package
@@ -92,9 +92,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
 def _find_map(args: argparse.Namespace) -> None:
     """Every command's MAP: a file where one is there, else a built-in map by its name
     (`tactical play battlefleet-mars`, `tactical check heavy-combat`, from any folder)."""
-    from tactical.io.paths import find_map
-
     if isinstance(getattr(args, "map", None), str):
+        from tactical.io.paths import find_map  # here: a command without a map loads no io
+
         args.map = str(find_map(args.map))
 
 

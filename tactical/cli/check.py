@@ -1,6 +1,6 @@
 """`tactical check MAP [--unit ID] [--target ID] [--json]`: distances, arcs, LOS and range bands.
 
-JSON (DESIGN.md, fixed keys): `{"rules": id, "pairs": [{"from", "to", "centre_distance",
+JSON (docs/architecture.md, fixed keys): `{"rules": id, "pairs": [{"from", "to", "centre_distance",
 "edge_distance", "bearing", "centre_arc", "arcs", "los", "blocked_by", "range_band"}]}`,
 each pair also carrying `blocked_by_models` (the models whose bases block the line where
 the rule system's models block sight, R002.41: each `{"name", "id"}`), `range_distance`,
@@ -13,17 +13,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tactical.io import default_map_path, load_map
+from tactical.io.paths import default_map_path
+
+if TYPE_CHECKING:
+    from tactical.rules.measuring import PairReports
 
 __all__ = ["add_parser", "default_map_path", "run"]
-from tactical.rules import registry
-from tactical.rules.conventions import band_name
-from tactical.rules.measuring import PairReport, PairReports, TableGeometry, blocker_words
-
-UNIT_MARKS = {"degrees": "°", "inches": '"'}
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,6 +46,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `tactical --help` lists this command without loading them
+    from tactical.cli.check_words import Words, conventions_line
+    from tactical.io.maps import load_map
+    from tactical.rules import registry
+    from tactical.rules.measuring import TableGeometry
+
     state = load_map(args.map)
     system = registry.get(state.rules)
     table = TableGeometry.of(state, system)
@@ -54,73 +59,55 @@ def run(args: argparse.Namespace) -> int:
     # a block of firers at a time (validated before the first byte is written), so that
     # memory stays bounded on any table
     blocks = table.report_blocks(args.unit, args.target, witness=witness)
+    first = next(blocks, None)  # a bad --unit / --target fails here, before any output
     if args.json:
-        _write_json(state.rules, blocks)
+        _write_json(state.rules, first, blocks)
         return 0
     title = state.title or Path(args.map).name
     print(
         f"{title} — {system.title} ({state.rules}), {len(state.units)} units, "
         f"{len(state.terrain)} terrain pieces"
     )
-    print(_conventions_line(system))
-    units, terrain = state.shown_names, state.shown_terrain_names
-    for block in blocks:
-        for report in block:
-            print(_text(report, units, terrain))
+    print(conventions_line(system))
+    if first is not None:
+        words = Words(table)
+        write = _writer()
+        write(words.text(first))
+        for block in blocks:
+            write(words.text(block))
+        write(None)
     return 0
 
 
-def _write_json(rules: str, blocks: Iterator[PairReports]) -> None:
-    """`{"rules": ..., "pairs": [...]}` exactly as json.dumps writes the whole document,
-    written block by block (UTF-8) as each block of pairs is reported."""
-    first = next(blocks, None)  # a bad --unit / --target fails here, before any output
-    out = getattr(sys.stdout, "buffer", None)
+def _writer(any_encoding: bool = False) -> Callable[[bytes | None], None]:
+    """Writes UTF-8 text to stdout's bytes where it takes UTF-8, or whatever its encoding
+    (`any_encoding`: the JSON, which is UTF-8 by definition), else as text, as `print`
+    would; None flushes. Whatever was printed before goes first."""
     sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    if encoding != "utf8" and not any_encoding:
+        out = None
 
-    def write(text: bytes) -> None:
-        if out is not None:
+    def write(text: bytes | None) -> None:
+        if text is None:
+            (out or sys.stdout).flush()
+        elif out is not None:
             out.write(text)
         else:
             sys.stdout.write(text.decode())
 
+    return write
+
+
+def _write_json(rules: str, first: PairReports | None, blocks: Iterator[PairReports]) -> None:
+    """`{"rules": ..., "pairs": [...]}` exactly as json.dumps writes the whole document,
+    written block by block (UTF-8) as each block of pairs is reported."""
+    write = _writer(any_encoding=True)
     write(('{"rules": ' + json.dumps(rules, ensure_ascii=False) + ', "pairs": [').encode())
     if first is not None:
         write(first.json_text(first=True))
         for block in blocks:
             write(block.json_text(first=False))
     write(b"]}\n")
-    if out is not None:
-        out.flush()
-
-
-def _conventions_line(system) -> str:
-    c = system.conventions
-    measured = f"range from the {c.distance_from} to the {c.distance_to}"
-    return f"  ({measured}; in an arc by {'its centre' if c.arc_test == 'centre' else 'any part'})"
-
-
-def _text(report: PairReport, units: Mapping[str, str], terrain: Mapping[str, str]) -> str:
-    """One pair in words, its units and terrain by the names a player reads (the JSON
-    keeps the ids)."""
-    arcs = ", ".join(report.arcs) or "in none of its arcs"
-    los = "clear" if report.los else "blocked by " + blocker_words(report, terrain)
-    band = band_name(report.range_band) if report.range_band else "out of range"
-    margins = "; ".join(
-        f"{name} {m.value:+.2f}{UNIT_MARKS[m.unit]}"
-        for name, m in report.arc_margins
-        if m.value not in (float("inf"), float("-inf"))
-    )
-    line = (
-        f"{units.get(report.source, report.source)} → {units.get(report.target, report.target)}: "
-        f'centre {report.centre_distance:.2f}", '
-        f'edge {report.edge_distance:.2f}", bearing {report.bearing:.1f}° '
-        f'({report.centre_arc}); arcs: {arcs}; LOS {los}; range {report.distance:.2f}" = {band}'
-    )
-    line += f"; margins: {margins}" if margins else ""
-    for label, w in (("range", report.witness), ("edge", report.edge_witness)):
-        if w is not None:
-            line += (
-                f"\n    {label} measured from ({w.start[0]:.2f}, {w.start[1]:.2f}) "
-                f"to ({w.end[0]:.2f}, {w.end[1]:.2f})"
-            )
-    return line
+    write(None)

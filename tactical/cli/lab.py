@@ -49,6 +49,7 @@ def add_parser(subparsers: Any) -> None:
     _add_run(commands)
     _add_replay(commands)
     _add_report(commands)
+    _add_fairness(commands)
     parser.set_defaults(run=_missing_command(parser))
 
 
@@ -153,6 +154,34 @@ def _add_report(commands: Any) -> None:
     )
     parser.add_argument("--force", action="store_true", help="replace existing files")
     parser.set_defaults(run=report_lab)
+
+
+def _add_fairness(commands: Any) -> None:
+    parser = commands.add_parser(
+        "fairness",
+        help="does the table's fairness score predict who wins? (docs/fairness.md)",
+        description="Put the map's first fleet on both sides, lay --layouts random tables by "
+        "R002.9, play --games seat-swapped AI games on each (each layout a lab run in the "
+        "results file) and report the rank correlation between each table's score and the "
+        "first side's results, with its 95% interval.",
+    )
+    parser.add_argument("map", metavar="MAP", help="map file (TOML) or a built-in map's name")
+    parser.add_argument("--layouts", type=int, default=40, help="random tables (default 40)")
+    parser.add_argument("--games", type=int, default=40, help="games per table (default 40)")
+    parser.add_argument("--ai", default="greedy", metavar="LEVEL[,LEVEL]", help="AI levels")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed (tables and games)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"results file (default {DEFAULT_DB})")
+    parser.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--force", action="store_true", help="replace existing files")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="play nothing: report on the games the results file holds for these tables",
+    )
+    parser.set_defaults(run=fairness_lab)
 
 
 # --------------------------------------------------------------------------- run
@@ -332,4 +361,70 @@ def report_lab(args: argparse.Namespace) -> int:
         print(text_report(report))
         for path in written:
             print(f"wrote {path}")
+    return 0
+
+
+# --------------------------------------------------------------------------- fairness
+
+
+def fairness_lab(args: argparse.Namespace) -> int:
+    previous = _handle(_stop)
+    try:
+        return _fairness(args)
+    except KeyboardInterrupt:
+        print(STOPPED, file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        _handle(*previous)
+
+
+def _fairness(args: argparse.Namespace) -> int:
+    from tactical.io.paths import find_map
+    from tactical.lab import fairness, games
+    from tactical.lab.files import refuse_existing, write_files
+    from tactical.lab.pool import LocalPool
+    from tactical.lab.runner import run_games
+    from tactical.lab.specs import parse_players
+    from tactical.lab.store import Store
+
+    workers = _workers(args.workers)
+    players = parse_players(args.ai, games.ai_levels())
+    page = Path(args.html) if args.html else None
+    plot = page.with_name(f"{page.stem}-scatter.png") if page is not None else None
+    if page is not None and plot is not None:
+        refuse_existing([page, plot], args.force)
+    found = fairness.layouts(str(find_map(args.map)), args.layouts, args.games, players, args.seed)
+    stopped = False
+    if args.report_only:
+        with Store.read(args.db) as store:
+            report = fairness.fairness_report(store, found)
+    else:
+        for layout in found[:1]:
+            games.check_playable(layout.spec)
+        Store.check_writable(args.db)
+        backend = LocalPool(workers, games.play_task)
+        try:
+            with Store.open(args.db) as store:
+                for layout in found:
+                    outcome = run_games(layout.spec, store, backend, workers, not args.quiet)
+                    if outcome.interrupted:
+                        stopped = True
+                        break
+                report = fairness.fairness_report(store, found)
+        finally:
+            backend.close()
+    written: list[str] = []
+    if page is not None and plot is not None and report["layouts"]:
+        files = [(plot, fairness.scatter_png(report))]
+        files.append((page, fairness.html_page(report, plot.name).encode("utf-8")))
+        written = [str(p) for p in write_files(files)]
+    if args.json:
+        print(json.dumps({**report, "written": written}, indent=1, ensure_ascii=False))
+    else:
+        print(fairness.text_report(report))
+        for path in written:
+            print(f"wrote {path}")
+    if stopped:
+        print(STOPPED, file=sys.stderr)
+        return INTERRUPTED
     return 0

@@ -1,6 +1,6 @@
 """`tactical move MAP UNIT PATH [--boost kinetic=4|tesla=2] [--speed SPEED] [--json]`.
 
-Plans a move without changing the map (DESIGN.md "Command line"). PATH tokens:
+Plans a move without changing the map (docs/architecture.md "Command line"). PATH tokens:
 `F3` forward 3", `B1.5` backwards, `P45` / `S30` turn to port / starboard with
 the unit's turning rule, `C90` / `C-90` rotate about the centre (clockwise
 positive); one argument ("F3 P45 F2") or several.
@@ -24,11 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
 from tactical.errors import UserError
-from tactical.io import load_map
-from tactical.model import GameState
-from tactical.session.movement import MovePlan, plan_move
+
+if TYPE_CHECKING:
+    from tactical.model import GameState
+    from tactical.session.movement import MovePlan
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -67,6 +69,10 @@ def parse_boost(text: str) -> dict[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: `tactical --help` lists this command without loading them
+    from tactical.io import load_map
+    from tactical.session.movement import plan_move
+
     state = load_map(args.map)
     activation: dict[str, object] = {}
     if args.boost:

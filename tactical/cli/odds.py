@@ -36,15 +36,13 @@ import argparse
 import json
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tactical.dice import fraction_text, percent
 from tactical.errors import UserError
-from tactical.io.maps import load_map
-from tactical.model import GameState
-from tactical.rules import registry
-from tactical.rules.base import OddsReport, unit_name
-from tactical.rules.status import label, plain_value, words
+
+if TYPE_CHECKING:
+    from tactical.model import GameState
+    from tactical.rules.base import OddsReport
 
 
 def add_parser(subparsers: Any) -> None:
@@ -74,6 +72,11 @@ def add_parser(subparsers: Any) -> None:
 
 
 def report_for(args: argparse.Namespace) -> OddsReport:
+    # the map reader and the rules are loaded here, not at the top: `tactical --help`
+    # lists this command without them
+    from tactical.io.maps import load_map
+    from tactical.rules import registry
+
     state = load_map(args.map)
     system = registry.get(state.rules)
     params: dict[str, Any] = {}
@@ -93,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
         return 0
+    from tactical.io.maps import load_map
+
     print("\n".join(report_lines(load_map(args.map), report)))
     return 0
 
@@ -101,6 +106,11 @@ def report_lines(state: GameState, report: OddsReport) -> list[str]:
     """The report in plain words: who attacks whom with what, each fact labelled as the
     rule system names it, then each distribution as a table of outcome, chance and the
     exact probability."""
+    from tactical.dice import fraction_text, percent
+    from tactical.rules import registry
+    from tactical.rules.base import unit_name
+    from tactical.rules.status import label, plain_value, words
+
     system = registry.get(report.rules)
     attack = report.attack
     lines = [
@@ -132,12 +142,17 @@ def report_lines(state: GameState, report: OddsReport) -> list[str]:
 
 def _shown(value: Any) -> str:
     """A fact's value: an exact fraction also as a decimal, the rest as a player reads it."""
+    from tactical.dice import fraction_text
+    from tactical.rules.status import plain_value
+
     if isinstance(value, Fraction) and value.denominator != 1:
         return f"{float(value):.4g} ({fraction_text(value)})"
     return plain_value(value)
 
 
 def _pairs(params: Mapping[str, Any]) -> str:
+    from tactical.rules.status import label, plain_value
+
     return ", ".join(f"{label(str(key))} {plain_value(value)}" for key, value in params.items())
 
 

@@ -41,9 +41,26 @@ def run(args: argparse.Namespace) -> int:
     if args.map is not None:
         if not Path(args.map).is_file():
             raise UserError(f"map file {args.map!r} not found")
-        content = kit_for_map(args.map)
+        content = with_fairness(kit_for_map(args.map))
     else:
         content = kit_for_rules(args.rules)
     written = write_kit(content, args.output, args.paper)
     print(f"wrote {written}")
     return 0
+
+
+def with_fairness(content):
+    """The kit with its map's fairness score (the threat layer's; the kit prints words only).
+    A map the score cannot take (one side only, a table too small for two zones) prints
+    without it, saying why."""
+    from dataclasses import replace
+
+    from tactical.threat.fairness import score_layout, score_lines
+
+    state = content.state
+    try:
+        score = score_layout(state)
+    except UserError as error:
+        return replace(content, fairness=(f"not scored: {error.describe()}",))
+    headline = score.summary().removeprefix("fairness ") + "; 1 is an even table, 0 the most uneven"
+    return replace(content, fairness=(headline, *score_lines(score)))

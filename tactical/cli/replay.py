@@ -1,9 +1,13 @@
-"""`tactical replay SAVE [--step] [--json]`: a saved game's log, step by step.
+"""`tactical replay SAVE [--step] [--json] [--view SIDE]`: a saved game's log, step by step.
 
 The save is replayed through its rule system from the starting map (each
 step's own dice; the recorded rolls are checked), then each step's log
 entries are printed in order: step 0 is the start of the game. `--step`
 waits for Enter between steps (end of input runs to the end).
+
+`--view SIDE` shows the game as that side saw it (`session.views`): what the rules hid
+from it (a cloaked ship's moves) reads as hidden until they revealed it, where the whole
+record appears; `--view both` (the default) shows everything.
 
 Text: the log's one-line-per-entry format (`tactical.session.log`). JSON
 (stable keys): without `--step` one document
@@ -20,10 +24,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tactical.session.log import plain
-from tactical.session.replay import Replay, ReplayFrame
+if TYPE_CHECKING:
+    from tactical.session.replay import ReplayFrame
 
 
 def add_parser(subparsers: Any) -> None:
@@ -37,6 +41,13 @@ def add_parser(subparsers: Any) -> None:
         "--step", action="store_true", help="wait for Enter between steps (EOF runs to the end)"
     )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument(
+        "--view",
+        metavar="SIDE",
+        default="both",
+        help="show the game as one side saw it (what the rules hid from it stays hidden "
+        "until revealed), or 'both' (the default: everything)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -49,12 +60,15 @@ def frame_dict(frame: ReplayFrame) -> dict[str, Any]:
         "phase": game.phase_name,
         "phase_spec_id": game.phase_spec_id,
         "side": game.side_to_act,
-        "entries": [plain(entry.as_dict()) for entry in frame.entries],
+        "entries": [_plain(entry.as_dict()) for entry in frame.entries],
     }
 
 
 def run(args: argparse.Namespace) -> int:
-    replay = Replay.open(args.save)
+    # here, not at the top: `tactical --help` lists this command without loading them
+    from tactical.session.replay import Replay
+
+    replay = Replay.open(args.save, None if args.view == "both" else args.view)
     frames = replay.frames()
     if args.json and not args.step:
         first = replay.frame(0).game
@@ -84,3 +98,9 @@ def _wait() -> bool:
     if sys.stdin.isatty():
         print("-- Enter for the next step --", file=sys.stderr, end="", flush=True)
     return bool(sys.stdin.readline())
+
+
+def _plain(value: Any) -> Any:
+    from tactical.session.log import plain
+
+    return plain(value)

@@ -1,4 +1,5 @@
-"""`tactical terrain [--seed N] [--width W --height H] [-o MAP] [--png F] [--sheet F] [--json]`.
+"""`tactical terrain [--seed N] [--width W --height H] [-o MAP] [--png F] [--sheet F] [--json]`,
+`tactical terrain --score MAP`, `tactical terrain --fair [--tries N]`.
 
 Randomized battlefield setup by the 2'x2' area procedure (R002.9): every
 area's rolls for both sides, the pieces placed (from the terrain library in
@@ -13,6 +14,14 @@ JSON (fixed keys): `{"seed", "board": {"width", "height"}, "areas": [{"area",
 "rolls": {"A", "B"}, "pieces": [ids]}], "terrain": [{"id", "kind", "height",
 "polygon": [[x, y], ...]}]}` (circles as polygons; extras: an area's
 `unplaced` count, a piece's `name`; `written` lists the files written).
+
+`--score MAP` scores the map's terrain for its two sides (`threat.fairness`: visibility,
+cover from the enemy's first strike, lanes, symmetry and the fairness figure; JSON
+`{"map", "rules", "score": {...}}`). `--fair` draws `--tries` layouts by R002.9, each
+with its own seed (the run's seed, then the next ones), scores each against the fleets of
+`--fleets MAP` (default: the rule system's built-in scenario) and keeps the fairest: its
+seed remakes it with `--seed`. The zones are the first side's on `--deployment EDGE`
+(default: the edge its units stand nearest) and the other side's opposite (R002.17).
 """
 
 from __future__ import annotations
@@ -35,8 +44,18 @@ from tactical.session.terrain_setup import (
     placement_sheet,
     seeded_setup,
 )
+from tactical.threat.fairness import (
+    GRID_STEP,
+    FairnessScore,
+    fairest,
+    score_layout,
+    score_lines,
+    score_markdown,
+)
 
 MAX_SIDE = 480.0  # inches: 40 feet is no longer a table
+DEFAULT_TRIES = 20
+MAX_TRIES = 1000  # layouts --fair draws at most (each takes a fraction of a second)
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -45,7 +64,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         help="randomized terrain setup by 2'x2' areas (R002.9), reproducible by seed",
         description="Roll for every 2'x2' area (each side 1D6, a 5 or 6 places a piece), "
         "place pieces from the terrain library, and write the map, a picture and a "
-        "placement sheet.",
+        "placement sheet. --score MAP scores a table's fairness for its two sides; --fair "
+        "keeps the fairest of --tries tables (docs/fairness.md).",
     )
     parser.add_argument("--seed", type=int, help="seed for the dice and the placement")
     parser.add_argument("--width", type=float, default=72.0, help='table width in inches (72")')
@@ -60,13 +80,46 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "--deployment",
         metavar="EDGE",
         choices=EDGE_NAMES,
-        help="keep pieces out of the deployment zones on this edge and the opposite one",
+        help="keep pieces out of the deployment zones on this edge and the opposite one; "
+        "with --score and --fair the first side's zone (default: the edge its units "
+        "stand nearest)",
+    )
+    parser.add_argument(
+        "--score",
+        metavar="MAP",
+        help="score the map's terrain for its two sides (visibility, cover, lanes, symmetry)",
+    )
+    parser.add_argument(
+        "--fair",
+        action="store_true",
+        help="draw --tries layouts by R002.9 and keep the fairest (its seed remakes it)",
+    )
+    parser.add_argument(
+        "--tries",
+        type=int,
+        default=DEFAULT_TRIES,
+        help=f"layouts --fair draws (default {DEFAULT_TRIES})",
+    )
+    parser.add_argument(
+        "--fleets",
+        metavar="MAP",
+        help="the fleets --fair scores against (default: the rule system's built-in scenario)",
+    )
+    parser.add_argument(
+        "--grid",
+        type=float,
+        default=GRID_STEP,
+        help=f'inches between the observers of the score (default {GRID_STEP:g}")',
     )
     parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.score is not None:
+        if args.fair:
+            raise UserError("--score MAP and --fair: give one of the two")
+        return run_score(args)
     for name in ("width", "height"):
         value = getattr(args, name)
         if not 0 < value <= MAX_SIDE:
@@ -83,7 +136,17 @@ def run(args: argparse.Namespace) -> int:
             deployment_zone(board.width, board.height, edge)
             for edge in (args.deployment, opposite_edge(args.deployment))
         )
-    setup = seeded_setup(board, seed, library, avoid)
+    score: FairnessScore | None = None
+    tries: tuple[tuple[int, float], ...] = ()
+    if args.fair:
+        if not 1 <= args.tries <= MAX_TRIES:
+            raise UserError(f"--tries {args.tries}: expected a whole number from 1 to {MAX_TRIES}")
+        fleets = _fleets(args, system.id, board)
+        seeds = range(seed, seed + args.tries)  # each layout its own seed, all recorded
+        kept = fairest(fleets, seeds, args.deployment, step=args.grid, library=library, avoid=avoid)
+        seed, setup, score, tries = kept.seed, kept.setup, kept.score, kept.tries
+    else:
+        setup = seeded_setup(board, seed, library, avoid)
     state = GameState(
         rules=system.id,
         board=board,
@@ -98,7 +161,10 @@ def run(args: argparse.Namespace) -> int:
         save_map(state, args.output)
         written.append(args.output)
     if args.sheet:
-        _write_text(Path(args.sheet), placement_sheet(setup))
+        sheet = placement_sheet(setup)
+        if score is not None:
+            sheet += "\n" + score_markdown(score)
+        _write_text(Path(args.sheet), sheet)
         written.append(args.sheet)
     if args.png:
         from tactical.ui.render import render_png
@@ -107,9 +173,75 @@ def run(args: argparse.Namespace) -> int:
         written.append(args.png)
     if args.json:
         document = {**setup.as_dict(), "written": written}
+        if score is not None:
+            document["score"] = score.as_dict()
+            document["tries"] = [{"seed": s, "fairness": round(f, 4)} for s, f in tries]
         sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(summary(setup, written) + "\n")
+        text = summary(setup, written)
+        if score is not None:
+            text += "\n" + fair_summary(args, seed, score, len(tries))
+        sys.stdout.write(text + "\n")
+    return 0
+
+
+def _fleets(args: argparse.Namespace, rules: str, board: Board) -> GameState:
+    """The units --fair scores against: --fleets MAP's, else the rule system's scenario's,
+    on this table."""
+    from tactical.io import load_map
+    from tactical.io.paths import builtin_map, find_map
+
+    if args.fleets is not None:
+        state = load_map(find_map(args.fleets))
+        if state.rules != rules:
+            raise UserError(
+                f"--fleets {args.fleets}: a {state.rules} map, but the terrain is for {rules} "
+                "(--rules)"
+            )
+    else:
+        state = load_map(builtin_map(rules))
+    return GameState(
+        rules=state.rules,
+        board=board,
+        title=state.title,
+        units=state.units,
+        options=state.options,
+    )
+
+
+def fair_summary(args: argparse.Namespace, seed: int, score: FairnessScore, tries: int) -> str:
+    """The kept layout's seed and score, and the command that makes it again."""
+    again = ["tactical terrain", f"--seed {seed}"]
+    if args.width != 72.0 or args.height != 48.0:
+        again.append(f"--width {args.width:g} --height {args.height:g}")
+    if args.deployment:
+        again.append(f"--deployment {args.deployment}")
+    if args.library:
+        again.append(f"--library {args.library}")
+    lines = [
+        f"Fairest of {tries} layouts (of those with at least the median terrain): seed {seed}, "
+        f"{score.summary()}"
+    ]
+    lines += [f"  {line}" for line in score_lines(score)]
+    lines.append(f"  make it again: {' '.join(again)}")
+    return "\n".join(lines)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """`--score MAP`: the map's terrain scored for its two sides."""
+    from tactical.io import load_map
+    from tactical.io.paths import find_map
+
+    path = find_map(args.score)
+    state = load_map(path)
+    score = score_layout(state, args.deployment, step=args.grid)
+    if args.json:
+        document = {"map": str(path), "rules": state.rules, "score": score.as_dict()}
+        sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")
+        return 0
+    lines = [f"{state.title}: {score.summary()}"]
+    lines += [f"  {line}" for line in score_lines(score)]
+    sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

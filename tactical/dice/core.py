@@ -17,6 +17,10 @@ answer the same two questions:
 
 `chance(fn, key=)` is a fold of one step: a sub-roll whose result matters
 only through `key(result)`.
+
+Two shapes the exact enumerator reads without replaying (the same results, far cheaper):
+a fold step that adds one die (`DieStep`: a sum of dice is convolved, G.2), and a
+sub-roll given as a value (`Subroll`: enumerated once per value).
 """
 
 from __future__ import annotations
@@ -103,6 +107,47 @@ D3 = Die("d3", (1, 1, 2, 2, 3, 3))  # a d6 halved, rounded up (G.2)
 # only (same distribution): a seeded source then always ends; a reroll of a d6 with one
 # standing face runs this long once in 10^15 rolls.
 MAX_REROLLS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class DieStep:
+    """A fold step that rolls one die and nothing else: `then(state, value)` makes the next
+    state from the die's value and rolls nothing (a die added to a sum, G.2).
+
+    A recording source rolls it like any step; the exact enumerator reads the die's faces
+    and calls `then` once per face, instead of replaying the step to find its roll: the
+    same states, weights and order, at a fraction of the cost.
+
+    `shift`, when given, is the step on the fold's keys: `key(then(state, value))` equals
+    `shift(key(state), value)` (a total plus the die, say). The enumerator then convolves
+    the keys with the die's faces and calls `then` only for a key not reached before.
+    """
+
+    die: Die
+    then: Callable[[Any, int], Any]
+    who: str = ""
+    what: str = ""
+    shift: Callable[[Any, int], Any] | None = None
+
+    def __call__(self, state: Any, dice: Dice) -> Any:
+        return self.then(state, dice.roll(self.die, who=self.who, what=self.what))
+
+
+class Subroll(ABC):
+    """A sub-roll given as a value, for `Dice.chance`: a frozen dataclass whose fields are
+    everything the roll depends on, called with a dice source, with its own `key`.
+
+    Equal sub-rolls roll alike, so the exact enumerator enumerates each once and remembers
+    its outcomes (an agent weighs the same attack on many tables that differ elsewhere).
+    Pass it with its own key: `dice.chance(roll, key=roll.key)`.
+    """
+
+    @abstractmethod
+    def __call__(self, dice: Dice) -> Any: ...
+
+    def key(self, outcome: Any) -> Hashable:
+        """What the rest of the resolver reads of the outcome (the whole outcome here)."""
+        return outcome
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Exact odds from the very code that rolls (DESIGN.md "Odds come from the same code").
+"""Exact odds from the very code that rolls (docs/architecture.md "Odds come from the same code").
 
 `enumerate_outcomes(fn)` runs `fn(dice)` — typically a resolver followed by
 the summary it reports — over every dice outcome, with exact `Fraction`
@@ -15,18 +15,26 @@ steps cost (states x faces) per step instead of multiplying out.
 
 `fn` must be a pure function of the rolls it is given (resolvers are); it is
 re-run once per node of the (merged) decision tree.
+
+Two steps are read instead of replayed, with the same states, weights, order and count
+of replays (so a bound refuses what it refused): a fold step that rolls one die
+(`DieStep`) is called once per face, and when it says how it moves the fold's key
+(`shift`: a total plus the die) only where a key is reached first, a convolution of
+the sum with the die; a sub-roll given as a value (`Subroll`) is enumerated once per
+value and remembered.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, reduce
+from functools import lru_cache
 from math import gcd, lcm
 from typing import Any, Generic, TypeVar
 
-from tactical.dice.core import Dice, Die
+from tactical.dice.core import Dice, Die, DieStep, Subroll
 from tactical.errors import UserError
 
 S = TypeVar("S")
@@ -190,7 +198,56 @@ class _Replay:
         if pos < len(self._prefix):
             self._pos = pos + 1
             return self._prefix[pos]
+        if isinstance(fn, Subroll) and (key is None or getattr(key, "__self__", None) is fn):
+            raise _Branch(_subroll_options(fn, key is not None, self._max_nodes))
         raise _Branch(_as_options(_enumerate(fn, key, self._max_nodes)))
+
+
+# The outcomes of sub-rolls given as values (`Subroll`), by value, with the largest count of
+# replays any enumeration made while finding them (its own, or one nested in it): a bound
+# below that refuses the sub-roll, as enumerating it again would
+_SUBROLLS: dict[tuple[Subroll, bool], tuple[tuple[tuple[Any, int, int], ...], int]] = {}
+MAX_SUBROLLS = 1024
+
+
+class _Peak(threading.local):
+    """The largest count of replays of the enumerations finished so far in this thread (one,
+    or a fold's steps together), where a sub-roll's enumeration reads what it needed."""
+
+    value = 0
+
+
+_PEAK = _Peak()
+
+
+def _subroll_options(
+    roll: Subroll, keyed: bool, max_nodes: int
+) -> tuple[tuple[Any, int, int], ...]:
+    """A sub-roll's outcomes, enumerated once per value; a bound below the replays it needed
+    refuses it as the enumeration itself would (TooManyOutcomes)."""
+    slot = (roll, keyed)
+    found = _SUBROLLS.get(slot)
+    if found is None:
+        before, _PEAK.value = _PEAK.value, 0
+        try:
+            parts = _enumerate_parts(roll, roll.key if keyed else None, max_nodes)
+            needed = _PEAK.value
+        finally:
+            _PEAK.value = max(before, _PEAK.value)
+        options = _as_options(
+            tuple(
+                (outcome, sum(Fraction(n, d) for d, n in weights.items()))
+                for outcome, weights in parts.values()
+            )
+        )
+        if len(_SUBROLLS) >= MAX_SUBROLLS:
+            _SUBROLLS.clear()
+        found = _SUBROLLS[slot] = (options, needed)
+    options, needed = found
+    _PEAK.value = max(_PEAK.value, needed)
+    if needed > max_nodes:
+        raise _too_many(max_nodes)
+    return options
 
 
 def _too_many(max_nodes: int) -> TooManyOutcomes:
@@ -237,7 +294,63 @@ def _enumerate_parts(
             by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
     if spent is not None:
         spent[0] = nodes
+    _PEAK.value = max(_PEAK.value, nodes)
     return parts
+
+
+_START = object()  # the key of a fold's initial state, before any step has made one
+
+
+def _die_step_layer(
+    step: DieStep,
+    current: dict[Hashable, list[Any]],
+    key: Callable[[Any], Hashable] | None,
+    max_nodes: int,
+    spent: list[int],
+) -> tuple[dict[Hashable, list[Any]], int]:
+    """The next layer of a fold after a step that rolls one die (`DieStep`), and the
+    scale of its weights, without replaying the step: `then` once per state and face,
+    in the order replays reach them, so the same states stand for each key with the same
+    weights; the replays are counted as if made (one meeting the die, one per face).
+    A convolution of the layer with the die: a sum of dice costs states x faces calls."""
+    options = _die_options(step.die)
+    sides = options[0][2]  # every face of one die over the same number of faces
+    then, shift = step.then, step.shift
+    following: dict[Hashable, list[Any]] = {}
+    nodes = spent[0]
+    if shift is not None and key is not None:
+        # keys convolved with the faces: `then` only where a key is reached first
+        for name, (state, weight) in current.items():
+            if name is _START:
+                name = key(state)  # the first layer: its one state, by its key
+            nodes += 1 + len(options)
+            if nodes > max_nodes:
+                raise _too_many(max_nodes)
+            for value, count, _ in options:
+                slot = shift(name, value)
+                entry = following.get(slot)
+                if entry is None:
+                    following[slot] = [then(state, value), weight * count]
+                else:
+                    entry[1] += weight * count
+        spent[0] = nodes
+        _PEAK.value = max(_PEAK.value, nodes)
+        return following, sides
+    for state, weight in current.values():
+        nodes += 1 + len(options)
+        if nodes > max_nodes:
+            raise _too_many(max_nodes)
+        for value, count, _ in options:
+            outcome = then(state, value)
+            slot = outcome if key is None else key(outcome)
+            entry = following.get(slot)
+            if entry is None:
+                following[slot] = [outcome, weight * count]
+            else:
+                entry[1] += weight * count
+    spent[0] = nodes
+    _PEAK.value = max(_PEAK.value, nodes)
+    return following, sides
 
 
 def _enumerate(
@@ -248,6 +361,42 @@ def _enumerate(
         (outcome, sum(Fraction(n, d) for d, n in weights.items()))  # never empty
         for outcome, weights in _enumerate_parts(fn, key, max_nodes).values()
     )
+
+
+def _replayed_layer(
+    step: Callable[[Any, Dice], Any],
+    current: dict[Hashable, list[Any]],
+    key: Callable[[Any], Hashable] | None,
+    max_nodes: int,
+    spent: list[int],
+) -> tuple[dict[Hashable, list[Any]], int]:
+    """The next layer of a fold (states merged by key, integer weights) and the scale of its
+    weights: each state's step enumerated by replay."""
+    layer = [
+        (
+            weight,
+            _enumerate_parts(lambda dice, state=state: step(state, dice), key, max_nodes, spent),
+        )
+        for state, weight in current.values()
+    ]
+    scale = lcm(
+        *(
+            part_denominator
+            for _, parts in layer
+            for _, weights in parts.values()
+            for part_denominator in weights
+        )
+    )
+    following: dict[Hashable, list[Any]] = {}
+    for weight, parts in layer:
+        for name, (result, weights) in parts.items():
+            numerator = weight * sum(n * (scale // d) for d, n in weights.items())
+            entry = following.get(name)
+            if entry is None:
+                following[name] = [result, numerator]
+            else:
+                entry[1] += numerator
+    return following, scale
 
 
 def _fold_distribution(
@@ -269,44 +418,23 @@ def _fold_distribution(
     little makes the states multiply from step to step, and the fold must fail with
     TooManyOutcomes long before it fills the memory.
     """
-    current: Iterable[list[Any]] = [[initial, 1]]  # [state, weight] of the states reached
+    # the states reached by key: [a state standing for them, their weight]
+    current: dict[Hashable, list[Any]] = {_START: [initial, 1]}
     denominator = 1
     spent = [0]
     for step in steps:
-        layer = [
-            (
-                weight,
-                _enumerate_parts(
-                    lambda dice, state=state, step=step: step(state, dice), key, max_nodes, spent
-                ),
-            )
-            for state, weight in current
-        ]
-        scale = lcm(
-            *(
-                part_denominator
-                for _, parts in layer
-                for _, weights in parts.values()
-                for part_denominator in weights
-            )
-        )
-        following: dict[Hashable, list[Any]] = {}
-        for weight, parts in layer:
-            for name, (result, weights) in parts.items():
-                numerator = weight * sum(n * (scale // d) for d, n in weights.items())
-                entry = following.get(name)
-                if entry is None:
-                    following[name] = [result, numerator]
-                else:
-                    entry[1] += numerator
+        if isinstance(step, DieStep):
+            following, scale = _die_step_layer(step, current, key, max_nodes, spent)
+        else:
+            following, scale = _replayed_layer(step, current, key, max_nodes, spent)
         denominator *= scale
         # the numerators sum to the denominator, so their gcd divides it too
-        common = reduce(gcd, (entry[1] for entry in following.values()))
+        common = gcd(*(entry[1] for entry in following.values()))
         denominator //= common
         for entry in following.values():
             entry[1] //= common
-        current = following.values()
-    return tuple((state, Fraction(weight, denominator)) for state, weight in current)
+        current = following
+    return tuple((state, Fraction(weight, denominator)) for state, weight in current.values())
 
 
 def enumerate_outcomes(

@@ -1,4 +1,4 @@
-"""Dice notation of all five systems (G.2, DESIGN.md `tactical roll`).
+"""Dice notation of all five systems (G.2, docs/architecture.md `tactical roll`).
 
 An expression is terms joined by `+` and `-` (spaces and case ignored):
 
@@ -26,9 +26,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
-from tactical.dice.core import D3, D6, Dice, Die, numbered_die
+from tactical.dice.core import D3, D6, Dice, Die, DieStep, numbered_die
 from tactical.dice.cortex import STEP_SIDES, StepDie, is_botch
 from tactical.dice.d6codes import DieCode
 from tactical.dice.exact import DEFAULT_MAX_NODES, Distribution, TooManyOutcomes, enumerate_outcomes
@@ -334,23 +335,43 @@ class _Progress:
 
 def roll_expression(expression: Expression, dice: Dice, *, who: str = "") -> ExpressionRoll:
     """Roll every die of the expression through `dice` (each roll recorded by the source)."""
+    key = _total_and_ones if expression.reports_botch else _total_only
+    start = _Progress(expression.constant, (), True)
+    final = dice.fold(start, _expression_steps(expression, who), key=key)
+    botch = is_botch(final.results) if expression.reports_botch else None
+    return ExpressionRoll(expression, final.results, final.total, botch)
 
-    def step_for(index: int, sign: int, die: Die):
-        def step(progress: _Progress, source: Dice) -> _Progress:
-            value = source.roll(die, who=who, what=f"{expression.normalised} die {index}")
+
+@lru_cache(maxsize=64)
+def _expression_steps(expression: Expression, who: str) -> tuple[DieStep, ...]:
+    """A step per die of the expression, each a die added to the sum (`DieStep`: the exact
+    enumerator convolves the sum with the die instead of replaying the step). Made once
+    per expression: the enumerator replays `roll_expression` once per total."""
+
+    def step_for(index: int, sign: int, die: Die) -> DieStep:
+        def then(progress: _Progress, value: int) -> _Progress:
             return _Progress(
                 progress.total + sign * value,
                 (*progress.results, value),
                 progress.all_ones and value == 1,
             )
 
-        return step
+        shift = shift_ones(sign) if expression.reports_botch else shift_total(sign)
+        return DieStep(die, then, who, f"{expression.normalised} die {index}", shift)
 
-    steps = [step_for(index, sign, die) for index, (sign, die) in enumerate(expression.dice, 1)]
-    key = _total_and_ones if expression.reports_botch else _total_only
-    final = dice.fold(_Progress(expression.constant, (), True), steps, key=key)
-    botch = is_botch(final.results) if expression.reports_botch else None
-    return ExpressionRoll(expression, final.results, final.total, botch)
+    return tuple(step_for(index, sign, die) for index, (sign, die) in enumerate(expression.dice, 1))
+
+
+def shift_total(sign: int):
+    """The key of `_total_only` after a die (`DieStep.shift`): the total plus the die."""
+    if sign > 0:
+        return lambda total, value: total + value
+    return lambda total, value: total - value
+
+
+def shift_ones(sign: int):
+    """The key of `_total_and_ones` after a die: the total and whether all are ones."""
+    return lambda slot, value: (slot[0] + sign * value, slot[1] and value == 1)
 
 
 def _total_and_ones(progress: _Progress) -> tuple[int, bool]:

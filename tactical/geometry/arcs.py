@@ -1,4 +1,4 @@
-"""Relative bearings, quadrants and fire arcs (DESIGN.md conventions; GEO001.7, GEO002.7,
+"""Relative bearings, quadrants and fire arcs (docs/architecture.md conventions; GEO001.7, GEO002.7,
 GEO004.3, GEO004.4, R004.29).
 
 Arcs are data (`tactical.geometry.arcs_spec`): a `Sector` of relative bearings
@@ -82,7 +82,7 @@ def bearing_in_sector(bearing: float, sector: Sector) -> bool:
 
 
 def quadrants_of(bearing: float) -> tuple[str, ...]:
-    """Every standard quadrant holding the bearing: two on a quadrant line (DESIGN.md)."""
+    """Every standard quadrant holding the bearing: two on a line (docs/architecture.md)."""
     return tuple(q.name for q in QUADRANTS if bearing_in_sector(bearing, q))
 
 

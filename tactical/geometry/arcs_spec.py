@@ -1,4 +1,4 @@
-"""Arc definitions as data (DESIGN.md conventions).
+"""Arc definitions as data (docs/architecture.md conventions).
 
 Sector arcs are given by a start and end relative bearing, clockwise, both
 inclusive: `fore` is Sector("fore", 315, 45). A `Channel` is a corridor straight

@@ -21,7 +21,7 @@ from tactical.geometry.arcs import ANGLE_TOLERANCE, ArcMargin, arc_margin
 from tactical.geometry.arcs_spec import ArcSpec, Channel, Omni, Sector
 from tactical.geometry.measure import BaseArrays
 
-__all__ = ["arc_margins", "margin_unit"]
+__all__ = ["arc_margins", "centre_angles", "margin_unit"]
 
 
 def margin_unit(arc: ArcSpec) -> str:
@@ -29,25 +29,40 @@ def margin_unit(arc: ArcSpec) -> str:
     return "inches" if isinstance(arc, Channel) else "degrees"
 
 
-def arc_margins(units: BaseArrays, i: np.ndarray, j: np.ndarray, arc: ArcSpec) -> np.ndarray:
-    """Margin of unit j[k]'s centre to unit i[k]'s `arc`, for every k (see the module)."""
+def arc_margins(
+    units: BaseArrays, i: np.ndarray, j: np.ndarray, arc: ArcSpec, angles: np.ndarray | None = None
+) -> np.ndarray:
+    """Margin of unit j[k]'s centre to unit i[k]'s `arc`, for every k (see the module).
+    `angles`: the pairs' `centre_angles`, when the caller has them (several arcs of the
+    same pairs need them once)."""
     i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
     if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
         return np.full(len(i), math.inf)
     x, y = units.x[i], units.y[i]
     dx, dy = units.x[j] - x, units.y[j] - y
     if isinstance(arc, Sector):
-        return _sector_margins(dx, dy, units.heading[i], arc)
+        if angles is None:
+            angles = _atan2(dx, dy)
+        return _sector_margins(dx, dy, angles, units.heading[i], arc)
     if isinstance(arc, Channel):
         return _channel_margins(units, i, j, dx, dy)
     raise UserError(f"unknown arc {arc!r}: expected a Sector, Channel or Omni")
 
 
-def _sector_margins(dx: np.ndarray, dy: np.ndarray, heading: np.ndarray, arc: Sector):
-    # relative_bearing: normalise_heading(degrees(atan2(dx, dy)) - heading), 0 at the centre
+def centre_angles(units: BaseArrays, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """atan2(dx, dy) from unit i[k]'s centre to unit j[k]'s (radians), as `arc_margins`
+    takes them."""
+    return _atan2(units.x[j] - units.x[i], units.y[j] - units.y[i])
+
+
+def _atan2(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
     # math.atan2, not numpy's: numpy's own arctan2 differs from libm's in the last bit
     # for about one pair in fifteen, and these margins are the scalar function's
-    absolute = np.fromiter(map(math.atan2, dx.tolist(), dy.tolist()), float, len(dx))
+    return np.fromiter(map(math.atan2, dx.tolist(), dy.tolist()), float, len(dx))
+
+
+def _sector_margins(dx, dy, absolute: np.ndarray, heading: np.ndarray, arc: Sector):
+    # relative_bearing: normalise_heading(degrees(atan2(dx, dy)) - heading), 0 at the centre
     bearing = np.fmod(np.degrees(absolute) - heading, 360.0)
     bearing = np.where(bearing < 0, bearing + 360.0, bearing)
     bearing = np.where(bearing >= 360.0, 0.0, bearing)

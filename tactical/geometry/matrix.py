@@ -5,7 +5,7 @@ numpy (and GEOS only for degenerate line-of-sight cases):
 
 - `centre_distance` and `edge_distance` (N, N), symmetric;
 - `bearing` (N, N): relative bearing of j's centre from i's heading, and
-  `centre_quadrant` (N, N) indices into `QUADRANT_NAMES` (DESIGN.md `centre_arc`);
+  `centre_quadrant` (N, N) indices into `QUADRANT_NAMES` (docs/architecture.md `centre_arc`);
 - `in_arc_centre` / `in_arc_any` (N, N, A) for the given arcs, by the target's
   centre and by any part of its base;
 - `los_clear` (N, N) centre to centre, with `blocked_by(i, j)` listing the
@@ -13,7 +13,7 @@ numpy (and GEOS only for degenerate line-of-sight cases):
   segment, both computed on demand for one pair.
 
 `unit_row(units, i, ...)` computes the same for one unit against all others,
-bit for bit the matrix's row (fast enough to call every frame: issue 2's budget
+bit for bit the matrix's row (fast enough to call every frame: the row's budget
 is 0.5 ms for 200 units and 40 pieces); `PairMatrix.unit_row(i)` slices a
 computed matrix. The row works from data that depends only on the state, kept
 on the `BaseArrays` and the `TerrainIndex` the first time a row asks for it
@@ -442,7 +442,7 @@ class UnitRow(PairArrays):
 
     @property
     def centre_arc(self) -> tuple[str, ...]:
-        """Name of the quadrant holding each unit's centre (DESIGN.md `centre_arc`)."""
+        """Name of the quadrant holding each unit's centre (docs/architecture.md `centre_arc`)."""
         return tuple(QUADRANT_NAMES[k] for k in self.centre_quadrant)
 
     def arcs_containing(self, j: int, test: ArcTest = "centre") -> tuple[str, ...]:

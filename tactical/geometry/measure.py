@@ -6,7 +6,7 @@ core with radius 0; a round base is a point core with its radius, so circles
 are exact (analytic), never the 64-gon of `footprint`. Measuring "from the
 centre" or "to the centre" simply replaces that side's base by its centre (a
 point core). One algorithm therefore covers every mode of GEO002.3-GEO002.6,
-R002.14 and R002.23 and the rule systems' conventions (DESIGN.md).
+R002.14 and R002.23 and the rule systems' conventions (docs/architecture.md).
 
 Scalar functions return a `Measurement` whose `start`/`end` are the two
 closest points (on A and on B). Overlapping shapes measure 0 with `start ==
@@ -211,7 +211,7 @@ def measure(
     from_: From = "centre",
     to: To = "centre",
 ) -> Measurement:
-    """Distance from A to B the way a rule system's conventions say (DESIGN.md "Rule systems").
+    """Distance from A to B the way a rule system's conventions say (docs/architecture.md).
 
     `from_`: "centre" of A or its base "edge"; `to`: "centre" of B or the "nearest" point
     of B's base. Distance 0 when the measured shapes touch or overlap.

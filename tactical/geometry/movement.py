@@ -1,6 +1,6 @@
 """Moves as data: path steps, turning-template pivots and the checks of GEO002.8.
 
-A path is a sequence of steps (DESIGN.md "Command line"): `F3` forward 3",
+A path is a sequence of steps (docs/architecture.md "Command line"): `F3` forward 3",
 `B1.5` backwards, `P45` / `S30` a turn to port / starboard using the unit's
 turning rule, `C90` / `C-90` a rotation about the centre (clockwise positive).
 `plan_path` applies the steps to a pose and checks them against the unit's

@@ -1,6 +1,6 @@
 """Poses, bases and footprints: the shapes every other geometry function works on.
 
-Conventions (DESIGN.md): inches; origin at the table's bottom-left seen from
+Conventions (docs/architecture.md): inches; origin at the table's bottom-left seen from
 side A; x right, y away from side A; heading in compass degrees, 0 towards the
 far edge, clockwise, normalised to [0, 360).
 

@@ -1,6 +1,6 @@
 """Deployment zones: strips along a table edge (R002.16-R002.17, GEO002.1).
 
-Edges are named as in DESIGN.md / `tactical.model.board`: "bottom" is side A's
+Edges are named as in docs/architecture.md / `tactical.model.board`: "bottom" is side A's
 edge (y = 0), "top" the far edge, "left" x = 0, "right" x = width.
 """
 

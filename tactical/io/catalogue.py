@@ -1,4 +1,4 @@
-"""Unit catalogues (issue 14): ready classes of ships and units, per rule system.
+"""Unit catalogues: ready classes of ships and units, per rule system.
 
 Each rule system ships `catalogue.toml` in its package (package data, found
 with importlib.resources); a player adds classes of their own in a file of the

@@ -1,5 +1,5 @@
 """Limits on what a map or a save may hold: far beyond any real table, well short of what
-would exhaust memory, time or the interpreter (issue 12).
+would exhaust memory, time or the interpreter.
 
 A real table is a few feet across; a hand-made or damaged file may say a million inches,
 an area of a thousandth of an inch (a billion areas to draw) or nest its arrays hundreds

@@ -1,4 +1,4 @@
-"""Saving a map safely (issue 14): "Save map as…", comments kept, nothing overwritten unasked.
+"""Saving a map safely: "Save map as…", comments kept, nothing overwritten unasked.
 
 - A map is never written inside the installed package (`paths.is_builtin`):
   the built-in maps are read-only examples.

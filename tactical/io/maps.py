@@ -1,4 +1,4 @@
-"""TOML map files (DESIGN.md "Map files"): load, validate, save.
+"""TOML map files (docs/maps.md): load, validate, save.
 
 Loading checks everything before building anything: unknown keys, missing
 keys, wrong types, bad geometry, duplicate ids, units off the table, an unknown
@@ -645,7 +645,7 @@ def _num(value: float) -> str:
 
 
 def map_document(state: GameState) -> dict[str, Any]:
-    """The map as plain TOML-ready data, keys in the order of DESIGN.md."""
+    """The map as plain TOML-ready data, keys in the order of docs/maps.md."""
     document: dict[str, Any] = {}
     if state.title:
         document["title"] = state.title
@@ -707,7 +707,7 @@ def _unit_document(unit: Unit) -> dict[str, Any]:
 
 
 def dumps_map(state: GameState) -> str:
-    """The map as TOML text, laid out as in DESIGN.md: one block per piece and unit,
+    """The map as TOML text, laid out as in docs/maps.md: one block per piece and unit,
     points and bases inline, so that a person can read and edit it."""
     document = map_document(state)
     chunks: list[str] = []

@@ -1,8 +1,8 @@
-"""Saved games as JSON (issue 6): the starting map, the seed, the actions and the cursor.
+"""Saved games as JSON: the starting map, the seed, the actions and the cursor.
 
 A save holds what is needed to rebuild a game by replaying it, nothing more:
 
-    {"format": "tactical-save", "version": 2,
+    {"format": "tactical-save", "version": 3,
      "rules": id, "seed": n,
      "map": {...the map document of io.maps.map_document, as in a map file...},
      "defaults": {...the rule system's option defaults the map leaves to it...},
@@ -10,7 +10,22 @@ A save holds what is needed to rebuild a game by replaying it, nothing more:
      "settings": {"take_forced_steps": false}  (only when a setting is not its default),
      "cursor": k,                 (the step shown: 0..len(actions))
      "actions": [{"kind", "actor", "params": {...}, "rolls": [results...],
-                  "forced": reason (only for a step the game took by itself)}]}
+                  "forced": reason (only for a step the game took by itself),
+                  "fair": {...} (only for dice made from the players' nonces)}],
+     "fair": {"commitments": [...], "players": [...]}  (only for such a game),
+     "chat": [{"step": n, "side": name, "text": line}]  (only when the players wrote any),
+     "pending": {"action": {...}, "by", "chain", "index", "fresh": {...}}  (a game by file
+                  whose next step waits for its dice),
+     "digest": "sha256-1:..."}    (the game the actions replay to, version 3)
+
+`digest` (version 3) is the fingerprint of the game at the end of the saved line
+(`session.digest`): a save whose starting `rule_state` or actions were changed by hand
+replays to another game, and opening it says so. `fair` holds the chain heads the players
+published and, for each step whose dice came from their nonces, how its seed was made
+(`dice.fair`): `tactical verify` checks them. `pending` (a game played by file,
+`session.by_file`) is the step after the last action: its action is fixed, and its dice
+wait for the other players' nonces (`fresh`) and then for value `index` of chain `chain`
+of the side `by`; it is applied when that side reveals the value.
 
 `forced` marks a step no one chose: the game took it because the rules left no choice
 (`tactical.session.forced`), and says why. A replay applies it as recorded, with its
@@ -54,6 +69,7 @@ from typing import Any
 
 import tomli_w
 
+from tactical.dice.fair import FairLedger, FairRoll, is_nonce
 from tactical.errors import UserError
 from tactical.io.files import read_input, write_text_atomic
 from tactical.io.limits import MAX_DEPTH, nesting_problem
@@ -63,8 +79,10 @@ from tactical.rules import registry
 from tactical.rules.schema import earlier_readings
 
 SAVE_FORMAT = "tactical-save"
-SAVE_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # 1: before saves recorded the options in force
+SAVE_VERSION = 3
+# 1: before saves recorded the options in force; 2: before they recorded their last game's
+# digest and the players' nonces
+READABLE_VERSIONS = (1, 2, 3)
 SAVE_KEYS = (
     "format",
     "version",
@@ -76,8 +94,12 @@ SAVE_KEYS = (
     "settings",
     "cursor",
     "actions",
+    "fair",
+    "chat",
+    "digest",
+    "pending",
 )
-ACTION_KEYS = ("kind", "actor", "params", "rolls", "forced")
+ACTION_KEYS = ("kind", "actor", "params", "rolls", "forced", "fair")
 SETTING_KEYS = {"take_forced_steps": True}  # each setting and its default
 
 _ACTION_TEXT: weakref.WeakKeyDictionary[SavedAction, str] = weakref.WeakKeyDictionary()
@@ -103,6 +125,51 @@ class SavedAction:
     params: FrozenMap = field(default_factory=FrozenMap)
     rolls: tuple[int, ...] = ()
     forced: str = ""  # why the game took the step by itself ("" when someone chose it)
+    fair: FairRoll | None = None  # its dice from the players' nonces (`dice.fair`)
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    """One line a player wrote to the other in an online game, after step `step`."""
+
+    step: int
+    side: str
+    text: str
+
+    def document(self) -> dict[str, Any]:
+        return {"step": self.step, "side": self.side, "text": self.text}
+
+
+@dataclass(frozen=True)
+class SavedPending:
+    """The next step of a game played by file: its action is fixed (so no one can change it
+    once the dice are being made), its dice wait for a nonce from each other player
+    (`fresh`, by party) and then for value `index` of chain `chain` of the side `by`."""
+
+    kind: str
+    actor: str
+    params: FrozenMap
+    by: str
+    chain: int
+    index: int
+    fresh: tuple[tuple[str, str], ...] = ()
+    forced: str = ""  # why the game takes the step by itself ("" when someone chose it)
+
+    def document(self) -> dict[str, Any]:
+        action: dict[str, Any] = {
+            "kind": self.kind,
+            "actor": self.actor,
+            "params": thaw(self.params),
+        }
+        if self.forced:
+            action["forced"] = self.forced
+        return {
+            "action": action,
+            "by": self.by,
+            "chain": self.chain,
+            "index": self.index,
+            "fresh": dict(sorted(self.fresh)),
+        }
 
 
 @dataclass(frozen=True)
@@ -114,6 +181,10 @@ class SavedGame:
     actions: tuple[SavedAction, ...]
     cursor: int
     take_forced_steps: bool = True
+    fair: FairLedger | None = None  # the chain heads the players published
+    digest: str | None = None  # the game at the end of the line (`session.digest`)
+    chat: tuple[ChatLine, ...] = ()  # what the players wrote to each other (online play)
+    pending: SavedPending | None = None  # a game by file: the next step, waiting for its dice
 
     @property
     def rules(self) -> str:
@@ -130,7 +201,22 @@ def save_document(saved: SavedGame) -> dict[str, Any]:
     document["map"] = map_document(saved.initial)
     document.update(list(head.items())[4:])
     document["actions"] = [_action_document(action) for action in saved.actions]
+    document.update(save_document_tail(saved))
     return document
+
+
+def save_document_tail(saved: SavedGame) -> dict[str, Any]:
+    """The save's keys after the actions: the players' chain heads, the last game's digest."""
+    tail: dict[str, Any] = {}
+    if saved.fair is not None:
+        tail["fair"] = saved.fair.document()
+    if saved.chat:
+        tail["chat"] = [line.document() for line in saved.chat]
+    if saved.digest is not None:
+        tail["digest"] = saved.digest
+    if saved.pending is not None:
+        tail["pending"] = saved.pending.document()
+    return tail
 
 
 def _action_document(action: SavedAction) -> dict[str, Any]:
@@ -142,6 +228,8 @@ def _action_document(action: SavedAction) -> dict[str, Any]:
     }
     if action.forced:
         document["forced"] = action.forced
+    if action.fair is not None:
+        document["fair"] = action.fair.document()
     return document
 
 
@@ -154,6 +242,8 @@ def dumps_save(saved: SavedGame) -> str:
     lines.insert(4, f'"map": {_map_text(saved.initial)}')
     listed = ",\n".join(f" {_action_text(action)}" for action in saved.actions)
     lines.append(f'"actions": [\n{listed}\n]' if saved.actions else '"actions": []')
+    for key, value in save_document_tail(saved).items():
+        lines.append(f"{json.dumps(key)}: {_dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
@@ -302,7 +392,8 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
         or not isinstance(version, int)
         or version not in READABLE_VERSIONS
     ):
-        readable = " or ".join(str(v) for v in READABLE_VERSIONS)
+        *earlier, latest = (str(v) for v in READABLE_VERSIONS)
+        readable = f"{', '.join(earlier)} or {latest}" if earlier else latest
         raise SaveError(source, "version", f"{readable} (this save has version {version!r})")
     rules = _required(document, source, "rules")
     if not isinstance(rules, str):
@@ -329,7 +420,93 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
     if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
         raise SaveError(source, "cursor", f"a whole number from 0 to {len(actions)}")
     settings = _settings(document, source)
-    return SavedGame(initial, seed, actions, cursor, settings["take_forced_steps"])
+    fair = None
+    if "fair" in document:
+        try:
+            fair = FairLedger.from_document(document["fair"])
+        except ValueError as error:
+            key, _, expected = str(error).rpartition(": ")
+            raise SaveError(source, f"fair.{key}" if key else "fair", expected) from None
+    digest = document.get("digest")
+    if digest is not None and (version < 3 or not isinstance(digest, str) or ":" not in digest):
+        raise SaveError(source, "digest", "the fingerprint of the last game (version 3 saves)")
+    chat = _chat(document.get("chat", []), source)
+    pending = None
+    if "pending" in document:
+        pending = _pending(document["pending"], source)
+        if cursor != len(actions):
+            raise SaveError(source, "cursor", f"{len(actions)}: a step is pending after the last")
+    return SavedGame(
+        initial, seed, actions, cursor, settings["take_forced_steps"], fair, digest, chat, pending
+    )
+
+
+def _pending(value: Any, source: str) -> SavedPending:
+    """The step of a game by file that waits for its dice (see the module docstring)."""
+    if not isinstance(value, dict) or set(value) != {"action", "by", "chain", "index", "fresh"}:
+        raise SaveError(source, "pending", "an object with action, by, chain, index and fresh")
+    action = value["action"]
+    if (
+        not isinstance(action, dict)
+        or not {"kind", "actor", "params"} <= set(action)
+        or not set(action) <= {"kind", "actor", "params", "forced"}
+    ):
+        raise SaveError(source, "pending.action", "an object with kind, actor, params (and forced)")
+    for key in ("kind", "actor"):
+        if not isinstance(action[key], str) or not action[key]:
+            raise SaveError(source, f"pending.action.{key}", "a non-empty string")
+    if not isinstance(action["params"], dict):
+        raise SaveError(source, "pending.action.params", "an object of the action's parameters")
+    forced = action.get("forced", "")
+    if not isinstance(forced, str) or ("forced" in action and not forced):
+        raise SaveError(source, "pending.action.forced", "why the game takes the step itself")
+    by, chain, index, fresh = value["by"], value["chain"], value["index"], value["fresh"]
+    if not isinstance(by, str) or not by:
+        raise SaveError(source, "pending.by", "the side whose chain reveals the roll")
+    for key, number, low in (("chain", chain, 0), ("index", index, 1)):
+        if isinstance(number, bool) or not isinstance(number, int) or number < low:
+            raise SaveError(source, f"pending.{key}", f"a whole number >= {low}")
+    if not isinstance(fresh, dict) or not all(
+        isinstance(party, str) and party and is_nonce(nonce) for party, nonce in fresh.items()
+    ):
+        raise SaveError(
+            source, "pending.fresh", "an object of side names and nonces of 64 hex digits"
+        )
+    return SavedPending(
+        action["kind"],
+        action["actor"],
+        FrozenMap(action["params"]),
+        by,
+        chain,
+        index,
+        tuple(sorted(fresh.items())),
+        forced,
+    )
+
+
+MAX_CHAT_TEXT = 500  # characters in one line of chat
+
+
+def _chat(value: Any, source: str) -> tuple[ChatLine, ...]:
+    """The players' chat lines: each a step number, a side name and its text."""
+    if not isinstance(value, list):
+        raise SaveError(source, "chat", "an array of chat lines")
+    lines = []
+    for index, item in enumerate(value):
+        where = f"chat[{index}]"
+        if not isinstance(item, dict) or set(item) != {"step", "side", "text"}:
+            raise SaveError(source, where, "an object with step, side and text")
+        step, side, text = item["step"], item["side"], item["text"]
+        if isinstance(step, bool) or not isinstance(step, int) or step < 0:
+            raise SaveError(source, f"{where}.step", "a step number >= 0")
+        if not isinstance(side, str) or not side:
+            raise SaveError(source, f"{where}.side", "the name of the side that wrote it")
+        if not isinstance(text, str) or len(text) > MAX_CHAT_TEXT:
+            raise SaveError(
+                source, f"{where}.text", f"a line of at most {MAX_CHAT_TEXT} characters"
+            )
+        lines.append(ChatLine(step, side, text))
+    return tuple(lines)
 
 
 def _settings(document: Mapping[str, Any], source: str) -> dict[str, Any]:
@@ -460,4 +637,13 @@ def _action(item: Any, source: str, index: int) -> SavedAction:
         raise SaveError(
             source, f"{where}.forced", "why the game took the step by itself (a non-empty string)"
         )
-    return SavedAction(kind, actor, FrozenMap(params), tuple(rolls), forced)
+    fair = None
+    if "fair" in item:
+        try:
+            fair = FairRoll.from_document(item["fair"])
+        except ValueError as error:
+            key, _, expected = str(error).rpartition(": ")
+            raise SaveError(
+                source, f"{where}.fair" + (f".{key}" if key else ""), expected
+            ) from None
+    return SavedAction(kind, actor, FrozenMap(params), tuple(rolls), forced, fair)

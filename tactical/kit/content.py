@@ -99,6 +99,9 @@ class KitContent:
     # Each unit's name as a player reads it on the play screen, by id (`GameState.shown_names`:
     # numbered where units share a name); the specs above list ids, the pages print these.
     shown_names: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # The layout's fairness score in a player's words: the headline, then one line a part
+    # (worked out above the kit, by `tactical print`, from the threat layer's score).
+    fairness: tuple[str, ...] = ()
 
     def unit_name(self, unit_id: str) -> str:
         """The unit's name as on the play screen; its id where it has none."""

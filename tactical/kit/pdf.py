@@ -236,6 +236,9 @@ def _contents_page(doc: KitDocument) -> None:
             f"  terrain placement sheets: {len(content.areas)} (one per 2'x2' area)",
             "  deployment sheet: every unit where the map places it",
         ]
+    if content.fairness:
+        texts += ["", f"Fairness of the table: {content.fairness[0]}"]
+        texts += [f"  {line}" for line in content.fairness[1:]]
     conventions = content.system.conventions
     measured = "base edge" if conventions.distance_from == "edge" else "centre"
     to = "nearest point" if conventions.distance_to == "nearest" else "centre"
@@ -586,7 +589,8 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
         view = _view_bounds(area.bounds, sheet.pieces, state.board.bounds)
         view_w, view_h = view[2] - view[0], view[3] - view[1]
         scale = min((x1 - x0) / view_w, (y1 - y0) * 0.6 / view_h)  # points per table inch
-        ox, oy = x0 + (x1 - x0 - view_w * scale) / 2, y1 - 14 - view_h * scale
+        header = 24 if doc.content.fairness else 14  # a second line for the table's score
+        ox, oy = x0 + (x1 - x0 - view_w * scale) / 2, y1 - header - view_h * scale
         ax0, ay0 = view[0], view[1]
 
         def at(px: float, py: float, ox=ox, oy=oy, ax0=ax0, ay0=ay0, scale=scale):
@@ -601,6 +605,8 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
             f"Plan at 1:{IN / scale:.0f}. Lay out by the numbers: every point is measured in "
             "inches from the table's bottom-left corner (side A's left).",
         )
+        if doc.content.fairness:  # the layout's score on every sheet it is laid out from
+            c.drawString(x0, y1 - 18, f"Fairness of the whole table: {doc.content.fairness[0]}")
         c.setStrokeColorRGB(0.85, 0.85, 0.85)
         c.setLineWidth(0.3)
         for k in range(math.ceil(view[0] / 6), math.floor(view[2] / 6) + 1):

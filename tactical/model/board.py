@@ -1,4 +1,4 @@
-"""The table and its 2'x2' areas (DESIGN.md conventions, GEO002.1, A002.5)."""
+"""The table and its 2'x2' areas (docs/architecture.md conventions, GEO002.1, A002.5)."""
 
 from __future__ import annotations
 

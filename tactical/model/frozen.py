@@ -67,6 +67,15 @@ class FrozenMap(Mapping[str, Any]):
 
 def freeze(value: Any) -> Any:
     """Turn dicts into FrozenMaps and lists into tuples, recursively."""
+    kind = type(value)
+    if kind in _FROZEN:
+        return value
+    if kind is tuple:
+        # a tuple already frozen through and through is kept as it is: rule-state updates
+        # hand back the tuples they read, and copying them again was most of their cost
+        if all(type(v) in _FROZEN for v in value):
+            return value
+        return tuple(freeze(v) for v in value)
     if isinstance(value, FrozenMap):
         return value
     if isinstance(value, Mapping):
@@ -74,6 +83,10 @@ def freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(freeze(v) for v in value)
     return value
+
+
+# values that are frozen as they are (exact types: a subclass takes the long way)
+_FROZEN = frozenset({str, int, float, bool, type(None), FrozenMap})
 
 
 def thaw(value: Any) -> Any:

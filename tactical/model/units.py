@@ -1,4 +1,4 @@
-"""Units and terrain: small immutable values (DESIGN.md map format)."""
+"""Units and terrain: small immutable values (the map format, docs/maps.md)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ class MovementClass(StrEnum):
 
 
 class TerrainKind(StrEnum):
-    """Terrain kinds of DESIGN.md; a rule system may accept further kinds as plain strings."""
+    """Terrain kinds of docs/maps.md; a rule system may accept further kinds as plain strings."""
 
     SOFT = "soft"
     DENSE = "dense"
@@ -91,7 +91,7 @@ class Terrain:
         return [tuple(p) for p in self.geometry.exterior.coords[:-1]]  # type: ignore[misc]
 
 
-# the kinds of DESIGN.md in a player's words; any other kind reads as its own words
+# the kinds of docs/maps.md in a player's words; any other kind reads as its own words
 TERRAIN_KIND_WORDS = {
     "soft": "Soft terrain",
     "dense": "Dense terrain",

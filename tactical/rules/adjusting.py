@@ -1,4 +1,4 @@
-"""How a rule system's bookkeeping follows a table adjusted by hand (issue 14).
+"""How a rule system's bookkeeping follows a table adjusted by hand.
 
 `RuleSystem.adjusted`'s default, kept here: the rule state of the game so far,
 with the entries of the units that were removed, added or given new stats

@@ -6,7 +6,7 @@ rest of the tool is data or a pure function: how it measures, which arcs it
 names, how it validates unit stats and options, how units may move, and
 its turn sequence, and its resolvers.
 
-Resolvers (DESIGN.md "Rule systems"): a resolver is a pure function of
+Resolvers (docs/architecture.md "The rule-system protocol"): a resolver is a pure function of
 (state, declared action, dice) returning a `Resolution` — the events (every
 roll, threshold, table lookup and outcome, each citing its SPEC id), the new
 state, and a small hashable `summary` of the outcome. Odds are the exact
@@ -67,6 +67,8 @@ from tactical.rules.turns import Phase, Stage, StageStep, TurnPosition, TurnSequ
 
 # the protocol's names, with those of its parts (`conventions`, `schema`, `turns`)
 __all__ = [
+    "LAST_SEEN_KEY",
+    "NOTHING_WITHHELD",
     "REACH_PROBE_LIMIT",
     "Action",
     "ActionChoice",
@@ -87,9 +89,11 @@ __all__ = [
     "RuleSystem",
     "Stage",
     "StageStep",
+    "StepFacts",
     "TurnPosition",
     "TurnSequence",
     "WeaponReach",
+    "Withheld",
     "attack_declaration",
     "bands_from_limits",
     "check_fields",
@@ -97,6 +101,7 @@ __all__ = [
     "default_blocks_los",
     "default_description",
     "default_status",
+    "last_seen",
     "probability_row",
     "status_changes",
     "turn_limit_field",
@@ -269,6 +274,51 @@ class OddsReport:
             "facts": _plain(self.facts),
             "distributions": [section.as_dict() for section in self.sections],
         }
+
+
+# --------------------------------------------------------------------------- hidden information
+
+LAST_SEEN_KEY = "last_seen"
+"""The `rule_state` key a side's view (`RuleSystem.view_for`) sets to the ids of the units it
+shows where they were last seen, not where they are: what the table draws faded. Never set in
+a true state, so a state read without a view has none."""
+
+
+def last_seen(state: GameState) -> frozenset[str]:
+    """The units `state`, a side's view, shows only where they were last seen (none in a true
+    state, nor in the view of a system that hides nothing)."""
+    found = state.rule_state.get(LAST_SEEN_KEY) or ()
+    return frozenset(str(unit_id) for unit_id in found)
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """One step of play as a rule system is asked what of it a side may read
+    (`RuleSystem.withheld`): the turn and phase it was played in, whose go it was, the
+    action and the events it resolved to. No table: asking it never rebuilds one."""
+
+    turn: int
+    phase: str
+    side: str
+    action: Action
+    events: tuple[Event, ...] = ()
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """What of one step a side may not read yet: the whole step (its action, rolls and events:
+    the side reads `words` in its place) or some of its events (by index)."""
+
+    step: bool = False
+    events: frozenset[int] = frozenset()
+    words: str = "hidden movement"
+
+    @property
+    def anything(self) -> bool:
+        return self.step or bool(self.events)
+
+
+NOTHING_WITHHELD = Withheld()
 
 
 def probability_row(probability: Any) -> dict[str, Any]:
@@ -585,6 +635,22 @@ class RuleSystem:
         other side's go offers it nothing): what the tracker shows as the order. Default:
         none (the session's order is the order of play)."""
         return ()
+
+    # ----------------------------------------------------------------- hidden information
+
+    def view_for(self, state: GameState, side: str) -> GameState:
+        """The state as `side` knows it: what the screen, the log and the computer player of
+        that side read, never the rules' own procedures (they run on the true state). A unit
+        it knows only where it was last seen stands there, named by `LAST_SEEN_KEY`, with
+        the rule state it could read its course from hidden. Default: the state itself
+        (nothing is hidden; a view is the same object)."""
+        return state
+
+    def withheld(self, now: GameState, step: StepFacts, side: str) -> Withheld:
+        """What of a step played earlier `side` may not read yet in `now`, the true state
+        (a move made out of sight, until the rules reveal it). Asked only while `side`'s
+        view of `now` is not the state itself. Default: nothing."""
+        return NOTHING_WITHHELD
 
     # ----------------------------------------------------------------- the end of the game
 

@@ -54,7 +54,7 @@ class RangeBands:
 
 @dataclass(frozen=True)
 class MeasuringConventions:
-    """How a rule system measures (DESIGN.md "Rule systems").
+    """How a rule system measures (docs/architecture.md "The rule-system protocol").
 
     - `distance_from`: "centre" or "edge" of the firer's base;
     - `distance_to`: "centre" or "nearest" point of the target;

@@ -1,4 +1,4 @@
-"""How a game ends and who won (issue 15): the values of the protocol and the generic reading.
+"""How a game ends and who won: the values of the protocol and the generic reading.
 
 `RuleSystem.outcome(state, start, turn)` returns None while the game goes on, else an
 `Outcome`: the winner (None for a draw), a score per side, why it ended and the rule

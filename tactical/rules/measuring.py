@@ -1,5 +1,5 @@
 """A table measured the way its rule system measures: the numbers `tactical check` prints and
-the play screen shows on hover (DESIGN.md "Rule systems", GEO items of every system).
+the play screen shows on hover (docs/architecture.md; GEO items of every system).
 
 `TableGeometry.of(state)` indexes the terrain and the units once; `pair(a, b)` gives
 one `PairReport`, `all_pairs()` every ordered pair through the vectorised matrix,
@@ -22,7 +22,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.los import TerrainIndex, entry_fractions, los_hits
-from tactical.geometry.margins import arc_margins, margin_unit
+from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
 from tactical.geometry.matrix import (
     LevelBlocking,
     PairMatrix,
@@ -106,7 +106,7 @@ class PairReport:
     blocking_model_names: tuple[str, ...] = ()
 
     def as_json(self) -> dict:
-        """The DESIGN.md keys of `tactical check --json` (fixed), then extra detail."""
+        """The docs/architecture.md keys of `tactical check --json` (fixed), then extra detail."""
         return {
             "from": self.source,
             "to": self.target,
@@ -256,16 +256,11 @@ class PairReports(Sequence[PairReport]):
         rows.pick(json_table(["false", "true"]), self.los.astype(np.intp))
         rows.constant(', "blocked_by": ')
         rows.constant("[")
-        ids = g.piece_table
-        for slot in range(self.blockers.shape[1]):
-            piece = self.blockers[:, slot]
-            rows.pick(ids[0] if slot == 0 else ids[1], piece + 1)
+        rows.slots(*g.piece_table, self.blockers + 1)
         rows.constant("]")
         rows.constant(', "blocked_by_models": [')
         if self.models is not None:
-            models = g.model_table
-            for slot in range(self.models.shape[1]):
-                rows.pick(models[0] if slot == 0 else models[1], self.models[:, slot] + 1)
+            rows.slots(*g.model_table, self.models + 1)
         rows.constant("]")
         rows.constant(', "range_band": ')
         rows.pick(json_table([text_of(name) for name in self.band_names]), self.bands)
@@ -471,23 +466,31 @@ class TableGeometry:
         hits = None
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
             hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
-        slots = self.blocker_slots(i[blocked], j[blocked], hits)
+        line, piece = self.ordered_hits(i[blocked], j[blocked], hits)
         models = None
         if len(self.model_units):  # models' bases in the way: apart from the terrain
-            slots, model_slots = _split_slots(slots, self.pieces)
+            base = piece >= self.pieces
+            model_slots = _slot_matrix(len(blocked), line[base], piece[base] - self.pieces)
             models = np.full((len(i), model_slots.shape[1]), -1, dtype=np.intp)
             models[blocked] = np.where(
                 model_slots >= 0, self.model_units[np.maximum(model_slots, 0)], -1
             )
+            line, piece = line[~base], piece[~base]
+        slots = _slot_matrix(len(blocked), line, piece)
         blockers = np.full((len(i), slots.shape[1]), -1, dtype=np.intp)
         blockers[blocked] = slots
         distance = self.range_distances(i, j)
         band_names, bands = self.range_bands(i, distance)
         margins = np.full((len(i), len(self.arcs)), math.inf)
+        angles = None  # each pair's angle once, for all its arcs
+        if own.any():
+            angles = np.zeros(len(i))
+            some = np.flatnonzero(own.any(axis=1))
+            angles[some] = centre_angles(self.units, i[some], j[some])
         for k, arc in enumerate(self.arcs):
             held = np.flatnonzero(own[:, k])
             if len(held):
-                margins[held, k] = arc_margins(self.units, i[held], j[held], arc)
+                margins[held, k] = arc_margins(self.units, i[held], j[held], arc, angles[held])
         witnesses = None
         if witness:
             witnesses = tuple(
@@ -601,78 +604,136 @@ class TableGeometry:
         """(M, K): the pieces blocking each line i[k] -> j[k], in the order the line meets
         them, -1 after the last (K the most pieces on one line, at least 1).
 
-        `hits`: (line k, piece) pairs already known (a `RowBlock`'s), else found here.
+        `hits`: (line k, piece) pairs already known (a `RowBlock`'s), else found here
+        (GEO002.10; the order: `ordered_hits`)."""
+        line, piece = self.ordered_hits(i, j, hits)
+        return _slot_matrix(len(i), line, piece)
+
+    def ordered_hits(
+        self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The (line k, piece) pairs of the pieces blocking each line i[k] -> j[k], sorted by
+        line and along each line in the order it meets them (GEO002.10).
+
         Pieces are ordered by where the line enters them (`entry_fractions`), ties broken
         by id, as GEOS's distance to each crossing orders them; a line the fractions
-        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS."""
+        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS.
+        Each piece lies in its bounding disc, so where the discs' spans along a line do
+        not overlap, the spans give that order already: entries are measured only among
+        pieces whose spans overlap (the same order, far fewer edges crossed)."""
         if len(i) == 0:
-            return np.full((0, 1), -1, dtype=np.intp)
-        starts = np.column_stack([self.units.x[i], self.units.y[i]])
-        ends = np.column_stack([self.units.x[j], self.units.y[j]])
+            return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+        x, y = self.units.x, self.units.y
         if hits is None:
+            starts = np.column_stack([x[i], y[i]])
+            ends = np.column_stack([x[j], y[j]])
             hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
         line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
-        per_line = np.bincount(line, minlength=len(i))
-        fraction = np.zeros(len(line))
-        many = np.flatnonzero(per_line[line] > 1)  # a line crossing one piece needs no order
-        fraction[many] = entry_fractions(
-            self.terrain, starts[line[many]], ends[line[many]], piece[many]
-        )
-        order = np.lexsort((self.id_rank[piece], fraction, line))
-        line, piece, fraction = line[order], piece[order], fraction[order]
-        first = np.r_[True, line[1:] != line[:-1]]
-        begins = np.flatnonzero(first)
-        slot = np.arange(len(line)) - np.repeat(begins, np.diff(np.r_[begins, len(line)]))
-        slots = np.full((len(i), max(int(per_line.max(initial=0)), 1)), -1, dtype=np.intp)
-        slots[line, slot] = piece
-        close = np.r_[False, (np.diff(fraction) < 1e-9) & ~first[1:]]
-        for k in np.unique(line[close | np.isnan(fraction)]).tolist():
-            crossed = slots[k][slots[k] >= 0]
-            slots[k, : len(crossed)] = self._measured_order(starts[k], ends[k], crossed)
-        return slots
+        if len(line) == 0:
+            return line, piece
+        a, b = i[line], j[line]
+        sx, sy = x[a], y[a]
+        dx, dy = x[b] - sx, y[b] - sy
+        length2 = dx * dx + dy * dy
+        length2 = np.where(length2 > 0, length2, 1.0)
+        centre = self.terrain.outer_centre[piece]
+        middle = ((centre[:, 0] - sx) * dx + (centre[:, 1] - sy) * dy) / length2
+        reach = (self.terrain.outer_radius[piece] + 1e-6) / np.sqrt(length2)
+        low, high = middle - reach, middle + reach
+        order = _by_line_then(line, low)
+        line, piece, low, high = line[order], piece[order], low[order], high[order]
+        many = np.flatnonzero(np.bincount(line, minlength=len(i))[line] > 1)
+        if len(many) == 0:  # a line crossing one piece needs no order
+            return line, piece
+        on, crossed, low, high = line[many], piece[many], low[many], high[many]
+        group = _overlapping(on, low, high)
+        fraction = np.zeros(len(on))
+        shared = np.flatnonzero(np.bincount(group)[group] > 1)
+        if len(shared):
+            a, b = i[on[shared]], j[on[shared]]
+            fraction[shared] = entry_fractions(
+                self.terrain,
+                np.column_stack([x[a], y[a]]),
+                np.column_stack([x[b], y[b]]),
+                crossed[shared],
+            )
+        unknown = np.isnan(fraction)
+        if len(shared):
+            # by entry within each group; entries within 1e-9 of each other (ties among
+            # them) put their line to GEOS below, which orders it whole, ties by id
+            entry = np.where(unknown[shared], 0.0, fraction[shared])
+            within = _by_line_then(group[shared], entry)
+            crossed[shared], fraction[shared] = crossed[shared][within], entry[within]
+            unknown[shared] = unknown[shared][within]
+        close = np.r_[False, (np.diff(fraction) < 1e-9) & (group[1:] == group[:-1])]
+        piece[many] = crossed
+        doubtful = np.unique(on[close | unknown])
+        if len(doubtful):
+            bounds = np.searchsorted(line, np.stack((doubtful, doubtful + 1)))
+            for k, begin, end in zip(doubtful.tolist(), *bounds.tolist(), strict=True):
+                start, stop = (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]])
+                piece[begin:end] = self._measured_order(start, stop, piece[begin:end])
+        return line, piece
 
-    @cached_property
-    def id_rank(self) -> np.ndarray:
-        """Each piece's place among the pieces sorted by id (the tie-break of equal entries)."""
-        rank = np.empty(len(self.terrain), dtype=np.intp)
-        rank[sorted(range(len(self.terrain)), key=self.terrain.ids.__getitem__)] = np.arange(
-            len(self.terrain)
-        )
-        return rank
-
-    def _measured_order(self, start, end, pieces: np.ndarray) -> tuple[str, ...]:
-        """The pieces a line crosses sorted by GEOS's distance from its start to the crossing."""
+    def _measured_order(self, start, end, pieces: np.ndarray) -> np.ndarray:
+        """The pieces a line crosses sorted by GEOS's distance from its start to the crossing
+        (ties by id)."""
         line = shapely.linestrings([start, end])
         crossing = shapely.intersection(line, self.terrain.geometries[pieces])
         entry = shapely.distance(shapely.points(start), crossing)
         ids = self.terrain.ids
-        return tuple(
-            name for _, name in sorted(zip(entry.tolist(), [ids[t] for t in pieces], strict=True))
-        )
+        found = sorted(zip(entry.tolist(), [ids[t] for t in pieces], pieces.tolist(), strict=True))
+        return np.array([piece for _, _, piece in found], dtype=np.intp)
 
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
-    """The block's (line, piece) hits of the lines i[k] -> j[k], as (k, piece) pairs."""
-    wanted = i.astype(np.int64) * n + j
-    order = np.argsort(wanted, kind="stable")
-    keys = (block.hit_row.astype(np.int64) + block.first) * n + block.hit_target
-    place = np.minimum(wanted[order].searchsorted(keys), max(len(wanted) - 1, 0))
-    found = wanted[order][place] == keys if len(wanted) else np.zeros(len(keys), dtype=bool)
-    return order[place[found]], block.hit_piece[found]
+    """The block's (line, piece) hits of the lines i[k] -> j[k], as (k, piece) pairs (in
+    the block's order): each line's place looked up in a (rows, N) table of the block."""
+    rows = len(block.centre_distance)
+    place = np.full(rows * n, -1, dtype=np.intp)
+    place[(i - block.first) * n + j] = np.arange(len(i))
+    found = place[block.hit_row * n + block.hit_target]
+    kept = found >= 0
+    return found[kept], block.hit_piece[kept]
 
 
-def _split_slots(slots: np.ndarray, pieces: int) -> tuple[np.ndarray, np.ndarray]:
-    """`blocker_slots` rows split into the terrain's pieces (< `pieces`) and the models'
-    bases (the rest, as indices past `pieces`), each in its order along the line, -1 after
-    the last."""
+def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The order by line, then by value (`np.lexsort((value, line))`): one sort of a
+    float key, the line plus the value squeezed below 1/2, checked, and sorted exactly
+    where the squeezing merged two values."""
+    bottom, top = float(value.min()), float(value.max())
+    squeezed = (value - bottom) / (2.0 * max(top - bottom, 1e-300))
+    order = np.argsort(line + squeezed)
+    lines, values = line[order], value[order]
+    if ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any():
+        return np.lexsort((value, line))
+    return order
 
-    def compact(keep: np.ndarray, values: np.ndarray) -> np.ndarray:
-        order = np.argsort(~keep, axis=1, kind="stable")
-        kept = np.take_along_axis(np.where(keep, values, -1), order, axis=1)
-        return kept[:, : max(int(keep.sum(axis=1).max(initial=0)), 1)]
 
-    live = slots >= 0
-    return compact(live & (slots < pieces), slots), compact(slots >= pieces, slots - pieces)
+def _overlapping(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Group numbers of spans [low, high] sorted by line, then by low: a span joins the group
+    before it where it overlaps (within 1e-7) a span of its line before it. The running
+    farthest end per line is taken over the ends rounded up to a grid and led by the line
+    (one integer each), so that it never falls short: a doubt joins a group, never parts one."""
+    bottom, top = float(low.min()), float(high.max())
+    scale = float(2**36) / max(top - bottom, 1e-300)
+    ends = np.minimum(np.ceil((high - bottom) * scale), 2**36 - 1).astype(np.int64)
+    farthest = np.maximum.accumulate(ends | (line.astype(np.int64) << 37)) & (2**37 - 1)
+    reached = farthest / scale + bottom
+    first = np.r_[True, line[1:] != line[:-1]]
+    joins = np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
+    return np.cumsum(~joins)
+
+
+def _slot_matrix(lines: int, line: np.ndarray, piece: np.ndarray) -> np.ndarray:
+    """(lines, K): each line's pieces in the order given (`line` sorted), -1 after the last
+    (K the most pieces on one line, at least 1)."""
+    first = np.r_[True, line[1:] != line[:-1]] if len(line) else np.zeros(0, dtype=bool)
+    begins = np.flatnonzero(first)
+    slot = np.arange(len(line)) - np.repeat(begins, np.diff(np.r_[begins, len(line)]))
+    slots = np.full((lines, max(int(slot.max(initial=-1)) + 1, 1)), -1, dtype=np.intp)
+    slots[line, slot] = piece
+    return slots
 
 
 def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking:

@@ -1,4 +1,4 @@
-"""Rule systems looked up by id (DESIGN.md rule-system ids)."""
+"""Rule systems looked up by id (docs/architecture.md "Conventions")."""
 
 from __future__ import annotations
 

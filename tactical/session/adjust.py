@@ -1,4 +1,4 @@
-"""Adjusting the table by hand (issue 14): move, turn, add, delete, reshape, restat.
+"""Adjusting the table by hand: move, turn, add, delete, reshape, restat.
 
 A player copies a physical table into the tool, or makes the screen follow the
 real table after a nudge. Every adjustment is an `Action` of kind `adjust`

@@ -1,4 +1,4 @@
-"""`Session`: the one object a play screen asks everything of (issue 6).
+"""`Session`: the one object a play screen asks everything of.
 
 It holds the `History` of the game (immutable snapshots and a cursor) and,
 optionally, an `Autosave`; it writes the autosave after every apply, undo,
@@ -18,8 +18,10 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from tactical.dice.fair import FairLedger
 from tactical.errors import UserError
 from tactical.io.files import write_text_atomic
+from tactical.io.saves import ChatLine
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
 from tactical.rules.ending import Outcome
@@ -28,15 +30,22 @@ from tactical.session.history import History
 from tactical.session.log import Log, LogEntry, game_log
 from tactical.session.movement import MovePlan
 from tactical.session.replay import Replay
-from tactical.session.saving import Autosave, load_game, save_game
+from tactical.session.saving import Autosave, load_played, save_game
 
 
 class Session:
     """A game being played: ask it what may be done, do it, undo it, save it."""
 
-    def __init__(self, history: History, autosave: Autosave | None = None) -> None:
+    def __init__(
+        self, history: History, autosave: Autosave | None = None, fair: FairLedger | None = None
+    ) -> None:
         self.history = history
         self.autosave = autosave
+        # the chain heads of a game whose dice come from the players' nonces (`dice.fair`):
+        # saved with it
+        self.fair = fair
+        # what the players of an online game wrote to each other (saved with it)
+        self.chat: list[ChatLine] = []
         # Why the last autosave failed ("" when it worked): the game goes on, the screen warns.
         self.autosave_problem = ""
         # the steps the game took by itself after the last decision (`session.forced`)
@@ -58,7 +67,9 @@ class Session:
         autosave it goes on writing there; any other save gets an autosave of its own."""
         if autosave is not None and not autosave.is_for(path):
             autosave = autosave.for_new_game()
-        session = cls(load_game(path), autosave)
+        history, saved = load_played(path)
+        session = cls(history, autosave, saved.fair)
+        session.chat = list(saved.chat)
         if not session.can_redo and session._settle():
             session._autosave()  # a save made where the game had steps of its own to take
         return session
@@ -177,6 +188,45 @@ class Session:
         self.taken = self.game.steps[before:]
         return self.taken
 
+    # ----------------------------------------------------------------- another player's game
+    # A game played with someone elsewhere (online, `tactical.net`; by file,
+    # `session.by_file`) is a Session whose steps come from elsewhere: the play screen
+    # declares through `submit`, asks `hold_reason` before offering anything, and calls
+    # `poll` once a frame. On one screen, these are plain.
+
+    online = False  # whether steps come from elsewhere (undo is then a request)
+
+    def submit(self, action: Action) -> Step | None:
+        """Declare `action` from the play screen: the step it became, or None when the step
+        will come later (sent to a server, waiting for the other player's nonce)."""
+        return self.apply(action)
+
+    def hold_reason(self) -> str | None:
+        """Why this screen may declare nothing now ("waiting for Klingon…", "watching"), or
+        None when it may (the computer's and the game's end are the screen's own holds)."""
+        return None
+
+    def poll(self) -> tuple[str, ...]:
+        """What happened elsewhere since the last call (each a line for the status bar); the
+        history is brought up to date. Called once a frame."""
+        return ()
+
+    # what the screen says of a game played with someone elsewhere, in that game's words
+    # (a server online; a file to send, by file)
+    carrier = "the server"  # who has a sent step next
+
+    def sent_words(self, what: str = "it") -> str:
+        """The status line once `submit` sent `what` and its step comes later."""
+        return f"sent: {what} is played once {self.carrier} has it"
+
+    def said_words(self) -> str:
+        """The status line once a chat line is sent."""
+        return f"said: it appears in the log once {self.carrier} has it"
+
+    def meanwhile_words(self) -> str:
+        """What the screen says under `hold_reason` while the other side plays."""
+        return "Their steps appear here as they are played; Say… under the log writes to them."
+
     def act(self, kind: str, actor: str, **params: Any) -> Step:
         return self.apply(Action(kind, actor, FrozenMap(params)))
 
@@ -222,7 +272,7 @@ class Session:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the game (its whole line and the cursor) as JSON, atomically."""
-        save_game(self.history, path)
+        save_game(self.history, path, self.fair, self.chat)
 
     def log_text(self) -> str:
         return self.log.text()
@@ -250,7 +300,7 @@ class Session:
         if self.autosave is None:
             return
         try:
-            self.autosave.write(self.history)
+            self.autosave.write(self.history, self.fair, self.chat)
         except UserError as error:
             self.autosave_problem = error.describe()
         else:

@@ -1,4 +1,4 @@
-"""The game flow over any rule system (issue 6): turn position, choices, odds, applying actions.
+"""The game flow over any rule system: turn position, choices, odds, applying actions.
 
 A `Game` is an immutable value: the map it started from, the seed, the state
 now, where play stands in the rule system's `TurnSequence`, and every step
@@ -27,7 +27,7 @@ Everything here is generic; no rule system is named:
   the side keeps it.
 - *Dice.* Step `n` rolls with its own `SeededDice(step_seed(seed, n))`, so
   replaying the saved actions reproduces every roll, and undoing then doing
-  something else never shifts the rolls of any other step (DESIGN.md
+  something else never shifts the rolls of any other step (docs/architecture.md
   "Reliability": same seed and actions, same log).
 """
 
@@ -40,6 +40,7 @@ from functools import cached_property
 from typing import Any
 
 from tactical.dice import Roll, SeededDice
+from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
 from tactical.rules import registry
@@ -75,7 +76,7 @@ MOVE_FIELDS = (
         "path",
         "str",
         required=True,
-        doc='path tokens, e.g. "F3 P45 F2" (DESIGN.md "Command line")',
+        doc='path tokens, e.g. "F3 P45 F2" (docs/architecture.md "Command line")',
         spec_id="GEO002.8",
     ),
     Field("activation", "table", doc="activation choices for the turning rules"),
@@ -130,6 +131,9 @@ class Step:
     # side the rules leave nothing to do, or a step that was the only one open
     # (`tactical.session.forced`); saved with the step, never re-derived on replay
     forced: str = ""
+    # how the step's dice seed was made from the players' nonces (`dice.fair`), in
+    # an online game or one played by file; None: from the game's seed
+    fair: FairRoll | None = None
     # the tables around the step, held lightly (`session.steps`), and their rule system:
     # what `words` reads (not compared)
     tables: StepTables | None = field(default=None, compare=False, repr=False)
@@ -446,13 +450,15 @@ class Game:
 
     # ----------------------------------------------------------------- acting
 
-    def apply(self, action: Action, forced: str = "") -> Game:
+    def apply(self, action: Action, forced: str = "", fair: FairRoll | None = None) -> Game:
         """The game after the side to act declares `action` (see the module docstring).
 
         An action that is not offered, or that the rules refuse, raises UserError
         and changes nothing; so does any action but an adjustment once the game is over. An
         adjustment of the table (`session.adjust`) is allowed at any moment and is not a go.
         `forced` marks a step the game takes by itself, with the reason (`session.forced`).
+        `fair`: the step's dice come from the players' nonces (`dice.fair`), not
+        from the game's seed (an online game, or one played by file).
         """
         if action.kind == ADJUST:
             return self._adjusted(action)
@@ -467,7 +473,7 @@ class Game:
         except UserError as error:
             raise refusal_words(self.state, error) from None
         number = len(self.steps) + 1
-        dice = step_dice(self.seed, number)
+        dice = step_dice(self.seed, number) if fair is None else SeededDice(fair.seed(number))
         side = self.side_to_act
         sequence = self.sequence
         sides = len(self.sides)
@@ -511,6 +517,7 @@ class Game:
             summary=summary,
             by_session=by_session,
             forced=forced,
+            fair=fair,
             tables=StepTables(self.state, state, checkpoint_of(self), self.steps),
             system=self.system,
         )

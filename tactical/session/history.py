@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from typing import Any, overload
 
+from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
 from tactical.model import GameState
 from tactical.rules.base import Action
@@ -180,9 +181,11 @@ class History:
 
     # ----------------------------------------------------------------- moving
 
-    def apply(self, action: Action) -> History:
-        """The action applied at the cursor; the undone steps after it are discarded."""
-        following = self.game.apply(action)
+    def apply(self, action: Action, forced: str = "", fair: FairRoll | None = None) -> History:
+        """The action applied at the cursor; the undone steps after it are discarded.
+        `forced` and `fair` as `Game.apply` takes them (a step the game took by itself, dice
+        from the players' nonces)."""
+        following = self.game.apply(action, forced, fair)
         self._recent.keep(following)
         return self._with(line=StepLine(following.steps), cursor=self.cursor + 1)
 

@@ -12,10 +12,14 @@ Entries, in order (`step` 0 is the start of the game):
 - `end` — once the game is over (after its last step): winner, scores, reason, spec_id,
   turn and the result in words (`Outcome.headline`).
 
+A side reads the log of the game as it knows it (`side_log`, `session.views`): a step the
+rules withhold from it reads "Klingon: (hidden movement)" until they reveal it, and then the
+log made again shows the whole record.
+
 `Log.text()` gives one line per entry in plain words (`log_words`: what a player
 reads in the exported log and `tactical replay`), `Log.json()` a JSON document with
 stable keys. Both depend only on the seed and the actions
-(DESIGN.md "Reliability": the same seed and the same actions give the same
+(docs/architecture.md "Reliability": the same seed and the same actions give the same
 log, byte for byte): values are rendered without anything that varies
 between runs (sets are sorted, unknown objects by their `str`).
 """
@@ -36,6 +40,7 @@ from tactical.model import GameState
 from tactical.rules.base import Phase
 from tactical.session.game import Game, Step
 from tactical.session.log_words import entry_line
+from tactical.session.views import viewed
 
 LOG_FORMAT = "tactical-log"
 LOG_VERSION = 1
@@ -200,6 +205,12 @@ def game_log(game: Game) -> Log:
     log = Log(game.rules, game.initial.title, game.seed, tuple(entries))
     _LOGS[game] = log
     return log
+
+
+def side_log(game: Game, side: str) -> Log:
+    """The log as `side` may read it now (`session.views.viewed`); the whole log where the
+    rules hide nothing from it."""
+    return game_log(viewed(game, side))
 
 
 def end_entries(game: Game) -> tuple[LogEntry, ...]:

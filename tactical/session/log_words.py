@@ -6,7 +6,7 @@ words ("laser strength 6", not `laser_strength=6`), yes / no for true / false,
 "none" for nothing. A step's action line also says what the step did in the rule
 system's own words (`Step.words`). The line is a function of the entry's values,
 the unit names of the table around it and those words only: the same seed and the
-same actions give the same text (DESIGN.md "Reliability").
+same actions give the same text (docs/architecture.md "Reliability").
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ _ID_EDGE = r"(?<![\w-]){}(?![\w-])"
 # its event, on the line after, says what changed in words (`session.adjust`). No side
 # before it: an adjustment is nobody's go (whose go it is does not change)
 ADJUSTED = "Table adjusted by hand"
+# the action of a step a side may not read yet (`session.views`): its line says only whose
+# go it was and what is hidden, "Klingon: (hidden movement)"
+HIDDEN = "hidden"
 
 
 def entry_line(
@@ -43,6 +46,8 @@ def entry_line(
     if entry == "action":
         if values["kind"] == "adjust":  # what changed is its event's sentence, the next line
             return f"{head} {ADJUSTED} {_when(values)}"
+        if values["kind"] == HIDDEN:
+            return f"{head} {values['side']}: ({values['title']}) {_when(values)}"
         shown = dict(values["params"])
         actor = names.get(values["actor"], values["actor"])
         what = words(values["kind"])

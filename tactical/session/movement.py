@@ -138,7 +138,7 @@ class MovePlan:
         return tuple(step for step in self.executed if step.treacherous)
 
     def as_dict(self, state: GameState | None = None) -> dict[str, Any]:
-        """The `tactical move --json` answer (DESIGN.md keys first, then extras)."""
+        """The `tactical move --json` answer (docs/architecture.md keys first, then extras)."""
         final = self.final
         tokens = [step.step.token for step in self.path.steps]
         collision = None

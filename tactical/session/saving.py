@@ -28,23 +28,34 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tactical.dice.fair import FairLedger, FairRoll
 from tactical.errors import UserError
-from tactical.io.saves import SavedAction, SavedGame, SaveError, read_save, write_save
+from tactical.io.saves import ChatLine, SavedAction, SavedGame, SaveError, read_save, write_save
 from tactical.rules.base import Action
 from tactical.session.adjust import ADJUST, adjust_params
+from tactical.session.digest import game_digest, same_scheme
 from tactical.session.game import Game, Step
 from tactical.session.history import History
 
 
-def saved_game(played: History | Game) -> SavedGame:
-    """What a save holds: every step of a history's line and its cursor, or a game's steps."""
+def saved_game(
+    played: History | Game, fair: FairLedger | None = None, chat: Sequence[ChatLine] = ()
+) -> SavedGame:
+    """What a save holds: every step of a history's line and its cursor, or a game's steps;
+    the digest of the game at the end of the line; `fair`, the chain heads of a game whose
+    dice came from the players' nonces (`dice.fair`); `chat`, what its players wrote."""
     if isinstance(played, Game):
         first, steps, cursor, take = played, played.steps, len(played.steps), True
+        last = played
     else:
         # a history may start from a game already under way: the cursor counts every step
         first, steps = played.first, played.steps
         cursor, take = first.step_number + played.cursor, played.take_single
-    return SavedGame(first.initial, first.seed, tuple(map(_saved, steps)), cursor, take)
+        last = played.last
+    actions = tuple(map(_saved, steps))
+    return SavedGame(
+        first.initial, first.seed, actions, cursor, take, fair, game_digest(last), tuple(chat)
+    )
 
 
 _SAVED: weakref.WeakKeyDictionary[Step, SavedAction] = weakref.WeakKeyDictionary()
@@ -55,7 +66,9 @@ def _saved(step: Step) -> SavedAction:
     found = _SAVED.get(step)
     if found is None:
         action = step.action
-        found = SavedAction(action.kind, action.actor, action.params, step.results, step.forced)
+        found = SavedAction(
+            action.kind, action.actor, action.params, step.results, step.forced, step.fair
+        )
         _SAVED[step] = found
     return found
 
@@ -87,9 +100,11 @@ def replay_actions(
     *,
     untrusted: bool = False,
     forced: Sequence[str] | None = None,
+    fair: Sequence[FairRoll | None] | None = None,
 ) -> Game:
     """The game after applying `actions` in turn from `start`, checking recorded rolls if
-    given; `forced` the reason of each step the game took by itself ("" for a decision).
+    given; `forced` the reason of each step the game took by itself ("" for a decision);
+    `fair` how each step's dice seed was made from the players' nonces (None: the seed's).
     Only the last game is kept (the steps hold what rebuilds the others, `session.steps`).
 
     `untrusted` (a save file): a step the rule system cannot even evaluate is refused as a
@@ -110,7 +125,11 @@ def replay_actions(
                     f"a parameter {action.kind} takes ({', '.join(known) or 'it takes none'})",
                 )
         try:
-            following = game.apply(action, forced=forced[index] if forced else "")
+            following = game.apply(
+                action,
+                forced=forced[index] if forced else "",
+                fair=fair[index] if fair else None,
+            )
         except UserError as error:
             where = _where(index, action)
             raise UserError(
@@ -201,19 +220,42 @@ def _replayed(saved: SavedGame, source: str) -> History:
         [a.rolls for a in saved.actions],
         untrusted=True,
         forced=[a.forced for a in saved.actions],
+        fair=[a.fair for a in saved.actions],
     )
+    if saved.digest is not None and same_scheme(saved.digest):
+        replayed = game_digest(last)
+        if replayed != saved.digest:
+            key = "rule_state" if saved.initial.rule_state else "actions"
+            raise SaveError(
+                source,
+                key,
+                "what the game was when saved: its actions replay to another game (the "
+                f"save's {key.replace('_', ' ')} was changed after it was written)",
+            )
     return History.of_line(start, last, saved.cursor, saved.take_forced_steps)
 
 
-def save_game(history: History | Game, path: str | os.PathLike[str]) -> None:
-    """Write the game to `path` as JSON, atomically."""
-    write_save(saved_game(history), path)
+def save_game(
+    history: History | Game,
+    path: str | os.PathLike[str],
+    fair: FairLedger | None = None,
+    chat: Sequence[ChatLine] = (),
+) -> None:
+    """Write the game to `path` as JSON, atomically (`fair`: its players' chain heads;
+    `chat`: what they wrote to each other)."""
+    write_save(saved_game(history, fair, chat), path)
 
 
 def load_game(path: str | os.PathLike[str]) -> History:
     """Read a save and replay it into a history (cursor where it was saved)."""
+    return load_played(path)[0]
+
+
+def load_played(path: str | os.PathLike[str]) -> tuple[History, SavedGame]:
+    """A save replayed into a history, and the save as read (its `fair` ledger)."""
     with lasting_objects():
-        return history_from_saved(read_save(path), str(path))
+        saved = read_save(path)
+        return history_from_saved(saved, str(path)), saved
 
 
 def _newest(files: list[Path]) -> Path | None:
@@ -295,8 +337,10 @@ class Autosave:
         except OSError:
             return False
 
-    def write(self, history: History | Game) -> None:
-        save_game(history, self.path)
+    def write(
+        self, history: History | Game, fair: FairLedger | None = None, chat: Sequence = ()
+    ) -> None:
+        save_game(history, self.path, fair, chat)
 
     def exists(self) -> bool:
         return self.path.is_file()

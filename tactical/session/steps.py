@@ -171,11 +171,11 @@ class StepTables:
                 game = game.resumed(held, earlier.after, prior.prefix(number))
                 break
         for earlier in prior[game.step_number :]:
-            following = game.apply(earlier.action, forced=earlier.forced)
+            following = game.apply(earlier.action, forced=earlier.forced, fair=earlier.fair)
             if earlier.tables is not None:
                 earlier.tables._keep(game.state, following.state)
             game = following
-        after = game.apply(step.action, forced=step.forced).state
+        after = game.apply(step.action, forced=step.forced, fair=step.fair).state
         self._keep(game.state, after)
         return game.state, after
 

@@ -178,7 +178,7 @@ class TerrainSetup:
         return {piece: area.area for area in self.areas for piece in area.pieces}
 
     def as_dict(self) -> dict[str, Any]:
-        """The `tactical terrain --json` answer (DESIGN.md keys)."""
+        """The `tactical terrain --json` answer (docs/architecture.md keys)."""
         return {
             "seed": self.seed,
             "board": {"width": _number(self.board.width), "height": _number(self.board.height)},

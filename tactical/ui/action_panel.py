@@ -1,4 +1,4 @@
-"""The action panel of the play screen (issue 6): the offered choices and the declaration form.
+"""The action panel of the play screen: the offered choices and the declaration form.
 
 Everything on it comes from what the rule system publishes through the session:
 `ActionChoice` titles and SPEC ids for the list, and each choice's `Field`

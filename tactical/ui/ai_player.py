@@ -1,4 +1,4 @@
-"""Solo play on the play screen: computer players for some sides (issue 15).
+"""Solo play on the play screen: computer players for some sides.
 
 - `parse_seats("B:search")`: the `--ai` option, a side and optionally a level.
 - `SeatBar`: a Human / AI-level menu per side at the top of the play column, changeable
@@ -36,12 +36,14 @@ import pygame_gui
 from pygame_gui.elements import UIDropDownMenu, UIPanel
 
 from tactical.agents import LEVELS, make_player
+from tactical.agents.sight import decide_seeing
 from tactical.errors import UserError
 from tactical.processes import child_pool
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
 from tactical.session.game import Game, Step
 from tactical.ui.fonts import Fonts
+from tactical.ui.handover import played
 from tactical.ui.play_panels import TrackerView
 from tactical.ui.services import PANEL_WIDTH, TOP_BAR
 
@@ -84,7 +86,7 @@ def parse_seats(text: str | None, sides: Sequence[str]) -> dict[str, str]:
 
 def decide_elsewhere(game: Game, level: str, seed: int, options: Mapping[str, Any]):
     """Runs in the worker: the player's action (completed) and its why."""
-    decision = make_player(level, seed, **options).decide(game)
+    decision = decide_seeing(make_player(level, seed, **options), game)  # its side's view
     return decision.action, decision.why
 
 
@@ -326,7 +328,7 @@ class AiDriver:
         if screen.replaying:
             self._drop()
             return
-        game: Game = screen.session.game
+        game: Game = played(screen.session).game  # the true game
         if self.bar is not None and self.bar.sides != game.sides:  # another game opened
             self.attach(screen.services.manager, game.sides)
         outcome = game.outcome
@@ -408,7 +410,7 @@ class AiDriver:
 
     def annotate(self, lines: Sequence[str], limit: int) -> tuple[str, ...]:
         """The log's lines with the computer's why under each of its actions."""
-        game: Game = self.screen.session.game
+        game: Game = self.screen.session.game  # as shown: no why under a hidden step
         found: list[str] = []
         for line in lines:
             found.append(line)

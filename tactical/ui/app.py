@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,7 +32,11 @@ from pygame_gui.windows import UIFileDialog, UIMessageWindow
 
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
+from tactical.net.client import RemoteSession
+from tactical.net.hosting import Invite
+from tactical.net.server import GameServer
 from tactical.rules import registry
+from tactical.rules.base import last_seen
 from tactical.rules.measuring import PairReport, TableGeometry
 from tactical.session.controller import Session
 from tactical.session.saving import Autosave
@@ -136,14 +141,17 @@ class App(WindowFiles):
     def run(self) -> int:
         """The interactive loop, capped at FPS; returns when the window closes."""
         self.play.warm_odds()
-        pacer = IdlePacer(self.animating)
+        pacer = IdlePacer(self.animating, lambda: self.play.online.listening)
         last_failure = ""
         while self.running:
             for event in pacer.events():
                 self.handle(event)
             try:
                 self.step(self.clock.tick(FPS) / 1000)
+                if pacer.idle and not self.play.online.news:
+                    continue  # online, a wake to look for news: none came
                 self.frame()
+                pacer.drawn()
             except Exception as error:  # a frame that cannot be drawn must not end the game
                 failure = f"{type(error).__name__}: {error}"
                 if failure != last_failure:  # said once, not 60 times a second
@@ -175,6 +183,7 @@ class App(WindowFiles):
     def step(self, seconds: float = 1 / FPS) -> None:
         self.play.update()
         self.top.show_auto(self.play.session.take_single)
+        self.top.show_online(self.play.online.headline())
         self.manager.update(seconds)
 
     # ------------------------------------------------------------------ model helpers
@@ -320,6 +329,8 @@ class App(WindowFiles):
             wide, high = ("w", "h") if event.type == pygame.VIDEORESIZE else ("x", "y")
             self.resize((int(getattr(event, wide, 0)), int(getattr(event, high, 0))))
             return
+        if self.view.mode == "play" and self.play.covering(event):
+            return  # a hot-seat screen changing hands: Space lifts the cover
         if event.type == pygame.USEREVENT or event.type >= pygame.USEREVENT:
             self._ui_event(event)
         # function keys type nothing: they work while a text entry has the focus too, and
@@ -355,6 +366,8 @@ class App(WindowFiles):
             self._key(event)
 
     def _ui_event(self, event: pygame.event.Event) -> None:
+        if self.play.online.ui_event(event):  # its windows answer in any mode
+            return
         if self.view.mode == "play" and self.play.handle_ui_event(event):
             return
         if self.view.mode == "setup" and self.setup.ui_event(event):
@@ -380,12 +393,21 @@ class App(WindowFiles):
                 "help": self.toggle_help,
                 "adjust": self.toggle_adjust,
                 "auto": self.play.toggle_take_single,
+                "host": lambda: self._in_play(self.play.online.ask_host),
+                "join": lambda: self._in_play(self.play.online.ask_join),
             }
             name = self.top.command(event.ui_element)
             if name is not None:
                 actions[name]()
         else:
             self.dialog_event(event)
+
+    def _in_play(self, then: Callable[[], None]) -> None:
+        """Host… and Join… act on the game: from setup or adjust mode, play mode first."""
+        if self.view.mode != "play":
+            self.toggle_mode()
+        if self.view.mode == "play":
+            then()
 
     def _saving_key(self, event: pygame.event.Event) -> bool:
         """Ctrl+S (Ctrl+Shift+S), typed in a field of the window; not in a file dialog."""
@@ -564,6 +586,9 @@ class App(WindowFiles):
             return
         if self.view.mode == "play":
             session = self.play.session
+            if session.online:
+                self.set_status("a game played with someone elsewhere has no setup here")
+                return
             if session.history.length > 0 or self.play.replaying:
                 self.set_status(
                     f"setup is over: the game has {session.history.length} step(s); "
@@ -596,6 +621,12 @@ class App(WindowFiles):
                 self.toggle_mode()
                 if self.view.mode != "play":
                     return
+            if self.play.session.online:
+                self.set_status(
+                    "an online game takes no adjustments by hand: ask the other player for "
+                    "an undo instead"
+                )
+                return
             if not self.adjust.enter():
                 return
             self.view = replace(self.view, mode="adjust")
@@ -645,7 +676,9 @@ class App(WindowFiles):
                 status = self.table.tokens.statuses(self.state, self.system).get(hovered)
                 roll = self.play.card_lines(hovered)
                 hits = tuple(h for h in self.play.last_hits(hovered) if h not in roll)
-                return card_html(unit, status, roll, hits, self.state.shown_names[hovered])
+                name = self.state.shown_names[hovered]
+                seen_only = hovered in last_seen(self.state)  # a side's view: where last seen
+                return card_html(unit, status, roll, hits, name, seen_only)
 
             self.card.show(key, html, pos, self.table_area())
         report = self.pair_report
@@ -693,15 +726,49 @@ class App(WindowFiles):
                 self.play.draw(surface)
             elif self.view.mode == "adjust":
                 self.adjust.draw(surface)
+            elif self.view.mode == "setup":
+                self.setup.draw(surface)
 
         # the unit declaring an attack is the one highlighted, with its arcs and rings
         attacker = self.play.pair_source() if self.view.mode == "play" else None
         shown = replace(self.view, selected=attacker) if attacker else self.view
         self.table.draw(surface, scene, shown, pair, moved, overlay)
         self.manager.draw_ui(surface)
+        if self.view.mode == "play":
+            self.play.draw_cover(surface)
         return surface
 
     @property
     def _moving(self) -> bool:
         """A move is being drawn: the selection's arcs are shown where it ends, not here."""
         return self.view.mode == "play" and self.play.move_tool is not None
+
+
+def run_online(
+    session: RemoteSession,
+    size: tuple[int, int] = DEFAULT_SIZE,
+    server: GameServer | None = None,
+    invite: Invite | None = None,
+    *,
+    headless: bool = False,
+) -> int:
+    """The play screen on an online game (`tactical join`, `tactical host`): the lines to
+    give the other players shown when `invite` is given; returns when the window closes,
+    with the server (if this window serves the game) and the link stopped."""
+    from tactical.ui.stopping import stop_on_signals
+
+    try:
+        app = App(session.game.initial, size, headless=headless, session=session,
+                  seed=session.game.seed)  # fmt: skip
+    except pygame.error as error:
+        session.close()
+        if server is not None:
+            server.stop()
+        raise UserError(f"cannot open a window: {error} (no display?)") from None
+    app.play.online.attach(server, invite)
+    quit_event = pygame.event.Event(pygame.QUIT)
+    try:
+        with stop_on_signals(lambda: pygame.event.post(quit_event)):
+            return app.run()
+    finally:
+        app.play.online.close()  # also when the loop ended by an exception

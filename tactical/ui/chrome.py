@@ -26,6 +26,7 @@ TITLE_CHAR_PIXELS = 8  # a generous average glyph width of the theme's 14 px fon
 HELP_SIZE = (680, 660)
 HELP_MARGIN = 10
 IDLE_TICK_MS = 500  # idle, the loop wakes this often (tool tips, a blinking cursor)
+LISTEN_TICK_MS = 10  # online, this often: what the server sent is drawn at once
 SETTLE_SECONDS = 1.5  # full frame rate this long after the last event
 
 BUTTONS = (
@@ -36,9 +37,12 @@ BUTTONS = (
     ("open", "Open", "Ctrl+O: open a map (.toml) or a saved game (.json)"),
     ("save", "Save", "Ctrl+S: save the game (Ctrl+Shift+S: the map)"),
     ("png", "PNG", "F12: export the view as PNG"),
+    ("host", "Host…", "serve this game to players elsewhere: the lines they type to join"),
+    ("join", "Join…", "join a game served elsewhere: its address and your seat's token"),
     ("help", "Help", "F1: every control"),
     ("auto", "Auto: on", ""),  # the game's "Take forced steps for me" (`show_auto` words it)
 )
+BUTTON_WIDTHS = {"mode": 130, "host": 64, "join": 64}  # the rest: 80 pixels
 AUTO_LABELS = {True: "Auto: on", False: "Auto: off"}
 AUTO_TIPS = {
     True: "Take forced steps for me: on. A step that is the only one open (End movement, "
@@ -92,6 +96,9 @@ CONTROLS = (
     ("Setup: x, y, heading", "type the exact pose, Enter sets it"),
     ("Setup: Roll / New seed", f"terrain procedure {TERRAIN_RULE} with every area's rolls"),
     ("Setup: Roll-off, edge", f"deployment {DEPLOYMENT_RULES}: zones; drops are checked"),
+    ("Host… (top bar)", "serve this game: who plays where, then the lines to give out"),
+    ("Join… (top bar)", "join a game served elsewhere: address and token, or watch only"),
+    ("Say… (under the log)", "online: one line to the other players, Enter sends it"),
     ("Ctrl+O", "open a map (.toml) or a saved game (.json)"),
     ("Ctrl+S / Ctrl+Shift+S", "save the game (JSON) / save the map (TOML)"),
     ("F12", "export the view as PNG (Shift+F12: choose the file)"),
@@ -119,7 +126,7 @@ class TopBar:
         self.buttons: dict[str, UIButton] = {}
         left = 4
         for key, label, tip in BUTTONS:
-            width = 130 if key == "mode" else 80
+            width = BUTTON_WIDTHS.get(key, 80)
             self.buttons[key] = UIButton(
                 pygame.Rect(left, 2, width, 28),
                 label,
@@ -134,6 +141,7 @@ class TopBar:
             pygame.Rect(self._start, 2, TITLE_WIDTH, 28), " ", manager, container=self.panel
         )
         self._title = ""
+        self._online = ""  # "hosting on ADDRESS" while online: shown before the title
         self._width = 0
 
     def layout(self, size: tuple[int, int]) -> None:
@@ -149,8 +157,19 @@ class TopBar:
         """The map's title and rule system, shortened to what the bar has room for."""
         self._title = title
         room = max(8, (min(TITLE_WIDTH, self._width - self._start - 8)) // TITLE_CHAR_PIXELS)
-        shown = title if len(title) <= room else title[: room - 3] + "..."
+        online = self._online
+        if online:  # said whole; the title has what room is left
+            room -= len(online) + 3
+        shown = title if len(title) <= room else title[: max(0, room - 3)] + "..."
+        if online:
+            shown = f"{online} · {shown}" if room > 6 else online
         self.title.set_text(shown or " ")
+
+    def show_online(self, words: str) -> None:
+        """Where this window's online game is ("hosting on 127.0.0.1:8765"), "" for none."""
+        if words != self._online:
+            self._online = words
+            self.set_title(self._title)
 
     def show_mode(self, mode: str, measuring: bool) -> None:
         self.buttons["mode"].set_text(f"Mode: {mode}")
@@ -280,19 +299,36 @@ class IdlePacer:
     """The loop's events: at once while something moves, else a wait for the next event
     (or a slow tick for the widgets' own timers: tool tips, a blinking cursor) instead of
     drawing 60 frames a second of the same picture. The widgets settle (hover, tool tips)
-    at the full rate for a moment after each event."""
+    at the full rate for a moment after each event.
 
-    def __init__(self, animating: Callable[[], bool]) -> None:
+    While `listening` (an online game: news comes from the network, not as events) the
+    wait is short, so that a step played elsewhere is drawn at once; such a wake with no
+    event is `idle`: the loop draws only if something came in, or once a slow tick."""
+
+    def __init__(
+        self, animating: Callable[[], bool], listening: Callable[[], bool] = lambda: False
+    ) -> None:
         self.animating = animating
+        self.listening = listening
         self.last_event = time.monotonic()
+        self.last_drawn = 0.0
+        self.idle = False
 
     def events(self) -> list[pygame.event.Event]:
         events = pygame.event.get()
         quiet = time.monotonic() - self.last_event
+        self.idle = False
         if not events and quiet >= SETTLE_SECONDS and not self.animating():
-            event = pygame.event.wait(IDLE_TICK_MS)
+            listening = self.listening()
+            event = pygame.event.wait(LISTEN_TICK_MS if listening else IDLE_TICK_MS)
             if event.type != pygame.NOEVENT:
                 events = [event, *pygame.event.get()]
+            elif listening:
+                self.idle = time.monotonic() - self.last_drawn < IDLE_TICK_MS / 1000
         if events:
             self.last_event = time.monotonic()
         return events
+
+    def drawn(self) -> None:
+        """A frame was drawn now."""
+        self.last_drawn = time.monotonic()

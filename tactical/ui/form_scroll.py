@@ -1,7 +1,7 @@
 """The declaration form's window onto its rows: which rows are in view, where, and a scroll bar.
 
 A declaration may have more fields than the action panel has room for while the odds
-chart keeps its share of the panel (issue 13): the form then shows a band of rows and
+chart keeps its share of the panel: the form then shows a band of rows and
 scrolls (the wheel over it, or its scroll bar). The rows stay widgets of the panel itself,
 not of a scrolling container, so that an open drop-down is not cut off at the band's edge;
 rows out of view are parked under the panel's edge, where the panel clips them (hiding

@@ -34,15 +34,18 @@ def card_html(
     roll: Sequence[str] = (),
     hits: Sequence[str] = (),
     name: str = "",
+    seen_only: bool = False,
 ) -> str:
     """The hover card: name, side and pose; every current value the rule system reports
     (label, value, its one-line help); its marks (the table may only count them); the
     weapons; the last roll and the last hits. `name` is how the unit reads on the table
-    (numbered where units share a name); its own name (or id) without it."""
+    (numbered where units share a name); its own name (or id) without it. `seen_only`: the
+    side shown knows the unit only where it was last seen (its pose says so)."""
+    where = "last seen at" if seen_only else "at"
     lines = [
         f"<b>{escape(name or unit.name or unit.id)}</b>",
         f"side {escape(unit.side)} · {words(unit.movement.value)} · {words(unit.size.value)}",
-        f"at ({unit.x:.1f}, {unit.y:.1f}), heading {unit.heading:g}°",
+        f"{where} ({unit.x:.1f}, {unit.y:.1f}), heading {unit.heading:g}°",
     ]
     if status is not None:
         if status.wreck:

@@ -1,4 +1,4 @@
-"""The live preview of a planned move (issue 6): path, swept area, ghost base, stop, turns.
+"""The live preview of a planned move: path, swept area, ghost base, stop, turns.
 
 `draw_move_preview` draws a `MovePlan` over the table: the centreline of the
 path (solid where the unit goes, dashed and faded past a collision stop), the

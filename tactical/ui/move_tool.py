@@ -1,6 +1,6 @@
-"""The move tool of the play screen (issue 6): draw a path with keys, drags and turn handles.
+"""The move tool of the play screen: draw a path with keys, drags and turn handles.
 
-A `MoveDraft` is the path being drawn as path tokens (DESIGN.md "Command line":
+A `MoveDraft` is the path being drawn as path tokens (docs/architecture.md "Command line":
 F/B inches, P/S template turns, C rotation about the centre); `MoveTool` edits
 it from input events and asks a preview function (the App passes
 `Session.preview_move`) for the `MovePlan` of each new path, once per path.

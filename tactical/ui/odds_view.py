@@ -1,6 +1,6 @@
-"""Odds in the play screen (issue 6): a background cache of exact odds, computed in a child.
+"""Odds in the play screen: a background cache of exact odds, computed in a child.
 
-Issue 6 budgets "the odds for a hovered target ready within one frame", but an exact
+The budget is "the odds for a hovered target ready within one frame", but an exact
 enumeration takes from a fraction of a millisecond to seconds. So the odds are
 computed ahead on one background thread (`OddsBoard`) that hands each enumeration to a
 child process (`ProcessOdds`), so the frames never wait for the interpreter lock while
@@ -9,7 +9,7 @@ every target of the picked declaration, nearest first, and the target the user h
 jumps the queue. A frame never waits for more than a small synchronous budget.
 
 The odds are always `Game.odds(action)`: the very resolver that resolves the roll
-(DESIGN.md "Odds come from the same code"). The worker only reads immutable values
+(docs/architecture.md "Odds come from the same code"). The worker only reads immutable values
 (`Game`, `Action`, `OddsReport`) and never touches dice or the game; what it computes
 is kept in a bounded LRU keyed on the game value and the action.
 

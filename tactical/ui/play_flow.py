@@ -4,7 +4,8 @@ A mixin of `PlayScreen` (its `session`, `services`, `replay`, `ai`, `sync`, `hol
 `cancel_move`, `warn_autosave`). The steps the rules leave no choice for are the
 session's (`tactical.session.forced`): here they are only said on the status line.
 Next asks before a pass throws away an attack or a move (`next_warning`); Undo and Redo
-go by decision (`Session.undo_decision`: in solo play back to the human's last one).
+go by decision (`Session.undo_decision`: in solo play back to the human's last one;
+online, a request the other player accepts or declines, and there is no Redo).
 Nothing here names a rule system.
 """
 
@@ -15,9 +16,11 @@ from typing import Any
 import pygame
 
 from tactical.errors import UserError
+from tactical.rules.base import Action
 from tactical.session.forced import pass_loses
-from tactical.session.game import Step
+from tactical.session.game import PASS, Step
 from tactical.ui.next_warning import KEEP, STOP, NextWarning
+from tactical.ui.online_play import asks_to_undo
 
 
 class PlayFlow:
@@ -47,9 +50,12 @@ class PlayFlow:
             return None
         self.close_warning()
         try:
-            step = self.session.pass_go()
+            step = self.session.submit(Action(PASS, self.session.side_to_act))
         except UserError as error:
             self.services.set_status(f"refused: {error.describe()}")
+            return None
+        if step is None:  # online: sent, its step comes back through `poll`
+            self.services.set_status(self.session.sent_words("the pass"))
             return None
         self.cancel_move()
         passed = self.taken_words()
@@ -101,7 +107,11 @@ class PlayFlow:
         step now open is taken at once if it is the only one."""
         if self.replay is not None:
             return
-        self.session.set_take_single(take)
+        try:
+            self.session.set_take_single(take)
+        except UserError as error:  # online: the server's setting holds
+            self.services.set_status(error.describe())
+            return
         self.cancel_move()
         self.sync()
         on = "on: a step that is the only one open is taken for you"
@@ -119,6 +129,17 @@ class PlayFlow:
         if self.replay is not None or not self.session.can_undo:
             self.services.set_status("nothing to undo")
             return
+        if self.session.online and not getattr(self.session, "undo_at_once", False):  # a request
+            try:
+                self.session.undo_decision(self.ai.seats)
+            except UserError as error:
+                self.services.set_status(error.describe())
+                return
+            self.services.set_status(
+                "asked the other player to undo the last decision: waiting for the answer"
+            )
+            self.sync()
+            return
         self.session.undo_decision(self.ai.seats)
         self.cancel_move()
         self.sync()
@@ -126,6 +147,11 @@ class PlayFlow:
 
     def redo(self) -> None:
         """The mirror of Undo: the next decision and every step that followed from it."""
+        if asks_to_undo(self.session) and self.replay is None:
+            self.services.set_status(
+                "Redo: not in an online game (only an undo both players agree to goes back)"
+            )
+            return
         if self.replay is not None or not self.session.can_redo:
             self.services.set_status("nothing to redo")
             return

@@ -1,4 +1,4 @@
-"""Play mode of the play screen (issue 6): turn, choices, moves, odds, rolls, log, files.
+"""Play mode of the play screen: turn, choices, moves, odds, rolls, log, files.
 
 `PlayScreen` is the mode that plays: it holds the `Session` (the one object
 that knows the game), the phase tracker, the action panel, the log panel, the
@@ -12,7 +12,8 @@ the game is over, the action panel lists nothing and says why (`hold`), and no
 click, Enter or Next declares anything. The steps the rules leave no choice for are
 the session's (`session.forced`): the screen only says what it took, and Undo and
 Redo go by decision. Next asks before a pass throws away an attack or a move
-(`next_warning`), unless told to stop asking.
+(`next_warning`), unless told to stop asking. A game played with others elsewhere goes
+through the same session hooks (`submit`, `hold_reason`, `poll`): `online_play`.
 """
 
 from __future__ import annotations
@@ -35,11 +36,13 @@ from tactical.ui import palette
 from tactical.ui.action_panel import ActionPanel
 from tactical.ui.ai_player import AiDriver
 from tactical.ui.fight_layer import FightLayer
+from tactical.ui.handover import Handover  # each side's view on one screen, the cover
 from tactical.ui.move_preview import move_card
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.next_warning import NextWarning
 from tactical.ui.odds_chart import odds_chart
 from tactical.ui.odds_view import OddsBoard, ProcessOdds
+from tactical.ui.online_play import OnlinePlay, with_chat
 from tactical.ui.play_files import GameFiles
 from tactical.ui.play_flow import PlayFlow
 from tactical.ui.play_moves import MoveControl
@@ -59,7 +62,7 @@ MOVE_KEYS = (
 )
 
 
-class PlayScreen(PlayFlow, TargetPicking, GameFiles):
+class PlayScreen(Handover, PlayFlow, TargetPicking, GameFiles):
     """The game on the play screen: the session, its panels and tools (see module docstring)."""
 
     def __init__(self, services: Services, session: Session) -> None:
@@ -96,6 +99,7 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         # (game, unit) a click on a row selected (its move tool): the rows stay in place
         self._picked_from_list: tuple[Game, str | None] | None = None
         self.warning: NextWarning | None = None
+        self.online = OnlinePlay(self)  # a game played with others elsewhere (its hooks)
         self.layout()
 
     # ------------------------------------------------------------------ where play stands
@@ -113,7 +117,9 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         return self.replay is not None
 
     def widgets(self) -> list:
-        return [self.tracker.panel, self.actions.panel, self.log.panel, *self.ai.widgets()]
+        seats = [] if self.online.active else self.ai.widgets()  # online: the server's
+        return [self.tracker.panel, self.actions.panel, self.log.panel, *seats,
+                *self.online.widgets()]  # fmt: skip
 
     def show(self, visible: bool) -> None:
         for widget in self.widgets():
@@ -126,8 +132,10 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         """The play column: tracker, action panel and log at fixed heights for a window size,
         so that nothing moves between clicks (the tracker and the log scroll)."""
         width, height = self.services.size
-        top = self.ai.layout((width, height)) + 4  # under the side menus (solo play)
-        bottom = height - 4  # the status line runs under the table only
+        size = (width, height)
+        # under the side menus (solo play), or the online bar
+        top = (self.online.bar_bottom(size) if self.online.active else self.ai.layout(size)) + 4
+        bottom = height - 4 - self.online.chat_room()  # the status line runs under the table
         left = width - PANEL_WIDTH - 4
         column = bottom - top
         tracker = pygame.Rect(left, top, PANEL_WIDTH, min(TRACKER_HEIGHT, column // 4))
@@ -137,6 +145,7 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         self.tracker.set_rect(tracker)
         self.actions.set_rect(actions)
         self.log.set_rect(log)
+        self.online.place_chat(size)
 
     def warm_odds(self) -> None:
         """Start the odds process at once (the window calls this as it opens)."""
@@ -144,6 +153,7 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
 
     def new_game(self, session: Session) -> None:
         """Play another game (a new map, an opened save): everything shown follows it."""
+        self.online.leaving(session)  # a game played online before ends here
         self.session = session
         self.replay = None
         self.cancel_move()
@@ -167,7 +177,7 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         colours = palette.side_colours(services.state.sides)
         view = TrackerView.of_game(game, colours)
         if self.replay is None:
-            view = self.ai.marked(view)
+            view = self.online.marked(self.ai.marked(view))  # who plays the side to act
         else:  # nobody plays a replay: the prompt says where it stands
             view = replace(view, replay=ReplayView(self.replay.index, self.replay.length))
         refusal = game.pass_refusal() if self.replay is None else None
@@ -199,8 +209,12 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
         )
 
     def hold(self) -> tuple[str, ...]:
-        """Why nobody at the mouse may declare now, in lines for the panel (`AiDriver.hold`)."""
-        return () if self.replay is not None else self.ai.hold(self.game)
+        """Why nobody at the mouse may declare now, in lines for the panel: the computer's go
+        or the game over (`AiDriver.hold`), else the session's (`OnlinePlay.hold_lines`:
+        another player's go, watching, the connection)."""
+        if self.replay is not None:
+            return ()
+        return self.ai.hold(self.game) or self.online.hold_lines()
 
     def _update_choices(self) -> None:
         held = self.hold()
@@ -266,16 +280,18 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
                 replay=ReplayView(replay.index, replay.length),
             )
         else:
-            key = ("game", session.game, session.history.length)
+            key = ("game", session.game, session.history.length, len(session.chat))
             if key == self._log_for:
                 return
+            lines = self.ai.annotate(log_lines(session.game, limit), limit)
             self.log.update(
-                self.ai.annotate(log_lines(session.game, limit), limit),
+                with_chat(lines, session.chat, limit),  # what the players wrote, online
                 step=session.step_number,
                 length=session.history.length,
                 can_undo=session.can_undo,
                 can_redo=session.can_redo,
             )
+        self.online.controls_shown(self.log, self.replay is not None)
         self._log_for = key
 
     def unit_name(self, value: str) -> str:
@@ -364,14 +380,18 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
             self.prefetch_targets()
 
     def do(self, action: Action) -> Step | None:
-        """Declare `action` for the side to act; a refusal is shown with its reason and rule."""
+        """Declare `action` for the side to act (`Session.submit`); a refusal is shown with its
+        reason and rule. Online the action is sent: None, and its step comes with `poll`."""
         if self.replay is not None:
             self.services.set_status("replaying: exit the replay to play on")
             return None
         try:
-            step = self.session.apply(action)
+            step = self.session.submit(action)
         except UserError as error:
             self.services.set_status(f"refused: {error.describe()}")
+            return None
+        if step is None:  # sent: the step comes back through `poll` (`OnlinePlay.update`)
+            self.services.set_status(self.session.sent_words())
             return None
         self.result = step
         self.cancel_move()
@@ -489,7 +509,8 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
 
     def update(self) -> None:
         """Once a frame: the computer's go (the panel says what it is at, the tracker who has
-        the go); odds computed in the background, once ready."""
+        the go); odds computed in the background, once ready; online, what the server sent."""
+        self.online.update()
         self.ai.update()
         seats = tuple(self.ai.seats.items())
         if self.active and seats != self._seats_for:  # a side handed over (its menu)
@@ -689,6 +710,7 @@ class PlayScreen(PlayFlow, TargetPicking, GameFiles):
 
     def close(self) -> None:
         self.close_warning()
+        self.online.close()  # the link and the server, online
         self.ai.close()
         self.odds.shutdown()
         self.tracker.kill()

@@ -1,4 +1,4 @@
-"""The phase tracker and the log/history panel of the play screen (issue 6).
+"""The phase tracker and the log/history panel of the play screen.
 
 `PhaseTracker` shows where play stands: the turn, every phase of the rule
 system's `TurnSequence` with the current one marked (its SPEC id, whether it
@@ -116,6 +116,7 @@ class TrackerView:
     colours: tuple[tuple[str, Colour], ...] = ()
     stage: Stage | None = None
     computer: str = ""  # the level of the computer playing the side to act ("": a human)
+    elsewhere: bool = False  # online: the side to act is played on another screen
     replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
     outcome: Outcome | None = None  # once the game is over, how it ended
     # the order the rules produced for the phase, unit by unit (initiative), where kept
@@ -282,6 +283,8 @@ def prompts(view: TrackerView) -> tuple[str, ...]:
             f"{view.side_to_act}: computer ({level})",
             side,
         )
+    if view.elsewhere:
+        return (f"{side}: on the other player's screen", f"{side}: elsewhere", side)
     acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
     named = (f"{side}: {', '.join(acting)}",) if acting else ()
     return (*named, f"{side}: take the mouse", side)

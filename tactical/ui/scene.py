@@ -28,7 +28,7 @@ from typing import Any
 import pygame
 
 from tactical.model import GameState
-from tactical.rules.base import RuleSystem
+from tactical.rules.base import RuleSystem, last_seen
 from tactical.rules.measuring import TableGeometry
 from tactical.ui import palette
 from tactical.ui.camera import Camera
@@ -73,6 +73,7 @@ class SceneRenderer:
         self.terrain_labels = terrain_labels
         self._static: _Cached | None = None
         self._units: _Cached | None = None
+        self._faded: frozenset[str] = frozenset()
         self._geometry: _Cached | None = None
         self._view: _Cached | None = None
         self._overlay: _Cached | None = None
@@ -120,7 +121,8 @@ class SceneRenderer:
         self._table = state.board.bounds
         self._terrain = state.terrain
         token_key = _tokens_key(tokens)
-        key = (base_key, state.units, camera, selected, target.get_size(), token_key)
+        key = (base_key, state.units, last_seen(state), camera, selected, target.get_size())
+        key += (token_key,)  # a side's view may fade a unit standing as it truly does
         frame = self._frame
         if frame is None or frame.key != key:
             picture = frame.value if frame and frame.value.get_size() == base.get_size() else None
@@ -365,11 +367,17 @@ class SceneRenderer:
 
     def unit_shapes(self, state: GameState) -> UnitShapes:
         """The units' geometry arrays, rebuilt only when the units change."""
-        if self._units is None or self._units.key is not state.units:
-            if self._units is None or self._units.key != state.units:
+        # a side's view shows some units only where they were last seen: drawn faded
+        faded = last_seen(state)
+        if self._units is None or self._units.key is not state.units or self._faded != faded:
+            if self._units is None or self._units.key != state.units or self._faded != faded:
                 colours = palette.side_colours(state.sides)
-                names = tuple(state.shown_names[u.id] for u in state.units)  # numbered
-                self._units = _Cached(state.units, UnitShapes.of(state.units, colours, names))
+                names = tuple(
+                    state.shown_names[u.id] + (" (last seen)" if u.id in faded else "")
+                    for u in state.units
+                )  # numbered
+                shapes = UnitShapes.of(state.units, colours, names, faded)
+                self._units, self._faded = _Cached(state.units, shapes), faded
             else:
                 self._units.key = state.units
         return self._units.value

@@ -1,9 +1,10 @@
 """Setup mode of the play screen: terrain, deployment and the units' exact poses.
 
 `SetupMode` owns its panel (terrain seed and roll, roll-off and edge, the
-selected unit's typed pose), the dragging of units and terrain pieces and the
-rotation keys. It changes the table through `Services`; the game starts from the
-table as set up when the player goes back to play.
+selected unit's typed pose, the table's fairness and *Fair roll*), the shading of the
+deployment zones by what the enemy can hit on turn one, the dragging of units and
+terrain pieces and the rotation keys. It changes the table through `Services`; the game
+starts from the table as set up when the player goes back to play.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from pygame_gui.elements import (
 from pygame_gui.windows import UIConfirmationDialog
 
 from tactical.dice import SeededDice
+from tactical.errors import UserError
 from tactical.geometry.shapes import Pose, normalise_heading
 from tactical.model import Circle, GameState, Terrain, Unit
 from tactical.physics.overlap import overlapping_pairs
@@ -39,7 +41,8 @@ from tactical.session.deployment import (
     is_deployed_in,
     roll_off,
 )
-from tactical.session.terrain_setup import TERRAIN_RULE, seeded_setup
+from tactical.session.terrain_setup import TERRAIN_RULE, TerrainSetup, seeded_setup
+from tactical.threat.fairness import FairnessScore, fairest, possessive, score_layout
 from tactical.ui.services import TOP_BAR, Services
 from tactical.ui.view import terrain_at
 
@@ -47,6 +50,10 @@ SIDE_PANEL = 270
 ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
 EDGES = ("bottom", "top", "left", "right")
 NEW_SEEDS = 1_000_000  # New seed draws below this: six digits fit the entry and copy easily
+FAIR_TRIES = 20  # layouts a Fair roll draws (as `tactical terrain --fair`'s default)
+SAFE_TINT = (40, 190, 90, 80)  # a zone cell no enemy can hit on turn one
+HIT_TINT = (215, 50, 40)  # ... one it can: more alpha for each kind of enemy unit that can
+HIT_ALPHA = (55, 15, 110)  # alpha for one kind of unit, more for each other kind, at most
 
 
 def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
@@ -73,11 +80,15 @@ class SetupMode:
         self.confirm: UIConfirmationDialog | None = None
         self._asked_seed: int | None = None
         self._rolled = False  # the terrain shown is a roll of ours (replacing it asks nothing)
+        self._fair_ask = False  # the confirmation asked is for a fair roll
+        self.score: FairnessScore | None = None
+        self._score_key: object = None
+        self.shading = True
         self._build(services.manager)
         self.panel.hide()
 
     def _build(self, m: pygame_gui.UIManager) -> None:
-        self.panel = c = UIPanel(pygame.Rect(0, 0, SIDE_PANEL, 420), manager=m)
+        self.panel = c = UIPanel(pygame.Rect(0, 0, SIDE_PANEL, 660), manager=m)
         UILabel(pygame.Rect(8, 6, 250, 22), f"Terrain ({TERRAIN_RULE})", m, container=c)
         UILabel(pygame.Rect(4, 32, 48, 28), "Seed", m, container=c)
         self.seed_entry = UITextEntryLine(pygame.Rect(52, 32, 68, 28), m, container=c)
@@ -104,6 +115,24 @@ class SetupMode:
             self.pose_entries[key] = UITextEntryLine(
                 pygame.Rect(8 + i * 84, 250, 80, 28), m, container=c
             )
+        UILabel(pygame.Rect(8, 286, 254, 22), "Fairness of the table", m, container=c)
+        self.fair_button = UIButton(
+            pygame.Rect(8, 310, 120, 28),
+            "Fair roll",
+            m,
+            container=c,
+            tool_tip_text=f"roll the terrain {FAIR_TRIES} times ({TERRAIN_RULE}) and keep the "
+            "fairest table (its seed shown in Seed)",
+        )
+        self.shading_button = UIButton(
+            pygame.Rect(134, 310, 128, 28),
+            "Hide shading",
+            m,
+            container=c,
+            tool_tip_text="shade each deployment zone: red where the enemy can hit it on "
+            "turn one, green where it cannot",
+        )
+        self.fairness_box = UITextBox("", pygame.Rect(8, 342, 254, 310), m, container=c)
 
     # ------------------------------------------------------------------ the mode's frame
 
@@ -158,6 +187,8 @@ class SetupMode:
                 self.reroll_button: lambda: self.request_terrain(secrets.randbelow(NEW_SEEDS)),
                 self.rolloff_button: self.do_roll_off,
                 self.clear_zones: self.free_placement,
+                self.fair_button: self.request_fair_roll,
+                self.shading_button: self.toggle_shading,
             }
             action = actions.get(event.ui_element)
             if action is not None:
@@ -182,7 +213,10 @@ class SetupMode:
             seed, self._asked_seed = self._asked_seed, None
             if self.confirm.alive():
                 self.confirm.kill()
-            self.roll_terrain(seed)
+            if self._fair_ask:
+                self.fair_roll(seed)
+            else:
+                self.roll_terrain(seed)
             return True
         return False
 
@@ -242,10 +276,11 @@ class SetupMode:
         except ValueError:
             return self.seed
 
-    def request_terrain(self, seed: int) -> None:
+    def request_terrain(self, seed: int, fair: bool = False) -> None:
         """Roll, but first ask before replacing terrain the table came with (a scenario's)."""
         self.seed_entry.set_text(str(seed))
         pieces = len(self.services.state.terrain)
+        self._fair_ask = fair
         if pieces and not self._rolled:
             size = self.services.size
             rect = pygame.Rect(0, 0, 440, 200)
@@ -253,24 +288,80 @@ class SetupMode:
             self._asked_seed = seed
             self.confirm = UIConfirmationDialog(
                 rect,
-                f"Replace this table's {pieces} terrain pieces with random terrain "
-                f"(seed {seed})? Ctrl+O reopens the map to get them back.",
+                f"Replace this table's {pieces} terrain pieces with "
+                + (f"the fairest of {FAIR_TRIES} random tables" if fair else "random terrain")
+                + f" (seed {seed})? Ctrl+O reopens the map to get them back.",
                 self.services.manager,
                 window_title="Random terrain",
                 action_short_name="Replace",
             )
             self.services.set_status(f"seed {seed}: confirm to replace the table's terrain")
             return
-        self.roll_terrain(seed)
+        if fair:
+            self.fair_roll(seed)
+        else:
+            self.roll_terrain(seed)
+
+    def request_fair_roll(self) -> None:
+        """Fair roll: the fairest of FAIR_TRIES layouts from a fresh seed (asks first, as Roll)."""
+        self.request_terrain(secrets.randbelow(NEW_SEEDS), fair=True)
+
+    def fair_roll(self, seed: int) -> None:
+        """R002.9 from `seed` and the FAIR_TRIES - 1 seeds after it, each laid as Roll lays
+        one; the fairest for the fleets on the table is kept and its seed shown."""
+        services = self.services
+        state = services.state
+        try:
+            kept = fairest(
+                state,
+                range(seed, seed + FAIR_TRIES),
+                self._first_edge(),
+                avoid=self._avoid(),
+                keep_clear=[unit.footprint for unit in state.units],
+            )
+        except UserError as error:
+            services.set_status(f"no fair roll: {error.describe()}")
+            return
+        self._show_setup(kept.seed, kept.setup)
+        services.set_status(
+            f"fair roll: seed {kept.seed}, the fairest of {FAIR_TRIES} tables with terrain, "
+            f"{kept.score.summary()} ({TERRAIN_RULE})"
+        )
+
+    def toggle_shading(self) -> None:
+        self.shading = not self.shading
+        self.shading_button.set_text("Hide shading" if self.shading else "Show shading")
+
+    def _avoid(self) -> tuple:
+        return tuple(self.deployment.zones.values()) if self.deployment else ()
+
+    def _first_edge(self) -> str | None:
+        """The edge of the first side's zone: the roll-off's, else (None) the edge its units
+        stand nearest."""
+        state = self.services.state
+        if self.deployment is not None:
+            for side in state.sides:
+                if side in self.deployment.edges:
+                    return self.deployment.edges[side]
+        return None
 
     def roll_terrain(self, seed: int) -> None:
         """R002.9 with dice and placement seeded from `seed`; every area's rolls shown. No
         piece is placed under a unit (the placing side's choice of spot, see
         `terrain_setup.setup_terrain`)."""
         services = self.services
-        avoid = tuple(self.deployment.zones.values()) if self.deployment else ()
         footprints = [unit.footprint for unit in services.state.units]
-        setup = seeded_setup(services.state.board, seed, avoid=avoid, keep_clear=footprints)
+        setup = seeded_setup(services.state.board, seed, avoid=self._avoid(), keep_clear=footprints)
+        self._show_setup(seed, setup)
+        unplaced = sum(area.unplaced for area in setup.areas)
+        note = f", {unplaced} found no spot clear of the units" if unplaced else ""
+        services.set_status(
+            f"terrain seed {seed}: {len(setup.terrain)} pieces placed{note} ({TERRAIN_RULE})"
+        )
+
+    def _show_setup(self, seed: int, setup: TerrainSetup) -> None:
+        """The rolled terrain on the table, its seed in the entry, every area's rolls shown."""
+        services = self.services
         self._rolled = True
         self.seed = seed
         self.seed_entry.set_text(str(seed))
@@ -280,11 +371,45 @@ class SetupMode:
             for area in setup.areas
         )
         services.set_view(replace(services.view, area_rolls=labels))
-        unplaced = sum(area.unplaced for area in setup.areas)
-        note = f", {unplaced} found no spot clear of the units" if unplaced else ""
-        services.set_status(
-            f"terrain seed {seed}: {len(setup.terrain)} pieces placed{note} ({TERRAIN_RULE})"
-        )
+
+    # ------------------------------------------------------------------ fairness
+
+    def update_fairness(self) -> None:
+        """Score the table when its terrain, fleets or zones changed (not while dragging:
+        the score is of the table as it stands)."""
+        state = self.services.state
+        edge = self._first_edge()
+        chosen = self.deployment is not None  # the panel says whether the zones are chosen
+        key = (state.rules, state.board, state.terrain, state.units, state.options, edge, chosen)
+        if key == self._score_key:
+            return
+        self._score_key = key
+        try:
+            self.score = score_layout(state, edge)
+        except UserError as error:
+            self.score = None
+            self.fairness_box.set_text(error.describe())
+            return
+        self.fairness_box.set_text(fairness_html(self.score, not chosen))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """The zones shaded by what the enemy can hit there on turn one."""
+        self.update_fairness()
+        if not self.shading or self.score is None:
+            return
+        camera = self.services.view.camera
+        half = self.score.grid / 2
+        size = max(1, math.ceil(self.score.grid * camera.scale))
+        cell = pygame.Surface((size, size), pygame.SRCALPHA)
+        for zone in self.score.zones:
+            for (x, y), hits in zip(zone.points, zone.hits, strict=True):
+                rect = pygame.Rect(camera.screen_rect((x - half, y - half, x + half, y + half)))
+                if hits:
+                    first, more, most = HIT_ALPHA
+                    cell.fill((*HIT_TINT, min(most, first + more * (int(hits) - 1))))
+                else:
+                    cell.fill(SAFE_TINT)
+                surface.blit(cell, rect.topleft)
 
     def do_roll_off(self) -> None:
         """R002.16: 2D6 each, ties re-roll; the dice shown, the winner picks an edge."""
@@ -417,3 +542,21 @@ class SetupMode:
         services.set_state(state.with_terrain(terrain))
         services.set_status(f"terrain {terrain_id} moved by ({offset[0]:.2f}, {offset[1]:.2f})")
         return True
+
+
+def fairness_html(score: FairnessScore, default_zones: bool) -> str:
+    """The panel's text: the figure, who it favours and every part, in a player's words."""
+    a, b = score.sides
+    who = "favours neither side" if score.favours is None else f"favours {score.favours}"
+    lines = [
+        f"<b>{score.fairness:.2f}</b> of 1: {who}",
+        f"Safe on turn one: {a.side} {a.cover:.0%} of its zone, {b.side} {b.cover:.0%}",
+        f"Table seen from the zone: {a.side} {a.visibility:.0%}, {b.side} {b.visibility:.0%}",
+        f"Lanes blocked: {score.lanes:.0%} ({possessive(a.side)} half {a.lanes:.0%}, "
+        f"{possessive(b.side)} {b.lanes:.0%})",
+        f"Symmetry: {score.symmetry:.2f} (0: the same from either side)",
+        "Red: the enemy can hit there on turn one; green: it cannot",
+    ]
+    if default_zones:
+        lines.append(f"Zones until the roll-off: {a.side} {a.edge}, {b.side} {b.edge}")
+    return "<br>".join(lines)

@@ -49,7 +49,10 @@ class UnitShapes:
         units: tuple[Unit, ...],
         colours: dict[str, Colour],
         names: tuple[str, ...] = (),
+        faded: frozenset[str] = frozenset(),
     ) -> UnitShapes:
+        """`faded`: the units a side's view shows only where they were last seen (their
+        colour washed out toward grey)."""
         count = len(units)
         centres = np.array([(u.x, u.y) for u in units], dtype=float).reshape(count, 2)
         headings = np.radians([u.heading for u in units]) if count else np.zeros(0)
@@ -82,10 +85,26 @@ class UnitShapes:
             rect_corners=rect_corners.reshape(len(r), 4, 2),
             circle_index=circle_index,
             circle_radii=half_length[circle_index],
-            colours=tuple(colours.get(u.side, palette.OTHER_SIDE_COLOURS[-1]) for u in units),
+            colours=tuple(
+                _washed(colour) if u.id in faded else colour
+                for u in units
+                for colour in (colours.get(u.side, palette.OTHER_SIDE_COLOURS[-1]),)
+            ),
             index={u.id: i for i, u in enumerate(units)},
             names=names,
         )
+
+
+FADED_GREY = (96, 96, 104)
+FADED_SHARE = 0.35  # of the side's colour left in a unit drawn where it was last seen
+
+
+def _washed(colour: Colour) -> Colour:
+    """A side's colour washed out toward grey: a unit known only where it was last seen."""
+    return tuple(  # type: ignore[return-value]
+        round(FADED_SHARE * c + (1 - FADED_SHARE) * g)
+        for c, g in zip(colour[:3], FADED_GREY, strict=True)
+    )
 
 
 LABEL_HEIGHT = 14  # pixels a unit label's line takes (the tallest letters and the shadow)

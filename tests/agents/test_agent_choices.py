@@ -1,4 +1,4 @@
-"""Issue 15: what the agents consider and how they judge it (generic protocol only)."""
+"""What the agents consider and how they judge it (generic protocol only)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 15: AI-vs-AI games in every rule system at every level.
+"""AI-vs-AI games in every rule system at every level.
 
 Every game ends (an `Outcome`), no decision is refused by the session (the actions
 replay through a fresh `Game` one by one), nothing raises, and the same seed gives the

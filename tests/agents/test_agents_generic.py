@@ -1,4 +1,4 @@
-"""Issue 15: the agents play any rule system through the generic protocol only: no string in
+"""The agents play any rule system through the generic protocol only: no string in
 tactical/agents (docstrings aside) names a rule system or a SPEC id."""
 
 from __future__ import annotations

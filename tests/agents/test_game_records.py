@@ -1,4 +1,4 @@
-"""Issue 15: what `play_game` hands back (`GameRecord`) and how it seats the players.
+"""What `play_game` hands back (`GameRecord`) and how it seats the players.
 
 The record's losses are the material measure of the final state, its damage dealt the
 enemies' lost strength in the rule system's units; the players are seeded by the game's

@@ -1,4 +1,4 @@
-"""Issue 15: the mirrored maps the strength bench measures the players on (`mirrored`).
+"""The mirrored maps the strength bench measures the players on (`mirrored`).
 
 One side's fleet on both sides: the copies stand where the originals would if the table
 were turned round, with the same stats, so neither seat starts ahead on strength or

@@ -1,4 +1,4 @@
-"""Issue 15: the search level's sums, exactly (what a wrong change to `agents.search`
+"""The search level's sums, exactly (what a wrong change to `agents.search`
 would slip past: its mutation run left the paired-gain test, the control variate and the
 play-out's values unchecked)."""
 

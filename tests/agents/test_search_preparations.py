@@ -1,4 +1,4 @@
-"""Search's preparations and its expectation play-outs (issue 15): `hints.weigh_preparations`
+"""Search's preparations and its expectation play-outs: `hints.weigh_preparations`
 and `hints.playout_expectations`, both declared by Cortex Space, whose crew station rolls
 and manoeuvres (R003.51-R003.54) change nothing at once and whose batteries of railguns
 (R003.35) swing the material further than what a choice before them changes."""

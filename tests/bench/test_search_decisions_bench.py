@@ -1,4 +1,4 @@
-"""The decision bench of search's overturn rule (issue 15, `hints.overturn_errors`):
+"""The decision bench of search's overturn rule (`hints.overturn_errors`):
 `bench/bench_search_decisions.py replay`, on decisions whose worth is known."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`tactical check` (DESIGN.md command-line contract): fixed JSON keys, hand-computed values."""
+"""`tactical check` (docs/architecture.md "Command line"): fixed JSON keys, hand-computed values."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Done-when of issue 12: the shipped maps and saves, mutated, never give a traceback.
+"""The shipped maps and saves, mutated, never give a traceback.
 
 Hypothesis mutates the built-in scenarios (TOML) and saves played on them (JSON), both as
 text (bytes cut, inserted, lines doubled) and as data (a value anywhere replaced by another

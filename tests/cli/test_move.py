@@ -1,4 +1,4 @@
-"""`tactical move MAP UNIT PATH --json` (DESIGN.md command-line contract, GEO002.8, R002.30-35)."""
+"""`tactical move MAP UNIT PATH --json` (docs/architecture.md, GEO002.8, R002.30-35)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`tactical odds` speaks plain words (issue 13): in every rule system the text output names
+"""`tactical odds` speaks plain words: in every rule system the text output names
 the units, labels every fact and distribution, and nothing reads like code (`in_arc: True`,
 `split_to: None`, a repr); scanned with the checker the play screen's scan uses."""
 

@@ -77,7 +77,7 @@ def test_a_bad_save_is_one_line_and_exit_2(capsys, tmp_path):
     assert cli.main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
-    assert "bad.json: version: expected 1 or 2 (this save has version 99)" in err
+    assert "bad.json: version: expected 1, 2 or 3 (this save has version 99)" in err
 
 
 def test_a_save_whose_rolls_no_longer_match_names_the_step(capsys, save):

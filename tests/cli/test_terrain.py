@@ -1,4 +1,4 @@
-"""`tactical terrain` (DESIGN.md command-line contract, R002.9)."""
+"""`tactical terrain` (docs/architecture.md command-line contract, R002.9)."""
 
 from __future__ import annotations
 

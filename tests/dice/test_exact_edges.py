@@ -1,5 +1,5 @@
 """Exact enumeration at its edges: bad weights, node budgets to the node, nested chance
-nodes and folds followed by more rolls (the gaps mutation testing found, issue 19)."""
+nodes and folds followed by more rolls (the gaps mutation testing found)."""
 
 from __future__ import annotations
 

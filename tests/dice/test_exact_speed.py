@@ -1,4 +1,4 @@
-"""The fold's integer arithmetic (issue 6 speed work) gives exactly the Fractions it replaced.
+"""The fold's integer arithmetic gives exactly the Fractions it replaced.
 
 `fold_outcomes` now carries each layer's weights as integer numerators over one shared
 denominator and reuses the keys its step enumerations computed. These tests hold it to a

@@ -1,4 +1,4 @@
-"""Relative bearings, quadrants and fire arcs (DESIGN.md conventions; GEO001.7, GEO002.7,
+"""Relative bearings, quadrants and fire arcs (docs/architecture.md conventions; GEO001.7, GEO002.7,
 GEO004.3, GEO004.4, R004.29, X004.13)."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def test_relative_bearings_vectorised_match_the_scalar():
     ],
 )
 def test_quadrants_lines_are_inclusive_and_centre_arc_picks_the_first(bearing, names, primary):
-    """DESIGN.md: a point exactly on a line is in both arcs; centre_arc picks fore, starboard,
+    """docs/architecture.md: a point on a line is in both arcs; centre_arc picks fore, starboard,
     aft, port in that order."""
     assert quadrants_of(bearing) == names
     assert centre_arc(bearing) == primary

@@ -1,4 +1,4 @@
-"""Fire arcs at their edges (issue 19): channels of turned and round-based firers,
+"""Fire arcs at their edges: channels of turned and round-based firers,
 rectangles turned near the corridor, tuples mixing sectors with channels and all-round
 arcs, the angular interval of turned bases, margins and drawn regions (GEO004.3,
 GEO004.4, R004.29)."""

@@ -1,5 +1,5 @@
 """The one-unit row is the matrix's row, exactly, and its fast paths give the reference answers
-(issue 2: the row budget; GEO002.10 line of sight, R002.40 blocking, DESIGN.md arcs)."""
+(the row budget; GEO002.10 line of sight, R002.40 blocking, docs/architecture.md arcs)."""
 
 from __future__ import annotations
 
@@ -187,7 +187,7 @@ def quadrants_by_comparison(bearings: np.ndarray) -> np.ndarray:
 
 
 def test_quadrant_index_at_the_lines():
-    """DESIGN.md: 45 is fore, 135 starboard, 225 aft, 315 fore (lines inclusive, 1e-9°)."""
+    """docs/architecture.md: 45 is fore, 135 starboard, 225 aft, 315 fore (lines in both, 1e-9°)."""
     bearings = []
     for line in (0.0, 45.0, 135.0, 225.0, 315.0):
         for offset in (-2 * ANGLE_TOLERANCE, -ANGLE_TOLERANCE, 0.0, ANGLE_TOLERANCE):

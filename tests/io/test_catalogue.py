@@ -1,4 +1,4 @@
-"""Unit catalogues (issue 14): the built-in classes of every rule system and a player's own."""
+"""Unit catalogues: the built-in classes of every rule system and a player's own."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Safe writes (issue 12): outputs checked before any write, symlinks followed, modes kept,
+"""Safe writes: outputs checked before any write, symlinks followed, modes kept,
 non-regular files refused, leftovers of killed writers removed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""docs/maps.md and docs/saves.md against the code (issue 14): the stats and options tables
+"""docs/maps.md and docs/saves.md against the code: the stats and options tables
 are the schemas', the examples load, and the README links only to files of the repository."""
 
 from __future__ import annotations

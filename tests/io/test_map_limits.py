@@ -1,4 +1,4 @@
-"""Map errors point at the right place and every number has a limit (issue 12)."""
+"""Map errors point at the right place and every number has a limit."""
 
 from __future__ import annotations
 

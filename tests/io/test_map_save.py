@@ -1,4 +1,4 @@
-"""Saving a map safely (issue 14): never inside the package, never over a file unasked,
+"""Saving a map safely: never inside the package, never over a file unasked,
 comments kept."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Map files: loading, validation messages, atomic saving and exact round trips (DESIGN.md)."""
+"""Map files: loading, validation messages, atomic saving, exact round trips (docs/maps.md)."""
 
 from __future__ import annotations
 

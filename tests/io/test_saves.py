@@ -1,4 +1,4 @@
-"""Saved games as JSON (issue 6): format, round trip, atomic write, clear errors."""
+"""Saved games as JSON: format, round trip, atomic write, clear errors."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_not_a_save_is_a_save_error(text, match):
 @pytest.mark.parametrize(
     ("changes", "key", "expected"),
     [
-        ({"version": 3}, "version", "1 or 2 (this save has version 3)"),
+        ({"version": 4}, "version", "1, 2 or 3 (this save has version 4)"),
         ({"rules": "chess"}, "rules", "a known rule system id"),
         ({"seed": -3}, "seed", "a whole number >= 0"),
         ({"seed": None}, "seed", "a value (this key is required)"),

@@ -1,4 +1,4 @@
-"""The printable kit (issue 17): true size measured on the rasterised PDF, content from the
+"""The printable kit: true size measured on the rasterised PDF, content from the
 rules (GEO002.7 bands, GEO002.8 turning template, R004.51 turn per move)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Model values: size ordering, board areas (DESIGN.md conventions, R002.8, R002.9, A002.5)."""
+"""Model values: size ordering, areas (docs/architecture.md, R002.8, R002.9, A002.5)."""
 
 from __future__ import annotations
 

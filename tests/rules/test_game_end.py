@@ -1,4 +1,4 @@
-"""Issue 15: how a game ends and who won, in every rule system (docs/game-end.md).
+"""How a game ends and who won, in every rule system (docs/game-end.md).
 
 The attrition reading (A000.E1, A001.E1, A003.E1, A004.E1): the game ends when a side has
 no unit able to fight or when the turn limit (map option `turn_limit`, default 6) is

@@ -1,4 +1,4 @@
-"""Range bands of many distances at once (issue 18): Battlefleet Mars' integer ranges
+"""Range bands of many distances at once: Battlefleet Mars' integer ranges
 (GEO000.1, R000.6) and SW D6's weapon bands (GEO004.2) banded all of a firer's distances in
 one go are, bit for bit, the bands `range_band` gives pair by pair, on the 200-unit map's
 positions and bases with each system's ships."""

@@ -1,6 +1,6 @@
-"""The report layer at table scale (issue 18): `tactical check --json` streamed block by block
+"""The report layer at table scale: `tactical check --json` streamed block by block
 is the document json.dumps writes from every PairReport; the columns' numbers (range bands,
-arc margins, blocker order) are the scalar functions' (DESIGN.md check contract; GEO002.10
+arc margins, blocker order) are the scalar functions' (docs/architecture.md; GEO002.10
 line of sight; the range tables of GEO001.7, GEO003.1, R002 range bands)."""
 
 from __future__ import annotations

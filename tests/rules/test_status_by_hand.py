@@ -1,4 +1,4 @@
-"""A unit's status set by hand (issue 14): `RuleSystem.status_fields` / `set_status` in each
+"""A unit's status set by hand: `RuleSystem.status_fields` / `set_status` in each
 rule system, each value kept where its rules keep it (SPEC ids per test)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What each rule system says to a player is plain words (issue 13): over a scripted game in
+"""What each rule system says to a player is plain words: over a scripted game in
 every system, every unit's status (values, help, marks, weapons), the values it may set by
 hand, the actions refused with their reasons and each step's summary; scanned with the
 checker the play screen's scan uses (tests/plain_words.py)."""

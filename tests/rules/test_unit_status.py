@@ -1,4 +1,4 @@
-"""Issue 13: each rule system reports a unit's status and a resolution in words.
+"""Each rule system reports a unit's status and a resolution in words.
 
 `RuleSystem.unit_status` gives labelled current values with their maxima and which
 of them the table shows; `summarise` a plain-words line of what an action did and

@@ -1,4 +1,4 @@
-"""Adjusting the table by hand, at any time (issue 14): session.adjust and Game.apply."""
+"""Adjusting the table by hand, at any time: session.adjust and Game.apply."""
 
 from __future__ import annotations
 

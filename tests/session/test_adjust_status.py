@@ -1,4 +1,4 @@
-"""A unit's damage state set by hand mid-game (issue 14), in every rule system: an adjustment
+"""A unit's damage state set by hand mid-game, in every rule system: an adjustment
 action in the log, undone, saved, reloaded and replayed to the same state; a value over its
 maximum or below 0 is one clear message (citing the rule) and changes nothing."""
 

@@ -1,4 +1,4 @@
-"""The game flow over the generic protocol (issue 6): turn position, choices, apply, odds, dice.
+"""The game flow over the generic protocol: turn position, choices, apply, odds, dice.
 
 Battlefleet Mars is the reference system (phases Logistics and Launch plain, the
 tactical combat sequence alternating, R000.18); Dystopian Wars shows a system that
@@ -99,7 +99,7 @@ def test_a_system_with_its_own_movement_gets_no_table_moves():
 def test_only_a_system_without_movement_rules_gets_free_table_moves():
     """Each registered system declares it: BFM counters move freely (it has no movement
     rules), Cortex vessels too within their Speed (no action of the seed moves them, GEO003.7;
-    issue 13: they could not move on screen); the others move their models by their own
+    the play screen moves them so); the others move their models by their own
     actions."""
     offered = {
         rules_id: offers_table_moves(registry.get(rules_id)) for rules_id in registry.rule_ids()

@@ -1,4 +1,4 @@
-"""Saving, loading, autosave, replay and an interrupted session (issue 6)."""
+"""Saving, loading, autosave, replay and an interrupted session."""
 
 from __future__ import annotations
 

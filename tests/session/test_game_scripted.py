@@ -1,4 +1,4 @@
-"""Scripted two-turn games through the Game API, one per registered rule system (issue 6).
+"""Scripted two-turn games through the Game API, one per registered rule system.
 
 Each registered rule system has its scenario in maps/<rule id>.toml. The stand-in player
 (`session.autoplay`: the first attack it may make, else the first other action that

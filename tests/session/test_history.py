@@ -1,4 +1,4 @@
-"""Undo, redo, goto and reset to the start of the activation (issue 6) over Game snapshots."""
+"""Undo, redo, goto and reset to the start of the activation over Game snapshots."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """History at its edges: truncating after an undo, a phase where the side to act may
-only pass, and the messages a player reads (issue 19)."""
+only pass, and the messages a player reads."""
 
 from __future__ import annotations
 

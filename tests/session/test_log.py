@@ -1,4 +1,4 @@
-"""The game log (issue 6): every action, roll and event with its SPEC id; text and JSON."""
+"""The game log: every action, roll and event with its SPEC id; text and JSON."""
 
 from __future__ import annotations
 

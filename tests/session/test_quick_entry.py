@@ -1,4 +1,4 @@
-"""The quick entry line and a table built from nothing (issue 14)."""
+"""The quick entry line and a table built from nothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A save is validated like a map (issue 12): its rule_state, version and nesting; a tampered
+"""A save is validated like a map: its rule_state, version and nesting; a tampered
 save is refused with what and where, in `replay`, `play SAVE` and `play --resume`."""
 
 from __future__ import annotations
@@ -41,6 +41,17 @@ def _tampered(played, change):
     return copy
 
 
+def _made_up_change(document) -> dict:
+    """A parameter of the first action changed to another value it may take."""
+    params = document["actions"][0]["params"]
+    for key, value in params.items():
+        if isinstance(value, bool):
+            return {key: not value}
+        if isinstance(value, int | float):
+            return {key: value + 1}
+    return {}
+
+
 CASES = {
     "missing key": (lambda d: d["rule_state"].pop("logistics_done"), "rule_state"),
     "wrong type": (lambda d: d["rule_state"].update(turn="zz"), "rule_state"),
@@ -48,6 +59,15 @@ CASES = {
     "version true": (lambda d: d.update(version=True), "version"),
     "version 1.0": (lambda d: d.update(version=1.0), "version"),
     "a roll changed": (lambda d: d["actions"][-1].update(rolls=[99]), "actions[5]"),
+    # values of the right kinds, made up: the actions no longer replay to the game saved
+    "made-up values": (
+        lambda d: d["rule_state"].update(turn=d["rule_state"]["turn"] + 4),
+        "rule_state",
+    ),
+    "an action's parameter changed": (
+        lambda d: (d.pop("rule_state"), d["actions"][0]["params"].update(_made_up_change(d))),
+        "actions",
+    ),
     "deep": (lambda d: d["actions"].insert(0, json.loads("[" * 600 + "]" * 600)), "actions"),
 }
 

@@ -1,4 +1,4 @@
-"""Reach, threat map and move advice (issue 17) checked against the rule systems' own
+"""Reach, threat map and move advice checked against the rule systems' own
 judges: `declare_attack` (GEO002.7 arcs and bands, R002.40 line of sight, R004.29 arcs),
 `plan_path` / `plan_move` (GEO002.8, R002.30, R004.51) and `attack_odds`."""
 

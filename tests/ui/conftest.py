@@ -34,7 +34,7 @@ class _Caught(logging.Handler):
 @pytest.fixture(autouse=True)
 def ui_event_errors():
     """The play screen catches any exception escaping an event handler, logs it and goes on
-    (issue 12): in tests each one is still a failure, unless the test takes and clears them."""
+    (no traceback): in tests each one is still a failure, unless the test takes and clears them."""
     records: list = []
     handler = _Caught(records)
     logger = logging.getLogger("tactical.ui.events")

@@ -1,4 +1,4 @@
-"""The action panel (issue 6): choices and declarations built from the rule systems' Field schemas.
+"""The action panel: choices and declarations built from the rule systems' Field schemas.
 
 The pure helpers are checked against every field kind and against real choices of the five
 scenarios (the Action they build must be accepted by the session); the widgets are driven
@@ -568,7 +568,7 @@ def test_long_field_names_are_cut_to_their_column_and_kept_whole_in_the_tooltip(
     panel.set_choices((buy,))
     panel.pick(0)
     label = panel._rows[0].label
-    shown = buy.fields[0].label  # issue 13: the field's name in words
+    shown = buy.fields[0].label  # the field's name in words
     assert shown == "Deimos base fighters launched this turn"
     assert label.text.endswith("…") and shown.startswith(label.text[:-1])
     assert shown in label.tool_tip_text

@@ -1,4 +1,4 @@
-"""Adjust mode on the play screen (issue 14), driven with synthetic events, headless."""
+"""Adjust mode on the play screen, driven with synthetic events, headless."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Adjust mode mid-game: a unit's damage state typed in the quick entry line (issue 14),
+"""Adjust mode mid-game: a unit's damage state typed in the quick entry line,
 headless with synthetic events; the card and the log say it in words."""
 
 from __future__ import annotations

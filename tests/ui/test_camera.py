@@ -1,4 +1,4 @@
-"""The camera: the one inches <-> pixels conversion (DESIGN.md conventions: y up on the table)."""
+"""The camera: the one inches <-> pixels conversion (docs/architecture.md: y up on the table)."""
 
 from __future__ import annotations
 

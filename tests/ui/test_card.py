@@ -1,4 +1,4 @@
-"""The adjudication card (issue 17): its numbers are `tactical check`'s, its lines are drawn
+"""The adjudication card: its numbers are `tactical check`'s, its lines are drawn
 where those numbers say (GEO002.7 range and arcs, R002.40 line of sight, GEO004.2/GEO004.3)."""
 
 from __future__ import annotations

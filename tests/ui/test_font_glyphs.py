@@ -1,4 +1,4 @@
-"""Issue 13: no missing-glyph boxes. Every character outside ASCII that the project's code
+"""No missing-glyph boxes. Every character outside ASCII that the project's code
 can put on screen (the ui's own strings and the rule systems' words, e.g. →, ≥, ×, …, °)
 is in the bundled DejaVu Sans, in every face the ui uses."""
 

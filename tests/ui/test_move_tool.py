@@ -1,4 +1,4 @@
-"""The play screen's move tool and its live preview (issue 6): drafts, keys, drags, texts, pixels.
+"""The play screen's move tool and its live preview: drafts, keys, drags, texts, pixels.
 
 The tool is driven by synthetic pygame events against the Dystopian Wars map
 (terrain, a minimum move, Snaking); the preview function is the session's

@@ -1,4 +1,4 @@
-"""Odds in the play screen (issue 6): the background odds board, the bar chart, the text lines.
+"""Odds in the play screen: the background odds board, the bar chart, the text lines.
 
 The board is checked against the session's own odds on real scenario attacks, and its
 queue (order, overtaking, clearing) with an injected computation that blocks until the
@@ -364,7 +364,7 @@ def test_chart_column_heights_are_proportional(fonts, size):
 
 
 def test_the_chart_leads_with_the_effect_on_the_target(fonts):
-    """Issue 13: a line under the title says what the attack does: the average of each
+    """A line under the title says what the attack does: the average of each
     count and the chance of each yes/no outcome."""
     assert headline(_report(DAMAGE, range=12.5)).endswith("on average")
     drawn = []
@@ -388,7 +388,7 @@ def test_chart_rows_for_named_outcomes_are_proportional(fonts):
             lengths.append(run)
     assert len(lengths) == 2
     assert lengths[1] * 2 == pytest.approx(lengths[0] * 3, abs=3)  # 3/5 against 2/5
-    # issue 13: each bar as thick as its label's text is tall
+    # each bar as thick as its label's text is tall
     thick = [sum(1 for y in range(surface.get_height()) if _runs(surface, BAR, row=y) == n)
              for n in lengths]  # fmt: skip
     assert min(thick) >= LABEL_SIZE
@@ -399,7 +399,7 @@ def test_many_outcomes_still_fit(fonts):
     bars = chart_bars(forty, chart_layout((296, 170), 1).plot.width // 4)
     assert len(bars) == 40 and [b.label for b in bars[:3]] == ["0", "1", "2"]
     surface = odds_chart(_report(forty), (296, 170), fonts)
-    # issue 13: a column is never narrower than the text is tall: forty outcomes in 296 px
+    # a column is never narrower than the text is tall: forty outcomes in 296 px
     # are grouped two by two
     slots = chart_layout((296, 170), 1).plot.width // MIN_SLOT
     assert len(_columns_of(surface, BAR)) == 20 <= slots
@@ -454,7 +454,7 @@ def test_closing_the_child_process_kills_the_enumeration_under_way(bfm_game):
 
 
 def test_the_secondary_sections_can_be_collapsed(fonts):
-    """Issue 13: the other sections follow the main one and can be collapsed; collapsed,
+    """The other sections follow the main one and can be collapsed; collapsed,
     the main plot takes their room."""
     drawn = []
 

@@ -1,4 +1,4 @@
-"""Issue 13, "readable odds" and "a stable, roomy panel", at 1280x800 in every rule system.
+"""Readable odds and a stable, roomy panel, at 1280x800 in every rule system.
 
 The declaration with the most fields a scenario offers is opened with a target: its form
 scrolls (the wheel brings every row into view) while the odds chart keeps at least a
@@ -184,7 +184,7 @@ def test_the_log_shows_several_lines_at_1280x800():
     app = app_for("battlefleet-mars")
     area = app.play.log.log_area.get_abs_rect()
     line = log_font().get_linesize()
-    assert area.height >= 4 * line  # "~2 lines" before issue 13
+    assert area.height >= 4 * line  # "~2 lines" before the panel was made roomy
     app.step()
     # a log shorter than its area shows from its first line (not scrolled out of sight)
     assert app.play.log.log_area.scrollable_container.relative_rect.top == 0
@@ -268,7 +268,7 @@ def test_a_long_status_is_cut_to_its_bar_and_kept_whole_in_its_tool_tip():
 
 
 def test_a_cut_row_of_the_list_shows_its_whole_label_and_a_greyed_one_why():
-    """Full labels (issue 13): a row too long for the list carries its whole label as a
+    """Full labels: a row too long for the list carries its whole label as a
     tool tip; a greyed row (refused now) carries the rules' reason and SPEC id."""
     app = app_for("battlefleet-mars")
     actions = app.play.actions

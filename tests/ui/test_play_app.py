@@ -1,4 +1,4 @@
-"""The play screen driven headless with synthetic pygame events (issue 5, part 1)."""
+"""The play screen driven headless with synthetic pygame events."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_click_on_centre_selects_and_tints_the_arcs(app):
 
 
 def test_hover_shows_the_card_with_the_rule_systems_status(app):
-    """Issue 13: the card shows every current value the rule system reports, labelled, and
+    """The card shows every current value the rule system reports, labelled, and
     the unit's weapons (name, arc, ranges, dice)."""
     unit = app.state.unit("markgraf")
     move(app, screen(app, unit.x, unit.y))
@@ -211,7 +211,7 @@ def test_fit_key_brings_the_whole_table_back(app):
 
 
 def test_resize_refits_a_whole_table_and_keeps_a_zoomed_centre(app):
-    """Issue 13: the window refits the table when resized; a view the player zoomed keeps
+    """The window refits the table when resized; a view the player zoomed keeps
     its centre and scale."""
     assert app.view.camera == app.fitted_camera()
     app.handle(pygame.event.Event(pygame.VIDEORESIZE, w=1600, h=900, size=(1600, 900)))
@@ -528,7 +528,7 @@ def test_f1_shows_the_help_listing_every_control(app):
 
 
 def test_the_help_is_centred_over_the_table_and_scrolls_to_its_last_control(app):
-    """Issue 13: the F1 help fits the window, centred over the table (left of the panels),
+    """The F1 help fits the window, centred over the table (left of the panels),
     and scrolls: a drawn scroll bar, and the last control in view once scrolled down."""
     key(app, pygame.K_F1)
     app.step()

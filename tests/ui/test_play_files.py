@@ -1,4 +1,4 @@
-"""`tactical play` and its files (issue 12): the autosave checked at start, one autosave per
+"""`tactical play` and its files: the autosave checked at start, one autosave per
 game named by its id (never another game's), --resume on the most recent game, leftovers
 of a killed session removed, bad sizes and names as one line."""
 

@@ -1,4 +1,4 @@
-"""Whole games on the play screen (issue 6): two full turns of every registered rule system,
+"""Whole games on the play screen: two full turns of every registered rule system,
 played through the UI layer with synthetic events (tests/ui_play_driver.py).
 
 Each step is the stand-in player's choice (`tactical.session.autoplay`), made on the screen
@@ -34,7 +34,7 @@ def test_two_full_turns_on_screen_equal_the_stand_in(rules_id, tmp_path):
     session = Session.new(state, SEED)
     app = App(state, (1280, 800), headless=True, session=session)
     steps = play_turns(app, turns=2)
-    game = app.play.game
+    game = app.play.played_session.game  # the true game (the screen shows a side's view)
     expected = autoplay.play_turns(Game.new(state, SEED), 2)
     made = game.steps[: len(expected.steps)]
     assert game.turn >= 3 and steps >= len(expected.steps)

@@ -1,4 +1,4 @@
-"""The phase tracker and the log/history panel of the play screen (issue 6).
+"""The phase tracker and the log/history panel of the play screen.
 
 Views are built from real Sessions of the five scenarios advanced by the stand-in player;
 the widgets are driven headless with synthetic pygame events and checked on the commands
@@ -162,7 +162,7 @@ def test_tracker_html_names_turn_phases_side_and_order(name):
         assert ("in turns" in line) == phase.alternating
     marked = [i for i, line in enumerate(phase_lines) if line.startswith("»")]
     assert marked == [session.position.phase]
-    if view.acting:  # the rules' own order, unit by unit (initiative): issue 13
+    if view.acting:  # the rules' own order, unit by unit (initiative)
         assert shown.pop() == "Units: " + " › ".join(
             ("» " if e.acting else "") + " ".join(p for p in (e.name, e.result) if p)
             for e in view.acting

@@ -1,4 +1,4 @@
-"""No event ends the play screen with a traceback (issue 12): guarded handlers, resize to 0,
+"""No event ends the play screen with a traceback: guarded handlers, resize to 0,
 pygame_gui's file dialog failing, a spotter field offering "none"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 13, "no wasted clicks, no silent gaps": what the rules offer is on the screen.
+"""No wasted clicks, no silent gaps: what the rules offer is on the screen.
 
 For every rule system, the first steps of a scripted game: at each, every choice the
 session offers the side to act is a row of the action panel (the session's pass is the
@@ -70,7 +70,7 @@ def test_every_offered_action_is_on_the_panel_in_every_phase(rules_id):
 
 
 def test_cortex_vessels_can_be_moved_on_the_table():
-    """Issue 13: Cortex ships could not move on screen; the session's move, within Speed."""
+    """Cortex ships move on screen: the session's table move, within Speed."""
     app = app_for("cortex-space")
     moves = [c for c in app.play.actions.choices if c.kind == "move"]
     assert moves and all(app.play.can_draw(c) for c in moves)
@@ -135,7 +135,7 @@ def test_refused_actions_are_greyed_with_the_reason_and_rule():
 
 
 def test_during_an_attack_the_pair_panel_measures_attacker_to_target():
-    """Issue 13: with an attack open, hovering a ringed target measures from the attacker,
+    """With an attack open, hovering a ringed target measures from the attacker,
     whatever unit is selected."""
     app = app_for("battlefleet-mars")
     session = app.play.session
@@ -159,7 +159,7 @@ def test_during_an_attack_the_pair_panel_measures_attacker_to_target():
 
 
 def test_the_action_list_shows_eight_rows_and_stays_put_at_1280x800():
-    """Issue 13: at least 8 rows, and the list does not move or change height between
+    """At least 8 rows, and the list does not move or change height between
     clicks (a pick, a step played) while the form is short."""
     app = app_for("battlefleet-mars")
     panel = app.play.actions

@@ -1,4 +1,4 @@
-"""`tactical render` and the scene renderer: pixels at known table points (issue 2 part 5)."""
+"""`tactical render` and the scene renderer: pixels at known table points."""
 
 from __future__ import annotations
 
@@ -108,7 +108,7 @@ def test_selected_unit_shows_blocked_and_clear_sight_lines(scene):
 
 
 def test_a_clear_sight_line_in_range_is_green(scene):
-    """Issue 18: lines are drawn to the units in range; a clear one is green half way."""
+    """Lines are drawn to the units in range; a clear one is green half way."""
     _, system, surface, camera = scene
     near = loads_map(TABLE.replace("x = 8\ny = 40", "x = 8\ny = 30"))
     view = SceneRenderer().draw(surface, near, camera, system, selected="a")

@@ -1,4 +1,4 @@
-"""Save map as… over an existing file (issue 14): once the player confirms, the window's file
+"""Save map as… over an existing file: once the player confirms, the window's file
 is the new one (Ctrl+S then saves there), headless with synthetic events."""
 
 from __future__ import annotations

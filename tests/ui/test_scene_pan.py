@@ -1,5 +1,5 @@
 """Panning by whole pixels slides the cached pictures and draws only what is uncovered
-(issue 18): the frame is the one a fresh renderer draws at the new place, but for the
+(smooth on big tables): the frame is the one a fresh renderer draws at the new place, but for the
 shading of a few antialiased edge pixels (sub-pixel rounding of shapes cut at the strip)
 and the window's outermost pixels."""
 

@@ -1,4 +1,4 @@
-"""Solo play on the play screen (issue 15): the computer plays a side, step by step, with a
+"""Solo play on the play screen: the computer plays a side, step by step, with a
 why for each action; undo goes back to the human's last decision; the seat menus change
 who plays a side during the game; the decisions are made in a child process that closing
 the screen stops; the end of the game is shown."""

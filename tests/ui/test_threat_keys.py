@@ -1,4 +1,4 @@
-"""The play screen's threat layers (issue 17): R reach, T threat map, V advice, K card,
+"""The play screen's threat layers: R reach, T threat map, V advice, K card,
 each on one key, named in the legend and the help; pixels and text asserted."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 6: "nothing in ui/ names a particular rule system".
+"""Nothing in ui/ names a particular rule system.
 
 The play screen must work for a rule system registered later without a change:
 so no string in tactical/ui (docstrings and comments aside, which cite what

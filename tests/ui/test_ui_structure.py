@@ -1,4 +1,4 @@
-"""Issue 13, "the house around it": the ui's modules are of one size and import one way.
+"""The house around it: the ui's modules are of one size and import one way.
 
 No module of tactical/ui is over about 800 lines, no two of them import each
 other (directly or round a longer loop), and no mode imports the `App` that

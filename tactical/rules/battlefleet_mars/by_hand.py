@@ -1,4 +1,4 @@
-"""A unit's status set by hand in a game (adjust mode, issue 14).
+"""A unit's status set by hand in a game (adjust mode).
 
 Battlefleet Mars keeps a unit's values in its stats: its current laser strength (R000.2,
 "after damage already suffered": from 0 to its type's nominal strength; a ship lowered by

@@ -1,4 +1,4 @@
-"""Battlefleet Mars: the end of a game and its score (issue 15; docs/game-end.md, A000.E1).
+"""Battlefleet Mars: the end of a game and its score (docs/game-end.md, A000.E1).
 
 The seed gives no victory conditions and leaves the effects of damage on ships and bases
 to the base game (R000.12), but for L results lowering the laser strength (A000.11,

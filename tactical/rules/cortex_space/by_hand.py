@@ -1,4 +1,4 @@
-"""A vessel's damage set by hand in a game (adjust mode, issue 14).
+"""A vessel's damage set by hand in a game (adjust mode).
 
 Cortex keeps damage in the vessel's stats: the values a player may set are its Wound and
 Stun (R003.25: each from 0 to its Life Points as its card counts them, x k once a

@@ -1,4 +1,4 @@
-"""Cortex Space: the end of a game and its score (issue 15; docs/game-end.md, A003.E1).
+"""Cortex Space: the end of a game and its score (docs/game-end.md, A003.E1).
 
 The seed names no victory conditions. Adopted reading (A003.E1, the attrition end of
 `tactical.rules.ending`): a vessel's strength is its printed Life Points times its

@@ -435,11 +435,26 @@ class Vessel:
 
 def vessel(unit: Unit) -> Vessel:
     """Read a unit's stats (validated by the map loader) with the defaults filled in."""
-    stats = unit.stats if isinstance(unit.stats, FrozenMap) else FrozenMap(unit.stats)
+    stats = unit.stats
+    # first by the stats map itself: equal maps that are not the same one (a unit rebuilt
+    # after a roll) compare key by key in the value cache, and exact odds ask thousands
+    found = _BY_STATS.get(id(stats))
+    if found is not None and found[0] is stats:
+        return found[1]
+    frozen = stats if isinstance(stats, FrozenMap) else FrozenMap(stats)
     try:
-        return _vessel(stats)
+        made = _vessel(frozen)
     except UserError as error:
         raise UserError(f"unit {unit.id!r}: {error.message}", spec_id=error.spec_id) from None
+    if frozen is stats:  # (a plain mapping could change: read it each time)
+        if len(_BY_STATS) >= MAX_VESSELS:
+            _BY_STATS.clear()
+        _BY_STATS[id(stats)] = (stats, made)  # the map kept beside it: its id stays its own
+    return made
+
+
+_BY_STATS: dict[int, tuple[object, Vessel]] = {}
+MAX_VESSELS = 4096
 
 
 @lru_cache(maxsize=4096)

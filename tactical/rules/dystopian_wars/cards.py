@@ -156,8 +156,21 @@ def squadron_key(unit: Unit) -> str:
 
 
 def card(unit: Unit) -> Card:
-    """The unit's stat card (cached per unit value)."""
-    return _card(unit)
+    """The unit's stat card (cached per unit value, and first by the unit itself: hashing a
+    unit's value costs more than the card's other uses, and a resolver asks for the same
+    unit's card many times per roll)."""
+    found = _BY_UNIT.get(id(unit))
+    if found is not None and found[0] is unit:
+        return found[1]
+    made = _card(unit)
+    if len(_BY_UNIT) >= MAX_CARDS:
+        _BY_UNIT.clear()
+    _BY_UNIT[id(unit)] = (unit, made)  # the unit kept beside its card: its id stays its own
+    return made
+
+
+_BY_UNIT: dict[int, tuple[Unit, Card]] = {}
+MAX_CARDS = 4096
 
 
 @lru_cache(maxsize=4096)

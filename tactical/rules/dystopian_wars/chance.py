@@ -10,9 +10,11 @@ Wing, the Tiny Flyers destroyed and the Abort (R002.56).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from tactical.dice import D6, Dice
+from tactical.dice.core import Subroll
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool, critical_roll
 
@@ -110,6 +112,25 @@ def shield_saves(defence: Defence, hits: int, dice: Dice, who: str, weapon_kind:
             )
         )
     return Saves(min(cancelled, hits), tuple(events))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRollOf(Subroll):
+    """One attack's roll as a value (`dice.chance(roll, key=roll.key)`): everything
+    `attack_roll` depends on, so the exact enumerator enumerates an equal roll once (G.5)."""
+
+    defence: Defence
+    who: str = ""
+    target: str = ""
+    weapon_kind: str = "gunnery"
+
+    def __call__(self, dice: Dice) -> AttackRoll:
+        return attack_roll(
+            self.defence, dice, who=self.who, target=self.target, weapon_kind=self.weapon_kind
+        )
+
+    def key(self, outcome: AttackRoll) -> Hashable:
+        return outcome.summary
 
 
 def attack_roll(

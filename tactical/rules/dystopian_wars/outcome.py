@@ -1,4 +1,4 @@
-"""Dystopian Wars: the end of a game through the generic protocol (issue 15).
+"""Dystopian Wars: the end of a game through the generic protocol.
 
 The rules say how a Dystopian Wars game ends (R002.3 Game Length, R002.22 victory): the
 End Phase checks for the end of the game (`play`), and `victory` records the result —

@@ -21,7 +21,7 @@ from tactical.model import FrozenMap, GameState, SizeClass, Unit
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
-from tactical.rules.dystopian_wars.chance import AttackSummary, Defence, attack_roll
+from tactical.rules.dystopian_wars.chance import AttackRollOf, AttackSummary, Defence
 from tactical.rules.dystopian_wars.combat import (
     declare,
     declared_params,
@@ -173,12 +173,9 @@ def resolve_declared(
     model stays until the end of a simultaneous step (R002.28)."""
     ready = prepared(state, attack)
     weapon, defence = ready.weapon, ready.defence
-    roll = dice.chance(
-        lambda source: attack_roll(
-            defence, source, who=attack.attacker, target=attack.target, weapon_kind=weapon.kind
-        ),
-        key=lambda r: r.summary,
-    )
+    # a value: the exact enumerator enumerates an equal roll once
+    rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+    roll = dice.chance(rolled, key=rolled.key)
     new_state, applied = apply_outcome(state, attack, weapon, roll.summary, defer=defer)
     return Resolution(new_state, (*ready.events, *roll.events, *applied), roll.summary)
 

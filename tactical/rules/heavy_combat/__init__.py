@@ -20,7 +20,7 @@ systems and the cloak allow), `shields` (reinforcement, countermeasures,
 shields) and `internals` (the internal hits); `turn` (the phases, the choices
 offered, the action protocol) with `duel_state` (the duel set up and read
 back), `declarations` and `result` (the Result step); `attacks` (the attack
-and odds hooks).
+and odds hooks); `hidden` (what a side may not see of a cloaked enemy, R001.29).
 """
 
 from __future__ import annotations
@@ -44,12 +44,14 @@ from tactical.rules.base import (
     RangeBands,
     Resolution,
     RuleSystem,
+    StepFacts,
     TurnPosition,
     TurnSequence,
     WeaponReach,
+    Withheld,
 )
 from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, by_hand, duel_state, status, turn
+from tactical.rules.heavy_combat import attacks, by_hand, duel_state, hidden, status, turn
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
@@ -176,6 +178,14 @@ class HeavyCombat(RuleSystem):
         self, state: GameState, position: TurnPosition, side: str
     ) -> tuple[Unavailable, ...]:
         return status.unavailable(state, position, side)
+
+    def view_for(self, state: GameState, side: str) -> GameState:
+        """R001.29: a cloaked enemy stands where it was last seen, its course hidden."""
+        return hidden.view_for(state, side)
+
+    def withheld(self, now: GameState, step: StepFacts, side: str) -> Withheld:
+        """R001.29: a cloaked enemy's moves are withheld until its cloak drops."""
+        return hidden.withheld(now, step, side)
 
 
 RULE_SYSTEM = HeavyCombat(

@@ -1,4 +1,4 @@
-"""A duelling ship's damage state set by hand in a game (adjust mode, issue 14).
+"""A duelling ship's damage state set by hand in a game (adjust mode).
 
 Heavy Combat keeps damage in its duel (`duel.Ship`), not in the ship sheets: the values a
 player may set are the internal boxes left per chart category (R001.34), each shield

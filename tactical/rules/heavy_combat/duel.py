@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
+from functools import lru_cache
 from typing import Any
 
 from tactical.errors import UserError
@@ -191,11 +192,27 @@ class Duel:
 
 def plain(value: Any) -> Any:
     """A dataclass tree as plain mappings and tuples (for rule_state and saves)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return FrozenMap({f.name: plain(getattr(value, f.name)) for f in fields(value)})
+    names = _field_names(type(value))
+    if names is not None:
+        # by identity: a ship after a roll keeps most of its parts, and their plain forms
+        return _remembered(_PLAIN, value, _plain_fields)
     if isinstance(value, tuple | list):
         return tuple(plain(v) for v in value)
     return value
+
+
+def _plain_fields(value: Any) -> FrozenMap:
+    names = _field_names(type(value))
+    assert names is not None
+    return FrozenMap({name: plain(getattr(value, name)) for name in names})
+
+
+@lru_cache(maxsize=64)
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The field names of a dataclass type, None for any other type."""
+    if not is_dataclass(kind):
+        return None
+    return tuple(f.name for f in fields(kind))
 
 
 def _ints(values: Any) -> tuple[int, ...]:
@@ -244,6 +261,25 @@ def ship_from_plain(value: Mapping[str, Any]) -> Ship:
     )
 
 
+# Plain forms of ships and ships of plain forms, by identity (each kept beside its key, so
+# an id is not reused while remembered): a resolver stores the duel after every roll and
+# reads it back, and exact odds replay it thousands of times with most ships unchanged
+_PLAIN: dict[int, tuple[Any, Any]] = {}
+_PARSED: dict[int, tuple[Any, Any]] = {}
+MEMO_SIZE = 16384
+
+
+def _remembered(memo: dict[int, tuple[Any, Any]], value: Any, make: Any) -> Any:
+    found = memo.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    made = make(value)
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[id(value)] = (value, made)
+    return made
+
+
 def to_rule_state(state: GameState, duel: Duel) -> GameState:
     """The state with the duel stored in its rule_state (plain values only)."""
     return state.with_rule_state(
@@ -261,15 +297,21 @@ def stored(state: GameState) -> bool:
     return SYSTEM_KEY in state.rule_state
 
 
+def _duel_from_plain(value: Mapping[str, Any]) -> Duel:
+    return Duel(
+        turn=int(value["turn"]),
+        ships=tuple(
+            (str(s["id"]), _remembered(_PARSED, s["ship"], ship_from_plain)) for s in value["ships"]
+        ),
+        range=value["range"],
+    )
+
+
 def from_rule_state(state: GameState) -> Duel:
     """The duel stored in a state's rule_state (see `to_rule_state`)."""
     try:
         value = state.rule_state[SYSTEM_KEY]
-        return Duel(
-            turn=int(value["turn"]),
-            ships=tuple((str(s["id"]), ship_from_plain(s["ship"])) for s in value["ships"]),
-            range=value["range"],
-        )
+        return _remembered(_PARSED, value, _duel_from_plain)
     except (KeyError, TypeError, ValueError) as error:
         raise UserError(
             f"the saved heavy-combat rule state is damaged ({error!r}): start the game again"

@@ -5,7 +5,7 @@ Two modes (option `geometry`):
 - `table` (GEO001.7, default): the range band comes from the centre-to-centre
   distance, `inches_per_range_step` inches per band ("within" is <=, G.4); the
   in-plane facing a ship presents is the standard quadrant holding the
-  enemy's centre (DESIGN.md; on a quadrant line the first of fore, starboard,
+  enemy's centre (docs/architecture.md; on a quadrant line the first of fore, starboard,
   aft, port); a ship at a declared dorsal or ventral elevation presents that
   facing. Manoeuvres move the models: a completed rotation step turns the
   model in place (or sets its elevation), a lateral move swings the mover

@@ -1,4 +1,4 @@
-"""Heavy Combat: the end of a duel and its score (issue 15; docs/game-end.md, A001.E1).
+"""Heavy Combat: the end of a duel and its score (docs/game-end.md, A001.E1).
 
 The duel is over when a ship is a wreck or has disengaged (R001.35, the scenario's
 disengagement); the seed names no winner. Adopted reading (A001.E1, the attrition end of

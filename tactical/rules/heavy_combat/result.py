@@ -22,6 +22,7 @@ from tactical.rules.heavy_combat.combat import FireContext, commit_fire, fire_co
 from tactical.rules.heavy_combat.duel import Duel, Orders, Turning, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.engagement import engage_facing, present_facing, shift_range
+from tactical.rules.heavy_combat.hidden import note_sightings
 from tactical.rules.heavy_combat.internals import (
     EFFECT_CATEGORIES,
     Queue,
@@ -178,7 +179,9 @@ def resolve(table: Table, dice: Dice) -> tuple[GameState, tuple[Event, ...], Tur
     after = Table(state, duel) if not duel.over else None
     summary = TurnResult(turn, damage, after.view.band if after is not None else None)
     events.append(Event.of("turn", "R001.3", turn=duel.turn))
-    return to_rule_state(state, duel), tuple(events), summary
+    # R001.29: a cloak engaged here hides the ship from now on, one dropped shows it again
+    state = note_sightings(to_rule_state(state, duel), table.duel, duel)
+    return state, tuple(events), summary
 
 
 def _movement(table: Table, duel: Duel, events: list[Event]) -> tuple[GameState, Duel]:

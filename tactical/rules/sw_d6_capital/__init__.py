@@ -2,7 +2,7 @@
 
 Positions are in "Space" movement units (GEO004.1); on the table one Space unit
 is `inches_per_space` inches (an option). Fire arcs are the four quadrants,
-renamed front/right/rear/left (DESIGN.md); weapon ranges are per weapon
+renamed front/right/rear/left (docs/architecture.md); weapon ranges are per weapon
 ("3-15/35/75", GEO004.2).
 
 Modules: `tables` (T004.1-T004.20), `codes` (die codes, R004.1-R004.9),

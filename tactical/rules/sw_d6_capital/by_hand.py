@@ -1,4 +1,4 @@
-"""A ship's condition set by hand in a game (adjust mode, issue 14).
+"""A ship's condition set by hand in a game (adjust mode).
 
 Capital ship combat keeps a ship's damage in its `Condition` (`ledger`), not its Command
 Deck: the values a player may set are its damage level (R004.18: undamaged, light,

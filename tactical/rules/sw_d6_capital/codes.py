@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from tactical.dice import D6, Dice, DieCode
+from tactical.dice.core import DieStep
 from tactical.errors import UserError
 from tactical.rules.base import Event
 from tactical.rules.sw_d6_capital.tables import FIGHTER_SCALE_PIPS, PIPS_PER_DIE
@@ -86,12 +87,28 @@ def roll_code(
     if count == 0:
         return CodeRoll(pips, (), plus)
 
-    def one_die(state: tuple[tuple[int, ...], int], source: Dice) -> tuple[tuple[int, ...], int]:
-        face = source.roll(D6, who=who, what=what)
-        return (*state[0], face), state[1] + face
-
+    # a die added to the total: the exact enumerator convolves instead of replaying it
+    one_die = DieStep(D6, _add_face, who, what, _plus if exact else _nothing)
     faces, total = dice.fold(((), 0), [one_die] * count, key=_sum_key if exact else _no_key)
     return CodeRoll(pips, faces, total + plus)
+
+
+def _add_face(state: tuple[tuple[int, ...], int], face: int) -> tuple[tuple[int, ...], int]:
+    return (*state[0], face), state[1] + face
+
+
+def _plus(total: int, face: int) -> int:
+    """`_sum_key` after a die (`DieStep.shift`)."""
+    return total + face
+
+
+def _minus(margin: int, face: int) -> int:
+    return margin - face
+
+
+def _nothing(_key: int, _face: int) -> int:
+    """`_no_key` after a die."""
+    return 0
 
 
 def roll_opposed(
@@ -108,15 +125,15 @@ def roll_opposed(
     first, second = max(first, 0), max(second, 0)
     counts = (first // PIPS_PER_DIE, second // PIPS_PER_DIE)
 
-    def die_of(side: int):
-        def step(state, source: Dice):
+    def die_of(side: int) -> DieStep:
+        def then(state, face: int):
             faces, margin = state
-            face = source.roll(D6, who=who[side], what=what[side])
             updated = list(faces)
             updated[side] = (*faces[side], face)
             return tuple(updated), margin + (face if side == 0 else -face)
 
-        return step
+        # a die added to (or taken from) the margin: convolved, not replayed
+        return DieStep(D6, then, who[side], what[side], _plus if side == 0 else _minus)
 
     steps = [die_of(0)] * counts[0] + [die_of(1)] * counts[1]
     (faces_a, faces_b), _margin = dice.fold((((), ()), 0), steps, key=lambda state: state[1])

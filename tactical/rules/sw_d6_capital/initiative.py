@@ -205,9 +205,21 @@ def round_weights(entries: Sequence[Entry]) -> tuple[dict[RoundKey, int], int]:
         common = math.lcm(*(p.denominator for _, p in odds))
         counts = [(value, int(p * common)) for value, p in odds]
         denominator *= common
+        values = [value for value, _ in counts]
+        # totals listed from the lowest (as the enumeration reaches them): every total at or
+        # below a state's best total outside the top leaves the state as it is, so their
+        # weights go in at once, where the first of them would have put them
+        ascending = all(a < b for a, b in itertools.pairwise(values))
+        below_sums = list(itertools.accumulate(count for _, count in counts))
         following: dict[RoundKey, int] = {}
         for (top, leaders, runner), weight in states.items():
-            for value, count in counts:
+            start = 0
+            if ascending and runner is not None:
+                start = bisect.bisect_right(values, runner)
+                if start:
+                    key = combine(top, leaders, runner, entry.ship, values[0])
+                    following[key] = following.get(key, 0) + weight * below_sums[start - 1]
+            for value, count in counts[start:]:
                 key = combine(top, leaders, runner, entry.ship, value)
                 following[key] = following.get(key, 0) + weight * count
         states = following

@@ -1,4 +1,4 @@
-"""Star Wars D6 capital ships: the end of a game and its score (issue 15; docs/game-end.md,
+"""Star Wars D6 capital ships: the end of a game and its score (docs/game-end.md,
 A004.E1).
 
 The seed names no victory conditions. Adopted reading (A004.E1, the attrition end of

@@ -1,4 +1,4 @@
-"""Battlefleet Mars: what a player reads, checked whole (issue 19).
+"""Battlefleet Mars: what a player reads, checked whole.
 
 Every event a resolution logs (kind, rule, values), every roll's label, every fact and
 section of an odds report, every refusal's message, and the ranges of the every-pair

@@ -1,4 +1,4 @@
-"""Battlefleet Mars through the generic protocol: each phase's choices and `apply` (issue 6).
+"""Battlefleet Mars through the generic protocol: each phase's choices and `apply`.
 
 Logistics offers the side's purchase (R000.15, R000.16), Launch its launches (R000.17,
 A000.13), the tactical combat sequence one attack per unit a turn (R000.3, R000.18),
@@ -269,7 +269,7 @@ def test_the_session_still_moves_bfm_counters_on_the_table():
 
 
 def test_every_offered_choice_applies_over_two_stand_in_turns():
-    """Issue 6: each choice offered over two stand-in turns applies with its defaults and
+    """Each choice offered over two stand-in turns applies with its defaults and
     first listed choices, and with each listed value or bound of each field on its own."""
     game = Game.new(load_map(MAP), 20260611)
     refused, applied, kinds = refusals_over_two_turns(game)

@@ -1,4 +1,4 @@
-"""Cortex offers only what applies (issue 6): every choice `actions` lists, `apply` accepts.
+"""Cortex offers only what applies: every choice `actions` lists, `apply` accepts.
 
 The scenario is played by the session's stand-in for two turns; at every go each offered
 choice is applied with its defaults and first listed choices, and again with each value

@@ -1,4 +1,4 @@
-"""Cortex / BSG attacks: the whole log a player reads for each path (issue 19).
+"""Cortex / BSG attacks: the whole log a player reads for each path.
 
 Every event line (as the text log renders it, `Event.describe`) and every die recorded
 (who rolled, for what): missile locks (R003.38, T003.8), point defense (R003.43, R003.44,

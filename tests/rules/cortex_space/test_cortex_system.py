@@ -223,7 +223,7 @@ def test_every_offered_choice_applies_without_error():
                 action = Action(choice.kind, choice.actor, FrozenMap(params))
                 result = RULE_SYSTEM.apply(state, action, SeededDice(11))
                 assert result.events, choice
-                odds = RULE_SYSTEM.action_odds(state, action)  # before the roll (issue 6)
+                odds = RULE_SYSTEM.action_odds(state, action)  # before the roll
                 if odds is not None:
                     assert all(s.distribution.total == 1 for s in odds.sections), choice
 

@@ -1,5 +1,5 @@
 """Cortex space: what a side cannot do now, each with the reason the player reads and its rule
-(issue 13, `RuleSystem.unavailable`)."""
+(`RuleSystem.unavailable`)."""
 
 from __future__ import annotations
 

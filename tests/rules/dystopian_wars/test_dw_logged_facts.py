@@ -1,4 +1,4 @@
-"""Dystopian Wars combat: what a player reads, checked whole (issue 19): every event of an
+"""Dystopian Wars combat: what a player reads, checked whole: every event of an
 attack, every roll's label, and the facts and sections of its odds report."""
 
 from __future__ import annotations

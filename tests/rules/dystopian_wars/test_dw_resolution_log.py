@@ -1,4 +1,4 @@
-"""Dystopian Wars: the whole log a player reads for each path of an attack (issue 19).
+"""Dystopian Wars: the whole log a player reads for each path of an attack.
 
 Every event line (as the text log renders it, `Event.describe`) and every die recorded
 (who rolled, for what): shield and Guardian saves (R002.49, R002.50), Tiny Flyer wings

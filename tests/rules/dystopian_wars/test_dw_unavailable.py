@@ -1,5 +1,5 @@
 """Dystopian Wars: what a side cannot do now in the Squadron Activation Sequence, each with the
-reason the player reads and its rule (issue 13, `RuleSystem.unavailable`)."""
+reason the player reads and its rule (`RuleSystem.unavailable`)."""
 
 from __future__ import annotations
 

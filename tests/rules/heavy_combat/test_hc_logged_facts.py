@@ -1,4 +1,4 @@
-"""Heavy Combat fire: what a player reads, checked whole (issue 19): every event of a shot,
+"""Heavy Combat fire: what a player reads, checked whole: every event of a shot,
 its roll's label, and the facts and sections of its odds report."""
 
 from __future__ import annotations

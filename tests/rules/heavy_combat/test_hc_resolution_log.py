@@ -1,4 +1,4 @@
-"""Heavy Combat: the whole log a player reads for each path of one weapon's fire (issue 19).
+"""Heavy Combat: the whole log a player reads for each path of one weapon's fire.
 
 Each test resolves one shot with scripted dice and checks every event line (as the text
 log renders it, `Event.describe`) and every die recorded (who rolled, for what, which die):

@@ -1,4 +1,4 @@
-"""Heavy Combat in words (issue 13): refused declarations with the ships by name, an option's
+"""Heavy Combat in words: refused declarations with the ships by name, an option's
 key as words and the rule cited (`RuleSystem.unavailable`); declarations said in words."""
 
 from __future__ import annotations

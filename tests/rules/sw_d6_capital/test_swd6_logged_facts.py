@@ -1,4 +1,4 @@
-"""SW D6 capital combat: what a player reads, checked whole (issue 19).
+"""SW D6 capital combat: what a player reads, checked whole.
 
 Every event a shot logs, every roll's label, the facts and sections of its odds report,
 damaged controls on the Gunnery code, the shield tie-break on an arc line and the

@@ -339,6 +339,7 @@ def test_R004_11_A004_5_a_save_from_before_the_change_replays_as_it_was_played()
     document = save_document(saved_game(game))
     document.update(version=1, map=map_document(before))
     del document["defaults"]
+    document.pop("digest", None)  # a version 1 save recorded no digest
     loaded = loads_save(json.dumps(document))
     assert dict(loaded.initial.options) == dict(game.initial.options)
     replayed = history_from_saved(loaded).game
