@@ -10,7 +10,7 @@ Nothing here names a rule system.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -22,7 +22,7 @@ from tactical.errors import UserError
 from tactical.geometry.shapes import Pose
 from tactical.model import FrozenMap, GameState
 from tactical.rules.ending import Outcome
-from tactical.session.forced import settle
+from tactical.session.forced import settled
 from tactical.session.game import Game
 from tactical.session.log import game_log
 
@@ -125,6 +125,7 @@ def play_game(
     players: Mapping[str, str | Player] | None = None,
     *,
     max_steps: int = MAX_STEPS,
+    on_step: Callable[[Game], None] | None = None,
     **search: Any,
 ) -> GameRecord:
     """Play a whole game between agents from a loaded map and return its record.
@@ -135,19 +136,23 @@ def play_game(
     deterministic quick game). The same state, seed and players give the same game.
     The steps the rules leave no choice for are taken by the game itself, as on the play
     screen (`session.forced`): a player is asked only where there is a decision.
-    UserError when the game does not end within `max_steps` actions.
+    UserError when the game does not end within `max_steps` actions. `on_step`, when
+    given, sees the game after each step as it is played (to read a step's tables while
+    they are still held, instead of playing the game again).
     """
     game = Game.new(state, seed)
     seats = players_for(game, players or {}, seed, **search)
     whys: list[tuple[int, str, str]] = []
-    game = _settled(game, whys)
+    game = _settled(game, whys, on_step)
     for _ in range(max_steps):
         if game.over:
             break
         side = game.side_to_act
         decision: Decision = decide_seeing(seats[side], game)  # from its side's view
         whys.append((decision.after.step_number, side, decision.why))
-        game = _settled(decision.after, whys)
+        if on_step is not None:
+            on_step(decision.after)
+        game = _settled(decision.after, whys, on_step)
     else:
         raise UserError(
             f"the game did not end in {max_steps} steps (turn {game.turn}, {game.phase_name})"
@@ -157,12 +162,17 @@ def play_game(
     return record_of(game, outcome, seats, seed, tuple(whys))
 
 
-def _settled(game: Game, whys: list[tuple[int, str, str]]) -> Game:
+def _settled(
+    game: Game, whys: list[tuple[int, str, str]], on_step: Callable[[Game], None] | None = None
+) -> Game:
     """The game after the steps it takes by itself; each one's why is the game's reason."""
-    after = settle(game)
-    for step in after.steps[game.step_number :]:
+    games = settled(game)
+    for after in games:
+        step = after.steps[-1]
         whys.append((step.number, step.side, f"no choice: {step.forced}"))
-    return after
+        if on_step is not None:
+            on_step(after)
+    return games[-1] if games else game
 
 
 def record_of(

@@ -20,7 +20,6 @@ untouched. Every query also runs under a time limit (`Store`'s progress handler)
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import os
@@ -61,29 +60,14 @@ def shown(value: Any, limit: int = 40) -> str:
 # --------------------------------------------------------------------------- schema
 
 
-@functools.cache
-def expected_schema(schema: str) -> frozenset[tuple[str, str, str, str | None]]:
-    """`sqlite_master`'s rows (type, name, table, SQL) of a file made with `schema`."""
-    connection = sqlite3.connect(":memory:")
-    try:
-        connection.executescript(schema)
-        return frozenset(
-            connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
-        )
-    finally:
-        connection.close()
+SchemaRow = tuple[str, str, str, str | None]  # a row of `sqlite_master`: type, name, table, SQL
 
 
-def schema_rows(connection: sqlite3.Connection) -> list[tuple[str, str, str, str | None]]:
-    return [
-        (row[0], row[1], row[2], row[3])
-        for row in connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
-    ]
-
-
-def check_schema(path: str | os.PathLike[str], rows: list[tuple], schema: str) -> None:
-    """UserError unless `sqlite_master` holds exactly the lab's schema."""
-    expected = expected_schema(schema)
+def check_schema(
+    path: str | os.PathLike[str], rows: list[SchemaRow], expected: frozenset[SchemaRow]
+) -> None:
+    """UserError unless `sqlite_master` (`rows`) holds exactly the lab's schema (`expected`:
+    the rows of a file the lab made)."""
     # what could run (a trigger, a view) is named first
     for kind, name, table, _ in sorted(rows, key=lambda row: KIND_ORDER.get(row[0], 0)):
         if not any(kind == e[0] and name == e[1] for e in expected):
@@ -97,18 +81,18 @@ def check_schema(path: str | os.PathLike[str], rows: list[tuple], schema: str) -
         raise refused(path, where, "not as the lab writes it (changed or missing)")
 
 
-def half_made(rows: list[tuple], schema: str) -> bool:
+def half_made(rows: list[SchemaRow], expected: frozenset[SchemaRow]) -> bool:
     """Whether `sqlite_master` holds part of the lab's schema and nothing else: a file the
     lab began to create and never finished (a full disk, a killed process)."""
-    return set(rows) <= expected_schema(schema)
+    return set(rows) <= expected
 
 
 # --------------------------------------------------------------------------- integrity
 
 
-def check_integrity(path: str | os.PathLike[str], connection: sqlite3.Connection) -> None:
-    """UserError unless SQLite's integrity check passes (naming what it found first)."""
-    problems = [row[0] for row in connection.execute("PRAGMA integrity_check(3)")]
+def check_integrity(path: str | os.PathLike[str], problems: list[str]) -> None:
+    """UserError unless SQLite's integrity check passed (`problems` is ["ok"]), naming
+    what it found first."""
     if problems != ["ok"]:
         raise refused(path, "the file is damaged", f"SQLite finds {shown(problems[0], 120)}")
 
@@ -193,8 +177,8 @@ def check_values(
     path: str | os.PathLike[str], rows: Callable[[str], Iterator[sqlite3.Row]]
 ) -> None:
     """UserError naming the first table and row whose values are out of type or range,
-    or do not hang together (see the module docstring). `rows(sql)` runs a query under
-    the store's time limit."""
+    or do not hang together (see the module docstring). `rows(table)` reads every row of
+    a table with its rowid as `_row` (the store's query, under its time limit)."""
     runs = _check_runs(path, rows)
     games = _check_games(path, rows, runs)
     _check_units(path, rows, games)
@@ -204,7 +188,7 @@ def _check_runs(
     path: str | os.PathLike[str], rows: Callable[[str], Iterator[sqlite3.Row]]
 ) -> dict[int, _RunFacts]:
     variants: dict[int, dict[int, str]] = {}
-    for row in rows("SELECT rowid AS _row, * FROM variants ORDER BY run_id, variant"):
+    for row in rows("variants"):
         values = _Values(path, "variants", row)
         run_id = values.whole("run_id", 1, 2**63 - 1)
         number = values.whole("variant", 0, MAX_VARIANTS - 1)
@@ -214,7 +198,7 @@ def _check_runs(
             raise values.fail(f"options is {shown(row['options'])}, expected named values")
         variants.setdefault(run_id, {})[number] = row["options"]  # type: ignore[index]
     runs: dict[int, _RunFacts] = {}
-    for row in rows("SELECT rowid AS _row, * FROM runs ORDER BY id"):
+    for row in rows("runs"):
         values = _Values(path, "runs", row)
         run_id = values.whole("id", 1, 2**63 - 1)
         for column in ("created", "title", "map_source", "rules", "side_a", "side_b"):
@@ -253,7 +237,7 @@ def _check_games(
     runs: Mapping[int, _RunFacts],
 ) -> dict[int, tuple[str, str]]:
     games: dict[int, tuple[str, str]] = {}
-    for row in rows("SELECT rowid AS _row, * FROM games ORDER BY id"):
+    for row in rows("games"):
         values = _Values(path, "games", row)
         game_id = values.whole("id", 1, 2**63 - 1)
         run = runs.get(values.whole("run_id", 1, 2**63 - 1))  # type: ignore[arg-type]
@@ -317,7 +301,7 @@ def _check_units(
     rows: Callable[[str], Iterator[sqlite3.Row]],
     games: Mapping[int, tuple[str, str]],
 ) -> None:
-    for row in rows("SELECT rowid AS _row, * FROM units ORDER BY game_id, rowid"):
+    for row in rows("units"):
         values = _Values(path, "units", row)
         sides = games.get(values.whole("game_id", 1, 2**63 - 1))  # type: ignore[arg-type]
         if sides is None:

@@ -142,15 +142,14 @@ def fairness_report(store: Store, found: Sequence[Layout]) -> dict[str, Any]:
     """Per layout its score and games; the correlations (see the module doc)."""
     rows = []
     for layout in found:
-        run = store.query("SELECT id FROM runs WHERE key = ?", (layout.spec.key,))
-        if not run:
+        run = store.run_id(layout.spec.key)
+        if run is None:
             continue
-        games = store.query(
-            "SELECT winner FROM games WHERE run_id = ? ORDER BY number", (run[0]["id"],)
-        )
         first = layout.spec.sides[0]
         # a win 1, a draw a half, a loss 0
-        scores = [0.5 if g["winner"] is None else float(g["winner"] == first) for g in games]
+        scores = [
+            0.5 if winner is None else float(winner == first) for winner in store.winners(run)
+        ]
         if not scores:
             continue
         score = layout_score(layout.spec)
@@ -159,7 +158,7 @@ def fairness_report(store: Store, found: Sequence[Layout]) -> dict[str, Any]:
             {
                 "layout": layout.number,
                 "terrain_seed": layout.terrain_seed,
-                "run": int(run[0]["id"]),
+                "run": run,
                 "games": len(scores),
                 "first_score": sum(scores) / len(scores),
                 "imbalance": sum(scores) / len(scores) - 0.5,

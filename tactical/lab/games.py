@@ -9,8 +9,8 @@ game can be played again, step for step, into a normal save (`replay_stored`).
 Figures kept per side: the outcome's score, the share of the side's starting
 strength it lost and the enemy strength it took (the agents' material measure, from
 the rule system's `unit_condition`), the units it lost (destroyed or crippled), and
-the damage it had dealt by the end of each turn (the game's actions replayed with
-their own dice, read at each change of turn).
+the damage it had dealt by the end of each turn (the table at each change of turn, taken
+as the game is played: a game is played once, and stored from the run that played it).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -112,12 +113,13 @@ def play_task(spec: RunSpec, task: GameTask) -> GameResult:
     started = time.perf_counter()
     state = variant_state(spec, spec.variants[task.variant], task.terrain_seed)
     players = spec.players_by_side(task.seat)
-    record = agents.play_game(state, task.seed, players, **SEARCH_BUDGET)
+    turn_ends = TurnEnds()
+    record = agents.play_game(state, task.seed, players, on_step=turn_ends, **SEARCH_BUDGET)
     game = record.game
     assert game is not None
     outcome = record.outcome
     material = Material(game)
-    by_turn = damage_by_turn(game, material)
+    by_turn = damage_by_turn(game, material, turn_ends.tables)
     system = game.system
     fates = tuple(
         UnitFate(unit.id, unit_class(unit), unit.side, system.unit_condition(game.state, unit).out)
@@ -153,20 +155,33 @@ def play_task(spec: RunSpec, task: GameTask) -> GameResult:
     )
 
 
-def damage_by_turn(game: Game, material: Material) -> dict[str, tuple[float, ...]]:
-    """Per side, the enemy strength it had taken by the end of each turn played (the
-    game's actions applied again from the start, each with its own dice)."""
+class TurnEnds:
+    """The table at the end of each turn, taken as the game is played (`play_game`'s
+    `on_step`): each step's table is read while the game just played holds it."""
+
+    def __init__(self) -> None:
+        self.tables: list[GameState] = []
+        self._seen = 0  # steps looked at so far
+
+    def __call__(self, game: Game) -> None:
+        for step in game.steps[self._seen :]:
+            if step.after.turn != step.before.turn:
+                table = step.state_after
+                assert table is not None  # a step an agent took, never a hand adjustment
+                self.tables.append(table)
+        self._seen = game.step_number
+
+
+def damage_by_turn(
+    game: Game, material: Material, turn_ends: Sequence[GameState]
+) -> dict[str, tuple[float, ...]]:
+    """Per side, the enemy strength it had taken by the end of each turn played, from the
+    tables at the ends of its turns (`TurnEnds`) and its last table."""
     sides = game.sides
     strength = material.total_strength
-    replayed = Game.new(game.initial, game.seed)
-    ends: list[GameState] = []
-    for step in game.steps:
-        turn = replayed.turn
-        replayed = replayed.apply(step.action)
-        if replayed.turn != turn:
-            ends.append(replayed.state)
-    if not ends or ends[-1] is not replayed.state:
-        ends.append(replayed.state)  # the turn the game ended in
+    ends = list(turn_ends)
+    if not ends or ends[-1] is not game.state:
+        ends.append(game.state)  # the turn the game ended in
     series: dict[str, list[float]] = {side: [] for side in sides}
     for state in ends:
         losses = material.losses(state)
@@ -192,30 +207,16 @@ class StoredGame:
 
 
 def stored_game(store: Store, game_id: int) -> StoredGame:
-    """The stored game `game_id` (UserError when there is none: SQLite's ids are whole
-    numbers from 1 to 2^63 - 1, and a larger one is simply not stored)."""
-    rows = (
-        []
-        if not 1 <= game_id < 2**63
-        else store.query(
-            "SELECT g.*, r.map_text, r.map_source, r.rules, r.title, r.player_1, r.player_2, "
-            "r.terrain, r.seed AS run_seed, r.games FROM games g JOIN runs r ON r.id = g.run_id "
-            "WHERE g.id = ?",
-            (game_id,),
-        )
-    )
-    if not rows:
+    """The stored game `game_id` (UserError when there is none)."""
+    row = store.game(game_id)
+    if row is None:
         count = store.count()
         raise UserError(
             f"{str(store.path)!r}: no game {game_id} (games are numbered 1 to {count})"
             if count
             else f"{str(store.path)!r}: no games stored yet"
         )
-    row = rows[0]
-    variants = store.query(
-        "SELECT variant, label, options FROM variants WHERE run_id = ? ORDER BY variant",
-        (row["run_id"],),
-    )
+    variants = store.variants(int(row["run_id"]))
     spec = RunSpec(
         map_text=row["map_text"],
         map_source=row["map_source"],

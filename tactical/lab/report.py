@@ -61,14 +61,8 @@ class GameRow:
 
 
 def load_rows(store: Store) -> list[GameRow]:
-    rows = store.query(
-        "SELECT g.*, r.title, r.rules, r.player_1, r.player_2, r.terrain, r.map_text, "
-        "r.map_source, v.label, v.options "
-        "FROM games g JOIN runs r ON r.id = g.run_id "
-        "JOIN variants v ON v.run_id = g.run_id AND v.variant = g.variant ORDER BY g.id"
-    )
     found = []
-    for row in rows:
+    for row in store.report_games():
         by_turn = json.loads(row["damage_by_turn"])
         found.append(
             GameRow(
@@ -117,12 +111,7 @@ class UnitRow:
 def unit_rows(store: Store) -> dict[int, list[UnitRow]]:
     """Per game id, each unit's `UnitRow`, in the map's order."""
     found: dict[int, list[UnitRow]] = defaultdict(list)
-    rows = store.query(
-        "SELECT u.game_id, u.unit_id, u.unit_class, u.side, u.lost, r.map_text, r.map_source "
-        "FROM units u JOIN games g ON g.id = u.game_id JOIN runs r ON r.id = g.run_id "
-        "ORDER BY u.game_id, u.rowid"
-    )
-    for row in rows:
+    for row in store.report_units():
         names = shown_names(row["map_text"], row["map_source"])
         found[int(row["game_id"])].append(
             UnitRow(

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import math
 import os
@@ -56,6 +57,14 @@ INTEGRITY_BYTES = 50 * 2**20
 MAX_VALUE_BYTES = 2**27  # the longest value SQLite hands the lab (a map is at most 32 MB)
 PROGRESS_STEPS = 1_000  # SQLite instructions between two looks at the clock
 FRESH, HALF_MADE, OURS = "fresh", "half-made", "ours"
+
+# every row of a table with its rowid, in the order `checks.check_values` reads them
+TABLE_ROWS = {
+    "variants": "SELECT rowid AS _row, * FROM variants ORDER BY run_id, variant",
+    "runs": "SELECT rowid AS _row, * FROM runs ORDER BY id",
+    "games": "SELECT rowid AS _row, * FROM games ORDER BY id",
+    "units": "SELECT rowid AS _row, * FROM units ORDER BY game_id, rowid",
+}
 
 SCHEMA = """
 CREATE TABLE runs (
@@ -236,9 +245,9 @@ class Store:
             self._arm()
             application_id = self.connection.execute("PRAGMA application_id").fetchone()[0]
             version = self.connection.execute("PRAGMA user_version").fetchone()[0]
-            rows = checks.schema_rows(self.connection)
+            rows = _schema_rows(self.connection)
             if application_id in (0, APPLICATION_ID) and version != SCHEMA_VERSION:
-                half = checks.half_made(rows, SCHEMA) and all(
+                half = checks.half_made(rows, _expected_schema(SCHEMA)) and all(
                     self.connection.execute(f"SELECT NOT EXISTS (SELECT 1 FROM {name})").fetchone()[
                         0
                     ]
@@ -259,12 +268,14 @@ class Store:
             size = 0
         try:
             self._arm(QUERY_SECONDS + size / INTEGRITY_BYTES)
-            checks.check_integrity(self.path, self.connection)
+            problems = [row[0] for row in self.connection.execute("PRAGMA integrity_check(3)")]
+            checks.check_integrity(self.path, problems)
             self._arm()
-            checks.check_schema(self.path, checks.schema_rows(self.connection), SCHEMA)
+            rows = _schema_rows(self.connection)
+            checks.check_schema(self.path, rows, _expected_schema(SCHEMA))
         except (sqlite3.DatabaseError, UnicodeDecodeError) as error:
             raise self._read_error(error) from None
-        checks.check_values(self.path, self._rows)
+        checks.check_values(self.path, lambda table: self._rows(TABLE_ROWS[table]))
 
     def _create(self, state: str) -> None:
         """The lab's tables and marks, in one transaction: a full disk or a kill leaves
@@ -274,7 +285,7 @@ class Store:
         connection.execute("BEGIN IMMEDIATE")
         try:
             if state == HALF_MADE:
-                for row in checks.schema_rows(connection):
+                for row in _schema_rows(connection):
                     if row[0] == "table":
                         connection.execute(f"DROP TABLE {row[1]}")
             for statement in SCHEMA.split(";"):
@@ -421,7 +432,59 @@ class Store:
             return int(next(self._rows("SELECT COUNT(*) FROM games"))[0])
         return int(next(self._rows("SELECT COUNT(*) FROM games WHERE run_id = ?", (run_id,)))[0])
 
+    def report_games(self) -> list[sqlite3.Row]:
+        """Every stored game with its run's scenario (map, rules, players, terrain) and its
+        variant's label and options, in the order stored: what a report groups."""
+        return self.query(
+            "SELECT g.*, r.title, r.rules, r.player_1, r.player_2, r.terrain, r.map_text, "
+            "r.map_source, v.label, v.options "
+            "FROM games g JOIN runs r ON r.id = g.run_id "
+            "JOIN variants v ON v.run_id = g.run_id AND v.variant = g.variant ORDER BY g.id"
+        )
+
+    def report_units(self) -> list[sqlite3.Row]:
+        """How every unit of every stored game ended, with its run's map (what names the
+        unit), by game and in the map's order."""
+        return self.query(
+            "SELECT u.game_id, u.unit_id, u.unit_class, u.side, u.lost, r.map_text, "
+            "r.map_source FROM units u JOIN games g ON g.id = u.game_id "
+            "JOIN runs r ON r.id = g.run_id ORDER BY u.game_id, u.rowid"
+        )
+
+    def game(self, game_id: int) -> sqlite3.Row | None:
+        """The stored game `game_id` with what its run played it from (map, rules, players,
+        terrain, the run's seed as `run_seed`); None when there is none (SQLite's ids are
+        whole numbers from 1 to 2^63 - 1: a larger one is simply not stored)."""
+        if not 1 <= game_id < 2**63:
+            return None
+        rows = self.query(
+            "SELECT g.*, r.map_text, r.map_source, r.rules, r.title, r.player_1, r.player_2, "
+            "r.terrain, r.seed AS run_seed, r.games FROM games g JOIN runs r ON r.id = g.run_id "
+            "WHERE g.id = ?",
+            (game_id,),
+        )
+        return rows[0] if rows else None
+
+    def variants(self, run_id: int) -> list[sqlite3.Row]:
+        """The run's variants (number, label, options as JSON), in order."""
+        return self.query(
+            "SELECT variant, label, options FROM variants WHERE run_id = ? ORDER BY variant",
+            (run_id,),
+        )
+
+    def run_id(self, key: str) -> int | None:
+        """The id of the run stored under `key` (`RunSpec.key`), None when there is none."""
+        rows = self.query("SELECT id FROM runs WHERE key = ?", (key,))
+        return int(rows[0]["id"]) if rows else None
+
+    def winners(self, run_id: int) -> list[str | None]:
+        """The winner of each stored game of the run (None: a draw), by game number."""
+        rows = self.query("SELECT winner FROM games WHERE run_id = ? ORDER BY number", (run_id,))
+        return [row["winner"] for row in rows]
+
     def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        """Any query, under the time limit (a test, a look into a file by hand); the lab's
+        own queries are the methods above, so that its SQL lives here only."""
         return list(self._rows(sql, params))
 
 
@@ -470,6 +533,24 @@ def _insert_game(connection: sqlite3.Connection, run_id: int, result: GameResult
         [(game_id, u.unit_id, u.unit_class, u.side, int(u.lost)) for u in result.units],
     )
     return 1
+
+
+@functools.cache
+def _expected_schema(schema: str) -> frozenset[checks.SchemaRow]:
+    """`sqlite_master`'s rows (type, name, table, SQL) of a file made with `schema`."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        connection.executescript(schema)
+        return frozenset(_schema_rows(connection))
+    finally:
+        connection.close()
+
+
+def _schema_rows(connection: sqlite3.Connection) -> list[checks.SchemaRow]:
+    return [
+        (row[0], row[1], row[2], row[3])
+        for row in connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    ]
 
 
 def _check_header(

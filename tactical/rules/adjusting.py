@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.rules.schema import Field
+from tactical.rules.status import OrderEntry
+from tactical.rules.turns import TurnPosition
 
-if TYPE_CHECKING:  # base builds on this module
-    from tactical.rules.base import Field, RuleSystem, TurnPosition
+
+class _ActingOrderOf(Protocol):
+    """A rule system as `acting_unit_changed` asks it (`RuleSystem.acting_order`); the
+    protocol builds on this module, so it is named by what is asked of it."""
+
+    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]: ...
 
 
 def merged_rule_state(before: GameState, after: GameState, fresh: GameState) -> dict[str, Any]:
@@ -70,7 +77,7 @@ def _follow_units(value: Any, fresh: Any, ids: set[str], removed: set[str], adde
 
 
 def acting_unit_changed(
-    system: RuleSystem, before: GameState, after: GameState, position: TurnPosition
+    system: _ActingOrderOf, before: GameState, after: GameState, position: TurnPosition
 ) -> str | None:
     """`RuleSystem.adjustment_refused`'s default: a unit the rules name as acting now
     (`acting_order`) taken off the table or given to another side would leave its go with

@@ -1,16 +1,18 @@
 """How a rule system measures, as data: its range bands, its measuring conventions, the
-bands a weapon fires in (part of the rule-system protocol, `tactical.rules.base`)."""
+bands a weapon fires in, and the limits of a unit's bands found by asking its own
+`range_band` (part of the rule-system protocol, `tactical.rules.protocol`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.model import Unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +142,43 @@ class ModelBlocking:
     blockers: np.ndarray
     levels: np.ndarray
     mask: np.ndarray
+
+
+class _RangeBandOf(Protocol):
+    """A rule system as `band_limits` asks it (`RuleSystem.range_band`)."""
+
+    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None: ...
+
+
+PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
+PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
+
+
+def band_limits(
+    system: _RangeBandOf, unit: Unit, options: Mapping[str, Any], limit: float
+) -> tuple[tuple[str, float], ...]:
+    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
+
+    Found by asking the rule system's own `range_band` along the distance axis
+    (a scan then bisection), so map options and per-weapon ranges are honoured
+    without a second copy of any rule's numbers.
+    """
+    limits: list[tuple[str, float]] = []
+    previous = system.range_band(unit, 0.0, options)
+    distance = 0.0
+    while distance < limit:
+        step_end = min(distance + PROBE_STEP, limit)
+        band = system.range_band(unit, step_end, options)
+        if band != previous:
+            low, high = distance, step_end
+            while high - low > PROBE_PRECISION:
+                middle = (low + high) / 2
+                if system.range_band(unit, middle, options) == previous:
+                    low = middle
+                else:
+                    high = middle
+            if previous is not None:
+                limits.append((previous, round(low, 3)))
+            previous = band
+        distance = step_end
+    return tuple(limits)

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
-from typing import Any, overload
+from typing import overload
 
 import numpy as np
 import shapely
@@ -36,43 +36,15 @@ from tactical.geometry.measure import BaseArrays, Measurement, measure, pair_edg
 from tactical.model import CircleBase, GameState, Unit
 from tactical.rules import registry
 from tactical.rules.base import ModelBlocking, RuleSystem
+
+# the range-band probe lives with the conventions (the protocol asks it too); named here as
+# the front ends found it
+from tactical.rules.conventions import PROBE_STEP as PROBE_STEP
+from tactical.rules.conventions import band_limits as band_limits
 from tactical.rules.report_json import Columns, text_of, texts
 from tactical.rules.report_json import table as json_table
 
 BLOCK_PAIRS = 1 << 16  # pairs reported at once by `report_blocks`
-
-PROBE_STEP = 0.25  # inches between range-band probes; bands narrower than this could be missed
-PROBE_PRECISION = 1e-4  # inches: band limits are found to this precision
-
-
-def band_limits(
-    system: RuleSystem, unit: Unit, options: Mapping[str, Any], limit: float
-) -> tuple[tuple[str, float], ...]:
-    """(band name, outer limit in inches) of each range band of `unit` closing within `limit`.
-
-    Found by asking the rule system's own `range_band` along the distance axis
-    (a scan then bisection), so map options and per-weapon ranges are honoured
-    without a second copy of any rule's numbers.
-    """
-    limits: list[tuple[str, float]] = []
-    previous = system.range_band(unit, 0.0, options)
-    distance = 0.0
-    while distance < limit:
-        step_end = min(distance + PROBE_STEP, limit)
-        band = system.range_band(unit, step_end, options)
-        if band != previous:
-            low, high = distance, step_end
-            while high - low > PROBE_PRECISION:
-                middle = (low + high) / 2
-                if system.range_band(unit, middle, options) == previous:
-                    low = middle
-                else:
-                    high = middle
-            if previous is not None:
-                limits.append((previous, round(low, 3)))
-            previous = band
-        distance = step_end
-    return tuple(limits)
 
 
 @dataclass(frozen=True)

@@ -123,3 +123,82 @@ def test_values_used_by_steps_taken_back_by_agreement_are_not_a_gap():
     withdrawn = [(3, _roll(chain, 2))]
     assert check_rolls(_ledger(chain, withdrawn), line) is None
     assert next_index([roll for _, roll, _ in line], "server", 0, _ledger(chain, withdrawn)) == 4
+
+
+def test_the_chain_and_the_seed_are_made_as_recorded():
+    """Pinned: a save's rolls replay only while a chain and a seed are made exactly so."""
+    chain = HashChain("cd" * 32, 4)
+    assert chain.head == "4a22cbc9e30e500fc45f58fffe9228fd9dfd4c2a48af96b1e3e68672014f1097"
+    roll = FairRoll("server", 0, 1, chain.value(1), (("Zed", "ef" * 32), (GUEST, "ab" * 32)))
+    assert roll.seed(7) == 2346460533859880134  # the nonces in party order, whatever given
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"by": ""}, "by:"),
+        ({"chain": -1}, "chain: a whole number >= 0"),
+        ({"chain": True}, "chain: a whole number >= 0"),
+        ({"index": 1.0}, "index: a whole number >= 1"),
+        ({"fresh": {"": "ab" * 32}}, "fresh:"),
+        ({"fresh": {GUEST: "xy"}}, "fresh:"),
+        ({"fresh": []}, "fresh:"),
+        ({"extra": 1}, "an object with by, chain, index, reveal and fresh"),
+    ],
+)
+def test_a_bad_record_says_what_it_should_be(change, says):
+    document = {**_roll(HashChain.new(4), 1).document(), **change}
+    with pytest.raises(ValueError) as error:
+        FairRoll.from_document(document)
+    assert says in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"commitments": []}, "commitments: a list"),
+        (
+            {"commitments": [{"party": "server", "head": "x", "from_step": 1}]},
+            "commitments[0].head",
+        ),
+        (
+            {"commitments": [{"party": "", "head": "ab" * 32, "from_step": 1}]},
+            "commitments[0].party",
+        ),
+        ({"commitments": [{"party": "s", "head": "ab" * 32, "from_step": 0}]}, "from_step"),
+        ({"players": [""]}, "players: a list of side names"),
+        ({"withdrawn": {}}, "withdrawn: a list"),
+        ({"withdrawn": [{"step": 0, "fair": {}}]}, "withdrawn[0].step"),
+        ({"withdrawn": [{"step": 2}]}, "withdrawn[0]: an object with step and fair"),
+        ({"other": 1}, "an object with commitments, players and withdrawn"),
+    ],
+)
+def test_a_bad_ledger_says_what_it_should_be(change, says):
+    document = {**_ledger(HashChain.new(4)).document(), **change}
+    with pytest.raises(ValueError) as error:
+        FairLedger.from_document(document)
+    assert says in str(error.value)
+
+
+def test_a_roll_from_a_chain_never_published_or_before_its_step_is_named():
+    chain = HashChain.new(8)
+    ledger = FairLedger((Commitment("server", chain.head, 5),), (GUEST,))
+    assert check_rolls(ledger, [(3, _roll(chain, 1), True)]).reason.startswith(
+        "it used a chain server published later"
+    )
+    other = FairRoll("server", 1, 1, chain.value(1), ((GUEST, "ab" * 32),))
+    assert "no chain number 2" in check_rolls(ledger, [(6, other, True)]).reason
+    own = FairRoll("server", 0, 1, chain.value(1), ((GUEST, "ab" * 32), ("server", "cd" * 32)))
+    assert "its own reveal" in check_rolls(ledger, [(6, own, True)]).reason
+    # before the first commitment, a step's dice came from the seed: nothing to check
+    assert check_rolls(ledger, [(2, None, True)]) is None
+
+
+def test_the_next_value_is_one_past_every_one_used_by_this_revealer_s_chain():
+    chain = HashChain.new(8)
+    mine = [_roll(chain, 1), None, _roll(chain, 2)]
+    theirs = FairRoll("Klingon", 0, 7, chain.value(7), ())
+    other_chain = FairRoll("server", 1, 5, chain.value(5), ())
+    assert next_index([*mine, theirs, other_chain], "server", 0) == 3
+    assert next_index([], "server", 0) == 1
+    assert next_index([theirs], "Klingon", 0) == 8

@@ -15,7 +15,7 @@ from typing import Any
 
 from tactical.geometry.arcs_spec import TURRET_270, ArcSpec
 from tactical.model import GameState, MovementClass, SizeClass, Unit
-from tactical.rules.dystopian_wars import ARCS_BY_NAME
+from tactical.rules.dystopian_wars.declaration import ARCS_BY_NAME
 from tactical.rules.dystopian_wars.movement import generators as _movement_generators
 from tactical.rules.dystopian_wars.movement import height_level
 from tactical.rules.dystopian_wars.schema import band_dice

@@ -31,7 +31,7 @@ from typing import Any
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Attack, unit_name
-from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
+from tactical.rules.dystopian_wars import declaration, tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
 from tactical.rules.dystopian_wars.command import check_firing_option
 from tactical.rules.dystopian_wars.dicework import linked_share
@@ -65,7 +65,7 @@ def settings(state: GameState) -> Mapping[str, Any]:
 
 @lru_cache(maxsize=64)
 def _settings(options: FrozenMap) -> Mapping[str, Any]:
-    return FrozenMap(RULE_SYSTEM.options(options))
+    return FrozenMap(declaration.settings(options))
 
 
 def weapons_of(unit: Unit) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, first_contact
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution, unit_name
-from tactical.rules.dystopian_wars import RULE_SYSTEM, tracking
+from tactical.rules.dystopian_wars import declaration, movement, tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.combat import settings
 from tactical.rules.dystopian_wars.dicework import d6
@@ -69,10 +69,6 @@ class Maneuver:
         return self.contact_kind == "edge" and self.rules.lost_off_board
 
 
-def _system():
-    return RULE_SYSTEM
-
-
 def off_table_refusal(state: GameState, unit: Unit) -> str:
     """R002.59: why `unit` may not leave the table, in words (who may, by the option)."""
     who = (
@@ -89,20 +85,19 @@ def turning_rules(state: GameState, unit: Unit) -> TurningRules:
     boost = tracking.mapping(state, "boosts").get(unit.id)
     if boost:
         options["activation"] = dict(boost)
-    return _system().turning_rules(unit, options)
+    return movement.turning_rules(unit, declaration.settings(options))
 
 
 def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
     """Plan `unit`'s move along `path` (GEO002.8) and find what stops it (R002.35, R002.59)."""
-    system = _system()
     rules = turning_rules(state, unit)
     planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
     others = [u for u in state.units if u.id != unit.id]
     geometries = [t.geometry for t in state.terrain] + [u.footprint for u in others]
     geometries.append(board_exterior(state.board.width, state.board.height))
     allowed = np.array(
-        [system.terrain_collides(unit, t) for t in state.terrain]
-        + [system.los_level(u) == system.los_level(unit) for u in others]
+        [movement.terrain_collides(unit, t) for t in state.terrain]
+        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
         + [True],
         dtype=bool,
     )

@@ -34,14 +34,10 @@ from tactical.geometry.proximity import connected_components, within
 from tactical.geometry.sweep import CONTACT_TOLERANCE
 from tactical.model import CircleBase, GameState, MovementClass, Terrain, Unit
 from tactical.rules.base import ModelBlocking
-from tactical.rules.dystopian_wars import RULE_SYSTEM
+from tactical.rules.dystopian_wars import declaration
 from tactical.rules.dystopian_wars.cards import Weapon, card
 
 EDGE_ARCS = {arc.name for arc in (*BROADSIDES, CHANNEL)}
-
-
-def system():
-    return RULE_SYSTEM
 
 
 @lru_cache(maxsize=32)
@@ -56,12 +52,12 @@ _MASKS: dict[tuple[tuple[Terrain, ...], str, str], np.ndarray] = {}
 def _blocking(terrain: tuple[Terrain, ...], viewer: Unit, target: Unit) -> np.ndarray:
     """Which pieces block this pair: asked once per pair of line-of-sight levels (the
     system's promise: `blocks_los` answers alike for units of the same level)."""
-    key = (terrain, system().los_level(viewer), system().los_level(target))
+    key = (terrain, declaration.los_level(viewer), declaration.los_level(target))
     mask = _MASKS.get(key)
     if mask is None:
         if len(_MASKS) > 256:
             _MASKS.clear()
-        blocks = system().blocks_los
+        blocks = declaration.dw_blocks_los
         mask = _MASKS[key] = np.array([blocks(p, viewer, target) for p in terrain], dtype=bool)
     return mask
 
@@ -129,7 +125,7 @@ def model_blocks(blocker: Unit, viewer: Unit, target: Unit, mode: str) -> bool:
 
 def models_block(state: GameState) -> str:
     """The `models_block` option in force (A002.21)."""
-    return str(system().options(state.options)["models_block"])
+    return str(declaration.settings(state.options)["models_block"])
 
 
 def model_blocking(state: GameState) -> ModelBlocking | None:
@@ -212,7 +208,7 @@ def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
 
 
 def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-    return system().range_band(unit, distance, options)
+    return declaration.range_band(unit, distance, options)
 
 
 def within_from_centre(source: Unit, target: Unit, inches: float) -> bool:

@@ -1,7 +1,7 @@
 """Stats and options of seed 002 beyond the conventions: fleet building, damage, command,
 tiny flyers, and the base game's external mechanics (G.5) with their documented defaults.
 
-`tactical.rules.dystopian_wars.__init__` appends these to its schema, so a map
+`tactical.rules.dystopian_wars.declaration` appends these to its schema, so a map
 is validated against all of them (unknown keys are errors).
 
 External defaults (base game, not in the booklet; G.5):

@@ -26,9 +26,11 @@ from tactical.rules.base import (
     Stage,
     StageStep,
     TurnSequence,
+    check_fields,
 )
-from tactical.rules.dystopian_wars import RULE_SYSTEM, combat, fleet, flyers, generators, tracking
+from tactical.rules.dystopian_wars import combat, fleet, flyers, generators, tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_words, squadrons
+from tactical.rules.dystopian_wars.declaration import OPTION_FIELDS
 from tactical.rules.dystopian_wars.tables import COMBAT_STEPS
 
 FIELD_ORDERS, INITIATIVE, ACTIVATION, END_PHASE = (
@@ -50,10 +52,6 @@ TURN_SEQUENCE = TurnSequence(
 STEP_ORDER = [name for name, _ in COMBAT_STEPS]
 
 
-def _system():
-    return RULE_SYSTEM
-
-
 def options_of(state: GameState) -> Mapping[str, Any]:
     """The options in force (`combat.settings`)."""
     return combat.settings(state)
@@ -66,8 +64,7 @@ def setup(state: GameState) -> GameState:
     """The state at the start of play: rule_state initialised (idempotent)."""
     if "turn" in state.rule_state:
         return state
-    system = _system()
-    problems = system.check_options(state.options)
+    problems = check_fields(OPTION_FIELDS, state.options)
     if problems:
         problem = problems[0]
         raise UserError(

@@ -1,0 +1,200 @@
+"""What Dystopian Wars 1.1 declares as data (seed 002): its stats and options fields, its
+arcs by name, its Range Bands (G.5, A002.3) and line of sight by Height Level (R002.40).
+
+The modules of this package read these directly; the rule system object is assembled from
+them and the package's other modules in `system`, which none of them imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tactical.geometry.arcs_spec import (
+    AFT,
+    BROADSIDES,
+    CHANNEL,
+    FORE,
+    OMNI,
+    PORT,
+    STARBOARD,
+    TURRET_270,
+    ArcSpec,
+)
+from tactical.model import MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.conventions import RangeBand, RangeBands
+from tactical.rules.dystopian_wars.schema import (
+    OPTION_EXTRA_FIELDS,
+    STATS_EXTRA_FIELDS,
+    WEAPON_EXTRA_FIELDS,
+)
+from tactical.rules.schema import Field, with_defaults
+
+RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
+
+ARCS_BY_NAME: dict[str, ArcSpec] = {
+    "fore": FORE,
+    "starboard": STARBOARD,
+    "aft": AFT,
+    "port": PORT,
+    "turret": TURRET_270,
+    "port broadside": BROADSIDES[0],
+    "starboard broadside": BROADSIDES[1],
+    "channel": CHANNEL,
+    "all-round": OMNI,
+}
+
+HEIGHT_LEVELS = ("surface", "diving", "flying", "obscured")
+WEAPON_KINDS = ("gunnery", "rocket", "torpedo", "bomb", "ack-ack", "concussion", "mines")
+
+STATS_FIELDS = (
+    Field("move", "float", default=6.0, low=0, high=60, doc="Movement in inches"),
+    Field(
+        "min_move",
+        "float",
+        default=0.0,
+        low=0,
+        high=60,
+        doc="Minimum Move (R002.30)",
+        spec_id="R002.30",
+    ),
+    Field("height_level", "str", default="surface", choices=HEIGHT_LEVELS, spec_id="R002.40"),
+    Field(
+        "generators", "str", default="", doc="comma-separated: tesla, kinetic, guardian, ultrasonic"
+    ),
+    Field("shield_generator", "bool", default=False),
+    Field("fleet_commodore", "bool", default=False, spec_id="R002.10"),
+    Field("squadron", "str", default=""),
+    Field(
+        "weapons",
+        "tables",
+        default=(),
+        fields=(
+            Field("name", "str", required=True),
+            Field("kind", "str", required=True, choices=WEAPON_KINDS, spec_id="R002.36"),
+            Field("arc", "str", default="fore", choices=tuple(ARCS_BY_NAME)),
+            Field(
+                "attack_dice",
+                "str",
+                default="",
+                doc="AD per range band 1-4, e.g. '8-6-4-2'; each at most 100",
+                spec_id="G.5",
+            ),
+            *WEAPON_EXTRA_FIELDS,
+        ),
+    ),
+    *STATS_EXTRA_FIELDS,
+)
+
+OPTION_FIELDS = (
+    Field(
+        "range_band_inches",
+        "float",
+        default=RANGE_BAND_INCHES,
+        low=1,
+        high=48,
+        doc="length of each of Range Bands 1-4 (base game, external)",
+    ),
+    Field(
+        "command_distance",
+        "float",
+        default=10.0,
+        low=0,
+        high=72,
+        spec_id="A002.3",
+        doc="Command Distance (base game, external)",
+    ),
+    Field(
+        "guardian_measure",
+        "str",
+        default="nearest",
+        choices=("nearest", "centre"),
+        spec_id="A002.11",
+    ),
+    Field(
+        "half_rounding",
+        "str",
+        default="exact",
+        choices=("exact", "up", "down"),
+        spec_id="A002.9",
+        before="up",
+        doc='"at least half" the boosted Movement: exact (Mv 11: 5.5" is enough), or rounded '
+        "up or down; games recorded before this reading was revised: up",
+    ),
+    Field(
+        "tesla_with_kinetic",
+        "bool",
+        default=True,
+        spec_id="R002.48",
+        before=False,
+        doc="a model may roll both its Tesla and its Kinetic boost in one activation (only a "
+        "second Kinetic Generator is forbidden); games recorded before this was fixed: false, "
+        "one boost",
+    ),
+    Field(
+        "lost_off_table",
+        "str",
+        default="wing",
+        choices=("wing", "flying"),
+        spec_id="R002.59",
+        before="flying",
+        doc="who is Lost leaving the table: a Tiny Flyer Wing only (any other model may not "
+        "leave it), or any flying model with its whole squadron; games recorded before this "
+        "was fixed: flying",
+    ),
+    Field(
+        "fc_option_b_measure_from",
+        "str",
+        default="firer",
+        choices=("firer", "target"),
+        spec_id="A002.4",
+    ),
+    Field(
+        "models_block",
+        "str",
+        default="all",
+        choices=("all", "larger", "none"),
+        before="none",
+        doc="which other Surface models block line of sight between two Surface models: "
+        "all, only those of the target's size class or bigger, or none (Auxiliary weapons "
+        "ignore models); games recorded before this reading was revised: none",
+        spec_id="A002.21",
+    ),
+    *OPTION_EXTRA_FIELDS,
+)
+
+
+def bands(band_inches: float) -> RangeBands:
+    return RangeBands(tuple(RangeBand(f"RB{n}", band_inches * n) for n in range(1, 5)))
+
+
+def dw_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """R002.40: LoS between the surface and a Flying/Obscured model is blocked only by
+    Obstructing terrain of size Large or Massive; otherwise obstructing and dense terrain block."""
+    levels = {_level(u) for u in (viewer, target) if u is not None}
+    airborne = levels & {"flying", "obscured"}
+    if airborne and levels - {"flying", "obscured"}:
+        return terrain.kind == "obstructing" and terrain.height >= SizeClass.LARGE
+    return terrain.kind in ("obstructing", "dense")
+
+
+def _level(unit: Unit) -> str:
+    """The model's Height Level; an aerial model without one given is Flying."""
+    default = "flying" if unit.movement is MovementClass.AERIAL else "surface"
+    return str(unit.stats.get("height_level", default))
+
+
+def settings(given: Mapping[str, Any]) -> dict[str, Any]:
+    """The options in force: the map's, with the adopted defaults filled in (as the rule
+    system's `options`)."""
+    return with_defaults(OPTION_FIELDS, given)
+
+
+def los_level(unit: Unit) -> str:
+    """R002.40 tells surface models from flying and obscured ones."""
+    return "air" if _level(unit) in ("flying", "obscured") else "surface"
+
+
+def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+    """GEO002.7: the Range Band `distance` falls in, bands of `range_band_inches` each."""
+    return bands(float(settings(options)["range_band_inches"])).band(distance)

@@ -1,0 +1,415 @@
+"""The rule-system protocol: `RuleSystem`, everything a rule system declares and the
+hooks the rest of the tool asks it, each with its default (docs/architecture.md "The
+rule-system protocol"). The values it passes live in `tactical.rules.values`, its default words
+in `tactical.rules.wording`; `tactical.rules.base` re-exports all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from tactical.dice import Dice
+from tactical.errors import UserError
+from tactical.geometry.arcs_spec import ArcSpec
+from tactical.geometry.movement_spec import Pivot, TurningRules
+from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.rules.adjusting import acting_unit_changed, merged_rule_state
+from tactical.rules.conventions import (
+    REACH_PROBE_LIMIT,
+    MeasuringConventions,
+    ModelBlocking,
+    RangeBands,
+    WeaponReach,
+    band_limits,
+    bands_from_limits,
+)
+from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, attrition_outcome
+from tactical.rules.schema import Field, Problem, check_fields, with_defaults
+from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
+from tactical.rules.turns import Phase, Stage, TurnPosition, TurnSequence
+from tactical.rules.values import (
+    NOTHING_WITHHELD,
+    Action,
+    ActionChoice,
+    Attack,
+    Event,
+    OddsReport,
+    Resolution,
+    StepFacts,
+    Withheld,
+    attack_declaration,
+)
+from tactical.rules.wording import (
+    default_description,
+    default_status,
+    status_changes,
+    unit_name,
+    units_named,
+)
+
+
+class NoCombatResolvers(UserError):
+    """The rule system has no combat resolvers (yet)."""
+
+
+# --------------------------------------------------------------------------- rule system
+
+
+def turn_limit_field(spec_id: str) -> Field:
+    """The map option of the attrition end: the number of turns played (docs/game-end.md)."""
+    return Field(
+        "turn_limit",
+        "int",
+        default=DEFAULT_TURN_LIMIT,
+        low=1,
+        high=99,
+        doc="turns played before the game ends (the attrition reading of the game's end)",
+        spec_id=spec_id,
+    )
+
+
+def default_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """Default LOS rule: obstructing and dense terrain block, soft terrain does not."""
+    return terrain.kind in ("obstructing", "dense")
+
+
+@dataclass(frozen=True)
+class RuleSystem:
+    """Everything a rule system declares. Subclass or build one per package and register it.
+
+    Class-level data, like python-chess variants: the registry looks it up by id.
+    """
+
+    id: str
+    title: str
+    seed: str  # the seed document number, "000".."004"
+    background: Literal["sea", "land", "space"] = "sea"
+    default_movement: MovementClass = MovementClass.NAVAL
+    default_size: SizeClass = SizeClass.MEDIUM
+    conventions: MeasuringConventions = field(default_factory=MeasuringConventions)
+    stats_fields: tuple[Field, ...] = ()
+    option_fields: tuple[Field, ...] = ()
+    phases: tuple[str, ...] = ()
+    terrain_kinds: tuple[str, ...] = ("soft", "dense", "obstructing")
+    blocks_los: Callable[[Terrain, Unit | None, Unit | None], bool] = default_blocks_los
+    free_table_moves: bool = True
+    """Whether the session offers its own free table `move` to each side (session.game).
+
+    True for a system whose own actions do not move units (no movement rules: its models are
+    moved freely on the table); False for one whose actions move them (its own `move` kinds)
+    or that allows no movement at all."""
+    result_key: tuple[tuple[str, str], ...] = ()
+    """What the codes its results are written in mean, in plain words, as (code, meaning)
+    pairs ("iL", "destroys a fighter or a missile; ..."): the key the help shows (an odds
+    report carries the entries its own outcomes need, `OddsReport.key`). Empty: its results
+    are words already."""
+
+    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
+        """Problems with one unit's `[unit.stats]` table."""
+        return check_fields(self.stats_fields, stats)
+
+    def check_options(self, options: Mapping[str, Any]) -> list[Problem]:
+        """Problems with the map's `[options]` table."""
+        return check_fields(self.option_fields, options)
+
+    def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The options in force: the map's, with the SPEC's adopted defaults filled in."""
+        return with_defaults(self.option_fields, given)
+
+    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+        """The band `distance` (inches, measured by the conventions) falls in for `unit`'s fire."""
+        bands = self.conventions.range_bands
+        return bands.band(distance) if bands else None
+
+    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands | None:
+        """The table `range_band` looks `unit`'s distances up in, when it is one plain
+        `RangeBands` lookup (so many distances are banded at once); None when the system
+        bands otherwise, and `range_band` is asked distance by distance."""
+        return None
+
+    def range_band_indices(
+        self, unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+    ) -> tuple[tuple[str | None, ...], np.ndarray] | None:
+        """`range_band` of many distances at once for `unit`'s fire: the band names and each
+        distance's index into them, the very answers `range_band` gives one by one; None
+        when the system bands only one distance at a time. Default: through `range_table`."""
+        table = self.range_table(unit, options)
+        found = None if table is None else table.indices(distances)
+        return None if found is None else (table.names, found)
+
+    def los_level(self, unit: Unit) -> str:
+        """A unit's line-of-sight level: `blocks_los` must give the same answer for any two
+        units of the same level (e.g. surface / flying for R002.40). Default: one level."""
+        return ""
+
+    def model_blocking(self, state: GameState) -> ModelBlocking | None:
+        """Which models block line of sight between which units (e.g. R002.41), or None when
+        no model blocks any line on this table. Default: models never block."""
+        return None
+
+    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
+        """Whether `unit` moving collides with `terrain`. Default: dense and obstructing do."""
+        return terrain.kind in ("dense", "obstructing")
+
+    def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
+        """The arcs to show for a unit: its weapons' arcs where the system has them."""
+        return self.conventions.arcs
+
+    def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
+        """Where `weapon` of `unit` can bear. Default: any of the unit's arcs (`unit_arcs`),
+        at any distance `range_band` names a band for the unit."""
+        limits = band_limits(self, unit, options, REACH_PROBE_LIMIT)
+        still_open = self.range_band(unit, REACH_PROBE_LIMIT, options)
+        return WeaponReach(
+            weapon,
+            tuple(self.unit_arcs(unit)),
+            bands_from_limits(limits, still_open),
+            self.conventions.distance_from,
+        )
+
+    def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
+        """How `unit` may move. The default turns freely about the centre."""
+        return TurningRules(pivot=Pivot.CENTRE)
+
+    def move_activation(self, state: GameState, unit: Unit) -> Mapping[str, Any] | None:
+        """What this point of the game adds to `unit`'s turning rules (the `activation` entry
+        of their options: a boost rolled this activation, say), so that a move previewed on
+        the screen is held to the limits its own action applies. Default: nothing."""
+        return None
+
+    # ----------------------------------------------------------------- turn and combat hooks
+
+    def turn_sequence(self) -> TurnSequence:
+        """The turn as phases. Default: each name in `phases` once per side, in order."""
+        return TurnSequence(tuple(Phase(name) for name in self.phases))
+
+    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
+        """Where play stands inside the current phase (the phase tracker shows it under the
+        phase). Default: None, a phase with no sequence of its own."""
+        return None
+
+    @property
+    def has_combat(self) -> bool:
+        """Whether this system provides the attack resolvers below."""
+        return False
+
+    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The weapon names `unit` may declare an attack with."""
+        return ()
+
+    def declare_attack(
+        self,
+        state: GameState,
+        attacker: str,
+        weapon: str,
+        target: str,
+        params: Mapping[str, Any] | None = None,
+    ) -> Attack:
+        """Check a declaration against the table and the rules; UserError when illegal."""
+        raise self._no_combat()
+
+    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
+        """Resolve a declared attack with the given dice (a pure function of its inputs)."""
+        raise self._no_combat()
+
+    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
+        """The exact outcome distribution of a declared attack, from `resolve_attack` itself."""
+        raise self._no_combat()
+
+    # ----------------------------------------------------------------- any declared action
+
+    def setup(self, state: GameState) -> GameState:
+        """The state at the start of play: the system's `rule_state` initialised. Default: as is."""
+        return state
+
+    def adjusted(self, before: GameState, after: GameState, fresh: GameState) -> GameState:
+        """The rule state after the table was adjusted by hand (`session.adjust`) mid-game.
+
+        `before` is the state before the adjustment, `after` the adjusted table still
+        holding the old rule state, `fresh` the system's `setup` of the adjusted table.
+        Default: every value of the game so far is kept; in a table keyed by unit ids
+        (and in a list of unit ids) a removed unit's entry goes, and an added unit's entry,
+        or that of a unit whose stats were set by hand, is the fresh one: the system reads
+        the unit anew from its stats, as at the start of play. A system whose rule state
+        needs more overrides this. (A unit's damage state set by hand goes through
+        `set_status`, not here.)"""
+        merged = merged_rule_state(before, after, fresh)
+        return after.with_rule_state(**merged) if merged else after
+
+    def adjustment_refused(
+        self, before: GameState, after: GameState, position: TurnPosition
+    ) -> str | None:
+        """Why the table may not be adjusted by hand from `before` to `after` at `position`
+        (the rules' bookkeeping depends on what the adjustment changes: a unit taking its go
+        now), in plain words, or None. Default: a unit `acting_order` names as acting now
+        may not leave the table or change sides (`rules.adjusting.acting_unit_changed`)."""
+        return acting_unit_changed(self, before, after, position)
+
+    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
+        """The values of `unit`'s status a player may set by hand in a game (adjust mode: its
+        damage state), each a `Field`: its name is the key an adjustment sets, its title the
+        label the card shows, its bounds what the rules allow (from 0 up to the unit's own
+        maximum), its default the value now. Default: none (see `set_status`)."""
+        return ()
+
+    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
+        """`state` with `unit`'s status values set by hand, kept as the system keeps them (in
+        its stats or in its rule state); `values` are keys of `status_fields`, already checked
+        against them (`rules.adjusting.set_status`). Default: the values are stats."""
+        return state.replace_unit(unit.with_stats(**values))
+
+    def actions(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[ActionChoice, ...]:
+        """What `side` may declare at `position`. Default: an attack per unit and weapon
+        when the system has combat resolvers."""
+        if not self.has_combat:
+            return ()
+        options = state.options
+        targets = tuple(u.id for u in state.units if u.side != side)
+        choices = []
+        for unit in state.units:
+            if unit.side != side:
+                continue
+            for weapon in self.weapons(unit, options):
+                choices.append(
+                    ActionChoice(
+                        "attack",
+                        unit.id,
+                        f"{unit_name(state, unit.id)}: {weapon}",
+                        (
+                            Field(
+                                "weapon", "str", required=True, default=weapon, choices=(weapon,)
+                            ),
+                            Field("target", "str", required=True, choices=targets),
+                        ),
+                    )
+                )
+        return tuple(choices)
+
+    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
+        """Resolve any declared action with the given dice. Default: attacks."""
+        if action.kind != "attack":
+            raise UserError(f"rule system {self.id!r} has no action {action.kind!r}")
+        weapon, target, params = attack_declaration(action)
+        attack = self.declare_attack(state, action.actor, weapon, target, params)
+        return self.resolve_attack(state, attack, dice)
+
+    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
+        """The exact odds of a declared action before its roll, where it has any."""
+        if action.kind != "attack":
+            return None
+        weapon, target, params = attack_declaration(action)
+        attack = self.declare_attack(state, action.actor, weapon, target, params)
+        return self.attack_odds(state, attack)
+
+    # ----------------------------------------------------------------- what the player reads
+
+    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
+        """`unit`'s current values, labelled, its weapons and its marks (rules/status.py).
+        Default: each stat of the schema with its label and doc (lists counted)."""
+        return default_status(self.stats_fields, unit)
+
+    def describe_resolution(
+        self, before: GameState, action: Action, events: Sequence[Event]
+    ) -> str:
+        """What a resolved action did, in plain words (its outcomes); the changes to the
+        units' status are added by `summarise`. Default: the outcome events in words."""
+        return default_description(before, action, events)
+
+    def summarise(
+        self, before: GameState, action: Action, events: Sequence[Event], after: GameState
+    ) -> str:
+        """One line for the status bar, the log and the target's card: what happened and
+        what it changed ("Markgraf: laser at Avenger: hit — Avenger: Hull 7 → 6")."""
+        said = self.describe_resolution(before, action, events)
+        # what the action did to others; the actor's own bookkeeping (fired, spent) is not news
+        others = [u for u in units_named(before, action, events) if u != action.actor]
+        changes = status_changes(self, before, after, others)
+        return " — ".join(part for part in (said, "; ".join(changes)) if part)
+
+    def unavailable(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> tuple[Unavailable, ...]:
+        """Actions of this phase `side` cannot take now, each with its reason and rule
+        (shown greyed out). Default: none listed."""
+        return ()
+
+    def pass_refused(
+        self, state: GameState, position: TurnPosition, side: str
+    ) -> Unavailable | None:
+        """Why `side` may not pass its go now (the rules oblige it to take one of the steps
+        they offer it), or None. The session then offers no pass while the rules offer that
+        side something. Default: a side may always pass."""
+        return None
+
+    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
+        """The order the rules produced for the phase at `position`, unit by unit (the
+        initiative results), with who has acted and who acts now: what a tracker shows
+        and which side really acts. Default: none (the sides simply take turns)."""
+        return ()
+
+    def play_order(self, state: GameState, position: TurnPosition) -> tuple[str, ...]:
+        """The sides in the order play follows at `position` where the rules order them
+        without reordering the session's goes (an initiative winner that goes first while the
+        other side's go offers it nothing): what the tracker shows as the order. Default:
+        none (the session's order is the order of play)."""
+        return ()
+
+    # ----------------------------------------------------------------- hidden information
+
+    def view_for(self, state: GameState, side: str) -> GameState:
+        """The state as `side` knows it: what the screen, the log and the computer player of
+        that side read, never the rules' own procedures (they run on the true state). A unit
+        it knows only where it was last seen stands there, named by `LAST_SEEN_KEY`, with
+        the rule state it could read its course from hidden. Default: the state itself
+        (nothing is hidden; a view is the same object)."""
+        return state
+
+    def withheld(self, now: GameState, step: StepFacts, side: str) -> Withheld:
+        """What of a step played earlier `side` may not read yet in `now`, the true state
+        (a move made out of sight, until the rules reveal it). Asked only while `side`'s
+        view of `now` is not the state itself. Default: nothing."""
+        return NOTHING_WITHHELD
+
+    # ----------------------------------------------------------------- the end of the game
+
+    end_reading: str = ""
+    """The rule or adopted reading (docs/game-end.md) the attrition end of `outcome` cites."""
+
+    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
+        """How `unit` (as it stood at the start of the game) stands in `state`: its strength
+        from its stats, the share lost, whether it is destroyed or crippled, whether it can
+        still fight. Default: strength 1, and a unit no longer on the table is destroyed."""
+        if not state.has_unit(unit.id):
+            return UnitCondition.gone(1.0)
+        return UnitCondition(1.0)
+
+    def turn_limit(self, state: GameState) -> int:
+        """The scenario's turn limit (map option `turn_limit`, default 6)."""
+        return int(state.options.get("turn_limit", DEFAULT_TURN_LIMIT))
+
+    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
+        """None while the game goes on, else how it ended and who won.
+
+        `start` is the state play began from (the starting strength: destroyed units may
+        have left the table), `turn` the session's turn now. Default: the attrition reading
+        (`tactical.rules.ending`), citing `end_reading`.
+        """
+        conditions = [(unit.side, self.unit_condition(state, unit)) for unit in start.units]
+        # units that joined later (launched, added to the table) fight but score nothing
+        joined = [u for u in state.units if not start.has_unit(u.id)]
+        conditions += [(unit.side, UnitCondition(0.0)) for unit in joined]
+        return attrition_outcome(
+            start.sides, conditions, turn, self.turn_limit(state), self.end_reading
+        )
+
+    def _no_combat(self) -> NoCombatResolvers:
+        return NoCombatResolvers(
+            f"rule system {self.id!r} ({self.title}) has no combat resolvers yet: "
+            "attacks and odds are not available for it"
+        )
