@@ -49,11 +49,12 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
     attack = Attack(
         action.actor, kind, str(action.params.get("target", "")), FrozenMap(action.params)
     )
+    title = kind.replace("-", " ").capitalize()  # what is rolled, as the choice says it
     return OddsReport(
         rules_id,
         attack,
-        FrozenMap(kind=kind),
-        (OddsSection("outcome", _RULE_OF.get(kind), "outcome", outcomes),),
+        FrozenMap(),
+        (OddsSection("outcome", _RULE_OF.get(kind), "outcome", outcomes, title),),
     )
 
 
@@ -79,7 +80,7 @@ def _impact_odds(state: GameState, action: Action, rules_id: str) -> OddsReport 
         outcomes = enumerate_outcomes(_damage_taken(alone, action, target)).sorted()
         sections.append(OddsSection(target, "R003.61", "damage", outcomes.map(_damage_text)))
     attack = Attack(action.actor, action.kind, "", FrozenMap(action.params))
-    facts = FrozenMap(kind=action.kind, missiles=len(due), targets=len(sections))
+    facts = FrozenMap(missiles=len(due), targets=len(sections))
     return OddsReport(rules_id, attack, facts, tuple(sections))
 
 

@@ -240,7 +240,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         return odds_report.attack_odds(state, attack, rules_id)
     if action.kind not in ROLLING:
         return None
-    worded = _repair_outcome if action.kind == "damage-repair" else _odds_summary
+    worded = ODDS_WORDS.get(action.kind, _odds_summary)
     outcomes = enumerate_outcomes(lambda dice: worded(apply(state, action, dice).summary))
     rule = ODDS_RULES.get(action.kind)
     if action.kind == "boost":  # the Kinetic boost's 1D6 is R002.48's, the Tesla's 1D3 R002.45's
@@ -248,8 +248,8 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
     return OddsReport(
         rules_id,
         Attack(action.actor, action.kind, str(params.get("target", "")), action.params),
-        FrozenMap(action=action.kind),
-        (OddsSection("outcome", rule, "outcome", outcomes),),
+        FrozenMap(),  # the section's title says what is rolled
+        (OddsSection("outcome", rule, "outcome", outcomes, ODDS_TITLES.get(action.kind, "")),),
     )
 
 
@@ -258,6 +258,13 @@ def _repair_outcome(repaired: tuple[str, ...]) -> str:
     if not repaired:
         return "nothing repaired"
     return "repairs " + ", ".join(critical_name(code) for code in repaired)
+
+
+def _field_order_outcome(summary: Any) -> Any:
+    """A Field Order roll's outcome as the odds show it (R002.20): the order it gives."""
+    if isinstance(summary, tuple) and len(summary) == 2:
+        return f"Field Order {summary[1]}"
+    return _odds_summary(summary)
 
 
 def _odds_summary(summary: Any) -> Any:
@@ -269,6 +276,9 @@ def _odds_summary(summary: Any) -> Any:
         return tuple(sorted(summary.items()))
     return summary
 
+
+ODDS_WORDS = {"damage-repair": _repair_outcome, "field-order": _field_order_outcome}
+ODDS_TITLES = {"field-order": "Field Order", "initiative": "Initiative"}
 
 ODDS_RULES = {
     "field-order": "R002.20",
