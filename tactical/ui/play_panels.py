@@ -185,7 +185,9 @@ def tracker_html(view: TrackerView) -> str:
     passes = ""
     if view.phase.alternating and view.passes:
         passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
-    lines = [f"<b>Turn {view.turn}</b> · step {view.steps}{passes}"]
+    # no step count here (the log's slider says "step N of M"): the text, laid out again
+    # only when it changes, then stays as it is through a phase's steps
+    lines = [f"<b>Turn {view.turn}</b>{passes}"]
     for index, phase in enumerate(view.phases):
         spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
         cited = spec if phase.spec_id else ""
