@@ -51,12 +51,16 @@ def is_nonce(text: object) -> bool:
     return isinstance(text, str) and NONCE_PATTERN.match(text) is not None
 
 
-def follows(earlier: str, revealed: str) -> bool:
-    """Whether `revealed` is the chain value that comes after `earlier` (`H(revealed) =
-    earlier`): what a player checks on every reveal as it arrives."""
-    if not (is_nonce(earlier) and is_nonce(revealed)):
+def follows(earlier: str, revealed: str, steps: int = 1) -> bool:
+    """Whether `revealed` is the chain value `steps` after `earlier` (hashed `steps` times it
+    gives `earlier`): what a player checks on every reveal as it arrives (more than one step
+    on where values were used by steps taken back)."""
+    if not (is_nonce(earlier) and is_nonce(revealed)) or steps < 1:
         return False
-    return secrets.compare_digest(_hash(bytes.fromhex(revealed)).hex(), earlier)
+    value = bytes.fromhex(revealed)
+    for _ in range(steps):
+        value = _hash(value)
+    return secrets.compare_digest(value.hex(), earlier)
 
 
 @dataclass(frozen=True)

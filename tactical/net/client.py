@@ -33,6 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from tactical.dice.fair import (
     FairRoll,
     check_rolls,
+    follows,
     fresh_nonce,
     is_nonce,
 )
@@ -446,7 +447,7 @@ class RemoteSession(Session):
         index, value = self._known.get((fair.by, fair.chain), (0, chains[fair.chain].head))
         if fair.index <= index:
             return self._problem(number, f"{fair.by} revealed value {fair.index} again")
-        if not _hashes_down(fair.reveal, fair.index - index, value):
+        if not follows(value, fair.reveal, fair.index - index):
             return self._problem(
                 number,
                 f"{fair.by}'s revealed value does not match what it committed to before play: "
@@ -528,13 +529,3 @@ class RemoteSession(Session):
             time.sleep(0.002)
         self.poll()
         return done(self)
-
-
-def _hashes_down(reveal: str, times: int, value: str) -> bool:
-    """Whether hashing `reveal` `times` times gives `value` (a chain `times` steps on)."""
-    import hashlib
-
-    current = bytes.fromhex(reveal)
-    for _ in range(times):
-        current = hashlib.sha256(current).digest()
-    return current.hex() == value

@@ -486,47 +486,33 @@ class GameServer:
     async def _play(self, action: Action, forced: str, client: _Client | None) -> bool:
         """Apply one step (and then the game's own steps): checked with the rules, its dice
         from the players' nonces; broadcast. False when the rules refuse it."""
-        game = self.session.game
         try:
-            probe = game.apply(action, forced)
+            await self._commit(action, forced)
         except UserError as error:
-            if client is not None:
-                await client.send(frame("refused", reason=error.describe(), version=self.version))
-            return False
+            reason = error.describe()
         except UNTRUSTED_FAULTS as fault:  # a made-up parameter the rules cannot read
-            if client is not None:
-                await client.send(
-                    frame(
-                        "refused",
-                        reason=f"that action cannot be played ({type(fault).__name__})",
-                        version=self.version,
-                    )
-                )
-            return False
-        step = probe.last_step
-        assert step is not None
-        fair = None
-        if step.rolls:  # its dice were consulted: they must come from the players
-            fair = await self._fair_roll(step.number, step.title)
-        self.session.history = self.session.history.apply(step.action, forced, fair)
-        await self._published()
-        for _ in range(MAX_FORCED):
-            taken = forced_step(self.session.game, self.session.take_single)
-            if taken is None:
-                break
-            if not await self._play_forced(taken.action, taken.reason):
-                break
-        return True
+            reason = f"that action cannot be played ({type(fault).__name__})"
+        else:
+            for _ in range(MAX_FORCED):
+                taken = forced_step(self.session.game, self.session.take_single)
+                if taken is None:
+                    break
+                await self._commit(taken.action, taken.reason)
+            return True
+        if client is not None:
+            await client.send(frame("refused", reason=reason, version=self.version))
+        return False
 
-    async def _play_forced(self, action: Action, reason: str) -> bool:
-        game = self.session.game
-        probe = game.apply(action, reason)
+    async def _commit(self, action: Action, forced: str) -> None:
+        """One step applied and broadcast: tried first with throwaway dice (the rules'
+        refusal, and whether its dice are consulted at all), then, if they are, played with
+        the players' nonces and the server's reveal."""
+        probe = self.session.game.apply(action, forced)
         step = probe.last_step
         assert step is not None
         fair = await self._fair_roll(step.number, step.title) if step.rolls else None
-        self.session.history = self.session.history.apply(step.action, reason, fair)
+        self.session.history = self.session.history.apply(step.action, forced, fair)
         await self._published()
-        return True
 
     async def _fair_roll(self, number: int, title: str) -> FairRoll:
         """The fair record of step `number`: every player's fresh nonce, then the reveal."""

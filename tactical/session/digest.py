@@ -37,8 +37,12 @@ def state_digest(state: GameState, position: TurnPosition) -> str:
 
 
 def game_digest(game: Any) -> str:
-    """The digest of a `session.game.Game` (its state and position)."""
-    return state_digest(game.state, game.position)
+    """The digest of a `session.game.Game` (its state and position), made once per game
+    value (a step is autosaved and, online, broadcast with it)."""
+    memo = game._memo
+    if "digest" not in memo:
+        memo["digest"] = state_digest(game.state, game.position)
+    return memo["digest"]
 
 
 def same_scheme(digest: str) -> bool:

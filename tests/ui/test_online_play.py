@@ -132,8 +132,18 @@ def play_on(app: App, other: RemoteSession, screen_side: str) -> None:
     else:
         other.submit(step.action)
 
+    server = app.play.online.server
+
     def arrived() -> bool:
-        return app.play.session.game.step_number > before and same_game(app, other)
+        # and the server idle: the steps the game takes by itself after it are in too
+        idle = server is None or (server.nonce_wait is None and not server.lock.locked())
+        versions = server is None or app.play.session.version == other.version == server.version
+        return (
+            app.play.session.game.step_number > before
+            and same_game(app, other)
+            and idle
+            and versions
+        )
 
     assert frames_until(app, arrived, other), (step.action, app.view.status, other.status)
 

@@ -76,7 +76,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
             rules_id,
             action,
             {"command": code_text(pips), "difficulty": deck.command_difficulty},
-            (OddsSection("tracker", "R004.16", "pips", odds),),
+            (OddsSection("tracker", "R004.16", "pips", odds, "Command tracker"),),
         )
     if action.kind == "damage-control":
         _unit, deck, cond = owner_active(state, action.actor, "R004.20")
