@@ -30,11 +30,13 @@ to a budget.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -62,6 +64,38 @@ TEXT_PAIR_BUDGET = 3e-6
 SMALL, BIG = quick((1000, 3000), (60, 120))  # the process rows' tables
 SLOPE_SIZES = quick((250, 500, 1000, 2000, 3000), (60, 120))  # the per-pair rows' tables
 BASELINE_PAIRS = quick(20_000, 500)  # pairs written the per-pair way, for the ratio
+# sha256 of each table's text as it was written before the blocks' text was laid out as
+# cells (the "pairs" list of `check --json`, and the lines of `check`): the same bytes since
+PINNED = {
+    60: {
+        "json": "0098448f140a8e9aba4f30e2e3cef0bec3dce21f136d5bb2bad53eeb3d3fd573",
+        "text": "4aed0b35e40708b2610b59c104eea390b79e68fb2da2e3371c5c1f1302a1d57e",
+    },
+    120: {
+        "json": "30706b0fb48cca4806cc5ddfd9b649430487093bf6ffaeb6f7035a8f557fbd58",
+        "text": "d893191db9f1db3bab14a8611b5846a3193fc9865cdf43b34c1cbaa2504bf622",
+    },
+    250: {
+        "json": "303c30042a52282e56a854480d675c3304ab0d38956837ab1d63e3a4135682c5",
+        "text": "7d658c9c104ca2605fbf73db40dad362ecfa874e4c5eda1751a330fb08f13b9a",
+    },
+    500: {
+        "json": "b326033b312865e351cadb0288a1029720ee436e54340ad586227df787a24390",
+        "text": "6127e07a590614bd4b00f33bc5612dc554c7693d246e894c2f6d6bc53dbc7c2e",
+    },
+    1000: {
+        "json": "e57ed6d640beaa2d1b91ae0a3833fd8efbf00da51ad00ee44e312220c5ac0a91",
+        "text": "e863c4eba7da6eb7266945c792b29a4560e5cfe4fc508bc8a75eaa9969fdb81c",
+    },
+    2000: {
+        "json": "2ffb0f46b7df507a7cbccd8407760d15354adfed6bcabb3f1423abf55a42b070",
+        "text": "679b499b792e95d4f873c674c4ecf4453031e1209c4f5308b07ddba72063aca2",
+    },
+    3000: {
+        "json": "9bb6bfc89716489a6894d29908da639d0ce73156442b4e49650c6a2b6668c401",
+        "text": "5d3627a43837c9c95f49eef8f78a0daa6af2f91100a8827c2faba9ea08eeb806",
+    },
+}
 MATRIX_BUDGET = 0.150
 INTERACTION_BUDGET = 0.033
 FRAME_BUDGET = 0.016
@@ -153,15 +187,47 @@ def test_check_text_small(big_maps):
     assert peak <= CHECK_MEMORY
 
 
-def _stream_seconds(table: TableGeometry, write) -> tuple[float, int]:
-    """CPU seconds to report and write every ordered pair of the table, as `tactical check`
-    streams them (block by block), and the count of pairs."""
-    started = time.process_time()
-    pairs = 0
-    for block in table.report_blocks():
-        write(block)
-        pairs += len(block)
-    return time.process_time() - started, pairs
+class Streamed(NamedTuple):
+    """One table streamed as `tactical check` streams it: CPU seconds reporting and writing
+    (hashing left out), pairs, bytes written, entries in the lists of what is in each
+    line's way (pieces and models: the text grows with them), and the sha256 of the text."""
+
+    seconds: float
+    pairs: int
+    size: int
+    entries: int
+    digest: str
+
+
+def _stream(table: TableGeometry, write) -> Streamed:
+    """Every ordered pair of the table reported and written, block by block."""
+    seconds, pairs, size, entries = 0.0, 0, 0, 0
+    digest = hashlib.sha256()
+    blocks = table.report_blocks()
+    while True:
+        started = time.process_time()
+        block = next(blocks, None)
+        if block is None:
+            break
+        text = write(block)
+        seconds += time.process_time() - started
+        digest.update(text)
+        pairs, size = pairs + len(block), size + len(text)
+        entries += int((block.blockers >= 0).sum())
+        entries += 0 if block.models is None else int((block.models >= 0).sum())
+    return Streamed(seconds, pairs, size, entries, digest.hexdigest())
+
+
+def _json_writer():
+    """`PairReports.json_text` of each block as `tactical check --json` writes them (", "
+    between blocks): the text of the "pairs" list."""
+    written = []
+
+    def write(block):
+        written.append(True)
+        return block.json_text(first=len(written) == 1)
+
+    return write
 
 
 def _per_pair_way(table: TableGeometry, count: int, write) -> float:
@@ -181,21 +247,23 @@ def _per_pair_way(table: TableGeometry, count: int, write) -> float:
 @pytest.fixture(scope="module")
 def per_pair_costs(big_maps) -> dict[str, list[tuple[int, float, int]]]:
     """For each table size: CPU microseconds a pair of `check --json` and `check` as text,
-    in this process (map loading left out: it is the same either way)."""
+    in this process (map loading left out: it is the same either way), with the bytes
+    and list entries a pair; each text held to the bytes it was before (PINNED)."""
     import json
 
     from tactical.cli.check_words import Words, pair_line
 
-    costs: dict[str, list[tuple[int, float, int]]] = {"json": [], "text": []}
+    costs: dict[str, list] = {"json": [], "text": [], "json sizes": [], "text sizes": []}
     for units in SLOPE_SIZES:
         state = load_map(big_maps[units])
         table = TableGeometry.of(state)
-        seconds, pairs = _stream_seconds(table, lambda block: block.json_text())
-        costs["json"].append((units, seconds / pairs * 1e6, pairs))
+        streamed = {"json": _stream(table, _json_writer())}
         table = TableGeometry.of(state)  # afresh: nothing cached from the JSON run
-        words = Words(table)
-        seconds, pairs = _stream_seconds(table, words.text)
-        costs["text"].append((units, seconds / pairs * 1e6, pairs))
+        streamed["text"] = _stream(table, Words(table).text)
+        for kind, run in streamed.items():
+            costs[kind].append((units, run.seconds / run.pairs * 1e6, run.pairs))
+            costs[f"{kind} sizes"].append((units, run.size / run.pairs, run.entries / run.pairs))
+            assert run.digest == PINNED[units][kind], (units, kind)
     table = TableGeometry.of(load_map(big_maps[SLOPE_SIZES[0]]))
     names, pieces = table.state.shown_names, table.state.shown_terrain_names
     costs["json per pair way"] = [
@@ -228,10 +296,14 @@ def test_check_cost_a_pair_by_table_size(per_pair_costs, kind):
     rows = per_pair_costs[kind]
     baseline = per_pair_costs[f"{kind} per pair way"][0][1]
     budget = JSON_PAIR_BUDGET if kind == "json" else TEXT_PAIR_BUDGET
-    for units, micro, pairs in rows:
+    sizes = per_pair_costs[f"{kind} sizes"]
+    for (units, micro, pairs), (_, size, entries) in zip(rows, sizes, strict=True):
         _keep(f"check {kind} a pair, {_units(units)}", micro * 1e-6)
+        _keep(f"check {kind} a kilobyte, {_units(units)}", micro * 1e-6 * 1000 / size)
         print(f"check {kind}: {_units(units)}, {pairs:,} pairs: {micro:.2f} us a pair (CPU), "
-              f"{baseline / micro:.1f}x the per-pair way ({baseline:.1f} us)")  # fmt: skip
+              f"{baseline / micro:.1f}x the per-pair way ({baseline:.1f} us); {size:.0f} "
+              f"bytes and {entries:.1f} pieces or models in the way a pair: "
+              f"{micro * 1000 / size:.2f} us a kilobyte")  # fmt: skip
     _keep(f"check {kind} a pair, the per-pair way", baseline * 1e-6)
     BUDGETS[f"check {kind} a pair, {_units(rows[-1][0])}"] = budget
     RATIOS.append((f"check {kind}: columns vs a report a pair",
@@ -241,6 +313,14 @@ def test_check_cost_a_pair_by_table_size(per_pair_costs, kind):
     print(f"check {kind}: slope {slope:+.3f} us a pair per 1,000 more units "
           f"({rows[0][1]:.2f} us at {_units(rows[0][0])}, {rows[-1][1]:.2f} at "
           f"{_units(rows[-1][0])})")  # fmt: skip
+    # a bigger table at the same density has longer lines crossing more pieces and models:
+    # more text a pair, so the cost a kilobyte is the one that must stay flat
+    per_kb = [
+        (u, micro * 1000 / size, p) for (u, micro, p), (_, size, _) in zip(rows, sizes, strict=True)
+    ]
+    print(f"check {kind}: slope {_slope(per_kb):+.3f} us a kilobyte per 1,000 more units, "
+          f"{_slope([(u, size, 0) for u, size, _ in sizes]):+.1f} bytes a pair per 1,000 "
+          "more units")  # fmt: skip
     assert all(micro < baseline for _, micro, _ in rows)
     assert is_quick() or rows[-1][1] * 1e-6 <= budget
 
@@ -251,7 +331,7 @@ def table_1000(big_maps) -> TableGeometry:
 
 
 def test_report_cost_per_pair(benchmark, table_1000):
-    """Reports for 65 firers against every other ship (64,935 pairs: one block of
+    """Reports for 65 firers against every other ship (64,935 pairs: two blocks of
     `check --json`), from their rows of the matrix (computed before, not counted)."""
     from tactical.geometry.matrix import matrix_rows
 
@@ -380,7 +460,7 @@ def test_play_zoom_new_level_1000(benchmark, app_1000):
         if k == 0:  # the warm-up round starts from the fitted view
             app.fit()
             app.frame()
-        app._mouse = (600 + 37 * k, 400 + 11 * k)
+        app.input.mouse = (600 + 37 * k, 400 + 11 * k)
         app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
         return app.frame()
 

@@ -10,8 +10,11 @@ Run: .venv/bin/pytest bench/bench_heavy_odds.py --benchmark-enable -p no:cachepr
   first call in a fresh process (both timed inside the child: wall time of the call, not
   the start-up), and against the same fold with its steps hidden from the enumerator (the
   replayed tree, as before): budget, at most icepool's time.
-- The heaviest attack of each system, timed in this process (budget 100 ms each; figures
-  over it are printed OVER, not failed: they are the figures the closing note gives).
+- The heaviest odds of each system (budget 100 ms each; figures over it are printed OVER,
+  not failed: they are the figures the closing note gives), in CPU time: every round from
+  the dice up (what the odds remember between calls forgotten first), and the first call in
+  a fresh process; against a 100,000-sample Monte Carlo of the same resolver (CPU time of
+  2,000 seeded runs, scaled). Quick mode: one round, 20 samples, no child process.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +32,9 @@ from bench_dystopian_wars import battle
 from bench_heavy_combat import _duel, _shields_down
 from bench_sw_d6_capital import MAP as SW_MAP
 from bench_sw_d6_capital import _heavy_attack as sw_heavy
-from conftest import FIGURES, RATIOS, quick, record
+from conftest import BEST, BUDGETS, FIGURES, RATIOS, quick, record
 
+from tactical.dice import SeededDice
 from tactical.dice.exact import enumerate_outcomes
 from tactical.dice.notation import _expression_steps, _Progress, _total_only, parse_expression
 from tactical.io import load_map
@@ -103,8 +108,26 @@ def test_plain_pool_first_call_against_icepool(benchmark, text):
 
 # --------------------------------------------------------------------------- heaviest attacks
 
+SAMPLES = 100_000  # the Monte Carlo baseline's size, timed on SAMPLED runs and scaled
+SAMPLED = 2_000
 
-def _bfm_salvo() -> tuple[Callable[..., Any], tuple]:
+
+def _attack_case(system_id: str, build: Callable[[], tuple]) -> Callable[[], tuple]:
+    """An attack's odds and one seeded resolution of it (the Monte Carlo baseline)."""
+
+    def case() -> tuple:
+        system = registry.get(system_id)
+        state, attack = build()
+
+        def sample(seed: int) -> Any:
+            return system.resolve_attack(state, attack, SeededDice(seed)).summary
+
+        return system.attack_odds, (state, attack), sample
+
+    return case
+
+
+def _bfm_salvo() -> tuple[GameState, Any]:
     """Battlefleet Mars: a salvo of nine missiles into a base's CIWS."""
     bfm = registry.get("battlefleet-mars")
 
@@ -117,64 +140,106 @@ def _bfm_salvo() -> tuple[Callable[..., Any], tuple]:
         Board(48, 48),
         units=(unit("a", 10, "A", type="missile", count=9), unit("t", 13, "B", type="base")),
     )
-    return bfm.attack_odds, (state, bfm.declare_attack(state, "a", "missiles", "t"))
+    return state, bfm.declare_attack(state, "a", "missiles", "t")
 
 
-def _hc_photon() -> tuple[Callable[..., Any], tuple]:
+def _hc_photon() -> tuple[GameState, Any]:
     """Heavy Combat: a photon at range 1 into a ship whose shields are down."""
     hc = registry.get("heavy-combat")
     state = _shields_down(_duel(6.0))
-    return hc.attack_odds, (state, hc.declare_attack(state, "a", "photon-1", "b"))
+    return state, hc.declare_attack(state, "a", "photon-1", "b")
 
 
-def _cortex_battery() -> tuple[Callable[..., Any], tuple]:
-    return registry.get("cortex-space").attack_odds, cortex_heavy()
-
-
-def _sw_turbolasers() -> tuple[Callable[..., Any], tuple]:
-    return registry.get("sw-d6-capital").attack_odds, sw_heavy()
-
-
-def _sw_initiative() -> tuple[Callable[..., Any], tuple]:
+def _sw_initiative() -> tuple:
     """SW D6: the Initiative contest of the scenario's six captains (the odds shown before
-    a turn's Initiative roll)."""
+    a turn's Initiative roll); the baseline resolves the contest of the same captains."""
     from tactical.rules.base import Action
+    from tactical.rules.sw_d6_capital import initiative, ledger
+    from tactical.rules.sw_d6_capital.odds import _NoRolls, contest_entries
+    from tactical.rules.sw_d6_capital.sequence import turn_upkeep
 
     sw = registry.get("sw-d6-capital")
     state = sw.setup(load_map(SW_MAP))
-    action = Action("initiative", state.sides[0], FrozenMap())
+    upkept, _ = turn_upkeep(state.with_rule_state(turn=ledger.turn_of(state) + 1), _NoRolls())
+    captains = contest_entries(upkept)
 
-    def odds(state: GameState, action: Action) -> Any:
-        from tactical.rules.sw_d6_capital import initiative
+    def sample(seed: int) -> Any:
+        contest = initiative.resolve_contest(captains, SeededDice(seed))
+        return contest.winner, contest.masterstroke
 
-        initiative.total_odds.cache_clear()  # every call from the dice up
-        return sw.action_odds(state, action)
-
-    return odds, (state, action)
-
-
-def _dw_broadside() -> tuple[Callable[..., Any], tuple]:
-    return registry.get("dystopian-wars").attack_odds, battle(10)
+    return sw.action_odds, (state, Action("initiative", state.sides[0], FrozenMap())), sample
 
 
-HEAVIEST = {
-    "battlefleet-mars 9-missile salvo": _bfm_salvo,
-    "heavy-combat photon at range 1": _hc_photon,
-    "cortex-space 6-railgun battery": _cortex_battery,
-    "sw-d6-capital heavy turbolasers": _sw_turbolasers,
+HEAVIEST: dict[str, Callable[[], tuple]] = {
+    "battlefleet-mars 9-missile salvo": _attack_case("battlefleet-mars", _bfm_salvo),
+    "heavy-combat photon at range 1": _attack_case("heavy-combat", _hc_photon),
+    "cortex-space 6-railgun battery": _attack_case("cortex-space", cortex_heavy),
+    "sw-d6-capital heavy turbolasers": _attack_case("sw-d6-capital", sw_heavy),
     "sw-d6-capital initiative of six captains": _sw_initiative,
-    "dystopian-wars 20-dice broadside": _dw_broadside,
+    "dystopian-wars 20-dice broadside": _attack_case("dystopian-wars", lambda: battle(10)),
 }
+
+
+def forget() -> None:
+    """Drop what the odds remember between calls, so that each is timed from the dice up
+    (as a player's first `tactical odds` meets it)."""
+    from tactical.dice import exact
+    from tactical.rules.cortex_space import gunnery
+    from tactical.rules.sw_d6_capital import initiative
+
+    exact._SUBROLLS.clear()
+    initiative.total_odds.cache_clear()
+    gunnery._plan_gun.cache_clear()
+    gunnery._LAST_PLAN = gunnery._LAST_BOOKED = (None, None, None)
+
+
+FIRST_ODDS = (
+    "import sys, time; sys.path.insert(0, {bench!r}); import bench_heavy_odds as b;"
+    "fn, args, _ = b.HEAVIEST[{name!r}](); start = time.process_time(); fn(*args);"
+    "print(time.process_time() - start)"
+)
+
+
+def first_odds(name: str) -> float:
+    """CPU time of the odds' first call in a fresh process (the child times the call)."""
+    code = FIRST_ODDS.format(bench=str(Path(__file__).resolve().parent), name=name)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.parametrize("name", list(HEAVIEST))
 def test_heaviest_odds(benchmark, name):
-    fn, args = HEAVIEST[name]()
-    started = time.process_time()
-    report = benchmark.pedantic(fn, args, rounds=quick(3, 1), iterations=1)
-    cpu = time.process_time() - started
+    """The exact odds against a 100,000-sample Monte Carlo of the same resolver (CPU time of
+    SAMPLED seeded runs, scaled), every round from the dice up; and the first call in a
+    fresh process."""
+    fn, args, sample = HEAVIEST[name]()
+    rounds = quick(5, 1)
+    cpu: list[float] = []
+
+    def timed() -> Any:
+        started = time.process_time()
+        report = fn(*args)
+        cpu.append(time.process_time() - started)
+        return report
+
+    report = benchmark.pedantic(timed, setup=forget, rounds=rounds, iterations=1)
     assert report is not None and report.sections
     assert all(section.distribution.total == 1 for section in report.sections)
+    started = time.process_time()
+    seen = {sample(seed) for seed in range(quick(SAMPLED, 20))}
+    sampled = time.process_time() - started
+    assert seen  # the baseline ran the resolver
     record(f"odds: {name}", benchmark, BUDGET)
     if benchmark.stats is not None:
-        FIGURES[f"odds CPU: {name}"] = cpu / quick(3, 1)
+        cpu.sort()
+        FIGURES[f"odds CPU: {name}"] = cpu[len(cpu) // 2]
+        FIGURES[f"odds CPU, fastest round: {name}"] = cpu[0]
+        FIGURES[f"odds CPU, slowest round: {name}"] = cpu[-1]
+        BEST[f"odds CPU: {name}"] = cpu[0]
+        FIGURES[f"odds CPU first call: {name}"] = first_odds(name)
+        FIGURES[f"Monte Carlo CPU, {SAMPLES:,} samples: {name}"] = sampled * SAMPLES / SAMPLED
+        BUDGETS[f"odds CPU: {name}"] = BUDGET
+        BUDGETS[f"odds CPU first call: {name}"] = BUDGET
+        RATIOS.append((f"{name}: Monte Carlo / exact",
+                       f"Monte Carlo CPU, {SAMPLES:,} samples: {name}", f"odds CPU: {name}",
+                       1.0))  # fmt: skip

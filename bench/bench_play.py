@@ -80,7 +80,7 @@ def test_play_frame_hover_change(benchmark, app):
 
 def test_play_frame_drag_pan(benchmark, app):
     """Dragging the view: the last table picture slides with the cursor."""
-    app._pan_from = (0, 0)
+    app.input.pan_from = (0, 0)
     turn = iter(range(10**9))
 
     def pan() -> pygame.Surface:
@@ -91,7 +91,7 @@ def test_play_frame_drag_pan(benchmark, app):
     try:
         benchmark(pan)
     finally:
-        app._pan_from = None
+        app.input.pan_from = None
 
 
 def test_play_frame_pan(benchmark, app):

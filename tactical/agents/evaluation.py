@@ -89,15 +89,24 @@ class Material:
             condition = replace(condition, strength=float(self.hint.unit_value(unit)))
         return condition
 
+    def _conditions(self, state: GameState) -> list[tuple[str, UnitCondition]]:
+        """Every starting unit's side and condition in `state`, in the start's order (what
+        `condition` gives, in one loop: every leaf of an enumeration asks for all of them)."""
+        condition, unit_value = self.system.unit_condition, self.hint.unit_value
+        if unit_value is None:
+            return [(unit.side, condition(state, unit)) for unit in self.start.units]
+        return [
+            (unit.side, replace(condition(state, unit), strength=float(unit_value(unit))))
+            for unit in self.start.units
+        ]
+
     def shares(self, state: GameState) -> dict[str, tuple[float, float]]:
         """Per side: the (smooth) share of its starting strength lost, and the share out
         (destroyed or crippled: what the game-end score counts)."""
         cached = self._cache.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
-        found = side_losses(
-            self.sides, ((u.side, self.condition(state, u)) for u in self.start.units)
-        )
+        found = side_losses(self.sides, self._conditions(state))
         result = {side: (values[1], values[0]) for side, values in found.items()}
         if len(self._cache) > 512:
             self._cache.clear()

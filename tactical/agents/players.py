@@ -89,12 +89,15 @@ class Player:
 
     @staticmethod
     def table_moved(game: Game) -> set[str]:
-        """Units that made a session table move this turn."""
-        return {
-            s.action.actor
-            for s in game.steps
-            if s.by_session and s.action.kind == MOVE and s.before.turn == game.turn
-        }
+        """Units that made a session table move this turn (the steps read back to the
+        turn's first only: every decision asks, and a whole game's steps grow with it)."""
+        moved: set[str] = set()
+        for step in reversed(game.steps):
+            if step.before.turn < game.turn:
+                break  # turns only go forward: every earlier step is of an earlier turn
+            if step.by_session and step.action.kind == MOVE and step.before.turn == game.turn:
+                moved.add(step.action.actor)
+        return moved
 
     @staticmethod
     def stalled(game: Game) -> bool:

@@ -103,6 +103,8 @@ def _default(parser: argparse.ArgumentParser) -> int:
     try:
         play = importlib.import_module("tactical.cli.play")
     except ModuleNotFoundError:
+        from tactical.io.paths import default_map_path
+
         check = importlib.import_module("tactical.cli.check")
-        return check.run(parser.parse_args(["check", str(check.default_map_path())]))
+        return check.run(parser.parse_args(["check", str(default_map_path())]))
     return play.run(parser.parse_args(["play"]))

@@ -12,18 +12,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tactical.cli.render import parse_size
+from tactical.cli.render import map_command, parse_size
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = map_command(
+        subparsers,
         "card",
-        help="an adjudication card (PNG) for one firer and one target",
-        description="Draw the close call between FROM and TO as a PNG card: witness segment, "
+        "an adjudication card (PNG) for one firer and one target",
+        "Draw the close call between FROM and TO as a PNG card: witness segment, "
         "arc lines and margins, nearest range-band edge, line of sight, and the numbers.",
     )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
     parser.add_argument("source", metavar="FROM", help="the firing unit's id")
     parser.add_argument("target", metavar="TO", help="the target unit's id")
     parser.add_argument(

@@ -17,12 +17,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tactical.io.paths import default_map_path
-
 if TYPE_CHECKING:
     from tactical.rules.measuring import PairReports
 
-__all__ = ["add_parser", "default_map_path", "run"]
+__all__ = ["add_parser", "run"]
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

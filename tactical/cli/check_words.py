@@ -79,7 +79,7 @@ class Words:
         self.los = table(["blocked by ", "clear"])
         self.model_words = table(self.MODELS)
 
-    def text(self, block: PairReports) -> bytes:
+    def text(self, block: PairReports) -> bytes | bytearray:
         """The lines of one block of reports, each ended by a line break."""
         if block.witnesses is not None:  # measured pair by pair anyway: the plain way
             return "".join(self._line(block, k) for k in range(len(block))).encode()

@@ -63,6 +63,13 @@ def add_server_arguments(parser: argparse.ArgumentParser) -> None:
         help="where the server saves the game after every step (default: the autosave folder)",
     )
     parser.add_argument(
+        "--watchers",
+        metavar="VIEW",
+        default="both",
+        help="what watchers see where the rules hide something (a cloaked ship): both sides' "
+        "view (both, the default) or one side's (a side's name)",
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help="go on with the last hosted game after the server stopped or was killed: same "
@@ -99,6 +106,7 @@ def hosted(args: argparse.Namespace, host_side: str | None):
 
     port = checked_port(args.port)
     computer = computer_seats(args.ai)
+    watchers = None if args.watchers == "both" else args.watchers
     if args.resume:
         if args.map:
             raise UserError("--resume goes on with the last hosted game: give no MAP with it")
@@ -121,10 +129,23 @@ def hosted(args: argparse.Namespace, host_side: str | None):
         raise UserError(f"--seed: a whole number >= 0, not {args.seed}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     args.resume = False
-    session = _open_session(args, path, seed)
-    sides = session.game.sides
-    side = host_side if host_side != "" else sides[0]
-    return start_hosting(session, host_side=side, computer=computer, port=port, public=args.public)
+
+    def check_watchers(sides: tuple[str, ...]) -> None:
+        if watchers is not None and watchers not in sides:
+            raise UserError(
+                f"--watchers {watchers!r}: both, or one of the sides ({', '.join(sides)})"
+            )
+
+    session = _open_session(args, path, seed, check_watchers)
+    side = host_side if host_side != "" else session.game.sides[0]
+    return start_hosting(
+        session,
+        host_side=side,
+        computer=computer,
+        port=port,
+        public=args.public,
+        watchers=watchers,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -61,9 +61,32 @@ def _missing_command(parser: argparse.ArgumentParser) -> Any:
     return run
 
 
+def _command(commands: Any, name: str, run: Any, **words: str) -> argparse.ArgumentParser:
+    """One `lab` subcommand: its parser (help and description) running `run`."""
+    parser = commands.add_parser(name, **words)
+    parser.set_defaults(run=run)
+    return parser
+
+
+# the options more than one subcommand takes, with the same meaning and help
+_SHARED = {
+    "--db": {"default": DEFAULT_DB, "help": f"results file (default {DEFAULT_DB})"},
+    "--json": {"action": "store_true", "help": "machine-readable output"},
+    "--force": {"action": "store_true", "help": "replace existing files"},
+    "--quiet": {"action": "store_true", "help": "no progress bar"},
+}
+
+
+def _shared(parser: argparse.ArgumentParser, *flags: str) -> None:
+    for flag in flags:
+        parser.add_argument(flag, **_SHARED[flag])
+
+
 def _add_run(commands: Any) -> None:
-    parser = commands.add_parser(
+    parser = _command(
+        commands,
         "run",
+        run_lab,
         help="play AI-vs-AI games of a map into a results file",
         description="Play seat-swapped AI-vs-AI games of MAP for one variant of its options "
         "or two (--against) and store each game in the results file as it ends. Running the "
@@ -78,20 +101,11 @@ def _add_run(commands: Any) -> None:
         metavar="LEVEL[,LEVEL]",
         help="AI level of both players, or of the first and second (default greedy)",
     )
-    parser.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="change a map option in every variant (repeatable)",
-    )
-    parser.add_argument(
-        "--against",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="a second variant with this option changed (repeatable)",
-    )
+    for flag, what in (
+        ("--set", "change a map option in every variant (repeatable)"),
+        ("--against", "a second variant with this option changed (repeatable)"),
+    ):
+        parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE", help=what)
     parser.add_argument(
         "--terrain",
         choices=("map", "random"),
@@ -115,14 +129,14 @@ def _add_run(commands: Any) -> None:
         help="play on Ray: 'auto' (the cluster on this machine, else a local instance) or a "
         "cluster address; needs the [cluster] extra",
     )
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"results file (default {DEFAULT_DB})")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.set_defaults(run=run_lab)
+    _shared(parser, "--db", "--quiet")
 
 
 def _add_replay(commands: Any) -> None:
-    parser = commands.add_parser(
+    parser = _command(
+        commands,
         "replay",
+        replay_lab,
         help="play a stored game again into a save",
         description="Play game GAME of the results file again from its seed and write it as "
         "a normal save (open it with `tactical play SAVE` or `tactical replay SAVE`).",
@@ -133,32 +147,34 @@ def _add_replay(commands: Any) -> None:
         "-o", "--output", default=None, help="save file to write (default game-GAME.json)"
     )
     parser.add_argument("--force", action="store_true", help="replace an existing save")
-    parser.set_defaults(run=replay_lab)
 
 
 def _add_report(commands: Any) -> None:
-    parser = commands.add_parser(
+    parser = _command(
+        commands,
         "report",
+        report_lab,
         help="who wins, by how much, and is it significant",
         description="Summarise a results file per scenario and variant: win rates with "
         "Wilson 95% intervals, the difference between variants with a significance test, "
         "game length, damage per turn, losses by unit class and by unit.",
     )
     parser.add_argument("db", metavar="DB", help="results file")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    _shared(parser, "--json")
     parser.add_argument(
         "--html",
         metavar="FILE",
         default=None,
         help="write an HTML page and its PNG plots (FILE-1-win-rates.png, ...) beside it",
     )
-    parser.add_argument("--force", action="store_true", help="replace existing files")
-    parser.set_defaults(run=report_lab)
+    _shared(parser, "--force")
 
 
 def _add_fairness(commands: Any) -> None:
-    parser = commands.add_parser(
+    parser = _command(
+        commands,
         "fairness",
+        fairness_lab,
         help="does the table's fairness score predict who wins? (docs/fairness.md)",
         description="Put the map's first fleet on both sides, lay --layouts random tables by "
         "R002.9, play --games seat-swapped AI games on each (each layout a lab run in the "
@@ -171,17 +187,14 @@ def _add_fairness(commands: Any) -> None:
     parser.add_argument("--ai", default="greedy", metavar="LEVEL[,LEVEL]", help="AI levels")
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (tables and games)")
     parser.add_argument("--workers", type=int, default=None, help="worker processes")
-    parser.add_argument("--db", default=DEFAULT_DB, help=f"results file (default {DEFAULT_DB})")
+    _shared(parser, "--db")
     parser.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--force", action="store_true", help="replace existing files")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    _shared(parser, "--json", "--force", "--quiet")
     parser.add_argument(
         "--report-only",
         action="store_true",
         help="play nothing: report on the games the results file holds for these tables",
     )
-    parser.set_defaults(run=fairness_lab)
 
 
 # --------------------------------------------------------------------------- run
@@ -195,13 +208,18 @@ class Stop(KeyboardInterrupt):
 
 
 def run_lab(args: argparse.Namespace) -> int:
+    return _stoppable(_run, args)
+
+
+def _stoppable(body: Any, args: argparse.Namespace) -> int:
+    """`body(args)` with Ctrl+C and SIGTERM stopping it cleanly."""
     # SIGTERM (a scheduler's stop, `timeout`) stops the run as cleanly as Ctrl+C does, and
     # either one, at any moment from here on (the start-up included), ends with one message
     previous = _handle(_stop)
     previous_hook = sys.unraisablehook
     sys.unraisablehook = _stop_again(previous_hook)
     try:
-        return _run(args)
+        return body(args)
     except KeyboardInterrupt:
         print(STOPPED, file=sys.stderr)
         return INTERRUPTED
@@ -355,27 +373,25 @@ def report_lab(args: argparse.Namespace) -> int:
         page_bytes = html_report(report, names).encode("utf-8")
         written = [str(p) for p in write_files([*plots, (page, page_bytes)])]
         written = [written[-1], *written[:-1]]
+    _print_report(args, report, written, text_report)
+    return 0
+
+
+def _print_report(args: argparse.Namespace, report: dict, written: list[str], text: Any) -> None:
+    """A report as JSON (`--json`) or as the text `text(report)`, and the files written."""
     if args.json:
         print(json.dumps({**report, "written": written}, indent=1, ensure_ascii=False))
     else:
-        print(text_report(report))
+        print(text(report))
         for path in written:
             print(f"wrote {path}")
-    return 0
 
 
 # --------------------------------------------------------------------------- fairness
 
 
 def fairness_lab(args: argparse.Namespace) -> int:
-    previous = _handle(_stop)
-    try:
-        return _fairness(args)
-    except KeyboardInterrupt:
-        print(STOPPED, file=sys.stderr)
-        return INTERRUPTED
-    finally:
-        _handle(*previous)
+    return _stoppable(_fairness, args)
 
 
 def _fairness(args: argparse.Namespace) -> int:
@@ -418,12 +434,7 @@ def _fairness(args: argparse.Namespace) -> int:
         files = [(plot, fairness.scatter_png(report))]
         files.append((page, fairness.html_page(report, plot.name).encode("utf-8")))
         written = [str(p) for p in write_files(files)]
-    if args.json:
-        print(json.dumps({**report, "written": written}, indent=1, ensure_ascii=False))
-    else:
-        print(fairness.text_report(report))
-        for path in written:
-            print(f"wrote {path}")
+    _print_report(args, report, written, fairness.text_report)
     if stopped:
         print(STOPPED, file=sys.stderr)
         return INTERRUPTED

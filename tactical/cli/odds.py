@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from tactical.errors import UserError
@@ -71,13 +70,14 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def report_for(args: argparse.Namespace) -> OddsReport:
+def report_for(args: argparse.Namespace, state: GameState | None = None) -> OddsReport:
+    """The odds of the attack the arguments declare, on `state` (else the map read)."""
     # the map reader and the rules are loaded here, not at the top: `tactical --help`
     # lists this command without them
     from tactical.io.maps import load_map
     from tactical.rules import registry
 
-    state = load_map(args.map)
+    state = load_map(args.map) if state is None else state
     system = registry.get(state.rules)
     params: dict[str, Any] = {}
     if args.missiles is not None:
@@ -92,13 +92,14 @@ def report_for(args: argparse.Namespace) -> OddsReport:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = report_for(args)
+    from tactical.io.maps import load_map
+
+    state = load_map(args.map)  # read once: the odds and their words both need it
+    report = report_for(args, state)
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
         return 0
-    from tactical.io.maps import load_map
-
-    print("\n".join(report_lines(load_map(args.map), report)))
+    print("\n".join(report_lines(state, report)))
     return 0
 
 
@@ -142,6 +143,8 @@ def report_lines(state: GameState, report: OddsReport) -> list[str]:
 
 def _shown(value: Any) -> str:
     """A fact's value: an exact fraction also as a decimal, the rest as a player reads it."""
+    from fractions import Fraction  # here: `tactical --help` builds this parser without it
+
     from tactical.dice import fraction_text
     from tactical.rules.status import plain_value
 

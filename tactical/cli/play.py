@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from tactical.errors import UserError
@@ -130,8 +131,14 @@ def _autosave_folder() -> Path:
     return folder
 
 
-def _open_session(args: argparse.Namespace, path: Path | None, seed: int):
-    """The game to play: everything read and checked first, the autosave written last."""
+def _open_session(
+    args: argparse.Namespace,
+    path: Path | None,
+    seed: int,
+    check_sides: Callable[[tuple[str, ...]], None] | None = None,
+):
+    """The game to play: everything read and checked first (`check_sides`: a command's own
+    check of the game's sides), the autosave written last."""
     from tactical.io.files import remove_stale_temps
     from tactical.io.maps import load_map
     from tactical.session.controller import Session
@@ -158,6 +165,10 @@ def _open_session(args: argparse.Namespace, path: Path | None, seed: int):
         state = None
     else:
         state = load_map(path)
+    if check_sides is not None:
+        from tactical.session.game import Game
+
+        check_sides(Game.new(state, seed).sides if state is not None else history.game.sides)
     if file is not None:
         remove_stale_temps(file.parent, file)
         autosave = Autosave(file)

@@ -17,14 +17,23 @@ from tactical.errors import UserError
 SIZE_PATTERN = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 
 
+def map_command(
+    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str
+) -> argparse.ArgumentParser:
+    """A subcommand `name` that draws from a map: its first argument is the MAP file."""
+    parser = subparsers.add_parser(name, help=summary, description=description)
+    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
+    return parser
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = map_command(
+        subparsers,
         "render",
-        help="draw the table as a PNG picture",
-        description="Draw MAP as a PNG: table, grid, edge ticks, terrain, units; "
+        "draw the table as a PNG picture",
+        "Draw MAP as a PNG: table, grid, edge ticks, terrain, units; "
         "with --unit that unit's arcs, range bands and lines of sight.",
     )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
     parser.add_argument(
         "-o", "--output", metavar="FILE.png", required=True, help="PNG file to write"
     )

@@ -23,18 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import textwrap
 from typing import Any
-
-from tactical.dice import (
-    SeededDice,
-    expression_odds,
-    fraction_text,
-    parse_expression,
-    percent,
-    roll_expression,
-)
 
 NOTATION_HELP = textwrap.dedent(
     """\
@@ -68,6 +58,9 @@ def add_parser(subparsers: Any) -> None:
 
 def roll_document(text: str, seed: int) -> dict[str, Any]:
     """The JSON document of one seeded roll."""
+    # the dice here, not at the top: `tactical --help` builds this parser without them
+    from tactical.dice import SeededDice, parse_expression, roll_expression
+
     expression = parse_expression(text)
     dice = SeededDice(seed)
     result = roll_expression(expression, dice, who="roll")
@@ -88,6 +81,8 @@ def roll_document(text: str, seed: int) -> dict[str, Any]:
 
 def odds_document(text: str) -> dict[str, Any]:
     """The JSON document of an expression's exact distribution."""
+    from tactical.dice import expression_odds, fraction_text, parse_expression, percent
+
     expression = parse_expression(text)
     distribution = expression_odds(expression)
     totals = distribution.map(lambda summary: summary[0]).sorted()
@@ -120,7 +115,12 @@ def run(args: argparse.Namespace) -> int:
                 f"  botch {document['botch']['percent']:.4f}% ({document['botch']['probability']})"
             )
         return 0
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is None:
+        import secrets  # only for a roll without a seed
+
+        seed = secrets.randbelow(2**31)
+    else:
+        seed = args.seed
     document = roll_document(args.expression, seed)
     if args.json:
         print(json.dumps(document, indent=2))

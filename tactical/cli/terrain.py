@@ -28,30 +28,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tactical.errors import UserError
-from tactical.geometry.zones import EDGE_NAMES, deployment_zone, opposite_edge
-from tactical.io import save_map
-from tactical.io.files import check_outputs, write_text_atomic
-from tactical.model import Board, GameState
-from tactical.rules import registry
-from tactical.session.terrain_setup import (
-    TerrainSetup,
-    load_library,
-    placement_sheet,
-    seeded_setup,
-)
-from tactical.threat.fairness import (
-    GRID_STEP,
-    FairnessScore,
-    fairest,
-    score_layout,
-    score_lines,
-    score_markdown,
-)
+
+if TYPE_CHECKING:
+    from tactical.model import Board, GameState
+    from tactical.session.terrain_setup import TerrainSetup
+    from tactical.threat.fairness import FairnessScore
+
+# The parser's choices and defaults as plain values: `tactical --help` builds every
+# command's parser, and importing the zones (shapely) or the fairness score (numpy, the
+# rules) for them would cost every command a tenth of a second. A test keeps them equal
+# to `geometry.zones.EDGE_NAMES` and `threat.fairness.GRID_STEP`.
+EDGE_NAMES = ("bottom", "top", "left", "right")
+GRID_STEP = 2.0  # inches between the observers of the fairness score
 
 MAX_SIDE = 480.0  # inches: 40 feet is no longer a table
 DEFAULT_TRIES = 20
@@ -116,6 +109,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # here, not at the top: the parser of every command is built for `tactical --help`
+    from tactical.geometry.zones import deployment_zone, opposite_edge
+    from tactical.io import save_map
+    from tactical.io.files import check_outputs
+    from tactical.model import Board, GameState
+    from tactical.rules import registry
+    from tactical.session.terrain_setup import load_library, placement_sheet, seeded_setup
+    from tactical.threat.fairness import fairest, score_markdown
+
     if args.score is not None:
         if args.fair:
             raise UserError("--score MAP and --fair: give one of the two")
@@ -125,7 +127,12 @@ def run(args: argparse.Namespace) -> int:
         if not 0 < value <= MAX_SIDE:
             raise UserError(f"--{name} {value:g}: expected inches from more than 0 to {MAX_SIDE:g}")
     system = registry.get(args.rules)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is None:
+        import secrets  # only for a layout without a seed
+
+        seed = secrets.randbelow(2**31)
+    else:
+        seed = args.seed
     if seed < 0:
         raise UserError(f"--seed {seed}: expected a whole number >= 0")
     board = Board(args.width, args.height)
@@ -190,6 +197,7 @@ def _fleets(args: argparse.Namespace, rules: str, board: Board) -> GameState:
     on this table."""
     from tactical.io import load_map
     from tactical.io.paths import builtin_map, find_map
+    from tactical.model import GameState
 
     if args.fleets is not None:
         state = load_map(find_map(args.fleets))
@@ -222,6 +230,8 @@ def fair_summary(args: argparse.Namespace, seed: int, score: FairnessScore, trie
         f"Fairest of {tries} layouts (of those with at least the median terrain): seed {seed}, "
         f"{score.summary()}"
     ]
+    from tactical.threat.fairness import score_lines
+
     lines += [f"  {line}" for line in score_lines(score)]
     lines.append(f"  make it again: {' '.join(again)}")
     return "\n".join(lines)
@@ -231,6 +241,7 @@ def run_score(args: argparse.Namespace) -> int:
     """`--score MAP`: the map's terrain scored for its two sides."""
     from tactical.io import load_map
     from tactical.io.paths import find_map
+    from tactical.threat.fairness import score_layout, score_lines
 
     path = find_map(args.score)
     state = load_map(path)
@@ -247,6 +258,8 @@ def run_score(args: argparse.Namespace) -> int:
 
 def _write_text(path: Path, text: str) -> None:
     """Atomic (temp file + rename) like the maps; UserError naming the file on failure."""
+    from tactical.io.files import write_text_atomic
+
     write_text_atomic(path, text)
 
 

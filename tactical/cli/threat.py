@@ -20,17 +20,18 @@ import argparse
 import json
 from pathlib import Path
 
+from tactical.cli.render import map_command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    parser = map_command(
+        subparsers,
         "threat",
-        help="threat map, reach and move advice for a side",
-        description="How many enemy weapons could bear at each point of the table on a unit "
+        "threat map, reach and move advice for a side",
+        "How many enemy weapons could bear at each point of the table on a unit "
         "of SIDE; with --unit the expected damage to it, its reach and move advice.",
     )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
     parser.add_argument("--side", required=True, help="the side under threat (e.g. B)")
     parser.add_argument("--unit", metavar="ID", help="a unit of that side: damage, reach, advice")
     parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")

@@ -18,9 +18,10 @@ answer the same two questions:
 `chance(fn, key=)` is a fold of one step: a sub-roll whose result matters
 only through `key(result)`.
 
-Two shapes the exact enumerator reads without replaying (the same results, far cheaper):
-a fold step that adds one die (`DieStep`: a sum of dice is convolved, G.2), and a
-sub-roll given as a value (`Subroll`: enumerated once per value).
+Three shapes the exact enumerator reads without replaying (the same results, far
+cheaper): a fold step that adds one die (`DieStep`: a sum of dice is convolved, G.2), a
+sub-roll given as a value (`Subroll`: enumerated once per value), and a fold step whose
+dice are such a sub-roll (`ChanceStep`).
 """
 
 from __future__ import annotations
@@ -148,6 +149,27 @@ class Subroll(ABC):
     def key(self, outcome: Any) -> Hashable:
         """What the rest of the resolver reads of the outcome (the whole outcome here)."""
         return outcome
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceStep:
+    """A fold step whose dice are one sub-roll given as a value (`Subroll`, G.1), or none:
+    `roll(state)` names the sub-roll (None when the step rolls nothing) and
+    `then(state, outcome)` makes the next state from its outcome (None without a roll),
+    rolling nothing itself.
+
+    A recording source rolls it like any step (the sub-roll's dice, in their order); the
+    exact enumerator reads the sub-roll's outcomes (enumerated once per value) and calls
+    `then` once per outcome instead of replaying the step: the same states, weights and
+    order, and the replays counted as if the sub-roll's dice were rolled in the step.
+    """
+
+    roll: Callable[[Any], Subroll | None]
+    then: Callable[[Any, Any], Any]
+
+    def __call__(self, state: Any, dice: Dice) -> Any:
+        sub = self.roll(state)
+        return self.then(state, None if sub is None else dice.chance(sub, key=sub.key))
 
 
 @dataclass(frozen=True, slots=True)

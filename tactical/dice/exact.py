@@ -16,25 +16,30 @@ steps cost (states x faces) per step instead of multiplying out.
 `fn` must be a pure function of the rolls it is given (resolvers are); it is
 re-run once per node of the (merged) decision tree.
 
-Two steps are read instead of replayed, with the same states, weights, order and count
+Three steps are read instead of replayed, with the same states, weights, order and count
 of replays (so a bound refuses what it refused): a fold step that rolls one die
 (`DieStep`) is called once per face, and when it says how it moves the fold's key
 (`shift`: a total plus the die) only where a key is reached first, a convolution of
 the sum with the die; a sub-roll given as a value (`Subroll`) is enumerated once per
-value and remembered.
+value and remembered; a fold step whose dice are such a sub-roll (`ChanceStep`) is
+called once per outcome of its sub-roll. A sub-roll given as a function (`Dice.chance`)
+met again in one enumeration with the same code and the same captured values (a hit's
+battle damage, from every state with the same Wound) is enumerated once (`_CHANCES`).
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd, lcm
+from types import FunctionType
 from typing import Any, Generic, TypeVar
 
-from tactical.dice.core import Dice, Die, DieStep, Subroll
+from tactical.dice.core import ChanceStep, Dice, Die, DieStep, Subroll
 from tactical.errors import UserError
 
 S = TypeVar("S")
@@ -64,14 +69,21 @@ class Distribution(Generic[T]):
 
     @classmethod
     def from_weights(cls, weights: Iterable[tuple[T, Fraction | int]]) -> Distribution[T]:
-        """Merge equal outcomes and normalise the weights to probabilities."""
-        merged: dict[Any, Fraction] = {}
-        for outcome, weight in weights:
-            merged[outcome] = merged.get(outcome, Fraction(0)) + Fraction(weight)
+        """Merge equal outcomes and normalise the weights to probabilities (in integers over
+        the weights' least common denominator: one Fraction an outcome)."""
+        found = [
+            (outcome, weight if isinstance(weight, int | Fraction) else Fraction(weight))
+            for outcome, weight in weights
+        ]
+        common = lcm(*(weight.denominator for _, weight in found))
+        merged: dict[Any, int] = {}
+        for outcome, weight in found:
+            share = weight.numerator * (common // weight.denominator)
+            merged[outcome] = merged.get(outcome, 0) + share
         total = sum(merged.values())  # 0 when there are no weights
         if total <= 0:
             raise ValueError("a distribution needs a positive total weight")
-        return cls(tuple((outcome, weight / total) for outcome, weight in merged.items()))
+        return cls(tuple((outcome, Fraction(weight, total)) for outcome, weight in merged.items()))
 
     def __iter__(self) -> Iterator[tuple[T, Fraction]]:
         return iter(self.pairs)
@@ -88,7 +100,7 @@ class Distribution(Generic[T]):
 
     @property
     def total(self) -> Fraction:
-        return sum((p for _, p in self.pairs), Fraction(0))
+        return exact_sum(p for _, p in self.pairs)
 
     def probability(self, outcome: T) -> Fraction:
         """P(outcome); 0 for an outcome that cannot happen."""
@@ -99,11 +111,18 @@ class Distribution(Generic[T]):
 
     def where(self, predicate: Callable[[T], bool]) -> Fraction:
         """P(predicate(outcome))."""
-        return sum((p for outcome, p in self.pairs if predicate(outcome)), Fraction(0))
+        return exact_sum(p for outcome, p in self.pairs if predicate(outcome))
 
     def map(self, fn: Callable[[T], U]) -> Distribution[U]:
         """The distribution of fn(outcome), equal images merged (first-reached order kept)."""
-        return Distribution.from_weights((fn(outcome), p) for outcome, p in self.pairs)
+        common = lcm(*(p.denominator for _, p in self.pairs))
+        merged: dict[Any, int] = {}
+        for outcome, p in self.pairs:
+            image = fn(outcome)
+            merged[image] = merged.get(image, 0) + p.numerator * (common // p.denominator)
+        if sum(merged.values()) != common:  # not a whole distribution: normalised
+            return Distribution.from_weights((fn(outcome), p) for outcome, p in self.pairs)
+        return Distribution(tuple((image, Fraction(n, common)) for image, n in merged.items()))
 
     def expected(self, fn: Callable[[T], Fraction | int] | None = None) -> Fraction:
         """E[fn(outcome)] (E[outcome] for numeric outcomes)."""
@@ -120,6 +139,14 @@ class Distribution(Generic[T]):
             {name: outcome, "probability": fraction_text(p), "percent": percent(p)}
             for outcome, p in self.pairs
         ]
+
+
+def exact_sum(values: Iterable[Fraction]) -> Fraction:
+    """The exact sum of fractions, over their least common denominator: one gcd per term
+    instead of the normalisation of every partial sum."""
+    found = tuple(values)
+    common = lcm(*(value.denominator for value in found))
+    return Fraction(sum(value.numerator * (common // value.denominator) for value in found), common)
 
 
 def fraction_text(value: Fraction) -> str:
@@ -200,13 +227,14 @@ class _Replay:
             return self._prefix[pos]
         if isinstance(fn, Subroll) and (key is None or getattr(key, "__self__", None) is fn):
             raise _Branch(_subroll_options(fn, key is not None, self._max_nodes))
-        raise _Branch(_as_options(_enumerate(fn, key, self._max_nodes)))
+        raise _Branch(_chance_options(fn, key, self._max_nodes))
 
 
 # The outcomes of sub-rolls given as values (`Subroll`), by value, with the largest count of
 # replays any enumeration made while finding them (its own, or one nested in it): a bound
-# below that refuses the sub-roll, as enumerating it again would
-_SUBROLLS: dict[tuple[Subroll, bool], tuple[tuple[tuple[Any, int, int], ...], int]] = {}
+# below that refuses the sub-roll, as enumerating it again would; and its own count, what
+# a step rolling its dice itself would have replayed (`ChanceStep`)
+_SUBROLLS: dict[tuple[Subroll, bool], tuple[tuple[tuple[Any, int, int], ...], int, int]] = {}
 MAX_SUBROLLS = 1024
 
 
@@ -225,12 +253,20 @@ def _subroll_options(
 ) -> tuple[tuple[Any, int, int], ...]:
     """A sub-roll's outcomes, enumerated once per value; a bound below the replays it needed
     refuses it as the enumeration itself would (TooManyOutcomes)."""
+    return _subroll_found(roll, keyed, max_nodes)[0]
+
+
+def _subroll_found(
+    roll: Subroll, keyed: bool, max_nodes: int
+) -> tuple[tuple[tuple[Any, int, int], ...], int, int]:
+    """`_subroll_options`, with the replays it needed and those of its own enumeration."""
     slot = (roll, keyed)
     found = _SUBROLLS.get(slot)
     if found is None:
         before, _PEAK.value = _PEAK.value, 0
+        own = [0]
         try:
-            parts = _enumerate_parts(roll, roll.key if keyed else None, max_nodes)
+            parts = _enumerate_parts(roll, roll.key if keyed else None, max_nodes, own)
             needed = _PEAK.value
         finally:
             _PEAK.value = max(before, _PEAK.value)
@@ -242,12 +278,111 @@ def _subroll_options(
         )
         if len(_SUBROLLS) >= MAX_SUBROLLS:
             _SUBROLLS.clear()
-        found = _SUBROLLS[slot] = (options, needed)
-    options, needed = found
-    _PEAK.value = max(_PEAK.value, needed)
-    if needed > max_nodes:
+        found = _SUBROLLS[slot] = (options, needed, own[0])
+    _PEAK.value = max(_PEAK.value, found[1])
+    if found[1] > max_nodes:
         raise _too_many(max_nodes)
-    return options
+    return found
+
+
+class _Chances(threading.local):
+    """The outcomes of the sub-rolls given as functions (`Dice.chance`) met during one
+    enumeration (and those nested in it), by what the function and its key are: their code
+    and what they capture (`_closure_slot`), with the replays each needed. A resolver that
+    meets the same sub-roll from many states (a hit's battle damage, by the hit's Wound)
+    enumerates it once; dropped when the outermost enumeration ends."""
+
+    found: dict[Hashable, tuple[tuple[tuple[Any, int, int], ...], int]] | None = None
+
+
+_CHANCES = _Chances()
+
+
+def _chance_options(
+    fn: Callable[[Dice], Any], key: Callable[[Any], Hashable] | None, max_nodes: int
+) -> tuple[tuple[Any, int, int], ...]:
+    """A sub-roll's outcomes (`Dice.chance`), enumerated once per `_closure_slot` in an
+    enumeration; a bound below the replays it needed refuses it as enumerating it would."""
+    memo = _CHANCES.found
+    slot = None if memo is None else _closure_slot(fn)
+    if slot is not None and key is not None:
+        keyed = _closure_slot(key)
+        slot = None if keyed is None else (slot, keyed)
+    if slot is None:
+        return _as_options(_enumerate(fn, key, max_nodes))
+    assert memo is not None
+    found = memo.get(slot)
+    if found is None:
+        before, _PEAK.value = _PEAK.value, 0
+        try:
+            options = _as_options(_enumerate(fn, key, max_nodes))
+            needed = _PEAK.value
+        finally:
+            _PEAK.value = max(before, _PEAK.value)
+        found = memo[slot] = (options, needed)
+    _PEAK.value = max(_PEAK.value, found[1])
+    if found[1] > max_nodes:
+        raise _too_many(max_nodes)
+    return found[0]
+
+
+class _Same:
+    """A captured object compared by identity (kept alive while remembered)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+
+_PLAIN = frozenset({int, str, bytes, bool, type(None)})  # (a float by identity: -0.0 == 0.0)
+
+
+@lru_cache(maxsize=512)
+def _whole_value(kind: type) -> bool:
+    """A frozen dataclass compared on every field: equal values behave alike."""
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is None or not (params.frozen and params.eq):
+        return False
+    return all(f.compare for f in fields(kind))
+
+
+def _as_value(value: Any) -> Hashable:
+    """What a captured value contributes to a slot: plain values and frozen dataclasses by
+    value (with their type: 1 and True differ), tuples (named or not) and frozensets item
+    by item, anything else by identity."""
+    kind = type(value)
+    if kind in _PLAIN or _whole_value(kind):
+        return kind, value
+    if kind is tuple or (isinstance(value, tuple) and hasattr(kind, "_fields")):  # named too
+        return kind, tuple(_as_value(item) for item in value)
+    if kind is frozenset:
+        return kind, frozenset(_as_value(item) for item in value)
+    return _Same(value)
+
+
+def _closure_slot(fn: Any) -> Hashable | None:
+    """A plain function as a value: its code and what it captures (defaults included);
+    None for anything else, or when something captured cannot be hashed."""
+    if type(fn) is not FunctionType:
+        return None
+    try:
+        slot = (
+            fn.__code__,
+            tuple(_as_value(cell.cell_contents) for cell in fn.__closure__ or ()),
+            _as_value(fn.__defaults__),
+            _as_value(tuple(sorted((fn.__kwdefaults__ or {}).items()))),
+        )
+        hash(slot)
+    except (TypeError, ValueError):  # an unhashable capture, or a cell not yet filled
+        return None
+    return slot
 
 
 def _too_many(max_nodes: int) -> TooManyOutcomes:
@@ -353,6 +488,42 @@ def _die_step_layer(
     return following, sides
 
 
+_UNROLLED = (((None, 1, 1),), 0, 1)  # a step that rolls nothing: one replay, one outcome
+
+
+def _chance_step_layer(
+    current: dict[Hashable, list[Any]], step: ChanceStep, key: Callable[[Any], Hashable] | None,
+    spent: list[int], max_nodes: int,
+) -> tuple[dict[Hashable, list[Any]], int]:  # fmt: skip
+    """The next layer of a fold after a step whose dice are a sub-roll (`ChanceStep`), and
+    the scale of its weights, without replaying the step: `then` once per state and
+    outcome of its sub-roll (enumerated once per value), in the order replays reach them,
+    so the same states stand for each key with the same weights; the replays are counted
+    as if the step rolled the sub-roll's dice itself (the sub-roll's own replays)."""
+    rolled = []
+    nodes = spent[0]
+    for state, weight in current.values():
+        sub = step.roll(state)
+        found = _UNROLLED if sub is None else _subroll_found(sub, True, max_nodes)
+        nodes += found[2]
+        if nodes > max_nodes:
+            raise _too_many(max_nodes)
+        rolled.append((state, weight, found[0]))
+    spent[0] = nodes
+    _PEAK.value = max(_PEAK.value, nodes)
+    scale = lcm(*(d for _, _, options in rolled for _, _, d in options))
+    then = step.then
+    following: dict[Hashable, list[Any]] = {}
+    for state, weight, options in rolled:
+        for outcome, n, d in options:
+            after = then(state, outcome)
+            # the first state reached stands for its key
+            following.setdefault(after if key is None else key(after), [after, 0])[1] += (
+                weight * n * (scale // d)
+            )
+    return following, scale
+
+
 def _enumerate(
     fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None, max_nodes: int
 ) -> tuple[tuple[T, Fraction], ...]:
@@ -422,9 +593,24 @@ def _fold_distribution(
     current: dict[Hashable, list[Any]] = {_START: [initial, 1]}
     denominator = 1
     spent = [0]
-    for step in steps:
+    steps = tuple(steps)
+    memo, base, done = _CHANCES.found, _fold_slot(initial, key), 0
+    if memo is not None and base is not None:
+        for done in range(len(steps), -1, -1):  # the longest run of these steps met before
+            found = memo.get((base, steps[:done]))
+            if found is not None or done == 0:
+                break
+        if found is not None:
+            current, denominator, spent = found[0], found[1], [found[2]]
+            _PEAK.value = max(_PEAK.value, spent[0])
+            if spent[0] > max_nodes:
+                raise _too_many(max_nodes)
+    for number in range(done, len(steps)):
+        step = steps[number]
         if isinstance(step, DieStep):
             following, scale = _die_step_layer(step, current, key, max_nodes, spent)
+        elif isinstance(step, ChanceStep):
+            following, scale = _chance_step_layer(current, step, key, spent, max_nodes)
         else:
             following, scale = _replayed_layer(step, current, key, max_nodes, spent)
         denominator *= scale
@@ -434,7 +620,24 @@ def _fold_distribution(
         for entry in following.values():
             entry[1] //= common
         current = following
+        if memo is not None and base is not None:
+            memo[base, steps[: number + 1]] = (current, denominator, spent[0])
     return tuple((state, Fraction(weight, denominator)) for state, weight in current.values())
+
+
+def _fold_slot(initial: Any, key: Callable[[Any], Hashable] | None) -> Hashable | None:
+    """A fold's first state and key as a value (None when either cannot be one): folds of
+    equal first states and keys whose steps begin alike (the same step objects) make the
+    same first layers, remembered within an enumeration (`remembering`)."""
+    keyed = None if key is None else _closure_slot(key)
+    if key is not None and keyed is None:
+        return None
+    slot = ("fold", keyed, _as_value(initial))
+    try:
+        hash(slot)
+    except TypeError:
+        return None
+    return slot
 
 
 def enumerate_outcomes(
@@ -449,7 +652,23 @@ def enumerate_outcomes(
     stands for all); without it outcomes must be hashable and are compared
     whole. `max_nodes` bounds the replays (TooManyOutcomes beyond it).
     """
-    return Distribution(_enumerate(fn, key, max_nodes))
+    with remembering():
+        return Distribution(_enumerate(fn, key, max_nodes))
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Sub-rolls and the first layers of folds remembered for the outermost enumeration
+    (`_CHANCES`), then forgotten: several enumerations inside one `with remembering():`
+    share them (the internal hits of each damage roll of one shot)."""
+    if _CHANCES.found is not None:  # nested in an enumeration: its memory
+        yield
+        return
+    _CHANCES.found = {}
+    try:
+        yield
+    finally:
+        _CHANCES.found = None
 
 
 def fold_outcomes(
@@ -460,4 +679,5 @@ def fold_outcomes(
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> Distribution[S]:
     """The exact distribution of the final state of a fold (see `Dice.fold`)."""
-    return Distribution(_fold_distribution(initial, steps, key, max_nodes))
+    with remembering():
+        return Distribution(_fold_distribution(initial, steps, key, max_nodes))

@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from tactical.dice.sealed import SealedStretch
+
 DOMAIN = b"tactical-fair-dice-1"
 CHAIN_LENGTH = 4096  # values a chain commits to; a new chain is committed when one runs out
 NONCE_BYTES = 32
@@ -194,6 +196,22 @@ class FairLedger:
     commitments: tuple[Commitment, ...] = ()
     players: tuple[str, ...] = ()
     withdrawn: tuple[tuple[int, FairRoll], ...] = ()
+    # stretches whose truth one side's client held while a player hosted (`dice.sealed`)
+    sealed: tuple[SealedStretch, ...] = ()
+
+    def with_sealed(self, stretch: SealedStretch) -> FairLedger:
+        """The ledger with `stretch` added, or put in place of the last one when it is the
+        same stretch grown (a stretch is recorded as it is played)."""
+        kept = self.sealed
+        last = kept[-1] if kept else None
+        if (
+            last is not None
+            and last.steps
+            and stretch.steps
+            and (last.referee, last.steps[0].step) == (stretch.referee, stretch.steps[0].step)
+        ):
+            kept = kept[:-1]
+        return replace(self, sealed=(*kept, stretch))
 
     def with_commitment(self, commitment: Commitment) -> FairLedger:
         return replace(self, commitments=(*self.commitments, commitment))
@@ -213,6 +231,8 @@ class FairLedger:
             document["withdrawn"] = [
                 {"step": step, "fair": fair.document()} for step, fair in self.withdrawn
             ]
+        if self.sealed:
+            document["sealed"] = [stretch.document() for stretch in self.sealed]
         return document
 
     @classmethod
@@ -220,9 +240,9 @@ class FairLedger:
         if (
             not isinstance(value, dict)
             or not {"commitments", "players"} <= set(value)
-            or not (set(value) <= {"commitments", "players", "withdrawn"})
+            or not (set(value) <= {"commitments", "players", "withdrawn", "sealed"})
         ):
-            raise ValueError("an object with commitments, players and withdrawn")
+            raise ValueError("an object with commitments, players, withdrawn and sealed")
         listed, players = value["commitments"], value["players"]
         if not isinstance(listed, list) or not listed:
             raise ValueError("commitments: a list of the chain heads published")
@@ -248,7 +268,16 @@ class FairLedger:
                 withdrawn.append((step, FairRoll.from_document(item["fair"])))
             except ValueError as error:
                 raise ValueError(f"withdrawn[{index}].fair.{error}") from None
-        return cls(tuple(made), tuple(players), tuple(withdrawn))
+        sealed = []
+        listed_sealed = value.get("sealed", [])
+        if not isinstance(listed_sealed, list):
+            raise ValueError("sealed: a list of the stretches refereed by one side")
+        for index, item in enumerate(listed_sealed):
+            try:
+                sealed.append(SealedStretch.from_document(item))
+            except ValueError as error:
+                raise ValueError(f"sealed[{index}].{error}") from None
+        return cls(tuple(made), tuple(players), tuple(withdrawn), tuple(sealed))
 
 
 def check_rolls(

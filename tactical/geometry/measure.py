@@ -468,13 +468,7 @@ def _core_distances_from_rect(
     b_lx, b_ly = dx * a_cos - dy * a_sin, dx * a_sin + dy * a_cos
     a_lx, a_ly = -dx * g.cos + dy * g.sin, -dx * g.sin - dy * g.cos
     b_hw, b_hl = g.half_width, g.half_length
-    slack = _SLACK
-    intersect = (
-        (np.abs(b_lx) <= a_hw + b_hw * abs_c + b_hl * abs_s + slack)
-        & (np.abs(b_ly) <= a_hl + b_hw * abs_s + b_hl * abs_c + slack)
-        & (np.abs(a_lx) <= b_hw + a_hw * abs_c + a_hl * abs_s + slack)
-        & (np.abs(a_ly) <= b_hl + a_hw * abs_s + a_hl * abs_c + slack)
-    )
+    intersect = _overlapping(b_lx, b_ly, a_lx, a_ly, a_hw, a_hl, b_hw, b_hl, abs_c, abs_s, _SLACK)
     spread = g.spread
     cos4, sin4 = cos_d[spread], sin_d[spread]
     # B's vertices in A's frame: B's starboard axis is (cos_d, -sin_d), its forward (sin_d, cos_d)
@@ -487,6 +481,18 @@ def _core_distances_from_rect(
     ey = a_ly[spread] + wx * sin4 + lx * cos4
     np.minimum(best, _clamped_square(ex, ey, b_hw[spread], b_hl[spread]), out=best)
     return np.where(intersect, _ZERO, np.sqrt(np.minimum.reduce(best.reshape(4, len(g.index)))))
+
+
+def _overlapping(b_lx, b_ly, a_lx, a_ly, a_hw, a_hl, b_hw, b_hl, abs_c, abs_s, slack):
+    """Whether rectangle cores A and B overlap (within `slack`), by the separating axis test
+    on both rectangles' axes: B's centre (b_lx, b_ly) in A's frame, A's (a_lx, a_ly) in B's,
+    |cos| and |sin| of the angle between them."""
+    return (
+        (np.abs(b_lx) <= a_hw + b_hw * abs_c + b_hl * abs_s + slack)
+        & (np.abs(b_ly) <= a_hl + b_hw * abs_s + b_hl * abs_c + slack)
+        & (np.abs(a_lx) <= b_hw + a_hw * abs_c + a_hl * abs_s + slack)
+        & (np.abs(a_ly) <= b_hl + a_hw * abs_s + a_hl * abs_c + slack)
+    )
 
 
 def _clamped_square(ex: np.ndarray, ey: np.ndarray, half_width, half_length) -> np.ndarray:
@@ -582,12 +588,8 @@ def _pair_core_distances(ax, ay, a_sin, a_cos, a_hw, a_hl, bx, by, b_sin, b_cos,
     # B's centre in A's frame and A's centre in B's frame
     b_lx, b_ly = dx * a_cos - dy * a_sin, dx * a_sin + dy * a_cos
     a_lx, a_ly = -dx * b_cos + dy * b_sin, -dx * b_sin - dy * b_cos
-    slack = LENGTH_TOLERANCE
-    intersect = (
-        (np.abs(b_lx) <= a_hw + b_hw * abs_c + b_hl * abs_s + slack)
-        & (np.abs(b_ly) <= a_hl + b_hw * abs_s + b_hl * abs_c + slack)
-        & (np.abs(a_lx) <= b_hw + a_hw * abs_c + a_hl * abs_s + slack)
-        & (np.abs(a_ly) <= b_hl + a_hw * abs_s + a_hl * abs_c + slack)
+    intersect = _overlapping(
+        b_lx, b_ly, a_lx, a_ly, a_hw, a_hl, b_hw, b_hl, abs_c, abs_s, LENGTH_TOLERANCE
     )
     shape = (4,) + (1,) * np.ndim(intersect)
     sign_w, sign_l = _VERTEX_SIGNS[0].reshape(shape), _VERTEX_SIGNS[1].reshape(shape)

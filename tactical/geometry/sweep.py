@@ -346,40 +346,66 @@ def motion_contact(
     vertices = base_outline(motion.start, base)
     own_edges = np.stack([vertices, np.roll(vertices, -1, axis=0)], axis=1)
     obstacle_vertices = edges[:, 0]
+    path = _path_of(motion, base)
+    if path is None:
+        return None
+    if path.direction is not None:
+        # the base's corners into obstacle edges (owner by the edge hit), and the
+        # obstacles' corners into the base's edges (owner by the corner that hits)
+        s_out, _, hit_out = _ray_hits(vertices, path.direction, edges, path.total)
+        s_in, hit_in, _ = _ray_hits(obstacle_vertices, -path.direction, own_edges, path.total)
+    else:
+        s_out, _, hit_out = _arc_hits(vertices, path.pivot, path.sense, edges, path.total)
+        s_in, hit_in, _ = _arc_hits(
+            obstacle_vertices, path.pivot, -path.sense, own_edges, path.total
+        )
+    return _first_hit([(s_out, owners[hit_out]), (s_in, owners[hit_in])], path)
+
+
+@dataclass(frozen=True, slots=True)
+class _Path:
+    """A motion as the contact search sweeps it: `total` inches along `direction` (a unit
+    vector) for a straight move, else `total` radians about `pivot` in `sense` (compass
+    clockwise is mathematically negative); `scale`: inches the base's farthest point goes."""
+
+    total: float
+    scale: float
+    direction: np.ndarray | None = None
+    pivot: np.ndarray | None = None
+    sense: float = 1.0
+
+
+def _path_of(motion: Motion, base: Base) -> _Path | None:
+    """The motion's `_Path`; None when it does not move at all."""
     if isinstance(motion, Translation):
         length = abs(motion.distance)
         if length == 0:
             return None
         radians = math.radians(motion.start.heading)
         direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
-        # the base's corners into obstacle edges (owner by the edge hit), and the
-        # obstacles' corners into the base's edges (owner by the corner that hits)
-        s_out, _, hit_out = _ray_hits(vertices, direction, edges, length)
-        s_in, hit_in, _ = _ray_hits(obstacle_vertices, -direction, own_edges, length)
-        scale = length
-    else:
-        total = abs(math.radians(motion.angle))
-        if total == 0:
-            return None
-        sense = -1.0 if motion.angle > 0 else 1.0  # compass clockwise = mathematically negative
-        pivot = np.asarray(motion.pivot, dtype=float)
-        s_out, _, hit_out = _arc_hits(vertices, pivot, sense, edges, total)
-        s_in, hit_in, _ = _arc_hits(obstacle_vertices, pivot, -sense, own_edges, total)
-        scale = total * motion.reach(base)
-    best = math.inf
-    which = -1
-    if len(s_out) and s_out.min() < best:
-        k = int(np.argmin(s_out))
-        best, which = float(s_out[k]), int(owners[hit_out[k]])
-    if len(s_in) and s_in.min() < best:
-        k = int(np.argmin(s_in))
-        best, which = float(s_in[k]), int(owners[hit_in[k]])
+        return _Path(length, length, direction=direction)
+    total = abs(math.radians(motion.angle))
+    if total == 0:
+        return None
+    sense = -1.0 if motion.angle > 0 else 1.0
+    pivot = np.asarray(motion.pivot, dtype=float)
+    return _Path(total, total * motion.reach(base), pivot=pivot, sense=sense)
+
+
+def _first_hit(
+    candidates: Sequence[tuple[np.ndarray, np.ndarray]], path: _Path
+) -> tuple[float, int] | None:
+    """The earliest of the candidate hits (parameters along the path, and whose each is) as a
+    fraction of the motion, backed off by half the contact tolerance, and whose it is."""
+    best, which = math.inf, -1
+    for values, who in candidates:
+        if len(values) and values.min() < best:
+            k = int(np.argmin(values))
+            best, which = float(values[k]), int(who[k])
     if which < 0:
         return None
-    total_parameter = length if isinstance(motion, Translation) else total
-    t_touch = best / total_parameter
-    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
-    return max(0.0, t_touch - backoff), which
+    backoff = (CONTACT_TOLERANCE / 2) / path.scale if path.scale > 0 else 0.0
+    return max(0.0, best / path.total - backoff), which
 
 
 def _circle_contact(
@@ -397,34 +423,18 @@ def _circle_contact(
     offset_owners = np.concatenate([owners, owners])
     ends = edges[:, 0]  # every vertex starts an edge of its ring
     centre = np.array([[motion.start.x, motion.start.y]])
-    if isinstance(motion, Translation):
-        length = abs(motion.distance)
-        if length == 0:
-            return None
-        radians = math.radians(motion.start.heading)
-        direction = np.array([math.sin(radians), math.cos(radians)]) * np.sign(motion.distance)
-        s_line, _, hit_line = _ray_hits(centre, direction, offsets, length)
-        s_end, hit_end = _ray_circle_hits(centre[0], direction, ends, radius, length)
-        total, scale = length, length
-    else:
-        total = abs(math.radians(motion.angle))
-        if total == 0:
-            return None
-        sense = -1.0 if motion.angle > 0 else 1.0
-        pivot = np.asarray(motion.pivot, dtype=float)
-        s_line, _, hit_line = _arc_hits(centre, pivot, sense, offsets, total)
-        s_end, hit_end = _arc_circle_hits(centre[0], pivot, sense, ends, radius, total)
-        scale = total * motion.reach(base)
-    candidates = [(s_line, offset_owners[hit_line]), (s_end, owners[hit_end])]
-    best, which = math.inf, -1
-    for values, who in candidates:
-        if len(values) and values.min() < best:
-            k = int(np.argmin(values))
-            best, which = float(values[k]), int(who[k])
-    if which < 0:
+    path = _path_of(motion, base)
+    if path is None:
         return None
-    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
-    return max(0.0, best / total - backoff), which
+    if path.direction is not None:
+        s_line, _, hit_line = _ray_hits(centre, path.direction, offsets, path.total)
+        s_end, hit_end = _ray_circle_hits(centre[0], path.direction, ends, radius, path.total)
+    else:
+        s_line, _, hit_line = _arc_hits(centre, path.pivot, path.sense, offsets, path.total)
+        s_end, hit_end = _arc_circle_hits(
+            centre[0], path.pivot, path.sense, ends, radius, path.total
+        )
+    return _first_hit([(s_line, offset_owners[hit_line]), (s_end, owners[hit_end])], path)
 
 
 def _ray_circle_hits(

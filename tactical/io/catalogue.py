@@ -31,8 +31,14 @@ from importlib import resources
 from typing import Any
 
 from tactical.errors import UserError
-from tactical.io.files import read_input
-from tactical.io.maps import MapError, _unit, read_rule_system, read_toml_document, unit_table
+from tactical.io.maps import (
+    MapError,
+    _unit,
+    read_file,
+    read_rule_system,
+    read_toml_document,
+    unit_table,
+)
 from tactical.model import Board, FrozenMap, Unit, thaw
 from tactical.rules import registry
 
@@ -134,18 +140,11 @@ def loads_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
 def load_catalogue(path: str | os.PathLike[str]) -> Catalogue:
     """Read a catalogue file (a player's own: `--catalogue FILE`)."""
     source = str(path)
+    raw = read_file(path, "catalogue file")
     try:
-        # a regular file of sensible size only: /dev/zero would be read until memory runs
-        # out, a FIFO would block for ever
-        text = read_input(path).decode("utf-8")
-    except FileNotFoundError:
-        raise MapError(source, None, None, "an existing catalogue file (no such file)") from None
-    except IsADirectoryError:
-        raise MapError(source, None, None, "a catalogue file, not a directory") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise MapError(source, None, None, "UTF-8 text") from None
-    except OSError as error:
-        raise MapError(source, None, None, f"a readable file ({error.strerror})") from None
     return loads_catalogue(text, source)
 
 

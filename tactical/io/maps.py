@@ -353,16 +353,8 @@ def _path_parts(dotted: str) -> list[str | int]:
 
 def load_map(path: str | os.PathLike[str]) -> GameState:
     """Read a map file; every problem (missing, not UTF-8, bad TOML, bad values) is a MapError."""
-    file = Path(path)
     source = str(path)
-    try:
-        raw = read_input(file)
-    except FileNotFoundError:
-        raise MapError(source, None, None, "an existing map file (no such file)") from None
-    except IsADirectoryError:
-        raise MapError(source, None, None, "a map file, not a directory") from None
-    except OSError as error:
-        raise MapError(source, None, None, f"a readable file ({error.strerror})") from None
+    raw = read_file(Path(path), "map file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -371,6 +363,22 @@ def load_map(path: str | os.PathLike[str]) -> GameState:
             source, line, None, f"UTF-8 text (byte 0x{raw[error.start]:02x} is not valid UTF-8)"
         ) from None
     return loads_map(text, source)
+
+
+def read_file(path: str | os.PathLike[str], what: str) -> bytes:
+    """The bytes of an input file; a missing, unreadable or oversized one is a MapError that
+    names it as `what` ("map file")."""
+    source = str(path)
+    try:
+        # a regular file of sensible size only: /dev/zero would be read until memory runs
+        # out, a FIFO would block for ever
+        return read_input(path)
+    except FileNotFoundError:
+        raise MapError(source, None, None, f"an existing {what} (no such file)") from None
+    except IsADirectoryError:
+        raise MapError(source, None, None, f"a {what}, not a directory") from None
+    except OSError as error:
+        raise MapError(source, None, None, f"a readable file ({error.strerror})") from None
 
 
 def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
@@ -440,10 +448,16 @@ def _board(reader: _Reader, value: Any) -> Board:
     return Board(width, height, area)
 
 
-def _unique(reader: _Reader, seen: dict[str, str], path: list, item_id: str, what: str) -> None:
+def _entry(
+    reader: _Reader, value: Any, path: list, keys: Any, seen: dict[str, str], what: str
+) -> tuple[Mapping[str, Any], str]:
+    """A `[[unit]]` or `[[terrain]]` table and its id, unique among `seen` (which it joins)."""
+    table = reader.table(value, path, keys)
+    item_id = reader.string(table, path, "id")
     if item_id in seen:
         reader.fail([*path, "id"], f"a unique id ({item_id!r} is already used by {seen[item_id]})")
     seen[item_id] = f"a {what}"
+    return table, item_id
 
 
 def _terrain(
@@ -456,9 +470,7 @@ def _terrain(
     path: list[str | int] | None = None,
 ) -> Terrain:
     path = ["terrain", index] if path is None else path
-    table = reader.table(value, path, TERRAIN_KEYS)
-    piece_id = reader.string(table, path, "id")
-    _unique(reader, seen, path, piece_id, "terrain piece")
+    table, piece_id = _entry(reader, value, path, TERRAIN_KEYS, seen, "terrain piece")
     kind = reader.string(table, path, "kind", choices=system.terrain_kinds)
     height = SizeClass(reader.string(table, path, "height", choices=SIZE_NAMES))
     name = reader.string(table, path, "name", default="") if "name" in table else ""
@@ -529,9 +541,7 @@ def _unit(
     path: list[str | int] | None = None,
 ) -> Unit:
     path = ["unit", index] if path is None else path
-    table = reader.table(value, path, UNIT_KEYS)
-    unit_id = reader.string(table, path, "id")
-    _unique(reader, seen, path, unit_id, "unit")
+    table, unit_id = _entry(reader, value, path, UNIT_KEYS, seen, "unit")
     name = reader.string(table, path, "name", default=unit_id) if "name" in table else unit_id
     side = reader.string(table, path, "side")
     pose = Pose(

@@ -420,13 +420,7 @@ def loads_save(text: str, source: str = "<save>") -> SavedGame:
     if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
         raise SaveError(source, "cursor", f"a whole number from 0 to {len(actions)}")
     settings = _settings(document, source)
-    fair = None
-    if "fair" in document:
-        try:
-            fair = FairLedger.from_document(document["fair"])
-        except ValueError as error:
-            key, _, expected = str(error).rpartition(": ")
-            raise SaveError(source, f"fair.{key}" if key else "fair", expected) from None
+    fair = _fair(FairLedger, document, source, "fair")
     digest = document.get("digest")
     if digest is not None and (version < 3 or not isinstance(digest, str) or ":" not in digest):
         raise SaveError(source, "digest", "the fingerprint of the last game (version 3 saves)")
@@ -610,6 +604,18 @@ def _defaults(
     return value
 
 
+def _fair(kind: Any, table: Mapping[str, Any], source: str, where: str) -> Any:
+    """The fair-dice record under "fair" in `table` (a `FairLedger` or a `FairRoll`), if
+    any; a SaveError naming the key below `where` that is wrong."""
+    if "fair" not in table:
+        return None
+    try:
+        return kind.from_document(table["fair"])
+    except ValueError as error:
+        key, _, expected = str(error).rpartition(": ")
+        raise SaveError(source, f"{where}.{key}" if key else where, expected) from None
+
+
 def _action(item: Any, source: str, index: int) -> SavedAction:
     where = f"actions[{index}]"
     if not isinstance(item, dict):
@@ -637,13 +643,5 @@ def _action(item: Any, source: str, index: int) -> SavedAction:
         raise SaveError(
             source, f"{where}.forced", "why the game took the step by itself (a non-empty string)"
         )
-    fair = None
-    if "fair" in item:
-        try:
-            fair = FairRoll.from_document(item["fair"])
-        except ValueError as error:
-            key, _, expected = str(error).rpartition(": ")
-            raise SaveError(
-                source, f"{where}.fair" + (f".{key}" if key else ""), expected
-            ) from None
+    fair = _fair(FairRoll, item, source, f"{where}.fair")
     return SavedAction(kind, actor, FrozenMap(params), tuple(rolls), forced, fair)

@@ -5,8 +5,10 @@ scales the page shows it at once. Rulers, turning and arc templates are 1:1; the
 terrain and deployment sheets are plans at a stated scale whose numbers (measured
 from the table's bottom-left corner) are what a player lays out by.
 
-Colours double as measuring marks for the tests: the calibration bars and each ruler's
-top stripe are filled with colours used nowhere else (`MARK_*`).
+The page furniture is `document`'s; the templates' arc lines and the plans' terrain and
+units are drawn through the drawing seam (`tactical.drawing.scenes`, `paper`). Colours
+double as measuring marks for the tests: each ruler's top stripe (`MARK_RULER`), as the
+calibration bars (`document.MARK_*`), is filled with a colour used nowhere else.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.lib.pagesizes import A4, LETTER, landscape, portrait
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.pagesizes import landscape, portrait
 
+from tactical.drawing import scenes
+from tactical.drawing.primitives import Arc, Polygon, Style
 from tactical.errors import UserError
-from tactical.geometry.arcs_spec import Channel, Omni, Sector
-from tactical.io.files import output_path, write_bytes_atomic
+from tactical.geometry.arcs_spec import Omni, Sector
+from tactical.io.files import write_bytes_atomic
 from tactical.kit.content import (
     ArcTemplateSpec,
     AreaSheet,
@@ -32,18 +35,23 @@ from tactical.kit.content import (
     TurningSpec,
     base_words,
 )
+from tactical.kit.document import (  # re-exported: the tests measure by them
+    FOOTER,
+    HEADER,
+    IN,
+    MARGIN,
+    MARK_INCH,
+    MARK_MM,
+    MM,
+    PAPERS,
+    KitDocument,
+    checked_pdf_path,
+    unit_names,
+)
+from tactical.kit.paper import Frame, PaperCanvas, tint
 from tactical.model import CircleBase, GameState, RectBase, Terrain
 from tactical.rules.conventions import band_name
 
-IN = 72.0  # points per inch
-MM = IN / 25.4
-MARGIN = 12 * MM
-FOOTER = 24 * MM  # calibration bars and the print note
-HEADER = 16 * MM
-PAPERS = {"a4": A4, "letter": LETTER}
-
-MARK_MM = (0.8, 0.0, 0.0)  # the 100 mm bar
-MARK_INCH = (0.0, 0.0, 0.8)  # the 4" bar
 MARK_RULER = (0.0, 0.6, 0.0)  # each ruler's top stripe, as long as the ruler piece
 BAND_TINTS = ((1.0, 0.97, 0.80), (0.85, 0.93, 1.0))
 SIDE_TINTS = {"A": (0.27, 0.59, 1.0), "B": (0.98, 0.53, 0.14)}
@@ -55,6 +63,8 @@ TERRAIN_TINTS = {
 }
 RULER_HEIGHT = 0.9 * IN
 STRIPE = 2 * MM
+TEMPLATE = Style(colour=(0, 0, 0), width=1, fill=tint(0.93, 0.93, 0.98))  # turning templates
+ARC_INK = tint(0.75, 0.1, 0.55)  # arc templates' lines and bearings
 
 
 @dataclass(frozen=True)
@@ -78,109 +88,6 @@ def ruler_pieces(ruler: RulerSpec, index: int, room: float) -> tuple[RulerPiece,
     )
 
 
-# --------------------------------------------------------------------------- document
-
-
-class KitDocument:
-    """A reportlab canvas with the kit's page furniture (title, calibration bars, page count)."""
-
-    def __init__(self, path: str | io.BytesIO, content: KitContent, paper: str) -> None:
-        self.content = content
-        self.paper = PAPERS[paper]
-        self.paper_name = paper
-        self.canvas = Canvas(path, pagesize=portrait(self.paper))
-        self.canvas.setTitle(f"{content.system.title}: print kit")
-        self.canvas.setAuthor("tactical")
-        self.page_number = 0
-        self.size = portrait(self.paper)
-
-    # page frame ---------------------------------------------------------------
-
-    def page(self, title: str, wide: bool = False) -> tuple[float, float, float, float]:
-        """Start a page; the free area (x0, y0, x1, y1) in points between header and footer."""
-        if self.page_number:
-            self.canvas.showPage()
-        self.page_number += 1
-        self.size = landscape(self.paper) if wide else portrait(self.paper)
-        self.canvas.setPageSize(self.size)
-        width, height = self.size
-        c = self.canvas
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica-Bold", 13)
-        c.drawString(MARGIN, height - MARGIN - 11, title)
-        c.setFont("Helvetica", 8)
-        c.drawString(
-            MARGIN,
-            height - MARGIN - 24,
-            f"{self.content.system.title} · {self.content.source} · page {self.page_number}",
-        )
-        self._calibration(width)
-        return MARGIN, MARGIN + FOOTER, width - MARGIN, height - MARGIN - HEADER
-
-    def _calibration(self, width: float) -> None:
-        """A 100 mm bar over a 4" bar at the foot of the page, and the print note beside them."""
-        c = self.canvas
-        for colour, length, step, count, label, y in (
-            (MARK_MM, 100 * MM, 10 * MM, 10, "100 mm", MARGIN + 13 * MM),
-            (MARK_INCH, 4 * IN, IN, 4, '4"', MARGIN + 2 * MM),
-        ):
-            x = MARGIN
-            c.setFillColorRGB(*colour)
-            c.rect(x, y, length, 2.5 * MM, stroke=0, fill=1)
-            c.setStrokeColorRGB(0, 0, 0)
-            c.setLineWidth(0.4)
-            c.setFillColorRGB(0, 0, 0)
-            c.setFont("Helvetica", 6)
-            for k in range(count + 1):
-                tx = x + k * step
-                c.line(tx, y + 2.5 * MM, tx, y + 4.5 * MM)
-                c.drawCentredString(tx, y + 5.2 * MM, str(k * (10 if count == 10 else 1)))
-            c.setFont("Helvetica-Bold", 7)
-            c.drawString(x + length + 3 * MM, y + 0.5 * MM, f"this bar is {label}")
-        note_x = MARGIN + 100 * MM + 30 * MM
-        c.setFont("Helvetica-Bold", 11)
-        c.drawString(note_x, MARGIN + 15 * MM, "Print at 100%")
-        c.setFont("Helvetica", 7.5)
-        c.drawString(note_x, MARGIN + 10.5 * MM, "actual size: no scaling, no fit to page.")
-        c.drawString(note_x, MARGIN + 6.5 * MM, "Measure both bars with a ruler")
-        c.drawString(note_x, MARGIN + 2.5 * MM, "before cutting anything.")
-
-    def save(self) -> None:
-        self.canvas.showPage()
-        self.canvas.save()
-
-    # text helpers -------------------------------------------------------------
-
-    def lines(
-        self, x: float, y: float, texts: Sequence[str], size: float = 8.5, width: float = 0
-    ) -> float:
-        """Text lines from (x, y) downward, wrapped to `width` points; returns the next y."""
-        c = self.canvas
-        c.setFont("Helvetica", size)
-        c.setFillColorRGB(0, 0, 0)
-        for line in texts:
-            for part in _wrap(line, size, width) if width else [line]:
-                c.drawString(x, y, part)
-                y -= size * 1.3
-        return y
-
-
-def _wrap(line: str, size: float, width: float) -> list[str]:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    words, parts, current = line.split(" "), [], ""
-    for word in words:
-        trial = f"{current} {word}".strip()
-        if current and stringWidth(trial, "Helvetica", size) > width:
-            parts.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        parts.append(current)
-    return parts
-
-
 # --------------------------------------------------------------------------- pages
 
 
@@ -201,15 +108,6 @@ def write_kit(content: KitContent, path: str | os.PathLike[str], paper: str = "a
         _deployment_pages(document, content.state)
     document.save()
     write_bytes_atomic(target, pages.getvalue())
-    return target
-
-
-def checked_pdf_path(path: str | os.PathLike[str]) -> Path:
-    """`path` as a .pdf file that can be written, or a UserError (checked before any work)."""
-    target = Path(path)
-    if target.suffix.lower() != ".pdf":
-        raise UserError(f"output {str(target)!r} must be a .pdf file")
-    output_path(target)
     return target
 
 
@@ -333,7 +231,7 @@ def _ruler(doc: KitDocument, ruler: RulerSpec, piece: RulerPiece, x: float, y: f
         more = f" ({len(far) - 3} more between)" if len(far) > 3 else ""
         beyond = f"beyond this ruler: {words}{more}"
     beside = length - c.stringWidth(beyond, "Helvetica", 7) - 12  # room left of that note
-    units = _names(doc, ruler.units, "for ", 7, beside if beyond and beside > 2 * IN else room)
+    units = unit_names(doc, ruler.units, "for ", 7, beside if beyond and beside > 2 * IN else room)
     c.drawString(x, y - 27, f"for {units}")
     if beyond:  # under the unit names where the piece is too short to hold both on a line
         c.drawRightString(x + length, y - 27 if beside > 2 * IN else y - 36, beyond)
@@ -355,18 +253,9 @@ def _turning(doc: KitDocument, spec: TurningSpec, x0: float, y: float, x1: float
     """A wedge of the turn limit with 4" legs, or a protractor for free turning."""
     c = doc.canvas
     apex = (x0 + 0.4 * IN, y + 0.3 * IN)
-    leg = 3.6 * IN
-    c.setStrokeColorRGB(0, 0, 0)
-    c.setLineWidth(1)
     angle = spec.step if spec.step is not None else spec.move
-    if angle is not None:
-        path = c.beginPath()
-        path.moveTo(*apex)
-        path.lineTo(apex[0] + leg, apex[1])
-        path.arcTo(apex[0] - leg, apex[1] - leg, apex[0] + leg, apex[1] + leg, 0, angle)
-        path.close()
-        c.setFillColorRGB(0.93, 0.93, 0.98)
-        c.drawPath(path, stroke=1, fill=1)
+    if angle is not None:  # the wedge from the heading (+x on the page) to the limit
+        PaperCanvas(c, Frame(apex, IN)).draw([Arc((0.0, 0.0), 3.6, 90.0 - angle, 90.0, TEMPLATE)])
         c.setFont("Helvetica-Bold", 14)
         c.setFillColorRGB(0, 0, 0)
         mid = math.radians(angle / 2)
@@ -378,17 +267,8 @@ def _turning(doc: KitDocument, spec: TurningSpec, x0: float, y: float, x1: float
     else:
         radius = 3.4 * IN
         centre = (apex[0] + radius, apex[1])
-        c.setFillColorRGB(0.93, 0.93, 0.98)
-        c.wedge(
-            centre[0] - radius,
-            centre[1] - radius,
-            centre[0] + radius,
-            centre[1] + radius,
-            0,
-            180,
-            stroke=1,
-            fill=1,
-        )
+        half = Arc((0.0, 0.0), 3.4, 270.0, 90.0, TEMPLATE)  # the upper half: a protractor
+        PaperCanvas(c, Frame(centre, IN)).draw([half])
         c.setFillColorRGB(0, 0, 0)
         c.setFont("Helvetica", 6)
         for degrees in range(0, 181, 5):
@@ -412,23 +292,8 @@ def _turning(doc: KitDocument, spec: TurningSpec, x0: float, y: float, x1: float
     lines = [title, "Pivot " + "; or ".join(spec.pivots) + "."]
     if spec.spec_ids:
         lines.append("Rule: " + ", ".join(spec.spec_ids) + ".")
-    lines.append(f"For {_names(doc, spec.units)}.")
+    lines.append(f"For {unit_names(doc, spec.units)}.")
     doc.lines(x0, y + 4.75 * IN, lines, 9, x1 - x0)
-
-
-def _names(
-    doc: KitDocument, ids: Sequence[str], prefix: str = "", size: float = 0, width: float = 0
-) -> str:
-    """The units' names as on the play screen: up to ten of them, and with a `width` (points,
-    Helvetica at `size`, after `prefix`) as many as fit on one line; "and N more" for the rest."""
-    names = [doc.content.unit_name(unit_id) for unit_id in ids]
-    text = ""
-    for count in range(min(len(names), 10), 0, -1):
-        rest = len(names) - count
-        text = ", ".join(names[:count]) + (f" and {rest} more" if rest else "")
-        if not width or doc.canvas.stringWidth(prefix + text, "Helvetica", size) <= width:
-            break
-    return text
 
 
 def _arc_pages(doc: KitDocument) -> None:
@@ -515,29 +380,13 @@ def _arc_template(
     box = (cx - (across + reach_in) * IN, cy - (along + reach_in) * IN,
            cx + (across + reach_in) * IN, cy + (along + reach_in) * IN)  # fmt: skip
 
-    def page(lx: float, ly: float) -> tuple[float, float]:
-        """A point in the base's frame (inches, +y ahead) on the page."""
-        t = math.radians(turn)
-        return (cx + (lx * math.cos(t) + ly * math.sin(t)) * IN,
-                cy + (-lx * math.sin(t) + ly * math.cos(t)) * IN)  # fmt: skip
-
+    frame = Frame((cx, cy), IN, turn=turn)  # the base's frame: inches, +y ahead
+    paper = PaperCanvas(c, frame)
     c.saveState()
     clip = c.beginPath()
     clip.rect(box[0], box[1], box[2] - box[0], box[3] - box[1])
     c.clipPath(clip, stroke=0, fill=0)
-    c.setStrokeColorRGB(0.75, 0.1, 0.55)
-    c.setLineWidth(0.8)
-    reach = math.hypot(hw + reach_in, hl + reach_in)
-    bearings: set[float] = set()
-    for arc in spec.arcs:
-        if isinstance(arc, Sector) and arc.span < 360.0:
-            bearings.update((arc.start % 360.0, arc.end % 360.0))
-        elif isinstance(arc, Channel):
-            for side in (-hw, hw):
-                c.line(*page(side, hl), *page(side, hl + reach))
-    for bearing in sorted(bearings):
-        t = math.radians(bearing)
-        c.line(cx, cy, *page(reach * math.sin(t), reach * math.cos(t)))
+    paper.draw(scenes.arc_template(spec.arcs, hw, hl, reach_in, Style(ARC_INK, width=0.8)))
     c.restoreState()
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(1.2)
@@ -549,18 +398,12 @@ def _arc_template(
     c.setFillColorRGB(0, 0, 0)
     c.circle(cx, cy, 1.5, stroke=0, fill=1)
     c.setLineWidth(0.8)
-    c.line(cx, cy, *page(0.0, min(hl, 0.8)))  # the heading
+    c.line(cx, cy, *frame.at(0.0, min(hl, 0.8)))  # the heading
     c.setStrokeColorRGB(0.6, 0.6, 0.6)
     c.setLineWidth(0.3)
     c.rect(*box[:2], box[2] - box[0], box[3] - box[1], stroke=1, fill=0)
-    c.setFont("Helvetica", 6)
-    c.setFillColorRGB(0.75, 0.1, 0.55)
-    for bearing in sorted(bearings):
-        t = math.radians(bearing)
-        sin, cos = abs(math.sin(t)), abs(math.cos(t))
-        exit_at = min(hw / sin if sin > 1e-9 else math.inf, hl / cos if cos > 1e-9 else math.inf)
-        r = (hw if isinstance(spec.base, CircleBase) else exit_at) + 0.35
-        c.drawCentredString(*page(r * math.sin(t), r * math.cos(t)), f"{bearing:g}°")
+    round_base = isinstance(spec.base, CircleBase)
+    paper.draw(scenes.arc_template_labels(spec.arcs, hw, hl, round_base, 6, Style(ARC_INK)))
     names = []
     for arc in spec.arcs:
         if isinstance(arc, Omni) or (isinstance(arc, Sector) and arc.span >= 360.0):
@@ -570,7 +413,7 @@ def _arc_template(
         else:
             names.append(f"{arc.name}: base-wide corridor ahead")
     heading = "heading right" if turn else "heading up"
-    units = _names(doc, spec.units, "for ", 6.5, w - 8)
+    units = unit_names(doc, spec.units, "for ", 6.5, w - 8)
     doc.lines(
         x + 4,
         y + 0.62 * IN,
@@ -591,20 +434,15 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
         scale = min((x1 - x0) / view_w, (y1 - y0) * 0.6 / view_h)  # points per table inch
         header = 24 if doc.content.fairness else 14  # a second line for the table's score
         ox, oy = x0 + (x1 - x0 - view_w * scale) / 2, y1 - header - view_h * scale
-        ax0, ay0 = view[0], view[1]
-
-        def at(px: float, py: float, ox=ox, oy=oy, ax0=ax0, ay0=ay0, scale=scale):
-            return ox + (px - ax0) * scale, oy + (py - ay0) * scale
+        frame = Frame((ox, oy), scale, (view[0], view[1]))
+        at = frame.at
 
         c = doc.canvas
-        c.setFont("Helvetica", 8)
-        c.setFillColorRGB(0, 0, 0)
-        c.drawString(
-            x0,
-            y1 - 8,
+        plan = (
             f"Plan at 1:{IN / scale:.0f}. Lay out by the numbers: every point is measured in "
-            "inches from the table's bottom-left corner (side A's left).",
+            "inches from the table's bottom-left corner (side A's left)."
         )
+        doc.lines(x0, y1 - 8, [plan], 8)
         if doc.content.fairness:  # the layout's score on every sheet it is laid out from
             c.drawString(x0, y1 - 18, f"Fairness of the whole table: {doc.content.fairness[0]}")
         c.setStrokeColorRGB(0.85, 0.85, 0.85)
@@ -619,7 +457,7 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
         c.rect(left, bottom, area.width * scale, area.height * scale, stroke=1, fill=0)
         names = state.shown_terrain_names
         for piece in sheet.pieces:
-            _piece(doc, piece, names[piece.id], at, scale)
+            _piece(doc, piece, names[piece.id], frame)
         c.setFillColorRGB(0, 0, 0)
         c.setFont("Helvetica", 7)
         for k in range(math.ceil(view[0] / 6), math.floor(view[2] / 6) + 1):
@@ -642,34 +480,32 @@ def _view_bounds(area, pieces: Sequence[Terrain], board) -> tuple[float, float, 
     return max(x0, board[0]), max(y0, board[1]), min(x1, board[2]), min(y1, board[3])
 
 
-def _piece(doc: KitDocument, piece: Terrain, name: str, at, scale: float) -> None:
+def _piece(doc: KitDocument, piece: Terrain, name: str, frame: Frame) -> None:
+    """A piece on a plan: its shape in its kind's tint (`scenes.terrain`), every corner (or
+    a round piece's centre) marked with its numbers, its name in the middle."""
     c = doc.canvas
-    c.setFillColorRGB(*TERRAIN_TINTS.get(piece.kind, (0.8, 0.8, 0.8)))
-    c.setStrokeColorRGB(0.2, 0.2, 0.2)
-    c.setLineWidth(0.8)
+    PaperCanvas(c, frame).draw(scenes.terrain([piece], _print_look, 0.0))
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont("Helvetica", 6)
     if piece.circle is not None:
-        cx, cy = at(piece.circle.x, piece.circle.y)
-        c.circle(cx, cy, piece.circle.radius * scale, stroke=1, fill=1)
-        c.setFillColorRGB(0, 0, 0)
+        cx, cy = frame.at(piece.circle.x, piece.circle.y)
         c.circle(cx, cy, 1.2, stroke=0, fill=1)
-        c.setFont("Helvetica", 6)
         c.drawString(cx + 3, cy + 3, f"({piece.circle.x:.1f}, {piece.circle.y:.1f})")
     else:
-        points = [at(x, y) for x, y in piece.polygon or ()]
-        path = c.beginPath()
-        path.moveTo(*points[0])
-        for point in points[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.drawPath(path, stroke=1, fill=1)
-        c.setFillColorRGB(0, 0, 0)
-        c.setFont("Helvetica", 6)
-        for (x, y), (px, py) in zip(piece.polygon or (), points, strict=True):
+        for x, y in piece.polygon or ():
+            px, py = frame.at(x, y)
             c.circle(px, py, 1.2, stroke=0, fill=1)
             c.drawString(px + 2, py + 2, f"({x:.1f}, {y:.1f})")
-    cx, cy = at(*_centre(piece))
+    cx, cy = frame.at(*_centre(piece))
     c.setFont("Helvetica-Bold", 7)
     c.drawCentredString(cx, cy - 3, name)
+
+
+def _print_look(piece: Terrain) -> scenes.TerrainLook:
+    """A piece on paper: its kind's tint, a thin dark outline, no hatching (a plan to lay
+    out by, read at any height)."""
+    fill = tint(*TERRAIN_TINTS.get(piece.kind, (0.8, 0.8, 0.8)))
+    return scenes.TerrainLook(fill, tint(0.2, 0.2, 0.2), 0.8)
 
 
 def _centre(piece: Terrain) -> tuple[float, float]:
@@ -696,38 +532,29 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
     scale = min((x1 - x0) / board.width, (y1 - y0 - 30) / board.height)
     ox, oy = x0 + (x1 - x0 - board.width * scale) / 2, y1 - 16 - board.height * scale
     c = doc.canvas
-    c.setFont("Helvetica", 8)
-    c.setFillColorRGB(0, 0, 0)
-    c.drawString(
-        x0,
-        y1 - 8,
+    plan = (
         f"Plan at 1:{IN / scale:.0f}; the positions follow, in inches "
-        "from the table's bottom-left corner (side A's left); heading 0 faces the far edge.",
+        "from the table's bottom-left corner (side A's left); heading 0 faces the far edge."
     )
+    doc.lines(x0, y1 - 8, [plan], 8)
     c.setStrokeColorRGB(0, 0, 0)
     c.setLineWidth(1)
     c.rect(ox, oy, board.width * scale, board.height * scale, stroke=1, fill=0)
+    frame = Frame((ox, oy), scale)
     names = state.shown_terrain_names
     for piece in state.terrain:
-        _piece(
-            doc, piece, names[piece.id], lambda px, py: (ox + px * scale, oy + py * scale), scale
-        )
+        _piece(doc, piece, names[piece.id], frame)
     tints = _side_tints(state.sides)
-    for unit in state.units:
-        c.setFillColorRGB(*tints[unit.side])
-        c.setStrokeColorRGB(0, 0, 0)
-        c.setLineWidth(0.4)
-        outline = [(ox + px * scale, oy + py * scale) for px, py in unit.footprint.exterior.coords]
-        path = c.beginPath()
-        path.moveTo(*outline[0])
-        for point in outline[1:]:
-            path.lineTo(*point)
-        path.close()
-        c.drawPath(path, stroke=1, fill=1)
+    PaperCanvas(c, frame).draw(
+        [
+            Polygon(unit.footprint, Style((0, 0, 0), 0.4, fill=tint(*tints[unit.side])))
+            for unit in state.units
+        ]
+    )
     legend_x = ox
     c.setFont("Helvetica", 8)
-    for side, tint in tints.items():
-        c.setFillColorRGB(*tint)
+    for side, colour in tints.items():
+        c.setFillColorRGB(*colour)
         c.rect(legend_x, oy - 14, 8, 8, stroke=1, fill=1)
         c.setFillColorRGB(0, 0, 0)
         c.drawString(legend_x + 11, oy - 13, f"side {side}")
@@ -756,3 +583,15 @@ def _side_tints(sides: Sequence[str]) -> dict[str, tuple[float, float, float]]:
 def _chunks(rows: Sequence[str], size: int) -> Iterator[Sequence[str]]:
     for start in range(0, len(rows), size):
         yield rows[start : start + size]
+
+
+__all__ = [
+    "IN",
+    "MARGIN",
+    "MARK_INCH",
+    "MARK_MM",
+    "MARK_RULER",
+    "checked_pdf_path",
+    "ruler_pieces",
+    "write_kit",
+]

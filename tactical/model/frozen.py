@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -96,3 +97,33 @@ def thaw(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [thaw(v) for v in value]
     return value
+
+
+def remembered(memo: dict[int, tuple[Any, Any]], value: Any, make: Any, most: int) -> Any:
+    """`make(value)`, remembered in `memo` by the value's identity for an immutable value
+    asked for again and again (a unit's stat card): an identity costs nothing to look up
+    where hashing a value may cost more than the rest. Each value is kept beside what was
+    made of it, so its id is not reused while remembered; `memo` starts again at `most`."""
+    found = memo.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    made = make(value)
+    if len(memo) >= most:
+        memo.clear()
+    memo[id(value)] = (value, made)
+    return made
+
+
+def memo_of(table: dict[int, tuple[Any, dict]], owner: Any, most: int = 32) -> dict:
+    """The memo `table` keeps for the immutable `owner` (a game state, say), new when the
+    owner is new: by its id, with a weak reference beside it (an id is not trusted once its
+    owner is gone), a few owners at a time. For pure functions of an owner and a small key
+    that a resolver asks again and again while its owner lives (the exact enumerator
+    resolves the same attack on the same state once per outcome)."""
+    held = table.get(id(owner))
+    if held is None or held[0]() is not owner:
+        if len(table) > most:
+            table.clear()
+        held = (weakref.ref(owner), {})
+        table[id(owner)] = held
+    return held[1]

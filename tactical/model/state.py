@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from tactical.model.board import Board
@@ -109,11 +109,25 @@ class GameState:
         return terrain_names(self.terrain)
 
     def with_rule_state(self, **changes: object) -> GameState:
-        """A copy with some rule-state keys set."""
+        """A copy with some rule-state keys set. Made field by field rather than through
+        `dataclasses.replace` (a resolver sets its rule state after every roll the computer
+        players enumerate), and the same table keeps what was worked out from its units,
+        terrain and roster (`TABLE_CACHES`): none of them changed."""
         current = self.rule_state
         if not isinstance(current, FrozenMap):  # built by hand with a plain mapping
             current = FrozenMap(current)
-        return replace(self, rule_state=current.updated(changes))
+        if type(self) is not GameState:  # a subclass may hold more: the long way
+            return replace(self, rule_state=current.updated(changes))
+        mine = self.__dict__
+        copy = object.__new__(GameState)
+        made = copy.__dict__
+        for name in _FIELDS:
+            made[name] = mine[name]
+        made["rule_state"] = current.updated(changes)
+        for known in TABLE_CACHES:
+            if known in mine:
+                made[known] = mine[known]
+        return copy
 
     def with_terrain(self, terrain: tuple[Terrain, ...]) -> GameState:
         return replace(self, terrain=tuple(terrain))
@@ -125,3 +139,9 @@ class GameState:
         for unit in self.units:
             seen.setdefault(unit.side, None)
         return tuple(seen)
+
+
+_FIELDS = tuple(f.name for f in fields(GameState))
+# what a state works out from its units, terrain and roster only (its cached properties):
+# a copy with another rule state keeps them (`GameState.with_rule_state`)
+TABLE_CACHES = ("_units_by_id", "shown_names", "shown_terrain_names")

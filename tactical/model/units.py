@@ -10,7 +10,7 @@ from functools import cached_property
 
 from shapely.geometry import Point, Polygon
 
-from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase, footprint
+from tactical.geometry.shapes import Base, Pose, footprint
 from tactical.model.frozen import FrozenMap
 
 
@@ -181,17 +181,3 @@ class Unit:
         for key, value in changes.items():
             stats = stats.set(key, value)
         return replace(self, stats=stats)
-
-
-__all__ = [
-    "Base",
-    "Circle",
-    "CircleBase",
-    "MovementClass",
-    "Pose",
-    "RectBase",
-    "SizeClass",
-    "Terrain",
-    "TerrainKind",
-    "Unit",
-]

@@ -38,13 +38,21 @@ from tactical.dice.fair import (
     is_nonce,
 )
 from tactical.errors import UserError
-from tactical.io.saves import ChatLine, SaveError, loads_save
-from tactical.model import FrozenMap, freeze, thaw
-from tactical.net.protocol import DEFAULT_PORT, ProtocolError, address_of, frame, read_server
+from tactical.io.saves import SaveError, loads_save
+from tactical.model import thaw
+from tactical.net.arrivals import Arrivals
+from tactical.net.owner import OwnReferee
+from tactical.net.protocol import (
+    DEFAULT_PORT,
+    ProtocolError,
+    address_of,
+    frame,
+    read_server,
+)
 from tactical.rules.base import Action
 from tactical.session.controller import Session
-from tactical.session.digest import game_digest
 from tactical.session.game import Game, Step
+from tactical.session.replay import Replay
 from tactical.session.saving import Autosave, history_from_saved
 
 GAME_FRAME_LIMIT = 256 << 20  # a whole game sent by the server (a long game's save is big)
@@ -200,6 +208,12 @@ class RemoteSession(Session):
         self.sent: tuple[int, float, str] | None = None
         self.problems: list[str] = []
         self.steps_seen = 0  # steps received from the server
+        # while the rules hide something from this side, the server sends its view of the
+        # game (`net.views`), which is drawn and decided from but cannot be replayed
+        self.viewing = False
+        self.sees: str | None = None  # whose view it is sent (None: both sides')
+        self.owner = OwnReferee(self)  # refereeing its own hidden moves (`net.owner`)
+        self.arrivals = Arrivals(self)  # what it does with each message (`net.arrivals`)
         self.on_step: Callable[[Step], None] | None = None  # a bench's stopwatch
         self._known: dict[tuple[str, int], tuple[int, str]] = {}  # chain: last (index, value)
         self._autosave_target = autosave
@@ -259,7 +273,7 @@ class RemoteSession(Session):
         held = self.hold_reason()
         if held is not None:
             raise UserError(held)
-        text = frame(
+        text = self.owner.declared(action) or frame(
             "action",
             version=self.version,
             kind=action.kind,
@@ -337,6 +351,16 @@ class RemoteSession(Session):
 
     redo_decision = undo = redo = goto = reset_activation = _refused_locally
 
+    def replay(self) -> Replay:
+        """A replay of this copy of the game; not while it is a view (its hidden steps
+        cannot be stepped through: the replay opens once the whole game has arrived)."""
+        if self.viewing:
+            raise UserError(
+                "the rules hide some of the other side's moves from you: the replay opens "
+                "once they are revealed (a cloaked ship's moves, when its cloak drops)"
+            )
+        return super().replay()
+
     def set_take_single(self, take: bool) -> tuple[Step, ...]:
         raise UserError("in an online game the server's setting for single-choice steps holds")
 
@@ -345,38 +369,15 @@ class RemoteSession(Session):
     def _received(self, message: dict[str, Any]) -> str:
         kind = message.get("type")
         try:
-            handler = getattr(self, f"_on_{kind}", None)
+            handler = getattr(self.arrivals, f"on_{kind}", None) or getattr(
+                self.owner, f"on_{kind}", None
+            )
             return handler(message) if handler is not None else ""
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             self.link.send(frame("sync"))
             return f"the server sent a {kind} message this copy cannot use ({error}): catching up"
 
-    def _on_link(self, message: dict[str, Any]) -> str:
-        self.status = str(message["text"])
-        self.final = bool(message.get("final"))
-        return "" if self.status == "connected" and self.version < 0 else self.status
-
-    def _on_welcome(self, message: dict[str, Any]) -> str:
-        self.watching = message["role"] == "watcher"
-        self.side = message.get("side")
-        self.seats = dict(message.get("seats") or {})
-        self.connected_sides = tuple(message.get("connected") or ())
-        joined = self.version < 0
-        sent = self.sent
-        self._load(message["game"], int(message["version"]))
-        if sent is not None and sent[0] == self.version:  # lost on the way: send it again
-            self.sent = sent
-            self.link.send(sent[2])
-        if joined:
-            who = "watching" if self.watching else f"playing {self.side}"
-            return f"joined {self.address}, {who}"
-        return "reconnected: the game is as the server has it"
-
-    def _on_game(self, message: dict[str, Any]) -> str:
-        self._load(message["game"], int(message["version"]))
-        return ""
-
-    def _load(self, text: str, version: int) -> None:
+    def load(self, text: str, version: int) -> None:
         try:
             saved = loads_save(text, "the server's game")
             history = history_from_saved(saved, "the server's game")
@@ -387,10 +388,11 @@ class RemoteSession(Session):
         self.version = version
         self.sent = None
         self.waiting_on = ()
-        self._check_ledger()
-        self._own_autosave()
+        self.viewing = False
+        self.check_ledger()
+        self.own_autosave()
 
-    def _check_ledger(self) -> None:
+    def check_ledger(self) -> None:
         """Every reveal in the game received checked against its chain; the last value of
         each chain remembered to check the next reveals as they arrive."""
         ledger = self.fair
@@ -407,48 +409,31 @@ class RemoteSession(Session):
                 if fair.index > self._known.get(key, (0, ""))[0]:
                     self._known[key] = (fair.index, fair.reveal)
 
-    def _on_step(self, message: dict[str, Any]) -> str:
-        version = int(message["version"])
-        if version != self.version + 1:
-            self.link.send(frame("sync"))  # a step missed: the whole game again
-            return ""
-        fair = FairRoll.from_document(message["fair"]) if message.get("fair") else None
-        problem = self._reveal_problem(fair, int(message["number"]))
-        params = freeze(message.get("params") or {})
-        action = Action(str(message["kind"]), str(message["actor"]), FrozenMap(params))
-        try:
-            history = self.history.apply(action, str(message.get("forced") or ""), fair)
-        except UserError:
-            self.link.send(frame("sync"))
-            return ""
-        self.history = history
-        self.version = version
-        self.waiting_on = ()
-        if self.sent is not None and self.sent[0] < version:
-            self.sent = None
-        if game_digest(self.game) != message.get("digest"):
-            self.link.send(frame("sync"))  # this copy differs from the server's: catch up
-        self._reported_silence.discard(int(message["number"]))
-        self.link.nonces_sent.pop(int(message["number"]), None)
-        self.steps_seen += 1
+    def took_step(self) -> None:
+        """A step joined this copy of the game (sent by the server, or played here as the
+        referee of a stretch): the waits for it end, the autosave follows."""
         step = self.game.last_step
+        if step is not None:
+            self._reported_silence.discard(step.number)
+            self.link.nonces_sent.pop(step.number, None)
+        self.steps_seen += 1
         if step is not None and self.on_step is not None:
             self.on_step(step)
-        self._own_autosave()
-        return problem
+        self.own_autosave()
 
-    def _reveal_problem(self, fair: FairRoll | None, number: int) -> str:
-        """A reveal that does not follow the chain its server committed to, in words."""
+    def check_reveal(self, fair: FairRoll | None, number: int) -> str:
+        """A reveal that does not follow the chain its server committed to, in words (""
+        when it follows); the chain's last value known moves on."""
         if fair is None or self.fair is None:
             return ""
         chains = self.fair.chains_of(fair.by)
         if fair.chain >= len(chains) or not is_nonce(fair.reveal):
-            return self._problem(number, f"{fair.by} revealed from a chain it never published")
+            return self.note_problem(number, f"{fair.by} revealed from a chain it never published")
         index, value = self._known.get((fair.by, fair.chain), (0, chains[fair.chain].head))
         if fair.index <= index:
-            return self._problem(number, f"{fair.by} revealed value {fair.index} again")
+            return self.note_problem(number, f"{fair.by} revealed value {fair.index} again")
         if not follows(value, fair.reveal, fair.index - index):
-            return self._problem(
+            return self.note_problem(
                 number,
                 f"{fair.by}'s revealed value does not match what it committed to before play: "
                 "the roll may have been tampered with",
@@ -456,43 +441,10 @@ class RemoteSession(Session):
         self._known[(fair.by, fair.chain)] = (fair.index, fair.reveal)
         return ""
 
-    def _problem(self, number: int, text: str) -> str:
+    def note_problem(self, number: int, text: str) -> str:
         line = f"step {number}: {text}"
         self.problems.append(line)
         return line
-
-    def _on_refused(self, message: dict[str, Any]) -> str:
-        self.sent = None
-        return f"refused: {message['reason']}"
-
-    def _on_waiting(self, message: dict[str, Any]) -> str:
-        self.waiting_on = tuple(message.get("on") or ())
-        self.waiting_what = str(message.get("what") or "")
-        return f"waiting for {', '.join(self.waiting_on)}: {self.waiting_what}"
-
-    def _on_nonce_wanted(self, message: dict[str, Any]) -> str:
-        return f"our nonce for step {message['step']} sent"
-
-    def _on_undo_asked(self, message: dict[str, Any]) -> str:
-        self.undo_asked_by = str(message["by"])
-        return f"{self.undo_asked_by} asks to undo the last decision"
-
-    def _on_undo_declined(self, message: dict[str, Any]) -> str:
-        self.waiting_on = ()
-        return f"{message['by']} declined the undo"
-
-    def _on_chat(self, message: dict[str, Any]) -> str:
-        line = ChatLine(int(message["step"]), str(message["side"]), str(message["text"]))
-        self.chat.append(line)
-        self._own_autosave()
-        return f"{line.side}: {line.text}"
-
-    def _on_presence(self, message: dict[str, Any]) -> str:
-        self.connected_sides = tuple(message.get("connected") or ())
-        return ""
-
-    def _on_error(self, message: dict[str, Any]) -> str:
-        return f"the server says: {message.get('message')}"
 
     def _silent_server(self) -> list[str]:
         """A server that does not reveal its value long after our nonce is reported."""
@@ -502,7 +454,7 @@ class RemoteSession(Session):
             if now - when > self.reveal_seconds and step not in self._reported_silence:
                 self._reported_silence.add(step)
                 said.append(
-                    self._problem(
+                    self.note_problem(
                         step,
                         f"the server has not revealed its value {self.reveal_seconds:g} s "
                         "after our nonce; if it never does, the game stops before this roll "
@@ -511,9 +463,10 @@ class RemoteSession(Session):
                 )
         return said
 
-    def _own_autosave(self) -> None:
-        """This player's own copy of the game (what `tactical verify` checks afterwards)."""
-        if self._autosave_target is not None:
+    def own_autosave(self) -> None:
+        """This player's own copy of the game (what `tactical verify` checks afterwards):
+        not while it holds a view (the truth comes, and is saved, once nothing is hidden)."""
+        if self._autosave_target is not None and not self.viewing:
             self.autosave = self._autosave_target
             self._autosave()
 

@@ -103,14 +103,21 @@ def start_hosting(
     port: int = DEFAULT_PORT,
     public: bool = False,
     autosave: Autosave | None = None,
+    watchers: str | None = None,
 ) -> tuple[GameServer, RemoteSession | None, Invite]:
-    """Serve `session`'s game; with `host_side`, this window's copy of it too."""
+    """Serve `session`'s game; with `host_side`, this window's copy of it too. `watchers`:
+    the side whose view watchers see where the rules hide something (None: both sides')."""
     seats = seats_for(session.game.sides, host_side, dict(computer or {}))
     if autosave is not None:
         session.autosave = autosave
     file = server_file_of(session.autosave.path) if session.autosave is not None else None
     server = GameServer(
-        session, seats, host=EVERYWHERE if public else LOOPBACK, port=port, server_file=file
+        session,
+        seats,
+        host=EVERYWHERE if public else LOOPBACK,
+        port=port,
+        server_file=file,
+        watchers=watchers,
     )
     return _started(server, public, host_side)
 
@@ -135,6 +142,7 @@ def resume_hosting(
         host=EVERYWHERE if public else LOOPBACK,
         port=port,
         server_file=file,
+        watchers=kept.watchers,
     )
     host_side = (
         None if watch_only else next((s for s, v in kept.seats.items() if v == "host"), None)

@@ -10,11 +10,21 @@ action that the rules check again.
 
 Client to server: `hello` (first: the seat's token, or `watch`), `action` (with the
 version of the game it was chosen on), `nonce` (a fresh nonce for a step that rolls),
-`undo` (a request), `undo_answer`, `chat`, `sync` (send me the whole game), `ping`.
+`undo` (a request), `undo_answer`, `chat`, `sync` (send me the whole game), `ping`; and,
+from the client that referees a stretch of hidden moves (`net.referee`): `sealed_action`
+(its hidden move as a commitment), `probed` and `refereed` (its answers).
 Server to client: `welcome` (the seat, the whole game as a save, the version), `step`
 (one step: action, fair record, digest, version), `refused` (with the rule's reason),
 `nonce_wanted`, `waiting`, `undo_asked`, `undo_declined`, `game` (the whole game again:
 after an undo, or asked for), `chat`, `error`, `pong`.
+
+While the rules hide something from a client's side (a cloaked enemy ship), that client
+gets no `step` and no `game`: it gets `view` (the game as its side knows it, `net.views`:
+the table, the turn, and the steps from `from` on, as the side may read them), in the
+welcome too. When nothing is hidden from it any more, it gets the whole `game` again.
+The client that referees a stretch gets `referee` (the stretch begins; again on a
+reconnect), `probe` and `play` (the requests it answers) and `refereed` (its step's
+version).
 """
 
 from __future__ import annotations
@@ -23,11 +33,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: views of a side (`view`), for hidden information
 MAX_MESSAGE = 1 << 20  # bytes of one message a server accepts (1 MiB)
 FRAME_LIMIT = 2 * MAX_MESSAGE  # a frame past this closes the connection (websockets' max_size)
 MAX_TEXT = 500  # characters in a chat line
 DEFAULT_PORT = 8765
+CHECKER = "Check"  # who says, in the chat, what the check of a refereed stretch found
 
 
 class ProtocolError(ValueError):
@@ -48,6 +59,10 @@ def _flag(value: Any) -> bool:
 
 def _object(value: Any) -> bool:
     return isinstance(value, dict)
+
+
+def _list(value: Any) -> bool:
+    return isinstance(value, list)
 
 
 def _hex64(value: Any) -> bool:
@@ -73,6 +88,26 @@ CLIENT_FIELDS: dict[str, dict[str, tuple[Callable[[Any], bool], bool, str]]] = {
     "nonce": {
         "step": (_whole, True, "the step number the nonce is for"),
         "nonce": (_hex64, True, "64 lowercase hex digits"),
+    },
+    # the side whose moves are hidden from a hosting player referees them (`net.referee`)
+    "sealed_action": {
+        "version": (_whole, True, "the game version the action was chosen on"),
+        "commitment": (_hex64, True, "H(action ‖ salt): 64 lowercase hex digits"),
+        "id": (_text(64), False, "the action's own id (text): sent again, it is applied once"),
+    },
+    "probed": {
+        "ref": (_text(32), True, "the request answered"),
+        "refused": (_text(2000), False, "why the action cannot be played (text)"),
+        "rolls": (_flag, False, "whether the step rolls dice"),
+        "title": (_text(500), False, "the step's title"),
+        "seen_title": (_text(500), False, "the step's title as the other side reads it"),
+    },
+    "refereed": {
+        "ref": (_text(32), True, "the request answered"),
+        "report": (_object, True, "the other side's view after the step"),
+        "next": (_object, False, "the step the game takes by itself next"),
+        "open": (_flag, False, "true once nothing is hidden any more"),
+        "reveal": (_list, False, "every hidden move with its salt, once open"),
     },
     "undo": {"version": (_whole, True, "the game version to undo from")},
     "undo_answer": {"accept": (_flag, True, "true or false")},

@@ -15,11 +15,16 @@ is broadcast with its version and the digest of the game after it (`session.dige
 After each step the game's own steps are taken (`session.forced`), and a computer seat
 plays when its go comes (in a thread: the server never stops answering).
 
+Each client is sent what its side may see (`server_views`): where the rules hide something
+from it (a cloaked enemy ship), its side's view and no action of the game. Where they hide
+a guest's moves from the hosting player, the server stops holding the truth for that
+stretch and the guest's own client referees it (`net.referee`).
+
 Undo is a request: the other players accept or decline it (a computer seat accepts).
 Chat lines go to every player and into the save. The game is autosaved after every change;
-the seats' tokens and the chain's secret go in a file of the server's own (`ServerFile`,
-readable by its owner only), so that `--resume` after a crash goes on with the same
-tokens and the same committed chain.
+the seats' tokens and the chain's secret go in a file of the server's own
+(`server_dice.ServerFile`, readable by its owner only), so that `--resume` after a crash
+goes on with the same tokens and the same committed chain.
 
 Every connection is limited in message size (`protocol.MAX_MESSAGE`) and rate; a bad
 message gets an error frame and changes nothing; a hostile client cannot stop the game.
@@ -29,8 +34,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
 import secrets
 import threading
 import time
@@ -42,28 +45,23 @@ from typing import Any
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
-from tactical.dice.fair import (
-    CHAIN_LENGTH,
-    Commitment,
-    FairLedger,
-    FairRoll,
-    HashChain,
-    next_index,
-)
 from tactical.errors import UserError
-from tactical.io.files import write_text_atomic
-from tactical.io.saves import ChatLine, dumps_save
+from tactical.io.saves import ChatLine
 from tactical.model import FrozenMap, freeze, thaw
 from tactical.net.protocol import FRAME_LIMIT, ProtocolError, frame, read_client
+from tactical.net.referee import Stretch, needs_referee
+from tactical.net.server_dice import REVEALER, ServerDice, ServerFile, server_file_of
+from tactical.net.server_undo import ServerUndo
+from tactical.net.server_views import ClientViews
 from tactical.rules.base import Action
 from tactical.session.adjust import ADJUST
 from tactical.session.controller import Session
 from tactical.session.digest import game_digest
 from tactical.session.forced import MAX_FORCED, forced_step
-from tactical.session.history import History
-from tactical.session.saving import UNTRUSTED_FAULTS, saved_game
+from tactical.session.saving import UNTRUSTED_FAULTS
 
-REVEALER = "server"  # the party name of the server's chain in the ledger
+__all__ = ["REVEALER", "GameServer", "ServerFile", "server_file_of"]
+
 HELLO_SECONDS = 10.0  # a connection that says nothing for this long is closed
 RATE_PER_SECOND = 40.0  # messages a connection may send, on average
 RATE_BURST = 80  # and in a burst
@@ -98,6 +96,10 @@ class _Client:
     side: str | None
     bucket: _Bucket = field(default_factory=_Bucket)
     over_rate: int = 0
+    # while the rules hide something from it, the client holds a view (`net.views`): the
+    # codes of the steps it holds, so that the next view sends the new ones only
+    viewing: bool = False
+    held: list[str] = field(default_factory=list)
 
     async def send(self, text: str) -> None:
         """Send, or drop a client that stopped reading (it must not hold up the others)."""
@@ -107,55 +109,6 @@ class _Client:
             pass
         except TimeoutError:
             self.socket.transport.abort()
-
-
-@dataclass
-class _NonceWait:
-    """A step waiting for the players' fresh nonces."""
-
-    step: int
-    needed: frozenset[str]
-    title: str
-    got: dict[str, str] = field(default_factory=dict)
-    done: asyncio.Event = field(default_factory=asyncio.Event)
-
-
-@dataclass(frozen=True)
-class ServerFile:
-    """What a server keeps of its own next to the autosave (never sent, never in the save):
-    the seats and their tokens, and the secrets of its chains (one per commitment)."""
-
-    seats: Mapping[str, str]
-    tokens: Mapping[str, str]
-    chains: tuple[str, ...]
-
-    def write(self, path: Path) -> None:
-        text = json.dumps(
-            {"seats": dict(self.seats), "tokens": dict(self.tokens), "chains": list(self.chains)}
-        )
-        write_text_atomic(path, text)
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o600)  # the tokens and secrets are its owner's only
-
-    @classmethod
-    def read(cls, path: Path) -> ServerFile:
-        try:
-            document = json.loads(path.read_text(encoding="utf-8"))
-            seats, tokens, chains = document["seats"], document["tokens"], document["chains"]
-            assert isinstance(seats, dict) and isinstance(tokens, dict)
-            assert isinstance(chains, list) and all(isinstance(c, str) for c in chains)
-            assert all(isinstance(v, str) for v in (*seats.values(), *tokens.values()))
-        except (OSError, ValueError, KeyError, TypeError, AssertionError):
-            raise UserError(
-                f"{str(path)!r}: not a server file of tactical (the seats, tokens and dice "
-                "secrets of a hosted game): cannot resume"
-            ) from None
-        return cls(seats, tokens, tuple(chains))
-
-
-def server_file_of(autosave: Path) -> Path:
-    """Where a hosted game's server file lives: next to its autosave."""
-    return autosave.with_name(autosave.name + ".server")
 
 
 class GameServer:
@@ -171,11 +124,20 @@ class GameServer:
         host: str = "127.0.0.1",
         port: int = 8765,
         server_file: Path | None = None,
+        watchers: str | None = None,
     ) -> None:
         sides = session.game.sides
         for side in sides:
             if seats.get(side) is None:
                 raise UserError(f"no seat for {side}")
+        if watchers is not None and watchers not in sides:
+            raise UserError(
+                f"watchers see both sides' view or one side's: {', '.join(sides)} "
+                f"(not {watchers!r})"
+            )
+        # what a watcher sees where the rules hide something: one side's view, or the whole
+        # game (None: both sides' view)
+        self.watchers = watchers
         self.session = session
         self.seats = dict(seats)
         self.tokens = dict(tokens or {})
@@ -184,85 +146,40 @@ class GameServer:
                 self.tokens[side] = secrets.token_urlsafe(16)
         self.host, self.port = host, port
         self.server_file = server_file
-        self.secrets = list(chains)
         self.clients: list[_Client] = []
         # the game's version counts changes from a number drawn when the server starts, so
         # that an action chosen before a restart never matches a version after it
         self.version = secrets.randbelow(2**31) << 20
         self.lock: asyncio.Lock | None = None
-        self.nonce_wait: _NonceWait | None = None
-        self.undo_asked: tuple[str, int] | None = None  # (by side, at version)
         self.applied: dict[str | None, str] = {}  # each seat's last action applied, by its id
         self.ready = threading.Event()  # set once the port is open
         self.problem = ""  # why the server could not start
         self.stopping: asyncio.Event | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._chains: dict[int, HashChain] = {}
         self._ai_busy = False
         self._tasks: set[asyncio.Task] = set()
-        self._ledger_ready()
-
-    # ----------------------------------------------------------------- the dice ledger
+        self.views = ClientViews(self)
+        self.undo = ServerUndo(self)
+        self.stretch: Stretch | None = None  # a stretch a player's client referees
+        self.dice = ServerDice(self, chains)
+        self.dice.ready()
 
     @property
-    def players(self) -> tuple[str, ...]:
-        """The sides whose nonces every roll needs: the ones played from elsewhere."""
-        return tuple(s for s in self.session.game.sides if self.seats[s] == "remote")
+    def codes(self):
+        """Each step encoded once, for the views sent (`server_views`)."""
+        return self.views.codes
 
-    def _ledger_ready(self) -> None:
-        """A chain committed for the rolls to come: the one this server kept (resumed), or a
-        new one published now (a new game, or a save hosted by a server without its secret)."""
-        ledger = self.session.fair or FairLedger((), self.players)
-        ours = ledger.chains_of(REVEALER)
-        have = [HashChain(secret) for secret in self.secrets]
-        if not ours or len(have) < len(ours) or have[len(ours) - 1].head != ours[-1].head:
-            chain = HashChain.new()
-            history = self.session.history
-            start = history.first.step_number + history.cursor + 1  # the next step's number
-            ledger = ledger.with_commitment(Commitment(REVEALER, chain.head, start))
-            self.secrets = [*self.secrets[: len(ours)], chain.secret]
-        if ledger.players != self.players:
-            ledger = FairLedger(ledger.commitments, self.players, ledger.withdrawn)
-        self.session.fair = ledger
-        self._write_server_file()
-        self.session.write_autosave()
-
-    def _chain(self, number: int) -> HashChain:
-        if number not in self._chains:
-            self._chains[number] = HashChain(self.secrets[number])
-        return self._chains[number]
-
-    def _write_server_file(self) -> None:
-        if self.server_file is not None:
-            ServerFile(self.seats, self.tokens, tuple(self.secrets)).write(self.server_file)
+    # ----------------------------------------------------------------- the dice
 
     def reveal(self, chain: int, index: int) -> str:
         """The value of the server's chain revealed for a roll (a test's cheating server
         changes this: the players catch it)."""
-        return self._chain(chain).value(index)
+        return self.dice.chain(chain).value(index)
 
     async def _revealed(self, chain: int, index: int) -> str:
         """The reveal, once every nonce is in (a test's server that stops answering then
         never returns from here)."""
         return self.reveal(chain, index)
-
-    def _next_value(self) -> tuple[int, int]:
-        """(chain number, index) of the next value to reveal; a new chain is committed when
-        the last runs out."""
-        ledger = self.session.fair
-        assert ledger is not None
-        chain = len(ledger.chains_of(REVEALER)) - 1
-        records = (step.fair for step in self.session.game.steps)
-        index = next_index(records, REVEALER, chain, ledger)
-        if index > CHAIN_LENGTH:
-            fresh = HashChain.new()
-            step = self.session.game.step_number + 1
-            self.session.fair = ledger.with_commitment(Commitment(REVEALER, fresh.head, step))
-            self.secrets.append(fresh.secret)
-            self._write_server_file()
-            self.session.write_autosave()  # published before it is used
-            return chain + 1, 1
-        return chain, index
 
     # ----------------------------------------------------------------- running
 
@@ -317,6 +234,7 @@ class GameServer:
         if self.port == 0:  # a free port was asked for (tests)
             self.port = next(iter(server.sockets)).getsockname()[1]
         self.ready.set()
+        await self._refereed_if_hidden()  # a game resumed where a guest's moves are hidden
         self._kick_ai()
         async with server:
             await self.stopping.wait()
@@ -375,9 +293,6 @@ class GameServer:
                 found = side  # no early return: the time does not say which seat matched
         return found
 
-    def _game_text(self) -> str:
-        return dumps_save(saved_game(self.session.history, self.session.fair, self.session.chat))
-
     def _welcome(self, client: _Client) -> str:
         return frame(
             "welcome",
@@ -385,18 +300,19 @@ class GameServer:
             side=client.side,
             seats=self.seats,
             version=self.version,
-            game=self._game_text(),
             connected=self._connected(),
+            sees=self.views.seen_by(client),  # whose view it is sent where anything is hidden
+            **self.views.whole(client),
         )
 
     def _connected(self) -> list[str]:
         return sorted({c.side for c in self.clients if c.side is not None})
 
     async def _after_joining(self, client: _Client) -> None:
-        wait = self.nonce_wait
-        if wait is not None and client.side in wait.needed and client.side not in wait.got:
-            await client.send(frame("nonce_wanted", step=wait.step, title=wait.title))
-        asked = self.undo_asked
+        if self.stretch is not None:
+            await self.stretch.joined(client)
+        await self.dice.joined(client)
+        asked = self.undo.asked
         if asked is not None and client.side is not None and client.side != asked[0]:
             await client.send(frame("undo_asked", by=asked[0]))
         await self._broadcast_presence()
@@ -408,38 +324,67 @@ class GameServer:
         await asyncio.gather(*(client.send(text) for client in list(self.clients)))
 
     async def _received(self, client: _Client, text: str | bytes) -> None:
-        if not client.bucket.take():
+        try:
+            message = read_client(text)
+        except ProtocolError as error:
+            message, problem = None, str(error)
+        # answers the game waits for are never held back; anything else is, past the rate
+        if not self._awaited(client, message) and not client.bucket.take():
             client.over_rate += 1
             if client.over_rate > ABUSE_LIMIT:
                 await client.socket.close(4008, "too many messages")
                 return
-            await client.send(frame("error", message="too many messages: slow down"))
+            slow = "too many messages: slow down"
+            if (
+                client.side is not None
+                and message is not None
+                and message["type"] in ("action", "sealed_action")
+            ):  # a player's declaration is refused (its screen stops waiting for it)
+                await client.send(frame("refused", reason=slow, version=self.version))
+            else:
+                await client.send(frame("error", message=slow))
             return
-        try:
-            message = read_client(text)
-        except ProtocolError as error:
-            await client.send(frame("error", message=str(error)))
+        if message is None:
+            await client.send(frame("error", message=problem))
             return
         kind = message["type"]
         if kind == "ping":
             await client.send(frame("pong"))
         elif kind == "sync":
-            await client.send(frame("game", version=self.version, game=self._game_text()))
+            await client.send(self.views.whole_frame(client))
         elif kind == "hello":
             await client.send(frame("error", message="already joined"))
         elif kind == "nonce":
-            await self._nonce(client, message)
+            await self.dice.nonce(client, message)
+        elif kind in ("probed", "refereed"):
+            stretch = self.stretch
+            if stretch is None:
+                await client.send(frame("error", message="no stretch is being refereed"))
+            else:
+                await stretch.answered(client, message)
         elif client.side is None:
             await client.send(frame("error", message="watching: a watcher cannot change the game"))
-        elif kind == "action":
+        elif kind in ("action", "sealed_action"):
             # a task of its own: the step may wait for nonces, this connection's among them
             self._spawn(self._declared(client, message))
         elif kind == "undo":
-            await self._undo_asked(client, message["version"])
+            await self.undo.asked_by(client, message["version"])
         elif kind == "undo_answer":
-            await self._undo_answered(client, message["accept"])
+            await self.undo.answered(client, message["accept"])
         elif kind == "chat":
-            await self._chat(client.side, message["text"])
+            await self.chat(client.side, message["text"])
+
+    def _awaited(self, client: _Client, message: Mapping[str, Any] | None) -> bool:
+        """Whether `message` answers a request the server is waiting on (a nonce, or a
+        referee's answer): answers the game waits for are never held back by the rate."""
+        if message is None:
+            return False
+        wait, stretch = self.dice.waiting, self.stretch
+        if message["type"] == "nonce":
+            return wait is not None and client.side in wait.needed and client.side not in wait.got
+        if message["type"] in ("probed", "refereed"):
+            return stretch is not None and stretch.awaits(client, message)
+        return False
 
     # ----------------------------------------------------------------- playing
 
@@ -454,28 +399,50 @@ class GameServer:
                 stale = message["version"] != self.version
                 await client.send(frame("refused", reason=reason, version=self.version))
                 if stale:
-                    await client.send(frame("game", version=self.version, game=self._game_text()))
+                    await client.send(self.views.whole_frame(client))
                 return
-            try:
-                params = freeze(message.get("params") or {})
-            except (TypeError, ValueError):
-                await client.send(frame("refused", reason="parameters that are plain values"))
-                return
-            action = Action(message["kind"], message["actor"], FrozenMap(params))
-            if await self._play(action, "", client) and given is not None:
+            action = None
+            if message["type"] == "action":
+                try:
+                    params = freeze(message.get("params") or {})
+                except (TypeError, ValueError):
+                    await client.send(frame("refused", reason="parameters that are plain values"))
+                    return
+                action = Action(message["kind"], message["actor"], FrozenMap(params))
+            if self.stretch is not None:
+                played = await self.stretch.play(action, message.get("commitment", ""), client)
+            else:
+                assert action is not None
+                played = await self._play(action, "", client)
+            if played and given is not None:
                 self.applied[client.side] = given
+            await self._refereed_if_hidden()
         self._kick_ai()
 
+    async def _refereed_if_hidden(self) -> None:
+        """From the step where the rules start hiding a guest's moves from the hosting
+        player, the guest's client referees (`net.referee`)."""
+        if self.stretch is None:
+            wanted = needs_referee(self)
+            if wanted is not None:
+                self.stretch = Stretch(self, *wanted)
+                for client in list(self.clients):
+                    await self.stretch.joined(client)
+
     def _refusal(self, side: str | None, message: Mapping[str, Any]) -> str | None:
-        game = self.session.game
+        stretch = self.stretch
+        game = stretch.public if stretch is not None else self.session.game
         if message["version"] != self.version:
             return (
                 f"the game moved on since that was chosen (you saw version {message['version']},"
                 f" it is at {self.version}): here is the game as it stands"
             )
-        if self.undo_asked is not None:
-            return f"{self.undo_asked[0]} asked to undo: answer that first"
-        if message["kind"] == ADJUST:
+        if self.undo.asked is not None:
+            return f"{self.undo.asked[0]} asked to undo: answer that first"
+        sealed = message["type"] == "sealed_action"
+        if sealed and (stretch is None or side != stretch.referee):
+            return "only the side whose moves are hidden sends a sealed move, while they are"
+        if not sealed and message["kind"] == ADJUST:
             return "an online game takes no hand adjustments: ask for an undo instead"
         if game.over:
             return "the game is over"
@@ -510,41 +477,11 @@ class GameServer:
         probe = self.session.game.apply(action, forced)
         step = probe.last_step
         assert step is not None
-        fair = await self._fair_roll(step.number, step.title) if step.rolls else None
+        fair = None
+        if step.rolls:
+            fair = await self.dice.fair_roll(step.number, lambda c: self.views.title_for(c, probe))
         self.session.history = self.session.history.apply(step.action, forced, fair)
         await self._published()
-
-    async def _fair_roll(self, number: int, title: str) -> FairRoll:
-        """The fair record of step `number`: every player's fresh nonce, then the reveal."""
-        needed = frozenset(self.players)
-        fresh: dict[str, str] = {}
-        if needed:
-            wait = _NonceWait(number, needed, title)
-            self.nonce_wait = wait
-            await self._broadcast(
-                frame("waiting", on=sorted(needed), what=f"a nonce for step {number} ({title})")
-            )
-            for client in list(self.clients):
-                if client.side in needed:
-                    await client.send(frame("nonce_wanted", step=number, title=title))
-            await wait.done.wait()
-            self.nonce_wait = None
-            fresh = dict(wait.got)
-        chain, index = self._next_value()
-        revealed = await self._revealed(chain, index)
-        return FairRoll(REVEALER, chain, index, revealed, tuple(sorted(fresh.items())))
-
-    async def _nonce(self, client: _Client, message: Mapping[str, Any]) -> None:
-        wait = self.nonce_wait
-        if wait is None or message["step"] != wait.step or client.side not in wait.needed:
-            await client.send(frame("error", message="no nonce is wanted from you for that step"))
-            return
-        if client.side in wait.got:
-            await client.send(frame("error", message="your nonce for that step is already in"))
-            return
-        wait.got[client.side] = message["nonce"]
-        if set(wait.got) == wait.needed:
-            wait.done.set()
 
     async def _published(self) -> None:
         """The step just applied, autosaved and sent to everyone with its digest."""
@@ -553,26 +490,28 @@ class GameServer:
         game = self.session.game
         step = game.last_step
         assert step is not None
-        await self._broadcast(
-            frame(
-                "step",
-                version=self.version,
-                number=step.number,
-                kind=step.action.kind,
-                actor=step.action.actor,
-                params=thaw(step.action.params),
-                forced=step.forced,
-                fair=step.fair.document() if step.fair is not None else None,
-                digest=game_digest(game),
-            )
+        step_frame = frame(
+            "step",
+            version=self.version,
+            number=step.number,
+            kind=step.action.kind,
+            actor=step.action.actor,
+            params=thaw(step.action.params),
+            forced=step.forced,
+            fair=step.fair.document() if step.fair is not None else None,
+            digest=game_digest(game),
         )
+        # each client its own: the step, or, where the rules hide something from it, its view
+        clients = list(self.clients)
+        texts = [self.views.next_frame(client, step_frame) for client in clients]
+        await asyncio.gather(*(c.send(t) for c, t in zip(clients, texts, strict=True)))
 
     # ----------------------------------------------------------------- the computer
 
     def _kick_ai(self) -> None:
         """Let the computer play when its go comes (in a thread, so the server answers on)."""
         game = self.session.game
-        if self._ai_busy or game.over:
+        if self._ai_busy or game.over or self.stretch is not None:
             return
         seat = self.seats.get(game.side_to_act, "")
         if seat.startswith("ai"):
@@ -598,64 +537,17 @@ class GameServer:
                         continue  # an undo meanwhile: decide again
                     if not await self._play(decision.action, "", None):
                         return
+                    await self._refereed_if_hidden()
+                    if self.stretch is not None:
+                        return
         finally:
             self._ai_busy = False
 
-    # ----------------------------------------------------------------- undo and chat
+    # ----------------------------------------------------------------- chat
 
-    def _humans_but(self, side: str) -> list[str]:
-        return [s for s, seat in self.seats.items() if s != side and not seat.startswith("ai")]
-
-    async def _undo_asked(self, client: _Client, version: int) -> None:
-        assert client.side is not None
-        if version != self.version or not self.session.can_undo:
-            why = "nothing to undo" if not self.session.can_undo else "the game moved on"
-            await client.send(frame("refused", reason=f"undo: {why}", version=self.version))
-            return
-        others = self._humans_but(client.side)
-        if not others:  # the computer accepts
-            await self._undo()
-            return
-        self.undo_asked = (client.side, version)
-        for other in list(self.clients):
-            if other.side in others:
-                await other.send(frame("undo_asked", by=client.side))
-        await client.send(frame("waiting", on=others, what="an answer to your undo request"))
-
-    async def _undo_answered(self, client: _Client, accept: bool) -> None:
-        asked = self.undo_asked
-        if asked is None or client.side == asked[0]:
-            await client.send(frame("error", message="no undo request is waiting for you"))
-            return
-        self.undo_asked = None
-        if not accept:
-            await self._broadcast(frame("undo_declined", by=client.side))
-            return
-        await self._undo()
-
-    async def _undo(self) -> None:
-        """Back to before the last decision; the dice values its steps used stay used."""
-        assert self.lock is not None
-        async with self.lock:
-            computer = [s for s, seat in self.seats.items() if seat.startswith("ai")]
-            old = self.session.history
-            back = old.undo_decision(computer)
-            cut = History.of_line(back.first, back.game, back.cursor, back.take_single)
-            offset = old.first.step_number
-            dropped = [
-                (step.number, step.fair)
-                for step in old.steps[offset + back.cursor :]
-                if step.fair is not None
-            ]
-            assert self.session.fair is not None
-            self.session.fair = self.session.fair.with_withdrawn(dropped)
-            self.session.history = cut
-            self.version += 1
-            self.session.write_autosave()
-            await self._broadcast(frame("game", version=self.version, game=self._game_text()))
-        self._kick_ai()
-
-    async def _chat(self, side: str, text: str) -> None:
+    async def chat(self, side: str, text: str) -> None:
+        """A chat line to every player and into the save (a player's, or the server's own
+        word on a checked stretch, `net.referee`)."""
         line = ChatLine(self.session.game.step_number, side, text)
         self.session.chat.append(line)
         self.session.write_autosave()

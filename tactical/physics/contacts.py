@@ -87,29 +87,18 @@ class TableObstacles:
         cacheable = bool(layers_key) and position is not None and self.units[position] is mover
         if cacheable and key in self._masks:
             return self._masks[key]
-        allowed = self._mask(mover, terrain_collides, layer_of, layers_key)
-        if cacheable:
-            self._masks[key] = allowed
-        return allowed
-
-    def _mask(
-        self,
-        mover: Unit,
-        terrain_collides: Callable[[Terrain], bool],
-        layer_of: Callable[[Unit], str],
-        layers_key: str,
-    ) -> np.ndarray:
         allowed = np.zeros(len(self.index), dtype=bool)
         for i, piece in enumerate(self.terrain):
             allowed[i] = terrain_collides(piece)
         if self.units:
             same = self.unit_layers(layer_of, layers_key) == layer_of(mover)
-            own = self._position.get(mover.id)
-            if own is not None:
-                same[own] = False
+            if position is not None:
+                same[position] = False
             allowed[self._unit_offset : self._unit_offset + len(self.units)] = same
         if self.table is not None:
             allowed[-1] = True
+        if cacheable:
+            self._masks[key] = allowed
         return allowed
 
     def first_contact(

@@ -207,10 +207,11 @@ def resolve_overlaps(
     if not involved:
         return OverlapResolution(tuple(units), ())
     clusters = _cluster_sizes(involved, pairs)
-    simulation = _Simulation(units, terrain, collides, layer_of, table, involved, clusters)
+    footing = _Footing(terrain, collides, layer_of, table)
+    simulation = _Simulation(units, footing, involved, clusters)
     steps = simulation.run(max_steps)
     moved = simulation.moved_units()
-    moved, searched = _settle(moved, terrain, collides, layer_of, table, involved)
+    moved, searched = _settle(moved, footing, involved)
     originals = {u.id: u for u in units}
     displacements = tuple(
         Displacement(u.id, u.x - originals[u.id].x, u.y - originals[u.id].y)
@@ -223,6 +224,17 @@ def resolve_overlaps(
 # --------------------------------------------------------------------------- pymunk
 
 
+@dataclass(frozen=True)
+class _Footing:
+    """Where a unit may stand: not in the `terrain` it `collides` with, not on another unit of
+    its layer (`layer_of`), and on the table (width, height) when there is one."""
+
+    terrain: Sequence[Terrain]
+    collides: Collides
+    layer_of: LayerOf
+    table: tuple[float, float] | None
+
+
 def _filter_bits(values: Iterable[str]) -> dict[str, int]:
     return {value: 1 << index for index, value in enumerate(sorted(set(values)))}
 
@@ -231,15 +243,14 @@ class _Simulation:
     """A pymunk space holding the involved units as dynamic, non-rotating bodies."""
 
     def __init__(
-        self,
-        units: Sequence[Unit],
-        terrain: Sequence[Terrain],
-        collides: Collides,
-        layer_of: LayerOf,
-        table: tuple[float, float] | None,
-        involved: set[str],
-        clusters: dict[str, int],
+        self, units: Sequence[Unit], footing: _Footing, involved: set[str], clusters: dict[str, int]
     ) -> None:
+        terrain, collides, layer_of, table = (
+            footing.terrain,
+            footing.collides,
+            footing.layer_of,
+            footing.table,
+        )
         self.space = pymunk.Space()
         self.space.iterations = 12
         self.space.damping = 0.0  # no momentum: bodies move only to resolve penetration
@@ -423,15 +434,10 @@ def _walls(body: pymunk.Body, width: float, height: float) -> list[pymunk.Shape]
 
 
 def _settle(
-    units: list[Unit],
-    terrain: Sequence[Terrain],
-    collides: Collides,
-    layer_of: LayerOf,
-    table: tuple[float, float] | None,
-    involved: set[str],
+    units: list[Unit], footing: _Footing, involved: set[str]
 ) -> tuple[list[Unit], tuple[str, ...]]:
     """Verify the simulation with shapely; place anything still in trouble by spiral search."""
-    troubled = _troubled(units, terrain, collides, layer_of, table, involved)
+    troubled = _troubled(units, footing, involved)
     if not troubled:
         return units, ()
     index = {u.id: i for i, u in enumerate(units)}
@@ -439,22 +445,21 @@ def _settle(
     searched = []
     for unit_id in sorted(troubled):
         unit = units[index[unit_id]]
-        placed = _spiral(unit, settled, terrain, collides, layer_of, table)
+        placed = _spiral(unit, settled, footing)
         units[index[unit_id]] = placed
         settled.append(placed)
         searched.append(unit_id)
     return units, tuple(searched)
 
 
-def _troubled(
-    units: Sequence[Unit],
-    terrain: Sequence[Terrain],
-    collides: Collides,
-    layer_of: LayerOf,
-    table: tuple[float, float] | None,
-    involved: set[str],
-) -> set[str]:
+def _troubled(units: Sequence[Unit], footing: _Footing, involved: set[str]) -> set[str]:
     """The involved units still overlapping a model, in colliding terrain, or off the table."""
+    terrain, collides, layer_of, table = (
+        footing.terrain,
+        footing.collides,
+        footing.layer_of,
+        footing.table,
+    )
     found = {uid for pair in overlapping_pairs(units, layer_of, among=involved) for uid in pair}
     moving = [u for u in units if u.id in involved]
     found |= {uid for uid, _ in terrain_overlaps(moving, terrain, collides)}
@@ -469,15 +474,14 @@ def _on_table(geometry: BaseGeometry, table: tuple[float, float]) -> bool:
     return x0 >= -t and y0 >= -t and x1 <= table[0] + t and y1 <= table[1] + t
 
 
-def _spiral(
-    unit: Unit,
-    settled: Sequence[Unit],
-    terrain: Sequence[Terrain],
-    collides: Collides,
-    layer_of: LayerOf,
-    table: tuple[float, float] | None,
-) -> Unit:
+def _spiral(unit: Unit, settled: Sequence[Unit], footing: _Footing) -> Unit:
     """The nearest clear position on rings of growing radius around the unit (deterministic)."""
+    terrain, collides, layer_of, table = (
+        footing.terrain,
+        footing.collides,
+        footing.layer_of,
+        footing.table,
+    )
     layer = layer_of(unit)
     others = [s.footprint for s in settled if layer_of(s) == layer]
     blocked = others + [t.geometry for t in terrain if collides(unit, t)]

@@ -41,7 +41,11 @@ from tactical.rules.protocol import (
     NoCombatResolvers,
     RuleSystem,
     default_blocks_los,
+    kept_rule_state,
+    never_blocks_los,
+    options_check,
     turn_limit_field,
+    validated_options,
 )
 from tactical.rules.schema import Field, Problem, check_fields, checkable_params, with_defaults
 from tactical.rules.turns import Phase, Stage, StageStep, TurnPosition, TurnSequence
@@ -100,10 +104,14 @@ __all__ = [
     "default_blocks_los",
     "default_description",
     "default_status",
+    "kept_rule_state",
     "last_seen",
+    "never_blocks_los",
+    "options_check",
     "probability_row",
     "status_changes",
     "turn_limit_field",
     "unit_name",
+    "validated_options",
     "with_defaults",
 ]

@@ -44,7 +44,9 @@ from tactical.rules.conventions import band_limits as band_limits
 from tactical.rules.report_json import Columns, text_of, texts
 from tactical.rules.report_json import table as json_table
 
-BLOCK_PAIRS = 1 << 16  # pairs reported at once by `report_blocks`
+# pairs reported at once by `report_blocks`: a block's text runs to tens of megabytes, and
+# twice as many pairs a block cost more memory and were no faster
+BLOCK_PAIRS = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ class PairReports(Sequence[PairReport]):
             blocking_model_names=tuple(g.state.shown_names.get(m, m) for m in model_ids),
         )
 
-    def json_text(self, first: bool = True) -> bytes:
+    def json_text(self, first: bool = True) -> bytes | bytearray:
         """The reports as `json.dumps` writes them in the `tactical check --json` list, joined
         by ", " (and led by ", " unless `first`): the same text as `[r.as_json() ...]`
         through json.dumps, from the columns at once (tactical.rules.report_json)."""
@@ -249,7 +251,9 @@ class PairReports(Sequence[PairReport]):
             rows.pick(json_table(["", tail]), own.astype(np.intp))
         rows.constant("}}")
         text = texts(rows, lambda k: ", " + text_of(self[k].as_json()))
-        return text[2:] if first else text
+        if first:
+            del text[:2]  # in place: the block's text is large
+        return text
 
 
 def _round(value: float) -> float:
@@ -383,22 +387,24 @@ class TableGeometry:
         """`all_pairs` in the same order, a block of firers at a time, each block from its
         own rows of the matrix (`matrix_rows`): memory grows with the block, not with the
         table, so a caller can stream any table (`tactical check --json`)."""
-        sources, targets = self._pairs(source_id, target_id)
-        if len(sources) == 0:
-            return
         if source_id:
-            yield self.reports(self.row(source_id), sources, targets, witness)
+            sources, targets = self._pairs(source_id, target_id)
+            if len(sources):
+                yield self.reports(self.row(source_id), sources, targets, witness)
             return
         n = len(self.state.units)
+        # each block's pairs made with the block: the table's N² pairs are never held at once
+        aimed = np.array([self.index(target_id)] if target_id else range(n), dtype=np.intp)
         per_block = max(1, pairs_per_block // max(n, 1))
-        bounds = np.searchsorted(sources, np.arange(0, n + per_block, per_block))
         for first in range(0, n, per_block):
             rows = range(first, min(n, first + per_block))
-            begin, end = bounds[first // per_block], bounds[first // per_block + 1]
-            if begin == end:
+            sources = np.repeat(np.arange(rows.start, rows.stop, dtype=np.intp), len(aimed))
+            targets = np.tile(aimed, len(rows))
+            keep = sources != targets
+            if not keep.any():
                 continue
             block = matrix_rows(self.units, rows, self.terrain, self.arcs, self.blocking)
-            yield self.reports(block, sources[begin:end], targets[begin:end], witness)
+            yield self.reports(block, sources[keep], targets[keep], witness)
 
     def _pairs(self, source_id: str | None, target_id: str | None) -> tuple[np.ndarray, ...]:
         """The ordered pairs `all_pairs` reports, firer by firer: two index arrays."""

@@ -6,8 +6,10 @@ in `tactical.rules.wording`; `tactical.rules.base` re-exports all of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache, partial
 from typing import Any, Literal
 
 import numpy as np
@@ -16,7 +18,15 @@ from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
-from tactical.model import GameState, MovementClass, SizeClass, Terrain, Unit
+from tactical.model import (
+    FrozenMap,
+    GameState,
+    MovementClass,
+    SizeClass,
+    Terrain,
+    Unit,
+    thaw,
+)
 from tactical.rules.adjusting import acting_unit_changed, merged_rule_state
 from tactical.rules.conventions import (
     REACH_PROBE_LIMIT,
@@ -77,11 +87,98 @@ def default_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | Non
     return terrain.kind in ("obstructing", "dense")
 
 
+def never_blocks_los(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
+    """The LOS rule of a system that has none (GEO000.1, GEO001.6, GEO003.7, R004.29):
+    nothing blocks."""
+    return False
+
+
+# ------------------------------------------------------------------------------- options
+
+MOVE_ENTRY = "activation"
+"""The entry the session adds to the options of one move (`RuleSystem.move_activation`):
+never a map's option, so never checked against the declared options."""
+
+# each declaration's cached check, by the declaration's identity (hashing a tuple of fields
+# costs more than the check); the declarations are kept, so that no identity is reused
+_VALIDATORS: dict[int, Callable[[FrozenMap], FrozenMap]] = {}
+_DECLARED: list[Sequence[Field]] = []
+
+
+def validated_options(fields: Sequence[Field], options: Mapping[str, Any]) -> FrozenMap:
+    """The options in force (`RuleSystem.option_fields` declares them: name, kind, default,
+    allowed values, the rule or adopted reading each changes, the words a player reads):
+    `options` checked against `fields`, with the adopted defaults filled in. A wrong option
+    is one UserError naming the key, its value and what it takes, citing the option's SPEC
+    id. Cached per declaration, by the (frozen) options: the resolvers ask it often."""
+    return options_check(fields)(options if isinstance(options, FrozenMap) else FrozenMap(options))
+
+
+def options_check(fields: Sequence[Field]) -> Callable[[FrozenMap], FrozenMap]:
+    """`validated_options` of one declaration, for frozen options: what a rule system's
+    modules keep to read their options in force (the call costs no more than its cache)."""
+    check = _VALIDATORS.get(id(fields))
+    if check is None:
+        check = _VALIDATORS[id(fields)] = lru_cache(maxsize=256)(partial(_validated, fields))
+        _DECLARED.append(fields)
+    return check
+
+
+def _validated(fields: Sequence[Field], options: FrozenMap) -> FrozenMap:
+    given = {key: value for key, value in options.items() if key != MOVE_ENTRY}
+    problems = check_fields(fields, given)
+    if problems:
+        problem = problems[0]
+        found = _value_at(given, problem.key)
+        value = "" if found is _MISSING else f" is {_shown(found)}"
+        raise UserError(
+            f"option {problem.key}{value}: expected {problem.expected}", spec_id=problem.spec_id
+        )
+    return FrozenMap(with_defaults(fields, given))
+
+
+_MISSING = object()
+
+
+def _value_at(options: Mapping[str, Any], key: str) -> Any:
+    """The value a problem's dotted key (`bombardment[0].terrain`) names, or `_MISSING`."""
+    value: Any = options
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", key):
+        if part.startswith("["):
+            index = int(part[1:-1])
+            if not isinstance(value, Sequence) or index >= len(value):
+                return _MISSING
+            value = value[index]
+        elif isinstance(value, Mapping) and part in value:
+            value = value[part]
+        else:
+            return _MISSING
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value as the map's TOML writes it (true, 'text', 1.5, [1, 2])."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(thaw(value))
+
+
+def kept_rule_state(before: GameState, after: GameState, fresh: GameState) -> GameState:
+    """`RuleSystem.adjusted`'s default: every value of the game so far kept, the entries of
+    units removed, added or given new stats following the table (`merged_rule_state`)."""
+    merged = merged_rule_state(before, after, fresh)
+    return after.with_rule_state(**merged) if merged else after
+
+
 @dataclass(frozen=True)
 class RuleSystem:
     """Everything a rule system declares. Subclass or build one per package and register it.
 
-    Class-level data, like python-chess variants: the registry looks it up by id.
+    A declaration, like python-chess variants: its metadata are the fields below, and its
+    hooks are the methods below, each with its default. A rule system's class overrides only
+    what differs, binding a hook to the function of its own modules that implements it
+    (`resolve_attack = staticmethod(combat.resolve)`: the function takes the hook's
+    arguments, without `self`). The registry looks the object up by id.
     """
 
     id: str
@@ -107,6 +204,11 @@ class RuleSystem:
     pairs ("iL", "destroys a fighter or a missile; ..."): the key the help shows (an odds
     report carries the entries its own outcomes need, `OddsReport.key`). Empty: its results
     are words already."""
+    has_combat: bool = False
+    """Whether this system provides the attack hooks (`weapons`, `declare_attack`,
+    `resolve_attack`, `attack_odds`)."""
+    turn: TurnSequence | None = None
+    """The turn as phases (`turn_sequence`); None: each name in `phases` once per side."""
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         """Problems with one unit's `[unit.stats]` table."""
@@ -117,7 +219,8 @@ class RuleSystem:
         return check_fields(self.option_fields, options)
 
     def options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """The options in force: the map's, with the SPEC's adopted defaults filled in."""
+        """The options in force: the map's, with the SPEC's adopted defaults filled in
+        (unchecked: `validated_options` checks them)."""
         return with_defaults(self.option_fields, given)
 
     def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
@@ -184,18 +287,15 @@ class RuleSystem:
     # ----------------------------------------------------------------- turn and combat hooks
 
     def turn_sequence(self) -> TurnSequence:
-        """The turn as phases. Default: each name in `phases` once per side, in order."""
+        """The turn as phases: `turn`, else each name in `phases` once per side, in order."""
+        if self.turn is not None:
+            return self.turn
         return TurnSequence(tuple(Phase(name) for name in self.phases))
 
     def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
         """Where play stands inside the current phase (the phase tracker shows it under the
         phase). Default: None, a phase with no sequence of its own."""
         return None
-
-    @property
-    def has_combat(self) -> bool:
-        """Whether this system provides the attack resolvers below."""
-        return False
 
     def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The weapon names `unit` may declare an attack with."""
@@ -237,8 +337,7 @@ class RuleSystem:
         the unit anew from its stats, as at the start of play. A system whose rule state
         needs more overrides this. (A unit's damage state set by hand goes through
         `set_status`, not here.)"""
-        merged = merged_rule_state(before, after, fresh)
-        return after.with_rule_state(**merged) if merged else after
+        return kept_rule_state(before, after, fresh)
 
     def adjustment_refused(
         self, before: GameState, after: GameState, position: TurnPosition

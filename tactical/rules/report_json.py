@@ -5,9 +5,8 @@ A block of P reports is laid out as a (P, W) byte matrix: each field a few colum
 right- or left-aligned with zero bytes as padding (neither text ever holds a zero
 byte: json.dumps writes control characters as escapes, and the words are printable).
 Dropping the zeros leaves the text. Lists of varying length (the pieces and models
-in a line's way) take as many columns as the longest list of a row's kind: rows are
-laid out in groups by how long their lists are (1, up to 3, up to 7... entries), so
-that one crowded line does not widen every row, and put back in order.
+in a line's way) are laid out as cells (`texts`): each row as many cells as its own
+lists hold entries, so one crowded line widens no other row.
 
 Numbers are printed as `json.dumps(round(value, 6))` prints them (`numbers`): for
 |value| < 1e9 with round(value, 6) zero or at least 1e-4, that is the shortest
@@ -35,7 +34,7 @@ _GROUPS = np.array([list(f"{k:03d}".encode()) for k in range(1000)], dtype=np.ui
 _KEPT = np.array([len(f"{k:03d}".rstrip("0")) for k in range(1000)], dtype=np.int64)
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
 _NULL = np.array([[0, 0, 0, 0], list(b"null")], dtype=np.uint8)
-_ROW_END = 1  # marks each row's end when groups of rows are put back in order (never in text)
+_ROW_END = 1  # marks a row left to the fallback (never in either text)
 
 
 def table(strings: Sequence[str]) -> np.ndarray:
@@ -162,80 +161,130 @@ class Columns:
         self.pick(_NULL, (infinite & present).astype(np.intp))
         self.number(np.where(infinite, 0.0, values), present & ~infinite)
 
-    def _slots_used(self) -> list[np.ndarray]:
-        """Per slots part, each row's count of entries."""
-        used = []
+    def segments(self, cell: int = 1, over_bytes: bool = False) -> list:
+        """The parts cut at each slots part: [fixed, slots, fixed, ..., fixed], each fixed
+        run as its (P, W) byte matrix (`_fixed_matrix`: W a whole number of `cell`s, at
+        least one) and each slots part as it is."""
+        cut: list = [[]]
         for part in self.parts:
             if part[0] == "slots":
-                index = part[3]
-                last = np.where(index > 0, np.arange(1, index.shape[1] + 1), 0)
-                used.append(last.max(axis=1, initial=0))
-        return used
-
-    def matrix(self, rows: np.ndarray | None = None, laid: Sequence[int] = (), end: int = 0):
-        """The (R, W) byte matrix of `rows` (all by default), zero-padded: a template row
-        holding the constant texts copied to every row, then the columns that differ
-        written in; each slots part `laid[s]` entries wide (all by default), and an
-        `end` byte after each row when given."""
-        pick = slice(None) if rows is None else rows
-        count = self.rows if rows is None else len(rows)
-        pieces, widths, s = [], [], 0
-        for part in self.parts:
-            kind = part[0]
-            if kind == "slots":
-                first, rest, index = part[1:]
-                width = laid[s] if s < len(laid) else index.shape[1]
-                s += 1
-                for slot in range(width):
-                    pieces.append(("pick", first if slot == 0 else rest, index[:, slot]))
-                    widths.append(pieces[-1][1].shape[1])
-                continue
-            pieces.append(part)
-            widths.append(part[1].shape[-1] if kind != "pick" else part[1].shape[1])
-        template = np.zeros(sum(widths) + (1 if end else 0), dtype=np.uint8)
-        if end:
-            template[-1] = end
-        at = 0
-        for piece, width in zip(pieces, widths, strict=True):
-            if piece[0] == "constant":
-                template[at : at + width] = piece[1]
-            at += width
-        matrix = np.empty((count, len(template)), dtype=np.uint8)
-        matrix[:] = template
-        at = 0
-        for piece, width in zip(pieces, widths, strict=True):
-            if piece[0] == "columns":
-                matrix[:, at : at + width] = piece[1][pick]
-            elif piece[0] == "pick":
-                matrix[:, at : at + width] = piece[1][piece[2][pick]]
-            at += width
-        return matrix
+                cut += [part, []]
+            else:
+                cut[-1].append(part)
+        return [
+            p if k % 2 else _fixed_matrix(p, self.rows, cell, over_bytes) for k, p in enumerate(cut)
+        ]
 
 
-def texts(columns: Columns, fallback: Callable[[int], str]) -> bytes:
-    """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`.
+def _fixed_matrix(parts: Sequence[tuple], count: int, cell: int, over_bytes: bool) -> np.ndarray:
+    """The (P, W) byte matrix of parts without slots, zero-padded to whole cells of `cell`
+    bytes (at least one; a `_byte_matrix` if `over_bytes`): a template row holding the
+    constant texts copied to every row, then the columns that differ written in."""
+    widths = [part[1].shape[-1] for part in parts]
+    template = np.zeros(max(-(-sum(widths) // cell), 1) * cell, dtype=np.uint8)
+    at = 0
+    for part, width in zip(parts, widths, strict=True):
+        if part[0] == "constant":
+            template[at : at + width] = part[1]
+        at += width
+    shape = (count, len(template))
+    matrix = _byte_matrix(*shape) if over_bytes else np.empty(shape, dtype=np.uint8)
+    matrix[:] = template
+    at = 0
+    for part, width in zip(parts, widths, strict=True):
+        if part[0] == "columns":
+            matrix[:, at : at + width] = part[1]
+        elif part[0] == "pick":
+            matrix[:, at : at + width] = part[1][part[2]]
+        at += width
+    return matrix
 
-    Rows whose lists (slots) are short are laid out apart from those whose lists are long
-    (up to 1, 3, 7... entries), each group in a matrix only as wide as it needs, then put
-    back in order: the cost of a row follows its own length, not the longest row's."""
-    used = columns._slots_used()
-    # a row's group: per slots part, the bit length of its count of entries
-    levels = [np.frexp(u.astype(float))[1].astype(np.int64) for u in used]
-    key = np.zeros(columns.rows, dtype=np.int64)
-    for level in levels:
-        key = key * 64 + level
-    groups, group_of = np.unique(key, return_inverse=True)
+
+def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
+    """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`
+    (a bytearray: the text is made in place, and the blocks of a big table are large).
+
+    Without lists (slots) the rows are one matrix whose zeros are dropped. With lists, each
+    row is laid out as cells of one width, in order: its fixed runs cut into cells, each
+    entry of a list one cell. A row's cells follow its own length, so one crowded line
+    widens nothing else and nothing has to be put back in order: the zeros of the one
+    (cells, width) matrix are dropped and the text is there. A row the columns cannot
+    vouch for is left as one marker byte, where its fallback text goes."""
     bad = np.flatnonzero(~columns.ok)
-    if len(groups) <= 1 and not len(bad):
-        laid = [int(u.max(initial=0)) for u in used]
-        return columns.matrix(laid=laid).tobytes().translate(None, b"\0")
-    pieces = np.empty(columns.rows, dtype=object)
-    for g in range(len(groups)):
-        rows = np.flatnonzero(group_of.reshape(-1) == g) if len(groups) > 1 else None
-        laid = [int((u if rows is None else u[rows]).max(initial=0)) for u in used]
-        matrix = columns.matrix(rows, laid, end=_ROW_END)
-        found = matrix.tobytes().translate(None, b"\0").split(bytes((_ROW_END,)))
-        pieces[slice(None) if rows is None else rows] = found[:-1]
-    for k in bad.tolist():
-        pieces[k] = fallback(k).encode()
-    return b"".join(pieces.tolist())
+    lists = [part for part in columns.parts if part[0] == "slots"]
+    if not lists:
+        (matrix,) = columns.segments(over_bytes=True)  # the text itself
+        matrix[bad] = 0
+        matrix[bad, :1] = _ROW_END
+        return _with_fallbacks(matrix, bad, fallback)
+    width = max(8, *(max(part[1].shape[1], part[2].shape[1]) for part in lists))
+    # each fixed run as whole cells (at least one: the first holds a bad row's marker)
+    runs = [m.reshape(columns.rows, -1, width) for m in columns.segments(width)[0::2]]
+    used = []
+    for part in lists:
+        index = part[3]
+        count = (index > 0).sum(axis=1)
+        count[bad] = 0
+        used.append(count)
+    per_row = sum(cells.shape[1] for cells in runs) + sum(used)
+    start = np.cumsum(per_row) - per_row
+    out = _byte_matrix(int(per_row.sum()), width)
+    at = start
+    for k, cells in enumerate(runs):
+        cells[bad] = 0
+        if k == 0:
+            cells[bad, 0, 0] = _ROW_END
+        _windows(out, cells.shape[1])[at] = cells.reshape(columns.rows, -1)
+        at = at + cells.shape[1]
+        runs[k] = cells = None  # placed: its memory back before the next is laid
+        if k < len(lists):
+            first, rest, index = lists[k][1:]
+            count = used[k]  # a bad row's none
+            row = np.repeat(np.arange(columns.rows), count)
+            slot = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
+            # a row's first entry from `first`, the others from `rest`, as one table
+            choices = np.concatenate((_widened(first, width), _widened(rest, width)))
+            chosen = index[row, slot] + np.where(slot > 0, len(first), 0)
+            out[at[row] + slot] = np.take(choices, chosen, axis=0)
+            at = at + count
+    return _with_fallbacks(out, bad, fallback)
+
+
+def _windows(cells: np.ndarray, count: int) -> np.ndarray:
+    """Every run of `count` consecutive cells of a (C, W) matrix as one row of a writable
+    view (overlapping rows): a row's run of cells is then written as one piece, not cell
+    by cell."""
+    rows, width = cells.shape
+    shape = (max(rows - count + 1, 0), count * width)
+    return np.lib.stride_tricks.as_strided(cells, shape=shape, strides=(width, 1))
+
+
+def _widened(choices: np.ndarray, width: int) -> np.ndarray:
+    """A `table` zero-padded on the right to `width` columns."""
+    widened = np.zeros((len(choices), width), dtype=np.uint8)
+    widened[:, : choices.shape[1]] = choices
+    return widened
+
+
+def _byte_matrix(rows: int, width: int) -> np.ndarray:
+    """A zero (rows, width) uint8 matrix over a bytearray: `_with_fallbacks` drops the zeros
+    from the bytearray itself, without first copying the matrix into bytes."""
+    return np.frombuffer(bytearray(rows * width), dtype=np.uint8).reshape(rows, width)
+
+
+def _with_fallbacks(
+    matrix: np.ndarray, bad: np.ndarray, fallback: Callable[[int], str]
+) -> bytearray:
+    """The matrix's bytes (a `_byte_matrix`) without its zeros, each marker byte (a bad
+    row's place) replaced by that row's fallback text, in order."""
+    buffer = matrix
+    while not isinstance(buffer, memoryview):  # the matrix, its flat array, their buffer
+        buffer = buffer.base
+    text = buffer.obj.translate(None, b"\0")
+    if not len(bad):
+        return text
+    pieces = text.split(bytes((_ROW_END,)))
+    joined = [pieces[0]]
+    for k, piece in zip(bad.tolist(), pieces[1:], strict=True):
+        joined += [fallback(k).encode(), piece]
+    return bytearray().join(joined)

@@ -120,6 +120,16 @@ class ActionChoice:
     spec_id: str | None = None
 
 
+def fixed_field(name: str, value: str) -> Field:
+    """A choice's field it has already decided (the weapon of a weapon's attack, say)."""
+    return Field(name, "str", required=True, default=value, choices=(value,))
+
+
+def pick_field(name: str, values: tuple[str, ...]) -> Field:
+    """A choice's field to pick one of `values` for, the first by default."""
+    return Field(name, "str", required=True, default=values[0], choices=values)
+
+
 @dataclass(frozen=True)
 class OddsSection:
     """One distribution of an odds report, e.g. the result of a laser attack.

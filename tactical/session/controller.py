@@ -14,7 +14,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -23,23 +23,22 @@ from tactical.errors import UserError
 from tactical.io.files import write_text_atomic
 from tactical.io.saves import ChatLine
 from tactical.model import FrozenMap, GameState
-from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
-from tactical.rules.ending import Outcome
+from tactical.rules.base import Action
 from tactical.session.game import PASS, Game, Step
 from tactical.session.history import History
-from tactical.session.log import Log, LogEntry, game_log
-from tactical.session.movement import MovePlan
 from tactical.session.replay import Replay
 from tactical.session.saving import Autosave, load_played, save_game
+from tactical.session.standing import PlayedLine
 
 
-class Session:
-    """A game being played: ask it what may be done, do it, undo it, save it."""
+class Session(PlayedLine):
+    """A game being played: ask it what may be done (`PlayedLine`), do it, undo it, save
+    it."""
 
     def __init__(
         self, history: History, autosave: Autosave | None = None, fair: FairLedger | None = None
     ) -> None:
-        self.history = history
+        super().__init__(history)
         self.autosave = autosave
         # the chain heads of a game whose dice come from the players' nonces (`dice.fair`):
         # saved with it
@@ -74,66 +73,6 @@ class Session:
             session._autosave()  # a save made where the game had steps of its own to take
         return session
 
-    # ----------------------------------------------------------------- where play stands
-
-    @property
-    def game(self) -> Game:
-        return self.history.game
-
-    @property
-    def state(self) -> GameState:
-        return self.game.state
-
-    @property
-    def position(self) -> TurnPosition:
-        return self.game.position
-
-    @property
-    def turn(self) -> int:
-        return self.game.turn
-
-    @property
-    def phase(self) -> Phase:
-        return self.game.phase
-
-    @property
-    def phases(self) -> tuple[Phase, ...]:
-        return self.game.sequence.phases
-
-    @property
-    def side_to_act(self) -> str:
-        return self.game.side_to_act
-
-    @property
-    def order(self) -> tuple[str, ...]:
-        """The sides in the order play follows (`Game.play_order`: an initiative winner
-        first), as the tracker shows it."""
-        return self.game.play_order
-
-    @property
-    def step_number(self) -> int:
-        """Steps applied up to the cursor."""
-        return self.history.cursor
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the game ended (winner, scores, why), or None while it goes on."""
-        return self.game.outcome
-
-    @property
-    def can_undo(self) -> bool:
-        return self.history.can_undo
-
-    @property
-    def can_redo(self) -> bool:
-        return self.history.can_redo
-
-    @property
-    def take_single(self) -> bool:
-        """The game's setting: whether a step that is the only one open is taken for the
-        side to act ("Take forced steps for me"); saved with the game."""
-        return self.history.take_single
-
     def set_take_single(self, take: bool) -> tuple[Step, ...]:
         """Change the setting (autosaved). Turned on where nothing is undone, the steps it
         now takes are taken at once; they are returned."""
@@ -143,31 +82,6 @@ class Session:
             self._settle()
         self._autosave()
         return self.taken
-
-    # ----------------------------------------------------------------- asking
-
-    def choices(self) -> tuple[ActionChoice, ...]:
-        return self.game.choices()
-
-    def odds(self, action: Action) -> OddsReport | None:
-        return self.game.odds(action)
-
-    def preview_move(
-        self, unit_id: str, path: str | Sequence[str], activation: Mapping[str, Any] | None = None
-    ) -> MovePlan:
-        return self.game.preview_move(unit_id, path, activation)
-
-    @property
-    def log(self) -> Log:
-        """The log up to the cursor."""
-        return game_log(self.game)
-
-    def entries(self, step: int) -> tuple[LogEntry, ...]:
-        return self.log.for_step(step)
-
-    @property
-    def last_step(self) -> Step | None:
-        return self.game.last_step
 
     # ----------------------------------------------------------------- doing
 

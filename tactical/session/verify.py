@@ -11,7 +11,10 @@ is opened):
    player but the revealer;
 3. with a side's secrets (a game by file, `session.file_secrets`), checks that each nonce
    the side gave was given for the step as the save now has it;
-4. compares the table the replay ends on with the save's digest (`session.digest`).
+4. where one side's client refereed a stretch of its own hidden moves while a player
+   hosted (`net.referee`, `dice.sealed`), checks each hidden move against the commitment
+   sent in its place, and each answer that client gave against the view the replay gives;
+5. compares the table the replay ends on with the save's digest (`session.digest`).
 
 The first step that fails is named in words: its number, turn, who acted and what, and
 why. A save without a ledger was played on one screen: its rolls replay exactly from its
@@ -26,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tactical.dice.fair import FairLedger, FairRoll, check_rolls, next_index
+from tactical.dice.sealed import SealedStep, SealedStretch, seal
 from tactical.errors import UserError
 from tactical.io.saves import SavedGame, SavedPending
 from tactical.rules.base import Action, unit_name
@@ -33,6 +37,8 @@ from tactical.session.digest import game_digest, same_scheme
 from tactical.session.file_secrets import SideSecret, step_fingerprint
 from tactical.session.game import Game, Step
 from tactical.session.saving import UNTRUSTED_FAULTS, lasting_objects
+from tactical.session.view_codes import action_text, view_answer
+from tactical.session.views import viewed
 
 
 @dataclass(frozen=True)
@@ -76,6 +82,8 @@ class Verdict:
     problem: StepProblem | None = None
     replayed_to_digest: bool | None = None  # None: the save records no digest to compare
     seeded_rolls: int = 0  # the dice the steps rolled from the game's seed
+    # each stretch a side's client refereed: (referee, seen by, steps, hidden moves)
+    sealed: tuple[tuple[str, str, int, int], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -122,6 +130,11 @@ class Verdict:
             text += "; the game replays (the save records no table to compare with)"
         for side in self.witnessed:
             text += f"; every nonce {side} gave was for the step as played"
+        for referee, seen_by, steps, hidden in self.sealed:
+            text += (
+                f"; {_count(hidden, 'hidden move')} {referee} kept match its commitments, and "
+                f"its {_count(steps, 'answer')} to {seen_by} follow from them"
+            )
         if self.pending:
             text += f"; {self.pending}"
         return text
@@ -143,6 +156,10 @@ class Verdict:
                 for by, givers, count in self.revealed
             ],
             "witnessed": list(self.witnessed),
+            "sealed": [
+                {"referee": r, "seen_by": b, "steps": n, "hidden_moves": h}
+                for r, b, n, h in self.sealed
+            ],
             "replays_to_saved_table": self.replayed_to_digest,
             "pending": self.pending or None,
             "problem": None if self.problem is None else self.problem.document(),
@@ -224,6 +241,7 @@ def _check(saved: SavedGame, secrets: tuple[SideSecret, ...]) -> Checked:
         problem = StepProblem(0, 0, "", "", f"the saved table cannot start a game ({words})")
         return Checked(_verdict(saved, 0, [], problem, None, secrets, ""), None, None)
     game = first
+    sealed = _sealed_steps(ledger)
     records: list[tuple[int, FairRoll | None, bool]] = []
     problems: list[tuple[int, int, StepProblem]] = []  # (step, rank at one step, problem)
     rolls = seeded_rolls = 0
@@ -267,6 +285,10 @@ def _check(saved: SavedGame, secrets: tuple[SideSecret, ...]) -> Checked:
             problems.append((number, 3, _problem(game, number, action, step, why)))
         rolls += len(step.rolls)
         seeded_rolls += len(step.rolls) if fair is None else 0
+        if number in sealed:
+            why = sealed_problem(*sealed[number], action, following)
+            if why is not None:
+                problems.append((number, 2, _problem(game, number, action, step, why)))
         game = following
         if problems:
             break
@@ -304,8 +326,39 @@ def _check(saved: SavedGame, secrets: tuple[SideSecret, ...]) -> Checked:
         if saved.pending is not None and problem is None:
             pending_words, problem = _pending(saved, game, records, secrets)
     verdict = _verdict(saved, rolls, records, problem, digest_ok, secrets, pending_words)
-    verdict = replace(verdict, seeded_rolls=seeded_rolls)
+    counted = tuple(
+        (s.referee, s.seen_by, len(s.steps), sum(1 for step in s.steps if step.commitment))
+        for s in (ledger.sealed if ledger is not None else ())
+    )
+    verdict = replace(verdict, seeded_rolls=seeded_rolls, sealed=counted)
     return Checked(verdict, first, game if problem is None else None)
+
+
+def _sealed_steps(ledger: FairLedger | None) -> dict[int, tuple[SealedStretch, SealedStep]]:
+    """Each step of a stretch a side's client refereed, by number."""
+    if ledger is None:
+        return {}
+    return {step.step: (stretch, step) for stretch in ledger.sealed for step in stretch.steps}
+
+
+def sealed_problem(
+    stretch: SealedStretch, sealed: SealedStep, action: Action, after: Game
+) -> str | None:
+    """Why a step of a refereed stretch does not check out (`dice.sealed`), or None: its
+    hidden move is not the one committed to, or the answer its referee gave for it is not
+    what the other side sees after it."""
+    who = stretch.referee
+    if sealed.commitment:
+        if not sealed.salt:
+            return f"{who} never revealed the move it kept hidden here"
+        if seal(action_text(action), sealed.salt) != sealed.commitment:
+            return f"{who}'s move is not the one it committed to while it was hidden"
+    if view_answer(viewed(after, stretch.seen_by)) != sealed.answer:
+        return (
+            f"what {who}'s client reported {stretch.seen_by} sees does not follow from the "
+            "moves it revealed"
+        )
+    return None
 
 
 def given_problems(saved: SavedGame, secrets: Sequence[SideSecret]) -> list[tuple[int, str]]:

@@ -1,6 +1,7 @@
 """The adjust mode's panel: quick entry, tools, the selection's values, palette, files.
 
-Widgets only: `AdjustMode` (tactical.ui.adjust_mode) reads and fills them.
+Widgets only: `AdjustMode` (tactical.ui.adjust_mode) reads and fills them; what the
+selection's lines say is decided in tactical.present.adjust_selection.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pygame_gui.elements import (
 
 from tactical.io.catalogue import Catalogue
 from tactical.model import SizeClass
+from tactical.present.adjust_selection import SelectionWords
 from tactical.ui.entry_line import EntryLine
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR
 from tactical.ui.unit_palette import UnitPalette
@@ -69,9 +71,7 @@ class AdjustPanel:
                 tool_tip_text=tip,
             )
         UILabel(pygame.Rect(4, 208, 110, 24), "New terrain", m, container=c)
-        self.kind = UIDropDownMenu(
-            list(terrain_kinds), terrain_kinds[0], pygame.Rect(112, 208, 100, 26), m, container=c
-        )
+        self.kind = self._kinds(terrain_kinds)
         self.height = UIDropDownMenu(
             list(HEIGHTS), SizeClass.MEDIUM.value, pygame.Rect(214, 208, 94, 26), m, container=c
         )
@@ -102,6 +102,20 @@ class AdjustPanel:
                 container=c,
                 tool_tip_text=tip,
             )
+
+    def _kinds(self, terrain_kinds: tuple[str, ...]) -> UIDropDownMenu:
+        return UIDropDownMenu(
+            list(terrain_kinds),
+            terrain_kinds[0],
+            pygame.Rect(112, 208, 100, 26),
+            self.manager,
+            container=self.panel,
+        )
+
+    def show_terrain_kinds(self, terrain_kinds: tuple[str, ...]) -> None:
+        """The kinds of new terrain another rule system's table offers (New table…)."""
+        self.kind.kill()
+        self.kind = self._kinds(terrain_kinds)
 
     def layout(self, size: tuple[int, int]) -> None:
         top = TOP_BAR + 4
@@ -136,6 +150,11 @@ class AdjustPanel:
         for entry, value in zip(self.pose.values(), values, strict=True):
             if not entry.is_focused:
                 entry.set_text(value)
+
+    def show_selection(self, words: SelectionWords) -> None:
+        """The selection's pose in the entries, its name and its values."""
+        self.show_pose(words.pose, words.title)
+        self.values.set_text(words.html)
 
     def typed_pose(self) -> tuple[str, str, str]:
         return tuple(self.pose[key].get_text().strip() for key in POSE_KEYS)  # type: ignore[return-value]

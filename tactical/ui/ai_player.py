@@ -35,9 +35,8 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIDropDownMenu, UIPanel
 
-from tactical.agents import LEVELS, make_player
-from tactical.agents.sight import decide_seeing
 from tactical.errors import UserError
+from tactical.present.players import LEVELS, decide_elsewhere
 from tactical.processes import child_pool
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
@@ -82,12 +81,6 @@ def parse_seats(text: str | None, sides: Sequence[str]) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- the worker
-
-
-def decide_elsewhere(game: Game, level: str, seed: int, options: Mapping[str, Any]):
-    """Runs in the worker: the player's action (completed) and its why."""
-    decision = decide_seeing(make_player(level, seed, **options), game)  # its side's view
-    return decision.action, decision.why
 
 
 class ProcessWorker:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pygame
 import shapely
 
+from tactical.drawing.wording import wrap
 from tactical.geometry.arcs import arc_region
 from tactical.rules.conventions import band_name
 from tactical.ui import palette
@@ -394,23 +395,9 @@ def _draw_panel(
         size, colour = styles[style]
         if style == "head":
             y += 6
-        for part in _wrap(fonts, line, size, rect.width - 24):
+        for part in wrap(line, rect.width - 24, lambda text, size=size: fonts.width(text, size)):
             if y + LINE > rect.bottom - footer:
                 return
             indent = 0 if style == "head" else 10
             text(surface, fonts, part, (rect.left + 12 + indent, y), size, colour, "topleft")
             y += LINE
-
-
-def _wrap(fonts: Fonts, line: str, size: int, width: int) -> list[str]:
-    words, parts, current = line.split(" "), [], ""
-    for word in words:
-        trial = f"{current} {word}".strip()
-        if current and fonts.width(trial, size) > width:
-            parts.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        parts.append(current)
-    return parts

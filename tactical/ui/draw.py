@@ -1,4 +1,5 @@
-"""Drawing primitives: shapely geometry in table inches -> pygame pixels through a Camera.
+"""The pygame backend of the drawing seam: primitives in table inches -> pixels through a
+Camera (`PygameCanvas`), and the low-level helpers it draws with.
 
 Every coordinate passes through `Camera`; nothing here chooses colours (see
 palette) or knows about rules. Lines are antialiased; filled shapes get an
@@ -8,45 +9,27 @@ antialiased outline so their edges are smooth too.
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pygame
 import shapely
 from shapely.geometry.base import BaseGeometry
+from shapely.ops import substring
 
+from tactical.drawing import primitives as ink
+from tactical.drawing.hatching import (  # re-exported: the screen's helpers
+    hatch_many,
+    hatch_segments,
+    lines_of,
+    polygons_of,
+    ring_edges,
+)
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
 
 Point2 = tuple[float, float]
-
-
-def polygons_of(geometry: BaseGeometry) -> Iterator[shapely.Polygon]:
-    """The polygons in a Polygon, MultiPolygon or collection (lines and points skipped)."""
-    if geometry is None or geometry.is_empty:
-        return
-    if isinstance(geometry, shapely.Polygon):
-        yield geometry
-    elif hasattr(geometry, "geoms"):
-        for part in geometry.geoms:
-            yield from polygons_of(part)
-
-
-def lines_of(geometry: BaseGeometry) -> Iterator[np.ndarray]:
-    """Coordinate arrays of every line string in a geometry (rings of polygons included)."""
-    if geometry is None or geometry.is_empty:
-        return
-    if isinstance(geometry, shapely.LineString | shapely.LinearRing):
-        yield np.asarray(geometry.coords)
-    elif isinstance(geometry, shapely.Polygon):
-        yield np.asarray(geometry.exterior.coords)
-        for ring in geometry.interiors:
-            yield np.asarray(ring.coords)
-    elif hasattr(geometry, "geoms"):
-        for part in geometry.geoms:
-            yield from lines_of(part)
 
 
 def screen_points(camera: Camera, coords: np.ndarray) -> list[Point2]:
@@ -118,92 +101,6 @@ def polyline(
             pygame.draw.aacircle(surface, colour, point, radius - 0.5)
 
 
-def hatch_segments(
-    screen_polygon: BaseGeometry,
-    angle: float,
-    spacing: float,
-    anchor: Point2 = (0.0, 0.0),
-) -> list[tuple[Point2, Point2]]:
-    """Parallel hatch lines clipped to a polygon already in screen coordinates.
-
-    `angle` in screen degrees (0 horizontal, counter-clockwise as seen), `spacing`
-    in pixels. Lines run through `anchor` (a screen point) and every `spacing` from
-    it, not from the piece, so neighbouring pieces' hatching lines up; anchored to
-    the table's corner, the hatching moves with the table when the view pans. A
-    scanline fill: in a frame turned so the hatch runs along u, each line
-    v = k * spacing crosses the rings' edges at sorted u values, and inside runs are
-    the pairs (even-odd, so holes stay empty).
-    """
-    return hatch_many([ring_edges(screen_polygon)], angle, spacing, anchor)[0]
-
-
-def hatch_many(
-    polygons: Sequence[np.ndarray], angle: float, spacing: float, anchor: Point2
-) -> list[list[tuple[Point2, Point2]]]:
-    """`hatch_segments` of many polygons at once, each given by its rings' edges (an (E, 2, 2)
-    array in screen pixels): the same runs, worked out for all polygons together (a table's
-    terrain at each new zoom). Each line k * spacing is tested against the edges it may
-    cross, as `hatch_segments`' scanline does: the same numbers, in the same order."""
-    found: list[list[tuple[Point2, Point2]]] = [[] for _ in polygons]
-    sizes = np.array([len(edges) for edges in polygons], dtype=np.intp)
-    if not sizes.sum():
-        return found
-    radians = math.radians(angle)
-    direction = np.array([math.cos(radians), -math.sin(radians)])
-    normal = np.array([-direction[1], direction[0]])
-    base = np.asarray(anchor, dtype=float)
-    edges = np.concatenate([e for e in polygons if len(e)]).reshape(-1, 2, 2)
-    edges = edges - base if (base != 0.0).any() else edges
-    u = edges @ direction  # (E, 2): both ends of every edge along the hatch
-    v = edges @ normal  # (E, 2): and across it
-    owner = np.repeat(np.arange(len(polygons)), sizes)
-    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))[sizes > 0]
-    # each polygon's lines: first .. last (as math.ceil / math.floor of its extent)
-    first = np.zeros(len(polygons))
-    last = np.full(len(polygons), -1.0)
-    first[sizes > 0] = np.ceil(np.minimum.reduceat(v.min(axis=1), starts) / spacing)
-    last[sizes > 0] = np.floor(np.maximum.reduceat(v.max(axis=1), starts) / spacing)
-    v0, v1 = v[:, 0], v[:, 1]
-    low, high = np.minimum(v0, v1), np.maximum(v0, v1)
-    # the lines each edge may cross (one more either side, then the exact test below)
-    below = np.maximum(np.floor(low / spacing) - 1, first[owner])
-    above = np.minimum(np.ceil(high / spacing) + 1, last[owner])
-    counts = np.maximum(above - below + 1, 0).astype(np.intp)
-    edge = np.repeat(np.arange(len(edges)), counts)
-    step = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    k = below[edge] + step
-    line = k * spacing
-    crossing = (line >= low[edge]) & (line < high[edge])  # half-open: vertices once
-    edge, k, line = edge[crossing], k[crossing], line[crossing]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (line - v0[edge]) / (v1[edge] - v0[edge])
-        where = u[edge, 0] + t * (u[edge, 1] - u[edge, 0])
-    piece = owner[edge]
-    order = np.lexsort((where, k, piece))
-    piece, k, line, where = piece[order], k[order], line[order], where[order]
-    # runs: crossings 0-1, 2-3, ... of each (polygon, line), counted from its first
-    group = np.flatnonzero(np.r_[True, (piece[1:] != piece[:-1]) | (k[1:] != k[:-1])])
-    rank = np.arange(len(k)) - np.repeat(group, np.diff(np.r_[group, len(k)]))
-    size = np.repeat(np.diff(np.r_[group, len(k)]), np.diff(np.r_[group, len(k)]))
-    start = np.flatnonzero((rank % 2 == 0) & (rank + 1 < size))
-    offset = line[start][:, None] * normal[None, :] + base[None, :]
-    a = offset + where[start][:, None] * direction[None, :]
-    b = offset + where[start + 1][:, None] * direction[None, :]
-    for owner_of, begin, end in zip(piece[start].tolist(), a.tolist(), b.tolist(), strict=True):
-        found[owner_of].append((tuple(begin), tuple(end)))
-    return found
-
-
-def ring_edges(geometry: BaseGeometry) -> np.ndarray:
-    """Every edge of every polygon ring as an (E, 2, 2) array of (start, end) points."""
-    parts = []
-    for polygon in polygons_of(geometry):
-        for ring in (polygon.exterior, *polygon.interiors):
-            coords = np.asarray(ring.coords)[:, :2]
-            parts.append(np.stack([coords[:-1], coords[1:]], axis=1))
-    return np.concatenate(parts) if parts else np.empty((0, 2, 2))
-
-
 def hatch_screen_geometry(
     surface: pygame.Surface,
     screen_geometry: BaseGeometry,
@@ -252,3 +149,185 @@ def arrow_head(
     points = [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])]
     pygame.draw.polygon(surface, colour, points)
     pygame.draw.aalines(surface, colour, True, points)
+
+
+# --------------------------------------------------------------------------- the backend
+
+
+class PygameCanvas:
+    """Draws primitives (`tactical.drawing`) onto a pygame surface through a camera, in
+    order. Translucent work stays inside `clip` (screen pixels; the surface's clip when
+    not given): a translucent fill goes on a scratch surface of its own, blitted, so
+    overlapping tints blend; consecutive translucent lines share one scratch surface,
+    blitted once, so that they blend with what is below (and the later of two crossing
+    lines is seen where they cross). The hatching of all `Hatch` primitives is worked
+    out together, one batch per angle. `Text` needs `fonts`."""
+
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        camera: Camera,
+        fonts: Fonts | None = None,
+        clip: pygame.Rect | None = None,
+    ) -> None:
+        self.surface = surface
+        self.camera = camera
+        self.fonts = fonts
+        self.clip = surface.get_clip() if clip is None else clip
+
+    def draw(self, primitives: Sequence[ink.Primitive]) -> None:
+        runs = self._hatch_runs(primitives)
+        layer: pygame.Surface | None = None
+        local = self.camera.panned(-self.clip.left, -self.clip.top)
+        for index, primitive in enumerate(primitives):
+            if _translucent_line(primitive):
+                if layer is None:
+                    layer = pygame.Surface(self.clip.size, pygame.SRCALPHA)
+                self._stroke(layer, local, primitive.geometry, primitive.style, False)
+                continue
+            if layer is not None:
+                self.surface.blit(layer, self.clip)
+                layer = None
+            if isinstance(primitive, ink.Hatch):
+                colour = _rgb(primitive.style.colour)
+                for start, end in runs[index]:
+                    pygame.draw.aaline(self.surface, colour, start, end)
+            elif isinstance(primitive, ink.Polygon | ink.Arc):
+                geometry = (
+                    primitive.polygon() if isinstance(primitive, ink.Arc) else primitive.geometry
+                )
+                self._area(geometry, primitive.style)
+            elif isinstance(primitive, ink.Line | ink.Ring):
+                self._stroke(self.surface, self.camera, primitive.geometry, primitive.style)
+            elif isinstance(primitive, ink.Raster):
+                found = raster_picture(self.camera, primitive)
+                if found is not None:
+                    self.surface.blit(*found)
+            elif isinstance(primitive, ink.Text):
+                self._text(primitive)
+        if layer is not None:
+            self.surface.blit(layer, self.clip)
+
+    def _area(self, geometry: BaseGeometry, style: ink.Style) -> None:
+        if geometry.is_empty:
+            return
+        if style.fill is not None and style.translucent:
+            bounds = pygame.Rect(self.camera.screen_rect(geometry.bounds)).inflate(4, 4)
+            bounds = bounds.clip(self.clip)
+            if bounds.width > 0 and bounds.height > 0:
+                scratch = pygame.Surface(bounds.size, pygame.SRCALPHA)
+                local = self.camera.panned(-bounds.left, -bounds.top)
+                colour = (*_rgb(style.fill), style.alpha)
+                fill_geometry(scratch, local, geometry, colour, (0, 0, 0, 0), style.smooth)
+                self.surface.blit(scratch, bounds)
+        elif style.fill is not None:
+            fill_geometry(self.surface, self.camera, geometry, _rgb(style.fill), None, style.smooth)
+        if style.colour is not None:
+            if style.translucent:  # on a layer of its own, as a translucent Line
+                canvas = PygameCanvas(self.surface, self.camera, clip=self.clip)
+                canvas.draw([ink.Line(geometry, style)])
+            else:
+                self._stroke(self.surface, self.camera, geometry, style)
+
+    def _stroke(
+        self,
+        surface: pygame.Surface,
+        camera: Camera,
+        geometry: BaseGeometry,
+        style: ink.Style,
+        antialias: bool = True,
+    ) -> None:
+        if style.colour is None or style.width <= 0:
+            return
+        colour = _rgb(style.colour)
+        colour = (*colour, style.alpha) if style.translucent else colour
+        width = max(1, round(style.width))
+        if not style.dash:
+            outline_geometry(surface, camera, geometry, colour, width, antialias and style.smooth)
+            return
+        for coords in lines_of(geometry):
+            for dash in dashes(screen_points(camera, coords), style.dash):
+                if antialias and style.smooth:
+                    polyline(surface, colour, dash, width)
+                else:
+                    pygame.draw.lines(surface, colour, False, dash, width)
+
+    def _text(self, primitive: ink.Text) -> None:
+        if self.fonts is None:
+            raise ValueError("a PygameCanvas needs fonts to draw text")
+        anchor = "midbottom" if primitive.anchor == "baseline" else primitive.anchor
+        at = self.camera.to_screen(*primitive.at)
+        colour = _rgb(primitive.style.colour or (255, 255, 255))
+        text(self.surface, self.fonts, primitive.text, at, round(primitive.size), colour, anchor)
+
+    def _hatch_runs(
+        self, primitives: Sequence[ink.Primitive]
+    ) -> dict[int, list[tuple[Point2, Point2]]]:
+        """Every Hatch primitive's runs on screen (by its index), one batch per spacing,
+        anchor and angle (`hatch_many`: the numbers each alone would give)."""
+        hatches = [(k, p) for k, p in enumerate(primitives) if isinstance(p, ink.Hatch)]
+        runs: dict[int, list[tuple[Point2, Point2]]] = {k: [] for k, _ in hatches}
+        groups: dict[tuple, list[tuple[int, ink.Hatch]]] = {}
+        for k, hatch in hatches:
+            groups.setdefault((hatch.spacing, hatch.anchor), []).append((k, hatch))
+        for (spacing, anchor), members in groups.items():
+            edges = [
+                self.camera.to_screen_array(ring_edges(h.geometry)) if h.angles else _NO_EDGES
+                for _, h in members
+            ]
+            at = self.camera.to_screen(*anchor)
+            by_angle = {}
+            for angle in {angle for _, h in members for angle in h.angles}:
+                chosen = [
+                    e if angle in h.angles else e[:0]
+                    for e, (_, h) in zip(edges, members, strict=True)
+                ]
+                by_angle[angle] = hatch_many(chosen, angle, spacing, at)
+            for slot, (k, hatch) in enumerate(members):
+                runs[k] = [run for angle in hatch.angles for run in by_angle[angle][slot]]
+        return runs
+
+
+_NO_EDGES = np.empty((0, 2, 2))
+
+
+def _translucent_line(primitive: ink.Primitive) -> bool:
+    """A line drawn on the shared translucent layer: a translucent Line or Ring."""
+    return isinstance(primitive, ink.Line | ink.Ring) and primitive.style.translucent
+
+
+def _rgb(colour) -> Colour:
+    """A drawing colour (0-255 numbers) as pygame's whole numbers."""
+    return tuple(round(c) for c in colour[:3])  # type: ignore[return-value]
+
+
+def dashes(points: Sequence[Point2], pattern: Sequence[float]) -> list[list[Point2]]:
+    """The dashes of a polyline: `pattern` is on, off, on, ... lengths in pixels, from its
+    start."""
+    if len(points) < 2 or not pattern or sum(pattern) <= 0:
+        return [list(points)] if len(points) >= 2 else []
+    line = shapely.LineString(points)
+    found, at, k = [], 0.0, 0
+    while at < line.length:
+        step = pattern[k % len(pattern)]
+        if k % 2 == 0 and step > 0:
+            part = substring(line, at, min(at + step, line.length))
+            coords = list(part.coords) if part.geom_type == "LineString" else []
+            if len(coords) >= 2:
+                found.append(coords)
+        at += step
+        k += 1
+    return found
+
+
+def raster_picture(
+    camera: Camera, raster: ink.Raster
+) -> tuple[pygame.Surface, tuple[int, int]] | None:
+    """A Raster scaled without smoothing onto its rectangle on screen (every cell keeps its
+    edges), and where it goes; None when the rectangle is empty or too big to make."""
+    rows, columns = raster.rgba.shape[:2]
+    image = pygame.image.frombuffer(raster.rgba.tobytes(), (columns, rows), "RGBA")
+    left, top, width, height = camera.screen_rect(raster.bounds)
+    if width <= 0 or height <= 0 or width > 20000 or height > 20000:
+        return None
+    return pygame.transform.scale(image, (width, height)), (left, top)

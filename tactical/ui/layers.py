@@ -17,18 +17,12 @@ import numpy as np
 import pygame
 import shapely
 
+from tactical.drawing import scenes
+from tactical.drawing.primitives import Polygon, Style
 from tactical.model import Board, GameState, SizeClass, Terrain, terrain_names
 from tactical.ui import palette
 from tactical.ui.camera import Camera
-from tactical.ui.draw import (
-    fill_geometry,
-    hatch_many,
-    hatch_screen_geometry,
-    outline_geometry,
-    polygons_of,
-    ring_edges,
-    text,
-)
+from tactical.ui.draw import PygameCanvas, hatch_screen_geometry, polygons_of, text
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
 from tactical.ui.selection import SelectionView
@@ -150,50 +144,22 @@ def draw_edge_ticks(surface: pygame.Surface, camera: Camera, board: Board, fonts
         pygame.draw.line(surface, palette.TICK, (x, round(y0) + 1), (x, round(y0) + size))
         pygame.draw.line(surface, palette.TICK, (x, round(y1) - 1), (x, round(y1) - size))
         if major:
-            label = _inches(inches)
-            text(
-                surface,
-                fonts,
-                label,
-                (x, y0 + long_tick + gap),
-                TICK_LABEL_SIZE,
-                palette.TEXT,
-                "midtop",
-            )
-            text(
-                surface,
-                fonts,
-                label,
-                (x, y1 - long_tick - gap),
-                TICK_LABEL_SIZE,
-                palette.TEXT,
-                "midbottom",
-            )
+            for at, anchor in (
+                ((x, y0 + long_tick + gap), "midtop"),
+                ((x, y1 - long_tick - gap), "midbottom"),
+            ):
+                text(surface, fonts, _inches(inches), at, TICK_LABEL_SIZE, palette.TEXT, anchor)
     for inches, major in marks(board.height):
         y = round(camera.to_screen(0, inches)[1])
         size = long_tick if major else short_tick
         pygame.draw.line(surface, palette.TICK, (round(x0) - 1, y), (round(x0) - size, y))
         pygame.draw.line(surface, palette.TICK, (round(x1) + 1, y), (round(x1) + size, y))
         if major:
-            label = _inches(inches)
-            text(
-                surface,
-                fonts,
-                label,
-                (x0 - long_tick - gap, y),
-                TICK_LABEL_SIZE,
-                palette.TEXT,
-                "midright",
-            )
-            text(
-                surface,
-                fonts,
-                label,
-                (x1 + long_tick + gap, y),
-                TICK_LABEL_SIZE,
-                palette.TEXT,
-                "midleft",
-            )
+            for at, anchor in (
+                ((x0 - long_tick - gap, y), "midright"),
+                ((x1 + long_tick + gap, y), "midleft"),
+            ):
+                text(surface, fonts, _inches(inches), at, TICK_LABEL_SIZE, palette.TEXT, anchor)
 
 
 def _is_multiple(value: float, step: float) -> bool:
@@ -222,15 +188,7 @@ def draw_terrain(
     x1, y0 = camera.to_world(clip.right + 2, clip.bottom + 2)
     visible = shapely.box(*camera.visible_bounds).intersection(shapely.box(x0, y0, x1, y1))
     shown = [piece for piece in terrain if piece.geometry.intersects(visible)]
-    hatching = hatch_terrain(camera, shown, palette.HATCH_SPACING)
-    for piece, runs in zip(shown, hatching, strict=True):
-        geometry = piece.geometry
-        style = palette.terrain_style(piece.kind)
-        fill_geometry(surface, camera, geometry, style.fill)
-        for start, end in runs:
-            pygame.draw.aaline(surface, style.hatch_colour, start, end)
-        width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
-        outline_geometry(surface, camera, geometry, style.outline, width)
+    PygameCanvas(surface, camera).draw(scenes.terrain(shown, screen_look, palette.HATCH_SPACING))
     if labels:
         # every piece's name as the whole table places them (none over another), those
         # reaching the clip blitted: a slid picture's strips show the same names
@@ -276,23 +234,12 @@ def terrain_labels(
     return placed
 
 
-def hatch_terrain(
-    camera: Camera, pieces: Sequence[Terrain], spacing: float
-) -> list[list[tuple[tuple[float, float], tuple[float, float]]]]:
-    """Each piece's hatch runs on screen, anchored to the table's corner (`hatch_segments` of
-    the piece on screen, angle by angle), worked out for all pieces together, one batch per
-    hatch angle."""
-    angles = [palette.terrain_style(piece.kind).hatch for piece in pieces]
-    edges = [
-        camera.to_screen_array(ring_edges(piece.geometry)) if mine else np.empty((0, 2, 2))
-        for piece, mine in zip(pieces, angles, strict=True)
-    ]
-    anchor = camera.to_screen(0.0, 0.0)
-    by_angle = {}
-    for angle in {angle for mine in angles for angle in mine}:
-        hatched = [e if angle in mine else e[:0] for e, mine in zip(edges, angles, strict=True)]
-        by_angle[angle] = hatch_many(hatched, angle, spacing, anchor)
-    return [[run for angle in mine for run in by_angle[angle][k]] for k, mine in enumerate(angles)]
+def screen_look(piece: Terrain) -> scenes.TerrainLook:
+    """A piece's look on screen: its kind's fill, hatching and outline (palette), the
+    outline's width by its Surface Height (R002.8)."""
+    style = palette.terrain_style(piece.kind)
+    width = palette.HEIGHT_OUTLINE.get(piece.height, 1)
+    return scenes.TerrainLook(style.fill, style.outline, width, style.hatch, style.hatch_colour)
 
 
 def draw_terrain_label(
@@ -333,8 +280,8 @@ def highlight_terrain(
     surface: pygame.Surface, camera: Camera, pieces: Iterable[Terrain], colour: Colour
 ) -> None:
     """Outline terrain pieces (the ones blocking a shown line of sight)."""
-    for piece in pieces:
-        outline_geometry(surface, camera, piece.geometry, colour, 3)
+    style = Style(colour=colour, width=3)
+    PygameCanvas(surface, camera).draw([Polygon(piece.geometry, style) for piece in pieces])
 
 
 # --------------------------------------------------------------------------- deployment
@@ -379,42 +326,17 @@ def draw_selection_overlay(
     board: Board,
     fonts: Fonts,
 ) -> None:
-    """A unit's arcs as translucent sectors and its range bands as rings, blended onto `surface`.
-
-    Each arc is filled on its own SRCALPHA scratch surface and blitted, so where
-    arcs overlap the tints blend and every arc stays visible; the lines go on one
-    more scratch so that their translucency blends with what is below too.
-    """
+    """A unit's arcs as translucent sectors and its range bands as rings, blended onto
+    `surface` (`scenes.fire_arcs`, `scenes.range_rings`; `PygameCanvas` fills each arc on a
+    scratch of its own, so where arcs overlap the tints blend and every arc stays
+    visible, and draws the lines on one more, blended with what is below too)."""
     # within the surface's clip only: a slid picture redraws just its uncovered strips
     table = pygame.Rect(camera.screen_rect(board.bounds)).clip(surface.get_clip())
     if table.width <= 0 or table.height <= 0:
         return
-    for index, arc in enumerate(view.arcs):
-        bounds = pygame.Rect(camera.screen_rect(arc.region.bounds)).inflate(4, 4).clip(table)
-        if bounds.width <= 0 or bounds.height <= 0 or arc.all_round:
-            continue  # an all-round arc is its outline: a tint over all the reach hides the rest
-        scratch = pygame.Surface(bounds.size, pygame.SRCALPHA)
-        local = camera.panned(-bounds.left, -bounds.top)
-        fill_geometry(
-            scratch,
-            local,
-            arc.region,
-            palette.arc_tint(index),
-            hole=(0, 0, 0, 0),
-            smooth_edge=False,
-        )
-        surface.blit(scratch, bounds)
-    lines = pygame.Surface(table.size, pygame.SRCALPHA)
-    local = camera.panned(-table.left, -table.top)
-    # arcs are clipped to the table: their edges along the table's edge are not arc lines
-    table_edge = shapely.box(*board.bounds).boundary.buffer(1e-6)
-    for index, arc in enumerate(view.arcs):
-        edge = (*palette.arc_tint(index)[:3], palette.ARC_EDGE_ALPHA)
-        arc_lines = shapely.difference(arc.region.boundary, table_edge)
-        outline_geometry(lines, local, arc_lines, edge, 1, antialias=False)
-    for ring in view.rings:
-        outline_geometry(lines, local, ring.outline, palette.RANGE_RING, 1, antialias=False)
-    surface.blit(lines, table)
+    arcs = scenes.fire_arcs(view.arcs, board.bounds, palette.arc_tint, palette.ARC_EDGE_ALPHA)
+    rings = scenes.range_rings(view.rings, palette.RANGE_RING)
+    PygameCanvas(surface, camera, clip=table).draw(arcs + rings)
     # the rings' labels go on the frame, clear of the units' names (`ring_labels`)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pygame
 
-from tactical.dice.exact import fraction_text
+from tactical.present.odds import fraction_text
 from tactical.rules.base import OddsReport, OddsSection
 from tactical.rules.status import words
 from tactical.ui.fonts import Fonts

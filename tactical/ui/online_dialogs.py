@@ -33,8 +33,8 @@ from pygame_gui.elements import (
     UIWindow,
 )
 
-from tactical.agents import LEVELS
 from tactical.errors import UserError
+from tactical.present.players import LEVELS
 
 DEFAULT_PORT = 8765
 NOBODY_PLAYS = "nobody: serve and watch"
@@ -135,6 +135,29 @@ class _Dialog:
         if self.alive:
             self.window.kill()
 
+    def choice(self) -> HostChoice | JoinChoice:
+        """The values typed, checked: UserError saying what is missing."""
+        raise NotImplementedError
+
+    def chosen(self, event: pygame.event.Event) -> bool:
+        """Whether `event` asks for the dialog's choice (its button, by default)."""
+        return event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.ok
+
+    def command(self, event: pygame.event.Event) -> HostChoice | JoinChoice | str | None:
+        """The choice when asked for with good values (a bad one is said in the window),
+        "cancel" when closed, else None."""
+        if not self.alive:
+            return None
+        if self.closed(event):
+            self.close()
+            return "cancel"
+        if self.chosen(event):
+            try:
+                return self.choice()
+            except UserError as error:
+                self.show_problem(error.describe())
+        return None
+
 
 class HostDialog(_Dialog):
     """Host…: serve this game to players elsewhere (see the module docstring)."""
@@ -193,20 +216,6 @@ class HostDialog(_Dialog):
             computer[who] = self.level.selected_option[0]
         return HostChoice(side, computer, parse_port(self.port.get_text()), self.public.is_checked)
 
-    def command(self, event: pygame.event.Event) -> HostChoice | str | None:
-        """A `HostChoice` for Host pressed with good values, "cancel", or None."""
-        if not self.alive:
-            return None
-        if self.closed(event):
-            self.close()
-            return "cancel"
-        if event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.ok:
-            try:
-                return self.choice()
-            except UserError as error:
-                self.show_problem(error.describe())
-        return None
-
 
 class JoinDialog(_Dialog):
     """Join…: the address and the seat's token the host gave you (see the module)."""
@@ -246,24 +255,13 @@ class JoinDialog(_Dialog):
             raise UserError("token: the one the host gave you for your side, or tick watch only")
         return JoinChoice(address, None if watch else token, watch)
 
-    def command(self, event: pygame.event.Event) -> JoinChoice | str | None:
-        """A `JoinChoice` for Join pressed (or Enter) with good values, "cancel", or None."""
-        if not self.alive:
-            return None
-        if self.closed(event):
-            self.close()
-            return "cancel"
-        pressed = event.type == pygame_gui.UI_BUTTON_PRESSED and event.ui_element is self.ok
+    def chosen(self, event: pygame.event.Event) -> bool:
+        """Join pressed, or Enter in the address or the token (not while joining)."""
         entered = event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and event.ui_element in (
             self.address,
             self.token,
         )
-        if (pressed or entered) and self.ok.is_enabled:
-            try:
-                return self.choice()
-            except UserError as error:
-                self.show_problem(error.describe())
-        return None
+        return (super().chosen(event) or entered) and self.ok.is_enabled
 
 
 class ReadOnlyLine(UITextEntryLine):

@@ -1,43 +1,50 @@
 """Drawing a move on the table during play: the move tool, its preview and its end view.
 
-`MoveControl` holds the move being drawn for one `ActionChoice` (a move of one
-unit), the table with the mover where the path ends (and that table's
-geometry, built once per end pose), and the mover's arcs and lines of sight
-from there. The play mode asks it to start, confirm and cancel; the session
-checks the path (`Session.preview_move`) as the rule system does.
+`MoveControl` is a part of the play screen that holds the move being drawn for one
+`ActionChoice` (a move of one unit), the table with the mover where the path ends (and
+that table's geometry, built once per end pose), and the mover's arcs and lines of sight
+from there. It starts, confirms and cancels the move and takes the pointer and the keys
+while one is drawn, through the screen it is given (its `session`, `services`,
+`actions`, `do`); the session checks the path (`Session.preview_move`) as the rule
+system does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Any
 
 import pygame
 
 from tactical.errors import UserError
-from tactical.model import GameState
-from tactical.rules.base import ActionChoice
+from tactical.model import FrozenMap, GameState
+from tactical.present.declaration import is_move_choice
+from tactical.present.flow import moving_words
+from tactical.present.selection import SelectionView, selection_view
+from tactical.rules.base import Action, ActionChoice
 from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
+from tactical.session.game import Step
 from tactical.session.movement import turning_rules_for
 from tactical.ui import palette
 from tactical.ui.camera import Camera
-from tactical.ui.declaration import is_move_choice
 from tactical.ui.fonts import Fonts
 from tactical.ui.move_preview import draw_end_view, draw_handles, draw_move_preview
 from tactical.ui.move_tool import MoveTool
-from tactical.ui.selection import SelectionView, selection_view
 
 
 class MoveControl:
     """The move being drawn (if any) and what it shows; see the module docstring."""
 
-    def __init__(self, session: Callable[[], Session]) -> None:
-        self._session = session
+    def __init__(self, screen: Any) -> None:
+        self.screen = screen
         self.tool: MoveTool | None = None
         self.choice: ActionChoice | None = None
         self.dragging = False
         self._end_view: tuple[GameState, bool, SelectionView | None] | None = None
         self._moved: tuple[tuple, GameState, TableGeometry | None] | None = None
+
+    def _session(self) -> Session:
+        return self.screen.session
 
     def can_draw(self, choice: ActionChoice) -> bool:
         """A path drawn with the move tool: a move of one unit on the table (a move of several,
@@ -89,10 +96,10 @@ class MoveControl:
             self._moved = (key, state, geometry)
         return geometry
 
-    def end_view(self) -> SelectionView | None:
+    def end_view(self, tool: MoveTool | None = None) -> SelectionView | None:
         """The mover's arcs and range rings where the drawn path ends, and its lines of sight
         from there once the path is not being dragged (computed once per end pose): where it
-        will be able to fire from."""
+        will be able to fire from. (`tool`: the move tool, which is this part's own.)"""
         moved = self.moved_state()
         if moved is None or self.tool is None:
             return None
@@ -110,19 +117,75 @@ class MoveControl:
             self._end_view = (moved, sight, view)
         return self._end_view[2]
 
+    # ------------------------------------------------------------------ the screen's commands
+
+    def start_move(self, choice: ActionChoice) -> None:
+        """The move tool for the choice's unit: drag, keys and handles draw the path."""
+        screen = self.screen
+        if not screen.session.state.has_unit(choice.actor):
+            screen.services.set_status(f"{choice.title}: that unit is no longer on the table")
+            return
+        tool = self.start(choice, screen.actions.values.get("activation"))
+        unit = tool.unit
+        screen.services.select(unit.id)
+        screen.services.set_status(
+            moving_words(screen.session.state.shown_names.get(unit.id, unit.id))
+        )
+
+    def confirm_move(self) -> Step | None:
+        """Enter or Move: the path drawn declared as the move (its other values the form's)."""
+        screen = self.screen
+        tool, choice = self.tool, self.choice
+        if tool is None or choice is None:
+            return None
+        if not tool.draft.tokens:
+            screen.services.set_status("draw a path first: W or a drag moves ahead")
+            return None
+        problem = tool.problem()
+        if problem:
+            screen.services.set_status(f"refused: {problem}")
+            return None
+        values = {k: v for k, v in screen.actions.values.items() if k != "path"}
+        values["path"] = tool.draft.path
+        step = screen.do(Action(choice.kind, choice.actor, FrozenMap(values)))
+        if step is not None and screen.actions.picked is not None:
+            # the move is made: its declaration goes with it (a move still offered is picked
+            # again to draw another, not left asking for a path no tool is drawing)
+            screen.actions.pick(None)
+            screen.refresh_odds()
+        return step
+
+    def move_key(self, event: pygame.event.Event) -> bool:
+        """A key while a move is drawn: the tool's (turn, step, confirm, cancel)."""
+        tool = self.tool
+        if tool is None:
+            return False
+        verdict = tool.key(event)
+        if verdict == "confirm":
+            self.confirm_move()
+        elif verdict == "cancel":
+            self.cancel()
+            self.screen.services.set_status("move cancelled")
+        else:
+            self.screen.services.set_status(tool.status())
+        return verdict is not None or tool.handles_key(event)
+
     # ------------------------------------------------------------------ pointer
 
     def press(self, point: tuple[float, float], camera: Camera) -> bool:
-        """A left press: the path end or a turn handle grabbed."""
+        """A left press: the path end or a turn handle grabbed (the status line says so)."""
         tool = self.tool
         if tool is None:
             return False
         self.dragging = tool.press(point, camera)
+        if self.dragging:
+            self.screen.services.set_status(tool.status())
         return self.dragging
 
     def drag(self, point: tuple[float, float]) -> bool:
         if self.tool is not None and self.dragging:
             self.tool.drag(point)
+            self.screen.services.set_status(self.tool.status())
             return True
         return False
 

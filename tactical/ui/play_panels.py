@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from html import escape
-from typing import Literal
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pygame
 import pygame_gui
@@ -42,16 +40,20 @@ from pygame_gui.elements import (
     UITextBox,
 )
 
-from tactical.model import FrozenMap
-from tactical.rules.base import Phase, Stage
-from tactical.rules.ending import Outcome
-from tactical.rules.status import plain_value, words
-from tactical.session.controller import Session
-from tactical.session.game import Game
+from tactical.present.log import LOG_LINES, LogCommand, LogCommandName, log_tail, step_label
+from tactical.present.log import wrap_text as wrap_text
+from tactical.present.tracker import (
+    CURRENT_PHASE_BACK,
+    CURRENT_PHASE_TEXT,
+    ReplayView,
+    TrackerView,
+    hex_colour,
+    hot_seat_text,
+    tracker_html,
+)
 from tactical.ui import palette
 from tactical.ui.fonts import font_path
 from tactical.ui.palette import Colour
-from tactical.ui.turns import NamedEntry, named_order
 
 PAD = 4
 ROW = 26  # height of a button row
@@ -61,14 +63,9 @@ STEP_LABEL_WIDTH = 100
 FILE_BUTTON_WIDTH = 66
 TRACKER_LINE = 20  # pixels per tracker text line (line spacing 1.0 of the 14 px theme font)
 TRACKER_TEXT_MARGIN = 20  # the text box's border and padding, top and bottom together
-CURRENT_PHASE_TEXT: Colour = (255, 215, 90)
-CURRENT_PHASE_BACK: Colour = (52, 80, 126)
-SPEC_ID_TEXT: Colour = (154, 160, 166)
-UNKNOWN_SIDE: Colour = (230, 230, 230)
 # pygame_gui 0.6.14: a scrolled view exactly this tall has a scroll bar with no track, and
 # the bar divides by the track's length
 TRACKLESS_SCROLL_VIEW = 46
-LOG_LINES = 300  # lines of the log kept in the panel; the exports hold everything
 LOG_FONT_SIZE = 13
 LOG_LINE_GAP = 3
 LOG_INDENT = 12  # pixels a wrapped line's continuation is indented
@@ -79,217 +76,6 @@ SCROLL_BAR = 20  # UIScrollingContainer's vertical bar: the log is drawn narrowe
 TRACKER_ID = "#phase_tracker_text"
 SIDE_LABEL_ID = "#phase_tracker_side"
 PANEL_BORDERS = 6  # a UIPanel's border and shadow, top and bottom together
-
-LogCommandName = Literal[
-    "undo",
-    "redo",
-    "reset",
-    "goto",
-    "export-text",
-    "export-json",
-    "replay",
-    "replay-prev",
-    "replay-next",
-    "replay-end",
-]
-
-
-def hex_colour(colour: Colour) -> str:
-    r, g, b = colour[:3]
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
-# --------------------------------------------------------------------------- the tracker
-
-
-@dataclass(frozen=True)
-class TrackerView:
-    """Where play stands, as the tracker shows it (a pure value; equal views draw alike)."""
-
-    turn: int
-    phases: tuple[Phase, ...]
-    phase_index: int
-    side_to_act: str
-    order: tuple[str, ...]
-    passes: int
-    steps: int
-    colours: tuple[tuple[str, Colour], ...] = ()
-    stage: Stage | None = None
-    computer: str = ""  # the level of the computer playing the side to act ("": a human)
-    elsewhere: bool = False  # online: the side to act is played on another screen
-    replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
-    outcome: Outcome | None = None  # once the game is over, how it ended
-    # the order the rules produced for the phase, unit by unit (initiative), where kept
-    acting: tuple[NamedEntry, ...] = ()
-
-    @classmethod
-    def of(cls, session: Session, side_colours: Mapping[str, Colour]) -> TrackerView:
-        """The view of a session's game at its history cursor."""
-        return cls.of_game(session.game, side_colours)
-
-    @classmethod
-    def of_game(cls, game: Game, side_colours: Mapping[str, Colour]) -> TrackerView:
-        """The view of a game (a replay frame's, say)."""
-        position = game.position
-        phases = game.sequence.phases or (game.phase,)
-        order = game.play_order  # who really acts first (an initiative winner), not whose go
-        return cls(
-            turn=position.turn,
-            phases=tuple(phases),
-            phase_index=position.phase if game.sequence.phases else 0,
-            side_to_act=game.side_to_act,
-            order=tuple(order),
-            passes=position.passes,
-            steps=game.step_number,
-            colours=tuple(
-                (side, tuple(side_colours[side])) for side in order if side in side_colours
-            ),
-            stage=_named_stage(game.system.stage(game.state, position), game),
-            acting=named_order(game),
-            outcome=game.outcome,
-        )
-
-    @property
-    def phase(self) -> Phase:
-        return self.phases[self.phase_index]
-
-    def colour(self, side: str) -> Colour:
-        return dict(self.colours).get(side, UNKNOWN_SIDE)
-
-
-def _named_stage(stage: Stage | None, game: Game) -> Stage | None:
-    """The stage with the units its facts name by their names ("acting now Viper (Apollo)")."""
-    if stage is None or not stage.facts:
-        return stage
-    state = game.state
-
-    def named(value: object) -> object:
-        if isinstance(value, str) and state.has_unit(value):
-            return state.shown_names[value]
-        if isinstance(value, tuple):
-            return tuple(named(v) for v in value)
-        return value
-
-    facts = FrozenMap({key: named(value) for key, value in stage.facts.items()})
-    return replace(stage, facts=facts)
-
-
-def _side(view: TrackerView, side: str) -> str:
-    return f"<font color={hex_colour(view.colour(side))}><b>{escape(side)}</b></font>"
-
-
-def tracker_html(view: TrackerView) -> str:
-    """The tracker's text in pygame_gui's HTML subset: the turn, one line per phase (the
-    current one highlighted, each with its SPEC id, alternating ones marked "in
-    turns") and the acting order."""
-    passes = ""
-    if view.phase.alternating and view.passes:
-        passes = f" · {view.passes} pass{'es' if view.passes > 1 else ''} in a row"
-    # no step count here (the log's slider says "step N of M"): the text, laid out again
-    # only when it changes, then stays as it is through a phase's steps
-    lines = [f"<b>Turn {view.turn}</b>{passes}"]
-    for index, phase in enumerate(view.phases):
-        spec = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(phase.spec_id)}</font>"
-        cited = spec if phase.spec_id else ""
-        alternating = " <i>in turns</i>" if phase.alternating else ""
-        name = escape(phase.name)
-        if index == view.phase_index:
-            lines.append(
-                f"<body bgcolor={hex_colour(CURRENT_PHASE_BACK)}>"
-                f"<font color={hex_colour(CURRENT_PHASE_TEXT)}>» <b>{name}</b></font>"
-                f"{cited}{alternating}</body>"
-            )
-        else:
-            lines.append(f"&nbsp;&nbsp;&nbsp;{name}{cited}{alternating}")
-        if index == view.phase_index and view.stage is not None:
-            lines.extend(stage_lines(view.stage))
-    lines.append("Order: " + " › ".join(_side(view, s) for s in view.order))
-    if view.acting:  # the rules' own order, unit by unit (initiative results)
-        lines.append("Units: " + " › ".join(_entry(view, e) for e in view.acting))
-    return "<br>".join(lines)
-
-
-def _entry(view: TrackerView, entry: NamedEntry) -> str:
-    """A unit of the acting order: its name in its side's colour and its result; the one
-    acting now bold and marked, those that have had their go dim."""
-    result = f" {escape(entry.result)}" if entry.result else ""
-    if entry.done:
-        return f"<font color={hex_colour(SPEC_ID_TEXT)}>{escape(entry.name)}{result}</font>"
-    name = f"<font color={hex_colour(view.colour(entry.side))}>{escape(entry.name)}</font>"
-    if entry.acting:
-        return f"<b>» {name}{result}</b>"
-    return f"{name}{result}"
-
-
-STAGE_INDENT = "&nbsp;" * 6
-
-
-def stage_lines(stage: Stage) -> list[str]:
-    """Under the current phase: the steps of its own sequence by their codes (the current one
-    bold, in the highlight colour), then the current step's name, rule and who is at it."""
-    codes = []
-    for index, step in enumerate(stage.steps):
-        code = escape(step.code)
-        if index == stage.current:
-            code = f"<font color={hex_colour(CURRENT_PHASE_TEXT)}><b>{code}</b></font>"
-        codes.append(code)
-    facts = " · ".join(
-        f"{escape(words(str(k)))} {escape(_fact_text(v))}" for k, v in stage.facts.items()
-    )
-    current = stage.step
-    if current is None:
-        detail = facts
-    else:
-        spec = current.spec_id
-        cited = f" <font color={hex_colour(SPEC_ID_TEXT)}>{escape(spec)}</font>" if spec else ""
-        detail = f"<b>{escape(current.code)} {escape(current.name)}</b>{cited}"
-        detail += f" · {facts}" if facts else ""
-    lines = [STAGE_INDENT + " › ".join(codes)] if codes else []
-    if detail:
-        lines.append(STAGE_INDENT + detail)
-    return lines
-
-
-def _fact_text(value: object) -> str:
-    """A stage fact as a player reads it (yes / no, lists joined, units of a table by name)."""
-    return plain_value(value)
-
-
-def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: True) -> str:
-    """The line beside Next, in the colour of the side to act: whose go it is and who plays
-    it (see `prompts`), the first wording, longest first, that `fits`."""
-    wordings = prompts(view)
-    return next((text for text in wordings if fits(text)), wordings[-1])
-
-
-def prompts(view: TrackerView) -> tuple[str, ...]:
-    """The prompt's wordings, longest first: in a replay, where it stands and whose go the
-    frame shows (nobody plays it); once the game is over, its result; else the side to act
-    and who plays it: the computer at its level, or a human at the mouse (the unit acting
-    now named, where the rules' order has one)."""
-    side = f"{view.side_to_act} to act"
-    ended = view.outcome
-    result = "" if ended is None else "Draw" if ended.winner is None else f"{ended.winner} wins"
-    if view.replay is not None:
-        where = f"Replay {view.replay.step} of {view.replay.length}"
-        if result:
-            return (f"{where}: game over, {result}", f"{where}: {result}", where)
-        more = "its end" if view.replay.step >= view.replay.length else "Page Down: next"
-        return (f"{where}: {side} · {more}", f"{where}: {side}", where)
-    if result:
-        return (f"Game over: {result}", "Game over")
-    if view.computer:
-        level = view.computer
-        return (
-            f"{side}: the computer ({level})",
-            f"{view.side_to_act}: computer ({level})",
-            side,
-        )
-    if view.elsewhere:
-        return (f"{side}: on the other player's screen", f"{side}: elsewhere", side)
-    acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
-    named = (f"{side}: {', '.join(acting)}",) if acting else ()
-    return (*named, f"{side}: take the mouse", side)
 
 
 class _PanelBox:
@@ -423,69 +209,6 @@ class PhaseTracker(_PanelBox):
 
 
 # --------------------------------------------------------------------------- the log panel
-
-
-@dataclass(frozen=True)
-class ReplayView:
-    """A replay being shown: its current step (0 = the start) and its length."""
-
-    step: int
-    length: int
-
-
-@dataclass(frozen=True)
-class LogCommand:
-    """What the log panel asks of the App; `step` is set for "goto"."""
-
-    name: LogCommandName
-    step: int | None = None
-
-
-def step_label(step: int, length: int, replay: ReplayView | None = None) -> str:
-    if replay is not None:
-        return f"replay {replay.step} of {replay.length}"
-    return f"step {step} of {length}"
-
-
-def log_tail(lines: Sequence[str], limit: int = LOG_LINES) -> tuple[str, ...]:
-    """The last `limit` lines (the panel's share of the log)."""
-    return tuple(lines[-limit:]) if limit > 0 else ()
-
-
-def wrap_text(text: str, width: int, measure: Callable[[str], int]) -> tuple[str, ...]:
-    """`text` broken at spaces into pieces no wider than `width` pixels by `measure`;
-    a word wider than the whole width is cut where it must be."""
-    if not text or measure(text) <= width:
-        return (text,)
-    pieces: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        trial = f"{current} {word}" if current else word
-        if measure(trial) <= width:
-            current = trial
-            continue
-        if current:
-            pieces.append(current)
-        while measure(word) > width and len(word) > 1:
-            cut = max(1, _fitting_prefix(word, width, measure))
-            pieces.append(word[:cut])
-            word = word[cut:]
-        current = word
-    if current:
-        pieces.append(current)
-    return tuple(pieces)
-
-
-def _fitting_prefix(word: str, width: int, measure: Callable[[str], int]) -> int:
-    low, high = 1, len(word)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if measure(word[:middle]) <= width:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
 
 # button key -> (label, tool tip, command) in play, then while replaying
 _PLAY_BUTTONS: dict[str, tuple[str, str, LogCommandName]] = {
@@ -775,7 +498,9 @@ def _enable(element: UIButton | UIHorizontalSlider, enabled: bool) -> None:
         element.disable()
 
 
-__all__ = [
+__all__ = [  # the tracker's and the log's words are the presenter's, found here too
+    "CURRENT_PHASE_BACK",
+    "CURRENT_PHASE_TEXT",
     "LogCommand",
     "LogPanel",
     "PhaseTracker",
@@ -784,7 +509,6 @@ __all__ = [
     "hex_colour",
     "hot_seat_text",
     "log_tail",
-    "prompts",
     "step_label",
     "tracker_html",
     "wrap_text",

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pygame
 
+from tactical.drawing.files import checked_output
 from tactical.errors import UserError
-from tactical.io.files import output_path, write_bytes_atomic
+from tactical.io.files import write_bytes_atomic
 from tactical.model import GameState
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
@@ -155,11 +156,7 @@ def render_png(
 
 def checked_png_path(path: str | os.PathLike[str]) -> Path:
     """`path` as a .png file that can be written, or a UserError (checked before any work)."""
-    target = Path(path)
-    if target.suffix.lower() != ".png":
-        raise UserError(f"output {str(target)!r} must be a .png file")
-    output_path(target)
-    return target
+    return checked_output(path, ".png")
 
 
 def save_png(surface: pygame.Surface, target: Path) -> Path:

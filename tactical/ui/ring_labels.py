@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pygame
 
-from tactical.rules.conventions import band_name
+from tactical.drawing.scenes import ring_label
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts
@@ -43,14 +43,9 @@ class RingLabel:
 
 
 def ring_label_text(ring: RangeRing) -> str:
-    """A ring's label: its band's name and distance in inches ("Short 12\""); a band named
-    by a bare number by `band_name`, its distance after a colon ("band 2: 24\"", not
-    "2 24\"": two numbers in a row)."""
-    distance = ring.distance
-    inches = str(round(distance)) if abs(distance - round(distance)) < 1e-6 else f"{distance:.1f}"
-    if ring.name.isdigit():
-        return f'{band_name(ring.name)}: {inches}"'
-    return f'{ring.name} {inches}"'
+    """A ring's label as the ring's description names it (`scenes.ring_label`: "Short
+    12\"", "band 2: 24\"")."""
+    return ring_label(ring.name, ring.distance)
 
 
 def _bearings() -> list[float]:

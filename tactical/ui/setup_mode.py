@@ -1,9 +1,10 @@
 """Setup mode of the play screen: terrain, deployment and the units' exact poses.
 
 `SetupMode` owns its panel (terrain seed and roll, roll-off and edge, the
-selected unit's typed pose, the table's fairness and *Fair roll*), the shading of the
-deployment zones by what the enemy can hit on turn one, the dragging of units and
-terrain pieces and the rotation keys. It changes the table through `Services`; the game
+selected unit's typed pose, the table's fairness and *Fair roll*; its words:
+tactical.present.setup_fairness) and the shading of the deployment zones by what the
+enemy can hit on turn one; its `placing` (tactical.ui.setup_placing) drags and turns the
+units and terrain pieces by hand. It changes the table through `Services`; the game
 starts from the table as set up when the player goes back to play.
 """
 
@@ -25,45 +26,30 @@ from pygame_gui.elements import (
 )
 from pygame_gui.windows import UIConfirmationDialog
 
-from tactical.dice import SeededDice
 from tactical.errors import UserError
-from tactical.geometry.shapes import Pose, normalise_heading
-from tactical.model import Circle, GameState, Terrain, Unit
-from tactical.physics.overlap import overlapping_pairs
+from tactical.geometry.shapes import normalise_heading
+from tactical.present.setup_fairness import fairness_html
+from tactical.present.setup_rolloff import roll_off_html, seeded_roll_off
 from tactical.session.deployment import (
     DEPLOYMENT_RULES,
-    OVERLAP_RULE,
     ROLL_OFF_RULE,
     ZONE_RULE,
     Deployment,
     RollOff,
     choose_edges,
-    is_deployed_in,
-    roll_off,
 )
 from tactical.session.terrain_setup import TERRAIN_RULE, TerrainSetup, seeded_setup
-from tactical.threat.fairness import FairnessScore, fairest, possessive, score_layout
+from tactical.threat.fairness import FairnessScore, fairest, score_layout
 from tactical.ui.services import TOP_BAR, Services
-from tactical.ui.view import terrain_at
+from tactical.ui.setup_placing import ROTATE_STEP, SetupPlacing
 
 SIDE_PANEL = 270
-ROTATE_STEP = 5.0  # degrees per Q/E or wheel notch; 1 with Shift
 EDGES = ("bottom", "top", "left", "right")
 NEW_SEEDS = 1_000_000  # New seed draws below this: six digits fit the entry and copy easily
 FAIR_TRIES = 20  # layouts a Fair roll draws (as `tactical terrain --fair`'s default)
 SAFE_TINT = (40, 190, 90, 80)  # a zone cell no enemy can hit on turn one
 HIT_TINT = (215, 50, 40)  # ... one it can: more alpha for each kind of enemy unit that can
 HIT_ALPHA = (55, 15, 110)  # alpha for one kind of unit, more for each other kind, at most
-
-
-def shifted_terrain(piece: Terrain, offset: tuple[float, float]) -> Terrain:
-    """The piece moved by `offset` inches (a new value; the shape is unchanged)."""
-    dx, dy = offset
-    if piece.circle is not None:
-        c = piece.circle
-        return replace(piece, circle=Circle(c.x + dx, c.y + dy, c.radius))
-    assert piece.polygon is not None
-    return replace(piece, polygon=tuple((x + dx, y + dy) for x, y in piece.polygon))
 
 
 class SetupMode:
@@ -75,8 +61,7 @@ class SetupMode:
         self._rolloff_count = 0
         self.rolloff: RollOff | None = None
         self.deployment: Deployment | None = None
-        self._drag: tuple[str, str, tuple[float, float]] | None = None  # kind, id, grab offset
-        self._drag_to: tuple[float, float] | None = None
+        self.placing = SetupPlacing(services, lambda: self.deployment)
         self.confirm: UIConfirmationDialog | None = None
         self._asked_seed: int | None = None
         self._rolled = False  # the terrain shown is a roll of ours (replacing it asks nothing)
@@ -144,7 +129,7 @@ class SetupMode:
             self.panel.show()
         else:
             self.panel.hide()
-            self._drag = self._drag_to = None
+            self.placing.cancel()
 
     def widgets(self) -> list:
         if self.confirm is not None and self.confirm.alive():
@@ -157,25 +142,8 @@ class SetupMode:
     def forget_table(self) -> None:
         """A new map: its roll-off and zones are not this one's."""
         self.rolloff = self.deployment = None
-        self._drag = self._drag_to = None
+        self.placing.cancel()
         self._rolled = False
-
-    @property
-    def dragging(self) -> bool:
-        return self._drag is not None
-
-    def preview_state(self, state: GameState) -> GameState:
-        """The table with the piece being dragged where the pointer has it."""
-        if self._drag is None or self._drag_to is None:
-            return state
-        kind, item, grab = self._drag
-        if kind == "terrain":
-            offset = (self._drag_to[0] - grab[0], self._drag_to[1] - grab[1])
-            moved = shifted_terrain(state.terrain_piece(item), offset)
-            return state.with_terrain(tuple(moved if t.id == item else t for t in state.terrain))
-        unit = state.unit(item)
-        pose = Pose(self._drag_to[0] + grab[0], self._drag_to[1] + grab[1], unit.heading)
-        return state.replace_unit(unit.moved_to(pose))
 
     # ------------------------------------------------------------------ input
 
@@ -224,49 +192,12 @@ class SetupMode:
         """Q / E rotate the selected unit (Shift: by 1°)."""
         if event.key in (pygame.K_q, pygame.K_e):
             step = 1.0 if event.mod & pygame.KMOD_SHIFT else ROTATE_STEP
-            self.rotate_selected(-step if event.key == pygame.K_q else step)
+            self.placing.rotate_selected(-step if event.key == pygame.K_q else step)
             return True
         return False
 
-    def press(self, point: tuple[float, float], unit_id: str | None) -> None:
-        """A left press on the table: select the unit under it and grab it (or the terrain)."""
-        self.services.select(unit_id)
-        state = self.services.state
-        if unit_id is not None:
-            unit = state.unit(unit_id)
-            self._drag = ("unit", unit_id, (unit.x - point[0], unit.y - point[1]))
-        else:
-            piece = terrain_at(state, point)
-            if piece is not None:
-                self._drag = ("terrain", piece, point)
-        self._drag_to = None
-
-    def drag(self, point: tuple[float, float]) -> None:
-        if self._drag is not None:
-            self._drag_to = point
-
-    def release(self, point: tuple[float, float], moved: bool) -> None:
-        drag, self._drag = self._drag, None
-        self._drag_to = None
-        if drag is None or not moved:
-            return
-        kind, item, grab = drag
-        if kind == "unit":
-            self.place_unit(item, (point[0] + grab[0], point[1] + grab[1]))
-        else:
-            self.move_terrain(item, (point[0] - grab[0], point[1] - grab[1]))
-
-    def wheel(self, notches: int, under: str | None) -> bool:
-        """The wheel over a unit rotates it (Shift: by 1°)."""
-        if under is None:
-            return False
-        shift = bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-        self.services.select(under)
-        self.rotate_selected(notches * (1.0 if shift else ROTATE_STEP))
-        return True
-
     def escape(self) -> None:
-        self._drag = self._drag_to = None
+        self.placing.cancel()
 
     # ------------------------------------------------------------------ terrain and deployment
 
@@ -417,14 +348,8 @@ class SetupMode:
         sides = state.sides[:2] if len(state.sides) >= 2 else ("A", "B")
         # a fresh, reproducible throw each press: the terrain seed and the press count
         self._rolloff_count += 1
-        self.rolloff = roll_off(SeededDice(self.seed * 7919 + self._rolloff_count), sides)
-        lines = [
-            ", ".join(f"{side} {a}+{b}={a + b}" for side, (a, b) in rnd.dice.items())
-            for rnd in self.rolloff.rounds
-        ]
-        self.rolloff_label.set_text(
-            "<br>".join(lines[-2:]) + f" <b>{self.rolloff.winner} picks an edge</b>"
-        )
+        self.rolloff = seeded_roll_off(self.seed, self._rolloff_count, sides)
+        self.rolloff_label.set_text(roll_off_html(self.rolloff))
         self.services.set_status(
             f"roll-off: {self.rolloff.winner} wins and picks an edge ({ROLL_OFF_RULE})"
         )
@@ -444,54 +369,6 @@ class SetupMode:
         self.deployment = None
         self.services.set_status("free placement: units move anywhere on the table")
 
-    # ------------------------------------------------------------------ placing
-
-    def place_unit(self, unit_id: str, centre: tuple[float, float], heading: float | None = None):
-        """Move a unit (setup); refused with the reason when illegal. True when placed."""
-        services = self.services
-        unit = services.state.unit(unit_id)
-        pose = Pose(centre[0], centre[1], unit.heading if heading is None else heading)
-        moved = unit.moved_to(pose)
-        reason = self.placement_problem(moved)
-        if reason:
-            services.set_status(f"refused: {reason}")
-            return False
-        services.set_state(services.state.replace_unit(moved))
-        services.set_status(
-            f"{unit_id} placed at ({pose.x:.2f}, {pose.y:.2f}) heading {pose.heading:g}°"
-        )
-        return True
-
-    def placement_problem(self, unit: Unit) -> str:
-        """Why `unit` may not stand where it is ("" when it may)."""
-        state = self.services.state
-        x0, y0, x1, y1 = unit.footprint.bounds
-        bx0, by0, bx1, by1 = state.board.bounds
-        if x0 < bx0 - 1e-9 or y0 < by0 - 1e-9 or x1 > bx1 + 1e-9 or y1 > by1 + 1e-9:
-            return f"{unit.id} would stand off the table"
-        if self.deployment is None:
-            return ""
-        zone = self.deployment.zones.get(unit.side)
-        if zone is not None and not is_deployed_in(unit, zone):
-            return (
-                f"{unit.id} is not wholly inside side {unit.side}'s deployment zone "
-                f"({zone.edge} edge) [{ZONE_RULE}]"
-            )
-        units = tuple(unit if u.id == unit.id else u for u in state.units)
-        clash = overlapping_pairs(units, self.services.system.los_level, among=(unit.id,))
-        if clash:
-            a, b = clash[0]
-            return f"{a} and {b} would overlap [{OVERLAP_RULE}]"
-        return ""
-
-    def rotate_selected(self, degrees: float) -> None:
-        unit_id = self.services.view.selected
-        if unit_id is None:
-            self.services.set_status("select a unit to rotate it")
-            return
-        unit = self.services.state.unit(unit_id)
-        self.place_unit(unit_id, (unit.x, unit.y), normalise_heading(unit.heading + degrees))
-
     def apply_pose_entries(self) -> None:
         """The typed x, y and heading set the selected unit's exact pose."""
         services = self.services
@@ -507,7 +384,7 @@ class SetupMode:
         if not all(math.isfinite(v) for v in (x, y, heading)):
             services.set_status("x, y and heading must be finite numbers")
             return
-        self.place_unit(unit_id, (x, y), normalise_heading(heading))
+        self.placing.place_unit(unit_id, (x, y), normalise_heading(heading))
 
     def update_pose_entries(self) -> None:
         """The selected unit's pose in the entries (not while one is being typed in)."""
@@ -521,42 +398,3 @@ class SetupMode:
         for entry, value in zip(self.pose_entries.values(), values, strict=True):
             if not entry.is_focused:
                 entry.set_text(value)
-
-    def move_terrain(self, terrain_id: str, offset: tuple[float, float]) -> bool:
-        """Shift a terrain piece by `offset` inches; refused off the table or onto another."""
-        services = self.services
-        state = services.state
-        moved = shifted_terrain(state.terrain_piece(terrain_id), offset)
-        bx0, by0, bx1, by1 = state.board.bounds
-        x0, y0, x1, y1 = moved.geometry.bounds
-        if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
-            services.set_status(f"refused: terrain {terrain_id} would lie off the table")
-            return False
-        for other in state.terrain:
-            if other.id != terrain_id and other.geometry.intersects(moved.geometry):
-                services.set_status(f"refused: terrain {terrain_id} would overlap {other.id}")
-                return False
-        terrain: tuple[Terrain, ...] = tuple(
-            moved if t.id == terrain_id else t for t in state.terrain
-        )
-        services.set_state(state.with_terrain(terrain))
-        services.set_status(f"terrain {terrain_id} moved by ({offset[0]:.2f}, {offset[1]:.2f})")
-        return True
-
-
-def fairness_html(score: FairnessScore, default_zones: bool) -> str:
-    """The panel's text: the figure, who it favours and every part, in a player's words."""
-    a, b = score.sides
-    who = "favours neither side" if score.favours is None else f"favours {score.favours}"
-    lines = [
-        f"<b>{score.fairness:.2f}</b> of 1: {who}",
-        f"Safe on turn one: {a.side} {a.cover:.0%} of its zone, {b.side} {b.cover:.0%}",
-        f"Table seen from the zone: {a.side} {a.visibility:.0%}, {b.side} {b.visibility:.0%}",
-        f"Lanes blocked: {score.lanes:.0%} ({possessive(a.side)} half {a.lanes:.0%}, "
-        f"{possessive(b.side)} {b.lanes:.0%})",
-        f"Symmetry: {score.symmetry:.2f} (0: the same from either side)",
-        "Red: the enemy can hit there on turn one; green: it cannot",
-    ]
-    if default_zones:
-        lines.append(f"Zones until the roll-off: {a.side} {a.edge}, {b.side} {b.edge}")
-    return "<br>".join(lines)

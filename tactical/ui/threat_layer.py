@@ -14,13 +14,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pygame
 
+from tactical.drawing import scenes
+from tactical.drawing.primitives import Raster
 from tactical.model import Board, Unit
 from tactical.threat.advice import Advice
 from tactical.threat.heatmap import ThreatMap
 from tactical.threat.reach import Reach
 from tactical.ui import palette
 from tactical.ui.camera import Camera
-from tactical.ui.draw import fill_geometry, outline_geometry, text
+from tactical.ui.draw import PygameCanvas, fill_geometry, outline_geometry, raster_picture, text
 from tactical.ui.fonts import Fonts
 from tactical.ui.layers import LegendEntry
 
@@ -37,42 +39,29 @@ HEADING_TICKS = 80  # reach ends drawn with their heading
 
 def heat_colours(values: np.ndarray) -> np.ndarray:
     """(ny, nx, 4) RGBA for `values` (0 transparent; the highest the ramp's last colour)."""
-    top = float(values.max()) if values.size else 0.0
-    rgba = np.zeros((*values.shape, 4), dtype=np.uint8)
-    if top <= 0:
-        return rgba
-    level = np.clip(values / top, 0.0, 1.0) * (len(RAMP) - 1)
-    low = np.floor(level).astype(int)
-    high = np.minimum(low + 1, len(RAMP) - 1)
-    part = (level - low)[..., None]
-    mixed = RAMP[low] * (1 - part) + RAMP[high] * part
-    rgba[:] = np.rint(mixed).astype(np.uint8)
-    rgba[values <= 0] = 0
-    return rgba
+    return scenes.heat_colours(values, RAMP)
+
+
+def heat_map(board: Board, threat: ThreatMap, damage: bool) -> Raster:
+    """The threat map as drawn (`scenes.threat_map`): weapon counts, or the expected damage
+    where known."""
+    values = threat.damage if damage and threat.damage is not None else threat.count
+    return scenes.threat_map(values, board.bounds, RAMP)
 
 
 def heat_picture(
     camera: Camera, board: Board, threat: ThreatMap, damage: bool
 ) -> tuple[pygame.Surface, tuple[int, int]] | None:
     """The heatmap scaled onto the table's screen rectangle, and where it goes (None when
-    the table is off screen): weapon counts, or the expected damage where known."""
-    values = threat.damage if damage and threat.damage is not None else threat.count
-    rgba = heat_colours(np.asarray(values, dtype=float))[::-1]  # image rows run downward
-    rows, columns = rgba.shape[:2]
-    image = pygame.image.frombuffer(np.ascontiguousarray(rgba).tobytes(), (columns, rows), "RGBA")
-    left, top, width, height = camera.screen_rect(board.bounds)
-    if width <= 0 or height <= 0 or width > 20000 or height > 20000:
-        return None
-    return pygame.transform.scale(image, (width, height)), (left, top)
+    the table is off screen): a picture kept while the camera stays."""
+    return raster_picture(camera, heat_map(board, threat, damage))
 
 
 def draw_threat(
     surface: pygame.Surface, camera: Camera, board: Board, threat: ThreatMap, damage: bool
 ) -> None:
-    """The heatmap over the table (see `heat_picture`)."""
-    found = heat_picture(camera, board, threat, damage)
-    if found is not None:
-        surface.blit(*found)
+    """The heatmap over the table (see `heat_map`)."""
+    PygameCanvas(surface, camera).draw([heat_map(board, threat, damage)])
 
 
 def draw_reach(surface: pygame.Surface, camera: Camera, found: Reach) -> None:

@@ -197,6 +197,27 @@ def test_rows_with_long_lists_are_put_back_in_order():
     assert texts(rows, str) == b"[]\n[a, bb, ccc]\n[bb]\n[ccc, a]\n[a]\n"
 
 
+def test_a_row_with_lists_the_columns_cannot_vouch_for_is_written_the_per_pair_way():
+    """A row sent to the fallback drops its lists' entries too: its fallback text alone
+    takes its place, between the rows laid out as cells around it."""
+    rows = Columns(4)
+    names = table(["", "alpha", "b", "a much longer name than the rest"])
+    rest = table(["", ", alpha", ", b", ", a much longer name than the rest"])
+    rows.constant("<")
+    rows.bytes_of(*fixed(np.array([1.0, 0.125, 2.5, 3.0]), 2))  # 0.125: a rounding tie
+    rows.constant(" [")
+    rows.slots(names, rest, np.array([[1, 3, 2], [2, 1, 0], [0, 0, 0], [3, 0, 0]]))
+    rows.constant("] [")
+    rows.slots(names, rest, np.array([[2, 0], [1, 2], [1, 1], [0, 0]]))
+    rows.constant("]\n")
+    assert texts(rows, lambda k: f"fallback {k}\n") == (
+        b"<1.00 [alpha, a much longer name than the rest, b] [b]\n"
+        b"fallback 1\n"
+        b"<2.50 [] [alpha, alpha]\n"
+        b"<3.00 [a much longer name than the rest] []\n"
+    )
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     st.lists(

@@ -170,7 +170,7 @@ def test_a_bad_record_says_what_it_should_be(change, says):
         ({"withdrawn": {}}, "withdrawn: a list"),
         ({"withdrawn": [{"step": 0, "fair": {}}]}, "withdrawn[0].step"),
         ({"withdrawn": [{"step": 2}]}, "withdrawn[0]: an object with step and fair"),
-        ({"other": 1}, "an object with commitments, players and withdrawn"),
+        ({"other": 1}, "an object with commitments, players, withdrawn and sealed"),
     ],
 )
 def test_a_bad_ledger_says_what_it_should_be(change, says):

@@ -11,8 +11,10 @@ import threading
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tactical.net.protocol import MAX_MESSAGE, frame
+from tactical.net.protocol import MAX_MESSAGE, PROTOCOL_VERSION, frame
 from tests.net.online import caught_up, join, play_until, serve
+
+V = PROTOCOL_VERSION
 
 FRAMES = 1000
 CONNECTIONS = 10
@@ -30,7 +32,7 @@ def _hostile(rng: random.Random, version: int) -> str | bytes:
     if choice == 3:
         return "[" * 20_000
     if choice == 4:
-        return json.dumps({"v": 1, "type": rng.choice(["hello", "launch", "", None, 5])})
+        return json.dumps({"v": V, "type": rng.choice(["hello", "launch", "", None, 5])})
     if choice == 5:
         return frame("action", version=version, kind="fire", actor="x", params={"a": [1] * 50})
     if choice == 6:
@@ -40,10 +42,10 @@ def _hostile(rng: random.Random, version: int) -> str | bytes:
     if choice == 8:
         return frame("undo_answer", accept=rng.choice([True, False, "yes"]))
     if choice == 9:
-        return json.dumps({"v": 1, "type": "chat", "text": "hi", "extra": {"deep": [[[]]]}})
+        return json.dumps({"v": V, "type": "chat", "text": "hi", "extra": {"deep": [[[]]]}})
     if choice == 10:
         return frame("ping")
-    return json.dumps({"v": 1, "type": "action", "version": version, "kind": "adjust",
+    return json.dumps({"v": V, "type": "action", "version": version, "kind": "adjust",
                        "actor": "x", "params": {"op": "delete", "target": "x"}})  # fmt: skip
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from tactical.net.protocol import (
     MAX_MESSAGE,
+    PROTOCOL_VERSION,
     ProtocolError,
     address_of,
     frame,
@@ -28,7 +29,7 @@ def test_a_good_message_reads_back():
         (b"\x00\x01", "binary"),
         ("{not json", "not JSON"),
         ("[1, 2]", "JSON object"),
-        (json.dumps({"v": 9, "type": "ping"}), "protocol version 1"),
+        (json.dumps({"v": 9, "type": "ping"}), "protocol version 2"),
         (frame("launch"), "a type of"),
         (frame("ping", extra=1), "no field 'extra'"),
         (frame("action", version=1, kind="fire"), "action.actor is missing"),
@@ -48,7 +49,7 @@ def test_a_bad_message_is_refused_with_what_was_expected(text, says):
 
 def test_a_server_message_from_another_version_says_to_run_the_same_version():
     with pytest.raises(ProtocolError, match="same version"):
-        read_server(json.dumps({"v": 2, "type": "step"}))
+        read_server(json.dumps({"v": PROTOCOL_VERSION + 1, "type": "step"}))
 
 
 @pytest.mark.parametrize(

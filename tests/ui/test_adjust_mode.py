@@ -114,7 +114,7 @@ def test_new_table_built_from_nothing_in_18_actions_and_saved(app, tmp_path):
     actions = 0
     key(app, pygame.K_F2)
     press_button(app, app.adjust.panel.files["new"])
-    dialog = app.adjust.dialog
+    dialog = app.adjust.files.dialog
     press_button(app, dialog.create)  # 72 x 48, the rule system of the table shown
     actions += 1
     assert app.adjust.drafting and app.state.units == () and app.state.board.width == 72
@@ -124,12 +124,12 @@ def test_new_table_built_from_nothing_in_18_actions_and_saved(app, tmp_path):
     state = app.state
     assert len(state.units) == 10 and len(state.terrain) == 6, app.view.status
     target = tmp_path / "club.toml"
-    assert app.adjust.save_map_as(target)
+    assert app.adjust.files.save_map_as(target)
     actions += 1
     assert actions == 18
     assert load_map(target) == state
     assert default_map_path().read_bytes() == builtin
-    assert app.path == target and app.adjust.source == target  # the window's file now
+    assert app.path == target and app.adjust.files.source == target  # the window's file now
     key(app, pygame.K_F2)  # back to play: the new table is a new game
     assert app.view.mode == "play", app.view.status
     assert app.play.session.game.initial == state
@@ -177,9 +177,9 @@ def test_rectangle_and_circle_by_drag_then_reshape_by_corner(app):
         pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=screen(app, 33, 21), button=1)
     )  # the press reads the modifiers from pygame: drive the mode directly for them
     app.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=screen(app, 33, 21), button=1))
-    app.adjust.press((33, 20), None, pygame.KMOD_SHIFT)
+    app.adjust.pointer.press((33, 20), None, pygame.KMOD_SHIFT)
     assert len(app.state.terrain_piece(piece.id).polygon) == 5
-    app.adjust.press(app.state.terrain_piece(piece.id).polygon[1], None, pygame.KMOD_CTRL)
+    app.adjust.pointer.press(app.state.terrain_piece(piece.id).polygon[1], None, pygame.KMOD_CTRL)
     assert len(app.state.terrain_piece(piece.id).polygon) == 4
     press_button(app, app.adjust.panel.tools["circle"])
     drag_drawing(app, screen(app, 10, 40), screen(app, 13, 40))
@@ -220,16 +220,16 @@ def test_saving_never_writes_a_builtin_map_and_asks_before_overwriting(tmp_path)
     before = path.read_bytes()
     app = App(load_map(path), SIZE, headless=True, path=path)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    assert app._dialog is not None and app._dialog[0] == "save-map-as"
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-map-as"
     assert path.read_bytes() == before
     target = tmp_path / "mine.toml"
     target.write_text("# mine\n")
     key(app, pygame.K_F2)
-    assert not app.adjust.save_map_as(target)
-    assert app.adjust.confirm is not None and target.read_text() == "# mine\n"
+    assert not app.adjust.files.save_map_as(target)
+    assert app.adjust.files.confirm is not None and target.read_text() == "# mine\n"
     app.handle(
         pygame.event.Event(
-            pygame_gui_confirmed(), ui_element=app.adjust.confirm, ui_object_id="#confirm"
+            pygame_gui_confirmed(), ui_element=app.adjust.files.confirm, ui_object_id="#confirm"
         )
     )
     assert load_map(target) == replace(app.state, rule_state=FrozenMap())  # the table only
@@ -259,7 +259,7 @@ def test_turning_handles_turn_a_unit_and_a_terrain_piece(app):
     key(app, pygame.K_F2)
     ruler = app.state.unit("ruler")
     click(app, screen(app, ruler.x, ruler.y))
-    _, pivot, handle = app.adjust.turn_handle()
+    _, pivot, handle = app.adjust.pointer.turn_handle()
     assert pivot == (ruler.x, ruler.y) and handle[1] > ruler.y  # ahead of the bow (heading 0)
     east = (ruler.x + 5, ruler.y)
     drag_drawing(app, screen(app, *handle), screen(app, *east))
@@ -269,7 +269,7 @@ def test_turning_handles_turn_a_unit_and_a_terrain_piece(app):
     inside = piece.geometry.representative_point()
     click(app, screen(app, inside.x, inside.y))
     assert app.adjust.terrain == piece.id
-    item, (cx, cy), handle = app.adjust.turn_handle()
+    item, (cx, cy), handle = app.adjust.pointer.turn_handle()
     assert item == piece.id
     drag_drawing(app, screen(app, *handle), screen(app, cx - 6, cy))
     turned = app.state.terrain_piece(piece.id)

@@ -25,7 +25,7 @@ def test_R002_41_the_pair_panel_names_the_models_in_the_way(dogger):
     firer, target = dogger.unit("attacker-3"), dogger.unit("ruler")
     click(app, screen(app, firer.x, firer.y))
     move(app, screen(app, target.x, target.y))
-    assert app.pair_report is not None and not app.pair_report.los
+    assert app.hover.pair_report is not None and not app.hover.pair_report.los
     html = app.pair_panel.box.html_text
     assert app.pair_panel.box.visible
     assert "LOS blocked by the models Attacker Class Frigate 2, Attacker Class Frigate 1" in html

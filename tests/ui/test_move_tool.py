@@ -489,8 +489,8 @@ def test_the_arcs_rings_and_sight_lines_are_drawn_where_the_move_ends_not_where_
     move(app, app.view.camera.to_screen(other.x, other.y))
     assert app.view.hovered == other.id
     expected = TableGeometry.of(moved, system).pair(unit.id, other.id)
-    assert app.pair_report == expected
-    assert app.pair_report != TableGeometry.of(app.state, system).pair(unit.id, other.id)
+    assert app.hover.pair_report == expected
+    assert app.hover.pair_report != TableGeometry.of(app.state, system).pair(unit.id, other.id)
     assert "where the move ends" in app.pair_panel.box.html_text
     # the path row shows the drawn path; the card and Move are on the panel
     panel = app.play.actions

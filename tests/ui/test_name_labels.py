@@ -28,7 +28,7 @@ from tactical.session.history import History
 from tactical.ui import palette
 from tactical.ui.app import App
 from tactical.ui.camera import Camera
-from tactical.ui.mark_layout import LEADER_FROM, NameRequest, names_under, place_names
+from tactical.ui.name_layout import LEADER_FROM, NameRequest, names_under, place_names
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.units_layer import LABEL_HEIGHT, LABEL_MIN_EXTENT
 

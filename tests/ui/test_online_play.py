@@ -79,12 +79,14 @@ def hosted(map_name: str, side: str) -> Iterator[App]:
     app = screen_app(map_name)
     try:
         press_button(app, app.top.buttons["host"])
-        dialog = app.play.online.host_dialog
+        dialog = app.play.online.hosting.host_dialog
         assert dialog is not None and dialog.alive
         pick_menu(app, dialog.side, side)
         type_into(app, dialog.port, "0")  # any free port
         press_button(app, dialog.ok)
-        assert frames_until(app, lambda: app.play.online.server is not None), app.view.status
+        assert frames_until(app, lambda: app.play.online.hosting.server is not None), (
+            app.view.status
+        )
         yield app
     finally:
         app.play.close()
@@ -94,7 +96,7 @@ def hosted(map_name: str, side: str) -> Iterator[App]:
 def joined(app: App, side: str | None) -> Iterator[RemoteSession]:
     """The second copy: the seat of `side` with its token from the Host window (None:
     watching with the window's watch line)."""
-    window = app.play.online.invite_window
+    window = app.play.online.hosting.invite_window
     assert window is not None and window.alive
     if side is None:
         line = window.text_of("to watch")
@@ -132,11 +134,11 @@ def play_on(app: App, other: RemoteSession, screen_side: str) -> None:
     else:
         other.submit(step.action)
 
-    server = app.play.online.server
+    server = app.play.online.hosting.server
 
     def arrived() -> bool:
         # and the server idle: the steps the game takes by itself after it are in too
-        idle = server is None or (server.nonce_wait is None and not server.lock.locked())
+        idle = server is None or (server.dice.waiting is None and not server.lock.locked())
         versions = server is None or app.play.session.version == other.version == server.version
         return (
             app.play.session.game.step_number > before
@@ -286,7 +288,7 @@ def test_join_from_the_screen_switches_to_the_joined_game_and_says_a_refusal_in_
     app = screen_app("battlefleet-mars")  # another game: the joined one replaces it
     try:
         press_button(app, app.top.buttons["join"])
-        dialog = app.play.online.join_dialog
+        dialog = app.play.online.hosting.join_dialog
         assert dialog is not None
         type_into(app, dialog.address, invite.address)
         type_into(app, dialog.token, "not-a-token")
@@ -310,8 +312,8 @@ def test_join_from_the_screen_switches_to_the_joined_game_and_says_a_refusal_in_
 
 def test_closing_the_window_stops_the_server_it_hosts():
     with hosted("heavy-combat", "Federation") as app:
-        server = app.play.online.server
-        address = app.play.online.invite.address
+        server = app.play.online.hosting.server
+        address = app.play.online.hosting.invite.address
     assert server is not None
     app.play.online.close()  # closed twice (`run_online` closes after the loop): no harm
     with pytest.raises(UserError):
@@ -322,12 +324,12 @@ def test_a_serve_only_host_watches_its_own_game():
     app = screen_app("heavy-combat")
     try:
         press_button(app, app.top.buttons["host"])
-        dialog = app.play.online.host_dialog
+        dialog = app.play.online.hosting.host_dialog
         pick_menu(app, dialog.side, NOBODY_PLAYS)
         type_into(app, dialog.port, "0")
         press_button(app, dialog.ok)
-        assert frames_until(app, lambda: app.play.online.server is not None)
-        window = app.play.online.invite_window
+        assert frames_until(app, lambda: app.play.online.hosting.server is not None)
+        window = app.play.online.hosting.invite_window
         assert set(window.lines) == {"Federation", "Klingon", "to watch"}
         assert app.play.session.watching
         assert "watching: read-only" in panel_text(app)
@@ -339,12 +341,12 @@ def test_a_bad_port_is_refused_in_the_host_window():
     app = screen_app("heavy-combat")
     try:
         press_button(app, app.top.buttons["host"])
-        dialog = app.play.online.host_dialog
+        dialog = app.play.online.hosting.host_dialog
         type_into(app, dialog.port, "99999")
         press_button(app, dialog.ok)
         assert "port: a whole number" in dialog.problem.html_text
-        assert app.play.online.server is None and not app.play.online.active
-        assert app.play.online.work is None
+        assert app.play.online.hosting.server is None and not app.play.online.active
+        assert app.play.online.hosting.work is None
     finally:
         app.play.close()
     with pytest.raises(UserError):
@@ -353,7 +355,7 @@ def test_a_bad_port_is_refused_in_the_host_window():
 
 def test_the_invitation_lines_are_read_only_and_copy_to_the_clipboard():
     with hosted("heavy-combat", "Federation") as app:
-        window = app.play.online.invite_window
+        window = app.play.online.hosting.invite_window
         line = window.lines["Klingon"]
         text = line.get_text()
         assert text.startswith("tactical join 127.0.0.1:") and "--token " in text
@@ -368,7 +370,7 @@ def test_the_invitation_lines_are_read_only_and_copy_to_the_clipboard():
             assert pygame.scrap.get_text() == text
         app.handle(pygame.event.Event(pygame_gui.UI_WINDOW_CLOSE, ui_element=window.window))
         press_button(app, app.top.buttons["host"])  # Host… again: the lines again
-        assert app.play.online.invite_window is not None
+        assert app.play.online.hosting.invite_window is not None
 
 
 def test_chat_lines_go_after_the_step_they_were_said_at():
@@ -392,7 +394,7 @@ def test_chat_lines_go_after_the_step_they_were_said_at():
 
 def test_a_reveal_that_breaks_the_servers_commitment_is_shown_in_red():
     with hosted("heavy-combat", "Federation") as app, joined(app, "Klingon") as other:
-        server = app.play.online.server
+        server = app.play.online.hosting.server
         server.reveal = lambda chain, index: "00" * 32  # a cheating server's value
         assert next_action(app).rolls  # the next step rolls dice
         play_on(app, other, "Federation")
@@ -406,7 +408,7 @@ def test_a_lost_connection_is_said_on_the_screen():
     with hosted("heavy-combat", "Federation") as app:
         assert frames_until(app, lambda: app.play.actions.choices != ())
         assert "connected" in app.play.online.bar.html_text
-        app.play.online.server.stop()
+        app.play.online.hosting.server.stop()
         assert frames_until(app, lambda: "reconnecting in" in app.play.online.bar.html_text)
         assert "#ffc857" in app.play.online.bar.html_text  # amber: it tries again
         assert "(try " in app.play.online.bar.html_text
@@ -424,7 +426,9 @@ def test_run_online_opens_the_window_shows_the_invite_and_stops_server_and_link_
     def run(app: App) -> int:
         online = app.play.online
         seen["online"] = online.active and app.play.session is mine
-        seen["invite"] = online.invite_window is not None and online.invite_window.alive
+        seen["invite"] = (
+            online.hosting.invite_window is not None and online.hosting.invite_window.alive
+        )
         pygame.event.post(pygame.event.Event(pygame.QUIT))  # the window's close button
         said = loop(app)
         seen["title"] = app.top.title.text.startswith(f"hosting on {invite.address}")

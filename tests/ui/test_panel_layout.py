@@ -153,7 +153,7 @@ def test_the_odds_chart_keeps_a_third_of_the_panel_and_the_form_scrolls(rules_id
                 break
             index = actions._rows.index(row)
             notches = 1 if index < actions.form.first else -1
-            app._mouse = actions.form_rect().center
+            app.input.mouse = actions.form_rect().center
             app.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=notches, flipped=False))
         assert panel.contains(widget) and widget.bottom <= rect.top, name
     app.play.close()

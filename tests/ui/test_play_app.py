@@ -101,7 +101,7 @@ def test_hover_second_unit_numbers_equal_table_geometry_pair(app):
     click(app, screen(app, ruler.x, ruler.y))
     move(app, screen(app, target.x, target.y))
     expected = TableGeometry.of(app.state).pair("ruler", "markgraf")
-    assert app.pair_report == expected
+    assert app.hover.pair_report == expected
     html = app.pair_panel.box.html_text
     assert app.pair_panel.box.visible
     assert f"{expected.centre_distance:.2f}" in html
@@ -351,7 +351,7 @@ def test_drag_terrain_piece_moves_it_and_refuses_overlap(app):
         assert moved.geometry.centroid.y == pytest.approx(piece.geometry.centroid.y + shift)
         assert shift == pytest.approx(offset[1], abs=0.1)
     other = before[1]
-    assert not app.setup.move_terrain(
+    assert not app.setup.placing.move_terrain(
         piece.id,
         (
             other.geometry.centroid.x - moved.geometry.centroid.x,
@@ -403,34 +403,34 @@ def test_ctrl_s_in_play_saves_the_game_that_loads_back_at_its_step(app, tmp_path
 
 def test_save_button_saves_the_game_in_play_and_the_map_in_setup(app):
     press_button(app, app.top.buttons["save"])
-    assert app._dialog is not None and app._dialog[0] == "save-game"
-    app._dialog[1].kill()
-    app._dialog = None
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-game"
+    app.files.dialog[1].kill()
+    app.files.dialog = None
     key(app, pygame.K_TAB)
     press_button(app, app.top.buttons["save"])
-    assert app._dialog is not None and app._dialog[0] == "save-map-as"
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-map-as"
 
 
 def test_ctrl_s_without_a_path_asks_and_ctrl_o_opens_a_dialog(app):
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert app._dialog is not None and app._dialog[0] == "save-game"
-    app._dialog[1].kill()
-    app._dialog = None
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-game"
+    app.files.dialog[1].kill()
+    app.files.dialog = None
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    assert app._dialog is not None and app._dialog[0] == "save-map-as"
-    app._dialog[1].kill()
-    app._dialog = None
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-map-as"
+    app.files.dialog[1].kill()
+    app.files.dialog = None
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
-    assert app._dialog is not None and app._dialog[0] == "open"
+    assert app.files.dialog is not None and app.files.dialog[0] == "open"
 
 
 def test_open_bad_map_shows_the_message_and_keeps_the_table(app, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('rules = "dystopian-wars"\n[board]\nwidth = "wide"\n')
     state = app.state
-    assert not app.open_map(bad)
+    assert not app.files.open_map(bad)
     assert app.state is state
-    assert app.message is not None and app.message.alive()
+    assert app.files.message is not None and app.files.message.alive()
     assert "bad.toml" in app.view.status
     app.frame()
 
@@ -438,12 +438,12 @@ def test_open_bad_map_shows_the_message_and_keeps_the_table(app, tmp_path):
 def test_file_dialog_pick_opens_the_map(app):
     """Ctrl+O, then the dialog's pick event: the picked map replaces the table."""
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
-    _, dialog = app._dialog
+    _, dialog = app.files.dialog
     path = default_map_path().parent / "dense.toml"
     app.handle(
         pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path))
     )
-    assert app._dialog is None
+    assert app.files.dialog is None
     assert app.path == path
     assert_new_game_on(app, load_map(path))
 
@@ -451,15 +451,15 @@ def test_file_dialog_pick_opens_the_map(app):
 def test_closing_the_file_dialog_gives_the_keys_back(app):
     """Ctrl+O, then the dialog's close: nothing opened, and the table's keys work again."""
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
-    _, dialog = app._dialog
+    _, dialog = app.files.dialog
     state = app.state
     other = pygame.event.Event(pygame_gui.UI_WINDOW_CLOSE, ui_element=app.top.panel)
     app.handle(other)  # another window's closing: the dialog stays
-    assert app._dialog is not None
+    assert app.files.dialog is not None
     key(app, pygame.K_m)  # typed into the dialog, not a shortcut
     assert app.view.tool != "measure"
     app.handle(pygame.event.Event(pygame_gui.UI_WINDOW_CLOSE, ui_element=dialog))
-    assert app._dialog is None and app.state is state
+    assert app.files.dialog is None and app.state is state
     key(app, pygame.K_m)
     assert app.view.tool == "measure"
 
@@ -478,20 +478,20 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
     is written."""
     picked = pygame_gui.UI_FILE_DIALOG_PATH_PICKED
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "save-game"
     game = tmp_path / "picked.json"
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(game)))
-    assert app._dialog is None and app.play.game_path == game
+    assert app.files.dialog is None and app.play.game_path == game
     assert read_save(game).initial == app.map_state and read_save(game).actions == ()
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "save-map-as"
     target = tmp_path / "picked.toml"
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(target)))
     assert load_map(target) == app.map_state and app.path == target
     key(app, pygame.K_F12, mod=pygame.KMOD_SHIFT)
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "png"
     app.handle(pygame.event.Event(picked, ui_element=dialog, text=str(tmp_path / "view")))
     assert pygame.image.load(str(tmp_path / "view.png")).get_size() == app.size
@@ -500,7 +500,7 @@ def test_save_and_png_dialogs_write_the_picked_paths(app, tmp_path):
 def test_open_good_map_replaces_the_table(app):
     path = default_map_path().parent / "dense.toml"
     assert first_step(app) is not None
-    assert app.open_map(path)
+    assert app.files.open_map(path)
     assert app.path == path
     assert_new_game_on(app, load_map(path))
     assert app.view.mode == "play" and app.play.session.game.seed == app.game_seed
@@ -511,9 +511,9 @@ def test_open_a_saved_game_resumes_it_at_its_step(app, tmp_path):
     first_step(app)
     assert app.play.save_game(target)
     state = app.state
-    assert app.open_map(default_map_path().parent / "dense.toml")
+    assert app.files.open_map(default_map_path().parent / "dense.toml")
     assert app.play.session.step_number == 0
-    assert app.open_file(target)
+    assert app.files.open_file(target)
     assert app.play.session.step_number == 1 and app.state == state
     assert app.map_state == load_map(default_map_path())
 

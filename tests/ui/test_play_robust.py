@@ -51,10 +51,10 @@ def test_a_resize_to_width_0_keeps_a_usable_window(app, event):
 def test_the_file_dialogs_no_selected_rows_drops_the_edit_and_nothing_else(app, monkeypatch):
     """pygame_gui's text entries can raise IndexError("No selected rows.") out of
     process_events (the file dialog's path line): it ended App.handle with a traceback."""
-    app.ask_open()
+    app.files.ask_open()
     settle(app, 2)
     history = app.play.session.history
-    entry = app._dialog[1].file_path_text_line
+    entry = app.files.dialog[1].file_path_text_line
 
     def broken(event):
         raise IndexError("No selected rows.")
@@ -63,7 +63,7 @@ def test_the_file_dialogs_no_selected_rows_drops_the_edit_and_nothing_else(app, 
     entry.focus()
     app.manager.set_focus_set(entry)
     app.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, mod=0, unicode="a", scancode=0))
-    assert app.running and app.play.session.history is history and app._dialog is not None
+    assert app.running and app.play.session.history is history and app.files.dialog is not None
 
 
 def test_an_exception_in_a_handler_is_logged_and_shown_and_the_game_goes_on(
@@ -93,12 +93,12 @@ def test_the_view_export_follows_a_symlink_keeps_the_mode_and_refuses_a_device(a
     real.chmod(0o644)
     link = tmp_path / "link.png"
     link.symlink_to(real)
-    assert app.export_png(link) == link
+    assert app.files.export_png(link) == link
     assert link.is_symlink() and real.read_bytes()[:4] == b"\x89PNG"
     assert real.stat().st_mode & 0o777 == 0o644
     device = tmp_path / "full.png"
     device.symlink_to("/dev/full")
-    assert app.export_png(device) is None and "not a regular file" in app.view.status
+    assert app.files.export_png(device) is None and "not a regular file" in app.view.status
     assert sorted(p.name for p in tmp_path.iterdir()) == ["full.png", "link.png", "view.png"]
 
 

@@ -152,7 +152,7 @@ def test_during_an_attack_the_pair_panel_measures_attacker_to_target():
     target = next(t for t in app.play.target_ids() if t != other.id)
     unit = app.state.unit(target)
     move(app, screen(app, unit.x, unit.y))
-    report = app.pair_report
+    report = app.hover.pair_report
     assert report is not None and (report.source, report.target) == (attack.actor, target)
     assert app.pair_panel.box.visible
     app.play.close()

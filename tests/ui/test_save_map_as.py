@@ -17,7 +17,7 @@ SIZE = (1280, 800)
 
 
 def _pick(app, path) -> None:
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "save-map-as"
     app.handle(
         pygame.event.Event(pygame_gui.UI_FILE_DIALOG_PATH_PICKED, ui_element=dialog, text=str(path))
@@ -28,7 +28,7 @@ def _confirm(app) -> None:
     app.handle(
         pygame.event.Event(
             pygame_gui.UI_CONFIRMATION_DIALOG_CONFIRMED,
-            ui_element=app.adjust.confirm,
+            ui_element=app.adjust.files.confirm,
             ui_object_id="#confirm",
         )
     )
@@ -42,7 +42,7 @@ def test_a_confirmed_overwrite_makes_the_saved_file_the_windows_file(tmp_path):
     target.write_text("# an older table\n")
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)  # Save map as…
     _pick(app, target)
-    assert app.adjust.confirm is not None and app.path == source  # asked, nothing written
+    assert app.adjust.files.confirm is not None and app.path == source  # asked, nothing written
     assert target.read_text() == "# an older table\n"
     _confirm(app)
     assert app.path == target
@@ -51,7 +51,7 @@ def test_a_confirmed_overwrite_makes_the_saved_file_the_windows_file(tmp_path):
     # no "Replace it?" either: it is the map's own file
     app.setup.roll_terrain(2)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert app._dialog is None and app.adjust._confirmed is None
+    assert app.files.dialog is None and app.adjust.files._confirmed is None
     assert load_map(target).terrain == app.state.terrain
 
 
@@ -64,13 +64,13 @@ def test_saving_a_map_to_its_own_file_just_saves_it(tmp_path):
     key(app, pygame.K_TAB)  # setup
     app.setup.roll_terrain(3)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert app.adjust.confirm is None and app._dialog is None
+    assert app.adjust.files.confirm is None and app.files.dialog is None
     assert load_map(own) == app.state
     assert "saved" in app.view.status
     app.setup.roll_terrain(4)
-    app.adjust.save_map_as()  # Save map as… (the adjust panel's button)
+    app.adjust.files.save_map_as()  # Save map as… (the adjust panel's button)
     _pick(app, tmp_path / "sub" / ".." / "own.toml")
-    assert app.adjust.confirm is None and load_map(own) == app.state
+    assert app.adjust.files.confirm is None and load_map(own) == app.state
 
 
 def test_saving_onto_another_existing_file_still_asks(tmp_path):
@@ -78,9 +78,9 @@ def test_saving_onto_another_existing_file_still_asks(tmp_path):
     own.write_text(builtin_map("cortex-space").read_text())
     other.write_text("# someone else's table\n")
     app = App(load_map(own), SIZE, headless=True, path=own)
-    app.adjust.save_map_as()
+    app.adjust.files.save_map_as()
     _pick(app, other)
-    assert app.adjust._confirmed == ("overwrite", other)
+    assert app.adjust.files._confirmed == ("overwrite", other)
     assert other.read_text() == "# someone else's table\n"
 
 
@@ -91,11 +91,11 @@ def test_saving_a_built_in_map_asks_for_a_name_and_never_writes_it(tmp_path):
     key(app, pygame.K_TAB)
     app.setup.roll_terrain(2)
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
-    assert app._dialog is not None and app._dialog[0] == "save-map-as"
-    assert "__init__.py" not in str(app._dialog[1].current_file_path or "")
-    assert not is_builtin(Path(app._dialog[1].current_directory_path))
+    assert app.files.dialog is not None and app.files.dialog[0] == "save-map-as"
+    assert "__init__.py" not in str(app.files.dialog[1].current_file_path or "")
+    assert not is_builtin(Path(app.files.dialog[1].current_directory_path))
     _pick(app, source)  # the built-in file itself, picked in Save as…: refused
-    assert app.adjust.confirm is None and source.read_bytes() == before
+    assert app.adjust.files.confirm is None and source.read_bytes() == before
     assert "built-in" in app.view.status
 
 
@@ -106,7 +106,7 @@ def test_a_refused_overwrite_keeps_the_windows_file(tmp_path):
     target.write_text("# keep me\n")
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
     _pick(app, target)
-    app.adjust.confirm.kill()  # the player closes the question
+    app.adjust.files.confirm.kill()  # the player closes the question
     assert app.path == source and target.read_text() == "# keep me\n"
 
 

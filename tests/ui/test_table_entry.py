@@ -36,7 +36,7 @@ def into_box(app) -> None:
 
 def new_table(app, width: str = "72", depth: str = "48") -> None:
     press_button(app, app.adjust.panel.files["new"])
-    dialog = app.adjust.dialog
+    dialog = app.adjust.files.dialog
     dialog.width.set_text(width)
     dialog.height.set_text(depth)
     press_button(app, dialog.create)
@@ -200,7 +200,7 @@ def test_ctrl_s_saves_while_a_field_has_the_focus(tmp_path):
     into_box(app)
     typed(app, "ruler 20 4 0")
     type_text(app, "tribal")  # half a line typed, the box still has the focus
-    assert app._typing()
+    assert app.input.typing()
     key(app, pygame.K_s, mod=pygame.KMOD_CTRL)
     assert load_map(mine).unit("ruler").x == 20, app.view.status
     assert app.adjust.panel.entry.get_text() == "tribal"  # no "s" typed into the line
@@ -216,7 +216,7 @@ def test_the_open_dialog_lists_the_builtin_scenarios_and_only_maps_and_saves(tmp
     monkeypatch.chdir(tmp_path)
     app = App(load_map(default_map_path()), SIZE, headless=True)
     key(app, pygame.K_o, mod=pygame.KMOD_CTRL)
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "open" and isinstance(dialog, OpenDialog)
     listed = [item["text"] for item in dialog.file_selection_list.item_list]
     builtin = "Built-in: battlefleet-mars (Deimos orbital base)"
@@ -293,7 +293,7 @@ def test_a_ten_ship_six_piece_table_by_hand_in_25_steps_under_3_minutes(tmp_path
 
     press(pygame.K_F2)
     point(app.adjust.panel.files["new"])
-    point(app.adjust.dialog.create)
+    point(app.adjust.files.dialog.create)
     point(app.adjust.panel.entry)
     for text in CLUB_TABLE:
         line(text)
@@ -302,7 +302,7 @@ def test_a_ten_ship_six_piece_table_by_hand_in_25_steps_under_3_minutes(tmp_path
     assert len(state.units) == 10 and len(state.terrain) == 6
     assert sorted(len(p.polygon) for p in state.terrain if p.polygon) == [4, 4, 5]
     press(pygame.K_s, pygame.KMOD_CTRL | pygame.KMOD_SHIFT)
-    purpose, dialog = app._dialog
+    purpose, dialog = app.files.dialog
     assert purpose == "save-map-as"
     point(dialog.file_path_text_line)
     press(pygame.K_END)

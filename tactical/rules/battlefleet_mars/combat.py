@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -45,8 +44,7 @@ from tactical.rules.base import (
     OddsReport,
     OddsSection,
     Resolution,
-    check_fields,
-    with_defaults,
+    options_check,
 )
 from tactical.rules.battlefleet_mars.outcome import record_results
 from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
@@ -86,18 +84,10 @@ PARAMS = {LASER: (), MISSILES: ("missiles", "ciws")}
 
 def settings(state: GameState) -> Mapping[str, Any]:
     """The options in force for a state, validated (UserError naming the key otherwise)."""
-    return _settings(state.options)
+    return _options(state.options)
 
 
-@lru_cache(maxsize=256)
-def _settings(options: FrozenMap) -> Mapping[str, Any]:
-    problems = check_fields(OPTION_FIELDS, options)
-    if problems:
-        problem = problems[0]
-        raise UserError(
-            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
-        )
-    return FrozenMap(with_defaults(OPTION_FIELDS, options))
+_options = options_check(OPTION_FIELDS)
 
 
 def _roll_event(who: str, what: str, result: int) -> Event:
@@ -339,8 +329,9 @@ def _unit(state: GameState, unit_id: str, role: str) -> Unit:
     return state.unit(unit_id)
 
 
-def weapons_of(unit: Unit) -> tuple[str, ...]:
-    """The weapons a unit can declare: lasers (every type but missiles), missiles."""
+def weapons_of(unit: Unit, options: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The weapons a unit can declare: lasers (every type but missiles), missiles (the same
+    under any options: `RuleSystem.weapons`)."""
     card = profile(unit)
     names = []
     if card.has_lasers:

@@ -19,6 +19,7 @@ to the base game (R000.12), but for L results lowering the laser strength (A000.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from tactical.model import GameState, Unit
 from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT, RESULT_CODES
@@ -77,7 +78,13 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
         left = profile(state.unit(unit.id)).count
         lost = 1 - left / card.count if card.count else 0.0
         return UnitCondition(value, max(0.0, lost), False, left > 0)
-    results = results_against(state, unit.id)
+    return _ship_condition(value, results_against(state, unit.id))
+
+
+@lru_cache(maxsize=4096)
+def _ship_condition(value: float, results: tuple[str, ...]) -> UnitCondition:
+    # a pure function of the ship's strength and its record: the same few records come
+    # back after every roll the computer players enumerate
     points = sum(damage_points(r) for r in results)
     crippled = DESTROYED_RESULT in results or points >= value
     lost = 1.0 if crippled else points / value

@@ -1,5 +1,6 @@
 """Battlefleet Mars range on the table (GEO000.1): centre to centre, in whole range units
-(`tables.range_units` for the rounding), one pair at a time or every pair at once."""
+(`tables.range_units` for the rounding), one pair at a time or every pair at once, and the
+range a unit's fire reaches (R000.6) as the rule system's range bands."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from typing import Any
 import numpy as np
 
 from tactical.model import Unit
-from tactical.rules.battlefleet_mars.tables import range_units
+from tactical.rules.base import with_defaults
+from tactical.rules.battlefleet_mars.tables import max_range, range_units, range_units_array
+from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, profile
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +48,34 @@ def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndar
     else:
         ranges = np.floor(scaled + 0.5 + 1e-9)
     return ranges.astype(np.int64)
+
+
+def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+    """`RuleSystem.range_band`: `R<n>`, the integer range (GEO000.1), None beyond the unit's
+    laser reach (R000.6)."""
+    settings = with_defaults(OPTION_FIELDS, options)
+    reach = range_units(
+        distance, float(settings["range_unit_inches"]), str(settings["range_rounding"])
+    )
+    card = profile(unit)
+    if card.has_lasers and reach > max_range(card.laser_strength or 0):
+        return None
+    return f"R{reach}"
+
+
+def range_band_indices(
+    unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+) -> tuple[tuple[str | None, ...], np.ndarray]:
+    """`range_band` of many distances at once: `R0` .. `R<n>` and None, as far as the
+    unit's laser reach (R000.6) or its farthest distance (GEO000.1)."""
+    settings = with_defaults(OPTION_FIELDS, options)
+    reach = range_units_array(
+        distances, float(settings["range_unit_inches"]), str(settings["range_rounding"])
+    )
+    card = profile(unit)
+    if card.has_lasers:
+        last = max_range(card.laser_strength or 0)
+        reach = np.where(reach > last, last + 1, reach)  # past the reach: None
+    else:
+        last = int(reach.max()) if len(reach) else 0
+    return (*(f"R{k}" for k in range(last + 1)), None), reach

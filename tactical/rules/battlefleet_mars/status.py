@@ -150,21 +150,17 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if weapon == MISSILES:
             return f"{head}: {_missile_words(events)}"
         return f"{head}: {_laser_words(events)}"
+    # a purchase or a launch in the words of its totals' event
+    totals = {"purchase": "lp-cost", "launch": "launch-declared"}.get(action.kind)
+    event = next((e for e in events if e.kind == totals), None)
+    if event is None:
+        return f"{actor}: {action.kind}"
+    fighters, missiles = event.get("fighters", 0), event.get("missiles", 0)
     if action.kind == "purchase":
-        for event in events:
-            if event.kind == "lp-cost":
-                return (
-                    f"{actor} buys {event.get('fighters', 0)} fighters and "
-                    f"{event.get('missiles', 0)} missiles for {event.get('lp', 0)} LP"
-                )
-    if action.kind == "launch":
-        for event in events:
-            if event.kind == "launch-declared":
-                return (
-                    f"{actor} launches {event.get('missiles', 0)} missiles and "
-                    f"{event.get('fighters', 0)} fighters"
-                )
-    return f"{actor}: {action.kind}"
+        return (
+            f"{actor} buys {fighters} fighters and {missiles} missiles for {event.get('lp', 0)} LP"
+        )
+    return f"{actor} launches {missiles} missiles and {fighters} fighters"
 
 
 def _laser_words(events: Sequence[Event]) -> str:

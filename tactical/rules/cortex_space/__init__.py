@@ -16,40 +16,39 @@ wings) with `pilot_rolls` and `collisions` (collisions and ramming), `stations` 
 `crew` (characters as crew, variants A and B), `bombardment` (atmosphere and orbital
 bombardment), `tracker` (rule_state), and the turn through the generic action protocol:
 `sequence` (phases, order of action), `choices` (what a side is offered), `play`
-(actions applied) and `odds`.
+(actions applied) and `odds`. The rule system below is their declaration: each hook bound
+to the function that implements it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from tactical.dice import Dice
 from tactical.geometry.arcs_spec import OMNI
-from tactical.geometry.movement_spec import Pivot, TurningRules
-from tactical.model import FrozenMap, GameState, MovementClass, Terrain, Unit
+from tactical.model import FrozenMap, MovementClass, Unit
 from tactical.rules.base import (
-    Action,
-    ActionChoice,
-    Attack,
-    Field,
     MeasuringConventions,
-    OddsReport,
-    Problem,
     RangeBand,
     RangeBands,
-    Resolution,
     RuleSystem,
-    Stage,
-    TurnPosition,
-    TurnSequence,
     WeaponReach,
     bands_from_limits,
+    never_blocks_los,
 )
-from tactical.rules.cortex_space import by_hand, choices, combat, odds, play, sequence, status
+from tactical.rules.cortex_space import (
+    by_hand,
+    choices,
+    combat,
+    odds,
+    play,
+    positions,
+    sequence,
+    status,
+)
 from tactical.rules.cortex_space import outcome as ending
-from tactical.rules.cortex_space.positions import bands
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import (
     OPTION_FIELDS,
@@ -58,16 +57,10 @@ from tactical.rules.cortex_space.units import (
     STATS_FIELDS,
     check_stats,
     vessel,
+    weapon_names,
 )
-from tactical.rules.ending import UnitCondition
-from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
 
 RULES_ID = "cortex-space"
-
-
-def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
-    """Seed 003 has no line-of-sight rule: nothing blocks."""
-    return False
 
 
 @dataclass(frozen=True)
@@ -97,115 +90,40 @@ class CortexSpace(RuleSystem):
         }
     )
 
-    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
-        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
-        return ending.unit_condition(state, unit)
-
-    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
-        return check_stats(stats)
-
-    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        """GEO003.1 / GEO003.7: the ordinal band of a centre-to-centre distance."""
-        return self.range_table(unit, options).band(distance)
-
-    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
-        """GEO003.1 / GEO003.7: the five ordinal bands, the same for every unit."""
-        return bands(self.options(options))
-
-    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
-        """Asteroids and wrecks (dense, obstructing) are obstacles; ground targets are not."""
-        return terrain.kind in ("dense", "obstructing")
-
-    def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
-        """Free turning about the centre; Speed x `inches_per_speed` a move (GEO003.7); no
-        manoeuvres once the sublight engines are destroyed (R003.29)."""
-        card = vessel(unit)
-        per = float(self.options(options)["inches_per_speed"])
-        if card.sublight_destroyed:
-            return TurningRules(
-                pivot=Pivot.CENTRE,
-                max_distance=0.0,
-                max_turn_per_move=0.0,
-                distance_rule="R003.29",
-                move_turn_rule="R003.29",
-            )
-        return TurningRules(
-            pivot=Pivot.CENTRE, max_distance=card.speed * per, distance_rule="GEO003.7"
-        )
-
-    def turn_sequence(self) -> TurnSequence:
-        return sequence.TURN_SEQUENCE
-
-    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
-        """R003.11: in the Actions phase, the initiative group acting now."""
-        return sequence.stage(state, position)
-
-    def acting_order(self, state: GameState, position: TurnPosition) -> tuple[OrderEntry, ...]:
-        """R003.10 / R003.11: the vessels by initiative, who has acted, who acts now."""
-        return status.acting_order(state, position)
-
-    @property
-    def has_combat(self) -> bool:
-        return True
-
-    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(w.name for w in vessel(unit).weapons)
+    check_stats = staticmethod(check_stats)
+    # GEO003.1 / GEO003.7: five ordinal bands, the same for every unit; a vessel moves
+    # within its Speed. Asteroids and wrecks (dense, obstructing) are obstacles, ground
+    # targets are not: the protocol's `terrain_collides`.
+    range_band = staticmethod(positions.range_band)
+    range_table = staticmethod(positions.range_table)
+    turning_rules = staticmethod(positions.turning_rules)
+    # the turn: R003.10 / R003.11, the initiative group acting now and the vessels in order
+    setup = staticmethod(sequence.setup)
+    stage = staticmethod(sequence.stage)
+    acting_order = staticmethod(status.acting_order)
+    actions = staticmethod(choices.actions)
+    apply = staticmethod(play.apply)
+    action_odds = staticmethod(partial(odds.action_odds, rules_id=RULES_ID))
+    weapons = staticmethod(weapon_names)
+    declare_attack = staticmethod(combat.declare)
+    resolve_attack = staticmethod(combat.resolve)
+    attack_odds = staticmethod(partial(combat.attack_odds, rules_id=RULES_ID))
+    # what the player reads and sets by hand
+    unit_status = staticmethod(status.unit_status)
+    describe_resolution = staticmethod(status.describe)
+    unavailable = staticmethod(status.unavailable)
+    status_fields = staticmethod(by_hand.status_fields)
+    set_status = staticmethod(by_hand.set_status)
+    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO003.1 / GEO003.7: all round, out to the weapon's longest range band."""
         found = next((w for w in vessel(unit).weapons if w.name == weapon), None)
         if found is None:
             return super().weapon_reach(unit, weapon, options)
-        table = bands(self.options(options)).bands
+        table = positions.range_table(unit, options).bands
         limits = [(band.name, band.max_inches) for band in table[: found.max_band + 1]]
         return WeaponReach(weapon, (OMNI,), bands_from_limits(limits, None))
-
-    def declare_attack(
-        self,
-        state: GameState,
-        attacker: str,
-        weapon: str,
-        target: str,
-        params: Mapping[str, Any] | None = None,
-    ) -> Attack:
-        return combat.declare(state, attacker, weapon, target, params)
-
-    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
-        return combat.resolve(state, attack, dice)
-
-    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
-        return combat.attack_odds(state, attack, self.id)
-
-    def setup(self, state: GameState) -> GameState:
-        return sequence.setup(state)
-
-    def actions(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[ActionChoice, ...]:
-        return choices.actions(state, position, side)
-
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        return play.apply(state, action, dice)
-
-    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
-        return odds.action_odds(state, action, self.id)
-
-    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
-        return status.unit_status(state, unit)
-
-    def unavailable(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[Unavailable, ...]:
-        return status.unavailable(state, position, side)
-
-    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
-        return by_hand.status_fields(state, unit)
-
-    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
-        return by_hand.set_status(state, unit, values)
-
-    def describe_resolution(self, before: GameState, action: Action, events) -> str:
-        return status.describe(before, action, events)
 
 
 RULE_SYSTEM = CortexSpace(
@@ -231,6 +149,8 @@ RULE_SYSTEM = CortexSpace(
     # (`turning_rules`, GEO003.7), by the session's own move
     free_table_moves=True,
     phases=tuple(phase.name for phase in sequence.TURN_SEQUENCE.phases),
+    turn=sequence.TURN_SEQUENCE,
+    has_combat=True,
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
-    blocks_los=_no_line_of_sight,
+    blocks_los=never_blocks_los,  # seed 003 has no line-of-sight rule
 )

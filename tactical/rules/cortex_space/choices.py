@@ -43,6 +43,7 @@ from tactical.rules.cortex_space.sequence import (
 )
 from tactical.rules.cortex_space.tables import MISSILE_BY_RANGE, STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import MAX_WING, Vessel, settings, vessel
+from tactical.rules.values import fixed_field, pick_field
 
 # --------------------------------------------------------------------------- choices
 
@@ -179,16 +180,6 @@ def _activation_choices(state: GameState, unit: Unit, options) -> list[ActionCho
     ]
 
 
-def _fixed_field(name: str, value: str) -> Field:
-    """A field the choice has already decided (the weapon of a weapon's attack, say)."""
-    return Field(name, "str", required=True, default=value, choices=(value,))
-
-
-def _pick_field(name: str, values: tuple[str, ...]) -> Field:
-    """A field to pick one of `values` for, the first by default."""
-    return Field(name, "str", required=True, default=values[0], choices=values)
-
-
 def _weapon_choices(
     state: GameState, unit: Unit, card: Vessel, enemies: list[Unit], options
 ) -> list[ActionChoice]:
@@ -240,8 +231,8 @@ def _attack_choice(
         unit.id,
         f"{unit_name(state, unit.id)}: fire {weapon.name}",
         (
-            _fixed_field("weapon", weapon.name),
-            _pick_field("target", targets),
+            fixed_field("weapon", weapon.name),
+            pick_field("target", targets),
             *extra,
             *gunner_field,
             Field("called_shot", "bool", default=False, spec_id="R003.59"),
@@ -283,7 +274,7 @@ def _lock_choice(
         "lock-missile",
         unit.id,
         f"{unit_name(state, unit.id)}: lock {weapon.name}",
-        (_fixed_field("weapon", weapon.name), _pick_field("target", targets), *gunner_field),
+        (fixed_field("weapon", weapon.name), pick_field("target", targets), *gunner_field),
         "R003.38",
     )
 
@@ -308,7 +299,7 @@ def _launch_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionCh
                     # (its launches differ in it), in the words the list shows
                     f"{unit_name(state, unit.id)}: at {unit_name(state, target)}, "
                     f"fire {weapon_name}",
-                    (_fixed_field("weapon", weapon_name), _fixed_field("target", target)),
+                    (fixed_field("weapon", weapon_name), fixed_field("target", target)),
                     "R003.39",
                 )
             )
@@ -335,7 +326,7 @@ def _shoot_down_choices(state: GameState, unit: Unit, card: Vessel, flying) -> l
             "shoot-down",
             unit.id,
             f"{unit_name(state, unit.id)}: shoot down a missile",
-            (_pick_field("weapon", shooters), _pick_field("missile", hostile)),
+            (pick_field("weapon", shooters), pick_field("missile", hostile)),
             "R003.40",
         )
     ]
@@ -349,7 +340,7 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
     for entry in flying:
         if entry["target"] != unit.id:
             continue
-        missile = _fixed_field("missile", entry["id"])
+        missile = fixed_field("missile", entry["id"])
         if entry["id"] not in rolled:
             choices.append(
                 ActionChoice(
@@ -367,7 +358,7 @@ def _evasion_choices(state: GameState, unit: Unit, flying, options) -> list[Acti
                     "distract",
                     unit.id,
                     f"{unit_name(state, unit.id)}: distract {missile_words(state, entry)}",
-                    (missile, _pick_field("decoy", decoys)),
+                    (missile, pick_field("decoy", decoys)),
                     "R003.42",
                 )
             )
@@ -421,7 +412,7 @@ def _collision_choices(
                 unit.id,
                 f"{unit_name(state, unit.id)}: ram",
                 (
-                    _pick_field("target", rammable),
+                    pick_field("target", rammable),
                     Field("target_rolls", "bool", default=True, spec_id="R003.19"),
                 ),
                 "R003.20",
@@ -449,7 +440,7 @@ def _strafe_choices(
             "strafe",
             unit.id,
             f"{unit_name(state, unit.id)}: strafing run",
-            (_pick_field("target", hulls),),
+            (pick_field("target", hulls),),
             "R003.21",
         )
     ]
@@ -477,7 +468,7 @@ def _join_wing_choices(state: GameState, unit: Unit, card: Vessel, options) -> l
             "join-wing",
             unit.id,
             f"{unit_name(state, unit.id)}: join a wing",
-            (_pick_field("wing", wings),),
+            (pick_field("wing", wings),),
             "R003.30",
         )
     ]
@@ -514,10 +505,8 @@ def _bombard_choices(state: GameState, unit: Unit, card: Vessel) -> list[ActionC
                 unit.id,
                 f"{unit_name(state, unit.id)}: bombard with {weapon.name}",
                 (
-                    Field(
-                        "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
-                    ),
-                    Field("target", "str", required=True, default=targets[0], choices=targets),
+                    fixed_field("weapon", weapon.name),
+                    pick_field("target", targets),
                     Field("spotter", "str", default="", choices=("", *spotters), spec_id="R003.67"),
                 ),
                 "R003.63",

@@ -29,7 +29,12 @@ from tactical.rules.cortex_space.damage import (
     target_of,
     write_back,
 )
-from tactical.rules.cortex_space.pilot_rolls import modifier_events, pilot_character, pilot_roll
+from tactical.rules.cortex_space.pilot_rolls import (
+    PilotRoll,
+    modifier_events,
+    pilot_character,
+    pilot_roll,
+)
 from tactical.rules.cortex_space.positions import (
     collision_direction,
     edge_distance,
@@ -117,6 +122,23 @@ def obstacle_of(state: GameState, name: str) -> Obstacle:
         f"unknown obstacle {name!r}: expected a unit id, a terrain id or 'random'",
         spec_id="R003.15",
     )
+
+
+def require_near(
+    state: GameState,
+    unit: Unit,
+    obstacle: Obstacle,
+    options: Mapping[str, Any],
+    reach_key: str,
+    spec_id: str,
+    hint: str = "",
+) -> None:
+    """A UserError unless the obstacle is within the option `reach_key`'s inches (`near`)."""
+    if not near(state, unit, obstacle, float(options[reach_key])):
+        raise UserError(
+            f'{obstacle.id!r} is not within {options[reach_key]}" of {unit.id!r}{hint}',
+            spec_id=spec_id,
+        )
 
 
 def near(state: GameState, unit: Unit, obstacle: Obstacle, reach: float) -> bool:
@@ -265,6 +287,25 @@ def collide(
     pilot_receiver = receiver_of(unit, options)
     other_receiver = receiver_of(other_unit, options) if other_unit is not None else None
 
+    def avoid_roll(
+        roll_with: Pool, source: Dice, who: str, roll_spec: str, spec_id: str
+    ) -> tuple[bool, int, tuple[Event, ...]]:
+        """One party's roll to avoid the collision: avoided, its total and its events."""
+        roll = roll_pool(roll_with, source, who=who, what="avoid collision")
+        avoided = succeeded(outcome(roll.total, roll.botch, value))
+        events = (
+            *roll.events(who, "avoid collision", roll_spec),
+            Event.of(
+                "collision-roll",
+                spec_id,
+                who=who,
+                roll=roll.total,
+                difficulty=value,
+                avoided=avoided,
+            ),
+        )
+        return avoided, roll.total, events
+
     def pilot_step(crash: Crash, source: Dice) -> Crash:
         if pool is None:
             return replace(
@@ -274,41 +315,16 @@ def collide(
                     Event.of("collision-roll", "R003.20", who=unit.id, rolled=False, avoided=False),
                 ),
             )
-        roll = roll_pool(pool, source, who=unit.id, what="avoid collision")
-        avoided = succeeded(outcome(roll.total, roll.botch, value))
-        events = (
-            *roll.events(unit.id, "avoid collision", "R003.15"),
-            Event.of(
-                "collision-roll",
-                "R003.18",
-                who=unit.id,
-                roll=roll.total,
-                difficulty=value,
-                avoided=avoided,
-            ),
-        )
-        pending = ("avoided",) if avoided else ("failed", roll.total)
+        avoided, total, events = avoid_roll(pool, source, unit.id, "R003.15", "R003.18")
+        pending = ("avoided",) if avoided else ("failed", total)
         return replace(crash, pending=pending, events=events)
 
     def other_step(crash: Crash, source: Dice) -> Crash:
         if crash.pending[0] != "failed" or other_unit is None or other_pool is None:
             return replace(crash, pending=(*crash.pending, 0))
-        roll = roll_pool(other_pool, source, who=other_unit.id, what="avoid collision")
-        avoided = succeeded(outcome(roll.total, roll.botch, value))
-        events = (
-            *crash.events,
-            *roll.events(other_unit.id, "avoid collision", "R003.19"),
-            Event.of(
-                "collision-roll",
-                "R003.19",
-                who=other_unit.id,
-                roll=roll.total,
-                difficulty=value,
-                avoided=avoided,
-            ),
-        )
-        pending = ("avoided",) if avoided else (*crash.pending, roll.total)
-        return replace(crash, pending=pending, events=events)
+        avoided, total, events = avoid_roll(other_pool, source, other_unit.id, "R003.19", "R003.19")
+        pending = ("avoided",) if avoided else (*crash.pending, total)
+        return replace(crash, pending=pending, events=(*crash.events, *events))
 
     def damage_step(crash: Crash, source: Dice) -> Crash:
         if crash.pending[0] != "failed":
@@ -322,35 +338,48 @@ def collide(
             )
         _, own, theirs = crash.pending
         events = [Event.of("collision", "R003.18", difficulty=value, avoided=False)]
-        hurt = basic_damage(value - own)
-        pilot = deliver(
-            crash.pilot,
-            pilot_receiver,
-            hurt.stun,
-            hurt.wound,
-            pilot_receiver.scale,
-            source,
-            who=unit.id,
-        )
+
+        def hurt(target: Target, receiver: Any, rolled: int) -> Target:
+            """R003.18: basic damage by how far the roll fell short of the Difficulty."""
+            harm = basic_damage(value - rolled)
+            return deliver(
+                target, receiver, harm.stun, harm.wound, receiver.scale, source, who=unit.id
+            )
+
+        pilot = hurt(crash.pilot, pilot_receiver, own)
         events.extend(pilot.events)
         other = crash.other
         if other is not None and other_receiver is not None:
-            theirs_hurt = basic_damage(value - theirs)
-            other = deliver(
-                other,
-                other_receiver,
-                theirs_hurt.stun,
-                theirs_hurt.wound,
-                other_receiver.scale,
-                source,
-                who=unit.id,
-            )
+            other = hurt(other, other_receiver, theirs)
             events.extend(other.events)
             other = replace(other, events=())
         return Crash(replace(pilot, events=()), other, ("collided",), crash.events + tuple(events))
 
     crash = dice.fold(start, (pilot_step, other_step, damage_step), key=_crash_key)
     return crash, value, (*events, *crash.events)
+
+
+def pilot_collides(
+    state: GameState,
+    unit: Unit,
+    obstacle: Obstacle,
+    roll: PilotRoll,
+    dice: Dice,
+    other: Pool | None,
+    difficulty: CollisionDifficulty | None,
+    *,
+    counts: bool = True,
+) -> tuple[GameState, Crash, int, tuple[Event, ...]]:
+    """`collide` with the pilot's roll, written back to the state; the roll counts as the
+    pilot's action and spends its bonuses when `counts`."""
+    crash, value, events = collide(
+        state, unit, obstacle, roll.pool, dice, other_pool=other, difficulty=difficulty
+    )
+    new_state = collision_state(state, unit, obstacle, crash)
+    if counts:
+        new_state = tracker.count_action(new_state, roll.character)
+        new_state = tracker.consume(new_state, unit.id, roll.entries)
+    return new_state, crash, value, events
 
 
 def collision_state(state: GameState, unit: Unit, obstacle: Obstacle, crash: Crash) -> GameState:
@@ -409,27 +438,21 @@ def resolve_avoid(
     obstacle = obstacle_of(state, obstacle_name)
     if obstacle.id == unit.id:
         raise UserError(f"{unit.id!r} cannot collide with itself", spec_id="R003.15")
-    if not near(state, unit, obstacle, float(options["contact_inches"])):
-        raise UserError(
-            f'{obstacle.id!r} is not within {options["contact_inches"]}" of {unit.id!r}: no '
-            "collision to avoid",
-            spec_id="GEO003.7",
-        )
+    require_near(
+        state, unit, obstacle, options, "contact_inches", "GEO003.7", ": no collision to avoid"
+    )
     roll = pilot_roll(state, unit, options)
     difficulty = table_difficulty(unit, obstacle) if obstacle.kind != "random" else None
-    crash, value, events = collide(
+    new_state, crash, value, events = pilot_collides(
         state,
         unit,
         obstacle,
-        roll.pool,
+        roll,
         dice,
-        other_pool=other_pool(state, obstacle, options, other_rolls),
-        difficulty=difficulty,
+        other_pool(state, obstacle, options, other_rolls),
+        difficulty,
+        counts=difficulty is None or difficulty.needs_roll,
     )
-    new_state = collision_state(state, unit, obstacle, crash)
-    if difficulty is None or difficulty.needs_roll:
-        new_state = tracker.count_action(new_state, roll.character)
-        new_state = tracker.consume(new_state, unit.id, roll.entries)
     summary = _summary(state, unit, obstacle, crash, value)
     all_events = (
         Event.of("declare", "R003.15", unit=unit.id, obstacle=obstacle.id),
@@ -453,11 +476,7 @@ def resolve_ram(
     if target.id == unit.id or target.side == unit.side:
         raise UserError(f"{unit.id!r} can only ram an enemy vessel", spec_id="R003.20")
     obstacle = obstacle_of(state, target.id)
-    if not near(state, unit, obstacle, float(options["contact_inches"])):
-        raise UserError(
-            f'{target.id!r} is not within {options["contact_inches"]}" of {unit.id!r}',
-            spec_id="GEO003.7",
-        )
+    require_near(state, unit, obstacle, options, "contact_inches", "GEO003.7")
     character = pilot_character(unit, vessel(unit), options)
     difficulty = table_difficulty(unit, obstacle)
     crash, value, events = collide(

@@ -33,6 +33,7 @@ from typing import Any
 from tactical.dice import Dice, enumerate_outcomes, fraction_text, percent
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Attack, OddsReport, OddsSection, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active, require_target, unit_of, weapon_of
@@ -203,8 +204,22 @@ def _declare_pd(
 
 def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     """Resolve a declared attack (re-checked first); pure: events and a new state."""
-    attack = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
-    return resolve_declared(state, attack, dice)
+    return resolve_declared(state, redeclared(state, attack), dice)
+
+
+_REDECLARED: dict[int, tuple[Any, dict]] = {}
+
+
+def redeclared(state: GameState, attack: Attack) -> Attack:
+    """`attack` checked again on `state` (`declare`), remembered while the state lives: the
+    exact enumerator resolves the same attack on the same state once per outcome, and
+    `declare` is a pure function of the two. A refused declaration raises each time."""
+    memo = memo_of(_REDECLARED, state)
+    found = memo.get(attack)
+    if found is None:
+        found = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
+        memo[attack] = found
+    return found
 
 
 def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:

@@ -96,8 +96,21 @@ class GunPlan:
 def plan_gun(state: GameState, attack: Attack) -> GunPlan:
     """Everything decided before the first die: pools, modifiers, defense, damage die.
 
-    Cached by (state, attack): the exact odds re-run the resolver once per outcome."""
-    return _plan_gun(state, attack)
+    Cached by (state, attack): the exact odds re-run the resolver once per outcome, with the
+    very same state and attack, which are recognised without hashing the state again."""
+    last = _LAST_PLAN
+    if last[0] is state and last[1] is attack:
+        return last[2]
+    return _remember_plan(state, attack, _plan_gun(state, attack))
+
+
+def _remember_plan(state: GameState, attack: Attack, plan: GunPlan) -> GunPlan:
+    global _LAST_PLAN
+    _LAST_PLAN = (state, attack, plan)  # one tuple assigned: read whole or not at all
+    return plan
+
+
+_LAST_PLAN: tuple = (None, None, None)  # the last (state, attack, plan) asked for
 
 
 @lru_cache(maxsize=32)
@@ -306,19 +319,40 @@ def after_damage(state: GameState, before: GameState, target_id: str, by: str) -
     return state
 
 
-def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
-    plan = plan_gun(state, attack)
-    volley = gun_volley(plan, dice)
-    summary = summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
-    new_state = write_back(state, plan.target.id, volley.target)
-    new_state = tracker.record_attack(
-        new_state,
+def _booked(state: GameState, attack: Attack, plan: GunPlan) -> GameState:
+    """The state with the attack recorded (mounts fired, the character's action, one-shot
+    bonuses spent), remembered for the last plan."""
+    last = _LAST_BOOKED
+    if last[0] is plan and last[1] is state:
+        return last[2]
+    booked = tracker.record_attack(
+        state,
         plan.attacker.id,
         plan.weapon.name,
         int(attack.params.get("battery", 1)),
         plan.roll.firer.character,
         plan.roll.entries,
     )
+    return _remember_booked(plan, state, booked)
+
+
+def _remember_booked(plan: GunPlan, state: GameState, booked: GameState) -> GameState:
+    global _LAST_BOOKED
+    _LAST_BOOKED = (plan, state, booked)
+    return booked
+
+
+_LAST_BOOKED: tuple = (None, None, None)  # the last (plan, state, booked state)
+
+
+def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    plan = plan_gun(state, attack)
+    volley = gun_volley(plan, dice)
+    summary = summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
+    # the attack's bookkeeping (the tracker) and the damage (the target's stats) touch
+    # different parts of the state: the bookkeeping, the same whatever the dice, is done
+    # once for the plan (the exact odds re-run this once per outcome)
+    new_state = write_back(_booked(state, attack, plan), plan.target.id, volley.target)
     new_state = after_damage(new_state, state, plan.target.id, plan.attacker.id)
     events = (
         *plan.events,

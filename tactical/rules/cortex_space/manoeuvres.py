@@ -22,10 +22,9 @@ from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active, unit_of
 from tactical.rules.cortex_space.collisions import (
-    collide,
-    collision_state,
     obstacle_of,
     other_pool,
+    pilot_collides,
     table_difficulty,
 )
 from tactical.rules.cortex_space.damage import damage_dealt, target_of
@@ -204,18 +203,9 @@ def resolve_strafe(state: GameState, unit_id: str, target_id: str, dice: Dice) -
     roll = pilot_roll(state, unit, options)
     obstacle = obstacle_of(state, target.id)
     difficulty = table_difficulty(unit, obstacle)
-    crash, _, events = collide(
-        state,
-        unit,
-        obstacle,
-        roll.pool,
-        dice,
-        other_pool=other_pool(state, obstacle, options, True),
-        difficulty=difficulty,
+    new_state, crash, _, events = pilot_collides(
+        state, unit, obstacle, roll, dice, other_pool(state, obstacle, options, True), difficulty
     )
-    new_state = collision_state(state, unit, obstacle, crash)
-    new_state = tracker.count_action(new_state, roll.character)
-    new_state = tracker.consume(new_state, unit.id, roll.entries)
     start = target_of(card)
     if crash.pending[:1] == ("collided",):
         summary = StrafeSummary("collided", *damage_dealt(start, crash.pilot))

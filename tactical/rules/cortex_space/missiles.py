@@ -23,7 +23,12 @@ from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll
-from tactical.rules.cortex_space.collisions import collide, near, obstacle_of, table_difficulty
+from tactical.rules.cortex_space.collisions import (
+    collide,
+    obstacle_of,
+    require_near,
+    table_difficulty,
+)
 from tactical.rules.cortex_space.combat import GUN, POINT_DEFENSE
 from tactical.rules.cortex_space.damage import deliver, receiver_of, target_of, write_back
 from tactical.rules.cortex_space.gunnery import after_damage
@@ -306,12 +311,9 @@ def resolve_distract(
         raise UserError(
             "a missile is distracted onto another ship or object on the table", spec_id="R003.42"
         )
-    if not near(state, unit, obstacle, float(options["distract_inches"])):
-        raise UserError(
-            f'{obstacle.id!r} is not within {options["distract_inches"]}" of {unit.id!r}: fly '
-            "very close to it first",
-            spec_id="R003.42",
-        )
+    require_near(
+        state, unit, obstacle, options, "distract_inches", "R003.42", ": fly very close to it first"
+    )
     avoid = pilot_roll(state, unit, options)
     contest = pilot_roll(state, unit, options, extra_actions=1)
     other_pool = (

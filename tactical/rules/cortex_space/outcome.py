@@ -11,6 +11,8 @@ score.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tactical.model import GameState, Unit
 from tactical.rules.cortex_space.tables import SCALES, scale_damage
 from tactical.rules.cortex_space.units import vessel
@@ -19,6 +21,7 @@ from tactical.rules.ending import UnitCondition
 SPEC_ID = "A003.E1"
 
 
+@lru_cache(maxsize=16)  # three scales; every vessel's condition asks, every roll
 def scale_factor(scale: str) -> int:
     """T003.14: the factor between personal scale and `scale` (1 at personal scale)."""
     if scale not in SCALES or scale == SCALES[0]:

@@ -104,14 +104,22 @@ def _attack(state, actor, params, dice) -> Resolution:
     return combat.resolve_declared(state, attack, dice)
 
 
-def _lock(state, actor, params, dice) -> Resolution:
-    weapon = str(_param(params, "weapon", ""))
-    unit = acting.unit_of(state, actor, "locking")
-    if acting.weapon_of(unit, vessel(unit), weapon).kind != combat.MISSILE:
-        raise UserError(f"{weapon} is not a missile launcher", spec_id="R003.38")
-    given = {k: params.pop(k) for k in list(params) if k == "gunner"}
-    attack = combat.declare(state, actor, weapon, str(_param(params, "target", "")), given)
-    return combat.resolve_declared(state, attack, dice)
+def _kind_of_attack(kind: str, acting_as: str, not_one: str, spec_id: str, extra: tuple = ()):
+    """A handler for an attack with a weapon of `kind` only (its other parameters `extra`)."""
+
+    def handle(state, actor, params, dice) -> Resolution:
+        weapon = str(_param(params, "weapon", ""))
+        unit = acting.unit_of(state, actor, acting_as)
+        if acting.weapon_of(unit, vessel(unit), weapon).kind != kind:
+            raise UserError(f"{weapon} is not {not_one}", spec_id=spec_id)
+        given = {k: params.pop(k) for k in list(params) if k in extra}
+        attack = combat.declare(state, actor, weapon, str(_param(params, "target", "")), given)
+        return combat.resolve_declared(state, attack, dice)
+
+    return handle
+
+
+_lock = _kind_of_attack(combat.MISSILE, "locking", "a missile launcher", "R003.38", ("gunner",))
 
 
 def _fire(state, actor, params, dice) -> Resolution:
@@ -136,24 +144,18 @@ def _distract(state, actor, params, dice) -> Resolution:
     )
 
 
-def _avoid(state, actor, params, dice) -> Resolution:
-    return collisions.resolve_avoid(
-        state,
-        actor,
-        str(_param(params, "obstacle", "")),
-        dice,
-        other_rolls=bool(_param(params, "other_rolls", True)),
-    )
+def _collision(resolve, name: str, rolls: str):
+    """A collision handler: what is hit (`name`), and whether its pilot rolls too (`rolls`)."""
+
+    def handle(state, actor, params, dice) -> Resolution:
+        also = {rolls: bool(_param(params, rolls, True))}
+        return resolve(state, actor, str(_param(params, name, "")), dice, **also)
+
+    return handle
 
 
-def _ram(state, actor, params, dice) -> Resolution:
-    return collisions.resolve_ram(
-        state,
-        actor,
-        str(_param(params, "target", "")),
-        dice,
-        target_rolls=bool(_param(params, "target_rolls", True)),
-    )
+_avoid = _collision(collisions.resolve_avoid, "obstacle", "other_rolls")
+_ram = _collision(collisions.resolve_ram, "target", "target_rolls")
 
 
 def _strafe(state, actor, params, dice) -> Resolution:
@@ -183,13 +185,9 @@ def _initiative(state, actor, params, dice) -> Resolution:
     return manoeuvres.resolve_initiative(state, actor, dice)
 
 
-def _point_defense(state, actor, params, dice) -> Resolution:
-    weapon = str(_param(params, "weapon", ""))
-    unit = acting.unit_of(state, actor, "point-defense")
-    if acting.weapon_of(unit, vessel(unit), weapon).kind != combat.POINT_DEFENSE:
-        raise UserError(f"{weapon} is not a point-defense system", spec_id="R003.43")
-    attack = combat.declare(state, actor, weapon, str(_param(params, "target", "")), {})
-    return combat.resolve_declared(state, attack, dice)
+_point_defense = _kind_of_attack(
+    combat.POINT_DEFENSE, "point-defense", "a point-defense system", "R003.43"
+)
 
 
 def _pass(state, actor, params, dice) -> Resolution:

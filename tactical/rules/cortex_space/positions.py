@@ -15,10 +15,11 @@ from typing import Any
 
 from tactical.geometry import heading_vector
 from tactical.geometry.measure import centre_to_centre, edge_to_edge
+from tactical.geometry.movement_spec import Pivot, TurningRules
 from tactical.model import Terrain, Unit
-from tactical.rules.base import RangeBand, RangeBands
+from tactical.rules.base import RangeBand, RangeBands, with_defaults
 from tactical.rules.cortex_space.tables import RANGE_ORDER
-from tactical.rules.cortex_space.units import RANGE_OPTION, vessel
+from tactical.rules.cortex_space.units import OPTION_FIELDS, RANGE_OPTION, vessel
 
 TOWARD_DEGREES = 45.0  # GEO003.3: theta < 45 toward, theta > 135 away
 AWAY_DEGREES = 135.0
@@ -30,6 +31,34 @@ def bands(options: Mapping[str, Any]) -> RangeBands:
     return RangeBands(
         tuple(RangeBand(name, float(options[RANGE_OPTION[name]])) for name in RANGE_ORDER)
     )
+
+
+def range_table(unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+    """`RuleSystem.range_table` (GEO003.1 / GEO003.7): the five ordinal bands, the same for
+    every unit."""
+    return bands(with_defaults(OPTION_FIELDS, options))
+
+
+def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+    """`RuleSystem.range_band` (GEO003.1 / GEO003.7): the ordinal band of a centre-to-centre
+    distance."""
+    return range_table(unit, options).band(distance)
+
+
+def turning_rules(unit: Unit, options: Mapping[str, Any]) -> TurningRules:
+    """`RuleSystem.turning_rules`: free turning about the centre; Speed x `inches_per_speed` a
+    move (GEO003.7); no manoeuvres once the sublight engines are destroyed (R003.29)."""
+    card = vessel(unit)
+    per = float(with_defaults(OPTION_FIELDS, options)["inches_per_speed"])
+    if card.sublight_destroyed:
+        return TurningRules(
+            pivot=Pivot.CENTRE,
+            max_distance=0.0,
+            max_turn_per_move=0.0,
+            distance_rule="R003.29",
+            move_turn_rule="R003.29",
+        )
+    return TurningRules(pivot=Pivot.CENTRE, max_distance=card.speed * per, distance_rule="GEO003.7")
 
 
 def centre_distance(a: Unit, b: Unit) -> float:

@@ -100,25 +100,44 @@ def _station_roll(
     """The member's station pool with every step modifier that applies to it."""
     options = settings(state)
     card = vessel(unit)
+    sensors = (
+        (
+            StepModifier(
+                f"sensors damaged x{card.sensors_damaged}", crew.sensor_steps(card), "R003.29"
+            ),
+        )
+        if person.station in ("dradis", "tactical") and card.sensors_damaged
+        else ()
+    )
+    modifiers, entries, character = _modifiers(state, unit, person, counts, scopes, sensors)
+    modifiers.extend(extra)
+    pool = crew.station_pool(card, person, options, sum(m.steps for m in modifiers))
+    return pool, tuple(modifiers), entries, character
+
+
+def _modifiers(
+    state: GameState,
+    unit: Unit,
+    person: CrewMember,
+    counts: bool,
+    scopes: tuple[str, ...],
+    sensors: tuple[StepModifier, ...] = (),
+) -> tuple[list[StepModifier], Any, str]:
+    """A crew member's step modifiers in order (the action penalty when the roll counts as an
+    action, damaged sensors, then the tracked bonuses of the station and of `scopes`), the
+    tracked entries the roll uses up, and the member's character key."""
     character = tracker.character_key(unit.id, person.name)
     modifiers: list[StepModifier] = []
     if counts:
         penalty = action_modifier(state, character)
         if penalty:
             modifiers.append(penalty)
-    if person.station in ("dradis", "tactical") and card.sensors_damaged:
-        modifiers.append(
-            StepModifier(
-                f"sensors damaged x{card.sensors_damaged}", crew.sensor_steps(card), "R003.29"
-            )
-        )
+    modifiers.extend(sensors)
     entries = tracker.matching(state, unit.id, "crew", station=person.name)
     for scope in scopes:
         entries += tracker.matching(state, unit.id, scope)
     modifiers.extend(tracker.as_modifiers(entries))
-    modifiers.extend(extra)
-    pool = crew.station_pool(card, person, options, sum(m.steps for m in modifiers))
-    return pool, tuple(modifiers), entries, character
+    return modifiers, entries, character
 
 
 def _events(
@@ -159,6 +178,27 @@ def _finish(
     return tracker.consume(new_state, unit.id, entries)
 
 
+def _station_action(
+    state: GameState,
+    unit: Unit,
+    person: CrewMember,
+    dice: Dice,
+    what: str,
+    difficulty: int,
+    *,
+    counts: bool = True,
+    scopes: tuple[str, ...] = (),
+) -> tuple[GameState, PoolRoll, str, tuple[StepModifier, ...]]:
+    """A station roll made against `difficulty`: the state after it (the action counted unless
+    it is free, the bonuses it used spent), the roll, its result and its modifiers."""
+    pool, modifiers, entries, character = _station_roll(
+        state, unit, person, counts=counts, scopes=scopes
+    )
+    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what=what)
+    result = outcome(roll.total, roll.botch, difficulty)
+    return _finish(state, unit, character, entries, counts), roll, result, modifiers
+
+
 def resolve_station(
     state: GameState, unit_id: str, kind: str, params: Mapping[str, Any], dice: Dice
 ) -> Resolution:
@@ -192,11 +232,8 @@ def _assist(state, unit, person, params, dice) -> Resolution:
             "assist which station? expected one of " + ", ".join(names), spec_id="R003.46"
         )
     via = bool(params.get("via_comms", False))
-    pool, modifiers, entries, character = _station_roll(state, unit, person)
-    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what="assist")
-    result = outcome(roll.total, roll.botch, HARD)
+    new_state, roll, result, modifiers = _station_action(state, unit, person, dice, "assist", HARD)
     steps = ASSIST_STEPS[result]
-    new_state = _finish(state, unit, character, entries)
     entry = modifier_entry(
         "crew", steps, "R003.46", f"{person.name} assist ({result})", station=station
     )
@@ -220,10 +257,9 @@ def _forward(state, unit, person, params, dice) -> Resolution:
     pending = tuple(tracker.table(state, tracker.PENDING_COMMANDS).get(unit.id, ()))
     if not pending:
         raise UserError(f"no complex command waiting aboard {unit.id!r}", spec_id="R003.50")
-    pool, modifiers, entries, character = _station_roll(state, unit, person)
-    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what="forward command")
-    result = outcome(roll.total, roll.botch, AVERAGE)
-    new_state = _finish(state, unit, character, entries)
+    new_state, roll, result, modifiers = _station_action(
+        state, unit, person, dice, "forward command", AVERAGE
+    )
     command, rest = pending[0], pending[1:]
     new_state = tracker.put(new_state, tracker.PENDING_COMMANDS, unit.id, rest)
     if succeeded(result):
@@ -244,16 +280,8 @@ def _forward(state, unit, person, params, dice) -> Resolution:
 def _defensive_roll(state, unit, person, *, with_skill: bool, counts: bool):
     options = settings(state)
     card = vessel(unit)
-    character = tracker.character_key(unit.id, person.name)
-    modifiers: list[StepModifier] = []
-    if counts:
-        penalty = action_modifier(state, character)
-        if penalty:
-            modifiers.append(penalty)
-    entries = tracker.matching(state, unit.id, "crew", station=person.name)
-    if crew.variant(options) == "A":
-        entries += tracker.matching(state, unit.id, "defense")
-    modifiers.extend(tracker.as_modifiers(entries))
+    scopes = ("defense",) if crew.variant(options) == "A" else ()
+    modifiers, entries, character = _modifiers(state, unit, person, counts, scopes)
     steps = sum(m.steps for m in modifiers)
     skill = ("pilot", person.skill or card.pilot) if with_skill else None
     return (
@@ -335,19 +363,22 @@ def _evasive_a(state, unit, person, params, dice) -> Resolution:
     return Resolution(new_state, events, "evasive")
 
 
-def _offensive(state, unit, person, params, dice) -> Resolution:
-    """R003.47: full-turn offensive manoeuvre: one gunner +1 step next turn; the ship is an
-    EASY (3) target this turn."""
-    card = vessel(unit)
-    options = settings(state)
-    names = [p.name for p in crew.gunners(card, options)]
+def _gunner(state, unit, params, what: str, spec_id: str) -> str:
+    """The gunner `params` names (the first aboard by default), one of the ship's gunners."""
+    names = [p.name for p in crew.gunners(vessel(unit), settings(state))]
     gunner = str(params.get("gunner", "") or (names[0] if names else ""))
     if gunner not in names:
         raise UserError(
-            "offensive manoeuvre for which gunner? expected one of "
-            + (", ".join(names) or "none aboard"),
-            spec_id="R003.47",
+            f"{what} for which gunner? expected one of " + (", ".join(names) or "none aboard"),
+            spec_id=spec_id,
         )
+    return gunner
+
+
+def _offensive(state, unit, person, params, dice) -> Resolution:
+    """R003.47: full-turn offensive manoeuvre: one gunner +1 step next turn; the ship is an
+    EASY (3) target this turn."""
+    gunner = _gunner(state, unit, params, "offensive manoeuvre", "R003.47")
     new_state = _full_turn(state, unit, person, "offensive-manoeuvre")
     new_state = tracker.add_modifier(
         new_state,
@@ -383,10 +414,9 @@ def _dradis_defense(state, unit, person, params, dice) -> Resolution:
     """R003.49: HARD 11: +1 step (+2 extraordinary) to the ship's defensive actions this
     turn; a botch costs the pilot 1 step."""
     options = settings(state)
-    pool, modifiers, entries, character = _station_roll(state, unit, person)
-    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what="DRADIS defense")
-    result = outcome(roll.total, roll.botch, HARD)
-    new_state = _finish(state, unit, character, entries)
+    new_state, roll, result, modifiers = _station_action(
+        state, unit, person, dice, "DRADIS defense", HARD
+    )
     steps = DRADIS_DEFENSE_STEPS[result]
     if steps:
         new_state = tracker.add_modifier(
@@ -409,19 +439,10 @@ def _dradis_defense(state, unit, person, params, dice) -> Resolution:
 
 def _dradis_gunner(state, unit, person, params, dice) -> Resolution:
     """R003.49 / A003.30: HARD 11: +1 step to one gunner's attack rolls this turn."""
-    options = settings(state)
-    names = [p.name for p in crew.gunners(vessel(unit), options)]
-    gunner = str(params.get("gunner", "") or (names[0] if names else ""))
-    if gunner not in names:
-        raise UserError(
-            "DRADIS support for which gunner? expected one of "
-            + (", ".join(names) or "none aboard"),
-            spec_id="R003.49",
-        )
-    pool, modifiers, entries, character = _station_roll(state, unit, person)
-    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what="DRADIS gunner")
-    result = outcome(roll.total, roll.botch, HARD)
-    new_state = _finish(state, unit, character, entries)
+    gunner = _gunner(state, unit, params, "DRADIS support", "R003.49")
+    new_state, roll, result, modifiers = _station_action(
+        state, unit, person, dice, "DRADIS gunner", HARD
+    )
     steps = DRADIS_GUNNER_STEPS[result]
     if steps:
         new_state = tracker.add_modifier(
@@ -457,11 +478,10 @@ def _station_b(state, unit, person, params, dice) -> Resolution:
             )
         targets = (apply_to,)
         spec = "R003.52"
-    pool, modifiers, entries, _ = _station_roll(state, unit, person, counts=False)
-    roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what="station roll")
-    result = outcome(roll.total, roll.botch, HARD)
+    new_state, roll, result, modifiers = _station_action(
+        state, unit, person, dice, "station roll", HARD, counts=False
+    )
     steps = STATION_MODIFIER[result]
-    new_state = tracker.consume(state, unit.id, entries)
     new_state = tracker.put(new_state, tracker.STATIONS_USED, unit.id, (*used, person.name))
     if steps:
         for scope in targets:

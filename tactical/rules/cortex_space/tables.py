@@ -7,8 +7,9 @@ modifiers are signed step counts (R003.2).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from tactical.dice import StepDie
 from tactical.errors import UserError
@@ -144,12 +145,19 @@ def obstacle_speed(speed: int) -> ObstacleSpeed:
 
 def direction_row(name: str) -> ObstacleDirection:
     """T003.5 by name: toward, perpendicular or away."""
-    if name not in DIRECTION_BY_NAME:
-        raise UserError(
-            f"unknown obstacle direction {name!r}: expected toward, perpendicular or away",
-            spec_id="R003.16",
-        )
-    return DIRECTION_BY_NAME[name]
+    return _entry(
+        DIRECTION_BY_NAME,
+        name,
+        "R003.16",
+        f"unknown obstacle direction {name!r}: expected toward, perpendicular or away",
+    )
+
+
+def _entry(table: Mapping[str, Any], key: str, spec_id: str, otherwise: str) -> Any:
+    """`table[key]`; the UserError `otherwise` says when the table has no such row."""
+    if key not in table:
+        raise UserError(otherwise, spec_id=spec_id)
+    return table[key]
 
 
 def _by_roll(rows, column: str, roll: int):
@@ -375,12 +383,12 @@ ATMOSPHERIC_INCREMENT_FEET: dict[str, int] = {
 
 def range_increment_feet(space_range: str) -> int:
     """R003.60 / T003.16: a starship weapon's range increment in atmosphere."""
-    if space_range not in ATMOSPHERIC_INCREMENT_FEET:
-        raise UserError(
-            f"{space_range!r} has no atmospheric increment (T003.16 lists skirmish to long DRADIS)",
-            spec_id="R003.60",
-        )
-    return ATMOSPHERIC_INCREMENT_FEET[space_range]
+    return _entry(
+        ATMOSPHERIC_INCREMENT_FEET,
+        space_range,
+        "R003.60",
+        f"{space_range!r} has no atmospheric increment (T003.16 lists skirmish to long DRADIS)",
+    )
 
 
 def damage_kind(warhead: str) -> str:
@@ -475,12 +483,12 @@ STRUCTURE_BY_KIND = {row.kind: row for row in STRUCTURES}
 
 def bombardment_difficulty(kind: str, weapon_scale: str) -> int:
     """T003.19 (R003.63, R003.65, A003.35): by target kind and the attacking weapon's scale."""
-    if kind not in STRUCTURE_BY_KIND:
-        raise UserError(
-            f"{kind!r} is not a bombardment target: expected one of " + ", ".join(STRUCTURE_KINDS),
-            spec_id="R003.65",
-        )
-    row = STRUCTURE_BY_KIND[kind]
+    row = _entry(
+        STRUCTURE_BY_KIND,
+        kind,
+        "R003.65",
+        f"{kind!r} is not a bombardment target: expected one of " + ", ".join(STRUCTURE_KINDS),
+    )
     value = row.planetcraft if weapon_scale == "planetcraft" else None
     if weapon_scale == "spacecraft":
         value = row.spacecraft

@@ -45,7 +45,14 @@ from typing import Any
 from tactical.dice import StepDie
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Field, Problem, check_fields, turn_limit_field, with_defaults
+from tactical.rules.base import (
+    Field,
+    Problem,
+    check_fields,
+    options_check,
+    turn_limit_field,
+    with_defaults,
+)
 from tactical.rules.cortex_space.rolls import DamageDice, parse_damage, parse_step_die
 from tactical.rules.cortex_space.tables import MISSILE_TYPES, RANGE_ORDER, SCALES
 
@@ -225,18 +232,10 @@ OPTION_FIELDS = (
 
 def settings(state: GameState) -> Mapping[str, Any]:
     """The options in force for a state, validated (UserError naming the key otherwise)."""
-    return _settings(state.options)
+    return _options(state.options)
 
 
-@lru_cache(maxsize=256)
-def _settings(options: FrozenMap) -> Mapping[str, Any]:
-    problems = check_fields(OPTION_FIELDS, options)
-    if problems:
-        problem = problems[0]
-        raise UserError(
-            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
-        )
-    return FrozenMap(with_defaults(OPTION_FIELDS, options))
+_options = options_check(OPTION_FIELDS)
 
 
 # --------------------------------------------------------------------------- stats
@@ -311,8 +310,21 @@ class Weapon:
         return RANGE_ORDER.index(self.range)
 
 
+class _Counted:
+    """Life Points counted x `lp_multiple` (R003.58), as a fighter's and a vessel's are."""
+
+    __slots__ = ()
+    life_points: int
+    lp_multiple: int
+
+    @property
+    def printed_life_points(self) -> int:
+        """The Life Points as printed (`life_points` counts them x `lp_multiple`)."""
+        return self.life_points // self.lp_multiple
+
+
 @dataclass(frozen=True, slots=True)
-class Member:
+class Member(_Counted):
     """One fighter of a wing (R003.30)."""
 
     id: str
@@ -323,11 +335,6 @@ class Member:
     wound: int
     stun: int
     lp_multiple: int = 1
-
-    @property
-    def printed_life_points(self) -> int:
-        """The fighter's Life Points as printed (`life_points` counts them x `lp_multiple`)."""
-        return self.life_points // self.lp_multiple
 
     @property
     def destroyed(self) -> bool:
@@ -346,7 +353,7 @@ class CrewMember:
 
 
 @dataclass(frozen=True)
-class Vessel:
+class Vessel(_Counted):
     """A unit's Cortex stats with the defaults applied."""
 
     scale: str
@@ -374,11 +381,6 @@ class Vessel:
     members: tuple[Member, ...]
     crew: tuple[CrewMember, ...]
     lp_multiple: int = 1
-
-    @property
-    def printed_life_points(self) -> int:
-        """The vessel's Life Points as printed (`life_points` counts them x `lp_multiple`)."""
-        return self.life_points // self.lp_multiple
 
     @property
     def is_wing(self) -> bool:
@@ -431,6 +433,11 @@ class Vessel:
 
     def crew_at(self, *stations: str) -> tuple[CrewMember, ...]:
         return tuple(c for c in self.crew if c.station in stations)
+
+
+def weapon_names(unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """`RuleSystem.weapons`: the weapons on the vessel's card, under any options."""
+    return tuple(w.name for w in vessel(unit).weapons)
 
 
 def vessel(unit: Unit) -> Vessel:

@@ -11,7 +11,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Action, ActionChoice, Event, Field, Resolution, unit_name
+from tactical.rules.base import Action, ActionChoice, Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import close_quarters, command, flyers, tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_units, squadron_words, squadrons
 from tactical.rules.dystopian_wars.dicework import two_d6
@@ -26,6 +26,7 @@ from tactical.rules.dystopian_wars.sequence import (
     params_of,
     set_activation,
 )
+from tactical.rules.values import pick_field
 
 # --------------------------------------------------------------------------- choices
 
@@ -47,7 +48,7 @@ def boarding_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                     "board",
                     unit.id,
                     f"{unit_name(state, unit.id)}: Boarding Assault",
-                    Field("target", "str", required=True, default=targets[0], choices=targets),
+                    pick_field("target", targets),
                     spec="R002.26",
                 )
             )
@@ -82,7 +83,7 @@ def wing_end_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                 "land",
                 side,
                 "Land the Wing",
-                Field("carrier", "str", required=True, default=carriers[0], choices=carriers),
+                pick_field("carrier", carriers),
                 spec="R002.60",
             )
         )
@@ -99,7 +100,7 @@ def wing_end_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCh
                     "attach-cap",
                     side,
                     "Attach as Combat Air Patrol",
-                    Field("parent", "str", required=True, default=parents[0], choices=parents),
+                    pick_field("parent", parents),
                     spec="R002.57",
                 )
             )

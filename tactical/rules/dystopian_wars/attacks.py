@@ -28,6 +28,7 @@ from tactical.rules.dystopian_wars.sequence import (
     set_activation,
     unit_of,
 )
+from tactical.rules.values import fixed_field, pick_field
 
 # --------------------------------------------------------------------------- choices
 
@@ -77,10 +78,8 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
                     "declare-attack",
                     unit.id,
                     f"{unit_name(state, unit.id)}: {weapon.name}",
-                    Field(
-                        "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
-                    ),
-                    Field("target", "str", required=True, default=targets[0], choices=targets),
+                    fixed_field("weapon", weapon.name),
+                    pick_field("target", targets),
                     Field(
                         "linked",
                         "str",
@@ -109,7 +108,7 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
                         kind,
                         unit.id,
                         f"{unit_name(state, unit.id)}: {generator} generator",
-                        Field("target", "str", required=True, default=targets[0], choices=targets),
+                        pick_field("target", targets),
                         spec=rule,
                     )
                 )
@@ -169,10 +168,8 @@ def counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
                     "counterattack",
                     unit.id,
                     f"{unit_name(state, unit.id)}: {weapon.name} (counterattack)",
-                    Field(
-                        "weapon", "str", required=True, default=weapon.name, choices=(weapon.name,)
-                    ),
-                    Field("target", "str", required=True, default=targets[0], choices=targets),
+                    fixed_field("weapon", weapon.name),
+                    pick_field("target", targets),
                     spec="R002.29",
                 )
             )

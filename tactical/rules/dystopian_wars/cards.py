@@ -15,6 +15,7 @@ from typing import Any
 
 from tactical.geometry.arcs_spec import TURRET_270, ArcSpec
 from tactical.model import GameState, MovementClass, SizeClass, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.dystopian_wars.declaration import ARCS_BY_NAME
 from tactical.rules.dystopian_wars.movement import generators as _movement_generators
 from tactical.rules.dystopian_wars.movement import height_level
@@ -159,14 +160,7 @@ def card(unit: Unit) -> Card:
     """The unit's stat card (cached per unit value, and first by the unit itself: hashing a
     unit's value costs more than the card's other uses, and a resolver asks for the same
     unit's card many times per roll)."""
-    found = _BY_UNIT.get(id(unit))
-    if found is not None and found[0] is unit:
-        return found[1]
-    made = _card(unit)
-    if len(_BY_UNIT) >= MAX_CARDS:
-        _BY_UNIT.clear()
-    _BY_UNIT[id(unit)] = (unit, made)  # the unit kept beside its card: its id stays its own
-    return made
+    return remembered(_BY_UNIT, unit, _card, MAX_CARDS)
 
 
 _BY_UNIT: dict[int, tuple[Unit, Card]] = {}

@@ -79,38 +79,19 @@ def shield_saves(defence: Defence, hits: int, dice: Dice, who: str, weapon_kind:
     one hit (never more than were scored)."""
     if hits <= 0 or defence.save_on is None:
         return Saves(0, ())
+    dice_rolled = [
+        *((f"Shield die {index + 1}", "shield", "R002.49") for index in range(defence.shield_dice)),
+        *(("Guardian Generator Shield die", "guardian-save", "R002.50"),) * defence.guardian_dice,
+    ]
     events: list[Event] = []
     cancelled = 0
-    for index in range(defence.shield_dice):
-        roll = dice.roll(D6, who=who, what=f"Shield die {index + 1}")
-        saved = roll >= defence.save_on
+    needed = defence.save_on
+    for what, kind, spec_id in dice_rolled:
+        roll = dice.roll(D6, who=who, what=what)
+        saved = roll >= needed
         cancelled += saved
-        events.append(
-            Event.of(
-                "shield",
-                "R002.49",
-                who=who,
-                roll=roll,
-                needed=defence.save_on,
-                saved=saved,
-                weapon=weapon_kind,
-            )
-        )
-    for _ in range(defence.guardian_dice):
-        roll = dice.roll(D6, who=who, what="Guardian Generator Shield die")
-        saved = roll >= defence.save_on
-        cancelled += saved
-        events.append(
-            Event.of(
-                "guardian-save",
-                "R002.50",
-                who=who,
-                roll=roll,
-                needed=defence.save_on,
-                saved=saved,
-                weapon=weapon_kind,
-            )
-        )
+        facts = {"who": who, "roll": roll, "needed": needed, "saved": saved, "weapon": weapon_kind}
+        events.append(Event.of(kind, spec_id, **facts))
     return Saves(min(cancelled, hits), tuple(events))
 
 

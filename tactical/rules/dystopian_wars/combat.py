@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import Attack, unit_name
+from tactical.rules.base import Attack, options_check, unit_name
 from tactical.rules.dystopian_wars import declaration, tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
 from tactical.rules.dystopian_wars.command import check_firing_option
@@ -59,16 +58,16 @@ LAUNCH_BARRED = ("gunnery", "rocket", "ack-ack")  # R002.51
 
 
 def settings(state: GameState) -> Mapping[str, Any]:
-    """The options in force (the map's, with the adopted defaults filled in)."""
-    return _settings(state.options)
+    """The options in force (the map's, with the adopted defaults filled in), validated
+    (UserError naming the key otherwise)."""
+    return _options(state.options)
 
 
-@lru_cache(maxsize=64)
-def _settings(options: FrozenMap) -> Mapping[str, Any]:
-    return FrozenMap(declaration.settings(options))
+_options = options_check(declaration.OPTION_FIELDS)
 
 
-def weapons_of(unit: Unit) -> tuple[str, ...]:
+def weapons_of(unit: Unit, options: Mapping[str, Any] | None = None) -> tuple[str, ...]:
+    """The weapons on the unit's card (the same under any options: `RuleSystem.weapons`)."""
     return tuple(w.name for w in card(unit).weapons)
 
 
@@ -137,7 +136,27 @@ class Reach:
 
 def reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
     """R002.41: an Auxiliary weapon's line of sight ignores models; any other's is blocked
-    by a Surface model between two Surface models."""
+    by a Surface model between two Surface models. Remembered by the very objects it
+    reads (the units, terrain, options and roster, the two models and the weapon): the
+    choices, each declaration and the exact enumerator's replays ask it of the same
+    table many times, and a roll changes the rule state, not the table."""
+    read = (state.units, state.terrain, state.options, state.roster, unit, weapon, target)
+    key = tuple(id(part) for part in read)
+    found = _REACHES.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    measured = _measured_reach(state, unit, weapon, target)
+    if len(_REACHES) >= MAX_REACHES:
+        _REACHES.clear()
+    _REACHES[key] = (read, measured)  # the objects kept beside their ids: no id reused
+    return measured
+
+
+_REACHES: dict[tuple[int, ...], tuple[tuple[object, ...], Reach]] = {}
+MAX_REACHES = 4096
+
+
+def _measured_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
     options = settings(state)
     distance = weapon_distance(unit, weapon, target)
     band = range_band(unit, distance, options)

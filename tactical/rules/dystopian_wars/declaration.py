@@ -17,6 +17,7 @@ from tactical.geometry.arcs_spec import (
     FORE,
     OMNI,
     PORT,
+    QUADRANTS,
     STARBOARD,
     TURRET_270,
     ArcSpec,
@@ -27,8 +28,9 @@ from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
     STATS_EXTRA_FIELDS,
     WEAPON_EXTRA_FIELDS,
+    attack_dice_problems,
 )
-from tactical.rules.schema import Field, with_defaults
+from tactical.rules.schema import Field, Problem, check_fields, with_defaults
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
@@ -195,6 +197,30 @@ def los_level(unit: Unit) -> str:
     return "air" if _level(unit) in ("flying", "obscured") else "surface"
 
 
+def range_table(unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+    """GEO002.7: Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
+    return bands(float(settings(options)["range_band_inches"]))
+
+
 def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
     """GEO002.7: the Range Band `distance` falls in, bands of `range_band_inches` each."""
-    return bands(float(settings(options)["range_band_inches"])).band(distance)
+    return range_table(unit, options).band(distance)
+
+
+def unit_arcs(unit: Unit) -> tuple[ArcSpec, ...]:
+    """The arcs of the unit's weapons (R002.14: batteries measured from the centre); the
+    four quadrants for a unit with none."""
+    arcs: dict[str, ArcSpec] = {}
+    for weapon in unit.stats.get("weapons", ()):
+        # R002.15: an FSA Rocket Battery is a Turret for line of sight and range
+        arc = (
+            TURRET_270 if weapon.get("rocket_battery") else ARCS_BY_NAME[weapon.get("arc", "fore")]
+        )
+        arcs.setdefault(arc.name, arc)
+    return tuple(arcs.values()) or QUADRANTS
+
+
+def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
+    """One unit's stats: the schema, then each weapon's Attack Dice band by band (G.5, at
+    most `MAX_ATTACK_DICE` a band)."""
+    return check_fields(STATS_FIELDS, stats) or attack_dice_problems(stats)

@@ -188,16 +188,21 @@ class CriticalRoll:
 def critical_roll(dice: Dice, who: str, spec_id: str = "R002.1") -> CriticalRoll:
     """2D6 on the Critical Hit Table (external) -> `critical-N`."""
     roll, event = two_d6(dice, who, "Critical Hit Table", spec_id)
-    code = critical_code(roll.total)
+    return _looked_up(roll.total, (event,))
+
+
+def _looked_up(total: int, events: tuple[Event, ...]) -> CriticalRoll:
+    """The Critical Hit Table's entry for a 2D6 total, after the events that rolled it."""
+    code = critical_code(total)
     lookup = Event.of(
         "lookup",
         "G.5",
         table="Critical Hit Table",
-        total=roll.total,
+        total=total,
         result=code,
         name=critical_name(code),
     )
-    return CriticalRoll(roll.total, code, (event, lookup))
+    return CriticalRoll(total, code, (*events, lookup))
 
 
 def critical_roll_rerolling_doubles(
@@ -219,16 +224,7 @@ def critical_roll_rerolling_doubles(
             if roll.double in (1, 6) and number < attempts:
                 reroll = Event.of("reroll", spec_id, who=who, double=roll.double)
                 return CriticalRoll(roll.total, "", (*found.events, event, reroll))
-            code = critical_code(roll.total)
-            lookup = Event.of(
-                "lookup",
-                "G.5",
-                table="Critical Hit Table",
-                total=roll.total,
-                result=code,
-                name=critical_name(code),
-            )
-            return CriticalRoll(roll.total, code, (*found.events, event, lookup))
+            return _looked_up(roll.total, (*found.events, event))
 
         return step
 

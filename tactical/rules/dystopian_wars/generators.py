@@ -186,16 +186,7 @@ def tesla_alternative(
     all_events = list(events)
     if code is not None:
         state = tracking.add_effect(state, target.id, code)
-        all_events.append(
-            Event.of(
-                "critical-effect",
-                "R002.46",
-                unit=target.id,
-                effect=code,
-                name=critical_name(code),
-                damage=0,
-            )
-        )
+        all_events.append(_critical("critical-effect", "R002.46", target, code, damage=0))
     state = _mark_used(state, unit, "tesla")
     return Resolution(state, tuple(all_events), code or "none")
 
@@ -241,19 +232,18 @@ def hard_pounding(state: GameState, target: Unit) -> tuple[GameState, bool, list
     state = tracking.put_in(state, "hull_lost", target.id, lost)
     destroyed = lost >= card(target).hull_points
     events = [
-        Event.of(
-            "critical-hit",
-            "A002.12",
-            unit=target.id,
-            effect=HARD_POUNDING,
-            name=critical_name(HARD_POUNDING),
-            damage=damage,
-            destroyed=destroyed,
+        _critical(
+            "critical-hit", "A002.12", target, HARD_POUNDING, damage=damage, destroyed=destroyed
         )
     ]
     if destroyed:
         state = destroy(state, target)
     return state, destroyed, events
+
+
+def _critical(kind: str, spec_id: str, target: Unit, code: str, **more: Any) -> Event:
+    """A Critical Hit's effect given to `target` by a generator, with its Damage (`more`)."""
+    return Event.of(kind, spec_id, unit=target.id, effect=code, name=critical_name(code), **more)
 
 
 def _check_target(unit: Unit, target: Unit, rule: str) -> None:
@@ -270,3 +260,9 @@ def _mark_used(state: GameState, unit: Unit, generator: str) -> GameState:
 def boost_of(state: GameState, unit_id: str) -> Mapping[str, Any] | None:
     """The boost rolled for a model this activation, as the movement code wants it."""
     return tracking.mapping(state, "boosts").get(unit_id)
+
+
+def move_activation(state: GameState, unit: Unit) -> Mapping[str, Any] | None:
+    """`RuleSystem.move_activation` (R002.45, R002.48): the generator boost rolled for `unit`
+    this activation, which a move previewed on the screen is held to."""
+    return boost_of(state, unit.id)

@@ -31,6 +31,7 @@ from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, ArcSpec
 from tactical.geometry.los import TerrainIndex
 from tactical.geometry.measure import BaseArrays, edge_distance_matrix, measure
 from tactical.geometry.proximity import connected_components, within
+from tactical.geometry.shapes import Base, Pose
 from tactical.geometry.sweep import CONTACT_TOLERANCE
 from tactical.model import CircleBase, GameState, MovementClass, Terrain, Unit
 from tactical.rules.base import ModelBlocking
@@ -204,7 +205,14 @@ def weapon_distance(unit: Unit, weapon: Weapon, target: Unit) -> float:
 
 def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
     """Whether any part of the target's base is in the arc (the system's arc test)."""
-    return in_arc(unit.pose, unit.base, arc, target.pose, target.base, "any")
+    return _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
+
+
+@lru_cache(maxsize=8192)
+def _in_arc_any(pose: Pose, base: Base, arc: ArcSpec, target_pose: Pose, target_base: Base) -> bool:
+    # a pure function of hashable values: every declaration checks its arc, and the
+    # choices and the computer players' replays declare the same pairs many times
+    return in_arc(pose, base, arc, target_pose, target_base, "any")
 
 
 def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:

@@ -7,6 +7,9 @@ declaration.
 
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Any
+
 from tactical.dice import Distribution, enumerate_outcomes, fraction_text
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Attack, OddsReport, OddsSection, unit_name
@@ -41,44 +44,25 @@ def report(
     found = reach(state, attacker, weapon, target)
     hits = outcomes.map(lambda s: s.hits + s.saved).sorted()
     sections = [OddsSection("hits", "G.5", "hits", hits)]
+
+    def section(name: str, spec_id: str, unit: str, field: str, **order: Any) -> OddsSection:
+        """The distribution of one field of the attack's summary."""
+        return OddsSection(name, spec_id, unit, outcomes.map(attrgetter(field)).sorted(**order))
+
     if defence.wing_size:
         sections += [
-            OddsSection(
-                "tiny_flyers_destroyed",
-                "R002.52",
-                "destroyed",
-                outcomes.map(lambda s: s.flyers_destroyed).sorted(),
-            ),
-            OddsSection(
-                "aborted", "R002.56", "aborted", outcomes.map(lambda s: s.aborted).sorted()
-            ),
+            section("tiny_flyers_destroyed", "R002.52", "destroyed", "flyers_destroyed"),
+            section("aborted", "R002.56", "aborted", "aborted"),
         ]
     else:
         sections += [
-            OddsSection(
-                "result",
-                "G.5",
-                "result",
-                outcomes.map(lambda s: s.result).sorted(key=RESULTS.index),
-            ),
-            OddsSection(
-                "hull_points_lost",
-                "G.5",
-                "hull_points",
-                outcomes.map(lambda s: s.hull_lost).sorted(),
-            ),
-            OddsSection(
-                "destroyed", "G.5", "destroyed", outcomes.map(lambda s: s.destroyed).sorted()
-            ),
+            section("result", "G.5", "result", "result", key=RESULTS.index),
+            section("hull_points_lost", "G.5", "hull_points", "hull_lost"),
+            section("destroyed", "G.5", "destroyed", "destroyed"),
         ]
         if defence.save_on is not None and (defence.shield_dice or defence.guardian_dice):
             sections.append(
-                OddsSection(
-                    "hits_saved",
-                    "R002.50" if guardian else "R002.49",
-                    "saved",
-                    outcomes.map(lambda s: s.saved).sorted(),
-                )
+                section("hits_saved", "R002.50" if guardian else "R002.49", "saved", "saved")
             )
     expected_hits = hits.expected()
     facts = FrozenMap(

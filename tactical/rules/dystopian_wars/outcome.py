@@ -13,7 +13,11 @@ captured or lost is out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tactical.model import GameState, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.dystopian_wars import tracking, victory
 from tactical.rules.ending import Outcome, UnitCondition
 
@@ -30,16 +34,32 @@ REASONS = {
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     card = tracking.card(unit)
     value = float(max(1, card.points))
-    gone = unit.id in tracking.lost_ids(state)
-    if gone or not state.has_unit(unit.id):
+    lost_ids, hull_lost = _damage(state)
+    if unit.id in lost_ids or not state.has_unit(unit.id):
         return UnitCondition.gone(value)
     hull = max(1, card.hull_points)
-    lost = min(1.0, tracking.hull_lost(state, unit.id) / hull)
+    lost = min(1.0, int(hull_lost.get(unit.id, 0)) / hull)
     return UnitCondition(value, lost, False, True)
 
 
-def outcome(state: GameState, start: GameState) -> Outcome | None:
-    """R002.22 / A002.19: the result the End Phase or a Crushing Triumph recorded."""
+_DAMAGE: dict[int, tuple[Any, Any]] = {}
+
+
+def _damage(state: GameState) -> tuple[frozenset[str], Mapping[str, Any]]:
+    """The models lost and the Hull Points lost (`tracking.lost_ids`, `tracking.hull_lost`),
+    read once per rule state: the computer players ask every model's condition after every
+    roll they enumerate."""
+    return remembered(
+        _DAMAGE,
+        state.rule_state,
+        lambda _: (tracking.lost_ids(state), tracking.mapping(state, "hull_lost")),
+        256,
+    )
+
+
+def outcome(state: GameState, start: GameState, turn: int | None = None) -> Outcome | None:
+    """R002.22 / A002.19: the result the End Phase or a Crushing Triumph recorded (whatever
+    the session's `turn`: the End Phase keeps the count)."""
     result = tracking.get(state, "result")
     if result is None:
         return None

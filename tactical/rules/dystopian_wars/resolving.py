@@ -18,6 +18,7 @@ from typing import Any
 
 from tactical.dice import Dice
 from tactical.model import FrozenMap, GameState, SizeClass, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
@@ -114,7 +115,7 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
     memoised while the state lives: the exact enumerator and sampling resolve the same
     attack on the same state many times, and `declare` is a pure function of the two.
     A refused declaration raises each time (UserError), like `declare`."""
-    memo = _state_memo(_REDECLARED, state)
+    memo = memo_of(_REDECLARED, state)
     found = memo.get(attack)
     if found is None:
         found = declare(
@@ -122,18 +123,6 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
         )
         memo[attack] = found
     return found
-
-
-def _state_memo(table: dict[int, tuple[weakref.ref[GameState], dict]], state: GameState) -> dict:
-    """`table`'s memo for `state`, new when the state is new: keyed by id with a weak
-    reference beside it (states are immutable but not cheap to hash); a few states kept."""
-    cached = table.get(id(state))
-    if cached is None or cached[0]() is not state:
-        if len(table) > 32:
-            table.clear()
-        cached = (weakref.ref(state), {})
-        table[id(state)] = cached
-    return cached[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +141,7 @@ _PREPARED: dict[int, tuple[weakref.ref[GameState], dict[Attack, Prepared]]] = {}
 def prepared(state: GameState, attack: Attack) -> Prepared:
     """The deterministic part of resolving `attack` on `state` (memoised while the state lives:
     sampling and the exact enumerator resolve the same attack many times)."""
-    memo = _state_memo(_PREPARED, state)
+    memo = memo_of(_PREPARED, state)
     found = memo.get(attack)
     if found is None:
         weapon = card(state.unit(attack.attacker)).weapon(attack.weapon)

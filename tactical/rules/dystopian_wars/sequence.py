@@ -25,12 +25,11 @@ from tactical.rules.base import (
     Resolution,
     Stage,
     StageStep,
+    TurnPosition,
     TurnSequence,
-    check_fields,
 )
 from tactical.rules.dystopian_wars import combat, fleet, flyers, generators, tracking
 from tactical.rules.dystopian_wars.cards import card, squadron_words, squadrons
-from tactical.rules.dystopian_wars.declaration import OPTION_FIELDS
 from tactical.rules.dystopian_wars.tables import COMBAT_STEPS
 
 FIELD_ORDERS, INITIATIVE, ACTIVATION, END_PHASE = (
@@ -64,13 +63,7 @@ def setup(state: GameState) -> GameState:
     """The state at the start of play: rule_state initialised (idempotent)."""
     if "turn" in state.rule_state:
         return state
-    problems = check_fields(OPTION_FIELDS, state.options)
-    if problems:
-        problem = problems[0]
-        raise UserError(
-            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
-        )
-    options = options_of(state)
+    options = options_of(state)  # validated: a wrong option is refused here
     game = fleet.game_setup(state, options)
     fleet.check_fleets(state, game)
     fleets = {
@@ -125,9 +118,10 @@ _STEP_OF_STAGE = {
 }
 
 
-def stage(state: GameState) -> Stage | None:
+def stage(state: GameState, position: TurnPosition | None = None) -> Stage | None:
     """R002.28: the squadron being activated, and the segment of T002.5 it is in (for the
-    resolution of attacks, the combat step whose attacks are resolved now)."""
+    resolution of attacks, the combat step whose attacks are resolved now); the rule state
+    tells it, whatever the session's position."""
     act = current_activation(state)
     if not act:
         return None
@@ -210,7 +204,7 @@ def choice(
     return ActionChoice(kind, actor, title, tuple(fields), spec)
 
 
-def play_order(state: GameState) -> tuple[str, ...]:
+def play_order(state: GameState, position: TurnPosition | None = None) -> tuple[str, ...]:
     """G.5: the sides in the order they activate this turn, the initiative winner first
     (the session's goes keep the map's order: the loser's first go offers it nothing,
     `passive_until_winner`); () before the initiative is rolled."""

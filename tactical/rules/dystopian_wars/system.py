@@ -1,31 +1,22 @@
 """The Dystopian Wars 1.1 rule system object (seed 002), assembled last from the modules of
 this package: none of them imports it (they read `declaration`), the package re-exports it
-and the registry finds it there."""
+and the registry finds it there. It is their declaration: each hook bound to the function
+that implements it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from tactical.dice import Dice
-from tactical.geometry.arcs_spec import QUADRANTS, TURRET_270, ArcSpec
-from tactical.model import FrozenMap, GameState, MovementClass, Terrain, Unit
+from tactical.geometry.arcs_spec import QUADRANTS
+from tactical.model import FrozenMap, GameState, MovementClass, Unit
 from tactical.rules.base import (
-    Action,
-    ActionChoice,
-    Attack,
-    Field,
     FiringBand,
     MeasuringConventions,
-    OddsReport,
-    Problem,
-    RangeBands,
-    Resolution,
     RuleSystem,
-    Stage,
     TurnPosition,
-    TurnSequence,
     WeaponReach,
 )
 from tactical.rules.dystopian_wars import (
@@ -44,16 +35,14 @@ from tactical.rules.dystopian_wars import (
 )
 from tactical.rules.dystopian_wars import outcome as ending
 from tactical.rules.dystopian_wars.declaration import (
-    ARCS_BY_NAME,
     OPTION_FIELDS,
     RANGE_BAND_INCHES,
     STATS_FIELDS,
     bands,
     dw_blocks_los,
 )
-from tactical.rules.dystopian_wars.schema import attack_dice_problems
-from tactical.rules.ending import Outcome, UnitCondition
-from tactical.rules.status import Unavailable, UnitStatus
+
+RULES_ID = "dystopian-wars"
 
 
 @dataclass(frozen=True)
@@ -78,34 +67,44 @@ class DystopianWars(RuleSystem):
         }
     )
 
-    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
-        """The schema, then each weapon's Attack Dice band by band (G.5, at most
-        `MAX_ATTACK_DICE` a band)."""
-        return super().check_stats(stats) or attack_dice_problems(stats)
-
-    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
-        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
-        return ending.unit_condition(state, unit)
-
-    def outcome(self, state: GameState, start: GameState, turn: int) -> Outcome | None:
-        """R002.3 / R002.22: the result the End Phase or a Crushing Triumph recorded."""
-        return ending.outcome(state, start)
-
-    def los_level(self, unit: Unit) -> str:
-        """R002.40 tells surface models from flying and obscured ones."""
-        return declaration.los_level(unit)
-
-    def model_blocking(self, state: GameState):  # -> ModelBlocking | None
-        """R002.41 / A002.21: other Surface models block Surface-to-Surface line of sight
-        (`measures.model_blocking`)."""
-        return measures.model_blocking(state)
-
-    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return self.range_table(unit, options).band(distance)
-
-    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
-        """Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
-        return bands(float(self.options(options)["range_band_inches"]))
+    # the schema, then each weapon's Attack Dice band by band (G.5)
+    check_stats = staticmethod(declaration.check_stats)
+    # measuring (GEO002.7): Range Bands 1-4; the arcs of the unit's weapons (R002.14); line
+    # of sight by Height Level (R002.40) and through other Surface models (R002.41, A002.21)
+    range_band = staticmethod(declaration.range_band)
+    range_table = staticmethod(declaration.range_table)
+    unit_arcs = staticmethod(declaration.unit_arcs)
+    los_level = staticmethod(declaration.los_level)
+    model_blocking = staticmethod(measures.model_blocking)
+    # moving: T002.12, R002.35, A002.7 (water hits soft and dense, land and the air dense);
+    # R002.11-R002.13, R002.30-R002.34, R002.45, R002.48 (templates, the generator boost)
+    terrain_collides = staticmethod(movement.terrain_collides)
+    turning_rules = staticmethod(movement.turning_rules)
+    move_activation = staticmethod(generators.move_activation)
+    # the turn (R002.19 / R002.20 / R002.28): Field Orders, Initiative, the Squadron
+    # Activation Sequence, the End Phase; the initiative winner activates first (G.5); a
+    # fleet passes only when no step is left to it
+    setup = staticmethod(play.setup)
+    stage = staticmethod(sequence.stage)
+    play_order = staticmethod(sequence.play_order)
+    pass_refused = staticmethod(status.pass_refused)
+    actions = staticmethod(play.actions)
+    apply = staticmethod(play.apply)
+    action_odds = staticmethod(partial(play.action_odds, rules_id=RULES_ID))
+    # attacks: R002.36-R002.43 declared on the table as it stands, resolved and their odds
+    weapons = staticmethod(combat.weapons_of)
+    declare_attack = staticmethod(combat.declare)
+    resolve_attack = staticmethod(resolving.resolve)
+    attack_odds = staticmethod(partial(odds_report.attack_odds, rules_id=RULES_ID))
+    # what the player reads and sets by hand
+    unit_status = staticmethod(status.unit_status)
+    describe_resolution = staticmethod(status.describe)
+    unavailable = staticmethod(status.unavailable)
+    status_fields = staticmethod(by_hand.status_fields)
+    set_status = staticmethod(by_hand.set_status)
+    # the end: R002.3 / R002.22, the result the End Phase or a Crushing Triumph recorded
+    unit_condition = staticmethod(ending.unit_condition)
+    outcome = staticmethod(ending.outcome)
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,
@@ -113,7 +112,7 @@ class DystopianWars(RuleSystem):
         found = next((w for w in cards.card(unit).weapons if w.name == weapon), None)
         if found is None:
             return super().weapon_reach(unit, weapon, options)
-        step = float(self.options(options)["range_band_inches"])
+        step = float(declaration.settings(options)["range_band_inches"])
         firing_bands = tuple(
             FiringBand(f"RB{k + 1}", k * step, (k + 1) * step)
             for k, dice in enumerate(found.attack_dice)
@@ -122,118 +121,19 @@ class DystopianWars(RuleSystem):
         measured_from = measures.weapon_measured_from(unit, found)
         return WeaponReach(weapon, (found.arc,), firing_bands, measured_from)  # type: ignore[arg-type]
 
-    def unit_arcs(self, unit: Unit) -> tuple[ArcSpec, ...]:
-        """The arcs of the unit's weapons (R002.14: batteries measured from the centre)."""
-        arcs: dict[str, ArcSpec] = {}
-        for weapon in unit.stats.get("weapons", ()):
-            # R002.15: an FSA Rocket Battery is a Turret for line of sight and range
-            arc = (
-                TURRET_270
-                if weapon.get("rocket_battery")
-                else ARCS_BY_NAME[weapon.get("arc", "fore")]
-            )
-            arcs.setdefault(arc.name, arc)
-        return tuple(arcs.values()) or self.conventions.arcs
-
-    # ------------------------------------------------------------ play (see `play`, `combat`)
-
-    def turn_sequence(self) -> TurnSequence:
-        """R002.19 / R002.20 / R002.28: Field Orders, Initiative, the Squadron Activation
-        Sequence (alternating), the End Phase."""
-        return play.TURN_SEQUENCE
-
-    def stage(self, state: GameState, position: TurnPosition) -> Stage | None:
-        """R002.28: the active squadron and its segment of the Activation Sequence."""
-        return sequence.stage(state)
-
-    def play_order(self, state: GameState, position: TurnPosition) -> tuple[str, ...]:
-        """G.5: the initiative winner activates first (the other side's go waits for it)."""
-        return sequence.play_order(state)
-
-    @property
-    def has_combat(self) -> bool:
-        return True
-
-    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
-        return combat.weapons_of(unit)
-
-    def declare_attack(
-        self,
-        state: GameState,
-        attacker: str,
-        weapon: str,
-        target: str,
-        params: Mapping[str, Any] | None = None,
-    ) -> Attack:
-        """R002.36-R002.43 on the table as it stands (see `combat.declare`)."""
-        return combat.declare(state, attacker, weapon, target, params)
-
-    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
-        return resolving.resolve(state, attack, dice)
-
-    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
-        return odds_report.attack_odds(state, attack, self.id)
-
-    def setup(self, state: GameState) -> GameState:
-        return play.setup(state)
-
-    def actions(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[ActionChoice, ...]:
-        return play.actions(state, position, side)
-
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        return play.apply(state, action, dice)
-
-    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
-        return play.action_odds(state, action, self.id)
-
-    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
-        return status.unit_status(state, unit)
-
-    def unavailable(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[Unavailable, ...]:
-        return status.unavailable(state, position, side)
-
-    def pass_refused(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> Unavailable | None:
-        """R002.19, R002.20, R002.28: a fleet passes only when no step is left to it."""
-        return status.pass_refused(state, position, side)
-
-    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
-        return by_hand.status_fields(state, unit)
-
-    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
-        return by_hand.set_status(state, unit, values)
-
     def adjustment_refused(
         self, before: GameState, after: GameState, position: TurnPosition
     ) -> str | None:
+        """R002.28: the squadron being activated keeps its models until its activation is
+        over (`by_hand.adjustment_refused`); then the protocol's own check."""
         return by_hand.adjustment_refused(before, after) or super().adjustment_refused(
             before, after, position
         )
 
-    def describe_resolution(self, before: GameState, action: Action, events) -> str:
-        return status.describe(before, action, events)
-
-    def terrain_collides(self, unit: Unit, terrain: Terrain) -> bool:
-        """T002.12, R002.35, A002.7: water hits soft and dense; land and the air hit dense."""
-        return movement.terrain_collides(unit, terrain)
-
-    def turning_rules(self, unit: Unit, options: Mapping[str, Any]):  # -> TurningRules
-        """R002.11-R002.13, R002.30-R002.34, R002.45, R002.48: see `movement.turning_rules`."""
-        return movement.turning_rules(unit, self.options(options))
-
-    def move_activation(self, state: GameState, unit: Unit) -> Mapping[str, Any] | None:
-        """R002.45, R002.48: the generator boost rolled for this unit this activation."""
-        return generators.boost_of(state, unit.id)
-
 
 RULE_SYSTEM = DystopianWars(
     end_reading="R002.22",
-    id="dystopian-wars",
+    id=RULES_ID,
     title="Dystopian Wars 1.1",
     seed="002",
     background="sea",
@@ -250,5 +150,7 @@ RULE_SYSTEM = DystopianWars(
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
     phases=("Field Orders", "Initiative", "Squadron Activation Sequence", "End Phase"),
+    turn=play.TURN_SEQUENCE,
+    has_combat=True,
     blocks_los=dw_blocks_los,
 )

@@ -56,7 +56,11 @@ def put(state: GameState, **changes: Any) -> GameState:
 
 def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
     """Set `rule_state[key][item]` (value None removes the item)."""
-    table = dict(mapping(state, key))
+    current = mapping(state, key)
+    if value is not None and isinstance(current, FrozenMap):
+        # only the new value frozen: the table's others are already (every roll sets one)
+        return state.with_rule_state(**{key: current.updated({item: value})})
+    table = dict(current)
     if value is None:
         table.pop(item, None)
     else:

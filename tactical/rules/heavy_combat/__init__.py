@@ -20,62 +20,40 @@ systems and the cloak allow), `shields` (reinforcement, countermeasures,
 shields) and `internals` (the internal hits); `turn` (the phases, the choices
 offered, the action protocol) with `duel_state` (the duel set up and read
 back), `declarations` and `result` (the Result step); `attacks` (the attack
-and odds hooks); `hidden` (what a side may not see of a cloaked enemy, R001.29).
+and odds hooks); `hidden` (what a side may not see of a cloaked enemy, R001.29). The rule
+system below is their declaration: each hook bound to the function that implements it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from tactical.dice import Dice
 from tactical.geometry.arcs_spec import QUADRANTS
-from tactical.model import FrozenMap, GameState, MovementClass, SizeClass, Terrain, Unit
-from tactical.rules.base import (
-    Action,
-    ActionChoice,
-    Attack,
-    Field,
-    MeasuringConventions,
-    OddsReport,
-    Problem,
-    RangeBand,
-    RangeBands,
-    Resolution,
-    RuleSystem,
-    StepFacts,
-    TurnPosition,
-    TurnSequence,
-    WeaponReach,
-    Withheld,
+from tactical.model import FrozenMap, MovementClass, SizeClass, Unit
+from tactical.rules.base import MeasuringConventions, RuleSystem, WeaponReach, never_blocks_los
+from tactical.rules.heavy_combat import (
+    attacks,
+    by_hand,
+    duel_state,
+    engagement,
+    hidden,
+    status,
+    turn,
 )
-from tactical.rules.ending import UnitCondition
-from tactical.rules.heavy_combat import attacks, by_hand, duel_state, hidden, status, turn
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
     STATS_FIELDS,
     STEP_INCHES,
-    check_options,
     check_stats,
     profile,
-    settings,
 )
 from tactical.rules.heavy_combat.weapons import weapons_of
-from tactical.rules.status import Unavailable, UnitStatus
 
 RULES_ID = "heavy-combat"
-
-
-def _bands(step: float) -> RangeBands:
-    """GEO001.7: band n covers distances up to n x step inches (G.4: within is <=)."""
-    return RangeBands(tuple(RangeBand(str(n), step * n) for n in (1, 2, 3)))
-
-
-def _no_line_of_sight(terrain: Terrain, viewer: Unit | None, target: Unit | None) -> bool:
-    """GEO001.6: the duel has no line of sight, so nothing blocks it."""
-    return False
 
 
 @dataclass(frozen=True)
@@ -94,32 +72,30 @@ class HeavyCombat(RuleSystem):
         {"eager_kinds": ("close",), "eager_turns": 3, "playout_steps": 24, "weigh_passes": True}
     )
 
-    def unit_condition(self, state: GameState, unit: Unit) -> UnitCondition:
-        """How a unit as it started stands now (`outcome.unit_condition`, docs/game-end.md)."""
-        return ending.unit_condition(state, unit)
-
-    def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
-        return check_stats(stats)
-
-    def check_options(self, options: Mapping[str, Any]) -> list[Problem]:
-        return check_options(options)
-
-    def range_band(self, unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
-        return self.range_table(unit, options).band(distance)
-
-    def range_table(self, unit: Unit, options: Mapping[str, Any]) -> RangeBands:
-        """GEO001.7: the three bands of `inches_per_range_step`, the same for every unit."""
-        return _bands(float(self.options(options)["inches_per_range_step"]))
-
-    def turn_sequence(self) -> TurnSequence:
-        return turn.TURN_SEQUENCE
-
-    @property
-    def has_combat(self) -> bool:
-        return True
-
-    def weapons(self, unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(weapon.name for weapon in weapons_of(profile(unit)))
+    check_stats = staticmethod(check_stats)
+    # GEO001.7: three bands of `inches_per_range_step`, the same for every unit
+    range_band = staticmethod(engagement.range_band)
+    range_table = staticmethod(engagement.range_table)
+    # the turn (R001.3): each side simultaneously, then the Result step
+    setup = staticmethod(duel_state.setup)
+    actions = staticmethod(turn.actions)
+    apply = staticmethod(turn.apply)
+    action_odds = staticmethod(partial(attacks.action_odds, rules_id=RULES_ID))
+    weapons = staticmethod(turn.weapon_names)
+    declare_attack = staticmethod(attacks.declare_attack)
+    resolve_attack = staticmethod(attacks.resolve_attack)
+    attack_odds = staticmethod(partial(attacks.attack_odds, rules_id=RULES_ID))
+    # what the player reads and sets by hand
+    unit_status = staticmethod(status.unit_status)
+    describe_resolution = staticmethod(status.describe)
+    unavailable = staticmethod(status.unavailable)
+    status_fields = staticmethod(by_hand.status_fields)
+    set_status = staticmethod(by_hand.set_status)
+    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
+    # R001.29: a cloaked enemy stands where it was last seen, its course and its moves
+    # withheld until its cloak drops
+    view_for = staticmethod(hidden.view_for)
+    withheld = staticmethod(hidden.withheld)
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """T001.8 / GEO001.7: the in-plane facings the weapon fires through, as quadrants, out
@@ -130,62 +106,6 @@ class HeavyCombat(RuleSystem):
             return reach
         arcs = tuple(arc for arc in QUADRANTS if arc.name in found.arcs)
         return WeaponReach(weapon, arcs, reach.bands, reach.measured_from)
-
-    def declare_attack(
-        self,
-        state: GameState,
-        attacker: str,
-        weapon: str,
-        target: str,
-        params: Mapping[str, Any] | None = None,
-    ) -> Attack:
-        settings(state.options)
-        return attacks.declare_attack(state, attacker, weapon, target, params)
-
-    def resolve_attack(self, state: GameState, attack: Attack, dice: Dice) -> Resolution:
-        return attacks.resolve_attack(state, attack, dice)
-
-    def attack_odds(self, state: GameState, attack: Attack) -> OddsReport:
-        return attacks.attack_odds(state, attack, self.id)
-
-    def setup(self, state: GameState) -> GameState:
-        return duel_state.setup(state)
-
-    def actions(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[ActionChoice, ...]:
-        return turn.actions(state, position, side)
-
-    def apply(self, state: GameState, action: Action, dice: Dice) -> Resolution:
-        return turn.apply(state, action, dice)
-
-    def action_odds(self, state: GameState, action: Action) -> OddsReport | None:
-        return attacks.action_odds(state, action, self.id)
-
-    def unit_status(self, state: GameState, unit: Unit) -> UnitStatus:
-        return status.unit_status(state, unit)
-
-    def status_fields(self, state: GameState, unit: Unit) -> tuple[Field, ...]:
-        return by_hand.status_fields(state, unit)
-
-    def set_status(self, state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
-        return by_hand.set_status(state, unit, values)
-
-    def describe_resolution(self, before: GameState, action: Action, events) -> str:
-        return status.describe(before, action, events)
-
-    def unavailable(
-        self, state: GameState, position: TurnPosition, side: str
-    ) -> tuple[Unavailable, ...]:
-        return status.unavailable(state, position, side)
-
-    def view_for(self, state: GameState, side: str) -> GameState:
-        """R001.29: a cloaked enemy stands where it was last seen, its course hidden."""
-        return hidden.view_for(state, side)
-
-    def withheld(self, now: GameState, step: StepFacts, side: str) -> Withheld:
-        """R001.29: a cloaked enemy's moves are withheld until its cloak drops."""
-        return hidden.withheld(now, step, side)
 
 
 RULE_SYSTEM = HeavyCombat(
@@ -200,7 +120,7 @@ RULE_SYSTEM = HeavyCombat(
         distance_from="centre",
         distance_to="centre",
         arc_test="centre",
-        range_bands=_bands(STEP_INCHES),
+        range_bands=engagement.bands(STEP_INCHES),
         arcs=QUADRANTS,
         citations=(("range", "GEO001.7"), ("arcs", "GEO001.7"), ("line of sight", "GEO001.6")),
     ),
@@ -208,6 +128,8 @@ RULE_SYSTEM = HeavyCombat(
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
     phases=tuple(phase.name for phase in turn.TURN_SEQUENCE.phases),
+    turn=turn.TURN_SEQUENCE,
+    has_combat=True,
     terrain_kinds=("soft", "dense", "obstructing"),
-    blocks_los=_no_line_of_sight,
+    blocks_los=never_blocks_los,  # GEO001.6: the duel has no line of sight
 )

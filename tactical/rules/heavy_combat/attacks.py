@@ -3,17 +3,21 @@
 `declare_attack` checks one weapon against the table and the rules as they
 stand (`weapons.check_fire`); `resolve_attack` fires it at once, outside the
 turn's Result step (the command line's question "what happens if I fire
-this now"); `attack_odds` enumerates that same `fire_step` over every roll.
+this now"); `attack_odds` reads that same `fire_step` over every roll (its shot
+enumerated, each ship's internal hits its own fold: `outcome_odds`).
 `action_odds` gives the odds of every action that rolls: the power roll, a
 declared weapon, and a whole Result step (all declared fire, folded).
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from typing import Any
 
 from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.dice.exact import remembering
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution, unit_name
 from tactical.rules.heavy_combat.combat import (
@@ -21,12 +25,15 @@ from tactical.rules.heavy_combat.combat import (
     FireOutcome,
     commit_fire,
     fire_context,
+    fire_outcome,
     fire_step,
+    shoot,
+    shot_key,
 )
 from tactical.rules.heavy_combat.declarations import acting_ship, action_params, power_roll
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current
-from tactical.rules.heavy_combat.internals import effect_categories
+from tactical.rules.heavy_combat.internals import effect_categories, internal_odds
 from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
 from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
@@ -76,8 +83,32 @@ def resolve_attack(state: GameState, attack: Attack, dice: Dice) -> Resolution:
 
 
 def outcome_odds(table: Table, ctx: FireContext) -> Distribution[FireOutcome]:
-    """The exact FireOutcome distribution of one weapon, by enumerating `fire_step`."""
-    return enumerate_outcomes(lambda dice: fire_step(ctx, table.duel, table.cards, dice).outcome)
+    """The exact FireOutcome distribution of one weapon: `fire_step`'s own parts, read as
+    it runs them. Its shot (`shoot`) is enumerated, the internal hits each shot queues are
+    each ship's own fold (`internals.internal_odds`: the ships' hits are independent of
+    each other once the shot is known), and every combination becomes a `fire_outcome` —
+    the outcomes, weights and order of enumerating `fire_step` whole, without replaying
+    the shot once per internal-damage outcome."""
+    duel, cards = table.duel, table.cards
+    before = duel.ship(ctx.target)
+    effects = effect_categories(ctx.failure)
+    weighed = []
+    with remembering():  # the damage rolls' internal hits share their first layers
+        shots = enumerate_outcomes(lambda dice: shoot(ctx, duel, cards, dice), key=shot_key)
+        for shot, p in shots:
+            finals = [
+                [
+                    ((ship_id, final), q)
+                    for final, q in internal_odds(
+                        cards[ship_id], shot.duel.ship(ship_id), queue, who=ship_id, effects=effects
+                    )
+                ]
+                for ship_id, queue in shot.queues
+            ]
+            for combination in itertools.product(*finals):
+                outcome = fire_outcome(ctx, before, shot, tuple(part for part, _ in combination))
+                weighed.append((outcome, math.prod((q for _, q in combination), start=p)))
+    return Distribution.from_weights(weighed)
 
 
 def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:

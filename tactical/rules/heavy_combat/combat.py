@@ -33,21 +33,23 @@ allow), `shields` (reinforcement, countermeasures and shields: `absorb_hit`),
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from tactical.dice import D6, Dice
 from tactical.rules.base import Event
-from tactical.rules.heavy_combat.duel import Duel, FireOrder
+from tactical.rules.heavy_combat.duel import Duel, FireOrder, Ship
 from tactical.rules.heavy_combat.engagement import Engagement
 from tactical.rules.heavy_combat.internals import (
     EFFECT_CATEGORIES,
+    Internals,
     Queue,
+    applied,
     effect_categories,
     effect_losses,
+    internal_damage,
     queued,
-    resolve_internals,
     roll_event,
 )
 from tactical.rules.heavy_combat.shields import absorb_hit
@@ -479,27 +481,54 @@ def fire_step(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], dice: 
     shot = shoot(ctx, duel, cards, dice)
     duel, events = shot.duel, list(shot.events)
     effects = effect_categories(ctx.failure)
+    finals = []
     for ship_id, queue in shot.queues:
-        duel, internal_events = resolve_internals(
-            duel, cards, ship_id, queue, dice, effects=effects
+        final = internal_damage(
+            cards[ship_id], duel.ship(ship_id), queue, dice, who=ship_id, effects=effects
         )
+        duel, internal_events = applied(duel, cards[ship_id], ship_id, final)
         events.extend(internal_events)
-    after = duel.ship(ctx.target)
-    lost = tuple(n - o for n, o in zip(after.destroyed, before.destroyed, strict=True))
-    return Fired(
-        duel,
-        tuple(events),
-        FireOutcome(
-            shot.hit,
-            shield_damage=shot.shield_damage,
-            internals_total=sum(lost),
-            effects=effect_losses(lost, effects),
-            catastrophic=after.catastrophic and not before.catastrophic,
-            absorbed=shot.absorbed,
-            backlash=shot.backlash,
-            specific=shot.specific,
-            named=effects,
-        ),
+        finals.append((ship_id, final))
+    return Fired(duel, tuple(events), fire_outcome(ctx, before, shot, tuple(finals)))
+
+
+def fire_outcome(
+    ctx: FireContext, before: Ship, shot: Shot, finals: tuple[tuple[str, Internals], ...]
+) -> FireOutcome:
+    """What one weapon's fire came to (`FireOutcome`: R001.28 shields, R001.25 internals,
+    R001.35 catastrophic), from its shot and the internal hits each ship took (`finals`:
+    each ship's resolved `Internals`, in the shot's queue order)."""
+    effects = effect_categories(ctx.failure)
+    final = dict(finals).get(ctx.target)
+    if final is None:
+        after = shot.duel.ship(ctx.target)
+        destroyed, catastrophic = after.destroyed, after.catastrophic
+    else:
+        destroyed, catastrophic = final.destroyed, final.catastrophic
+    lost = tuple(n - o for n, o in zip(destroyed, before.destroyed, strict=True))
+    return FireOutcome(
+        shot.hit,
+        shield_damage=shot.shield_damage,
+        internals_total=sum(lost),
+        effects=effect_losses(lost, effects),
+        catastrophic=catastrophic and not before.catastrophic,
+        absorbed=shot.absorbed,
+        backlash=shot.backlash,
+        specific=shot.specific,
+        named=effects,
+    )
+
+
+def shot_key(shot: Shot) -> Hashable:
+    """All of a shot that its internal hits and its `FireOutcome` read (not its events)."""
+    return (
+        shot.duel,
+        shot.hit,
+        shot.shield_damage,
+        shot.absorbed,
+        shot.backlash,
+        shot.specific,
+        shot.queues,
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.model.frozen import remembered
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
 
 SYSTEM_KEY = "heavy_combat"  # the rule_state key everything below lives under
@@ -195,7 +196,7 @@ def plain(value: Any) -> Any:
     names = _field_names(type(value))
     if names is not None:
         # by identity: a ship after a roll keeps most of its parts, and their plain forms
-        return _remembered(_PLAIN, value, _plain_fields)
+        return remembered(_PLAIN, value, _plain_fields, MEMO_SIZE)
     if isinstance(value, tuple | list):
         return tuple(plain(v) for v in value)
     return value
@@ -269,17 +270,6 @@ _PARSED: dict[int, tuple[Any, Any]] = {}
 MEMO_SIZE = 16384
 
 
-def _remembered(memo: dict[int, tuple[Any, Any]], value: Any, make: Any) -> Any:
-    found = memo.get(id(value))
-    if found is not None and found[0] is value:
-        return found[1]
-    made = make(value)
-    if len(memo) >= MEMO_SIZE:
-        memo.clear()
-    memo[id(value)] = (value, made)
-    return made
-
-
 def to_rule_state(state: GameState, duel: Duel) -> GameState:
     """The state with the duel stored in its rule_state (plain values only)."""
     return state.with_rule_state(
@@ -301,7 +291,8 @@ def _duel_from_plain(value: Mapping[str, Any]) -> Duel:
     return Duel(
         turn=int(value["turn"]),
         ships=tuple(
-            (str(s["id"]), _remembered(_PARSED, s["ship"], ship_from_plain)) for s in value["ships"]
+            (str(s["id"]), remembered(_PARSED, s["ship"], ship_from_plain, MEMO_SIZE))
+            for s in value["ships"]
         ),
         range=value["range"],
     )
@@ -311,7 +302,7 @@ def from_rule_state(state: GameState) -> Duel:
     """The duel stored in a state's rule_state (see `to_rule_state`)."""
     try:
         value = state.rule_state[SYSTEM_KEY]
-        return _remembered(_PARSED, value, _duel_from_plain)
+        return remembered(_PARSED, value, _duel_from_plain, MEMO_SIZE)
     except (KeyError, TypeError, ValueError) as error:
         raise UserError(
             f"the saved heavy-combat rule state is damaged ({error!r}): start the game again"

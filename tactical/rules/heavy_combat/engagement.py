@@ -29,7 +29,9 @@ from tactical.geometry.measure import centre_to_centre
 from tactical.geometry.movement import Rotation, Translation
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
+from tactical.rules.base import RangeBand, RangeBands, with_defaults
 from tactical.rules.heavy_combat.duel import Duel
+from tactical.rules.heavy_combat.ships import OPTION_FIELDS
 from tactical.rules.heavy_combat.tables import FACING_BEARING, IN_PLANE, MAX_RANGE
 
 BAND_TOLERANCE = 1e-9  # inches: a distance on a band's limit is within it (G.4)
@@ -207,3 +209,19 @@ def _shift_into(low: float, high: float, size: float) -> float:
     if high > size:
         return size - high
     return 0.0
+
+
+def bands(step: float) -> RangeBands:
+    """GEO001.7: band n covers distances up to n x step inches (G.4: within is <=)."""
+    return RangeBands(tuple(RangeBand(str(n), step * n) for n in (1, 2, 3)))
+
+
+def range_table(unit: Unit, options: Mapping[str, Any]) -> RangeBands:
+    """`RuleSystem.range_table` (GEO001.7): the three bands of `inches_per_range_step`, the
+    same for every unit."""
+    return bands(float(with_defaults(OPTION_FIELDS, options)["inches_per_range_step"]))
+
+
+def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+    """`RuleSystem.range_band` (GEO001.7): the band `distance` falls in."""
+    return range_table(unit, options).band(distance)

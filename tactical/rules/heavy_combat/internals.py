@@ -12,12 +12,13 @@ event every Heavy Combat roll logs.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from tactical.dice import D6, Dice, Die
+from tactical.dice import D6, Dice, Die, Distribution, fold_outcomes
+from tactical.dice.core import ChanceStep, Subroll
 from tactical.rules.base import Event
 from tactical.rules.heavy_combat.duel import Duel, Ship
 from tactical.rules.heavy_combat.ships import Profile
@@ -71,16 +72,11 @@ def queued(queue: Queue, item: int | str) -> Queue:
     return (*queue, item)
 
 
-def queue_length(queue: Queue) -> int:
-    return sum(item if isinstance(item, int) else 1 for item in queue)
-
-
-@dataclass(frozen=True, slots=True)
-class Internals:
+class Internals(NamedTuple):
     """The internal-hit process: boxes destroyed per category, whether the catastrophic
     roll was made, the hits still queued, catastrophic hits still to resolve, and a compact
-    log of what happened (`events` words it; kept plain because exact odds replay this
-    process hundreds of thousands of times)."""
+    log of what happened (`events` words it; kept plain, and a named tuple, because exact
+    odds make hundreds of thousands of these states)."""
 
     destroyed: tuple[int, ...]
     catastrophic: bool
@@ -95,7 +91,7 @@ class Internals:
         return tuple(e for entry in self.log for e in _logged(entry, self.who, self.table))
 
     def but(self, **changes: Any) -> Internals:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
 
 def _logged(entry: tuple[Any, ...], who: str, table: str) -> tuple[Event, ...]:
@@ -154,6 +150,39 @@ def _destroyed_one(destroyed: tuple[int, ...], index: int) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True, slots=True)
+class InternalRoll(Subroll):
+    """The dice of one step of the internal-hit process, as a value: the chart's 1d6 with a
+    destroyed category rerolled (R001.34) when `live` (the chart rolls whose category still
+    has boxes) is not empty, then the catastrophic 1d6 (R001.35) when `catastrophe`.
+    (first roll, live faces if rerolled, category roll, catastrophic roll), None where not
+    rolled; what follows depends only on the last two."""
+
+    live: frozenset[int]
+    catastrophe: bool
+    who: str = ""
+
+    def __call__(self, dice: Dice) -> tuple[Any, ...]:
+        first = roll = faces = None
+        if self.live:
+            first = roll = dice.roll(D6, who=self.who, what="internal damage chart")
+            if roll not in self.live:
+                faces = self.live
+                roll = dice.roll(
+                    _reroll_die(self.live), who=self.who, what="internal damage chart reroll"
+                )
+        catastrophic = None
+        if self.catastrophe:
+            catastrophic = dice.roll(D6, who=self.who, what="catastrophic damage")
+        return first, faces, roll, catastrophic
+
+    def key(self, outcome: tuple[Any, ...]) -> Hashable:
+        return outcome[2], outcome[3]
+
+
+_NO_ROLL = (None, None, None, None)
+
+
+@dataclass(frozen=True, slots=True)
 class _Chart:
     """A ship's internal damage chart and catastrophic threshold (read once per fold)."""
 
@@ -164,23 +193,21 @@ class _Chart:
     def of(cls, card: Profile) -> _Chart:
         return cls(card.boxes, catastrophic_threshold(card.internals))
 
-    def hit(self, s: Internals, dice: Dice, rule: str) -> Internals:
-        """One box destroyed on the race's chart (R001.34): 1d6, a destroyed category
-        rerolled (the reroll is one roll among the categories left, `tables.rerolled`)."""
-        live = _live(self.boxes, s.destroyed)
-        if not live:
-            return s.but(log=(*s.log, ("wreck",)))
-        first = roll = dice.roll(D6, who=s.who, what="internal damage chart")
-        faces = None
-        if roll not in live:
-            faces = live
-            roll = dice.roll(_reroll_die(live), who=s.who, what="internal damage chart reroll")
-        index = roll - 1
-        destroyed = _destroyed_one(s.destroyed, index)
-        entry = ("hit", rule, first, faces, roll, CATEGORIES[index], destroyed[index])
-        return Internals(
-            destroyed, s.catastrophic, s.queue, s.extra, (*s.log, entry), s.who, s.table
-        )
+    def hit(
+        self, s: Internals, queue: Queue, extra: int, rule: str, rolled: tuple[Any, ...]
+    ) -> Internals:
+        """One box destroyed on the race's chart (R001.34): the 1d6, a destroyed category
+        rerolled (one roll among the categories left, `tables.rerolled`); a wreck when no
+        category has a box left (no roll). `queue` and `extra` are what is left after it."""
+        first, faces, roll, _ = rolled
+        if roll is None:
+            entry: tuple[Any, ...] = ("wreck",)
+            destroyed = s.destroyed
+        else:
+            index = roll - 1
+            destroyed = _destroyed_one(s.destroyed, index)
+            entry = ("hit", rule, first, faces, roll, CATEGORIES[index], destroyed[index])
+        return Internals(destroyed, s.catastrophic, queue, extra, (*s.log, entry), s.who, s.table)
 
     def system_hit(self, s: Internals, system: str) -> Internals:
         """R001.37: a specific-system hit destroys one box of that system, if any is left."""
@@ -191,33 +218,93 @@ class _Chart:
         entry = ("hit", "R001.37", None, None, None, system, destroyed[index])
         return s.but(destroyed=destroyed, log=(*s.log, entry))
 
-    def catastrophe(self, s: Internals, dice: Dice) -> Internals:
+    def catastrophe(self, s: Internals, roll: int | None) -> Internals:
         """R001.35: the first time the destroyed boxes reach round(3/4 x internals), 1d6 on
         T001.7 gives 7 - roll further hits (resolved next, on the chart). Once (A001.19)."""
         total = sum(s.destroyed)
         if s.catastrophic or total < self.threshold:
             return s
-        roll = dice.roll(D6, who=s.who, what="catastrophic damage")
+        assert roll is not None  # `roll_for` asked for it
         extra = catastrophic_losses(roll)
         entry = ("catastrophic", roll, extra, total, self.threshold)
         return Internals(s.destroyed, True, s.queue, extra, (*s.log, entry), s.who, s.table)
 
-    def step(self, s: Internals, dice: Dice) -> Internals:
-        """One step of the internal-hit fold: a catastrophic hit if any is pending, else the
-        next queued hit (which may set off the catastrophic roll)."""
+    def turn(self, s: Internals, item: int | str | None) -> tuple[Any, Queue]:
+        """What a step of the internal-hit fold resolves, given the queued hit it brings
+        (`item`: a chart hit, a system's name, or None past the queue): a pending
+        catastrophic hit first (`EXTRA`), else the oldest hit put off meanwhile, else its
+        own; with the hits still put off after it (its own joining them, in order)."""
         if s.extra > 0:
-            waiting = Internals(
-                s.destroyed, s.catastrophic, s.queue, s.extra - 1, s.log, s.who, s.table
-            )
-            return self.hit(waiting, dice, "R001.35")
+            return EXTRA, s.queue if item is None else queued(s.queue, item)
         if not s.queue:
-            return s
+            return item, ()
         head, rest = s.queue[0], s.queue[1:]
         if isinstance(head, int):
-            rest = (head - 1, *rest) if head > 1 else rest
-            waiting = Internals(s.destroyed, s.catastrophic, rest, s.extra, s.log, s.who, s.table)
-            return self.catastrophe(self.hit(waiting, dice, "R001.25"), dice)
-        return self.catastrophe(self.system_hit(s.but(queue=rest), head), dice)
+            head, rest = 1, ((head - 1, *rest) if head > 1 else rest)
+        return head, rest if item is None else queued(rest, item)
+
+    def roll_for(self, s: Internals, now: Any) -> InternalRoll | None:
+        """The dice of the hit `now` resolved (`turn`): a chart roll for a catastrophic or a
+        chart hit, the catastrophic roll when a queued hit reaches the threshold; None when
+        nothing is rolled."""
+        if now is EXTRA:
+            return InternalRoll(_live(self.boxes, s.destroyed), False, s.who)
+        if now is None:
+            return None
+        total = sum(s.destroyed)
+        if isinstance(now, int):
+            live = _live(self.boxes, s.destroyed)
+            total += 1 if live else 0
+        else:
+            live = frozenset()
+            index = CATEGORIES.index(now)
+            total += 1 if s.destroyed[index] < self.boxes[index] else 0
+        catastrophe = not s.catastrophic and total >= self.threshold
+        return InternalRoll(live, catastrophe, s.who) if live or catastrophe else None
+
+    def then(
+        self, s: Internals, now: Any, rest: Queue, rolled: tuple[Any, ...] | None
+    ) -> Internals:
+        """The hit `now` resolved with its dice rolled (`roll_for`), `rest` still put off:
+        a catastrophic hit, a chart hit or a specific-system hit (which may set off the
+        catastrophic roll)."""
+        rolled = rolled or _NO_ROLL
+        if now is EXTRA:
+            return self.hit(s, rest, s.extra - 1, "R001.35", rolled)
+        if now is None:
+            return s
+        if isinstance(now, int):
+            after = self.hit(s, rest, 0, "R001.25", rolled)
+        else:
+            after = self.system_hit(s.but(queue=rest), now)
+        # no catastrophic roll asked for: the threshold is not reached (`roll_for`)
+        return after if rolled[3] is None else self.catastrophe(after, rolled[3])
+
+
+EXTRA = "catastrophic hit"  # what a step resolves while catastrophic hits are pending
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """One step of the internal-hit fold: the queued hit it brings (`_Chart.turn`)."""
+
+    chart: _Chart
+    item: int | str | None
+
+    def roll(self, s: Internals) -> InternalRoll | None:
+        return self.chart.roll_for(s, self.chart.turn(s, self.item)[0])
+
+    def then(self, s: Internals, rolled: tuple[Any, ...] | None) -> Internals:
+        now, rest = self.chart.turn(s, self.item)
+        return self.chart.then(s, now, rest, rolled)
+
+
+@lru_cache(maxsize=1024)
+def _step(chart: _Chart, item: int | str | None) -> ChanceStep:
+    """The fold step bringing `item` (one object for equal charts and items: folds of the
+    same hits share their first layers, `exact.remembering`)."""
+    turn = _Turn(chart, item)
+    return ChanceStep(turn.roll, turn.then)
 
 
 def canonical_destroyed(
@@ -252,34 +339,92 @@ def internal_damage(
     the catastrophic roll looks only at that number (not so for a specific-system hit,
     which keeps the systems' detail). `effects` names the categories with an effect
     (`effect_categories`): the others merge."""
+    start, steps, key = _internal_fold(card, ship, queue, who, detail, effects)
+    return dice.fold(start, steps, key=key) if steps else start
+
+
+def internal_odds(
+    card: Profile,
+    ship: Ship,
+    queue: Queue | int,
+    *,
+    who: str,
+    detail: str = "systems",
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
+) -> Distribution[Internals]:
+    """The exact distribution of `internal_damage`: its very fold, read by the enumerator."""
+    start, steps, key = _internal_fold(card, ship, queue, who, detail, effects)
+    return fold_outcomes(start, steps, key=key) if steps else Distribution.certain(start)
+
+
+def _internal_fold(
+    card: Profile,
+    ship: Ship,
+    queue: Queue | int,
+    who: str,
+    detail: str,
+    effects: tuple[str, ...],
+) -> tuple[Internals, list[ChanceStep], Callable[[Internals], Hashable]]:
+    """The fold of `internal_damage`: its first state, its steps (none when nothing is
+    queued) and the key its states merge by.
+
+    A step per queued hit, each bringing its hit, and room for the catastrophic hits: the
+    state holds only the hits put off while catastrophic hits go first (R001.35), so the
+    folds of 3, 6 ... 18 chart hits on one ship make the same first layers."""
     if isinstance(queue, int):
         queue = queued((), queue)
     chart = _Chart.of(card)
     table = "T001.6" if card.chart == "klingon" else "T001.5"
-    start = Internals(ship.destroyed, ship.catastrophic, queue, 0, (), who, table)
-    steps = queue_length(queue)
-    if not ship.catastrophic and sum(ship.destroyed) + steps >= chart.threshold:
-        steps += MAX_CATASTROPHIC
-    if steps == 0:
-        return start
+    start = Internals(ship.destroyed, ship.catastrophic, (), 0, (), who, table)
+    items: list[int | str] = []
+    for item in queue:
+        items.extend([1] * item if isinstance(item, int) else [item])
+    steps = [_step(chart, item) for item in items]
+    if not ship.catastrophic and sum(ship.destroyed) + len(steps) >= chart.threshold:
+        steps += [_step(chart, None)] * MAX_CATASTROPHIC
+    by_count = detail == "count" and all(isinstance(item, int) for item in queue)
+    return start, steps, _fold_key(card.boxes, effects, by_count)
+
+
+@lru_cache(maxsize=64)
+def _fold_key(
+    boxes: tuple[int, ...], effects: tuple[str, ...], by_count: bool
+) -> Callable[[Internals], Hashable]:
+    """The key the internal-hit fold merges by: destroyed boxes up to the chart's symmetry
+    (`canonical_destroyed`), or their number with `by_count`; one function for equal
+    arguments, so that folds of the same hits are recognised as the same."""
     effect, other = _indices(effects)
-    boxes = card.boxes
+    canonical: dict[tuple[int, ...], Hashable] = {}  # many states share their boxes
 
     def key(s: Internals) -> Hashable:
         d = s.destroyed
-        return (
-            tuple(d[k] for k in effect),
-            tuple(sorted((boxes[k], d[k]) for k in other)),
-            s.catastrophic,
-            s.queue,
-            s.extra,
-        )
+        found = canonical.get(d)
+        if found is None:
+            found = canonical[d] = (
+                tuple(d[k] for k in effect),
+                tuple(sorted((boxes[k], d[k]) for k in other)),
+            )
+        return found, s.catastrophic, s.queue, s.extra
 
     def count_key(s: Internals) -> Hashable:
         return sum(s.destroyed), s.catastrophic, s.queue, s.extra
 
-    by_count = detail == "count" and all(isinstance(item, int) for item in queue)
-    return dice.fold(start, [chart.step] * steps, key=count_key if by_count else key)
+    return count_key if by_count else key
+
+
+def applied(
+    duel: Duel, card: Profile, ship_id: str, internals: Internals
+) -> tuple[Duel, tuple[Event, ...]]:
+    """A ship's resolved internal hits written into the duel, with their events: boxes
+    destroyed, catastrophic, a wreck once every box is gone (R001.34)."""
+    ship = duel.ship(ship_id)
+    events = list(internals.events)
+    after = _wrecked(
+        card,
+        ship.evolve(destroyed=internals.destroyed, catastrophic=internals.catastrophic),
+        events,
+    )
+    return duel.with_ship(ship_id, after), tuple(events)
 
 
 def resolve_internals(
@@ -299,13 +444,7 @@ def resolve_internals(
     internals = internal_damage(
         card, ship, queue, dice, who=ship_id, detail=detail, effects=effects
     )
-    events = list(internals.events)
-    after = _wrecked(
-        card,
-        ship.evolve(destroyed=internals.destroyed, catastrophic=internals.catastrophic),
-        events,
-    )
-    return duel.with_ship(ship_id, after), tuple(events)
+    return applied(duel, card, ship_id, internals)
 
 
 def _wrecked(card: Profile, ship: Ship, events: list[Event]) -> Ship:

@@ -43,7 +43,13 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
-from tactical.rules.base import Field, Problem, check_fields, turn_limit_field, with_defaults
+from tactical.rules.base import (
+    Field,
+    Problem,
+    check_fields,
+    options_check,
+    turn_limit_field,
+)
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     ELEVATIONS,
@@ -205,10 +211,6 @@ def check_stats(stats: Mapping[str, Any]) -> list[Problem]:
     return problems
 
 
-def check_options(options: Mapping[str, Any]) -> list[Problem]:
-    return check_fields(OPTION_FIELDS, options)
-
-
 @dataclass(frozen=True, slots=True)
 class Profile:
     """A ship's sheet (SSD) with the defaults filled in."""
@@ -281,16 +283,7 @@ def _profile(stats: FrozenMap) -> Profile | Problem:
 
 def settings(options: Mapping[str, Any]) -> FrozenMap:
     """The options in force, validated (UserError naming the key otherwise)."""
-    frozen = options if isinstance(options, FrozenMap) else FrozenMap(options)
-    return _settings(frozen)
+    return _options(options if isinstance(options, FrozenMap) else FrozenMap(options))
 
 
-@lru_cache(maxsize=256)
-def _settings(options: FrozenMap) -> FrozenMap:
-    problems = check_options(options)
-    if problems:
-        problem = problems[0]
-        raise UserError(
-            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
-        )
-    return FrozenMap(with_defaults(OPTION_FIELDS, options))
+_options = options_check(OPTION_FIELDS)

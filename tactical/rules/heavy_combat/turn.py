@@ -55,11 +55,12 @@ or to the Result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tactical.dice import Dice
 from tactical.errors import UserError
-from tactical.model import FrozenMap, GameState
+from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import (
     Action,
     ActionChoice,
@@ -74,6 +75,7 @@ from tactical.rules.heavy_combat.declarations import action_params, declare, lat
 from tactical.rules.heavy_combat.duel import to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current, ship_of_side
 from tactical.rules.heavy_combat.result import resolve
+from tactical.rules.heavy_combat.ships import profile
 from tactical.rules.heavy_combat.systems import MOVES, cloaked
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS, REPAIR_LIMIT, between
 from tactical.rules.heavy_combat.weapons import weapons_of
@@ -96,6 +98,11 @@ TURN_SEQUENCE = TurnSequence(
 )
 
 # --------------------------------------------------------------------------- protocol
+
+
+def weapon_names(unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """`RuleSystem.weapons`: the weapons on the ship's sheet (T001.8), under any options."""
+    return tuple(weapon.name for weapon in weapons_of(profile(unit)))
 
 
 def apply(state: GameState, action: Action, dice: Dice) -> Resolution:

@@ -15,7 +15,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from tactical.model import GameState, Unit
-from tactical.rules.base import Field
+from tactical.rules.base import Field, kept_rule_state
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital.condition import Condition, initial_condition
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of
@@ -38,25 +38,14 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
             spec_id="R004.18",
             title="Damage",
         ),
-        Field(
-            IONIZATION,
-            "int",
-            default=condition.ionization,
-            low=0,
-            high=_SCHEMA[IONIZATION].high,
-            doc="Ionization dice",
-            spec_id="R004.41",
-        ),
-        Field(
-            FORCE_POINTS,
-            "int",
-            default=condition.force_points,
-            low=0,
-            high=_SCHEMA[FORCE_POINTS].high,
-            spec_id="R004.13",
-            title="Force Points",
-        ),
+        _count(IONIZATION, condition.ionization, "R004.41", doc="Ionization dice"),
+        _count(FORCE_POINTS, condition.force_points, "R004.13", title="Force Points"),
     )
+
+
+def _count(name: str, now: int, spec_id: str, **words: str) -> Field:
+    """A count a player sets, from 0 to the stats schema's highest."""
+    return Field(name, "int", default=now, low=0, high=_SCHEMA[name].high, spec_id=spec_id, **words)
 
 
 def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameState:
@@ -72,11 +61,13 @@ def set_status(state: GameState, unit: Unit, values: Mapping[str, Any]) -> GameS
     return ledger.with_condition(state, unit.id, replace(condition, **changes))
 
 
-def adjusted(before: GameState, after: GameState, merged: GameState) -> GameState:
-    """`RuleSystem.adjusted` for capital ships: `merged` (the default: a ship whose stats were
-    set by hand read anew from its Command Deck) with each such ship's condition kept and only
-    what its changed stats start anew taken (its starting damage, Ionization, shield angles,
-    Force Points...): the damage it took, its order and what it did this turn stay."""
+def adjusted(before: GameState, after: GameState, fresh: GameState) -> GameState:
+    """`RuleSystem.adjusted` for capital ships: the default (`kept_rule_state`: a ship whose
+    stats were set by hand read anew from its Command Deck) with each such ship's condition
+    kept and only what its changed stats start anew taken (its starting damage, Ionization,
+    shield angles, Force Points...): the damage it took, its order and what it did this turn
+    stay."""
+    merged = kept_rule_state(before, after, fresh)
     for unit in after.units:
         if not before.has_unit(unit.id) or before.unit(unit.id).stats == unit.stats:
             continue

@@ -32,6 +32,7 @@ from tactical.rules.sw_d6_capital.tables import (
     max_repair_actions,
     shield_units,
 )
+from tactical.rules.values import fixed_field
 
 # --------------------------------------------------------------------------- who is next
 
@@ -301,7 +302,7 @@ def _fire_choices(state: GameState, unit: Unit) -> list[ActionChoice]:
             except UserError:
                 continue
             fields = [
-                Field("weapon", "str", required=True, default=weapon.id, choices=(weapon.id,)),
+                fixed_field("weapon", weapon.id),
                 Field("target", "str", required=True, default=target.id, choices=(target.id,)),
                 Field(
                     "battery_damage",

@@ -38,6 +38,7 @@ from tactical.errors import UserError
 from tactical.geometry.arcs import arcs_containing
 from tactical.geometry.measure import centre_to_centre
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Attack, Event, OddsReport, OddsSection, Resolution
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital.codes import (
@@ -57,6 +58,7 @@ from tactical.rules.sw_d6_capital.damage import (
 )
 from tactical.rules.sw_d6_capital.deck import Deck, WeaponUnit, range_band, slug
 from tactical.rules.sw_d6_capital.options import RANGE_OPTION, tie_succeeds
+from tactical.rules.sw_d6_capital.sequence import prepare
 from tactical.rules.sw_d6_capital.tables import (
     ARC_SECTORS,
     ARCS,
@@ -548,8 +550,24 @@ def _result_label(outcome: ShotOutcome) -> str:
 
 def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     """Resolve a declared shot (re-checked against the state first)."""
-    facts = fire_facts(state, attack.attacker, attack.weapon, attack.target, dict(attack.params))
-    return resolve_facts(state, facts, dice)
+    return resolve_facts(state, checked_facts(state, attack), dice)
+
+
+_CHECKED: dict[int, tuple[Any, dict]] = {}
+
+
+def checked_facts(state: GameState, attack: Attack) -> FireFacts:
+    """`fire_facts` of a declared shot on `state`, remembered while the state lives: the
+    exact enumerator resolves the same shot on the same state once per outcome, and the
+    check is a pure function of the two. A refused declaration raises each time."""
+    memo = memo_of(_CHECKED, state)
+    found = memo.get(attack)
+    if found is None:
+        params = dict(attack.params)
+        found = memo[attack] = fire_facts(
+            state, attack.attacker, attack.weapon, attack.target, params
+        )
+    return found
 
 
 def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
@@ -698,3 +716,34 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
         ),
         sections,
     )
+
+
+# --------------------------------------------------------------------------- the protocol's hooks
+# An attack asked of the rule system outside an action (`tactical odds`, the threat maps, the
+# computer players) meets the table as the Action Phase finds it: the automatic steps that
+# begin it (a new turn, shields regenerating, R004.19) come first, as in `play.apply`.
+
+
+def declare_in_action_phase(
+    state: GameState,
+    attacker: str,
+    weapon: str,
+    target: str,
+    params: Mapping[str, Any] | None = None,
+) -> Attack:
+    """`RuleSystem.declare_attack`: one weapon unit's fire checked (R004.26-R004.30)."""
+    prepared, _ = prepare(state, "Action")
+    return declare(prepared, attacker, weapon, target, params)
+
+
+def resolve_in_action_phase(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    """`RuleSystem.resolve_attack`: the Action Phase's automatic steps, then the attack."""
+    prepared, events = prepare(state, "Action")
+    resolution = resolve(prepared, attack, dice)
+    return Resolution(resolution.state, events + resolution.events, resolution.summary)
+
+
+def odds_in_action_phase(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
+    """`RuleSystem.attack_odds`: the exact odds of the attack as the Action Phase finds it."""
+    prepared, _ = prepare(state, "Action")
+    return attack_odds(prepared, attack, rules_id)

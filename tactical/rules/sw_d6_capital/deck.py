@@ -45,8 +45,9 @@ from tactical.dice import DieCode
 from tactical.dice.d6codes import MAX_CODE_DICE
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
-from tactical.rules.base import Field, Problem, check_fields
+from tactical.rules.base import Field, Problem, check_fields, with_defaults
 from tactical.rules.sw_d6_capital.codes import initiative_code, ship_defence
+from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
 from tactical.rules.sw_d6_capital.tables import (
     ARCS,
     LEVELS,
@@ -177,6 +178,35 @@ def range_band_indices(
         *(space_units <= limit + 1e-9 for limit in (short, medium, long)),
     ]
     return np.select(conditions, np.arange(len(RANGE_BANDS)), default=len(RANGE_BANDS))
+
+
+def ship_range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
+    """`RuleSystem.range_band` (GEO004.2): the band of the unit's longest-ranged weapon (Point
+    Blank below Short), its ranges in Space units of `inches_per_space` inches."""
+    weapons = deck_of(unit).weapons
+    if not weapons:
+        return None
+    scale = float(with_defaults(OPTION_FIELDS, options)["inches_per_space"])
+    longest = max((w.ranges for w in weapons), key=lambda ranges: ranges[3])
+    return range_band(longest, distance / scale)
+
+
+def ship_range_band_indices(
+    unit: Unit, distances: np.ndarray, options: Mapping[str, Any]
+) -> tuple[tuple[str | None, ...], np.ndarray]:
+    """`ship_range_band` of many distances at once (GEO004.2)."""
+    weapons = deck_of(unit).weapons
+    if not weapons:
+        return (None,), np.zeros(len(distances), dtype=np.intp)
+    scale = float(with_defaults(OPTION_FIELDS, options)["inches_per_space"])
+    longest = max((w.ranges for w in weapons), key=lambda ranges: ranges[3])
+    found = range_band_indices(longest, np.asarray(distances, dtype=float) / scale)
+    return (*RANGE_BANDS, None), found
+
+
+def weapon_units(unit: Unit, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """`RuleSystem.weapons` (R004.26): the unit's weapon units, `<arc>-<weapon type>`."""
+    return tuple(weapon.id for weapon in deck_of(unit).weapons)
 
 
 def slug(text: str) -> str:
@@ -363,38 +393,29 @@ def deck_of(unit: Unit) -> Deck:
     return _deck(unit.stats)
 
 
+def _bad_codes(table: Any, keys: Any, where: str, example: str) -> list[Problem]:
+    """R004.1: a problem for each of `keys` in `table` that is not a die code."""
+    return [
+        Problem(
+            f"{where}{key}", f"a die code such as {example} (at most {MAX_CODE_DICE}D)", "R004.1"
+        )
+        for key in keys
+        if key in table and not _parses(table[key])
+    ]
+
+
 @lru_cache(maxsize=1024)
 def _check(stats: FrozenMap) -> tuple[Problem, ...]:
     problems = check_fields(STATS_FIELDS, stats)
     if problems:
         return tuple(problems)
-    for key in CODE_KEYS:
-        if key in stats and not _parses(stats[key]):
-            problems.append(
-                Problem(key, f"a die code such as 5D+2 (at most {MAX_CODE_DICE}D)", "R004.1")
-            )
+    problems += _bad_codes(stats, CODE_KEYS, "", "5D+2")
     arcs = stats.get("shield_arcs")
     if arcs is not None:
-        for arc in ARCS:
-            if arc in arcs and not _parses(arcs[arc]):
-                problems.append(
-                    Problem(
-                        f"shield_arcs.{arc}",
-                        f"a die code such as 1D+1 (at most {MAX_CODE_DICE}D)",
-                        "R004.1",
-                    )
-                )
+        problems += _bad_codes(arcs, ARCS, "shield_arcs.", "1D+1")
     seen: set[str] = set()
     for index, item in enumerate(stats.get("weapons", ())):
-        for key in WEAPON_CODE_KEYS:
-            if key in item and not _parses(item[key]):
-                problems.append(
-                    Problem(
-                        f"weapons[{index}].{key}",
-                        f"a die code such as 4D (at most {MAX_CODE_DICE}D)",
-                        "R004.1",
-                    )
-                )
+        problems += _bad_codes(item, WEAPON_CODE_KEYS, f"weapons[{index}].", "4D")
         try:
             parse_ranges(str(item.get("ranges", DEFAULT_RANGES)))
         except UserError:

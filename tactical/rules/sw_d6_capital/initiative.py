@@ -190,17 +190,26 @@ def total_odds(entry: Entry) -> Distribution[int]:
 RoundKey = tuple[int, tuple[str, ...], int | None]
 
 
-def round_weights(entries: Sequence[Entry]) -> tuple[dict[RoundKey, int], int]:
+def round_weights(
+    entries: Sequence[Entry], prefixes: dict | None = None
+) -> tuple[dict[RoundKey, int], int]:
     """(weight of each (top, leaders, runner_up), common denominator) of one `contest_round`:
     the round's own `combine` folded over each captain's total distribution (`total_odds`,
     from `roll_code`), in integers.
 
     This is the fold `contest_round` performs under the enumerator, which would recompute
     each captain's nested roll once per state and is out of reach with six captains; the
-    tests check the two agree exactly."""
-    states: dict[RoundKey, int] = {(-1, (), None): 1}
-    denominator = 1
-    for entry in entries:
+    tests check the two agree exactly. `prefixes`, if given, remembers the fold after each
+    run of first captains: the contests of tied groups share them (a group of the first
+    four captains and another of the first three and the fifth fold the first three once)."""
+    entries = tuple(entries)
+    prefixes = {} if prefixes is None else prefixes
+    done = len(entries)
+    while done and entries[:done] not in prefixes:
+        done -= 1
+    states, denominator = prefixes[entries[:done]] if done else ({(-1, (), None): 1}, 1)
+    for number in range(done, len(entries)):
+        entry = entries[number]
         odds = total_odds(entry)
         common = math.lcm(*(p.denominator for _, p in odds))
         counts = [(value, int(p * common)) for value, p in odds]
@@ -208,21 +217,44 @@ def round_weights(entries: Sequence[Entry]) -> tuple[dict[RoundKey, int], int]:
         values = [value for value, _ in counts]
         # totals listed from the lowest (as the enumeration reaches them): every total at or
         # below a state's best total outside the top leaves the state as it is, so their
-        # weights go in at once, where the first of them would have put them
+        # weights go in at once, where the first of them would have put them; every total
+        # above a state's top makes the same state whatever the leaders and the best total
+        # outside them (that total alone on top, the old top below it), so the weights of
+        # the states sharing a top go in at once, at the end, into the slots the first of
+        # them made in reach order
         ascending = all(a < b for a, b in itertools.pairwise(values))
         below_sums = list(itertools.accumulate(count for _, count in counts))
         following: dict[RoundKey, int] = {}
+        above: dict[tuple[int, bool], list] = {}  # (top, any leader) -> [weight, slots]
+        ship, get, after = entry.ship, following.get, bisect.bisect_right  # the hot loop's
         for (top, leaders, runner), weight in states.items():
             start = 0
             if ascending and runner is not None:
-                start = bisect.bisect_right(values, runner)
+                start = after(values, runner)
                 if start:
-                    key = combine(top, leaders, runner, entry.ship, values[0])
-                    following[key] = following.get(key, 0) + weight * below_sums[start - 1]
-            for value, count in counts[start:]:
-                key = combine(top, leaders, runner, entry.ship, value)
-                following[key] = following.get(key, 0) + weight * count
+                    key = combine(top, leaders, runner, ship, values[0])
+                    following[key] = get(key, 0) + weight * below_sums[start - 1]
+            stop = after(values, top) if ascending else len(counts)
+            for value, count in counts[start:stop]:
+                key = combine(top, leaders, runner, ship, value)
+                following[key] = get(key, 0) + weight * count
+            if stop == len(counts):
+                continue
+            group = above.get((top, bool(leaders)))
+            if group is None:
+                slots = []
+                for value, count in counts[stop:]:
+                    key = combine(top, leaders, runner, ship, value)
+                    following.setdefault(key, 0)
+                    slots.append((key, count))
+                above[top, bool(leaders)] = [weight, slots]
+            else:
+                group[0] += weight
+        for weight, slots in above.values():
+            for key, count in slots:
+                following[key] += weight * count
         states = following
+        prefixes[entries[: number + 1]] = states, denominator
     return states, denominator
 
 
@@ -232,67 +264,75 @@ def round_odds(entries: Sequence[Entry]) -> dict[RoundKey, Fraction]:
     return {key: Fraction(weight, denominator) for key, weight in weights.items()}
 
 
-def top_outcomes(
-    entries: Sequence[Entry], memo: dict | None = None
-) -> dict[tuple[str, int, bool], Fraction]:
+Outcomes = tuple[int, dict[tuple[str, int, bool], int]]  # (denominator, numerators)
+
+
+def top_outcomes(entries: Sequence[Entry]) -> dict[tuple[str, int, bool], Fraction]:
     """P(winner, winner's final total, beat every competitor by 10+) of `resolve_contest`.
 
     "Beat by 10+" is all a tied group's re-roll contributes to its parent: the parent's
     Masterstroke also needs the winner's final total against the best total outside the
     group (R004.13), which is why the final total is kept.
     """
-    entries = tuple(entries)
-    memo = {} if memo is None else memo
+    denominator, numerators = _top_weights(tuple(entries), {}, {})
+    return {key: Fraction(weight, denominator) for key, weight in numerators.items()}
+
+
+def _top_weights(entries: tuple[Entry, ...], memo: dict, prefixes: dict) -> Outcomes:
+    """`top_outcomes` as integer numerators over one denominator, in the order the outcomes
+    are first reached (exact, and far cheaper than Fractions); `memo` remembers the contest
+    of each group, `prefixes` the rounds' folds (`round_weights`)."""
     if entries in memo:
         return memo[entries]
     ships = tuple(entry.ship for entry in entries)
-    weights, denominator = round_weights(entries)
+    rollers = frozenset(entry.ship for entry in entries if entry.rolls_dice)
+    weights, denominator = round_weights(entries, prefixes)
     plain: dict[tuple[str, int, bool], int] = {}
     everyone_tied = 0
-    # ties of some captains: by group, by top total, the weights of the best total outside
-    tied: dict[tuple[str, ...], dict[int, dict[int, int]]] = {}
+    # ties of some captains: by group, the weights of the best total outside the group
+    # (whatever the group's own total: only its re-roll decides the final total)
+    tied: dict[tuple[str, ...], dict[int, int]] = {}
     for (top, leaders, runner_up), weight in weights.items():
         if len(leaders) == 1:
             beat = runner_up is not None and top - runner_up >= MASTERSTROKE_MARGIN
             key = (leaders[0], top, beat)
             plain[key] = plain.get(key, 0) + weight
             continue
-        if not any(entry.rolls_dice for entry in entries if entry.ship in leaders):
+        if rollers.isdisjoint(leaders):
             key = (leaders[0], top, False)
             plain[key] = plain.get(key, 0) + weight
             continue
         if leaders == ships:
             everyone_tied += weight
             continue
-        runners = tied.setdefault(leaders, {}).setdefault(top, {})
+        runners = tied.setdefault(leaders, {})
         runners[runner_up] = runners.get(runner_up, 0) + weight  # type: ignore[index]
     resolved = denominator - everyone_tied  # a full tie re-rolls: scale by 1 / (1 - P(tie))
-    result: dict[tuple[str, int, bool], Fraction] = {
-        key: Fraction(weight, resolved) for key, weight in plain.items()
-    }
-    for leaders, by_top in tied.items():
-        group = tuple(entry for entry in entries if entry.ship in leaders)
-        sub = top_outcomes(group, memo)
-        beaten: dict[tuple[str, int], int] = {}  # weight of best outside totals <= final - 10
-        overall = 0
-        for runners in by_top.values():
-            values = sorted(runners)
-            cumulative = list(itertools.accumulate(runners[v] for v in values))
-            overall += cumulative[-1]
-            for winner, final, beat in sub:
-                if beat:
-                    index = bisect.bisect_right(values, final - MASTERSTROKE_MARGIN)
-                    if index:
-                        key = (winner, final)
-                        beaten[key] = beaten.get(key, 0) + cumulative[index - 1]
+    # every share over resolved x scale, scale the lcm of the tied groups' denominators
+    subs = [
+        (_top_weights(tuple(e for e in entries if e.ship in leaders), memo, prefixes), runners)
+        for leaders, runners in tied.items()
+    ]
+    scale = math.lcm(*(sub_denominator for (sub_denominator, _), _ in subs))
+    result = {key: weight * scale for key, weight in plain.items()}
+    for (sub_denominator, sub), runners in subs:
+        values = sorted(runners)
+        cumulative = list(itertools.accumulate(runners[v] for v in values))
+        overall = cumulative[-1]
+        factor = scale // sub_denominator
         for (winner, final, beat), q in sub.items():
-            clear = beaten.get((winner, final), 0) if beat else 0
+            clear = 0
+            if beat:  # the best total outside the group at most the final total - 10
+                index = bisect.bisect_right(values, final - MASTERSTROKE_MARGIN)
+                clear = cumulative[index - 1] if index else 0
             for flag, weight in ((True, clear), (False, overall - clear)):
                 if weight:
                     key = (winner, final, flag)
-                    result[key] = result.get(key, Fraction(0)) + q * Fraction(weight, resolved)
-    memo[entries] = result
-    return result
+                    result[key] = result.get(key, 0) + q * weight * factor
+    common = math.gcd(resolved * scale, *result.values())
+    found = (resolved * scale // common, {key: w // common for key, w in result.items()})
+    memo[entries] = found
+    return found
 
 
 def contest_odds(entries: Sequence[Entry]) -> Distribution[tuple[str, bool]]:

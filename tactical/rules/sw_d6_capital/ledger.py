@@ -21,27 +21,19 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.rules.base import check_fields, with_defaults
+from tactical.rules.base import options_check
 from tactical.rules.sw_d6_capital.condition import Condition, initial_condition
 from tactical.rules.sw_d6_capital.deck import Deck, deck_of
 from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
 
 
 def settings(state: GameState) -> Mapping[str, Any]:
-    """The options in force, validated (UserError naming the key otherwise)."""
-    return _settings(state.options)
+    """The options in force, validated (UserError naming the key otherwise; a move's own
+    `activation` entry is no option)."""
+    return _options(state.options)
 
 
-@lru_cache(maxsize=256)
-def _settings(options: FrozenMap) -> Mapping[str, Any]:
-    plain = {k: v for k, v in options.items() if k != "activation"}
-    problems = check_fields(OPTION_FIELDS, plain)
-    if problems:
-        problem = problems[0]
-        raise UserError(
-            f"option {problem.key}: expected {problem.expected}", spec_id=problem.spec_id
-        )
-    return FrozenMap(with_defaults(OPTION_FIELDS, plain))
+_options = options_check(OPTION_FIELDS)
 
 
 def turn_of(state: GameState) -> int:

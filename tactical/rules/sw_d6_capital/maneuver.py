@@ -50,9 +50,9 @@ from tactical.rules.sw_d6_capital.tables import PIPS_PER_DIE, SPEED_ORDER, succe
 EDGE = "table-edge"
 
 
-def terrain_collides(terrain: Terrain) -> bool:
-    """A ship collides only with obstructing terrain (a planet, a moon); asteroid fields and
-    debris are hazards to pilot through (GEO004.7)."""
+def terrain_collides(unit: Unit, terrain: Terrain) -> bool:
+    """A ship (any ship: `RuleSystem.terrain_collides`) collides only with obstructing terrain
+    (a planet, a moon); asteroid fields and debris are hazards to pilot through (GEO004.7)."""
     return terrain.kind == "obstructing"
 
 
@@ -151,7 +151,7 @@ def plan_ship_move(
             )
     motions = planned.motions
     others = _other_units(state, unit)
-    solid = [t for t in state.terrain if terrain_collides(t)]
+    solid = [t for t in state.terrain if terrain_collides(unit, t)]
     geometries = [t.geometry for t in solid] + [u.footprint for u in others]
     geometries.append(board_exterior(state.board.width, state.board.height))
     names = [t.id for t in solid] + [u.id for u in others] + [EDGE]
@@ -200,7 +200,7 @@ def _hazards(
     """GEO004.7: non-colliding terrain, and the space close to other capital-scale ships."""
     names, geometries = [], []
     for piece in state.terrain:
-        if not terrain_collides(piece):
+        if not terrain_collides(unit, piece):
             names.append(piece.id)
             geometries.append(piece.geometry)
     for other in others:

@@ -219,10 +219,16 @@ def shutdown_code(deck: Deck, condition: Condition, turn: int) -> int:
     )
 
 
-def shutdown_roll(
-    ship: str, pips: int, dice: Dice, meet_or_beat: bool = True
+def shutdown_roll(ship: str, pips: int, dice: Dice, meet_or_beat: bool = True):
+    """T004.9 #2: the reactor shutdown roll against Easy (10)."""
+    return _easy_roll(ship, pips, dice, "reactor shutdown", meet_or_beat)
+
+
+def _easy_roll(
+    ship: str, pips: int, dice: Dice, what: str, meet_or_beat: bool
 ) -> tuple[CodeRoll, bool]:
-    roll = roll_code(pips, dice, who=ship, what="reactor shutdown")
+    """A roll of `pips` against Easy (10), and whether it succeeds."""
+    roll = roll_code(pips, dice, who=ship, what=what)
     return roll, succeeds(roll.total, EASY, meet_or_beat)
 
 
@@ -317,12 +323,9 @@ def shields_roll_code(deck: Deck, condition: Condition, turn: int) -> int:
     )
 
 
-def shields_roll(
-    ship: str, pips: int, dice: Dice, meet_or_beat: bool = True
-) -> tuple[CodeRoll, bool]:
+def shields_roll(ship: str, pips: int, dice: Dice, meet_or_beat: bool = True):
     """A004.36: the fighter's Shields roll against Easy (10)."""
-    roll = roll_code(pips, dice, who=ship, what="shields")
-    return roll, succeeds(roll.total, EASY, meet_or_beat)
+    return _easy_roll(ship, pips, dice, "shields", meet_or_beat)
 
 
 def set_allocation(condition: Condition, arcs: tuple[int, ...]) -> Condition:
