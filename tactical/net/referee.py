@@ -175,7 +175,7 @@ class Stretch:
                 )
                 return False
             self.played.append(Played(number, action, commitment, forced, fair, answer))
-            await self._published()
+            await self._published(last=bool(done.get("open")))
             if done.get("open"):
                 await self.close(done.get("reveal"))
                 return True
@@ -208,9 +208,10 @@ class Stretch:
         self.parts, self.public = parts, public
         return answer_of(documents[-1], report["state"], report["position"])
 
-    async def _published(self) -> None:
-        """The step just refereed: the host and the watchers are sent the view, the referee
-        its new version; the record of the stretch kept in the ledger and the autosave."""
+    async def _published(self, last: bool) -> None:
+        """The step just refereed: the referee is sent its new version, the host and the
+        watchers the view (not after the `last` step: nothing is hidden then, and the whole
+        game follows at once, checked)."""
         server = self.server
         server.version += 1
         fair = server.views.ledger_document()
@@ -218,6 +219,8 @@ class Stretch:
         for client in list(server.clients):
             if client.side == self.referee:
                 texts.append((client, frame("refereed", version=server.version)))
+                continue
+            if last:
                 continue
             fields = view_message(self.parts, self.codes, client.held if client.viewing else [])
             client.held, client.viewing = list(self.codes), True
