@@ -154,7 +154,7 @@ def test_hovered_targets_odds_are_ready_in_the_frame_that_handles_the_hover():
         app.step(FRAME_SECONDS)
         app.frame()
         delays.append(time.perf_counter() - started)
-        assert app.play._hover_target == target_id
+        assert app.play.targets.hover_target == target_id
         assert app.play.actions.has_odds, f"odds for {field}={target_id} not shown in the frame"
     app.play.close()
     frame, odds = sorted(delays)[len(delays) // 2], sorted(odds_seconds)[len(odds_seconds) // 2]
