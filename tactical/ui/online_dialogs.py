@@ -39,6 +39,7 @@ from tactical.present.players import LEVELS
 DEFAULT_PORT = 8765
 NOBODY_PLAYS = "nobody: serve and watch"
 NO_COMPUTER = "nobody"
+WATCHERS_BOTH = "watchers: both sides"  # what watchers see where anything is hidden
 DEFAULT_LEVEL = "greedy"
 HOST_SIZE = (470, 330)
 JOIN_SIZE = (470, 270)
@@ -56,12 +57,14 @@ JOIN_HINT = "Type what the host's window shows: the address and the token of you
 @dataclass(frozen=True)
 class HostChoice:
     """What the host chose: the side played here (None: nobody), the computer's sides
-    with their levels, the port (0: any free one) and whether other machines may join."""
+    with their levels, the port (0: any free one), whether other machines may join, and
+    the side whose view watchers see where the rules hide something (None: both sides')."""
 
     side: str | None
     computer: Mapping[str, str]
     port: int
     public: bool
+    watchers: str | None = None
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,17 @@ class HostDialog(_Dialog):
             pygame.Rect(160, 80, 90, ROW), m, container=w, initial_text=str(DEFAULT_PORT)
         )
         self.port.set_tooltip("0 takes any free port")
+        self.watchers = UIDropDownMenu(
+            [WATCHERS_BOTH, *(f"watchers: {side}" for side in self.sides)],
+            WATCHERS_BOTH,
+            pygame.Rect(256, 80, 174, ROW),
+            m,
+            container=w,
+        )
+        self.watchers.set_tooltip(
+            "where the rules hide something (a cloaked ship), what people watching the game "
+            "see: both sides' view, or one side's"
+        )
         self.public = UICheckBox(
             pygame.Rect(160, 118, 20, 20),
             "let other machines join",
@@ -214,7 +228,10 @@ class HostDialog(_Dialog):
             if who == side:
                 raise UserError(f"the computer cannot play {who}: you play it")
             computer[who] = self.level.selected_option[0]
-        return HostChoice(side, computer, parse_port(self.port.get_text()), self.public.is_checked)
+        seen = self.watchers.selected_option[0]
+        watchers = None if seen == WATCHERS_BOTH else seen.removeprefix("watchers: ")
+        port = parse_port(self.port.get_text())
+        return HostChoice(side, computer, port, self.public.is_checked, watchers)
 
 
 class JoinDialog(_Dialog):

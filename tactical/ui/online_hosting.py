@@ -151,6 +151,7 @@ class OnlineHosting:
                 computer=choice.computer,
                 port=choice.port,
                 public=choice.public,
+                watchers=choice.watchers,
             )
             if mine is None:  # serving only: this window watches
                 try:

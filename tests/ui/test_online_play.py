@@ -440,3 +440,20 @@ def test_run_online_opens_the_window_shows_the_invite_and_stops_server_and_link_
     assert mine.link.closed.is_set()
     with pytest.raises(UserError):
         RemoteSession.join(invite.address, watch=True, seconds=2)
+
+
+def test_host_window_sets_what_watchers_see_where_the_rules_hide_something():
+    """Host…'s "watchers" choice reaches the server: watchers of a Heavy Combat game see the
+    Federation's view (R001.29) when the host picks it; both sides' view by default."""
+    app = screen_app("heavy-combat")
+    try:
+        press_button(app, app.top.buttons["host"])
+        dialog = app.play.online.hosting.host_dialog
+        assert dialog is not None and dialog.choice().watchers is None  # both, by default
+        pick_menu(app, dialog.watchers, "watchers: Federation")
+        type_into(app, dialog.port, "0")
+        press_button(app, dialog.ok)
+        assert frames_until(app, lambda: app.play.online.hosting.server is not None)
+        assert app.play.online.hosting.server.watchers == "Federation"
+    finally:
+        app.play.close()
