@@ -165,10 +165,8 @@ def _open_session(
         state = None
     else:
         state = load_map(path)
-    if check_sides is not None:
-        from tactical.session.game import Game
-
-        check_sides(Game.new(state, seed).sides if state is not None else history.game.sides)
+    if check_sides is not None:  # the map's sides as its units name them (no setup run twice)
+        check_sides(state.sides if state is not None else history.game.sides)
     if file is not None:
         remove_stale_temps(file.parent, file)
         autosave = Autosave(file)

@@ -19,13 +19,13 @@ from tactical.dice.sealed import fresh_salt, seal
 from tactical.errors import UserError
 from tactical.model import FrozenMap, freeze, thaw
 from tactical.net.protocol import frame
-from tactical.net.views import ViewParts, view_message
+from tactical.net.views import ViewParts, step_codes, view_message
 from tactical.rules.base import Action
 from tactical.session.forced import forced_step
 from tactical.session.game import Game
 from tactical.session.log_words import HIDDEN
 from tactical.session.saving import UNTRUSTED_FAULTS
-from tactical.session.view_codes import StepCodes, action_text
+from tactical.session.view_codes import action_text
 from tactical.session.views import hides_anything, seen_step, viewed
 
 
@@ -82,7 +82,7 @@ class OwnReferee:
         if self.seen_by != side:
             self.seen_by = side
             view = viewed(self.session.game, side)
-            self._reported = [StepCodes.shared.of(step) for step in view.steps]
+            self._reported = step_codes(view)
             self._revealed = []
             return f"your moves are hidden from {side}: your copy of the game referees them"
         return ""
@@ -145,7 +145,7 @@ class OwnReferee:
             )
         game = session.game
         view = viewed(game, side)
-        codes = [StepCodes.shared.of(step) for step in view.steps]
+        codes = step_codes(view)
         answer: dict[str, Any] = {
             "ref": message["ref"],
             "report": view_message(ViewParts.of(view), codes, self._reported),

@@ -40,7 +40,7 @@ from tactical.dice.sealed import SealedStep, SealedStretch, seal
 from tactical.errors import UserError
 from tactical.model import FrozenMap, freeze, thaw
 from tactical.net.protocol import CHECKER, ProtocolError, frame
-from tactical.net.views import ViewParts, read_view, view_message
+from tactical.net.views import ViewParts, read_view, step_codes, view_message
 from tactical.rules.base import Action
 from tactical.session.game import Game
 from tactical.session.history import History
@@ -87,7 +87,7 @@ class Stretch:
         self.played: list[Played] = []
         view = viewed(server.session.game, seen_by)
         self.parts = ViewParts.of(view)
-        self.codes = [server.codes.of(step) for step in view.steps]
+        self.codes = step_codes(view)
         self.public: Game = view  # the game as `seen_by` knows it: whose go, over
         self.asked: str | None = None  # the request the referee has not answered yet
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}

@@ -164,11 +164,6 @@ class GameServer:
         self.dice = ServerDice(self, chains)
         self.dice.ready()
 
-    @property
-    def codes(self):
-        """Each step encoded once, for the views sent (`server_views`)."""
-        return self.views.codes
-
     # ----------------------------------------------------------------- the dice
 
     def reveal(self, chain: int, index: int) -> str:

@@ -26,7 +26,6 @@ class ClientViews:
 
     def __init__(self, server: Any) -> None:
         self.server = server  # the `GameServer` this is part of (it imports this module)
-        self.codes = StepCodes()
         self._text: tuple[int, str, int] | None = None
 
     def game_text(self) -> str:
@@ -70,7 +69,7 @@ class ClientViews:
         if view is None:
             client.viewing, client.held = False, []
             return {"game": self.game_text()}
-        fields, client.held = view_fields(view, self.codes, [])
+        fields, client.held = view_fields(view, [])
         client.viewing = True
         return {"view": {**fields, "fair": self.ledger_document()}}
 
@@ -95,8 +94,8 @@ class ClientViews:
             return self.whole_frame(client)  # the record of what was hidden appears
         if not client.viewing:  # the steps it holds are the game's up to this one
             steps = self.server.session.game.steps[:-1]
-            client.held = [self.codes.of(step) for step in steps]
-        fields, client.held = view_fields(view, self.codes, client.held)
+            client.held = [StepCodes.shared.of(step) for step in steps]
+        fields, client.held = view_fields(view, client.held)
         client.viewing = True
         version = self.server.version
         return frame("view", version=version, fair=self.ledger_document(), **fields)

@@ -19,6 +19,7 @@ server the new steps only.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,8 @@ from tactical.session.view_codes import (
     list_of,
 )
 
+_PARTS: weakref.WeakKeyDictionary[Game, ViewParts] = weakref.WeakKeyDictionary()
+
 
 @dataclass(frozen=True)
 class ViewParts:
@@ -50,9 +53,17 @@ class ViewParts:
 
     @classmethod
     def of(cls, view: Game) -> ViewParts:
-        return cls(
-            encode(view.initial), view.seed, encode(view.state), encode(view.position), view.sides
-        )
+        """The parts of `view`, encoded once per view (every client of a side is sent them)."""
+        found = _PARTS.get(view)
+        if found is None:
+            found = _PARTS[view] = cls(
+                encode(view.initial),
+                view.seed,
+                encode(view.state),
+                encode(view.position),
+                view.sides,
+            )
+        return found
 
     @classmethod
     def read(cls, message: Mapping[str, Any]) -> ViewParts:
@@ -74,14 +85,17 @@ class ViewParts:
         return parts
 
 
-def view_fields(
-    view: Game, codes: StepCodes, sent: Sequence[str]
-) -> tuple[dict[str, Any], list[str]]:
+def view_fields(view: Game, sent: Sequence[str]) -> tuple[dict[str, Any], list[str]]:
     """The fields of a `view` message carrying `view` (a side's `viewed` game) to a client
     that holds the steps `sent` (their codes): the steps from the first one that differs,
     and the codes the client holds after it."""
-    steps = [codes.of(step) for step in view.steps]
+    steps = step_codes(view)
     return view_message(ViewParts.of(view), steps, sent), steps
+
+
+def step_codes(view: Game) -> list[str]:
+    """The codes of a view's steps (each encoded once, `StepCodes.shared`)."""
+    return [StepCodes.shared.of(step) for step in view.steps]
 
 
 def view_message(parts: ViewParts, steps: Sequence[str], sent: Sequence[str]) -> dict[str, Any]:

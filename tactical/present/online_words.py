@@ -93,7 +93,9 @@ def bar_html(session: Any, active: bool) -> str:
         waiting = session.hold_reason() if active else None
         return f"<b>played with others elsewhere</b>{who}<br>{escape(waiting or 'your go')}"
     # where the game is served is on the top bar (`headline`): here, who and how
-    if session.watching:
+    if session.watching and session.sees is not None:  # where the rules hide something
+        who = f"Watching {session.sees}'s view: read-only"
+    elif session.watching:
         who = "Watching: read-only"
     elif session.side is not None:
         who = f"You play {session.side}"

@@ -17,6 +17,7 @@ Nothing here names a rule system.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -96,7 +97,7 @@ def parse_port(text: str) -> int:
     return int(words)
 
 
-class _Dialog:
+class _Dialog(ABC):
     """A window with a line for what went wrong and its two buttons."""
 
     window: UIWindow
@@ -138,9 +139,9 @@ class _Dialog:
         if self.alive:
             self.window.kill()
 
+    @abstractmethod
     def choice(self) -> HostChoice | JoinChoice:
         """The values typed, checked: UserError saying what is missing."""
-        raise NotImplementedError
 
     def chosen(self, event: pygame.event.Event) -> bool:
         """Whether `event` asks for the dialog's choice (its button, by default)."""

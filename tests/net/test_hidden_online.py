@@ -21,6 +21,7 @@ from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
 from tactical.net import server as server_module
 from tactical.net.server import GameServer
+from tactical.present.online_words import bar_html
 from tactical.rules.base import Action
 from tactical.session.controller import Session
 from tactical.session.log import game_log
@@ -172,11 +173,15 @@ def test_r001_29_the_federations_log_reads_hidden_movement_while_the_cloak_is_on
 def test_a_watcher_sees_the_view_the_game_was_set_up_with(frames):
     """Watchers set up to see the Federation's view get views while the cloak is on; a
     watcher of both sides (the default) gets the steps themselves."""
-    _cloak_game(watchers=FED, turns=3)[0].stop()
+    server, _, watcher = _cloak_game(watchers=FED, turns=3)
+    server.stop()
     one_side = {json.loads(t)["type"] for who, t in frames if who is None}
     assert "view" in one_side
+    assert "<b>Watching Federation&#x27;s view: read-only</b>" in bar_html(watcher, True)
     frames.clear()
-    _cloak_game(turns=3)[0].stop()
+    server, _, watcher = _cloak_game(turns=3)
+    server.stop()
+    assert "<b>Watching: read-only</b>" in bar_html(watcher, True)
     both = {json.loads(t)["type"] for who, t in frames if who is None}
     assert "view" not in both and "step" in both
 
