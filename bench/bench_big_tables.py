@@ -10,6 +10,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | `check` as text per pair, in process (reports and text) | <= 3 us |
 | the same per pair at 250 to 3,000 units: the cost a pair must not grow with N | slope |
 | per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
+| matrix rows of 1,000 units, each line tested once (ratio to from both its ends) | >= 1.3x |
 | all-pairs matrix, 1,000 units | <= 150 ms |
 | play screen, 1,000 units: select / pan / zoom (back and forth; to a new level) | <= 33 ms |
 | cached 1920x1080 frame, 3,000 units | <= 16 ms |
@@ -333,12 +334,12 @@ def table_1000(big_maps) -> TableGeometry:
 def test_report_cost_per_pair(benchmark, table_1000):
     """Reports for 65 firers against every other ship (64,935 pairs: two blocks of
     `check --json`), from their rows of the matrix (computed before, not counted)."""
-    from tactical.geometry.matrix import matrix_rows
+    from tactical.geometry.matrix_blocks import matrix_rows
 
     g = table_1000
     n = len(g.units)
     firers = min(65, n)
-    block = matrix_rows(g.units, range(firers), g.terrain, g.arcs, g.blocking)
+    block = matrix_rows(g.units, range(firers), g.terrain, arcs=g.arcs, blocking=g.blocking)
     sources = np.repeat(np.arange(firers), n)
     targets = np.tile(np.arange(n), firers)
     keep = sources != targets
@@ -351,6 +352,44 @@ def test_report_cost_per_pair(benchmark, table_1000):
         _keep("report cost per pair", per_pair, PAIR_BUDGET)
         print(f"report cost: {per_pair * 1e6:.2f} us a pair")
     assert len(reports) == len(sources)
+
+
+def _walk_rows(g: TableGeometry, once: bool) -> int:
+    """Every row of the table's matrix, a block of 32 firers at a time (as `check` walks
+    1,000 ships): each line tested once, its crossings kept for its other unit's block
+    (`matrix_row_blocks`), or every line from each of its two units (`matrix_rows` a
+    block). The crossings found, for the comparison."""
+    from tactical.geometry.matrix_blocks import matrix_row_blocks, matrix_rows
+
+    n = len(g.units)
+    per_block = max(1, (1 << 15) // n)
+    if once:
+        blocks = matrix_row_blocks(g.units, g.terrain, g.arcs, g.blocking, rows_per_block=per_block)
+    else:
+        blocks = (
+            matrix_rows(g.units, range(k, min(n, k + per_block)), g.terrain, arcs=g.arcs,
+                        blocking=g.blocking)
+            for k in range(0, n, per_block)
+        )  # fmt: skip
+    return sum(len(block.hit_piece) for block in blocks)
+
+
+@pytest.mark.parametrize("once", [True, False], ids=["each line once", "each line twice"])
+def test_matrix_rows_1000(benchmark, table_1000, once):
+    """The matrix rows `check` reports from, every row of 1,000 ships: each line tested
+    once against each line tested from both its units (the way before), in the same run."""
+    crossings = benchmark.pedantic(
+        _walk_rows, args=(table_1000, once), rounds=quick(3, 1), iterations=1
+    )
+    name = "matrix rows, 1,000 units, " + ("each line once" if once else "each line twice")
+    record(name, benchmark)
+    if once:
+        RATIOS.append((
+            "matrix rows: each line once vs twice",
+            "matrix rows, 1,000 units, each line twice",
+            name, 1.3,
+        ))  # fmt: skip
+    assert crossings > 0
 
 
 def test_matrix_1000(benchmark, table_1000):

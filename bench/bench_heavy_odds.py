@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from bench_cortex_space import heavy_attack as cortex_heavy
 from bench_dystopian_wars import battle
-from bench_heavy_combat import _duel, _shields_down
+from bench_heavy_combat import _duel, _shields_down, _ship
 from bench_sw_d6_capital import MAP as SW_MAP
 from bench_sw_d6_capital import _heavy_attack as sw_heavy
 from conftest import BEST, BUDGETS, FIGURES, RATIOS, quick, record
@@ -150,17 +150,27 @@ def _hc_photon() -> tuple[GameState, Any]:
     return state, hc.declare_attack(state, "a", "photon-1", "b")
 
 
+def _hc_photon_2d6() -> tuple[GameState, Any]:
+    """Heavy Combat: the same photon with the tracking weapons' 2d6 damage roll (A001.6)."""
+    hc = registry.get("heavy-combat")
+    units = (_ship("a", 20.0, 90.0, "A"), _ship("b", 26.0, 270.0, "B"))
+    options = FrozenMap(tracking_damage_die="2d6")
+    table = GameState("heavy-combat", Board(72, 48), options=options, units=units)
+    state = _shields_down(hc.setup(table))
+    return state, hc.declare_attack(state, "a", "photon-1", "b")
+
+
 def _sw_initiative() -> tuple:
     """SW D6: the Initiative contest of the scenario's six captains (the odds shown before
     a turn's Initiative roll); the baseline resolves the contest of the same captains."""
     from tactical.rules.base import Action
     from tactical.rules.sw_d6_capital import initiative, ledger
-    from tactical.rules.sw_d6_capital.odds import _NoRolls, contest_entries
+    from tactical.rules.sw_d6_capital.odds import NO_ROLLS, contest_entries
     from tactical.rules.sw_d6_capital.sequence import turn_upkeep
 
     sw = registry.get("sw-d6-capital")
     state = sw.setup(load_map(SW_MAP))
-    upkept, _ = turn_upkeep(state.with_rule_state(turn=ledger.turn_of(state) + 1), _NoRolls())
+    upkept, _ = turn_upkeep(state.with_rule_state(turn=ledger.turn_of(state) + 1), NO_ROLLS)
     captains = contest_entries(upkept)
 
     def sample(seed: int) -> Any:
@@ -173,6 +183,7 @@ def _sw_initiative() -> tuple:
 HEAVIEST: dict[str, Callable[[], tuple]] = {
     "battlefleet-mars 9-missile salvo": _attack_case("battlefleet-mars", _bfm_salvo),
     "heavy-combat photon at range 1": _attack_case("heavy-combat", _hc_photon),
+    "heavy-combat photon at range 1, 2d6 damage": _attack_case("heavy-combat", _hc_photon_2d6),
     "cortex-space 6-railgun battery": _attack_case("cortex-space", cortex_heavy),
     "sw-d6-capital heavy turbolasers": _attack_case("sw-d6-capital", sw_heavy),
     "sw-d6-capital initiative of six captains": _sw_initiative,
@@ -185,9 +196,12 @@ def forget() -> None:
     (as a player's first `tactical odds` meets it)."""
     from tactical.dice import exact
     from tactical.rules.cortex_space import gunnery
+    from tactical.rules.heavy_combat import internals
     from tactical.rules.sw_d6_capital import initiative
 
     exact._SUBROLLS.clear()
+    internals._READINGS.clear()
+    internals._arrangements.cache_clear()
     initiative.total_odds.cache_clear()
     gunnery._plan_gun.cache_clear()
     gunnery._LAST_PLAN = gunnery._LAST_BOOKED = (None, None, None)

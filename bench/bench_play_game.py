@@ -25,11 +25,11 @@ from conftest import RATIOS, is_quick, quick, record
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
+from tactical.present.declaration import unit_fields
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
 from tactical.ui.app import App
-from tactical.ui.declaration import unit_fields
 from tactical.ui.move_tool import MoveTool
 from tactical.ui.scene import SceneRenderer
 from tactical.ui.table_view import TableView

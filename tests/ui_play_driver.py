@@ -16,10 +16,10 @@ import pygame
 from ui_events import key, move, press_at, press_button, screen, settle
 
 from tactical.geometry.movement import StepKind, parse_path
+from tactical.present.declaration import format_value
 from tactical.rules.base import Action, ActionChoice
 from tactical.session import autoplay
 from tactical.session.game import Game
-from tactical.ui.declaration import format_value
 
 
 class DriverError(AssertionError):

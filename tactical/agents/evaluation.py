@@ -10,7 +10,9 @@
   `tactical.dice.enumerate_outcomes` (the odds machinery), merged by value: the whole
   action replayed, or for an attack its attack resolver alone (`resolve_attack`, whose
   folds merge a salvo's dice). A tree too large is estimated from a fixed set of seeded
-  rolls instead.
+  rolls instead. Each effect is remembered while the game lasts by the state, and by
+  what of the state it read (`agents.reads`): a later table that differs only in what
+  it never read gives the same effect without enumerating it again.
 - *Position* (`Position`): for a unit at a candidate pose, computed with the vectorised
   pair matrix (`TableGeometry`): the enemies it would hold in its own arcs, inside a
   range band (a nearer band counts more: the rules' odds improve) and in line of sight,
@@ -30,11 +32,13 @@ from functools import cached_property
 import numpy as np
 
 from tactical.agents import hints
+from tactical.agents.reads import ALL, read_values, table_key, watching
 from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
+from tactical.model.worded import unworded
 from tactical.rules.base import Action, RuleSystem, attack_declaration
 from tactical.rules.conventions import WeaponReach
 from tactical.rules.ending import UnitCondition, side_losses
@@ -51,6 +55,7 @@ APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
 OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 MAX_EFFECTS = 4096  # expected effects a game's material count remembers
+_UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
 class Material:
@@ -64,24 +69,56 @@ class Material:
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
         self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
-        # expected effects by what they depend on: the state (by value: a later decision
-        # often weighs the same attack on an equal table), the declared action, the side,
-        # the budget and the game's seed (a sampled estimate's dice)
+        # expected effects by what they depend on: the question (`head`: the declared
+        # action, the side, the budget and the game's seed, a sampled estimate's dice) and
+        # the state, by value; and by the part of the state the computation read (`reads`:
+        # a later decision often weighs the same attack on a table that differs only in
+        # what the attack never reads)
         self.effects: dict[Hashable, Effect | None] = {}
+        self.by_reads: dict[Hashable, Effect | None] = {}
+        self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
 
-    def remembered(self, key: Hashable, compute: Callable[[], Effect | None]) -> Effect | None:
-        """`compute()`, once per key while the game lasts (a bounded memo)."""
+    def remembered(
+        self,
+        head: Hashable,
+        state: GameState,
+        compute: Callable[[GameState], Effect | None],
+    ) -> Effect | None:
+        """`compute(state)` for a pure `compute`, once per `head` and what of the state it
+        reads while the game lasts (a bounded memo; `reads`)."""
+        exact = (head, state)
         try:
-            return self.effects[key]
+            return self.effects[exact]
         except KeyError:
             pass
         except TypeError:  # a parameter that is not a value (never seen): not remembered
-            return compute()
-        found = compute()
+            return compute(state)
+        table = table_key(state)
+        known = self.reads.setdefault(head, [])
+        for keys in known:
+            found = self.by_reads.get((head, table, keys, read_values(state, keys)), _UNKNOWN)
+            if found is not _UNKNOWN:
+                self._keep(exact, found)
+                return found
+        if ALL in known:  # it read the whole rule state before: it is the key, unwatched
+            found, keys = compute(state), ALL
+        else:
+            watched, reads = watching(state)
+            found = compute(watched)
+            keys = reads.key()
+        if keys not in known:
+            known.append(keys)
+        self.by_reads[(head, table, keys, read_values(state, keys))] = found
+        self._keep(exact, found)
+        return found
+
+    def _keep(self, key: Hashable, found: Effect | None) -> None:
         if len(self.effects) >= MAX_EFFECTS:
             self.effects.clear()
+        if len(self.by_reads) >= MAX_EFFECTS:
+            self.by_reads.clear()
+            self.reads.clear()
         self.effects[key] = found
-        return found
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
         condition = self.system.unit_condition(state, unit)
@@ -159,21 +196,23 @@ def expected_value(game: Game, action: Action, material: Material, side: str) ->
     """The expected material value for `side` after the rule system applies `action` (the
     action completed with its choice's defaults). UserError when the rules refuse it."""
     declared, _ = game.completed(action)
-    system, state = game.system, game.state
+    system = game.system
 
-    def after(dice) -> float:
-        return round(material.value(system.apply(state, declared, dice).state, side), 9)
+    def effect(state: GameState) -> Effect:
+        def after(dice) -> float:
+            return round(material.value(system.apply(state, declared, dice).state, side), 9)
 
-    def effect() -> Effect:
         try:
-            distribution = enumerate_outcomes(after, max_nodes=EXACT_NODES)
+            with unworded():  # read for the states alone (`model.worded`)
+                distribution = enumerate_outcomes(after, max_nodes=EXACT_NODES)
         except TooManyOutcomes:
-            values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
+            with unworded():
+                values = [after(SeededDice(game.seed * 7919 + k)) for k in range(SAMPLES)]
             return Effect(sum(values) / len(values), len(values), False)
         expected = sum(float(p) * value for value, p in distribution.pairs)
         return Effect(expected, len(distribution.pairs), True)
 
-    found = material.remembered(("whole", state, declared, side, game.seed), effect)
+    found = material.remembered(("whole", declared, side, game.seed), game.state, effect)
     assert found is not None
     return found
 
@@ -194,7 +233,7 @@ def attack_effect(
     stands. For a declaration whose roll comes at a later step. A tree of more than
     `max_nodes` replays is estimated from `samples` seeded rolls. None when the action is
     not an attack the rule system's combat protocol takes."""
-    system, state = game.system, game.state
+    system = game.system
     if not system.has_combat or "weapon" not in action.params:
         return None
     try:
@@ -204,7 +243,7 @@ def attack_effect(
     except UserError:
         return None
 
-    def effect() -> Effect | None:
+    def effect(state: GameState) -> Effect | None:
         try:
             weapon, target, rest = attack_declaration(declared)
             attack = system.declare_attack(state, declared.actor, weapon, target, rest)
@@ -216,17 +255,20 @@ def attack_effect(
             return round(material.value(resolved.state, side), 9)
 
         try:
-            distribution = enumerate_outcomes(after, max_nodes=max_nodes)
+            # read for the states alone: a resolver may leave its words out (`worded`)
+            with unworded():
+                distribution = enumerate_outcomes(after, max_nodes=max_nodes)
         except TooManyOutcomes:
-            expected, runs = stratified(after, game.seed * 7919, samples)
+            with unworded():
+                expected, runs = stratified(after, game.seed * 7919, samples)
             return Effect(expected, runs, False)
         except UserError:
             return None
         expected = sum(float(p) * value for value, p in distribution.pairs)
         return Effect(expected, len(distribution.pairs), True)
 
-    key = ("attack", state, declared, side, max_nodes, samples, game.seed)
-    return material.remembered(key, effect)
+    head = ("attack", declared, side, max_nodes, samples, game.seed)
+    return material.remembered(head, game.state, effect)
 
 
 class _LeadingDice(SeededDice):
@@ -275,7 +317,8 @@ def sampled_value(game: Game, action: Action, material: Material, side: str) -> 
     rules refuse it."""
     declared, _ = game.completed(action)
     dice = SeededDice(game.seed * 7919 + game.step_number)
-    value = material.value(game.system.apply(game.state, declared, dice).state, side)
+    with unworded():  # read for its state alone (`model.worded`)
+        value = material.value(game.system.apply(game.state, declared, dice).state, side)
     return Effect(value, 1, not dice.rolls)
 
 

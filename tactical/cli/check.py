@@ -15,7 +15,9 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from tactical.cli.declare import JSON_KEYS, command
 
 if TYPE_CHECKING:
     from tactical.rules.measuring import PairReports
@@ -23,24 +25,30 @@ if TYPE_CHECKING:
 __all__ = ["add_parser", "run"]
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "check",
+# the command's arguments in order, as `declare.command` takes them
+OPTIONS = (
+    ("map", {"help": "map file (TOML)"}),
+    ("--unit", {"help": "only pairs from this unit"}),
+    ("--target", {"help": "only pairs to this unit"}),
+    JSON_KEYS,
+    (
+        "--witness",
+        {
+            "action": "store_true",
+            "help": "add the measured segments (range_witness, edge_witness); "
+            "always on for a single --unit/--target pair",
+        },
+    ),
+)
+
+
+def add_parser(subparsers: Any) -> None:
+    command(
+        subparsers, "check", run, OPTIONS,
         help="distances, bearings, arcs, line of sight and range bands between units",
         description="Measure every pair of units on a map (or the pairs from --unit / to "
         "--target) the way the map's rule system measures.",
-    )
-    parser.add_argument("map", help="map file (TOML)")
-    parser.add_argument("--unit", help="only pairs from this unit")
-    parser.add_argument("--target", help="only pairs to this unit")
-    parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
-    parser.add_argument(
-        "--witness",
-        action="store_true",
-        help="add the measured segments (range_witness, edge_witness); "
-        "always on for a single --unit/--target pair",
-    )
-    parser.set_defaults(run=run)
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

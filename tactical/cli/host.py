@@ -14,67 +14,88 @@ import secrets
 import sys
 from pathlib import Path
 
+from tactical.cli.declare import WINDOW_SIZE, command
 from tactical.errors import UserError
 
 LEVELS = ("random", "greedy", "search")
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "host",
+        run,
+        (
+            *SERVER_OPTIONS,
+            (
+                "--side",
+                {
+                    "metavar": "SIDE",
+                    "default": None,
+                    "help": "the side you play (default: the first)",
+                },
+            ),
+            WINDOW_SIZE,
+        ),
         help="play one side in a window and serve the game to a player elsewhere",
         description="Open MAP (or a saved game) in a window, play --side, and serve the game "
         "over the network: the other player joins with the command printed here (`tactical "
         "join ADDRESS --token TOKEN`). The dice of every roll come from both players' nonces: "
         "neither can foresee or choose one, and `tactical verify` checks them afterwards.",
     )
-    add_server_arguments(parser)
-    parser.add_argument(
-        "--side", metavar="SIDE", default=None, help="the side you play (default: the first)"
-    )
-    parser.add_argument(
-        "--size", metavar="WxH", default="1280x800", help="window size (default 1280x800)"
-    )
-    parser.set_defaults(run=run)
 
 
-def add_server_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments `host` and `serve` share."""
-    parser.add_argument(
-        "map", metavar="MAP", nargs="?", help="map file (TOML), map name, or saved game (JSON)"
-    )
-    parser.add_argument("--port", type=int, default=8765, help="the port to serve on (8765)")
-    parser.add_argument(
+# the options `host` and `serve` share
+SERVER_OPTIONS = (
+    (
+        "map",
+        {"metavar": "MAP", "nargs": "?", "help": "map file (TOML), map name, or saved game (JSON)"},
+    ),
+    ("--port", {"type": int, "default": 8765, "help": "the port to serve on (8765)"}),
+    (
         "--public",
-        action="store_true",
-        help="accept players from other machines (default: this machine only, 127.0.0.1)",
-    )
-    parser.add_argument(
+        {
+            "action": "store_true",
+            "help": "accept players from other machines (default: this machine only, 127.0.0.1)",
+        },
+    ),
+    (
         "--ai",
-        metavar="SIDE[:LEVEL]",
-        default=None,
-        help="the computer plays SIDE on the server: LEVEL random, greedy (default) or search",
-    )
-    parser.add_argument("--seed", type=int, default=None, help="the map's starting seed")
-    parser.add_argument(
+        {
+            "metavar": "SIDE[:LEVEL]",
+            "default": None,
+            "help": "the computer plays SIDE on the server: LEVEL random, greedy (default) "
+            "or search",
+        },
+    ),
+    ("--seed", {"type": int, "default": None, "help": "the map's starting seed"}),
+    (
         "--autosave",
-        metavar="FILE",
-        default=None,
-        help="where the server saves the game after every step (default: the autosave folder)",
-    )
-    parser.add_argument(
+        {
+            "metavar": "FILE",
+            "default": None,
+            "help": "where the server saves the game after every step (default: the autosave "
+            "folder)",
+        },
+    ),
+    (
         "--watchers",
-        metavar="VIEW",
-        default="both",
-        help="what watchers see where the rules hide something (a cloaked ship): both sides' "
-        "view (both, the default) or one side's (a side's name)",
-    )
-    parser.add_argument(
+        {
+            "metavar": "VIEW",
+            "default": "both",
+            "help": "what watchers see where the rules hide something (a cloaked ship): both "
+            "sides' view (both, the default) or one side's (a side's name)",
+        },
+    ),
+    (
         "--resume",
-        action="store_true",
-        help="go on with the last hosted game after the server stopped or was killed: same "
-        "tokens, same committed dice; the players reconnect by themselves",
-    )
+        {
+            "action": "store_true",
+            "help": "go on with the last hosted game after the server stopped or was killed: "
+            "same tokens, same committed dice; the players reconnect by themselves",
+        },
+    ),
+)
 
 
 def checked_port(port: int) -> int:

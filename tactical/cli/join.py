@@ -4,27 +4,33 @@ from __future__ import annotations
 
 import argparse
 
+from tactical.cli.declare import WINDOW_SIZE, command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "join",
+        run,
+        (
+            ("address", {"metavar": "HOST[:PORT]", "help": "where the game is served"}),
+            ("--token", {"default": None, "help": "your seat's token, from the host"}),
+            (
+                "--side",
+                {
+                    "default": None,
+                    "help": "the side you expect to play (checked against the token)",
+                },
+            ),
+            ("--watch", {"action": "store_true", "help": "watch: see the game, change nothing"}),
+            WINDOW_SIZE,
+        ),
         help="play (or watch) a game someone hosts or serves",
         description="Join the game at ADDRESS (HOST or HOST:PORT, as the host's screen shows "
         "it) with your seat's token, or watch it (--watch). Your copy of the game is "
         "autosaved as it goes: `tactical verify` checks its dice afterwards.",
     )
-    parser.add_argument("address", metavar="HOST[:PORT]", help="where the game is served")
-    parser.add_argument("--token", default=None, help="your seat's token, from the host")
-    parser.add_argument(
-        "--side", default=None, help="the side you expect to play (checked against the token)"
-    )
-    parser.add_argument("--watch", action="store_true", help="watch: see the game, change nothing")
-    parser.add_argument(
-        "--size", metavar="WxH", default="1280x800", help="window size (default 1280x800)"
-    )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tactical.cli.declare import JSON_OUTPUT, MAP, command
 from tactical.errors import UserError
 
 DEFAULT_DB = "results.sqlite"
@@ -61,139 +62,168 @@ def _missing_command(parser: argparse.ArgumentParser) -> Any:
     return run
 
 
-def _command(commands: Any, name: str, run: Any, **words: str) -> argparse.ArgumentParser:
-    """One `lab` subcommand: its parser (help and description) running `run`."""
-    parser = commands.add_parser(name, **words)
-    parser.set_defaults(run=run)
-    return parser
-
-
 # the options more than one subcommand takes, with the same meaning and help
 _SHARED = {
     "--db": {"default": DEFAULT_DB, "help": f"results file (default {DEFAULT_DB})"},
-    "--json": {"action": "store_true", "help": "machine-readable output"},
+    "--json": JSON_OUTPUT[1],
     "--force": {"action": "store_true", "help": "replace existing files"},
     "--quiet": {"action": "store_true", "help": "no progress bar"},
 }
+_DB = ("db", {"metavar": "DB", "help": "results file"})
 
 
-def _shared(parser: argparse.ArgumentParser, *flags: str) -> None:
-    for flag in flags:
-        parser.add_argument(flag, **_SHARED[flag])
+def _command(
+    commands: Any, name: str, run: Any, options: tuple, **words: str
+) -> argparse.ArgumentParser:
+    """One `lab` subcommand (`cli.declare.command`), its shared flags those of `_SHARED`."""
+    return command(commands, name, run, options, shared=_SHARED, **words)
 
 
 def _add_run(commands: Any) -> None:
-    parser = _command(
+    variant = {"action": "append", "default": [], "metavar": "KEY=VALUE"}
+    _command(
         commands,
         "run",
         run_lab,
+        (
+            MAP,
+            ("--games", {"type": int, "default": 100, "help": "games per variant (default 100)"}),
+            (
+                "--ai",
+                {
+                    "default": "greedy",
+                    "metavar": "LEVEL[,LEVEL]",
+                    "help": "AI level of both players, or of the first and second (default greedy)",
+                },
+            ),
+            ("--set", {**variant, "help": "change a map option in every variant (repeatable)"}),
+            (
+                "--against",
+                {**variant, "help": "a second variant with this option changed (repeatable)"},
+            ),
+            (
+                "--terrain",
+                {
+                    "choices": ("map", "random"),
+                    "default": "map",
+                    "help": "the map's terrain, or random terrain by R002.9 for each pair of games",
+                },
+            ),
+            (
+                "--seed",
+                {
+                    "type": int,
+                    "default": 0,
+                    "help": "the run's seed: every game's seed derives from it",
+                },
+            ),
+            (
+                "--workers",
+                {
+                    "type": int,
+                    "default": None,
+                    "help": "worker processes (default: one per core); "
+                    "with --ray auto, the CPUs of a local Ray instance",
+                },
+            ),
+            (
+                "--ray",
+                {
+                    "metavar": "auto|ADDRESS",
+                    "default": None,
+                    "help": "play on Ray: 'auto' (the cluster on this machine, "
+                    "else a local instance) or a cluster address; needs the [cluster] extra",
+                },
+            ),
+            "--db",
+            "--quiet",
+        ),
         help="play AI-vs-AI games of a map into a results file",
         description="Play seat-swapped AI-vs-AI games of MAP for one variant of its options "
         "or two (--against) and store each game in the results file as it ends. Running the "
         "same command again resumes the run; a larger --games extends it; another --seed "
         "adds an independent run.",
     )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
-    parser.add_argument("--games", type=int, default=100, help="games per variant (default 100)")
-    parser.add_argument(
-        "--ai",
-        default="greedy",
-        metavar="LEVEL[,LEVEL]",
-        help="AI level of both players, or of the first and second (default greedy)",
-    )
-    for flag, what in (
-        ("--set", "change a map option in every variant (repeatable)"),
-        ("--against", "a second variant with this option changed (repeatable)"),
-    ):
-        parser.add_argument(flag, action="append", default=[], metavar="KEY=VALUE", help=what)
-    parser.add_argument(
-        "--terrain",
-        choices=("map", "random"),
-        default="map",
-        help="the map's terrain, or random terrain by R002.9 for each pair of games",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=0, help="the run's seed: every game's seed derives from it"
-    )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=None,
-        help="worker processes (default: one per core); with --ray auto, the CPUs of a "
-        "local Ray instance",
-    )
-    parser.add_argument(
-        "--ray",
-        metavar="auto|ADDRESS",
-        default=None,
-        help="play on Ray: 'auto' (the cluster on this machine, else a local instance) or a "
-        "cluster address; needs the [cluster] extra",
-    )
-    _shared(parser, "--db", "--quiet")
 
 
 def _add_replay(commands: Any) -> None:
-    parser = _command(
+    _command(
         commands,
         "replay",
         replay_lab,
+        (
+            _DB,
+            ("game", {"metavar": "GAME", "type": int, "help": "the game's id in the report"}),
+            (
+                "-o",
+                "--output",
+                {"default": None, "help": "save file to write (default game-GAME.json)"},
+            ),
+            ("--force", {"action": "store_true", "help": "replace an existing save"}),
+        ),
         help="play a stored game again into a save",
         description="Play game GAME of the results file again from its seed and write it as "
         "a normal save (open it with `tactical play SAVE` or `tactical replay SAVE`).",
     )
-    parser.add_argument("db", metavar="DB", help="results file")
-    parser.add_argument("game", metavar="GAME", type=int, help="the game's id in the report")
-    parser.add_argument(
-        "-o", "--output", default=None, help="save file to write (default game-GAME.json)"
-    )
-    parser.add_argument("--force", action="store_true", help="replace an existing save")
 
 
 def _add_report(commands: Any) -> None:
-    parser = _command(
+    _command(
         commands,
         "report",
         report_lab,
+        (
+            _DB,
+            "--json",
+            (
+                "--html",
+                {
+                    "metavar": "FILE",
+                    "default": None,
+                    "help": "write an HTML page and its PNG plots "
+                    "(FILE-1-win-rates.png, ...) beside it",
+                },
+            ),
+            "--force",
+        ),
         help="who wins, by how much, and is it significant",
         description="Summarise a results file per scenario and variant: win rates with "
         "Wilson 95% intervals, the difference between variants with a significance test, "
         "game length, damage per turn, losses by unit class and by unit.",
     )
-    parser.add_argument("db", metavar="DB", help="results file")
-    _shared(parser, "--json")
-    parser.add_argument(
-        "--html",
-        metavar="FILE",
-        default=None,
-        help="write an HTML page and its PNG plots (FILE-1-win-rates.png, ...) beside it",
-    )
-    _shared(parser, "--force")
 
 
 def _add_fairness(commands: Any) -> None:
-    parser = _command(
+    _command(
         commands,
         "fairness",
         fairness_lab,
+        (
+            ("map", {"metavar": "MAP", "help": "map file (TOML) or a built-in map's name"}),
+            ("--layouts", {"type": int, "default": 40, "help": "random tables (default 40)"}),
+            ("--games", {"type": int, "default": 40, "help": "games per table (default 40)"}),
+            ("--ai", {"default": "greedy", "metavar": "LEVEL[,LEVEL]", "help": "AI levels"}),
+            ("--seed", {"type": int, "default": 0, "help": "the run's seed (tables and games)"}),
+            ("--workers", {"type": int, "default": None, "help": "worker processes"}),
+            "--db",
+            ("--html", {"metavar": "FILE", "default": None, "help": "write the HTML report"}),
+            "--json",
+            "--force",
+            "--quiet",
+            (
+                "--report-only",
+                {
+                    "action": "store_true",
+                    "help": "play nothing: report on the games the results file "
+                    "holds for these tables",
+                },
+            ),
+        ),
         help="does the table's fairness score predict who wins? (docs/fairness.md)",
         description="Put the map's first fleet on both sides, lay --layouts random tables by "
         "R002.9, play --games seat-swapped AI games on each (each layout a lab run in the "
         "results file) and report the rank correlation between each table's score and the "
         "first side's results, with its 95% interval.",
-    )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML) or a built-in map's name")
-    parser.add_argument("--layouts", type=int, default=40, help="random tables (default 40)")
-    parser.add_argument("--games", type=int, default=40, help="games per table (default 40)")
-    parser.add_argument("--ai", default="greedy", metavar="LEVEL[,LEVEL]", help="AI levels")
-    parser.add_argument("--seed", type=int, default=0, help="the run's seed (tables and games)")
-    parser.add_argument("--workers", type=int, default=None, help="worker processes")
-    _shared(parser, "--db")
-    parser.add_argument("--html", metavar="FILE", default=None, help="write the HTML report")
-    _shared(parser, "--json", "--force", "--quiet")
-    parser.add_argument(
-        "--report-only",
-        action="store_true",
-        help="play nothing: report on the games the results file holds for these tables",
     )
 
 

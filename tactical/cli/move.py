@@ -26,6 +26,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from tactical.cli.declare import JSON_KEYS, command
 from tactical.errors import UserError
 
 if TYPE_CHECKING:
@@ -34,25 +35,30 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "move",
+        run,
+        (
+            ("map", {"help": "map file (TOML)"}),
+            ("unit", {"help": "id of the unit to move"}),
+            ("path", {"nargs": "+", "help": 'path, e.g. "F3 P45 F2"'}),
+            (
+                "--boost",
+                {
+                    "metavar": "KIND=ROLL",
+                    "help": "a generator boost rolled before moving: kinetic=1..6 (R002.48) "
+                    "or tesla=1..3 (R002.45)",
+                },
+            ),
+            ("--speed", {"help": "declared speed for this move (SW D6: cautious, ...)"}),
+            JSON_KEYS,
+        ),
         help="plan a move: where it ends, what it hits, which rules it breaks",
         description="Plan a unit's move along a path without changing the map. "
         'PATH tokens: F3 forward 3", B1.5 backwards, P45/S30 turn to port/starboard '
         "with the unit's turning rule, C90/C-90 rotate about the centre.",
     )
-    parser.add_argument("map", help="map file (TOML)")
-    parser.add_argument("unit", help="id of the unit to move")
-    parser.add_argument("path", nargs="+", help='path, e.g. "F3 P45 F2"')
-    parser.add_argument(
-        "--boost",
-        metavar="KIND=ROLL",
-        help="a generator boost rolled before moving: kinetic=1..6 (R002.48) or tesla=1..3 "
-        "(R002.45)",
-    )
-    parser.add_argument("--speed", help="declared speed for this move (SW D6: cautious, ...)")
-    parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
-    parser.set_defaults(run=run)
 
 
 def parse_boost(text: str) -> dict[str, int]:

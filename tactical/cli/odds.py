@@ -37,6 +37,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from tactical.cli.declare import JSON_OUTPUT, MAP, command
 from tactical.errors import UserError
 
 if TYPE_CHECKING:
@@ -45,29 +46,40 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "odds",
+        run,
+        (
+            MAP,
+            ("attacker", {"metavar": "ATTACKER", "help": "attacking unit id"}),
+            ("weapon", {"metavar": "WEAPON", "help": "weapon name, e.g. laser or missiles"}),
+            ("target", {"metavar": "TARGET", "help": "target unit id"}),
+            JSON_OUTPUT,
+            (
+                "--missiles",
+                {
+                    "type": int,
+                    "default": None,
+                    "metavar": "N",
+                    "help": "missiles declared (salvo size)",
+                },
+            ),
+            ("--no-ciws", {"action": "store_true", "help": "the target does not use CIWS"}),
+            (
+                "--param",
+                {
+                    "action": "append",
+                    "default": [],
+                    "metavar": "KEY=VALUE",
+                    "help": "any other declaration parameter of the rule system (repeatable), "
+                    "e.g. --param battery=3 --param gunner=starbuck",
+                },
+            ),
+        ),
         help="exact outcome distribution of one attack on the table",
         description="Exact odds of ATTACKER attacking TARGET with WEAPON on the map.",
     )
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
-    parser.add_argument("attacker", metavar="ATTACKER", help="attacking unit id")
-    parser.add_argument("weapon", metavar="WEAPON", help="weapon name, e.g. laser or missiles")
-    parser.add_argument("target", metavar="TARGET", help="target unit id")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument(
-        "--missiles", type=int, default=None, metavar="N", help="missiles declared (salvo size)"
-    )
-    parser.add_argument("--no-ciws", action="store_true", help="the target does not use CIWS")
-    parser.add_argument(
-        "--param",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="any other declaration parameter of the rule system (repeatable), "
-        "e.g. --param battery=3 --param gunner=starbuck",
-    )
-    parser.set_defaults(run=run)
 
 
 def report_for(args: argparse.Namespace, state: GameState | None = None) -> OddsReport:

@@ -11,62 +11,81 @@ import secrets
 from collections.abc import Callable
 from pathlib import Path
 
+from tactical.cli.declare import command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "play",
+        run,
+        (
+            (
+                "map",
+                {"metavar": "MAP", "nargs": "?", "help": "map file (TOML) or a saved game (JSON)"},
+            ),
+            (
+                "--seed",
+                {
+                    "type": int,
+                    "default": None,
+                    "help": "the game's dice seed (default: a fresh one, shown in the log; "
+                    "same seed and actions give the same game)",
+                },
+            ),
+            (
+                "--autosave",
+                {
+                    "metavar": "FILE",
+                    "default": None,
+                    "help": "where the game is saved after every action (default: a file per "
+                    "game, named by its id, in $XDG_STATE_HOME/tactical/autosave/)",
+                },
+            ),
+            (
+                "--resume",
+                {
+                    "action": "store_true",
+                    "help": "reopen the most recently autosaved game where it stopped (with "
+                    "--autosave FILE: the latest of FILE and the games autosaved next "
+                    "to it)",
+                },
+            ),
+            (
+                "--catalogue",
+                {
+                    "metavar": "FILE",
+                    "default": None,
+                    "help": "your own unit classes (TOML, docs/maps.md): added to the palette "
+                    "and quick entry of adjust mode (F2)",
+                },
+            ),
+            (
+                "--ai",
+                {
+                    "metavar": "SIDE[:LEVEL]",
+                    "default": None,
+                    "help": "the computer plays SIDE (comma-separated for more): LEVEL random, "
+                    "greedy (default) or search, e.g. --ai B:search; the play screen's "
+                    "side menus change it",
+                },
+            ),
+            (
+                "--size",
+                {
+                    "metavar": "WxH",
+                    "default": "1280x800",
+                    "help": "initial window size in pixels (default 1280x800)",
+                },
+            ),
+        ),
         help="play a game in a window: set up, move, fire with exact odds, undo, save",
         description="Open MAP (default: the built-in default map) or a saved game (.json) in a "
         "resizable window: set up terrain and deployment, then play the map's rule system turn "
         "by turn (moves with live preview, declarations, exact odds, seeded rolls, a log). The "
         "game is autosaved after every action. F1 lists every control.",
     )
-    parser.add_argument(
-        "map", metavar="MAP", nargs="?", help="map file (TOML) or a saved game (JSON)"
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="the game's dice seed (default: a fresh one, shown in the log; same seed and "
-        "actions give the same game)",
-    )
-    parser.add_argument(
-        "--autosave",
-        metavar="FILE",
-        default=None,
-        help="where the game is saved after every action (default: a file per game, named "
-        "by its id, in $XDG_STATE_HOME/tactical/autosave/)",
-    )
-    parser.add_argument(
-        "--resume",
-        action="store_true",
-        help="reopen the most recently autosaved game where it stopped (with --autosave FILE: "
-        "the latest of FILE and the games autosaved next to it)",
-    )
-    parser.add_argument(
-        "--catalogue",
-        metavar="FILE",
-        default=None,
-        help="your own unit classes (TOML, docs/maps.md): added to the palette and quick "
-        "entry of adjust mode (F2)",
-    )
-    parser.add_argument(
-        "--ai",
-        metavar="SIDE[:LEVEL]",
-        default=None,
-        help="the computer plays SIDE (comma-separated for more): LEVEL random, greedy "
-        "(default) or search, e.g. --ai B:search; the play screen's side menus change it",
-    )
-    parser.add_argument(
-        "--size",
-        metavar="WxH",
-        default="1280x800",
-        help="initial window size in pixels (default 1280x800)",
-    )
-    parser.set_defaults(run=run)
 
 
 MIN_WINDOW = (320, 240)
@@ -204,7 +223,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tactical.ui.ai_player import parse_seats
     from tactical.ui.app import App
-    from tactical.ui.stopping import stop_on_signals
+    from tactical.ui.stopping import run_stoppable
 
     seats = parse_seats(args.ai, session.game.sides)
 
@@ -225,10 +244,8 @@ def run(args: argparse.Namespace) -> int:
         app.play.ai.set_seats(seats)
     # SIGTERM, SIGINT, SIGHUP close the window as its close button does: the loop ends and
     # stops the odds and computer-player processes (tactical.ui.stopping)
-    quit_event = pygame.event.Event(pygame.QUIT)
     try:
-        with stop_on_signals(lambda: pygame.event.post(quit_event)):
-            return app.run()
+        return run_stoppable(app)
     finally:
         # the window only: fonts stay usable for whoever calls us next (tests, a shell)
         pygame.display.quit()

@@ -11,24 +11,29 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tactical.cli.declare import command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "print",
+        run,
+        (
+            ("map", {"metavar": "MAP", "nargs": "?", "help": "map file (TOML)"}),
+            ("--rules", {"metavar": "ID", "help": "a rule system's kit, without a map"}),
+            ("-o", "--output", {"metavar": "FILE.pdf", "required": True, "help": "PDF to write"}),
+            (
+                "--paper",
+                {"choices": ("a4", "letter"), "default": "a4", "help": "paper size (default a4)"},
+            ),
+        ),
         help="a printable true-size kit (PDF): rulers, templates, placement sheets",
         description="Write a PDF at true scale: range rulers, turning templates and arc "
         "templates for the rule system, and for a map its terrain placement and deployment "
         "sheets. Print it at 100%.",
     )
-    parser.add_argument("map", metavar="MAP", nargs="?", help="map file (TOML)")
-    parser.add_argument("--rules", metavar="ID", help="a rule system's kit, without a map")
-    parser.add_argument("-o", "--output", metavar="FILE.pdf", required=True, help="PDF to write")
-    parser.add_argument(
-        "--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)"
-    )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

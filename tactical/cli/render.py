@@ -10,41 +10,38 @@ from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
+from typing import Any
 
+from tactical.cli.declare import MAP, command, existing_map
 from tactical.errors import UserError
 
 SIZE_PATTERN = re.compile(r"^\s*(\d+)\s*[xX×]\s*(\d+)\s*$")
 
 
-def map_command(
-    subparsers: argparse._SubParsersAction, name: str, summary: str, description: str
-) -> argparse.ArgumentParser:
-    """A subcommand `name` that draws from a map: its first argument is the MAP file."""
-    parser = subparsers.add_parser(name, help=summary, description=description)
-    parser.add_argument("map", metavar="MAP", help="map file (TOML)")
-    return parser
+def size_option(help_text: str) -> tuple[str, dict[str, Any]]:
+    """`--size WxH` (pixels, read by `parse_size`) with its help."""
+    return ("--size", {"metavar": "WxH", "type": parse_size, "help": help_text})
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = map_command(
+    command(
         subparsers,
         "render",
-        "draw the table as a PNG picture",
-        "Draw MAP as a PNG: table, grid, edge ticks, terrain, units; "
+        run,
+        (
+            MAP,
+            (
+                "-o",
+                "--output",
+                {"metavar": "FILE.png", "required": True, "help": "PNG file to write"},
+            ),
+            ("--unit", {"metavar": "ID", "help": "show this unit's arcs and lines of sight"}),
+            size_option("picture size in pixels (default: 1600 wide, height from the table)"),
+        ),
+        help="draw the table as a PNG picture",
+        description="Draw MAP as a PNG: table, grid, edge ticks, terrain, units; "
         "with --unit that unit's arcs, range bands and lines of sight.",
     )
-    parser.add_argument(
-        "-o", "--output", metavar="FILE.png", required=True, help="PNG file to write"
-    )
-    parser.add_argument("--unit", metavar="ID", help="show this unit's arcs and lines of sight")
-    parser.add_argument(
-        "--size",
-        metavar="WxH",
-        type=parse_size,
-        help="picture size in pixels (default: 1600 wide, height from the table)",
-    )
-    parser.set_defaults(run=run)
 
 
 def parse_size(value: str) -> tuple[int, int]:
@@ -60,9 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from tactical.io.maps import load_map
     from tactical.ui.render import check_size, render_png
 
-    map_path = Path(args.map)
-    if not map_path.is_file():
-        raise UserError(f"map file {args.map!r} not found")
+    map_path = existing_map(args.map)
     if args.size is not None:
         check_size(args.size)
     state = load_map(map_path)

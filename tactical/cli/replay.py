@@ -26,29 +26,40 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from tactical.cli.declare import JSON_OUTPUT, command
+
 if TYPE_CHECKING:
     from tactical.session.replay import ReplayFrame
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "replay",
+        run,
+        (
+            ("save", {"metavar": "SAVE", "help": "saved game (JSON)"}),
+            (
+                "--step",
+                {
+                    "action": "store_true",
+                    "help": "wait for Enter between steps (EOF runs to the end)",
+                },
+            ),
+            JSON_OUTPUT,
+            (
+                "--view",
+                {
+                    "metavar": "SIDE",
+                    "default": "both",
+                    "help": "show the game as one side saw it (what the rules hid from it stays "
+                    "hidden until revealed), or 'both' (the default: everything)",
+                },
+            ),
+        ),
         help="print a saved game's log step by step",
         description="Replay a saved game (JSON) and print each step's log entries.",
     )
-    parser.add_argument("save", metavar="SAVE", help="saved game (JSON)")
-    parser.add_argument(
-        "--step", action="store_true", help="wait for Enter between steps (EOF runs to the end)"
-    )
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument(
-        "--view",
-        metavar="SIDE",
-        default="both",
-        help="show the game as one side saw it (what the rules hid from it stays hidden "
-        "until revealed), or 'both' (the default: everything)",
-    )
-    parser.set_defaults(run=run)
 
 
 def frame_dict(frame: ReplayFrame) -> dict[str, Any]:

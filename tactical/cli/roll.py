@@ -26,6 +26,8 @@ import json
 import textwrap
 from typing import Any
 
+from tactical.cli.declare import command
+
 NOTATION_HELP = textwrap.dedent(
     """\
     notation (terms joined by + or -; spaces and case ignored):
@@ -42,18 +44,21 @@ NOTATION_HELP = textwrap.dedent(
 
 
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "roll",
+        run,
+        (
+            ("expression", {"metavar": "EXPR", "help": "dice expression"}),
+            ("--seed", {"type": int, "default": None, "help": "seed for a repeatable roll"}),
+            ("--odds", {"action": "store_true", "help": "exact distribution instead"}),
+            ("--json", {"action": "store_true", "help": "machine-readable output"}),
+        ),
         help="roll dice in any system's notation, or show the exact odds",
         description="Roll a dice expression (2d6, 1d10z, d3, 5D+2, d12+d4, d8+1step).",
         epilog=NOTATION_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("expression", metavar="EXPR", help="dice expression")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable roll")
-    parser.add_argument("--odds", action="store_true", help="exact distribution instead")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.set_defaults(run=run)
 
 
 def roll_document(text: str, seed: int) -> dict[str, Any]:

@@ -8,19 +8,21 @@ from __future__ import annotations
 
 import argparse
 
-from tactical.cli.host import add_server_arguments, hosted, serve_forever
+from tactical.cli.declare import command
+from tactical.cli.host import SERVER_OPTIONS, hosted, serve_forever
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "serve",
+        run,
+        SERVER_OPTIONS,
         help="serve a game that two players join, playing no side yourself",
         description="Serve MAP (or a saved game) with no window: every side is played from "
         "elsewhere (`tactical join ADDRESS --token TOKEN`, printed here) or by the computer "
         "(--ai). Runs until Ctrl+C; the game is saved after every step.",
     )
-    add_server_arguments(parser)
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tactical.cli.declare import JSON_KEYS, command
 from tactical.errors import UserError
 
 if TYPE_CHECKING:
@@ -52,60 +53,78 @@ MAX_TRIES = 1000  # layouts --fair draws at most (each takes a fraction of a sec
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "terrain",
+        run,
+        (
+            ("--seed", {"type": int, "help": "seed for the dice and the placement"}),
+            ("--width", {"type": float, "default": 72.0, "help": 'table width in inches (72")'}),
+            ("--height", {"type": float, "default": 48.0, "help": 'table depth in inches (48")'}),
+            ("-o", "--output", {"metavar": "MAP", "help": "write the map (TOML) here"}),
+            ("--png", {"metavar": "FILE", "help": "draw the table to this PNG"}),
+            ("--sheet", {"metavar": "FILE", "help": "write the placement sheet (Markdown)"}),
+            ("--rules", {"default": "dystopian-wars", "help": "rule system of the map"}),
+            ("--title", {"help": "title of the map"}),
+            ("--library", {"metavar": "FILE", "help": "terrain library TOML"}),
+            (
+                "--deployment",
+                {
+                    "metavar": "EDGE",
+                    "choices": EDGE_NAMES,
+                    "help": "keep pieces out of the deployment zones on this edge and the "
+                    "opposite one; with --score and --fair the first side's zone "
+                    "(default: the edge its units stand nearest)",
+                },
+            ),
+            (
+                "--score",
+                {
+                    "metavar": "MAP",
+                    "help": "score the map's terrain for its two sides (visibility, cover, lanes, "
+                    "symmetry)",
+                },
+            ),
+            (
+                "--fair",
+                {
+                    "action": "store_true",
+                    "help": "draw --tries layouts by R002.9 and keep the fairest "
+                    "(its seed remakes it)",
+                },
+            ),
+            (
+                "--tries",
+                {
+                    "type": int,
+                    "default": DEFAULT_TRIES,
+                    "help": f"layouts --fair draws (default {DEFAULT_TRIES})",
+                },
+            ),
+            (
+                "--fleets",
+                {
+                    "metavar": "MAP",
+                    "help": "the fleets --fair scores against (default: the rule system's "
+                    "built-in scenario)",
+                },
+            ),
+            (
+                "--grid",
+                {
+                    "type": float,
+                    "default": GRID_STEP,
+                    "help": f'inches between the observers of the score (default {GRID_STEP:g}")',
+                },
+            ),
+            JSON_KEYS,
+        ),
         help="randomized terrain setup by 2'x2' areas (R002.9), reproducible by seed",
         description="Roll for every 2'x2' area (each side 1D6, a 5 or 6 places a piece), "
         "place pieces from the terrain library, and write the map, a picture and a "
         "placement sheet. --score MAP scores a table's fairness for its two sides; --fair "
         "keeps the fairest of --tries tables (docs/fairness.md).",
     )
-    parser.add_argument("--seed", type=int, help="seed for the dice and the placement")
-    parser.add_argument("--width", type=float, default=72.0, help='table width in inches (72")')
-    parser.add_argument("--height", type=float, default=48.0, help='table depth in inches (48")')
-    parser.add_argument("-o", "--output", metavar="MAP", help="write the map (TOML) here")
-    parser.add_argument("--png", metavar="FILE", help="draw the table to this PNG")
-    parser.add_argument("--sheet", metavar="FILE", help="write the placement sheet (Markdown)")
-    parser.add_argument("--rules", default="dystopian-wars", help="rule system of the map")
-    parser.add_argument("--title", help="title of the map")
-    parser.add_argument("--library", metavar="FILE", help="terrain library TOML")
-    parser.add_argument(
-        "--deployment",
-        metavar="EDGE",
-        choices=EDGE_NAMES,
-        help="keep pieces out of the deployment zones on this edge and the opposite one; "
-        "with --score and --fair the first side's zone (default: the edge its units "
-        "stand nearest)",
-    )
-    parser.add_argument(
-        "--score",
-        metavar="MAP",
-        help="score the map's terrain for its two sides (visibility, cover, lanes, symmetry)",
-    )
-    parser.add_argument(
-        "--fair",
-        action="store_true",
-        help="draw --tries layouts by R002.9 and keep the fairest (its seed remakes it)",
-    )
-    parser.add_argument(
-        "--tries",
-        type=int,
-        default=DEFAULT_TRIES,
-        help=f"layouts --fair draws (default {DEFAULT_TRIES})",
-    )
-    parser.add_argument(
-        "--fleets",
-        metavar="MAP",
-        help="the fleets --fair scores against (default: the rule system's built-in scenario)",
-    )
-    parser.add_argument(
-        "--grid",
-        type=float,
-        default=GRID_STEP,
-        help=f'inches between the observers of the score (default {GRID_STEP:g}")',
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

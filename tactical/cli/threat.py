@@ -20,23 +20,25 @@ import argparse
 import json
 from pathlib import Path
 
-from tactical.cli.render import map_command
-from tactical.errors import UserError
+from tactical.cli.declare import JSON_KEYS, MAP, command, existing_map
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = map_command(
+    command(
         subparsers,
         "threat",
-        "threat map, reach and move advice for a side",
-        "How many enemy weapons could bear at each point of the table on a unit "
+        run,
+        (
+            MAP,
+            ("--side", {"required": True, "help": "the side under threat (e.g. B)"}),
+            ("--unit", {"metavar": "ID", "help": "a unit of that side: damage, reach, advice"}),
+            JSON_KEYS,
+            ("--png", {"metavar": "FILE", "help": "also draw it over the table as a PNG"}),
+        ),
+        help="threat map, reach and move advice for a side",
+        description="How many enemy weapons could bear at each point of the table on a unit "
         "of SIDE; with --unit the expected damage to it, its reach and move advice.",
     )
-    parser.add_argument("--side", required=True, help="the side under threat (e.g. B)")
-    parser.add_argument("--unit", metavar="ID", help="a unit of that side: damage, reach, advice")
-    parser.add_argument("--json", action="store_true", help="print JSON (stable keys)")
-    parser.add_argument("--png", metavar="FILE", help="also draw it over the table as a PNG")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,8 +52,7 @@ def run(args: argparse.Namespace) -> int:
         from tactical.ui.render import checked_png_path
 
         checked_png_path(args.png)  # before any work: nothing is written on a mistake
-    if not Path(args.map).is_file():
-        raise UserError(f"map file {args.map!r} not found")
+    existing_map(args.map)
     state = load_map(args.map)
     check_table_size(state)  # before any work: the work grows with the square of the units
     cache = DamageCache()

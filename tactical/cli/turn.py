@@ -15,57 +15,76 @@ import argparse
 import secrets
 from pathlib import Path
 
+from tactical.cli.declare import WINDOW_SIZE, command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "turn",
+        run,
+        (
+            (
+                "game",
+                {
+                    "metavar": "GAME",
+                    "help": "the game's file (.json), or a map to start a new game",
+                },
+            ),
+            (
+                "--side",
+                {
+                    "default": None,
+                    "help": "the side you play (default: the side whose secret file is next to "
+                    "GAME, the side that has not joined yet, or, for a new game, the "
+                    "side that acts first)",
+                },
+            ),
+            (
+                "--out",
+                {
+                    "metavar": "FILE",
+                    "default": None,
+                    "help": "where the game is written (default: GAME itself; for a new game, "
+                    "the map's name with .json in this folder). Only this game's own "
+                    "file is ever written over",
+                },
+            ),
+            (
+                "--secret",
+                {
+                    "metavar": "FILE",
+                    "default": None,
+                    "help": "your secret file for this game (default: next to the game's file, "
+                    "named after it and your side; made the first time you play, "
+                    "readable by you only)",
+                },
+            ),
+            (
+                "--no-window",
+                {
+                    "action": "store_true",
+                    "help": "only do what needs no choosing, say what was done and what to do next",
+                },
+            ),
+            (
+                "--seed",
+                {
+                    "type": int,
+                    "default": None,
+                    "help": "a new game's seed (kept in the file; its dice come from the "
+                    "players' chains and nonces, not from the seed)",
+                },
+            ),
+            WINDOW_SIZE,
+        ),
         help="play your go of a game by file (play by email) with dice no one can foresee",
         description="Open GAME, the game file the other player sent (or a map, to start a "
         "new game by file), do what needs no choosing (join, give your nonce to the other "
         "player's roll, reveal your own), then play your go in a window. The file is "
         "written after every step: send it to the player it names.",
     )
-    parser.add_argument(
-        "game", metavar="GAME", help="the game's file (.json), or a map to start a new game"
-    )
-    parser.add_argument(
-        "--side",
-        default=None,
-        help="the side you play (default: the side whose secret file is next to GAME, the "
-        "side that has not joined yet, or, for a new game, the side that acts first)",
-    )
-    parser.add_argument(
-        "--out",
-        metavar="FILE",
-        default=None,
-        help="where the game is written (default: GAME itself; for a new game, the map's "
-        "name with .json in this folder). Only this game's own file is ever written over",
-    )
-    parser.add_argument(
-        "--secret",
-        metavar="FILE",
-        default=None,
-        help="your secret file for this game (default: next to the game's file, named "
-        "after it and your side; made the first time you play, readable by you only)",
-    )
-    parser.add_argument(
-        "--no-window",
-        action="store_true",
-        help="only do what needs no choosing, say what was done and what to do next",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        help="a new game's seed (kept in the file; its dice come from the players' chains "
-        "and nonces, not from the seed)",
-    )
-    parser.add_argument(
-        "--size", metavar="WxH", default="1280x800", help="window size (default 1280x800)"
-    )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -227,7 +246,7 @@ def _window(session, size: tuple[int, int] | None) -> int:
     import pygame
 
     from tactical.ui.app import App
-    from tactical.ui.stopping import stop_on_signals
+    from tactical.ui.stopping import run_stoppable
 
     try:
         app = App(session.game.initial, size, seed=session.game.seed, session=session)
@@ -235,9 +254,7 @@ def _window(session, size: tuple[int, int] | None) -> int:
         raise UserError(
             f"cannot open a window: {error} (no display? --no-window does what needs no choosing)"
         ) from None
-    quit_event = pygame.event.Event(pygame.QUIT)
     try:
-        with stop_on_signals(lambda: pygame.event.post(quit_event)):
-            return app.run()
+        return run_stoppable(app)
     finally:
         pygame.display.quit()

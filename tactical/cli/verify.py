@@ -11,12 +11,28 @@ from __future__ import annotations
 import argparse
 import json
 
+from tactical.cli.declare import command
 from tactical.errors import UserError
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
+    command(
+        subparsers,
         "verify",
+        run,
+        (
+            ("save", {"metavar": "SAVE", "help": "a saved game (.json)"}),
+            (
+                "--secret",
+                {
+                    "metavar": "FILE",
+                    "action": "append",
+                    "default": [],
+                    "help": "a side's secret file of a game by file (may be given more than once)",
+                },
+            ),
+            ("--json", {"action": "store_true", "help": "the verdict as JSON"}),
+        ),
         help="check that every roll of a saved game came from its players' nonces",
         description="Re-derive every roll of SAVE from the nonces its players gave and the "
         "values their dice chains revealed, check the chains, replay the game and compare "
@@ -25,16 +41,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "with --secret) also proves that each nonce the side gave was for the step as "
         "played.",
     )
-    parser.add_argument("save", metavar="SAVE", help="a saved game (.json)")
-    parser.add_argument(
-        "--secret",
-        metavar="FILE",
-        action="append",
-        default=[],
-        help="a side's secret file of a game by file (may be given more than once)",
-    )
-    parser.add_argument("--json", action="store_true", help="the verdict as JSON")
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from tactical.errors import UserError
+from tactical.records import field_dict
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -162,10 +163,17 @@ class ChanceStep:
     exact enumerator reads the sub-roll's outcomes (enumerated once per value) and calls
     `then` once per outcome instead of replaying the step: the same states, weights and
     order, and the replays counted as if the sub-roll's dice were rolled in the step.
+
+    `keys`, when given, is the step on the fold's keys (as `DieStep.shift`):
+    `keys(state, key(state), outcomes)` lists `key(then(state, outcome))` for each outcome,
+    in order (None stands for no roll). The enumerator then calls `then` only where a key
+    is reached first: many states' outcomes meet in one key, and a key is far cheaper to
+    make than a state.
     """
 
     roll: Callable[[Any], Subroll | None]
     then: Callable[[Any, Any], Any]
+    keys: Callable[[Any, Hashable, Sequence[Any]], Sequence[Hashable]] | None = None
 
     def __call__(self, state: Any, dice: Dice) -> Any:
         sub = self.roll(state)
@@ -183,13 +191,8 @@ class Roll:
     result: int
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "who": self.who,
-            "what": self.what,
-            "die": self.die,
-            "faces": self.faces,
-            "result": self.result,
-        }
+        """Every field by name, in order, as a log entry lists the roll."""
+        return field_dict(self)
 
 
 @runtime_checkable
@@ -198,14 +201,14 @@ class Dice(Protocol):
 
     def roll(self, die: Die, *, who: str = "", what: str = "") -> int: ...
 
-    def fold(
-        self,
-        initial: S,
-        steps: Iterable[Callable[[S, Dice], S]],
-        key: Callable[[S], Hashable] | None = None,
-    ) -> S: ...
+    def fold(self, initial: S, steps: Steps[S], key: FoldKey[S] | None = None) -> S: ...
 
     def chance(self, fn: Callable[[Dice], T], key: Callable[[T], Hashable] | None = None) -> T: ...
+
+
+# a fold's steps, each `step(state, dice) -> state`, and the key it merges states by
+Steps = Iterable[Callable[[S, Dice], S]]
+FoldKey = Callable[[S], Hashable]
 
 
 class RecordingDice(ABC):
@@ -234,12 +237,7 @@ class RecordingDice(ABC):
             self._rolls.append(Roll(who, what, again.name, again.sides, result))
         return result
 
-    def fold(
-        self,
-        initial: S,
-        steps: Iterable[Callable[[S, Dice], S]],
-        key: Callable[[S], Hashable] | None = None,
-    ) -> S:
+    def fold(self, initial: S, steps: Steps[S], key: FoldKey[S] | None = None) -> S:
         state = initial
         for step in steps:
             state = step(state, self)

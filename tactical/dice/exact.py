@@ -22,24 +22,26 @@ of replays (so a bound refuses what it refused): a fold step that rolls one die
 (`shift`: a total plus the die) only where a key is reached first, a convolution of
 the sum with the die; a sub-roll given as a value (`Subroll`) is enumerated once per
 value and remembered; a fold step whose dice are such a sub-roll (`ChanceStep`) is
-called once per outcome of its sub-roll. A sub-roll given as a function (`Dice.chance`)
+called once per outcome of its sub-roll, and when it says how it moves the fold's key
+(`keys`) only where a key is reached first. A sub-roll given as a function (`Dice.chance`)
 met again in one enumeration with the same code and the same captured values (a hit's
 battle damage, from every state with the same Wound) is enumerated once (`_CHANCES`).
 """
 
 from __future__ import annotations
 
+import gc
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from math import gcd, lcm
 from types import FunctionType
 from typing import Any, Generic, TypeVar
 
-from tactical.dice.core import ChanceStep, Dice, Die, DieStep, Subroll
+from tactical.dice.core import ChanceStep, Dice, Die, DieStep, FoldKey, Steps, Subroll
 from tactical.errors import UserError
 
 S = TypeVar("S")
@@ -83,7 +85,9 @@ class Distribution(Generic[T]):
         total = sum(merged.values())  # 0 when there are no weights
         if total <= 0:
             raise ValueError("a distribution needs a positive total weight")
-        return cls(tuple((outcome, Fraction(weight, total)) for outcome, weight in merged.items()))
+        made = cls(tuple((outcome, Fraction(weight, total)) for outcome, weight in merged.items()))
+        made.__dict__["_shares"] = total, tuple(merged.values())  # known: not found again
+        return made
 
     def __iter__(self) -> Iterator[tuple[T, Fraction]]:
         return iter(self.pairs)
@@ -109,17 +113,28 @@ class Distribution(Generic[T]):
                 return p
         return Fraction(0)
 
+    @cached_property
+    def _shares(self) -> tuple[int, tuple[int, ...]]:
+        """The probabilities as integers over a common denominator (their least, unless
+        made from weights), made once (a report reads one distribution many ways): exact,
+        without Fraction arithmetic."""
+        common = lcm(*(p.denominator for _, p in self.pairs))
+        return common, tuple(p.numerator * (common // p.denominator) for _, p in self.pairs)
+
     def where(self, predicate: Callable[[T], bool]) -> Fraction:
         """P(predicate(outcome))."""
-        return exact_sum(p for outcome, p in self.pairs if predicate(outcome))
+        common, shares = self._shares
+        found = (share for (o, _), share in zip(self.pairs, shares, strict=True) if predicate(o))
+        return Fraction(sum(found), common)
 
     def map(self, fn: Callable[[T], U]) -> Distribution[U]:
         """The distribution of fn(outcome), equal images merged (first-reached order kept)."""
-        common = lcm(*(p.denominator for _, p in self.pairs))
+        common, shares = self._shares
         merged: dict[Any, int] = {}
-        for outcome, p in self.pairs:
+        get = merged.get
+        for (outcome, _), share in zip(self.pairs, shares, strict=True):
             image = fn(outcome)
-            merged[image] = merged.get(image, 0) + p.numerator * (common // p.denominator)
+            merged[image] = get(image, 0) + share
         if sum(merged.values()) != common:  # not a whole distribution: normalised
             return Distribution.from_weights((fn(outcome), p) for outcome, p in self.pairs)
         return Distribution(tuple((image, Fraction(n, common)) for image, n in merged.items()))
@@ -127,7 +142,16 @@ class Distribution(Generic[T]):
     def expected(self, fn: Callable[[T], Fraction | int] | None = None) -> Fraction:
         """E[fn(outcome)] (E[outcome] for numeric outcomes)."""
         value = fn or (lambda outcome: outcome)
-        return sum((Fraction(value(outcome)) * p for outcome, p in self.pairs), Fraction(0))
+        # over the probabilities' common denominator: whole values in integers
+        common, shares = self._shares
+        whole, other = 0, Fraction(0)
+        for (outcome, _), share in zip(self.pairs, shares, strict=True):
+            found = value(outcome)
+            if type(found) is int or type(found) is bool:
+                whole += found * share
+            else:
+                other += Fraction(found) * share
+        return (whole + other) / common
 
     def sorted(self, key: Callable[[T], Any] | None = None) -> Distribution[T]:
         order = key or (lambda outcome: outcome)
@@ -208,12 +232,7 @@ class _Replay:
             return self._prefix[pos]
         raise _Branch(_die_options(die))
 
-    def fold(
-        self,
-        initial: S,
-        steps: Iterable[Callable[[S, Dice], S]],
-        key: Callable[[S], Hashable] | None = None,
-    ) -> S:
+    def fold(self, initial: S, steps: Steps[S], key: FoldKey[S] | None = None) -> S:
         pos = self._pos
         if pos < len(self._prefix):
             self._pos = pos + 1
@@ -499,27 +518,59 @@ def _chance_step_layer(
     the scale of its weights, without replaying the step: `then` once per state and
     outcome of its sub-roll (enumerated once per value), in the order replays reach them,
     so the same states stand for each key with the same weights; the replays are counted
-    as if the step rolled the sub-roll's dice itself (the sub-roll's own replays)."""
+    as if the step rolled the sub-roll's dice itself (the sub-roll's own replays). With
+    the step's `keys`, `then` only where a key is reached first."""
     rolled = []
     nodes = spent[0]
-    for state, weight in current.values():
+    spreads: dict[int, Any] = {}  # by sub-roll outcomes: their lcm, then (outcomes, factors)
+    seen: dict[int, tuple[Subroll, Any]] = {}  # this layer's sub-rolls by identity (alive)
+    for name, (state, weight) in current.items():
         sub = step.roll(state)
-        found = _UNROLLED if sub is None else _subroll_found(sub, True, max_nodes)
+        if sub is None:
+            found = _UNROLLED
+        else:  # many states roll the very same sub-roll: found without hashing it again
+            known = seen.get(id(sub))
+            if known is None or known[0] is not sub:
+                known = seen[id(sub)] = (sub, _subroll_found(sub, True, max_nodes))
+            found = known[1]
+        options = found[0]
         nodes += found[2]
         if nodes > max_nodes:
             raise _too_many(max_nodes)
-        rolled.append((state, weight, found[0]))
+        rolled.append((name, state, weight, options))
+        if id(options) not in spreads:
+            spreads[id(options)] = lcm(*(d for _, _, d in options))
     spent[0] = nodes
     _PEAK.value = max(_PEAK.value, nodes)
-    scale = lcm(*(d for _, _, options in rolled for _, _, d in options))
-    then = step.then
+    scale = lcm(*spreads.values())
+    for slot, options in {id(options): options for _, _, _, options in rolled}.items():
+        spreads[slot] = (
+            tuple(outcome for outcome, _, _ in options),
+            tuple(n * (scale // d) for _, n, d in options),
+        )
+    then, keys = step.then, step.keys
     following: dict[Hashable, list[Any]] = {}
-    for state, weight, options in rolled:
-        for outcome, n, d in options:
+    if keys is not None and key is not None:
+        get = following.get
+        for name, state, weight, options in rolled:
+            if name is _START:
+                name = key(state)  # the first layer: its one state, by its key
+            outcomes, factors = spreads[id(options)]
+            names = keys(state, name, outcomes)
+            for outcome, factor, after in zip(outcomes, factors, names, strict=True):
+                entry = get(after)
+                if entry is None:  # the first state reached stands for its key
+                    following[after] = [then(state, outcome), weight * factor]
+                else:
+                    entry[1] += weight * factor
+        return following, scale
+    for _, state, weight, options in rolled:
+        outcomes, factors = spreads[id(options)]
+        for outcome, factor in zip(outcomes, factors, strict=True):
             after = then(state, outcome)
             # the first state reached stands for its key
             following.setdefault(after if key is None else key(after), [after, 0])[1] += (
-                weight * n * (scale // d)
+                weight * factor
             )
     return following, scale
 
@@ -629,7 +680,9 @@ def _fold_slot(initial: Any, key: Callable[[Any], Hashable] | None) -> Hashable 
     """A fold's first state and key as a value (None when either cannot be one): folds of
     equal first states and keys whose steps begin alike (the same step objects) make the
     same first layers, remembered within an enumeration (`remembering`)."""
-    keyed = None if key is None else _closure_slot(key)
+    # a plain function by its code and captures; any other key (a callable object) by
+    # identity
+    keyed = _closure_slot(key) if type(key) is FunctionType else _as_value(key)
     if key is not None and keyed is None:
         return None
     slot = ("fold", keyed, _as_value(initial))
@@ -665,10 +718,19 @@ def remembering() -> Iterator[None]:
         yield
         return
     _CHANCES.found = {}
+    # an enumeration makes and drops a great many small tuples, lists and dicts, none of
+    # them in a cycle: the cyclic collector, set off by their number, would walk the whole
+    # heap again and again for nothing (a quarter of the heaviest odds' time); reference
+    # counting frees them as before, and the collector runs again afterwards
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         yield
     finally:
         _CHANCES.found = None
+        if paused:
+            gc.enable()
 
 
 def fold_outcomes(

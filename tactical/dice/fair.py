@@ -31,7 +31,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+from tactical.dice.documents import exact_object, parsed_items
 from tactical.dice.sealed import SealedStretch
+from tactical.records import field_dict
 
 DOMAIN = b"tactical-fair-dice-1"
 CHAIN_LENGTH = 4096  # values a chain commits to; a new chain is committed when one runs out
@@ -124,21 +126,16 @@ class FairRoll:
     def document(self) -> dict[str, object]:
         """As a save and a message hold it."""
         return {
-            "by": self.by,
-            "chain": self.chain,
-            "index": self.index,
-            "reveal": self.reveal,
+            **field_dict(self, "by", "chain", "index", "reveal"),
             "fresh": dict(sorted(self.fresh)),
         }
 
     @classmethod
     def from_document(cls, value: object) -> FairRoll:
         """From `document`'s form; ValueError (saying what is wrong) for anything else."""
-        if not isinstance(value, dict) or set(value) != {"by", "chain", "index", "reveal", "fresh"}:
-            raise ValueError("an object with by, chain, index, reveal and fresh")
-        by, chain, index, reveal, fresh = (
-            value["by"], value["chain"], value["index"], value["reveal"], value["fresh"],
-        )  # fmt: skip
+        by, chain, index, reveal, fresh = exact_object(
+            value, "by", "chain", "index", "reveal", "fresh"
+        )
         if not isinstance(by, str) or not by:
             raise ValueError("by: the name of the party that revealed")
         for key, number, low in (("chain", chain, 0), ("index", index, 1)):
@@ -166,9 +163,7 @@ class Commitment:
 
     @classmethod
     def from_document(cls, value: object) -> Commitment:
-        if not isinstance(value, dict) or set(value) != {"party", "head", "from_step"}:
-            raise ValueError("an object with party, head and from_step")
-        party, head, start = value["party"], value["head"], value["from_step"]
+        party, head, start = exact_object(value, "party", "head", "from_step")
         if not isinstance(party, str) or not party:
             raise ValueError("party: a name")
         if not is_nonce(head):
@@ -248,12 +243,7 @@ class FairLedger:
             raise ValueError("commitments: a list of the chain heads published")
         if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
             raise ValueError("players: a list of side names")
-        made = []
-        for index, item in enumerate(listed):
-            try:
-                made.append(Commitment.from_document(item))
-            except ValueError as error:
-                raise ValueError(f"commitments[{index}].{error}") from None
+        made = parsed_items(listed, "commitments", Commitment.from_document)
         withdrawn = []
         listed_back = value.get("withdrawn", [])
         if not isinstance(listed_back, list):
@@ -268,15 +258,10 @@ class FairLedger:
                 withdrawn.append((step, FairRoll.from_document(item["fair"])))
             except ValueError as error:
                 raise ValueError(f"withdrawn[{index}].fair.{error}") from None
-        sealed = []
         listed_sealed = value.get("sealed", [])
         if not isinstance(listed_sealed, list):
             raise ValueError("sealed: a list of the stretches refereed by one side")
-        for index, item in enumerate(listed_sealed):
-            try:
-                sealed.append(SealedStretch.from_document(item))
-            except ValueError as error:
-                raise ValueError(f"sealed[{index}].{error}") from None
+        sealed = parsed_items(listed_sealed, "sealed", SealedStretch.from_document)
         return cls(tuple(made), tuple(players), tuple(withdrawn), tuple(sealed))
 
 

@@ -22,6 +22,8 @@ import re
 import secrets
 from dataclasses import dataclass, replace
 
+from tactical.dice.documents import exact_object, parsed_items
+
 DOMAIN = b"tactical-sealed-1"
 HEX64 = re.compile(r"[0-9a-f]{64}\Z")
 
@@ -119,21 +121,14 @@ class SealedStretch:
 
     @classmethod
     def from_document(cls, value: object) -> SealedStretch:
-        if not isinstance(value, dict) or set(value) != {"referee", "seen_by", "steps"}:
-            raise ValueError("an object with referee, seen_by and steps")
-        referee, seen_by, listed = value["referee"], value["seen_by"], value["steps"]
+        referee, seen_by, listed = exact_object(value, "referee", "seen_by", "steps")
         if not isinstance(referee, str) or not referee:
             raise ValueError("referee: a side's name")
         if not isinstance(seen_by, str) or not seen_by:
             raise ValueError("seen_by: a side's name")
         if not isinstance(listed, list):
             raise ValueError("steps: a list")
-        steps = []
-        for index, item in enumerate(listed):
-            try:
-                steps.append(SealedStep.from_document(item))
-            except ValueError as error:
-                raise ValueError(f"steps[{index}].{error}") from None
+        steps = parsed_items(listed, "steps", SealedStep.from_document)
         numbers = [step.step for step in steps]
         if numbers != list(range(numbers[0], numbers[0] + len(numbers))) if numbers else False:
             raise ValueError("steps: one after another")

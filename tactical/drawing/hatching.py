@@ -12,6 +12,25 @@ from shapely.geometry.base import BaseGeometry
 
 Point2 = tuple[float, float]
 
+# Hatching by terrain kind, on the screen and on paper alike (R002.8): the angles of its line
+# families (degrees as seen, 0 across, counter-clockwise). Soft ground is a plain fill; dense
+# terrain one diagonal family; obstructing terrain crossed, the heaviest; a kind a rule system
+# adds is hatched across, so it reads as neither of those.
+NO_HATCH: tuple[float, ...] = ()
+DIAGONAL: tuple[float, ...] = (45.0,)
+CROSS: tuple[float, ...] = (45.0, 135.0)
+ACROSS: tuple[float, ...] = (0.0,)
+KIND_HATCH: dict[str, tuple[float, ...]] = {
+    "soft": NO_HATCH,
+    "dense": DIAGONAL,
+    "obstructing": CROSS,
+}
+
+
+def kind_hatch(kind: str) -> tuple[float, ...]:
+    """The hatching of a terrain kind (`KIND_HATCH`; any other kind: `ACROSS`)."""
+    return KIND_HATCH.get(kind, ACROSS)
+
 
 def polygons_of(geometry: BaseGeometry) -> Iterator[shapely.Polygon]:
     """The polygons in a Polygon, MultiPolygon or collection (lines and points skipped)."""

@@ -19,7 +19,9 @@ from shapely.geometry.base import BaseGeometry
 Colour = tuple[float, float, float]  # red, green, blue from 0 to 255
 Point = tuple[float, float]
 # where `Text.at` is on the text; "baseline": centred on its baseline (paper's own)
-Anchor = Literal["center", "midleft", "midright", "midtop", "midbottom", "topleft", "baseline"]
+Anchor = Literal[
+    "center", "midleft", "midright", "midtop", "midbottom", "topleft", "bottomleft", "baseline"
+]
 
 
 @dataclass(frozen=True, slots=True)

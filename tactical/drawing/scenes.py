@@ -53,16 +53,17 @@ def fire_arcs(
     table: tuple[float, float, float, float],
     tint: Callable[[int], RGBA],
     edge_alpha: int,
+    filled: bool = True,
 ) -> list[Primitive]:
     """The fire arcs of a unit, as its rule system gives them: each arc's region tinted
-    (an all-round arc is only its outline: a tint over all its reach would hide the rest),
-    then every arc's lines, but where an arc runs along the `table`'s edge (that is not an
-    arc line)."""
+    (an all-round arc is only its outline: a tint over all its reach would hide the rest;
+    none with `filled` False), then every arc's lines in its tint at `edge_alpha`, plain (not
+    smoothed), but where an arc runs along the `table`'s edge (that is not an arc line)."""
     table_edge = shapely.box(*table).boundary.buffer(1e-6)
     fills: list[Primitive] = [
         Polygon(arc.region, Style(fill=tint(index)[:3], alpha=tint(index)[3], smooth=False))
         for index, arc in enumerate(arcs)
-        if not arc.all_round
+        if filled and not arc.all_round
     ]
     lines: list[Primitive] = [
         Line(
@@ -96,13 +97,14 @@ def range_rings(rings: Iterable[RangeBand], colour: RGBA) -> list[Primitive]:
 @dataclass(frozen=True, slots=True)
 class TerrainLook:
     """How one piece of terrain looks in a medium: its fill, its outline's colour and
-    width, and its hatching (angles, none for a plain fill)."""
+    width, and its hatching (angles, none for a plain fill; its lines' colour and width)."""
 
     fill: Colour
     outline: Colour
     width: float
     hatch: tuple[float, ...] = ()
     hatch_colour: Colour | None = None
+    hatch_width: float = 1.0
 
 
 def terrain(
@@ -117,7 +119,8 @@ def terrain(
         geometry = piece.geometry
         found.append(Polygon(geometry, Style(fill=mine.fill)))
         if mine.hatch and mine.hatch_colour is not None:
-            found.append(Hatch(geometry, mine.hatch, spacing, Style(colour=mine.hatch_colour)))
+            style = Style(colour=mine.hatch_colour, width=mine.hatch_width)
+            found.append(Hatch(geometry, mine.hatch, spacing, style))
         found.append(Polygon(geometry, Style(colour=mine.outline, width=mine.width)))
     return found
 

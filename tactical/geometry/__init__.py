@@ -9,92 +9,13 @@ the module of the same name).
 
 The names below are loaded when first asked for (PEP 562), so that importing one module
 of the package (`tactical.geometry.shapes` for the model) loads only that module and what
-it needs: a short command starts quickly.
+it needs: a short command starts quickly. Each name is listed once, with its module, in
+`_MODULES`; `__all__` is made from it.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from tactical.geometry.arcs import (
-        ANGLE_TOLERANCE,
-        QUADRANT_NAMES,
-        ArcMargin,
-        angular_interval,
-        arc_margin,
-        arc_region,
-        arcs_containing,
-        bearing_in_sector,
-        centre_arc,
-        in_arc,
-        pair_arc_masks,
-        point_in_arc,
-        quadrant_index,
-        quadrants_of,
-        relative_bearing,
-        relative_bearings,
-    )
-    from tactical.geometry.arcs_spec import (
-        AFT,
-        BROADSIDES,
-        CHANNEL,
-        FORE,
-        OMNI,
-        PORT,
-        QUADRANTS,
-        STARBOARD,
-        TURRET_270,
-        ArcSpec,
-        Channel,
-        Omni,
-        Sector,
-    )
-    from tactical.geometry.los import (
-        LosResult,
-        TerrainIndex,
-        line_of_sight,
-        lines_of_sight,
-        los_hits,
-        order_along,
-    )
-    from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
-    from tactical.geometry.measure import (
-        LENGTH_TOLERANCE,
-        BaseArrays,
-        Measurement,
-        band_indices,
-        centre_distance_matrix,
-        centre_to_centre,
-        centre_to_nearest,
-        edge_distance_matrix,
-        edge_to_centre,
-        edge_to_edge,
-        pair_edge_distances,
-        tune_allocator,
-    )
-    from tactical.geometry.proximity import (
-        approach,
-        approach_angle,
-        command_components,
-        commanded_element,
-        connected_components,
-        out_of_command,
-        within,
-        within_distances,
-        within_matrix,
-    )
-    from tactical.geometry.shapes import (
-        Base,
-        CircleBase,
-        Pose,
-        RectBase,
-        base_corners,
-        footprint,
-        heading_vector,
-        normalise_heading,
-    )
 
 # each name's module, by the module's last part
 _MODULES = {
@@ -142,74 +63,4 @@ def __getattr__(name: str):
     return value
 
 
-__all__ = [
-    "AFT",
-    "ANGLE_TOLERANCE",
-    "BROADSIDES",
-    "CHANNEL",
-    "FORE",
-    "LENGTH_TOLERANCE",
-    "OMNI",
-    "PORT",
-    "QUADRANTS",
-    "QUADRANT_NAMES",
-    "STARBOARD",
-    "TURRET_270",
-    "ArcMargin",
-    "ArcSpec",
-    "Base",
-    "BaseArrays",
-    "Channel",
-    "CircleBase",
-    "LevelBlocking",
-    "LosResult",
-    "Measurement",
-    "Omni",
-    "PairMatrix",
-    "Pose",
-    "RectBase",
-    "Sector",
-    "TerrainIndex",
-    "UnitRow",
-    "angular_interval",
-    "approach",
-    "approach_angle",
-    "arc_margin",
-    "arc_region",
-    "arcs_containing",
-    "band_indices",
-    "base_corners",
-    "bearing_in_sector",
-    "centre_arc",
-    "centre_distance_matrix",
-    "centre_to_centre",
-    "centre_to_nearest",
-    "command_components",
-    "commanded_element",
-    "connected_components",
-    "edge_distance_matrix",
-    "edge_to_centre",
-    "edge_to_edge",
-    "footprint",
-    "heading_vector",
-    "in_arc",
-    "line_of_sight",
-    "lines_of_sight",
-    "los_hits",
-    "normalise_heading",
-    "order_along",
-    "out_of_command",
-    "pair_arc_masks",
-    "pair_edge_distances",
-    "pair_matrix",
-    "point_in_arc",
-    "quadrant_index",
-    "quadrants_of",
-    "relative_bearing",
-    "relative_bearings",
-    "tune_allocator",
-    "unit_row",
-    "within",
-    "within_distances",
-    "within_matrix",
-]
+__all__ = list(_MODULES)

@@ -132,13 +132,23 @@ class LevelBlocking:
             mask = mask & (self.owners != i) & (self.owners != j)
         return mask
 
-    def allows(self, i: np.ndarray, j: np.ndarray, piece: np.ndarray) -> np.ndarray:
-        """Whether piece[k] may block the line from unit i[k] to unit j[k] (vectorised)."""
-        keep = self.mask[self.levels[i], self.levels[j], piece]
+    def allows(
+        self, i: np.ndarray, j: np.ndarray, piece: np.ndarray, at: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Whether piece[k] may block the line from unit i[k] to unit j[k] (vectorised);
+        `at`: `pair_rows(i, j)` where already known (the candidates of one line share it)."""
+        if at is None:
+            at = self.pair_rows(i, j)
+        keep = self.mask.reshape(-1)[at + piece]
         if self.owners is not None:
             owner = self.owners[piece]
             keep &= (owner != i) & (owner != j)
         return keep
+
+    def pair_rows(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """Where the (T,) mask of each pair i[k] -> j[k] starts in the flattened mask."""
+        levels, pieces = self.mask.shape[1:]
+        return (self.levels[i] * levels + self.levels[j]) * pieces
 
     def lines(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """(M, T): which pieces may block each line i[k] -> j[k]."""
@@ -249,9 +259,9 @@ def _los_blocked(
 ):
     """Whether the line between the centres of each pair (pair_i[k], pair_j[k]) is blocked.
 
-    With `every_hit`, also every (pair, piece) whose line crosses the piece (each blocked
-    line tested against all its candidate pieces, not only until one blocks it), as
-    `(blocked, hit_pair, hit_piece)`.
+    With `every_hit`, instead every (pair, piece) whose line crosses the piece (each line
+    tested against all its candidate pieces, not only until one blocks it), as
+    `(hit_pair, hit_piece)`: a line is blocked where it has one.
 
     `row_of[k]` is the viewer pair_i[k]'s row in `cones`; `angle` and `distance`
     the compass bearing (radians, from arctan2) and distance of j from i.
@@ -263,7 +273,7 @@ def _los_blocked(
     blocked = np.zeros(len(pair_i), dtype=bool)
     no_hits = (np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
     if pieces == 0 or len(pair_i) == 0:
-        return (blocked, *no_hits) if every_hit else blocked
+        return no_hits if every_hit else blocked
     rows = len(cones.low) // pieces
     keys = angle + _ROW_STRIDE * row_of
     order = np.argsort(keys)
@@ -272,15 +282,25 @@ def _los_blocked(
     longest = np.full(rows, -np.inf)
     np.maximum.at(longest, row_of, distance)
     live = np.flatnonzero(cones.near <= np.repeat(longest, pieces))
-    offset = _ROW_STRIDE * (live // pieces)
-    lows = np.concatenate((cones.low[live] + offset, cones.low2[live] + offset))
-    highs = np.concatenate((cones.high[live] + offset, cones.high2[live] + offset))
-    left = np.searchsorted(keys, lows, side="left")
-    counts = np.maximum(np.searchsorted(keys, highs, side="right") - left, 0)
+    # each cone's interval, then the second intervals of the cones wrapping past ±π (the
+    # others' second interval is empty: low2 > high2)
+    both = np.concatenate((live, live.take(np.flatnonzero(cones.low2[live] <= cones.high2[live]))))
+    offset = _ROW_STRIDE * (both // pieces)
+    lows = np.concatenate((cones.low[live], cones.low2[both[len(live) :]])) + offset
+    highs = np.concatenate((cones.high[live], cones.high2[both[len(live) :]])) + offset
+    # the bounds searched in increasing order (numpy's search starts where the last ended,
+    # and the keys stay in cache: several times faster), the answers put back in cone order
+    by_low, by_high = np.argsort(lows), np.argsort(highs)
+    left, right = np.empty(len(lows), dtype=np.intp), np.empty(len(lows), dtype=np.intp)
+    left[by_low] = np.searchsorted(keys, lows.take(by_low), side="left")
+    right[by_high] = np.searchsorted(keys, highs.take(by_high), side="right")
+    counts = np.maximum(right - left, 0)
     cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
     left, counts = left[cone], counts[cone]
-    cone = live[cone % len(live)]
+    cone = both[cone]
     ends = np.cumsum(counts)
+    if isinstance(blocking, LevelBlocking):  # each line's row of the mask, once
+        mask_row = blocking.pair_rows(pair_i, pair_j)
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
     first = 0
@@ -294,37 +314,42 @@ def _los_blocked(
             left[batch] - (ends[batch] - size - done), size
         )
         flat = np.repeat(cone[batch], size)  # row * pieces + piece
-        piece = flat % pieces
         pair = order[position]
         reach = distance[pair]
-        keep = (reach >= cones.near[flat]) & (reach > 0.0)  # a zero-length line is clear
-        if isinstance(blocking, LevelBlocking):
-            keep &= blocking.allows(pair_i[pair], pair_j[pair], piece)
-        elif blocking is not None:
-            keep &= blocking[piece]
+        # the candidates each line reaches (a zero-length line is clear) and the rules let
+        # block it: the others dropped before anything more is computed of them
+        keep = np.flatnonzero((reach >= cones.near[flat]) & (reach > 0.0))
+        flat, pair, reach = flat.take(keep), pair.take(keep), reach.take(keep)
+        piece = flat % pieces
+        if blocking is not None:
+            if isinstance(blocking, LevelBlocking):
+                keep = blocking.allows(pair_i[pair], pair_j[pair], piece, mask_row[pair])
+            else:
+                keep = blocking[piece]
+            keep = np.flatnonzero(keep)
+            flat, pair, reach, piece = (a.take(keep) for a in (flat, pair, reach, piece))
         delta = angle[pair] - cones.inner_theta[flat]
         delta = np.abs(np.where(delta > math.pi, delta - 2 * math.pi, delta))
         delta = np.where(delta > math.pi, 2 * math.pi - delta, delta)
-        sure = keep & (delta < cones.inner_half[flat]) & (reach >= cones.inner_reach[flat])
-        blocked[pair[sure]] = True
+        sure = (delta < cones.inner_half[flat]) & (reach >= cones.inner_reach[flat])
+        unsure = np.flatnonzero(~sure)
+        sure = np.flatnonzero(sure)
         if every_hit:
-            sure_pair.append(pair[sure])
-            sure_piece.append(piece[sure])
-        unsure = keep & ~sure
-        ambiguous_pair.append(pair[unsure])
-        ambiguous_piece.append(piece[unsure])
+            sure_pair.append(pair.take(sure))
+            sure_piece.append(piece.take(sure))
+        else:
+            blocked[pair.take(sure)] = True
+        ambiguous_pair.append(pair.take(unsure))
+        ambiguous_piece.append(piece.take(unsure))
         first = last
     if not ambiguous_pair:
-        return (blocked, *no_hits) if every_hit else blocked
+        return no_hits if every_hit else blocked
     pair, piece = np.concatenate(ambiguous_pair), np.concatenate(ambiguous_piece)
     if every_hit:
         i, j = pair_i[pair], pair_j[pair]
         lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
-        hit = hits_among(terrain, lines, piece)
-        blocked[pair[hit]] = True
-        hit_pair = np.concatenate((*sure_pair, pair[hit]))
-        hit_piece = np.concatenate((*sure_piece, piece[hit]))
-        return blocked, hit_pair, hit_piece
+        hit = hits_among(terrain, lines, piece, inner_done=True)
+        return np.concatenate((*sure_pair, pair[hit])), np.concatenate((*sure_piece, piece[hit]))
     still = ~blocked[pair]
     pair, piece = pair[still], piece[still]
     i, j = pair_i[pair], pair_j[pair]
@@ -665,60 +690,6 @@ def _reach_matrix(
     return PairMatrix(
         units, terrain, arcs, full_distance, full_edge, full_bearing, quadrant,
         centre_masks, any_masks, los_clear, blocking, within,
-    )  # fmt: skip
-
-
-@dataclass(frozen=True, eq=False)
-class RowBlock(PairArrays):
-    """Rows `first` .. `first + R - 1` of the pair matrix: (R, N) arrays (and (R, N, A) for
-    arcs) holding, bit for bit, the matrix's numbers for those rows."""
-
-    first: int = field(kw_only=True)
-    # every blocking piece of every blocked line: row - first, target, piece
-    hit_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
-    hit_target: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
-    hit_piece: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp), repr=False)
-
-    @property
-    def rows(self) -> range:
-        return range(self.first, self.first + len(self.centre_distance))
-
-
-def matrix_rows(
-    units: BaseArrays,
-    rows: range,
-    terrain: TerrainIndex,
-    arcs: Sequence[ArcSpec] = QUADRANTS,
-    blocking: Blocking = None,
-) -> RowBlock:
-    """Rows `rows` (a step-1 range) of `pair_matrix`, computed without the rest: memory
-    grows with len(rows) x N, so a caller can walk a big table block by block. Every
-    line from those rows is tested, from its viewer (the matrix tests each line once),
-    against every candidate piece: the block keeps every piece blocking each line."""
-    n = len(units)
-    if rows.step != 1 or not (0 <= rows.start <= rows.stop <= n):
-        raise UserError(f"rows {rows} are not consecutive rows of the {n} units")
-    arcs = tuple(arcs)
-    blocking = _check_blocking(blocking, units, terrain)
-    centre_distance, absolute, bearing, edge, in_centre, in_any = _row_geometry(
-        units, slice(rows.start, rows.stop), arcs
-    )
-    count = len(rows)
-    local, pair_j = np.nonzero(np.ones((count, n), dtype=bool))
-    pair_i = local + rows.start
-    keep = pair_i != pair_j
-    local, pair_i, pair_j = local[keep], pair_i[keep], pair_j[keep]
-    blocked, hit_pair, hit_piece = _los_blocked(
-        units, terrain, pair_i, pair_j, local, _Cones.of(units, terrain, np.asarray(rows)),
-        absolute[local, pair_j], centre_distance[local, pair_j], blocking, every_hit=True,
-    )  # fmt: skip
-    los_clear = np.ones((count, n), dtype=bool)
-    los_clear[local[blocked], pair_j[blocked]] = False
-    return RowBlock(
-        units, terrain, arcs, centre_distance, edge, bearing,
-        quadrant_index(bearing), in_centre, in_any, los_clear, blocking,
-        first=rows.start, hit_row=local[hit_pair], hit_target=pair_j[hit_pair],
-        hit_piece=hit_piece,
     )  # fmt: skip
 
 

@@ -21,14 +21,14 @@ import ctypes.util
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import numpy as np
 import shapely
 
 from tactical.errors import UserError
-from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase
+from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase, heading_vector
 
 LENGTH_TOLERANCE = 1e-9  # inches: "within X" (G.4) and touching tests allow this rounding slack
 # Vectorised code works on arrays of at most this many elements at a time (bounds the
@@ -86,8 +86,7 @@ def sin_cos_degrees(degrees: float) -> tuple[float, float]:
     quarter, rest = divmod(float(degrees), 90.0)
     if rest == 0.0:
         return ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))[int(quarter) % 4]
-    radians = math.radians(degrees)
-    return math.sin(radians), math.cos(radians)
+    return heading_vector(degrees)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,29 +219,37 @@ def measure(
         raise UserError(f"unknown measuring point {from_!r}: expected 'centre' or 'edge'")
     if to not in ("centre", "nearest"):
         raise UserError(f"unknown measuring point {to!r}: expected 'centre' or 'nearest'")
-    core_a = _core(pose_a, base_a if from_ == "edge" else None)
-    core_b = _core(pose_b, base_b if to == "nearest" else None)
-    return _measure_cores(core_a, core_b)
+    return _between(
+        pose_a, base_a if from_ == "edge" else None, pose_b, base_b if to == "nearest" else None
+    )
+
+
+@lru_cache(maxsize=4096)
+def _between(pose_a: Pose, base_a: Base | None, pose_b: Pose, base_b: Base | None) -> Measurement:
+    """The measurement between two shapes (a base, or a centre for None): a pure function of
+    immutable values, remembered (a resolver measures the same pair again for every roll
+    the exact odds enumerate)."""
+    return _measure_cores(_core(pose_a, base_a), _core(pose_b, base_b))
 
 
 def centre_to_centre(pose_a: Pose, pose_b: Pose) -> Measurement:
     """Centre-to-centre distance (R002.23 Command Distance, GEO002.3, GEO001.7)."""
-    return _measure_cores(_core(pose_a, None), _core(pose_b, None))
+    return _between(pose_a, None, pose_b, None)
 
 
 def edge_to_edge(pose_a: Pose, base_a: Base, pose_b: Pose, base_b: Base) -> Measurement:
     """Base edge to base edge; 0 with a common witness point when the bases overlap."""
-    return _measure_cores(_core(pose_a, base_a), _core(pose_b, base_b))
+    return _between(pose_a, base_a, pose_b, base_b)
 
 
 def centre_to_nearest(pose_a: Pose, pose_b: Pose, base_b: Base) -> Measurement:
     """From A's centre to the nearest point of B's base (R002.14, A002.11 Guardian)."""
-    return _measure_cores(_core(pose_a, None), _core(pose_b, base_b))
+    return _between(pose_a, None, pose_b, base_b)
 
 
 def edge_to_centre(pose_a: Pose, base_a: Base, pose_b: Pose) -> Measurement:
     """From the nearest point of A's base to B's centre."""
-    return _measure_cores(_core(pose_a, base_a), _core(pose_b, None))
+    return _between(pose_a, base_a, pose_b, None)
 
 
 # --------------------------------------------------------------------------- range bands

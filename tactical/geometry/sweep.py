@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -206,6 +207,13 @@ def swept_path(motions: Sequence[Motion], base: Base) -> BaseGeometry:
     """The area swept along a whole path: the union of its motions' swept areas."""
     if not motions:
         raise ValueError("a path of no motions sweeps nothing")
+    return _swept_path(tuple(motions), base)
+
+
+@lru_cache(maxsize=512)
+def _swept_path(motions: tuple[Motion, ...], base: Base) -> BaseGeometry:
+    """`swept_path` of immutable motions and base, remembered: a planned move is swept again
+    when it is made (the computer players preview every candidate move, then make it)."""
     return _union([p for m in motions for p in swept_pieces(m, base)])
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from tactical.errors import UserError
 from tactical.io.maps import (
     MapError,
+    _Placing,
     _unit,
     read_file,
     read_rule_system,
@@ -119,7 +120,7 @@ def loads_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
     items = document.get("class", [])
     if not isinstance(items, list) or not items:
         reader.fail(["class"], "an array of one or more [[class]] tables")
-    seen: dict[str, str] = {}
+    place = _Placing(reader, _CHECK_BOARD, system, {})
     classes = []
     for index, item in enumerate(items):
         path: list[str | int] = ["class", index]
@@ -132,7 +133,7 @@ def loads_catalogue(text: str, source: str = "<catalogue>") -> Catalogue:
             )
         reader.string(table, path, "side")
         middle = {"x": _CHECK_BOARD.width / 2, "y": _CHECK_BOARD.height / 2}
-        unit = _unit(reader, {**table, **middle}, index, _CHECK_BOARD, system, seen, path)
+        unit = _unit(place, {**table, **middle}, path)
         classes.append(UnitClass(class_id, unit.name, unit.side, unit, source))
     return Catalogue(rules_id, tuple(classes))
 

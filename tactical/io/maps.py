@@ -19,8 +19,9 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import shapely
 import tomli_w
@@ -398,14 +399,11 @@ def _build_state(reader: _Reader, document: Mapping[str, Any]) -> GameState:
     if not isinstance(unit_items, list):
         reader.fail(["unit"], "an array of tables ([[unit]])")
 
-    seen: dict[str, str] = {}
+    place = _Placing(reader, board, system, {})
     terrain = tuple(
-        _terrain(reader, item, index, board, system, seen)
-        for index, item in enumerate(terrain_items)
+        _terrain(place, item, ["terrain", index]) for index, item in enumerate(terrain_items)
     )
-    units = tuple(
-        _unit(reader, item, index, board, system, seen) for index, item in enumerate(unit_items)
-    )
+    units = tuple(_unit(place, item, ["unit", index]) for index, item in enumerate(unit_items))
     return GameState(
         rules=system.id,
         board=board,
@@ -460,17 +458,27 @@ def _entry(
     return table, item_id
 
 
-def _terrain(
-    reader: _Reader,
-    value: Any,
-    index: int,
-    board: Board,
-    system: RuleSystem,
-    seen: dict[str, str],
-    path: list[str | int] | None = None,
-) -> Terrain:
-    path = ["terrain", index] if path is None else path
-    table, piece_id = _entry(reader, value, path, TERRAIN_KEYS, seen, "terrain piece")
+@dataclass(frozen=True)
+class _Placing:
+    """What a `[[unit]]` or `[[terrain]]` table is read against: the reader (its messages),
+    the table it stands on, the rule system, and the ids used so far (each read joins them)."""
+
+    reader: _Reader
+    board: Board
+    system: RuleSystem
+    seen: dict[str, str]
+
+    @classmethod
+    def alone(
+        cls, system: RuleSystem, board: Board, taken: Mapping[str, str], source: str
+    ) -> _Placing:
+        """For one table read on its own (`read_item`), its messages naming `source`."""
+        return cls(_Reader(source, _Lines("")), board, system, dict(taken))
+
+
+def _terrain(place: _Placing, value: Any, path: list[str | int]) -> Terrain:
+    reader, board, system = place.reader, place.board, place.system
+    table, piece_id = _entry(reader, value, path, TERRAIN_KEYS, place.seen, "terrain piece")
     kind = reader.string(table, path, "kind", choices=system.terrain_kinds)
     height = SizeClass(reader.string(table, path, "height", choices=SIZE_NAMES))
     name = reader.string(table, path, "name", default="") if "name" in table else ""
@@ -531,17 +539,9 @@ def _points(reader: _Reader, value: Any, path: list) -> list[tuple[float, float]
     return points
 
 
-def _unit(
-    reader: _Reader,
-    value: Any,
-    index: int,
-    board: Board,
-    system: RuleSystem,
-    seen: dict[str, str],
-    path: list[str | int] | None = None,
-) -> Unit:
-    path = ["unit", index] if path is None else path
-    table, unit_id = _entry(reader, value, path, UNIT_KEYS, seen, "unit")
+def _unit(place: _Placing, value: Any, path: list[str | int]) -> Unit:
+    reader, board, system = place.reader, place.board, place.system
+    table, unit_id = _entry(reader, value, path, UNIT_KEYS, place.seen, "unit")
     name = reader.string(table, path, "name", default=unit_id) if "name" in table else unit_id
     side = reader.string(table, path, "side")
     pose = Pose(
@@ -575,32 +575,26 @@ def _unit(
     return unit
 
 
-def read_unit(
+def read_item(
+    kind: Literal["unit", "terrain"],
     table: Mapping[str, Any],
     system: RuleSystem,
     board: Board,
     taken: Mapping[str, str],
     source: str,
     name: str,
-) -> Unit:
-    """One `[[unit]]` table checked exactly as a map file's (stats schema, base, on the table);
-    `taken` maps the ids already used to what uses them; messages name `source` and `name`."""
-    reader = _Reader(source, _Lines(""))
-    return _unit(reader, thaw(table), 0, board, system, dict(taken), [name])
+) -> Unit | Terrain:
+    """One `[[unit]]` or `[[terrain]]` table (`kind`) checked exactly as a map file's (a
+    unit's stats schema, base and place on the table; a piece's kind, simple polygon and
+    place on the table); `taken` maps the ids already used to what uses them; messages
+    name `source` and `name`."""
+    read = _unit if kind == "unit" else _terrain
+    return read(_Placing.alone(system, board, taken, source), thaw(table), [name])
 
 
-def read_terrain(
-    table: Mapping[str, Any],
-    system: RuleSystem,
-    board: Board,
-    taken: Mapping[str, str],
-    source: str,
-    name: str,
-) -> Terrain:
-    """One `[[terrain]]` table checked exactly as a map file's (kind, simple polygon, on the
-    table); see `read_unit`."""
-    reader = _Reader(source, _Lines(""))
-    return _terrain(reader, thaw(table), 0, board, system, dict(taken), [name])
+# what adjust mode checks a changed unit or terrain piece with
+read_unit = partial(read_item, "unit")
+read_terrain = partial(read_item, "terrain")
 
 
 def _key_parts(key: str) -> list[str | int]:

@@ -75,6 +75,7 @@ from tactical.io.files import read_input, write_text_atomic
 from tactical.io.limits import MAX_DEPTH, nesting_problem
 from tactical.io.maps import MapError, loads_map, map_document
 from tactical.model import FrozenMap, GameState, freeze, thaw
+from tactical.records import field_dict
 from tactical.rules import registry
 from tactical.rules.schema import earlier_readings
 
@@ -137,7 +138,7 @@ class ChatLine:
     text: str
 
     def document(self) -> dict[str, Any]:
-        return {"step": self.step, "side": self.side, "text": self.text}
+        return field_dict(self)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from tactical.drawing import primitives as ink
-from tactical.drawing.hatching import hatch_many, lines_of, polygons_of, ring_edges
+from tactical.drawing.hatching import lines_of, polygons_of, ring_edges
 
 FONT, BOLD = "Helvetica", "Helvetica-Bold"
 MIDDLE = 0.35  # of a text's size below its middle: where its baseline goes
@@ -138,18 +138,37 @@ class PaperCanvas:
             path.close()
 
     def _hatch(self, hatch: ink.Hatch) -> None:
-        """Hatch runs worked out on the page (y up: an angle as seen is its negative in
-        the scanline's y-down frame)."""
-        self._paint(hatch.style)
-        edges = ring_edges(hatch.geometry)
-        if not len(edges):
+        """Parallel lines across the area's page extent, `spacing` points apart through the
+        anchor, inside a clip path of the area (even-odd: holes stay empty). The page's y
+        runs up, so an angle as seen is counter-clockwise on the page as it is."""
+        polygons = list(polygons_of(hatch.geometry))
+        if not polygons or not hatch.angles or hatch.spacing <= 0:
             return
-        flat = [self.frame.at(x, y) for x, y in edges.reshape(-1, 2).tolist()]
-        page = np.asarray(flat, dtype=float).reshape(-1, 2, 2)
-        anchor = self.frame.at(*hatch.anchor)
+        c = self.canvas
+        c.saveState()
+        clip = c.beginPath()
+        for polygon in polygons:
+            for ring in (polygon.exterior, *polygon.interiors):
+                self._trace(clip, list(ring.coords)[:-1], close=True)
+        c.clipPath(clip, stroke=0, fill=0, fillMode=FILL_EVEN_ODD)
+        self._paint(hatch.style)
+        corners = ring_edges(hatch.geometry).reshape(-1, 2)
+        page = np.array([self.frame.at(x, y) for x, y in corners.tolist()])
+        anchor = np.array(self.frame.at(*hatch.anchor))
         for angle in hatch.angles:
-            for start, end in hatch_many([page], -angle, hatch.spacing, anchor)[0]:
-                self.canvas.line(*start, *end)
+            t = math.radians(angle)
+            along, across = (
+                np.array([math.cos(t), math.sin(t)]),
+                np.array([-math.sin(t), math.cos(t)]),
+            )
+            u, v = (page - anchor) @ along, (page - anchor) @ across
+            # half-open, as the screen's scanline: a line along an edge is not drawn twice
+            first = math.ceil(v.min() / hatch.spacing)
+            last = math.ceil(v.max() / hatch.spacing) - 1
+            for k in range(first, last + 1):
+                at = anchor + k * hatch.spacing * across
+                c.line(*(at + u.min() * along), *(at + u.max() * along))
+        c.restoreState()
 
     def _text(self, text: ink.Text) -> None:
         c = self.canvas
@@ -158,10 +177,10 @@ class PaperCanvas:
         x, y = self.frame.at(*text.at)
         anchor = text.anchor
         if anchor != "baseline":
-            y -= {"midtop": text.size, "topleft": text.size, "midbottom": -0.25 * text.size}.get(
-                anchor, MIDDLE * text.size
-            )
-        if anchor in ("midleft", "topleft"):
+            below = {"midtop": text.size, "topleft": text.size}
+            below |= {"midbottom": -0.25 * text.size, "bottomleft": -0.25 * text.size}
+            y -= below.get(anchor, MIDDLE * text.size)
+        if anchor in ("midleft", "topleft", "bottomleft"):
             c.drawString(x, y, text.text)
         elif anchor == "midright":
             c.drawRightString(x, y, text.text)

@@ -23,6 +23,7 @@ from pathlib import Path
 from reportlab.lib.pagesizes import landscape, portrait
 
 from tactical.drawing import scenes
+from tactical.drawing.hatching import kind_hatch
 from tactical.drawing.primitives import Arc, Polygon, Style
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni, Sector
@@ -61,6 +62,9 @@ TERRAIN_TINTS = {
     "dense": (0.55, 0.72, 0.52),
     "obstructing": (0.62, 0.62, 0.62),
 }
+HATCH_SPACING = 5.0  # points between the terrain's hatch lines: 1.8 mm, at every plan's scale
+HATCH_SHADE = 0.6  # the hatch lines' shade of the piece's tint
+HATCH_WIDTH = 0.5  # points: the hatch lines, finer than the outline
 RULER_HEIGHT = 0.9 * IN
 STRIPE = 2 * MM
 TEMPLATE = Style(colour=(0, 0, 0), width=1, fill=tint(0.93, 0.93, 0.98))  # turning templates
@@ -440,7 +444,7 @@ def _terrain_pages(doc: KitDocument, state: GameState, areas: Sequence[AreaSheet
         c = doc.canvas
         plan = (
             f"Plan at 1:{IN / scale:.0f}. Lay out by the numbers: every point is measured in "
-            "inches from the table's bottom-left corner (side A's left)."
+            "inches from the table's bottom-left corner, across then up."
         )
         doc.lines(x0, y1 - 8, [plan], 8)
         if doc.content.fairness:  # the layout's score on every sheet it is laid out from
@@ -484,7 +488,7 @@ def _piece(doc: KitDocument, piece: Terrain, name: str, frame: Frame) -> None:
     """A piece on a plan: its shape in its kind's tint (`scenes.terrain`), every corner (or
     a round piece's centre) marked with its numbers, its name in the middle."""
     c = doc.canvas
-    PaperCanvas(c, frame).draw(scenes.terrain([piece], _print_look, 0.0))
+    PaperCanvas(c, frame).draw(scenes.terrain([piece], print_look, HATCH_SPACING))
     c.setFillColorRGB(0, 0, 0)
     c.setFont("Helvetica", 6)
     if piece.circle is not None:
@@ -496,16 +500,27 @@ def _piece(doc: KitDocument, piece: Terrain, name: str, frame: Frame) -> None:
             px, py = frame.at(x, y)
             c.circle(px, py, 1.2, stroke=0, fill=1)
             c.drawString(px + 2, py + 2, f"({x:.1f}, {y:.1f})")
-    cx, cy = frame.at(*_centre(piece))
+    name_tag(c, name, *frame.at(*_centre(piece)))
+
+
+def print_look(piece: Terrain) -> scenes.TerrainLook:
+    """A piece on paper: its kind's tint, hatched by kind as on the screen (`kind_hatch`) in
+    a darker shade of the tint, a thin dark outline (a plan to lay out by, read at any
+    height)."""
+    shade = TERRAIN_TINTS.get(piece.kind, (0.8, 0.8, 0.8))
+    ink = tint(*(HATCH_SHADE * part for part in shade))
+    hatch = kind_hatch(piece.kind)
+    return scenes.TerrainLook(tint(*shade), tint(0.2, 0.2, 0.2), 0.8, hatch, ink, HATCH_WIDTH)
+
+
+def name_tag(c, name: str, x: float, y: float) -> None:
+    """A piece's name centred at (x, y) on a white tag: it reads over the hatching."""
+    width = c.stringWidth(name, "Helvetica-Bold", 7)
+    c.setFillColorRGB(1, 1, 1)
+    c.roundRect(x - width / 2 - 2, y - 5, width + 4, 9.5, 2, stroke=0, fill=1)
+    c.setFillColorRGB(0, 0, 0)
     c.setFont("Helvetica-Bold", 7)
-    c.drawCentredString(cx, cy - 3, name)
-
-
-def _print_look(piece: Terrain) -> scenes.TerrainLook:
-    """A piece on paper: its kind's tint, a thin dark outline, no hatching (a plan to lay
-    out by, read at any height)."""
-    fill = tint(*TERRAIN_TINTS.get(piece.kind, (0.8, 0.8, 0.8)))
-    return scenes.TerrainLook(fill, tint(0.2, 0.2, 0.2), 0.8)
+    c.drawCentredString(x, y - 3, name)
 
 
 def _centre(piece: Terrain) -> tuple[float, float]:
@@ -534,7 +549,7 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
     c = doc.canvas
     plan = (
         f"Plan at 1:{IN / scale:.0f}; the positions follow, in inches "
-        "from the table's bottom-left corner (side A's left); heading 0 faces the far edge."
+        "from the table's bottom-left corner, across then up; heading 0 faces the far edge."
     )
     doc.lines(x0, y1 - 8, [plan], 8)
     c.setStrokeColorRGB(0, 0, 0)
@@ -544,7 +559,7 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
     names = state.shown_terrain_names
     for piece in state.terrain:
         _piece(doc, piece, names[piece.id], frame)
-    tints = _side_tints(state.sides)
+    tints = side_tints(state.sides)
     PaperCanvas(c, frame).draw(
         [
             Polygon(unit.footprint, Style((0, 0, 0), 0.4, fill=tint(*tints[unit.side])))
@@ -571,7 +586,7 @@ def _deployment_pages(doc: KitDocument, state: GameState) -> None:
         doc.lines(x0 + (x1 - x0) / 2, y1 - 10, chunk[half:], 7.5, (x1 - x0) / 2 - 6)
 
 
-def _side_tints(sides: Sequence[str]) -> dict[str, tuple[float, float, float]]:
+def side_tints(sides: Sequence[str]) -> dict[str, tuple[float, float, float]]:
     """A and B as on the screen; other sides from a palette in order of appearance."""
     others = iter(OTHER_TINTS)
     return {

@@ -12,6 +12,7 @@ from shapely.geometry import Point, Polygon
 
 from tactical.geometry.shapes import Base, Pose, footprint
 from tactical.model.frozen import FrozenMap
+from tactical.records import forward
 
 
 class SizeClass(StrEnum):
@@ -157,17 +158,9 @@ class Unit:
     size: SizeClass = SizeClass.MEDIUM
     stats: FrozenMap = field(default_factory=FrozenMap)
 
-    @property
-    def x(self) -> float:
-        return self.pose.x
-
-    @property
-    def y(self) -> float:
-        return self.pose.y
-
-    @property
-    def heading(self) -> float:
-        return self.pose.heading
+    x = forward("pose.x")
+    y = forward("pose.y")
+    heading = forward("pose.heading")
 
     @cached_property
     def footprint(self) -> Polygon:

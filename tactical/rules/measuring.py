@@ -23,15 +23,8 @@ from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.los import TerrainIndex, entry_fractions, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
-from tactical.geometry.matrix import (
-    LevelBlocking,
-    PairMatrix,
-    RowBlock,
-    UnitRow,
-    matrix_rows,
-    pair_matrix,
-    unit_row,
-)
+from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
+from tactical.geometry.matrix_blocks import RowBlock, matrix_row_blocks, matrix_rows
 from tactical.geometry.measure import BaseArrays, Measurement, measure, pair_edge_distances
 from tactical.model import CircleBase, GameState, Unit
 from tactical.rules import registry
@@ -393,18 +386,26 @@ class TableGeometry:
                 yield self.reports(self.row(source_id), sources, targets, witness)
             return
         n = len(self.state.units)
-        # each block's pairs made with the block: the table's N² pairs are never held at once
-        aimed = np.array([self.index(target_id)] if target_id else range(n), dtype=np.intp)
         per_block = max(1, pairs_per_block // max(n, 1))
-        for first in range(0, n, per_block):
-            rows = range(first, min(n, first + per_block))
+        if target_id:  # the lines to one target only: each block of firers by itself
+            aimed = np.array([self.index(target_id)], dtype=np.intp)
+            blocks = (
+                matrix_rows(self.units, rows, self.terrain, arcs=self.arcs, blocking=self.blocking)
+                for rows in (range(k, min(n, k + per_block)) for k in range(0, n, per_block))
+            )
+        else:  # every line tested once, its crossings kept for both its units' blocks
+            aimed = np.arange(n, dtype=np.intp)
+            blocks = matrix_row_blocks(
+                self.units, self.terrain, self.arcs, self.blocking, rows_per_block=per_block
+            )
+        # each block's pairs made with the block: the table's N² pairs are never held at once
+        for block in blocks:
+            rows = block.rows
             sources = np.repeat(np.arange(rows.start, rows.stop, dtype=np.intp), len(aimed))
             targets = np.tile(aimed, len(rows))
             keep = sources != targets
-            if not keep.any():
-                continue
-            block = matrix_rows(self.units, rows, self.terrain, self.arcs, self.blocking)
-            yield self.reports(block, sources[keep], targets[keep], witness)
+            if keep.any():
+                yield self.reports(block, sources[keep], targets[keep], witness)
 
     def _pairs(self, source_id: str | None, target_id: str | None) -> tuple[np.ndarray, ...]:
         """The ordered pairs `all_pairs` reports, firer by firer: two index arrays."""
@@ -445,18 +446,17 @@ class TableGeometry:
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
             hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
         line, piece = self.ordered_hits(i[blocked], j[blocked], hits)
+        line = blocked[line]  # each report's own row (still in order)
         models = None
         if len(self.model_units):  # models' bases in the way: apart from the terrain
             base = piece >= self.pieces
-            model_slots = _slot_matrix(len(blocked), line[base], piece[base] - self.pieces)
-            models = np.full((len(i), model_slots.shape[1]), -1, dtype=np.intp)
-            models[blocked] = np.where(
-                model_slots >= 0, self.model_units[np.maximum(model_slots, 0)], -1
+            terrain = np.flatnonzero(~base)
+            base = np.flatnonzero(base)  # index lists: numpy compresses by a mask far slower
+            models = _slot_matrix(
+                len(i), line.take(base), self.model_units.take(piece.take(base) - self.pieces)
             )
-            line, piece = line[~base], piece[~base]
-        slots = _slot_matrix(len(blocked), line, piece)
-        blockers = np.full((len(i), slots.shape[1]), -1, dtype=np.intp)
-        blockers[blocked] = slots
+            line, piece = line.take(terrain), piece.take(terrain)
+        blockers = _slot_matrix(len(i), line, piece)
         distance = self.range_distances(i, j)
         band_names, bands = self.range_bands(i, distance)
         margins = np.full((len(i), len(self.arcs)), math.inf)
@@ -614,7 +614,7 @@ class TableGeometry:
         dx, dy = x[b] - sx, y[b] - sy
         length2 = dx * dx + dy * dy
         length2 = np.where(length2 > 0, length2, 1.0)
-        centre = self.terrain.outer_centre[piece]
+        centre = np.take(self.terrain.outer_centre, piece, axis=0)
         middle = ((centre[:, 0] - sx) * dx + (centre[:, 1] - sy) * dy) / length2
         reach = (self.terrain.outer_radius[piece] + 1e-6) / np.sqrt(length2)
         low, high = middle - reach, middle + reach
@@ -670,22 +670,54 @@ def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.
     rows = len(block.centre_distance)
     place = np.full(rows * n, -1, dtype=np.intp)
     place[(i - block.first) * n + j] = np.arange(len(i))
-    found = place[block.hit_row * n + block.hit_target]
-    kept = found >= 0
-    return found[kept], block.hit_piece[kept]
+    found = place.take(block.hit_row * n + block.hit_target)
+    kept = np.flatnonzero(found >= 0)
+    return found.take(kept), block.hit_piece.take(kept)
 
 
 def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The order by line, then by value (`np.lexsort((value, line))`): one sort of a
-    float key, the line plus the value squeezed below 1/2, checked, and sorted exactly
-    where the squeezing merged two values."""
+    """The order by line, then by value (`np.lexsort((value, line))`; ties in any order):
+    one sort of int64 keys, each the line, the value squeezed onto a grid and the
+    position (numpy sorts plain numbers several times faster than it sorts positions by
+    them), checked, and sorted exactly where the grid merged two values out of order."""
+    count = len(line)
+    position_bits = max(count - 1, 1).bit_length()
+    line_bits = max(int(line.max(initial=0)), 1).bit_length()
+    # at most 52: the grid's last step (2**bits - 1) a double exactly, no carry into the line
+    value_bits = min(62 - position_bits - line_bits, 52)
+    bottom, top = float(value.min()), float(value.max())
+    steps = float(2**value_bits - 1)
+    scale = steps / (top - bottom) if top > bottom else 0.0
+    if value_bits < 20 or not math.isfinite(scale):  # no room on a grid: a float key
+        return _by_line_then_floats(line, value)
+    # floor of a non-decreasing function of the value: never out of the values' order
+    grid = np.floor((value - bottom) * scale)
+    grid = np.clip(grid, 0.0, steps).astype(np.int64)
+    key = (line.astype(np.int64) << (value_bits + position_bits)) | (grid << position_bits)
+    key |= np.arange(count, dtype=np.int64)
+    order = np.sort(key) & ((1 << position_bits) - 1)
+    if _out_of_order(line, value, order):
+        return np.lexsort((value, line))
+    return order
+
+
+def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """`_by_line_then` by one sort of a float key, the line plus the value squeezed below
+    1/2, checked, and sorted exactly where the squeezing merged two values."""
     bottom, top = float(value.min()), float(value.max())
     squeezed = (value - bottom) / (2.0 * max(top - bottom, 1e-300))
     order = np.argsort(line + squeezed)
-    lines, values = line[order], value[order]
-    if ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any():
+    if _out_of_order(line, value, order):
         return np.lexsort((value, line))
     return order
+
+
+def _out_of_order(line: np.ndarray, value: np.ndarray, order: np.ndarray) -> bool:
+    """Whether `order` fails to sort by line, then by value."""
+    lines, values = line.take(order), value.take(order)
+    return bool(
+        ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any()
+    )
 
 
 def _overlapping(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:

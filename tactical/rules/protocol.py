@@ -10,7 +10,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
-from typing import Any, Literal
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 
@@ -41,18 +42,7 @@ from tactical.rules.ending import DEFAULT_TURN_LIMIT, Outcome, UnitCondition, at
 from tactical.rules.schema import Field, Problem, check_fields, with_defaults
 from tactical.rules.status import OrderEntry, Unavailable, UnitStatus
 from tactical.rules.turns import Phase, Stage, TurnPosition, TurnSequence
-from tactical.rules.values import (
-    NOTHING_WITHHELD,
-    Action,
-    ActionChoice,
-    Attack,
-    Event,
-    OddsReport,
-    Resolution,
-    StepFacts,
-    Withheld,
-    attack_declaration,
-)
+from tactical.rules.values import NOTHING_WITHHELD, ActionChoice, attack_declaration
 from tactical.rules.wording import (
     default_description,
     default_status,
@@ -60,6 +50,18 @@ from tactical.rules.wording import (
     unit_name,
     units_named,
 )
+
+if TYPE_CHECKING:  # the values the hooks take and give
+    from tactical.rules.values import (
+        Action,
+        Attack,
+        AttackParams,
+        Event,
+        OddsReport,
+        Resolution,
+        StepFacts,
+        Withheld,
+    )
 
 
 class NoCombatResolvers(UserError):
@@ -170,6 +172,72 @@ def kept_rule_state(before: GameState, after: GameState, fresh: GameState) -> Ga
     return after.with_rule_state(**merged) if merged else after
 
 
+SETTING_MOVEMENT = {
+    "sea": MovementClass.NAVAL,
+    "land": MovementClass.ARMOURED,
+    "space": MovementClass.SPACE,
+}
+"""How a unit moves by default in each setting (`RuleSystem.background`)."""
+
+
+# ------------------------------------------------------------------------- standard hooks
+
+STANDARD_HOOKS: Mapping[str, tuple[tuple[str, str], ...]] = {
+    # a module's role (its own name): (the hook, the module's function that implements it)
+    "status": (
+        ("unit_status", "unit_status"),
+        ("describe_resolution", "describe"),
+        ("unavailable", "unavailable"),
+    ),
+    "by_hand": (("status_fields", "status_fields"), ("set_status", "set_status")),
+    "outcome": (("unit_condition", "unit_condition"),),
+    "play": (
+        ("setup", "setup"),
+        ("actions", "actions"),
+        ("apply", "apply"),
+        ("action_odds", "action_odds"),
+    ),
+    "combat": (
+        ("declare_attack", "declare"),
+        ("resolve_attack", "resolve"),
+        ("attack_odds", "attack_odds"),
+    ),
+}
+"""The hooks a rule system's module implements under the standard names, by the module's
+role, which is its own name (`RuleSystem`'s `hooks_from`), unless the module declares its
+own `HOOKS` (hook: the module's function): `status` what the player reads,
+`by_hand` what a player sets by hand, `outcome` how a unit stands at the end, `play` the
+turn's actions and `combat` one attack."""
+
+ODDS_HOOKS = ("action_odds", "attack_odds")
+"""The hooks whose function is told the system's id (keyword `rules_id`): the odds report
+names the rule system it was computed for."""
+
+
+def _bind_hooks(cls: type[RuleSystem], rules_id: str, modules: Sequence[ModuleType]) -> None:
+    """`RuleSystem.__init_subclass__`: the standard hooks of `modules` bound on `cls`, each
+    at most once, the odds hooks told `rules_id`, and whether `cls` has combat."""
+    for module in modules:
+        role = module.__name__.rpartition(".")[2]
+        declared = getattr(module, "HOOKS", None)  # a module may say which hooks it implements
+        if declared is None and role not in STANDARD_HOOKS:
+            raise TypeError(f"{cls.__name__}: {module.__name__} plays no standard role")
+        pairs = tuple(declared.items()) if declared is not None else STANDARD_HOOKS[role]
+        for hook, name in pairs:
+            if not hasattr(RuleSystem, hook):
+                raise TypeError(f"{cls.__name__}: {module.__name__} declares no hook {hook!r}")
+            if hook in vars(cls):
+                raise TypeError(f"{cls.__name__}.{hook} is bound twice ({module.__name__})")
+            setattr(cls, hook, staticmethod(getattr(module, name)))
+    cls.has_combat = cls.resolve_attack is not RuleSystem.resolve_attack
+    for hook in ODDS_HOOKS:
+        bound = vars(cls).get(hook)
+        if isinstance(bound, staticmethod):
+            if not rules_id:
+                raise TypeError(f"{cls.__name__}.{hook} needs the system's rules_id")
+            setattr(cls, hook, staticmethod(partial(bound.__func__, rules_id=rules_id)))
+
+
 @dataclass(frozen=True)
 class RuleSystem:
     """Everything a rule system declares. Subclass or build one per package and register it.
@@ -177,15 +245,26 @@ class RuleSystem:
     A declaration, like python-chess variants: its metadata are the fields below, and its
     hooks are the methods below, each with its default. A rule system's class overrides only
     what differs, binding a hook to the function of its own modules that implements it
-    (`resolve_attack = staticmethod(combat.resolve)`: the function takes the hook's
-    arguments, without `self`). The registry looks the object up by id.
+    (`resolve_attack = staticmethod(resolving.resolve)`: the function takes the hook's
+    arguments, without `self`). The modules that implement the standard hooks under the
+    standard names are named once instead, in the class keyword `hooks_from`, each bound by
+    its role (`STANDARD_HOOKS`); the odds hooks are told the class keyword `rules_id`
+    (`ODDS_HOOKS`). The registry looks the object up by id.
     """
+
+    def __init_subclass__(
+        cls, *, rules_id: str = "", hooks_from: Sequence[ModuleType] = (), **kwargs: Any
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        _bind_hooks(cls, rules_id, hooks_from)
 
     id: str
     title: str
     seed: str  # the seed document number, "000".."004"
     background: Literal["sea", "land", "space"] = "sea"
-    default_movement: MovementClass = MovementClass.NAVAL
+    default_movement: MovementClass = None  # type: ignore[assignment]
+    """How a unit moves when its map does not say; None: as the setting (`background`) has it,
+    ships at sea, armour on land, spacecraft in space (`SETTING_MOVEMENT`)."""
     default_size: SizeClass = SizeClass.MEDIUM
     conventions: MeasuringConventions = field(default_factory=MeasuringConventions)
     stats_fields: tuple[Field, ...] = ()
@@ -204,11 +283,19 @@ class RuleSystem:
     pairs ("iL", "destroys a fighter or a missile; ..."): the key the help shows (an odds
     report carries the entries its own outcomes need, `OddsReport.key`). Empty: its results
     are words already."""
-    has_combat: bool = False
-    """Whether this system provides the attack hooks (`weapons`, `declare_attack`,
-    `resolve_attack`, `attack_odds`)."""
     turn: TurnSequence | None = None
     """The turn as phases (`turn_sequence`); None: each name in `phases` once per side."""
+
+    def __post_init__(self) -> None:
+        if self.default_movement is None:
+            object.__setattr__(self, "default_movement", SETTING_MOVEMENT[self.background])
+        # a system declaring its turn names its phases there only
+        if self.turn is not None and not self.phases:
+            object.__setattr__(self, "phases", tuple(phase.name for phase in self.turn.phases))
+
+    has_combat: ClassVar[bool] = False
+    """Whether this system provides the attack hooks (`weapons`, `declare_attack`,
+    `resolve_attack`, `attack_odds`): whether its class binds its own `resolve_attack`."""
 
     def check_stats(self, stats: Mapping[str, Any]) -> list[Problem]:
         """Problems with one unit's `[unit.stats]` table."""
@@ -302,12 +389,7 @@ class RuleSystem:
         return ()
 
     def declare_attack(
-        self,
-        state: GameState,
-        attacker: str,
-        weapon: str,
-        target: str,
-        params: Mapping[str, Any] | None = None,
+        self, state: GameState, attacker: str, weapon: str, target: str, params: AttackParams = None
     ) -> Attack:
         """Check a declaration against the table and the rules; UserError when illegal."""
         raise self._no_combat()

@@ -29,10 +29,29 @@ __all__ = ["Columns", "fixed", "numbers", "table", "text_of", "texts"]
 
 _SCALE = 1e6  # six decimals (measuring._round)
 _LIMIT = 1e15  # |value| * 1e6 below this: integers exact, fixed notation
-# every 3-digit group as text, and how many of its digits remain once trailing zeros go
-_GROUPS = np.array([list(f"{k:03d}".encode()) for k in range(1000)], dtype=np.uint8)
-_KEPT = np.array([len(f"{k:03d}".rstrip("0")) for k in range(1000)], dtype=np.int64)
+
+
+def _digit_forms() -> np.ndarray:
+    """(5000, 3) bytes: row form + k is the 3-digit group k (0-999) as text in one of five
+    forms, a zero byte for each digit left out: all three digits (`_ALL`), leading zeros
+    left out (`_LEAD`: 0 all left out), the same with 0 written "0" (`_LEAD_LAST`),
+    trailing zeros left out (`_TRAIL`: 0 all left out), the same with the first digit
+    always kept (`_TRAIL_ONE`)."""
+    k = np.arange(1000)
+    digits = np.stack((k // 100, k // 10 % 10, k % 10), axis=1) + ord("0")
+    column = np.arange(3)
+    lead = k[:, None] >= 10 ** (2 - column)
+    trail = k[:, None] % 10 ** (3 - column) != 0
+    kept = (
+        np.ones((1000, 3), dtype=bool), lead, lead | (column == 2), trail, trail | (column == 0),
+    )  # fmt: skip
+    return np.concatenate([digits * shown for shown in kept]).astype(np.uint8)
+
+
+_FORMS = _digit_forms()
+_ALL, _LEAD, _LEAD_LAST, _TRAIL, _TRAIL_ONE = range(0, 5000, 1000)
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
+_EXPONENT_BITS = np.int64(0x7FF0000000000000)
 _NULL = np.array([[0, 0, 0, 0], list(b"null")], dtype=np.uint8)
 _ROW_END = 1  # marks a row left to the fallback (never in either text)
 
@@ -52,27 +71,49 @@ def text_of(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _integer_chars(integer: np.ndarray) -> np.ndarray:
-    """(P, W): each non-negative integer's digits, right-aligned, zeros before."""
+def _decimal_rows(
+    sign: np.ndarray, integer: np.ndarray, fraction: Sequence[np.ndarray], sure: np.ndarray
+) -> np.ndarray:
+    """(P, W) bytes of each row's sign byte (0 for none), its non-negative integer part's
+    digits (zero bytes before them), "." and its fraction's bytes; a row not `sure` all
+    zeros. Every group of digits is one row of `_FORMS`, read with np.take (indexing a
+    table by an array costs ten times as much), the digits left out already zero bytes:
+    nothing is masked afterwards (each operation on a (P, 3) slice pays per row)."""
     digits = int(np.searchsorted(_POWERS, integer.max(initial=0), side="right")) + 1
     groups = -(-digits // 3)
-    chars = np.concatenate(
-        [_GROUPS[(integer // 1000 ** (groups - 1 - g)) % 1000] for g in range(groups)], axis=1
-    )
     width = 3 * groups
-    shown = _POWERS.searchsorted(integer, side="right") + 1  # digits of the integer part
-    chars[np.arange(width)[None, :] < (width - shown)[:, None]] = 0
-    return chars
+    tail = sum(part.shape[1] for part in fraction)
+    result = np.empty((len(integer), width + 2 + tail), dtype=np.uint8)
+    result[:, 0] = sign
+    for g in range(groups):
+        scale = 1000 ** (groups - 1 - g)
+        group = integer // scale if scale > 1 else integer
+        # leading zeros left out: a group with no digit above it is led by none
+        form = _LEAD_LAST if scale == 1 else _LEAD
+        if g:
+            group = group % 1000
+            form = np.where(integer >= 1000 * scale, _ALL, form)
+        result[:, 1 + 3 * g : 4 + 3 * g] = np.take(_FORMS, group + form, axis=0)
+    result[:, 1 + width] = ord(".")
+    at = 2 + width
+    for part in fraction:
+        result[:, at : at + part.shape[1]] = part
+        at += part.shape[1]
+    result[np.flatnonzero(~sure)] = 0
+    return result
 
 
 def _rounded(values: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
     """round(value * scale) as Python rounds (half to even, from the exact double), and
-    whether that is vouched for: the product is finite and clearly off a tie."""
+    whether that is vouched for: the product is finite and more than four ulps off a tie
+    (an ulp read from the exponent's bits, as np.spacing gives it for a normal double, at
+    a tenth of its cost)."""
     scaled = values * scale
     finite = np.abs(scaled) < _LIMIT  # also False for inf and nan
     safe = np.where(finite, scaled, 0.0)
     tie_gap = np.abs(np.abs(safe - np.floor(safe)) - 0.5)
-    sure = finite & (tie_gap > 4.0 * np.spacing(np.abs(safe)))
+    power = (np.abs(safe).view(np.int64) & _EXPONENT_BITS).view(np.float64)  # 2^exponent
+    sure = finite & (tie_gap > power * 2.0**-50)  # 4 ulps = 4 x 2^(exponent - 52)
     return np.rint(safe).astype(np.int64), sure
 
 
@@ -84,17 +125,15 @@ def numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     absolute = np.abs(whole)
     sure &= (absolute == 0) | (absolute >= 100)  # below 1e-4 repr switches to 1e-05 style
     absolute = np.where(sure, absolute, 0)
-    integer, fraction = absolute // 1_000_000, absolute % 1_000_000
-    int_chars = _integer_chars(integer)
-    high, low = fraction // 1000, fraction % 1000
-    kept = np.where(low != 0, 3 + _KEPT[low], np.maximum(_KEPT[high], 1))
-    frac_chars = np.concatenate((_GROUPS[high], _GROUPS[low]), axis=1)
-    frac_chars[np.arange(6)[None, :] >= kept[:, None]] = 0
-    sign = np.where(sure & (whole < 0), ord("-"), 0).astype(np.uint8)[:, None]
-    point = np.full((len(values), 1), ord("."), dtype=np.uint8)
-    result = np.concatenate((sign, int_chars, point, frac_chars), axis=1)
-    result[~sure] = 0
-    return result, sure
+    integer, fraction = np.divmod(absolute, 1_000_000)
+    high, low = np.divmod(fraction, 1000)
+    # six decimals, trailing zeros left out but the first: the high group's where low is 0
+    decimals = (
+        np.take(_FORMS, high + np.where(low == 0, _TRAIL_ONE, _ALL), axis=0),
+        np.take(_FORMS, low + _TRAIL, axis=0),
+    )
+    sign = np.where(whole < 0, ord("-"), 0)
+    return _decimal_rows(sign, integer, decimals, sure), sure
 
 
 def fixed(values: np.ndarray, decimals: int, plus: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -104,18 +143,10 @@ def fixed(values: np.ndarray, decimals: int, plus: bool = False) -> tuple[np.nda
     values = np.asarray(values, dtype=float)
     whole, sure = _rounded(values, 10.0**decimals)
     absolute = np.where(sure, np.abs(whole), 0)
-    unit = 10**decimals
-    int_chars = _integer_chars(absolute // unit)
-    fraction = absolute % unit
-    frac_chars = np.stack(
-        [(fraction // 10 ** (decimals - 1 - d)) % 10 + ord("0") for d in range(decimals)], axis=1
-    ).astype(np.uint8)
-    negative = np.signbit(values)
-    sign = np.where(negative, ord("-"), ord("+") if plus else 0).astype(np.uint8)[:, None]
-    point = np.full((len(values), 1), ord("."), dtype=np.uint8)
-    result = np.concatenate((sign, int_chars, point, frac_chars), axis=1)
-    result[~sure] = 0
-    return result, sure
+    integer, fraction = np.divmod(absolute, 10**decimals)
+    digits = np.take(_FORMS, fraction + _ALL, axis=0)[:, 3 - decimals :]  # decimals <= 3
+    sign = np.where(np.signbit(values), ord("-"), ord("+") if plus else 0)
+    return _decimal_rows(sign, integer, (digits,), sure), sure
 
 
 class Columns:
@@ -189,15 +220,24 @@ def _fixed_matrix(parts: Sequence[tuple], count: int, cell: int, over_bytes: boo
         at += width
     shape = (count, len(template))
     matrix = _byte_matrix(*shape) if over_bytes else np.empty(shape, dtype=np.uint8)
-    matrix[:] = template
+    _values(matrix)[...] = _values(template[None, :])
     at = 0
     for part, width in zip(parts, widths, strict=True):
-        if part[0] == "columns":
-            matrix[:, at : at + width] = part[1]
-        elif part[0] == "pick":
-            matrix[:, at : at + width] = part[1][part[2]]
+        if part[0] != "constant" and width:
+            column = _values(matrix[:, at : at + width])
+            if part[0] == "columns":
+                column[...] = _values(np.ascontiguousarray(part[1]))
+            else:  # a pick
+                column[...] = np.take(_values(part[1]), part[2])
         at += width
     return matrix
+
+
+def _values(matrix: np.ndarray) -> np.ndarray:
+    """A (P, W) byte matrix (its rows' bytes contiguous, W > 0) as P values of one W-byte
+    type, a view: numpy copies whole values at once, bytes one by one (several times
+    slower, row after row of a few bytes)."""
+    return matrix.view(np.dtype(f"V{matrix.shape[1]}"))[:, 0]
 
 
 def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
@@ -222,20 +262,25 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     runs = [m.reshape(columns.rows, -1, width) for m in columns.segments(width)[0::2]]
     used = []
     for part in lists:
-        index = part[3]
-        count = (index > 0).sum(axis=1)
+        count = (part[3] > 0).view(np.uint8).sum(axis=1, dtype=np.intp)
         count[bad] = 0
         used.append(count)
     per_row = sum(cells.shape[1] for cells in runs) + sum(used)
     start = np.cumsum(per_row) - per_row
     out = _byte_matrix(int(per_row.sum()), width)
+    # cells are moved as values of one `width`-byte type (`_values`), each to the place
+    # one index gives
+    places = _values(out)
     at = start
     for k, cells in enumerate(runs):
         cells[bad] = 0
         if k == 0:
             cells[bad, 0, 0] = _ROW_END
-        _windows(out, cells.shape[1])[at] = cells.reshape(columns.rows, -1)
-        at = at + cells.shape[1]
+        count = cells.shape[1]
+        np.put(
+            places, (at[:, None] + np.arange(count)).reshape(-1), _values(cells.reshape(-1, width))
+        )
+        at = at + count
         runs[k] = cells = None  # placed: its memory back before the next is laid
         if k < len(lists):
             first, rest, index = lists[k][1:]
@@ -244,19 +289,11 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
             slot = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
             # a row's first entry from `first`, the others from `rest`, as one table
             choices = np.concatenate((_widened(first, width), _widened(rest, width)))
-            chosen = index[row, slot] + np.where(slot > 0, len(first), 0)
-            out[at[row] + slot] = np.take(choices, chosen, axis=0)
+            chosen = np.take(index, row * index.shape[1] + slot)
+            chosen += np.where(slot > 0, len(first), 0)
+            np.put(places, at[row] + slot, np.take(_values(choices), chosen))
             at = at + count
     return _with_fallbacks(out, bad, fallback)
-
-
-def _windows(cells: np.ndarray, count: int) -> np.ndarray:
-    """Every run of `count` consecutive cells of a (C, W) matrix as one row of a writable
-    view (overlapping rows): a row's run of cells is then written as one piece, not cell
-    by cell."""
-    rows, width = cells.shape
-    shape = (max(rows - count + 1, 0), count * width)
-    return np.lib.stride_tricks.as_strided(cells, shape=shape, strides=(width, 1))
 
 
 def _widened(choices: np.ndarray, width: int) -> np.ndarray:

@@ -84,6 +84,11 @@ class Attack:
     params: FrozenMap = field(default_factory=FrozenMap)
 
 
+AttackParams = Mapping[str, Any] | None
+"""What a declared attack carries beyond attacker, weapon and target (a power, a mode, the
+system aimed at): the `params` of `RuleSystem.declare_attack`, None for nothing more."""
+
+
 @dataclass(frozen=True)
 class Action:
     """Any declared action: an attack, an order, a power allocation, a roll for initiative...

@@ -150,35 +150,29 @@ class Session(PlayedLine):
 
     def undo(self) -> Game:
         """One step back (the table editor's undo; play undoes by decision)."""
-        self.history = self.history.undo()
-        self._autosave()
-        return self.game
+        return self._moved(self.history.undo())
 
     def redo(self) -> Game:
-        self.history = self.history.redo()
-        self._autosave()
-        return self.game
+        return self._moved(self.history.redo())
 
     def undo_decision(self, computer: Collection[str] = ()) -> Game:
         """Back to before the last step a person chose, with everything that followed from
         it on its own: the game's own steps and the steps of the `computer` sides."""
-        self.history = self.history.undo_decision(computer)
-        self._autosave()
-        return self.game
+        return self._moved(self.history.undo_decision(computer))
 
     def redo_decision(self, computer: Collection[str] = ()) -> Game:
         """The mirror of `undo_decision`: the next decision and what followed from it."""
-        self.history = self.history.redo_decision(computer)
-        self._autosave()
-        return self.game
+        return self._moved(self.history.redo_decision(computer))
 
     def goto(self, step: int) -> Game:
-        self.history = self.history.goto(step)
-        self._autosave()
-        return self.game
+        return self._moved(self.history.goto(step))
 
     def reset_activation(self) -> Game:
-        self.history = self.history.reset_activation()
+        return self._moved(self.history.reset_activation())
+
+    def _moved(self, history: History) -> Game:
+        """The cursor moved (`history`, the same line), autosaved; the game there."""
+        self.history = history
         self._autosave()
         return self.game
 

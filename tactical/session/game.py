@@ -43,6 +43,7 @@ from tactical.dice import Roll, SeededDice
 from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.records import forward
 from tactical.rules import registry
 from tactical.rules.base import (
     Action,
@@ -227,9 +228,7 @@ class Game:
 
     # ----------------------------------------------------------------- where play stands
 
-    @property
-    def rules(self) -> str:
-        return self.state.rules
+    rules = forward("state.rules")
 
     @property
     def system(self) -> RuleSystem:
@@ -243,17 +242,9 @@ class Game:
     def phase(self) -> Phase:
         return self._phase_at(self.position)
 
-    @property
-    def phase_name(self) -> str:
-        return self.phase.name
-
-    @property
-    def phase_spec_id(self) -> str | None:
-        return self.phase.spec_id
-
-    @property
-    def turn(self) -> int:
-        return self.position.turn
+    phase_name = forward("phase.name")
+    phase_spec_id = forward("phase.spec_id")
+    turn = forward("position.turn")
 
     @property
     def order(self) -> tuple[str, ...]:
@@ -275,8 +266,12 @@ class Game:
 
     @property
     def side_to_act(self) -> str:
-        order = self.order
-        return order[self.position.side % len(order)]
+        memo = self._memo  # asked many times a frame by the screen, and by the computer
+        found = memo.get("side_to_act")
+        if found is None:
+            order = self.order
+            found = memo["side_to_act"] = order[self.position.side % len(order)]
+        return found
 
     @property
     def step_number(self) -> int:

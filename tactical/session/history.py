@@ -27,7 +27,7 @@ by itself (`session.forced`): whether a step that is the only one open is taken 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
@@ -35,7 +35,7 @@ from tactical.model import GameState
 from tactical.rules.base import Action
 from tactical.session.forced import settled
 from tactical.session.game import Game, Step
-from tactical.session.steps import StepLine
+from tactical.session.steps import Positional, StepLine
 
 KEPT_RECENT = 64  # games a history keeps whole besides its checkpoints (undo stays instant)
 
@@ -261,8 +261,10 @@ class History:
         return self._with(line=self._line.prefix(self._first.step_number + self.cursor))
 
 
-class _Games(Sequence[Game]):
+class _Games(Positional[Game]):
     """A history's games, each made when asked for (`History.game_at`)."""
+
+    _what = "game"
 
     def __init__(self, history: History) -> None:
         self._history = history
@@ -270,20 +272,7 @@ class _Games(Sequence[Game]):
     def __len__(self) -> int:
         return self._history.length + 1
 
-    @overload
-    def __getitem__(self, index: int) -> Game: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Game, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Game | tuple[Game, ...]:
-        if isinstance(index, slice):
-            return tuple(self[k] for k in range(*index.indices(len(self))))
-        position = index.__index__()
-        if position < 0:
-            position += len(self)
-        if not 0 <= position < len(self):
-            raise IndexError("game index out of range")
+    def _at(self, position: int) -> Game:
         return self._history.game_at(position)
 
     def __iter__(self) -> Iterator[Game]:

@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from tactical.model import GameState
-from tactical.rules.base import Action, ActionChoice, OddsReport, Phase, TurnPosition
-from tactical.rules.ending import Outcome
-from tactical.session.game import Game, Step
+from tactical.records import forward
+from tactical.rules.base import Action, ActionChoice, OddsReport
 from tactical.session.history import History
 from tactical.session.log import Log, LogEntry, game_log
 from tactical.session.movement import MovePlan
@@ -29,63 +27,30 @@ class PlayedLine:
 
     # ----------------------------------------------------------------- where play stands
 
-    @property
-    def game(self) -> Game:
-        return self.history.game
-
-    @property
-    def state(self) -> GameState:
-        return self.game.state
-
-    @property
-    def position(self) -> TurnPosition:
-        return self.game.position
-
-    @property
-    def turn(self) -> int:
-        return self.game.turn
-
-    @property
-    def phase(self) -> Phase:
-        return self.game.phase
-
-    @property
-    def phases(self) -> tuple[Phase, ...]:
-        return self.game.sequence.phases
-
-    @property
-    def side_to_act(self) -> str:
-        return self.game.side_to_act
-
-    @property
-    def order(self) -> tuple[str, ...]:
+    game = forward("history.game")
+    state = forward("game.state")
+    position = forward("game.position")
+    turn = forward("game.turn")
+    phase = forward("game.phase")
+    phases = forward("game.sequence.phases")
+    side_to_act = forward("game.side_to_act")
+    order = forward(
+        "game.play_order",
         """The sides in the order play follows (`Game.play_order`: an initiative winner
-        first), as the tracker shows it."""
-        return self.game.play_order
-
-    @property
-    def step_number(self) -> int:
-        """Steps applied up to the cursor."""
-        return self.history.cursor
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the game ended (winner, scores, why), or None while it goes on."""
-        return self.game.outcome
-
-    @property
-    def can_undo(self) -> bool:
-        return self.history.can_undo
-
-    @property
-    def can_redo(self) -> bool:
-        return self.history.can_redo
-
-    @property
-    def take_single(self) -> bool:
+        first), as the tracker shows it.""",
+    )
+    step_number = forward("history.cursor", "Steps applied up to the cursor.")
+    outcome = forward(
+        "game.outcome",
+        "How the game ended (winner, scores, why), or None while it goes on.",
+    )
+    can_undo = forward("history.can_undo")
+    can_redo = forward("history.can_redo")
+    take_single = forward(
+        "history.take_single",
         """The game's setting: whether a step that is the only one open is taken for the
-        side to act ("Take forced steps for me"); saved with the game."""
-        return self.history.take_single
+        side to act ("Take forced steps for me"); saved with the game.""",
+    )
 
     # ----------------------------------------------------------------- asking
 
@@ -108,6 +73,4 @@ class PlayedLine:
     def entries(self, step: int) -> tuple[LogEntry, ...]:
         return self.log.for_step(step)
 
-    @property
-    def last_step(self) -> Step | None:
-        return self.game.last_step
+    last_step = forward("game.last_step")

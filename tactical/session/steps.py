@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import threading
 import weakref
+from abc import abstractmethod
 from collections import deque
 from collections.abc import Iterator, Sequence
 from itertools import islice
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from tactical.model import GameState
@@ -35,11 +36,46 @@ KEPT_REBUILT = 4 * CHECKPOINT_EVERY  # tables rebuilt lately, held so as not to 
 
 _rebuilt: deque[GameState] = deque(maxlen=KEPT_REBUILT)
 
+T = TypeVar("T")
 
-class StepLine(Sequence["Step"]):
+
+class Positional(Sequence[T]):
+    """A sequence read one item at a time by its position (`_at`, from 0), indexed as a
+    tuple is: a negative index counts from the end, one past either end is an IndexError,
+    and a slice is a tuple of the items."""
+
+    __slots__ = ()
+    _what = "item"  # the IndexError's word ("step index out of range")
+
+    @abstractmethod
+    def _at(self, position: int) -> T: ...
+
+    def _sliced(self, index: slice) -> tuple[T, ...]:
+        return tuple(self._at(k) for k in range(*index.indices(len(self))))
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return self._sliced(index)
+        length = len(self)
+        position = index.__index__()
+        if position < 0:
+            position += length
+        if not 0 <= position < length:
+            raise IndexError(f"{self._what} index out of range")
+        return self._at(position)
+
+
+class StepLine(Positional["Step"]):
     """The first `len(self)` steps of a shared list (see the module docstring)."""
 
     __slots__ = ("_items", "_length", "_lock")
+    _what = "step"
 
     def __init__(self, steps: Sequence[Step] = ()) -> None:
         if isinstance(steps, StepLine):
@@ -74,22 +110,12 @@ class StepLine(Sequence["Step"]):
     def __len__(self) -> int:
         return self._length
 
-    @overload
-    def __getitem__(self, index: int) -> Step: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Step, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> Step | tuple[Step, ...]:
-        if isinstance(index, slice):
-            start, stop, stride = index.indices(self._length)
-            return tuple(self._items[start:stop:stride])
-        position = index.__index__()
-        if position < 0:
-            position += self._length
-        if not 0 <= position < self._length:
-            raise IndexError("step index out of range")
+    def _at(self, position: int) -> Step:
         return self._items[position]
+
+    def _sliced(self, index: slice) -> tuple[Step, ...]:
+        start, stop, stride = index.indices(self._length)
+        return tuple(self._items[start:stop:stride])
 
     def __iter__(self) -> Iterator[Step]:
         return islice(self._items, self._length)

@@ -314,7 +314,7 @@ def seeded_setup(
 
 def placement_sheet(setup: TerrainSetup, title: str = "Terrain placement sheet") -> str:
     """A Markdown sheet to lay the terrain out by hand: per piece its area, kind, height and
-    reference points measured from the table's bottom-left corner (side A's left), to 0.1"."""
+    reference points measured from the table's bottom-left corner, across then up, to 0.1"."""
     board = setup.board
     lines = [
         f"# {title}",

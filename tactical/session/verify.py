@@ -32,6 +32,7 @@ from tactical.dice.fair import FairLedger, FairRoll, check_rolls, next_index
 from tactical.dice.sealed import SealedStep, SealedStretch, seal
 from tactical.errors import UserError
 from tactical.io.saves import SavedGame, SavedPending
+from tactical.records import field_dict
 from tactical.rules.base import Action, unit_name
 from tactical.session.digest import game_digest, same_scheme
 from tactical.session.file_secrets import SideSecret, step_fingerprint
@@ -57,13 +58,7 @@ class StepProblem:
         return f"step {self.step} (turn {self.turn}, {self.what}): {self.reason}"
 
     def document(self) -> dict[str, Any]:
-        return {
-            "step": self.step,
-            "turn": self.turn,
-            "side": self.side,
-            "what": self.what,
-            "reason": self.reason,
-        }
+        return field_dict(self)
 
 
 @dataclass(frozen=True)

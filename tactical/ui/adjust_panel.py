@@ -23,6 +23,7 @@ from tactical.present.adjust_selection import SelectionWords
 from tactical.ui.entry_line import EntryLine
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TOP_BAR
 from tactical.ui.unit_palette import UnitPalette
+from tactical.ui.widgets import set_shown
 
 TOOLS = (
     (
@@ -124,10 +125,7 @@ class AdjustPanel:
         self.panel.set_dimensions((PANEL_WIDTH, height))
 
     def show(self, visible: bool) -> None:
-        if visible:
-            self.panel.show()
-        else:
-            self.panel.hide()
+        set_shown(self.panel, visible)
 
     def typing(self) -> bool:
         return any(entry.is_focused for entry in (self.entry, *self.pose.values()))

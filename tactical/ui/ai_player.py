@@ -45,6 +45,7 @@ from tactical.ui.fonts import Fonts
 from tactical.ui.handover import played
 from tactical.ui.play_panels import TrackerView
 from tactical.ui.services import PANEL_WIDTH, TOP_BAR
+from tactical.ui.widgets import set_shown
 
 HUMAN = "human"
 DEFAULT_LEVEL = "greedy"
@@ -168,10 +169,7 @@ class SeatBar:
         self.panel.set_relative_position((size[0] - PANEL_WIDTH - 4, TOP_BAR + 4))
 
     def show(self, visible: bool) -> None:
-        if visible:
-            self.panel.show()
-        else:
-            self.panel.hide()
+        set_shown(self.panel, visible)
 
     def set_seat(self, side: str, seat: str) -> None:
         """Show `seat` on the side's menu (a menu keeps its own selection once changed)."""

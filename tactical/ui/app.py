@@ -421,7 +421,7 @@ def run_online(
     """The play screen on an online game (`tactical join`, `tactical host`): the lines to
     give the other players shown when `invite` is given; returns when the window closes,
     with the server (if this window serves the game) and the link stopped."""
-    from tactical.ui.stopping import stop_on_signals
+    from tactical.ui.stopping import run_stoppable
 
     try:
         app = App(session.game.initial, size, headless=headless, session=session,
@@ -432,9 +432,7 @@ def run_online(
             server.stop()
         raise UserError(f"cannot open a window: {error} (no display?)") from None
     app.play.online.attach(server, invite)
-    quit_event = pygame.event.Event(pygame.QUIT)
     try:
-        with stop_on_signals(lambda: pygame.event.post(quit_event)):
-            return app.run()
+        return run_stoppable(app)
     finally:
         app.play.online.close()  # also when the loop ended by an exception

@@ -18,10 +18,11 @@ from tactical.geometry.arcs import ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec, Channel, Sector
 from tactical.geometry.shapes import heading_vector
 from tactical.model import CircleBase, GameState, Unit
+from tactical.present.selection import is_all_round, selected_unit
 from tactical.rules import registry
 from tactical.rules.base import MeasuringConventions, RuleSystem
 from tactical.rules.measuring import PairReport, TableGeometry, band_limits
-from tactical.ui.selection import is_all_round, selected_unit
+from tactical.rules.status import player_words
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -174,7 +175,8 @@ def weapon_verdicts(
         try:
             system.declare_attack(state, firer.id, weapon, target.id, {})
         except UserError as refusal:
-            verdicts.append(WeaponVerdict(weapon, False, refusal.message, refusal.spec_id))
+            said = player_words(state, refusal.message)  # units by name, never by id
+            verdicts.append(WeaponVerdict(weapon, False, said, refusal.spec_id))
         else:
             verdicts.append(WeaponVerdict(weapon, True))
     return tuple(verdicts)

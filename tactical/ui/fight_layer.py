@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import pygame
 
 from tactical.model import GameState, Unit
+from tactical.present.results import step_units
 from tactical.session.game import Game, Step
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import arrow_head
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import Colour
-from tactical.ui.results import step_units
 from tactical.ui.units_layer import unit_pictures
 
 ARROW = (255, 240, 120)  # the attack's arrow: bright over any table and any side's colour

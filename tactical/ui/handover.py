@@ -49,8 +49,9 @@ class Handover:
         self.session = session
 
     def _online(self) -> bool:
-        online = getattr(self.screen, "online", None)
-        return online is not None and online.active
+        # what the screen's online part answers (`OnlinePlay.active`), read off the session
+        # played: asked several times a frame
+        return bool(getattr(self._played, "online", False))
 
     @property
     def session(self) -> Any:

@@ -20,12 +20,12 @@ import shapely
 from tactical.drawing import scenes
 from tactical.drawing.primitives import Polygon, Style
 from tactical.model import Board, GameState, SizeClass, Terrain, terrain_names
+from tactical.present.selection import SelectionView
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.draw import PygameCanvas, hatch_screen_geometry, polygons_of, text
 from tactical.ui.fonts import Fonts
 from tactical.ui.palette import RGBA, Colour
-from tactical.ui.selection import SelectionView
 from tactical.ui.units_layer import (  # re-exported: drawn with the rest
     LABEL_HEIGHT,
     LABEL_MIN_EXTENT,

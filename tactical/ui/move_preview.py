@@ -20,12 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 import pygame
-import shapely
 
+from tactical.drawing import primitives as ink
+from tactical.drawing import scenes
 from tactical.geometry.movement import Motion, Rotation, StepKind
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Base, CircleBase, Pose, RectBase, base_corners
 from tactical.model import Board, Unit
+from tactical.present.selection import SelectionView
 from tactical.session.movement import MovePlan
 from tactical.ui.camera import Camera
 from tactical.ui.draw import lines_of, polyline, screen_points, text
@@ -33,7 +35,6 @@ from tactical.ui.fonts import Fonts
 from tactical.ui.layers import draw_sight_lines
 from tactical.ui.palette import HEADING_MARKER, LABEL_SHADOW, TEXT_DIM, Colour, arc_tint
 from tactical.ui.play_panels import wrap_text
-from tactical.ui.selection import SelectionView
 
 RING_COLOUR: Colour = (130, 134, 150)  # range rings at the path's end (opaque: drawn per frame)
 WARNING: Colour = (255, 196, 40)  # turns that need a Treacherous Terrain test
@@ -288,32 +289,55 @@ def _overlay(
 # --------------------------------------------------------------------------- end-pose arcs
 
 EndLines = tuple[tuple[Colour, tuple[Point, ...]], ...]
-_end_cache: OrderedDict[tuple, tuple[SelectionView, EndLines]] = OrderedDict()
+_end_cache: OrderedDict[tuple, tuple[SelectionView, list[ink.Primitive]]] = OrderedDict()
 
 
-def end_view_lines(view: SelectionView, camera: Camera, board: Board) -> EndLines:
-    """The arcs and range rings of the unit at the path's end as screen polylines with their
-    colours (the arc lines in the arc's tint, the rings in the rings' colour), without the
-    arcs' edges along the table's edge; cached per view and camera."""
-    key = (id(view), camera, board)
+def end_view_scene(view: SelectionView, board: Board) -> list[ink.Primitive]:
+    """The arcs and range rings of the unit at the path's end, described once in inches
+    (`scenes.fire_arcs` unfilled, `scenes.range_rings`): the arc lines in the arc's tint and the
+    rings in the rings' colour, opaque and plain (they are drawn every frame), without the
+    arcs' edges along the table's edge; cached per view, for every camera."""
+    key = (id(view), board)
     hit = _end_cache.get(key)
     if hit is not None and hit[0] is view:
         _end_cache.move_to_end(key)
         return hit[1]
-    table_edge = shapely.box(*board.bounds).boundary.buffer(1e-6)
-    lines: list[tuple[Colour, tuple[Point, ...]]] = []
-    for index, arc in enumerate(view.arcs):
-        tint = tuple(arc_tint(index)[:3])
-        for coords in lines_of(shapely.difference(arc.region.boundary, table_edge)):
-            lines.append((tint, tuple(screen_points(camera, coords))))  # type: ignore[arg-type]
-    for ring in view.rings:
-        for coords in lines_of(ring.outline):
-            lines.append((RING_COLOUR, tuple(screen_points(camera, coords))))
-    found = tuple(line for line in lines if len(line[1]) >= 2)
+    found = scenes.fire_arcs(view.arcs, board.bounds, arc_tint, 255, filled=False)
+    found += scenes.range_rings(view.rings, (*RING_COLOUR, 255))
     _end_cache[key] = (view, found)
     if len(_end_cache) > CACHE_SIZE:
         _end_cache.popitem(last=False)
     return found
+
+
+_end_lines: OrderedDict[tuple, tuple[SelectionView, EndLines]] = OrderedDict()
+
+
+def end_view_lines(view: SelectionView, camera: Camera, board: Board) -> EndLines:
+    """`end_view_scene` on screen: each polyline with its colour, as the seam's canvas
+    strokes it (one plain pixel wide); cached per view and camera, for `draw_end_view`."""
+    key = (id(view), camera, board)
+    hit = _end_lines.get(key)
+    if hit is not None and hit[0] is view:
+        _end_lines.move_to_end(key)
+        return hit[1]
+    found = _end_view_lines(view, camera, board)
+    _end_lines[key] = (view, found)
+    if len(_end_lines) > CACHE_SIZE:
+        _end_lines.popitem(last=False)
+    return found
+
+
+def _end_view_lines(view: SelectionView, camera: Camera, board: Board) -> EndLines:
+    found: list[tuple[Colour, tuple[Point, ...]]] = []
+    for line in end_view_scene(view, board):
+        assert isinstance(line, ink.Line | ink.Ring) and line.style.colour is not None
+        colour: Colour = tuple(round(c) for c in line.style.colour)  # type: ignore[assignment]
+        for coords in lines_of(line.geometry):
+            points = tuple(screen_points(camera, coords))
+            if len(points) >= 2:
+                found.append((colour, points))
+    return tuple(found)
 
 
 def draw_end_view(
@@ -324,6 +348,8 @@ def draw_end_view(
     pose are hidden while a move is drawn)."""
     previous = surface.get_clip()
     surface.set_clip(pygame.Rect(camera.screen_rect(board.bounds)).clip(previous))
+    # the seam's scene as its canvas strokes it, the screen points kept while the camera
+    # rests (drawn every frame: converting them again cost a tenth of a millisecond)
     for colour, points in end_view_lines(view, camera, board):
         pygame.draw.lines(surface, colour, False, points, 1)
     draw_sight_lines(surface, camera, view, antialias=False)  # redrawn every frame

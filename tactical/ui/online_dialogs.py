@@ -36,6 +36,7 @@ from pygame_gui.elements import (
 
 from tactical.errors import UserError
 from tactical.present.players import LEVELS
+from tactical.ui.widgets import ButtonQuestion
 
 DEFAULT_PORT = 8765
 NOBODY_PLAYS = "nobody: serve and watch"
@@ -371,48 +372,23 @@ class InviteWindow:
 ACCEPT, DECLINE = "accept", "decline"
 
 
-class UndoQuestion:
+class UndoQuestion(ButtonQuestion):
     """The other player's request, "<side> asks to undo the last decision": Accept or
-    Decline."""
+    Decline (`command`: the answer; the window's own close button declines)."""
 
     def __init__(self, manager: pygame_gui.UIManager, screen: tuple[int, int], side: str) -> None:
         self.side = side
         self.question = f"{side} asks to undo the last decision"
-        self.window = UIWindow(_centred(UNDO_SIZE, screen), manager, "Undo?", resizable=False)
-        w, m = self.window, manager
+        window = UIWindow(_centred(UNDO_SIZE, screen), manager, "Undo?", resizable=False)
+        w, m = window, manager
         inner = UNDO_SIZE[0] - 32
         self.text = UITextBox(escape(self.question), pygame.Rect(8, 8, inner, 44), m,
                               container=w)  # fmt: skip
-        self.buttons = {
+        buttons = {
             ACCEPT: UIButton(pygame.Rect(inner - 228, 60, 110, 30), "Accept", m, container=w),
             DECLINE: UIButton(pygame.Rect(inner - 110, 60, 110, 30), "Decline", m, container=w),
         }
-
-    @property
-    def alive(self) -> bool:
-        return self.window.alive()
-
-    def widgets(self) -> list:
-        return [self.window] if self.alive else []
-
-    def command(self, event: pygame.event.Event) -> str | None:
-        """ACCEPT or DECLINE for a button pressed (the window closes); its own close button
-        declines."""
-        if not self.alive:
-            return None
-        if event.type == pygame_gui.UI_WINDOW_CLOSE and event.ui_element is self.window:
-            return DECLINE
-        if event.type != pygame_gui.UI_BUTTON_PRESSED:
-            return None
-        for answer, button in self.buttons.items():
-            if event.ui_element is button:
-                self.close()
-                return answer
-        return None
-
-    def close(self) -> None:
-        if self.alive:
-            self.window.kill()
+        super().__init__(window, buttons, DECLINE)
 
 
 __all__ = [

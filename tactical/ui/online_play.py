@@ -45,12 +45,12 @@ from tactical.present.online_words import (
     hold_lines,
     with_chat,
 )
+from tactical.present.results import step_status
 from tactical.session.game import Game, Step
 from tactical.ui.ai_player import HUMAN
 from tactical.ui.online_dialogs import ACCEPT, UndoQuestion
 from tactical.ui.online_hosting import OnlineHosting
 from tactical.ui.play_panels import TrackerView
-from tactical.ui.results import step_status
 from tactical.ui.services import PANEL_WIDTH, TOP_BAR
 
 BAR_HEIGHT = 58  # two lines of the widgets' font in a text box
@@ -62,6 +62,10 @@ REDO_TIP = "Redo: not in an online game (only an undo both players agree to goes
 UNDO_TIP = "Ctrl+Z: ask the other player to agree to undo the last decision"
 RESET_TIP = "Reset: not in an online game (ask for an undo instead)"
 SLIDER_TIP = "in an online game the game goes back only by an undo both players agree to"
+REPLAY_HIDDEN_TIP = (
+    "Replay: not while the rules hide some of the other side's moves from you "
+    "(it opens once they are revealed)"
+)
 
 
 class OnlinePlay:
@@ -261,6 +265,13 @@ class OnlinePlay:
                 log.buttons["reset"]: RESET_TIP,
                 log.slider: SLIDER_TIP,
             }
+            replay = log.buttons["replay"]
+            if getattr(self.session, "viewing", False):  # its hidden steps cannot be replayed
+                tips[replay] = REPLAY_HIDDEN_TIP
+            elif replay in self._tips:  # revealed: the replay's own tip and state come back
+                replay.set_tooltip(self._tips.pop(replay))
+                if log.controls is not None and log.controls.step > 0:
+                    replay.enable()
             for element, tip in tips.items():
                 if element not in self._tips:
                     self._tips[element] = getattr(element, "tool_tip_text", None) or ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
+from tactical.drawing import hatching
 from tactical.model import SizeClass
 
 Colour = tuple[int, int, int]
@@ -51,12 +52,13 @@ def background(name: str) -> Background:
 
 
 class Hatch:
-    """Hatching patterns: angles of the line families (degrees, screen, 0 = horizontal)."""
+    """Hatching patterns: angles of the line families (degrees, screen, 0 = horizontal), the
+    drawing seam's (`hatching.KIND_HATCH`: the print kit hatches the kinds alike)."""
 
-    NONE: tuple[float, ...] = ()
-    DIAGONAL: tuple[float, ...] = (45.0,)
-    CROSS: tuple[float, ...] = (45.0, 135.0)
-    HORIZONTAL: tuple[float, ...] = (0.0,)
+    NONE = hatching.NO_HATCH
+    DIAGONAL = hatching.DIAGONAL
+    CROSS = hatching.CROSS
+    HORIZONTAL = hatching.ACROSS
 
 
 @dataclass(frozen=True, slots=True)

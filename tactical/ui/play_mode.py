@@ -46,6 +46,7 @@ from tactical.ui.play_panels import LogPanel, PhaseTracker
 from tactical.ui.play_targets import TargetPicking
 from tactical.ui.services import PANEL_WIDTH, Services
 from tactical.ui.threat_overlays import ThreatOverlays
+from tactical.ui.widgets import set_shown
 
 TRACKER_HEIGHT = 118  # four lines of the tracker in view; its text scrolls
 LOG_HEIGHT = 168  # and so does the log's: five lines at 1280x800
@@ -127,10 +128,7 @@ class PlayScreen:
 
     def show(self, visible: bool) -> None:
         for widget in self.widgets():
-            if visible:
-                widget.show()
-            else:
-                widget.hide()
+            set_shown(widget, visible)
 
     def layout(self) -> None:
         """The play column: tracker, action panel and log at fixed heights for a window size,

@@ -19,6 +19,7 @@ from tactical.drawing.files import checked_output
 from tactical.errors import UserError
 from tactical.io.files import write_bytes_atomic
 from tactical.model import GameState
+from tactical.present.selection import selected_unit
 from tactical.rules import registry
 from tactical.rules.base import RuleSystem
 from tactical.ui import palette
@@ -33,7 +34,6 @@ from tactical.ui.layers import (
     legend_height,
 )
 from tactical.ui.scene import SceneRenderer
-from tactical.ui.selection import selected_unit
 
 DEFAULT_WIDTH = 1600
 MIN_SIZE = (320, 240)

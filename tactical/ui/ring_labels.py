@@ -24,10 +24,10 @@ import numpy as np
 import pygame
 
 from tactical.drawing.scenes import ring_label
+from tactical.present.selection import RangeRing
 from tactical.ui import palette
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import Fonts
-from tactical.ui.selection import RangeRing
 
 RING_LABEL_SIZE = 11
 RING_LABEL_GAP = 2  # pixels between a ring and its label, inside it

@@ -28,6 +28,7 @@ from typing import Any
 import pygame
 
 from tactical.model import GameState
+from tactical.present.selection import SelectionView, selection_view
 from tactical.rules.base import RuleSystem, last_seen
 from tactical.rules.measuring import TableGeometry
 from tactical.ui import palette
@@ -51,7 +52,6 @@ from tactical.ui.layers import (
 )
 from tactical.ui.mark_layout import NAME_MARGIN
 from tactical.ui.ring_labels import RingLabel, draw_ring_labels, place_ring_labels
-from tactical.ui.selection import SelectionView, selection_view
 from tactical.ui.units_layer import base_boxes
 
 STATICS_KEPT = 3  # older static pictures kept (a zoom back, a pan back)

@@ -42,6 +42,7 @@ from tactical.session.terrain_setup import TERRAIN_RULE, TerrainSetup, seeded_se
 from tactical.threat.fairness import FairnessScore, fairest, score_layout
 from tactical.ui.services import TOP_BAR, Services
 from tactical.ui.setup_placing import ROTATE_STEP, SetupPlacing
+from tactical.ui.widgets import set_shown
 
 SIDE_PANEL = 270
 EDGES = ("bottom", "top", "left", "right")
@@ -125,10 +126,8 @@ class SetupMode:
         self.panel.set_relative_position((size[0] - SIDE_PANEL - 4, TOP_BAR + 4))
 
     def show(self, visible: bool) -> None:
-        if visible:
-            self.panel.show()
-        else:
-            self.panel.hide()
+        set_shown(self.panel, visible)
+        if not visible:
             self.placing.cancel()
 
     def widgets(self) -> list:

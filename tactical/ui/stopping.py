@@ -13,6 +13,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 STOP_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")  # SIGHUP: a closed terminal (none on Windows)
 
@@ -39,3 +40,13 @@ def stop_on_signals(stop: Callable[[], None]) -> Iterator[None]:
     finally:
         for number, old in previous.items():
             signal.signal(number, old)
+
+
+def run_stoppable(app: Any) -> int:
+    """`app.run()`, its exit code, with those signals closing the window as its close
+    button does: the loop ends and stops its child processes."""
+    import pygame
+
+    quit_event = pygame.event.Event(pygame.QUIT)
+    with stop_on_signals(lambda: pygame.event.post(quit_event)):
+        return app.run()

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from tactical.errors import UserError
 from tactical.model import GameState
+from tactical.records import forward
 from tactical.rules.base import Action
 from tactical.session.adjust import TableDraft
 from tactical.session.controller import Session
@@ -42,9 +43,7 @@ class GameEditor:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    @property
-    def state(self) -> GameState:
-        return self.session.state
+    state = forward("session.state")
 
     @property
     def sides(self) -> tuple[str, ...] | None:
@@ -72,13 +71,8 @@ class DraftEditor:
     def __init__(self, draft: TableDraft) -> None:
         self.draft = draft
 
-    @property
-    def state(self) -> GameState:
-        return self.draft.state
-
-    @property
-    def sides(self) -> tuple[str, ...] | None:
-        return None
+    state = forward("draft.state")
+    sides = None  # a new table: any side may be added
 
     def apply(self, action: Action) -> str:
         self.draft = self.draft.apply(action)

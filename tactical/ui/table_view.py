@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from tactical.model import GameState
+from tactical.present.selection import SelectionView
 from tactical.rules.base import RuleSystem
 from tactical.rules.measuring import PairReport
 from tactical.session.deployment import Deployment
@@ -30,7 +31,6 @@ from tactical.ui.layers import (
     legend_height,
 )
 from tactical.ui.scene import SceneRenderer
-from tactical.ui.selection import SelectionView
 from tactical.ui.services import PANEL_WIDTH, STATUS_BAR, TICK_BAND
 from tactical.ui.status_tokens import StatusBoard
 from tactical.ui.view import Ruler, ViewState

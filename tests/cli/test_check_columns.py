@@ -27,7 +27,7 @@ from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.model import FrozenMap
 from tactical.rules.measuring import TableGeometry
-from tactical.rules.report_json import Columns, fixed, table, texts
+from tactical.rules.report_json import Columns, fixed, numbers, table, texts
 
 MAPS = ("battlefleet-mars", "cortex-space", "default", "dense", "dystopian-wars",
         "heavy-combat", "stress-200", "sw-d6-capital")  # fmt: skip
@@ -240,6 +240,26 @@ def test_fixed_numbers_are_format_of_the_values(values, style):
             assert not row.any()
 
 
+def test_the_columns_vouch_for_ordinary_measurements():
+    """Distances, bearings and margins of a table (a few thousand random ones, inches and
+    degrees, with six decimals or fewer) are written by the columns, exactly: a row sent to
+    the per-pair fallback is written the slow way, so the columns must vouch for nearly
+    all, and only a value within four ulps of a rounding tie is left to the fallback."""
+    rng = np.random.default_rng(7)
+    values = np.concatenate(
+        (rng.uniform(-400, 400, 4000), np.round(rng.uniform(0, 360, 1000), 3), [0.0, 100.0])
+    )
+    chars, sure = numbers(values)
+    assert sure.mean() > 0.999
+    written = [bytes(row[row != 0]).decode() for row in chars[sure]]
+    assert written == [json.dumps(round(float(v), 6) or 0.0) for v in values[sure]]
+    measured = values[:4000]  # (three decimals ending in 5 are ties for two: the fallback's)
+    chars, sure = fixed(measured, 2, True)
+    assert sure.mean() > 0.999
+    written = [bytes(row[row != 0]).decode() for row in chars[sure]]
+    assert written == [format(float(v), "+.2f") for v in measured[sure]]
+
+
 INSIDE_TWO_PIECES = """
 rules = "dystopian-wars"
 [board]
@@ -289,3 +309,31 @@ def test_a_line_from_inside_two_pieces_lists_both_as_geos_orders_them(tmp_path):
     ]
     text = _output(str(path)).decode()  # alpha is the map's second obstructing piece
     assert text.count("LOS blocked by Obstructing terrain 2, Obstructing terrain 1;") == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 400),
+    st.sampled_from([1, 5, 300, 40_000]),
+    st.sampled_from(["spread", "ties", "close"]),
+)
+def test_pieces_are_ordered_by_line_then_by_value_as_lexsort_orders_them(
+    seed, count, lines, values
+):
+    """The blocker order's sort (one sort of packed keys, checked): by line, then by value,
+    whatever the values (equal ones, ones a grid step apart, far apart), as np.lexsort."""
+    from tactical.rules.measuring import _by_line_then
+
+    rng = np.random.default_rng(seed)
+    line = rng.integers(0, lines, count).astype(np.intp)
+    value = {
+        "spread": rng.normal(0.0, 1e3, count),
+        "ties": rng.integers(0, 3, count).astype(float),
+        "close": 0.5 + rng.integers(0, 4, count) * 1e-15,
+    }[values]
+    order = _by_line_then(line, value)
+    expected = np.lexsort((value, line))
+    assert sorted(order.tolist()) == list(range(count))
+    assert line[order].tolist() == line[expected].tolist()
+    assert value[order].tolist() == value[expected].tolist()

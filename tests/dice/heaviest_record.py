@@ -53,6 +53,9 @@ def _attack(build: Callable[[], tuple[GameState, Any]]) -> Callable[[], OddsRepo
 HEAVIEST: dict[str, Callable[[], OddsReport | None]] = {
     "battlefleet-mars 9-missile salvo": battlefleet_salvo,
     "heavy-combat photon at range 1, shields down": _attack(recorded.heavy_combat_photon),
+    "heavy-combat photon at range 1, shields down, 2d6 damage": _attack(
+        lambda: recorded.heavy_combat_photon(tracking_damage_die="2d6")
+    ),
     "cortex-space 6-railgun battery": _attack(recorded.cortex_railguns),
     "sw-d6-capital heavy turbolasers": _attack(recorded.sw_heavy_turbolasers),
     "sw-d6-capital initiative of six captains": sw_initiative,

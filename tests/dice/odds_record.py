@@ -50,8 +50,9 @@ def _unit(unit_id: str, x: float, y: float, side: str, base, heading: float = 0.
                 stats=FrozenMap(stats))  # fmt: skip
 
 
-def heavy_combat_photon() -> tuple[GameState, Any]:
-    """Heavy Combat: a photon at range 1 into a ship with its shields down (cloak engaging)."""
+def heavy_combat_photon(**options: Any) -> tuple[GameState, Any]:
+    """Heavy Combat: a photon at range 1 into a ship with its shields down (cloak engaging),
+    under the given options (the defaults when none)."""
     from tactical.rules.heavy_combat.duel import from_rule_state, to_rule_state
 
     system = registry.get("heavy-combat")
@@ -59,6 +60,7 @@ def heavy_combat_photon() -> tuple[GameState, Any]:
         GameState(
             "heavy-combat",
             Board(72, 48),
+            options=FrozenMap(options),
             units=(
                 _unit("a", 20.0, 24.0, "A", RectBase(1.5, 3.0), 90.0),
                 _unit("b", 26.0, 24.0, "B", RectBase(1.5, 3.0), 270.0),

@@ -87,6 +87,29 @@ def test_a_chance_step_folds_exactly_as_the_step_rolling_its_dice_itself():
     assert len(five) == 4 and 0 < five.where(lambda state: state[0] == (2, 2, 2)) < 1
 
 
+def test_a_chance_step_with_its_keys_folds_exactly_as_without_and_makes_fewer_states():
+    """With `keys` (the step on the fold's keys) the enumerator makes a state only for a key
+    reached first: the same first states, weights and order, from fewer calls of `then`."""
+    made: list[State] = []
+
+    def counted(state: State, rolled: tuple[int, int, int | None] | None) -> State:
+        made.append(state)
+        return then(state, rolled)
+
+    def keys(state: State, name: Any, outcomes: Any) -> list[Any]:
+        assert name == by_hits(state)
+        return [by_hits(then(state, rolled)) for rolled in outcomes]
+
+    for steps in (5, 7):
+        plain = fold_outcomes(START, [ChanceStep(roll_for, counted)] * steps, key=by_hits)
+        every = len(made)
+        made.clear()
+        keyed = fold_outcomes(START, [ChanceStep(roll_for, counted, keys)] * steps, key=by_hits)
+        assert keyed.pairs == plain.pairs
+        assert 0 < len(made) < every
+        made.clear()
+
+
 def test_a_chance_step_counts_its_replays_against_the_bound_as_before():
     def needed(steps: list) -> int:
         low, high = 1, 100_000
@@ -181,6 +204,15 @@ def test_exact_sums_and_images_equal_fraction_arithmetic():
     image = distribution.map(lambda k: k % 3)
     assert image.pairs == Distribution.from_weights((k % 3, p) for k, p in pairs).pairs
     assert distribution.where(lambda k: k > 10) == Fraction(1, 1024)
+    assert distribution.expected() == sum(k * p for k, p in pairs)
+    assert distribution.expected(lambda k: Fraction(k, 3)) == sum(
+        Fraction(k, 3) * p for k, p in pairs
+    )
+    weighed = Distribution.from_weights((k % 4, 2**12 * p) for k, p in pairs)  # shares known
+    again = Distribution(weighed.pairs)  # the same pairs, shares found afresh
+    assert weighed.map(lambda k: k > 1).pairs == again.map(lambda k: k > 1).pairs
+    assert weighed.where(lambda k: k == 1) == again.where(lambda k: k == 1) == Fraction(273, 512)
+    assert weighed.expected() == again.expected()
     part = Distribution(pairs[:2])  # not a whole distribution: its image is normalised
     assert part.map(lambda k: 0).pairs == ((0, Fraction(1)),)
     with pytest.raises(ValueError):

@@ -1,12 +1,13 @@
 """The heaviest exact odds of each rule system stay exactly as they were, section by
 section and outcome by outcome, as exact fractions in the order they are listed: a salvo
 of nine missiles into a base's CIWS, a photon at range 1 into a ship with its shields
-down, a six-railgun battery, heavy turbolasers, the Initiative contest of six captains
-and a linked 20-dice broadside, against the record the code wrote before these
-enumerations were made fast (tests/data/heaviest-odds.json, `heaviest_record.py`).
+down (also with the 2d6 damage option), a six-railgun battery, heavy turbolasers, the
+Initiative contest of six captains and a linked 20-dice broadside, against the record the
+code wrote before these enumerations were made fast (tests/data/heaviest-odds.json,
+`heaviest_record.py`).
 
 Four of them are also in the record of unchanged odds (`test_odds_unchanged`), which
-computes them: here the two records are checked to agree on them, and the other two are
+computes them: here the two records are checked to agree on them, and the others are
 computed, so that no heavy enumeration runs twice in the suite."""
 
 from __future__ import annotations

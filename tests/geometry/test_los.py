@@ -7,14 +7,19 @@ import math
 import numpy as np
 import pytest
 import shapely
+import shapely.affinity
 from geometry_helpers import moved_geometry, rotate_point
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tactical.errors import UserError
 from tactical.geometry.los import (
+    INTERIOR_PATTERN,
+    Lines,
     LosResult,
     TerrainIndex,
+    diagonal_hits,
+    hits_among,
     line_of_sight,
     lines_of_sight,
     los_hits,
@@ -178,3 +183,75 @@ def test_rigid_motion_leaves_line_of_sight_unchanged(index, start, end, angle, s
     before = line_of_sight(index, start, end)
     after = line_of_sight(moved_index, move(start), move(end))
     assert before == after
+
+
+# --------------------------------------------------------------------------- sure hits
+
+
+def _convex_bases(rng: np.random.Generator, count: int) -> list[shapely.Polygon]:
+    """Rotated ship rectangles, round bases (as circles are built) and rectangles whose ring
+    has an extra vertex on a side (a diagonal of such a ring runs along that side)."""
+    bases = []
+    for k in range(count):
+        x, y = rng.uniform(0, 20, 2)
+        if k % 3 == 0:
+            bases.append(shapely.Point(x, y).buffer(rng.uniform(0.3, 2.0), quad_segs=16))
+            continue
+        w, h = rng.uniform(0.2, 1.0), rng.uniform(1.0, 4.0)
+        ring = [(-w, -h), (w, -h), (w, h), (-w, h)]
+        if k % 3 == 2:
+            ring = [(-w, -h), (0.0, -h), (w, -h), (w, h), (-w, h)]
+        turned = shapely.affinity.rotate(shapely.Polygon(ring), rng.uniform(0, 360), (0, 0))
+        bases.append(shapely.affinity.translate(turned, x, y))
+    return bases
+
+
+def _lines_about(rng: np.random.Generator, bases: list, count: int) -> tuple[Lines, np.ndarray]:
+    """Lines from anywhere near the bases to anywhere near them, each against one base; some
+    along a base's side (touching only) and some from a corner."""
+    piece = rng.integers(0, len(bases), count)
+    ends = rng.uniform(-3, 23, (count, 4))
+    along = np.flatnonzero(rng.random(count) < 0.2)
+    for k in along.tolist():
+        ring = shapely.get_coordinates(bases[piece[k]].exterior)
+        a = int(rng.integers(0, len(ring) - 1))
+        p, q = ring[a], ring[a + 1]
+        ends[k] = [*(p - 3 * (q - p)), *(q + 3 * (q - p))]
+    return Lines(*ends.T), piece
+
+
+def test_a_sure_hit_of_a_convex_base_is_a_hit_by_the_exact_test():
+    """A line crossing a base's shrunk diagonal crosses its interior: GEOS (DE-9IM) and the
+    exact edge test agree on every sure hit; the cheap test settles most real hits."""
+    rng = np.random.default_rng(7)
+    bases = _convex_bases(rng, 30)
+    index = TerrainIndex.build([], []).with_convex([f"b{k}" for k in range(30)], bases)
+    lines, piece = _lines_about(rng, bases, 4000)
+    sure = diagonal_hits(index, lines, piece)
+    segments = shapely.linestrings(
+        np.stack((lines.ax, lines.ay, lines.bx, lines.by), 1).reshape(-1, 2, 2)
+    )
+    geos = shapely.relate_pattern(segments, index.geometries[piece], INTERIOR_PATTERN)
+    assert not (sure & ~geos).any()
+    assert (hits_among(index, lines, piece) == geos).all()
+    assert (hits_among(index, lines, piece, inner_done=True) == geos).all()
+    assert sure.sum() > 0.5 * geos.sum()
+
+
+def test_a_line_along_a_straight_side_is_never_a_sure_hit():
+    """A ring with a vertex in the middle of a side has a "diagonal" along that side: shrunk
+    towards the centre, it lies inside, so a line along the side (touching only) is no hit."""
+    ring = shapely.Polygon([(0, 0), (1, 0), (2, 0), (2, 4), (0, 4)])
+    index = TerrainIndex.build([], []).with_convex(["ship"], [ring])
+    lines = Lines(
+        np.array([-1.0, -1.0]), np.array([0.0, 2.0]), np.array([3.0, 3.0]), np.array([0.0, 2.0])
+    )
+    piece = np.zeros(2, dtype=np.intp)
+    assert diagonal_hits(index, lines, piece).tolist() == [False, True]
+    assert hits_among(index, lines, piece).tolist() == [False, True]
+
+
+def test_terrain_pieces_are_never_sure_hits_of_the_diagonal_test(index):
+    lines = Lines(np.array([0.0]), np.array([12.0]), np.array([20.0]), np.array([12.0]))
+    assert diagonal_hits(index, lines, np.array([0])).tolist() == [False]
+    assert hits_among(index, lines, np.array([0])).tolist() == [True]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from unittest.mock import patch
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactical.errors import UserError
+from tactical.geometry import matrix_blocks
 from tactical.geometry.arcs import (
     ANGLE_TOLERANCE,
     centre_arc,
@@ -20,7 +22,8 @@ from tactical.geometry.arcs import (
 )
 from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270
 from tactical.geometry.los import TerrainIndex, hits_from_point, line_of_sight
-from tactical.geometry.matrix import LevelBlocking, matrix_rows, pair_matrix, unit_row
+from tactical.geometry.matrix import LevelBlocking, pair_matrix, unit_row
+from tactical.geometry.matrix_blocks import matrix_row_blocks, matrix_rows
 from tactical.geometry.measure import BaseArrays, pair_edge_distances, unit_edge_distances
 from tactical.geometry.shapes import CircleBase, Pose, RectBase
 
@@ -222,7 +225,7 @@ def test_a_block_of_rows_is_the_matrix_rows_exactly(seed, units, pieces, grid, d
     rows = range(first, data.draw(st.integers(first + 1, units)))
     for blocking in blockings(table, terrain, seed):
         matrix = pair_matrix(table, terrain, ARC_SETS[1], blocking)
-        block = matrix_rows(table, rows, terrain, ARC_SETS[1], blocking)
+        block = matrix_rows(table, rows, terrain, arcs=ARC_SETS[1], blocking=blocking)
         for name in FIELDS:
             assert np.array_equal(getattr(block, name), getattr(matrix, name)[first : rows.stop])
         found = set(zip(block.hit_row + first, block.hit_target, block.hit_piece, strict=True))
@@ -233,6 +236,37 @@ def test_a_block_of_rows_is_the_matrix_rows_exactly(seed, units, pieces, grid, d
                     names = matrix.blocked_by(i, j)
                     expected |= {(i, j, terrain.ids.index(name)) for name in names}
         assert found == expected
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 20), st.integers(0, 9), st.booleans(),
+       st.integers(1, 7), st.integers(1, 24))  # fmt: skip
+def test_blocks_of_rows_testing_each_line_once_are_the_matrix_rows_exactly(
+    seed, units, pieces, grid, rows_per_block, band_rows
+):
+    """matrix_row_blocks (each line within a band of rows tested once, its crossings kept
+    for its other unit's block, where the blocking is symmetric) gives every row as
+    matrix_rows does, bit for bit, with the same crossings (GEO002.10), for every kind of
+    blocking and whether the table is one band or several."""
+    table, terrain = crowded_table(seed, units, pieces, grid)
+    for blocking in blockings(table, terrain, seed):
+        with patch.object(matrix_blocks, "BAND_ROWS", band_rows):
+            blocks = list(
+                matrix_row_blocks(
+                    table, terrain, ARC_SETS[1], blocking, rows_per_block=rows_per_block
+                )
+            )
+        assert [b.first for b in blocks] == list(range(0, units, rows_per_block))
+        for block in blocks:
+            alone = matrix_rows(table, block.rows, terrain, arcs=ARC_SETS[1], blocking=blocking)
+            for name in FIELDS:
+                assert np.array_equal(getattr(block, name), getattr(alone, name)), name
+
+            def crossings(b):
+                return sorted(zip(b.hit_row.tolist(), b.hit_target.tolist(),
+                                  b.hit_piece.tolist(), strict=True))  # fmt: skip
+
+            assert crossings(block) == crossings(alone)
 
 
 def test_matrix_rows_must_be_consecutive_rows_of_the_table():

@@ -3,7 +3,11 @@ declared as data and validated by the protocol's one function (`validated_option
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import types
+from dataclasses import dataclass
+from functools import partial
 
 import pytest
 
@@ -15,6 +19,7 @@ from tactical.rules.battlefleet_mars import combat as bfm_combat
 from tactical.rules.cortex_space import units as cortex_units
 from tactical.rules.dystopian_wars import combat as dw_combat
 from tactical.rules.heavy_combat import ships as hc_ships
+from tactical.rules.protocol import ODDS_HOOKS, STANDARD_HOOKS
 from tactical.rules.sw_d6_capital import ledger as sw_ledger
 
 SYSTEMS = ("battlefleet-mars", "heavy-combat", "dystopian-wars", "cortex-space", "sw-d6-capital")
@@ -139,3 +144,100 @@ def test_every_system_reads_its_options_through_the_protocol(rules, settings, ke
     wrong = GameState(rules, Board(48, 48), options=FrozenMap({key: 0}))
     with pytest.raises(UserError, match=f"option {key} is 0: expected a (whole )?number from"):
         settings(wrong)
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_the_standard_hooks_are_bound_from_the_modules_a_system_names(rules):
+    system = registry.get(rules)
+    hooks = _hooks(system)
+    package = f"tactical.rules.{rules.replace('-', '_')}"
+    # every system names its own status, by_hand and outcome modules: each hook of a role is
+    # bound to the function of that very module
+    for role in ("status", "by_hand", "outcome"):
+        module = importlib.import_module(f"{package}.{role}")
+        for hook, name in STANDARD_HOOKS[role]:
+            assert hooks[hook] is getattr(module, name), (rules, hook)
+    # the odds hooks are told the system's own id, whichever module implements them
+    for hook in ODDS_HOOKS:
+        assert isinstance(hooks[hook], partial), (rules, hook)
+        assert hooks[hook].keywords == {"rules_id": system.id}
+
+
+def _module(name: str, **functions) -> types.ModuleType:
+    module = types.ModuleType(f"tactical.rules.made_up.{name}")
+    module.__dict__.update(functions)
+    return module
+
+
+def _status(state, unit):
+    return "status"
+
+
+def _describe(before, action, events):
+    return "described"
+
+
+def _unavailable(state, position, side):
+    return ()
+
+
+def _odds(state, attack, *, rules_id):
+    return rules_id
+
+
+def test_a_declared_class_binds_each_standard_hook_once_and_tells_the_odds_its_id():
+    status = _module("status", unit_status=_status, describe=_describe, unavailable=_unavailable)
+
+    @dataclass(frozen=True)
+    class MadeUp(RuleSystem, rules_id="made-up", hooks_from=(status,)):
+        attack_odds = staticmethod(_odds)
+
+    system = MadeUp(id="made-up", title="Made up", seed="999")
+    assert system.unit_status(None, None) == "status"
+    assert system.describe_resolution(None, None, ()) == "described"
+    assert system.attack_odds(None, None) == "made-up"
+    assert system.has_combat is False  # no resolver of its own
+
+    with pytest.raises(TypeError, match="bound twice"):
+
+        class Twice(RuleSystem, hooks_from=(status,)):
+            unit_status = staticmethod(_status)
+
+    with pytest.raises(TypeError, match="plays no standard role"):
+
+        class Unknown(RuleSystem, hooks_from=(_module("helpers"),)):
+            pass
+
+    with pytest.raises(TypeError, match="rules_id"):
+
+        class Nameless(RuleSystem):
+            attack_odds = staticmethod(_odds)
+
+
+def test_a_module_declaring_its_hooks_is_bound_by_its_declaration_not_its_name():
+    """A module named for no standard role (or for one, with other function names) says
+    which hooks it implements in `HOOKS`; a hook the protocol does not have is refused."""
+    attacks = _module("attacks", fire=_status, HOOKS={"resolve_attack": "fire"})
+
+    @dataclass(frozen=True)
+    class Declared(RuleSystem, hooks_from=(attacks,)):
+        pass
+
+    system = Declared(id="declared", title="Declared", seed="999")
+    assert system.resolve_attack(None, None) == "status"
+    assert system.has_combat is True  # its resolver is its own
+    with pytest.raises(TypeError, match="declares no hook 'fire_twice'"):
+
+        class Misnamed(RuleSystem, hooks_from=(_module("x", HOOKS={"fire_twice": "f"}),)):
+            pass
+
+
+def test_what_a_system_leaves_out_follows_from_what_it_declares():
+    bare = RuleSystem(id="t", title="T", seed="999", background="space")
+    assert bare.default_movement.value == "space"  # the setting's own
+    assert bare.phases == () and not bare.has_combat
+    for rules in SYSTEMS:
+        system = registry.get(rules)
+        assert system.phases == tuple(phase.name for phase in system.turn.phases)
+    assert registry.get("dystopian-wars").default_movement.value == "naval"
+    assert registry.get("cortex-space").default_movement.value == "space"

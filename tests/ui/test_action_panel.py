@@ -15,11 +15,7 @@ from ui_events import pump_commands
 from tactical.errors import UserError
 from tactical.io.maps import load_map
 from tactical.model import FrozenMap
-from tactical.rules.base import Action, ActionChoice, Field
-from tactical.session import autoplay
-from tactical.session.controller import Session
-from tactical.ui.action_panel import ActionPanel, PanelCommand
-from tactical.ui.declaration import (
+from tactical.present.declaration import (
     action_from_values,
     format_value,
     is_fixed,
@@ -28,6 +24,10 @@ from tactical.ui.declaration import (
     unique_labels,
     unit_fields,
 )
+from tactical.rules.base import Action, ActionChoice, Field
+from tactical.session import autoplay
+from tactical.session.controller import Session
+from tactical.ui.action_panel import ActionPanel, PanelCommand
 
 SIZE = (800, 600)
 PANEL_RECT = pygame.Rect(440, 20, 320, 560)

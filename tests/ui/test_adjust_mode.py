@@ -10,12 +10,12 @@ import pytest
 from tactical.io import builtin_map, load_map
 from tactical.io.paths import default_map_path
 from tactical.model import FrozenMap
+from tactical.present.results import step_log_lines
 from tactical.rules import registry
 from tactical.session.adjust import ADJUST
 from tactical.session.autoplay import next_game
 from tactical.ui import palette
 from tactical.ui.app import App
-from tactical.ui.results import step_log_lines
 from tests.ui_events import (
     click,
     drag,

@@ -14,6 +14,7 @@ from ui_play_driver import select_on_table
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
+from tactical.present.selection import RangeRing
 from tactical.rules.conventions import band_name
 from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
@@ -21,7 +22,6 @@ from tactical.session.history import History
 from tactical.ui.app import App
 from tactical.ui.hover_panels import pair_html, unit_names
 from tactical.ui.ring_labels import ring_label_text
-from tactical.ui.selection import RangeRing
 
 SIZE = (1280, 800)
 

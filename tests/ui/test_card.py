@@ -197,3 +197,13 @@ def test_card_errors_are_one_line_exit_2_and_nothing_written(tmp_path, capsys, a
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.toml"]
+
+
+def test_a_refusal_names_the_units_by_their_names_never_their_ids_GEO002_7():
+    """The rule system's reason quotes ids ('markgraf' … 'ruler''s); the card reads names."""
+    state = load_map(builtin_map("dystopian-wars.toml"))
+    view = card_view(state, "ruler", "markgraf")
+    refused = [v.reason for v in view.weapons if not v.may_fire]
+    assert refused and all("'markgraf'" not in r and "'ruler'" not in r for r in refused)
+    names = state.shown_names
+    assert any(names["markgraf"] in r and names["ruler"] in r for r in refused), refused

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from tactical.io import builtin_map, load_map, loads_map
 from tactical.model import Board, Circle, SizeClass, Terrain
+from tactical.present.selection import selection_view
 from tactical.rules import registry
 from tactical.ui import palette
 from tactical.ui.camera import Camera, Margins
@@ -37,7 +38,6 @@ from tactical.ui.layers import (
     tick_steps,
 )
 from tactical.ui.scene import SceneRenderer
-from tactical.ui.selection import selection_view
 from tactical.ui.units_layer import (
     UNIT_LABEL_SIZE,
     _draw_bases,

@@ -469,7 +469,7 @@ def test_the_arcs_rings_and_sight_lines_are_drawn_where_the_move_ends_not_where_
     # the arcs are the unit's at the end pose: the same as for the unit standing there
     system = registry.get(app.state.rules)
     moved = app.state.replace_unit(unit.moved_to(end))
-    from tactical.ui.selection import selection_view
+    from tactical.present.selection import selection_view
 
     assert view.arcs == selection_view(moved, system, unit.id, sight_lines=False).arcs
     assert view.arcs != selection_view(app.state, system, unit.id, sight_lines=False).arcs

@@ -19,6 +19,7 @@ from tactical.net.server import GameServer
 from tactical.session.controller import Session
 from tactical.ui import palette
 from tactical.ui.app import App
+from tactical.ui.online_play import REPLAY_HIDDEN_TIP
 from tactical.ui.units_layer import _washed
 
 SECONDS = 20.0
@@ -74,6 +75,8 @@ def test_r001_29_the_federations_online_screen_never_shows_the_cloaked_klingon(
                     assert leaks == []
                     kronos = app.state.unit(KRONOS)
                     assert (kronos.x, kronos.y) == LAST_SEEN
+                    replay = app.play.log.buttons["replay"]  # greyed, and says why
+                    assert not replay.is_enabled and replay.tool_tip_text == REPLAY_HIDDEN_TIP
                     assert faded in pixels_around(app, *LAST_SEEN)
                     true_unit = truth.state.unit(KRONOS)
                     if (true_unit.x, true_unit.y) != LAST_SEEN:
@@ -103,6 +106,8 @@ def test_r001_29_the_federations_online_screen_never_shows_the_cloaked_klingon(
             ),
         )
         strings.frame(app)
+        replay = app.play.log.buttons["replay"]  # the record has come: it may be replayed
+        assert replay.is_enabled and replay.tool_tip_text.startswith("replay the game")
         log = "\n".join(app.play.log.lines) + fed.log.text()
         assert all(move in log for move in TRUE_MOVES)
         true_unit = server.session.game.state.unit(KRONOS)

@@ -13,10 +13,10 @@ from ui_events import key, press_at, press_button
 
 from tactical.agents import with_options
 from tactical.io import builtin_map, load_map
+from tactical.present.declaration import unique_labels
 from tactical.session.controller import Session
 from tactical.ui.ai_player import InlineWorker
 from tactical.ui.app import App
-from tactical.ui.declaration import unique_labels
 
 FED, KLINGON = "Federation", "Klingon"
 

@@ -42,16 +42,16 @@ from tactical.errors import UserError
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.model import FrozenMap
+from tactical.present.declaration import menu_options
+from tactical.present.results import dice_line
 from tactical.rules import registry
 from tactical.rules.base import Action
 from tactical.rules.status import words
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.ui.app import App
-from tactical.ui.declaration import menu_options
 from tactical.ui.fonts import Fonts
 from tactical.ui.odds_chart import UNIT_NAMES, facts_line, odds_lines
-from tactical.ui.results import dice_line
 
 SEED = 5
 STEPS = 30  # per system: every phase of a turn in most, the first attacks in all

@@ -17,6 +17,7 @@ from ui_play_driver import select_on_table
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
+from tactical.present.selection import RangeRing
 from tactical.rules.measuring import TableGeometry
 from tactical.session.controller import Session
 from tactical.session.history import History
@@ -24,7 +25,6 @@ from tactical.ui.app import App
 from tactical.ui.camera import Camera
 from tactical.ui.fonts import shared_fonts
 from tactical.ui.ring_labels import RING_LABEL_GAP, place_ring_labels, ring_label_text
-from tactical.ui.selection import RangeRing
 
 SIZE = (1280, 800)
 

@@ -9,10 +9,10 @@ import shapely
 
 from tactical.errors import UserError
 from tactical.io import loads_map
+from tactical.present.selection import band_limits, selection_view
 from tactical.rules import registry
 from tactical.rules.base import MeasuringConventions, RangeBand, RangeBands, RuleSystem
 from tactical.rules.measuring import TableGeometry
-from tactical.ui.selection import band_limits, selection_view
 
 DW_TABLE = """
 rules = "dystopian-wars"

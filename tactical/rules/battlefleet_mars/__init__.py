@@ -22,11 +22,10 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from tactical.geometry.arcs_spec import OMNI
-from tactical.model import MovementClass, SizeClass, Unit
+from tactical.model import Unit
 from tactical.rules.base import (
     FiringBand,
     MeasuringConventions,
@@ -44,31 +43,21 @@ RULES_ID = "battlefleet-mars"
 TURN_SEQUENCE = play.TURN_SEQUENCE
 
 
+# the turn (R000.15-R000.18): each phase's own kinds (`play`; BFM has no movement rules, its
+# counters are moved freely on the table: the session's `move`, `free_table_moves`), an
+# attack (`combat`), what the player reads (`status`) and sets by hand (`by_hand`), the end
+# (`ending`, docs/game-end.md): the standard hooks of each
 @dataclass(frozen=True)
-class BattlefleetMars(RuleSystem):
+class BattlefleetMars(
+    RuleSystem, rules_id=RULES_ID, hooks_from=(play, combat, status, by_hand, ending)
+):
     """Seed 000 with the SPEC's adopted readings (options for the configurable ones)."""
 
     check_stats = staticmethod(check_stats)
     # GEO000.1: range in whole range units, as far as the lasers reach (R000.6)
     range_band = staticmethod(ranges.range_band)
     range_band_indices = staticmethod(ranges.range_band_indices)
-    # the turn (R000.15-R000.18): each phase's own kinds; BFM has no movement rules, its
-    # counters are moved freely on the table (the session's `move`, `free_table_moves`)
-    setup = staticmethod(play.setup)
-    actions = staticmethod(play.actions)
-    apply = staticmethod(play.apply)
-    action_odds = staticmethod(partial(play.action_odds, rules_id=RULES_ID))
     weapons = staticmethod(combat.weapons_of)
-    declare_attack = staticmethod(combat.declare)
-    resolve_attack = staticmethod(combat.resolve)
-    attack_odds = staticmethod(partial(combat.attack_odds, rules_id=RULES_ID))
-    # what the player reads and sets by hand
-    unit_status = staticmethod(status.unit_status)
-    describe_resolution = staticmethod(status.describe)
-    unavailable = staticmethod(status.unavailable)
-    status_fields = staticmethod(by_hand.status_fields)
-    set_status = staticmethod(by_hand.set_status)
-    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO000.1: no arcs; lasers reach as far as their strength allows (R000.6), missiles
@@ -85,22 +74,13 @@ RULE_SYSTEM = BattlefleetMars(
     title="Battlefleet Mars: Tactical Game Changes",
     seed="000",
     background="space",
-    default_movement=MovementClass.SPACE,
-    default_size=SizeClass.MEDIUM,
     conventions=MeasuringConventions(
-        distance_from="centre",
-        distance_to="centre",
-        arc_test="centre",
         range_unit=1.0,
-        range_bands=None,
         arcs=(OMNI,),
         citations=(("range", "GEO000.1"), ("arcs", "GEO000.1"), ("line of sight", "GEO000.1")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    phases=tuple(phase.name for phase in TURN_SEQUENCE.phases),
     turn=TURN_SEQUENCE,
-    has_combat=True,
-    terrain_kinds=("soft", "dense", "obstructing"),
     blocks_los=never_blocks_los,  # GEO000.1: no line of sight, so nothing blocks it
 )

@@ -38,6 +38,7 @@ import numpy as np
 from tactical.dice import D10Z, Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.worded import worded
 from tactical.rules.base import (
     Attack,
     Event,
@@ -74,6 +75,8 @@ from tactical.rules.battlefleet_mars.units import (
     UnitType,
     profile,
 )
+from tactical.rules.lookups import attack_parties
+from tactical.rules.values import AttackParams
 
 LASER = "laser"
 MISSILES = "missiles"
@@ -188,6 +191,9 @@ def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> Ciws
             roll = source.roll(D10Z, who=target, what=f"CIWS vs missile {k}")
             threshold = ciws_threshold(ciws, k)
             destroyed = ciws_destroys(roll, ciws, k)
+            survivors = volley.survivors if destroyed else (*volley.survivors, k)
+            if not worded():  # read for the state alone: no words (`model.worded`)
+                return CiwsVolley(survivors, ())
             events = (
                 *volley.events,
                 _roll_event(target, f"CIWS vs missile {k}", roll),
@@ -200,7 +206,6 @@ def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> Ciws
                     destroyed=destroyed,
                 ),
             )
-            survivors = volley.survivors if destroyed else (*volley.survivors, k)
             return CiwsVolley(survivors, events)
 
         return step
@@ -227,16 +232,20 @@ def missile_strike(
 ) -> MissileStrike:
     """R000.13/R000.14: auto-hit (A000.8) or the optional to-hit roll, then T = d + 1."""
     events: list[Event] = []
+    words = worded()  # read for the state alone: every missile's words left out
     if options["missile_to_hit"] == "roll":
         needed = int(options["missile_to_hit_score"])
         roll = dice.roll(D10Z, who=who, what=f"missile {missile} to-hit")
-        events.append(_roll_event(who, f"missile {missile} to-hit", roll))
-        events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
+        if words:
+            events.append(_roll_event(who, f"missile {missile} to-hit", roll))
+            events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
         if roll < needed:
             return MissileStrike(MISS, tuple(events))
     roll = dice.roll(D10Z, who=who, what=f"missile {missile} damage")
     total = missile_damage_total(roll)
     result = damage_result(total, column)
+    if not words:
+        return MissileStrike(result, ())
     events.append(_roll_event(who, f"missile {missile} damage", roll))
     events.append(Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total))
     events.append(Event.of("lookup", "T000.2", total=total, column=column, result=result))
@@ -322,13 +331,6 @@ def missile_salvo(
 # --------------------------------------------------------------------------- declaration
 
 
-def _unit(state: GameState, unit_id: str, role: str) -> Unit:
-    if not state.has_unit(unit_id):
-        known = ", ".join(u.id for u in state.units) or "none"
-        raise UserError(f"unknown {role} unit {unit_id!r}: units on this map are {known}")
-    return state.unit(unit_id)
-
-
 def weapons_of(unit: Unit, options: Mapping[str, Any] | None = None) -> tuple[str, ...]:
     """The weapons a unit can declare: lasers (every type but missiles), missiles (the same
     under any options: `RuleSystem.weapons`)."""
@@ -352,18 +354,11 @@ def available_missiles(card: Profile) -> tuple[int, str]:
 
 
 def declare(
-    state: GameState,
-    attacker_id: str,
-    weapon: str,
-    target_id: str,
-    params: Mapping[str, Any] | None = None,
+    state: GameState, attacker_id: str, weapon: str, target_id: str, params: AttackParams = None
 ) -> Attack:
     """Check a declared attack; a UserError naming the SPEC rule when it is illegal."""
     options = settings(state)
-    attacker = _unit(state, attacker_id, "attacking")
-    target = _unit(state, target_id, "target")
-    if attacker.id == target.id:
-        raise UserError(f"unit {attacker.id!r} cannot attack itself", spec_id="R000.3")
+    attacker, target = attack_parties(state, attacker_id, target_id, "R000.3")
     given = dict(params or {})
     usable = weapons_of(attacker)
     if weapon not in WEAPONS or weapon not in usable:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from tactical.model import GameState, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT, RESULT_CODES
 from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
 from tactical.rules.ending import UnitCondition
@@ -34,7 +35,15 @@ RESULT_POINTS = {"iL": 2, "R": 3}
 
 
 def strength(unit: Unit) -> float:
-    """A000.E1: the unit's value at full strength (module docstring)."""
+    """A000.E1: the unit's value at full strength (module docstring), remembered by the
+    unit's identity (the computer players ask it of every unit after every roll)."""
+    return remembered(_STRENGTHS, unit, _strength, 1024)
+
+
+_STRENGTHS: dict[int, tuple[Unit, float]] = {}  # by the unit's identity (`strength`)
+
+
+def _strength(unit: Unit) -> float:
     card = profile(unit)
     if card.kind is UnitType.FIGHTER:
         return FIGHTER_VALUE * card.count

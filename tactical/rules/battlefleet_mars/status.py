@@ -22,6 +22,7 @@ from tactical.rules.battlefleet_mars.combat import (
 )
 from tactical.rules.battlefleet_mars.tables import launch_limit, max_range
 from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
+from tactical.rules.lookups import first_event
 from tactical.rules.status import StatusValue, Unavailable, UnitStatus, WeaponStatus, counted
 
 TYPE_NAMES = {
@@ -152,7 +153,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         return f"{head}: {_laser_words(events)}"
     # a purchase or a launch in the words of its totals' event
     totals = {"purchase": "lp-cost", "launch": "launch-declared"}.get(action.kind)
-    event = next((e for e in events if e.kind == totals), None)
+    event = first_event(events, totals)
     if event is None:
         return f"{actor}: {action.kind}"
     fighters, missiles = event.get("fighters", 0), event.get("missiles", 0)
@@ -166,7 +167,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
 def _laser_words(events: Sequence[Event]) -> str:
     needed = next((e.get("needed") for e in events if e.kind == "threshold"), None)
     roll = next((e.get("roll") for e in events if e.kind == "to-hit"), None)
-    outcome = next((e for e in events if e.kind == "outcome"), None)
+    outcome = first_event(events, "outcome")
     if needed is None:
         need = ""
     elif int(needed) <= 0:  # R000.5: N = 0, no roll can miss

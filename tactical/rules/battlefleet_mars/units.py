@@ -36,8 +36,9 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, Unit
-from tactical.rules.base import Field, Problem, check_fields, turn_limit_field
+from tactical.rules.base import Problem, check_fields, turn_limit_field
 from tactical.rules.battlefleet_mars.tables import ROUNDINGS, Column
+from tactical.rules.fields import choice, flag, number, whole
 
 
 class UnitType(StrEnum):
@@ -64,61 +65,33 @@ GROUPS = frozenset({UnitType.FIGHTER, UnitType.MISSILE})
 CARRIER_ONLY = ("launch_capacity", "missiles", "fighters", "launched", "fighters_launched")
 
 STATS_FIELDS = (
-    Field(
-        "type",
-        "str",
-        default=UnitType.SHIP.value,
-        choices=tuple(t.value for t in UnitType),
-        doc="BFM unit type",
-        spec_id="A000.2",
-    ),
-    Field("laser_strength", "int", low=0, high=6, doc="current laser strength", spec_id="R000.2"),
-    Field(
-        "printed_laser_strength",
-        "int",
-        low=0,
-        high=6,
-        doc="laser strength before damage (the card's second number; default the type's)",
-        spec_id="A000.11",
-    ),
-    Field("launch_capacity", "int", default=0, low=0, high=50, spec_id="R000.17"),
-    Field("missiles", "int", default=0, low=0, high=999, doc="missiles carried"),
-    Field("fighters", "int", default=0, low=0, high=999, doc="fighters carried"),
-    Field("launched", "int", default=0, low=0, high=999, doc="missiles launched this turn"),
-    Field("fighters_launched", "int", default=0, low=0, high=999, spec_id="A000.13"),
+    choice("type", tuple(t.value for t in UnitType), "A000.2", "BFM unit type",
+           default=UnitType.SHIP.value),
+    whole("laser_strength", None, 0, 6, "R000.2", "current laser strength"),
+    whole("printed_laser_strength", None, 0, 6, "A000.11",
+          "laser strength before damage (the card's second number; default the type's)"),
+    whole("launch_capacity", 0, 0, 50, "R000.17"),
+    whole("missiles", 0, 0, 999, doc="missiles carried"),
+    whole("fighters", 0, 0, 999, doc="fighters carried"),
+    whole("launched", 0, 0, 999, doc="missiles launched this turn"),
+    whole("fighters_launched", 0, 0, 999, "A000.13"),
     # a group is one launch at most: twice a launch capacity of 50 (R000.17)
-    Field(
-        "count",
-        "int",
-        default=1,
-        low=1,
-        high=100,
-        doc="fighters or missiles in the group",
-        spec_id="R000.17",
-    ),
-)
+    whole("count", 1, 1, 100, "R000.17", "fighters or missiles in the group"),
+)  # fmt: skip
 
 OPTION_FIELDS = (
-    Field("range_unit_inches", "float", default=1.0, low=0.05, high=48, spec_id="GEO000.1"),
-    Field("range_rounding", "str", default="floor", choices=ROUNDINGS, spec_id="GEO000.1"),
-    Field("missile_to_hit", "str", default="auto", choices=("auto", "roll"), spec_id="A000.8"),
-    Field("missile_to_hit_score", "int", default=0, low=0, high=9, spec_id="A000.8"),
-    Field(
-        "lp_granularity", "str", default="whole", choices=("whole", "fractional"), spec_id="A000.10"
-    ),
-    Field("ciws_default", "bool", default=True, spec_id="A000.15"),
-    Field("lp_limit", "int", default=4, low=0, high=99, spec_id="R000.16"),
-    Field(
-        "laser_damage",
-        "bool",
-        default=True,
-        before=False,
-        doc="an L1-L4 result lowers a ship's or base's current laser strength by 1-4 (never "
-        "below 0); games recorded before this reading was revised: false",
-        spec_id="A000.11",
-    ),
+    number("range_unit_inches", 1.0, 0.05, 48, "GEO000.1"),
+    choice("range_rounding", ROUNDINGS, "GEO000.1", default="floor"),
+    choice("missile_to_hit", ("auto", "roll"), "A000.8"),
+    whole("missile_to_hit_score", 0, 0, 9, "A000.8"),
+    choice("lp_granularity", ("whole", "fractional"), "A000.10"),
+    flag("ciws_default", True, "A000.15"),
+    whole("lp_limit", 4, 0, 99, "R000.16"),
+    flag("laser_damage", True, "A000.11",
+         "an L1-L4 result lowers a ship's or base's current laser strength by 1-4 (never below "
+         "0); games recorded before this reading was revised: false", before=False),
     turn_limit_field("A000.E1"),  # docs/game-end.md
-)
+)  # fmt: skip
 
 
 def check_stats(stats: Mapping[str, Any]) -> list[Problem]:

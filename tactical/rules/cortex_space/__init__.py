@@ -24,11 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from tactical.geometry.arcs_spec import OMNI
-from tactical.model import FrozenMap, MovementClass, Unit
+from tactical.model import FrozenMap, Unit
 from tactical.rules.base import (
     MeasuringConventions,
     RangeBand,
@@ -63,8 +62,10 @@ from tactical.rules.cortex_space.units import (
 RULES_ID = "cortex-space"
 
 
+# an attack (`combat`), what the player reads (`status`) and sets by hand (`by_hand`), the
+# end (`ending`, docs/game-end.md): the standard hooks of each
 @dataclass(frozen=True)
-class CortexSpace(RuleSystem):
+class CortexSpace(RuleSystem, rules_id=RULES_ID, hooks_from=(combat, status, by_hand, ending)):
     """Seed 003 with the SPEC's adopted readings (options for the configurable ones)."""
 
     # for the computer players (tactical.agents.hints): the range bands (GEO003.1) run out
@@ -103,18 +104,8 @@ class CortexSpace(RuleSystem):
     acting_order = staticmethod(status.acting_order)
     actions = staticmethod(choices.actions)
     apply = staticmethod(play.apply)
-    action_odds = staticmethod(partial(odds.action_odds, rules_id=RULES_ID))
+    action_odds = staticmethod(odds.action_odds)
     weapons = staticmethod(weapon_names)
-    declare_attack = staticmethod(combat.declare)
-    resolve_attack = staticmethod(combat.resolve)
-    attack_odds = staticmethod(partial(combat.attack_odds, rules_id=RULES_ID))
-    # what the player reads and sets by hand
-    unit_status = staticmethod(status.unit_status)
-    describe_resolution = staticmethod(status.describe)
-    unavailable = staticmethod(status.unavailable)
-    status_fields = staticmethod(by_hand.status_fields)
-    set_status = staticmethod(by_hand.set_status)
-    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO003.1 / GEO003.7: all round, out to the weapon's longest range band."""
@@ -132,11 +123,7 @@ RULE_SYSTEM = CortexSpace(
     title="Cortex / Battlestar Galactica space rules",
     seed="003",
     background="space",
-    default_movement=MovementClass.SPACE,
     conventions=MeasuringConventions(
-        distance_from="centre",
-        distance_to="centre",
-        arc_test="centre",
         range_bands=RangeBands(
             tuple(RangeBand(n, v) for n, v in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True))
         ),
@@ -148,9 +135,7 @@ RULE_SYSTEM = CortexSpace(
     # the seed's actions move nothing: vessels move on the table, within their Speed
     # (`turning_rules`, GEO003.7), by the session's own move
     free_table_moves=True,
-    phases=tuple(phase.name for phase in sequence.TURN_SEQUENCE.phases),
     turn=sequence.TURN_SEQUENCE,
-    has_combat=True,
     terrain_kinds=("soft", "dense", "obstructing", *STRUCTURE_KINDS),
     blocks_los=never_blocks_los,  # seed 003 has no line-of-sight rule
 )

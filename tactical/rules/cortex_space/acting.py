@@ -1,9 +1,10 @@
 """Cortex Space: the unit taking an action, looked up and checked before any roll.
 
-Looked up by id (`unit_of`, `weapon_of`), checked able to act or to be attacked
-(`require_active`, `require_target`: a vessel out of action takes no action),
-and the penalty of its character's next action this turn (`action_modifier`,
-R003.8). Attacks, manoeuvres, stations, missiles and bombardment start here.
+A weapon looked up by name (`weapon_of`; a unit by id is the rules' shared `table_unit`),
+checked able to act or to be attacked (`require_active`, `require_target`: a vessel out of
+action takes no action), and the penalty of its character's next action this turn
+(`action_modifier`, R003.8). Attacks, manoeuvres, stations, missiles and bombardment start
+here.
 """
 
 from __future__ import annotations
@@ -14,13 +15,6 @@ from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.rolls import multi_action_steps
 from tactical.rules.cortex_space.tracker import StepModifier
 from tactical.rules.cortex_space.units import Vessel, Weapon
-
-
-def unit_of(state: GameState, unit_id: str, role: str) -> Unit:
-    if not state.has_unit(unit_id):
-        known = ", ".join(u.id for u in state.units) or "none"
-        raise UserError(f"unknown {role} unit {unit_id!r}: units on this map are {known}")
-    return state.unit(unit_id)
 
 
 def weapon_of(unit: Unit, card: Vessel, name: str) -> Weapon:

@@ -25,7 +25,7 @@ from tactical.geometry import heading_vector, normalise_heading
 from tactical.model import FrozenMap, GameState, Terrain
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
+from tactical.rules.cortex_space.acting import require_active, weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll
 from tactical.rules.cortex_space.combat import GUN
 from tactical.rules.cortex_space.rolls import (
@@ -47,6 +47,7 @@ from tactical.rules.cortex_space.tables import (
 )
 from tactical.rules.cortex_space.tracker import StepModifier
 from tactical.rules.cortex_space.units import settings, vessel
+from tactical.rules.lookups import table_unit
 
 # --------------------------------------------------------------------------- casualties
 
@@ -133,7 +134,7 @@ def resolve_bombard(
     """R003.63-R003.67: an attack roll (or the spotter's designation) against T003.19's
     Difficulty by the weapon's scale; a hit damages the structure, a miss scatters."""
     options = settings(state)
-    ship = unit_of(state, ship_id, "bombarding")
+    ship = table_unit(state, ship_id, "bombarding")
     card = vessel(ship)
     require_active(ship, card, "bombard")
     weapon = weapon_of(ship, card, weapon_name)
@@ -146,7 +147,7 @@ def resolve_bombard(
     piece = structure(state, terrain_id)
     difficulty = bombardment_difficulty(piece.kind, weapon.scale)
     if spotter:
-        designator = unit_of(state, spotter, "spotting")
+        designator = table_unit(state, spotter, "spotting")
         if designator.side != ship.side:
             raise UserError(f"{spotter!r} is not on {ship.id!r}'s side", spec_id="R003.67")
         spot = vessel(designator)
@@ -249,14 +250,7 @@ def resolve_bombard(
     events.extend(
         (
             *damage.events(ship.id, "bombardment damage", "R003.65"),
-            Event.of(
-                "basic-damage",
-                "R003.7",
-                basic=rolled.total - difficulty,
-                stun=basic.stun,
-                wound=basic.wound,
-                die=damage.total,
-            ),
+            basic.event(rolled.total - difficulty, damage.total),
         )
     )
     if row.life_points is None:

@@ -18,15 +18,10 @@ from tactical.model import GameState, Unit, thaw
 from tactical.rules.base import Field
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.units import STATS_FIELDS, vessel
+from tactical.rules.status import label
 
 _SCHEMA = {spec.name: spec for spec in STATS_FIELDS}
 DAMAGE_KEYS = ("sensors_damaged", "sublight_damaged", "sublight_destroyed")
-TITLES = {
-    "sensors_damaged": "Sensors damaged",
-    "sublight_damaged": "Sublight damaged",
-    "sublight_destroyed": "Sublight destroyed",
-    "ftl_destroyed": "FTL destroyed",
-}
 
 
 def member_key(track: str, member: str) -> str:
@@ -76,7 +71,7 @@ def status_fields(state: GameState, unit: Unit) -> tuple[Field, ...]:
                 low=schema.low,
                 high=schema.high,
                 spec_id="R003.29",
-                title=TITLES[key],
+                title=label(key),  # "Sensors damaged", "FTL destroyed"
             )
         )
     return tuple(fields)

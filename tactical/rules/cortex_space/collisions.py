@@ -19,16 +19,8 @@ from tactical.dice import D6, D10, Dice
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Event, Resolution
-from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.acting import require_active, unit_of
-from tactical.rules.cortex_space.damage import (
-    Target,
-    damage_dealt,
-    deliver,
-    receiver_of,
-    target_of,
-    write_back,
-)
+from tactical.rules.cortex_space import damage, tracker
+from tactical.rules.cortex_space.acting import require_active
 from tactical.rules.cortex_space.pilot_rolls import (
     PilotRoll,
     modifier_events,
@@ -54,6 +46,7 @@ from tactical.rules.cortex_space.tables import (
     random_obstacle_rows,
 )
 from tactical.rules.cortex_space.units import settings, vessel
+from tactical.rules.lookups import table_unit
 
 RANDOM_OBSTACLE = "random"
 # GEO003.7: a terrain piece's height class read as an obstacle size (T003.3 rows)
@@ -242,8 +235,8 @@ class CollisionSummary:
 class Crash:
     """A collision in progress (fold state): each party's damage state and what is pending."""
 
-    pilot: Target
-    other: Target | None
+    pilot: damage.Target
+    other: damage.Target | None
     pending: tuple = ()
     events: tuple[Event, ...] = ()
 
@@ -276,16 +269,15 @@ def collide(
     events.append(difficulty.event())
     value = difficulty.value
     other_unit = state.unit(obstacle.id) if obstacle.kind == "unit" else None
-    start = Crash(
-        target_of(vessel(unit)), target_of(vessel(other_unit)) if other_unit is not None else None
-    )
+    other_start = damage.target_of(vessel(other_unit)) if other_unit is not None else None
+    start = Crash(damage.target_of(vessel(unit)), other_start)
     if not difficulty.needs_roll:
         events.append(
             Event.of("collision", "R003.17", difficulty=value, avoided=True, rolled=False)
         )
         return start, value, tuple(events)
-    pilot_receiver = receiver_of(unit, options)
-    other_receiver = receiver_of(other_unit, options) if other_unit is not None else None
+    pilot_receiver = damage.receiver_of(unit, options)
+    other_receiver = damage.receiver_of(other_unit, options) if other_unit is not None else None
 
     def avoid_roll(
         roll_with: Pool, source: Dice, who: str, roll_spec: str, spec_id: str
@@ -339,10 +331,10 @@ def collide(
         _, own, theirs = crash.pending
         events = [Event.of("collision", "R003.18", difficulty=value, avoided=False)]
 
-        def hurt(target: Target, receiver: Any, rolled: int) -> Target:
+        def hurt(target: damage.Target, receiver: Any, rolled: int) -> damage.Target:
             """R003.18: basic damage by how far the roll fell short of the Difficulty."""
             harm = basic_damage(value - rolled)
-            return deliver(
+            return damage.deliver(
                 target, receiver, harm.stun, harm.wound, receiver.scale, source, who=unit.id
             )
 
@@ -383,26 +375,26 @@ def pilot_collides(
 
 
 def collision_state(state: GameState, unit: Unit, obstacle: Obstacle, crash: Crash) -> GameState:
-    new_state = write_back(state, unit.id, crash.pilot)
+    new_state = damage.write_back(state, unit.id, crash.pilot)
     if crash.other is not None:
-        new_state = write_back(new_state, obstacle.id, crash.other)
+        new_state = damage.write_back(new_state, obstacle.id, crash.other)
     return new_state
 
 
 def _summary(
     state: GameState, unit: Unit, obstacle: Obstacle, crash: Crash, value: int
 ) -> CollisionSummary:
-    start_pilot = target_of(vessel(unit))
+    start_pilot = damage.target_of(vessel(unit))
     destroyed = []
     if crash.pilot.destroyed and not start_pilot.destroyed:
         destroyed.append(unit.id)
     other_stun = other_wound = 0
     if crash.other is not None:
-        start_other = target_of(vessel(state.unit(obstacle.id)))
-        other_stun, other_wound = damage_dealt(start_other, crash.other)
+        start_other = damage.target_of(vessel(state.unit(obstacle.id)))
+        other_stun, other_wound = damage.damage_dealt(start_other, crash.other)
         if crash.other.destroyed and not start_other.destroyed:
             destroyed.append(obstacle.id)
-    pilot_stun, pilot_wound = damage_dealt(start_pilot, crash.pilot)
+    pilot_stun, pilot_wound = damage.damage_dealt(start_pilot, crash.pilot)
     return CollisionSummary(
         crash.pending[:1] != ("collided",),
         value,
@@ -433,7 +425,7 @@ def resolve_avoid(
     """R003.15-R003.19: a vessel in contact with an obstacle tries to avoid it."""
     options = settings(state)
     check_collision_options(options)
-    unit = unit_of(state, unit_id, "piloting")
+    unit = table_unit(state, unit_id, "piloting")
     require_active(unit, vessel(unit), "manoeuvre")
     obstacle = obstacle_of(state, obstacle_name)
     if obstacle.id == unit.id:
@@ -470,8 +462,8 @@ def resolve_ram(
     pilot may (R003.19)."""
     options = settings(state)
     check_collision_options(options)
-    unit = unit_of(state, unit_id, "ramming")
-    target = unit_of(state, target_id, "rammed")
+    unit = table_unit(state, unit_id, "ramming")
+    target = table_unit(state, target_id, "rammed")
     require_active(unit, vessel(unit), "ram")
     if target.id == unit.id or target.side == unit.side:
         raise UserError(f"{unit.id!r} can only ram an enemy vessel", spec_id="R003.20")

@@ -36,14 +36,16 @@ from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import memo_of
 from tactical.rules.base import Attack, OddsReport, OddsSection, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.acting import require_active, require_target, unit_of, weapon_of
+from tactical.rules.cortex_space.acting import require_active, require_target, weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll, defense_pools, firer
-from tactical.rules.cortex_space.gunnery import plan_gun, resolve_gun
+from tactical.rules.cortex_space.gunnery import gun_summary, plan_gun, resolve_gun
 from tactical.rules.cortex_space.missile_lock import resolve_lock
 from tactical.rules.cortex_space.point_defense import PD_DIFFICULTY, resolve_pd
 from tactical.rules.cortex_space.positions import band_index, band_of, centre_distance
 from tactical.rules.cortex_space.tables import MISSILE_BY_RANGE
 from tactical.rules.cortex_space.units import MAX_WING, Weapon, settings, vessel
+from tactical.rules.lookups import attack_parties
+from tactical.rules.values import AttackParams
 
 GUN, MISSILE, POINT_DEFENSE = "gun", "missile", "point-defense"
 PARAMS = {
@@ -55,22 +57,15 @@ PARAMS = {
 
 
 def declare(
-    state: GameState,
-    attacker_id: str,
-    weapon_name: str,
-    target_id: str,
-    params: Mapping[str, Any] | None = None,
+    state: GameState, attacker_id: str, weapon_id: str, target_id: str, params: AttackParams = None
 ) -> Attack:
     """Check a declared attack on the table; a UserError naming the SPEC rule when illegal."""
     options = settings(state)
-    attacker = unit_of(state, attacker_id, "attacking")
-    target = unit_of(state, target_id, "target")
-    if attacker.id == target.id:
-        raise UserError(f"unit {attacker.id!r} cannot attack itself", spec_id="R003.7")
+    attacker, target = attack_parties(state, attacker_id, target_id, "R003.7")
     card, target_card = vessel(attacker), vessel(target)
     require_active(attacker, card, "attack")
     require_target(target, target_card)
-    weapon = weapon_of(attacker, card, weapon_name)
+    weapon = weapon_of(attacker, card, weapon_id)
     given = dict(params or {})
     unknown = sorted(set(given) - set(PARAMS[weapon.kind]))
     if unknown:
@@ -235,12 +230,16 @@ def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution
 
 
 def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
-    """Exact odds of a declared attack, by enumerating `resolve_declared` over every roll."""
+    """Exact odds of a declared attack, by enumerating `resolve_declared` over every roll (a
+    gun's rolls and summary alone: its write-back rolls nothing)."""
     attack = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
     weapon = weapon_of(attacker, vessel(attacker), attack.weapon)
-    outcomes = enumerate_outcomes(lambda dice: resolve_declared(state, attack, dice).summary)
+    if weapon.kind in (MISSILE, POINT_DEFENSE):
+        outcomes = enumerate_outcomes(lambda dice: resolve_declared(state, attack, dice).summary)
+    else:
+        outcomes = enumerate_outcomes(lambda dice: gun_summary(state, attack, dice))
     distance = centre_distance(attacker, target)
     facts: dict[str, Any] = {
         "distance": round(distance, 6),

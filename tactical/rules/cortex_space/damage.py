@@ -43,7 +43,7 @@ from tactical.rules.cortex_space.tables import (
     battle_damage_row,
     scale_damage,
 )
-from tactical.rules.cortex_space.units import SCALE_READINGS, Vessel, vessel
+from tactical.rules.cortex_space.units import SCALE_READINGS, Vessel, remember_vessel, vessel
 
 MAX_WIDESPREAD_DEPTH = 8  # A003.18 halves each time; this only bounds a pathological map
 TARGET_MULTIPLIED, DAMAGE_DIVIDED = SCALE_READINGS
@@ -528,4 +528,13 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
                 {**dict(entry), "disabled": weapon.disabled, "destroyed": weapon.destroyed}
             )
         changes["weapons"] = weapons
-    return state.replace_unit(replace(unit, stats=FrozenMap({**unit.stats, **changes})))
+    stats = unit.stats
+    # only the changed stats frozen (the others are already); the same keys in the same order
+    written = (
+        stats.updated(changes) if isinstance(stats, FrozenMap) else FrozenMap({**stats, **changes})
+    )
+    if changes.keys() <= {"wound", "stun"} and not card.is_wing:
+        # a vessel whose tracks alone changed reads as its card with them (not parsed again
+        # from its stats after every roll the computer players enumerate)
+        remember_vessel(written, replace(card, wound=changes["wound"], stun=changes["stun"]))
+    return state.replace_unit(replace(unit, stats=written))

@@ -12,10 +12,13 @@ point-defense and missile-lock resolvers too.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from typing import Any
 
 from tactical.dice import Dice
+from tactical.dice.core import ChanceStep, Subroll
 from tactical.model import GameState, Unit
+from tactical.model.frozen import memo_of
+from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import weapon_of
@@ -79,6 +82,17 @@ class AttackSummary:
     effects: tuple[str, ...]
 
 
+def damage_facts(summary: Any) -> dict[str, Any]:
+    """The damage an attack or a point-defense volley dealt, as its outcome event states
+    it (R003.7, R003.44): stun, wound, whether destroyed, and the battle-damage results."""
+    return {
+        "stun": summary.stun,
+        "wound": summary.wound,
+        "destroyed": summary.destroyed,
+        "battle_damage": summary.effects,
+    }
+
+
 @dataclass(frozen=True)
 class GunPlan:
     attacker: Unit
@@ -101,7 +115,14 @@ def plan_gun(state: GameState, attack: Attack) -> GunPlan:
     last = _LAST_PLAN
     if last[0] is state and last[1] is attack:
         return last[2]
-    return _remember_plan(state, attack, _plan_gun(state, attack))
+    # per state by identity, not an lru_cache keyed by the state: hashing the state reads
+    # its whole rule state, which would make every key a dependency of a computer player's
+    # remembered effect (`agents.reads`)
+    memo = memo_of(_PLANS, state)
+    found = memo.get(attack)
+    if found is None:
+        found = memo[attack] = _plan_gun(state, attack)
+    return _remember_plan(state, attack, found)
 
 
 def _remember_plan(state: GameState, attack: Attack, plan: GunPlan) -> GunPlan:
@@ -111,9 +132,9 @@ def _remember_plan(state: GameState, attack: Attack, plan: GunPlan) -> GunPlan:
 
 
 _LAST_PLAN: tuple = (None, None, None)  # the last (state, attack, plan) asked for
+_PLANS: dict[int, tuple[Any, dict]] = {}  # plans by state (`memo_of`), then by attack
 
 
-@lru_cache(maxsize=32)
 def _plan_gun(state: GameState, attack: Attack) -> GunPlan:
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
@@ -207,18 +228,23 @@ def _strike_key(strike: Strike) -> tuple:
 def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
     """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die."""
     who, against = plan.attacker.id, plan.target.id
+    words = worded()  # read for the state alone: the rolls' words left out (`model.worded`)
 
     def attack_step(current: Strike, source: Dice) -> Strike:
         roll = roll_pool(plan.roll.pool, source, who=who, what=f"attack {number}")
-        return Strike(("attack", roll.total, roll.botch), roll.events(who, f"attack {number}"))
+        said = roll.events(who, f"attack {number}") if words else ()
+        return Strike(("attack", roll.total, roll.botch), said)
 
     def defense_step(current: Strike, source: Dice) -> Strike:
         _, total, botch = current.pending
         defense = roll_defense(plan.defense, source, against)
-        events = () if plan.defense.fixed is not None else defense.events(against, "defense")
         hit = attack_hits(total, botch, defense.total)
         extraordinary = hit and is_extraordinary_hit(total, defense.total)
         margin = total - defense.total if hit else 0
+        pending = ("hit", margin, extraordinary) if hit else ("miss",)
+        if not words:
+            return Strike(pending, current.events)
+        events = () if plan.defense.fixed is not None else defense.events(against, "defense")
         verdict = Event.of(
             "attack",
             "R003.7",
@@ -230,7 +256,6 @@ def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
             extraordinary=extraordinary,
             basic=margin,
         )
-        pending = ("hit", margin, extraordinary) if hit else ("miss",)
         return Strike(pending, current.events + events + (verdict,))
 
     def damage_step(current: Strike, source: Dice) -> Strike:
@@ -241,21 +266,16 @@ def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
         die = plan.damage.up(bonus)
         rolled = roll_damage(die, source, who=who, what=f"damage {number}")
         basic = basic_damage(margin)
+        pending = ("damage", basic.stun, basic.wound + rolled.total, extraordinary)
+        if not words:
+            return Strike(pending, current.events)
         events = (
             Event.of(
                 "damage-die", "R003.36" if plan.group else "R003.7", die=die.name, steps=bonus
             ),
             *rolled.events(who, f"damage {number}"),
-            Event.of(
-                "basic-damage",
-                "R003.7",
-                basic=margin,
-                stun=basic.stun,
-                wound=basic.wound,
-                die=rolled.total,
-            ),
+            basic.event(margin, rolled.total),
         )
-        pending = ("damage", basic.stun, basic.wound + rolled.total, extraordinary)
         return Strike(pending, current.events + events)
 
     return dice.fold(Strike(()), (attack_step, defense_step, damage_step), key=_strike_key)
@@ -268,28 +288,50 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
         rolled = strike(plan, 1, source)
         return replace(volley, pending=rolled.pending, events=volley.events + rolled.events)
 
-    def deliver_step(volley: Volley, source: Dice) -> Volley:
+    def delivery(volley: Volley) -> Delivery | None:
         if volley.pending[:1] != ("damage",):
-            return replace(volley, pending=())
-        _, stun, wound, extraordinary = volley.pending
-        target = deliver(
-            volley.target,
-            plan.receiver,
-            stun,
-            wound,
-            plan.weapon.scale,
-            source,
-            who=plan.attacker.id,
+            return None
+        _, stun, wound, _ = volley.pending
+        return Delivery(
+            volley.target, plan.receiver, stun, wound, plan.weapon.scale, plan.attacker.id
         )
+
+    def delivered(volley: Volley, target: Target | None) -> Volley:
+        if target is None:
+            return replace(volley, pending=())
         return Volley(
             replace(target, events=()),
             volley.hits + 1,
-            volley.extraordinary + int(extraordinary),
+            volley.extraordinary + int(volley.pending[3]),
             (),
             volley.events + target.events,
         )
 
+    deliver_step = ChanceStep(delivery, delivered)
     return dice.fold(Volley(plan.start), (strike_step, deliver_step), key=volley_key)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery(Subroll):
+    """One hit delivered to the target (`damage.deliver`: scale and Armor, the fighter hit
+    R003.34, battle damage R003.25) as a value: the hits of equal Stun and Wound on the
+    same target are rolled alike, so the exact odds enumerate each once."""
+
+    target: Target
+    receiver: Receiver
+    stun: int
+    wound: int
+    scale: str
+    who: str
+
+    def __call__(self, dice: Dice) -> Target:
+        return deliver(
+            self.target, self.receiver, self.stun, self.wound, self.scale, dice, who=self.who
+        )
+
+    def key(self, outcome: Target) -> tuple:
+        """What the volley keeps of the target (`volley_key`: not its events)."""
+        return outcome.key
 
 
 def summarise(start: Target, end: Target, hits: int, extraordinary: int) -> AttackSummary:
@@ -345,10 +387,21 @@ def _remember_booked(plan: GunPlan, state: GameState, booked: GameState) -> Game
 _LAST_BOOKED: tuple = (None, None, None)  # the last (plan, state, booked state)
 
 
+def _fired(plan: GunPlan, dice: Dice) -> tuple[Volley, AttackSummary]:
+    """Every roll of a gun attack (`gun_volley`) and what it came to."""
+    volley = gun_volley(plan, dice)
+    return volley, summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
+
+
+def gun_summary(state: GameState, attack: Attack, dice: Dice) -> AttackSummary:
+    """R003.7: what `resolve_gun` reports of a gun attack, from the very same rolls, without
+    writing it back into the state (which rolls nothing): what the exact odds enumerate."""
+    return _fired(plan_gun(state, attack), dice)[1]
+
+
 def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     plan = plan_gun(state, attack)
-    volley = gun_volley(plan, dice)
-    summary = summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
+    volley, summary = _fired(plan, dice)
     # the attack's bookkeeping (the tracker) and the damage (the target's stats) touch
     # different parts of the state: the bookkeeping, the same whatever the dice, is done
     # once for the plan (the exact odds re-run this once per outcome)
@@ -363,10 +416,7 @@ def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
             target=plan.target.id,
             hits=summary.hits,
             extraordinary=summary.extraordinary,
-            stun=summary.stun,
-            wound=summary.wound,
-            destroyed=summary.destroyed,
-            battle_damage=summary.effects,
+            **damage_facts(summary),
         ),
     )
     return Resolution(new_state, events, summary)

@@ -20,7 +20,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.acting import require_active, unit_of
+from tactical.rules.cortex_space.acting import require_active
 from tactical.rules.cortex_space.collisions import (
     obstacle_of,
     other_pool,
@@ -47,6 +47,7 @@ from tactical.rules.cortex_space.rolls import (
 from tactical.rules.cortex_space.tables import AVERAGE, HARD, strafing_difficulty
 from tactical.rules.cortex_space.tracker import StepModifier
 from tactical.rules.cortex_space.units import MAX_WING, settings, vessel
+from tactical.rules.lookups import table_unit
 
 
 def _pool_chance(pool: Pool, dice: Dice, who: str, what: str) -> PoolRoll:
@@ -85,7 +86,8 @@ def resolve_advantage(state: GameState, unit_id: str, opponent_id: str, dice: Di
     """R003.10-R003.14: the opposed Advantage rolls of two vessels; both results are also
     their Initiative this turn (the winner acts first, R003.11)."""
     options = settings(state)
-    unit, opponent = unit_of(state, unit_id, "dogfighting"), unit_of(state, opponent_id, "opposing")
+    unit = table_unit(state, unit_id, "dogfighting")
+    opponent = table_unit(state, opponent_id, "opposing")
     if unit.side == opponent.side:
         raise UserError(f"{unit.id!r} and {opponent.id!r} are on the same side", spec_id="R003.10")
     if not options["dogfighting"]:
@@ -152,7 +154,7 @@ def initiative_pool(unit: Unit) -> Pool:
 
 def resolve_initiative(state: GameState, unit_id: str, dice: Dice) -> Resolution:
     """A vessel's Initiative roll; the order of action follows the results (R003.11)."""
-    unit = unit_of(state, unit_id, "rolling")
+    unit = table_unit(state, unit_id, "rolling")
     require_active(unit, vessel(unit), "roll for Initiative")
     if unit.id in tracker.table(state, tracker.INITIATIVE):
         raise UserError(f"{unit.id!r} has already rolled for this turn", spec_id="R003.10")
@@ -183,8 +185,8 @@ def resolve_strafe(state: GameState, unit_id: str, target_id: str, dice: Dice) -
     options = settings(state)
     if not options["strafing_runs"]:
         raise UserError("strafing runs are not in play (option strafing_runs)", spec_id="R003.21")
-    unit = unit_of(state, unit_id, "strafing")
-    target = unit_of(state, target_id, "strafed")
+    unit = table_unit(state, unit_id, "strafing")
+    target = table_unit(state, target_id, "strafed")
     card, target_card = vessel(unit), vessel(target)
     require_active(unit, card, "strafe")
     if card.scale != "planetcraft":
@@ -281,7 +283,7 @@ def resolve_join(state: GameState, unit_id: str, wing_id: str, dice: Dice) -> Re
     options = settings(state)
     if not options["fighter_wings"]:
         raise UserError("fighter wings are not in play (option fighter_wings)", spec_id="R003.30")
-    unit, wing = unit_of(state, unit_id, "joining"), unit_of(state, wing_id, "wing")
+    unit, wing = table_unit(state, unit_id, "joining"), table_unit(state, wing_id, "wing")
     card, wing_card = vessel(unit), vessel(wing)
     require_active(unit, card, "join a wing")
     require_active(wing, wing_card, "take a fighter")

@@ -21,7 +21,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
-from tactical.rules.cortex_space.acting import require_active, unit_of, weapon_of
+from tactical.rules.cortex_space.acting import require_active, weapon_of
 from tactical.rules.cortex_space.attack_pools import attack_roll
 from tactical.rules.cortex_space.collisions import (
     collide,
@@ -54,6 +54,7 @@ from tactical.rules.cortex_space.tables import (
     missile_blast,
 )
 from tactical.rules.cortex_space.units import settings, vessel
+from tactical.rules.lookups import table_unit
 
 CLOSEST_FLIGHT = "capital"  # a locked target now nearer than capital range: T003.8's 1 turn
 
@@ -106,8 +107,8 @@ def warhead_damage(scale: str, missile_type: str | None, damage_text: str) -> st
 def resolve_fire(state: GameState, owner_id: str, weapon_name: str, target_id: str) -> Resolution:
     """R003.38 / R003.39: fire a locked missile; it flies for T003.8's turns (no roll)."""
     options = settings(state)
-    owner = unit_of(state, owner_id, "firing")
-    target = unit_of(state, target_id, "target")
+    owner = table_unit(state, owner_id, "firing")
+    target = table_unit(state, target_id, "target")
     card = vessel(owner)
     require_active(owner, card, "fire a missile")
     weapon = weapon_of(owner, card, weapon_name)
@@ -178,7 +179,7 @@ def resolve_shoot_down(
 ) -> Resolution:
     """R003.40: an attack roll against FORMIDABLE (15) destroys the missile."""
     options = settings(state)
-    shooter = unit_of(state, shooter_id, "shooting")
+    shooter = table_unit(state, shooter_id, "shooting")
     card = vessel(shooter)
     require_active(shooter, card, "shoot")
     weapon = weapon_of(shooter, card, weapon_name)
@@ -243,7 +244,7 @@ def resolve_out_fly(state: GameState, unit_id: str, missile_id: str, dice: Dice)
     """R003.41 / R003.9: one Agility + Pilot roll per turn added to the running total; the
     missile is shaken off when it reaches 15 before it strikes (A003.25)."""
     options = settings(state)
-    unit = unit_of(state, unit_id, "evading")
+    unit = table_unit(state, unit_id, "evading")
     require_active(unit, vessel(unit), "out-fly a missile")
     entry = _targeted(state, unit, missile_id)
     if entry["id"] in tracker.get(state, tracker.OUTFLY_ROLLED, ()):
@@ -303,7 +304,7 @@ def resolve_distract(
         raise UserError(
             "distracting a missile needs the collision rules (option collisions)", spec_id="R003.42"
         )
-    unit = unit_of(state, unit_id, "evading")
+    unit = table_unit(state, unit_id, "evading")
     require_active(unit, vessel(unit), "distract a missile")
     entry = _targeted(state, unit, missile_id)
     obstacle = obstacle_of(state, decoy)

@@ -39,10 +39,29 @@ def strength(unit: Unit) -> float:
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     """A003.E1: how a vessel as it started stands now."""
-    value = strength(unit)
     if not state.has_unit(unit.id):
-        return UnitCondition.gone(value)
-    card = vessel(state.unit(unit.id))
+        return UnitCondition.gone(strength(unit))
+    # by the vessel as it started and as it stands, both immutable (each roll the computer
+    # players enumerate changes one vessel)
+    now = state.unit(unit.id)
+    known = _CONDITIONS.get((id(unit), id(now)))
+    if known is not None and known[0] is unit and known[1] is now:
+        return known[2]
+    found = _condition(unit, now)
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[(id(unit), id(now))] = (unit, now, found)
+    return found
+
+
+_CONDITIONS: dict[tuple[int, int], tuple[Unit, Unit, UnitCondition]] = {}
+MEMO_SIZE = 4096
+
+
+def _condition(unit: Unit, now: Unit) -> UnitCondition:
+    """A003.E1: the vessel `unit` started as, standing as `now`."""
+    value = strength(unit)
+    card = vessel(now)
     if card.is_wing:
         total = sum(m.life_points for m in card.members) or 1
         wounds = sum(min(m.wound, m.life_points) for m in card.members)

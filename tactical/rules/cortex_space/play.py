@@ -33,6 +33,7 @@ from tactical.rules.cortex_space import (
 )
 from tactical.rules.cortex_space.sequence import ACTIVATION_KINDS, PASS, current_group, setup
 from tactical.rules.cortex_space.units import vessel
+from tactical.rules.lookups import table_unit
 
 # --------------------------------------------------------------------------- applying
 
@@ -109,7 +110,7 @@ def _kind_of_attack(kind: str, acting_as: str, not_one: str, spec_id: str, extra
 
     def handle(state, actor, params, dice) -> Resolution:
         weapon = str(_param(params, "weapon", ""))
-        unit = acting.unit_of(state, actor, acting_as)
+        unit = table_unit(state, actor, acting_as)
         if acting.weapon_of(unit, vessel(unit), weapon).kind != kind:
             raise UserError(f"{weapon} is not {not_one}", spec_id=spec_id)
         given = {k: params.pop(k) for k in list(params) if k in extra}

@@ -26,7 +26,7 @@ from tactical.rules.cortex_space.damage import (
     target_of,
     write_back,
 )
-from tactical.rules.cortex_space.gunnery import Volley, after_damage, volley_key
+from tactical.rules.cortex_space.gunnery import Volley, after_damage, damage_facts, volley_key
 from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.rolls import DamageDice, Pool, basic_damage, roll_damage
 from tactical.rules.cortex_space.tables import HEROIC
@@ -97,14 +97,7 @@ def pd_volley(
                 steps=2 if botch else 1,
             ),
             *rolled.events(pd, "point-defense damage"),
-            Event.of(
-                "basic-damage",
-                "R003.44",
-                basic=margin,
-                stun=basic.stun,
-                wound=basic.wound,
-                die=rolled.total,
-            ),
+            basic.event(margin, rolled.total, "R003.44"),
         )
         return replace(
             volley,
@@ -163,10 +156,7 @@ def resolve_pd(state: GameState, attack: Attack, dice: Dice) -> Resolution:
             target=target.id,
             failed=failed,
             botch=summary.botch,
-            stun=summary.stun,
-            wound=summary.wound,
-            destroyed=summary.destroyed,
-            battle_damage=summary.effects,
+            **damage_facts(summary),
         ),
     )
     return Resolution(new_state, events, summary)

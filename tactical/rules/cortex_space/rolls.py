@@ -259,6 +259,13 @@ class Basic:
     stun: int
     wound: int
 
+    def event(self, margin: int, die: int, spec_id: str = "R003.7") -> Event:
+        """The "basic-damage" event: the margin the split came from (as rolled, before the
+        floor at zero), the split, and the damage die's total to be added to Wound."""
+        return Event.of(
+            "basic-damage", spec_id, basic=margin, stun=self.stun, wound=self.wound, die=die
+        )
+
 
 def basic_damage(points: int) -> Basic:
     """R003.7 / A003.5: the odd point goes to Stun; no damage below zero."""

@@ -17,7 +17,7 @@ from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import crew, tracker
-from tactical.rules.cortex_space.acting import action_modifier, require_active, unit_of
+from tactical.rules.cortex_space.acting import action_modifier, require_active
 from tactical.rules.cortex_space.rolls import PoolRoll, outcome, roll_pool, skill_pool, succeeded
 from tactical.rules.cortex_space.tables import (
     AVERAGE,
@@ -29,6 +29,7 @@ from tactical.rules.cortex_space.tables import (
 )
 from tactical.rules.cortex_space.tracker import StepModifier, modifier_entry
 from tactical.rules.cortex_space.units import CrewMember, Vessel, settings, vessel
+from tactical.rules.lookups import table_unit
 
 ASSIST_STEPS = {"botch": -1, "failure": 0, "success": 1, "extraordinary": 2}  # R003.46
 DRADIS_DEFENSE_STEPS = {"botch": 0, "failure": 0, "success": 1, "extraordinary": 2}  # R003.49
@@ -204,7 +205,7 @@ def resolve_station(
 ) -> Resolution:
     """Resolve a station action of the variant in play (R003.46-R003.54)."""
     options = settings(state)
-    unit = unit_of(state, unit_id, "crewed")
+    unit = table_unit(state, unit_id, "crewed")
     card = vessel(unit)
     require_active(unit, card, "act")
     person = _member(state, unit, kind, str(params.get("crew", "") or ""))

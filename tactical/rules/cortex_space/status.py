@@ -22,6 +22,7 @@ from tactical.rules.base import Action, Event, TurnPosition, default_description
 from tactical.rules.cortex_space import sequence, tracker
 from tactical.rules.cortex_space.positions import centre_distance
 from tactical.rules.cortex_space.units import settings, vessel
+from tactical.rules.lookups import first_event
 from tactical.rules.status import (
     OrderEntry,
     StatusValue,
@@ -123,7 +124,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         target = unit_name(before, str(declare.get("target")))
         hits = sum(1 for e in attacks if e.get("hit"))
         rolls = ", ".join(f"{e.get('attack')} against {e.get('defense')}" for e in attacks)
-        outcome = next((e for e in events if e.kind == "outcome"), None)
+        outcome = first_event(events, "outcome")
         said = (
             f"{attacker}'s {declare.get('weapon')} at {target}: {len(attacks)} "
             f"attack{'s' if len(attacks) != 1 else ''}, "
@@ -139,10 +140,6 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
     return default_description(before, action, events)
 
 
-def _first(events: Sequence[Event], kind: str) -> Event | None:
-    return next((e for e in events if e.kind == kind), None)
-
-
 def _missile_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
     """A missile lock, launch, out-flying or shooting-down in words (R003.38-R003.44):
     "Cylon Raider 2 locks its missiles on Battlestar Galactica: 11 against 3, locked
@@ -153,7 +150,7 @@ def _missile_words(before: GameState, action: Action, events: Sequence[Event]) -
     aimed = unit_name(before, str(target)) if target else "its target"
     total = next((e.get("total") for e in events if e.kind == "total"), None)
     if action.kind == "lock-missile":
-        outcome, reach = _first(events, "outcome"), _first(events, "range")
+        outcome, reach = first_event(events, "outcome"), first_event(events, "range")
         if outcome is None or total is None:
             return None
         against = f" against {reach.get('difficulty')}" if reach is not None else ""
@@ -162,14 +159,14 @@ def _missile_words(before: GameState, action: Action, events: Sequence[Event]) -
         extra = " (extraordinary)" if result == "extraordinary" and outcome.get("locked") else ""
         return f"{actor} locks its {weapon} on {aimed}: {total}{against}, {locked}{extra}"
     if action.kind == "fire-missile":
-        flight = _first(events, "flight")
+        flight = first_event(events, "flight")
         if flight is None:
             return None
         turns = int(flight.get("turns") or 0)
         when = f"{turns} turn{'s' if turns != 1 else ''} to strike" if turns else "strikes now"
         return f"{actor} fires its {weapon} at {aimed}: {when} ({flight.get('damage')})"
     if action.kind == "out-fly":
-        effort = _first(events, "complex-action")
+        effort = first_event(events, "complex-action")
         if effort is None or total is None:
             return None
         if effort.get("reached"):
@@ -179,7 +176,7 @@ def _missile_words(before: GameState, action: Action, events: Sequence[Event]) -
             how = f"{left} turn{'s' if left != 1 else ''} left to reach {effort.get('threshold')}"
         return f"{actor} tries to out-fly a missile in flight: {total} ({how})"
     if action.kind == "shoot-down":
-        outcome = _first(events, "outcome")
+        outcome = first_event(events, "outcome")
         if outcome is None:
             return None
         hit = "shot down" if outcome.get("destroyed") else "missed"
@@ -212,7 +209,7 @@ def _collision_words(before: GameState, action: Action, events: Sequence[Event])
         f"{unit_name(before, action.actor)} tries to avoid {what}: {mine.get('roll')} against "
         f"{mine.get('difficulty')}, {'avoided' if avoided else 'a collision'}"
     )
-    outcome = _first(events, "outcome")
+    outcome = first_event(events, "outcome")
     lost = tuple(outcome.get("destroyed") or ()) if outcome is not None else ()
     if lost:
         said += "; destroyed: " + ", ".join(unit_name(before, str(u)) for u in lost)
@@ -234,7 +231,7 @@ def _strafe_words(before: GameState, action: Action, events: Sequence[Event]) ->
     said = f"{unit_name(before, action.actor)} strafes {aimed}"
     if mine is not None and mine.get("roll") is not None:
         said += f": {mine.get('roll')} against {mine.get('difficulty')} to close"
-    run = _first(events, "strafing-run")
+    run = first_event(events, "strafing-run")
     if run is None:
         said += ", a collision: the run is aborted"
     else:
@@ -242,10 +239,10 @@ def _strafe_words(before: GameState, action: Action, events: Sequence[Event]) ->
             f", no collision; the run {run.get('roll')} against {run.get('difficulty')}, "
             f"{words(str(run.get('result')))}"
         )
-        outcome = _first(events, "outcome")
+        outcome = first_event(events, "outcome")
         if outcome is not None and outcome.get("only_point_defense"):
             said += f": only {aimed}'s point defense can attack it this turn"
-    outcome = _first(events, "outcome")
+    outcome = first_event(events, "outcome")
     lost = tuple(outcome.get("destroyed") or ()) if outcome is not None else ()
     if lost:
         said += "; destroyed: " + ", ".join(unit_name(before, str(u)) for u in lost)
@@ -267,7 +264,7 @@ STATION_WORDS = {
 def _station_words(before: GameState, action: Action, events: Sequence[Event]) -> str | None:
     """A crew member's station action (R003.45-R003.58): "Battlestar Galactica, Hoshi at
     the helm: evasive manoeuvre 2 against 11, failure; -2 steps on attack rolls; defense now 2"."""
-    declare = _first(events, "declare")
+    declare = first_event(events, "declare")
     if declare is None or not declare.get("station"):
         return None
     total = next((e.get("total") for e in events if e.kind == "total"), None)
@@ -276,17 +273,17 @@ def _station_words(before: GameState, action: Action, events: Sequence[Event]) -
     crew, station = declare.get("crew"), str(declare.get("station"))
     post = STATION_WORDS.get(station, f"at the {words(station)} station")
     said = f"{unit_name(before, action.actor)}, {crew} {post}: {words(action.kind)} {total}"
-    result = _first(events, "station-result")
+    result = first_event(events, "station-result")
     if result is not None:
         said += f" against {result.get('difficulty')}, {words(str(result.get('result')))}"
-    lookup = _first(events, "lookup")
+    lookup = first_event(events, "lookup")
     if lookup is not None:
         steps = lookup.get("attack_steps", lookup.get("steps"))
         if steps:
             applies = " and ".join(map(str, lookup.get("applies") or ("attack",)))
             plural = "s" if abs(int(steps)) != 1 else ""
             said += f"; {int(steps):+d} step{plural} on {applies} rolls"
-    defense = _first(events, "defense-set")
+    defense = first_event(events, "defense-set")
     if defense is not None:
         said += f"; defense now {defense.get('value')}"
     return said
@@ -308,7 +305,7 @@ def _rolled(before: GameState, action: Action, events: Sequence[Event]) -> str |
         f"{actor} dogfights {unit_name(before, str(opponent))} for the Advantage: "
         f"{totals[action.actor]} against {totals[opponent]}"
     )
-    won = next((e for e in events if e.kind == "advantage"), None)
+    won = first_event(events, "advantage")
     holder = won.get("holder") if won is not None else None
     if not holder:
         return f"{said}; no one has it"

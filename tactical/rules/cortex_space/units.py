@@ -55,6 +55,7 @@ from tactical.rules.base import (
 )
 from tactical.rules.cortex_space.rolls import DamageDice, parse_damage, parse_step_die
 from tactical.rules.cortex_space.tables import MISSILE_TYPES, RANGE_ORDER, SCALES
+from tactical.rules.fields import choice, flag, number, text, whole
 
 ATTRIBUTES = ("agility", "strength", "vitality", "alertness", "intelligence", "willpower")
 SKILLS = ("pilot", "gunnery")
@@ -73,15 +74,7 @@ _LP_MULTIPLE_DOC = (
 )
 SCALE_READINGS = ("target-multiplied", "damage-divided")
 # a vessel's and a wing member's track are counted alike (R003.58)
-LP_MULTIPLE_FIELD = Field(
-    "lp_multiple",
-    "int",
-    default=1,
-    low=1,
-    high=MAX_LP_MULTIPLE,
-    doc=_LP_MULTIPLE_DOC,
-    spec_id="R003.58",
-)
+LP_MULTIPLE_FIELD = whole("lp_multiple", 1, 1, MAX_LP_MULTIPLE, "R003.58", _LP_MULTIPLE_DOC)
 
 WEAPON_FIELDS = (
     Field("name", "str", required=True),
@@ -157,77 +150,40 @@ OPTIONAL_RULES = {
 }
 
 OPTION_FIELDS = (
-    *(
-        Field(RANGE_OPTION[name], "float", default=value, low=0.1, high=1000, spec_id="GEO003.7")
-        for name, value in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True)
-    ),
-    Field(
-        "crew_variant",
-        "str",
-        default="B",
-        choices=("A", "B", "none"),
-        doc="characters as crew: 1st draft (A) or 2nd draft (B), never both",
-        spec_id="R003.56",
-    ),
-    *(
-        Field(name, "bool", default=True, doc="optional / variant rule in play", spec_id=rule)
-        for name, rule in OPTIONAL_RULES.items()
-    ),
-    Field(
-        "scale_chart", "str", default="restored", choices=("restored", "printed"), spec_id="A003.1"
-    ),
-    Field(
-        "wing_defense",
-        "str",
-        default="less-skilled",
-        choices=("less-skilled", "worst-roll"),
-        spec_id="A003.21",
-    ),
-    Field("wing_damage", "str", default="random", choices=("random", "chosen"), spec_id="R003.34"),
-    Field(
-        "scale_reading",
-        "str",
-        default=SCALE_READINGS[0],
-        choices=SCALE_READINGS,
-        before=SCALE_READINGS[1],
-        doc="a smaller-scale attacker's hit counts whole against the target's Life Points and "
-        "Armor times k (target-multiplied) or is divided by k on its own Life Points "
-        "(damage-divided); games recorded before this reading was revised: damage-divided",
-        spec_id="R003.58",
-    ),
-    Field("armor_reduces_damage", "bool", default=True, doc="base Cortex Armor (G.5)"),
-    Field("feet_per_inch", "float", default=100.0, low=0.01, high=100_000, spec_id="GEO003.7"),
-    Field("contact_inches", "float", default=0.5, low=0, high=100, spec_id="GEO003.7"),
-    Field("wing_inches", "float", default=3.0, low=0, high=100, spec_id="GEO003.2"),
-    Field("wing_heading_tolerance", "float", default=10.0, low=0, high=180, spec_id="GEO003.2"),
-    Field("distract_inches", "float", default=2.0, low=0, high=100, spec_id="GEO003.2"),
-    Field("dogfight_inches", "float", default=12.0, low=0, high=1000, spec_id="GEO003.4"),
-    Field("max_actions", "int", default=3, low=1, high=10, spec_id="R003.8"),
-    Field("inches_per_speed", "float", default=1.0, low=0, high=100, spec_id="GEO003.7"),
-    Field("atmosphere", "bool", default=False, spec_id="R003.60"),
-    Field("atmosphere_steps_per_increment", "int", default=0, low=0, high=10, spec_id="R003.60"),
-    Field("spotter_range_steps", "int", default=0, low=-10, high=10, spec_id="R003.67"),
-    Field(
-        "called_shot_steps",
-        "int",
-        default=0,
-        low=-10,
-        high=0,
-        doc="the base game's called-shot Skill penalty (G.5)",
-        spec_id="R003.59",
-    ),
-    Field(
-        "structures",
-        "tables",
-        default=(),
-        fields=(
-            Field("terrain", "str", required=True),
-            Field("population", "int", default=0, low=0, high=10**10, spec_id="R003.66"),
-        ),
-        spec_id="R003.66",
-    ),
+    *(number(RANGE_OPTION[name], value, 0.1, 1000, "GEO003.7")
+      for name, value in zip(RANGE_NAMES, RANGE_DEFAULTS, strict=True)),
+    choice("crew_variant", ("A", "B", "none"), "R003.56",
+           "characters as crew: 1st draft (A) or 2nd draft (B), never both", default="B"),
+    *(flag(name, True, rule, "optional / variant rule in play")
+      for name, rule in OPTIONAL_RULES.items()),
+    choice("scale_chart", ("restored", "printed"), "A003.1"),
+    choice("wing_defense", ("less-skilled", "worst-roll"), "A003.21"),
+    choice("wing_damage", ("random", "chosen"), "R003.34"),
+    choice("scale_reading", SCALE_READINGS, "R003.58",
+           "a smaller-scale attacker's hit counts whole against the target's Life Points and "
+           "Armor times k (target-multiplied) or is divided by k on its own Life Points "
+           "(damage-divided); games recorded before this reading was revised: damage-divided",
+           before=SCALE_READINGS[1]),
+    flag("armor_reduces_damage", True, doc="base Cortex Armor (G.5)"),
+    number("feet_per_inch", 100.0, 0.01, 100_000, "GEO003.7"),
+    number("contact_inches", 0.5, 0, 100, "GEO003.7"),
+    number("wing_inches", 3.0, 0, 100, "GEO003.2"),
+    number("wing_heading_tolerance", 10.0, 0, 180, "GEO003.2"),
+    number("distract_inches", 2.0, 0, 100, "GEO003.2"),
+    number("dogfight_inches", 12.0, 0, 1000, "GEO003.4"),
+    whole("max_actions", 3, 1, 10, "R003.8"),
+    number("inches_per_speed", 1.0, 0, 100, "GEO003.7"),
+    flag("atmosphere", False, "R003.60"),
+    whole("atmosphere_steps_per_increment", 0, 0, 10, "R003.60"),
+    whole("spotter_range_steps", 0, -10, 10, "R003.67"),
+    whole("called_shot_steps", 0, -10, 0, "R003.59",
+          "the base game's called-shot Skill penalty (G.5)"),
+    Field("structures", "tables", default=(), spec_id="R003.66", fields=(
+        text("terrain", None, required=True),
+        whole("population", 0, 0, 10**10, "R003.66"),
+    )),
     turn_limit_field("A003.E1"),  # docs/game-end.md
-)
+)  # fmt: skip
 
 
 def settings(state: GameState) -> Mapping[str, Any]:
@@ -458,6 +414,14 @@ def vessel(unit: Unit) -> Vessel:
             _BY_STATS.clear()
         _BY_STATS[id(stats)] = (stats, made)  # the map kept beside it: its id stays its own
     return made
+
+
+def remember_vessel(stats: FrozenMap, made: Vessel) -> None:
+    """Let `vessel` read `stats` as `made`, what they parse as (a resolver that changes a
+    vessel's tracks knows its card already)."""
+    if len(_BY_STATS) >= MAX_VESSELS:
+        _BY_STATS.clear()
+    _BY_STATS[id(stats)] = (stats, made)
 
 
 _BY_STATS: dict[int, tuple[object, Vessel]] = {}

@@ -10,18 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.geometry.arcs_spec import (
-    AFT,
-    BROADSIDES,
-    CHANNEL,
-    FORE,
-    OMNI,
-    PORT,
-    QUADRANTS,
-    STARBOARD,
-    TURRET_270,
-    ArcSpec,
-)
+from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270, ArcSpec
 from tactical.model import MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.conventions import RangeBand, RangeBands
 from tactical.rules.dystopian_wars.schema import (
@@ -30,140 +19,61 @@ from tactical.rules.dystopian_wars.schema import (
     WEAPON_EXTRA_FIELDS,
     attack_dice_problems,
 )
+from tactical.rules.fields import choice, flag, number, text
 from tactical.rules.schema import Field, Problem, check_fields, with_defaults
 
 RANGE_BAND_INCHES = 8.0  # external default: four bands of 8"
 
+# the names a card gives its arcs: fore, starboard, aft, port, turret, the two broadsides,
+# channel and all-round, in this order (the order `arc` lists them in)
 ARCS_BY_NAME: dict[str, ArcSpec] = {
-    "fore": FORE,
-    "starboard": STARBOARD,
-    "aft": AFT,
-    "port": PORT,
-    "turret": TURRET_270,
-    "port broadside": BROADSIDES[0],
-    "starboard broadside": BROADSIDES[1],
-    "channel": CHANNEL,
-    "all-round": OMNI,
+    arc.name: arc for arc in (*QUADRANTS, TURRET_270, *BROADSIDES, CHANNEL, OMNI)
 }
 
 HEIGHT_LEVELS = ("surface", "diving", "flying", "obscured")
 WEAPON_KINDS = ("gunnery", "rocket", "torpedo", "bomb", "ack-ack", "concussion", "mines")
 
 STATS_FIELDS = (
-    Field("move", "float", default=6.0, low=0, high=60, doc="Movement in inches"),
-    Field(
-        "min_move",
-        "float",
-        default=0.0,
-        low=0,
-        high=60,
-        doc="Minimum Move (R002.30)",
-        spec_id="R002.30",
-    ),
-    Field("height_level", "str", default="surface", choices=HEIGHT_LEVELS, spec_id="R002.40"),
-    Field(
-        "generators", "str", default="", doc="comma-separated: tesla, kinetic, guardian, ultrasonic"
-    ),
-    Field("shield_generator", "bool", default=False),
-    Field("fleet_commodore", "bool", default=False, spec_id="R002.10"),
-    Field("squadron", "str", default=""),
-    Field(
-        "weapons",
-        "tables",
-        default=(),
-        fields=(
-            Field("name", "str", required=True),
-            Field("kind", "str", required=True, choices=WEAPON_KINDS, spec_id="R002.36"),
-            Field("arc", "str", default="fore", choices=tuple(ARCS_BY_NAME)),
-            Field(
-                "attack_dice",
-                "str",
-                default="",
-                doc="AD per range band 1-4, e.g. '8-6-4-2'; each at most 100",
-                spec_id="G.5",
-            ),
-            *WEAPON_EXTRA_FIELDS,
-        ),
-    ),
+    number("move", 6.0, 0, 60, doc="Movement in inches"),
+    number("min_move", 0.0, 0, 60, "R002.30", "Minimum Move (R002.30)"),
+    choice("height_level", HEIGHT_LEVELS, "R002.40"),
+    text("generators", doc="comma-separated: tesla, kinetic, guardian, ultrasonic"),
+    flag("shield_generator", False),
+    flag("fleet_commodore", False, "R002.10"),
+    text("squadron"),
+    Field("weapons", "tables", default=(), fields=(
+        text("name", None, required=True),
+        choice("kind", WEAPON_KINDS, "R002.36", default=None, required=True),
+        choice("arc", tuple(ARCS_BY_NAME)),
+        text("attack_dice", "", "G.5", "AD per range band 1-4, e.g. '8-6-4-2'; each at most 100"),
+        *WEAPON_EXTRA_FIELDS,
+    )),
     *STATS_EXTRA_FIELDS,
-)
+)  # fmt: skip
 
 OPTION_FIELDS = (
-    Field(
-        "range_band_inches",
-        "float",
-        default=RANGE_BAND_INCHES,
-        low=1,
-        high=48,
-        doc="length of each of Range Bands 1-4 (base game, external)",
-    ),
-    Field(
-        "command_distance",
-        "float",
-        default=10.0,
-        low=0,
-        high=72,
-        spec_id="A002.3",
-        doc="Command Distance (base game, external)",
-    ),
-    Field(
-        "guardian_measure",
-        "str",
-        default="nearest",
-        choices=("nearest", "centre"),
-        spec_id="A002.11",
-    ),
-    Field(
-        "half_rounding",
-        "str",
-        default="exact",
-        choices=("exact", "up", "down"),
-        spec_id="A002.9",
-        before="up",
-        doc='"at least half" the boosted Movement: exact (Mv 11: 5.5" is enough), or rounded '
-        "up or down; games recorded before this reading was revised: up",
-    ),
-    Field(
-        "tesla_with_kinetic",
-        "bool",
-        default=True,
-        spec_id="R002.48",
-        before=False,
-        doc="a model may roll both its Tesla and its Kinetic boost in one activation (only a "
-        "second Kinetic Generator is forbidden); games recorded before this was fixed: false, "
-        "one boost",
-    ),
-    Field(
-        "lost_off_table",
-        "str",
-        default="wing",
-        choices=("wing", "flying"),
-        spec_id="R002.59",
-        before="flying",
-        doc="who is Lost leaving the table: a Tiny Flyer Wing only (any other model may not "
-        "leave it), or any flying model with its whole squadron; games recorded before this "
-        "was fixed: flying",
-    ),
-    Field(
-        "fc_option_b_measure_from",
-        "str",
-        default="firer",
-        choices=("firer", "target"),
-        spec_id="A002.4",
-    ),
-    Field(
-        "models_block",
-        "str",
-        default="all",
-        choices=("all", "larger", "none"),
-        before="none",
-        doc="which other Surface models block line of sight between two Surface models: "
-        "all, only those of the target's size class or bigger, or none (Auxiliary weapons "
-        "ignore models); games recorded before this reading was revised: none",
-        spec_id="A002.21",
-    ),
+    number("range_band_inches", RANGE_BAND_INCHES, 1, 48,
+           doc="length of each of Range Bands 1-4 (base game, external)"),
+    number("command_distance", 10.0, 0, 72, "A002.3", "Command Distance (base game, external)"),
+    choice("guardian_measure", ("nearest", "centre"), "A002.11"),
+    choice("half_rounding", ("exact", "up", "down"), "A002.9",
+           '"at least half" the boosted Movement: exact (Mv 11: 5.5" is enough), or rounded up or '
+           "down; games recorded before this reading was revised: up", before="up"),
+    flag("tesla_with_kinetic", True, "R002.48",
+         "a model may roll both its Tesla and its Kinetic boost in one activation (only a second "
+         "Kinetic Generator is forbidden); games recorded before this was fixed: false, one boost",
+         before=False),
+    choice("lost_off_table", ("wing", "flying"), "R002.59",
+           "who is Lost leaving the table: a Tiny Flyer Wing only (any other model may not leave "
+           "it), or any flying model with its whole squadron; games recorded before this was "
+           "fixed: flying", before="flying"),
+    choice("fc_option_b_measure_from", ("firer", "target"), "A002.4"),
+    choice("models_block", ("all", "larger", "none"), "A002.21",
+           "which other Surface models block line of sight between two Surface models: all, "
+           "only those of the target's size class or bigger, or none (Auxiliary weapons ignore "
+           "models); games recorded before this reading was revised: none", before="none"),
     *OPTION_EXTRA_FIELDS,
-)
+)  # fmt: skip
 
 
 def bands(band_inches: float) -> RangeBands:

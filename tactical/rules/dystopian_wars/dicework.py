@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from tactical.dice import D3, D6, Dice
 from tactical.rules.base import Event
@@ -150,7 +151,17 @@ def attack_pool(
     steps = [first_throw(i + 1) for i in range(dice_count)]
     steps += [explosion(i + 1) for i in range(explosions)]
     rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
-    events = tuple(
+    events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
+    return Pool(rolled.hits, rolled.faces, events)
+
+
+@lru_cache(maxsize=1024)
+def _pool_events(
+    faces: tuple[int, ...], dice_count: int, rules: PoolRules, who: str, what: str, spec_id: str
+) -> tuple[Event, ...]:
+    """One event per die rolled (G.5): a pure function of the faces and the labels, asked
+    again for the same faces by every later roll of an attack the exact odds enumerate."""
+    return tuple(
         Event.of(
             "roll",
             spec_id,
@@ -160,9 +171,8 @@ def attack_pool(
             result=face,
             hits=rules.hits(face),
         )
-        for index, face in enumerate(rolled.faces)
+        for index, face in enumerate(faces)
     )
-    return Pool(rolled.hits, rolled.faces, events)
 
 
 def linked_share(dice_count: int, rounding: str) -> int:

@@ -22,6 +22,8 @@ from tactical.rules.dystopian_wars.schema import CORE_FORCES, GAME_TYPES
 from tactical.rules.dystopian_wars.tables import LARGE_OR_MASSIVE, TOURNAMENT_LIMITS, WING_SIZES
 
 FORCE_ORDER = ("naval", "armoured", "aerial")  # tie-break when deriving a Core Force
+# the setup choices the rule state keeps, in the order a save writes them
+RULE_STATE_CHOICES = ("game_type", "field_orders", "game_length", "game_turns")
 
 
 @dataclass(frozen=True)
@@ -37,12 +39,9 @@ class GameSetup:
     game_turns: int
 
     def as_rule_state(self) -> dict[str, Any]:
-        return {
-            "game_type": self.game_type,
-            "field_orders": self.field_orders,
-            "game_length": self.game_length,
-            "game_turns": self.game_turns,
-        }
+        """The rule state's `setup` entry: the game's choices (the Core Forces and MFV
+        have entries of their own)."""
+        return {name: getattr(self, name) for name in RULE_STATE_CHOICES}
 
 
 def parse_core_forces(text: str) -> dict[str, str]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,7 @@ from tactical.geometry.movement import PathPlan, Violation, parse_path, plan_pat
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, first_contact
-from tactical.model import FrozenMap, GameState, Unit
+from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
 from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import declaration, movement, tracking
 from tactical.rules.dystopian_wars.cards import card
@@ -81,8 +82,13 @@ def off_table_refusal(state: GameState, unit: Unit) -> str:
 
 def turning_rules(state: GameState, unit: Unit) -> TurningRules:
     """The unit's turning rules with this activation's boost (rule-state `boosts`)."""
-    options = dict(state.options)
-    boost = tracking.mapping(state, "boosts").get(unit.id)
+    return _turning_rules(unit, tracking.mapping(state, "boosts").get(unit.id), state.options)
+
+
+def _turning_rules(
+    unit: Unit, boost: Mapping[str, Any] | None, given: Mapping[str, Any]
+) -> TurningRules:
+    options = dict(given)
     if boost:
         options["activation"] = dict(boost)
     return movement.turning_rules(unit, declaration.settings(options))
@@ -90,13 +96,30 @@ def turning_rules(state: GameState, unit: Unit) -> TurningRules:
 
 def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
     """Plan `unit`'s move along `path` (GEO002.8) and find what stops it (R002.35, R002.59)."""
-    rules = turning_rules(state, unit)
+    boost = tracking.mapping(state, "boosts").get(unit.id)
+    return _plan(unit, path, boost, state.options, state.units, state.terrain, state.board)
+
+
+@lru_cache(maxsize=512)
+def _plan(
+    unit: Unit,
+    path: str,
+    boost: Mapping[str, Any] | None,
+    options: Mapping[str, Any],
+    units: tuple[Unit, ...],
+    terrain: tuple[Terrain, ...],
+    board: Board,
+) -> Maneuver:
+    """`plan` from everything it reads, by value: the same move is planned again and again
+    (offered as the default path at every step of an activation, weighed by the computer
+    players, then made) on a table where nothing it reads changed."""
+    rules = _turning_rules(unit, boost, options)
     planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
-    others = [u for u in state.units if u.id != unit.id]
-    geometries = [t.geometry for t in state.terrain] + [u.footprint for u in others]
-    geometries.append(board_exterior(state.board.width, state.board.height))
+    others = [u for u in units if u.id != unit.id]
+    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
+    geometries.append(board_exterior(board.width, board.height))
     allowed = np.array(
-        [movement.terrain_collides(unit, t) for t in state.terrain]
+        [movement.terrain_collides(unit, t) for t in terrain]
         + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
         + [True],
         dtype=bool,
@@ -124,9 +147,9 @@ def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
         step = contact.motion
         executed = planned.steps[: contact.motion + 1]
         final = contact.pose
-        terrain_count = len(state.terrain)
+        terrain_count = len(terrain)
         if contact.obstacle < terrain_count:
-            kind, contact_id = "terrain", state.terrain[contact.obstacle].id
+            kind, contact_id = "terrain", terrain[contact.obstacle].id
         elif contact.obstacle < terrain_count + len(others):
             kind, contact_id = "ram", others[contact.obstacle - terrain_count].id
         else:

@@ -13,11 +13,7 @@ captured or lost is out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from tactical.model import GameState, Unit
-from tactical.model.frozen import remembered
 from tactical.rules.dystopian_wars import tracking, victory
 from tactical.rules.ending import Outcome, UnitCondition
 
@@ -32,29 +28,31 @@ REASONS = {
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
+    """A model's condition (module docstring), remembered by what it is read from: the
+    (starting) unit, whether it is lost and its Hull Points lost (the computer players
+    ask every model's condition after every roll they enumerate)."""
+    gone = unit.id in tracking.lost_ids(state) or not state.has_unit(unit.id)
+    hull_lost = 0 if gone else int(tracking.mapping(state, "hull_lost").get(unit.id, 0))
+    key = (id(unit), gone, hull_lost)
+    known = _CONDITIONS.get(key)
+    if known is not None and known[0] is unit:
+        return known[1]
     card = tracking.card(unit)
     value = float(max(1, card.points))
-    lost_ids, hull_lost = _damage(state)
-    if unit.id in lost_ids or not state.has_unit(unit.id):
-        return UnitCondition.gone(value)
-    hull = max(1, card.hull_points)
-    lost = min(1.0, int(hull_lost.get(unit.id, 0)) / hull)
-    return UnitCondition(value, lost, False, True)
+    if gone:
+        found = UnitCondition.gone(value)
+    else:
+        found = UnitCondition(value, min(1.0, hull_lost / max(1, card.hull_points)), False, True)
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[key] = (unit, found)
+    return found
 
 
-_DAMAGE: dict[int, tuple[Any, Any]] = {}
-
-
-def _damage(state: GameState) -> tuple[frozenset[str], Mapping[str, Any]]:
-    """The models lost and the Hull Points lost (`tracking.lost_ids`, `tracking.hull_lost`),
-    read once per rule state: the computer players ask every model's condition after every
-    roll they enumerate."""
-    return remembered(
-        _DAMAGE,
-        state.rule_state,
-        lambda _: (tracking.lost_ids(state), tracking.mapping(state, "hull_lost")),
-        256,
-    )
+# by the unit's identity (kept beside it, so that its id stays its own), whether it is
+# lost and its Hull Points lost
+_CONDITIONS: dict[tuple[int, bool, int], tuple[Unit, UnitCondition]] = {}
+MEMO_SIZE = 4096
 
 
 def outcome(state: GameState, start: GameState, turn: int | None = None) -> Outcome | None:

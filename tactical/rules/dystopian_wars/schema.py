@@ -35,7 +35,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.rules.base import Field, Problem
+from tactical.rules.base import Problem
+from tactical.rules.fields import choice, flag, number, text, whole
 
 WING_TYPES = ("fighter", "dive-bomber", "torpedo-bomber", "recon")
 GAME_TYPES = ("open", "friendly", "tournament")
@@ -81,78 +82,51 @@ def attack_dice_problems(stats: Mapping[str, Any]) -> list[Problem]:
 
 
 WEAPON_EXTRA_FIELDS = (
-    Field(
-        "tesla_coils",
-        "bool",
-        doc="a Tesla Coil gunnery weapon (R002.37); default: 'tesla' in its name",
-        spec_id="R002.37",
-    ),
-    Field(
-        "rocket_battery",
-        "bool",
-        default=False,
-        doc="an FSA Rocket Battery: a turret for LoS and range (R002.15)",
-        spec_id="R002.15",
-    ),
-)
+    flag("tesla_coils", None, "R002.37",
+         "a Tesla Coil gunnery weapon (R002.37); default: 'tesla' in its name"),
+    flag("rocket_battery", False, "R002.15",
+         "an FSA Rocket Battery: a turret for LoS and range (R002.15)"),
+)  # fmt: skip
 
 STATS_EXTRA_FIELDS = (
-    Field("points", "int", default=0, low=0, high=100000, doc="points value", spec_id="R002.6"),
-    Field("faction", "str", default="", doc="e.g. Kingdom of Britannia", spec_id="R002.44"),
-    Field("model_class", "str", default="", doc="e.g. Ruler Class Battleship (default: name)"),
-    Field("mars", "str", default="", doc="comma-separated Model Assigned Rules, e.g. spotter"),
-    Field("hull_points", "int", low=1, high=100, doc="Hull Points (base game)"),
-    Field("damage_rating", "int", low=1, high=100, doc="Damage Rating (base game)"),
-    Field("critical_rating", "int", low=1, high=100, doc="Critical Rating (base game)"),
-    Field("commander", "bool", default=False, doc="the squadron's commanding model (A002.2)"),
-    Field("escort_of", "str", default="", doc="id of the Parent Model (R002.42)"),
-    Field("carrier_capacity", "int", default=0, low=0, high=100, spec_id="R002.60"),
-    Field("tiny_flyers_aboard", "int", default=0, low=0, high=100, spec_id="R002.61"),
-    Field("wing_type", "str", choices=WING_TYPES, doc="a Tiny Flyer's type", spec_id="R002.53"),
-    Field("fuel", "int", low=0, high=6, doc="a Wing's Fuel when the map starts", spec_id="R002.54"),
-    Field("assault_points", "int", default=0, low=0, high=100, doc="boarding (base game)"),
-    Field("ram_dice", "int", default=0, low=0, high=100, doc="AD of a ram (base game)"),
+    whole("points", 0, 0, 100000, "R002.6", "points value"),
+    text("faction", "", "R002.44", "e.g. Kingdom of Britannia"),
+    text("model_class", doc="e.g. Ruler Class Battleship (default: name)"),
+    text("mars", doc="comma-separated Model Assigned Rules, e.g. spotter"),
+    whole("hull_points", None, 1, 100, doc="Hull Points (base game)"),
+    whole("damage_rating", None, 1, 100, doc="Damage Rating (base game)"),
+    whole("critical_rating", None, 1, 100, doc="Critical Rating (base game)"),
+    flag("commander", False, doc="the squadron's commanding model (A002.2)"),
+    text("escort_of", doc="id of the Parent Model (R002.42)"),
+    whole("carrier_capacity", 0, 0, 100, "R002.60"),
+    whole("tiny_flyers_aboard", 0, 0, 100, "R002.61"),
+    choice("wing_type", WING_TYPES, "R002.53", "a Tiny Flyer's type", default=None),
+    whole("fuel", None, 0, 6, "R002.54", "a Wing's Fuel when the map starts"),
+    whole("assault_points", 0, 0, 100, doc="boarding (base game)"),
+    whole("ram_dice", 0, 0, 100, doc="AD of a ram (base game)"),
 )
 
 OPTION_EXTRA_FIELDS = (
-    Field("game_type", "str", default="open", choices=GAME_TYPES, spec_id="R002.2"),
-    Field("field_orders", "bool", default=True, spec_id="R002.20"),
-    Field("game_length", "str", default="turns", choices=("turns", "time"), spec_id="R002.3"),
-    Field("game_turns", "int", default=6, low=1, high=99, spec_id="R002.3"),
-    Field(
-        "max_fleet_value",
-        "int",
-        default=0,
-        low=0,
-        high=1000000,
-        doc="MFV; 0 = the larger fleet's points at the start",
-        spec_id="R002.4",
-    ),
-    Field(
-        "core_forces",
-        "str",
-        default="",
-        doc="e.g. 'A=naval, B=aerial'; a side left out: its movement class with the most points",
-        spec_id="R002.4",
-    ),
-    Field("ad_hit_on", "int", default=4, low=2, high=6, doc="AD score for a hit (external)"),
-    Field("ad_six_hits", "int", default=2, low=1, high=3, doc="hits of a 6 (external)"),
-    Field("ad_exploding", "bool", default=True, doc="a 6 rolls another AD (external)"),
-    Field("critical_damage", "int", default=1, low=0, high=10, doc="Damage of a Critical Hit"),
-    Field("linked_fire_rounding", "str", default="down", choices=("down", "up"), spec_id="A002.17"),
-    Field("tiny_flyer_kill_hits", "int", default=2, low=1, high=6, spec_id="R002.56"),
-    Field("fuel_per_activation", "int", default=1, low=0, high=6, spec_id="R002.54"),
-    Field(
-        "tesla_critical_reroll",
-        "str",
-        default="once",
-        choices=("once", "until-clear"),
-        doc="re-roll a Double 1 / Double 6 once, or until neither shows",
-        spec_id="R002.46",
-    ),
-    Field("morale_pass_max", "int", default=7, low=2, high=12, spec_id="R002.27"),
-    Field("repair_on", "int", default=4, low=1, high=7, spec_id="R002.19"),
-    Field("boarding_hit_on", "int", default=4, low=1, high=7),
-    Field("boarding_range", "float", default=1.0, low=0, high=12),
-    Field("tiny_flyer_base", "float", default=1.0, low=0.25, high=3, spec_id="R002.61"),
-)
+    choice("game_type", GAME_TYPES, "R002.2"),
+    flag("field_orders", True, "R002.20"),
+    choice("game_length", ("turns", "time"), "R002.3"),
+    whole("game_turns", 6, 1, 99, "R002.3"),
+    whole("max_fleet_value", 0, 0, 1000000, "R002.4",
+          "MFV; 0 = the larger fleet's points at the start"),
+    text("core_forces", "", "R002.4",
+         "e.g. 'A=naval, B=aerial'; a side left out: its movement class with the most points"),
+    whole("ad_hit_on", 4, 2, 6, doc="AD score for a hit (external)"),
+    whole("ad_six_hits", 2, 1, 3, doc="hits of a 6 (external)"),
+    flag("ad_exploding", True, doc="a 6 rolls another AD (external)"),
+    whole("critical_damage", 1, 0, 10, doc="Damage of a Critical Hit"),
+    choice("linked_fire_rounding", ("down", "up"), "A002.17"),
+    whole("tiny_flyer_kill_hits", 2, 1, 6, "R002.56"),
+    whole("fuel_per_activation", 1, 0, 6, "R002.54"),
+    choice("tesla_critical_reroll", ("once", "until-clear"), "R002.46",
+           "re-roll a Double 1 / Double 6 once, or until neither shows"),
+    whole("morale_pass_max", 7, 2, 12, "R002.27"),
+    whole("repair_on", 4, 1, 7, "R002.19"),
+    whole("boarding_hit_on", 4, 1, 7),
+    number("boarding_range", 1.0, 0, 12),
+    number("tiny_flyer_base", 1.0, 0.25, 3, "R002.61"),
+)  # fmt: skip

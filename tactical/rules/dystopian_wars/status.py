@@ -29,6 +29,7 @@ from tactical.rules.dystopian_wars.criticals import (
 )
 from tactical.rules.dystopian_wars.generators import GENERATOR_NAMES
 from tactical.rules.dystopian_wars.tables import HARD_POUNDING
+from tactical.rules.lookups import first_event
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -161,9 +162,9 @@ def _attack_words(before: GameState, declare: Event, events: Sequence[Event]) ->
     attacker = unit_name(before, str(declare.get("attacker")))
     target = unit_name(before, str(declare.get("target")))
     head = f"{attacker}'s {declare.get('weapon')} at {target}"
-    hits = next((e for e in events if e.kind == "hits"), None)
+    hits = first_event(events, "hits")
     saved = sum(1 for e in events if e.kind == "shield" and e.get("saved"))
-    damage = next((e for e in events if e.kind == "damage"), None)
+    damage = first_event(events, "damage")
     parts = []
     if hits is not None:
         count = int(hits.get("hits", 0))

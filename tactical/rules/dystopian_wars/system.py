@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from tactical.geometry.arcs_spec import QUADRANTS
-from tactical.model import FrozenMap, GameState, MovementClass, Unit
+from tactical.model import FrozenMap, GameState, Unit
 from tactical.rules.base import (
     FiringBand,
     MeasuringConventions,
@@ -34,19 +33,14 @@ from tactical.rules.dystopian_wars import (
     status,
 )
 from tactical.rules.dystopian_wars import outcome as ending
-from tactical.rules.dystopian_wars.declaration import (
-    OPTION_FIELDS,
-    RANGE_BAND_INCHES,
-    STATS_FIELDS,
-    bands,
-    dw_blocks_los,
-)
 
 RULES_ID = "dystopian-wars"
 
 
+# the turn's actions (`play`), what the player reads (`status`) and sets by hand
+# (`by_hand`), how a unit stands at the end (`ending`): the standard hooks of each
 @dataclass(frozen=True)
-class DystopianWars(RuleSystem):
+class DystopianWars(RuleSystem, rules_id=RULES_ID, hooks_from=(play, status, by_hand, ending)):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
 
     # for the computer players (tactical.agents.hints): a Carrier's Launch (R002.61) and a
@@ -84,26 +78,15 @@ class DystopianWars(RuleSystem):
     # the turn (R002.19 / R002.20 / R002.28): Field Orders, Initiative, the Squadron
     # Activation Sequence, the End Phase; the initiative winner activates first (G.5); a
     # fleet passes only when no step is left to it
-    setup = staticmethod(play.setup)
     stage = staticmethod(sequence.stage)
     play_order = staticmethod(sequence.play_order)
     pass_refused = staticmethod(status.pass_refused)
-    actions = staticmethod(play.actions)
-    apply = staticmethod(play.apply)
-    action_odds = staticmethod(partial(play.action_odds, rules_id=RULES_ID))
     # attacks: R002.36-R002.43 declared on the table as it stands, resolved and their odds
     weapons = staticmethod(combat.weapons_of)
     declare_attack = staticmethod(combat.declare)
     resolve_attack = staticmethod(resolving.resolve)
-    attack_odds = staticmethod(partial(odds_report.attack_odds, rules_id=RULES_ID))
-    # what the player reads and sets by hand
-    unit_status = staticmethod(status.unit_status)
-    describe_resolution = staticmethod(status.describe)
-    unavailable = staticmethod(status.unavailable)
-    status_fields = staticmethod(by_hand.status_fields)
-    set_status = staticmethod(by_hand.set_status)
+    attack_odds = staticmethod(odds_report.attack_odds)
     # the end: R002.3 / R002.22, the result the End Phase or a Crushing Triumph recorded
-    unit_condition = staticmethod(ending.unit_condition)
     outcome = staticmethod(ending.outcome)
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
@@ -137,20 +120,16 @@ RULE_SYSTEM = DystopianWars(
     title="Dystopian Wars 1.1",
     seed="002",
     background="sea",
-    default_movement=MovementClass.NAVAL,
     conventions=MeasuringConventions(
-        distance_from="centre",
         distance_to="nearest",
         arc_test="any",
-        range_bands=bands(RANGE_BAND_INCHES),
+        range_bands=declaration.bands(declaration.RANGE_BAND_INCHES),
         arcs=QUADRANTS,
         citations=(("range", "GEO002.7"), ("arcs", "GEO002.7"), ("line of sight", "R002.40")),
     ),
-    stats_fields=STATS_FIELDS,
-    option_fields=OPTION_FIELDS,
+    stats_fields=declaration.STATS_FIELDS,
+    option_fields=declaration.OPTION_FIELDS,
     free_table_moves=False,
-    phases=("Field Orders", "Initiative", "Squadron Activation Sequence", "End Phase"),
     turn=play.TURN_SEQUENCE,
-    has_combat=True,
-    blocks_los=dw_blocks_los,
+    blocks_los=declaration.dw_blocks_los,
 )

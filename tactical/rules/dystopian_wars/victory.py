@@ -121,11 +121,8 @@ def satisfied_against(state: GameState, order: FieldOrder, opponent: str) -> boo
     gone = _lost_ids(state, opponent, how)
     if order.share is not None:
         mfv = int(tracking.mapping(state, "mfv").get(opponent, 0))
-        scored = sum(
-            int(m["points"])
-            for m in fleet
-            if m["id"] in _lost_ids(state, opponent, DESTROYED + CAPTURED)
-        )
+        lost = _lost_ids(state, opponent, DESTROYED + CAPTURED)  # once, not once a model
+        scored = sum(int(m["points"]) for m in fleet if m["id"] in lost)
         if mfv <= 0 or scored < order.share * mfv - 1e-9:
             return False
     if order.all_of is not None:

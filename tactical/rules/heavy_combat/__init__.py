@@ -28,11 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from tactical.geometry.arcs_spec import QUADRANTS
-from tactical.model import FrozenMap, MovementClass, SizeClass, Unit
+from tactical.model import FrozenMap, Unit
 from tactical.rules.base import MeasuringConventions, RuleSystem, WeaponReach, never_blocks_los
 from tactical.rules.heavy_combat import (
     attacks,
@@ -56,8 +55,12 @@ from tactical.rules.heavy_combat.weapons import weapons_of
 RULES_ID = "heavy-combat"
 
 
+# what the player reads (`status`) and sets by hand (`by_hand`), the end (`ending`,
+# docs/game-end.md): the standard hooks of each
 @dataclass(frozen=True)
-class HeavyCombat(RuleSystem):
+class HeavyCombat(
+    RuleSystem, rules_id=RULES_ID, hooks_from=(turn, attacks, status, by_hand, ending)
+):
     """Seed 001 with the SPEC's adopted readings (options for the configurable ones)."""
 
     # for the computer players (tactical.agents.hints): closing the range (R001.9) takes
@@ -76,22 +79,7 @@ class HeavyCombat(RuleSystem):
     # GEO001.7: three bands of `inches_per_range_step`, the same for every unit
     range_band = staticmethod(engagement.range_band)
     range_table = staticmethod(engagement.range_table)
-    # the turn (R001.3): each side simultaneously, then the Result step
-    setup = staticmethod(duel_state.setup)
-    actions = staticmethod(turn.actions)
-    apply = staticmethod(turn.apply)
-    action_odds = staticmethod(partial(attacks.action_odds, rules_id=RULES_ID))
-    weapons = staticmethod(turn.weapon_names)
-    declare_attack = staticmethod(attacks.declare_attack)
-    resolve_attack = staticmethod(attacks.resolve_attack)
-    attack_odds = staticmethod(partial(attacks.attack_odds, rules_id=RULES_ID))
-    # what the player reads and sets by hand
-    unit_status = staticmethod(status.unit_status)
-    describe_resolution = staticmethod(status.describe)
-    unavailable = staticmethod(status.unavailable)
-    status_fields = staticmethod(by_hand.status_fields)
-    set_status = staticmethod(by_hand.set_status)
-    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
+    setup = staticmethod(duel_state.setup)  # the turn and the attacks: `hooks_from`
     # R001.29: a cloaked enemy stands where it was last seen, its course and its moves
     # withheld until its cloak drops
     view_for = staticmethod(hidden.view_for)
@@ -114,12 +102,7 @@ RULE_SYSTEM = HeavyCombat(
     title="Revised Rules for Heavy Combat",
     seed="001",
     background="space",
-    default_movement=MovementClass.SPACE,
-    default_size=SizeClass.MEDIUM,
     conventions=MeasuringConventions(
-        distance_from="centre",
-        distance_to="centre",
-        arc_test="centre",
         range_bands=engagement.bands(STEP_INCHES),
         arcs=QUADRANTS,
         citations=(("range", "GEO001.7"), ("arcs", "GEO001.7"), ("line of sight", "GEO001.6")),
@@ -127,9 +110,6 @@ RULE_SYSTEM = HeavyCombat(
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
-    phases=tuple(phase.name for phase in turn.TURN_SEQUENCE.phases),
     turn=turn.TURN_SEQUENCE,
-    has_combat=True,
-    terrain_kinds=("soft", "dense", "obstructing"),
     blocks_los=never_blocks_los,  # GEO001.6: the duel has no line of sight
 )

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
 from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.dice.exact import remembering
 from tactical.model import FrozenMap, GameState
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, Resolution, unit_name
 from tactical.rules.heavy_combat.combat import (
     FireContext,
@@ -33,10 +35,20 @@ from tactical.rules.heavy_combat.combat import (
 from tactical.rules.heavy_combat.declarations import acting_ship, action_params, power_roll
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current
-from tactical.rules.heavy_combat.internals import effect_categories, internal_odds
+from tactical.rules.heavy_combat.internals import effect_categories, internal_losses_odds
 from tactical.rules.heavy_combat.result import damage_summary, fire_contexts, fire_phase
 from tactical.rules.heavy_combat.tables import FACINGS
 from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
+from tactical.rules.values import AttackParams
+
+# the rule system's hooks this module implements (`RuleSystem`'s `hooks_from`): one attack
+# declared, resolved and its odds; any action's odds
+HOOKS = {
+    "declare_attack": "declare_attack",
+    "resolve_attack": "resolve_attack",
+    "attack_odds": "attack_odds",
+    "action_odds": "action_odds",
+}
 
 
 def _order(table: Table, attacker: str, weapon: str, target: str, params: Mapping[str, Any]):
@@ -56,11 +68,7 @@ def _attack(order: FireOrder, attacker: str) -> Attack:
 
 
 def declare_attack(
-    state: GameState,
-    attacker: str,
-    weapon: str,
-    target: str,
-    params: Mapping[str, Any] | None = None,
+    state: GameState, attacker: str, weapon: str, target: str, params: AttackParams = None
 ) -> Attack:
     """One weapon's fire checked against the table and the rules (UserError with the SPEC id)."""
     state, duel = current(state)
@@ -68,6 +76,20 @@ def declare_attack(
 
 
 def _context(state: GameState, attack: Attack) -> tuple[Table, FireContext]:
+    """The table and the fire context of `attack` on `state`, remembered while the state
+    lives: a pure function of the two, and the exact enumerator resolves the same attack
+    on the same state once per outcome (UserError each time for a refused one)."""
+    memo = memo_of(_CONTEXTS, state)
+    found = memo.get(attack)
+    if found is None:
+        found = memo[attack] = _made_context(state, attack)
+    return found
+
+
+_CONTEXTS: dict[int, tuple[weakref.ref[GameState], dict[Attack, tuple[Table, FireContext]]]] = {}
+
+
+def _made_context(state: GameState, attack: Attack) -> tuple[Table, FireContext]:
     state, duel = current(state)
     table = Table(state, duel)
     order = _order(table, attack.attacker, attack.weapon, attack.target, attack.params)
@@ -85,36 +107,55 @@ def resolve_attack(state: GameState, attack: Attack, dice: Dice) -> Resolution:
 def outcome_odds(table: Table, ctx: FireContext) -> Distribution[FireOutcome]:
     """The exact FireOutcome distribution of one weapon: `fire_step`'s own parts, read as
     it runs them. Its shot (`shoot`) is enumerated, the internal hits each shot queues are
-    each ship's own fold (`internals.internal_odds`: the ships' hits are independent of
-    each other once the shot is known), and every combination becomes a `fire_outcome` —
-    the outcomes, weights and order of enumerating `fire_step` whole, without replaying
-    the shot once per internal-damage outcome."""
+    each ship's own fold (`internals.internal_losses_odds`: the ships' hits are independent
+    of each other once the shot is known), and every combination becomes a `fire_outcome` —
+    the outcomes and weights of enumerating `fire_step` whole (R001.24, R001.25), without
+    replaying the shot once per internal-damage outcome."""
     duel, cards = table.duel, table.cards
     before = duel.ship(ctx.target)
     effects = effect_categories(ctx.failure)
-    weighed = []
+    # each shot's combinations weighed in integers over the shot's own denominator, then
+    # over their common one: exact, without a Fraction for each combination
+    by_shot = []
     with remembering():  # the damage rolls' internal hits share their first layers
         shots = enumerate_outcomes(lambda dice: shoot(ctx, duel, cards, dice), key=shot_key)
         for shot, p in shots:
-            finals = [
-                [
-                    ((ship_id, final), q)
-                    for final, q in internal_odds(
-                        cards[ship_id], shot.duel.ship(ship_id), queue, who=ship_id, effects=effects
-                    )
-                ]
-                for ship_id, queue in shot.queues
+            finals, denominator = [], p.denominator
+            for ship_id, queue in shot.queues:
+                odds = internal_losses_odds(
+                    cards[ship_id], shot.duel.ship(ship_id), queue, who=ship_id, effects=effects
+                )
+                common = math.lcm(*(q.denominator for _, q in odds))
+                denominator *= common
+                finals.append(
+                    [
+                        ((ship_id, final), q.numerator * (common // q.denominator))
+                        for final, q in odds
+                    ]
+                )
+            weighed = [
+                (
+                    fire_outcome(ctx, before, shot, tuple(part for part, _ in combination)),
+                    math.prod((n for _, n in combination), start=p.numerator),
+                )
+                for combination in itertools.product(*finals)
             ]
-            for combination in itertools.product(*finals):
-                outcome = fire_outcome(ctx, before, shot, tuple(part for part, _ in combination))
-                weighed.append((outcome, math.prod((q for _, q in combination), start=p)))
-    return Distribution.from_weights(weighed)
+            by_shot.append((weighed, denominator))
+    common = math.lcm(*(denominator for _, denominator in by_shot))
+    return Distribution.from_weights(
+        (outcome, n * (common // denominator))
+        for weighed, denominator in by_shot
+        for outcome, n in weighed
+    )
 
 
 def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
     """The exact odds of one weapon's fire as it stands on the table."""
     table, ctx = _context(state, attack)
-    return _report(rules_id, attack, table, ctx, outcome_odds(table, ctx))
+    # the report reads each of thousands of outcomes as the enumeration made them: under
+    # the enumeration's memory, without the cyclic collector's passes (`remembering`)
+    with remembering():
+        return _report(rules_id, attack, table, ctx, outcome_odds(table, ctx))
 
 
 def _report(

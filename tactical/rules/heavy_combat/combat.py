@@ -33,8 +33,10 @@ allow), `shields` (reinforcement, countermeasures and shields: `absorb_hit`),
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D6, Dice
@@ -461,11 +463,17 @@ class FireOutcome:
 
     @property
     def systems(self) -> str:
-        named = [f"{c}:{n}" for c, n in zip(self.named, self.effects, strict=True) if n]
-        other = self.internals_total - sum(self.effects)
-        if other:
-            named.append(f"other:{other}")
-        return ", ".join(named) or "none"
+        return _systems_text(self.named, self.effects, self.internals_total)
+
+
+@lru_cache(maxsize=4096)
+def _systems_text(named: tuple[str, ...], effects: tuple[int, ...], total: int) -> str:
+    """`FireOutcome.systems` (a report reads it for every outcome; few are different)."""
+    found = [f"{c}:{n}" for c, n in zip(named, effects, strict=True) if n]
+    other = total - sum(effects)
+    if other:
+        found.append(f"other:{other}")
+    return ", ".join(found) or "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -499,13 +507,16 @@ def fire_outcome(
     R001.35 catastrophic), from its shot and the internal hits each ship took (`finals`:
     each ship's resolved `Internals`, in the shot's queue order)."""
     effects = effect_categories(ctx.failure)
-    final = dict(finals).get(ctx.target)
+    final = None
+    for ship_id, internals in finals:  # the target's (the last, were it there twice)
+        if ship_id == ctx.target:
+            final = internals
     if final is None:
         after = shot.duel.ship(ctx.target)
         destroyed, catastrophic = after.destroyed, after.catastrophic
     else:
         destroyed, catastrophic = final.destroyed, final.catastrophic
-    lost = tuple(n - o for n, o in zip(destroyed, before.destroyed, strict=True))
+    lost = tuple(map(operator.sub, destroyed, before.destroyed))
     return FireOutcome(
         shot.hit,
         shield_damage=shot.shield_damage,

@@ -123,6 +123,11 @@ class Ship:
         copy = object.__new__(Ship)
         copy.__dict__.update(self.__dict__)
         copy.__dict__.update(changes)
+        # where it came from, so that its plain form is its origin's with the changes
+        # (`_plain_fields`: a resolver stores the duel after every roll)
+        if len(_EVOLVED) >= EVOLVED_SIZE:
+            _EVOLVED.clear()
+        _EVOLVED[id(copy)] = (copy, self, changes)
         return copy
 
     def damage_on(self, facing: str) -> int:
@@ -193,7 +198,12 @@ class Duel:
 
 def plain(value: Any) -> Any:
     """A dataclass tree as plain mappings and tuples (for rule_state and saves)."""
-    names = _field_names(type(value))
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple and all(type(v) in _SCALARS for v in value):
+        return value  # plain already (a ship's counts): kept, not copied
+    names = _field_names(kind)
     if names is not None:
         # by identity: a ship after a roll keeps most of its parts, and their plain forms
         return remembered(_PLAIN, value, _plain_fields, MEMO_SIZE)
@@ -202,7 +212,27 @@ def plain(value: Any) -> Any:
     return value
 
 
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
 def _plain_fields(value: Any) -> FrozenMap:
+    evolved = _EVOLVED.get(id(value))
+    if evolved is not None and evolved[0] is value:
+        # a ship made by `Ship.evolve`: its origin's plain form with the changed fields
+        # (the same keys in the same order, equal values). An origin evolved too and not
+        # stored yet is passed over, its changes taken in: a roll evolves a ship several
+        # times, and only the last one is stored
+        _, origin, changes = evolved
+        while True:
+            known = _PLAIN.get(id(origin))
+            if known is not None and known[0] is origin:
+                break
+            earlier = _EVOLVED.get(id(origin))
+            if earlier is None or earlier[0] is not origin:
+                break
+            changes = {**earlier[2], **changes}
+            origin = earlier[1]
+        return plain(origin).updated({name: plain(v) for name, v in changes.items()})
     names = _field_names(type(value))
     assert names is not None
     return FrozenMap({name: plain(getattr(value, name)) for name in names})
@@ -267,20 +297,34 @@ def ship_from_plain(value: Mapping[str, Any]) -> Ship:
 # reads it back, and exact odds replay it thousands of times with most ships unchanged
 _PLAIN: dict[int, tuple[Any, Any]] = {}
 _PARSED: dict[int, tuple[Any, Any]] = {}
+# ships made by `Ship.evolve`, by identity: (the ship, the ship it came from, the changes);
+# a few: a ship's plain form is asked for when its roll is stored, right after it is made
+_EVOLVED: dict[int, tuple[Ship, Ship, dict[str, Any]]] = {}
+EVOLVED_SIZE = 512
 MEMO_SIZE = 16384
 
 
 def to_rule_state(state: GameState, duel: Duel) -> GameState:
-    """The state with the duel stored in its rule_state (plain values only)."""
-    return state.with_rule_state(
-        **{
-            SYSTEM_KEY: FrozenMap(
-                turn=duel.turn,
-                range=duel.range,
-                ships=tuple(FrozenMap(id=key, ship=plain(ship)) for key, ship in duel.ships),
-            )
-        }
-    )
+    """The state with the duel stored in its rule_state (plain values only). The duel and
+    its ships are remembered as what their plain forms read back as (`from_rule_state`
+    gives an equal duel: every field round-trips), so that reading the state straight
+    back (every unit's condition after every roll the computer players enumerate) does
+    not parse it again."""
+    ships = []
+    for key, ship in duel.ships:
+        form = plain(ship)
+        _known(form, ship)
+        ships.append(FrozenMap(id=key, ship=form))
+    value = FrozenMap(turn=duel.turn, range=duel.range, ships=tuple(ships))
+    _known(value, duel)
+    return state.with_rule_state(**{SYSTEM_KEY: value})
+
+
+def _known(form: FrozenMap, parsed: Any) -> None:
+    """Remember `parsed` as what `form` reads back as (`remembered`'s memo, by identity)."""
+    if len(_PARSED) >= MEMO_SIZE:
+        _PARSED.clear()
+    _PARSED[id(form)] = (form, parsed)
 
 
 def stored(state: GameState) -> bool:

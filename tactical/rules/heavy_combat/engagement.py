@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from tactical.geometry.arcs import centre_arc, relative_bearing
@@ -67,9 +68,7 @@ class Engagement:
 
 def table_facing(unit: Unit, enemy: Unit, elevation: str) -> str:
     """GEO001.2/GEO001.7: the facing `unit` presents to `enemy` on the table."""
-    if elevation != "level":
-        return elevation
-    return centre_arc(relative_bearing(unit.pose, enemy.x, enemy.y))
+    return _facing(unit.pose, enemy.pose, elevation)
 
 
 def distance_between(state: GameState, a: str, b: str) -> float:
@@ -87,16 +86,34 @@ def engagement(state: GameState, duel: Duel, options: Mapping[str, Any]) -> Enga
             tuple((key, str(duel.ship(key).facing)) for key in duel.ids),
         )
     a, b = state.unit(first), state.unit(second)
-    distance = centre_to_centre(a.pose, b.pose).distance
-    band = band_of(distance, float(options["inches_per_range_step"]))
-    return Engagement(
-        band,
-        distance,
-        (
-            (first, table_facing(a, b, duel.ship(first).elevation)),
-            (second, table_facing(b, a, duel.ship(second).elevation)),
-        ),
+    return _on_table(
+        (first, a.pose, duel.ship(first).elevation),
+        (second, b.pose, duel.ship(second).elevation),
+        float(options["inches_per_range_step"]),
     )
+
+
+@lru_cache(maxsize=1024)
+def _on_table(
+    first: tuple[str, Pose, str], second: tuple[str, Pose, str], step: float
+) -> Engagement:
+    """GEO001.7: the engagement of two ships on the table, by their ids, poses and
+    elevations only (a pure function: each roll the computer players enumerate asks it
+    again on an unmoved pair)."""
+    (a_id, a, a_elevation), (b_id, b, b_elevation) = first, second
+    distance = centre_to_centre(a, b).distance
+    facings = (
+        (a_id, _facing(a, b, a_elevation)),
+        (b_id, _facing(b, a, b_elevation)),
+    )
+    return Engagement(band_of(distance, step), distance, facings)
+
+
+def _facing(pose: Pose, enemy: Pose, elevation: str) -> str:
+    """GEO001.2/GEO001.7: the facing a ship at `pose` presents to one at `enemy`."""
+    if elevation != "level":
+        return elevation
+    return centre_arc(relative_bearing(pose, enemy.x, enemy.y))
 
 
 # --------------------------------------------------------------------------- motions

@@ -5,20 +5,24 @@ Shield overflow (R001.25) and specific-system hits (R001.37) queue up per ship
 chart, a destroyed category rerolled (R001.34), with the catastrophic roll
 (R001.35, T001.7), as one fold whose states merge up to the chart's symmetry
 (`canonical_destroyed`: the categories without an effect, `effect_categories`,
-are interchangeable) so that exact odds stay polynomial; `resolve_internals`
-applies it to the duel (a wreck once every box is gone). `roll_event` is the
-event every Heavy Combat roll logs.
+are interchangeable) so that exact odds stay polynomial (`internal_losses_odds`, for a
+weapon's odds, merges all the rows alike so far and shares the chance out again);
+`resolve_internals` applies it to the duel (a wreck once every box is gone).
+`roll_event` is the event every Heavy Combat roll logs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from tactical.dice import D6, Dice, Die, Distribution, fold_outcomes
 from tactical.dice.core import ChanceStep, Subroll
+from tactical.model.worded import worded
 from tactical.rules.base import Event
 from tactical.rules.heavy_combat.duel import Duel, Ship
 from tactical.rules.heavy_combat.ships import Profile
@@ -145,10 +149,6 @@ def _live(boxes: tuple[int, ...], destroyed: tuple[int, ...]) -> frozenset[int]:
     return frozenset(k + 1 for k in range(len(boxes)) if destroyed[k] < boxes[k])
 
 
-def _destroyed_one(destroyed: tuple[int, ...], index: int) -> tuple[int, ...]:
-    return (*destroyed[:index], destroyed[index] + 1, *destroyed[index + 1 :])
-
-
 @dataclass(frozen=True, slots=True)
 class InternalRoll(Subroll):
     """The dice of one step of the internal-hit process, as a value: the chart's 1d6 with a
@@ -182,6 +182,33 @@ class InternalRoll(Subroll):
 _NO_ROLL = (None, None, None, None)
 
 
+def _read(rolled: tuple[Any, ...] | None) -> tuple[int | None, int | None]:
+    """What an outcome of an `InternalRoll` reads: the category the chart roll names
+    (T001.5/T001.6; None unrolled: no category has a box left) and the further hits of the
+    catastrophic roll (T001.7; None unrolled)."""
+    _, _, roll, catastrophe = rolled or _NO_ROLL
+    return (
+        None if roll is None else roll - 1,
+        None if catastrophe is None else catastrophic_losses(catastrophe),
+    )
+
+
+# `_read` of the outcomes of one sub-roll, by the outcomes' identity (the enumerator hands
+# every state rolling alike the very same outcomes), each kept alive with its reading
+_READINGS: dict[int, tuple[Sequence[Any], tuple[tuple[int | None, int | None], ...]]] = {}
+
+
+def _readings(
+    outcomes: Sequence[tuple[Any, ...] | None],
+) -> tuple[tuple[int | None, int | None], ...]:
+    found = _READINGS.get(id(outcomes))
+    if found is None or found[0] is not outcomes:
+        if len(_READINGS) >= 256:
+            _READINGS.clear()
+        found = _READINGS[id(outcomes)] = (outcomes, tuple(_read(o) for o in outcomes))
+    return found[1]
+
+
 @dataclass(frozen=True, slots=True)
 class _Chart:
     """A ship's internal damage chart and catastrophic threshold (read once per fold)."""
@@ -192,42 +219,6 @@ class _Chart:
     @classmethod
     def of(cls, card: Profile) -> _Chart:
         return cls(card.boxes, catastrophic_threshold(card.internals))
-
-    def hit(
-        self, s: Internals, queue: Queue, extra: int, rule: str, rolled: tuple[Any, ...]
-    ) -> Internals:
-        """One box destroyed on the race's chart (R001.34): the 1d6, a destroyed category
-        rerolled (one roll among the categories left, `tables.rerolled`); a wreck when no
-        category has a box left (no roll). `queue` and `extra` are what is left after it."""
-        first, faces, roll, _ = rolled
-        if roll is None:
-            entry: tuple[Any, ...] = ("wreck",)
-            destroyed = s.destroyed
-        else:
-            index = roll - 1
-            destroyed = _destroyed_one(s.destroyed, index)
-            entry = ("hit", rule, first, faces, roll, CATEGORIES[index], destroyed[index])
-        return Internals(destroyed, s.catastrophic, queue, extra, (*s.log, entry), s.who, s.table)
-
-    def system_hit(self, s: Internals, system: str) -> Internals:
-        """R001.37: a specific-system hit destroys one box of that system, if any is left."""
-        index = CATEGORIES.index(system)
-        if s.destroyed[index] >= self.boxes[index]:
-            return s.but(log=(*s.log, ("no-effect", system)))
-        destroyed = _destroyed_one(s.destroyed, index)
-        entry = ("hit", "R001.37", None, None, None, system, destroyed[index])
-        return s.but(destroyed=destroyed, log=(*s.log, entry))
-
-    def catastrophe(self, s: Internals, roll: int | None) -> Internals:
-        """R001.35: the first time the destroyed boxes reach round(3/4 x internals), 1d6 on
-        T001.7 gives 7 - roll further hits (resolved next, on the chart). Once (A001.19)."""
-        total = sum(s.destroyed)
-        if s.catastrophic or total < self.threshold:
-            return s
-        assert roll is not None  # `roll_for` asked for it
-        extra = catastrophic_losses(roll)
-        entry = ("catastrophic", roll, extra, total, self.threshold)
-        return Internals(s.destroyed, True, s.queue, extra, (*s.log, entry), s.who, s.table)
 
     def turn(self, s: Internals, item: int | str | None) -> tuple[Any, Queue]:
         """What a step of the internal-hit fold resolves, given the queued hit it brings
@@ -248,7 +239,7 @@ class _Chart:
         chart hit, the catastrophic roll when a queued hit reaches the threshold; None when
         nothing is rolled."""
         if now is EXTRA:
-            return InternalRoll(_live(self.boxes, s.destroyed), False, s.who)
+            return _internal_roll(_live(self.boxes, s.destroyed), False, s.who)
         if now is None:
             return None
         total = sum(s.destroyed)
@@ -260,36 +251,86 @@ class _Chart:
             index = CATEGORIES.index(now)
             total += 1 if s.destroyed[index] < self.boxes[index] else 0
         catastrophe = not s.catastrophic and total >= self.threshold
-        return InternalRoll(live, catastrophe, s.who) if live or catastrophe else None
+        return _internal_roll(live, catastrophe, s.who) if live or catastrophe else None
+
+    def moved(
+        self, s: Internals, now: Any, readings: Sequence[tuple[int | None, int | None]]
+    ) -> list[tuple[int | None, bool, int]]:
+        """What the hit `now` does for each outcome of its dice (`roll_for`, read by
+        `_read`): the category that loses a box (None: none), whether the catastrophic roll
+        has been made, and the catastrophic hits then pending.
+
+        A catastrophic or a chart hit destroys a box of the category rolled (R001.34: a
+        destroyed category rerolled, one roll among those left; none when no category has
+        a box left, a wreck); a specific-system hit one box of its system, if any is left
+        (R001.37); then, the first time the destroyed boxes reach round(3/4 x internals),
+        the catastrophic 1d6 on T001.7 gives 7 - roll further hits, resolved next on the
+        chart (R001.35, once: A001.19). `roll_for` asks for the catastrophic roll exactly
+        when the hit reaches the threshold, so that roll is what sets it off."""
+        catastrophic, extra = s.catastrophic, s.extra
+        if now is None:
+            return [(None, catastrophic, extra)] * len(readings)
+        if now is EXTRA or not isinstance(now, str):
+            extra = extra - 1 if now is EXTRA else 0
+            return [
+                (index, catastrophic, extra) if added is None else (index, True, added)
+                for index, added in readings
+            ]
+        system = CATEGORIES.index(now)
+        index = system if s.destroyed[system] < self.boxes[system] else None  # else no effect
+        return [
+            (index, catastrophic, extra) if added is None else (index, True, added)
+            for _, added in readings
+        ]
 
     def then(
         self, s: Internals, now: Any, rest: Queue, rolled: tuple[Any, ...] | None
     ) -> Internals:
-        """The hit `now` resolved with its dice rolled (`roll_for`), `rest` still put off:
-        a catastrophic hit, a chart hit or a specific-system hit (which may set off the
-        catastrophic roll)."""
-        rolled = rolled or _NO_ROLL
-        if now is EXTRA:
-            return self.hit(s, rest, s.extra - 1, "R001.35", rolled)
+        """The hit `now` resolved with its dice rolled (`roll_for`, `moved`), `rest` still
+        put off, with what happened logged."""
         if now is None:
             return s
-        if isinstance(now, int):
-            after = self.hit(s, rest, 0, "R001.25", rolled)
+        rolled = rolled or _NO_ROLL
+        ((index, catastrophic, extra),) = self.moved(s, now, (_read(rolled),))
+        destroyed = s.destroyed
+        if index is not None:
+            destroyed = (*destroyed[:index], destroyed[index] + 1, *destroyed[index + 1 :])
+        first, faces, roll, catastrophic_roll = rolled
+        entry: tuple[Any, ...]
+        if now is EXTRA or not isinstance(now, str):
+            rule = "R001.35" if now is EXTRA else "R001.25"
+            if index is None:
+                entry = ("wreck",)
+            else:
+                entry = ("hit", rule, first, faces, roll, CATEGORIES[index], destroyed[index])
+        elif index is None:
+            entry = ("no-effect", now)
         else:
-            after = self.system_hit(s.but(queue=rest), now)
-        # no catastrophic roll asked for: the threshold is not reached (`roll_for`)
-        return after if rolled[3] is None else self.catastrophe(after, rolled[3])
+            entry = ("hit", "R001.37", None, None, None, now, destroyed[index])
+        log = (*s.log, entry)
+        if catastrophic and not s.catastrophic:
+            total = sum(destroyed)
+            log = (*log, ("catastrophic", catastrophic_roll, extra, total, self.threshold))
+        return Internals(destroyed, catastrophic, rest, extra, log, s.who, s.table)
 
 
 EXTRA = "catastrophic hit"  # what a step resolves while catastrophic hits are pending
 
 
+@lru_cache(maxsize=4096)
+def _internal_roll(live: frozenset[int], catastrophe: bool, who: str) -> InternalRoll:
+    """One object for equal dice (many states roll alike)."""
+    return InternalRoll(live, catastrophe, who)
+
+
 @dataclass(frozen=True, slots=True)
 class _Turn:
-    """One step of the internal-hit fold: the queued hit it brings (`_Chart.turn`)."""
+    """One step of the internal-hit fold: the queued hit it brings (`_Chart.turn`), and the
+    key its fold merges states by (`_FoldKey`)."""
 
     chart: _Chart
     item: int | str | None
+    key: _FoldKey
 
     def roll(self, s: Internals) -> InternalRoll | None:
         return self.chart.roll_for(s, self.chart.turn(s, self.item)[0])
@@ -298,13 +339,22 @@ class _Turn:
         now, rest = self.chart.turn(s, self.item)
         return self.chart.then(s, now, rest, rolled)
 
+    def keys(
+        self, s: Internals, name: Hashable, outcomes: Sequence[tuple[Any, ...] | None]
+    ) -> list[Hashable]:
+        """The key of `then(s, outcome)` for each outcome, from `s`'s key and what the hit
+        does (`moved`)."""
+        now, rest = self.chart.turn(s, self.item)
+        moves = self.chart.moved(s, now, _readings(outcomes))
+        return self.key.after(s.destroyed, name, rest, moves)
+
 
 @lru_cache(maxsize=1024)
-def _step(chart: _Chart, item: int | str | None) -> ChanceStep:
-    """The fold step bringing `item` (one object for equal charts and items: folds of the
-    same hits share their first layers, `exact.remembering`)."""
-    turn = _Turn(chart, item)
-    return ChanceStep(turn.roll, turn.then)
+def _step(chart: _Chart, item: int | str | None, key: _FoldKey) -> ChanceStep:
+    """The fold step bringing `item` (one object for equal charts, items and keys: folds of
+    the same hits share their first layers, `exact.remembering`)."""
+    turn = _Turn(chart, item, key)
+    return ChanceStep(turn.roll, turn.then, turn.keys)
 
 
 def canonical_destroyed(
@@ -357,6 +407,132 @@ def internal_odds(
     return fold_outcomes(start, steps, key=key) if steps else Distribution.certain(start)
 
 
+def internal_losses_odds(
+    card: Profile,
+    ship: Ship,
+    queue: Queue | int,
+    *,
+    who: str,
+    effects: tuple[str, ...] = EFFECT_CATEGORIES,
+) -> Distribution[Internals]:
+    """The exact distribution of what `internal_damage` destroys (R001.25, R001.34, R001.35,
+    R001.37): the boxes lost by each category with an effect (`effects`), the others' up
+    to the chart's symmetry (`canonical_destroyed`), and the catastrophic roll; as final
+    states without their logs (what a weapon's odds read), each standing for its key in
+    `internal_odds`, with the same chances.
+
+    Its very fold, read by the enumerator, with more states merged: the chart finds each
+    category that still has boxes with the same chance (R001.34), so categories of equal
+    capacity that have lost as many boxes, and that no specific-system hit names
+    (`_pools`), stay interchangeable to the end. The fold merges their arrangements; each
+    merged state's chance is then shared among the arrangements it stands for, every
+    ordering of a pool's losses alike (`_arrangements`)."""
+    if isinstance(queue, int):
+        queue = queued((), queue)
+    pools = _pools(card, ship, queue)
+    start, steps, key = _internal_fold(card, ship, queue, who, "systems", effects, pools)
+    if not steps:
+        return Distribution.certain(start)
+    told = _fold_key(card.boxes, effects, False)  # the key of `internal_odds`
+    effect = frozenset(_indices(effects)[0])
+    members = _members(pools)
+    folded = fold_outcomes(start, steps, key=key)
+    common = math.lcm(*(p.denominator for _, p in folded))
+    merged: dict[Hashable, list[Any]] = {}
+    for state, p in folded:
+        weight = p.numerator * (common // p.denominator)
+        for destroyed, share in _arranged(state.destroyed, members, effect):
+            final = state._replace(destroyed=destroyed, log=())
+            slot = told(final)
+            entry = merged.get(slot)
+            if entry is None:
+                merged[slot] = [final, weight * share]
+            else:
+                entry[1] += weight * share
+    return Distribution.from_weights((final, weight) for final, weight in merged.values())
+
+
+def _pools(card: Profile, ship: Ship, queue: Queue) -> tuple[Hashable, ...]:
+    """Each category's pool of interchangeable categories: its capacity and the boxes it
+    has lost (None for a category a specific-system hit names: told apart, R001.37)."""
+    named = {CATEGORIES.index(item) for item in queue if isinstance(item, str)}
+    return tuple(
+        None if k in named else (card.boxes[k], ship.destroyed[k]) for k in range(len(card.boxes))
+    )
+
+
+@lru_cache(maxsize=64)
+def _members(pools: tuple[Hashable, ...]) -> tuple[tuple[int, ...], ...]:
+    """The categories of each pool of two or more, in chart order (a pool of one has
+    nothing to share out)."""
+    found: dict[Hashable, list[int]] = {}
+    for k, pool in enumerate(pools):
+        if pool is not None:
+            found.setdefault(pool, []).append(k)
+    return tuple(tuple(members) for members in found.values() if len(members) > 1)
+
+
+def _arranged(
+    destroyed: tuple[int, ...], members: tuple[tuple[int, ...], ...], effect: frozenset[int]
+) -> list[tuple[tuple[int, ...], int]]:
+    """The arrangements a merged state stands for, told apart by the categories with an
+    effect, each with its share: how many of the orderings of each pool's losses
+    (`_arrangements`, out of the same number for every state) give it."""
+    found = [(destroyed, 1)]
+    for pool in members:
+        told = tuple(k in effect for k in pool)
+        ways = _arrangements(tuple(sorted(destroyed[k] for k in pool)), told)
+        found = [
+            (_placed(before, pool, losses), share * count)
+            for before, share in found
+            for losses, count in ways
+        ]
+    return found
+
+
+def _placed(
+    destroyed: tuple[int, ...], pool: tuple[int, ...], losses: tuple[int, ...]
+) -> tuple[int, ...]:
+    """`destroyed` with the categories of `pool` given `losses`, in order."""
+    after = list(destroyed)
+    for k, lost in zip(pool, losses, strict=True):
+        after[k] = lost
+    return tuple(after)
+
+
+@lru_cache(maxsize=4096)
+def _arrangements(
+    losses: tuple[int, ...], told: tuple[bool, ...]
+) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The orderings of a pool's losses over its categories, by what they show of the
+    categories told apart (the others' losses in ascending order), with how many orderings
+    show each: every ordering of the pool counted alike (equal losses counted apart, as
+    `itertools.permutations` lists them), all n! of them.
+
+    Drawn in order for the categories told apart, each loss among the copies left of it
+    (so many ways to draw it), the others then in every order ((n - drawn)! ways): each
+    showing is listed once, not once per ordering."""
+    apart = told.count(True)
+    untold = math.factorial(len(told) - apart)
+    found: list[tuple[tuple[int, ...], int]] = []
+
+    def draw(shown: tuple[int, ...], ways: int, left: dict[int, int]) -> None:
+        if len(shown) == apart:
+            # `left` lists the losses in ascending order: the others' order
+            drawn, others = iter(shown), iter([lost for lost, n in left.items() for _ in range(n)])
+            placed = tuple(next(drawn if kept else others) for kept in told)
+            found.append((placed, ways * untold))
+            return
+        for lost, copies in left.items():
+            if copies:
+                left[lost] = copies - 1
+                draw((*shown, lost), ways * copies, left)
+                left[lost] = copies
+
+    draw((), 1, dict(sorted(Counter(losses).items())))
+    return tuple(found)
+
+
 def _internal_fold(
     card: Profile,
     ship: Ship,
@@ -364,9 +540,11 @@ def _internal_fold(
     who: str,
     detail: str,
     effects: tuple[str, ...],
+    pools: tuple[Hashable, ...] | None = None,
 ) -> tuple[Internals, list[ChanceStep], Callable[[Internals], Hashable]]:
     """The fold of `internal_damage`: its first state, its steps (none when nothing is
-    queued) and the key its states merge by.
+    queued) and the key its states merge by (`pools`: the categories it merges, as
+    `_FoldKey`).
 
     A step per queued hit, each bringing its hit, and room for the catastrophic hits: the
     state holds only the hits put off while catastrophic hits go first (R001.35), so the
@@ -379,37 +557,111 @@ def _internal_fold(
     items: list[int | str] = []
     for item in queue:
         items.extend([1] * item if isinstance(item, int) else [item])
-    steps = [_step(chart, item) for item in items]
-    if not ship.catastrophic and sum(ship.destroyed) + len(steps) >= chart.threshold:
-        steps += [_step(chart, None)] * MAX_CATASTROPHIC
     by_count = detail == "count" and all(isinstance(item, int) for item in queue)
-    return start, steps, _fold_key(card.boxes, effects, by_count)
+    key = _fold_key(card.boxes, effects, by_count, None if by_count else pools)
+    steps = [_step(chart, item, key) for item in items]
+    if not ship.catastrophic and sum(ship.destroyed) + len(steps) >= chart.threshold:
+        steps += [_step(chart, None, key)] * MAX_CATASTROPHIC
+    return start, steps, key
+
+
+class _FoldKey:
+    """The key the internal-hit fold merges by: destroyed boxes up to the chart's symmetry
+    (`canonical_destroyed`), or their number with `by_count`; whether the catastrophic roll
+    was made; the hits put off; the catastrophic hits pending. One object for equal
+    arguments (`_fold_key`), so that folds of the same hits are recognised as the same.
+
+    All four as one whole number (a step's keys are then sums, `after`): the boxes count
+    those of each category with an effect, and of the others how many categories of each
+    capacity have lost each number of boxes (the interchangeable categories), in mixed
+    radix, so equal exactly when `canonical_destroyed` is; the hits put off by the order
+    this key first met them. Given `pools` (a label per category, None for one told
+    apart), the categories of each pool are the interchangeable ones instead."""
+
+    __slots__ = ("_boxes", "_bump", "_by_count", "_counted", "_effect", "_other", "_queues")
+
+    def __init__(
+        self,
+        boxes: tuple[int, ...],
+        effects: tuple[str, ...],
+        by_count: bool,
+        pools: tuple[Hashable, ...] | None = None,
+    ) -> None:
+        self._by_count = by_count
+        if pools is None:  # the categories without an effect pooled by capacity
+            no_effect = _indices(effects)[1]
+            pools = tuple(boxes[k] if k in no_effect else None for k in range(len(boxes)))
+        effect = tuple(k for k, pool in enumerate(pools) if pool is None)
+        other = tuple(k for k, pool in enumerate(pools) if pool is not None)
+        weight, place = 1, {}
+        for k in effect:
+            place[k] = weight
+            weight *= boxes[k] + 1
+        counted = {}  # (pool, boxes lost) of the pooled categories: how many, in radix
+        for pair in sorted({(pools[k], lost) for k in other for lost in range(boxes[k] + 2)}):
+            counted[pair] = weight
+            weight *= len(other) + 1
+        # _bump[k][lost]: what a box more on category k adds, when it has lost `lost`
+        self._bump = tuple(
+            (1,) * (boxes[k] + 1)
+            if by_count
+            else (place[k],) * (boxes[k] + 1)
+            if k in place
+            else tuple(
+                counted[pools[k], lost + 1] - counted[pools[k], lost]
+                for lost in range(boxes[k] + 1)
+            )
+            for k in range(len(boxes))
+        )
+        self._boxes = sum(boxes) + 1 if by_count else weight  # above every number of boxes
+        self._counted = counted
+        self._effect = tuple((k, place[k]) for k in effect)
+        self._other = tuple((k, pools[k]) for k in other)
+        self._queues: dict[Queue, int] = {}
+
+    def _queue(self, queue: Queue) -> int:
+        found = self._queues.get(queue)
+        if found is None:
+            found = self._queues[queue] = len(self._queues)
+        return found
+
+    def __call__(self, s: Internals) -> Hashable:
+        d = s.destroyed
+        if self._by_count:
+            number = sum(d)
+        else:
+            number = sum(d[k] * weight for k, weight in self._effect)
+            number += sum(self._counted[pool, d[k]] for k, pool in self._other)
+        head = (self._queue(s.queue) * (MAX_CATASTROPHIC + 1) + s.extra) * 2 + s.catastrophic
+        return head * self._boxes + number
+
+    def after(
+        self,
+        destroyed: tuple[int, ...],
+        name: Hashable,
+        rest: Queue,
+        moves: Sequence[tuple[int | None, bool, int]],
+    ) -> list[Hashable]:
+        """The keys after these moves (`_Chart.moved`) of a state with `destroyed` boxes and
+        key `name`, `rest` still put off."""
+        scale, bump = self._boxes, self._bump
+        number = name % scale  # type: ignore[operator]
+        head = self._queue(rest) * (MAX_CATASTROPHIC + 1)
+        return [
+            ((head + extra) * 2 + catastrophic) * scale
+            + (number if index is None else number + bump[index][destroyed[index]])
+            for index, catastrophic, extra in moves
+        ]
 
 
 @lru_cache(maxsize=64)
 def _fold_key(
-    boxes: tuple[int, ...], effects: tuple[str, ...], by_count: bool
-) -> Callable[[Internals], Hashable]:
-    """The key the internal-hit fold merges by: destroyed boxes up to the chart's symmetry
-    (`canonical_destroyed`), or their number with `by_count`; one function for equal
-    arguments, so that folds of the same hits are recognised as the same."""
-    effect, other = _indices(effects)
-    canonical: dict[tuple[int, ...], Hashable] = {}  # many states share their boxes
-
-    def key(s: Internals) -> Hashable:
-        d = s.destroyed
-        found = canonical.get(d)
-        if found is None:
-            found = canonical[d] = (
-                tuple(d[k] for k in effect),
-                tuple(sorted((boxes[k], d[k]) for k in other)),
-            )
-        return found, s.catastrophic, s.queue, s.extra
-
-    def count_key(s: Internals) -> Hashable:
-        return sum(s.destroyed), s.catastrophic, s.queue, s.extra
-
-    return count_key if by_count else key
+    boxes: tuple[int, ...],
+    effects: tuple[str, ...],
+    by_count: bool,
+    pools: tuple[Hashable, ...] | None = None,
+) -> _FoldKey:
+    return _FoldKey(boxes, effects, by_count, pools)
 
 
 def applied(
@@ -418,7 +670,9 @@ def applied(
     """A ship's resolved internal hits written into the duel, with their events: boxes
     destroyed, catastrophic, a wreck once every box is gone (R001.34)."""
     ship = duel.ship(ship_id)
-    events = list(internals.events)
+    # the log worded only where events are read: a computer player's enumeration reads
+    # the states alone, and wording every roll is a sixth of its work (`model.worded`)
+    events = list(internals.events) if worded() else []
     after = _wrecked(
         card,
         ship.evolve(destroyed=internals.destroyed, catastrophic=internals.catastrophic),

@@ -16,7 +16,7 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.ending import UnitCondition
 from tactical.rules.heavy_combat import duel as duels
-from tactical.rules.heavy_combat.ships import profile
+from tactical.rules.heavy_combat.ships import Profile, profile
 from tactical.rules.heavy_combat.tables import catastrophic_threshold
 
 SPEC_ID = "A001.E1"
@@ -35,6 +35,24 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
         ship = duels.from_rule_state(state).ship(unit.id)
     except UserError:  # a unit outside the duel: untouched
         return UnitCondition(value)
+    # by the ship's record and the unit, both immutable (each roll the computer players
+    # enumerate changes one ship of the two)
+    known = _CONDITIONS.get((id(ship), id(unit)))
+    if known is not None and known[0] is ship and known[1] is unit:
+        return known[2]
+    found = _ship_condition(card, ship, value)
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[(id(ship), id(unit))] = (ship, unit, found)
+    return found
+
+
+_CONDITIONS: dict[tuple[int, int], tuple[duels.Ship, Unit, UnitCondition]] = {}
+MEMO_SIZE = 4096
+
+
+def _ship_condition(card: Profile, ship: duels.Ship, value: float) -> UnitCondition:
+    """A001.E1: a ship in the duel, from its record and its sheet."""
     destroyed = ship.destroyed_total
     threshold = max(1, catastrophic_threshold(card.internals))
     crippled = ship.out == "wreck" or destroyed >= threshold

@@ -19,7 +19,7 @@ from tactical.dice import Dice
 from tactical.model import GameState
 from tactical.rules.base import Event
 from tactical.rules.heavy_combat.combat import FireContext, commit_fire, fire_context, shoot
-from tactical.rules.heavy_combat.duel import Duel, Orders, Turning, to_rule_state
+from tactical.rules.heavy_combat.duel import Bucket, Duel, Orders, Turning, to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table
 from tactical.rules.heavy_combat.engagement import engage_facing, present_facing, shift_range
 from tactical.rules.heavy_combat.hidden import note_sightings
@@ -296,6 +296,23 @@ def _repairs(duel: Duel, events: list[Event]) -> Duel:
     return duel
 
 
+def _expiry(
+    ship_id: str, buckets: tuple[Bucket, ...], kept: tuple[Bucket, ...], what: str, spec_id: str
+) -> list[Event]:
+    """Each bucket of reinforcement (R001.26, named with its facing) or countermeasures
+    (R001.27) carried into the next turn or expired."""
+    return [
+        Event.of(
+            f"{what}-carried" if bucket in kept else f"{what}-expired",
+            spec_id,
+            ship=ship_id,
+            **({"facing": bucket.facing} if what == "reinforcement" else {}),
+            points=bucket.points,
+        )
+        for bucket in buckets
+    ]
+
+
 def _end_of_turn(table: Table, duel: Duel, events: list[Event]) -> Duel:
     """Expiry of reinforcement and countermeasures (R001.26, R001.27), cloak (R001.29; a
     cloak whose chart row is down drops, R001.38), power and declarations cleared, the
@@ -307,28 +324,9 @@ def _end_of_turn(table: Table, duel: Duel, events: list[Event]) -> Duel:
         kept = tuple(
             b for b in ship.reinforcement if b.turn == turn and b.facing not in ship.fired_on
         )
-        for bucket in ship.reinforcement:
-            carried = bucket in kept
-            events.append(
-                Event.of(
-                    "reinforcement-carried" if carried else "reinforcement-expired",
-                    "R001.26",
-                    ship=key,
-                    facing=bucket.facing,
-                    points=bucket.points,
-                )
-            )
+        events.extend(_expiry(key, ship.reinforcement, kept, "reinforcement", "R001.26"))
         counters = tuple(b for b in ship.countermeasures if b.turn == turn and not ship.fired_at)
-        for bucket in ship.countermeasures:
-            carried = bucket in counters
-            events.append(
-                Event.of(
-                    "countermeasures-carried" if carried else "countermeasures-expired",
-                    "R001.27",
-                    ship=key,
-                    points=bucket.points,
-                )
-            )
+        events.extend(_expiry(key, ship.countermeasures, counters, "countermeasures", "R001.27"))
         state = ship.cloak
         used = ship.cloak_turns
         failed = cloak_down(table.cards[key], ship, failure)

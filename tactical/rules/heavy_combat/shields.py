@@ -44,6 +44,24 @@ def _absorb(buckets: tuple[Bucket, ...], facing: str | None, points: int) -> tup
     return tuple(kept), absorbed
 
 
+def _spend(
+    buckets: tuple[Bucket, ...],
+    drawn: str | None,
+    facing: str,
+    left: int,
+    said: tuple[str, str, str],
+    events: list[Event],
+) -> tuple[tuple, int]:
+    """`_absorb` of the points `left` on `facing` from the buckets for `drawn`, with its
+    event (`said`: the event's kind, SPEC id and word for the points used) when it used
+    any: reinforcement (R001.26) or countermeasures (R001.27)."""
+    buckets, used = _absorb(buckets, drawn, left)
+    if used:
+        kind, spec_id, word = said
+        events.append(Event.of(kind, spec_id, facing=facing, **{word: used}, left=left - used))
+    return buckets, used
+
+
 def absorb_hit(
     card: Profile,
     ship: Ship,
@@ -61,21 +79,15 @@ def absorb_hit(
     for facing, points in portions:
         left = points
         if bypass is None and left > 0:
-            reinforcements, used = _absorb(reinforcements, facing, left)
-            if used:
-                left -= used
-                absorbed_total += used
-                events.append(
-                    Event.of("reinforcement", "R001.26", facing=facing, absorbed=used, left=left)
-                )
+            said = ("reinforcement", "R001.26", "absorbed")
+            reinforcements, used = _spend(reinforcements, facing, facing, left, said, events)
+            left -= used
+            absorbed_total += used
         if countermeasures and left > 0:
-            counters, used = _absorb(counters, None, left)
-            if used:
-                left -= used
-                absorbed_total += used
-                events.append(
-                    Event.of("countermeasures", "R001.27", facing=facing, negated=used, left=left)
-                )
+            said = ("countermeasures", "R001.27", "negated")
+            counters, used = _spend(counters, None, facing, left, said, events)
+            left -= used
+            absorbed_total += used
         if bypass is not None:
             overflow += left
             if left:

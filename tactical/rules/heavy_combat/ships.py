@@ -50,6 +50,7 @@ from tactical.rules.base import (
     options_check,
     turn_limit_field,
 )
+from tactical.rules.fields import choice, flag, number, whole
 from tactical.rules.heavy_combat.tables import (
     CATEGORIES,
     ELEVATIONS,
@@ -68,123 +69,46 @@ STEP_INCHES = 12.0
 FAILURES = ("last-box", "first-box", "off")
 
 STATS_FIELDS = (
-    Field("race", "str", default="federation", choices=RACES, doc="the ship's race"),
-    Field("chart", "str", choices=CHART_NAMES, doc="internal damage chart", spec_id="R001.34"),
-    Field("power_dice", "int", default=2, low=1, high=6, doc="power dice (d6)", spec_id="A001.1"),
-    Field(
-        "internals",
-        "int",
-        low=len(CATEGORIES),
-        high=99,
-        doc=f"internal boxes (default {DEFAULT_INTERNALS})",
-        spec_id="R001.35",
-    ),
-    Field(
-        "boxes",
-        "table",
-        fields=tuple(Field(c, "int", required=True, low=1, high=99) for c in CATEGORIES),
-        doc="internal boxes per chart category",
-        spec_id="R001.34",
-    ),
-    Field(
-        "shields",
-        "table",
-        fields=tuple(Field(f, "int", default=DEFAULT_SHIELD, low=0, high=99) for f in FACINGS),
-        doc="shield capacity per facing",
-        spec_id="R001.28",
-    ),
-    Field("phasers", "bool", default=True, spec_id="R001.15"),
-    Field("romulan_disruptors", "bool", default=False, spec_id="R001.16"),
-    Field(
-        "romulan_disruptor_arcs",
-        "table",
-        fields=tuple(Field(f, "bool", default=True) for f in FACINGS),
-        spec_id="R001.16",
-    ),
-    Field("photon_launchers", "int", default=2, low=0, high=4, spec_id="R001.18"),
-    Field("torpedoes", "int", default=TORPEDO_MAGAZINE_CA, low=0, high=99, spec_id="R001.17"),
-    Field("disruptors", "bool", default=False, spec_id="R001.19"),
-    Field("cloak", "bool", default=False, spec_id="R001.29"),
-    Field("elevation", "str", default="level", choices=ELEVATIONS, spec_id="GEO001.7"),
-)
+    choice("race", RACES, doc="the ship's race"),
+    choice("chart", CHART_NAMES, "R001.34", "internal damage chart", default=None),
+    whole("power_dice", 2, 1, 6, "A001.1", "power dice (d6)"),
+    whole("internals", None, len(CATEGORIES), 99, "R001.35",
+          f"internal boxes (default {DEFAULT_INTERNALS})"),
+    Field("boxes", "table", doc="internal boxes per chart category", spec_id="R001.34",
+          fields=tuple(whole(c, None, 1, 99, required=True) for c in CATEGORIES)),
+    Field("shields", "table", doc="shield capacity per facing", spec_id="R001.28",
+          fields=tuple(whole(f, DEFAULT_SHIELD, 0, 99) for f in FACINGS)),
+    flag("phasers", True, "R001.15"),
+    flag("romulan_disruptors", False, "R001.16"),
+    Field("romulan_disruptor_arcs", "table", spec_id="R001.16",
+          fields=tuple(flag(f, True) for f in FACINGS)),
+    whole("photon_launchers", 2, 0, 4, "R001.18"),
+    whole("torpedoes", TORPEDO_MAGAZINE_CA, 0, 99, "R001.17"),
+    flag("disruptors", False, "R001.19"),
+    flag("cloak", False, "R001.29"),
+    choice("elevation", ELEVATIONS, "GEO001.7"),
+)  # fmt: skip
 
 OPTION_FIELDS = (
-    Field(
-        "inches_per_range_step",
-        "float",
-        default=STEP_INCHES,
-        low=1,
-        high=48,
-        doc="inches per range band on the table",
-        spec_id="GEO001.7",
-    ),
-    Field(
-        "geometry",
-        "str",
-        default="table",
-        choices=("table", "categorical"),
-        doc="range and facings from the table, or kept as categories only",
-        spec_id="GEO001.7",
-    ),
-    Field(
-        "start_range",
-        "int",
-        low=1,
-        high=3,
-        doc="categorical geometry: the starting range band (default: from the table)",
-        spec_id="GEO001.1",
-    ),
-    Field(
-        "specific_system_die",
-        "str",
-        default="d10",
-        choices=("d10", "2d6"),
-        doc="specific-system targeting roll",
-        spec_id="A001.9",
-    ),
-    Field(
-        "countermeasures",
-        "str",
-        default="negate",
-        choices=("negate", "none"),
-        doc="countermeasure points negate incoming damage 1 for 1, or do nothing",
-        spec_id="A001.12",
-    ),
-    Field(
-        "tracking_damage_die",
-        "str",
-        default="1d6",
-        choices=("1d6", "2d6"),
-        doc="photon / Klingon disruptor damage roll (times the range multiplier)",
-        spec_id="A001.6",
-    ),
-    Field(
-        "cloaked_direction",
-        "str",
-        default="roll",
-        choices=("roll", "declare"),
-        doc="direction fired at a cloaked ship: rolled on T001.4 or nominated",
-        spec_id="R001.30",
-    ),
-    Field(
-        "allow_disengage",
-        "bool",
-        default=False,
-        doc="a retreat from range 3 leaves the engagement",
-        spec_id="A001.18",
-    ),
-    Field(
-        "system_failure",
-        "str",
-        default="last-box",
-        choices=FAILURES,
-        doc="a damage-chart category stops its systems once its last box is destroyed, "
-        "once its first is, or never; games recorded before this rule was adopted: off",
-        spec_id="A001.27",
-        before="off",
-    ),
+    number("inches_per_range_step", STEP_INCHES, 1, 48, "GEO001.7",
+           "inches per range band on the table"),
+    choice("geometry", ("table", "categorical"), "GEO001.7",
+           "range and facings from the table, or kept as categories only"),
+    whole("start_range", None, 1, 3, "GEO001.1",
+          "categorical geometry: the starting range band (default: from the table)"),
+    choice("specific_system_die", ("d10", "2d6"), "A001.9", "specific-system targeting roll"),
+    choice("countermeasures", ("negate", "none"), "A001.12",
+           "countermeasure points negate incoming damage 1 for 1, or do nothing"),
+    choice("tracking_damage_die", ("1d6", "2d6"), "A001.6",
+           "photon / Klingon disruptor damage roll (times the range multiplier)"),
+    choice("cloaked_direction", ("roll", "declare"), "R001.30",
+           "direction fired at a cloaked ship: rolled on T001.4 or nominated"),
+    flag("allow_disengage", False, "A001.18", "a retreat from range 3 leaves the engagement"),
+    choice("system_failure", FAILURES, "A001.27",
+           "a damage-chart category stops its systems once its last box is destroyed, once its "
+           "first is, or never; games recorded before this rule was adopted: off", before="off"),
     turn_limit_field("A001.E1"),  # docs/game-end.md
-)
+)  # fmt: skip
 
 
 def even_boxes(internals: int) -> tuple[int, ...]:

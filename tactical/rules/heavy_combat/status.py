@@ -21,6 +21,7 @@ from tactical.rules.heavy_combat.ships import profile, settings
 from tactical.rules.heavy_combat.systems import fire_control_down, weapons_down
 from tactical.rules.heavy_combat.tables import CATEGORIES, FACINGS
 from tactical.rules.heavy_combat.weapons import stopped, weapons_of
+from tactical.rules.lookups import first_event
 from tactical.rules.status import (
     StatusValue,
     Unavailable,
@@ -32,12 +33,8 @@ from tactical.rules.status import (
     words,
 )
 
-CLOAK_WORDS = {
-    "off": "off",
-    "engaging": "engaging",
-    "on": "on",
-    "disengaging": "dropping",
-}
+# a cloak's state reads as its name ("off", "engaging", "on"), but a disengaging one drops
+CLOAK_WORDS = {"disengaging": "dropping"}
 
 
 def unit_status(state: GameState, unit: Unit) -> UnitStatus:
@@ -149,7 +146,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
     if action.kind == "roll_power":
         total = next((e.get("total") for e in events if e.kind == "power"), None)
         return f"{actor} rolls {total} power"
-    spent = next((e for e in events if e.kind == "declare"), None)
+    spent = first_event(events, "declare")
     tail = (
         f" ({spent.get('cost')} power, {spent.get('spent')} of {spent.get('power')} spent)"
         if spent

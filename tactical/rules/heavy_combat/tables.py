@@ -8,8 +8,8 @@ range multipliers (R001.7), to-hit thresholds (T001.2), the charts
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
 from types import MappingProxyType
 from typing import Final
@@ -63,7 +63,9 @@ def between(a: str, b: str) -> tuple[str, ...]:
 
 def round_half_up(value: Fraction | int) -> int:
     """R001.2 / A001.5: to the nearest integer, .5 up (17.25 -> 17, 16.5 -> 17)."""
-    return math.floor(Fraction(value) + Fraction(1, 2))
+    exact = value if type(value) is Fraction else Fraction(value)
+    # floor(n/d + 1/2) in integers: the same number without adding Fractions
+    return (2 * exact.numerator + exact.denominator) // (2 * exact.denominator)
 
 
 def split(damage: int) -> tuple[int, int]:
@@ -81,6 +83,7 @@ def backlash(raw: int) -> int:
     return round_half_up(Fraction(raw, 4))
 
 
+@lru_cache(maxsize=256)
 def catastrophic_threshold(internals: int) -> int:
     """R001.35: round(3/4 x internals), R001.2 rounding (Fed CA 23 -> 17.25 -> 17)."""
     return round_half_up(Fraction(3 * internals, 4))

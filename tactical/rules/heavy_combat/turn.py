@@ -71,6 +71,7 @@ from tactical.rules.base import (
     TurnSequence,
     unit_name,
 )
+from tactical.rules.fixed_dice import FIRST_FACE  # declarations never roll
 from tactical.rules.heavy_combat.declarations import action_params, declare, lateral_choices
 from tactical.rules.heavy_combat.duel import to_rule_state
 from tactical.rules.heavy_combat.duel_state import Table, current, ship_of_side
@@ -97,6 +98,10 @@ TURN_SEQUENCE = TurnSequence(
     )
 )
 
+# the rule system's hooks this module implements (`RuleSystem`'s `hooks_from`): the turn
+# (R001.3), each side simultaneously, then the Result step
+HOOKS = {"actions": "actions", "apply": "apply", "weapons": "weapon_names"}
+
 # --------------------------------------------------------------------------- protocol
 
 
@@ -121,26 +126,10 @@ def apply(state: GameState, action: Action, dice: Dice) -> Resolution:
 
 def _legal(table: Table, action: Action) -> bool:
     try:
-        declare(table, action, _NoDice())
+        declare(table, action, FIRST_FACE)
     except UserError:
         return False
     return True
-
-
-class _NoDice:
-    """Dice for the legality dry run of `actions`: declarations never roll."""
-
-    def roll(self, die, *, who: str = "", what: str = "") -> int:
-        return die.values[0]
-
-    def fold(self, initial, steps, key=None):
-        state = initial
-        for step in steps:
-            state = step(state, self)
-        return state
-
-    def chance(self, fn, key=None):
-        return fn(self)
 
 
 def actions(state: GameState, position: TurnPosition, side: str) -> tuple[ActionChoice, ...]:
@@ -181,7 +170,7 @@ def refusals(
     found = []
     for choice, action in _candidates(table, ship_id, phase):
         try:
-            declare(table, action, _NoDice())
+            declare(table, action, FIRST_FACE)
         except UserError as error:
             found.append((choice, error))
     return tuple(found)

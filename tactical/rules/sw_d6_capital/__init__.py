@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
-from tactical.model import MovementClass, Unit
+from tactical.model import Unit
 from tactical.rules.base import (
     FiringBand,
     MeasuringConventions,
@@ -49,8 +48,12 @@ SW_ARCS = ARC_SECTORS
 SPEEDS = SPEED_ORDER
 
 
+# the turn's actions (`play`), what the player reads (`status`) and sets by hand
+# (`by_hand`), the end (`ending`, docs/game-end.md): the standard hooks of each
 @dataclass(frozen=True)
-class SwD6Capital(RuleSystem):
+class SwD6Capital(
+    RuleSystem, rules_id=RULES_ID, hooks_from=(play, combat, status, by_hand, ending)
+):
     """Star Wars D6 capital ships with the SPEC's adopted readings."""
 
     # the Command Deck schema, die codes, ranges and weapon units (`deck`)
@@ -65,24 +68,11 @@ class SwD6Capital(RuleSystem):
     # the turn (T004.1 / R004.10): Initiative, Command, Damage Control, Action, Movement; the
     # captains in Initiative order (R004.14 / R004.25); no pass while this turn's Initiative
     # is still to be rolled (R004.10, R004.11)
-    setup = staticmethod(play.setup)
     acting_order = staticmethod(status.acting_order)
     pass_refused = staticmethod(status.pass_refused)
-    actions = staticmethod(play.actions)
-    apply = staticmethod(play.apply)
-    action_odds = staticmethod(partial(play.action_odds, rules_id=RULES_ID))
     weapons = staticmethod(deck.weapon_units)
-    declare_attack = staticmethod(combat.declare_in_action_phase)
-    resolve_attack = staticmethod(combat.resolve_in_action_phase)
-    attack_odds = staticmethod(partial(combat.odds_in_action_phase, rules_id=RULES_ID))
-    # what the player reads and sets by hand (a ship's condition kept when its deck is set)
-    unit_status = staticmethod(status.unit_status)
-    describe_resolution = staticmethod(status.describe)
-    unavailable = staticmethod(status.unavailable)
-    status_fields = staticmethod(by_hand.status_fields)
-    set_status = staticmethod(by_hand.set_status)
+    # a ship's condition kept when its deck is set by hand
     adjusted = staticmethod(by_hand.adjusted)
-    unit_condition = staticmethod(ending.unit_condition)  # docs/game-end.md
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO004.2 / GEO004.3: the weapon unit's own arc and its ranges (Space units to
@@ -108,20 +98,14 @@ RULE_SYSTEM = SwD6Capital(
     title="Star Wars D6 Capital Ship Combat",
     seed="004",
     background="space",
-    default_movement=MovementClass.SPACE,
-    conventions=MeasuringConventions(
-        distance_from="centre",
-        distance_to="centre",
-        arc_test="centre",
+    conventions=MeasuringConventions(  # centre to centre, a target in arc by its centre
         arcs=SW_ARCS,
         citations=(("range", "GEO004.2"), ("arcs", "GEO004.3"), ("line of sight", "R004.29")),
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
-    phases=("Initiative", "Command", "Damage Control", "Action", "Movement"),
     turn=play.TURN_SEQUENCE,
-    has_combat=True,
     # R004.29: any enemy in the arc may be targeted; GEO004.1-GEO004.7 ask for no line of sight
     blocks_los=never_blocks_los,
 )

@@ -74,6 +74,7 @@ from tactical.rules.sw_d6_capital.tables import (
     succeeds,
     unit_strength_state,
 )
+from tactical.rules.values import AttackParams
 
 MISS = "miss"
 NO_LOCATION = "none"
@@ -458,11 +459,7 @@ def fire_facts(
 
 
 def declare(
-    state: GameState,
-    attacker: str,
-    weapon: str,
-    target: str,
-    params: Mapping[str, Any] | None = None,
+    state: GameState, attacker: str, weapon: str, target: str, params: AttackParams = None
 ) -> Attack:
     """A checked declaration: the weapon unit's id and the full parameters."""
     facts = fire_facts(state, attacker, weapon, target, dict(params or {}))
@@ -722,14 +719,15 @@ def attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
 # An attack asked of the rule system outside an action (`tactical odds`, the threat maps, the
 # computer players) meets the table as the Action Phase finds it: the automatic steps that
 # begin it (a new turn, shields regenerating, R004.19) come first, as in `play.apply`.
+HOOKS = {
+    "declare_attack": "declare_in_action_phase",
+    "resolve_attack": "resolve_in_action_phase",
+    "attack_odds": "odds_in_action_phase",
+}
 
 
 def declare_in_action_phase(
-    state: GameState,
-    attacker: str,
-    weapon: str,
-    target: str,
-    params: Mapping[str, Any] | None = None,
+    state: GameState, attacker: str, weapon: str, target: str, params: AttackParams = None
 ) -> Attack:
     """`RuleSystem.declare_attack`: one weapon unit's fire checked (R004.26-R004.30)."""
     prepared, _ = prepare(state, "Action")

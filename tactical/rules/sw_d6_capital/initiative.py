@@ -18,6 +18,9 @@ Re-rolls are composed the same way: a tied subset is the same contest among
 fewer captains, and a tie of every captain repeats the contest itself, so its
 outcomes are the round's other outcomes scaled by 1 / (1 - P(tie)) — the
 exact value of "re-roll until resolved", which no finite replay could reach.
+The odds name each captain by his place among the entries: captains with the same
+code and bonus in the same places contest alike, so a tied group's re-roll is worked
+out once for every group of alike captains, and named after each group's own.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from tactical.dice import Dice, Distribution, enumerate_outcomes
+from tactical.dice.exact import remembering
 from tactical.rules.base import Event
 from tactical.rules.sw_d6_capital.codes import CodeRoll, roll_code
 from tactical.rules.sw_d6_capital.tables import PIPS_PER_DIE
@@ -67,15 +71,17 @@ def _round_key(round_: Round) -> Hashable:
 
 
 def combine(
-    top: int, leaders: tuple[str, ...], runner_up: int | None, ship: str, total: int
-) -> tuple[int, tuple[str, ...], int | None]:
+    top: int, leaders: tuple[Hashable, ...], runner_up: int | None, ship: Hashable, total: int
+) -> tuple[int, tuple[Hashable, ...], int | None]:
     """One captain's total added to the round so far: (top total, captains on it, best
-    total below it). The one rule both `contest_round` and `round_odds` apply."""
+    total below it). The one rule both `contest_round` and `round_odds` apply (the odds
+    name a captain by his place)."""
     if total > top:
         return total, (ship,), top if leaders else None
     if total == top:
         return top, (*leaders, ship), runner_up
-    return top, leaders, total if runner_up is None else max(runner_up, total)
+    # (a comparison rather than max(): the exact odds make this call a great many times)
+    return top, leaders, total if runner_up is None or total > runner_up else runner_up
 
 
 def contest_round(entries: Sequence[Entry], dice: Dice, round_no: int = 1) -> Round:
@@ -188,6 +194,9 @@ def total_odds(entry: Entry) -> Distribution[int]:
 
 
 RoundKey = tuple[int, tuple[str, ...], int | None]
+# the captains of a contest as the odds see them: each one's (pips, bonus), in entry order
+# (a captain's place stands for his ship: captains alike in the same places contest alike)
+Signature = tuple[tuple[int, int], ...]
 
 
 def round_weights(
@@ -200,62 +209,121 @@ def round_weights(
     This is the fold `contest_round` performs under the enumerator, which would recompute
     each captain's nested roll once per state and is out of reach with six captains; the
     tests check the two agree exactly. `prefixes`, if given, remembers the fold after each
-    run of first captains: the contests of tied groups share them (a group of the first
-    four captains and another of the first three and the fifth fold the first three once)."""
+    run of first captains (`_round_folded`)."""
     entries = tuple(entries)
-    prefixes = {} if prefixes is None else prefixes
-    done = len(entries)
-    while done and entries[:done] not in prefixes:
+    states, denominator = _round_folded(_signature(entries), {} if prefixes is None else prefixes)
+    ships = tuple(entry.ship for entry in entries)
+    named = {
+        (top, tuple(ships[place] for place in leaders), runner_up): weight
+        for (top, leaders, runner_up), weight in states.items()
+    }
+    return named, denominator
+
+
+def _signature(entries: Sequence[Entry]) -> Signature:
+    return tuple((entry.pips, entry.bonus) for entry in entries)
+
+
+def _round_folded(signature: Signature, prefixes: dict) -> tuple[dict[tuple, int], int]:
+    """`round_weights` with each captain's place in the entries for his ship. `prefixes`
+    remembers the fold after each run of first captains: the contests of tied groups share
+    them (a group of the first four captains and another of the first three and the fifth
+    fold the first three once; and so do groups whose first captains are alike, by place)."""
+    done = len(signature)
+    while done and signature[:done] not in prefixes:
         done -= 1
-    states, denominator = prefixes[entries[:done]] if done else ({(-1, (), None): 1}, 1)
-    for number in range(done, len(entries)):
-        entry = entries[number]
-        odds = total_odds(entry)
+    states, denominator = prefixes[signature[:done]] if done else ({(-1, (), None): 1}, 1)
+    for number in range(done, len(signature)):
+        pips, bonus = signature[number]
+        odds = total_odds(Entry("", pips, bonus))  # a captain's total whoever he is
         common = math.lcm(*(p.denominator for _, p in odds))
         counts = [(value, int(p * common)) for value, p in odds]
         denominator *= common
-        values = [value for value, _ in counts]
-        # totals listed from the lowest (as the enumeration reaches them): every total at or
-        # below a state's best total outside the top leaves the state as it is, so their
-        # weights go in at once, where the first of them would have put them; every total
-        # above a state's top makes the same state whatever the leaders and the best total
-        # outside them (that total alone on top, the old top below it), so the weights of
-        # the states sharing a top go in at once, at the end, into the slots the first of
-        # them made in reach order
-        ascending = all(a < b for a, b in itertools.pairwise(values))
-        below_sums = list(itertools.accumulate(count for _, count in counts))
-        following: dict[RoundKey, int] = {}
-        above: dict[tuple[int, bool], list] = {}  # (top, any leader) -> [weight, slots]
-        ship, get, after = entry.ship, following.get, bisect.bisect_right  # the hot loop's
+        states = _with_captain(states, counts, number)
+        prefixes[signature[: number + 1]] = states, denominator
+    return states, denominator
+
+
+def _with_captain(
+    states: dict[tuple, int], counts: list[tuple[int, int]], ship: Hashable
+) -> dict[tuple, int]:
+    """The round's states after one more captain's total (`counts`: each total's weight), by
+    `combine`, in the order the enumeration reaches them.
+
+    With the totals listed from the lowest (as the enumeration reaches them), `combine`
+    moves a state (top, leaders, best below) in three ways, and each is added at once:
+    every total at or below the best below leaves the state as it is; every total between
+    the best below and the top makes (top, leaders, that total) whatever the best below
+    was, so the states sharing (top, leaders) share those slots, each from its own best
+    below up (a running sum over the totals); every total above the top makes the same
+    state whatever the leaders and the best below (that total alone on top, the old top
+    below it), so the states sharing a top share those slots. Each slot is made where the
+    first state to reach it would have made it."""
+    values = [value for value, _ in counts]
+    following: dict[tuple, int] = {}
+    get = following.get
+    if not all(a < b for a, b in itertools.pairwise(values)):
         for (top, leaders, runner), weight in states.items():
-            start = 0
-            if ascending and runner is not None:
-                start = after(values, runner)
-                if start:
-                    key = combine(top, leaders, runner, ship, values[0])
-                    following[key] = get(key, 0) + weight * below_sums[start - 1]
-            stop = after(values, top) if ascending else len(counts)
-            for value, count in counts[start:stop]:
+            for value, count in counts:
                 key = combine(top, leaders, runner, ship, value)
                 following[key] = get(key, 0) + weight * count
-            if stop == len(counts):
-                continue
-            group = above.get((top, bool(leaders)))
+        return following
+    sizes = [count for _, count in counts]
+    below_sums = list(itertools.accumulate(sizes))
+    last = len(counts)
+    # (top, leaders) -> [first total reached, end, slot of each total, weight from each total]
+    between: dict[tuple[int, tuple[str, ...]], list] = {}
+    above: dict[tuple[int, bool], list] = {}  # (top, any leader) -> [weight, slots]
+    # where the totals at or below a best below end, and those below and at a top (by value)
+    starts = {None: 0} | {value: bisect.bisect_right(values, value) for value in values}
+    stops: dict[int, tuple[int, int]] = {}
+    for state, weight in states.items():
+        top, leaders, runner = state
+        start = starts.get(runner)
+        if start is None:
+            start = starts[runner] = bisect.bisect_right(values, runner)
+        if start:  # `combine` leaves the state as it is: its own slot
+            following[state] = get(state, 0) + weight * below_sums[start - 1]
+        bounds = stops.get(top)
+        if bounds is None:
+            stop = bisect.bisect_right(values, top)
+            bounds = stops[top] = stop, stop - 1 if stop and values[stop - 1] == top else stop
+        stop, end = bounds  # `end`: the totals below the top
+        if start < end:
+            group = between.get((top, leaders))
             if group is None:
-                slots = []
-                for value, count in counts[stop:]:
-                    key = combine(top, leaders, runner, ship, value)
+                group = between[top, leaders] = [end, end, [None] * end, [0] * end]
+            if start < group[0]:
+                for index in range(start, group[0]):  # the slots no state of the group made
+                    key = combine(top, leaders, runner, ship, values[index])
                     following.setdefault(key, 0)
-                    slots.append((key, count))
-                above[top, bool(leaders)] = [weight, slots]
-            else:
-                group[0] += weight
-        for weight, slots in above.values():
-            for key, count in slots:
-                following[key] += weight * count
-        states = following
-        prefixes[entries[: number + 1]] = states, denominator
-    return states, denominator
+                    group[2][index] = key
+                group[0] = start
+            group[3][start] += weight
+        if end < stop:  # a total equal to the top
+            key = combine(top, leaders, runner, ship, top)
+            following[key] = get(key, 0) + weight * sizes[end]
+        if stop == last:
+            continue
+        shared = above.get((top, bool(leaders)))
+        if shared is None:
+            slots = []
+            for value, count in counts[stop:]:
+                key = combine(top, leaders, runner, ship, value)
+                following.setdefault(key, 0)
+                slots.append((key, count))
+            above[top, bool(leaders)] = [weight, slots]
+        else:
+            shared[0] += weight
+    for first, end, slots, starting in between.values():
+        running = 0
+        for index in range(first, end):
+            running += starting[index]
+            following[slots[index]] += running * sizes[index]
+    for weight, slots in above.values():
+        for key, count in slots:
+            following[key] += weight * count
+    return following
 
 
 def round_odds(entries: Sequence[Entry]) -> dict[RoundKey, Fraction]:
@@ -264,7 +332,7 @@ def round_odds(entries: Sequence[Entry]) -> dict[RoundKey, Fraction]:
     return {key: Fraction(weight, denominator) for key, weight in weights.items()}
 
 
-Outcomes = tuple[int, dict[tuple[str, int, bool], int]]  # (denominator, numerators)
+Outcomes = tuple[int, dict[tuple[int, int, bool], int]]  # (denominator, numerators by place)
 
 
 def top_outcomes(entries: Sequence[Entry]) -> dict[tuple[str, int, bool], Fraction]:
@@ -274,33 +342,41 @@ def top_outcomes(entries: Sequence[Entry]) -> dict[tuple[str, int, bool], Fracti
     Masterstroke also needs the winner's final total against the best total outside the
     group (R004.13), which is why the final total is kept.
     """
-    denominator, numerators = _top_weights(tuple(entries), {}, {})
-    return {key: Fraction(weight, denominator) for key, weight in numerators.items()}
-
-
-def _top_weights(entries: tuple[Entry, ...], memo: dict, prefixes: dict) -> Outcomes:
-    """`top_outcomes` as integer numerators over one denominator, in the order the outcomes
-    are first reached (exact, and far cheaper than Fractions); `memo` remembers the contest
-    of each group, `prefixes` the rounds' folds (`round_weights`)."""
-    if entries in memo:
-        return memo[entries]
     ships = tuple(entry.ship for entry in entries)
-    rollers = frozenset(entry.ship for entry in entries if entry.rolls_dice)
-    weights, denominator = round_weights(entries, prefixes)
-    plain: dict[tuple[str, int, bool], int] = {}
+    # the rounds make and drop a great many small tuples, none in a cycle: composed as an
+    # enumeration is made, without the cyclic collector's passes (`remembering`)
+    with remembering():
+        denominator, numerators = _top_weights(_signature(entries), {}, {})
+    return {
+        (ships[place], final, beat): Fraction(weight, denominator)
+        for (place, final, beat), weight in numerators.items()
+    }
+
+
+def _top_weights(signature: Signature, memo: dict, prefixes: dict) -> Outcomes:
+    """`top_outcomes` as integer numerators over one denominator, in the order the outcomes
+    are first reached (exact, and far cheaper than Fractions), each captain named by his
+    place; `memo` remembers the contest of each group (by its captains, alike groups once),
+    `prefixes` the rounds' folds (`_round_folded`)."""
+    if signature in memo:
+        return memo[signature]
+    ships = tuple(range(len(signature)))
+    rollers = frozenset(k for k, alike in enumerate(signature) if Entry("", *alike).rolls_dice)
+    weights, denominator = _round_folded(signature, prefixes)
+    plain: dict[tuple[int, int, bool], int] = {}
     everyone_tied = 0
     # ties of some captains: by group, the weights of the best total outside the group
     # (whatever the group's own total: only its re-roll decides the final total)
-    tied: dict[tuple[str, ...], dict[int, int]] = {}
+    tied: dict[tuple[int, ...], dict[int, int]] = {}
+    margin, get = MASTERSTROKE_MARGIN, plain.get  # the loop's, read once
     for (top, leaders, runner_up), weight in weights.items():
         if len(leaders) == 1:
-            beat = runner_up is not None and top - runner_up >= MASTERSTROKE_MARGIN
-            key = (leaders[0], top, beat)
-            plain[key] = plain.get(key, 0) + weight
+            key = (leaders[0], top, runner_up is not None and top - runner_up >= margin)
+            plain[key] = get(key, 0) + weight
             continue
         if rollers.isdisjoint(leaders):
             key = (leaders[0], top, False)
-            plain[key] = plain.get(key, 0) + weight
+            plain[key] = get(key, 0) + weight
             continue
         if leaders == ships:
             everyone_tied += weight
@@ -310,28 +386,29 @@ def _top_weights(entries: tuple[Entry, ...], memo: dict, prefixes: dict) -> Outc
     resolved = denominator - everyone_tied  # a full tie re-rolls: scale by 1 / (1 - P(tie))
     # every share over resolved x scale, scale the lcm of the tied groups' denominators
     subs = [
-        (_top_weights(tuple(e for e in entries if e.ship in leaders), memo, prefixes), runners)
+        (_top_weights(tuple(signature[k] for k in leaders), memo, prefixes), runners, leaders)
         for leaders, runners in tied.items()
     ]
-    scale = math.lcm(*(sub_denominator for (sub_denominator, _), _ in subs))
+    scale = math.lcm(*(sub_denominator for (sub_denominator, _), _, _ in subs))
     result = {key: weight * scale for key, weight in plain.items()}
-    for (sub_denominator, sub), runners in subs:
+    get = result.get
+    for (sub_denominator, sub), runners, leaders in subs:
         values = sorted(runners)
-        cumulative = list(itertools.accumulate(runners[v] for v in values))
+        factor = scale // sub_denominator  # the runners' weights scaled once, not per outcome
+        cumulative = list(itertools.accumulate(runners[v] * factor for v in values))
         overall = cumulative[-1]
-        factor = scale // sub_denominator
         for (winner, final, beat), q in sub.items():
             clear = 0
             if beat:  # the best total outside the group at most the final total - 10
-                index = bisect.bisect_right(values, final - MASTERSTROKE_MARGIN)
+                index = bisect.bisect_right(values, final - margin)
                 clear = cumulative[index - 1] if index else 0
             for flag, weight in ((True, clear), (False, overall - clear)):
                 if weight:
-                    key = (winner, final, flag)
-                    result[key] = result.get(key, 0) + q * weight * factor
+                    key = (leaders[winner], final, flag)  # the group's place in this contest
+                    result[key] = get(key, 0) + q * weight
     common = math.gcd(resolved * scale, *result.values())
     found = (resolved * scale // common, {key: w // common for key, w in result.items()})
-    memo[entries] = found
+    memo[signature] = found
     return found
 
 

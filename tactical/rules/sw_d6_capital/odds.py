@@ -9,12 +9,14 @@ explode (R004.11-R004.13, T004.10).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
-from tactical.dice import Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.model import FrozenMap, GameState
 from tactical.rules.base import Action, Attack, OddsReport, OddsSection, unit_name
+from tactical.rules.fixed_dice import FixedDice
 from tactical.rules.sw_d6_capital import (
     combat,
     command,
@@ -48,6 +50,26 @@ def _report(
 
 def _success_section(name: str, spec_id: str, distribution: Distribution[bool]) -> OddsSection:
     return OddsSection(name, spec_id, "success", distribution.sorted())
+
+
+def _success_report(
+    rules_id: str,
+    action: Action,
+    said: tuple[int, int, str],
+    roll: Callable[[Dice, Any], tuple[Any, bool]],
+    meet: Any,
+) -> OddsReport:
+    """The odds of a roll that succeeds or not (`said`: its code in pips, its Difficulty and
+    SPEC id), by enumerating the resolver's own roll (`roll(dice, meet)`: its events and
+    whether it succeeded)."""
+    pips, difficulty, spec_id = said
+    odds = enumerate_outcomes(lambda d: roll(d, meet)[1])
+    return _report(
+        rules_id,
+        action,
+        {"code": code_text(pips), "difficulty": difficulty},
+        (_success_section("success", spec_id, odds),),
+    )
 
 
 def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport | None:
@@ -92,38 +114,23 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         what = params.get("what", "damage")
         repair.check_astromech(action.actor, deck, cond, what)
         difficulty = repair.astromech_difficulty(cond, what)
-        odds = enumerate_outcomes(
-            lambda d: repair.astromech_roll("", deck.astromech.pips, difficulty, d, meet)[1]
-        )
-        return _report(
-            rules_id,
-            action,
-            {"code": code_text(deck.astromech.pips), "difficulty": difficulty},
-            (_success_section("success", "R004.53", odds),),
+        roll = partial(repair.astromech_roll, "", deck.astromech.pips, difficulty)
+        return _success_report(
+            rules_id, action, (deck.astromech.pips, difficulty, "R004.53"), roll, meet
         )
     if action.kind == "reactor-shutdown":
         _unit, deck, cond = owner_active(state, action.actor, "T004.9")
         pips = repair.shutdown_code(deck, cond, turn)
-        odds = enumerate_outcomes(lambda d: repair.shutdown_roll("", pips, d, meet)[1])
-        return _report(
-            rules_id,
-            action,
-            {"code": code_text(pips), "difficulty": repair.EASY},
-            (_success_section("success", "T004.9", odds),),
-        )
+        roll = partial(repair.shutdown_roll, "", pips)
+        return _success_report(rules_id, action, (pips, repair.EASY, "T004.9"), roll, meet)
     if action.kind == "angle-shields":
         _unit, deck, cond = owner_active(state, action.actor, "R004.24")
         arcs = repair.parse_allocation(params, cond.shield_arcs)
         if not deck.fighter or arcs == cond.shield_arcs:
             return None
         pips = repair.shields_roll_code(deck, cond, turn)
-        odds = enumerate_outcomes(lambda d: repair.shields_roll("", pips, d, meet)[1])
-        return _report(
-            rules_id,
-            action,
-            {"code": code_text(pips), "difficulty": repair.EASY},
-            (_success_section("success", "A004.36", odds),),
-        )
+        roll = partial(repair.shields_roll, "", pips)
+        return _success_report(rules_id, action, (pips, repair.EASY, "A004.36"), roll, meet)
     if action.kind in ("move", "maneuver"):
         batch_map = 0
         if action.kind == "maneuver":
@@ -152,7 +159,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
 def _initiative_odds(state: GameState, action: Action, rules_id: str) -> OddsReport:
     """R004.11-R004.13: who wins the contest and whether with a Masterstroke (exact), and the
     chance each blazing hulk explodes (T004.10)."""
-    upkept, _ = turn_upkeep(state.with_rule_state(turn=ledger.turn_of(state) + 1), _NoRolls())
+    upkept, _ = turn_upkeep(state.with_rule_state(turn=ledger.turn_of(state) + 1), NO_ROLLS)
     entries = contest_entries(upkept)
     odds = initiative.contest_odds(entries)
     sections = [
@@ -178,18 +185,6 @@ def _initiative_odds(state: GameState, action: Action, rules_id: str) -> OddsRep
     return _report(rules_id, action, facts, sections)
 
 
-class _NoRolls:
-    """A dice source for the deterministic part of the upkeep: blazing hulks (whose roll does
-    not change who contests Initiative) read as surviving."""
-
-    def roll(self, die, *, who: str = "", what: str = "") -> int:
-        return die.high
-
-    def fold(self, initial, steps, key=None):
-        state = initial
-        for step in steps:
-            state = step(state, self)
-        return state
-
-    def chance(self, fn, key=None):
-        return fn(self)
+# the deterministic part of the upkeep: blazing hulks (whose roll does not change who
+# contests Initiative) read as surviving, every die on its highest face
+NO_ROLLS = FixedDice(lambda die: die.high)

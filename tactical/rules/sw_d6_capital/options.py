@@ -33,73 +33,37 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tactical.rules.base import Field, turn_limit_field
+from tactical.rules.base import turn_limit_field
+from tactical.rules.fields import choice, flag, number, whole
 
 OPTION_FIELDS = (
-    Field("inches_per_space", "float", default=1.0, low=0.1, high=12, spec_id="GEO004.1"),
-    Field(
-        "meet_or_beat",
-        "bool",
-        default=False,
-        spec_id="A004.5",
-        before=True,
-        doc="a Gunnery roll equal to its Difficulty hits (false: a tie misses); "
-        "games recorded before this reading was revised: true",
-    ),
-    Field(
-        "meet_or_beat_scope",
-        "str",
-        default="to-hit",
-        choices=("to-hit", "every-roll"),
-        spec_id="A004.5",
-        before="every-roll",
-        doc="the rolls meet or beat judges: the Gunnery rolls only (every other roll "
-        "succeeds on a tie) or every roll; games recorded before the revision: every-roll",
-    ),
-    Field(
-        "initiative_pass",
-        "bool",
-        default=False,
-        spec_id="R004.11",
-        title="Pass before rolling Initiative",
-        before=True,
-        doc="a side may pass before the turn's Initiative is rolled, leaving the roll to a "
-        "later phase; games recorded before this was fixed: true",
-    ),
-    Field(
-        "command_pass",
-        "bool",
-        default=False,
-        spec_id="R004.15",
-        title="Pass before Command rolls and orders",
-        before=True,
-        doc="a side may pass the Command phase with a Command roll or its orders still to "
-        "make (its ships then keep no Command modifier and Steady orders); games recorded "
-        "before this was fixed: true",
-    ),
-    Field(
-        "initiative_rounding",
-        "str",
-        default="half-pips",
-        choices=("half-pips", "odd-dice"),
-        spec_id="A004.1",
-    ),
-    Field("range_point_blank", "int", default=5, low=0, high=60, spec_id="T004.19"),
-    Field("range_short", "int", default=10, low=0, high=60, spec_id="T004.19"),
-    Field("range_medium", "int", default=15, low=0, high=60, spec_id="T004.19"),
-    Field("range_long", "int", default=20, low=0, high=60, spec_id="T004.19"),
-    Field("catastrophic_damage", "bool", default=True, spec_id="R004.49"),
-    Field(
-        "passenger_damage",
-        "str",
-        default="bridge",
-        choices=("bridge", "every-level"),
-        spec_id="A004.26",
-    ),
-    Field("hazard_difficulty", "int", default=15, low=1, high=60, spec_id="GEO004.7"),
-    Field("hazard_proximity", "float", default=1.0, low=0, high=24, spec_id="GEO004.7"),
+    number("inches_per_space", 1.0, 0.1, 12, "GEO004.1"),
+    flag("meet_or_beat", False, "A004.5",
+         "a Gunnery roll equal to its Difficulty hits (false: a tie misses); games recorded "
+         "before this reading was revised: true", before=True),
+    choice("meet_or_beat_scope", ("to-hit", "every-roll"), "A004.5",
+           "the rolls meet or beat judges: the Gunnery rolls only (every other roll succeeds on "
+           "a tie) or every roll; games recorded before the revision: every-roll",
+           before="every-roll"),
+    flag("initiative_pass", False, "R004.11",
+         "a side may pass before the turn's Initiative is rolled, leaving the roll to a later "
+         "phase; games recorded before this was fixed: true",
+         title="Pass before rolling Initiative", before=True),
+    flag("command_pass", False, "R004.15",
+         "a side may pass the Command phase with a Command roll or its orders still to make "
+         "(its ships then keep no Command modifier and Steady orders); games recorded before "
+         "this was fixed: true", title="Pass before Command rolls and orders", before=True),
+    choice("initiative_rounding", ("half-pips", "odd-dice"), "A004.1"),
+    whole("range_point_blank", 5, 0, 60, "T004.19"),
+    whole("range_short", 10, 0, 60, "T004.19"),
+    whole("range_medium", 15, 0, 60, "T004.19"),
+    whole("range_long", 20, 0, 60, "T004.19"),
+    flag("catastrophic_damage", True, "R004.49"),
+    choice("passenger_damage", ("bridge", "every-level"), "A004.26"),
+    whole("hazard_difficulty", 15, 1, 60, "GEO004.7"),
+    number("hazard_proximity", 1.0, 0, 24, "GEO004.7"),
     turn_limit_field("A004.E1"),  # docs/game-end.md
-)
+)  # fmt: skip
 
 RANGE_OPTION = {
     "point-blank": "range_point_blank",

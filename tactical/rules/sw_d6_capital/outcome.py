@@ -12,6 +12,7 @@ space (controls dead, R004.44) is crippled: it counts as lost and cannot fight.
 from __future__ import annotations
 
 from tactical.model import GameState, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.ending import UnitCondition
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital.condition import LEVELS, SEVERE
@@ -21,9 +22,19 @@ SPEC_ID = "A004.E1"
 
 
 def strength(unit: Unit) -> float:
+    """A004.E1: Scale plus Hull in pips, times the craft of a fighter unit; remembered by
+    the unit's identity: the computer players ask every ship's strength after every roll
+    they enumerate, and checking its stats again each time was a third of that."""
+    return remembered(_STRENGTHS, unit, _strength, 1024)
+
+
+def _strength(unit: Unit) -> float:
     deck = deck_of(unit)
     craft = UNIT_SIZES[deck.unit_size][0] if deck.is_unit else 1
     return float(max(1, deck.scale.pips + deck.hull.pips) * max(1, craft))
+
+
+_STRENGTHS: dict[int, tuple[Unit, float]] = {}  # by the unit's identity (`strength`)
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
+from tactical.rules.lookups import first_event
 from tactical.rules.status import (
     OrderEntry,
     StatusValue,
@@ -192,7 +193,7 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
     """An attack as "Nowhere's Quad Turbolasers at Imperial Star Destroyer: hit (19 against
     15), damage 19 against 43: no effect"; other steps by what they decided."""
     declare = next((e for e in events if e.kind == "declare" and e.get("attacker")), None)
-    to_hit = next((e for e in events if e.kind == "to-hit"), None)
+    to_hit = first_event(events, "to-hit")
     if declare is not None and to_hit is not None:
         attacker = unit_name(before, str(declare.get("attacker")))
         target = unit_name(before, str(declare.get("target")))
@@ -201,8 +202,8 @@ def describe(before: GameState, action: Action, events: Sequence[Event]) -> str:
         if not to_hit.get("hit"):
             return said + f"miss ({to_hit.get('roll')} against {to_hit.get('difficulty')})"
         said += f"hit ({to_hit.get('roll')} against {to_hit.get('difficulty')})"
-        margin = next((e for e in events if e.kind == "margin"), None)
-        outcome = next((e for e in events if e.kind == "outcome"), None)
+        margin = first_event(events, "margin")
+        outcome = first_event(events, "outcome")
         if margin is not None:
             said += f", damage {margin.get('damage')} against {margin.get('resistance')}"
         if outcome is not None:

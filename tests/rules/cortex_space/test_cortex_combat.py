@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 
-from tactical.dice import ScriptedDice, enumerate_outcomes
+from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
@@ -109,6 +109,21 @@ def test_R003_7_exact_odds_come_from_the_resolver():
     assert report.facts["any_hit_probability"] == f"{brute.numerator}/{brute.denominator}"
     assert report.section("wound").distribution.total == 1
     assert report.as_dict()["distributions"][0]["name"] == "hits"
+
+
+def test_R003_7_the_odds_read_the_summary_the_resolver_reports():
+    """A gun's odds enumerate its rolls and summary alone (`gunnery.gun_summary`): the very
+    summary `resolve_gun` reports, roll for roll, battle damage included."""
+    state = _hurt_basestar(28)
+    attack = combat.declare(state, "galactica", "railguns", "basestar", {"battery": 3})
+    effects = set()
+    for seed in range(12):
+        resolving, reading = SeededDice(seed), SeededDice(seed)
+        resolved = gunnery.resolve_gun(state, attack, resolving)
+        assert gunnery.gun_summary(state, attack, reading) == resolved.summary
+        assert reading.rolls == resolving.rolls  # the same dice, in the same order
+        effects.update(resolved.summary.effects)
+    assert effects  # battle damage was rolled
 
 
 # --------------------------------------------------------------------------- battle damage

@@ -22,6 +22,7 @@ from tactical.rules.sw_d6_capital.initiative import (
     ordered,
     resolve_contest,
     round_odds,
+    top_outcomes,
 )
 
 
@@ -114,10 +115,20 @@ def test_R004_10_a_turn_begins_with_the_initiative_roll():
 # --------------------------------------------------------------------------- exact odds
 
 
-def test_initiative_odds_compose_exactly_what_the_round_enumerates():
-    entries = (Entry("a", 7, 1), Entry("b", 6, 0), Entry("c", 5, 2))
+@pytest.mark.parametrize(
+    "entries",
+    [
+        (Entry("a", 7, 1), Entry("b", 6, 0), Entry("c", 5, 2)),
+        # a captain without dice, and totals that meet at the top and below it
+        (Entry("a", 2, 3), Entry("b", 6, 0), Entry("c", 0, 9), Entry("d", 4, 1)),
+        (Entry("a", 7, 1), Entry("b", 6, 0), Entry("c", 5, 2), Entry("d", 3, 0)),
+    ],
+)
+def test_initiative_odds_compose_exactly_what_the_round_enumerates(entries):
+    """Every (top, leaders, best below) with its exact probability, in the order the
+    enumeration of `contest_round` reaches them."""
     brute = enumerate_outcomes(lambda dice: contest_round(entries, dice), key=_round_key)
-    assert {_round_key(r): p for r, p in brute} == round_odds(entries)
+    assert [(_round_key(r), p) for r, p in brute] == list(round_odds(entries).items())
 
 
 def test_initiative_odds_of_a_rerolled_draw():
@@ -128,6 +139,22 @@ def test_initiative_odds_of_a_rerolled_draw():
     even = contest_odds((Entry("a", 6, 0), Entry("b", 6, 0)))
     assert even.where(lambda outcome: outcome[0] == "a") == Fraction(1, 2)
     assert even.probability(("a", True)) == Fraction(1, 1150)
+
+
+def test_initiative_odds_of_alike_captains_are_shared_under_each_ones_name():
+    """Captains with the same code and bonus contest alike (R004.11): their tied groups'
+    re-rolls are worked out once and named after the captains of each group, so the odds
+    are the same whichever order the captains are listed in, and alike captains' alike."""
+    entries = (Entry("a", 6, 0), Entry("b", 3, 0), Entry("c", 6, 0), Entry("d", 3, 0))
+    entries += (Entry("e", 4, 1),)
+    odds = top_outcomes(entries)
+    assert sum(odds.values()) == 1
+    listed = top_outcomes(tuple(reversed(entries)))
+    assert listed == odds
+    swap = {"a": "c", "c": "a", "b": "d", "d": "b", "e": "e"}
+    assert {(swap[w], final, beat): p for (w, final, beat), p in odds.items()} == odds
+    wins = contest_odds(entries).map(lambda outcome: outcome[0]).as_dict()
+    assert wins["a"] == wins["c"] > wins["e"] > wins["b"] == wins["d"] > 0
 
 
 def test_initiative_odds_without_draws_equal_the_enumerated_resolver():

@@ -1,0 +1,75 @@
+"""Expected effects remembered by what they read of the rule state (`agents.reads`): a
+key read, or its absence, is a dependency; a key written first is not; reading the map
+whole (iterating, comparing, hashing) makes every key one. An effect asked again on a
+table that differs only in keys it never read is the same effect, not computed again;
+a change to a key it read computes it again."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from tactical.agents.evaluation import Effect, Material
+from tactical.agents.reads import ALL, WatchedMap, watching
+from tactical.io import builtin_map, load_map
+from tactical.model import FrozenMap
+from tactical.session.game import Game
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game.new(load_map(builtin_map("battlefleet-mars")), 7)
+
+
+def _with(state, **rule_state):
+    return replace(state, rule_state=FrozenMap(rule_state))
+
+
+def test_keys_read_are_noted_and_keys_written_first_are_not(game):
+    state, reads = watching(_with(game.state, a=1, b=2, c=3))
+    assert state.rule_state["a"] == 1
+    assert state.rule_state.get("missing") is None
+    assert "b" in state.rule_state
+    after = state.with_rule_state(c=30)
+    assert after.rule_state["c"] == 30  # its own write: not a dependency
+    assert isinstance(after.rule_state, WatchedMap)
+    assert after.rule_state.get("b") == 2  # still the watched state's value: a dependency
+    assert reads.key() == ("a", "b", "missing")
+
+
+@pytest.mark.parametrize(
+    "whole",
+    [
+        lambda m: list(m),
+        lambda m: len(m),
+        lambda m: hash(m),
+        lambda m: dict(m),
+        lambda m: m == FrozenMap(a=1),
+        lambda m: FrozenMap(a=1) == m,
+        lambda m: FrozenMap(a=1) != m,
+    ],
+)
+def test_reading_the_map_whole_makes_every_key_a_dependency(game, whole):
+    state, reads = watching(_with(game.state, a=1))
+    whole(state.rule_state)
+    assert reads.key() is ALL
+
+
+def test_an_effect_is_computed_again_only_when_what_it_read_changes(game):
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+
+    head = ("test", "declared", "side")
+    first = material.remembered(head, _with(game.state, a=1, b=1), compute)
+    again = material.remembered(head, _with(game.state, a=1, b=2), compute)  # b never read
+    assert (first, again, len(calls)) == (Effect(1.0, 1, True), Effect(1.0, 1, True), 1)
+    changed = material.remembered(head, _with(game.state, a=2, b=2), compute)
+    assert (changed, len(calls)) == (Effect(2.0, 1, True), 2)
+    moved = replace(_with(game.state, a=1, b=3), units=game.state.units[1:])
+    material.remembered(head, moved, compute)  # another table: computed again
+    assert len(calls) == 3
