@@ -214,8 +214,8 @@ def _stream(table: TableGeometry, write) -> Streamed:
         seconds += time.process_time() - started
         digest.update(text)
         pairs, size = pairs + len(block), size + len(text)
-        entries += int((block.blockers >= 0).sum())
-        entries += 0 if block.models is None else int((block.models >= 0).sum())
+        entries += len(block.blocker_lists.items)
+        entries += 0 if block.model_lists is None else len(block.model_lists.items)
     return Streamed(seconds, pairs, size, entries, digest.hexdigest())
 
 

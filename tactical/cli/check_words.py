@@ -108,13 +108,13 @@ class Words:
         rows.pick(table([printable(t) for t in lists]), codes.reshape(-1))
         rows.constant("; LOS ")
         rows.pick(self.los, block.los.astype(np.intp))
-        rows.slots(*self.pieces, block.blockers + 1)  # blocker_words: terrain, then models
-        if block.models is not None:
-            count = (block.models >= 0).sum(axis=1)
-            terrain = block.blockers[:, 0] >= 0
+        rows.lists(*self.pieces, block.blocker_lists)  # blocker_words: terrain, then models
+        if block.model_lists is not None:
+            count = block.model_lists.count
+            terrain = block.blocker_lists.count > 0
             words = np.where(count == 0, 0, np.where(count == 1, 1, 2) + 2 * terrain)
             rows.pick(self.model_words, words)
-            rows.slots(*self.models, block.models + 1)
+            rows.lists(*self.models, block.model_lists)
         rows.constant("; range ")
         rows.bytes_of(*fixed(block.distance, 2))
         rows.constant('" = ')

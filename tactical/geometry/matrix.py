@@ -139,16 +139,16 @@ class LevelBlocking:
         `at`: `pair_rows(i, j)` where already known (the candidates of one line share it)."""
         if at is None:
             at = self.pair_rows(i, j)
-        keep = self.mask.reshape(-1)[at + piece]
+        keep = self.mask.reshape(-1).take(at + piece)
         if self.owners is not None:
-            owner = self.owners[piece]
+            owner = self.owners.take(piece)
             keep &= (owner != i) & (owner != j)
         return keep
 
     def pair_rows(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Where the (T,) mask of each pair i[k] -> j[k] starts in the flattened mask."""
         levels, pieces = self.mask.shape[1:]
-        return (self.levels[i] * levels + self.levels[j]) * pieces
+        return (self.levels.take(i) * levels + self.levels.take(j)) * pieces
 
     def lines(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """(M, T): which pieces may block each line i[k] -> j[k]."""
@@ -314,24 +314,27 @@ def _los_blocked(
             left[batch] - (ends[batch] - size - done), size
         )
         flat = np.repeat(cone[batch], size)  # row * pieces + piece
-        pair = order[position]
-        reach = distance[pair]
+        # gathers by take: a third faster than indexing by an array
+        pair = order.take(position)
+        reach = distance.take(pair)
         # the candidates each line reaches (a zero-length line is clear) and the rules let
         # block it: the others dropped before anything more is computed of them
-        keep = np.flatnonzero((reach >= cones.near[flat]) & (reach > 0.0))
+        keep = np.flatnonzero((reach >= cones.near.take(flat)) & (reach > 0.0))
         flat, pair, reach = flat.take(keep), pair.take(keep), reach.take(keep)
         piece = flat % pieces
         if blocking is not None:
             if isinstance(blocking, LevelBlocking):
-                keep = blocking.allows(pair_i[pair], pair_j[pair], piece, mask_row[pair])
+                keep = blocking.allows(
+                    pair_i.take(pair), pair_j.take(pair), piece, mask_row.take(pair)
+                )
             else:
                 keep = blocking[piece]
             keep = np.flatnonzero(keep)
             flat, pair, reach, piece = (a.take(keep) for a in (flat, pair, reach, piece))
-        delta = angle[pair] - cones.inner_theta[flat]
+        delta = angle.take(pair) - cones.inner_theta.take(flat)
         delta = np.abs(np.where(delta > math.pi, delta - 2 * math.pi, delta))
         delta = np.where(delta > math.pi, 2 * math.pi - delta, delta)
-        sure = (delta < cones.inner_half[flat]) & (reach >= cones.inner_reach[flat])
+        sure = (delta < cones.inner_half.take(flat)) & (reach >= cones.inner_reach.take(flat))
         unsure = np.flatnonzero(~sure)
         sure = np.flatnonzero(sure)
         if every_hit:
@@ -346,8 +349,8 @@ def _los_blocked(
         return no_hits if every_hit else blocked
     pair, piece = np.concatenate(ambiguous_pair), np.concatenate(ambiguous_piece)
     if every_hit:
-        i, j = pair_i[pair], pair_j[pair]
-        lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
+        i, j = pair_i.take(pair), pair_j.take(pair)
+        lines = Lines(units.x.take(i), units.y.take(i), units.x.take(j), units.y.take(j))
         hit = hits_among(terrain, lines, piece, inner_done=True)
         return np.concatenate((*sure_pair, pair[hit])), np.concatenate((*sure_piece, piece[hit]))
     still = ~blocked[pair]

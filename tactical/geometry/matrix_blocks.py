@@ -91,7 +91,7 @@ def matrix_row_blocks(
     per_block = max(1, rows_per_block)
     symmetric = not isinstance(blocking, LevelBlocking) or blocking.symmetric
     fits = n * n * max(len(terrain), 1) < _KEY_LIMIT
-    later = _LaterCrossings(n, len(terrain)) if symmetric and fits else None
+    later = _LaterCrossings(n, len(terrain), per_block) if symmetric and fits else None
     band_rows = max(1, BAND_ROWS // per_block) * per_block  # whole blocks
     for first in range(0, n, per_block):
         if later is not None:
@@ -155,31 +155,36 @@ def _block(
 
 class _LaterCrossings:
     """Crossings (row, target, piece) of lines tested from an earlier block, waiting for the
-    block of `row`: each packed into one int64 key, sorted, so that a block takes its
-    rows' keys from the front of each chunk (blocks come in order of rows)."""
+    block of `row`: each packed into one int64 key, sorted, and cut once by the block that
+    will take it, so that a block takes only its own parts (blocks come in order of rows)
+    and the work stays linear in the crossings, not in blocks x blocks."""
 
-    def __init__(self, units: int, pieces: int) -> None:
+    def __init__(self, units: int, pieces: int, rows_per_block: int) -> None:
         self.units, self.pieces = units, max(pieces, 1)
+        self.per_block = rows_per_block
         self.band = range(units)  # the rows whose lines are kept for each other
-        self.chunks: list[tuple[np.ndarray, int]] = []  # keys left, and the chunk's size
+        # by the first row of the block that takes them, in the order they were kept
+        self.waiting: dict[int, list[np.ndarray]] = {}
 
     def keep(self, row: np.ndarray, target: np.ndarray, piece: np.ndarray) -> None:
-        if len(row):
-            key = np.sort((row * self.units + target) * self.pieces + piece)
-            self.chunks.append((key, len(key)))
+        if not len(row):
+            return
+        key = np.sort((row * self.units + target) * self.pieces + piece)
+        block_keys = self.per_block * self.units * self.pieces  # one block's rows of keys
+        first, last = int(key[0]) // block_keys, int(key[-1]) // block_keys
+        cuts = np.searchsorted(key, np.arange(first + 1, last + 1) * block_keys).tolist()
+        for block, begin, end in zip(
+            range(first, last + 1), [0, *cuts], [*cuts, len(key)], strict=True
+        ):
+            if end > begin:
+                # copied: the whole chunk's memory goes back once it is cut
+                part = key[begin:end].copy()
+                self.waiting.setdefault(block * self.per_block, []).append(part)
 
     def take(self, rows: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The kept crossings of `rows` (all before rows.stop), as row, target, piece."""
-        end = rows.stop * self.units * self.pieces
-        taken, left = [], []
-        for keys, size in self.chunks:
-            cut = int(np.searchsorted(keys, end))
-            taken.append(keys[:cut])
-            rest = keys[cut:]
-            if len(rest):
-                # a chunk mostly taken is copied, so that its memory goes back
-                left.append((rest.copy(), len(rest)) if 2 * len(rest) < size else (rest, size))
-        self.chunks = left
+        """The kept crossings of `rows` (a block: all before rows.stop), as row, target,
+        piece."""
+        taken = self.waiting.pop(rows.start, [])
         key = np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)
         line, piece = np.divmod(key, self.pieces)
         row, target = np.divmod(line, self.units)

@@ -19,7 +19,7 @@ import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -102,11 +102,29 @@ class _Lines:
     """
 
     def __init__(self, text: str) -> None:
-        # (header, item, sub, line); item -1 outside the root arrays, sub -1 when not nested
-        self.blocks: list[tuple[str, int, int, int]] = []
-        self.keys: list[tuple[str, int, int, str, int]] = []  # (header, item, sub, key, line)
+        # scanned on the first question only: a map that loads (the usual case) asks none
+        self.text = text
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+    @property
+    def blocks(self) -> list[tuple[str, int, int, int]]:
+        """(header, item, sub, line); item -1 outside the root arrays, sub -1 when not
+        nested."""
+        return self._scan[0]
+
+    @property
+    def keys(self) -> list[tuple[str, int, int, str, int]]:
+        """(header, item, sub, key, line)."""
+        return self._scan[1]
+
+    @cached_property
+    def _scan(self) -> tuple[list[tuple[str, int, int, int]], list[tuple[str, int, int, str, int]]]:
+        blocks: list[tuple[str, int, int, int]] = []
+        keys: list[tuple[str, int, int, str, int]] = []
         counts: dict[str, int] = {}
-        self.lines = text.splitlines()
         current = ("", -1, -1)
         for number, raw in enumerate(self.lines, start=1):
             header = _HEADER.match(raw)
@@ -124,11 +142,12 @@ class _Lines:
                     item = counts.get(root, 0) - 1 if root in counts else -1
                     sub = counts[name] - 1 if header.group(1) == "[[" else -1
                     current = (name, item, sub)
-                self.blocks.append((*current, number))
+                blocks.append((*current, number))
                 continue
             key = _KEY.match(raw)
             if key:
-                self.keys.append((*current, key.group(1).strip('"'), number))
+                keys.append((*current, key.group(1).strip('"'), number))
+        return blocks, keys
 
     def find(self, path: Sequence[str | int]) -> int | None:
         """Best line for a key path; falls back to the enclosing table's header."""

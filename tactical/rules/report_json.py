@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["Columns", "fixed", "numbers", "table", "text_of", "texts"]
+__all__ = ["Columns", "RowLists", "fixed", "numbers", "table", "text_of", "texts"]
 
 _SCALE = 1e6  # six decimals (measuring._round)
 _LIMIT = 1e15  # |value| * 1e6 below this: integers exact, fixed notation
@@ -49,11 +50,37 @@ def _digit_forms() -> np.ndarray:
 
 
 _FORMS = _digit_forms()
+_FORM_CELLS = _FORMS.view("V3")[:, 0]  # each form's three bytes as one value (`_values`)
 _ALL, _LEAD, _LEAD_LAST, _TRAIL, _TRAIL_ONE = range(0, 5000, 1000)
 _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
 _EXPONENT_BITS = np.int64(0x7FF0000000000000)
 _NULL = np.array([[0, 0, 0, 0], list(b"null")], dtype=np.uint8)
 _ROW_END = 1  # marks a row left to the fallback (never in either text)
+
+
+class RowLists(NamedTuple):
+    """A list of entries a row, all rows' entries in one array: row k holds count[k] entries,
+    after those of the rows before it (`items`, indices into a table of texts)."""
+
+    count: np.ndarray
+    items: np.ndarray
+
+    @classmethod
+    def of_slots(cls, index: np.ndarray) -> RowLists:
+        """From a (P, K) matrix of table rows, a row's entries first and 0 after its last
+        (table row 0 empty): item = table row - 1."""
+        index = np.asarray(index)
+        filled = index > 0
+        return cls(filled.sum(axis=1, dtype=np.intp), index[filled] - 1)
+
+    def matrix(self) -> np.ndarray:
+        """(P, K): each row's items in order, -1 after its last (K at least 1)."""
+        rows = len(self.count)
+        starts = np.cumsum(self.count) - self.count
+        slot = np.arange(len(self.items)) - np.repeat(starts, self.count)
+        result = np.full((rows, max(int(self.count.max(initial=0)), 1)), -1, dtype=np.intp)
+        result[np.repeat(np.arange(rows), self.count), slot] = self.items
+        return result
 
 
 def table(strings: Sequence[str]) -> np.ndarray:
@@ -82,7 +109,13 @@ def _decimal_rows(
     digits = int(np.searchsorted(_POWERS, integer.max(initial=0), side="right")) + 1
     groups = -(-digits // 3)
     width = 3 * groups
-    tail = sum(part.shape[1] for part in fraction)
+    # a part is (P, W) bytes or P values of W bytes (`_FORM_CELLS` picked), copied as values
+    parts = [
+        part if part.ndim == 1 else _values(np.ascontiguousarray(part))
+        for part in fraction
+        if part.ndim == 1 or part.shape[1]
+    ]
+    tail = sum(part.dtype.itemsize for part in parts)
     result = np.empty((len(integer), width + 2 + tail), dtype=np.uint8)
     result[:, 0] = sign
     for g in range(groups):
@@ -93,12 +126,12 @@ def _decimal_rows(
         if g:
             group = group % 1000
             form = np.where(integer >= 1000 * scale, _ALL, form)
-        result[:, 1 + 3 * g : 4 + 3 * g] = np.take(_FORMS, group + form, axis=0)
+        _values(result[:, 1 + 3 * g : 4 + 3 * g])[...] = np.take(_FORM_CELLS, group + form)
     result[:, 1 + width] = ord(".")
     at = 2 + width
-    for part in fraction:
-        result[:, at : at + part.shape[1]] = part
-        at += part.shape[1]
+    for part in parts:
+        _values(result[:, at : at + part.dtype.itemsize])[...] = part
+        at += part.dtype.itemsize
     result[np.flatnonzero(~sure)] = 0
     return result
 
@@ -129,8 +162,8 @@ def numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     high, low = np.divmod(fraction, 1000)
     # six decimals, trailing zeros left out but the first: the high group's where low is 0
     decimals = (
-        np.take(_FORMS, high + np.where(low == 0, _TRAIL_ONE, _ALL), axis=0),
-        np.take(_FORMS, low + _TRAIL, axis=0),
+        np.take(_FORM_CELLS, high + np.where(low == 0, _TRAIL_ONE, _ALL)),
+        np.take(_FORM_CELLS, low + _TRAIL),
     )
     sign = np.where(whole < 0, ord("-"), 0)
     return _decimal_rows(sign, integer, decimals, sure), sure
@@ -155,7 +188,7 @@ class Columns:
     def __init__(self, rows: int) -> None:
         self.rows = rows
         # ("constant", (W,)) texts, ("columns", (P, W)) bytes, ("pick", table, (P,)) and
-        # ("slots", first, rest, (P, K)) choices
+        # ("slots", first, rest, RowLists) choices
         self.parts: list[tuple] = []
         self.ok = np.ones(rows, dtype=bool)
 
@@ -171,7 +204,12 @@ class Columns:
         """A list of up to K entries a row: row k gets first[index[k, 0]], then
         rest[index[k, s]] for each further slot (`table`s whose row 0 is empty; a row's
         entries come first, 0 after its last)."""
-        self.parts.append(("slots", first, rest, np.asarray(index)))
+        self.lists(first, rest, RowLists.of_slots(index))
+
+    def lists(self, first: np.ndarray, rest: np.ndarray, lists: RowLists) -> None:
+        """A list a row: row k's first item i gets first[i + 1], each further one rest[i + 1]
+        (`table`s whose row 0 is empty), as `slots` without a (P, K) matrix."""
+        self.parts.append(("slots", first, rest, lists))
 
     def bytes_of(self, chars: np.ndarray, sure: np.ndarray, present=None) -> None:
         """Ready-made (P, W) bytes (`numbers`, `fixed`), rows not `sure` sent to the
@@ -260,11 +298,14 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     width = max(8, *(max(part[1].shape[1], part[2].shape[1]) for part in lists))
     # each fixed run as whole cells (at least one: the first holds a bad row's marker)
     runs = [m.reshape(columns.rows, -1, width) for m in columns.segments(width)[0::2]]
-    used = []
+    used, items = [], []
     for part in lists:
-        count = (part[3] > 0).view(np.uint8).sum(axis=1, dtype=np.intp)
-        count[bad] = 0
+        count, chosen = part[3]
+        if len(bad):  # a bad row's entries left out: its fallback text has them
+            chosen = chosen[np.repeat(columns.ok, count)]
+            count = np.where(columns.ok, count, 0)
         used.append(count)
+        items.append(chosen)
     per_row = sum(cells.shape[1] for cells in runs) + sum(used)
     start = np.cumsum(per_row) - per_row
     out = _byte_matrix(int(per_row.sum()), width)
@@ -283,15 +324,16 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
         at = at + count
         runs[k] = cells = None  # placed: its memory back before the next is laid
         if k < len(lists):
-            first, rest, index = lists[k][1:]
+            first, rest = lists[k][1:3]
             count = used[k]  # a bad row's none
-            row = np.repeat(np.arange(columns.rows), count)
-            slot = np.arange(len(row)) - np.repeat(np.cumsum(count) - count, count)
+            starts = np.cumsum(count) - count  # each row's first entry among the items
+            # entry e of a row goes to its row's place + e: the item's number + a shift a row
+            place = np.arange(len(items[k])) + np.repeat(at - starts, count)
             # a row's first entry from `first`, the others from `rest`, as one table
             choices = np.concatenate((_widened(first, width), _widened(rest, width)))
-            chosen = np.take(index, row * index.shape[1] + slot)
-            chosen += np.where(slot > 0, len(first), 0)
-            np.put(places, at[row] + slot, np.take(_values(choices), chosen))
+            chosen = items[k] + (1 + len(first))
+            chosen[starts[count > 0]] -= len(first)
+            np.put(places, place, np.take(_values(choices), chosen))
             at = at + count
     return _with_fallbacks(out, bad, fallback)
 
@@ -320,8 +362,11 @@ def _with_fallbacks(
     text = buffer.obj.translate(None, b"\0")
     if not len(bad):
         return text
-    pieces = text.split(bytes((_ROW_END,)))
-    joined = [pieces[0]]
-    for k, piece in zip(bad.tolist(), pieces[1:], strict=True):
-        joined += [fallback(k).encode(), piece]
+    # the text between markers joined as views: one copy of the block, not a split's two
+    view, joined, at = memoryview(text), [], 0
+    for k in bad.tolist():
+        found = text.index(_ROW_END, at)
+        joined += [view[at:found], fallback(k).encode()]
+        at = found + 1
+    joined.append(view[at:])
     return bytearray().join(joined)

@@ -304,18 +304,24 @@ class OddsBoard:
             if stored and self._on_ready is not None:
                 self._on_ready(result)
 
+    def _took(self, start: float) -> float:
+        """The odds' own time: what the computation measured where it says so (the child
+        process's enumeration, `ProcessOdds.last_seconds`), else the time since `start`."""
+        measured = getattr(self._compute, "last_seconds", None)
+        return measured if measured is not None else time.perf_counter() - start
+
     def _run(self, job: _Job) -> OddsResult:
         start = time.perf_counter()
         try:
             report = self._compute(job.game, job.action)
         except UserError as error:
-            return OddsResult("error", message=str(error), seconds=time.perf_counter() - start)
+            return OddsResult("error", message=str(error), seconds=self._took(start))
         except Exception as error:
             # A bug in a rule system must not kill the worker (or reach the frame as a
             # traceback): it is shown as this action's odds, and the next job runs.
             message = f"the odds could not be computed: {type(error).__name__}: {error}"
-            return OddsResult("error", message=message, seconds=time.perf_counter() - start)
-        seconds = time.perf_counter() - start
+            return OddsResult("error", message=message, seconds=self._took(start))
+        seconds = self._took(start)
         if report is None:
             return OddsResult("none", seconds=seconds)
         return OddsResult("ready", report, seconds=seconds)
@@ -328,12 +334,14 @@ def _warm(rules_id: str) -> str:
     return registry.get(rules_id).id
 
 
-def _odds_elsewhere(game: Game, action: Action) -> tuple[str, Any, str | None]:
-    """Runs in the odds process: ("ready", report) or ("error", message, SPEC id)."""
+def _odds_elsewhere(game: Game, action: Action) -> tuple[str, Any, str | None, float]:
+    """Runs in the odds process: ("ready", report, None, seconds) or ("error", message,
+    SPEC id, seconds), `seconds` the enumeration's own time (not the wait for the child)."""
+    start = time.perf_counter()
     try:
-        return ("ready", game.odds(action), None)
+        return ("ready", game.odds(action), None, time.perf_counter() - start)
     except UserError as error:
-        return ("error", error.message, error.spec_id)
+        return ("error", error.message, error.spec_id, time.perf_counter() - start)
 
 
 class ProcessOdds:
@@ -351,6 +359,9 @@ class ProcessOdds:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
+        # how long the last odds took in the child: the caption's figure, which must not
+        # count the child starting (seconds, the first time) or waiting for a core
+        self.last_seconds: float | None = None
 
     def _started(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -365,9 +376,11 @@ class ProcessOdds:
         return self._started().submit(_warm, rules_id)
 
     def __call__(self, game: Game, action: Action) -> OddsReport | None:
+        self.last_seconds = None  # until the child says (a crash leaves none)
         pool = self._started()
         light = Game(game.state, game.seed, game.state, game.position, game.sides)
-        status, value, spec_id = pool.submit(_odds_elsewhere, light, action).result()
+        status, value, spec_id, seconds = pool.submit(_odds_elsewhere, light, action).result()
+        self.last_seconds = seconds
         if status == "error":
             raise UserError(value, spec_id=spec_id)
         return value

@@ -27,7 +27,7 @@ from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
 from tactical.model import FrozenMap
 from tactical.rules.measuring import TableGeometry
-from tactical.rules.report_json import Columns, fixed, numbers, table, texts
+from tactical.rules.report_json import Columns, RowLists, fixed, numbers, table, texts
 
 MAPS = ("battlefleet-mars", "cortex-space", "default", "dense", "dystopian-wars",
         "heavy-combat", "stress-200", "sw-d6-capital")  # fmt: skip
@@ -216,6 +216,33 @@ def test_a_row_with_lists_the_columns_cannot_vouch_for_is_written_the_per_pair_w
         b"<2.50 [] [alpha, alpha]\n"
         b"<3.00 [a much longer name than the rest] []\n"
     )
+
+
+def test_lists_given_as_counts_and_items_write_what_the_slot_matrix_writes():
+    """A list a row as counts and items (no (P, K) matrix, as the reports hold them) lays
+    out the same text as its slot matrix, and stands for that matrix."""
+    slots = np.array([[0, 0, 0], [1, 2, 3], [2, 0, 0], [3, 1, 0], [1, 0, 0]])
+    lists = RowLists(np.array([0, 3, 1, 2, 1]), np.array([0, 1, 2, 1, 2, 0, 0]))
+    assert RowLists.of_slots(slots).count.tolist() == lists.count.tolist()
+    assert RowLists.of_slots(slots).items.tolist() == lists.items.tolist()
+    assert lists.matrix().tolist() == (slots - 1).tolist()
+    empty = RowLists(np.zeros(2, dtype=np.intp), np.zeros(0, dtype=np.intp))
+    assert empty.matrix().tolist() == [[-1], [-1]]
+    names = table(["", "a", "bb", "ccc"])
+    rest = table(["", ", a", ", bb", ", ccc"])
+    written = []
+    for add in (
+        lambda rows: rows.slots(names, rest, slots),
+        lambda rows: rows.lists(names, rest, lists),
+    ):
+        rows = Columns(5)
+        rows.bytes_of(*fixed(np.array([1.0, 0.125, 2.5, 3.0, 4.0]), 2))  # 0.125: a tie
+        rows.constant(" [")
+        add(rows)
+        rows.constant("]\n")
+        written.append(texts(rows, lambda k: f"fallback {k}\n"))
+    expected = b"1.00 []\nfallback 1\n2.50 [bb]\n3.00 [ccc, a]\n4.00 [a]\n"
+    assert written == [expected, expected]
 
 
 @settings(max_examples=80, deadline=None)

@@ -261,14 +261,33 @@ def test_odds_computed_in_a_child_process_are_the_sessions(bfm_game, boards):
     game, action = first_attack(bfm_game, "attack")
     wrong = Action(action.kind, action.actor, action.params.set("target", "nobody"))
     board = boards(ProcessOdds())
+    started = time.perf_counter()
     result = board.wait(game, action, 120.0)
-    assert result.status == "ready"
+    waited = time.perf_counter() - started  # the child's start-up with it
+    assert result.status == "ready" and 0 < result.seconds < waited
     same_odds(result.report, game.odds(action))
     with pytest.raises(UserError) as raised:
         game.odds(wrong)
     failed = board.wait(game, wrong, TIMEOUT)
     assert failed.status == "error" and failed.message == str(raised.value)
     assert board.wait(game, Action("pass", game.side_to_act), TIMEOUT).status == "none"
+
+
+def test_the_caption_times_the_odds_not_the_wait_for_the_child(bfm_game, boards):
+    """The first odds of a game wait for the child process to start (seconds on a busy
+    machine): the caption's figure is the enumeration's own time, as the child measured it."""
+    game, action = first_attack(bfm_game, "attack")
+
+    class SlowToStart:
+        last_seconds = None
+
+        def __call__(self, game, action):
+            time.sleep(0.05)  # the wait for a cold child
+            self.last_seconds = 0.003  # what the enumeration itself took there
+            return game.odds(action)
+
+    result = boards(SlowToStart()).wait(game, action, TIMEOUT)
+    assert result.status == "ready" and result.seconds == 0.003
 
 
 # --------------------------------------------------------------------------- text

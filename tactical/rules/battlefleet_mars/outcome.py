@@ -78,16 +78,34 @@ def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
-    """A000.E1: how a unit as it started stands now."""
-    value = strength(unit)
+    """A000.E1: how a unit as it started stands now, remembered by what it is read from:
+    the unit as it started, as it stands and, for a ship or base, its record (all
+    immutable; the computer players ask every unit's condition after every roll they
+    enumerate, and a roll changes one unit or one record)."""
     if not state.has_unit(unit.id):
-        return UnitCondition.gone(value)
+        return UnitCondition.gone(strength(unit))
+    now = state.unit(unit.id)
     card = profile(unit)
-    if card.kind in GROUPS:
-        left = profile(state.unit(unit.id)).count
+    record = None if card.kind in GROUPS else state.rule_state.get(HITS, {}).get(unit.id, ())
+    slot = (id(unit), id(now), id(record))
+    known = _CONDITIONS.get(slot)
+    if known is not None and known[0] is unit and known[1] is now and known[2] is record:
+        return known[3]
+    value = strength(unit)
+    if record is None:
+        left = profile(now).count
         lost = 1 - left / card.count if card.count else 0.0
-        return UnitCondition(value, max(0.0, lost), False, left > 0)
-    return _ship_condition(value, results_against(state, unit.id))
+        found = UnitCondition(value, max(0.0, lost), False, left > 0)
+    else:
+        found = _ship_condition(value, tuple(record))
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[slot] = (unit, now, record, found)  # kept beside their ids: none reused
+    return found
+
+
+_CONDITIONS: dict[tuple[int, int, int], tuple[Unit, Unit, object, UnitCondition]] = {}
+MEMO_SIZE = 4096
 
 
 @lru_cache(maxsize=4096)

@@ -42,6 +42,7 @@ from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.positions import band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
     DamageDice,
+    Pool,
     attack_hits,
     basic_damage,
     is_extraordinary_hit,
@@ -226,12 +227,50 @@ def _strike_key(strike: Strike) -> tuple:
 
 
 def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
-    """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die."""
-    who, against = plan.attacker.id, plan.target.id
-    words = worded()  # read for the state alone: the rolls' words left out (`model.worded`)
+    """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die, rolled
+    as a sub-roll value (`StrikeRoll`)."""
+    roll = StrikeRoll(
+        plan.roll.pool,
+        plan.defense,
+        plan.group,
+        plan.damage,
+        plan.attacker.id,
+        plan.target.id,
+        number,
+        worded(),  # read for the state alone: the rolls' words left out (`model.worded`)
+    )
+    return dice.chance(roll, key=roll.key)
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeRoll(Subroll):
+    """One strike (`strike`) as a value: everything its dice and words depend on. The same
+    strike comes back on many tables (the same gun at the same target, whatever damage it
+    or the others took), so the exact odds enumerate its rolls once per value."""
+
+    pool: Pool
+    defense: Defense
+    group: bool
+    damage: DamageDice
+    who: str
+    against: str
+    number: int
+    words: bool
+
+    def __call__(self, dice: Dice) -> Strike:
+        return _strike(self, dice)
+
+    def key(self, outcome: Strike) -> tuple:
+        """What the volley reads of the strike (`_strike_key`: not its events)."""
+        return outcome.pending
+
+
+def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
+    """`strike`'s rolls: attack roll, defense, damage die."""
+    who, against, number, words = plan.who, plan.against, plan.number, plan.words
 
     def attack_step(current: Strike, source: Dice) -> Strike:
-        roll = roll_pool(plan.roll.pool, source, who=who, what=f"attack {number}")
+        roll = roll_pool(plan.pool, source, who=who, what=f"attack {number}")
         said = roll.events(who, f"attack {number}") if words else ()
         return Strike(("attack", roll.total, roll.botch), said)
 

@@ -13,6 +13,9 @@ captured or lost is out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tactical.model import GameState, Unit
 from tactical.rules.dystopian_wars import tracking, victory
 from tactical.rules.ending import Outcome, UnitCondition
@@ -31,8 +34,9 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     """A model's condition (module docstring), remembered by what it is read from: the
     (starting) unit, whether it is lost and its Hull Points lost (the computer players
     ask every model's condition after every roll they enumerate)."""
-    gone = unit.id in tracking.lost_ids(state) or not state.has_unit(unit.id)
-    hull_lost = 0 if gone else int(tracking.mapping(state, "hull_lost").get(unit.id, 0))
+    lost, hull_table = _damage(state)
+    gone = unit.id in lost or not state.has_unit(unit.id)
+    hull_lost = 0 if gone else int(hull_table.get(unit.id, 0))
     key = (id(unit), gone, hull_lost)
     known = _CONDITIONS.get(key)
     if known is not None and known[0] is unit:
@@ -48,6 +52,19 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     _CONDITIONS[key] = (unit, found)
     return found
 
+
+def _damage(state: GameState) -> tuple[frozenset[str], Mapping[str, Any]]:
+    """The ids of the models lost and the Hull Points lost, read once per state (the last
+    one asked, kept beside them): every model's condition is asked of one state in turn."""
+    last = _LAST[0]  # one read of one slot: another thread may put its own state there
+    if last is not None and last[0] is state:
+        return last[1]
+    found = (tracking.lost_ids(state), tracking.mapping(state, "hull_lost"))
+    _LAST[0] = (state, found)
+    return found
+
+
+_LAST: list[Any] = [None]  # (the state last read, what `_damage` read of it)
 
 # by the unit's identity (kept beside it, so that its id stays its own), whether it is
 # lost and its Hull Points lost

@@ -382,7 +382,24 @@ def _deck(stats: FrozenMap) -> Deck:
 
 
 def deck_of(unit: Unit) -> Deck:
-    """The unit's Command Deck (cached by its stats). UserError if the stats are invalid."""
+    """The unit's Command Deck (cached by its stats, by their identity first: the computer
+    players ask it of the same units after every roll). UserError if the stats are invalid."""
+    stats = unit.stats
+    known = _DECKS.get(id(stats))
+    if known is not None and known[0] is stats:
+        return known[1]
+    deck = _checked_deck(unit)
+    if isinstance(stats, FrozenMap):  # immutable: its identity stands for its value
+        if len(_DECKS) >= 1024:
+            _DECKS.clear()
+        _DECKS[id(stats)] = (stats, deck)  # kept beside its id: no id reused
+    return deck
+
+
+_DECKS: dict[int, tuple[FrozenMap, Deck]] = {}  # by the stats' identity (`deck_of`)
+
+
+def _checked_deck(unit: Unit) -> Deck:
     problems = check_stats(unit.stats)
     if problems:
         problem = problems[0]

@@ -21,6 +21,7 @@ from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.base import options_check
 from tactical.rules.sw_d6_capital.condition import Condition, initial_condition
 from tactical.rules.sw_d6_capital.deck import Deck, deck_of
@@ -53,8 +54,13 @@ def condition(state: GameState, unit_id: str) -> Condition:
     """The ship's condition now (its starting condition if the system has not tracked it yet)."""
     stored = state.rule_state.get("ships", {}).get(unit_id)
     if stored is not None:
-        return _from_plain(stored)
+        # by the stored map's identity first: the computer players ask every ship's
+        # condition after every roll they enumerate, of maps a roll left as they were
+        return remembered(_CONDITIONS, stored, _from_plain, 4096)
     return initial_condition(deck_of(find(state, unit_id)))
+
+
+_CONDITIONS: dict[int, tuple[Any, Condition]] = {}  # by the stored map's identity
 
 
 @lru_cache(maxsize=4096)
