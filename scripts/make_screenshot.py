@@ -20,11 +20,11 @@ import pygame
 
 from tactical.io.maps import load_map
 from tactical.io.paths import builtin_map
+from tactical.present.declaration import unit_fields
 from tactical.session import autoplay
 from tactical.session.controller import Session
 from tactical.session.history import History
 from tactical.ui.app import App
-from tactical.ui.declaration import unit_fields
 
 SIZE = (1280, 800)
 
