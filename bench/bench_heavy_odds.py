@@ -203,7 +203,7 @@ def forget() -> None:
     internals._READINGS.clear()
     internals._arrangements.cache_clear()
     initiative.total_odds.cache_clear()
-    gunnery._plan_gun.cache_clear()
+    gunnery._PLANS.clear()
     gunnery._LAST_PLAN = gunnery._LAST_BOOKED = (None, None, None)
 
 
