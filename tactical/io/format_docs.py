@@ -107,6 +107,8 @@ def _default(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'
+    if isinstance(value, tuple | list):  # as TOML writes an array, not as Python does
+        return "[" + ", ".join(_default(item) for item in value) + "]"
     return str(value)
 
 

@@ -62,3 +62,11 @@ def test_readme_links_only_to_files_in_the_repository():
             continue
         assert (ROOT / target).exists(), target
     assert "docs/maps.md" in readme and "docs/saves.md" in readme
+
+
+def test_list_defaults_read_as_toml_arrays():
+    """A default the map file would write as an array reads as one, not as Python's
+    tuple: an empty weapons list is `[]`."""
+    text = MAPS_DOC.read_text(encoding="utf-8")
+    assert "| `weapons` | array of tables |  | [] |" in text
+    assert "| () |" not in text
