@@ -73,14 +73,17 @@ def card_scene(view: CardView, inks: CardInks, unit: float) -> CardScene:
     ]
     arcs = view.drawn_arcs
     under += _arc_tints(view, inks, arcs)
+    # the rings and rays on the table only, as the tints: past its edge is the floor
+    edges = view.state.board.bounds
     ring = _band_ring(view)
     if ring is not None:
-        under.append(Line(ring, Style(inks.band_edge, inks.line_width)))
-    under += [
-        Line.between(start, end, Style(inks.arc_line, inks.line_width))
-        for arc in arcs
-        for start, end in arc.lines
+        under.append(
+            Line(shapely.clip_by_rect(ring, *edges), Style(inks.band_edge, inks.line_width))
+        )
+    rays = [
+        shapely.clip_by_rect(shapely.LineString(ray), *edges) for arc in arcs for ray in arc.lines
     ]
+    under += [Line(ray, Style(inks.arc_line, inks.line_width)) for ray in rays if not ray.is_empty]
     los = inks.los_clear if report.los else inks.los_blocked
     centres = (view.firer.x, view.firer.y), (view.target.x, view.target.y)
     under.append(Line.between(*centres, Style(los, inks.thin)))
@@ -92,11 +95,18 @@ def card_scene(view: CardView, inks: CardInks, unit: float) -> CardScene:
 
 
 def _arc_tints(view: CardView, inks: CardInks, arcs: tuple[ArcCall, ...]) -> list[Primitive]:
-    """Each drawn arc's region out past the target, in its tint; where arcs overlap, the
-    later arc's tint alone (tints laid over one another would read as a third arc)."""
+    """Each drawn arc's region out past the target, in its tint, on the table only (a tint
+    past the edge would colour the floor); where arcs overlap, the later arc's tint alone
+    (tints laid over one another would read as a third arc)."""
     own = {arc.name: arc for arc in view.system.unit_arcs(view.firer)}
     reach = max(view.report.centre_distance * 1.25, view.report.centre_distance + 3.0)
-    regions = [arc_region(view.firer.pose, view.firer.base, own[a.name], reach) for a in arcs]
+    table = shapely.box(*view.state.board.bounds)
+    regions = [
+        shapely.intersection(
+            arc_region(view.firer.pose, view.firer.base, own[a.name], reach), table
+        )
+        for a in arcs
+    ]
     found: list[Primitive] = []
     for index, region in enumerate(regions):
         later = regions[index + 1 :]

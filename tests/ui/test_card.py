@@ -207,3 +207,19 @@ def test_a_refusal_names_the_units_by_their_names_never_their_ids_GEO002_7():
     assert refused and all("'markgraf'" not in r and "'ruler'" not in r for r in refused)
     names = state.shown_names
     assert any(names["markgraf"] in r and names["ruler"] in r for r in refused), refused
+
+
+def test_arc_tints_stay_on_the_table_GEO002_7():
+    """The fore arc of a ship 4" from the left edge reaches past it: its tint is cut at
+    the table's edge, not laid over the floor around it."""
+    from tactical.ui.card import SCREEN_INKS
+    from tactical.ui.card_scene import card_scene
+
+    state = loads_map(TABLE.replace("x = 24", "x = 4").replace("x = 31", "x = 10"))
+    scene = card_scene(card_view(state, "a", "b"), SCREEN_INKS, 0.05)
+    tints = [p for p in scene.under if getattr(p.style, "fill", None) is not None]
+    assert tints
+    bounds = [p.geometry.bounds for p in tints]
+    assert min(b[0] for b in bounds) == 0.0  # cut at the left edge (it reached -16")
+    assert min(b[1] for b in bounds) >= 0.0
+    assert max(b[2] for b in bounds) <= 48.0 and max(b[3] for b in bounds) <= 48.0
