@@ -494,12 +494,26 @@ def _piece(doc: KitDocument, piece: Terrain, name: str, frame: Frame) -> None:
     if piece.circle is not None:
         cx, cy = frame.at(piece.circle.x, piece.circle.y)
         c.circle(cx, cy, 1.2, stroke=0, fill=1)
-        c.drawString(cx + 3, cy + 3, f"({piece.circle.x:.1f}, {piece.circle.y:.1f})")
+        # on a white tag under the name's, which sits on the centre: read over the hatching
+        words = f"centre ({piece.circle.x:.1f}, {piece.circle.y:.1f})"
+        width = c.stringWidth(words, "Helvetica", 6)
+        c.setFillColorRGB(1, 1, 1)
+        c.roundRect(cx - width / 2 - 2, cy - 15, width + 4, 8, 2, stroke=0, fill=1)
+        c.setFillColorRGB(0, 0, 0)
+        c.drawCentredString(cx, cy - 13, words)
     else:
+        # each corner's numbers set outward from the piece's middle, on the corner's side:
+        # set all up and to the right, a small piece's labels ran over one another
+        mx, my = frame.at(*_centre(piece))
         for x, y in piece.polygon or ():
             px, py = frame.at(x, y)
             c.circle(px, py, 1.2, stroke=0, fill=1)
-            c.drawString(px + 2, py + 2, f"({x:.1f}, {y:.1f})")
+            words = f"({x:.1f}, {y:.1f})"
+            ty = py + 2 if py >= my else py - 7
+            if px >= mx:
+                c.drawString(px + 2, ty, words)
+            else:
+                c.drawRightString(px - 2, ty, words)
     name_tag(c, name, *frame.at(*_centre(piece)))
 
 

@@ -302,3 +302,45 @@ def test_the_kit_of_every_built_in_map_reads_as_words_not_ids_or_code(rules, tmp
     # "ruler" is a unit's id and a word of the print note ("Measure both bars with a ruler")
     assert [i for i in ids_shown(text, ids) if i != "ruler"] == []
     assert code_like(text) == []
+
+
+def test_a_small_pieces_corner_numbers_do_not_run_over_one_another(tmp_path):
+    """A 2" by 1" piece at the plan's 1:4 scale: each corner's numbers are set outward
+    from its middle, so no two of them overlap (set all up and to the right, they did)."""
+    from types import SimpleNamespace
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from tactical.kit.paper import Frame
+    from tactical.kit.pdf import _piece
+    from tactical.model import Terrain
+
+    boxes: list[tuple[float, float, float, float]] = []
+
+    class Recording(Canvas):
+        def _box(self, x0: float, y: float, text: str) -> None:
+            width = self.stringWidth(text, self._fontname, self._fontsize)
+            boxes.append((x0, y, x0 + width, y + self._fontsize))
+
+        def drawString(self, x, y, text, *args, **kwargs):
+            self._box(x, y, text)
+            return super().drawString(x, y, text, *args, **kwargs)
+
+        def drawRightString(self, x, y, text, *args, **kwargs):
+            self._box(x - self.stringWidth(text, self._fontname, self._fontsize), y, text)
+            return super().drawRightString(x, y, text, *args, **kwargs)
+
+    canvas = Recording(str(tmp_path / "plan.pdf"))
+    piece = Terrain(
+        id="rock",
+        kind="obstructing",
+        height="low",
+        polygon=((10, 10), (12, 10), (12, 11), (10, 11)),
+    )
+    _piece(SimpleNamespace(canvas=canvas), piece, "Rock", Frame((100.0, 100.0), IN / 4))
+    corners = [box for box in boxes if box[2] - box[0] > 20]  # the four "(x, y)" labels
+    assert len(corners) == 4
+    for a, b in itertools.combinations(corners, 2):
+        overlap_x = min(a[2], b[2]) - max(a[0], b[0])
+        overlap_y = min(a[3], b[3]) - max(a[1], b[1])
+        assert overlap_x <= 0 or overlap_y <= 0, (a, b)
