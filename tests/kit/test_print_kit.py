@@ -305,7 +305,7 @@ def test_the_kit_of_every_built_in_map_reads_as_words_not_ids_or_code(rules, tmp
 
 
 def test_a_small_pieces_corner_numbers_do_not_run_over_one_another(tmp_path):
-    """A 2" by 1" piece at the plan's 1:4 scale: each corner's numbers are set outward
+    """A 1" by 1/2" piece at the plan's 1:4 scale: each corner's numbers are set outward
     from its middle, so no two of them overlap (set all up and to the right, they did)."""
     from types import SimpleNamespace
 
@@ -335,7 +335,7 @@ def test_a_small_pieces_corner_numbers_do_not_run_over_one_another(tmp_path):
         id="rock",
         kind="obstructing",
         height="low",
-        polygon=((10, 10), (12, 10), (12, 11), (10, 11)),
+        polygon=((10, 10), (11, 10), (11, 10.5), (10, 10.5)),
     )
     _piece(SimpleNamespace(canvas=canvas), piece, "Rock", Frame((100.0, 100.0), IN / 4))
     corners = [box for box in boxes if box[2] - box[0] > 20]  # the four "(x, y)" labels
