@@ -59,6 +59,7 @@ class TrackerView:
     stage: Stage | None = None
     computer: str = ""  # the level of the computer playing the side to act ("": a human)
     elsewhere: bool = False  # online: the side to act is played on another screen
+    yours: bool = False  # online: the side to act is played on this screen
     replay: ReplayView | None = None  # a replay is shown: nobody plays, Page Down steps it
     outcome: Outcome | None = None  # once the game is over, how it ended
     # the order the rules produced for the phase, unit by unit (initiative), where kept
@@ -207,8 +208,9 @@ def hot_seat_text(view: TrackerView, fits: Callable[[str], bool] = lambda text: 
 def prompts(view: TrackerView) -> tuple[str, ...]:
     """The prompt's wordings, longest first: in a replay, where it stands and whose go the
     frame shows (nobody plays it); once the game is over, its result; else the side to act
-    and who plays it: the computer at its level, or a human at the mouse (the unit acting
-    now named, where the rules' order has one)."""
+    and who plays it: the computer at its level, a player on another screen, this screen's
+    own player online, or a human at the mouse (the unit acting now named, where the rules'
+    order has one)."""
     side = f"{view.side_to_act} to act"
     ended = view.outcome
     result = "" if ended is None else "Draw" if ended.winner is None else f"{ended.winner} wins"
@@ -231,4 +233,6 @@ def prompts(view: TrackerView) -> tuple[str, ...]:
         return (f"{side}: on the other player's screen", f"{side}: elsewhere", side)
     acting = [e.name for e in view.acting if e.acting and e.side == view.side_to_act]
     named = (f"{side}: {', '.join(acting)}",) if acting else ()
-    return (*named, f"{side}: take the mouse", side)
+    # online, the screen is the player's own: nobody else is at it to hand the mouse to
+    turn = "your move" if view.yours else "take the mouse"
+    return (*named, f"{side}: {turn}", side)

@@ -125,7 +125,7 @@ class OnlinePlay:
         if not self.active:
             return view
         mine = getattr(self.session, "side", None)
-        return replace(view, elsewhere=view.side_to_act != mine)
+        return replace(view, elsewhere=view.side_to_act != mine, yours=view.side_to_act == mine)
 
     def hold_lines(self) -> tuple[str, ...]:
         """The action panel's lines while nobody here may declare; () when one may."""

@@ -121,3 +121,14 @@ def test_once_the_game_is_over_the_prompt_gives_the_result_in_the_winners_colour
     assert tracker.side_label.text == f"Game over: {KLINGON} wins"
     assert tracker._side_colour == won.colour(KLINGON) != won.colour(FED)
     app.play.close()
+
+
+def test_online_the_players_own_turn_reads_your_move_and_the_others_elsewhere():
+    """On a player's own screen online nobody is at it to take the mouse: their turn reads
+    as theirs, the other side's as played on the other screen."""
+    phases = (Phase("Fight", "R1"),)
+    roomy = lambda text: True  # noqa: E731
+    mine = TrackerView(1, phases, 0, "B", ("A", "B"), 0, 3, yours=True)
+    assert hot_seat_text(mine, roomy) == "B to act: your move"
+    theirs = TrackerView(1, phases, 0, "A", ("A", "B"), 0, 3, elsewhere=True)
+    assert hot_seat_text(theirs, roomy) == "A to act: on the other player's screen"
