@@ -496,18 +496,18 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     """The state with a target's tracks and systems written into its stats."""
     unit = state.unit(unit_id)
     card = vessel(unit)
-    start = target_of(card)
-    if (target.tracks, target.systems) == (start.tracks, start.systems):
+    start = _start_of(card)
+    if target.tracks == start.tracks and target.systems == start.systems:
         return state
     systems = target.systems
     changes: dict[str, Any] = {}
     if card.is_wing:
         members = []
         for entry, track in zip(unit.stats["members"], target.tracks, strict=True):
-            member = {**dict(entry), "wound": track.wound, "stun": track.stun}
+            member = {"wound": track.wound, "stun": track.stun}
             if track.multiple != int(entry.get("lp_multiple", 1)):
                 member["lp_multiple"] = track.multiple
-            members.append(member)
+            members.append(_entry_with(entry, member))
         changes["members"] = members
     else:
         (track,) = target.tracks
@@ -525,7 +525,7 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
         weapons = []
         for entry, weapon in zip(unit.stats.get("weapons", ()), systems.weapons, strict=True):
             weapons.append(
-                {**dict(entry), "disabled": weapon.disabled, "destroyed": weapon.destroyed}
+                _entry_with(entry, {"disabled": weapon.disabled, "destroyed": weapon.destroyed})
             )
         changes["weapons"] = weapons
     stats = unit.stats
@@ -536,5 +536,42 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     if changes.keys() <= {"wound", "stun"} and not card.is_wing:
         # a vessel whose tracks alone changed reads as its card with them (not parsed again
         # from its stats after every roll the computer players enumerate)
-        remember_vessel(written, replace(card, wound=changes["wound"], stun=changes["stun"]))
+        remember_vessel(written, _with_tracks(card, changes["wound"], changes["stun"]))
     return state.replace_unit(replace(unit, stats=written))
+
+
+def _entry_with(entry: Mapping[str, Any], changes: dict[str, Any]) -> Mapping[str, Any]:
+    """A member's or a weapon's stats entry with `changes` set, the same keys in the same
+    order as `{**entry, **changes}`: a frozen entry copied with only the new values frozen
+    (freezing the whole entry again, for every outcome the exact odds enumerate, was most
+    of writing a wing's or a damaged system's roll back)."""
+    if type(entry) is FrozenMap:
+        return entry.updated(changes)
+    return {**dict(entry), **changes}
+
+
+def _start_of(card: Vessel) -> Target:
+    """`target_of(card)`, remembered for the last card asked (every outcome of one attack
+    the exact odds enumerate writes back onto the same card)."""
+    global _LAST_START
+    last = _LAST_START
+    if last[0] is card:
+        return last[1]
+    found = target_of(card)
+    _LAST_START = (card, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_START: tuple = (None, None)  # the last (card, target_of(card))
+
+
+def _with_tracks(card: Vessel, wound: int, stun: int) -> Vessel:
+    """`replace(card, wound=wound, stun=stun)` for a vessel's card (not a wing's): the same
+    fields, copied without running the dataclass's checks again per enumerated outcome.
+    What it caches (`fighters`, `less_skilled`) reads only the members, unchanged."""
+    made = object.__new__(Vessel)
+    fields = made.__dict__
+    fields.update(card.__dict__)
+    fields["wound"] = wound
+    fields["stun"] = stun
+    return made

@@ -229,7 +229,13 @@ def _strike_key(strike: Strike) -> tuple:
 def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
     """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die, rolled
     as a sub-roll value (`StrikeRoll`)."""
-    roll = StrikeRoll(
+    roll = strike_roll(plan, number)
+    return dice.chance(roll, key=roll.key)
+
+
+def strike_roll(plan: GunPlan, number: int) -> StrikeRoll:
+    """The sub-roll value of strike `number` of a plan (`strike`)."""
+    return StrikeRoll(
         plan.roll.pool,
         plan.defense,
         plan.group,
@@ -239,7 +245,6 @@ def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
         number,
         worded(),  # read for the state alone: the rolls' words left out (`model.worded`)
     )
-    return dice.chance(roll, key=roll.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,8 +328,12 @@ def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
 def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
     """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34)."""
 
-    def strike_step(volley: Volley, source: Dice) -> Volley:
-        rolled = strike(plan, 1, source)
+    # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
+    # odds read its outcomes instead of replaying the step once per outcome
+    def strike_of(volley: Volley) -> StrikeRoll:
+        return strike_roll(plan, 1)
+
+    def struck(volley: Volley, rolled: Strike) -> Volley:
         return replace(volley, pending=rolled.pending, events=volley.events + rolled.events)
 
     def delivery(volley: Volley) -> Delivery | None:
@@ -346,6 +355,7 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
             volley.events + target.events,
         )
 
+    strike_step = ChanceStep(strike_of, struck)
     deliver_step = ChanceStep(delivery, delivered)
     return dice.fold(Volley(plan.start), (strike_step, deliver_step), key=volley_key)
 
@@ -390,9 +400,13 @@ def after_damage(state: GameState, before: GameState, target_id: str, by: str) -
     the vessels that act at the same time (R003.11)."""
     if not state.has_unit(target_id):
         return state
-    was, now = vessel(before.unit(target_id)), vessel(state.unit(target_id))
-    out_before = was.destroyed or was.disabled
-    if out_before or not (now.destroyed or now.disabled):
+    # the state after first: most rolls leave the target in the fight, and then the
+    # state before is never read (each outcome the computer players enumerate)
+    now = vessel(state.unit(target_id))
+    if not (now.destroyed or now.disabled):
+        return state
+    was = vessel(before.unit(target_id))
+    if was.destroyed or was.disabled:
         return state
     initiative = tracker.table(state, tracker.INITIATIVE)
     if by in initiative:
