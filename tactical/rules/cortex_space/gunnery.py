@@ -11,7 +11,7 @@ point-defense and missile-lock resolvers too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tactical.dice import Dice
@@ -334,7 +334,14 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
         return strike_roll(plan, 1)
 
     def struck(volley: Volley, rolled: Strike) -> Volley:
-        return replace(volley, pending=rolled.pending, events=volley.events + rolled.events)
+        # (made whole rather than by `replace`: once per strike outcome the odds read)
+        return Volley(
+            volley.target,
+            volley.hits,
+            volley.extraordinary,
+            rolled.pending,
+            volley.events + rolled.events,
+        )
 
     def delivery(volley: Volley) -> Delivery | None:
         if volley.pending[:1] != ("damage",):
@@ -346,9 +353,9 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
 
     def delivered(volley: Volley, target: Target | None) -> Volley:
         if target is None:
-            return replace(volley, pending=())
+            return Volley(volley.target, volley.hits, volley.extraordinary, (), volley.events)
         return Volley(
-            replace(target, events=()),
+            Target(target.tracks, target.systems, target.effects) if target.events else target,
             volley.hits + 1,
             volley.extraordinary + int(volley.pending[3]),
             (),
@@ -460,6 +467,8 @@ def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     # once for the plan (the exact odds re-run this once per outcome)
     new_state = write_back(_booked(state, attack, plan), plan.target.id, volley.target)
     new_state = after_damage(new_state, state, plan.target.id, plan.attacker.id)
+    if not worded():  # read for the state alone (`model.worded`): no words
+        return Resolution(new_state, (), summary)
     events = (
         *plan.events,
         *volley.events,
