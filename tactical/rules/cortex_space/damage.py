@@ -43,7 +43,13 @@ from tactical.rules.cortex_space.tables import (
     battle_damage_row,
     scale_damage,
 )
-from tactical.rules.cortex_space.units import SCALE_READINGS, Vessel, remember_vessel, vessel
+from tactical.rules.cortex_space.units import (
+    SCALE_READINGS,
+    Vessel,
+    Weapon,
+    remember_vessel,
+    vessel,
+)
 
 MAX_WIDESPREAD_DEPTH = 8  # A003.18 halves each time; this only bounds a pathological map
 TARGET_MULTIPLIED, DAMAGE_DIVIDED = SCALE_READINGS
@@ -533,10 +539,10 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     written = (
         stats.updated(changes) if isinstance(stats, FrozenMap) else FrozenMap({**stats, **changes})
     )
-    if changes.keys() <= {"wound", "stun"} and not card.is_wing:
-        # a vessel whose tracks alone changed reads as its card with them (not parsed again
+    if not card.is_wing and isinstance(written, FrozenMap):
+        # a vessel reads as its card with the tracks and systems written (not parsed again
         # from its stats after every roll the computer players enumerate)
-        remember_vessel(written, _with_tracks(card, changes["wound"], changes["stun"]))
+        remember_vessel(written, _card_with(card, changes, systems))
     return state.replace_unit(replace(unit, stats=written))
 
 
@@ -565,13 +571,35 @@ def _start_of(card: Vessel) -> Target:
 _LAST_START: tuple = (None, None)  # the last (card, target_of(card))
 
 
-def _with_tracks(card: Vessel, wound: int, stun: int) -> Vessel:
-    """`replace(card, wound=wound, stun=stun)` for a vessel's card (not a wing's): the same
-    fields, copied without running the dataclass's checks again per enumerated outcome.
-    What it caches (`fighters`, `less_skilled`) reads only the members, unchanged."""
+def _card_with(card: Vessel, changes: Mapping[str, Any], systems: Systems) -> Vessel:
+    """The card `vessel` parses from a vessel's stats (not a wing's) once `write_back` set
+    `changes` (`systems` the ones written where "weapons" is among them): its fields
+    copied without running the dataclass again per enumerated outcome, the changed ones
+    as the parser reads them. What it caches (`fighters`, `less_skilled`) reads only the
+    members, unchanged."""
     made = object.__new__(Vessel)
     fields = made.__dict__
     fields.update(card.__dict__)
-    fields["wound"] = wound
-    fields["stun"] = stun
+    fields["wound"] = int(changes["wound"])
+    fields["stun"] = int(changes["stun"])
+    if "lp_multiple" in changes:
+        multiple = int(changes["lp_multiple"])
+        fields["life_points"] = card.printed_life_points * multiple
+        fields["lp_multiple"] = multiple
+    if "weapons" in changes:
+        fields["sensors_damaged"] = int(systems.sensors_damaged)
+        fields["sublight_damaged"] = int(systems.sublight_damaged)
+        fields["sublight_destroyed"] = bool(systems.sublight_destroyed)
+        fields["ftl_destroyed"] = bool(systems.ftl_destroyed)
+        fields["speed"] = int(systems.speed)
+        fields["weapons"] = tuple(
+            _weapon_with(weapon, int(now.disabled), bool(now.destroyed))
+            for weapon, now in zip(card.weapons, systems.weapons, strict=True)
+        )
     return made
+
+
+def _weapon_with(weapon: Weapon, disabled: int, destroyed: bool) -> Weapon:
+    if weapon.disabled == disabled and weapon.destroyed is destroyed:
+        return weapon
+    return replace(weapon, disabled=disabled, destroyed=destroyed)
