@@ -209,12 +209,20 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
     """`attack` checked again on `state` (`declare`), remembered while the state lives: the
     exact enumerator resolves the same attack on the same state once per outcome, and
     `declare` is a pure function of the two. A refused declaration raises each time."""
+    global _LAST_REDECLARED
+    last = _LAST_REDECLARED
+    if last[0] is state and last[1] is attack:
+        return last[2]
     memo = memo_of(_REDECLARED, state)
     found = memo.get(attack)
     if found is None:
         found = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
         memo[attack] = found
+    _LAST_REDECLARED = (state, attack, found)  # one tuple assigned: read whole or not at all
     return found
+
+
+_LAST_REDECLARED: tuple = (None, None, None)  # the last (state, attack, redeclared attack)
 
 
 def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:

@@ -327,6 +327,26 @@ def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
 
 def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
     """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34)."""
+    initial, steps = _volley_steps(plan)
+    return dice.fold(initial, steps, key=volley_key)
+
+
+def _volley_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
+    """A volley's first state and its steps (`gun_volley`), made once for the last plan
+    asked (the exact odds replay the volley once per outcome)."""
+    global _LAST_STEPS
+    last = _LAST_STEPS
+    if last[0] is plan:
+        return last[1]
+    found = _made_steps(plan)
+    _LAST_STEPS = (plan, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_STEPS: tuple = (None, None)  # the last (plan, (first volley, steps))
+
+
+def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
 
     # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
     # odds read its outcomes instead of replaying the step once per outcome
@@ -362,9 +382,7 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
             volley.events + target.events,
         )
 
-    strike_step = ChanceStep(strike_of, struck)
-    deliver_step = ChanceStep(delivery, delivered)
-    return dice.fold(Volley(plan.start), (strike_step, deliver_step), key=volley_key)
+    return Volley(plan.start), (ChanceStep(strike_of, struck), ChanceStep(delivery, delivered))
 
 
 @dataclass(frozen=True, slots=True)
