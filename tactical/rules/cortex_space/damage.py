@@ -550,10 +550,16 @@ def _entry_with(entry: Mapping[str, Any], changes: dict[str, Any]) -> Mapping[st
     """A member's or a weapon's stats entry with `changes` set, the same keys in the same
     order as `{**entry, **changes}`: a frozen entry copied with only the new values frozen
     (freezing the whole entry again, for every outcome the exact odds enumerate, was most
-    of writing a wing's or a damaged system's roll back)."""
+    of writing a wing's or a damaged system's roll back), or kept where it holds them all."""
     if type(entry) is FrozenMap:
+        get = entry.get
+        if all(type(get(k, _UNSET)) is type(v) and get(k) == v for k, v in changes.items()):
+            return entry  # every value already there, of the same type: the same entry
         return entry.updated(changes)
     return {**dict(entry), **changes}
+
+
+_UNSET = object()  # a key an entry does not hold
 
 
 def _start_of(card: Vessel) -> Target:
