@@ -225,8 +225,23 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
 _LAST_REDECLARED: tuple = (None, None, None)  # the last (state, attack, redeclared attack)
 
 
-def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+def _kind_of(state: GameState, attack: Attack) -> str:
+    """The kind of the attack's weapon, remembered for the last state and attack (the exact
+    odds resolve the same attack on the same state once per outcome)."""
+    global _LAST_KIND
+    last = _LAST_KIND
+    if last[0] is state and last[1] is attack:
+        return last[2]
     kind = vessel(state.unit(attack.attacker)).weapon(attack.weapon).kind  # type: ignore[union-attr]
+    _LAST_KIND = (state, attack, kind)  # one tuple assigned: read whole or not at all
+    return kind
+
+
+_LAST_KIND: tuple = (None, None, "")  # the last (state, attack, weapon kind)
+
+
+def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    kind = _kind_of(state, attack)
     if kind == MISSILE:
         return resolve_lock(state, attack, dice)
     if kind == POINT_DEFENSE:

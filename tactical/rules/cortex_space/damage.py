@@ -253,7 +253,7 @@ def damage_dealt(start: Target, end: Target) -> tuple[int, int]:
         return end.stun - start.stun, end.wound - start.wound
     stun = wound = 0
     for before, after in zip(start.tracks, end.tracks, strict=True):
-        recounted = before.counted(after.multiple)
+        recounted = before if after.multiple == before.multiple else before.counted(after.multiple)
         stun += after.stun - recounted.stun
         wound += after.wound - recounted.wound
     return stun, wound

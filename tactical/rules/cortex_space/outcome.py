@@ -56,12 +56,27 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
 
 
 _CONDITIONS: dict[int, tuple[Unit, Unit, UnitCondition]] = {}
+
+
+def _strength_of(unit: Unit) -> float:
+    """`strength(unit)`, remembered for the last vessel asked (every outcome of one attack
+    the exact odds enumerate asks its target's)."""
+    global _LAST_STRENGTH
+    last = _LAST_STRENGTH
+    if last[0] is unit:
+        return last[1]
+    found = strength(unit)
+    _LAST_STRENGTH = (unit, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_STRENGTH: tuple = (None, 0.0)  # the last (unit, strength(unit))
 MEMO_SIZE = 4096
 
 
 def _condition(unit: Unit, now: Unit) -> UnitCondition:
     """A003.E1: the vessel `unit` started as, standing as `now`."""
-    value = strength(unit)
+    value = _strength_of(unit)
     card = vessel(now)
     if card.is_wing:
         total = sum(m.life_points for m in card.members) or 1
