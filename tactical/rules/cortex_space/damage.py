@@ -606,6 +606,7 @@ def _card_with(card: Vessel, changes: Mapping[str, Any], systems: Systems) -> Ve
 
 
 def _weapon_with(weapon: Weapon, disabled: int, destroyed: bool) -> Weapon:
+    """A weapon entry's card with its battle damage (R003.29), the same one when unchanged."""
     if weapon.disabled == disabled and weapon.destroyed is destroyed:
         return weapon
     return replace(weapon, disabled=disabled, destroyed=destroyed)

@@ -347,6 +347,7 @@ _LAST_STEPS: tuple = (None, None)  # the last (plan, (first volley, steps))
 
 
 def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
+    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered."""
 
     # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
     # odds read its outcomes instead of replaying the step once per outcome
