@@ -15,6 +15,13 @@ absence) is a dependency on its whole value; anything that reads the map whole
 first is its own, not a dependency, when read back. The states the computation derives
 (`updated`) carry the watch, so the material count of every outcome (read from the
 resolver's states) notes its reads too.
+
+A key whose value is a table (a map: actions taken, by character) is watched one level
+down too: an entry read (or its absence) is a dependency on that entry alone (`path`),
+and reading the table whole (iterating, comparing, hashing it) on the whole key. A table
+derived from the watched one (an entry set) keeps noting the reads of the entries it
+did not set. So an attack that reads how many actions its own gunner took is not
+computed again when another vessel acts.
 """
 
 from __future__ import annotations
@@ -27,6 +34,13 @@ from tactical.model import FrozenMap, GameState
 
 ALL: tuple[str, ...] = ("\x00every key",)  # the reads of a computation that read the map whole
 _ABSENT = object()
+_NOT_TABLE = object()  # a key read as a table whose value is no table (or absent) now
+_IN = "\x00"  # between a key and an entry of its table in a read's name (`path`)
+
+
+def path(key: str, entry: object) -> str:
+    """The name of a read of one entry of the table under `key`."""
+    return f"{key}{_IN}{entry}"
 
 
 class Reads:
@@ -67,13 +81,28 @@ class WatchedMap(FrozenMap):
     def _read_all(self) -> None:
         self._reads.every = True
 
-    def __getitem__(self, key: str) -> Any:
+    def _table(self, key: str, value: Any) -> Any:
+        """The value read under `key`: a table not written since watched comes back watched
+        entry by entry (`WatchedTable`), its key not a dependency whole; any other value
+        makes the key one."""
+        if type(value) is FrozenMap and key not in self._written:
+            return WatchedTable.over(value, key, self._reads)
         self._read(key)
-        return self._data[key]
+        return value
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data.get(key, _ABSENT)
+        if value is _ABSENT:
+            self._read(key)  # its absence read
+            raise KeyError(key)
+        return self._table(key, value)
 
     def get(self, key: str, default: Any = None) -> Any:
-        self._read(key)
-        return self._data.get(key, default)
+        value = self._data.get(key, _ABSENT)
+        if value is _ABSENT:
+            self._read(key)
+            return default
+        return self._table(key, value)
 
     def __contains__(self, key: object) -> bool:
         self._read(key)
@@ -112,6 +141,75 @@ class WatchedMap(FrozenMap):
         return watched
 
 
+class WatchedTable(FrozenMap):
+    """The table under one rule-state key (`key`), noting the reads of its entries not set
+    since it was watched (`path`), and of the whole key where it is read whole."""
+
+    __slots__ = ("_key", "_reads", "_written")
+
+    _key: str
+    _reads: Reads
+    _written: frozenset[str]
+
+    @classmethod
+    def over(
+        cls, base: FrozenMap, key: str, reads: Reads, written: frozenset[str] = frozenset()
+    ) -> WatchedTable:
+        watched = cls.__new__(cls)
+        watched._data = base._data
+        watched._hash = None
+        watched._key = key
+        watched._reads = reads
+        watched._written = written
+        return watched
+
+    def _read(self, entry: object) -> None:
+        if entry not in self._written:
+            self._reads.keys.add(path(self._key, entry))
+
+    def _read_all(self) -> None:
+        self._reads.keys.add(self._key)
+
+    def __getitem__(self, entry: str) -> Any:
+        self._read(entry)
+        return self._data[entry]
+
+    def get(self, entry: str, default: Any = None) -> Any:
+        self._read(entry)
+        return self._data.get(entry, default)
+
+    def __contains__(self, entry: object) -> bool:
+        self._read(entry)
+        return entry in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        self._read_all()
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._read_all()
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        self._read_all()
+        return super().__hash__()
+
+    def __eq__(self, other: object) -> bool:
+        self._read_all()
+        if isinstance(other, WatchedMap | WatchedTable):
+            other._read_all()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
+        copy = super().updated(changes)
+        written = self._written | {str(entry) for entry in changes}
+        return WatchedTable.over(copy, self._key, self._reads, written)
+
+
 def watching(state: GameState) -> tuple[GameState, Reads]:
     """A copy of `state` whose rule state notes its reads, and the reads it will note."""
     reads = Reads()
@@ -133,4 +231,16 @@ def read_values(state: GameState, keys: tuple[str, ...]) -> Hashable:
     rule_state = state.rule_state
     if keys is ALL:
         return rule_state
-    return tuple(rule_state.get(key, _ABSENT) for key in keys)
+    return tuple(
+        _entry(rule_state, key) if _IN in key else rule_state.get(key, _ABSENT) for key in keys
+    )
+
+
+def _entry(rule_state: Mapping[str, Any], name: str) -> Any:
+    """The value a read of one table entry (`path`) read: the entry (or its absence), or a
+    mark where the key holds no table now (the computation read a table there)."""
+    key, entry = name.split(_IN, 1)
+    table = rule_state.get(key, _ABSENT)
+    if not isinstance(table, FrozenMap):
+        return _NOT_TABLE
+    return table.get(entry, _ABSENT)

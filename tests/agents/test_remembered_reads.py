@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from tactical.agents.evaluation import Effect, Material
-from tactical.agents.reads import ALL, WatchedMap, watching
+from tactical.agents.reads import ALL, WatchedMap, path, watching
 from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
 from tactical.session.game import Game
@@ -73,3 +73,35 @@ def test_an_effect_is_computed_again_only_when_what_it_read_changes(game):
     moved = replace(_with(game.state, a=1, b=3), units=game.state.units[1:])
     material.remembered(head, moved, compute)  # another table: computed again
     assert len(calls) == 3
+
+
+def test_a_table_is_read_entry_by_entry(game):
+    state, reads = watching(_with(game.state, t=FrozenMap(x=1, y=2), n=3))
+    assert state.rule_state["t"]["x"] == 1
+    assert state.rule_state.get("t").get("z") is None  # an entry's absence is read too
+    assert reads.key() == (path("t", "x"), path("t", "z"))
+    after = state.with_rule_state(t=state.rule_state["t"].set("x", 5))
+    assert after.rule_state["t"]["x"] == 5  # set by the computation: its own
+    assert after.rule_state["t"]["y"] == 2  # kept from the watched table: a dependency
+    assert reads.key() == (path("t", "x"), path("t", "y"), path("t", "z"))
+    list(after.rule_state["t"])  # the table read whole: the whole key
+    assert reads.key() == ("t", path("t", "x"), path("t", "y"), path("t", "z"))
+
+
+def test_an_effect_reading_one_entry_is_computed_again_only_when_that_entry_changes(game):
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        table = state.rule_state.get("t")
+        return Effect(float(table.get("x", 0) if isinstance(table, FrozenMap) else -1), 1, True)
+
+    head = ("test", "entry", "side")
+    first = material.remembered(head, _with(game.state, t=FrozenMap(x=1, y=1)), compute)
+    again = material.remembered(head, _with(game.state, t=FrozenMap(x=1, y=2)), compute)
+    assert (first, again, len(calls)) == (Effect(1.0, 1, True), Effect(1.0, 1, True), 1)
+    changed = material.remembered(head, _with(game.state, t=FrozenMap(x=2, y=2)), compute)
+    assert (changed, len(calls)) == (Effect(2.0, 1, True), 2)
+    gone = material.remembered(head, _with(game.state, t=7), compute)  # no table there now
+    assert (gone, len(calls)) == (Effect(-1.0, 1, True), 3)

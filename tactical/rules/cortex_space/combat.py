@@ -209,16 +209,39 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
     """`attack` checked again on `state` (`declare`), remembered while the state lives: the
     exact enumerator resolves the same attack on the same state once per outcome, and
     `declare` is a pure function of the two. A refused declaration raises each time."""
+    global _LAST_REDECLARED
+    last = _LAST_REDECLARED
+    if last[0] is state and last[1] is attack:
+        return last[2]
     memo = memo_of(_REDECLARED, state)
     found = memo.get(attack)
     if found is None:
         found = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
         memo[attack] = found
+    _LAST_REDECLARED = (state, attack, found)  # one tuple assigned: read whole or not at all
     return found
 
 
-def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+_LAST_REDECLARED: tuple = (None, None, None)  # the last (state, attack, redeclared attack)
+
+
+def _kind_of(state: GameState, attack: Attack) -> str:
+    """The kind of the attack's weapon, remembered for the last state and attack (the exact
+    odds resolve the same attack on the same state once per outcome)."""
+    global _LAST_KIND
+    last = _LAST_KIND
+    if last[0] is state and last[1] is attack:
+        return last[2]
     kind = vessel(state.unit(attack.attacker)).weapon(attack.weapon).kind  # type: ignore[union-attr]
+    _LAST_KIND = (state, attack, kind)  # one tuple assigned: read whole or not at all
+    return kind
+
+
+_LAST_KIND: tuple = (None, None, "")  # the last (state, attack, weapon kind)
+
+
+def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    kind = _kind_of(state, attack)
     if kind == MISSILE:
         return resolve_lock(state, attack, dice)
     if kind == POINT_DEFENSE:

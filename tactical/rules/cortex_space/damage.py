@@ -43,7 +43,13 @@ from tactical.rules.cortex_space.tables import (
     battle_damage_row,
     scale_damage,
 )
-from tactical.rules.cortex_space.units import SCALE_READINGS, Vessel, remember_vessel, vessel
+from tactical.rules.cortex_space.units import (
+    SCALE_READINGS,
+    Vessel,
+    Weapon,
+    remember_vessel,
+    vessel,
+)
 
 MAX_WIDESPREAD_DEPTH = 8  # A003.18 halves each time; this only bounds a pathological map
 TARGET_MULTIPLIED, DAMAGE_DIVIDED = SCALE_READINGS
@@ -247,7 +253,7 @@ def damage_dealt(start: Target, end: Target) -> tuple[int, int]:
         return end.stun - start.stun, end.wound - start.wound
     stun = wound = 0
     for before, after in zip(start.tracks, end.tracks, strict=True):
-        recounted = before.counted(after.multiple)
+        recounted = before if after.multiple == before.multiple else before.counted(after.multiple)
         stun += after.stun - recounted.stun
         wound += after.wound - recounted.wound
     return stun, wound
@@ -496,18 +502,18 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     """The state with a target's tracks and systems written into its stats."""
     unit = state.unit(unit_id)
     card = vessel(unit)
-    start = target_of(card)
-    if (target.tracks, target.systems) == (start.tracks, start.systems):
+    start = _start_of(card)
+    if target.tracks == start.tracks and target.systems == start.systems:
         return state
     systems = target.systems
     changes: dict[str, Any] = {}
     if card.is_wing:
         members = []
         for entry, track in zip(unit.stats["members"], target.tracks, strict=True):
-            member = {**dict(entry), "wound": track.wound, "stun": track.stun}
+            member = {"wound": track.wound, "stun": track.stun}
             if track.multiple != int(entry.get("lp_multiple", 1)):
                 member["lp_multiple"] = track.multiple
-            members.append(member)
+            members.append(_entry_with(entry, member))
         changes["members"] = members
     else:
         (track,) = target.tracks
@@ -525,7 +531,7 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
         weapons = []
         for entry, weapon in zip(unit.stats.get("weapons", ()), systems.weapons, strict=True):
             weapons.append(
-                {**dict(entry), "disabled": weapon.disabled, "destroyed": weapon.destroyed}
+                _entry_with(entry, {"disabled": weapon.disabled, "destroyed": weapon.destroyed})
             )
         changes["weapons"] = weapons
     stats = unit.stats
@@ -533,8 +539,74 @@ def write_back(state: GameState, unit_id: str, target: Target) -> GameState:
     written = (
         stats.updated(changes) if isinstance(stats, FrozenMap) else FrozenMap({**stats, **changes})
     )
-    if changes.keys() <= {"wound", "stun"} and not card.is_wing:
-        # a vessel whose tracks alone changed reads as its card with them (not parsed again
+    if not card.is_wing and isinstance(written, FrozenMap):
+        # a vessel reads as its card with the tracks and systems written (not parsed again
         # from its stats after every roll the computer players enumerate)
-        remember_vessel(written, replace(card, wound=changes["wound"], stun=changes["stun"]))
+        remember_vessel(written, _card_with(card, changes, systems))
     return state.replace_unit(replace(unit, stats=written))
+
+
+def _entry_with(entry: Mapping[str, Any], changes: dict[str, Any]) -> Mapping[str, Any]:
+    """A member's or a weapon's stats entry with `changes` set, the same keys in the same
+    order as `{**entry, **changes}`: a frozen entry copied with only the new values frozen
+    (freezing the whole entry again, for every outcome the exact odds enumerate, was most
+    of writing a wing's or a damaged system's roll back), or kept where it holds them all."""
+    if type(entry) is FrozenMap:
+        get = entry.get
+        if all(type(get(k, _UNSET)) is type(v) and get(k) == v for k, v in changes.items()):
+            return entry  # every value already there, of the same type: the same entry
+        return entry.updated(changes)
+    return {**dict(entry), **changes}
+
+
+_UNSET = object()  # a key an entry does not hold
+
+
+def _start_of(card: Vessel) -> Target:
+    """`target_of(card)`, remembered for the last card asked (every outcome of one attack
+    the exact odds enumerate writes back onto the same card)."""
+    global _LAST_START
+    last = _LAST_START
+    if last[0] is card:
+        return last[1]
+    found = target_of(card)
+    _LAST_START = (card, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_START: tuple = (None, None)  # the last (card, target_of(card))
+
+
+def _card_with(card: Vessel, changes: Mapping[str, Any], systems: Systems) -> Vessel:
+    """The card `vessel` parses from a vessel's stats (not a wing's) once `write_back` set
+    `changes` (`systems` the ones written where "weapons" is among them): its fields
+    copied without running the dataclass again per enumerated outcome, the changed ones
+    as the parser reads them. What it caches (`fighters`, `less_skilled`) reads only the
+    members, unchanged."""
+    made = object.__new__(Vessel)
+    fields = made.__dict__
+    fields.update(card.__dict__)
+    fields["wound"] = int(changes["wound"])
+    fields["stun"] = int(changes["stun"])
+    if "lp_multiple" in changes:
+        multiple = int(changes["lp_multiple"])
+        fields["life_points"] = card.printed_life_points * multiple
+        fields["lp_multiple"] = multiple
+    if "weapons" in changes:
+        fields["sensors_damaged"] = int(systems.sensors_damaged)
+        fields["sublight_damaged"] = int(systems.sublight_damaged)
+        fields["sublight_destroyed"] = bool(systems.sublight_destroyed)
+        fields["ftl_destroyed"] = bool(systems.ftl_destroyed)
+        fields["speed"] = int(systems.speed)
+        fields["weapons"] = tuple(
+            _weapon_with(weapon, int(now.disabled), bool(now.destroyed))
+            for weapon, now in zip(card.weapons, systems.weapons, strict=True)
+        )
+    return made
+
+
+def _weapon_with(weapon: Weapon, disabled: int, destroyed: bool) -> Weapon:
+    """A weapon entry's card with its battle damage (R003.29), the same one when unchanged."""
+    if weapon.disabled == disabled and weapon.destroyed is destroyed:
+        return weapon
+    return replace(weapon, disabled=disabled, destroyed=destroyed)

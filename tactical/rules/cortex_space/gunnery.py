@@ -11,7 +11,7 @@ point-defense and missile-lock resolvers too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from tactical.dice import Dice
@@ -229,7 +229,13 @@ def _strike_key(strike: Strike) -> tuple:
 def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
     """R003.7 (and R003.32 / R003.36 damage steps): attack roll, defense, damage die, rolled
     as a sub-roll value (`StrikeRoll`)."""
-    roll = StrikeRoll(
+    roll = strike_roll(plan, number)
+    return dice.chance(roll, key=roll.key)
+
+
+def strike_roll(plan: GunPlan, number: int) -> StrikeRoll:
+    """The sub-roll value of strike `number` of a plan (`strike`)."""
+    return StrikeRoll(
         plan.roll.pool,
         plan.defense,
         plan.group,
@@ -239,7 +245,6 @@ def strike(plan: GunPlan, number: int, dice: Dice) -> Strike:
         number,
         worded(),  # read for the state alone: the rolls' words left out (`model.worded`)
     )
-    return dice.chance(roll, key=roll.key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,10 +327,42 @@ def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
 
 def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
     """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34)."""
+    initial, steps = _volley_steps(plan)
+    return dice.fold(initial, steps, key=volley_key)
 
-    def strike_step(volley: Volley, source: Dice) -> Volley:
-        rolled = strike(plan, 1, source)
-        return replace(volley, pending=rolled.pending, events=volley.events + rolled.events)
+
+def _volley_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
+    """A volley's first state and its steps (`gun_volley`), made once for the last plan
+    asked (the exact odds replay the volley once per outcome)."""
+    global _LAST_STEPS
+    last = _LAST_STEPS
+    if last[0] is plan:
+        return last[1]
+    found = _made_steps(plan)
+    _LAST_STEPS = (plan, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_STEPS: tuple = (None, None)  # the last (plan, (first volley, steps))
+
+
+def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
+    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered."""
+
+    # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
+    # odds read its outcomes instead of replaying the step once per outcome
+    def strike_of(volley: Volley) -> StrikeRoll:
+        return strike_roll(plan, 1)
+
+    def struck(volley: Volley, rolled: Strike) -> Volley:
+        # (made whole rather than by `replace`: once per strike outcome the odds read)
+        return Volley(
+            volley.target,
+            volley.hits,
+            volley.extraordinary,
+            rolled.pending,
+            volley.events + rolled.events,
+        )
 
     def delivery(volley: Volley) -> Delivery | None:
         if volley.pending[:1] != ("damage",):
@@ -337,17 +374,16 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
 
     def delivered(volley: Volley, target: Target | None) -> Volley:
         if target is None:
-            return replace(volley, pending=())
+            return Volley(volley.target, volley.hits, volley.extraordinary, (), volley.events)
         return Volley(
-            replace(target, events=()),
+            Target(target.tracks, target.systems, target.effects) if target.events else target,
             volley.hits + 1,
             volley.extraordinary + int(volley.pending[3]),
             (),
             volley.events + target.events,
         )
 
-    deliver_step = ChanceStep(delivery, delivered)
-    return dice.fold(Volley(plan.start), (strike_step, deliver_step), key=volley_key)
+    return Volley(plan.start), (ChanceStep(strike_of, struck), ChanceStep(delivery, delivered))
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,9 +426,13 @@ def after_damage(state: GameState, before: GameState, target_id: str, by: str) -
     the vessels that act at the same time (R003.11)."""
     if not state.has_unit(target_id):
         return state
-    was, now = vessel(before.unit(target_id)), vessel(state.unit(target_id))
-    out_before = was.destroyed or was.disabled
-    if out_before or not (now.destroyed or now.disabled):
+    # the state after first: most rolls leave the target in the fight, and then the
+    # state before is never read (each outcome the computer players enumerate)
+    now = vessel(state.unit(target_id))
+    if not (now.destroyed or now.disabled):
+        return state
+    was = vessel(before.unit(target_id))
+    if was.destroyed or was.disabled:
         return state
     initiative = tracker.table(state, tracker.INITIATIVE)
     if by in initiative:
@@ -446,6 +486,8 @@ def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     # once for the plan (the exact odds re-run this once per outcome)
     new_state = write_back(_booked(state, attack, plan), plan.target.id, volley.target)
     new_state = after_damage(new_state, state, plan.target.id, plan.attacker.id)
+    if not worded():  # read for the state alone (`model.worded`): no words
+        return Resolution(new_state, (), summary)
     events = (
         *plan.events,
         *volley.events,

@@ -39,28 +39,44 @@ def strength(unit: Unit) -> float:
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     """A003.E1: how a vessel as it started stands now."""
-    if not state.has_unit(unit.id):
+    try:
+        now = state.unit(unit.id)
+    except KeyError:
         return UnitCondition.gone(strength(unit))
-    # by the vessel as it started and as it stands, both immutable (each roll the computer
-    # players enumerate changes one vessel)
-    now = state.unit(unit.id)
-    known = _CONDITIONS.get((id(unit), id(now)))
-    if known is not None and known[0] is unit and known[1] is now:
+    # by the vessel as it stands and as it started, both immutable (each roll the computer
+    # players enumerate changes one vessel): by the one's id, both checked by identity
+    known = _CONDITIONS.get(id(now))
+    if known is not None and known[1] is now and known[0] is unit:
         return known[2]
     found = _condition(unit, now)
     if len(_CONDITIONS) >= MEMO_SIZE:
         _CONDITIONS.clear()
-    _CONDITIONS[(id(unit), id(now))] = (unit, now, found)
+    _CONDITIONS[id(now)] = (unit, now, found)
     return found
 
 
-_CONDITIONS: dict[tuple[int, int], tuple[Unit, Unit, UnitCondition]] = {}
+_CONDITIONS: dict[int, tuple[Unit, Unit, UnitCondition]] = {}
+
+
+def _strength_of(unit: Unit) -> float:
+    """`strength(unit)`, remembered for the last vessel asked (every outcome of one attack
+    the exact odds enumerate asks its target's)."""
+    global _LAST_STRENGTH
+    last = _LAST_STRENGTH
+    if last[0] is unit:
+        return last[1]
+    found = strength(unit)
+    _LAST_STRENGTH = (unit, found)  # one tuple assigned: read whole or not at all
+    return found
+
+
+_LAST_STRENGTH: tuple = (None, 0.0)  # the last (unit, strength(unit))
 MEMO_SIZE = 4096
 
 
 def _condition(unit: Unit, now: Unit) -> UnitCondition:
     """A003.E1: the vessel `unit` started as, standing as `now`."""
-    value = strength(unit)
+    value = _strength_of(unit)
     card = vessel(now)
     if card.is_wing:
         total = sum(m.life_points for m in card.members) or 1

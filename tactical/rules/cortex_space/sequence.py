@@ -91,7 +91,23 @@ def can_act(state: GameState, unit: Unit) -> bool:
 
 def current_group(state: GameState) -> tuple[str, ...]:
     """The vessels acting now: those yet to end their activation with the highest result
-    (vessels that rolled nothing act last, together)."""
+    (vessels that rolled nothing act last, together). R003.11.
+
+    Remembered for the last state asked, by identity (a pure function of an immutable
+    state: the exact odds replay an action, and check its turn order, once per outcome)."""
+    global _LAST_GROUP
+    last = _LAST_GROUP
+    if last[0] is state:
+        return last[1]
+    group = _current_group(state)
+    _LAST_GROUP = (state, group)  # one tuple assigned: read whole or not at all
+    return group
+
+
+_LAST_GROUP: tuple = (None, ())  # the last (state, current_group(state))
+
+
+def _current_group(state: GameState) -> tuple[str, ...]:
     initiative = tracker.table(state, tracker.INITIATIVE)
     waiting = [u for u in state.units if not tracker.is_done(state, u.id) and can_act(state, u)]
     if not waiting:
