@@ -132,6 +132,9 @@ class Reach:
     los: bool
     blocked_by: tuple[str, ...]
     blocking_models: tuple[str, ...] = ()  # names of the models in the way (R002.41)
+    # False: out of the weapon's range or arc, where the line of sight is never read (los
+    # False, no blockers: not measured)
+    sighted: bool = True
 
 
 def reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
@@ -157,9 +160,16 @@ MAX_REACHES = 4096
 
 
 def _measured_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
+    """The reach measured; its line of sight only where the weapon has Attack Dice at the
+    target's band and the target is in its arc: elsewhere `_check_reach` refuses the
+    declaration before it reads the line (GEO002.7), and the line is the costly part
+    (the choices try every weapon at every enemy)."""
     options = settings(state)
     distance = weapon_distance(unit, weapon, target)
     band = range_band(unit, distance, options)
+    dice = weapon.dice_at(band)
+    if band is None or dice <= 0 or not in_weapon_arc(unit, weapon.arc, target):
+        return Reach(unit.id, weapon.name, distance, band, dice, False, (), (), sighted=False)
     sight = line_of_sight(state, unit, target, models=not weapon.auxiliary)
     names = state.shown_names
     return Reach(
@@ -167,7 +177,7 @@ def _measured_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) 
         weapon.name,
         distance,
         band,
-        weapon.dice_at(band),
+        dice,
         sight.clear,
         sight.terrain,
         tuple(names.get(m, m) for m in sight.models),

@@ -115,16 +115,7 @@ def _plan(
     players, then made) on a table where nothing it reads changed."""
     rules = _turning_rules(unit, boost, options)
     planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
-    others = [u for u in units if u.id != unit.id]
-    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
-    geometries.append(board_exterior(board.width, board.height))
-    allowed = np.array(
-        [movement.terrain_collides(unit, t) for t in terrain]
-        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
-        + [True],
-        dtype=bool,
-    )
-    obstacles = Obstacles(geometries)
+    obstacles, allowed, others = _obstacles(unit, units, terrain, board)
     contact = first_contact(
         planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
     )
@@ -158,6 +149,39 @@ def _plan(
         s.index for s in executed if s.treacherous and (step is None or s.index < step)
     )
     return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+
+
+def _obstacles(
+    unit: Unit, units: tuple[Unit, ...], terrain: tuple[Terrain, ...], board: Board
+) -> tuple[Obstacles, np.ndarray, tuple[Unit, ...]]:
+    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the other
+    models, the table's outside, indexed; which of them it collides with; the other
+    models. Kept by the very objects read (beside their ids, so that no id is reused):
+    every path offered or weighed for a unit on one table meets the same obstacles."""
+    read = (unit, units, terrain, board)
+    slot = tuple(id(part) for part in read)
+    found = _OBSTACLES.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    others = [u for u in units if u.id != unit.id]
+    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
+    geometries.append(board_exterior(board.width, board.height))
+    allowed = np.array(
+        [movement.terrain_collides(unit, t) for t in terrain]
+        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
+        + [True],
+        dtype=bool,
+    )
+    allowed.setflags(write=False)  # shared by every plan on this table
+    made = (Obstacles(geometries), allowed, tuple(others))
+    if len(_OBSTACLES) >= MAX_OBSTACLES:
+        _OBSTACLES.clear()
+    _OBSTACLES[slot] = (read, made)
+    return made
+
+
+_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Any]] = {}
+MAX_OBSTACLES = 64
 
 
 def _in_contact(unit: Unit, obstacles: Obstacles, allowed: np.ndarray) -> bool:

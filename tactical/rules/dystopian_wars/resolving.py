@@ -19,6 +19,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.model import FrozenMap, GameState, SizeClass, Unit
 from tactical.model.frozen import memo_of
+from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
@@ -162,10 +163,17 @@ def resolve_declared(
     model stays until the end of a simultaneous step (R002.28)."""
     ready = prepared(state, attack)
     weapon, defence = ready.weapon, ready.defence
-    # a value: the exact enumerator enumerates an equal roll once
-    rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+    # a value: the exact enumerator enumerates an equal roll once; read for the state alone
+    # (`model.worded`), one roll of these numbers whoever fires, merged by what it changes
+    words = worded()
+    if words:
+        rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+    else:
+        rolled = AttackRollOf(defence, worded=False)
     roll = dice.chance(rolled, key=rolled.key)
     new_state, applied = apply_outcome(state, attack, weapon, roll.summary, defer=defer)
+    if not words:
+        return Resolution(new_state, (), roll.summary)
     return Resolution(new_state, (*ready.events, *roll.events, *applied), roll.summary)
 
 
