@@ -471,6 +471,11 @@ class Position:
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
+        # each enemy's own arcs as a mask over the table's (the same for every pose)
+        theirs_of = {
+            e: np.array([name in geometry.unit_arc_names[e] for name in names], dtype=bool)
+            for e in ([] if self.by_weapons else enemies)
+        }
         found = []
         for k in range(len(poses)):
             i = len(others) + k
@@ -502,9 +507,7 @@ class Position:
                         )[0]
                     )
                     continue
-                theirs = np.array(
-                    [name in geometry.unit_arc_names[e] for name in names], dtype=bool
-                )
+                theirs = theirs_of[e]
                 if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
                     holds += value * self._in_band(unit, float(outward[slot]))
                 if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
