@@ -177,34 +177,7 @@ def commodore_option(
     `reroll` is "treacherous-terrain", "critical-vs-enemy", "critical-vs-own-commodore" or
     "damage-repair"; `subject` the model the roll is for (the enemy hit, for option b);
     `firer` the side's model that fired (option b, measured from it by default, A002.4).
-    Remembered by what it reads (the units, the Prizes, the two models, the option): every
-    Critical Hit an attack's exact odds reach asks it again of the same table.
     """
-    read = (state.units, tracking.get(state, "prizes"), subject, firer)
-    slot = (*(id(part) for part in read), side, reroll, options.get("fc_option_b_measure_from"))
-    found = _OPTIONS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
-        return found[1]
-    letter = _commodore_option(state, side, reroll, subject, options, firer)
-    if len(_OPTIONS) >= MAX_OPTIONS:
-        _OPTIONS.clear()
-    _OPTIONS[slot] = (read, letter)
-    return letter
-
-
-# the letters found, by the very objects read (beside their ids, so that no id is reused)
-_OPTIONS: dict[tuple[Any, ...], tuple[tuple[object, ...], str | None]] = {}
-MAX_OPTIONS = 1024
-
-
-def _commodore_option(
-    state: GameState,
-    side: str,
-    reroll: str,
-    subject: Unit | None,
-    options: Mapping[str, Any],
-    firer: Unit | None,
-) -> str | None:
     commodore = fleet_commodore(state, side)
     if commodore is None:
         return None
@@ -218,9 +191,27 @@ def _commodore_option(
             measured = firer
         if measured is None:
             return None
-        if measured.id == commodore.id or within_from_centre(commodore, measured, FC_RANGE):
+        if measured.id == commodore.id or _within_range(commodore, measured):
             return letter
     return None
+
+
+def _within_range(commodore: Unit, measured: Unit) -> bool:
+    """GEO002.4: `measured` within `FC_RANGE` of the commodore's centre, remembered for the
+    two very models (beside their ids, so that no id is reused): every Critical Hit an
+    attack's exact odds reach asks it again of the same two."""
+    slot = (id(commodore), id(measured))
+    found = _IN_RANGE.get(slot)
+    if found is not None and found[0] is commodore and found[1] is measured:
+        return found[2]
+    inside = within_from_centre(commodore, measured, FC_RANGE)
+    if len(_IN_RANGE) >= 1024:
+        _IN_RANGE.clear()
+    _IN_RANGE[slot] = (commodore, measured, inside)
+    return inside
+
+
+_IN_RANGE: dict[tuple[int, int], tuple[Unit, Unit, bool]] = {}
 
 
 def commodore_available(state: GameState, side: str) -> bool:
