@@ -131,6 +131,11 @@ class Material:
         `condition` gives, in one loop: every leaf of an enumeration asks for all of them)."""
         condition, unit_value = self.system.unit_condition, self.hint.unit_value
         if unit_value is None:
+            # a rule system may give them all at once (`unit_conditions`: the same values)
+            batch = getattr(self.system, "unit_conditions", None)
+            if batch is not None:
+                units = self.start.units
+                return list(zip([u.side for u in units], batch(state, units), strict=True))
             return [(unit.side, condition(state, unit)) for unit in self.start.units]
         return [
             (unit.side, replace(condition(state, unit), strength=float(unit_value(unit))))

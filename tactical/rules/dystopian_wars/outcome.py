@@ -13,7 +13,7 @@ captured or lost is out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tactical.model import GameState, Unit
@@ -50,6 +50,23 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     if len(_CONDITIONS) >= MEMO_SIZE:
         _CONDITIONS.clear()
     _CONDITIONS[key] = (unit, found)
+    return found
+
+
+def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
+    """`unit_condition` of each of `units`, in order, reading the state once (the computer
+    players ask every starting model's condition after every roll they enumerate)."""
+    lost, hull_table = _damage(state)
+    present = state.has_unit
+    known = _CONDITIONS.get
+    found = []
+    for unit in units:
+        unit_id = unit.id
+        gone = unit_id in lost or not present(unit_id)
+        entry = known((id(unit), gone, 0 if gone else int(hull_table.get(unit_id, 0))))
+        found.append(
+            entry[1] if entry is not None and entry[0] is unit else unit_condition(state, unit)
+        )
     return found
 
 
