@@ -69,6 +69,9 @@ class Material:
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
         self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
+        # by the conditions a rule system gives again (`unit_conditions`), kept beside them
+        self._by_conditions: dict[int, tuple[object, dict[str, tuple[float, float]]]] = {}
+        self._sides = [unit.side for unit in self.start.units]
         # expected effects by what they depend on: the question (`head`: the declared
         # action, the side, the budget and the game's seed, a sampled estimate's dice) and
         # the state, by value; and by the part of the state the computation read (`reads`:
@@ -131,11 +134,6 @@ class Material:
         `condition` gives, in one loop: every leaf of an enumeration asks for all of them)."""
         condition, unit_value = self.system.unit_condition, self.hint.unit_value
         if unit_value is None:
-            # a rule system may give them all at once (`unit_conditions`: the same values)
-            batch = getattr(self.system, "unit_conditions", None)
-            if batch is not None:
-                units = self.start.units
-                return list(zip([u.side for u in units], batch(state, units), strict=True))
             return [(unit.side, condition(state, unit)) for unit in self.start.units]
         return [
             (unit.side, replace(condition(state, unit), strength=float(unit_value(unit))))
@@ -148,12 +146,32 @@ class Material:
         cached = self._cache.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
-        found = side_losses(self.sides, self._conditions(state))
-        result = {side: (values[1], values[0]) for side, values in found.items()}
+        batch = getattr(self.system, "unit_conditions", None)
+        if batch is not None and self.hint.unit_value is None:
+            # a rule system that gives the same conditions again (`unit_conditions`): the
+            # shares of those conditions, once
+            conditions = batch(state, self.start.units)
+            known = self._by_conditions.get(id(conditions))
+            if known is not None and known[0] is conditions:
+                result = known[1]
+            else:
+                result = self._shares(list(zip(self._sides, conditions, strict=True)))
+                if len(self._by_conditions) > 512:
+                    self._by_conditions.clear()
+                self._by_conditions[id(conditions)] = (conditions, result)
+        else:
+            result = self._shares(self._conditions(state))
         if len(self._cache) > 512:
             self._cache.clear()
         self._cache[id(state)] = (state, result)
         return result
+
+    def _shares(
+        self, conditions: list[tuple[str, UnitCondition]]
+    ) -> dict[str, tuple[float, float]]:
+        """Per side: its shares lost and out, from each starting unit's side and condition."""
+        found = side_losses(self.sides, conditions)
+        return {side: (values[1], values[0]) for side, values in found.items()}
 
     def losses(self, state: GameState) -> dict[str, float]:
         """Per side: the (smooth) share of its starting strength lost."""

@@ -127,7 +127,7 @@ def test_R002_22_every_condition_at_once_is_each_condition():
     gone = tracking.record_loss(hit, hit.unit("b-big"), "destroyed").without_unit("b-big")
     units = state.units
     for case in (state, hit, gone):
-        assert outcome.unit_conditions(case, units) == [
+        assert list(outcome.unit_conditions(case, units)) == [
             outcome.unit_condition(case, u) for u in units
         ]
     assert outcome.unit_conditions(gone, units)[1].out
