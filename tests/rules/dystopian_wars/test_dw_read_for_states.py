@@ -9,7 +9,7 @@ from __future__ import annotations
 from dw_builders import GUNS, TORPEDOES, duel, table, unit
 
 from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
-from tactical.model import FrozenMap
+from tactical.model import FrozenMap, Pose
 from tactical.model.worded import unworded
 from tactical.rules.dystopian_wars import (
     attacks,
@@ -141,3 +141,30 @@ def test_R002_10_an_empty_table_is_shared_and_never_changed():
     changed = tracking.put_in(state, "boosts", "a-big", FrozenMap(kinetic=3))
     assert dict(tracking.mapping(changed, "boosts")) == {"a-big": FrozenMap(kinetic=3)}
     assert tracking.mapping(state, "boosts") == FrozenMap()
+
+
+def test_R002_35_a_plan_is_kept_while_only_models_away_from_its_path_move():
+    from dataclasses import replace
+
+    from tactical.rules.dystopian_wars import maneuver
+
+    state = table(
+        unit("a", 10, 10, move=8.0),
+        unit("far", 60, 40, "B"),
+        unit("b", 30, 10, "B"),
+    )
+    first = maneuver.plan(state, state.unit("a"), "F8")
+    assert first.contact_kind is None
+    far = state.replace_unit(replace(state.unit("far"), pose=Pose(60, 35, 0)))
+    again = maneuver.plan(far, far.unit("a"), "F8")
+    assert again is first  # nothing near the path moved
+    fresh = maneuver._plan.__wrapped__(
+        far.unit("a"), "F8", None, far.options, far.units, far.terrain, far.board
+    )
+    assert fresh == first
+    # a model moved across the path stops it (a ram): planned again
+    start, end = state.unit("a").pose, first.final
+    middle = Pose((start.x + end.x) / 2, (start.y + end.y) / 2, 90)
+    across = state.replace_unit(replace(state.unit("b"), pose=middle))
+    rammed = maneuver.plan(across, across.unit("a"), "F8")
+    assert rammed.contact_kind == "ram" and rammed.contact_id == "b"
