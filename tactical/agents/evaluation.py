@@ -69,6 +69,9 @@ class Material:
         # keyed by id with the state kept alive beside it: states are immutable but not
         # cheap to hash, and the same state is valued many times in one decision
         self._cache: dict[int, tuple[GameState, dict[str, tuple[float, float]]]] = {}
+        # by the conditions a rule system gives again (`unit_conditions`), kept beside them
+        self._by_conditions: dict[int, tuple[object, dict[str, tuple[float, float]]]] = {}
+        self._sides = [unit.side for unit in self.start.units]
         # expected effects by what they depend on: the question (`head`: the declared
         # action, the side, the budget and the game's seed, a sampled estimate's dice) and
         # the state, by value; and by the part of the state the computation read (`reads`:
@@ -143,12 +146,32 @@ class Material:
         cached = self._cache.get(id(state))
         if cached is not None and cached[0] is state:
             return cached[1]
-        found = side_losses(self.sides, self._conditions(state))
-        result = {side: (values[1], values[0]) for side, values in found.items()}
+        batch = getattr(self.system, "unit_conditions", None)
+        if batch is not None and self.hint.unit_value is None:
+            # a rule system that gives the same conditions again (`unit_conditions`): the
+            # shares of those conditions, once
+            conditions = batch(state, self.start.units)
+            known = self._by_conditions.get(id(conditions))
+            if known is not None and known[0] is conditions:
+                result = known[1]
+            else:
+                result = self._shares(list(zip(self._sides, conditions, strict=True)))
+                if len(self._by_conditions) > 512:
+                    self._by_conditions.clear()
+                self._by_conditions[id(conditions)] = (conditions, result)
+        else:
+            result = self._shares(self._conditions(state))
         if len(self._cache) > 512:
             self._cache.clear()
         self._cache[id(state)] = (state, result)
         return result
+
+    def _shares(
+        self, conditions: list[tuple[str, UnitCondition]]
+    ) -> dict[str, tuple[float, float]]:
+        """Per side: its shares lost and out, from each starting unit's side and condition."""
+        found = side_losses(self.sides, conditions)
+        return {side: (values[1], values[0]) for side, values in found.items()}
 
     def losses(self, state: GameState) -> dict[str, float]:
         """Per side: the (smooth) share of its starting strength lost."""
@@ -471,6 +494,11 @@ class Position:
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
+        # each enemy's own arcs as a mask over the table's (the same for every pose)
+        theirs_of = {
+            e: np.array([name in geometry.unit_arc_names[e] for name in names], dtype=bool)
+            for e in ([] if self.by_weapons else enemies)
+        }
         found = []
         for k in range(len(poses)):
             i = len(others) + k
@@ -502,9 +530,7 @@ class Position:
                         )[0]
                     )
                     continue
-                theirs = np.array(
-                    [name in geometry.unit_arc_names[e] for name in names], dtype=bool
-                )
+                theirs = theirs_of[e]
                 if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
                     holds += value * self._in_band(unit, float(outward[slot]))
                 if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):

@@ -253,10 +253,15 @@ class SeededDice(RecordingDice):
     def __init__(self, seed: int) -> None:
         super().__init__()
         self.seed = seed
-        self._rng = random.Random(seed)
+        # made at the first roll: seeding costs more than many a resolution that rolls
+        # nothing (the computer players try every candidate once with seeded dice)
+        self._rng: random.Random | None = None
 
     def _draw(self, die: Die, who: str, what: str) -> int:
-        return die.values[self._rng.randrange(die.sides)]
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self.seed)
+        return die.values[rng.randrange(die.sides)]
 
 
 class ScriptError(UserError):

@@ -26,7 +26,7 @@ from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
 from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
 from tactical.geometry.matrix_blocks import RowBlock, matrix_row_blocks, matrix_rows
 from tactical.geometry.measure import BaseArrays, Measurement, measure, pair_edge_distances
-from tactical.model import CircleBase, GameState, Unit
+from tactical.model import CircleBase, GameState, Terrain, Unit
 from tactical.rules import registry
 from tactical.rules.base import ModelBlocking, RuleSystem
 
@@ -267,6 +267,20 @@ def _round(value: float) -> float:
     return 0.0 if rounded == 0 else rounded
 
 
+def _terrain_index(terrain: tuple[Terrain, ...]) -> TerrainIndex:
+    """The table's terrain indexed (immutable), kept for the very tuple of pieces (beside its
+    id): a game's terrain never changes, and the players measure many tables a turn."""
+    found = _TERRAIN_INDEXES.get(id(terrain))
+    if found is None or found[0] is not terrain:
+        index = TerrainIndex.build([t.id for t in terrain], [t.geometry for t in terrain])
+        _TERRAIN_INDEXES.clear()  # one table at a time
+        found = _TERRAIN_INDEXES[id(terrain)] = (terrain, index)
+    return found[1]
+
+
+_TERRAIN_INDEXES: dict[int, tuple[tuple[Terrain, ...], TerrainIndex]] = {}
+
+
 @dataclass(frozen=True, eq=False)
 class TableGeometry:
     """One state's units and terrain, indexed for the rule system's questions.
@@ -288,9 +302,7 @@ class TableGeometry:
     def of(cls, state: GameState, system: RuleSystem | None = None) -> TableGeometry:
         system = system or registry.get(state.rules)
         units = BaseArrays.build([u.pose for u in state.units], [u.base for u in state.units])
-        terrain = TerrainIndex.build(
-            [t.id for t in state.terrain], [t.geometry for t in state.terrain]
-        )
+        terrain = _terrain_index(state.terrain)
         arcs: dict[str, ArcSpec] = {}
         names = []
         for unit in state.units:

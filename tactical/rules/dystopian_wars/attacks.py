@@ -33,10 +33,46 @@ from tactical.rules.values import fixed_field, pick_field
 # --------------------------------------------------------------------------- choices
 
 
+# what of the rule state a plain declaration reads (`combat.declare`: Prizes and Derelicts,
+# a Wing's Ordnance spent, and for a Wing's Combined Fire the command of R002.26/R002.27)
+_DECLARE_READS = ("prizes", "derelicts", "wings", "broken", "commanders")
+# the targets found, by the very objects read (beside their ids, so that no id is reused)
+_TARGETS: dict[tuple[Any, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
+MAX_TARGETS = 1024
+
+
 def targets_for(
     state: GameState, unit: Unit, weapon: str, launched: bool, **params: Any
 ) -> tuple[str, ...]:
-    """The enemy models `unit` may declare `weapon` against (`combat.declare` allows it)."""
+    """The enemy models `unit` may declare `weapon` against (`combat.declare` allows it).
+    A plain declaration's are remembered by what `declare` reads: the table and the few
+    rule-state entries of `_DECLARE_READS` (every step of a segment offers the choices
+    again, on a table where only the activation's record changed)."""
+    if params:
+        return _targets(state, unit, weapon, launched, params)
+    rule_state = state.rule_state
+    read = (
+        state.units,
+        state.terrain,
+        state.options,
+        state.roster,
+        unit,
+        *(rule_state.get(key) for key in _DECLARE_READS),
+    )
+    slot = (*(id(part) for part in read), weapon, launched)
+    found = _TARGETS.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    targets = _targets(state, unit, weapon, launched, params)
+    if len(_TARGETS) >= MAX_TARGETS:
+        _TARGETS.clear()
+    _TARGETS[slot] = (read, targets)
+    return targets
+
+
+def _targets(
+    state: GameState, unit: Unit, weapon: str, launched: bool, params: Mapping[str, Any]
+) -> tuple[str, ...]:
     found = []
     for target in state.units:
         if target.side == unit.side:

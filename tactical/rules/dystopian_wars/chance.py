@@ -61,6 +61,12 @@ class AttackSummary:
     flyers_destroyed: int = 0
     aborted: bool = False
 
+    @property
+    def effect(self) -> tuple[int, str | None, bool, int, bool]:
+        """What the table is changed by (`resolving.apply_outcome` reads only these): hits
+        and saves that end alike are one outcome to a reader of states alone."""
+        return self.hull_lost, self.critical, self.destroyed, self.flyers_destroyed, self.aborted
+
 
 @dataclass(frozen=True, slots=True)
 class AttackRoll:
@@ -74,11 +80,18 @@ class Saves:
     events: tuple[Event, ...]
 
 
-def shield_saves(defence: Defence, hits: int, dice: Dice, who: str, weapon_kind: str) -> Saves:
+def shield_saves(
+    defence: Defence, hits: int, dice: Dice, who: str, weapon_kind: str, *, words: bool = True
+) -> Saves:
     """R002.49 / R002.50 / T002.9: Shield dice then the Guardian aura die; each success cancels
-    one hit (never more than were scored)."""
+    one hit (never more than were scored). `words=False`: the same dice, no events."""
     if hits <= 0 or defence.save_on is None:
         return Saves(0, ())
+    if not words:
+        needed = defence.save_on
+        rolled = defence.shield_dice + defence.guardian_dice
+        cancelled = sum(dice.roll(D6, who=who) >= needed for _ in range(rolled))
+        return Saves(min(cancelled, hits), ())
     dice_rolled = [
         *((f"Shield die {index + 1}", "shield", "R002.49") for index in range(defence.shield_dice)),
         *(("Guardian Generator Shield die", "guardian-save", "R002.50"),) * defence.guardian_dice,
@@ -98,30 +111,55 @@ def shield_saves(defence: Defence, hits: int, dice: Dice, who: str, weapon_kind:
 @dataclass(frozen=True, slots=True)
 class AttackRollOf(Subroll):
     """One attack's roll as a value (`dice.chance(roll, key=roll.key)`): everything
-    `attack_roll` depends on, so the exact enumerator enumerates an equal roll once (G.5)."""
+    `attack_roll` depends on, so the exact enumerator enumerates an equal roll once (G.5).
+
+    `worded=False` (a reader of states alone, `model.worded`): no events and no names, so
+    the same numbers are one roll whoever fires at whom, and outcomes that change the table
+    alike (`AttackSummary.effect`) are one outcome."""
 
     defence: Defence
     who: str = ""
     target: str = ""
     weapon_kind: str = "gunnery"
+    worded: bool = True
 
     def __call__(self, dice: Dice) -> AttackRoll:
         return attack_roll(
-            self.defence, dice, who=self.who, target=self.target, weapon_kind=self.weapon_kind
+            self.defence,
+            dice,
+            who=self.who,
+            target=self.target,
+            weapon_kind=self.weapon_kind,
+            words=self.worded,
         )
 
     def key(self, outcome: AttackRoll) -> Hashable:
-        return outcome.summary
+        return outcome.summary if self.worded else outcome.summary.effect
 
 
 def attack_roll(
-    defence: Defence, dice: Dice, *, who: str = "", target: str = "", weapon_kind: str = "gunnery"
+    defence: Defence,
+    dice: Dice,
+    *,
+    who: str = "",
+    target: str = "",
+    weapon_kind: str = "gunnery",
+    words: bool = True,
 ) -> AttackRoll:
-    """Roll one declared attack: pool, saves, thresholds, Critical Hit (plain numbers only)."""
+    """Roll one declared attack: pool, saves, thresholds, Critical Hit (plain numbers only).
+    `words=False`: the same dice and summary, no events (`AttackRollOf`)."""
     pool = attack_pool(
-        defence.dice, defence.pool, defence.enough, dice, who=who, what=f"AD vs {target}"
+        defence.dice,
+        defence.pool,
+        defence.enough,
+        dice,
+        who=who,
+        what=f"AD vs {target}",
+        words=words,
     )
     hits = min(pool.hits, defence.enough)
+    if not words:
+        return _unworded_result(defence, hits, dice, target)
     events = list(pool.events)
     events.append(
         Event.of(
@@ -171,13 +209,50 @@ def attack_roll(
     return AttackRoll(summary, tuple(events))
 
 
-def _wing_result(defence: Defence, hits: int, events: list[Event], target: str) -> AttackRoll:
+def _unworded_result(defence: Defence, hits: int, dice: Dice, target: str) -> AttackRoll:
+    """`attack_roll` after the pool without its events: the same sub-rolls in the same
+    order, so the same summaries with the same weights (G.5, R002.49, R002.56)."""
+    if defence.wing_size:
+        return _wing_result(defence, hits, None, target)
+    saves = dice.chance(
+        lambda source: shield_saves(defence, hits, source, target, "", words=False),
+        key=lambda s: s.cancelled,
+    )
+    net = hits - saves.cancelled
+    hull = 0
+    result = NO_EFFECT
+    if net >= defence.damage_rating:
+        hull, result = 1, DAMAGE
+    critical = None
+    if net >= defence.critical_rating:
+        result = CRITICAL
+        hull += defence.critical_damage
+        crit = dice.chance(
+            lambda source: critical_roll(source, target, words=False), key=lambda c: c.code
+        )
+        critical = crit.code
+    destroyed = hull >= defence.hull_left > 0
+    summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
+    return AttackRoll(summary, ())
+
+
+def _wing_result(
+    defence: Defence, hits: int, events: list[Event] | None, target: str
+) -> AttackRoll:
     """Hits on a Tiny Flyer Wing: `kill_hits` destroy one TF (external); Abort when the hits
-    that did not destroy a TF reach the TFs left (R002.56, A002.16)."""
+    that did not destroy a TF reach the TFs left (R002.56, A002.16). No `events`: none."""
     destroyed = min(defence.wing_size, hits // defence.kill_hits)
     remaining = defence.wing_size - destroyed
     spare = hits - destroyed * defence.kill_hits
     aborted = remaining > 0 and spare >= remaining
+    result = (
+        "aborted"
+        if aborted
+        else ("destroyed" if remaining == 0 else (DAMAGE if destroyed else NO_EFFECT))
+    )
+    summary = AttackSummary(hits, 0, result, 0, None, remaining == 0, destroyed, aborted)
+    if events is None:
+        return AttackRoll(summary, ())
     events.append(
         Event.of(
             "wing-hits",
@@ -191,10 +266,4 @@ def _wing_result(defence: Defence, hits: int, events: list[Event], target: str) 
             aborted=aborted,
         )
     )
-    result = (
-        "aborted"
-        if aborted
-        else ("destroyed" if remaining == 0 else (DAMAGE if destroyed else NO_EFFECT))
-    )
-    summary = AttackSummary(hits, 0, result, 0, None, remaining == 0, destroyed, aborted)
     return AttackRoll(summary, tuple(events))

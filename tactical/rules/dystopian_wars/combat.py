@@ -132,20 +132,32 @@ class Reach:
     los: bool
     blocked_by: tuple[str, ...]
     blocking_models: tuple[str, ...] = ()  # names of the models in the way (R002.41)
+    # False: out of the weapon's range or arc, where the line of sight is never read (los
+    # False, no blockers: not measured)
+    sighted: bool = True
 
 
-def reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
+def reach(
+    state: GameState, unit: Unit, weapon: Weapon, target: Unit, *, lazy: bool = False
+) -> Reach:
     """R002.41: an Auxiliary weapon's line of sight ignores models; any other's is blocked
     by a Surface model between two Surface models. Remembered by the very objects it
     reads (the units, terrain, options and roster, the two models and the weapon): the
     choices, each declaration and the exact enumerator's replays ask it of the same
-    table many times, and a roll changes the rule state, not the table."""
+    table many times, and a roll changes the rule state, not the table. `lazy`: the line
+    of sight only where the weapon reaches the target in range and arc (`Reach.sighted`),
+    as `_check_reach` reads it (the line is the costly part, and the choices try every
+    weapon at every enemy)."""
     read = (state.units, state.terrain, state.options, state.roster, unit, weapon, target)
     key = tuple(id(part) for part in read)
     found = _REACHES.get(key)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if (
+        found is not None
+        and (lazy or found[1].sighted)
+        and all(a is b for a, b in zip(found[0], read, strict=True))
+    ):
         return found[1]
-    measured = _measured_reach(state, unit, weapon, target)
+    measured = _measured_reach(state, unit, weapon, target, lazy=lazy)
     if len(_REACHES) >= MAX_REACHES:
         _REACHES.clear()
     _REACHES[key] = (read, measured)  # the objects kept beside their ids: no id reused
@@ -156,10 +168,18 @@ _REACHES: dict[tuple[int, ...], tuple[tuple[object, ...], Reach]] = {}
 MAX_REACHES = 4096
 
 
-def _measured_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> Reach:
+def _measured_reach(
+    state: GameState, unit: Unit, weapon: Weapon, target: Unit, *, lazy: bool
+) -> Reach:
+    """The reach measured; when `lazy`, its line of sight only where the weapon has Attack
+    Dice at the target's band and the target is in its arc: elsewhere `_check_reach`
+    refuses the declaration before it reads the line (GEO002.7)."""
     options = settings(state)
     distance = weapon_distance(unit, weapon, target)
     band = range_band(unit, distance, options)
+    dice = weapon.dice_at(band)
+    if lazy and (band is None or dice <= 0 or not in_weapon_arc(unit, weapon.arc, target)):
+        return Reach(unit.id, weapon.name, distance, band, dice, False, (), (), sighted=False)
     sight = line_of_sight(state, unit, target, models=not weapon.auxiliary)
     names = state.shown_names
     return Reach(
@@ -167,7 +187,7 @@ def _measured_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) 
         weapon.name,
         distance,
         band,
-        weapon.dice_at(band),
+        dice,
         sight.clear,
         sight.terrain,
         tuple(names.get(m, m) for m in sight.models),
@@ -282,7 +302,7 @@ def declare(
                 "to be armed again",
                 spec_id="R002.55",
             )
-    found = reach(state, attacker, weapon, target)
+    found = reach(state, attacker, weapon, target, lazy=True)
     if indirect:
         check_firing_option(state, attacker, "indirect", options)
         spotter = indirect_spotter(state, attacker, target, found.band)
@@ -356,7 +376,7 @@ def _can_join(state: GameState, unit: Unit, weapon: Weapon, target: Unit, indire
     if mine is None:
         return False
     try:
-        _check_reach(unit, mine, target, reach(state, unit, mine, target), indirect)
+        _check_reach(unit, mine, target, reach(state, unit, mine, target, lazy=True), indirect)
     except UserError:
         return False
     return True
@@ -385,7 +405,7 @@ def _linked_pool(
         mine = card(unit).weapon(weapon.name)
         if mine is None:
             raise UserError(f"{unit.id!r} has no {weapon.name} to link", spec_id="A002.17")
-        found = reach(state, unit, mine, target)
+        found = reach(state, unit, mine, target, lazy=True)
         _check_reach(unit, mine, target, found, indirect)
         pool.append(
             (unit.id, mine.name, linked_share(found.dice, options["linked_fire_rounding"]), "half")
@@ -431,7 +451,7 @@ def _combined_pool(
             raise UserError(
                 f"{unit.id!r} has no {weapon.kind} weapon to combine", spec_id="R002.42"
             )
-        found = reach(state, unit, theirs, target)
+        found = reach(state, unit, theirs, target, lazy=True)
         _check_reach(unit, theirs, target, found, indirect)
         pool.append((unit.id, theirs.name, found.dice, "combined"))
     return pool

@@ -191,9 +191,27 @@ def commodore_option(
             measured = firer
         if measured is None:
             return None
-        if measured.id == commodore.id or within_from_centre(commodore, measured, FC_RANGE):
+        if measured.id == commodore.id or _within_range(commodore, measured):
             return letter
     return None
+
+
+def _within_range(commodore: Unit, measured: Unit) -> bool:
+    """GEO002.4: `measured` within `FC_RANGE` of the commodore's centre, remembered for the
+    two very models (beside their ids, so that no id is reused): every Critical Hit an
+    attack's exact odds reach asks it again of the same two."""
+    slot = (id(commodore), id(measured))
+    found = _IN_RANGE.get(slot)
+    if found is not None and found[0] is commodore and found[1] is measured:
+        return found[2]
+    inside = within_from_centre(commodore, measured, FC_RANGE)
+    if len(_IN_RANGE) >= 1024:
+        _IN_RANGE.clear()
+    _IN_RANGE[slot] = (commodore, measured, inside)
+    return inside
+
+
+_IN_RANGE: dict[tuple[int, int], tuple[Unit, Unit, bool]] = {}
 
 
 def commodore_available(state: GameState, side: str) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270, ArcSpec
-from tactical.model import MovementClass, SizeClass, Terrain, Unit
+from tactical.model import FrozenMap, MovementClass, SizeClass, Terrain, Unit
 from tactical.rules.conventions import RangeBand, RangeBands
 from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
@@ -108,8 +108,21 @@ def los_level(unit: Unit) -> str:
 
 
 def range_table(unit: Unit, options: Mapping[str, Any]) -> RangeBands:
-    """GEO002.7: Range Bands 1-4 of `range_band_inches` each, the same for every unit."""
-    return bands(float(settings(options)["range_band_inches"]))
+    """GEO002.7: Range Bands 1-4 of `range_band_inches` each, the same for every unit
+    (kept for the table's own options, an immutable map: every distance measured asks)."""
+    if not isinstance(options, FrozenMap):
+        return bands(float(settings(options)["range_band_inches"]))
+    found = _TABLES.get(id(options))
+    if found is None or found[0] is not options:
+        found = (options, bands(float(settings(options)["range_band_inches"])))
+        if len(_TABLES) >= 16:
+            _TABLES.clear()
+        _TABLES[id(options)] = found
+    return found[1]
+
+
+# the range table of the options last asked, by their identity (kept beside their id)
+_TABLES: dict[int, tuple[FrozenMap, RangeBands]] = {}
 
 
 def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:

@@ -116,8 +116,10 @@ def attack_pool(
     who: str = "",
     what: str = "attack dice",
     spec_id: str = "G.5",
+    words: bool = True,
 ) -> Pool:
-    """Roll `dice_count` Attack Dice; 6s explode while the hits are below `enough`.
+    """Roll `dice_count` Attack Dice; 6s explode while the hits are below `enough`
+    (`words=False`: the same dice and hits, no events).
 
     The fold's key is (hits capped at `enough`, 6s still pending while below it),
     which is all the rest of the roll and the outcome depend on.
@@ -151,6 +153,8 @@ def attack_pool(
     steps = [first_throw(i + 1) for i in range(dice_count)]
     steps += [explosion(i + 1) for i in range(explosions)]
     rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
+    if not words:
+        return Pool(rolled.hits, rolled.faces, ())
     events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
     return Pool(rolled.hits, rolled.faces, events)
 
@@ -195,8 +199,15 @@ class CriticalRoll:
     events: tuple[Event, ...]
 
 
-def critical_roll(dice: Dice, who: str, spec_id: str = "R002.1") -> CriticalRoll:
-    """2D6 on the Critical Hit Table (external) -> `critical-N`."""
+def critical_roll(
+    dice: Dice, who: str, spec_id: str = "R002.1", *, words: bool = True
+) -> CriticalRoll:
+    """2D6 on the Critical Hit Table (external) -> `critical-N` (`words=False`: the same
+    dice and code, no events)."""
+    if not words:
+        first = dice.roll(D6, who=who, what="Critical Hit Table (first die)")
+        total = first + dice.roll(D6, who=who, what="Critical Hit Table (second die)")
+        return CriticalRoll(total, critical_code(total), ())
     roll, event = two_d6(dice, who, "Critical Hit Table", spec_id)
     return _looked_up(roll.total, (event,))
 

@@ -19,6 +19,7 @@ readjustment of R002.33 is not needed here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -28,10 +29,10 @@ import numpy as np
 
 from tactical.dice import Dice
 from tactical.errors import UserError
-from tactical.geometry.movement import PathPlan, Violation, parse_path, plan_path
+from tactical.geometry.movement import Motion, PathPlan, Violation, parse_path, plan_path
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Pose
-from tactical.geometry.sweep import Obstacles, board_exterior, first_contact
+from tactical.geometry.sweep import Obstacles, board_exterior, coarse_bounds, first_contact
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
 from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import declaration, movement, tracking
@@ -95,9 +96,65 @@ def _turning_rules(
 
 
 def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
-    """Plan `unit`'s move along `path` (GEO002.8) and find what stops it (R002.35, R002.59)."""
+    """Plan `unit`'s move along `path` (GEO002.8) and find what stops it (R002.35, R002.59).
+
+    Remembered also by the models near its path (`_near`): the sweep meets only obstacles
+    that cross a box around one of its motions, so a table where only models away from the
+    path moved plans the same move (the other models of a squadron move one by one, and
+    each of their moves is planned again on every table of the segment)."""
     boost = tracking.mapping(state, "boosts").get(unit.id)
-    return _plan(unit, path, boost, state.options, state.units, state.terrain, state.board)
+    read = (unit, boost, state.options, state.terrain, state.board)
+    slot = (*(id(part) for part in read), path)
+    kept = _NEAR_PLANS.get(slot)
+    if kept is not None and all(a is b for a, b in zip(kept[0], read, strict=True)):
+        near = _near(state.units, unit, kept[1])
+        if len(near) == len(kept[2]) and all(a is b for a, b in zip(near, kept[2], strict=True)):
+            return kept[3]
+    found = _plan(unit, path, boost, state.options, state.units, state.terrain, state.board)
+    region = _region(unit, found.plan.motions)
+    if len(_NEAR_PLANS) >= MAX_NEAR_PLANS:
+        _NEAR_PLANS.clear()
+    _NEAR_PLANS[slot] = (read, region, _near(state.units, unit, region), found)
+    return found
+
+
+# plans by the unit, its boost, the options, terrain and board (kept beside their ids, so
+# that no id is reused) and the path; with the box around the path and the models in it
+_NEAR_PLANS: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[float, ...], tuple, Any]] = {}
+MAX_NEAR_PLANS = 2048
+NEAR_MARGIN = 1.0  # inches around the path's boxes: more than any contact tolerance
+
+
+def _region(unit: Unit, motions: tuple[Motion, ...]) -> tuple[float, float, float, float]:
+    """A box holding the unit where it stands and every box the sweep queries along its
+    path (`coarse_bounds`, with the whole base: the sweep's is shrunk), `NEAR_MARGIN` wider:
+    an obstacle outside it is never a candidate of the sweep, nor in contact at the start."""
+    r = unit.base.radius
+    boxes = [(unit.x - r, unit.y - r, unit.x + r, unit.y + r)]
+    boxes += [coarse_bounds(motion, unit.base) for motion in motions]
+    return (
+        min(b[0] for b in boxes) - NEAR_MARGIN,
+        min(b[1] for b in boxes) - NEAR_MARGIN,
+        max(b[2] for b in boxes) + NEAR_MARGIN,
+        max(b[3] for b in boxes) + NEAR_MARGIN,
+    )
+
+
+def _near(
+    units: tuple[Unit, ...], unit: Unit, region: tuple[float, float, float, float]
+) -> tuple[Unit, ...]:
+    """The other models whose bases may reach into `region` (their circumscribed circle
+    does), in table order."""
+    x0, y0, x1, y1 = region
+    found = []
+    for other in units:
+        if other.id == unit.id:
+            continue
+        dx = max(x0 - other.x, 0.0, other.x - x1)
+        dy = max(y0 - other.y, 0.0, other.y - y1)
+        if math.hypot(dx, dy) <= other.base.radius:
+            found.append(other)
+    return tuple(found)
 
 
 @lru_cache(maxsize=512)
@@ -115,16 +172,7 @@ def _plan(
     players, then made) on a table where nothing it reads changed."""
     rules = _turning_rules(unit, boost, options)
     planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
-    others = [u for u in units if u.id != unit.id]
-    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
-    geometries.append(board_exterior(board.width, board.height))
-    allowed = np.array(
-        [movement.terrain_collides(unit, t) for t in terrain]
-        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
-        + [True],
-        dtype=bool,
-    )
-    obstacles = Obstacles(geometries)
+    obstacles, allowed, others = _obstacles(unit, units, terrain, board)
     contact = first_contact(
         planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
     )
@@ -158,6 +206,39 @@ def _plan(
         s.index for s in executed if s.treacherous and (step is None or s.index < step)
     )
     return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+
+
+def _obstacles(
+    unit: Unit, units: tuple[Unit, ...], terrain: tuple[Terrain, ...], board: Board
+) -> tuple[Obstacles, np.ndarray, tuple[Unit, ...]]:
+    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the other
+    models, the table's outside, indexed; which of them it collides with; the other
+    models. Kept by the very objects read (beside their ids, so that no id is reused):
+    every path offered or weighed for a unit on one table meets the same obstacles."""
+    read = (unit, units, terrain, board)
+    slot = tuple(id(part) for part in read)
+    found = _OBSTACLES.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    others = [u for u in units if u.id != unit.id]
+    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
+    geometries.append(board_exterior(board.width, board.height))
+    allowed = np.array(
+        [movement.terrain_collides(unit, t) for t in terrain]
+        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
+        + [True],
+        dtype=bool,
+    )
+    allowed.setflags(write=False)  # shared by every plan on this table
+    made = (Obstacles(geometries), allowed, tuple(others))
+    if len(_OBSTACLES) >= MAX_OBSTACLES:
+        _OBSTACLES.clear()
+    _OBSTACLES[slot] = (read, made)
+    return made
+
+
+_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Any]] = {}
+MAX_OBSTACLES = 64
 
 
 def _in_contact(unit: Unit, obstacles: Obstacles, allowed: np.ndarray) -> bool:

@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -82,13 +82,42 @@ def line_of_sight(state: GameState, source: Unit, target: Unit, *, models: bool 
     Auxiliary weapon, R002.41) the models whose bases block it (`models_blocking`)."""
     terrain: tuple[str, ...] = ()
     if state.terrain:
-        terrain = los.line_of_sight(
-            terrain_index(state.terrain),
-            (source.x, source.y),
-            (target.x, target.y),
-            _blocking(state.terrain, source, target),
-        ).blocked_by
-    return Sight(terrain, models_blocking(state, source, target) if models else ())
+        read = (state.terrain, source, target)
+        terrain = _kept(_TERRAIN_SIGHT, read, lambda: _terrain_sight(*read))
+    if not models:
+        return Sight(terrain)
+    read = (state.units, state.options, source, target)
+    return Sight(terrain, _kept(_MODEL_SIGHT, read, lambda: models_blocking(state, source, target)))
+
+
+def _terrain_sight(terrain: tuple[Terrain, ...], source: Unit, target: Unit) -> tuple[str, ...]:
+    """The terrain blocking the line between the two models' centres (R002.40)."""
+    return los.line_of_sight(
+        terrain_index(terrain),
+        (source.x, source.y),
+        (target.x, target.y),
+        _blocking(terrain, source, target),
+    ).blocked_by
+
+
+def _kept(memo: dict, read: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """`make` of what it reads, remembered by the very objects read (beside their ids, so
+    that no id is reused): the choices try every weapon of a model at every enemy, and each
+    weapon asks for the same line (of terrain: whatever the other models do)."""
+    slot = tuple(id(part) for part in read)
+    found = memo.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    made = make()
+    if len(memo) >= MAX_KEPT:
+        memo.clear()
+    memo[slot] = (read, made)
+    return made
+
+
+_TERRAIN_SIGHT: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+_MODEL_SIGHT: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+MAX_KEPT = 4096
 
 
 # --------------------------------------------------------------------------- models (R002.41)
@@ -200,7 +229,16 @@ def weapon_measured_from(unit: Unit, weapon: Weapon) -> str:
 def weapon_distance(unit: Unit, weapon: Weapon, target: Unit) -> float:
     """Inches from the weapon's measuring point to the nearest point of the target."""
     start = weapon_measured_from(unit, weapon)
+    return _kept(_DISTANCES, (unit, target, start), lambda: _distance(unit, target, start))
+
+
+def _distance(unit: Unit, target: Unit, start: str) -> float:
+    """Inches from the unit's centre or edge (`start`) to the target's nearest point (the
+    same for every weapon measured from there: remembered, `_kept`)."""
     return measure(unit.pose, unit.base, target.pose, target.base, start, "nearest").distance  # type: ignore[arg-type]
+
+
+_DISTANCES: dict[tuple[int, ...], tuple[tuple[Any, ...], float]] = {}
 
 
 def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:

@@ -13,7 +13,7 @@ captured or lost is out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tactical.model import GameState, Unit
@@ -51,6 +51,42 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
         _CONDITIONS.clear()
     _CONDITIONS[key] = (unit, found)
     return found
+
+
+def unit_conditions(state: GameState, units: Sequence[Unit]) -> tuple[UnitCondition, ...]:
+    """`unit_condition` of each of `units`, in order, reading the state once; the same
+    tuple again for the same units, table and losses (the computer players ask every
+    starting model's condition after every roll they enumerate, and the rolls that differ
+    only in a Critical Hit's effect leave the same losses)."""
+    lost, hull_table = _damage(state)
+    try:
+        slot = (id(units), id(state.units), lost, hull_table)
+        found = _BATCHES.get(slot)
+    except TypeError:  # a loss table that is not a value: worked out afresh
+        slot, found = None, None
+    if found is not None and found[0] is units and found[1] is state.units:
+        return found[2]
+    present = state.has_unit
+    known = _CONDITIONS.get
+    made = []
+    for unit in units:
+        unit_id = unit.id
+        gone = unit_id in lost or not present(unit_id)
+        entry = known((id(unit), gone, 0 if gone else int(hull_table.get(unit_id, 0))))
+        made.append(
+            entry[1] if entry is not None and entry[0] is unit else unit_condition(state, unit)
+        )
+    result = tuple(made)
+    if slot is not None:
+        if len(_BATCHES) >= MEMO_SIZE:
+            _BATCHES.clear()
+        _BATCHES[slot] = (units, state.units, result)
+    return result
+
+
+# the conditions of a sequence of units, by its identity and the table's (kept beside
+# them, so that no id is reused) and the losses by value
+_BATCHES: dict[tuple[Any, ...], tuple[Any, Any, tuple[UnitCondition, ...]]] = {}
 
 
 def _damage(state: GameState) -> tuple[frozenset[str], Mapping[str, Any]]:

@@ -19,6 +19,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.model import FrozenMap, GameState, SizeClass, Unit
 from tactical.model.frozen import memo_of
+from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
@@ -135,23 +136,26 @@ class Prepared:
     events: tuple[Event, ...]
 
 
-_PREPARED: dict[int, tuple[weakref.ref[GameState], dict[Attack, Prepared]]] = {}
+_PREPARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Attack, bool], Prepared]]] = {}
 
 
-def prepared(state: GameState, attack: Attack) -> Prepared:
+def prepared(state: GameState, attack: Attack, words: bool = True) -> Prepared:
     """The deterministic part of resolving `attack` on `state` (memoised while the state lives:
-    sampling and the exact enumerator resolve the same attack many times)."""
+    sampling and the exact enumerator resolve the same attack many times); without its
+    events when `words` is False (read for the state alone, `model.worded`)."""
     memo = memo_of(_PREPARED, state)
-    found = memo.get(attack)
+    found = memo.get((attack, words))
     if found is None:
         weapon = card(state.unit(attack.attacker)).weapon(attack.weapon)
         assert weapon is not None
         defence, guardian = defence_for(state, attack, weapon)
-        events = (
-            _declare_event(attack, weapon),
-            *_facts_events(state, attack, weapon, defence, guardian),
-        )
-        found = memo[attack] = Prepared(weapon, defence, guardian, events)
+        events: tuple[Event, ...] = ()
+        if words:
+            events = (
+                _declare_event(attack, weapon),
+                *_facts_events(state, attack, weapon, defence, guardian),
+            )
+        found = memo[(attack, words)] = Prepared(weapon, defence, guardian, events)
     return found
 
 
@@ -160,12 +164,19 @@ def resolve_declared(
 ) -> Resolution:
     """Roll an attack `declare` returned for this state and apply it. `defer`: a destroyed
     model stays until the end of a simultaneous step (R002.28)."""
-    ready = prepared(state, attack)
+    words = worded()
+    ready = prepared(state, attack, words)
     weapon, defence = ready.weapon, ready.defence
-    # a value: the exact enumerator enumerates an equal roll once
-    rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+    # a value: the exact enumerator enumerates an equal roll once; read for the state alone
+    # (`model.worded`), one roll of these numbers whoever fires, merged by what it changes
+    if words:
+        rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+    else:
+        rolled = AttackRollOf(defence, worded=False)
     roll = dice.chance(rolled, key=rolled.key)
     new_state, applied = apply_outcome(state, attack, weapon, roll.summary, defer=defer)
+    if not words:
+        return Resolution(new_state, (), roll.summary)
     return Resolution(new_state, (*ready.events, *roll.events, *applied), roll.summary)
 
 

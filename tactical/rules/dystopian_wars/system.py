@@ -88,6 +88,7 @@ class DystopianWars(RuleSystem, rules_id=RULES_ID, hooks_from=(play, status, by_
     attack_odds = staticmethod(odds_report.attack_odds)
     # the end: R002.3 / R002.22, the result the End Phase or a Crushing Triumph recorded
     outcome = staticmethod(ending.outcome)
+    unit_conditions = staticmethod(ending.unit_conditions)  # the players' batch of conditions
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,

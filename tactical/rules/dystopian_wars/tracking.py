@@ -47,7 +47,10 @@ def get(state: GameState, key: str, default: Any = None) -> Any:
 
 
 def mapping(state: GameState, key: str) -> Mapping[str, Any]:
-    return state.rule_state.get(key) or FrozenMap()
+    return state.rule_state.get(key) or _EMPTY
+
+
+_EMPTY = FrozenMap()  # one empty table for every key not set (immutable: shared)
 
 
 def put(state: GameState, **changes: Any) -> GameState:

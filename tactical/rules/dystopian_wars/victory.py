@@ -142,11 +142,34 @@ def satisfied(state: GameState, side: str) -> str | None:
     return None
 
 
+# what the Field Orders are checked against (`satisfied`): nothing else of the state
+_ORDER_READS = ("fleets", "field_orders", "losses", "mfv", "core_forces")
+# the sides satisfying their orders, by the very rule-state values read (kept beside
+# their ids, so that no id is reused): every action ends with this check, and most change
+# none of them
+_WINNERS: dict[tuple[int, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
+MAX_WINNERS = 256
+
+
+def _winners(state: GameState) -> tuple[str, ...]:
+    """The sides whose Field Order is satisfied now (R002.22), remembered by what it reads."""
+    read = tuple(state.rule_state.get(key) for key in _ORDER_READS)
+    slot = tuple(id(value) for value in read)
+    found = _WINNERS.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+        return found[1]
+    winners = tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
+    if len(_WINNERS) >= MAX_WINNERS:
+        _WINNERS.clear()
+    _WINNERS[slot] = (read, winners)
+    return winners
+
+
 def check_victory(state: GameState) -> tuple[GameState, list[Event]]:
     """R002.22: a Crushing Triumph the moment a fleet satisfies its Field Order."""
     if tracking.game_over(state) or not tracking.mapping(state, "fleets"):
         return state, []
-    winners = [side for side in tracking.mapping(state, "fleets") if satisfied(state, side)]
+    winners = _winners(state)
     if not winners:
         return state, []
     turn = int(tracking.get(state, "turn", 1))
