@@ -8,7 +8,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | `tactical check --json`, 3,000 units | <= 20 s, peak memory bounded (<= 600 MB) |
 | `check --json` per pair, 3,000 units, in process (reports and text) | <= 2 us |
 | `check` as text per pair, in process (reports and text) | <= 3 us |
-| the same per pair at 250 to 3,000 units: the cost a pair must not grow with N | slope |
+| the same per pair at 250 to 3,000 units: no growth with N | slope; a + b x entries |
 | per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
 | matrix rows of 1,000 units, each line tested once (ratio to from both its ends) | >= 1.3x |
 | all-pairs matrix, 1,000 units | <= 150 ms |
