@@ -8,7 +8,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | `tactical check --json`, 3,000 units | <= 20 s, peak memory bounded (<= 600 MB) |
 | `check --json` per pair, 3,000 units, in process (reports and text) | <= 2 us |
 | `check` as text per pair, in process (reports and text) | <= 3 us |
-| the same per pair at 250 to 3,000 units: the cost a pair must not grow with N | slope |
+| the same per pair at 250 to 3,000 units: no growth with N | slope; a + b x entries |
 | per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
 | matrix rows of 1,000 units, each line tested once (ratio to from both its ends) | >= 1.3x |
 | all-pairs matrix, 1,000 units | <= 150 ms |
@@ -289,6 +289,15 @@ def _slope(rows: list[tuple[int, float, int]]) -> float:
     return float(np.polyfit(units / 1000.0, cost, 1)[0]) if len(rows) > 1 else 0.0
 
 
+def _entry_fit(costs: list[float], entries: list[float]) -> tuple[float, float]:
+    """The cost a pair as a fixed part plus a part an entry (a piece or model in a line's
+    way): least-squares (a, b) of us a pair = a + b x entries a pair over the sizes."""
+    if len(costs) < 2 or max(entries) - min(entries) < 1e-9:
+        return (float(np.mean(costs)), 0.0)
+    b, a = np.polyfit(np.asarray(entries), np.asarray(costs), 1)
+    return float(a), float(b)
+
+
 @pytest.mark.benchmark
 @pytest.mark.parametrize("kind", ["json", "text"])
 def test_check_cost_a_pair_by_table_size(per_pair_costs, kind):
@@ -322,6 +331,18 @@ def test_check_cost_a_pair_by_table_size(per_pair_costs, kind):
     print(f"check {kind}: slope {_slope(per_kb):+.3f} us a kilobyte per 1,000 more units, "
           f"{_slope([(u, size, 0) for u, size, _ in sizes]):+.1f} bytes a pair per 1,000 "
           "more units")  # fmt: skip
+    # what grows: the output (entries a pair) or the overhead a pair. Fit us a pair =
+    # fixed + per entry x entries a pair; the fixed part's own slope is the overhead's growth
+    micros = [micro for _, micro, _ in rows]
+    entries = [e for _, _, e in sizes]
+    fixed, per_entry = _entry_fit(micros, entries)
+    rest = [(u, micro - per_entry * e, p) for (u, micro, p), e in zip(rows, entries, strict=True)]
+    _keep(f"check {kind}: slope a pair per 1,000 units", _slope(rows) * 1e-6)
+    _keep(f"check {kind}: fixed part a pair", fixed * 1e-6)
+    _keep(f"check {kind}: part an entry", per_entry * 1e-6)
+    print(f"check {kind}: fit {fixed:.3f} us a pair + {per_entry:.3f} us an entry "
+          f"({', '.join(f'{e:.2f}' for e in entries)} entries a pair); the rest after the "
+          f"entries: slope {_slope(rest):+.3f} us a pair per 1,000 more units")  # fmt: skip
     assert all(micro < baseline for _, micro, _ in rows)
     assert is_quick() or rows[-1][1] * 1e-6 <= budget
 

@@ -331,27 +331,47 @@ def entry_fractions(
     vectorised over lines and edges."""
     starts = np.asarray(starts, dtype=float).reshape(-1, 2)
     ends = np.asarray(ends, dtype=float).reshape(-1, 2)
+    extent = ends - starts
+    return entry_fractions_along(
+        index, starts[:, 0], starts[:, 1], extent[:, 0], extent[:, 1], piece
+    )
+
+
+def entry_fractions_along(
+    index: TerrainIndex,
+    ax: np.ndarray,
+    ay: np.ndarray,
+    abx: np.ndarray,
+    aby: np.ndarray,
+    piece: np.ndarray,
+) -> np.ndarray:
+    """`entry_fractions` of the lines (ax[k], ay[k]) + t (abx[k], aby[k]), 0 <= t <= 1, as
+    coordinate columns (GEO002.10): a caller that has them skips building (M, 2) arrays."""
     piece = np.asarray(piece, dtype=np.intp)
     result = np.full(len(piece), np.nan)
     if len(piece) == 0:
         return result
     # a start inside the bounding disc may be on or inside the piece
-    gap = np.hypot(*(starts - index.outer_centre.take(piece, axis=0)).T)
+    sight = index.sight  # its first T centres are the bounding discs' (contiguous columns)
+    gap = np.hypot(ax - sight.x.take(piece), ay - sight.y.take(piece))
     near = np.flatnonzero(gap <= index.outer_radius.take(piece) + DISC_TOLERANCE)
     inside = np.zeros(len(piece), dtype=bool)
     if len(near):
         inside[near] = shapely.intersects(
-            index.geometries[piece[near]], shapely.points(starts[near])
+            index.geometries[piece[near]], shapely.points(ax.take(near), ay.take(near))
         )
     result[inside] = 0.0
     rest = np.flatnonzero(~inside)
     for part in _slices(len(rest), max(1, BLOCK_ELEMENTS // 4)):
         chosen = rest[part]
-        result[chosen] = _first_crossings(index, starts[chosen], ends[chosen], piece[chosen])
+        result[chosen] = _first_crossings(
+            index, ax.take(chosen), ay.take(chosen), abx.take(chosen), aby.take(chosen),
+            piece.take(chosen),
+        )  # fmt: skip
     return result
 
 
-def _first_crossings(index: TerrainIndex, starts, ends, piece) -> np.ndarray:
+def _first_crossings(index: TerrainIndex, ax, ay, abx, aby, piece) -> np.ndarray:
     if len(piece) == 0:
         return np.zeros(0)
     first = index.edge_offsets.take(piece)
@@ -360,9 +380,7 @@ def _first_crossings(index: TerrainIndex, starts, ends, piece) -> np.ndarray:
     owner = np.repeat(np.arange(len(piece)), counts)
     edge = np.arange(counts.sum()) + np.repeat(first - starts_at, counts)
     # each line's start and extent spread over its piece's edges (a line a row before)
-    extent = ends - starts
-    ax, ay = np.take(starts[:, 0], owner), np.take(starts[:, 1], owner)
-    abx, aby = np.take(extent[:, 0], owner), np.take(extent[:, 1], owner)
+    ax, ay, abx, aby = ax.take(owner), ay.take(owner), abx.take(owner), aby.take(owner)
     ox, oy = index.edge_x.take(edge) - ax, index.edge_y.take(edge) - ay
     ex, ey = index.edge_dx.take(edge), index.edge_dy.take(edge)
     denominator = abx * ey - aby * ex

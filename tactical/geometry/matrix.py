@@ -145,6 +145,20 @@ class LevelBlocking:
             keep &= (owner != i) & (owner != j)
         return keep
 
+    @cached_property
+    def _from_level(self) -> np.ndarray:
+        """(L, T): whether piece t blocks any line from a unit of level a."""
+        return self.mask.any(axis=1)
+
+    def may_block_from(self, i: np.ndarray, piece: np.ndarray) -> np.ndarray:
+        """Whether piece[k] may block some line from unit i[k] (vectorised): False where no
+        line from i's level is blocked by it, or where it is i's own base (`allows` is then
+        False for every target)."""
+        keep = self._from_level[self.levels.take(i), piece]
+        if self.owners is not None:
+            keep &= self.owners.take(piece) != i
+        return keep
+
     def pair_rows(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Where the (T,) mask of each pair i[k] -> j[k] starts in the flattened mask."""
         levels, pieces = self.mask.shape[1:]
@@ -298,9 +312,18 @@ def _los_blocked(
     cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
     left, counts = left[cone], counts[cone]
     cone = both[cone]
+    if isinstance(blocking, LevelBlocking):
+        # cones holding no line the rules let the piece block (a viewer's own base, a piece
+        # that blocks nothing seen from the viewer's level) dropped before they are expanded
+        row_unit = np.zeros(rows, dtype=np.intp)
+        row_unit[row_of] = pair_i
+        useful = np.flatnonzero(
+            blocking.may_block_from(row_unit.take(cone // pieces), cone % pieces)
+        )
+        if len(useful) < len(cone):
+            cone, left, counts = cone.take(useful), left.take(useful), counts.take(useful)
+        mask_row = blocking.pair_rows(pair_i, pair_j)  # each line's row of the mask, once
     ends = np.cumsum(counts)
-    if isinstance(blocking, LevelBlocking):  # each line's row of the mask, once
-        mask_row = blocking.pair_rows(pair_i, pair_j)
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
     first = 0

@@ -344,13 +344,33 @@ def read_toml_document(text: str, source: str) -> tuple[dict[str, Any], _Reader]
             f"TOML nested no more than {MAX_DEPTH} levels deep (this file nests deeper)",
         ) from None
     reader = _Reader(source, _Lines(text))
-    deep = nesting_problem(document)
+    deep = nesting_problem(document) if _nests_deeper(document) else None
     if deep is not None:
         reader.fail(
             _path_parts(deep)[:1],
             f"values nested no more than {MAX_DEPTH} levels deep (this one nests deeper)",
         )
     return document, reader
+
+
+def _nests_deeper(document: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether a tomllib document nests deeper than `limit`, level by level: `nesting_problem`'s
+    test without the dotted path it writes for every value (a big map holds hundreds of
+    thousands), asked for the path only where there is one to name. tomllib makes its
+    tables dicts and its arrays lists, and nothing else holds values."""
+    level: list[Any] = [document]
+    for _ in range(limit + 1):
+        deeper: list[Any] = []
+        for value in level:
+            kind = type(value)
+            if kind is dict:
+                deeper.extend(value.values())
+            elif kind is list:
+                deeper.extend(value)
+        if not deeper:
+            return False
+        level = deeper
+    return True
 
 
 def loads_map(text: str, source: str = "<map>") -> GameState:

@@ -21,7 +21,7 @@ import shapely
 from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
-from tactical.geometry.los import TerrainIndex, entry_fractions, los_hits
+from tactical.geometry.los import TerrainIndex, entry_fractions_along, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
 from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
 from tactical.geometry.matrix_blocks import RowBlock, matrix_row_blocks, matrix_rows
@@ -634,43 +634,38 @@ class TableGeometry:
         line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
         if len(line) == 0:
             return line, piece
-        # gathers by take: a third faster than indexing by an array
-        a, b = i.take(line), j.take(line)
-        sx, sy = x.take(a), y.take(a)
-        dx, dy = x.take(b) - sx, y.take(b) - sy
+        # each line's start, extent and length once, gathered for its pieces (gathers by
+        # take: a third faster than indexing by an array)
+        sx, sy = x.take(i), y.take(i)
+        dx, dy = x.take(j) - sx, y.take(j) - sy
         length2 = dx * dx + dy * dy
         length2 = np.where(length2 > 0, length2, 1.0)
-        centre = np.take(self.terrain.outer_centre, piece, axis=0)
-        middle = ((centre[:, 0] - sx) * dx + (centre[:, 1] - sy) * dy) / length2
-        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / np.sqrt(length2)
+        sight = self.terrain.sight  # its first T centres: the bounding discs' (columns)
+        middle = (sight.x.take(piece) - sx.take(line)) * dx.take(line)
+        middle += (sight.y.take(piece) - sy.take(line)) * dy.take(line)
+        middle /= length2.take(line)
+        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / np.sqrt(length2).take(line)
         low, high = middle - reach, middle + reach
         order = _by_line_then(line, low)
         line, piece, low, high = (a.take(order) for a in (line, piece, low, high))
-        many = np.flatnonzero(np.bincount(line, minlength=len(i)).take(line) > 1)
-        if len(many) == 0:  # a line crossing one piece needs no order
-            return line, piece
-        on, crossed, low, high = (a.take(many) for a in (line, piece, low, high))
-        group = _overlapping(on, low, high)
-        fraction = np.zeros(len(on))
+        # a line crossing one piece is a group of its own: it needs no order
+        group = _overlapping(line, low, high)
         shared = np.flatnonzero(np.bincount(group).take(group) > 1)
-        if len(shared):
-            a, b = i[on[shared]], j[on[shared]]
-            fraction[shared] = entry_fractions(
-                self.terrain,
-                np.column_stack([x[a], y[a]]),
-                np.column_stack([x[b], y[b]]),
-                crossed[shared],
-            )
+        if len(shared) == 0:
+            return line, piece
+        on, crossed = line.take(shared), piece.take(shared)
+        fraction = entry_fractions_along(
+            self.terrain, sx.take(on), sy.take(on), dx.take(on), dy.take(on), crossed
+        )
+        # by entry within each group; entries within 1e-9 of each other (ties among them)
+        # put their line to GEOS below, which orders it whole, ties by id
         unknown = np.isnan(fraction)
-        if len(shared):
-            # by entry within each group; entries within 1e-9 of each other (ties among
-            # them) put their line to GEOS below, which orders it whole, ties by id
-            entry = np.where(unknown[shared], 0.0, fraction[shared])
-            within = _by_line_then(group[shared], entry)
-            crossed[shared], fraction[shared] = crossed[shared][within], entry[within]
-            unknown[shared] = unknown[shared][within]
-        close = np.r_[False, (np.diff(fraction) < 1e-9) & (group[1:] == group[:-1])]
-        piece[many] = crossed
+        entry = np.where(unknown, 0.0, fraction)
+        group = group.take(shared)  # whole groups: each still a run of its own
+        within = _by_line_then(group, entry)
+        piece[shared] = crossed.take(within)
+        entry, unknown = entry.take(within), unknown.take(within)
+        close = np.r_[False, (np.diff(entry) < 1e-9) & (group[1:] == group[:-1])]
         flagged = on[close | unknown]  # sorted by line: its distinct lines without a sort
         doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
         if len(doubtful):
