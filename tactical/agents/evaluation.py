@@ -55,6 +55,7 @@ APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
 OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 MAX_EFFECTS = 4096  # expected effects a game's material count remembers
+MAX_REACHES = 4096  # positions scored a game remembers
 _UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
@@ -77,6 +78,8 @@ class Material:
         self.effects: dict[Hashable, Effect | None] = {}
         self.by_reads: dict[Hashable, Effect | None] = {}
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
+        # positions scored (`Position.reach_many`) by what they read, while the game lasts
+        self.reaches: dict[Hashable, Reach] = {}
 
     def remembered(
         self,
@@ -446,12 +449,59 @@ class Position:
     def reach_many(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
         """`unit_id` at each of `poses` against the enemies, from one pair matrix: the unit's
         candidate poses are added to the table as copies of it (units never block a line of
-        sight, so the copies change nothing for the others)."""
+        sight, so the copies change nothing for the others). Remembered for the game by what
+        a score reads (`_reach_head`): a later table where only the unit's friends moved
+        gives the same scores."""
         wanted = [pose for pose in dict.fromkeys(poses) if (unit_id, pose) not in self._reach]
         if wanted:
-            for pose, found in zip(wanted, self._measure(unit_id, wanted), strict=True):
-                self._reach[(unit_id, pose)] = found
+            head = self._reach_head(unit_id)
+            memo = self.material.reaches
+            missing = []
+            for pose in wanted:
+                found = memo.get((head, pose)) if head is not None else None
+                if found is None:
+                    missing.append(pose)
+                else:
+                    self._reach[(unit_id, pose)] = found
+            if missing:
+                for pose, found in zip(missing, self._measure(unit_id, missing), strict=True):
+                    self._reach[(unit_id, pose)] = found
+                    if head is not None:
+                        if len(memo) >= MAX_REACHES:
+                            memo.clear()
+                        memo[(head, pose)] = found
         return [self._reach[(unit_id, pose)] for pose in poses]
+
+    @cached_property
+    def _shared(self) -> bool:
+        """Whether positions may be remembered across tables: not where models block lines
+        of sight (then every unit's place is read)."""
+        return self.system.model_blocking(self.state) is None
+
+    def _reach_head(self, unit_id: str) -> Hashable | None:
+        """What a unit's scored positions read of the table (`_measure`): the unit, the
+        enemies in the table's order with their values, the terrain (by identity, the
+        same tuple from state to state), the board, the options and the rule system; not
+        its friends (units do not block lines of sight here). None when not shareable."""
+        if not self._shared:
+            return None
+        state = self.state
+        unit = state.unit(unit_id)
+        enemies = tuple(u for u in state.units if u.side != unit.side)
+        head = (
+            state.rules,
+            unit,
+            enemies,
+            tuple(self.values.get(enemy.id, 0.0) for enemy in enemies),
+            _Same(state.terrain),
+            state.board,
+            state.options,
+        )
+        try:
+            hash(head)
+        except TypeError:
+            return None
+        return head
 
     def _measure(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
         state = self.state
@@ -514,6 +564,21 @@ class Position:
                 Reach(holds, held_by, nearest, self.diagonal, closing if self.by_weapons else None)
             )
         return found
+
+
+class _Same:
+    """A value compared by identity, kept alive with the key it is in."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
 
 
 def named(names: Sequence[str], inside: np.ndarray) -> frozenset[str]:

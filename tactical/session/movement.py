@@ -23,7 +23,7 @@ they reach the rule system as `options["activation"]`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,6 +34,7 @@ from tactical.errors import UserError
 from tactical.geometry.movement import (
     PathPlan,
     PlannedStep,
+    Step,
     StepKind,
     Violation,
     format_path,
@@ -42,8 +43,8 @@ from tactical.geometry.movement import (
 )
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Base, Pose
-from tactical.geometry.sweep import swept_pieces
-from tactical.model import GameState, Unit
+from tactical.geometry.sweep import coarse_bounds, swept_pieces
+from tactical.model import GameState, Terrain, Unit
 from tactical.physics.contacts import PathContact, TableObstacles
 from tactical.physics.overlap import Displacement, overlapping_pairs, resolve_overlaps
 from tactical.rules import registry
@@ -221,8 +222,90 @@ def plan_move(
     steps = parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
-    planned = plan_path(unit.pose, unit.base, steps, rules)
+    planned = _path_plan(unit, steps, rules)
     obstacles = table_obstacles(state)
+    key = _plan_key(state, unit, steps, rules, planned, obstacles)
+    found = _PLANS.get(key) if key is not None else None
+    if found is not None and found[0] is state.terrain:
+        return found[1]
+    plan = _planned_move(state, system, unit, rules, planned, obstacles)
+    if key is not None:
+        if len(_PLANS) >= MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[key] = (state.terrain, plan)
+    return plan
+
+
+# Plans by what they read (`_plan_key`): the computer players plan every unit's moves again
+# after each table move, and a move changes one unit, far from most others' paths. Bounded.
+_PLANS: dict[Hashable, tuple[tuple[Terrain, ...], MovePlan]] = {}
+_PATHS: dict[Hashable, PathPlan] = {}
+MAX_PLANS = 4096
+NEAR_MARGIN = 0.5  # inches around a path's sweep within which another unit is read
+
+
+def _path_plan(unit: Unit, steps: tuple[Step, ...], rules: TurningRules) -> PathPlan:
+    """`plan_path` from the unit's pose (GEO002.8), remembered by its inputs (all values)."""
+    key = (unit.pose, unit.base, steps, rules)
+    try:
+        found = _PATHS.get(key)
+    except TypeError:  # a value that cannot be hashed: planned again
+        return plan_path(unit.pose, unit.base, steps, rules)
+    if found is None:
+        found = plan_path(unit.pose, unit.base, steps, rules)
+        if len(_PATHS) >= MAX_PLANS:
+            _PATHS.clear()
+        _PATHS[key] = found
+    return found
+
+
+def _plan_key(
+    state: GameState,
+    unit: Unit,
+    steps: tuple[Step, ...],
+    rules: TurningRules,
+    planned: PathPlan,
+    obstacles: TableObstacles,
+) -> Hashable | None:
+    """What a move's plan reads of the table: the unit, its path and turning rules, the
+    rule system (whose terrain collisions and layers are functions of the units and pieces),
+    the board, the terrain (by identity: kept beside the plan) and every unit whose base
+    comes within `NEAR_MARGIN` of the box the path sweeps (the sweep's broad phase and its
+    contact checks read no other); None when a part cannot be hashed."""
+    boxes = [coarse_bounds(motion, unit.base) for motion in planned.motions]
+    boxes.append(unit.footprint.bounds)
+    bounds = (
+        min(b[0] for b in boxes) - NEAR_MARGIN,
+        min(b[1] for b in boxes) - NEAR_MARGIN,
+        max(b[2] for b in boxes) + NEAR_MARGIN,
+        max(b[3] for b in boxes) + NEAR_MARGIN,
+    )
+    key = (
+        state.rules,
+        unit,
+        steps,
+        rules,
+        state.board,
+        id(state.terrain),
+        obstacles.units_within(bounds),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _planned_move(
+    state: GameState,
+    system: RuleSystem,
+    unit: Unit,
+    rules: TurningRules,
+    planned: PathPlan,
+    obstacles: TableObstacles,
+) -> MovePlan:
+    """The plan itself: the sweep's first contact (R002.35), the disengage check (R002.32)
+    and the table's edge (R002.59)."""
     contact = obstacles.first_contact(
         unit,
         planned.motions,

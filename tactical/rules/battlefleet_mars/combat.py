@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from tactical.dice import D10Z, Dice, Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.dice.core import DieStep
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.worded import worded
@@ -184,12 +185,14 @@ def _survivor_count(volley: CiwsVolley) -> Hashable:
 
 def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> CiwsVolley:
     """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys.
-    The target rolls (`target` names it in the record)."""
+    The target rolls (`target` names it in the record). Each roll is a `DieStep` that says
+    how it moves the survivor count: the exact enumerator convolves the count with the die
+    instead of replaying every state's roll (the same states, weights and replays counted)."""
 
-    def shoot_at(k: int):
-        def step(volley: CiwsVolley, source: Dice) -> CiwsVolley:
-            roll = source.roll(D10Z, who=target, what=f"CIWS vs missile {k}")
-            threshold = ciws_threshold(ciws, k)
+    def shoot_at(k: int) -> DieStep:
+        threshold = ciws_threshold(ciws, k)
+
+        def then(volley: CiwsVolley, roll: int) -> CiwsVolley:
             destroyed = ciws_destroys(roll, ciws, k)
             survivors = volley.survivors if destroyed else (*volley.survivors, k)
             if not worded():  # read for the state alone: no words (`model.worded`)
@@ -208,7 +211,10 @@ def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> Ciws
             )
             return CiwsVolley(survivors, events)
 
-        return step
+        def shift(count: Hashable, roll: int) -> Hashable:  # `_survivor_count` after the roll
+            return count if roll <= threshold else count + 1  # type: ignore[operator]  (R000.22)
+
+        return DieStep(D10Z, then, target, f"CIWS vs missile {k}", shift)
 
     steps = [shoot_at(k) for k in range(1, declared + 1)]
     return dice.fold(CiwsVolley((), ()), steps, key=_survivor_count)
@@ -232,24 +238,35 @@ def missile_strike(
 ) -> MissileStrike:
     """R000.13/R000.14: auto-hit (A000.8) or the optional to-hit roll, then T = d + 1."""
     events: list[Event] = []
-    words = worded()  # read for the state alone: every missile's words left out
     if options["missile_to_hit"] == "roll":
         needed = int(options["missile_to_hit_score"])
         roll = dice.roll(D10Z, who=who, what=f"missile {missile} to-hit")
-        if words:
+        if worded():  # read for the state alone: every missile's words left out
             events.append(_roll_event(who, f"missile {missile} to-hit", roll))
             events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
         if roll < needed:
             return MissileStrike(MISS, tuple(events))
     roll = dice.roll(D10Z, who=who, what=f"missile {missile} damage")
+    return _struck(column, roll, who, missile, tuple(events))
+
+
+def _struck(
+    column: Column, roll: int, who: str, missile: int, before: tuple[Event, ...]
+) -> MissileStrike:
+    """R000.13: a hitting missile's damage roll `roll`, T = d + 1, looked up (T000.2)."""
     total = missile_damage_total(roll)
     result = damage_result(total, column)
-    if not words:
+    if not worded():  # read for the state alone: every missile's words left out
         return MissileStrike(result, ())
-    events.append(_roll_event(who, f"missile {missile} damage", roll))
-    events.append(Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total))
-    events.append(Event.of("lookup", "T000.2", total=total, column=column, result=result))
-    return MissileStrike(result, tuple(events))
+    return MissileStrike(
+        result,
+        (
+            *before,
+            _roll_event(who, f"missile {missile} damage", roll),
+            Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total),
+            Event.of("lookup", "T000.2", total=total, column=column, result=result),
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +280,16 @@ class Strikes:
 
 def _destroyed_yet(strikes: Strikes) -> Hashable:
     return strikes.destroyed
+
+
+def _after_strike(strikes: Strikes, strike: MissileStrike, target_kind: str) -> Strikes:
+    """The salvo's damage so far with one more survivor's strike."""
+    killed = destroys(strike.result, target_kind)
+    return Strikes(
+        (*strikes.results, strike.result),
+        strikes.destroyed or bool(killed),
+        strikes.events + strike.events,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,17 +330,27 @@ def missile_salvo(
     else:
         volley = ciws_fire(ciws, declared, dice, target=target)
 
+    auto = options["missile_to_hit"] != "roll"  # A000.8: the damage roll only
+
     def strike_with(missile: int):
         def step(strikes: Strikes, source: Dice) -> Strikes:
             strike = missile_strike(column, options, source, who=who, missile=missile)
-            killed = destroys(strike.result, target_kind)
-            return Strikes(
-                (*strikes.results, strike.result),
-                strikes.destroyed or bool(killed),
-                strikes.events + strike.events,
-            )
+            return _after_strike(strikes, strike, target_kind)
 
-        return step
+        if not auto:
+            return step
+
+        # one die and nothing else: a `DieStep`, whose faces the exact enumerator reads
+        # (and, by `shift`, only where "destroyed yet" is reached first) instead of
+        # replaying every state's roll
+        def then(strikes: Strikes, roll: int) -> Strikes:
+            return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
+
+        def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
+            result = damage_result(missile_damage_total(roll), column)
+            return bool(destroyed) or bool(destroys(result, target_kind))
+
+        return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
 
     tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
     # only whether the target is destroyed yet matters (never, for ships and bases)
