@@ -23,7 +23,9 @@ they reach the rule system as `options["activation"]`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -222,40 +224,67 @@ def plan_move(
     steps = parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
-    planned = _path_plan(unit, steps, rules)
+    memo = _REMEMBERED.get()
+    if memo is None:  # planned afresh
+        planned = plan_path(unit.pose, unit.base, steps, rules)
+        return _planned_move(state, system, unit, rules, planned, table_obstacles(state))
+    planned = _path_plan(memo, unit, steps, rules)
     obstacles = table_obstacles(state)
     key = _plan_key(state, unit, steps, rules, planned, obstacles)
-    found = _PLANS.get(key) if key is not None else None
+    found = memo.plans.get(key) if key is not None else None
     if found is not None and found[0] is state.terrain:
         return found[1]
     plan = _planned_move(state, system, unit, rules, planned, obstacles)
     if key is not None:
-        if len(_PLANS) >= MAX_PLANS:
-            _PLANS.clear()
-        _PLANS[key] = (state.terrain, plan)
+        if len(memo.plans) >= MAX_PLANS:
+            memo.plans.clear()
+        memo.plans[key] = (state.terrain, plan)
     return plan
 
 
-# Plans by what they read (`_plan_key`): the computer players plan every unit's moves again
-# after each table move, and a move changes one unit, far from most others' paths. Bounded.
-_PLANS: dict[Hashable, tuple[tuple[Terrain, ...], MovePlan]] = {}
-_PATHS: dict[Hashable, PathPlan] = {}
-MAX_PLANS = 4096
+class _Plans:
+    """Plans by what they read (`_plan_key`) and paths by their inputs, for one game: the
+    computer players plan every unit's moves again after each table move, and a move
+    changes one unit, far from most others' paths."""
+
+    __slots__ = ("paths", "plans")
+
+    def __init__(self) -> None:
+        self.plans: dict[Hashable, tuple[tuple[Terrain, ...], MovePlan]] = {}
+        self.paths: dict[Hashable, PathPlan] = {}
+
+
+_REMEMBERED: ContextVar[_Plans | None] = ContextVar("plans_remembered", default=None)
+MAX_PLANS = 4096  # plans (and paths) one game remembers
 NEAR_MARGIN = 0.5  # inches around a path's sweep within which another unit is read
 
 
-def _path_plan(unit: Unit, steps: tuple[Step, ...], rules: TurningRules) -> PathPlan:
+@contextmanager
+def plans_remembered() -> Iterator[None]:
+    """Plans remembered from table to table inside the block (a whole game the computer
+    plays, `agents.play_game`), then forgotten; a block inside another shares its memory."""
+    if _REMEMBERED.get() is not None:
+        yield
+        return
+    token = _REMEMBERED.set(_Plans())
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
+def _path_plan(memo: _Plans, unit: Unit, steps: tuple[Step, ...], rules: TurningRules) -> PathPlan:
     """`plan_path` from the unit's pose (GEO002.8), remembered by its inputs (all values)."""
     key = (unit.pose, unit.base, steps, rules)
     try:
-        found = _PATHS.get(key)
+        found = memo.paths.get(key)
     except TypeError:  # a value that cannot be hashed: planned again
         return plan_path(unit.pose, unit.base, steps, rules)
     if found is None:
         found = plan_path(unit.pose, unit.base, steps, rules)
-        if len(_PATHS) >= MAX_PLANS:
-            _PATHS.clear()
-        _PATHS[key] = found
+        if len(memo.paths) >= MAX_PLANS:
+            memo.paths.clear()
+        memo.paths[key] = found
     return found
 
 

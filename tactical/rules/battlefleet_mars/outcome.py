@@ -82,19 +82,22 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     the unit as it started, as it stands and, for a ship or base, its record (all
     immutable; the computer players ask every unit's condition after every roll they
     enumerate, and a roll changes one unit or one record)."""
+    start = _STARTS.get(id(unit))
+    if start is None or start[0] is not unit:
+        start = _start_of(unit)
+    _, value, group, gone = start
     if not state.has_unit(unit.id):
-        return UnitCondition.gone(strength(unit))
+        return gone
     now = state.unit(unit.id)
-    card = profile(unit)
-    record = None if card.kind in GROUPS else state.rule_state.get(HITS, {}).get(unit.id, ())
+    record = None if group else state.rule_state.get(HITS, {}).get(unit.id, ())
     slot = (id(unit), id(now), id(record))
     known = _CONDITIONS.get(slot)
     if known is not None and known[0] is unit and known[1] is now and known[2] is record:
         return known[3]
-    value = strength(unit)
     if record is None:
+        count = profile(unit).count
         left = profile(now).count
-        lost = 1 - left / card.count if card.count else 0.0
+        lost = 1 - left / count if count else 0.0
         found = UnitCondition(value, max(0.0, lost), False, left > 0)
     else:
         found = _ship_condition(value, tuple(record))
@@ -104,7 +107,19 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     return found
 
 
+def _start_of(unit: Unit) -> tuple[Unit, float, bool, UnitCondition]:
+    """What a unit as it started gives every reading of its condition: its strength, whether
+    it is a group (fighters, missiles: no record) and its condition once gone."""
+    value = strength(unit)
+    found = (unit, value, profile(unit).kind in GROUPS, UnitCondition.gone(value))
+    if len(_STARTS) >= MEMO_SIZE:
+        _STARTS.clear()
+    _STARTS[id(unit)] = found  # the unit kept beside its id: never reused
+    return found
+
+
 _CONDITIONS: dict[tuple[int, int, int], tuple[Unit, Unit, object, UnitCondition]] = {}
+_STARTS: dict[int, tuple[Unit, float, bool, UnitCondition]] = {}
 MEMO_SIZE = 4096
 
 
