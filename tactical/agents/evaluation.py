@@ -521,48 +521,76 @@ class Position:
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
+        if not self.by_weapons:
+            return self._measured_by_bands(unit, others, enemies, poses, geometry, in_arc, names)
         found = []
         for k in range(len(poses)):
             i = len(others) + k
             own = np.full(len(j), i)
             outward = geometry.range_distances(own, j)
             inward = geometry.range_distances(j, own)
-            mine = geometry.unit_arc_names[i]
-            mine_mask = np.array([name in mine for name in names], dtype=bool)
             holds = held_by = closing = 0.0
             for slot, e in enumerate(enemies):
                 enemy = others[e]
                 value = self.values.get(enemy.id, 0.0)
-                if self.by_weapons:
-                    held, near = self._by_weapons(
-                        unit,
-                        float(outward[slot]),
-                        named(names, in_arc[i, e]),
-                        bool(matrix.los_clear[i, e]),
-                    )
-                    holds += value * held
-                    closing += value * near
-                    held_by += (
-                        value
-                        * self._by_weapons(
-                            enemy,
-                            float(inward[slot]),
-                            named(names, in_arc[e, i]),
-                            bool(matrix.los_clear[e, i]),
-                        )[0]
-                    )
-                    continue
-                theirs = np.array(
-                    [name in geometry.unit_arc_names[e] for name in names], dtype=bool
+                held, near = self._by_weapons(
+                    unit,
+                    float(outward[slot]),
+                    named(names, in_arc[i, e]),
+                    bool(matrix.los_clear[i, e]),
                 )
-                if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
-                    holds += value * self._in_band(unit, float(outward[slot]))
-                if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
-                    held_by += value * self._in_band(enemy, float(inward[slot]))
+                holds += value * held
+                closing += value * near
+                held_by += (
+                    value
+                    * self._by_weapons(
+                        enemy,
+                        float(inward[slot]),
+                        named(names, in_arc[e, i]),
+                        bool(matrix.los_clear[e, i]),
+                    )[0]
+                )
             nearest = float(np.min(matrix.centre_distance[i, j]))
-            found.append(
-                Reach(holds, held_by, nearest, self.diagonal, closing if self.by_weapons else None)
-            )
+            found.append(Reach(holds, held_by, nearest, self.diagonal, closing))
+        return found
+
+    def _measured_by_bands(
+        self,
+        unit: Unit,
+        others: tuple[Unit, ...],
+        enemies: list[int],
+        poses: Sequence[Pose | None],
+        geometry: TableGeometry,
+        in_arc: np.ndarray,
+        names: list[str],
+    ) -> list[Reach]:
+        """`_measure` by range bands (`_in_band`): an enemy held where it is in sight and in
+        one of the unit's own arcs, the arcs and sight of every enemy read at once for each
+        pose; the bands and sums enemy by enemy, in the table's order."""
+        matrix = geometry.matrix
+        j = np.asarray(enemies)
+        values = [self.values.get(others[e].id, 0.0) for e in enemies]
+        theirs = np.array(
+            [[name in geometry.unit_arc_names[e] for name in names] for e in enemies], dtype=bool
+        ).reshape(len(enemies), len(names))
+        found = []
+        for k in range(len(poses)):
+            i = len(others) + k
+            own = np.full(len(j), i)
+            outward = geometry.range_distances(own, j).tolist()
+            inward = geometry.range_distances(j, own).tolist()
+            mine = geometry.unit_arc_names[i]
+            mine_mask = np.array([name in mine for name in names], dtype=bool)
+            holding = (matrix.los_clear[i, j] & np.any(in_arc[i, j] & mine_mask, axis=1)).tolist()
+            held = (matrix.los_clear[j, i] & np.any(in_arc[j, i] & theirs, axis=1)).tolist()
+            holds = held_by = 0.0
+            for slot, e in enumerate(enemies):
+                if holding[slot]:
+                    holds += values[slot] * self._in_band(unit, outward[slot])
+                if held[slot]:
+                    held_by += values[slot] * self._in_band(others[e], inward[slot])
+            nearest = float(np.min(matrix.centre_distance[i, j]))
+            found.append(Reach(holds, held_by, nearest, self.diagonal, None))
         return found
 
 
