@@ -39,6 +39,7 @@ from tactical.geometry.arcs import arcs_containing
 from tactical.geometry.measure import centre_to_centre
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import memo_of
+from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, OddsReport, OddsSection, Resolution
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital.codes import (
@@ -567,12 +568,9 @@ def checked_facts(state: GameState, attack: Attack) -> FireFacts:
     return found
 
 
-def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
-    """The shot of checked `facts`: rolls, the hit applied, the firer's bookkeeping."""
-    profile = hit_profile(state, facts)
-    outcome = dice.chance(lambda source: shot(facts, profile, source), key=ShotOutcome.key)
-    turn = ledger.turn_of(state)
-    events: list[Event] = [
+def _shot_events(facts: FireFacts, outcome: ShotOutcome) -> list[Event]:
+    """The words of a shot's declaration, range, battery, difficulty and to-hit roll."""
+    return [
         Event.of(
             "declare",
             "R004.26",
@@ -618,6 +616,17 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
             hit=outcome.hit,
         ),
     ]
+
+
+def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
+    """The shot of checked `facts`: rolls, the hit applied, the firer's bookkeeping. Read for
+    the state alone (`model.worded`: the computer players' enumerations), it leaves its
+    events out."""
+    profile = hit_profile(state, facts)
+    outcome = dice.chance(lambda source: shot(facts, profile, source), key=ShotOutcome.key)
+    turn = ledger.turn_of(state)
+    words = worded()
+    events: list[Event] = _shot_events(facts, outcome) if words else []
     attacker, _deck, cond = ledger.ship(state, facts.attacker)
     state, cond = take_batch_action(state, attacker.id, facts.slot, cond)
     cond = replace(
@@ -632,20 +641,21 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
     level = target_cond.level
     if outcome.outcome is not None:
         hit = outcome.outcome
-        events.append(
-            Event.of(
-                "damage-code",
-                "R004.33",
-                code=code_text(facts.damage_pips),
-                resistance=code_text(facts.resistance_pips),
-                struck_arc=facts.struck_arc,
-                **{f"damage_{k}": v for k, v in facts.damage_terms},
-                **{f"resistance_{k}": v for k, v in facts.resistance_terms},
-            )
-        )
-        events.extend(hit.events)
         target_cond, applied = apply_hit(target_cond, target_deck, hit, facts.struck_arc, turn)
-        events.extend(applied)
+        if words:
+            events.append(
+                Event.of(
+                    "damage-code",
+                    "R004.33",
+                    code=code_text(facts.damage_pips),
+                    resistance=code_text(facts.resistance_pips),
+                    struck_arc=facts.struck_arc,
+                    **{f"damage_{k}": v for k, v in facts.damage_terms},
+                    **{f"resistance_{k}": v for k, v in facts.resistance_terms},
+                )
+            )
+            events.extend(hit.events)
+            events.extend(applied)
         level = target_cond.level
         updates[target.id] = target_cond
     state = ledger.with_conditions(state, updates)
@@ -653,6 +663,8 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
     if destroyed:
         state = state.without_unit(target.id)
     summary = FireSummary(_result_label(outcome), level, _effect(outcome), destroyed)
+    if not words:
+        return Resolution(state, (), summary)
     events.append(
         Event.of(
             "outcome",
