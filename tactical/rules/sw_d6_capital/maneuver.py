@@ -38,6 +38,7 @@ from tactical.geometry.movement import PathPlan, StepKind, parse_path, plan_path
 from tactical.geometry.shapes import Pose, footprint
 from tactical.geometry.sweep import Obstacles, board_exterior, first_contact, swept_path
 from tactical.model import GameState, Terrain, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital import movement as ship_movement
@@ -118,7 +119,22 @@ def _other_units(state: GameState, unit: Unit) -> list[Unit]:
 def plan_ship_move(
     state: GameState, unit_id: str, path: str | None, batch_map: int = 0
 ) -> ShipMove:
-    """Check a declared move (UserError with the SPEC id when it is illegal)."""
+    """Check a declared move (UserError with the SPEC id when it is illegal); remembered
+    while the state lives (R004.50: a pure function of the two): the computer players
+    weigh a move's sampled roll, its exact odds (each outcome replays it on the same state)
+    and then make it. A refused move raises each time."""
+    memo = memo_of(_PLANNED, state)
+    key = (unit_id, path, batch_map)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _plan_ship_move(state, unit_id, path, batch_map)
+    return found
+
+
+_PLANNED: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map: int) -> ShipMove:
     options = dict(ledger.settings(state))
     unit, deck, cond = ledger.ship(state, unit_id)
     turn = ledger.turn_of(state)
