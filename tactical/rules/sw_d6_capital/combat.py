@@ -91,12 +91,29 @@ def distance_inches(attacker: Unit, target: Unit) -> float:
 
 def firing_arcs(attacker: Unit, target: Unit) -> tuple[str, ...]:
     """GEO004.3 / R004.29: the firer's arcs holding the target's centre (maybe two)."""
-    return arcs_containing(attacker.pose, attacker.base, ARC_SECTORS, target.pose, None, "centre")
+    return _arcs_holding(attacker, target)
+
+
+def _arcs_holding(unit: Unit, other: Unit) -> tuple[str, ...]:
+    """`unit`'s arcs holding `other`'s centre (GEO004.3), remembered by the two units'
+    identities: every check of a declaration asks it, of units a roll leaves where they are."""
+    slot = (id(unit), id(other))
+    found = _ARCS.get(slot)
+    if found is None or found[0] is not unit or found[1] is not other:
+        arcs = arcs_containing(unit.pose, unit.base, ARC_SECTORS, other.pose, None, "centre")
+        if len(_ARCS) >= MAX_ARCS:
+            _ARCS.clear()
+        found = _ARCS[slot] = (unit, other, arcs)  # both kept beside their ids: never reused
+    return found[2]
+
+
+_ARCS: dict[tuple[int, int], tuple[Unit, Unit, tuple[str, ...]]] = {}
+MAX_ARCS = 4096
 
 
 def facing_arc(target: Unit, condition: Condition, attacker: Unit) -> str:
     """GEO004.4: the target's arc facing the attacker; on a boundary the better-shielded one."""
-    arcs = arcs_containing(target.pose, target.base, ARC_SECTORS, attacker.pose, None, "centre")
+    arcs = _arcs_holding(target, attacker)
     arcs = arcs or ARCS[:1]
     return max(arcs, key=lambda arc: (condition.arc_shields(arc), -ARCS.index(arc)))
 
@@ -318,7 +335,28 @@ def _battery_damage(value: Any) -> int:
 def fire_facts(
     state: GameState, attacker_id: str, weapon_name: str, target_id: str, params: Mapping[str, Any]
 ) -> FireFacts:
-    """Check a declaration against the table and the rules (UserError with the SPEC id)."""
+    """Check a declaration against the table and the rules (UserError with the SPEC id);
+    remembered while the state lives (R004.26-R004.30: a pure function of the two): the
+    choices offered, the declaration made and its sampled roll check it on one state. A
+    refused declaration raises each time."""
+    try:
+        key = (attacker_id, weapon_name, target_id, tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:  # a parameter that is not a value: checked afresh
+        return _fire_facts(state, attacker_id, weapon_name, target_id, params)
+    memo = memo_of(_FACTS, state)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _fire_facts(state, attacker_id, weapon_name, target_id, params)
+    return found
+
+
+_FACTS: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _fire_facts(
+    state: GameState, attacker_id: str, weapon_name: str, target_id: str, params: Mapping[str, Any]
+) -> FireFacts:
     known = {"battery_damage", "location", "batch", "arc"}
     unknown = sorted(set(params) - known)
     if unknown:
