@@ -166,12 +166,9 @@ def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map:
                 spec_id="R004.41",
             )
     motions = planned.motions
-    others = _other_units(state, unit)
-    solid = [t for t in state.terrain if terrain_collides(unit, t)]
-    geometries = [t.geometry for t in solid] + [u.footprint for u in others]
-    geometries.append(board_exterior(state.board.width, state.board.height))
-    names = [t.id for t in solid] + [u.id for u in others] + [EDGE]
-    contact = first_contact(motions, unit.base, Obstacles(geometries))
+    table = _table_for(state, unit, float(options["hazard_proximity"]))
+    names = table.names
+    contact = first_contact(motions, unit.base, table.obstacles)
     final = planned.end
     collision = None
     executed = motions
@@ -185,7 +182,7 @@ def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map:
             )
         final = contact.pose
         executed = (*motions[: contact.motion], motions[contact.motion].part(0.0, contact.t))
-    hazards, hazard_geoms = _hazards(state, unit, others, float(options["hazard_proximity"]))
+    hazards, hazard_geoms = table.hazards, table.hazard_geometries
     met: tuple[str, ...] = ()
     stop = None
     if hazard_geoms:
@@ -208,6 +205,39 @@ def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map:
         piloting_pips=piloting_code(deck, cond, turn, batch_map),
         difficulty=int(options["hazard_difficulty"]),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class _Table:
+    """What a ship's moves meet on one table, whatever its path: what stops it (colliding
+    terrain, the other ships on the field, the table's edge: GEO004.1, R004.50) indexed
+    once, and the hazards that call for a Piloting check (GEO004.7)."""
+
+    obstacles: Obstacles
+    names: list[str]
+    hazards: list[str]
+    hazard_geometries: list[Any]
+
+
+def _table_for(state: GameState, unit: Unit, proximity: float) -> _Table:
+    """`_Table` of `unit` on `state`, made once per state and ship (the computer players
+    check every candidate path of a ship on one table)."""
+    memo = memo_of(_TABLES, state)
+    key = (unit.id, proximity)
+    found = memo.get(key)
+    if found is None or found[0] is not unit:
+        others = _other_units(state, unit)
+        solid = [t for t in state.terrain if terrain_collides(unit, t)]
+        geometries = [t.geometry for t in solid] + [u.footprint for u in others]
+        geometries.append(board_exterior(state.board.width, state.board.height))
+        names = [t.id for t in solid] + [u.id for u in others] + [EDGE]
+        hazards, hazard_geometries = _hazards(state, unit, others, proximity)
+        table = _Table(Obstacles(geometries), names, hazards, hazard_geometries)
+        found = memo[key] = (unit, table)
+    return found[1]
+
+
+_TABLES: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
 
 
 def _hazards(
