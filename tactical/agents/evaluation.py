@@ -132,12 +132,13 @@ class Material:
     def _conditions(self, state: GameState) -> list[tuple[str, UnitCondition]]:
         """Every starting unit's side and condition in `state`, in the start's order (what
         `condition` gives, in one loop: every leaf of an enumeration asks for all of them)."""
-        condition, unit_value = self.system.unit_condition, self.hint.unit_value
+        units, unit_value = self.start.units, self.hint.unit_value
+        conditions = self.system.unit_conditions(state, units)
         if unit_value is None:
-            return [(unit.side, condition(state, unit)) for unit in self.start.units]
+            return [(unit.side, found) for unit, found in zip(units, conditions, strict=True)]
         return [
-            (unit.side, replace(condition(state, unit), strength=float(unit_value(unit))))
-            for unit in self.start.units
+            (unit.side, replace(found, strength=float(unit_value(unit))))
+            for unit, found in zip(units, conditions, strict=True)
         ]
 
     def shares(self, state: GameState) -> dict[str, tuple[float, float]]:

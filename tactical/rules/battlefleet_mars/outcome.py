@@ -28,6 +28,7 @@ from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
 from tactical.rules.ending import UnitCondition
 
 SPEC_ID = "A000.E1"
+HOOKS = {"unit_condition": "unit_condition", "unit_conditions": "unit_conditions"}
 HITS = "hits"
 FIGHTER_VALUE = 1 / 3  # 1 LP buys 3 fighters (T000.6)
 MISSILE_VALUE = 1 / 6  # 1 LP buys 6 missiles
@@ -82,29 +83,47 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     the unit as it started, as it stands and, for a ship or base, its record (all
     immutable; the computer players ask every unit's condition after every roll they
     enumerate, and a roll changes one unit or one record)."""
-    start = _STARTS.get(id(unit))
-    if start is None or start[0] is not unit:
-        start = _start_of(unit)
-    _, value, group, gone = start
-    if not state.has_unit(unit.id):
-        return gone
-    now = state.unit(unit.id)
-    record = None if group else state.rule_state.get(HITS, {}).get(unit.id, ())
-    slot = (id(unit), id(now), id(record))
-    known = _CONDITIONS.get(slot)
-    if known is not None and known[0] is unit and known[1] is now and known[2] is record:
-        return known[3]
-    if record is None:
+    return unit_conditions(state, (unit,))[0]
+
+
+def unit_conditions(state: GameState, units: Iterable[Unit]) -> list[UnitCondition]:
+    """`unit_condition` of each of `units` (A000.E1), the records read once for them all."""
+    found: list[UnitCondition] = []
+    records = None
+    for unit in units:
+        start = _STARTS.get(id(unit))
+        if start is None or start[0] is not unit:
+            start = _start_of(unit)
+        if not state.has_unit(unit.id):
+            found.append(start[3])
+            continue
+        now = state.unit(unit.id)
+        if start[2]:
+            record = None
+        else:
+            if records is None:
+                records = state.rule_state.get(HITS, {})
+            record = records.get(unit.id, ())
+        slot = (id(unit), id(now), id(record))
+        known = _CONDITIONS.get(slot)
+        if known is not None and known[0] is unit and known[1] is now and known[2] is record:
+            found.append(known[3])
+            continue
+        condition = _condition(unit, start[1], now, record)
+        if len(_CONDITIONS) >= MEMO_SIZE:
+            _CONDITIONS.clear()
+        _CONDITIONS[slot] = (unit, now, record, condition)  # kept beside their ids: none reused
+        found.append(condition)
+    return found
+
+
+def _condition(unit: Unit, value: float, now: Unit, record: object) -> UnitCondition:
+    if record is None:  # a group: the share of its count lost
         count = profile(unit).count
         left = profile(now).count
         lost = 1 - left / count if count else 0.0
-        found = UnitCondition(value, max(0.0, lost), False, left > 0)
-    else:
-        found = _ship_condition(value, tuple(record))
-    if len(_CONDITIONS) >= MEMO_SIZE:
-        _CONDITIONS.clear()
-    _CONDITIONS[slot] = (unit, now, record, found)  # kept beside their ids: none reused
-    return found
+        return UnitCondition(value, max(0.0, lost), False, left > 0)
+    return _ship_condition(value, tuple(record))  # type: ignore[arg-type]
 
 
 def _start_of(unit: Unit) -> tuple[Unit, float, bool, UnitCondition]:
