@@ -25,7 +25,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -453,25 +453,42 @@ class Position:
         sight, so the copies change nothing for the others). Remembered for the game by what
         a score reads (`_reach_head`): a later table where only the unit's friends moved
         gives the same scores."""
-        wanted = [pose for pose in dict.fromkeys(poses) if (unit_id, pose) not in self._reach]
-        if wanted:
-            head = self._reach_head(unit_id)
-            memo = self.material.reaches
-            missing = []
+        self.reach_all({unit_id: poses})
+        return [self._reach[(unit_id, pose)] for pose in poses]
+
+    def reach_all(self, ends: Mapping[str, Sequence[Pose | None]]) -> None:
+        """`reach_many` of several units at once: those of one side not remembered are
+        measured together, from one pair matrix, where units block no line of sight."""
+        memo = self.material.reaches
+        missing: dict[str, list[Pose | None]] = {}
+        heads: dict[str, Hashable | None] = {}
+        for unit_id, poses in ends.items():
+            wanted = [p for p in dict.fromkeys(poses) if (unit_id, p) not in self._reach]
+            if not wanted:
+                continue
+            head = heads[unit_id] = self._reach_head(unit_id)
             for pose in wanted:
                 found = memo.get((head, pose)) if head is not None else None
                 if found is None:
-                    missing.append(pose)
+                    missing.setdefault(unit_id, []).append(pose)
                 else:
                     self._reach[(unit_id, pose)] = found
-            if missing:
-                for pose, found in zip(missing, self._measure(unit_id, missing), strict=True):
+        if not missing:
+            return
+        sides = {self.state.unit(unit_id).side for unit_id in missing}
+        if self._shared and len(sides) == 1:
+            groups = [missing]
+        else:  # each unit in a table of its own
+            groups = [{unit_id: poses} for unit_id, poses in missing.items()]
+        for group in groups:
+            for unit_id, reaches in self._measure_together(group).items():
+                head = heads[unit_id]
+                for pose, found in zip(group[unit_id], reaches, strict=True):
                     self._reach[(unit_id, pose)] = found
                     if head is not None:
                         if len(memo) >= MAX_REACHES:
                             memo.clear()
                         memo[(head, pose)] = found
-        return [self._reach[(unit_id, pose)] for pose in poses]
 
     @cached_property
     def _shared(self) -> bool:
@@ -480,7 +497,7 @@ class Position:
         return self.system.model_blocking(self.state) is None
 
     def _reach_head(self, unit_id: str) -> Hashable | None:
-        """What a unit's scored positions read of the table (`_measure`): the unit, the
+        """What a unit's scored positions read of the table (`_measure_together`): the unit, the
         enemies in the table's order with their values, the terrain (by identity, the
         same tuple from state to state), the board, the options and the rule system; not
         its friends (units do not block lines of sight here). None when not shareable."""
@@ -504,29 +521,57 @@ class Position:
             return None
         return head
 
-    def _measure(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
+    def _measure_together(
+        self, wanted: Mapping[str, Sequence[Pose | None]]
+    ) -> dict[str, list[Reach]]:
+        """`wanted` units at their poses, each against its enemies, from one pair matrix:
+        every unit's candidate poses are added to the table as copies of it, and the units
+        themselves taken off (units of one side only: none is another's enemy; units never
+        block a line of sight, so each pair reads as in a table of its own)."""
         state = self.state
-        unit = state.unit(unit_id)
-        copies = tuple(
-            replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
-            for k, pose in enumerate(poses)
-        )
-        others = tuple(u for u in state.units if u.id != unit_id)
-        table = replace(state, units=others + copies)
-        enemies = [k for k, other in enumerate(others) if other.side != unit.side]
-        if not enemies:
-            return [Reach(0.0, 0.0, math.inf, self.diagonal) for _ in poses]
-        geometry = TableGeometry.of(table, self.system)
+        others = tuple(u for u in state.units if u.id not in wanted)
+        copies: list[Unit] = []
+        first: dict[str, int] = {}
+        for unit_id, poses in wanted.items():
+            unit = state.unit(unit_id)
+            first[unit_id] = len(others) + len(copies)
+            copies.extend(
+                replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
+                for k, pose in enumerate(poses)
+            )
+        found: dict[str, list[Reach]] = {}
+        geometry: TableGeometry | None = None
+        for unit_id, poses in wanted.items():
+            unit = state.unit(unit_id)
+            enemies = [k for k, other in enumerate(others) if other.side != unit.side]
+            if not enemies:
+                found[unit_id] = [Reach(0.0, 0.0, math.inf, self.diagonal) for _ in poses]
+                continue
+            if geometry is None:
+                table = replace(state, units=others + tuple(copies))
+                geometry = TableGeometry.of(table, self.system)
+            rows = range(first[unit_id], first[unit_id] + len(poses))
+            found[unit_id] = self._scored(unit, others, enemies, rows, geometry)
+        return found
+
+    def _scored(
+        self,
+        unit: Unit,
+        others: tuple[Unit, ...],
+        enemies: list[int],
+        rows: range,
+        geometry: TableGeometry,
+    ) -> list[Reach]:
+        """The unit's places (`rows` of the table's matrix) scored against its enemies."""
         matrix = geometry.matrix
         test = self.system.conventions.arc_test
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
         if not self.by_weapons:
-            return self._measured_by_bands(unit, others, enemies, poses, geometry, in_arc, names)
+            return self._measured_by_bands(unit, others, enemies, rows, geometry, in_arc, names)
         found = []
-        for k in range(len(poses)):
-            i = len(others) + k
+        for i in rows:
             own = np.full(len(j), i)
             outward = geometry.range_distances(own, j)
             inward = geometry.range_distances(j, own)
@@ -560,12 +605,12 @@ class Position:
         unit: Unit,
         others: tuple[Unit, ...],
         enemies: list[int],
-        poses: Sequence[Pose | None],
+        rows: range,
         geometry: TableGeometry,
         in_arc: np.ndarray,
         names: list[str],
     ) -> list[Reach]:
-        """`_measure` by range bands (`_in_band`): an enemy held where it is in sight and in
+        """`_scored` by range bands (`_in_band`): an enemy held where it is in sight and in
         one of the unit's own arcs, the arcs and sight of every enemy read at once for each
         pose; the bands and sums enemy by enemy, in the table's order."""
         matrix = geometry.matrix
@@ -575,8 +620,7 @@ class Position:
             [[name in geometry.unit_arc_names[e] for name in names] for e in enemies], dtype=bool
         ).reshape(len(enemies), len(names))
         found = []
-        for k in range(len(poses)):
-            i = len(others) + k
+        for i in rows:
             own = np.full(len(j), i)
             outward = geometry.range_distances(own, j).tolist()
             inward = geometry.range_distances(j, own).tolist()

@@ -539,8 +539,7 @@ class GreedyPlayer(Player):
         if not ends:
             return None
         position = self.position(game, material)
-        for actor, poses in ends.items():
-            position.reach_many(actor, poses)
+        position.reach_all(ends)
         return position
 
     @staticmethod
