@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D10Z, Dice
@@ -130,36 +131,42 @@ def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> Ciws
     The target rolls (`target` names it in the record). Each roll is a `DieStep` that says
     how it moves the survivor count: the exact enumerator convolves the count with the die
     instead of replaying every state's roll (the same states, weights and replays counted)."""
+    return dice.fold(CiwsVolley((), ()), _ciws_steps(ciws, declared, target), key=_survivor_count)
 
-    def shoot_at(k: int) -> DieStep:
-        threshold = ciws_threshold(ciws, k)
 
-        def then(volley: CiwsVolley, roll: int) -> CiwsVolley:
-            destroyed = ciws_destroys(roll, ciws, k)
-            survivors = volley.survivors if destroyed else (*volley.survivors, k)
-            if not worded():  # read for the state alone: no words (`model.worded`)
-                return CiwsVolley(survivors, ())
-            events = (
-                *volley.events,
-                _roll_event(target, f"CIWS vs missile {k}", roll),
-                Event.of(
-                    "ciws",
-                    "R000.22",
-                    missile=k,
-                    roll=roll,
-                    threshold=threshold,
-                    destroyed=destroyed,
-                ),
-            )
-            return CiwsVolley(survivors, events)
+@lru_cache(maxsize=512)
+def _ciws_steps(ciws: int, declared: int, target: str) -> tuple[DieStep, ...]:
+    """The CIWS rolls of a volley as steps, made once per volley (pure functions of these
+    numbers): every replay of a resolver rolls the same steps."""
+    return tuple(_shoot_at(ciws, k, target) for k in range(1, declared + 1))
 
-        def shift(count: Hashable, roll: int) -> Hashable:  # `_survivor_count` after the roll
-            return count if roll <= threshold else count + 1  # type: ignore[operator]  (R000.22)
 
-        return DieStep(D10Z, then, target, f"CIWS vs missile {k}", shift)
+def _shoot_at(ciws: int, k: int, target: str) -> DieStep:
+    threshold = ciws_threshold(ciws, k)
 
-    steps = [shoot_at(k) for k in range(1, declared + 1)]
-    return dice.fold(CiwsVolley((), ()), steps, key=_survivor_count)
+    def then(volley: CiwsVolley, roll: int) -> CiwsVolley:
+        destroyed = ciws_destroys(roll, ciws, k)
+        survivors = volley.survivors if destroyed else (*volley.survivors, k)
+        if not worded():  # read for the state alone: no words (`model.worded`)
+            return CiwsVolley(survivors, ())
+        events = (
+            *volley.events,
+            _roll_event(target, f"CIWS vs missile {k}", roll),
+            Event.of(
+                "ciws",
+                "R000.22",
+                missile=k,
+                roll=roll,
+                threshold=threshold,
+                destroyed=destroyed,
+            ),
+        )
+        return CiwsVolley(survivors, events)
+
+    def shift(count: Hashable, roll: int) -> Hashable:  # `_survivor_count` after the roll
+        return count if roll <= threshold else count + 1  # type: ignore[operator]  (R000.22)
+
+    return DieStep(D10Z, then, target, f"CIWS vs missile {k}", shift)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +231,23 @@ def _destroyed_yet(strikes: Strikes) -> Hashable:
     return strikes.destroyed
 
 
+@lru_cache(maxsize=4096)
+def _strike_step(column: Column, target_kind: str, who: str, missile: int) -> DieStep:
+    """A surviving missile's damage roll (A000.8: it hits; R000.13) as one die and nothing
+    else: a `DieStep`, whose faces the exact enumerator reads (and, by `shift`, only where
+    "destroyed yet" is reached first) instead of replaying every state's roll; made once
+    per missile and target (every replay of a resolver rolls the same steps)."""
+
+    def then(strikes: Strikes, roll: int) -> Strikes:
+        return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
+
+    def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
+        result = damage_result(missile_damage_total(roll), column)
+        return bool(destroyed) or bool(destroys(result, target_kind))
+
+    return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
+
+
 def _after_strike(strikes: Strikes, strike: MissileStrike, target_kind: str) -> Strikes:
     """The salvo's damage so far with one more survivor's strike."""
     killed = destroys(strike.result, target_kind)
@@ -275,24 +299,14 @@ def missile_salvo(
     auto = options["missile_to_hit"] != "roll"  # A000.8: the damage roll only
 
     def strike_with(missile: int):
+        if auto:
+            return _strike_step(column, target_kind, who, missile)
+
         def step(strikes: Strikes, source: Dice) -> Strikes:
             strike = missile_strike(column, options, source, who=who, missile=missile)
             return _after_strike(strikes, strike, target_kind)
 
-        if not auto:
-            return step
-
-        # one die and nothing else: a `DieStep`, whose faces the exact enumerator reads
-        # (and, by `shift`, only where "destroyed yet" is reached first) instead of
-        # replaying every state's roll
-        def then(strikes: Strikes, roll: int) -> Strikes:
-            return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
-
-        def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
-            result = damage_result(missile_damage_total(roll), column)
-            return bool(destroyed) or bool(destroys(result, target_kind))
-
-        return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
+        return step
 
     tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
     # only whether the target is destroyed yet matters (never, for ships and bases)
