@@ -241,9 +241,15 @@ def _strike_step(column: Column, target_kind: str, who: str, missile: int) -> Di
     def then(strikes: Strikes, roll: int) -> Strikes:
         return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
 
+    # the faces whose result destroys the target (T000.5; none for ships and bases)
+    killing = frozenset(
+        face
+        for face, _ in D10Z.standing_weights()
+        if destroys(damage_result(missile_damage_total(face), column), target_kind)
+    )
+
     def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
-        result = damage_result(missile_damage_total(roll), column)
-        return bool(destroyed) or bool(destroys(result, target_kind))
+        return bool(destroyed) or roll in killing
 
     return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
 
