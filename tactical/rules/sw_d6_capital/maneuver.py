@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,13 @@ from tactical.dice import Dice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.movement import PathPlan, StepKind, parse_path, plan_path
 from tactical.geometry.shapes import Pose, footprint
-from tactical.geometry.sweep import Obstacles, board_exterior, first_contact, swept_path
+from tactical.geometry.sweep import (
+    Obstacles,
+    board_exterior,
+    coarse_bounds,
+    first_contact,
+    swept_path,
+)
 from tactical.model import GameState, Terrain, Unit
 from tactical.model.frozen import memo_of
 from tactical.rules.base import Event
@@ -185,7 +192,7 @@ def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map:
     hazards, hazard_geoms = table.hazards, table.hazard_geometries
     met: tuple[str, ...] = ()
     stop = None
-    if hazard_geoms:
+    if hazard_geoms and _may_meet(executed, unit, table.hazard_bounds):
         swept = swept_path(executed, unit.base) if executed else footprint(unit.pose, unit.base)
         hits = shapely.intersects(swept, np.array(hazard_geoms, dtype=object))
         met = tuple(name for name, hit in zip(hazards, hits, strict=True) if hit)
@@ -217,6 +224,33 @@ class _Table:
     names: list[str]
     hazards: list[str]
     hazard_geometries: list[Any]
+
+    @cached_property
+    def hazard_bounds(self) -> np.ndarray:
+        """Each hazard's box (xmin, ymin, xmax, ymax), a row each."""
+        return shapely.bounds(np.array(self.hazard_geometries, dtype=object)).reshape(-1, 4)
+
+
+NEAR = 0.01  # inches: a sweep's box grown by this before hazards are looked for in it
+
+
+def _may_meet(motions: Sequence[Any], unit: Unit, hazards: np.ndarray) -> bool:
+    """Whether any hazard's box comes near the box around everything the moves sweep
+    (`coarse_bounds`): where none does, the path meets no hazard (GEO004.7), and its swept
+    area need not be made."""
+    if not motions:
+        return True  # (the base where it stands: read as it is)
+    boxes = np.array([coarse_bounds(motion, unit.base) for motion in motions])
+    xmin, ymin = boxes[:, 0].min() - NEAR, boxes[:, 1].min() - NEAR
+    xmax, ymax = boxes[:, 2].max() + NEAR, boxes[:, 3].max() + NEAR
+    return bool(
+        np.any(
+            (hazards[:, 0] <= xmax)
+            & (hazards[:, 2] >= xmin)
+            & (hazards[:, 1] <= ymax)
+            & (hazards[:, 3] >= ymin)
+        )
+    )
 
 
 def _table_for(state: GameState, unit: Unit, proximity: float) -> _Table:
