@@ -589,21 +589,29 @@ def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     return resolve_facts(state, checked_facts(state, attack), dice)
 
 
-_CHECKED: dict[int, tuple[Any, dict]] = {}
-
-
 def checked_facts(state: GameState, attack: Attack) -> FireFacts:
-    """`fire_facts` of a declared shot on `state`, remembered while the state lives: the
-    exact enumerator resolves the same shot on the same state once per outcome, and the
-    check is a pure function of the two. A refused declaration raises each time."""
-    memo = memo_of(_CHECKED, state)
-    found = memo.get(attack)
-    if found is None:
-        params = dict(attack.params)
-        found = memo[attack] = fire_facts(
-            state, attack.attacker, attack.weapon, attack.target, params
-        )
+    """`fire_facts` of a declared shot on `state` (remembered while the state lives: the
+    exact enumerator resolves the same shot on the same state once per outcome)."""
+    return fire_facts(state, attack.attacker, attack.weapon, attack.target, attack.params)
+
+
+def _firing(state: GameState, facts: FireFacts) -> tuple[Any, ...]:
+    """What a shot of `facts` makes whatever its dice: the hit's profile, the table with
+    its batch counted (R004.27) and the firer's condition after it (R004.29), once per
+    state and declaration (every outcome of the exact odds resolves the same shot)."""
+    memo = memo_of(_FIRING, state)
+    found = memo.get(id(facts))
+    if found is None or found[0] is not facts:
+        firer, _deck, cond = ledger.ship(state, facts.attacker)
+        after, cond = take_batch_action(state, firer.id, facts.slot, cond)
+        used = facts.arc in cond.arcs_used_at(facts.target)
+        arcs = cond.arcs_at if used else (*cond.arcs_at, (facts.target, facts.arc))
+        cond = replace(cond, fired=(*cond.fired, facts.weapon.id), arcs_at=arcs)
+        found = memo[id(facts)] = (facts, hit_profile(state, facts), after, firer.id, cond)
     return found
+
+
+_FIRING: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
 
 
 def _shot_events(facts: FireFacts, outcome: ShotOutcome) -> list[Event]:
@@ -660,21 +668,13 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
     """The shot of checked `facts`: rolls, the hit applied, the firer's bookkeeping. Read for
     the state alone (`model.worded`: the computer players' enumerations), it leaves its
     events out."""
-    profile = hit_profile(state, facts)
+    _facts, profile, after, firer, cond = _firing(state, facts)
     outcome = dice.chance(lambda source: shot(facts, profile, source), key=ShotOutcome.key)
     turn = ledger.turn_of(state)
     words = worded()
     events: list[Event] = _shot_events(facts, outcome) if words else []
-    attacker, _deck, cond = ledger.ship(state, facts.attacker)
-    state, cond = take_batch_action(state, attacker.id, facts.slot, cond)
-    cond = replace(
-        cond,
-        fired=(*cond.fired, facts.weapon.id),
-        arcs_at=cond.arcs_at
-        if facts.arc in cond.arcs_used_at(facts.target)
-        else (*cond.arcs_at, (facts.target, facts.arc)),
-    )
-    updates = {attacker.id: cond}
+    state = after
+    updates = {firer: cond}
     target, target_deck, target_cond = ledger.ship(state, facts.target)
     level = target_cond.level
     if outcome.outcome is not None:
