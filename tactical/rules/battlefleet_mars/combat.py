@@ -38,6 +38,7 @@ import numpy as np
 from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.worded import worded
 from tactical.rules.base import (
     Attack,
     Event,
@@ -48,6 +49,7 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars.chance import (
     MISS,
+    Salvo,
     SalvoSummary,
     laser_shot,
     missile_salvo,
@@ -234,6 +236,18 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     target_card = profile(target)
     facts = measure(attacker, target, options)
     needed = to_hit_threshold(facts.range, strength)
+    shot = laser_shot(
+        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
+    )
+    new_state = state
+    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
+    if not worded():  # read for the state alone (`model.worded`): no words
+        if shot.hit and killed is None:
+            new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
+            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, [])
+        elif shot.hit and killed:
+            new_state = _remove_one(state, target)
+        return Resolution(new_state, (), shot.summary)
     events = [
         Event.of("declare", "R000.3", attacker=attacker.id, weapon=LASER, target=target.id),
         Event.of(
@@ -246,12 +260,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
         ),
         Event.of("threshold", "R000.5", laser_strength=strength, range=facts.range, needed=needed),
     ]
-    shot = laser_shot(
-        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
-    )
     events.extend(shot.events)
-    new_state = state
-    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not shot.hit:
         events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
     elif killed is None:
@@ -279,17 +288,6 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     declared = int(attack.params["missiles"])
     use = bool(attack.params["ciws"])
     ciws = _ciws_of(target_card, use)
-    events = [
-        Event.of(
-            "declare",
-            "R000.18",
-            attacker=attacker.id,
-            weapon=MISSILES,
-            target=target.id,
-            missiles=declared,
-        ),
-        Event.of("ciws-declared", "R000.19", target=target.id, used=use, ciws_strength=ciws),
-    ]
     salvo = missile_salvo(
         declared,
         ciws,
@@ -300,30 +298,54 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         who=attacker.id,
         target=target.id,
     )
-    events.extend(salvo.volley.events)
-    events.extend(salvo.strikes.events)
     summary = salvo.summary
-    if summary.target_destroyed is None:
-        outcome_rule = "R000.12"
-    else:
-        outcome_rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
-    events.append(
-        Event.of(
-            "outcome",
-            outcome_rule,
-            target=target.id,
-            ciws_destroyed=summary.ciws_destroyed,
-            results=salvo.strikes.results,
-            destroyed=summary.target_destroyed,
-        )
-    )
+    words = worded()  # read for the state alone (`model.worded`): no words
+    events = _salvo_events(attack, target_card, ciws, salvo) if words else []
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
         new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
         new_state = _lower_lasers(new_state, target.id, salvo.strikes.results, options, events)
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
-    return Resolution(new_state, tuple(events), summary)
+    return Resolution(new_state, tuple(events) if words else (), summary)
+
+
+def _salvo_events(
+    attack: Attack, target_card: Profile, ciws: int | None, salvo: Salvo
+) -> list[Event]:
+    """The words of a missile attack: declared, CIWS (R000.19), its rolls, the outcome."""
+    summary, declared = salvo.summary, int(attack.params["missiles"])
+    if summary.target_destroyed is None:
+        outcome_rule = "R000.12"
+    else:
+        outcome_rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+    return [
+        Event.of(
+            "declare",
+            "R000.18",
+            attacker=attack.attacker,
+            weapon=MISSILES,
+            target=attack.target,
+            missiles=declared,
+        ),
+        Event.of(
+            "ciws-declared",
+            "R000.19",
+            target=attack.target,
+            used=bool(attack.params["ciws"]),
+            ciws_strength=ciws,
+        ),
+        *salvo.volley.events,
+        *salvo.strikes.events,
+        Event.of(
+            "outcome",
+            outcome_rule,
+            target=attack.target,
+            ciws_destroyed=summary.ciws_destroyed,
+            results=salvo.strikes.results,
+            destroyed=summary.target_destroyed,
+        ),
+    ]
 
 
 def _lower_lasers(

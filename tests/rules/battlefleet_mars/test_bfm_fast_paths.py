@@ -125,3 +125,23 @@ def test_an_attack_declared_here_resolves_as_one_checked_again():
         slow = combat.resolve(state, again, SeededDice(11))
     assert fast.state == slow.state and fast.summary == slow.summary
     assert fast.state != state
+
+
+def test_an_attack_read_for_its_state_alone_leaves_out_its_words_only():
+    state = registry.get("battlefleet-mars").setup(load_map(builtin_map("battlefleet-mars")))
+    attacks = [
+        combat.declare(state, "deimos-base", "missiles", "ares-cruiser", {"missiles": 5}),
+        combat.declare(state, "deimos-base", "missiles", "ares-fighters", {"missiles": 3}),
+        combat.declare(state, "ares-cruiser", "laser", "mars-fighters", {}),
+        combat.declare(state, "deimos-base", "laser", "ares-cruiser", {}),
+    ]
+    changed = 0
+    for attack in attacks:
+        for seed in range(12):
+            worded = combat.resolve(state, attack, SeededDice(seed))
+            with unworded():
+                bare = combat.resolve(state, attack, SeededDice(seed))
+            assert bare.state == worded.state and bare.summary == worded.summary
+            assert worded.events and not bare.events
+            changed += bare.state != state
+    assert changed > 12  # hits, records, lowered lasers and losses among them
