@@ -18,8 +18,9 @@ to the base game (R000.12), but for L results lowering the laser strength (A000.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from tactical.model import GameState, Unit
 from tactical.model.frozen import remembered
@@ -83,13 +84,47 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     the unit as it started, as it stands and, for a ship or base, its record (all
     immutable; the computer players ask every unit's condition after every roll they
     enumerate, and a roll changes one unit or one record)."""
-    return unit_conditions(state, (unit,))[0]
+    start = _STARTS.get(id(unit))
+    if start is None or start[0] is not unit:
+        start = _start_of(unit)
+    records = None if start[2] else state.rule_state.get(HITS, {})
+    return _unit_conditions(state, (unit,), records)[0]
 
 
-def unit_conditions(state: GameState, units: Iterable[Unit]) -> list[UnitCondition]:
-    """`unit_condition` of each of `units` (A000.E1), the records read once for them all."""
+def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
+    """`unit_condition` of each of `units` (A000.E1), the records read once for them all;
+    remembered for the table's units and records as they are (the same objects: a roll
+    that missed, or that changed only what the conditions never read, leaves both)."""
+    records = state.rule_state.get(HITS, {}) if _any_ship(units) else None
+    slot = (id(units), id(state.units), id(records))
+    known = _TABLES.get(slot)
+    if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
+        return list(known[3])
+    found = _unit_conditions(state, units, records)
+    if len(_TABLES) >= MEMO_SIZE:
+        _TABLES.clear()
+    _TABLES[slot] = (units, state.units, records, found)  # kept beside their ids
+    return list(found)
+
+
+def _any_ship(units: Sequence[Unit]) -> bool:
+    """Whether any of `units` is a ship or base (whose record is read), by the sequence's
+    identity (the same starting units are asked about after every roll)."""
+    known = _SHIPS.get(id(units))
+    if known is None or known[0] is not units:
+        ships = any(profile(unit).kind not in GROUPS for unit in units)
+        if len(_SHIPS) >= MEMO_SIZE:
+            _SHIPS.clear()
+        known = _SHIPS[id(units)] = (units, ships)
+    return known[1]
+
+
+_TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any, list[UnitCondition]]] = {}
+_SHIPS: dict[int, tuple[Sequence[Unit], bool]] = {}
+
+
+def _unit_conditions(state: GameState, units: Sequence[Unit], records: Any) -> list[UnitCondition]:
     found: list[UnitCondition] = []
-    records = None
     for unit in units:
         start = _STARTS.get(id(unit))
         if start is None or start[0] is not unit:
@@ -98,12 +133,7 @@ def unit_conditions(state: GameState, units: Iterable[Unit]) -> list[UnitConditi
             found.append(start[3])
             continue
         now = state.unit(unit.id)
-        if start[2]:
-            record = None
-        else:
-            if records is None:
-                records = state.rule_state.get(HITS, {})
-            record = records.get(unit.id, ())
+        record = None if start[2] else records.get(unit.id, ())
         slot = (id(unit), id(now), id(record))
         known = _CONDITIONS.get(slot)
         if known is not None and known[0] is unit and known[1] is now and known[2] is record:
