@@ -230,7 +230,7 @@ def plan_move(
         return _planned_move(state, system, unit, rules, planned, table_obstacles(state))
     planned = _path_plan(memo, unit, steps, rules)
     obstacles = table_obstacles(state)
-    key = _plan_key(state, unit, steps, rules, planned, obstacles)
+    key = _plan_key(state, system, unit, steps, rules, planned, obstacles)
     found = memo.plans.get(key) if key is not None else None
     if found is not None and found[0] is state.terrain:
         return found[1]
@@ -290,17 +290,19 @@ def _path_plan(memo: _Plans, unit: Unit, steps: tuple[Step, ...], rules: Turning
 
 def _plan_key(
     state: GameState,
+    system: RuleSystem,
     unit: Unit,
     steps: tuple[Step, ...],
     rules: TurningRules,
     planned: PathPlan,
     obstacles: TableObstacles,
 ) -> Hashable | None:
-    """What a move's plan reads of the table: the unit, its path and turning rules, the
-    rule system (whose terrain collisions and layers are functions of the units and pieces),
-    the board, the terrain (by identity: kept beside the plan) and every unit whose base
-    comes within `NEAR_MARGIN` of the box the path sweeps (the sweep's broad phase and its
-    contact checks read no other); None when a part cannot be hashed."""
+    """What a move's plan reads of the table: the unit's id, place, base, layer and which
+    terrain stops it, its path and turning rules, the rule system, the board, the terrain
+    (by identity: kept beside the plan), and the id, place, base and layer of every unit
+    whose base comes within `NEAR_MARGIN` of the box the path sweeps (the sweep's broad
+    phase and its contact checks read no other, and nothing else of a unit: not its stats);
+    None when a part cannot be hashed."""
     boxes = [coarse_bounds(motion, unit.base) for motion in planned.motions]
     boxes.append(unit.footprint.bounds)
     bounds = (
@@ -309,14 +311,16 @@ def _plan_key(
         max(b[2] for b in boxes) + NEAR_MARGIN,
         max(b[3] for b in boxes) + NEAR_MARGIN,
     )
+    layer = system.los_level
     key = (
         state.rules,
-        unit,
+        (unit.id, unit.pose, unit.base, layer(unit)),
+        tuple(system.terrain_collides(unit, piece) for piece in state.terrain),
         steps,
         rules,
         state.board,
         id(state.terrain),
-        obstacles.units_within(bounds),
+        tuple((u.id, u.pose, u.base, layer(u)) for u in obstacles.units_within(bounds)),
     )
     try:
         hash(key)

@@ -72,3 +72,14 @@ def test_scored_places_are_kept_whatever_friends_do_and_made_again_for_enemies()
     again = scored(hostile, True)
     assert again == scored(hostile, False)
     assert again != first
+
+
+def test_a_plan_is_kept_where_only_what_a_sweep_never_reads_changed():
+    state = _two_ships()
+    mover = state.unit("ares-cruiser")
+    with plans_remembered():
+        first = plan_move(state, mover.id, "F4")
+        restocked = state.replace_unit(mover.with_stats(missiles=0))  # stats: not read
+        assert plan_move(restocked, mover.id, "F4") is first
+        turned = state.replace_unit(mover.moved_to(replace(mover.pose, heading=0.0)))
+        assert plan_move(turned, mover.id, "F4") != first  # its place: read
