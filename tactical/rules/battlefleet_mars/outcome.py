@@ -88,7 +88,7 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     if start is None or start[0] is not unit:
         start = _start_of(unit)
     records = None if start[2] else state.rule_state.get(HITS, {})
-    return _unit_conditions(state, (unit,), records)[0]
+    return _unit_conditions(state, (unit,), records, [start])[0]
 
 
 def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
@@ -100,7 +100,7 @@ def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitConditi
     known = _TABLES.get(slot)
     if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
         return list(known[3])
-    found = _unit_conditions(state, units, records)
+    found = _unit_conditions(state, units, records, _starts(units)[0])
     if len(_TABLES) >= MEMO_SIZE:
         _TABLES.clear()
     _TABLES[slot] = (units, state.units, records, found)  # kept beside their ids
@@ -108,31 +108,40 @@ def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitConditi
 
 
 def _any_ship(units: Sequence[Unit]) -> bool:
-    """Whether any of `units` is a ship or base (whose record is read), by the sequence's
-    identity (the same starting units are asked about after every roll)."""
+    """Whether any of `units` is a ship or base (whose record is read)."""
+    return _starts(units)[1]
+
+
+def _starts(units: Sequence[Unit]) -> tuple[list[tuple[Unit, float, bool, UnitCondition]], bool]:
+    """What each of `units` as it started gives its condition (`_start_of`), and whether any
+    is a ship or base, by the sequence's identity (the same starting units are asked about
+    after every roll)."""
     known = _SHIPS.get(id(units))
     if known is None or known[0] is not units:
-        ships = any(profile(unit).kind not in GROUPS for unit in units)
+        starts = [_start_of(unit) for unit in units]
         if len(_SHIPS) >= MEMO_SIZE:
             _SHIPS.clear()
-        known = _SHIPS[id(units)] = (units, ships)
-    return known[1]
+        known = _SHIPS[id(units)] = (units, starts, any(not start[2] for start in starts))
+    return known[1], known[2]
 
 
 _TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any, list[UnitCondition]]] = {}
-_SHIPS: dict[int, tuple[Sequence[Unit], bool]] = {}
+_SHIPS: dict[int, tuple[Sequence[Unit], list, bool]] = {}
 
 
-def _unit_conditions(state: GameState, units: Sequence[Unit], records: Any) -> list[UnitCondition]:
+def _unit_conditions(
+    state: GameState,
+    units: Sequence[Unit],
+    records: Any,
+    starts: list[tuple[Unit, float, bool, UnitCondition]],
+) -> list[UnitCondition]:
     found: list[UnitCondition] = []
-    for unit in units:
-        start = _STARTS.get(id(unit))
-        if start is None or start[0] is not unit:
-            start = _start_of(unit)
-        if not state.has_unit(unit.id):
+    on_table = state.unit_or_none
+    for unit, start in zip(units, starts, strict=True):
+        now = on_table(unit.id)
+        if now is None:
             found.append(start[3])
             continue
-        now = state.unit(unit.id)
         record = None if start[2] else records.get(unit.id, ())
         slot = (id(unit), id(now), id(record))
         known = _CONDITIONS.get(slot)
