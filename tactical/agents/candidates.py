@@ -18,7 +18,7 @@ only those it accepts.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import islice, product
 from typing import Any
@@ -162,17 +162,22 @@ def _inches(value: float) -> str:
 
 
 def candidates(
-    game: Game, *, table_moves: bool = True, paths_per_move: int | None = None
+    game: Game,
+    *,
+    table_moves: bool = True,
+    paths_per_move: int | None = None,
+    moved: Collection[str] = (),
 ) -> tuple[Candidate, ...]:
     """Every candidate action of the side to act (not yet checked against the rules).
 
     `table_moves=False` leaves out the session's free table moves (they are not a go:
-    a player that may always move again must stop somewhere); `paths_per_move` keeps
-    that many legal paths of a move (a player that does not weigh positions needs one)."""
+    a player that may always move again must stop somewhere), `moved` those of these
+    units (their paths are not planned); `paths_per_move` keeps that many legal paths of
+    a move (a player that does not weigh positions needs one)."""
     found: list[Candidate] = []
     for choice in game.choices():
         is_table_move = choice.kind == MOVE and game.is_session_action(Action(MOVE, choice.actor))
-        if is_table_move and not table_moves:
+        if is_table_move and (not table_moves or choice.actor in moved):
             continue
         paths: tuple[str, ...] = ()
         path_field = next((f for f in choice.fields if f.name == PATH), None)

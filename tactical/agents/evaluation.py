@@ -25,7 +25,7 @@ Nothing here names a rule system.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -55,6 +55,7 @@ APPROACH_WEIGHT = 0.15  # closing on the nearest enemy, when none is in reach
 OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its damage
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 MAX_EFFECTS = 4096  # expected effects a game's material count remembers
+MAX_REACHES = 4096  # positions scored a game remembers
 _UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
@@ -80,6 +81,8 @@ class Material:
         self.effects: dict[Hashable, Effect | None] = {}
         self.by_reads: dict[Hashable, Effect | None] = {}
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
+        # positions scored (`Position.reach_many`) by what they read, while the game lasts
+        self.reaches: dict[Hashable, Reach] = {}
 
     def remembered(
         self,
@@ -132,12 +135,13 @@ class Material:
     def _conditions(self, state: GameState) -> list[tuple[str, UnitCondition]]:
         """Every starting unit's side and condition in `state`, in the start's order (what
         `condition` gives, in one loop: every leaf of an enumeration asks for all of them)."""
-        condition, unit_value = self.system.unit_condition, self.hint.unit_value
+        units, unit_value = self.start.units, self.hint.unit_value
+        conditions = self.system.unit_conditions(state, units)
         if unit_value is None:
-            return [(unit.side, condition(state, unit)) for unit in self.start.units]
+            return [(unit.side, found) for unit, found in zip(units, conditions, strict=True)]
         return [
-            (unit.side, replace(condition(state, unit), strength=float(unit_value(unit))))
-            for unit in self.start.units
+            (unit.side, replace(found, strength=float(unit_value(unit))))
+            for unit, found in zip(units, conditions, strict=True)
         ]
 
     def shares(self, state: GameState) -> dict[str, tuple[float, float]]:
@@ -469,77 +473,208 @@ class Position:
     def reach_many(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
         """`unit_id` at each of `poses` against the enemies, from one pair matrix: the unit's
         candidate poses are added to the table as copies of it (units never block a line of
-        sight, so the copies change nothing for the others)."""
-        wanted = [pose for pose in dict.fromkeys(poses) if (unit_id, pose) not in self._reach]
-        if wanted:
-            for pose, found in zip(wanted, self._measure(unit_id, wanted), strict=True):
-                self._reach[(unit_id, pose)] = found
+        sight, so the copies change nothing for the others). Remembered for the game by what
+        a score reads (`_reach_head`): a later table where only the unit's friends moved
+        gives the same scores."""
+        self.reach_all({unit_id: poses})
         return [self._reach[(unit_id, pose)] for pose in poses]
 
-    def _measure(self, unit_id: str, poses: Sequence[Pose | None]) -> list[Reach]:
+    def reach_all(self, ends: Mapping[str, Sequence[Pose | None]]) -> None:
+        """`reach_many` of several units at once: those of one side not remembered are
+        measured together, from one pair matrix, where units block no line of sight."""
+        memo = self.material.reaches
+        missing: dict[str, list[Pose | None]] = {}
+        heads: dict[str, Hashable | None] = {}
+        for unit_id, poses in ends.items():
+            wanted = [p for p in dict.fromkeys(poses) if (unit_id, p) not in self._reach]
+            if not wanted:
+                continue
+            head = heads[unit_id] = self._reach_head(unit_id)
+            for pose in wanted:
+                found = memo.get((head, pose)) if head is not None else None
+                if found is None:
+                    missing.setdefault(unit_id, []).append(pose)
+                else:
+                    self._reach[(unit_id, pose)] = found
+        if not missing:
+            return
+        sides = {self.state.unit(unit_id).side for unit_id in missing}
+        if self._shared and len(sides) == 1:
+            groups = [missing]
+        else:  # each unit in a table of its own
+            groups = [{unit_id: poses} for unit_id, poses in missing.items()]
+        for group in groups:
+            for unit_id, reaches in self._measure_together(group).items():
+                head = heads[unit_id]
+                for pose, found in zip(group[unit_id], reaches, strict=True):
+                    self._reach[(unit_id, pose)] = found
+                    if head is not None:
+                        if len(memo) >= MAX_REACHES:
+                            memo.clear()
+                        memo[(head, pose)] = found
+
+    @cached_property
+    def _shared(self) -> bool:
+        """Whether positions may be remembered across tables: not where models block lines
+        of sight (then every unit's place is read)."""
+        return self.system.model_blocking(self.state) is None
+
+    def _reach_head(self, unit_id: str) -> Hashable | None:
+        """What a unit's scored positions read of the table (`_measure_together`): the unit, the
+        enemies in the table's order with their values, the terrain (by identity, the
+        same tuple from state to state), the board, the options and the rule system; not
+        its friends (units do not block lines of sight here). None when not shareable."""
+        if not self._shared:
+            return None
         state = self.state
         unit = state.unit(unit_id)
-        copies = tuple(
-            replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
-            for k, pose in enumerate(poses)
+        enemies = tuple(u for u in state.units if u.side != unit.side)
+        head = (
+            state.rules,
+            unit,
+            enemies,
+            tuple(self.values.get(enemy.id, 0.0) for enemy in enemies),
+            _Same(state.terrain),
+            state.board,
+            state.options,
         )
-        others = tuple(u for u in state.units if u.id != unit_id)
-        table = replace(state, units=others + copies)
-        enemies = [k for k, other in enumerate(others) if other.side != unit.side]
-        if not enemies:
-            return [Reach(0.0, 0.0, math.inf, self.diagonal) for _ in poses]
-        geometry = TableGeometry.of(table, self.system)
+        try:
+            hash(head)
+        except TypeError:
+            return None
+        return head
+
+    def _measure_together(
+        self, wanted: Mapping[str, Sequence[Pose | None]]
+    ) -> dict[str, list[Reach]]:
+        """`wanted` units at their poses, each against its enemies, from one pair matrix:
+        every unit's candidate poses are added to the table as copies of it, and the units
+        themselves taken off (units of one side only: none is another's enemy; units never
+        block a line of sight, so each pair reads as in a table of its own)."""
+        state = self.state
+        others = tuple(u for u in state.units if u.id not in wanted)
+        copies: list[Unit] = []
+        first: dict[str, int] = {}
+        for unit_id, poses in wanted.items():
+            unit = state.unit(unit_id)
+            first[unit_id] = len(others) + len(copies)
+            copies.extend(
+                replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
+                for k, pose in enumerate(poses)
+            )
+        found: dict[str, list[Reach]] = {}
+        geometry: TableGeometry | None = None
+        for unit_id, poses in wanted.items():
+            unit = state.unit(unit_id)
+            enemies = [k for k, other in enumerate(others) if other.side != unit.side]
+            if not enemies:
+                found[unit_id] = [Reach(0.0, 0.0, math.inf, self.diagonal) for _ in poses]
+                continue
+            if geometry is None:
+                table = replace(state, units=others + tuple(copies))
+                geometry = TableGeometry.of(table, self.system)
+            rows = range(first[unit_id], first[unit_id] + len(poses))
+            found[unit_id] = self._scored(unit, others, enemies, rows, geometry)
+        return found
+
+    def _scored(
+        self,
+        unit: Unit,
+        others: tuple[Unit, ...],
+        enemies: list[int],
+        rows: range,
+        geometry: TableGeometry,
+    ) -> list[Reach]:
+        """The unit's places (`rows` of the table's matrix) scored against its enemies."""
         matrix = geometry.matrix
         test = self.system.conventions.arc_test
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
-        # each enemy's own arcs as a mask over the table's (the same for every pose)
-        theirs_of = {
-            e: np.array([name in geometry.unit_arc_names[e] for name in names], dtype=bool)
-            for e in ([] if self.by_weapons else enemies)
-        }
+        if not self.by_weapons:
+            return self._measured_by_bands(unit, others, enemies, rows, geometry, in_arc, names)
         found = []
-        for k in range(len(poses)):
-            i = len(others) + k
+        for i in rows:
             own = np.full(len(j), i)
             outward = geometry.range_distances(own, j)
             inward = geometry.range_distances(j, own)
-            mine = geometry.unit_arc_names[i]
-            mine_mask = np.array([name in mine for name in names], dtype=bool)
             holds = held_by = closing = 0.0
             for slot, e in enumerate(enemies):
                 enemy = others[e]
                 value = self.values.get(enemy.id, 0.0)
-                if self.by_weapons:
-                    held, near = self._by_weapons(
-                        unit,
-                        float(outward[slot]),
-                        named(names, in_arc[i, e]),
-                        bool(matrix.los_clear[i, e]),
-                    )
-                    holds += value * held
-                    closing += value * near
-                    held_by += (
-                        value
-                        * self._by_weapons(
-                            enemy,
-                            float(inward[slot]),
-                            named(names, in_arc[e, i]),
-                            bool(matrix.los_clear[e, i]),
-                        )[0]
-                    )
-                    continue
-                theirs = theirs_of[e]
-                if matrix.los_clear[i, e] and bool(np.any(in_arc[i, e] & mine_mask)):
-                    holds += value * self._in_band(unit, float(outward[slot]))
-                if matrix.los_clear[e, i] and bool(np.any(in_arc[e, i] & theirs)):
-                    held_by += value * self._in_band(enemy, float(inward[slot]))
+                held, near = self._by_weapons(
+                    unit,
+                    float(outward[slot]),
+                    named(names, in_arc[i, e]),
+                    bool(matrix.los_clear[i, e]),
+                )
+                holds += value * held
+                closing += value * near
+                held_by += (
+                    value
+                    * self._by_weapons(
+                        enemy,
+                        float(inward[slot]),
+                        named(names, in_arc[e, i]),
+                        bool(matrix.los_clear[e, i]),
+                    )[0]
+                )
             nearest = float(np.min(matrix.centre_distance[i, j]))
-            found.append(
-                Reach(holds, held_by, nearest, self.diagonal, closing if self.by_weapons else None)
-            )
+            found.append(Reach(holds, held_by, nearest, self.diagonal, closing))
         return found
+
+    def _measured_by_bands(
+        self,
+        unit: Unit,
+        others: tuple[Unit, ...],
+        enemies: list[int],
+        rows: range,
+        geometry: TableGeometry,
+        in_arc: np.ndarray,
+        names: list[str],
+    ) -> list[Reach]:
+        """`_scored` by range bands (`_in_band`): an enemy held where it is in sight and in
+        one of the unit's own arcs, the arcs and sight of every enemy read at once for each
+        pose; the bands and sums enemy by enemy, in the table's order."""
+        matrix = geometry.matrix
+        j = np.asarray(enemies)
+        values = [self.values.get(others[e].id, 0.0) for e in enemies]
+        theirs = np.array(
+            [[name in geometry.unit_arc_names[e] for name in names] for e in enemies], dtype=bool
+        ).reshape(len(enemies), len(names))
+        found = []
+        for i in rows:
+            own = np.full(len(j), i)
+            outward = geometry.range_distances(own, j).tolist()
+            inward = geometry.range_distances(j, own).tolist()
+            mine = geometry.unit_arc_names[i]
+            mine_mask = np.array([name in mine for name in names], dtype=bool)
+            holding = (matrix.los_clear[i, j] & np.any(in_arc[i, j] & mine_mask, axis=1)).tolist()
+            held = (matrix.los_clear[j, i] & np.any(in_arc[j, i] & theirs, axis=1)).tolist()
+            holds = held_by = 0.0
+            for slot, e in enumerate(enemies):
+                if holding[slot]:
+                    holds += values[slot] * self._in_band(unit, outward[slot])
+                if held[slot]:
+                    held_by += values[slot] * self._in_band(others[e], inward[slot])
+            nearest = float(np.min(matrix.centre_distance[i, j]))
+            found.append(Reach(holds, held_by, nearest, self.diagonal, None))
+        return found
+
+
+class _Same:
+    """A value compared by identity, kept alive with the key it is in."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
 
 
 def named(names: Sequence[str], inside: np.ndarray) -> frozenset[str]:

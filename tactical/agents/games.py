@@ -27,6 +27,7 @@ from tactical.rules.ending import Outcome
 from tactical.session.forced import settled
 from tactical.session.game import Game
 from tactical.session.log import game_log
+from tactical.session.movement import plans_remembered
 
 MAX_STEPS = 20_000
 
@@ -146,7 +147,8 @@ def play_game(
     seats = players_for(game, players or {}, seed, **search)
     whys: list[tuple[int, str, str]] = []
     game = _settled(game, whys, on_step)
-    with collector_paused():
+    # a move's plan is kept for the next tables where nothing near its path changed
+    with collector_paused(), plans_remembered():
         game = _played(game, seats, whys, max_steps, on_step)
     outcome = game.outcome
     assert outcome is not None

@@ -124,7 +124,7 @@ class Player:
         # one from another: `MOVE_THRESHOLD`) and takes a rules move's first legal path
         table_moves = game.position.phase == 0 and not quick
         for candidate in candidates(
-            game, table_moves=table_moves, paths_per_move=1 if quick else None
+            game, table_moves=table_moves, paths_per_move=1 if quick else None, moved=moved
         ):
             table_move = candidate.action.kind == MOVE and game.is_session_action(candidate.action)
             if table_move and candidate.action.actor in moved:
@@ -539,8 +539,7 @@ class GreedyPlayer(Player):
         if not ends:
             return None
         position = self.position(game, material)
-        for actor, poses in ends.items():
-            position.reach_many(actor, poses)
+        position.reach_all(ends)
         return position
 
     @staticmethod

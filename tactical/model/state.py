@@ -41,6 +41,10 @@ class GameState:
     def has_unit(self, unit_id: str) -> bool:
         return unit_id in self._units_by_id
 
+    def unit_or_none(self, unit_id: str) -> Unit | None:
+        """The unit with this id, None if there is none (one lookup for `has_unit` and `unit`)."""
+        return self._units_by_id.get(unit_id)
+
     @cached_property
     def _units_by_id(self) -> dict[str, Unit]:
         """The units by id, the first of an id where a table lists it twice (the agents

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import shapely
 
 from tactical.geometry.movement import Motion
 from tactical.geometry.shapes import Pose
@@ -140,6 +141,15 @@ class TableObstacles:
             if allowed[index] and kind != "edge":
                 found.append((kind, name))
         return found
+
+    def units_within(self, bounds: tuple[float, float, float, float]) -> tuple[Unit, ...]:
+        """The units whose bases' boxes meet the box `bounds` (xmin, ymin, xmax, ymax), in
+        the table's order: every unit a sweep inside that box can meet or touch."""
+        found = self.index.tree.query(shapely.box(*bounds))
+        offset, count = self._unit_offset, len(self.units)
+        return tuple(
+            self.units[i - offset] for i in sorted(int(i) for i in found) if 0 <= i - offset < count
+        )
 
     def describe(self, obstacle: int) -> tuple[ObstacleKind, str]:
         if obstacle < self._unit_offset:

@@ -570,6 +570,11 @@ class RuleSystem:
             return UnitCondition.gone(1.0)
         return UnitCondition(1.0)
 
+    def unit_conditions(self, state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
+        """`unit_condition` of each of `units` (as they stood at the start) in `state`, in
+        order: a system may read what they share (its records) once for all of them."""
+        return [self.unit_condition(state, unit) for unit in units]
+
     def turn_limit(self, state: GameState) -> int:
         """The scenario's turn limit (map option `turn_limit`, default 6)."""
         return int(state.options.get("turn_limit", DEFAULT_TURN_LIMIT))

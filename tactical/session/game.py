@@ -362,8 +362,19 @@ class Game:
         """The action with its choice's defaults filled in, and that choice.
 
         UserError (citing the phase's rule) when no offered choice fits: wrong
-        kind or actor for this go, or a parameter of the wrong type or value.
+        kind or actor for this go, or a parameter of the wrong type or value. Kept per
+        action while the game stands (a player weighs an action, then makes it).
         """
+        try:
+            return self._memo[("completed", action)]
+        except KeyError:
+            pass
+        except TypeError:  # a parameter that is not a value: fitted afresh
+            return self._completed(action)
+        found = self._memo[("completed", action)] = self._completed(action)
+        return found
+
+    def _completed(self, action: Action) -> tuple[Action, ActionChoice]:
         candidates = [
             c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
         ]

@@ -23,7 +23,9 @@ they reach the rule system as `options["activation"]`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,6 +36,7 @@ from tactical.errors import UserError
 from tactical.geometry.movement import (
     PathPlan,
     PlannedStep,
+    Step,
     StepKind,
     Violation,
     format_path,
@@ -42,8 +45,8 @@ from tactical.geometry.movement import (
 )
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Base, Pose
-from tactical.geometry.sweep import swept_pieces
-from tactical.model import GameState, Unit
+from tactical.geometry.sweep import coarse_bounds, swept_pieces
+from tactical.model import GameState, Terrain, Unit
 from tactical.physics.contacts import PathContact, TableObstacles
 from tactical.physics.overlap import Displacement, overlapping_pairs, resolve_overlaps
 from tactical.rules import registry
@@ -221,8 +224,121 @@ def plan_move(
     steps = parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
-    planned = plan_path(unit.pose, unit.base, steps, rules)
+    memo = _REMEMBERED.get()
+    if memo is None:  # planned afresh
+        planned = plan_path(unit.pose, unit.base, steps, rules)
+        return _planned_move(state, system, unit, rules, planned, table_obstacles(state))
+    planned = _path_plan(memo, unit, steps, rules)
     obstacles = table_obstacles(state)
+    key = _plan_key(state, system, unit, steps, rules, planned, obstacles)
+    found = memo.plans.get(key) if key is not None else None
+    if found is not None and found[0] is state.terrain:
+        return found[1]
+    plan = _planned_move(state, system, unit, rules, planned, obstacles)
+    if key is not None:
+        if len(memo.plans) >= MAX_PLANS:
+            memo.plans.clear()
+        memo.plans[key] = (state.terrain, plan)
+    return plan
+
+
+class _Plans:
+    """Plans by what they read (`_plan_key`) and paths by their inputs, for one game: the
+    computer players plan every unit's moves again after each table move, and a move
+    changes one unit, far from most others' paths."""
+
+    __slots__ = ("paths", "plans")
+
+    def __init__(self) -> None:
+        self.plans: dict[Hashable, tuple[tuple[Terrain, ...], MovePlan]] = {}
+        self.paths: dict[Hashable, PathPlan] = {}
+
+
+_REMEMBERED: ContextVar[_Plans | None] = ContextVar("plans_remembered", default=None)
+MAX_PLANS = 4096  # plans (and paths) one game remembers
+NEAR_MARGIN = 0.5  # inches around a path's sweep within which another unit is read
+
+
+@contextmanager
+def plans_remembered() -> Iterator[None]:
+    """Plans remembered from table to table inside the block (a whole game the computer
+    plays, `agents.play_game`), then forgotten; a block inside another shares its memory."""
+    if _REMEMBERED.get() is not None:
+        yield
+        return
+    token = _REMEMBERED.set(_Plans())
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
+def _path_plan(memo: _Plans, unit: Unit, steps: tuple[Step, ...], rules: TurningRules) -> PathPlan:
+    """`plan_path` from the unit's pose (GEO002.8), remembered by its inputs (all values)."""
+    key = (unit.pose, unit.base, steps, rules)
+    try:
+        found = memo.paths.get(key)
+    except TypeError:  # a value that cannot be hashed: planned again
+        return plan_path(unit.pose, unit.base, steps, rules)
+    if found is None:
+        found = plan_path(unit.pose, unit.base, steps, rules)
+        if len(memo.paths) >= MAX_PLANS:
+            memo.paths.clear()
+        memo.paths[key] = found
+    return found
+
+
+def _plan_key(
+    state: GameState,
+    system: RuleSystem,
+    unit: Unit,
+    steps: tuple[Step, ...],
+    rules: TurningRules,
+    planned: PathPlan,
+    obstacles: TableObstacles,
+) -> Hashable | None:
+    """What a move's plan reads of the table: the unit's id, place, base, layer and which
+    terrain stops it, its path and turning rules, the rule system, the board, the terrain
+    (by identity: kept beside the plan), and the id, place, base and layer of every unit
+    whose base comes within `NEAR_MARGIN` of the box the path sweeps (the sweep's broad
+    phase and its contact checks read no other, and nothing else of a unit: not its stats);
+    None when a part cannot be hashed."""
+    boxes = [coarse_bounds(motion, unit.base) for motion in planned.motions]
+    boxes.append(unit.footprint.bounds)
+    bounds = (
+        min(b[0] for b in boxes) - NEAR_MARGIN,
+        min(b[1] for b in boxes) - NEAR_MARGIN,
+        max(b[2] for b in boxes) + NEAR_MARGIN,
+        max(b[3] for b in boxes) + NEAR_MARGIN,
+    )
+    layer = system.los_level
+    key = (
+        state.rules,
+        (unit.id, unit.pose, unit.base, layer(unit)),
+        tuple(system.terrain_collides(unit, piece) for piece in state.terrain),
+        steps,
+        rules,
+        state.board,
+        id(state.terrain),
+        tuple((u.id, u.pose, u.base, layer(u)) for u in obstacles.units_within(bounds)),
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _planned_move(
+    state: GameState,
+    system: RuleSystem,
+    unit: Unit,
+    rules: TurningRules,
+    planned: PathPlan,
+    obstacles: TableObstacles,
+) -> MovePlan:
+    """The plan itself: the sweep's first contact (R002.35), the disengage check (R002.32)
+    and the table's edge (R002.59)."""
     contact = obstacles.first_contact(
         unit,
         planned.motions,

@@ -28,14 +28,14 @@ whether the target is destroyed yet).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from tactical.dice import D10Z, Dice, Distribution, enumerate_outcomes, fraction_text, percent
+from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.worded import worded
@@ -47,24 +47,27 @@ from tactical.rules.base import (
     Resolution,
     options_check,
 )
+from tactical.rules.battlefleet_mars.chance import (
+    MISS,
+    Salvo,
+    SalvoSummary,
+    laser_shot,
+    missile_salvo,
+    missile_strike,
+)
 from tactical.rules.battlefleet_mars.outcome import record_results
 from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
 from tactical.rules.battlefleet_mars.tables import (
     RESULT_CODES,
     Column,
-    ciws_destroys,
     ciws_strength,
     ciws_threshold,
     code_group,
     code_meaning,
-    damage_result,
     destroys,
-    laser_damage_total,
-    laser_hits,
     launch_limit,
     lowered_strength,
     max_range,
-    missile_damage_total,
     range_bracket,
     to_hit_threshold,
 )
@@ -81,7 +84,6 @@ from tactical.rules.values import AttackParams
 LASER = "laser"
 MISSILES = "missiles"
 WEAPONS = (LASER, MISSILES)
-MISS = "miss"
 PARAMS = {LASER: (), MISSILES: ("missiles", "ciws")}
 
 
@@ -91,241 +93,6 @@ def settings(state: GameState) -> Mapping[str, Any]:
 
 
 _options = options_check(OPTION_FIELDS)
-
-
-def _roll_event(who: str, what: str, result: int) -> Event:
-    return Event.of("roll", "R000.1", who=who, what=what, die=D10Z.name, result=result)
-
-
-# --------------------------------------------------------------------------- laser
-
-
-@dataclass(frozen=True, slots=True)
-class LaserShot:
-    """The chance part of a laser attack: hit or not, the result code, its events."""
-
-    hit: bool
-    result: str | None
-    events: tuple[Event, ...]
-
-    @property
-    def summary(self) -> str:
-        return self.result if self.hit and self.result is not None else MISS
-
-
-def _shot_key(shot: LaserShot) -> Hashable:
-    return shot.hit, shot.result
-
-
-def laser_shot(
-    laser_strength: int,
-    range_r: int,
-    column: Column,
-    dice: Dice,
-    *,
-    who: str = "",
-    target: str = "",
-) -> LaserShot:
-    """R000.4-R000.9: roll to hit, then (on a hit) damage and the T000.2 lookup."""
-
-    def to_hit(shot: LaserShot, source: Dice) -> LaserShot:
-        roll = source.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
-        hit = laser_hits(roll, range_r, laser_strength)
-        return LaserShot(
-            hit,
-            None,
-            (
-                _roll_event(who, "laser to-hit", roll),
-                Event.of("to-hit", "R000.4", roll=roll, range=range_r, hit=hit),
-            ),
-        )
-
-    def damage(shot: LaserShot, source: Dice) -> LaserShot:
-        if not shot.hit:
-            return shot
-        roll = source.roll(D10Z, who=who, what=f"laser damage vs {target}")
-        total = laser_damage_total(roll, laser_strength, range_r)
-        result = damage_result(total, column)
-        return LaserShot(
-            True,
-            result,
-            (
-                *shot.events,
-                _roll_event(who, "laser damage", roll),
-                Event.of(
-                    "damage-total",
-                    "R000.8",
-                    roll=roll,
-                    laser_strength=laser_strength,
-                    range_term=range_bracket(range_r),
-                    total=total,
-                ),
-                Event.of("lookup", "T000.2", total=total, column=column, result=result),
-            ),
-        )
-
-    return dice.fold(LaserShot(False, None, ()), (to_hit, damage), key=_shot_key)
-
-
-# --------------------------------------------------------------------------- missiles
-
-
-@dataclass(frozen=True, slots=True)
-class CiwsVolley:
-    """CIWS so far: the numbers (1..n) of the declared missiles still flying, and events."""
-
-    survivors: tuple[int, ...]
-    events: tuple[Event, ...]
-
-
-def _survivor_count(volley: CiwsVolley) -> Hashable:
-    return len(volley.survivors)
-
-
-def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> CiwsVolley:
-    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys.
-    The target rolls (`target` names it in the record)."""
-
-    def shoot_at(k: int):
-        def step(volley: CiwsVolley, source: Dice) -> CiwsVolley:
-            roll = source.roll(D10Z, who=target, what=f"CIWS vs missile {k}")
-            threshold = ciws_threshold(ciws, k)
-            destroyed = ciws_destroys(roll, ciws, k)
-            survivors = volley.survivors if destroyed else (*volley.survivors, k)
-            if not worded():  # read for the state alone: no words (`model.worded`)
-                return CiwsVolley(survivors, ())
-            events = (
-                *volley.events,
-                _roll_event(target, f"CIWS vs missile {k}", roll),
-                Event.of(
-                    "ciws",
-                    "R000.22",
-                    missile=k,
-                    roll=roll,
-                    threshold=threshold,
-                    destroyed=destroyed,
-                ),
-            )
-            return CiwsVolley(survivors, events)
-
-        return step
-
-    steps = [shoot_at(k) for k in range(1, declared + 1)]
-    return dice.fold(CiwsVolley((), ()), steps, key=_survivor_count)
-
-
-@dataclass(frozen=True, slots=True)
-class MissileStrike:
-    """One surviving missile's attack: its result ("miss" only with the A000.8 roll option)."""
-
-    result: str
-    events: tuple[Event, ...]
-
-
-def missile_strike(
-    column: Column,
-    options: Mapping[str, Any],
-    dice: Dice,
-    *,
-    who: str = "",
-    missile: int = 1,
-) -> MissileStrike:
-    """R000.13/R000.14: auto-hit (A000.8) or the optional to-hit roll, then T = d + 1."""
-    events: list[Event] = []
-    words = worded()  # read for the state alone: every missile's words left out
-    if options["missile_to_hit"] == "roll":
-        needed = int(options["missile_to_hit_score"])
-        roll = dice.roll(D10Z, who=who, what=f"missile {missile} to-hit")
-        if words:
-            events.append(_roll_event(who, f"missile {missile} to-hit", roll))
-            events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
-        if roll < needed:
-            return MissileStrike(MISS, tuple(events))
-    roll = dice.roll(D10Z, who=who, what=f"missile {missile} damage")
-    total = missile_damage_total(roll)
-    result = damage_result(total, column)
-    if not words:
-        return MissileStrike(result, ())
-    events.append(_roll_event(who, f"missile {missile} damage", roll))
-    events.append(Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total))
-    events.append(Event.of("lookup", "T000.2", total=total, column=column, result=result))
-    return MissileStrike(result, tuple(events))
-
-
-@dataclass(frozen=True, slots=True)
-class Strikes:
-    """Damage of the survivors so far: results in order, whether the target is destroyed."""
-
-    results: tuple[str, ...]
-    destroyed: bool
-    events: tuple[Event, ...]
-
-
-def _destroyed_yet(strikes: Strikes) -> Hashable:
-    return strikes.destroyed
-
-
-@dataclass(frozen=True, slots=True)
-class SalvoSummary:
-    """What a missile attack comes to: missiles declared, destroyed by CIWS, target destroyed.
-
-    `target_destroyed` is None against ships and bases, whose result codes go
-    to the base game (R000.12).
-    """
-
-    declared: int
-    ciws_destroyed: int
-    target_destroyed: bool | None
-
-
-@dataclass(frozen=True, slots=True)
-class Salvo:
-    volley: CiwsVolley
-    strikes: Strikes
-    summary: SalvoSummary
-
-
-def missile_salvo(
-    declared: int,
-    ciws: int | None,
-    column: Column,
-    target_kind: str,
-    options: Mapping[str, Any],
-    dice: Dice,
-    *,
-    who: str = "",
-    target: str = "",
-) -> Salvo:
-    """R000.18-R000.24: CIWS at every declared missile first (if `ciws` is a strength), then
-    each survivor's strike in order. The strike fold keeps only what the summary needs."""
-    if ciws is None:
-        volley = CiwsVolley(tuple(range(1, declared + 1)), ())
-    else:
-        volley = ciws_fire(ciws, declared, dice, target=target)
-
-    def strike_with(missile: int):
-        def step(strikes: Strikes, source: Dice) -> Strikes:
-            strike = missile_strike(column, options, source, who=who, missile=missile)
-            killed = destroys(strike.result, target_kind)
-            return Strikes(
-                (*strikes.results, strike.result),
-                strikes.destroyed or bool(killed),
-                strikes.events + strike.events,
-            )
-
-        return step
-
-    tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
-    # only whether the target is destroyed yet matters (never, for ships and bases)
-    strikes = dice.fold(
-        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=_destroyed_yet
-    )
-    summary = SalvoSummary(
-        declared,
-        declared - len(volley.survivors),
-        strikes.destroyed if tracks_destruction else None,
-    )
-    return Salvo(volley, strikes, summary)
 
 
 # --------------------------------------------------------------------------- declaration
@@ -386,7 +153,7 @@ def declare(
                 f"for laser strength {strength}",
                 spec_id="R000.6",
             )
-        return Attack(attacker.id, weapon, target.id, FrozenMap())
+        return _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
     limit, rule = available_missiles(attacker_card)
     if limit < 1:
         why = "its launches this turn are used up" if rule == "R000.17" else "it carries none"
@@ -417,7 +184,22 @@ def declare(
             "may use CIWS",
             spec_id="R000.25",
         )
-    return Attack(attacker.id, weapon, target.id, FrozenMap(missiles=declared, ciws=use))
+    return _declared(
+        state, Attack(attacker.id, weapon, target.id, FrozenMap(missiles=declared, ciws=use))
+    )
+
+
+def _declared(state: GameState, attack: Attack) -> Attack:
+    """`attack`, noted as declared on this very state: resolving it there needs no second
+    check (`resolve`; the computer players resolve one declaration over every roll)."""
+    if len(_DECLARED) >= MAX_DECLARED:
+        _DECLARED.clear()
+    _DECLARED[id(attack)] = (state, attack)  # both kept beside the id: never reused
+    return attack
+
+
+_DECLARED: dict[int, tuple[GameState, Attack]] = {}
+MAX_DECLARED = 64
 
 
 # --------------------------------------------------------------------------- resolution
@@ -432,10 +214,12 @@ def _remove_one(state: GameState, unit: Unit) -> GameState:
 
 
 def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
-    """Resolve a declared attack (re-checked first); pure: events and a new state."""
-    return resolve_declared(
-        state, declare(state, attack.attacker, attack.weapon, attack.target, attack.params), dice
-    )
+    """Resolve a declared attack (re-checked first, unless `declare` made it for this very
+    state); pure: events and a new state."""
+    known = _DECLARED.get(id(attack))
+    if known is None or known[0] is not state or known[1] is not attack:
+        attack = declare(state, attack.attacker, attack.weapon, attack.target, attack.params)
+    return resolve_declared(state, attack, dice)
 
 
 def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution:
@@ -452,6 +236,18 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     target_card = profile(target)
     facts = measure(attacker, target, options)
     needed = to_hit_threshold(facts.range, strength)
+    shot = laser_shot(
+        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
+    )
+    new_state = state
+    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
+    if not worded():  # read for the state alone (`model.worded`): no words
+        if shot.hit and killed is None:
+            new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
+            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, [])
+        elif shot.hit and killed:
+            new_state = _remove_one(state, target)
+        return Resolution(new_state, (), shot.summary)
     events = [
         Event.of("declare", "R000.3", attacker=attacker.id, weapon=LASER, target=target.id),
         Event.of(
@@ -464,12 +260,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
         ),
         Event.of("threshold", "R000.5", laser_strength=strength, range=facts.range, needed=needed),
     ]
-    shot = laser_shot(
-        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
-    )
     events.extend(shot.events)
-    new_state = state
-    killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not shot.hit:
         events.append(Event.of("outcome", "R000.4", target=target.id, result=MISS))
     elif killed is None:
@@ -497,17 +288,6 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     declared = int(attack.params["missiles"])
     use = bool(attack.params["ciws"])
     ciws = _ciws_of(target_card, use)
-    events = [
-        Event.of(
-            "declare",
-            "R000.18",
-            attacker=attacker.id,
-            weapon=MISSILES,
-            target=target.id,
-            missiles=declared,
-        ),
-        Event.of("ciws-declared", "R000.19", target=target.id, used=use, ciws_strength=ciws),
-    ]
     salvo = missile_salvo(
         declared,
         ciws,
@@ -518,30 +298,54 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         who=attacker.id,
         target=target.id,
     )
-    events.extend(salvo.volley.events)
-    events.extend(salvo.strikes.events)
     summary = salvo.summary
-    if summary.target_destroyed is None:
-        outcome_rule = "R000.12"
-    else:
-        outcome_rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
-    events.append(
-        Event.of(
-            "outcome",
-            outcome_rule,
-            target=target.id,
-            ciws_destroyed=summary.ciws_destroyed,
-            results=salvo.strikes.results,
-            destroyed=summary.target_destroyed,
-        )
-    )
+    words = worded()  # read for the state alone (`model.worded`): no words
+    events = _salvo_events(attack, target_card, ciws, salvo) if words else []
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
         new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
         new_state = _lower_lasers(new_state, target.id, salvo.strikes.results, options, events)
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
-    return Resolution(new_state, tuple(events), summary)
+    return Resolution(new_state, tuple(events) if words else (), summary)
+
+
+def _salvo_events(
+    attack: Attack, target_card: Profile, ciws: int | None, salvo: Salvo
+) -> list[Event]:
+    """The words of a missile attack: declared, CIWS (R000.19), its rolls, the outcome."""
+    summary, declared = salvo.summary, int(attack.params["missiles"])
+    if summary.target_destroyed is None:
+        outcome_rule = "R000.12"
+    else:
+        outcome_rule = "R000.10" if target_card.kind is UnitType.FIGHTER else "R000.11"
+    return [
+        Event.of(
+            "declare",
+            "R000.18",
+            attacker=attack.attacker,
+            weapon=MISSILES,
+            target=attack.target,
+            missiles=declared,
+        ),
+        Event.of(
+            "ciws-declared",
+            "R000.19",
+            target=attack.target,
+            used=bool(attack.params["ciws"]),
+            ciws_strength=ciws,
+        ),
+        *salvo.volley.events,
+        *salvo.strikes.events,
+        Event.of(
+            "outcome",
+            outcome_rule,
+            target=attack.target,
+            ciws_destroyed=summary.ciws_destroyed,
+            results=salvo.strikes.results,
+            destroyed=summary.target_destroyed,
+        ),
+    ]
 
 
 def _lower_lasers(

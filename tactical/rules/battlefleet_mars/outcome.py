@@ -18,8 +18,9 @@ to the base game (R000.12), but for L results lowering the laser strength (A000.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from tactical.model import GameState, Unit
 from tactical.model.frozen import remembered
@@ -28,6 +29,7 @@ from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
 from tactical.rules.ending import UnitCondition
 
 SPEC_ID = "A000.E1"
+HOOKS = {"unit_condition": "unit_condition", "unit_conditions": "unit_conditions"}
 HITS = "hits"
 FIGHTER_VALUE = 1 / 3  # 1 LP buys 3 fighters (T000.6)
 MISSILE_VALUE = 1 / 6  # 1 LP buys 6 missiles
@@ -82,29 +84,100 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     the unit as it started, as it stands and, for a ship or base, its record (all
     immutable; the computer players ask every unit's condition after every roll they
     enumerate, and a roll changes one unit or one record)."""
-    if not state.has_unit(unit.id):
-        return UnitCondition.gone(strength(unit))
-    now = state.unit(unit.id)
-    card = profile(unit)
-    record = None if card.kind in GROUPS else state.rule_state.get(HITS, {}).get(unit.id, ())
-    slot = (id(unit), id(now), id(record))
-    known = _CONDITIONS.get(slot)
-    if known is not None and known[0] is unit and known[1] is now and known[2] is record:
-        return known[3]
-    value = strength(unit)
-    if record is None:
+    start = _STARTS.get(id(unit))
+    if start is None or start[0] is not unit:
+        start = _start_of(unit)
+    records = None if start[2] else state.rule_state.get(HITS, {})
+    return _unit_conditions(state, (unit,), records, [start])[0]
+
+
+def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
+    """`unit_condition` of each of `units` (A000.E1), the records read once for them all;
+    remembered for the table's units and records as they are (the same objects: a roll
+    that missed, or that changed only what the conditions never read, leaves both)."""
+    records = state.rule_state.get(HITS, {}) if _any_ship(units) else None
+    slot = (id(units), id(state.units), id(records))
+    known = _TABLES.get(slot)
+    if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
+        return list(known[3])
+    found = _unit_conditions(state, units, records, _starts(units)[0])
+    if len(_TABLES) >= MEMO_SIZE:
+        _TABLES.clear()
+    _TABLES[slot] = (units, state.units, records, found)  # kept beside their ids
+    return list(found)
+
+
+def _any_ship(units: Sequence[Unit]) -> bool:
+    """Whether any of `units` is a ship or base (whose record is read)."""
+    return _starts(units)[1]
+
+
+def _starts(units: Sequence[Unit]) -> tuple[list[tuple[Unit, float, bool, UnitCondition]], bool]:
+    """What each of `units` as it started gives its condition (`_start_of`), and whether any
+    is a ship or base, by the sequence's identity (the same starting units are asked about
+    after every roll)."""
+    known = _SHIPS.get(id(units))
+    if known is None or known[0] is not units:
+        starts = [_start_of(unit) for unit in units]
+        if len(_SHIPS) >= MEMO_SIZE:
+            _SHIPS.clear()
+        known = _SHIPS[id(units)] = (units, starts, any(not start[2] for start in starts))
+    return known[1], known[2]
+
+
+_TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any, list[UnitCondition]]] = {}
+_SHIPS: dict[int, tuple[Sequence[Unit], list, bool]] = {}
+
+
+def _unit_conditions(
+    state: GameState,
+    units: Sequence[Unit],
+    records: Any,
+    starts: list[tuple[Unit, float, bool, UnitCondition]],
+) -> list[UnitCondition]:
+    found: list[UnitCondition] = []
+    on_table = state.unit_or_none
+    for unit, start in zip(units, starts, strict=True):
+        now = on_table(unit.id)
+        if now is None:
+            found.append(start[3])
+            continue
+        record = None if start[2] else records.get(unit.id, ())
+        slot = (id(unit), id(now), id(record))
+        known = _CONDITIONS.get(slot)
+        if known is not None and known[0] is unit and known[1] is now and known[2] is record:
+            found.append(known[3])
+            continue
+        condition = _condition(unit, start[1], now, record)
+        if len(_CONDITIONS) >= MEMO_SIZE:
+            _CONDITIONS.clear()
+        _CONDITIONS[slot] = (unit, now, record, condition)  # kept beside their ids: none reused
+        found.append(condition)
+    return found
+
+
+def _condition(unit: Unit, value: float, now: Unit, record: object) -> UnitCondition:
+    if record is None:  # a group: the share of its count lost
+        count = profile(unit).count
         left = profile(now).count
-        lost = 1 - left / card.count if card.count else 0.0
-        found = UnitCondition(value, max(0.0, lost), False, left > 0)
-    else:
-        found = _ship_condition(value, tuple(record))
-    if len(_CONDITIONS) >= MEMO_SIZE:
-        _CONDITIONS.clear()
-    _CONDITIONS[slot] = (unit, now, record, found)  # kept beside their ids: none reused
+        lost = 1 - left / count if count else 0.0
+        return UnitCondition(value, max(0.0, lost), False, left > 0)
+    return _ship_condition(value, tuple(record))  # type: ignore[arg-type]
+
+
+def _start_of(unit: Unit) -> tuple[Unit, float, bool, UnitCondition]:
+    """What a unit as it started gives every reading of its condition: its strength, whether
+    it is a group (fighters, missiles: no record) and its condition once gone."""
+    value = strength(unit)
+    found = (unit, value, profile(unit).kind in GROUPS, UnitCondition.gone(value))
+    if len(_STARTS) >= MEMO_SIZE:
+        _STARTS.clear()
+    _STARTS[id(unit)] = found  # the unit kept beside its id: never reused
     return found
 
 
 _CONDITIONS: dict[tuple[int, int, int], tuple[Unit, Unit, object, UnitCondition]] = {}
+_STARTS: dict[int, tuple[Unit, float, bool, UnitCondition]] = {}
 MEMO_SIZE = 4096
 
 

@@ -43,6 +43,7 @@ from typing import Any
 from tactical.dice import Dice, fraction_text
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import (
     Action,
     ActionChoice,
@@ -130,11 +131,20 @@ def begins_turn(state: GameState, side: str) -> bool:
 
 
 def next_turn(state: GameState) -> GameState:
-    """A new game-turn: nobody has fired or spent LP, launch counts back to 0 (R000.17)."""
-    state = logistics.start_turn(_ready(state))
-    return state.with_rule_state(
-        **{TURN: turn_of(state) + 1, STAGE: "", LOGISTICS_DONE: (), FIRED: (), LP_SPENT: ()}
-    )
+    """A new game-turn: nobody has fired or spent LP, launch counts back to 0 (R000.17).
+    Worked out once per state (every Logistics declaration weighed on it begins the turn
+    from the same table)."""
+    memo = memo_of(_NEXT_TURNS, state)
+    found = memo.get(TURN)
+    if found is None:
+        begun = logistics.start_turn(_ready(state))
+        found = memo[TURN] = begun.with_rule_state(
+            **{TURN: turn_of(begun) + 1, STAGE: "", LOGISTICS_DONE: (), FIRED: (), LP_SPENT: ()}
+        )
+    return found
+
+
+_NEXT_TURNS: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
 
 
 def lp_spent(state: GameState, side: str) -> tuple[Fraction, Fraction]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from tactical.model import Unit
+from tactical.model import FrozenMap, Unit
 from tactical.rules.base import with_defaults
 from tactical.rules.battlefleet_mars.tables import max_range, range_units, range_units_array
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, profile
@@ -53,14 +54,27 @@ def range_matrix(units: tuple[Unit, ...], options: Mapping[str, Any]) -> np.ndar
 def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str | None:
     """`RuleSystem.range_band`: `R<n>`, the integer range (GEO000.1), None beyond the unit's
     laser reach (R000.6)."""
-    settings = with_defaults(OPTION_FIELDS, options)
-    reach = range_units(
-        distance, float(settings["range_unit_inches"]), str(settings["range_rounding"])
-    )
+    unit_inches, rounding = _range_settings(options)
+    reach = range_units(distance, unit_inches, rounding)
     card = profile(unit)
     if card.has_lasers and reach > max_range(card.laser_strength or 0):
         return None
     return f"R{reach}"
+
+
+def _range_settings(options: Mapping[str, Any]) -> tuple[float, str]:
+    """GEO000.1: the range unit (inches) and the rounding the options set, read once per
+    options value (the computer players ask a band for every candidate place)."""
+    if isinstance(options, FrozenMap):
+        return _frozen_range_settings(options)
+    settings = with_defaults(OPTION_FIELDS, options)
+    return float(settings["range_unit_inches"]), str(settings["range_rounding"])
+
+
+@lru_cache(maxsize=64)
+def _frozen_range_settings(options: FrozenMap) -> tuple[float, str]:
+    settings = with_defaults(OPTION_FIELDS, options)
+    return float(settings["range_unit_inches"]), str(settings["range_rounding"])
 
 
 def range_band_indices(

@@ -11,8 +11,11 @@ and the Masterstroke manoeuvre, movement.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import ActionChoice, Field, TurnPosition, unit_name
 from tactical.rules.sw_d6_capital import combat, command, fighters, initiative, ledger, maneuver
 from tactical.rules.sw_d6_capital.codes import code_text
@@ -343,7 +346,20 @@ def _fire_choices(state: GameState, unit: Unit) -> list[ActionChoice]:
 
 
 def _action_choices(state: GameState, unit: Unit) -> tuple[ActionChoice, ...]:
-    """The head captain's choices: fire, a Tactical Masterstroke move, or hold fire."""
+    """The head captain's choices: fire, a Tactical Masterstroke move, or hold fire (R004.25);
+    worked out once per state and ship (who heads the Action Phase asks every ship, then
+    its choices are offered)."""
+    memo = memo_of(_ACTION_CHOICES, state)
+    found = memo.get(unit.id)
+    if found is None or found[0] is not unit:
+        found = memo[unit.id] = (unit, _action_choices_of(state, unit))
+    return found[1]
+
+
+_ACTION_CHOICES: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _action_choices_of(state: GameState, unit: Unit) -> tuple[ActionChoice, ...]:
     deck, cond = deck_of(unit), ledger.condition(state, unit.id)
     if cond.done or combat.action_phase_block(state, unit, deck, cond) is not None:
         return ()

@@ -39,6 +39,7 @@ from tactical.geometry.arcs import arcs_containing
 from tactical.geometry.measure import centre_to_centre
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import memo_of
+from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, OddsReport, OddsSection, Resolution
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital.codes import (
@@ -90,12 +91,29 @@ def distance_inches(attacker: Unit, target: Unit) -> float:
 
 def firing_arcs(attacker: Unit, target: Unit) -> tuple[str, ...]:
     """GEO004.3 / R004.29: the firer's arcs holding the target's centre (maybe two)."""
-    return arcs_containing(attacker.pose, attacker.base, ARC_SECTORS, target.pose, None, "centre")
+    return _arcs_holding(attacker, target)
+
+
+def _arcs_holding(unit: Unit, other: Unit) -> tuple[str, ...]:
+    """`unit`'s arcs holding `other`'s centre (GEO004.3), remembered by the two units'
+    identities: every check of a declaration asks it, of units a roll leaves where they are."""
+    slot = (id(unit), id(other))
+    found = _ARCS.get(slot)
+    if found is None or found[0] is not unit or found[1] is not other:
+        arcs = arcs_containing(unit.pose, unit.base, ARC_SECTORS, other.pose, None, "centre")
+        if len(_ARCS) >= MAX_ARCS:
+            _ARCS.clear()
+        found = _ARCS[slot] = (unit, other, arcs)  # both kept beside their ids: never reused
+    return found[2]
+
+
+_ARCS: dict[tuple[int, int], tuple[Unit, Unit, tuple[str, ...]]] = {}
+MAX_ARCS = 4096
 
 
 def facing_arc(target: Unit, condition: Condition, attacker: Unit) -> str:
     """GEO004.4: the target's arc facing the attacker; on a boundary the better-shielded one."""
-    arcs = arcs_containing(target.pose, target.base, ARC_SECTORS, attacker.pose, None, "centre")
+    arcs = _arcs_holding(target, attacker)
     arcs = arcs or ARCS[:1]
     return max(arcs, key=lambda arc: (condition.arc_shields(arc), -ARCS.index(arc)))
 
@@ -317,7 +335,28 @@ def _battery_damage(value: Any) -> int:
 def fire_facts(
     state: GameState, attacker_id: str, weapon_name: str, target_id: str, params: Mapping[str, Any]
 ) -> FireFacts:
-    """Check a declaration against the table and the rules (UserError with the SPEC id)."""
+    """Check a declaration against the table and the rules (UserError with the SPEC id);
+    remembered while the state lives (R004.26-R004.30: a pure function of the two): the
+    choices offered, the declaration made and its sampled roll check it on one state. A
+    refused declaration raises each time."""
+    try:
+        key = (attacker_id, weapon_name, target_id, tuple(sorted(params.items())))
+        hash(key)
+    except TypeError:  # a parameter that is not a value: checked afresh
+        return _fire_facts(state, attacker_id, weapon_name, target_id, params)
+    memo = memo_of(_FACTS, state)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _fire_facts(state, attacker_id, weapon_name, target_id, params)
+    return found
+
+
+_FACTS: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _fire_facts(
+    state: GameState, attacker_id: str, weapon_name: str, target_id: str, params: Mapping[str, Any]
+) -> FireFacts:
     known = {"battery_damage", "location", "batch", "arc"}
     unknown = sorted(set(params) - known)
     if unknown:
@@ -550,29 +589,34 @@ def resolve(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     return resolve_facts(state, checked_facts(state, attack), dice)
 
 
-_CHECKED: dict[int, tuple[Any, dict]] = {}
-
-
 def checked_facts(state: GameState, attack: Attack) -> FireFacts:
-    """`fire_facts` of a declared shot on `state`, remembered while the state lives: the
-    exact enumerator resolves the same shot on the same state once per outcome, and the
-    check is a pure function of the two. A refused declaration raises each time."""
-    memo = memo_of(_CHECKED, state)
-    found = memo.get(attack)
-    if found is None:
-        params = dict(attack.params)
-        found = memo[attack] = fire_facts(
-            state, attack.attacker, attack.weapon, attack.target, params
-        )
+    """`fire_facts` of a declared shot on `state` (remembered while the state lives: the
+    exact enumerator resolves the same shot on the same state once per outcome)."""
+    return fire_facts(state, attack.attacker, attack.weapon, attack.target, attack.params)
+
+
+def _firing(state: GameState, facts: FireFacts) -> tuple[Any, ...]:
+    """What a shot of `facts` makes whatever its dice: the hit's profile, the table with
+    its batch counted (R004.27) and the firer's condition after it (R004.29), once per
+    state and declaration (every outcome of the exact odds resolves the same shot)."""
+    memo = memo_of(_FIRING, state)
+    found = memo.get(id(facts))
+    if found is None or found[0] is not facts:
+        firer, _deck, cond = ledger.ship(state, facts.attacker)
+        after, cond = take_batch_action(state, firer.id, facts.slot, cond)
+        used = facts.arc in cond.arcs_used_at(facts.target)
+        arcs = cond.arcs_at if used else (*cond.arcs_at, (facts.target, facts.arc))
+        cond = replace(cond, fired=(*cond.fired, facts.weapon.id), arcs_at=arcs)
+        found = memo[id(facts)] = (facts, hit_profile(state, facts), after, firer.id, cond)
     return found
 
 
-def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
-    """The shot of checked `facts`: rolls, the hit applied, the firer's bookkeeping."""
-    profile = hit_profile(state, facts)
-    outcome = dice.chance(lambda source: shot(facts, profile, source), key=ShotOutcome.key)
-    turn = ledger.turn_of(state)
-    events: list[Event] = [
+_FIRING: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _shot_events(facts: FireFacts, outcome: ShotOutcome) -> list[Event]:
+    """The words of a shot's declaration, range, battery, difficulty and to-hit roll."""
+    return [
         Event.of(
             "declare",
             "R004.26",
@@ -618,34 +662,38 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
             hit=outcome.hit,
         ),
     ]
-    attacker, _deck, cond = ledger.ship(state, facts.attacker)
-    state, cond = take_batch_action(state, attacker.id, facts.slot, cond)
-    cond = replace(
-        cond,
-        fired=(*cond.fired, facts.weapon.id),
-        arcs_at=cond.arcs_at
-        if facts.arc in cond.arcs_used_at(facts.target)
-        else (*cond.arcs_at, (facts.target, facts.arc)),
-    )
-    updates = {attacker.id: cond}
+
+
+def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
+    """The shot of checked `facts`: rolls, the hit applied, the firer's bookkeeping. Read for
+    the state alone (`model.worded`: the computer players' enumerations), it leaves its
+    events out."""
+    _facts, profile, after, firer, cond = _firing(state, facts)
+    outcome = dice.chance(lambda source: shot(facts, profile, source), key=ShotOutcome.key)
+    turn = ledger.turn_of(state)
+    words = worded()
+    events: list[Event] = _shot_events(facts, outcome) if words else []
+    state = after
+    updates = {firer: cond}
     target, target_deck, target_cond = ledger.ship(state, facts.target)
     level = target_cond.level
     if outcome.outcome is not None:
         hit = outcome.outcome
-        events.append(
-            Event.of(
-                "damage-code",
-                "R004.33",
-                code=code_text(facts.damage_pips),
-                resistance=code_text(facts.resistance_pips),
-                struck_arc=facts.struck_arc,
-                **{f"damage_{k}": v for k, v in facts.damage_terms},
-                **{f"resistance_{k}": v for k, v in facts.resistance_terms},
-            )
-        )
-        events.extend(hit.events)
         target_cond, applied = apply_hit(target_cond, target_deck, hit, facts.struck_arc, turn)
-        events.extend(applied)
+        if words:
+            events.append(
+                Event.of(
+                    "damage-code",
+                    "R004.33",
+                    code=code_text(facts.damage_pips),
+                    resistance=code_text(facts.resistance_pips),
+                    struck_arc=facts.struck_arc,
+                    **{f"damage_{k}": v for k, v in facts.damage_terms},
+                    **{f"resistance_{k}": v for k, v in facts.resistance_terms},
+                )
+            )
+            events.extend(hit.events)
+            events.extend(applied)
         level = target_cond.level
         updates[target.id] = target_cond
     state = ledger.with_conditions(state, updates)
@@ -653,6 +701,8 @@ def resolve_facts(state: GameState, facts: FireFacts, dice: Dice) -> Resolution:
     if destroyed:
         state = state.without_unit(target.id)
     summary = FireSummary(_result_label(outcome), level, _effect(outcome), destroyed)
+    if not words:
+        return Resolution(state, (), summary)
     events.append(
         Event.of(
             "outcome",

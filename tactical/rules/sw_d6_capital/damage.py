@@ -16,6 +16,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
 from tactical.dice import D6, Dice
+from tactical.dice.core import Subroll
 from tactical.rules.base import Event
 from tactical.rules.sw_d6_capital.codes import CodeRoll, roll_code, roll_opposed
 from tactical.rules.sw_d6_capital.condition import Condition, add_casualties, add_ionization
@@ -113,13 +114,13 @@ class HitOutcome:
         )
 
 
-def _classify(profile: HitProfile, margin: int) -> tuple[str, int, int]:
+def _classify(ion: bool, unit_target: bool, margin: int) -> tuple[str, int, int]:
     """(result, ionization dice, strength loss) of a margin under the chart that applies."""
-    if profile.ion:
+    if ion:
         if margin < 0:
             return NO_EFFECT, 0, 0
         return IONIZATION, ionization_dice(margin), 0  # R004.43, A004.22
-    if profile.unit_target:
+    if unit_target:
         result, loss = unit_damage_result(margin)  # R004.55
         return result, 0, loss
     return capital_damage_result(margin), 0, 0  # R004.35
@@ -127,16 +128,50 @@ def _classify(profile: HitProfile, margin: int) -> tuple[str, int, int]:
 
 def opposed_rolls(profile: HitProfile, dice: Dice) -> Opposed:
     """R004.34: Damage roll vs Resistance roll (Hull + arc shields); margin = the difference."""
-    damage, resistance = roll_opposed(
-        profile.damage_pips,
-        profile.resistance_pips,
-        dice,
-        who=(profile.attacker, profile.target),
-        what=(f"damage vs {profile.target}", "hull and shields"),
-    )
-    margin = damage.total - resistance.total
-    result, ion, loss = _classify(profile, margin)
-    return Opposed(damage, resistance, margin, result, ion, loss)
+    return OpposedRoll.of(profile)(dice)
+
+
+@dataclass(frozen=True, slots=True)
+class OpposedRoll(Subroll):
+    """A hit's Damage roll against its Resistance roll (`opposed_rolls`) as a value:
+    everything its dice and its outcome depend on (the codes, the chart that reads the
+    margin) and the names its rolls are recorded under. The same pair of codes comes back
+    on many tables (the same battery at the same arc of the same target), so the exact odds
+    enumerate its rolls once per value."""
+
+    damage_pips: int
+    resistance_pips: int
+    attacker: str
+    target: str
+    ion: bool
+    unit_target: bool
+
+    @classmethod
+    def of(cls, profile: HitProfile) -> OpposedRoll:
+        return cls(
+            profile.damage_pips,
+            profile.resistance_pips,
+            profile.attacker,
+            profile.target,
+            profile.ion,
+            profile.unit_target,
+        )
+
+    def __call__(self, dice: Dice) -> Opposed:
+        damage, resistance = roll_opposed(
+            self.damage_pips,
+            self.resistance_pips,
+            dice,
+            who=(self.attacker, self.target),
+            what=(f"damage vs {self.target}", "hull and shields"),
+        )
+        margin = damage.total - resistance.total
+        result, ion, loss = _classify(self.ion, self.unit_target, margin)
+        return Opposed(damage, resistance, margin, result, ion, loss)
+
+    def key(self, outcome: Opposed) -> Hashable:
+        """What the hit reads of the rolls (`_opposed_key`: not their faces)."""
+        return _opposed_key(outcome)
 
 
 def _opposed_key(opposed: Opposed) -> Hashable:
@@ -156,7 +191,8 @@ def hit_outcome(profile: HitProfile, dice: Dice) -> HitOutcome:
             None,
             events=(Event.of("no-damage", "R004.33", damage_pips=profile.damage_pips),),
         )
-    opposed = dice.chance(lambda source: opposed_rolls(profile, source), key=_opposed_key)
+    roll = OpposedRoll.of(profile)
+    opposed = dice.chance(roll, key=roll.key)  # a value: enumerated once (`OpposedRoll`)
     events = [
         opposed.damage.event(profile.attacker, f"damage vs {profile.target}", "R004.34"),
         opposed.resistance.event(profile.target, "hull and shields", "R004.34"),

@@ -74,8 +74,20 @@ def with_condition(state: GameState, unit_id: str, updated: Condition) -> GameSt
 
 def with_conditions(state: GameState, updates: Mapping[str, Condition]) -> GameState:
     ships = state.rule_state.get("ships", FrozenMap())
-    changed = {unit_id: FrozenMap(updated.to_plain()) for unit_id, updated in updates.items()}
+    changed = {
+        unit_id: remembered(_PLAIN, updated, _plain, 4096) for unit_id, updated in updates.items()
+    }
     return state.with_rule_state(ships=FrozenMap({**ships, **changed}))
+
+
+def _plain(condition: Condition) -> FrozenMap:
+    return FrozenMap(condition.to_plain())
+
+
+# plain maps by the condition's identity: a resolver puts the same few conditions back
+# after every roll the computer players enumerate (and `condition` reads them back by the
+# map's identity)
+_PLAIN: dict[int, tuple[Condition, FrozenMap]] = {}
 
 
 def ship(state: GameState, unit_id: str) -> tuple[Unit, Deck, Condition]:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -36,8 +37,15 @@ from tactical.dice import Dice, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.movement import PathPlan, StepKind, parse_path, plan_path
 from tactical.geometry.shapes import Pose, footprint
-from tactical.geometry.sweep import Obstacles, board_exterior, first_contact, swept_path
+from tactical.geometry.sweep import (
+    Obstacles,
+    board_exterior,
+    coarse_bounds,
+    first_contact,
+    swept_path,
+)
 from tactical.model import GameState, Terrain, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event
 from tactical.rules.sw_d6_capital import ledger
 from tactical.rules.sw_d6_capital import movement as ship_movement
@@ -118,7 +126,22 @@ def _other_units(state: GameState, unit: Unit) -> list[Unit]:
 def plan_ship_move(
     state: GameState, unit_id: str, path: str | None, batch_map: int = 0
 ) -> ShipMove:
-    """Check a declared move (UserError with the SPEC id when it is illegal)."""
+    """Check a declared move (UserError with the SPEC id when it is illegal); remembered
+    while the state lives (R004.50: a pure function of the two): the computer players
+    weigh a move's sampled roll, its exact odds (each outcome replays it on the same state)
+    and then make it. A refused move raises each time."""
+    memo = memo_of(_PLANNED, state)
+    key = (unit_id, path, batch_map)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _plan_ship_move(state, unit_id, path, batch_map)
+    return found
+
+
+_PLANNED: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _plan_ship_move(state: GameState, unit_id: str, path: str | None, batch_map: int) -> ShipMove:
     options = dict(ledger.settings(state))
     unit, deck, cond = ledger.ship(state, unit_id)
     turn = ledger.turn_of(state)
@@ -150,12 +173,9 @@ def plan_ship_move(
                 spec_id="R004.41",
             )
     motions = planned.motions
-    others = _other_units(state, unit)
-    solid = [t for t in state.terrain if terrain_collides(unit, t)]
-    geometries = [t.geometry for t in solid] + [u.footprint for u in others]
-    geometries.append(board_exterior(state.board.width, state.board.height))
-    names = [t.id for t in solid] + [u.id for u in others] + [EDGE]
-    contact = first_contact(motions, unit.base, Obstacles(geometries))
+    table = _table_for(state, unit, float(options["hazard_proximity"]))
+    names = table.names
+    contact = first_contact(motions, unit.base, table.obstacles)
     final = planned.end
     collision = None
     executed = motions
@@ -169,10 +189,10 @@ def plan_ship_move(
             )
         final = contact.pose
         executed = (*motions[: contact.motion], motions[contact.motion].part(0.0, contact.t))
-    hazards, hazard_geoms = _hazards(state, unit, others, float(options["hazard_proximity"]))
+    hazards, hazard_geoms = table.hazards, table.hazard_geometries
     met: tuple[str, ...] = ()
     stop = None
-    if hazard_geoms:
+    if hazard_geoms and _may_meet(executed, unit, table.hazard_bounds):
         swept = swept_path(executed, unit.base) if executed else footprint(unit.pose, unit.base)
         hits = shapely.intersects(swept, np.array(hazard_geoms, dtype=object))
         met = tuple(name for name, hit in zip(hazards, hits, strict=True) if hit)
@@ -192,6 +212,66 @@ def plan_ship_move(
         piloting_pips=piloting_code(deck, cond, turn, batch_map),
         difficulty=int(options["hazard_difficulty"]),
     )
+
+
+@dataclass(frozen=True, eq=False)
+class _Table:
+    """What a ship's moves meet on one table, whatever its path: what stops it (colliding
+    terrain, the other ships on the field, the table's edge: GEO004.1, R004.50) indexed
+    once, and the hazards that call for a Piloting check (GEO004.7)."""
+
+    obstacles: Obstacles
+    names: list[str]
+    hazards: list[str]
+    hazard_geometries: list[Any]
+
+    @cached_property
+    def hazard_bounds(self) -> np.ndarray:
+        """Each hazard's box (xmin, ymin, xmax, ymax), a row each."""
+        return shapely.bounds(np.array(self.hazard_geometries, dtype=object)).reshape(-1, 4)
+
+
+NEAR = 0.01  # inches: a sweep's box grown by this before hazards are looked for in it
+
+
+def _may_meet(motions: Sequence[Any], unit: Unit, hazards: np.ndarray) -> bool:
+    """Whether any hazard's box comes near the box around everything the moves sweep
+    (`coarse_bounds`): where none does, the path meets no hazard (GEO004.7), and its swept
+    area need not be made."""
+    if not motions:
+        return True  # (the base where it stands: read as it is)
+    boxes = np.array([coarse_bounds(motion, unit.base) for motion in motions])
+    xmin, ymin = boxes[:, 0].min() - NEAR, boxes[:, 1].min() - NEAR
+    xmax, ymax = boxes[:, 2].max() + NEAR, boxes[:, 3].max() + NEAR
+    return bool(
+        np.any(
+            (hazards[:, 0] <= xmax)
+            & (hazards[:, 2] >= xmin)
+            & (hazards[:, 1] <= ymax)
+            & (hazards[:, 3] >= ymin)
+        )
+    )
+
+
+def _table_for(state: GameState, unit: Unit, proximity: float) -> _Table:
+    """`_Table` of `unit` on `state`, made once per state and ship (the computer players
+    check every candidate path of a ship on one table)."""
+    memo = memo_of(_TABLES, state)
+    key = (unit.id, proximity)
+    found = memo.get(key)
+    if found is None or found[0] is not unit:
+        others = _other_units(state, unit)
+        solid = [t for t in state.terrain if terrain_collides(unit, t)]
+        geometries = [t.geometry for t in solid] + [u.footprint for u in others]
+        geometries.append(board_exterior(state.board.width, state.board.height))
+        names = [t.id for t in solid] + [u.id for u in others] + [EDGE]
+        hazards, hazard_geometries = _hazards(state, unit, others, proximity)
+        table = _Table(Obstacles(geometries), names, hazards, hazard_geometries)
+        found = memo[key] = (unit, table)
+    return found[1]
+
+
+_TABLES: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
 
 
 def _hazards(

@@ -15,7 +15,7 @@ from tactical.model import GameState, Unit
 from tactical.model.frozen import remembered
 from tactical.rules.ending import UnitCondition
 from tactical.rules.sw_d6_capital import ledger
-from tactical.rules.sw_d6_capital.condition import LEVELS, SEVERE
+from tactical.rules.sw_d6_capital.condition import LEVELS, SEVERE, Condition
 from tactical.rules.sw_d6_capital.deck import UNIT_SIZES, deck_of
 
 SPEC_ID = "A004.E1"
@@ -38,11 +38,28 @@ _STRENGTHS: dict[int, tuple[Unit, float]] = {}  # by the unit's identity (`stren
 
 
 def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
-    """A004.E1: how a ship as it started stands now."""
+    """A004.E1: how a ship as it started stands now; remembered by the identity of the
+    ship's condition (`ledger.condition` reads it back by identity where a roll left it)."""
     value = strength(unit)
     if not state.has_unit(unit.id):
         return UnitCondition.gone(value)
     condition = ledger.condition(state, unit.id)
+    slot = (id(unit), id(condition))
+    known = _CONDITIONS.get(slot)
+    if known is not None and known[0] is unit and known[1] is condition:
+        return known[2]
+    found = _unit_condition(value, condition)
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[slot] = (unit, condition, found)  # kept beside their ids: none reused
+    return found
+
+
+_CONDITIONS: dict[tuple[int, int], tuple[Unit, object, UnitCondition]] = {}
+MEMO_SIZE = 4096
+
+
+def _unit_condition(value: float, condition: Condition) -> UnitCondition:
     if condition.destroyed:
         return UnitCondition.gone(value)
     rank = LEVELS.index(condition.level) if condition.level in LEVELS else len(LEVELS) - 1

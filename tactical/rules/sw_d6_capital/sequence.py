@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from tactical.dice import D6, Dice
 from tactical.model import GameState
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event, Phase, Resolution, TurnSequence
 from tactical.rules.sw_d6_capital import fighters, initiative, ledger, repair
 from tactical.rules.sw_d6_capital.condition import Condition, initial_condition
@@ -70,7 +72,21 @@ def ensure_setup(state: GameState) -> GameState:
 
 def prepare(state: GameState, phase: str) -> tuple[GameState, tuple[Event, ...]]:
     """The automatic steps before an action of `phase`: shields regenerate as the Damage
-    Control phase begins (R004.19); an unfinished firing action ends with the Action Phase."""
+    Control phase begins (R004.19); an unfinished firing action ends with the Action Phase.
+    Worked out once per state and phase: the state it makes is then the same object each
+    time (an attack resolved over every roll meets one prepared table, and what is
+    remembered of that table is found again)."""
+    memo = memo_of(_PREPARED, state)
+    found = memo.get(phase)
+    if found is None:
+        found = memo[phase] = _prepared(state, phase)
+    return found
+
+
+_PREPARED: dict[int, tuple[Any, dict]] = {}  # by the state's identity (`memo_of`)
+
+
+def _prepared(state: GameState, phase: str) -> tuple[GameState, tuple[Event, ...]]:
     state = ensure_setup(state)
     events: list[Event] = []
     turn = ledger.turn_of(state)

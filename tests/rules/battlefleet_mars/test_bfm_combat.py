@@ -12,10 +12,10 @@ from tactical.dice import D10Z, Distribution, ScriptedDice, SeededDice, enumerat
 from tactical.errors import UserError
 from tactical.rules import registry
 from tactical.rules.base import Attack
+from tactical.rules.battlefleet_mars.chance import ciws_fire
 from tactical.rules.battlefleet_mars.combat import (
     SalvoSummary,
     all_pair_odds,
-    ciws_fire,
     laser_shot,
     missile_salvo,
     resolve,

@@ -1,0 +1,327 @@
+"""Battlefleet Mars: the chance part of each attack (seed 000), one function of plain numbers.
+
+`laser_shot` (R000.4-R000.9) and `missile_salvo` (R000.18-R000.24, CIWS by `ciws_fire`,
+each survivor's damage by `missile_strike`) are written as folds over small states, so the
+same code rolls with `SeededDice`/`ScriptedDice` and is enumerated exactly by
+`tactical.dice.enumerate_outcomes`; the fold keys say what each step's outcome matters
+through (hit and result; the number of CIWS survivors; whether the target is destroyed
+yet). A step that rolls one die and nothing else is a `DieStep`, whose faces the exact
+enumerator reads instead of replaying the step. `combat` declares and resolves the
+attacks with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from tactical.dice import D10Z, Dice
+from tactical.dice.core import DieStep
+from tactical.model.worded import worded
+from tactical.rules.base import Event
+from tactical.rules.battlefleet_mars.tables import (
+    Column,
+    ciws_destroys,
+    ciws_threshold,
+    damage_result,
+    destroys,
+    laser_damage_total,
+    laser_hits,
+    missile_damage_total,
+    range_bracket,
+)
+from tactical.rules.battlefleet_mars.units import UnitType
+
+MISS = "miss"
+
+
+def _roll_event(who: str, what: str, result: int) -> Event:
+    return Event.of("roll", "R000.1", who=who, what=what, die=D10Z.name, result=result)
+
+
+# --------------------------------------------------------------------------- laser
+
+
+@dataclass(frozen=True, slots=True)
+class LaserShot:
+    """The chance part of a laser attack: hit or not, the result code, its events."""
+
+    hit: bool
+    result: str | None
+    events: tuple[Event, ...]
+
+    @property
+    def summary(self) -> str:
+        return self.result if self.hit and self.result is not None else MISS
+
+
+def _shot_key(shot: LaserShot) -> Hashable:
+    return shot.hit, shot.result
+
+
+def laser_shot(
+    laser_strength: int,
+    range_r: int,
+    column: Column,
+    dice: Dice,
+    *,
+    who: str = "",
+    target: str = "",
+) -> LaserShot:
+    """R000.4-R000.9: roll to hit, then (on a hit) damage and the T000.2 lookup."""
+
+    def to_hit(shot: LaserShot, source: Dice) -> LaserShot:
+        roll = source.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
+        hit = laser_hits(roll, range_r, laser_strength)
+        return LaserShot(
+            hit,
+            None,
+            (
+                _roll_event(who, "laser to-hit", roll),
+                Event.of("to-hit", "R000.4", roll=roll, range=range_r, hit=hit),
+            ),
+        )
+
+    def damage(shot: LaserShot, source: Dice) -> LaserShot:
+        if not shot.hit:
+            return shot
+        roll = source.roll(D10Z, who=who, what=f"laser damage vs {target}")
+        total = laser_damage_total(roll, laser_strength, range_r)
+        result = damage_result(total, column)
+        return LaserShot(
+            True,
+            result,
+            (
+                *shot.events,
+                _roll_event(who, "laser damage", roll),
+                Event.of(
+                    "damage-total",
+                    "R000.8",
+                    roll=roll,
+                    laser_strength=laser_strength,
+                    range_term=range_bracket(range_r),
+                    total=total,
+                ),
+                Event.of("lookup", "T000.2", total=total, column=column, result=result),
+            ),
+        )
+
+    return dice.fold(LaserShot(False, None, ()), (to_hit, damage), key=_shot_key)
+
+
+# --------------------------------------------------------------------------- missiles
+
+
+@dataclass(frozen=True, slots=True)
+class CiwsVolley:
+    """CIWS so far: the numbers (1..n) of the declared missiles still flying, and events."""
+
+    survivors: tuple[int, ...]
+    events: tuple[Event, ...]
+
+
+def _survivor_count(volley: CiwsVolley) -> Hashable:
+    return len(volley.survivors)
+
+
+def ciws_fire(ciws: int, declared: int, dice: Dice, *, target: str = "") -> CiwsVolley:
+    """R000.22/R000.23: one CIWS roll per declared missile, k = 1..n in order; d <= T_k destroys.
+    The target rolls (`target` names it in the record). Each roll is a `DieStep` that says
+    how it moves the survivor count: the exact enumerator convolves the count with the die
+    instead of replaying every state's roll (the same states, weights and replays counted)."""
+    return dice.fold(CiwsVolley((), ()), _ciws_steps(ciws, declared, target), key=_survivor_count)
+
+
+@lru_cache(maxsize=512)
+def _ciws_steps(ciws: int, declared: int, target: str) -> tuple[DieStep, ...]:
+    """The CIWS rolls of a volley as steps, made once per volley (pure functions of these
+    numbers): every replay of a resolver rolls the same steps."""
+    return tuple(_shoot_at(ciws, k, target) for k in range(1, declared + 1))
+
+
+def _shoot_at(ciws: int, k: int, target: str) -> DieStep:
+    threshold = ciws_threshold(ciws, k)
+
+    def then(volley: CiwsVolley, roll: int) -> CiwsVolley:
+        destroyed = ciws_destroys(roll, ciws, k)
+        survivors = volley.survivors if destroyed else (*volley.survivors, k)
+        if not worded():  # read for the state alone: no words (`model.worded`)
+            return CiwsVolley(survivors, ())
+        events = (
+            *volley.events,
+            _roll_event(target, f"CIWS vs missile {k}", roll),
+            Event.of(
+                "ciws",
+                "R000.22",
+                missile=k,
+                roll=roll,
+                threshold=threshold,
+                destroyed=destroyed,
+            ),
+        )
+        return CiwsVolley(survivors, events)
+
+    def shift(count: Hashable, roll: int) -> Hashable:  # `_survivor_count` after the roll
+        return count if roll <= threshold else count + 1  # type: ignore[operator]  (R000.22)
+
+    return DieStep(D10Z, then, target, f"CIWS vs missile {k}", shift)
+
+
+@dataclass(frozen=True, slots=True)
+class MissileStrike:
+    """One surviving missile's attack: its result ("miss" only with the A000.8 roll option)."""
+
+    result: str
+    events: tuple[Event, ...]
+
+
+def missile_strike(
+    column: Column,
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    who: str = "",
+    missile: int = 1,
+) -> MissileStrike:
+    """R000.13/R000.14: auto-hit (A000.8) or the optional to-hit roll, then T = d + 1."""
+    events: list[Event] = []
+    if options["missile_to_hit"] == "roll":
+        needed = int(options["missile_to_hit_score"])
+        roll = dice.roll(D10Z, who=who, what=f"missile {missile} to-hit")
+        if worded():  # read for the state alone: every missile's words left out
+            events.append(_roll_event(who, f"missile {missile} to-hit", roll))
+            events.append(Event.of("to-hit", "A000.8", missile=missile, roll=roll, needed=needed))
+        if roll < needed:
+            return MissileStrike(MISS, tuple(events))
+    roll = dice.roll(D10Z, who=who, what=f"missile {missile} damage")
+    return _struck(column, roll, who, missile, tuple(events))
+
+
+def _struck(
+    column: Column, roll: int, who: str, missile: int, before: tuple[Event, ...]
+) -> MissileStrike:
+    """R000.13: a hitting missile's damage roll `roll`, T = d + 1, looked up (T000.2)."""
+    total = missile_damage_total(roll)
+    result = damage_result(total, column)
+    if not worded():  # read for the state alone: every missile's words left out
+        return MissileStrike(result, ())
+    return MissileStrike(
+        result,
+        (
+            *before,
+            _roll_event(who, f"missile {missile} damage", roll),
+            Event.of("damage-total", "R000.13", missile=missile, roll=roll, total=total),
+            Event.of("lookup", "T000.2", total=total, column=column, result=result),
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Strikes:
+    """Damage of the survivors so far: results in order, whether the target is destroyed."""
+
+    results: tuple[str, ...]
+    destroyed: bool
+    events: tuple[Event, ...]
+
+
+def _destroyed_yet(strikes: Strikes) -> Hashable:
+    return strikes.destroyed
+
+
+@lru_cache(maxsize=4096)
+def _strike_step(column: Column, target_kind: str, who: str, missile: int) -> DieStep:
+    """A surviving missile's damage roll (A000.8: it hits; R000.13) as one die and nothing
+    else: a `DieStep`, whose faces the exact enumerator reads (and, by `shift`, only where
+    "destroyed yet" is reached first) instead of replaying every state's roll; made once
+    per missile and target (every replay of a resolver rolls the same steps)."""
+
+    def then(strikes: Strikes, roll: int) -> Strikes:
+        return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
+
+    # the faces whose result destroys the target (T000.5; none for ships and bases)
+    killing = frozenset(
+        face
+        for face, _ in D10Z.standing_weights()
+        if destroys(damage_result(missile_damage_total(face), column), target_kind)
+    )
+
+    def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
+        return bool(destroyed) or roll in killing
+
+    return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
+
+
+def _after_strike(strikes: Strikes, strike: MissileStrike, target_kind: str) -> Strikes:
+    """The salvo's damage so far with one more survivor's strike."""
+    killed = destroys(strike.result, target_kind)
+    return Strikes(
+        (*strikes.results, strike.result),
+        strikes.destroyed or bool(killed),
+        strikes.events + strike.events,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SalvoSummary:
+    """What a missile attack comes to: missiles declared, destroyed by CIWS, target destroyed.
+
+    `target_destroyed` is None against ships and bases, whose result codes go
+    to the base game (R000.12).
+    """
+
+    declared: int
+    ciws_destroyed: int
+    target_destroyed: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class Salvo:
+    volley: CiwsVolley
+    strikes: Strikes
+    summary: SalvoSummary
+
+
+def missile_salvo(
+    declared: int,
+    ciws: int | None,
+    column: Column,
+    target_kind: str,
+    options: Mapping[str, Any],
+    dice: Dice,
+    *,
+    who: str = "",
+    target: str = "",
+) -> Salvo:
+    """R000.18-R000.24: CIWS at every declared missile first (if `ciws` is a strength), then
+    each survivor's strike in order. The strike fold keeps only what the summary needs."""
+    if ciws is None:
+        volley = CiwsVolley(tuple(range(1, declared + 1)), ())
+    else:
+        volley = ciws_fire(ciws, declared, dice, target=target)
+
+    auto = options["missile_to_hit"] != "roll"  # A000.8: the damage roll only
+
+    def strike_with(missile: int):
+        if auto:
+            return _strike_step(column, target_kind, who, missile)
+
+        def step(strikes: Strikes, source: Dice) -> Strikes:
+            strike = missile_strike(column, options, source, who=who, missile=missile)
+            return _after_strike(strikes, strike, target_kind)
+
+        return step
+
+    tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
+    # only whether the target is destroyed yet matters (never, for ships and bases)
+    strikes = dice.fold(
+        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=_destroyed_yet
+    )
+    summary = SalvoSummary(
+        declared,
+        declared - len(volley.survivors),
+        strikes.destroyed if tracks_destruction else None,
+    )
+    return Salvo(volley, strikes, summary)
