@@ -21,7 +21,9 @@ from tactical.dice import D10Z, Dice
 from tactical.dice.core import DieStep
 from tactical.model.worded import worded
 from tactical.rules.base import Event
+from tactical.rules.battlefleet_mars.outcome import damage_points
 from tactical.rules.battlefleet_mars.tables import (
+    DESTROYED_RESULT,
     Column,
     ciws_destroys,
     ciws_threshold,
@@ -29,10 +31,11 @@ from tactical.rules.battlefleet_mars.tables import (
     destroys,
     laser_damage_total,
     laser_hits,
+    laser_loss,
     missile_damage_total,
     range_bracket,
 )
-from tactical.rules.battlefleet_mars.units import UnitType
+from tactical.rules.battlefleet_mars.units import GROUPS
 
 MISS = "miss"
 
@@ -228,28 +231,75 @@ class Strikes:
 
 
 def _destroyed_yet(strikes: Strikes) -> Hashable:
+    """What a salvo at fighters or missiles matters through: the target destroyed yet."""
+    return strikes.destroyed
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """What a ship or base can still take that this game reads (R000.12: its result codes
+    go to the base game; here they set its condition, A000.E1, and laser strength,
+    A000.11): the damage points that surely cripple it (from its printed strength, never
+    below the value its condition is measured against) and the laser strength it has left
+    to lose (0 where laser damage is not played)."""
+
+    points: int
+    laser: int
+
+    def key(self, results: tuple[str, ...]) -> Hashable:
+        """What a salvo's results come to: crippled for sure (then the points no longer
+        matter), else the damage points; and the laser strength lost, up to what is left."""
+        return self.shifted(
+            (False, 0, 0), sum(damage_points(r) for r in results),
+            DESTROYED_RESULT in results, sum(laser_loss(r) for r in results),
+        )  # fmt: skip
+
+    def shifted(
+        self, key: tuple[bool, int, int], points: int, destroyed: bool, laser: int
+    ) -> tuple[bool, int, int]:
+        """`key` after more results worth `points`, a D among them or not, and `laser`."""
+        crippled, total, lost = key
+        total += points
+        lost = min(lost + laser, self.laser)
+        if crippled or destroyed or total >= self.points:
+            return (True, 0, lost)
+        return (False, total, lost)
+
+
+def _destroyed_yet(strikes: Strikes) -> Hashable:
+    """What a salvo matters through where only its summary is read (the odds), and at
+    fighters or missiles (R000.10, R000.11): whether the target is destroyed yet."""
     return strikes.destroyed
 
 
 @lru_cache(maxsize=4096)
-def _strike_step(column: Column, target_kind: str, who: str, missile: int) -> DieStep:
+def _strike_step(
+    column: Column, target_kind: str, who: str, missile: int, room: Room | None
+) -> DieStep:
     """A surviving missile's damage roll (A000.8: it hits; R000.13) as one die and nothing
     else: a `DieStep`, whose faces the exact enumerator reads (and, by `shift`, only where
-    "destroyed yet" is reached first) instead of replaying every state's roll; made once
+    the fold's key is reached first) instead of replaying every state's roll; made once
     per missile and target (every replay of a resolver rolls the same steps)."""
 
     def then(strikes: Strikes, roll: int) -> Strikes:
         return _after_strike(strikes, _struck(column, roll, who, missile, ()), target_kind)
 
-    # the faces whose result destroys the target (T000.5; none for ships and bases)
-    killing = frozenset(
-        face
-        for face, _ in D10Z.standing_weights()
-        if destroys(damage_result(missile_damage_total(face), column), target_kind)
-    )
+    results = {face: damage_result(missile_damage_total(face), column) for face in D10Z.values}
+    if room is None:
+        # the faces whose result destroys the target (T000.5; none for ships and bases)
+        killing = frozenset(face for face, r in results.items() if destroys(r, target_kind))
 
-    def shift(destroyed: Hashable, roll: int) -> Hashable:  # `_destroyed_yet` after it
-        return bool(destroyed) or roll in killing
+        def shift(destroyed: Any, roll: int) -> Hashable:  # `_destroyed_yet` after it
+            return bool(destroyed) or roll in killing
+
+    else:
+        worth = {
+            face: (damage_points(r), r == DESTROYED_RESULT, laser_loss(r))
+            for face, r in results.items()
+        }
+
+        def shift(key: Any, roll: int) -> Hashable:  # `Room.key` after it
+            return room.shifted(key, *worth[roll])
 
     return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
 
@@ -294,9 +344,12 @@ def missile_salvo(
     *,
     who: str = "",
     target: str = "",
+    room: Room | None = None,
 ) -> Salvo:
     """R000.18-R000.24: CIWS at every declared missile first (if `ciws` is a strength), then
-    each survivor's strike in order. The strike fold keeps only what the summary needs."""
+    each survivor's strike in order. The strike fold keeps what the summary needs and, given
+    the `room` of a ship or base whose state after the salvo is read, what its record comes
+    to (the attack's resolver gives it; the odds read the summary alone)."""
     if ciws is None:
         volley = CiwsVolley(tuple(range(1, declared + 1)), ())
     else:
@@ -306,7 +359,7 @@ def missile_salvo(
 
     def strike_with(missile: int):
         if auto:
-            return _strike_step(column, target_kind, who, missile)
+            return _strike_step(column, target_kind, who, missile, ship_room)
 
         def step(strikes: Strikes, source: Dice) -> Strikes:
             strike = missile_strike(column, options, source, who=who, missile=missile)
@@ -314,11 +367,12 @@ def missile_salvo(
 
         return step
 
-    tracks_destruction = target_kind in (UnitType.FIGHTER, UnitType.MISSILE)
-    # only whether the target is destroyed yet matters (never, for ships and bases)
-    strikes = dice.fold(
-        Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=_destroyed_yet
-    )
+    tracks_destruction = target_kind in GROUPS
+    # what the strikes matter through: whether the target is destroyed yet, or, at a ship
+    # or base whose state is read (`room`), what its record comes to (`Room.key`)
+    ship_room = None if tracks_destruction else room
+    key = _destroyed_yet if ship_room is None else lambda strikes: ship_room.key(strikes.results)
+    strikes = dice.fold(Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=key)
     summary = SalvoSummary(
         declared,
         declared - len(volley.survivors),

@@ -28,6 +28,7 @@ whether the target is destroyed yet).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -49,15 +50,17 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars.chance import (
     MISS,
+    Room,
     Salvo,
     SalvoSummary,
     laser_shot,
     missile_salvo,
     missile_strike,
 )
-from tactical.rules.battlefleet_mars.outcome import record_results
+from tactical.rules.battlefleet_mars.outcome import damage_points, record_results, results_against
 from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
 from tactical.rules.battlefleet_mars.tables import (
+    DESTROYED_RESULT,
     RESULT_CODES,
     Column,
     ciws_strength,
@@ -297,6 +300,7 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         dice,
         who=attacker.id,
         target=target.id,
+        room=_room(state, target, target_card, options),
     )
     summary = salvo.summary
     words = worded()  # read for the state alone (`model.worded`): no words
@@ -308,6 +312,20 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
     return Resolution(new_state, tuple(events) if words else (), summary)
+
+
+def _room(state: GameState, target: Unit, card: Profile, options: Mapping[str, Any]) -> Room:
+    """What the target can still take that this game reads (`chance.Room`): the damage
+    points that surely cripple it, counted from its printed strength (A000.E1; its value
+    at the start is never more) less the points on its record, none once a D is on it;
+    and the laser strength it has left to lose (A000.11, where laser damage is played)."""
+    record = results_against(state, target.id)
+    printed = max(1, card.printed_laser_strength or card.laser_strength or 0)
+    whole = printed + card.launch_capacity
+    taken = sum(damage_points(r) for r in record)
+    points = 0 if DESTROYED_RESULT in record else max(0, math.ceil(whole - taken))
+    laser = (card.laser_strength or 0) if options["laser_damage"] else 0
+    return Room(points, laser)
 
 
 def _salvo_events(
