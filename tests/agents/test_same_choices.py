@@ -3,7 +3,9 @@
 first turn, with its score and its reason, and the table they end on, against the record
 written by the code before the players were made faster (tests/data/agent-decisions.json,
 `decision_record.py`). Caching an effect, checking a declaration once and not freezing
-an unchanged state again must change none of it.
+an unchanged state again must change none of it. (Battlefleet Mars' games were recorded
+again when its missile salvos at ships came to be weighed by their damage: folded into one
+record per survivor count, they had been weighed as if every missile rolled 0.)
 """
 
 from __future__ import annotations
