@@ -34,7 +34,7 @@ Everything here is generic; no rule system is named:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -225,6 +225,17 @@ class Game:
         if "checkpoint" not in self._memo:
             self._memo["checkpoint"] = self.resumed(self.state, self.position, self.steps)
         return self._memo["checkpoint"]
+
+    def derived(self, key: Hashable, compute: Callable[[Game], Any]) -> Any:
+        """`compute(self)`, once for this game value (a caller's read of the game alone,
+        asked again and again in one decision: the steps of this turn, say). `key` names
+        the read; it must not be one of the game's own (a tuple headed by a name)."""
+        memo_key = ("derived", key)
+        try:
+            return self._memo[memo_key]
+        except KeyError:
+            found = self._memo[memo_key] = compute(self)
+            return found
 
     # ----------------------------------------------------------------- where play stands
 

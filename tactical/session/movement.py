@@ -23,8 +23,9 @@ they reach the rule system as `options["activation"]`.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 import shapely
@@ -34,6 +35,7 @@ from tactical.errors import UserError
 from tactical.geometry.movement import (
     PathPlan,
     PlannedStep,
+    Step,
     StepKind,
     Violation,
     format_path,
@@ -216,11 +218,46 @@ def plan_move(
     path: str | Sequence[str],
     activation: Mapping[str, Any] | None = None,
 ) -> MovePlan:
-    """Plan `unit_id`'s move along `path` on `state` without changing it (see the module doc)."""
+    """Plan `unit_id`'s move along `path` on `state` without changing it (see the module doc).
+
+    A path given as text is planned once per table (`_PLANS`): the computer players preview
+    the same moves on tables that differ only in their rule state."""
     unit = find_unit(state, unit_id)
-    steps = parse_path(path)
+    steps = _parsed(path) if isinstance(path, str) else parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
+    if not isinstance(path, str):
+        return _plan(state, unit, steps, system, rules)
+    # all a plan reads: the unit and what it may meet (the units, terrain and table, under
+    # the rule system's collisions) and its turning rules (the options and activation's)
+    key = (state.rules, state.board, state.terrain, state.units, unit_id, path, rules)
+    try:
+        found = _PLANS.get(key)
+    except TypeError:  # a value that is not hashable (never seen): planned every time
+        return _plan(state, unit, steps, system, rules)
+    if found is None:
+        found = _plan(state, unit, steps, system, rules)
+        if len(_PLANS) >= _PLANS_SIZE:
+            _PLANS.clear()
+        _PLANS[key] = found
+    return found
+
+
+@lru_cache(maxsize=512)
+def _parsed(path: str) -> tuple[Step, ...]:
+    """`parse_path` of a text path, once (a UserError is raised again every time)."""
+    return parse_path(path)
+
+
+# plans of text paths by what they read (`plan_move`); bounded, emptied when full
+_PLANS: dict[Hashable, MovePlan] = {}
+_PLANS_SIZE = 2048
+
+
+def _plan(
+    state: GameState, unit: Unit, steps: tuple[Step, ...], system: RuleSystem, rules: TurningRules
+) -> MovePlan:
+    """`plan_move`'s plan, its path parsed and the turning rules found."""
     planned = plan_path(unit.pose, unit.base, steps, rules)
     obstacles = table_obstacles(state)
     contact = obstacles.first_contact(
