@@ -373,8 +373,22 @@ class Game:
         """The action with its choice's defaults filled in, and that choice.
 
         UserError (citing the phase's rule) when no offered choice fits: wrong
-        kind or actor for this go, or a parameter of the wrong type or value.
+        kind or actor for this go, or a parameter of the wrong type or value. Cached for
+        this value (the computer players complete each candidate to value it, again to
+        weigh its odds, and again to apply it); a refusal is worked out again each time.
         """
+        key = ("completed", action)
+        try:
+            return self._memo[key]
+        except KeyError:
+            pass
+        except TypeError:  # a parameter that is not a value: not cached
+            return self._completed(action)
+        found = self._memo[key] = self._completed(action)
+        return found
+
+    def _completed(self, action: Action) -> tuple[Action, ActionChoice]:
+        """`completed` worked out."""
         candidates = [
             c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
         ]
