@@ -44,7 +44,7 @@ from tactical.geometry.movement import (
 )
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Base, Pose
-from tactical.geometry.sweep import swept_pieces
+from tactical.geometry.sweep import coarse_bounds, swept_pieces
 from tactical.model import GameState, Unit
 from tactical.physics.contacts import PathContact, TableObstacles
 from tactical.physics.overlap import Displacement, overlapping_pairs, resolve_overlaps
@@ -220,27 +220,65 @@ def plan_move(
 ) -> MovePlan:
     """Plan `unit_id`'s move along `path` on `state` without changing it (see the module doc).
 
-    A path given as text is planned once per table (`_PLANS`): the computer players preview
-    the same moves on tables that differ only in their rule state."""
+    A path given as text is planned once per what it can meet (`_PLANS`): the computer
+    players preview the same moves on tables that differ in their rule state only, or in
+    units far from the move."""
     unit = find_unit(state, unit_id)
     steps = _parsed(path) if isinstance(path, str) else parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
+    planned = plan_path(unit.pose, unit.base, steps, rules)
     if not isinstance(path, str):
-        return _plan(state, unit, steps, system, rules)
-    # all a plan reads: the unit and what it may meet (the units, terrain and table, under
-    # the rule system's collisions) and its turning rules (the options and activation's)
-    key = (state.rules, state.board, state.terrain, state.units, unit_id, path, rules)
+        return _plan(state, unit, planned, system, rules)
+    # all a plan reads: the unit, its turning rules (the options' and activation's), the
+    # path, and what it may meet (under the rule system's collisions): the terrain, the
+    # table's edge and the units near enough to be met (`_near`), in the table's order
+    key = (
+        state.rules,
+        state.board,
+        state.terrain,
+        unit,
+        path,
+        rules,
+        _near(state, planned, unit.base),
+    )
     try:
         found = _PLANS.get(key)
     except TypeError:  # a value that is not hashable (never seen): planned every time
-        return _plan(state, unit, steps, system, rules)
+        return _plan(state, unit, planned, system, rules)
     if found is None:
-        found = _plan(state, unit, steps, system, rules)
+        found = _plan(state, unit, planned, system, rules)
         if len(_PLANS) >= _PLANS_SIZE:
             _PLANS.clear()
         _PLANS[key] = found
     return found
+
+
+NEAR_MARGIN = 0.5  # inches around a move's box: more than any contact tolerance
+
+
+def _near(state: GameState, planned: PathPlan, base: Base) -> tuple[Unit, ...]:
+    """The units a planned move could meet or start in contact with, in the table's order:
+    every one whose circumscribed circle reaches into the box around all the mover's
+    motions (`coarse_bounds` of the whole base, widened by `NEAR_MARGIN`). The sweep finds
+    its candidates within those boxes (drawn round a smaller base), so a unit left out
+    cannot change the plan. All of them on a table that gives two units one id."""
+    units = state.units
+    if len(state._units_by_id) != len(units):  # which of an id is the mover: the long way
+        return units
+    boxes = [coarse_bounds(motion, base) for motion in planned.motions]
+    if not boxes:
+        return units
+    x0 = min(box[0] for box in boxes) - NEAR_MARGIN
+    y0 = min(box[1] for box in boxes) - NEAR_MARGIN
+    x1 = max(box[2] for box in boxes) + NEAR_MARGIN
+    y1 = max(box[3] for box in boxes) + NEAR_MARGIN
+    near = []
+    for unit in units:
+        x, y, reach = unit.pose.x, unit.pose.y, unit.base.radius
+        if x + reach >= x0 and x - reach <= x1 and y + reach >= y0 and y - reach <= y1:
+            near.append(unit)
+    return tuple(near)
 
 
 @lru_cache(maxsize=512)
@@ -255,10 +293,9 @@ _PLANS_SIZE = 2048
 
 
 def _plan(
-    state: GameState, unit: Unit, steps: tuple[Step, ...], system: RuleSystem, rules: TurningRules
+    state: GameState, unit: Unit, planned: PathPlan, system: RuleSystem, rules: TurningRules
 ) -> MovePlan:
-    """`plan_move`'s plan, its path parsed and the turning rules found."""
-    planned = plan_path(unit.pose, unit.base, steps, rules)
+    """`plan_move`'s plan, its path planned on the open table."""
     obstacles = table_obstacles(state)
     contact = obstacles.first_contact(
         unit,

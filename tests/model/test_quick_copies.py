@@ -81,3 +81,15 @@ def test_a_kept_hash_never_travels_with_a_pickle():
     assert "_hash" not in again.__dict__ and "_hash" not in again.units[0].__dict__
     assert again == state and hash(again) == hash(state)
     assert copy.copy(state) == state
+
+
+def test_a_table_made_from_a_table_or_a_dict_is_frozen_as_before():
+    nested = {"a": 1, "b": [1, {"c": [2]}], 3: "x", "d": None}
+    made = FrozenMap(nested)
+    assert made == FrozenMap(a=1, b=(1, FrozenMap(c=(2,))), d=None, **{"3": "x"})
+    assert list(made) == ["a", "b", "3", "d"] and made["b"][1]["c"] == (2,)
+    again = FrozenMap(made)
+    assert again == made and hash(again) == hash(made) and again._data is not made._data
+    assert FrozenMap(made, e=1) == FrozenMap({**nested, "e": 1})
+    nested["a"] = 2  # the dict it was made from is not kept
+    assert made["a"] == 1
