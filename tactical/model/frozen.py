@@ -86,9 +86,18 @@ def freeze(value: Any) -> Any:
     if kind is tuple:
         # a tuple already frozen through and through is kept as it is: rule-state updates
         # hand back the tuples they read, and copying them again was most of their cost
-        if all(type(v) in _FROZEN for v in value):
+        # (looked through in a plain loop: a generator's frame per element cost more)
+        for v in value:
+            if type(v) not in _FROZEN:
+                break
+        else:
             return value
-        return tuple(freeze(v) for v in value)
+        made = tuple(freeze(v) for v in value)
+        # nested tuples frozen already come back as themselves: so does the whole
+        for new, old in zip(made, value, strict=True):
+            if new is not old:
+                return made
+        return value
     if isinstance(value, FrozenMap):
         return value
     if isinstance(value, Mapping):

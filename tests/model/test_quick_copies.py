@@ -9,6 +9,7 @@ from dataclasses import fields, replace
 
 from tactical.geometry.shapes import CircleBase, Pose
 from tactical.model import Board, FrozenMap, GameState, Unit
+from tactical.model.frozen import freeze
 
 
 def _units() -> tuple[Unit, ...]:
@@ -93,3 +94,11 @@ def test_a_table_made_from_a_table_or_a_dict_is_frozen_as_before():
     assert FrozenMap(made, e=1) == FrozenMap({**nested, "e": 1})
     nested["a"] = 2  # the dict it was made from is not kept
     assert made["a"] == 1
+
+
+def test_a_frozen_tuple_is_kept_as_it_is_and_a_thawed_one_frozen():
+    flat, nested = (1, "a", None), ((1, 2), (3, ("x", 4.0)))
+    assert freeze(flat) is flat and freeze(nested) is nested
+    mixed = (1, [2, {"k": [3]}], (4,))
+    made = freeze(mixed)
+    assert made == (1, (2, FrozenMap(k=(3,))), (4,)) and made[2] is mixed[2]
