@@ -227,24 +227,19 @@ def plan_move(
     steps = _parsed(path) if isinstance(path, str) else parse_path(path)
     system = registry.get(state.rules)
     rules = turning_rules_for(system, state, unit, activation)
-    planned = plan_path(unit.pose, unit.base, steps, rules)
     if not isinstance(path, str):
-        return _plan(state, unit, planned, system, rules)
+        return _plan(state, unit, plan_path(unit.pose, unit.base, steps, rules), system, rules)
+    try:
+        planned, box = _path_plan(unit, path, steps, rules)
+    except TypeError:  # a value that is not hashable (never seen): planned every time
+        return _plan(state, unit, plan_path(unit.pose, unit.base, steps, rules), system, rules)
     # all a plan reads: the unit, its turning rules (the options' and activation's), the
     # path, and what it may meet (under the rule system's collisions): the terrain, the
     # table's edge and the units near enough to be met (`_near`), in the table's order
-    key = (
-        state.rules,
-        state.board,
-        state.terrain,
-        unit,
-        path,
-        rules,
-        _near(state, planned, unit.base),
-    )
+    key = (state.rules, state.board, state.terrain, unit, path, rules, _near(state, box))
     try:
         found = _PLANS.get(key)
-    except TypeError:  # a value that is not hashable (never seen): planned every time
+    except TypeError:
         return _plan(state, unit, planned, system, rules)
     if found is None:
         found = _plan(state, unit, planned, system, rules)
@@ -257,22 +252,42 @@ def plan_move(
 NEAR_MARGIN = 0.5  # inches around a move's box: more than any contact tolerance
 
 
-def _near(state: GameState, planned: PathPlan, base: Base) -> tuple[Unit, ...]:
+def _path_plan(
+    unit: Unit, path: str, steps: tuple[Step, ...], rules: TurningRules
+) -> tuple[PathPlan, tuple[float, float, float, float] | None]:
+    """The unit's path planned on the open table (`plan_path`) and the box around all its
+    motions (`coarse_bounds` of the whole base, widened by `NEAR_MARGIN`; None without
+    one), once per start, base, path and turning rules (`_PATHS`)."""
+    key = (unit.pose, unit.base, path, rules)
+    found = _PATHS.get(key)
+    if found is None:
+        planned = plan_path(unit.pose, unit.base, steps, rules)
+        boxes = [coarse_bounds(motion, unit.base) for motion in planned.motions]
+        box = None
+        if boxes:
+            box = (
+                min(b[0] for b in boxes) - NEAR_MARGIN,
+                min(b[1] for b in boxes) - NEAR_MARGIN,
+                max(b[2] for b in boxes) + NEAR_MARGIN,
+                max(b[3] for b in boxes) + NEAR_MARGIN,
+            )
+        found = (planned, box)
+        if len(_PATHS) >= _PLANS_SIZE:
+            _PATHS.clear()
+        _PATHS[key] = found
+    return found
+
+
+def _near(state: GameState, box: tuple[float, float, float, float] | None) -> tuple[Unit, ...]:
     """The units a planned move could meet or start in contact with, in the table's order:
-    every one whose circumscribed circle reaches into the box around all the mover's
-    motions (`coarse_bounds` of the whole base, widened by `NEAR_MARGIN`). The sweep finds
-    its candidates within those boxes (drawn round a smaller base), so a unit left out
-    cannot change the plan. All of them on a table that gives two units one id."""
+    every one whose circumscribed circle reaches into `box`, the box around the mover's
+    motions (`_path_plan`). The sweep finds its candidates within boxes drawn round a
+    smaller base, so a unit left out cannot change the plan. All of them on a table that
+    gives two units one id, or for a path without a motion."""
     units = state.units
-    if len(state._units_by_id) != len(units):  # which of an id is the mover: the long way
+    if box is None or len(state._units_by_id) != len(units):  # which of an id is the mover
         return units
-    boxes = [coarse_bounds(motion, base) for motion in planned.motions]
-    if not boxes:
-        return units
-    x0 = min(box[0] for box in boxes) - NEAR_MARGIN
-    y0 = min(box[1] for box in boxes) - NEAR_MARGIN
-    x1 = max(box[2] for box in boxes) + NEAR_MARGIN
-    y1 = max(box[3] for box in boxes) + NEAR_MARGIN
+    x0, y0, x1, y1 = box
     near = []
     for unit in units:
         x, y, reach = unit.pose.x, unit.pose.y, unit.base.radius
@@ -287,8 +302,10 @@ def _parsed(path: str) -> tuple[Step, ...]:
     return parse_path(path)
 
 
-# plans of text paths by what they read (`plan_move`); bounded, emptied when full
+# plans of text paths by what they read (`plan_move`), and paths planned on the open table
+# with their boxes (`_path_plan`); bounded, emptied when full
 _PLANS: dict[Hashable, MovePlan] = {}
+_PATHS: dict[Hashable, tuple[PathPlan, tuple[float, float, float, float] | None]] = {}
 _PLANS_SIZE = 2048
 
 

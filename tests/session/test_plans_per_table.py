@@ -24,6 +24,7 @@ def test_the_same_table_gives_the_very_same_plan_and_the_same_as_a_new_one():
     first = plan_move(state, unit.id, "F4 P45 F2")
     assert plan_move(state.with_rule_state(note=1), unit.id, "F4 P45 F2") is first
     movement._PLANS.clear()
+    movement._PATHS.clear()
     fresh = plan_move(state, unit.id, "F4 P45 F2")
     assert fresh is not first and fresh == first
     # a path given as tokens is planned, not looked up: the same plan
@@ -61,12 +62,14 @@ def test_a_kept_plan_is_the_plan_made_afresh_wherever_the_others_stand():
         table = _moved(table, near, rng.uniform(12.0, 24.0), rng.uniform(16.0, 28.0))
         table = _moved(table, far, rng.uniform(4.0, 44.0), rng.uniform(4.0, 32.0))
         for path in paths:
-            known = dict(movement._PLANS)
+            known, paths_known = dict(movement._PLANS), dict(movement._PATHS)
             kept = plan_move(table, "mars-catapult", path)
             kept_ones += len(movement._PLANS) == len(known)  # found, not made
             movement._PLANS.clear()
+            movement._PATHS.clear()
             fresh = plan_move(table, "mars-catapult", path)
             movement._PLANS.update(known)
+            movement._PATHS.update(paths_known)
             assert kept == fresh
             met += fresh.contact is not None
     assert kept_ones > 40 and met > 10  # both: plans kept, and units in the way
