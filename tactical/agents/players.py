@@ -90,14 +90,9 @@ class Player:
     @staticmethod
     def table_moved(game: Game) -> set[str]:
         """Units that made a session table move this turn (the steps read back to the
-        turn's first only: every decision asks, and a whole game's steps grow with it)."""
-        moved: set[str] = set()
-        for step in reversed(game.steps):
-            if step.before.turn < game.turn:
-                break  # turns only go forward: every earlier step is of an earlier turn
-            if step.by_session and step.action.kind == MOVE and step.before.turn == game.turn:
-                moved.add(step.action.actor)
-        return moved
+        turn's first only: every decision asks, and a whole game's steps grow with it;
+        once per game value, `Game.derived`)."""
+        return set(game.derived("table moved", _table_moved))
 
     @staticmethod
     def stalled(game: Game) -> bool:
@@ -476,14 +471,15 @@ class GreedyPlayer(Player):
     @staticmethod
     def made_this_turn(game: Game, action: Action) -> bool:
         """Whether the same unit already made this very action (kind and parameters) in
-        the current turn."""
-        for step in reversed(game.steps):
-            if step.before.turn != game.turn:
-                return False
-            made = step.action
-            if (made.actor, made.kind, made.params) == (action.actor, action.kind, action.params):
-                return True
-        return False
+        the current turn (the turn's actions gathered once per game value)."""
+        made = game.derived("made this turn", _made_this_turn)
+        key = (action.actor, action.kind, action.params)
+        if made is not None:
+            try:
+                return key in made
+            except TypeError:  # a parameter that is not a value: compared one by one
+                pass
+        return any(key == (m.actor, m.kind, m.params) for m in _turn_actions(game))
 
     @staticmethod
     def describe(
@@ -631,3 +627,33 @@ def _is_nothing(outcome: Hashable) -> bool:
         return outcome in NOTHING
     except TypeError:
         return False
+
+
+def _table_moved(game: Game) -> frozenset[str]:
+    """`Player.table_moved` worked out: the steps read back to the turn's first only."""
+    moved: set[str] = set()
+    for step in reversed(game.steps):
+        if step.before.turn < game.turn:
+            break  # turns only go forward: every earlier step is of an earlier turn
+        if step.by_session and step.action.kind == MOVE and step.before.turn == game.turn:
+            moved.add(step.action.actor)
+    return frozenset(moved)
+
+
+def _turn_actions(game: Game) -> tuple[Action, ...]:
+    """The actions of the current turn's steps, the latest first."""
+    found = []
+    for step in reversed(game.steps):
+        if step.before.turn != game.turn:
+            break
+        found.append(step.action)
+    return tuple(found)
+
+
+def _made_this_turn(game: Game) -> frozenset[tuple[str, str, Hashable]] | None:
+    """Every (actor, kind, parameters) made in the current turn, as a set (`made_this_turn`);
+    None where a parameter is not a value (then compared one by one)."""
+    try:
+        return frozenset((a.actor, a.kind, a.params) for a in _turn_actions(game))
+    except TypeError:
+        return None

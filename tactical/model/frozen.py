@@ -13,8 +13,20 @@ class FrozenMap(Mapping[str, Any]):
     __slots__ = ("_data", "_hash")
 
     def __init__(self, data: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
-        merged = dict(data or {}, **kwargs)
-        self._data = {str(k): freeze(v) for k, v in merged.items()}
+        if not kwargs and type(data) is FrozenMap:  # frozen already: its table copied
+            self._data = dict(data._data)
+            self._hash = data._hash
+            return
+        # a plain dict is read as it is (copied below); any other mapping through its own
+        # reads (a watched rule state notes them)
+        merged = data if not kwargs and type(data) is dict else dict(data or {}, **kwargs)
+        # plain keys and values frozen as they are, without a call each (rule systems make
+        # thousands of small tables a game)
+        frozen = _FROZEN
+        self._data = {
+            k if type(k) is str else str(k): v if type(v) in frozen else freeze(v)
+            for k, v in merged.items()
+        }
         self._hash: int | None = None
 
     def __getitem__(self, key: str) -> Any:
@@ -74,9 +86,18 @@ def freeze(value: Any) -> Any:
     if kind is tuple:
         # a tuple already frozen through and through is kept as it is: rule-state updates
         # hand back the tuples they read, and copying them again was most of their cost
-        if all(type(v) in _FROZEN for v in value):
+        # (looked through in a plain loop: a generator's frame per element cost more)
+        for v in value:
+            if type(v) not in _FROZEN:
+                break
+        else:
             return value
-        return tuple(freeze(v) for v in value)
+        made = tuple(freeze(v) for v in value)
+        # nested tuples frozen already come back as themselves: so does the whole
+        for new, old in zip(made, value, strict=True):
+            if new is not old:
+                return made
+        return value
     if isinstance(value, FrozenMap):
         return value
     if isinstance(value, Mapping):

@@ -60,11 +60,41 @@ class GameState:
                 return piece
         raise KeyError(terrain_id)
 
+    def __hash__(self) -> int:
+        """The hash of what a table is (every field but the roster, as the dataclass's own
+        would be), worked out once: the agents key their memos by whole states, hashed
+        again and again. Kept in the instance (immutable) and never pickled (`__getstate__`:
+        a string's hash differs from process to process)."""
+        mine = self.__dict__
+        found = mine.get(_HASH)
+        if found is None:
+            found = hash(tuple(mine[name] for name in _HASHED))
+            mine[_HASH] = found
+        return found
+
+    def __getstate__(self) -> dict[str, object]:
+        mine = self.__dict__
+        return {name: value for name, value in mine.items() if name != _HASH}
+
     def replace_unit(self, unit: Unit) -> GameState:
-        """A copy with the unit of the same id replaced."""
+        """A copy with the unit of the same id replaced. Made field by field rather than
+        through `dataclasses.replace` (a resolver replaces a unit after every roll the
+        computer players enumerate); the units by id carried over with the one changed."""
         if not self.has_unit(unit.id):
             raise KeyError(unit.id)
-        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+        units = tuple(unit if u.id == unit.id else u for u in self.units)
+        if type(self) is not GameState:  # a subclass may hold more: the long way
+            return replace(self, units=units)
+        mine = self.__dict__
+        copy = object.__new__(GameState)
+        made = copy.__dict__
+        for name in _FIELDS:
+            made[name] = mine[name]
+        made["units"] = units
+        by_id = dict(self._units_by_id)
+        by_id[unit.id] = unit  # every unit of that id is the new one: the first too
+        made["_units_by_id"] = by_id
+        return copy
 
     def without_unit(self, unit_id: str) -> GameState:
         """A copy without that unit; the roster keeps it (and its number, `shown_names`)."""
@@ -146,6 +176,9 @@ class GameState:
 
 
 _FIELDS = tuple(f.name for f in fields(GameState))
+# the fields a state's equality and hash compare (the roster is not one), in order
+_HASHED = tuple(f.name for f in fields(GameState) if f.compare)
+_HASH = "_hash"  # where a state keeps its hash once worked out
 # what a state works out from its units, terrain and roster only (its cached properties):
 # a copy with another rule state keeps them (`GameState.with_rule_state`)
 TABLE_CACHES = ("_units_by_id", "shown_names", "shown_terrain_names")

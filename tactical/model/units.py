@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
 
@@ -166,11 +166,45 @@ class Unit:
     def footprint(self) -> Polygon:
         return footprint(self.pose, self.base)
 
+    def __hash__(self) -> int:
+        """The hash of every field (as the dataclass's own would be), worked out once: a
+        unit is hashed with every state that holds it, and most states share most units.
+        Kept in the instance (immutable), never pickled (`__getstate__`)."""
+        mine = self.__dict__
+        found = mine.get(_HASH)
+        if found is None:
+            found = hash(tuple(mine[name] for name in _UNIT_FIELDS))
+            mine[_HASH] = found
+        return found
+
+    def __getstate__(self) -> dict[str, object]:
+        return {name: value for name, value in self.__dict__.items() if name != _HASH}
+
     def moved_to(self, pose: Pose) -> Unit:
-        return replace(self, pose=pose)
+        return self._evolved("pose", pose)
 
     def with_stats(self, **changes: object) -> Unit:
         stats = self.stats
         for key, value in changes.items():
             stats = stats.set(key, value)
-        return replace(self, stats=stats)
+        return self._evolved("stats", stats)
+
+    def _evolved(self, name: str, value: object) -> Unit:
+        """A copy with one field changed, made field by field (not `dataclasses.replace`:
+        resolvers change units after every roll the agents enumerate). A new pose drops
+        the cached footprint; new stats keep it (it is the pose and base's alone)."""
+        if type(self) is not Unit:  # a subclass may hold more: the long way
+            return replace(self, **{name: value})
+        mine = self.__dict__
+        copy = object.__new__(Unit)
+        made = copy.__dict__
+        for field_name in _UNIT_FIELDS:
+            made[field_name] = mine[field_name]
+        made[name] = value
+        if name != "pose" and "footprint" in mine:
+            made["footprint"] = mine["footprint"]
+        return copy
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))  # every one compared and hashed
+_HASH = "_hash"  # where a unit keeps its hash once worked out

@@ -34,7 +34,7 @@ Everything here is generic; no rule system is named:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -226,6 +226,17 @@ class Game:
             self._memo["checkpoint"] = self.resumed(self.state, self.position, self.steps)
         return self._memo["checkpoint"]
 
+    def derived(self, key: Hashable, compute: Callable[[Game], Any]) -> Any:
+        """`compute(self)`, once for this game value (a caller's read of the game alone,
+        asked again and again in one decision: the steps of this turn, say). `key` names
+        the read; it must not be one of the game's own (a tuple headed by a name)."""
+        memo_key = ("derived", key)
+        try:
+            return self._memo[memo_key]
+        except KeyError:
+            found = self._memo[memo_key] = compute(self)
+            return found
+
     # ----------------------------------------------------------------- where play stands
 
     rules = forward("state.rules")
@@ -362,19 +373,22 @@ class Game:
         """The action with its choice's defaults filled in, and that choice.
 
         UserError (citing the phase's rule) when no offered choice fits: wrong
-        kind or actor for this go, or a parameter of the wrong type or value. Kept per
-        action while the game stands (a player weighs an action, then makes it).
+        kind or actor for this go, or a parameter of the wrong type or value. Cached for
+        this value (the computer players complete each candidate to value it, again to
+        weigh its odds, and again to apply it); a refusal is worked out again each time.
         """
+        key = ("completed", action)
         try:
-            return self._memo[("completed", action)]
+            return self._memo[key]
         except KeyError:
             pass
-        except TypeError:  # a parameter that is not a value: fitted afresh
+        except TypeError:  # a parameter that is not a value: not cached
             return self._completed(action)
-        found = self._memo[("completed", action)] = self._completed(action)
+        found = self._memo[key] = self._completed(action)
         return found
 
     def _completed(self, action: Action) -> tuple[Action, ActionChoice]:
+        """`completed` worked out."""
         candidates = [
             c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
         ]
