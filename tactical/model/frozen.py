@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 
@@ -148,3 +148,33 @@ def memo_of(table: dict[int, tuple[Any, dict]], owner: Any, most: int = 32) -> d
         held = (weakref.ref(owner), {})
         table[id(owner)] = held
     return held[1]
+
+
+class LastAsked:
+    """`make(value)` remembered for the last value asked, by identity: for a pure function
+    of an immutable value that a caller asks again and again in a row (the exact odds
+    replay one roll once per outcome, on the very same objects). One entry, so nothing
+    outlives the next question; (value, made) kept in one tuple, read whole or not at
+    all."""
+
+    __slots__ = ("_last", "_make")
+
+    def __init__(self, make: Callable[[Any], Any]) -> None:
+        self._make = make
+        self._last: tuple[Any, Any] = (_NOTHING, None)
+
+    def __call__(self, value: Any) -> Any:
+        last = self._last
+        if last[0] is value:
+            return last[1]
+        made = self._make(value)
+        self._last = (value, made)  # one tuple assigned: never a value beside another's
+        return made
+
+
+def last_asked(make: Callable[[Any], Any]) -> LastAsked:
+    """`make` remembered for the last value asked (`LastAsked`)."""
+    return LastAsked(make)
+
+
+_NOTHING = object()  # asked nothing yet: no value is this one

@@ -23,13 +23,14 @@ Points in Wounds, rolls battle damage (the hit that crosses the line does not, A
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D10, Dice, Die, numbered_die
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import last_asked
 from tactical.rules.base import Event
 from tactical.rules.cortex_space.tables import (
     BATTLE_DAMAGE,
@@ -562,19 +563,9 @@ def _entry_with(entry: Mapping[str, Any], changes: dict[str, Any]) -> Mapping[st
 _UNSET = object()  # a key an entry does not hold
 
 
-def _start_of(card: Vessel) -> Target:
-    """`target_of(card)`, remembered for the last card asked (every outcome of one attack
-    the exact odds enumerate writes back onto the same card)."""
-    global _LAST_START
-    last = _LAST_START
-    if last[0] is card:
-        return last[1]
-    found = target_of(card)
-    _LAST_START = (card, found)  # one tuple assigned: read whole or not at all
-    return found
-
-
-_LAST_START: tuple = (None, None)  # the last (card, target_of(card))
+# `target_of(card)`, remembered for the last card asked (every outcome of one attack the
+# exact odds enumerate writes back onto the same card)
+_start_of: Callable[[Vessel], Target] = last_asked(target_of)
 
 
 def _card_with(card: Vessel, changes: Mapping[str, Any], systems: Systems) -> Vessel:

@@ -11,13 +11,14 @@ point-defense and missile-lock resolvers too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tactical.dice import Dice
 from tactical.dice.core import ChanceStep, Subroll
 from tactical.model import GameState, Unit
-from tactical.model.frozen import memo_of
+from tactical.model.frozen import last_asked, memo_of
 from tactical.model.worded import worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.cortex_space import tracker
@@ -331,21 +332,6 @@ def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
     return dice.fold(initial, steps, key=volley_key)
 
 
-def _volley_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
-    """A volley's first state and its steps (`gun_volley`), made once for the last plan
-    asked (the exact odds replay the volley once per outcome)."""
-    global _LAST_STEPS
-    last = _LAST_STEPS
-    if last[0] is plan:
-        return last[1]
-    found = _made_steps(plan)
-    _LAST_STEPS = (plan, found)  # one tuple assigned: read whole or not at all
-    return found
-
-
-_LAST_STEPS: tuple = (None, None)  # the last (plan, (first volley, steps))
-
-
 def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
     """R003.7: the strike (attack roll, defense, damage die), then the hit delivered."""
 
@@ -384,6 +370,13 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
         )
 
     return Volley(plan.start), (ChanceStep(strike_of, struck), ChanceStep(delivery, delivered))
+
+
+# a volley's first state and its steps (`gun_volley`), made once for the last plan asked
+# (the exact odds replay the volley once per outcome)
+_volley_steps: Callable[[GunPlan], tuple[Volley, tuple[ChanceStep, ChanceStep]]] = last_asked(
+    _made_steps
+)
 
 
 @dataclass(frozen=True, slots=True)

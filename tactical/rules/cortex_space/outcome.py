@@ -11,9 +11,11 @@ score.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from tactical.model import GameState, Unit
+from tactical.model.frozen import last_asked
 from tactical.rules.cortex_space.tables import SCALES, scale_damage
 from tactical.rules.cortex_space.units import vessel
 from tactical.rules.ending import UnitCondition
@@ -58,19 +60,9 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
 _CONDITIONS: dict[int, tuple[Unit, Unit, UnitCondition]] = {}
 
 
-def _strength_of(unit: Unit) -> float:
-    """`strength(unit)`, remembered for the last vessel asked (every outcome of one attack
-    the exact odds enumerate asks its target's)."""
-    global _LAST_STRENGTH
-    last = _LAST_STRENGTH
-    if last[0] is unit:
-        return last[1]
-    found = strength(unit)
-    _LAST_STRENGTH = (unit, found)  # one tuple assigned: read whole or not at all
-    return found
-
-
-_LAST_STRENGTH: tuple = (None, 0.0)  # the last (unit, strength(unit))
+# `strength(unit)`, remembered for the last vessel asked (every outcome of one attack the
+# exact odds enumerate asks its target's)
+_strength_of: Callable[[Unit], float] = last_asked(strength)
 MEMO_SIZE = 4096
 
 

@@ -23,9 +23,11 @@ at turn 1; `current_group` is the vessels acting now and `stage` shows them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import last_asked
 from tactical.rules.base import Phase, Stage, TurnPosition, TurnSequence
 from tactical.rules.cortex_space import stations, tracker
 from tactical.rules.cortex_space.units import settings, vessel
@@ -89,25 +91,9 @@ def can_act(state: GameState, unit: Unit) -> bool:
     return unit.id in wrecked and initiative.get(unit.id) == wrecked[unit.id]
 
 
-def current_group(state: GameState) -> tuple[str, ...]:
-    """The vessels acting now: those yet to end their activation with the highest result
-    (vessels that rolled nothing act last, together). R003.11.
-
-    Remembered for the last state asked, by identity (a pure function of an immutable
-    state: the exact odds replay an action, and check its turn order, once per outcome)."""
-    global _LAST_GROUP
-    last = _LAST_GROUP
-    if last[0] is state:
-        return last[1]
-    group = _current_group(state)
-    _LAST_GROUP = (state, group)  # one tuple assigned: read whole or not at all
-    return group
-
-
-_LAST_GROUP: tuple = (None, ())  # the last (state, current_group(state))
-
-
 def _current_group(state: GameState) -> tuple[str, ...]:
+    """The vessels acting now: those yet to end their activation with the highest result
+    (vessels that rolled nothing act last, together). R003.11."""
     initiative = tracker.table(state, tracker.INITIATIVE)
     waiting = [u for u in state.units if not tracker.is_done(state, u.id) and can_act(state, u)]
     if not waiting:
@@ -115,6 +101,12 @@ def _current_group(state: GameState) -> tuple[str, ...]:
     ranks = {u.id: initiative.get(u.id) for u in waiting}
     best = max((r for r in ranks.values() if r is not None), default=None)
     return tuple(u.id for u in waiting if ranks[u.id] == best)
+
+
+# `_current_group`, remembered for the last state asked, by identity (a pure function of an
+# immutable state: the exact odds replay an action, and check its turn order, once per
+# outcome)
+current_group: Callable[[GameState], tuple[str, ...]] = last_asked(_current_group)
 
 
 def stage(state: GameState, position: TurnPosition) -> Stage | None:
