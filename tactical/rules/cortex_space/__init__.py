@@ -92,6 +92,7 @@ class CortexSpace(RuleSystem, rules_id=RULES_ID, hooks_from=(combat, status, by_
     )
 
     check_stats = staticmethod(check_stats)
+    unit_conditions = staticmethod(ending.unit_conditions)  # the players' batch of conditions
     # GEO003.1 / GEO003.7: five ordinal bands, the same for every unit; a vessel moves
     # within its Speed. Asteroids and wrecks (dense, obstructing) are obstacles, ground
     # targets are not: the protocol's `terrain_collides`.

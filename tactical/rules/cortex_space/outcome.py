@@ -11,7 +11,7 @@ score.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from tactical.model import GameState, Unit
@@ -44,20 +44,59 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
     try:
         now = state.unit(unit.id)
     except KeyError:
-        return UnitCondition.gone(strength(unit))
+        return _interned(UnitCondition.gone(strength(unit)))
     # by the vessel as it stands and as it started, both immutable (each roll the computer
     # players enumerate changes one vessel): by the one's id, both checked by identity
     known = _CONDITIONS.get(id(now))
     if known is not None and known[1] is now and known[0] is unit:
         return known[2]
-    found = _condition(unit, now)
+    found = _interned(_condition(unit, now))
     if len(_CONDITIONS) >= MEMO_SIZE:
         _CONDITIONS.clear()
     _CONDITIONS[id(now)] = (unit, now, found)
     return found
 
 
+def unit_conditions(state: GameState, units: Sequence[Unit]) -> tuple[UnitCondition, ...]:
+    """A003.E1: `unit_condition` of each of `units`, in order; the same tuple again for
+    equal conditions. The computer players ask every starting vessel's condition after
+    every roll they enumerate, and most rolls of one attack differ only in what the
+    conditions do not read (Stun, battle damage): a tuple given again lets them reuse the
+    side losses they worked out from it."""
+    on_table, known = state.unit_or_none, _CONDITIONS.get
+    found_each = []
+    for unit in units:  # `unit_condition`'s lookup by identity, inline (most find it)
+        now = on_table(unit.id)
+        entry = None if now is None else known(id(now))
+        if entry is not None and entry[1] is now and entry[0] is unit:
+            found_each.append(entry[2])
+        else:
+            found_each.append(unit_condition(state, unit))
+    made = tuple(found_each)
+    # equal conditions are one object each (`_interned`), so equal tuples hold the same
+    # objects: keyed by their ids, kept beside them (no id reused while remembered)
+    slot = tuple(map(id, made))
+    found = _BATCHES.get(slot)
+    if found is not None:
+        return found
+    if len(_BATCHES) >= MEMO_SIZE:
+        _BATCHES.clear()
+    _BATCHES[slot] = made
+    return made
+
+
+def _interned(condition: UnitCondition) -> UnitCondition:
+    """The one condition object kept for conditions equal to `condition` (`unit_conditions`)."""
+    found = _INTERNED.setdefault(condition, condition)
+    if found is condition and len(_INTERNED) > MEMO_SIZE:
+        _INTERNED.clear()
+        _INTERNED[condition] = condition
+    return found
+
+
 _CONDITIONS: dict[int, tuple[Unit, Unit, UnitCondition]] = {}
+_INTERNED: dict[UnitCondition, UnitCondition] = {}  # each condition by its value
+_BATCHES: dict[tuple[int, ...], tuple[UnitCondition, ...]] = {}  # by their conditions' ids
 
 
 # `strength(unit)`, remembered for the last vessel asked (every outcome of one attack the
