@@ -273,9 +273,15 @@ class _Hook(staticmethod):  # type: ignore[type-arg]
         assert self.owner is not None, self.function
         package = importlib.import_module(self.owner.__module__).__package__
         module = importlib.import_module(self.module, package)
-        if self.by_role and hasattr(module, "HOOKS"):
+        declared = getattr(module, "HOOKS", None)
+        if self.by_role and declared is not None:
             # its own HOOKS would be read only once it is imported: give the module itself
             raise TypeError(f"{self.owner.__name__}: {module.__name__} declares its HOOKS")
+        if declared is not None and declared.get(self.name, self.function) != self.function:
+            raise TypeError(
+                f"{self.owner.__name__}.{self.name}: {module.__name__} declares "
+                f"{declared[self.name]!r}, not {self.function!r}"
+            )
         found = getattr(module, self.function)
         return partial(found, rules_id=self.rules_id) if self.rules_id else found
 
