@@ -5,8 +5,12 @@ the one the whole system gives."""
 
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 # One interpreter checks each scenario in turn and reports, after each, the modules it has
 # loaded so far (rule systems never import each other: each package's count is its own).
@@ -18,7 +22,8 @@ for name in {maps!r}:
     with contextlib.redirect_stdout(out):
         code = main(["check", name])
     first = out.getvalue().splitlines()[0]
-    print(code, "|", first, "|", " ".join(m for m in sys.modules if m.startswith("tactical.")))
+    modules = (m for m in sys.modules if m.startswith("tactical.") or m == "importlib.resources")
+    print(code, "|", first, "|", " ".join(modules))
 """
 
 # each built-in scenario, by its system: the system's package, the modules of it `check`
@@ -59,8 +64,10 @@ SYSTEMS = {
 
 
 def test_check_of_each_scenario_loads_neither_the_turn_nor_the_combat():
+    # the first map given as a file: no package data looked up (importlib.resources)
+    first = str(Path(__file__).parents[2] / "maps" / "battlefleet-mars.toml")
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT.format(maps=list(SYSTEMS))],
+        [sys.executable, "-c", SCRIPT.format(maps=[first, *list(SYSTEMS)[1:]])],
         check=True,
         capture_output=True,
         text=True,
@@ -80,3 +87,21 @@ def test_check_of_each_scenario_loads_neither_the_turn_nor_the_combat():
         assert "tactical.agents" not in loaded
         if no_dice:
             assert "tactical.dice" not in loaded, rules
+        if rules == "battlefleet-mars":
+            assert "importlib.resources" not in loaded
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's mallopt")
+def test_the_allocator_is_tuned_without_a_child_process(monkeypatch):
+    """`tune_allocator` finds the C library by glibc's name: `find_library` would run
+    `ldconfig -p` in a child process at every start-up."""
+    import ctypes.util
+
+    from tactical.geometry import measure
+
+    def refused(name):
+        raise AssertionError(f"find_library({name!r}) runs a child process")
+
+    monkeypatch.setattr(ctypes.util, "find_library", refused)
+    assert callable(measure._libc().mallopt)
+    assert measure.tune_allocator() is True
