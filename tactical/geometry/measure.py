@@ -17,7 +17,6 @@ give the same numbers for many pairs at once (used by `tactical.geometry.matrix`
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,7 +50,7 @@ def tune_allocator() -> bool:
     if _ALLOCATOR_TUNED is None:
         _ALLOCATOR_TUNED = False
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            libc = _libc()
             mallopt = libc.mallopt
         except (OSError, AttributeError):
             return False
@@ -63,6 +62,18 @@ def tune_allocator() -> bool:
 
 
 _ALLOCATOR_TUNED: bool | None = None
+
+
+def _libc() -> ctypes.CDLL:
+    """The C library: glibc's own name first, as `find_library` would find it on Linux
+    without running `ldconfig -p` in a child process (milliseconds of every start-up)."""
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        from ctypes.util import find_library  # here: only where glibc's name is not found
+
+        return ctypes.CDLL(find_library("c") or "libc.so.6")
+
 
 From = Literal["centre", "edge"]
 To = Literal["centre", "nearest"]

@@ -25,7 +25,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 from pathlib import Path
 
 from tactical.errors import UserError
@@ -175,6 +174,8 @@ def _alive(pid: int) -> bool:
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write `data` to `path` atomically (see the module docstring); returns the file written."""
+    import tempfile  # here: a command that reads a map writes nothing
+
     target = output_path(path)
     remove_stale_temps(target.parent, target)
     try:

@@ -8,7 +8,6 @@ editable and a normal install find them the same way.
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 from tactical.errors import UserError
@@ -18,6 +17,8 @@ DEFAULT_MAP = "default.toml"
 
 def _package_folder(package: str) -> Path:
     """A data package's folder on disk (wheels and editable installs both unpack to files)."""
+    from importlib import resources  # here: a map given as a file path needs none of it
+
     return Path(str(resources.files(package)))
 
 

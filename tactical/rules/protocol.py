@@ -6,6 +6,7 @@ in `tactical.rules.wording`; `tactical.rules.base` re-exports all of them.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,7 +16,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import numpy as np
 
-from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import ArcSpec
 from tactical.geometry.movement_spec import Pivot, TurningRules
@@ -52,6 +52,7 @@ from tactical.rules.wording import (
 )
 
 if TYPE_CHECKING:  # the values the hooks take and give
+    from tactical.dice import Dice
     from tactical.rules.values import (
         Action,
         Attack,
@@ -214,28 +215,144 @@ ODDS_HOOKS = ("action_odds", "attack_odds")
 names the rule system it was computed for."""
 
 
-def _bind_hooks(cls: type[RuleSystem], rules_id: str, modules: Sequence[ModuleType]) -> None:
+def _bind_hooks(cls: type[RuleSystem], rules_id: str, modules: Sequence[ModuleType | str]) -> None:
     """`RuleSystem.__init_subclass__`: the standard hooks of `modules` bound on `cls`, each
-    at most once, the odds hooks told `rules_id`, and whether `cls` has combat."""
+    at most once, the odds hooks told `rules_id`, and whether `cls` has combat. A module
+    given by name (".play", of the class's own package) is bound by its role and imported
+    when one of its hooks is first asked for (`hook`)."""
     for module in modules:
-        role = module.__name__.rpartition(".")[2]
-        declared = getattr(module, "HOOKS", None)  # a module may say which hooks it implements
+        name = module if isinstance(module, str) else module.__name__
+        role = name.rpartition(".")[2]
+        # a module may say which hooks it implements; one named is read by its role only
+        declared = None if isinstance(module, str) else getattr(module, "HOOKS", None)
         if declared is None and role not in STANDARD_HOOKS:
-            raise TypeError(f"{cls.__name__}: {module.__name__} plays no standard role")
+            raise TypeError(f"{cls.__name__}: {name} plays no standard role")
         pairs = tuple(declared.items()) if declared is not None else STANDARD_HOOKS[role]
-        for hook, name in pairs:
-            if not hasattr(RuleSystem, hook):
-                raise TypeError(f"{cls.__name__}: {module.__name__} declares no hook {hook!r}")
-            if hook in vars(cls):
-                raise TypeError(f"{cls.__name__}.{hook} is bound twice ({module.__name__})")
-            setattr(cls, hook, staticmethod(getattr(module, name)))
-    cls.has_combat = cls.resolve_attack is not RuleSystem.resolve_attack
-    for hook in ODDS_HOOKS:
-        bound = vars(cls).get(hook)
+        for hook_name, function in pairs:
+            if not hasattr(RuleSystem, hook_name):
+                raise TypeError(f"{cls.__name__}: {name} declares no hook {hook_name!r}")
+            if hook_name in vars(cls):
+                raise TypeError(f"{cls.__name__}.{hook_name} is bound twice ({name})")
+            if isinstance(module, str):
+                bound = _Hook(module, function, by_role=True)
+                bound.__set_name__(cls, hook_name)
+                setattr(cls, hook_name, bound)
+            else:
+                setattr(cls, hook_name, staticmethod(getattr(module, function)))
+    # read from the classes, not through the hook: a hook not asked for stays unimported
+    owner = next(c for c in cls.__mro__ if "resolve_attack" in vars(c))
+    cls.has_combat = owner is not RuleSystem
+    for hook_name in ODDS_HOOKS:
+        bound = vars(cls).get(hook_name)
         if isinstance(bound, staticmethod):
             if not rules_id:
-                raise TypeError(f"{cls.__name__}.{hook} needs the system's rules_id")
-            setattr(cls, hook, staticmethod(partial(bound.__func__, rules_id=rules_id)))
+                raise TypeError(f"{cls.__name__}.{hook_name} needs the system's rules_id")
+            if isinstance(bound, _Hook):
+                bound.rules_id = rules_id
+            else:
+                setattr(cls, hook_name, staticmethod(partial(bound.__func__, rules_id=rules_id)))
+
+
+class _Hook(staticmethod):  # type: ignore[type-arg]
+    """A hook bound to a function of a module imported when the hook is first asked for
+    (`hook`); then the class holds the function itself, as `staticmethod(function)`."""
+
+    def __init__(self, module: str, function: str, *, by_role: bool = False) -> None:
+        super().__init__(_not_loaded)
+        self.module, self.function, self.by_role = module, function, by_role
+        self.owner: type | None = None
+        self.name = ""
+        self.rules_id = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.owner, self.name = owner, name
+
+    @property  # type: ignore[override]
+    def __func__(self) -> Callable[..., Any]:
+        """The function the hook is bound to (the odds hooks told the system's id)."""
+        assert self.owner is not None, self.function
+        package = importlib.import_module(self.owner.__module__).__package__
+        module = importlib.import_module(self.module, package)
+        declared = getattr(module, "HOOKS", None)
+        if self.by_role and declared is not None:
+            # its own HOOKS would be read only once it is imported: give the module itself
+            raise TypeError(f"{self.owner.__name__}: {module.__name__} declares its HOOKS")
+        if declared is not None and declared.get(self.name, self.function) != self.function:
+            raise TypeError(
+                f"{self.owner.__name__}.{self.name}: {module.__name__} declares "
+                f"{declared[self.name]!r}, not {self.function!r}"
+            )
+        found = getattr(module, self.function)
+        return partial(found, rules_id=self.rules_id) if self.rules_id else found
+
+    def __get__(self, instance: object, owner: type | None = None) -> Callable[..., Any]:
+        function = self.__func__
+        setattr(self.owner, self.name, staticmethod(function))
+        return function
+
+
+def _not_loaded(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a hook is called through its class")  # pragma: no cover
+
+
+def hook(module: str, function: str) -> Any:
+    """A rule system's hook bound to `function` of `module` (".combat": of the class's own
+    package), imported when the hook is first asked for: a command that asks only how the
+    system measures never loads its turn or its combat (docs/architecture.md "The
+    rule-system protocol"). Write `declare_attack = hook(".combat", "declare")`."""
+    return _Hook(module, function)
+
+
+@dataclass(frozen=True, slots=True)
+class Later:
+    """A declared value the system reads from one of its modules when first asked for
+    (`RuleSystem.turn`): `later("tactical.rules.x.sequence", "TURN_SEQUENCE")`."""
+
+    module: str
+    name: str
+
+    def load(self) -> Any:
+        return getattr(importlib.import_module(self.module), self.name)
+
+
+def later(module: str, name: str) -> Any:
+    """`Later(module, name)`, typed as the value it stands for."""
+    return Later(module, name)
+
+
+class _LaterField:
+    """A field of `RuleSystem` that may be declared `later`: read, it is the value itself."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = f"_{name}"
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return None  # the field's default
+        value = instance.__dict__[self.key]
+        if isinstance(value, Later):
+            value = instance.__dict__[self.key] = value.load()
+        return value
+
+    def __set__(self, instance: object, value: Any) -> None:
+        instance.__dict__[self.key] = value
+
+
+class _PhasesField(_LaterField):
+    """`RuleSystem.phases`: where a system declares its turn (perhaps `later`) and no
+    phases, the names of the turn's phases, read when first asked for."""
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is None:
+            return ()
+        value = instance.__dict__[self.key]
+        if value is _FROM_TURN:
+            turn: TurnSequence = instance.turn  # type: ignore[attr-defined]
+            value = instance.__dict__[self.key] = tuple(phase.name for phase in turn.phases)
+        return value
+
+
+_FROM_TURN = object()
 
 
 @dataclass(frozen=True)
@@ -249,11 +366,14 @@ class RuleSystem:
     arguments, without `self`). The modules that implement the standard hooks under the
     standard names are named once instead, in the class keyword `hooks_from`, each bound by
     its role (`STANDARD_HOOKS`); the odds hooks are told the class keyword `rules_id`
-    (`ODDS_HOOKS`). The registry looks the object up by id.
+    (`ODDS_HOOKS`). A module named (".play" rather than the module, `hook(".combat",
+    "declare")` rather than `staticmethod`), and a turn declared `later`, are imported when
+    first asked for: a short command loads only the modules it asks. The registry looks the
+    object up by id.
     """
 
     def __init_subclass__(
-        cls, *, rules_id: str = "", hooks_from: Sequence[ModuleType] = (), **kwargs: Any
+        cls, *, rules_id: str = "", hooks_from: Sequence[ModuleType | str] = (), **kwargs: Any
     ) -> None:
         super().__init_subclass__(**kwargs)
         _bind_hooks(cls, rules_id, hooks_from)
@@ -269,7 +389,7 @@ class RuleSystem:
     conventions: MeasuringConventions = field(default_factory=MeasuringConventions)
     stats_fields: tuple[Field, ...] = ()
     option_fields: tuple[Field, ...] = ()
-    phases: tuple[str, ...] = ()
+    phases: tuple[str, ...] = _PhasesField()  # type: ignore[assignment]
     terrain_kinds: tuple[str, ...] = ("soft", "dense", "obstructing")
     blocks_los: Callable[[Terrain, Unit | None, Unit | None], bool] = default_blocks_los
     free_table_moves: bool = True
@@ -283,15 +403,16 @@ class RuleSystem:
     pairs ("iL", "destroys a fighter or a missile; ..."): the key the help shows (an odds
     report carries the entries its own outcomes need, `OddsReport.key`). Empty: its results
     are words already."""
-    turn: TurnSequence | None = None
+    turn: TurnSequence | None = _LaterField()  # type: ignore[assignment]
     """The turn as phases (`turn_sequence`); None: each name in `phases` once per side."""
 
     def __post_init__(self) -> None:
         if self.default_movement is None:
             object.__setattr__(self, "default_movement", SETTING_MOVEMENT[self.background])
-        # a system declaring its turn names its phases there only
-        if self.turn is not None and not self.phases:
-            object.__setattr__(self, "phases", tuple(phase.name for phase in self.turn.phases))
+        # a system declaring its turn names its phases there only (read without loading a
+        # turn declared `later`)
+        if self.__dict__["_turn"] is not None and not self.__dict__["_phases"]:
+            object.__setattr__(self, "phases", _FROM_TURN)
 
     has_combat: ClassVar[bool] = False
     """Whether this system provides the attack hooks (`weapons`, `declare_attack`,

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tactical.dice import Distribution, fraction_text, percent
 from tactical.model import FrozenMap, GameState
 from tactical.rules.schema import Field
+
+if TYPE_CHECKING:  # a command that reads no odds loads no dice
+    from tactical.dice import Distribution
 
 # --------------------------------------------------------------------------- events and actions
 
@@ -243,4 +245,6 @@ NOTHING_WITHHELD = Withheld()
 
 def probability_row(probability: Any) -> dict[str, Any]:
     """{"probability": "a/b", "percent": float} for one exact probability."""
+    from tactical.dice import fraction_text, percent  # here: loaded with the odds
+
     return {"probability": fraction_text(probability), "percent": percent(probability)}

@@ -33,23 +33,25 @@ from tactical.rules.base import (
     WeaponReach,
     never_blocks_los,
 )
-from tactical.rules.battlefleet_mars import by_hand, combat, play, ranges, status
 from tactical.rules.battlefleet_mars import outcome as ending
+from tactical.rules.battlefleet_mars import ranges
 from tactical.rules.battlefleet_mars.tables import RESULT_KEY
 from tactical.rules.battlefleet_mars.units import OPTION_FIELDS, STATS_FIELDS, check_stats
+from tactical.rules.protocol import hook, later
 
 RULES_ID = "battlefleet-mars"
-
-TURN_SEQUENCE = play.TURN_SEQUENCE
 
 
 # the turn (R000.15-R000.18): each phase's own kinds (`play`; BFM has no movement rules, its
 # counters are moved freely on the table: the session's `move`, `free_table_moves`), an
 # attack (`combat`), what the player reads (`status`) and sets by hand (`by_hand`), the end
-# (`ending`, docs/game-end.md): the standard hooks of each
+# (`ending`, docs/game-end.md, which declares its own): the standard hooks of each, each module
+# imported when one of its hooks is first asked for (`tactical check` loads no combat)
 @dataclass(frozen=True)
 class BattlefleetMars(
-    RuleSystem, rules_id=RULES_ID, hooks_from=(play, combat, status, by_hand, ending)
+    RuleSystem,
+    rules_id=RULES_ID,
+    hooks_from=(".play", ".combat", ".status", ".by_hand", ending),
 ):
     """Seed 000 with the SPEC's adopted readings (options for the configurable ones)."""
 
@@ -57,11 +59,13 @@ class BattlefleetMars(
     # GEO000.1: range in whole range units, as far as the lasers reach (R000.6)
     range_band = staticmethod(ranges.range_band)
     range_band_indices = staticmethod(ranges.range_band_indices)
-    weapons = staticmethod(combat.weapons_of)
+    weapons = hook(".combat", "weapons_of")
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO000.1: no arcs; lasers reach as far as their strength allows (R000.6), missiles
         any range (GEO000.3)."""
+        from tactical.rules.battlefleet_mars import combat  # here: loaded on first use
+
         if weapon == combat.MISSILES:
             return WeaponReach(weapon, (OMNI,), (FiringBand("any range", 0.0, math.inf),))
         return super().weapon_reach(unit, weapon, options)
@@ -81,6 +85,6 @@ RULE_SYSTEM = BattlefleetMars(
     ),
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
-    turn=TURN_SEQUENCE,
+    turn=later("tactical.rules.battlefleet_mars.play", "TURN_SEQUENCE"),
     blocks_los=never_blocks_los,  # GEO000.1: no line of sight, so nothing blocks it
 )

@@ -37,17 +37,8 @@ from tactical.rules.base import (
     bands_from_limits,
     never_blocks_los,
 )
-from tactical.rules.cortex_space import (
-    by_hand,
-    choices,
-    combat,
-    odds,
-    play,
-    positions,
-    sequence,
-    status,
-)
 from tactical.rules.cortex_space import outcome as ending
+from tactical.rules.cortex_space import positions, sequence
 from tactical.rules.cortex_space.tables import STRUCTURE_KINDS
 from tactical.rules.cortex_space.units import (
     OPTION_FIELDS,
@@ -58,14 +49,18 @@ from tactical.rules.cortex_space.units import (
     vessel,
     weapon_names,
 )
+from tactical.rules.protocol import hook
 
 RULES_ID = "cortex-space"
 
 
 # an attack (`combat`), what the player reads (`status`) and sets by hand (`by_hand`), the
-# end (`ending`, docs/game-end.md): the standard hooks of each
+# end (`ending`, docs/game-end.md): the standard hooks of each, each module imported when one
+# of its hooks is first asked for (`tactical check` loads neither the turn's choices nor combat)
 @dataclass(frozen=True)
-class CortexSpace(RuleSystem, rules_id=RULES_ID, hooks_from=(combat, status, by_hand, ending)):
+class CortexSpace(
+    RuleSystem, rules_id=RULES_ID, hooks_from=(".combat", ".status", ".by_hand", ending)
+):
     """Seed 003 with the SPEC's adopted readings (options for the configurable ones)."""
 
     # for the computer players (tactical.agents.hints): the range bands (GEO003.1) run out
@@ -102,10 +97,10 @@ class CortexSpace(RuleSystem, rules_id=RULES_ID, hooks_from=(combat, status, by_
     # the turn: R003.10 / R003.11, the initiative group acting now and the vessels in order
     setup = staticmethod(sequence.setup)
     stage = staticmethod(sequence.stage)
-    acting_order = staticmethod(status.acting_order)
-    actions = staticmethod(choices.actions)
-    apply = staticmethod(play.apply)
-    action_odds = staticmethod(odds.action_odds)
+    acting_order = hook(".status", "acting_order")
+    actions = hook(".choices", "actions")
+    apply = hook(".play", "apply")
+    action_odds = hook(".odds", "action_odds")
     weapons = staticmethod(weapon_names)
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:

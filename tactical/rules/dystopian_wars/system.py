@@ -18,29 +18,20 @@ from tactical.rules.base import (
     TurnPosition,
     WeaponReach,
 )
-from tactical.rules.dystopian_wars import (
-    by_hand,
-    cards,
-    combat,
-    declaration,
-    generators,
-    measures,
-    movement,
-    odds_report,
-    play,
-    resolving,
-    sequence,
-    status,
-)
-from tactical.rules.dystopian_wars import outcome as ending
+from tactical.rules.dystopian_wars import cards, declaration, measures, movement
+from tactical.rules.protocol import hook, later
 
 RULES_ID = "dystopian-wars"
 
 
 # the turn's actions (`play`), what the player reads (`status`) and sets by hand
-# (`by_hand`), how a unit stands at the end (`ending`): the standard hooks of each
+# (`by_hand`), how a unit stands at the end (`outcome`): the standard hooks of each, each
+# module imported when one of its hooks is first asked for (`tactical check` reads only
+# how the system measures, and so loads neither its turn nor its combat)
 @dataclass(frozen=True)
-class DystopianWars(RuleSystem, rules_id=RULES_ID, hooks_from=(play, status, by_hand, ending)):
+class DystopianWars(
+    RuleSystem, rules_id=RULES_ID, hooks_from=(".play", ".status", ".by_hand", ".outcome")
+):
     """Dystopian Wars 1.1 with the SPEC's adopted readings."""
 
     # for the computer players (tactical.agents.hints): a Carrier's Launch (R002.61) and a
@@ -74,21 +65,21 @@ class DystopianWars(RuleSystem, rules_id=RULES_ID, hooks_from=(play, status, by_
     # R002.11-R002.13, R002.30-R002.34, R002.45, R002.48 (templates, the generator boost)
     terrain_collides = staticmethod(movement.terrain_collides)
     turning_rules = staticmethod(movement.turning_rules)
-    move_activation = staticmethod(generators.move_activation)
+    move_activation = hook(".generators", "move_activation")
     # the turn (R002.19 / R002.20 / R002.28): Field Orders, Initiative, the Squadron
     # Activation Sequence, the End Phase; the initiative winner activates first (G.5); a
     # fleet passes only when no step is left to it
-    stage = staticmethod(sequence.stage)
-    play_order = staticmethod(sequence.play_order)
-    pass_refused = staticmethod(status.pass_refused)
+    stage = hook(".sequence", "stage")
+    play_order = hook(".sequence", "play_order")
+    pass_refused = hook(".status", "pass_refused")
     # attacks: R002.36-R002.43 declared on the table as it stands, resolved and their odds
-    weapons = staticmethod(combat.weapons_of)
-    declare_attack = staticmethod(combat.declare)
-    resolve_attack = staticmethod(resolving.resolve)
-    attack_odds = staticmethod(odds_report.attack_odds)
+    weapons = hook(".combat", "weapons_of")
+    declare_attack = hook(".combat", "declare")
+    resolve_attack = hook(".resolving", "resolve")
+    attack_odds = hook(".odds_report", "attack_odds")
     # the end: R002.3 / R002.22, the result the End Phase or a Crushing Triumph recorded
-    outcome = staticmethod(ending.outcome)
-    unit_conditions = staticmethod(ending.unit_conditions)  # the players' batch of conditions
+    outcome = hook(".outcome", "outcome")
+    unit_conditions = hook(".outcome", "unit_conditions")  # the players' batch of conditions
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO002.7 / R002.14: the weapon's own arc, the Range Bands where it has Attack Dice,
@@ -110,6 +101,8 @@ class DystopianWars(RuleSystem, rules_id=RULES_ID, hooks_from=(play, status, by_
     ) -> str | None:
         """R002.28: the squadron being activated keeps its models until its activation is
         over (`by_hand.adjustment_refused`); then the protocol's own check."""
+        from tactical.rules.dystopian_wars import by_hand  # here: loaded on first use
+
         return by_hand.adjustment_refused(before, after) or super().adjustment_refused(
             before, after, position
         )
@@ -131,6 +124,6 @@ RULE_SYSTEM = DystopianWars(
     stats_fields=declaration.STATS_FIELDS,
     option_fields=declaration.OPTION_FIELDS,
     free_table_moves=False,
-    turn=play.TURN_SEQUENCE,
+    turn=later("tactical.rules.dystopian_wars.sequence", "TURN_SEQUENCE"),
     blocks_los=declaration.dw_blocks_los,
 )

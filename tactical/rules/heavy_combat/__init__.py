@@ -33,15 +33,7 @@ from typing import Any
 from tactical.geometry.arcs_spec import QUADRANTS
 from tactical.model import FrozenMap, Unit
 from tactical.rules.base import MeasuringConventions, RuleSystem, WeaponReach, never_blocks_los
-from tactical.rules.heavy_combat import (
-    attacks,
-    by_hand,
-    duel_state,
-    engagement,
-    hidden,
-    status,
-    turn,
-)
+from tactical.rules.heavy_combat import duel_state, engagement, hidden
 from tactical.rules.heavy_combat import outcome as ending
 from tactical.rules.heavy_combat.ships import (
     OPTION_FIELDS,
@@ -51,16 +43,17 @@ from tactical.rules.heavy_combat.ships import (
     profile,
 )
 from tactical.rules.heavy_combat.weapons import weapons_of
+from tactical.rules.protocol import hook, later
 
 RULES_ID = "heavy-combat"
 
 
 # what the player reads (`status`) and sets by hand (`by_hand`), the end (`ending`,
-# docs/game-end.md): the standard hooks of each
+# docs/game-end.md): the standard hooks of each; the turn's and the attacks' own (the
+# `HOOKS` of `turn` and `attacks`) below. Each module is imported when one of its hooks is
+# first asked for (`tactical check` loads neither the turn nor the attacks)
 @dataclass(frozen=True)
-class HeavyCombat(
-    RuleSystem, rules_id=RULES_ID, hooks_from=(turn, attacks, status, by_hand, ending)
-):
+class HeavyCombat(RuleSystem, rules_id=RULES_ID, hooks_from=(".status", ".by_hand", ending)):
     """Seed 001 with the SPEC's adopted readings (options for the configurable ones)."""
 
     # for the computer players (tactical.agents.hints): closing the range (R001.9) takes
@@ -79,7 +72,14 @@ class HeavyCombat(
     # GEO001.7: three bands of `inches_per_range_step`, the same for every unit
     range_band = staticmethod(engagement.range_band)
     range_table = staticmethod(engagement.range_table)
-    setup = staticmethod(duel_state.setup)  # the turn and the attacks: `hooks_from`
+    setup = staticmethod(duel_state.setup)
+    actions = hook(".turn", "actions")
+    apply = hook(".turn", "apply")
+    weapons = hook(".turn", "weapon_names")
+    declare_attack = hook(".attacks", "declare_attack")
+    resolve_attack = hook(".attacks", "resolve_attack")
+    attack_odds = hook(".attacks", "attack_odds")
+    action_odds = hook(".attacks", "action_odds")
     # R001.29: a cloaked enemy stands where it was last seen, its course and its moves
     # withheld until its cloak drops
     view_for = staticmethod(hidden.view_for)
@@ -110,6 +110,6 @@ RULE_SYSTEM = HeavyCombat(
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
-    turn=turn.TURN_SEQUENCE,
+    turn=later("tactical.rules.heavy_combat.turn", "TURN_SEQUENCE"),
     blocks_los=never_blocks_los,  # GEO001.6: the duel has no line of sight
 )

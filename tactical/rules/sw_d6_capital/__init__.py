@@ -30,7 +30,8 @@ from tactical.rules.base import (
     never_blocks_los,
     with_defaults,
 )
-from tactical.rules.sw_d6_capital import by_hand, combat, deck, maneuver, movement, play, status
+from tactical.rules.protocol import hook, later
+from tactical.rules.sw_d6_capital import deck, movement
 from tactical.rules.sw_d6_capital import outcome as ending
 from tactical.rules.sw_d6_capital.deck import STATS_FIELDS, deck_of, parse_ranges
 from tactical.rules.sw_d6_capital.options import OPTION_FIELDS
@@ -49,10 +50,12 @@ SPEEDS = SPEED_ORDER
 
 
 # the turn's actions (`play`), what the player reads (`status`) and sets by hand
-# (`by_hand`), the end (`ending`, docs/game-end.md): the standard hooks of each
+# (`by_hand`), the end (`ending`, docs/game-end.md): the standard hooks of each; an attack's
+# (`combat`'s `HOOKS`) below. Each module is imported when one of its hooks is first asked
+# for (`tactical check` loads neither the turn nor the attacks)
 @dataclass(frozen=True)
 class SwD6Capital(
-    RuleSystem, rules_id=RULES_ID, hooks_from=(play, combat, status, by_hand, ending)
+    RuleSystem, rules_id=RULES_ID, hooks_from=(".play", ".status", ".by_hand", ending)
 ):
     """Star Wars D6 capital ships with the SPEC's adopted readings."""
 
@@ -64,15 +67,18 @@ class SwD6Capital(
     range_band = staticmethod(deck.ship_range_band)
     range_band_indices = staticmethod(deck.ship_range_band_indices)
     turning_rules = staticmethod(movement.turning_rules)
-    terrain_collides = staticmethod(maneuver.terrain_collides)
+    terrain_collides = hook(".maneuver", "terrain_collides")
     # the turn (T004.1 / R004.10): Initiative, Command, Damage Control, Action, Movement; the
     # captains in Initiative order (R004.14 / R004.25); no pass while this turn's Initiative
     # is still to be rolled (R004.10, R004.11)
-    acting_order = staticmethod(status.acting_order)
-    pass_refused = staticmethod(status.pass_refused)
+    acting_order = hook(".status", "acting_order")
+    pass_refused = hook(".status", "pass_refused")
     weapons = staticmethod(deck.weapon_units)
     # a ship's condition kept when its deck is set by hand
-    adjusted = staticmethod(by_hand.adjusted)
+    adjusted = hook(".by_hand", "adjusted")
+    declare_attack = hook(".combat", "declare_in_action_phase")
+    resolve_attack = hook(".combat", "resolve_in_action_phase")
+    attack_odds = hook(".combat", "odds_in_action_phase")
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """GEO004.2 / GEO004.3: the weapon unit's own arc and its ranges (Space units to
@@ -105,7 +111,7 @@ RULE_SYSTEM = SwD6Capital(
     stats_fields=STATS_FIELDS,
     option_fields=OPTION_FIELDS,
     free_table_moves=False,
-    turn=play.TURN_SEQUENCE,
+    turn=later("tactical.rules.sw_d6_capital.play", "TURN_SEQUENCE"),
     # R004.29: any enemy in the arc may be targeted; GEO004.1-GEO004.7 ask for no line of sight
     blocks_los=never_blocks_los,
 )
