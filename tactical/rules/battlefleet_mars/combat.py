@@ -398,7 +398,29 @@ def _lower_lasers(
 
 
 def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:
-    """Declared missiles are spent: a group shrinks; a launcher's magazine empties (R000.17)."""
+    """Declared missiles are spent: a group shrinks; a launcher's magazine empties (R000.17).
+    Remembered by the state's identity (kept beside it), the attacker and the count: every
+    outcome of a salvo the computer players enumerate spends the same missiles of the same
+    state, and a salvo that changed nothing else hands back that very state (whose material
+    value is then read once)."""
+    slot = (id(state), attacker.id, declared)
+    known = _SPENT.get(slot)
+    if known is not None and known[0] is state:
+        return known[1]
+    spent = _spent(state, attacker, card, declared)
+    if len(_SPENT) >= _SPENT_SIZE:
+        _SPENT.clear()
+    _SPENT[slot] = (state, spent)
+    return spent
+
+
+# the states after a spend, by the state's identity (`_spend_missiles`): a bounded memo of a
+# pure function, the state kept beside its id so that the id is never reused while kept
+_SPENT: dict[tuple[int, str, int], tuple[GameState, GameState]] = {}
+_SPENT_SIZE = 256
+
+
+def _spent(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:
     if card.kind is UnitType.MISSILE:
         if declared >= card.count:
             return state.without_unit(attacker.id)

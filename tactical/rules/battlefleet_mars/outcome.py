@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tactical.model import GameState, Unit
+from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import remembered
 from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT, RESULT_CODES
 from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
@@ -70,9 +70,18 @@ def record_results(state: GameState, target: str, results: Iterable[str]) -> Gam
     scored = tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
     if not scored:
         return state
-    hits = dict(state.rule_state.get(HITS, {}))
-    hits[target] = (*hits.get(target, ()), *scored)
-    return state.with_rule_state(**{HITS: hits})
+    hits = state.rule_state.get(HITS, _NO_HITS)
+    if isinstance(hits, FrozenMap):
+        # one entry set on the frozen table (the same entries, in the same order, as a
+        # copy would hold): the others are neither copied nor frozen again, nor read
+        record = (*hits.get(target, ()), *scored)
+        return state.with_rule_state(**{HITS: hits.updated({target: record})})
+    table = dict(hits)
+    table[target] = (*table.get(target, ()), *scored)
+    return state.with_rule_state(**{HITS: table})
+
+
+_NO_HITS = FrozenMap()
 
 
 def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:
