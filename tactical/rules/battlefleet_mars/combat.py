@@ -284,13 +284,55 @@ def _ciws_of(target_card: Profile, use: bool) -> int | None:
     return ciws_strength(target_card.laser_strength or 0) if use else None
 
 
-def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+@dataclass(frozen=True, slots=True)
+class _Salvo:
+    """What a missile attack reads of the state before any roll (`_salvo_of`)."""
+
+    options: Mapping[str, Any]
+    attacker: Unit
+    target: Unit
+    attacker_card: Profile
+    target_card: Profile
+    declared: int
+    ciws: int | None
+    room: Room
+
+
+def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
+    """The parties, cards, CIWS and room of a missile attack on `state`, remembered by the
+    identities of both (kept beside their ids): the computer players replay one declared
+    attack on one state once for every outcome they enumerate."""
+    slot = (id(state), id(attack))
+    known = _SALVOS.get(slot)
+    if known is not None and known[0] is state and known[1] is attack:
+        return known[2]
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
-    attacker_card, target_card = profile(attacker), profile(target)
-    declared = int(attack.params["missiles"])
-    use = bool(attack.params["ciws"])
-    ciws = _ciws_of(target_card, use)
+    target_card = profile(target)
+    found = _Salvo(
+        options,
+        attacker,
+        target,
+        profile(attacker),
+        target_card,
+        int(attack.params["missiles"]),
+        _ciws_of(target_card, bool(attack.params["ciws"])),
+        _room(state, target, target_card, options),
+    )
+    if len(_SALVOS) >= MAX_DECLARED:
+        _SALVOS.clear()
+    _SALVOS[slot] = (state, attack, found)
+    return found
+
+
+_SALVOS: dict[tuple[int, int], tuple[GameState, Attack, _Salvo]] = {}
+
+
+def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    before = _salvo_of(state, attack)
+    options, attacker, target = before.options, before.attacker, before.target
+    attacker_card, target_card = before.attacker_card, before.target_card
+    declared, ciws = before.declared, before.ciws
     salvo = missile_salvo(
         declared,
         ciws,
@@ -300,7 +342,7 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         dice,
         who=attacker.id,
         target=target.id,
-        room=_room(state, target, target_card, options),
+        room=before.room,
     )
     summary = salvo.summary
     words = worded()  # read for the state alone (`model.worded`): no words
