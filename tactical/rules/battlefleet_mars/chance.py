@@ -304,6 +304,15 @@ def _strike_step(
     return DieStep(D10Z, then, who, f"missile {missile} damage", shift)
 
 
+@lru_cache(maxsize=4096)
+def _strike_steps(
+    column: Column, target_kind: str, who: str, survivors: tuple[int, ...], room: Room | None
+) -> tuple[DieStep, ...]:
+    """The survivors' damage rolls as steps (`_strike_step`), made once per salvo's
+    survivors and target: every replay of a resolver rolls the same steps."""
+    return tuple(_strike_step(column, target_kind, who, m, room) for m in survivors)
+
+
 def _after_strike(strikes: Strikes, strike: MissileStrike, target_kind: str) -> Strikes:
     """The salvo's damage so far with one more survivor's strike."""
     killed = destroys(strike.result, target_kind)
@@ -358,9 +367,6 @@ def missile_salvo(
     auto = options["missile_to_hit"] != "roll"  # A000.8: the damage roll only
 
     def strike_with(missile: int):
-        if auto:
-            return _strike_step(column, target_kind, who, missile, ship_room)
-
         def step(strikes: Strikes, source: Dice) -> Strikes:
             strike = missile_strike(column, options, source, who=who, missile=missile)
             return _after_strike(strikes, strike, target_kind)
@@ -372,7 +378,11 @@ def missile_salvo(
     # or base whose state is read (`room`), what its record comes to (`Room.key`)
     ship_room = None if tracks_destruction else room
     key = _destroyed_yet if ship_room is None else lambda strikes: ship_room.key(strikes.results)
-    strikes = dice.fold(Strikes((), False, ()), [strike_with(m) for m in volley.survivors], key=key)
+    if auto:
+        steps = _strike_steps(column, target_kind, who, volley.survivors, ship_room)
+    else:
+        steps = tuple(strike_with(m) for m in volley.survivors)
+    strikes = dice.fold(Strikes((), False, ()), steps, key=key)
     summary = SalvoSummary(
         declared,
         declared - len(volley.survivors),

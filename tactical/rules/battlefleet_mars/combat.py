@@ -284,13 +284,55 @@ def _ciws_of(target_card: Profile, use: bool) -> int | None:
     return ciws_strength(target_card.laser_strength or 0) if use else None
 
 
-def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+@dataclass(frozen=True, slots=True)
+class _Salvo:
+    """What a missile attack reads of the state before any roll (`_salvo_of`)."""
+
+    options: Mapping[str, Any]
+    attacker: Unit
+    target: Unit
+    attacker_card: Profile
+    target_card: Profile
+    declared: int
+    ciws: int | None
+    room: Room
+
+
+def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
+    """The parties, cards, CIWS and room of a missile attack on `state`, remembered by the
+    identities of both (kept beside their ids): the computer players replay one declared
+    attack on one state once for every outcome they enumerate."""
+    slot = (id(state), id(attack))
+    known = _SALVOS.get(slot)
+    if known is not None and known[0] is state and known[1] is attack:
+        return known[2]
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
-    attacker_card, target_card = profile(attacker), profile(target)
-    declared = int(attack.params["missiles"])
-    use = bool(attack.params["ciws"])
-    ciws = _ciws_of(target_card, use)
+    target_card = profile(target)
+    found = _Salvo(
+        options,
+        attacker,
+        target,
+        profile(attacker),
+        target_card,
+        int(attack.params["missiles"]),
+        _ciws_of(target_card, bool(attack.params["ciws"])),
+        _room(state, target, target_card, options),
+    )
+    if len(_SALVOS) >= MAX_DECLARED:
+        _SALVOS.clear()
+    _SALVOS[slot] = (state, attack, found)
+    return found
+
+
+_SALVOS: dict[tuple[int, int], tuple[GameState, Attack, _Salvo]] = {}
+
+
+def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    before = _salvo_of(state, attack)
+    options, attacker, target = before.options, before.attacker, before.target
+    attacker_card, target_card = before.attacker_card, before.target_card
+    declared, ciws = before.declared, before.ciws
     salvo = missile_salvo(
         declared,
         ciws,
@@ -300,7 +342,7 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
         dice,
         who=attacker.id,
         target=target.id,
-        room=_room(state, target, target_card, options),
+        room=before.room,
     )
     summary = salvo.summary
     words = worded()  # read for the state alone (`model.worded`): no words
@@ -398,7 +440,29 @@ def _lower_lasers(
 
 
 def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:
-    """Declared missiles are spent: a group shrinks; a launcher's magazine empties (R000.17)."""
+    """Declared missiles are spent: a group shrinks; a launcher's magazine empties (R000.17).
+    Remembered by the state's identity (kept beside it), the attacker and the count: every
+    outcome of a salvo the computer players enumerate spends the same missiles of the same
+    state, and a salvo that changed nothing else hands back that very state (whose material
+    value is then read once)."""
+    slot = (id(state), attacker.id, declared)
+    known = _SPENT.get(slot)
+    if known is not None and known[0] is state:
+        return known[1]
+    spent = _spent(state, attacker, card, declared)
+    if len(_SPENT) >= _SPENT_SIZE:
+        _SPENT.clear()
+    _SPENT[slot] = (state, spent)
+    return spent
+
+
+# the states after a spend, by the state's identity (`_spend_missiles`): a bounded memo of a
+# pure function, the state kept beside its id so that the id is never reused while kept
+_SPENT: dict[tuple[int, str, int], tuple[GameState, GameState]] = {}
+_SPENT_SIZE = 256
+
+
+def _spent(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:
     if card.kind is UnitType.MISSILE:
         if declared >= card.count:
             return state.without_unit(attacker.id)

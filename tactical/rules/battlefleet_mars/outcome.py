@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from tactical.model import GameState, Unit
+from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import remembered
 from tactical.rules.battlefleet_mars.tables import DESTROYED_RESULT, NO_EFFECT, RESULT_CODES
 from tactical.rules.battlefleet_mars.units import GROUPS, UnitType, profile
@@ -70,9 +70,18 @@ def record_results(state: GameState, target: str, results: Iterable[str]) -> Gam
     scored = tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
     if not scored:
         return state
-    hits = dict(state.rule_state.get(HITS, {}))
-    hits[target] = (*hits.get(target, ()), *scored)
-    return state.with_rule_state(**{HITS: hits})
+    hits = state.rule_state.get(HITS, _NO_HITS)
+    if isinstance(hits, FrozenMap):
+        # one entry set on the frozen table (the same entries, in the same order, as a
+        # copy would hold): the others are neither copied nor frozen again, nor read
+        record = (*hits.get(target, ()), *scored)
+        return state.with_rule_state(**{HITS: hits.updated({target: record})})
+    table = dict(hits)
+    table[target] = (*table.get(target, ()), *scored)
+    return state.with_rule_state(**{HITS: table})
+
+
+_NO_HITS = FrozenMap()
 
 
 def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:
@@ -94,17 +103,33 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
 def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitCondition]:
     """`unit_condition` of each of `units` (A000.E1), the records read once for them all;
     remembered for the table's units and records as they are (the same objects: a roll
-    that missed, or that changed only what the conditions never read, leaves both)."""
+    that missed, or that changed only what the conditions never read, leaves both). The
+    same list again for the very same conditions (`_given`; read it, never change it): the
+    computer players read the shares of a list once, and many enumerated outcomes come to
+    the same conditions."""
     records = state.rule_state.get(HITS, {}) if _any_ship(units) else None
     slot = (id(units), id(state.units), id(records))
     known = _TABLES.get(slot)
     if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
-        return list(known[3])
-    found = _unit_conditions(state, units, records, _starts(units)[0])
+        return known[3]
+    found = _given(_unit_conditions(state, units, records, _starts(units)[0]))
     if len(_TABLES) >= MEMO_SIZE:
         _TABLES.clear()
     _TABLES[slot] = (units, state.units, records, found)  # kept beside their ids
-    return list(found)
+    return found
+
+
+def _given(found: list[UnitCondition]) -> list[UnitCondition]:
+    """The list given before for these very conditions (the same objects: conditions are
+    remembered by what they are read from), else `found` itself, kept for the next."""
+    slot = tuple(map(id, found))
+    known = _GIVEN.get(slot)
+    if known is not None:  # it holds the conditions of these ids: none was reused
+        return known
+    if len(_GIVEN) >= MEMO_SIZE:
+        _GIVEN.clear()
+    _GIVEN[slot] = found
+    return found
 
 
 def _any_ship(units: Sequence[Unit]) -> bool:
@@ -126,6 +151,7 @@ def _starts(units: Sequence[Unit]) -> tuple[list[tuple[Unit, float, bool, UnitCo
 
 
 _TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any, list[UnitCondition]]] = {}
+_GIVEN: dict[tuple[int, ...], list[UnitCondition]] = {}
 _SHIPS: dict[int, tuple[Sequence[Unit], list, bool]] = {}
 
 
@@ -161,8 +187,14 @@ def _condition(unit: Unit, value: float, now: Unit, record: object) -> UnitCondi
         count = profile(unit).count
         left = profile(now).count
         lost = 1 - left / count if count else 0.0
-        return UnitCondition(value, max(0.0, lost), False, left > 0)
+        return _group_condition(value, max(0.0, lost), left > 0)
     return _ship_condition(value, tuple(record))  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _group_condition(value: float, lost: float, able: bool) -> UnitCondition:
+    # one object for equal conditions (`_given` knows conditions by identity)
+    return UnitCondition(value, lost, False, able)
 
 
 def _start_of(unit: Unit) -> tuple[Unit, float, bool, UnitCondition]:
