@@ -28,6 +28,7 @@ from tactical.rules.heavy_combat.combat import (
     commit_fire,
     fire_context,
     fire_outcome,
+    fire_replays,
     fire_step,
     shoot,
     shot_key,
@@ -102,6 +103,14 @@ def resolve_attack(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     fired = fire_step(ctx, table.duel, table.cards, dice)
     duel = commit_fire(fired.duel, ctx.firer, ctx.weapon)
     return Resolution(to_rule_state(table.state, duel), fired.events, fired.outcome)
+
+
+def attack_replays(state: GameState, attack: Attack, max_nodes: int) -> int:
+    """The runs an exact enumeration of `resolve_attack` makes, counted without making
+    them (`combat.fire_replays`: its rolls are `fire_step`'s): TooManyOutcomes past
+    `max_nodes`, where enumerating it would be refused after as many runs."""
+    table, ctx = _context(state, attack)
+    return fire_replays(ctx, table.duel, table.cards, max_nodes)
 
 
 def outcome_odds(table: Table, ctx: FireContext) -> Distribution[FireOutcome]:
