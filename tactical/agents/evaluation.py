@@ -271,8 +271,6 @@ def attack_effect(
     except UserError:
         return None
 
-    replays = getattr(system, "attack_replays", None)
-
     def effect(state: GameState) -> Effect | None:
         try:
             weapon, target, rest = attack_declaration(declared)
@@ -289,8 +287,7 @@ def attack_effect(
             # one that counts its replays first (`attack_replays`) refuses one too large
             # to enumerate without making them, the folds it found kept for the enumeration
             with unworded(), remembering():
-                if replays is not None:
-                    replays(state, attack, max_nodes)
+                system.attack_replays(state, attack, max_nodes)
                 distribution = enumerate_outcomes(after, max_nodes=max_nodes)
         except TooManyOutcomes:
             with unworded():

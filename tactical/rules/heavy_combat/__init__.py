@@ -84,8 +84,6 @@ class HeavyCombat(
     # withheld until its cloak drops
     view_for = staticmethod(hidden.view_for)
     withheld = staticmethod(hidden.withheld)
-    # for the computer players: an attack's replays counted before it is enumerated
-    attack_replays = staticmethod(attacks.attack_replays)
 
     def weapon_reach(self, unit: Unit, weapon: str, options: Mapping[str, Any]) -> WeaponReach:
         """T001.8 / GEO001.7: the in-plane facings the weapon fires through, as quadrants, out

@@ -43,11 +43,12 @@ from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
 from tactical.rules.values import AttackParams
 
 # the rule system's hooks this module implements (`RuleSystem`'s `hooks_from`): one attack
-# declared, resolved and its odds; any action's odds
+# declared, resolved, its odds and its replays counted; any action's odds
 HOOKS = {
     "declare_attack": "declare_attack",
     "resolve_attack": "resolve_attack",
     "attack_odds": "attack_odds",
+    "attack_replays": "attack_replays",
     "action_odds": "action_odds",
 }
 
