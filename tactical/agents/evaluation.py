@@ -34,6 +34,7 @@ import numpy as np
 from tactical.agents import hints
 from tactical.agents.reads import ALL, read_values, table_key, watching
 from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outcomes
+from tactical.dice.exact import remembering
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni
 from tactical.geometry.shapes import Pose
@@ -282,8 +283,11 @@ def attack_effect(
             return round(material.value(resolved.state, side), 9)
 
         try:
-            # read for the states alone: a resolver may leave its words out (`worded`)
-            with unworded():
+            # read for the states alone: a resolver may leave its words out (`worded`);
+            # one that counts its replays first (`attack_replays`) refuses one too large
+            # to enumerate without making them, the folds it found kept for the enumeration
+            with unworded(), remembering():
+                system.attack_replays(state, attack, max_nodes)
                 distribution = enumerate_outcomes(after, max_nodes=max_nodes)
         except TooManyOutcomes:
             with unworded():

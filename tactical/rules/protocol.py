@@ -523,6 +523,12 @@ class RuleSystem:
         """The exact outcome distribution of a declared attack, from `resolve_attack` itself."""
         raise self._no_combat()
 
+    def attack_replays(self, state: GameState, attack: Attack, max_nodes: int) -> int | None:
+        """The runs an exact enumeration of `resolve_attack` makes, counted without making
+        them (TooManyOutcomes past `max_nodes`, where enumerating it would be refused): a
+        computer player asks before enumerating. Default: None, not counted."""
+        return None
+
     # ----------------------------------------------------------------- any declared action
 
     def setup(self, state: GameState) -> GameState:

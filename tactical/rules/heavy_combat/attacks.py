@@ -28,6 +28,7 @@ from tactical.rules.heavy_combat.combat import (
     commit_fire,
     fire_context,
     fire_outcome,
+    fire_replays,
     fire_step,
     shoot,
     shot_key,
@@ -42,11 +43,12 @@ from tactical.rules.heavy_combat.weapons import SPECIFIC, check_fire
 from tactical.rules.values import AttackParams
 
 # the rule system's hooks this module implements (`RuleSystem`'s `hooks_from`): one attack
-# declared, resolved and its odds; any action's odds
+# declared, resolved, its odds and its replays counted; any action's odds
 HOOKS = {
     "declare_attack": "declare_attack",
     "resolve_attack": "resolve_attack",
     "attack_odds": "attack_odds",
+    "attack_replays": "attack_replays",
     "action_odds": "action_odds",
 }
 
@@ -102,6 +104,14 @@ def resolve_attack(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     fired = fire_step(ctx, table.duel, table.cards, dice)
     duel = commit_fire(fired.duel, ctx.firer, ctx.weapon)
     return Resolution(to_rule_state(table.state, duel), fired.events, fired.outcome)
+
+
+def attack_replays(state: GameState, attack: Attack, max_nodes: int) -> int:
+    """The runs an exact enumeration of `resolve_attack` makes, counted without making
+    them (`combat.fire_replays`: its rolls are `fire_step`'s): TooManyOutcomes past
+    `max_nodes`, where enumerating it would be refused after as many runs."""
+    table, ctx = _context(state, attack)
+    return fire_replays(ctx, table.duel, table.cards, max_nodes)
 
 
 def outcome_odds(table: Table, ctx: FireContext) -> Distribution[FireOutcome]:

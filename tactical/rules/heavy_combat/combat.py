@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from tactical.dice import D6, Dice
+from tactical.dice import D6, Dice, TooManyOutcomes, enumerate_outcomes
 from tactical.rules.base import Event
 from tactical.rules.heavy_combat.duel import Duel, FireOrder, Ship
 from tactical.rules.heavy_combat.engagement import Engagement
@@ -50,6 +50,7 @@ from tactical.rules.heavy_combat.internals import (
     applied,
     effect_categories,
     effect_losses,
+    internal_branches,
     internal_damage,
     queued,
     roll_event,
@@ -498,6 +499,54 @@ def fire_step(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], dice: 
         events.extend(internal_events)
         finals.append((ship_id, final))
     return Fired(duel, tuple(events), fire_outcome(ctx, before, shot, tuple(finals)))
+
+
+def fire_replays(ctx: FireContext, duel: Duel, cards: Mapping[str, Profile], max_nodes: int) -> int:
+    """The runs an exact enumeration of `fire_step` makes (`enumerate_outcomes`: one a node
+    of its tree of rolls, R001.24, R001.25), counted without making those past its shot:
+    the shot's own tree is run, and under each shot every internal-hit fold is one
+    branch a state it comes to, folded as `internal_damage` folds it. TooManyOutcomes as
+    soon as the count passes `max_nodes`, or where a fold is refused, as the enumeration
+    itself would be: a computer player asks before enumerating an attack too large to."""
+    runs = 0
+    effects = effect_categories(ctx.failure)
+
+    def counted(dice: Dice) -> None:
+        nonlocal runs
+        runs += 1
+        shot = shoot(ctx, duel, cards, dice)
+        runs += _fold_runs(shot.duel, cards, shot.queues, effects, max_nodes, max_nodes - runs)
+
+    enumerate_outcomes(counted, max_nodes=max_nodes)
+    return runs
+
+
+def _fold_runs(
+    duel: Duel,
+    cards: Mapping[str, Profile],
+    queues: tuple[tuple[str, Queue], ...],
+    effects: tuple[str, ...],
+    max_nodes: int,
+    budget: int,
+) -> int:
+    """The runs below a shot (`fire_replays`): each ship's queued hits in `fire_step`'s
+    order, a fold branching into its final states, the next fold under each of them;
+    TooManyOutcomes once they pass `budget` (what is left of `max_nodes`)."""
+    if not queues:
+        return 0
+    (ship_id, queue), rest = queues[0], queues[1:]
+    card = cards[ship_id]
+    finals, rolled = internal_branches(
+        card, duel.ship(ship_id), queue, who=ship_id, effects=effects, max_nodes=max_nodes
+    )
+    runs = len(finals) if rolled else 0
+    if runs > budget:
+        raise TooManyOutcomes(f"exact odds would need more than {max_nodes} replays")
+    if rest:
+        for final in finals:
+            after = applied(duel, card, ship_id, final)[0]
+            runs += _fold_runs(after, cards, rest, effects, max_nodes, budget - runs)
+    return runs
 
 
 def fire_outcome(

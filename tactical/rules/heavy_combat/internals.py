@@ -393,6 +393,25 @@ def internal_damage(
     return dice.fold(start, steps, key=key) if steps else start
 
 
+def internal_branches(
+    card: Profile,
+    ship: Ship,
+    queue: Queue | int,
+    *,
+    who: str,
+    effects: tuple[str, ...],
+    max_nodes: int,
+) -> tuple[tuple[Internals, ...], bool]:
+    """The states `internal_damage` (detail "systems") comes to under an exact enumeration,
+    and whether they are branches of a roll: its very fold's final states (R001.25,
+    R001.34, R001.35), found under the same bound (TooManyOutcomes where the enumeration
+    would refuse the fold); its first state alone, not rolled, when nothing is queued."""
+    start, steps, key = _internal_fold(card, ship, queue, who, "systems", effects)
+    if not steps:
+        return (start,), False
+    return fold_outcomes(start, steps, key=key, max_nodes=max_nodes).outcomes, True
+
+
 def internal_odds(
     card: Profile,
     ship: Ship,
