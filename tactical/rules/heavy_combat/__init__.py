@@ -80,6 +80,7 @@ class HeavyCombat(RuleSystem, rules_id=RULES_ID, hooks_from=(".status", ".by_han
     resolve_attack = hook(".attacks", "resolve_attack")
     attack_odds = hook(".attacks", "attack_odds")
     action_odds = hook(".attacks", "action_odds")
+    attack_replays = hook(".attacks", "attack_replays")  # counted before the odds are enumerated
     # R001.29: a cloaked enemy stands where it was last seen, its course and its moves
     # withheld until its cloak drops
     view_for = staticmethod(hidden.view_for)

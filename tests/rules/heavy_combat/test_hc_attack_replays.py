@@ -84,3 +84,14 @@ def test_R001_17_an_attack_of_half_a_million_runs_is_refused_without_them():
     attack = HC.declare_attack(state, "a", "photon-1", "b", {})
     with pytest.raises(TooManyOutcomes):
         attack_replays(state, attack, 4_000)
+
+
+def test_the_rule_system_counts_its_attacks_replays_for_the_players():
+    """The hook is bound on the system the players ask (not the protocol's default, which
+    counts nothing): the players' count is the attacks module's."""
+    from tactical.rules import registry
+    from tactical.rules.protocol import RuleSystem
+
+    system = registry.get("heavy-combat")
+    assert type(system).attack_replays is not RuleSystem.attack_replays
+    assert system.attack_replays is attack_replays
