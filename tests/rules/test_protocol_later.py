@@ -117,3 +117,29 @@ def test_every_hook_of_every_system_is_a_function_once_asked_for(rules):
         assert callable(getattr(system, name)), (rules, name)
         assert type(vars(type(system))[name]) is staticmethod, (rules, name)
     assert system.turn is not None and system.phases
+
+
+@pytest.mark.parametrize("rules", SYSTEMS)
+def test_every_hook_a_module_declares_is_the_one_its_system_answers_with(rules):
+    """A module's `HOOKS` table says which hooks it implements: each is what the system
+    answers when asked (not the protocol's default). A hook added to a table and not
+    bound by the class would be silently skipped: Heavy Combat's replay count was, once."""
+    import importlib
+    import pkgutil
+
+    system = registry.get(rules)
+    package = importlib.import_module(type(system).__module__)  # its package or system.py
+    if not hasattr(package, "__path__"):
+        package = importlib.import_module(package.__name__.rsplit(".", 1)[0])
+    declared = 0
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        for hook_name, function_name in getattr(module, "HOOKS", {}).items():
+            declared += 1
+            answer = getattr(system, hook_name)
+            assert getattr(answer, "func", answer) is getattr(module, function_name), (
+                rules,
+                module.__name__,
+                hook_name,
+            )
+    assert declared or rules in ("dystopian-wars", "cortex-space")
