@@ -594,7 +594,9 @@ class Position:
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
         if not self.by_weapons:
-            return self._measured_by_bands(unit, others, enemies, rows, geometry, in_arc, names)
+            return self._measured_by_bands(
+                unit, others, enemies, rows, geometry, matrix, in_arc, names
+            )
         found = []
         for i in rows:
             own = np.full(len(j), i)
@@ -632,13 +634,13 @@ class Position:
         enemies: list[int],
         rows: range,
         geometry: TableGeometry,
+        matrix: _PartialMatrix,
         in_arc: np.ndarray,
         names: list[str],
     ) -> list[Reach]:
         """`_scored` by range bands (`_in_band`): an enemy held where it is in sight and in
         one of the unit's own arcs, the arcs and sight of every enemy read at once for each
         pose; the bands and sums enemy by enemy, in the table's order."""
-        matrix = _partial_matrix(geometry, rows, enemies)
         j = np.asarray(enemies)
         values = [self.values.get(others[e].id, 0.0) for e in enemies]
         theirs = np.array(
