@@ -36,6 +36,7 @@ from tactical.agents.reads import ALL, read_values, table_key, watching
 from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni
+from tactical.geometry.matrix import PairMatrix
 from tactical.geometry.matrix_pairs import matrix_pairs
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
@@ -551,8 +552,8 @@ class Position:
         """`wanted` units at their poses, each against its enemies, from one pair matrix:
         every unit's candidate poses are added to the table as copies of it, and the units
         themselves taken off (units of one side only: none is another's enemy; units never
-        block a line of sight, so each pair reads as in a table of its own). Only the pairs
-        a score reads are measured (`_partial_matrix`), not the whole table's matrix."""
+        block a line of sight, so each pair reads as in a table of its own). Where models
+        block sight, only the pairs a score reads are measured (`_partial_matrix`)."""
         state = self.state
         others = tuple(u for u in state.units if u.id not in wanted)
         copies: list[Unit] = []
@@ -588,7 +589,9 @@ class Position:
         geometry: TableGeometry,
     ) -> list[Reach]:
         """The unit's places (`rows` of the table's matrix) scored against its enemies."""
-        matrix = _partial_matrix(geometry, rows, enemies)
+        # where models block sight each unit has a table of its own: only its pairs measured;
+        # elsewhere one matrix serves the whole side's units
+        matrix = geometry.matrix if self._shared else _partial_matrix(geometry, rows, enemies)
         test = self.system.conventions.arc_test
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
@@ -634,7 +637,7 @@ class Position:
         enemies: list[int],
         rows: range,
         geometry: TableGeometry,
-        matrix: _PartialMatrix,
+        matrix: PairMatrix | _PartialMatrix,
         in_arc: np.ndarray,
         names: list[str],
     ) -> list[Reach]:
