@@ -37,6 +37,8 @@ from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outc
 from tactical.dice.exact import remembering
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni
+from tactical.geometry.matrix import PairMatrix
+from tactical.geometry.matrix_pairs import matrix_pairs
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
 from tactical.model.worded import unworded
@@ -554,7 +556,8 @@ class Position:
         """`wanted` units at their poses, each against its enemies, from one pair matrix:
         every unit's candidate poses are added to the table as copies of it, and the units
         themselves taken off (units of one side only: none is another's enemy; units never
-        block a line of sight, so each pair reads as in a table of its own)."""
+        block a line of sight, so each pair reads as in a table of its own). Where models
+        block sight, only the pairs a score reads are measured (`_partial_matrix`)."""
         state = self.state
         others = tuple(u for u in state.units if u.id not in wanted)
         copies: list[Unit] = []
@@ -590,13 +593,17 @@ class Position:
         geometry: TableGeometry,
     ) -> list[Reach]:
         """The unit's places (`rows` of the table's matrix) scored against its enemies."""
-        matrix = geometry.matrix
+        # where models block sight each unit has a table of its own: only its pairs measured;
+        # elsewhere one matrix serves the whole side's units
+        matrix = geometry.matrix if self._shared else _partial_matrix(geometry, rows, enemies)
         test = self.system.conventions.arc_test
         in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
         names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
         if not self.by_weapons:
-            return self._measured_by_bands(unit, others, enemies, rows, geometry, in_arc, names)
+            return self._measured_by_bands(
+                unit, others, enemies, rows, geometry, matrix, in_arc, names
+            )
         found = []
         for i in rows:
             own = np.full(len(j), i)
@@ -634,36 +641,75 @@ class Position:
         enemies: list[int],
         rows: range,
         geometry: TableGeometry,
+        matrix: PairMatrix | _PartialMatrix,
         in_arc: np.ndarray,
         names: list[str],
     ) -> list[Reach]:
         """`_scored` by range bands (`_in_band`): an enemy held where it is in sight and in
         one of the unit's own arcs, the arcs and sight of every enemy read at once for each
         pose; the bands and sums enemy by enemy, in the table's order."""
-        matrix = geometry.matrix
         j = np.asarray(enemies)
         values = [self.values.get(others[e].id, 0.0) for e in enemies]
         theirs = np.array(
             [[name in geometry.unit_arc_names[e] for name in names] for e in enemies], dtype=bool
         ).reshape(len(enemies), len(names))
+        # every pose's arrays read at once (element by element, the same numbers as row by
+        # row); the sums below still go enemy by enemy in the table's order
+        mine = np.asarray(rows)
+        own, them = np.broadcast_arrays(mine[:, None], j[None, :])
+        outward = geometry.range_distances(own, them).tolist()
+        inward = geometry.range_distances(them, own).tolist()
+        mine_masks = np.array(
+            [[name in geometry.unit_arc_names[i] for name in names] for i in rows], dtype=bool
+        ).reshape(len(rows), len(names))
+        holding = (
+            matrix.los_clear[own, them] & np.any(in_arc[own, them] & mine_masks[:, None, :], axis=2)
+        ).tolist()
+        held = (
+            matrix.los_clear[them, own] & np.any(in_arc[them, own] & theirs[None, :, :], axis=2)
+        ).tolist()
+        nearest = matrix.centre_distance[own, them].min(axis=1).tolist()
         found = []
-        for i in rows:
-            own = np.full(len(j), i)
-            outward = geometry.range_distances(own, j).tolist()
-            inward = geometry.range_distances(j, own).tolist()
-            mine = geometry.unit_arc_names[i]
-            mine_mask = np.array([name in mine for name in names], dtype=bool)
-            holding = (matrix.los_clear[i, j] & np.any(in_arc[i, j] & mine_mask, axis=1)).tolist()
-            held = (matrix.los_clear[j, i] & np.any(in_arc[j, i] & theirs, axis=1)).tolist()
+        for row in range(len(rows)):
             holds = held_by = 0.0
             for slot, e in enumerate(enemies):
-                if holding[slot]:
-                    holds += values[slot] * self._in_band(unit, outward[slot])
-                if held[slot]:
-                    held_by += values[slot] * self._in_band(others[e], inward[slot])
-            nearest = float(np.min(matrix.centre_distance[i, j]))
-            found.append(Reach(holds, held_by, nearest, self.diagonal, None))
+                if holding[row][slot]:
+                    holds += values[slot] * self._in_band(unit, outward[row][slot])
+                if held[row][slot]:
+                    held_by += values[slot] * self._in_band(others[e], inward[row][slot])
+            found.append(Reach(holds, held_by, nearest[row], self.diagonal, None))
         return found
+
+
+@dataclass(frozen=True, eq=False)
+class _PartialMatrix:
+    """The table's (N, N) matrix arrays holding only the pairs a unit's places are scored by
+    (`_partial_matrix`): the rest are never read."""
+
+    centre_distance: np.ndarray
+    in_arc_centre: np.ndarray
+    in_arc_any: np.ndarray
+    los_clear: np.ndarray
+
+
+def _partial_matrix(geometry: TableGeometry, rows: range, enemies: list[int]) -> _PartialMatrix:
+    """The pair matrix's answers (GEO002.10) between `rows` and `enemies` both ways, measured
+    for those pairs alone (`matrix_pairs`: the same numbers as the whole matrix, where every
+    other model stays a blocker)."""
+    mine, theirs = np.broadcast_arrays(np.asarray(rows)[:, None], np.asarray(enemies)[None, :])
+    i = np.concatenate((mine.ravel(), theirs.ravel()))
+    j = np.concatenate((theirs.ravel(), mine.ravel()))
+    found = matrix_pairs(geometry.units, geometry.terrain, i, j, geometry.arcs, geometry.blocking)
+    n, arcs = len(geometry.units), len(geometry.arcs)
+    distance = np.zeros((n, n))
+    centre = np.zeros((n, n, arcs), dtype=bool)
+    any_part = np.zeros((n, n, arcs), dtype=bool)
+    clear = np.zeros((n, n), dtype=bool)
+    distance[i, j] = found.centre_distance
+    centre[i, j] = found.in_arc_centre
+    any_part[i, j] = found.in_arc_any
+    clear[i, j] = found.los_clear
+    return _PartialMatrix(distance, centre, any_part, clear)
 
 
 class _Same:

@@ -74,10 +74,15 @@ def _targets(
     state: GameState, unit: Unit, weapon: str, launched: bool, params: Mapping[str, Any]
 ) -> tuple[str, ...]:
     found = []
+    indirect = params.get("indirect") is True
     for target in state.units:
         if target.side == unit.side:
             continue
         try:
+            # refused for its reach (GEO002.7, R002.40-41) whatever else it reads: the
+            # declaration's other checks and its record left out (most pairs end here)
+            if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
+                continue
             combat.declare(state, unit.id, weapon, target.id, params, launched=launched)
         except UserError:
             continue

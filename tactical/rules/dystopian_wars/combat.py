@@ -194,6 +194,27 @@ def _measured_reach(
     )
 
 
+def out_of_reach(
+    state: GameState, attacker_id: str, weapon_name: str, target_id: str, indirect: bool
+) -> bool:
+    """Whether `declare` refuses the weapon at the target for its reach (`_check_reach`:
+    GEO002.7 range and arc, R002.40-41 line of sight unless `indirect`), read from the same
+    remembered reach; False where `declare` refuses it for something else (it says why)."""
+    attacker, target = state.unit_or_none(attacker_id), state.unit_or_none(target_id)
+    if attacker is None or target is None:
+        return False
+    weapon = card(attacker).weapon(weapon_name)
+    if weapon is None:
+        return False
+    settings(state)  # `declare` validates the options before it measures (UserError)
+    found = reach(state, attacker, weapon, target, lazy=True)
+    if found.band is None or found.dice <= 0:
+        return True
+    if not in_weapon_arc(attacker, weapon.arc, target):
+        return True
+    return not indirect and not found.los
+
+
 def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirect: bool) -> None:
     if found.band is None or found.dice <= 0:
         raise UserError(

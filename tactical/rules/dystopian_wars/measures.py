@@ -190,9 +190,18 @@ def models_blocking(state: GameState, source: Unit, target: Unit) -> tuple[str, 
     length2 = float(along @ along)
     if length2 == 0.0:
         return ()
+    # `model_blocks` with what it asks of the viewer and the target read once: only between
+    # two Surface models, by a blocker of the target's size class or bigger ("larger")
+    (viewer_surface, _), (target_surface, target_rank) = (
+        _sight_key(source, mode),
+        _sight_key(target, mode),
+    )
+    if not (viewer_surface and target_surface):
+        return ()
+    ends = (source.id, target.id)
     found = []
     for unit in state.units:
-        if not model_blocks(unit, source, target, mode):
+        if unit.id in ends or not blocks_sight(unit) or unit.size.rank < target_rank:
             continue
         # a base whose circumscribed circle the line misses cannot be crossed
         offset = np.array((unit.x, unit.y)) - start

@@ -6,9 +6,10 @@ reads changes."""
 
 from __future__ import annotations
 
-from dw_builders import GUNS, TORPEDOES, duel, table, unit
+from dw_builders import GUNS, TORPEDOES, duel, rock, table, unit
 
 from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
+from tactical.errors import UserError
 from tactical.model import FrozenMap, Pose
 from tactical.model.worded import unworded
 from tactical.rules.dystopian_wars import (
@@ -168,3 +169,40 @@ def test_R002_35_a_plan_is_kept_while_only_models_away_from_its_path_move():
     across = state.replace_unit(replace(state.unit("b"), pose=middle))
     rammed = maneuver.plan(across, across.unit("a"), "F8")
     assert rammed.contact_kind == "ram" and rammed.contact_id == "b"
+
+
+def _declared(state, attacker: str, weapon: str, target: str, **params) -> bool:
+    try:
+        combat.declare(state, attacker, weapon, target, params)
+    except UserError:
+        return False
+    return True
+
+
+def test_GEO002_7_a_target_out_of_reach_is_refused_by_the_declaration_too():
+    """`out_of_reach` (the choices' first look) says True only where `declare` refuses the
+    pair: out of range (GEO002.7), out of arc, no line of sight (R002.40 terrain, R002.41 a
+    model between) unless indirect; False where the pair reaches or the weapon is unknown."""
+    fore_guns = {**GUNS, "name": "Fore guns", "arc": "fore"}
+    a = unit("a", 20, 10, "A", weapons=[GUNS, TORPEDOES, fore_guns])
+    near, far = unit("near", 20, 16, "B", 90.0), unit("far", 20, 44, "B", 90.0)
+    behind = unit("behind", 20, 3, "B", 90.0)
+    screened = unit("screened", 40, 10, "B", 90.0)
+    screen = unit("screen", 30, 10, "A", 90.0, size="large")  # a model in the line
+    state = table(a, near, far, behind, screened, screen, terrain=(rock("r", 8, 20, 12, 30),))
+    cases = {
+        ("Guns", "near"): False,
+        ("Torpedoes", "far"): True,  # no Attack Dice in Range Band 4
+        ("Fore guns", "behind"): True,  # out of arc
+        ("Guns", "screened"): True,  # a model blocks the line
+        ("Lances", "near"): False,  # no such weapon: the declaration says why
+    }
+    for (weapon, target), refused in cases.items():
+        assert combat.out_of_reach(state, "a", weapon, target, False) is refused, (weapon, target)
+        if refused:
+            assert not _declared(state, "a", weapon, target)
+    assert not combat.out_of_reach(state, "a", "Guns", "screened", True)  # indirect: no sight
+    assert combat.out_of_reach(state, "a", "Guns", "nobody", False) is False
+    assert attacks.targets_for(state, a, "Guns", False) == tuple(
+        t for t in ("near", "far", "behind", "screened") if _declared(state, "a", "Guns", t)
+    )
