@@ -57,7 +57,47 @@ class Reads:
         return ALL if self.every else tuple(sorted(self.keys))
 
 
-class WatchedMap(FrozenMap):
+class _Watched(FrozenMap):
+    """A table that notes what is read of it (`_read` a key, `_read_all` the whole): read
+    whole where it is iterated, counted, hashed or compared."""
+
+    __slots__ = ()
+
+    def _read(self, key: object) -> None:
+        raise NotImplementedError
+
+    def _read_all(self) -> None:
+        raise NotImplementedError
+
+    def __contains__(self, key: object) -> bool:
+        self._read(key)
+        return key in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        self._read_all()
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        self._read_all()
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        self._read_all()
+        return super().__hash__()
+
+    def __eq__(self, other: object) -> bool:
+        self._read_all()
+        if isinstance(other, _Watched):
+            other._read_all()
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        # its own (not the inverse of a plain map's __eq__, which reads the data unwatched)
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+
+class WatchedMap(_Watched):
     """A rule state that notes the reads of its keys not written since it was watched."""
 
     __slots__ = ("_reads", "_written")
@@ -104,33 +144,6 @@ class WatchedMap(FrozenMap):
             return default
         return self._table(key, value)
 
-    def __contains__(self, key: object) -> bool:
-        self._read(key)
-        return key in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        self._read_all()
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        self._read_all()
-        return len(self._data)
-
-    def __hash__(self) -> int:
-        self._read_all()
-        return super().__hash__()
-
-    def __eq__(self, other: object) -> bool:
-        self._read_all()
-        if isinstance(other, WatchedMap):
-            other._read_all()
-        return super().__eq__(other)
-
-    def __ne__(self, other: object) -> bool:
-        # its own (not the inverse of a plain map's __eq__, which reads the data unwatched)
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
         copy = super().updated(changes)
         watched = WatchedMap.__new__(WatchedMap)
@@ -141,7 +154,7 @@ class WatchedMap(FrozenMap):
         return watched
 
 
-class WatchedTable(FrozenMap):
+class WatchedTable(_Watched):
     """The table under one rule-state key (`key`), noting the reads of its entries not set
     since it was watched (`path`), and of the whole key where it is read whole."""
 
@@ -177,32 +190,6 @@ class WatchedTable(FrozenMap):
     def get(self, entry: str, default: Any = None) -> Any:
         self._read(entry)
         return self._data.get(entry, default)
-
-    def __contains__(self, entry: object) -> bool:
-        self._read(entry)
-        return entry in self._data
-
-    def __iter__(self) -> Iterator[str]:
-        self._read_all()
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        self._read_all()
-        return len(self._data)
-
-    def __hash__(self) -> int:
-        self._read_all()
-        return super().__hash__()
-
-    def __eq__(self, other: object) -> bool:
-        self._read_all()
-        if isinstance(other, WatchedMap | WatchedTable):
-            other._read_all()
-        return super().__eq__(other)
-
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
 
     def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
         copy = super().updated(changes)
