@@ -82,6 +82,21 @@ def child_pool(start_method: str = "spawn") -> ProcessPoolExecutor:
     return pool
 
 
+def manager_of(pool: ProcessPoolExecutor) -> threading.Thread | None:
+    """The pool's manager thread, asked for before the pool is shut down (shutting down
+    lets go of it)."""
+    return getattr(pool, "_executor_manager_thread", None)
+
+
+def manager_stopped(thread: threading.Thread | None, timeout: float) -> None:
+    """Wait (at most `timeout` seconds) for the manager thread of a pool shut down and its
+    children killed (`manager_of`) to end. Left running at the interpreter's exit, the
+    thread can close its wake-up pipe while the exit handler writes to it, and Python 3.11
+    then prints an ignored "Bad file descriptor" traceback as the window closes."""
+    if thread is not None and thread is not threading.current_thread():
+        thread.join(timeout)
+
+
 def watch_parent(line: Connection, parent: int | None = None) -> None:
     """Runs in the child as it starts: leave as soon as the parent has gone.
 

@@ -37,7 +37,7 @@ from pygame_gui.elements import UIDropDownMenu, UIPanel
 
 from tactical.errors import UserError
 from tactical.present.players import LEVELS, decide_elsewhere
-from tactical.processes import child_pool
+from tactical.processes import child_pool, manager_of, manager_stopped
 from tactical.rules.base import Action
 from tactical.rules.ending import Outcome
 from tactical.session.game import Game, Step
@@ -109,8 +109,10 @@ class ProcessWorker:
         """Stop the child at once, a decision under way with it."""
         with self._lock:
             pool, self._pool = self._pool, None
+        manager = None
         if pool is not None:
             self._children.update(getattr(pool, "_processes", None) or {})
+            manager = manager_of(pool)
             pool.shutdown(wait=False, cancel_futures=True)
         children, self._children = list(self._children.values()), {}
         for child in children:
@@ -120,6 +122,7 @@ class ProcessWorker:
         # lost race for "still running" (cpython gh-130895)
         if children:  # `wait` on no sentinel at all would sleep out the whole timeout
             wait([child.sentinel for child in children], timeout=CLOSE_WAIT)
+        manager_stopped(manager, CLOSE_WAIT)
 
 
 class InlineWorker:

@@ -28,13 +28,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from tactical.errors import UserError
-from tactical.processes import child_pool
+from tactical.processes import child_pool, manager_of, manager_stopped
 from tactical.rules.base import Action, OddsReport
 from tactical.session.game import Game
 
 Status = Literal["ready", "pending", "none", "error"]
 Compute = Callable[[Game, Action], "OddsReport | None"]
 
+CLOSE_WAIT = 2.0  # seconds closing waits at most for the pool's manager thread to end
 SYNC_BUDGET = 0.004  # seconds a frame may wait for odds it asks for the first time
 CACHE_SIZE = 256  # reports kept (an LRU: the game values they belong to stay alive with them)
 
@@ -397,6 +398,8 @@ class ProcessOdds:
             terminate()
             return
         children = list((getattr(pool, "_processes", None) or {}).values())
+        manager = manager_of(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         for child in children:
             child.kill()  # SIGKILL: a SIGTERM was seen to leave a child running
+        manager_stopped(manager, CLOSE_WAIT)

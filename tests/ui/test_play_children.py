@@ -225,3 +225,26 @@ def test_the_kernel_guard_is_linux_only_and_the_rest_runs_elsewhere(monkeypatch)
     monkeypatch.delattr(signal, "pthread_sigmask")  # Windows has no signal masks
     with processes._ctrl_c_blocked():
         pass
+
+
+@pytest.mark.parametrize("closer", ["odds", "computer"])
+def test_closing_waits_for_the_pools_manager_thread(closer):
+    """Closing the odds child or the computer's child ends the pool's manager thread before
+    it returns: one still running at the interpreter's exit can close its wake-up pipe
+    while the exit handler writes to it (a "Bad file descriptor" traceback on Python 3.11
+    as a window ended by a signal closed)."""
+    from tactical.processes import child_pool
+    from tactical.ui.ai_player import ProcessWorker
+    from tactical.ui.odds_view import ProcessOdds
+
+    if closer == "odds":
+        worker = ProcessOdds()
+        pool = worker._started()
+    else:
+        worker = ProcessWorker()
+        pool = worker._pool = child_pool()
+    assert pool.submit(int, "7").result(timeout=20) == 7
+    manager = pool._executor_manager_thread
+    assert manager is not None and manager.is_alive()
+    worker.close()
+    assert not manager.is_alive()
