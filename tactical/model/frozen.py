@@ -178,3 +178,24 @@ def last_asked(make: Callable[[Any], Any]) -> LastAsked:
 
 
 _NOTHING = object()  # asked nothing yet: no value is this one
+
+
+KEPT_HASH = "_hash"  # where an immutable value keeps its hash once worked out (`kept_hash`)
+
+
+def kept_hash(value: Any, names: tuple[str, ...]) -> int:
+    """The hash of `value`'s fields `names` (as its dataclass's own would be), worked out
+    once and kept in the (immutable) instance: the agents key their memos by whole states
+    and units, hashed again and again. Never pickled (`without_kept_hash`)."""
+    mine = value.__dict__
+    found = mine.get(KEPT_HASH)
+    if found is None:
+        found = hash(tuple(mine[name] for name in names))
+        mine[KEPT_HASH] = found
+    return found
+
+
+def without_kept_hash(value: Any) -> dict[str, Any]:
+    """`value`'s fields for pickling, its kept hash left out (a string's hash differs from
+    process to process)."""
+    return {name: item for name, item in value.__dict__.items() if name != KEPT_HASH}

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from tactical.model.board import Board
-from tactical.model.frozen import FrozenMap
+from tactical.model.frozen import FrozenMap, kept_hash, without_kept_hash
 from tactical.model.units import Terrain, Unit, numbered_names, terrain_names
 
 
@@ -61,20 +61,11 @@ class GameState:
         raise KeyError(terrain_id)
 
     def __hash__(self) -> int:
-        """The hash of what a table is (every field but the roster, as the dataclass's own
-        would be), worked out once: the agents key their memos by whole states, hashed
-        again and again. Kept in the instance (immutable) and never pickled (`__getstate__`:
-        a string's hash differs from process to process)."""
-        mine = self.__dict__
-        found = mine.get(_HASH)
-        if found is None:
-            found = hash(tuple(mine[name] for name in _HASHED))
-            mine[_HASH] = found
-        return found
+        """The hash of what a table is (every field but the roster), worked out once."""
+        return kept_hash(self, _HASHED)
 
     def __getstate__(self) -> dict[str, object]:
-        mine = self.__dict__
-        return {name: value for name, value in mine.items() if name != _HASH}
+        return without_kept_hash(self)
 
     def replace_unit(self, unit: Unit) -> GameState:
         """A copy with the unit of the same id replaced. Made field by field rather than
@@ -178,7 +169,6 @@ class GameState:
 _FIELDS = tuple(f.name for f in fields(GameState))
 # the fields a state's equality and hash compare (the roster is not one), in order
 _HASHED = tuple(f.name for f in fields(GameState) if f.compare)
-_HASH = "_hash"  # where a state keeps its hash once worked out
 # what a state works out from its units, terrain and roster only (its cached properties):
 # a copy with another rule state keeps them (`GameState.with_rule_state`)
 TABLE_CACHES = ("_units_by_id", "shown_names", "shown_terrain_names")

@@ -11,7 +11,7 @@ from functools import cached_property
 from shapely.geometry import Point, Polygon
 
 from tactical.geometry.shapes import Base, Pose, footprint
-from tactical.model.frozen import FrozenMap
+from tactical.model.frozen import FrozenMap, kept_hash, without_kept_hash
 from tactical.records import forward
 
 
@@ -167,18 +167,12 @@ class Unit:
         return footprint(self.pose, self.base)
 
     def __hash__(self) -> int:
-        """The hash of every field (as the dataclass's own would be), worked out once: a
-        unit is hashed with every state that holds it, and most states share most units.
-        Kept in the instance (immutable), never pickled (`__getstate__`)."""
-        mine = self.__dict__
-        found = mine.get(_HASH)
-        if found is None:
-            found = hash(tuple(mine[name] for name in _UNIT_FIELDS))
-            mine[_HASH] = found
-        return found
+        """The hash of every field, worked out once (a unit is hashed with every state
+        that holds it, and most states share most units)."""
+        return kept_hash(self, _UNIT_FIELDS)
 
     def __getstate__(self) -> dict[str, object]:
-        return {name: value for name, value in self.__dict__.items() if name != _HASH}
+        return without_kept_hash(self)
 
     def moved_to(self, pose: Pose) -> Unit:
         return self._evolved("pose", pose)
@@ -207,4 +201,3 @@ class Unit:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))  # every one compared and hashed
-_HASH = "_hash"  # where a unit keeps its hash once worked out
