@@ -158,8 +158,8 @@ def attack_roll(
         words=words,
     )
     hits = min(pool.hits, defence.enough)
-    if not words:
-        return _unworded_result(defence, hits, dice, target)
+    if not words:  # the same sub-rolls in the same order: the same summaries and weights
+        return _result(defence, hits, dice, target, weapon_kind, None)
     events = list(pool.events)
     events.append(
         Event.of(
@@ -173,25 +173,47 @@ def attack_roll(
             faces=pool.faces,
         )
     )
+    return _result(defence, hits, dice, target, weapon_kind, events)
+
+
+def _result(
+    defence: Defence,
+    hits: int,
+    dice: Dice,
+    target: str,
+    weapon_kind: str,
+    events: list[Event] | None,
+) -> AttackRoll:
+    """`attack_roll` after the pool: saves, thresholds, Critical Hit (G.5, R002.49, R002.56),
+    its events added to `events`; None: no events at all (read for the state alone)."""
     if defence.wing_size:
         return _wing_result(defence, hits, events, target)
+    words = events is not None
     saves = dice.chance(
-        lambda source: shield_saves(defence, hits, source, target, weapon_kind),
+        lambda source: shield_saves(defence, hits, source, target, weapon_kind, words=words),
         key=lambda s: s.cancelled,
     )
-    events.extend(saves.events)
     net = hits - saves.cancelled
     hull = 0
     result = NO_EFFECT
     if net >= defence.damage_rating:
         hull, result = 1, DAMAGE
     critical = None
+    crit = None
     if net >= defence.critical_rating:
         result = CRITICAL
         hull += defence.critical_damage
-        crit = dice.chance(lambda source: critical_roll(source, target), key=lambda c: c.code)
-        events.extend(crit.events)
+        crit = dice.chance(
+            lambda source: critical_roll(source, target, words=words), key=lambda c: c.code
+        )
         critical = crit.code
+    destroyed = hull >= defence.hull_left > 0
+    summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
+    if events is None:
+        return AttackRoll(summary, ())
+    events.extend(saves.events)
+    if crit is not None:
+        events.extend(crit.events)
     events.append(
         Event.of(
             "damage",
@@ -204,36 +226,7 @@ def attack_roll(
             hull_lost=hull,
         )
     )
-    destroyed = hull >= defence.hull_left > 0
-    summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
     return AttackRoll(summary, tuple(events))
-
-
-def _unworded_result(defence: Defence, hits: int, dice: Dice, target: str) -> AttackRoll:
-    """`attack_roll` after the pool without its events: the same sub-rolls in the same
-    order, so the same summaries with the same weights (G.5, R002.49, R002.56)."""
-    if defence.wing_size:
-        return _wing_result(defence, hits, None, target)
-    saves = dice.chance(
-        lambda source: shield_saves(defence, hits, source, target, "", words=False),
-        key=lambda s: s.cancelled,
-    )
-    net = hits - saves.cancelled
-    hull = 0
-    result = NO_EFFECT
-    if net >= defence.damage_rating:
-        hull, result = 1, DAMAGE
-    critical = None
-    if net >= defence.critical_rating:
-        result = CRITICAL
-        hull += defence.critical_damage
-        crit = dice.chance(
-            lambda source: critical_roll(source, target, words=False), key=lambda c: c.code
-        )
-        critical = crit.code
-    destroyed = hull >= defence.hull_left > 0
-    summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
-    return AttackRoll(summary, ())
 
 
 def _wing_result(
