@@ -41,7 +41,7 @@ from tactical.geometry.matrix import PairMatrix
 from tactical.geometry.matrix_pairs import matrix_pairs
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
-from tactical.model.worded import unworded
+from tactical.model.worded import read_for_conditions, unworded
 from tactical.rules.base import Action, RuleSystem, attack_declaration
 from tactical.rules.conventions import WeaponReach
 from tactical.rules.ending import UnitCondition, side_losses
@@ -285,10 +285,11 @@ def attack_effect(
             return round(material.value(resolved.state, side), 9)
 
         try:
-            # read for the states alone: a resolver may leave its words out (`worded`);
-            # one that counts its replays first (`attack_replays`) refuses one too large
-            # to enumerate without making them, the folds it found kept for the enumeration
-            with unworded(), remembering():
+            # read for the states alone: a resolver may leave its words out (`worded`),
+            # and `after` reads only their conditions (`read_for_conditions`); one that
+            # counts its replays first (`attack_replays`) refuses one too large to
+            # enumerate without making them, the folds it found kept for the enumeration
+            with unworded(), read_for_conditions(), remembering():
                 system.attack_replays(state, attack, max_nodes)
                 distribution = enumerate_outcomes(after, max_nodes=max_nodes)
         except TooManyOutcomes:

@@ -1,8 +1,10 @@
 """Whether a resolver's words are wanted: the computer players weigh an attack by the
 states its resolver makes over every outcome, never by its events, so a resolver may leave
-out what only its events need (`unworded`), as long as the states are the same.
+out what only its events need (`unworded`), as long as the states are the same. Where
+they read only the units' conditions of those states (`read_for_conditions`: their
+material value), a resolver may also merge outcomes that leave every condition the same.
 
-A context variable, set only for the length of a `with unworded():` block: nothing is left
+Context variables, each set only for the length of its `with` block: nothing is left
 behind for the next resolution, the next game or another thread.
 """
 
@@ -28,3 +30,25 @@ def unworded() -> Iterator[None]:
         yield
     finally:
         _WORDED.reset(token)
+
+
+_CONDITIONS_ONLY: ContextVar[bool] = ContextVar("conditions_only", default=False)
+
+
+def conditions_only() -> bool:
+    """Whether a resolution made now is read only for its units' conditions (what
+    `RuleSystem.unit_conditions` gives of its state), not the default."""
+    return _CONDITIONS_ONLY.get()
+
+
+@contextmanager
+def read_for_conditions() -> Iterator[None]:
+    """Resolutions made inside are read for their units' conditions alone: at a roll that
+    nothing after it reads more of, a resolver may merge the outcomes that leave every
+    condition the same (the first reached standing for them). The states then differ; the
+    odds of the conditions, and of all they decide, do not."""
+    token = _CONDITIONS_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _CONDITIONS_ONLY.reset(token)

@@ -19,7 +19,7 @@ from tactical.dice import Dice
 from tactical.dice.core import ChanceStep, Subroll
 from tactical.model import GameState, Unit
 from tactical.model.frozen import last_asked, memo_of
-from tactical.model.worded import worded
+from tactical.model.worded import conditions_only, worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import weapon_of
@@ -39,6 +39,7 @@ from tactical.rules.cortex_space.damage import (
     target_of,
     write_back,
 )
+from tactical.rules.cortex_space.outcome import condition_key
 from tactical.rules.cortex_space.pilot_rolls import modifier_events
 from tactical.rules.cortex_space.positions import band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
@@ -326,10 +327,30 @@ def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
     return dice.fold(Strike(()), (attack_step, defense_step, damage_step), key=_strike_key)
 
 
-def gun_volley(plan: GunPlan, dice: Dice) -> Volley:
-    """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34)."""
+def gun_volley(plan: GunPlan, dice: Dice, *, by_condition: bool = False) -> Volley:
+    """The strike, then the hit delivered to the target (R003.7, R003.25, R003.34); with
+    `by_condition`, the volleys that leave the target's condition the same merged (A003.E1,
+    `_volley_by_condition`)."""
     initial, steps = _volley_steps(plan)
+    if by_condition:
+        return dice.fold(initial, steps, key=_condition_keys(plan.receiver.wing))
     return dice.fold(initial, steps, key=volley_key)
+
+
+def _volley_by_condition(volley: Volley) -> tuple:
+    """A vessel's volley by what its condition reads of the target (A003.E1,
+    `outcome.condition_key`) and the step pending: not its hits, systems or battle damage."""
+    return condition_key(volley.target.tracks, False), volley.pending
+
+
+def _wing_volley_by_condition(volley: Volley) -> tuple:
+    """A wing's volley by what its condition reads (every fighter's track), and the step
+    pending."""
+    return condition_key(volley.target.tracks, True), volley.pending
+
+
+def _condition_keys(wing: bool) -> Callable[[Volley], tuple]:
+    return _wing_volley_by_condition if wing else _volley_by_condition
 
 
 def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
@@ -459,9 +480,11 @@ def _remember_booked(plan: GunPlan, state: GameState, booked: GameState) -> Game
 _LAST_BOOKED: tuple = (None, None, None)  # the last (plan, state, booked state)
 
 
-def _fired(plan: GunPlan, dice: Dice) -> tuple[Volley, AttackSummary]:
+def _fired(
+    plan: GunPlan, dice: Dice, *, by_condition: bool = False
+) -> tuple[Volley, AttackSummary]:
     """Every roll of a gun attack (`gun_volley`) and what it came to."""
-    volley = gun_volley(plan, dice)
+    volley = gun_volley(plan, dice, by_condition=by_condition)
     return volley, summarise(plan.start, volley.target, volley.hits, volley.extraordinary)
 
 
@@ -473,7 +496,10 @@ def gun_summary(state: GameState, attack: Attack, dice: Dice) -> AttackSummary:
 
 def resolve_gun(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     plan = plan_gun(state, attack)
-    volley, summary = _fired(plan, dice)
+    # read for the units' conditions alone (`model.worded`): the volley is the last roll
+    # and what follows reads only whether the target is out (`after_damage`), so volleys
+    # that leave every condition the same merge (the first reached stands for them)
+    volley, summary = _fired(plan, dice, by_condition=conditions_only())
     # the attack's bookkeeping (the tracker) and the damage (the target's stats) touch
     # different parts of the state: the bookkeeping, the same whatever the dice, is done
     # once for the plan (the exact odds re-run this once per outcome)

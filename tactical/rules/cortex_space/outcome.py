@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from tactical.model import GameState, Unit
 from tactical.model.frozen import last_asked
 from tactical.rules.cortex_space.tables import SCALES, scale_damage
 from tactical.rules.cortex_space.units import vessel
 from tactical.rules.ending import UnitCondition
+
+if TYPE_CHECKING:
+    from tactical.rules.cortex_space.damage import Track
 
 SPEC_ID = "A003.E1"
 
@@ -103,6 +107,20 @@ _BATCHES: dict[tuple[int, ...], tuple[UnitCondition, ...]] = {}  # by their cond
 # exact odds enumerate asks its target's)
 _strength_of: Callable[[Unit], float] = last_asked(strength)
 MEMO_SIZE = 4096
+
+
+def condition_key(tracks: tuple[Track, ...], wing: bool) -> tuple:
+    """A003.E1: what a vessel's condition (`_condition`) reads of the damage tracks written
+    into it: out (Wound >= Life Points, or Stun + Wound >= them: 1.0 lost, whatever else),
+    or its Wound on Life Points x its multiple (the card's Life Points). A wing's condition
+    reads every fighter's track (a fighter is out by Wound alone): all of them."""
+    if wing:
+        return tracks
+    (track,) = tracks
+    wound, life_points = track.wound, track.life_points
+    if wound >= life_points or wound + track.stun >= life_points:
+        return (True,)
+    return False, wound, life_points, track.multiple
 
 
 def _condition(unit: Unit, now: Unit) -> UnitCondition:

@@ -1,0 +1,104 @@
+"""A003.E1: a gun attack read for its units' conditions alone (`read_for_conditions`, the
+computer players' material value) merges the volleys that leave every condition the same;
+the odds of the conditions stay those of every volley apart, outcome by outcome."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from cortex_builders import BATTLESTAR, SYSTEM, VIPER, table, unit, with_stats
+
+from tactical.dice import SeededDice, enumerate_outcomes
+from tactical.model.worded import conditions_only, read_for_conditions, unworded
+from tactical.rules.cortex_space import combat
+
+BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", armor_wound=2)
+PISTOL = {
+    "scale": "personal",
+    "agility": "d8",
+    "gunnery": "d12",
+    "life_points": 10,
+    "weapons": [{"name": "pistol", "damage": "d6", "range": "skirmish"}],
+}
+
+
+def _wing(*members: dict) -> dict:
+    return {"scale": "planetcraft", "life_points": 14, "members": list(members)}
+
+
+def _conditions_odds(state, attacker, weapon, target, params=None, *, merged: bool):
+    """The odds of every starting vessel's condition after the attack, and the replays."""
+    attack = combat.declare(state, attacker, weapon, target, params or {})
+    runs = [0]
+
+    def conditions(dice):
+        runs[0] += 1
+        return SYSTEM.unit_conditions(combat.resolve(state, attack, dice).state, state.units)
+
+    with unworded(), read_for_conditions() if merged else nullcontext():
+        found = enumerate_outcomes(conditions)
+    return found, runs[0]
+
+
+CASES = {
+    # battle damage past half the Life Points: outcomes differ in systems, not conditions
+    "battery on a hurt basestar": (
+        table(
+            unit("galactica", 10, 24, "A", **BATTLESTAR),
+            unit("basestar", 40, 24, "B", diameter=4, **with_stats(BASESTAR, wound=28)),
+        ),
+        ("galactica", "railguns", "basestar", {"battery": 3}),
+    ),
+    # a smaller attacker: the track recounted on Life Points x 2, Stun out of the condition
+    "viper on a basestar": (
+        table(
+            unit("viper", 10, 10, "A", **VIPER),
+            unit("basestar", 12, 10, "B", diameter=4, **with_stats(BASESTAR, wound=36, stun=2)),
+        ),
+        ("viper", "autocannons", "basestar", None),
+    ),
+    # a wing of one fighter is never out by Stun (every fighter's track is its key)
+    "pistol on a wing of one": (
+        table(
+            unit("marine", 10, 10, "A", **PISTOL),
+            unit("wing", 12, 10, "B", **_wing({"id": "v1", "pilot": "d8", "stun": 12})),
+        ),
+        ("marine", "pistol", "wing", None),
+    ),
+    "viper on a wing of two": (
+        table(
+            unit("viper", 10, 10, "A", **VIPER),
+            unit("wing", 12, 10, "B", **_wing({"id": "v1", "wound": 9}, {"id": "v2"})),
+            wing_damage="random",
+        ),
+        ("viper", "autocannons", "wing", None),
+    ),
+}
+
+
+def test_A003_E1_merged_volleys_leave_the_odds_of_every_condition_the_same():
+    merged_fewer = []
+    for name, (state, (attacker, weapon, target, params)) in CASES.items():
+        apart, apart_runs = _conditions_odds(state, attacker, weapon, target, params, merged=False)
+        merged, merged_runs = _conditions_odds(state, attacker, weapon, target, params, merged=True)
+        assert merged.pairs == apart.pairs, name  # the same outcomes, order and odds
+        assert merged_runs <= apart_runs, name
+        merged_fewer.append(merged_runs < apart_runs)
+        assert len(apart.pairs) > 1, name  # the attack can change a condition
+    assert merged_fewer[0] and merged_fewer[1]  # battle damage and Stun merged away
+
+
+def test_A003_E1_a_rolled_attack_is_the_same_read_for_conditions():
+    """Only an enumeration merges: rolled dice make the same state and summary."""
+    state, (attacker, weapon, target, params) = CASES["battery on a hurt basestar"]
+    attack = combat.declare(state, attacker, weapon, target, params)
+    for seed in range(6):
+        plain, read = SeededDice(seed), SeededDice(seed)
+        with unworded():
+            expected = combat.resolve(state, attack, plain)
+        with unworded(), read_for_conditions():
+            assert conditions_only()
+            found = combat.resolve(state, attack, read)
+        assert found.state == expected.state and found.summary == expected.summary
+        assert read.rolls == plain.rolls
+    assert not conditions_only()  # set only inside its block
