@@ -375,9 +375,7 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
         if volley.pending[:1] != ("damage",):
             return None
         _, stun, wound, _ = volley.pending
-        return Delivery(
-            volley.target, plan.receiver, stun, wound, plan.weapon.scale, plan.attacker.id
-        )
+        return Delivery(volley.target, plan.receiver, stun, wound, plan.weapon.scale)
 
     def delivered(volley: Volley, target: Target | None) -> Volley:
         if target is None:
@@ -403,20 +401,18 @@ _volley_steps: Callable[[GunPlan], tuple[Volley, tuple[ChanceStep, ChanceStep]]]
 @dataclass(frozen=True, slots=True)
 class Delivery(Subroll):
     """One hit delivered to the target (`damage.deliver`: scale and Armor, the fighter hit
-    R003.34, battle damage R003.25) as a value: the hits of equal Stun and Wound on the
-    same target are rolled alike, so the exact odds enumerate each once."""
+    R003.34, battle damage R003.25) as a value: the hits of equal Stun and Wound and scale
+    on the same target are rolled alike, whoever fired them (its rolls are the target's),
+    so the exact odds enumerate each once."""
 
     target: Target
     receiver: Receiver
     stun: int
     wound: int
     scale: str
-    who: str
 
     def __call__(self, dice: Dice) -> Target:
-        return deliver(
-            self.target, self.receiver, self.stun, self.wound, self.scale, dice, who=self.who
-        )
+        return deliver(self.target, self.receiver, self.stun, self.wound, self.scale, dice)
 
     def key(self, outcome: Target) -> tuple:
         """What the volley keeps of the target (`volley_key`: not its events)."""

@@ -1,16 +1,17 @@
 """A003.E1: a gun attack read for its units' conditions alone (`read_for_conditions`, the
 computer players' material value) merges the volleys that leave every condition the same;
-the odds of the conditions stay those of every volley apart, outcome by outcome."""
+the odds of the conditions stay those of every volley apart, outcome by outcome. And a hit
+delivered is one sub-roll whoever fired it (R003.7)."""
 
 from __future__ import annotations
 
 from contextlib import nullcontext
 
-from cortex_builders import BATTLESTAR, SYSTEM, VIPER, table, unit, with_stats
+from cortex_builders import BATTLESTAR, RAIDER, SYSTEM, VIPER, table, unit, with_stats
 
 from tactical.dice import SeededDice, enumerate_outcomes
 from tactical.model.worded import conditions_only, read_for_conditions, unworded
-from tactical.rules.cortex_space import combat
+from tactical.rules.cortex_space import combat, gunnery
 
 BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", armor_wound=2)
 PISTOL = {
@@ -102,3 +103,23 @@ def test_A003_E1_a_rolled_attack_is_the_same_read_for_conditions():
         assert found.state == expected.state and found.summary == expected.summary
         assert read.rolls == plain.rolls
     assert not conditions_only()  # set only inside its block
+
+
+def test_R003_7_a_hit_delivered_is_the_same_sub_roll_whoever_fired_it():
+    """The delivery's rolls are the target's (fighter hit, battle damage): two Vipers' equal
+    hits on one Raider are one sub-roll value, enumerated once."""
+    state = table(
+        unit("viper", 10, 10, "A", **VIPER),
+        unit("apollo", 10, 14, "A", **VIPER),
+        unit("raider", 15, 12, "B", **with_stats(RAIDER, wound=8)),
+    )
+    deliveries = []
+    for attacker in ("viper", "apollo"):
+        plan = gunnery.plan_gun(state, combat.declare(state, attacker, "autocannons", "raider"))
+        _, (_, deliver_step) = gunnery._volley_steps(plan)
+        deliveries.append(
+            deliver_step.roll(gunnery.Volley(plan.start, pending=("damage", 3, 5, 0)))
+        )
+    first, second = deliveries
+    assert first is not second and first == second and hash(first) == hash(second)
+    assert (first.stun, first.wound, first.receiver.unit_id) == (3, 5, "raider")
