@@ -9,7 +9,7 @@ from contextlib import nullcontext
 
 from cortex_builders import BATTLESTAR, RAIDER, SYSTEM, VIPER, table, unit, with_stats
 
-from tactical.dice import SeededDice, enumerate_outcomes
+from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.model.worded import conditions_only, read_for_conditions, unworded
 from tactical.rules.cortex_space import combat, gunnery
 
@@ -123,3 +123,39 @@ def test_R003_7_a_hit_delivered_is_the_same_sub_roll_whoever_fired_it():
     first, second = deliveries
     assert first is not second and first == second and hash(first) == hash(second)
     assert (first.stun, first.wound, first.receiver.unit_id) == (3, 5, "raider")
+
+
+def _refused(case: str, max_nodes: int, *, merged: bool) -> bool:
+    state, (attacker, weapon, target, params) = CASES[case]
+    attack = combat.declare(state, attacker, weapon, target, params or {})
+
+    def conditions(dice):
+        return SYSTEM.unit_conditions(combat.resolve(state, attack, dice).state, state.units)
+
+    try:
+        with unworded(), read_for_conditions() if merged else nullcontext():
+            enumerate_outcomes(conditions, max_nodes=max_nodes)
+    except TooManyOutcomes:
+        return True
+    return False
+
+
+def _least_bound(case: str, *, merged: bool) -> int:
+    """The fewest replays the enumeration is allowed without refusing it."""
+    low, high = 1, 4096  # refused at low - 1 (none), not at high
+    while low < high:
+        middle = (low + high) // 2
+        if _refused(case, middle, merged=merged):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def test_A003_E1_merged_volleys_are_refused_by_the_same_bounds():
+    """The replays are counted as before (the volley's are, and the merged outcomes are
+    fewer than them): a computer player's bound refuses the same attacks."""
+    for case in ("battery on a hurt basestar", "viper on a basestar"):
+        least = _least_bound(case, merged=False)
+        assert least > 10, case
+        assert _least_bound(case, merged=True) == least, case
