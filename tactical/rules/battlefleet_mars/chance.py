@@ -390,12 +390,29 @@ def missile_salvo(
     each survivor's strike in order (`SalvoRoll`). The strike fold keeps what the summary
     needs and, given the `room` of a ship or base whose state after the salvo is read, what
     its record comes to (the attack's resolver gives it; the odds read the summary alone)."""
-    to_hit = str(options["missile_to_hit"])
-    score = int(options["missile_to_hit_score"]) if to_hit == "roll" else None
-    roll = SalvoRoll(
-        declared, ciws, column, target_kind, to_hit, score, who, target, room, worded()
+    roll = salvo_roll(
+        declared, ciws, column, target_kind, options, who=who, target=target, room=room
     )
     return dice.chance(roll, key=roll.key)
+
+
+def salvo_roll(
+    declared: int,
+    ciws: int | None,
+    column: Column,
+    target_kind: str,
+    options: Mapping[str, Any],
+    *,
+    who: str = "",
+    target: str = "",
+    room: Room | None = None,
+    words: bool | None = None,
+) -> SalvoRoll:
+    """The salvo `missile_salvo` rolls, as a value (`words`: as `worded()` says now)."""
+    to_hit = str(options["missile_to_hit"])
+    score = int(options["missile_to_hit_score"]) if to_hit == "roll" else None
+    said = worded() if words is None else words
+    return SalvoRoll(declared, ciws, column, target_kind, to_hit, score, who, target, room, said)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,15 +50,22 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars.chance import (
     MISS,
+    LaserRoll,
     Room,
     Salvo,
+    SalvoRoll,
     SalvoSummary,
     laser_shot,
     missile_salvo,
     missile_strike,
+    salvo_roll,
 )
 from tactical.rules.battlefleet_mars.outcome import damage_points, record_results, results_against
-from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
+from tactical.rules.battlefleet_mars.ranges import (  # `combat.measure`
+    RangeFacts,
+    measure,
+    range_matrix,
+)
 from tactical.rules.battlefleet_mars.tables import (
     DESTROYED_RESULT,
     RESULT_CODES,
@@ -232,16 +239,50 @@ def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution
     return _resolve_missiles(state, attack, dice)
 
 
-def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+@dataclass(frozen=True, slots=True)
+class _Aim:
+    """What a laser attack reads of the state before any roll (`_aim_of`)."""
+
+    options: Mapping[str, Any]
+    attacker: Unit
+    target: Unit
+    target_card: Profile
+    strength: int
+    facts: RangeFacts
+    needed: int | None
+    roll: LaserRoll  # the shot (`chance.laser_shot`)
+
+
+def _aim_of(state: GameState, attack: Attack) -> _Aim:
+    """The parties, cards, range and shot of a laser attack on `state`, remembered by the
+    identities of both (kept beside their ids): the computer players replay one declared
+    attack on one state once for every outcome they enumerate."""
+    slot = (id(state), id(attack))
+    known = _AIMS.get(slot)
+    if known is not None and known[0] is state and known[1] is attack:
+        return known[2]
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
     strength = profile(attacker).laser_strength or 0
     target_card = profile(target)
     facts = measure(attacker, target, options)
+    roll = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
     needed = to_hit_threshold(facts.range, strength)
-    shot = laser_shot(
-        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
-    )
+    found = _Aim(options, attacker, target, target_card, strength, facts, needed, roll)
+    if len(_AIMS) >= MAX_DECLARED:
+        _AIMS.clear()
+    _AIMS[slot] = (state, attack, found)
+    return found
+
+
+_AIMS: dict[tuple[int, int], tuple[GameState, Attack, _Aim]] = {}
+
+
+def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    aim = _aim_of(state, attack)
+    options, attacker, target, target_card = aim.options, aim.attacker, aim.target, aim.target_card
+    strength, facts, needed = aim.strength, aim.facts, aim.needed
+    shot = dice.chance(aim.roll, key=aim.roll.key)  # `laser_shot`
     new_state = state
     killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not worded():  # read for the state alone (`model.worded`): no words
@@ -296,6 +337,7 @@ class _Salvo:
     declared: int
     ciws: int | None
     room: Room
+    rolls: tuple[SalvoRoll, ...]  # the salvo without words, with (`missile_salvo`)
 
 
 def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
@@ -309,15 +351,18 @@ def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
     target_card = profile(target)
+    declared = int(attack.params["missiles"])
+    ciws = _ciws_of(target_card, bool(attack.params["ciws"]))
+    room = _room(state, target, target_card, options)
+    rolls = tuple(
+        salvo_roll(
+            declared, ciws, target_card.column, target_card.kind, options,
+            who=attacker.id, target=target.id, room=room, words=words,
+        )
+        for words in (False, True)
+    )  # fmt: skip
     found = _Salvo(
-        options,
-        attacker,
-        target,
-        profile(attacker),
-        target_card,
-        int(attack.params["missiles"]),
-        _ciws_of(target_card, bool(attack.params["ciws"])),
-        _room(state, target, target_card, options),
+        options, attacker, target, profile(attacker), target_card, declared, ciws, room, rolls
     )
     if len(_SALVOS) >= MAX_DECLARED:
         _SALVOS.clear()
@@ -333,19 +378,10 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     options, attacker, target = before.options, before.attacker, before.target
     attacker_card, target_card = before.attacker_card, before.target_card
     declared, ciws = before.declared, before.ciws
-    salvo = missile_salvo(
-        declared,
-        ciws,
-        target_card.column,
-        target_card.kind,
-        options,
-        dice,
-        who=attacker.id,
-        target=target.id,
-        room=before.room,
-    )
-    summary = salvo.summary
     words = worded()  # read for the state alone (`model.worded`): no words
+    roll = before.rolls[words]
+    salvo: Salvo = dice.chance(roll, key=roll.key)  # `missile_salvo`
+    summary = salvo.summary
     events = _salvo_events(attack, target_card, ciws, salvo) if words else []
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
