@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D10Z, Dice
-from tactical.dice.core import DieStep, Subroll
+from tactical.dice.core import DieStep, RecordingDice, Subroll
 from tactical.model.worded import worded
 from tactical.rules.base import Event
 from tactical.rules.battlefleet_mars.outcome import damage_points
@@ -453,7 +453,48 @@ class SalvoRoll(Subroll):
 
 
 def _salvo(plan: SalvoRoll, dice: Dice) -> Salvo:
-    """`SalvoRoll`'s rolls: the CIWS fold, then the strikes fold (R000.18-R000.24)."""
+    """`SalvoRoll`'s rolls: the CIWS fold, then the strikes fold (R000.18-R000.24); rolled
+    by a recording source for the state alone, the same rolls without the folds' states
+    (`_recorded_salvo`: the computer players try every candidate with seeded dice)."""
+    if (
+        not plan.words
+        and plan.to_hit != "roll"
+        and isinstance(dice, RecordingDice)
+        and type(dice).fold is RecordingDice.fold
+    ):
+        return _recorded_salvo(plan, dice)
+    return _folded_salvo(plan, dice)
+
+
+def _recorded_salvo(plan: SalvoRoll, dice: RecordingDice) -> Salvo:
+    """`_folded_salvo` for a recording source, no words and the damage roll only (A000.8):
+    each step's die rolled under its own names in the same order (R000.22, then R000.13
+    for each survivor), and the same salvo made from the rolls at the end."""
+    declared, column, kind = plan.declared, plan.column, plan.target_kind
+    if plan.ciws is None:
+        survivors = tuple(range(1, declared + 1))
+    else:
+        steps = _ciws_steps(plan.ciws, declared, plan.target)
+        survivors = tuple(
+            k
+            for k, step in enumerate(steps, start=1)
+            if not ciws_destroys(dice.roll(step.die, who=step.who, what=step.what), plan.ciws, k)
+        )
+    results = []
+    destroyed = False
+    for step in _strike_steps(column, kind, plan.who, survivors, plan.ship_room):
+        roll = dice.roll(step.die, who=step.who, what=step.what)
+        result = damage_result(missile_damage_total(roll), column)
+        results.append(result)
+        destroyed = destroyed or bool(destroys(result, kind))
+    summary = SalvoSummary(
+        declared, declared - len(survivors), destroyed if kind in GROUPS else None
+    )
+    return Salvo(CiwsVolley(survivors, ()), Strikes(tuple(results), destroyed, ()), summary)
+
+
+def _folded_salvo(plan: SalvoRoll, dice: Dice) -> Salvo:
+    """`_salvo` as folds: any source (the exact enumerator reads their steps)."""
     declared, column, target_kind, who = plan.declared, plan.column, plan.target_kind, plan.who
     if plan.ciws is None:
         volley = CiwsVolley(tuple(range(1, declared + 1)), ())

@@ -32,6 +32,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,7 @@ from tactical.rules.battlefleet_mars.tables import (
     code_group,
     code_meaning,
     destroys,
+    laser_loss,
     launch_limit,
     lowered_strength,
     max_range,
@@ -288,7 +290,7 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     if not worded():  # read for the state alone (`model.worded`): no words
         if shot.hit and killed is None:
             new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
-            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, [])
+            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, None)
         elif shot.hit and killed:
             new_state = _remove_one(state, target)
         return Resolution(new_state, (), shot.summary)
@@ -337,7 +339,7 @@ class _Salvo:
     declared: int
     ciws: int | None
     room: Room
-    rolls: tuple[SalvoRoll, ...]  # the salvo without words, with (`missile_salvo`)
+    rolls: dict[bool, SalvoRoll]  # the salvo with words or without, made when first rolled
 
 
 def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
@@ -354,15 +356,8 @@ def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
     declared = int(attack.params["missiles"])
     ciws = _ciws_of(target_card, bool(attack.params["ciws"]))
     room = _room(state, target, target_card, options)
-    rolls = tuple(
-        salvo_roll(
-            declared, ciws, target_card.column, target_card.kind, options,
-            who=attacker.id, target=target.id, room=room, words=words,
-        )
-        for words in (False, True)
-    )  # fmt: skip
     found = _Salvo(
-        options, attacker, target, profile(attacker), target_card, declared, ciws, room, rolls
+        options, attacker, target, profile(attacker), target_card, declared, ciws, room, {}
     )
     if len(_SALVOS) >= MAX_DECLARED:
         _SALVOS.clear()
@@ -379,14 +374,21 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     attacker_card, target_card = before.attacker_card, before.target_card
     declared, ciws = before.declared, before.ciws
     words = worded()  # read for the state alone (`model.worded`): no words
-    roll = before.rolls[words]
+    roll = before.rolls.get(words)
+    if roll is None:  # (`missile_salvo`)
+        roll = before.rolls[words] = salvo_roll(
+            declared, ciws, target_card.column, target_card.kind, options,
+            who=attacker.id, target=target.id, room=before.room, words=words,
+        )  # fmt: skip
     salvo: Salvo = dice.chance(roll, key=roll.key)  # `missile_salvo`
     summary = salvo.summary
     events = _salvo_events(attack, target_card, ciws, salvo) if words else []
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
         new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
-        new_state = _lower_lasers(new_state, target.id, salvo.strikes.results, options, events)
+        new_state = _lower_lasers(
+            new_state, target.id, salvo.strikes.results, options, events if words else None
+        )
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
     return Resolution(new_state, tuple(events) if words else (), summary)
@@ -449,30 +451,57 @@ def _lower_lasers(
     target_id: str,
     results: tuple[str, ...],
     options: Mapping[str, Any],
-    events: list[Event],
+    events: list[Event] | None,
 ) -> GameState:
     """A000.11: L1-L4 results lower the ship's or base's current laser strength (never below
-    0), the printed strength kept for its card; logged as a `laser-damage` event."""
+    0), the printed strength kept for its card; logged as a `laser-damage` event (`events`
+    None: read for the state alone, no words)."""
     unit = state.unit(target_id)
     card = profile(unit)
     if not options["laser_damage"] or card.laser_strength is None:
         return state
-    lowered = lowered_strength(card.laser_strength, results)
+    lowered = lowered_strength(card.laser_strength, _laser_results(results))
     if lowered == card.laser_strength:
         return state
-    events.append(
-        Event.of(
-            "laser-damage",
-            "A000.11",
-            target=target_id,
-            laser_strength=card.laser_strength,
-            lowered_to=lowered,
-            printed=card.printed_laser_strength,
+    if events is not None:
+        events.append(
+            Event.of(
+                "laser-damage",
+                "A000.11",
+                target=target_id,
+                laser_strength=card.laser_strength,
+                lowered_to=lowered,
+                printed=card.printed_laser_strength,
+            )
         )
-    )
-    return state.replace_unit(
-        unit.with_stats(laser_strength=lowered, printed_laser_strength=card.printed_laser_strength)
-    )
+    return state.replace_unit(_lowered(unit, lowered, card.printed_laser_strength))
+
+
+@lru_cache(maxsize=1024)
+def _laser_results(results: tuple[str, ...]) -> tuple[str, ...]:
+    """The L results among `results` (A000.11: the others lower nothing), once per record
+    (the same few come back after every roll the computer players enumerate)."""
+    return tuple(result for result in results if laser_loss(result))
+
+
+def _lowered(unit: Unit, lowered: int, printed: int | None) -> Unit:
+    """`unit` with its laser strength lowered (A000.11), the same unit again for the same
+    unit and strength (remembered by its identity, kept beside it): the outcomes a
+    computer player enumerates lower one target to the same few strengths."""
+    known = _LOWERED.get(id(unit))
+    if known is None or known[0] is not unit:
+        if len(_LOWERED) >= MAX_DECLARED:
+            _LOWERED.clear()
+        known = _LOWERED[id(unit)] = (unit, {})
+    found = known[1].get((lowered, printed))
+    if found is None:
+        found = known[1][(lowered, printed)] = unit.with_stats(
+            laser_strength=lowered, printed_laser_strength=printed
+        )
+    return found
+
+
+_LOWERED: dict[int, tuple[Unit, dict[tuple[int, int | None], Unit]]] = {}
 
 
 def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:

@@ -67,7 +67,7 @@ def damage_points(result: str) -> int:
 def record_results(state: GameState, target: str, results: Iterable[str]) -> GameState:
     """The state with the results scored against a ship or base added to its record (a miss,
     of the laser or of a missile's A000.8 roll, is no result of T000.2: not scored)."""
-    scored = tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
+    scored = _scored(results) if type(results) is tuple else _scoring(results)
     if not scored:
         return state
     hits = state.rule_state.get(HITS, _NO_HITS)
@@ -82,6 +82,15 @@ def record_results(state: GameState, target: str, results: Iterable[str]) -> Gam
 
 
 _NO_HITS = FrozenMap()
+
+
+def _scoring(results: Iterable[str]) -> tuple[str, ...]:
+    """The results scored against a ship or base (not a miss: no result of T000.2)."""
+    return tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
+
+
+# once per record: the same few come back after every roll the computer players enumerate
+_scored = lru_cache(maxsize=1024)(_scoring)
 
 
 def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:

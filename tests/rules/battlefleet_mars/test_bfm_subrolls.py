@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tactical.dice import ScriptedDice, TooManyOutcomes, enumerate_outcomes
+from tactical.dice import ScriptedDice, SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.model.worded import unworded
 from tactical.rules.battlefleet_mars import chance
 
@@ -101,3 +101,24 @@ def test_words_and_no_words_are_different_salvos():
     loud = enumerate_outcomes(words)
     assert max(n for n, _ in quiet.pairs) == 0
     assert min(n for n, _ in loud.pairs) > 0
+
+
+@pytest.mark.parametrize(
+    "declared,ciws,kind,room",
+    [
+        (6, 3, "ship", chance.Room(5, 3)),
+        (4, None, "base", chance.Room(99, 99)),
+        (3, 4, "fighter", None),
+        (5, 0, "missile", None),
+        (2, 5, "ship", None),
+    ],
+)
+def test_R000_22_a_seeded_salvo_for_its_state_alone_rolls_as_its_folds(declared, ciws, kind, room):
+    """The seeded try of a salvo without its words (the computer players' first look at a
+    candidate) makes the folds' salvo from the same rolls, named alike, in the same order."""
+    plan = chance.SalvoRoll(declared, ciws, "ship", kind, "auto", None, "a", "t", room, False)
+    for seed in range(40):
+        quick, folded = SeededDice(seed), SeededDice(seed)
+        with unworded():  # (a salvo without words is rolled only where none are wanted)
+            assert chance._salvo(plan, quick) == chance._folded_salvo(plan, folded)
+        assert quick.rolls == folded.rolls and len(quick.rolls) >= declared
