@@ -104,7 +104,15 @@ class LaserRoll(Subroll):
 def _laser_shot(
     laser_strength: int, range_r: int, column: Column, dice: Dice, who: str, target: str
 ) -> LaserShot:
-    """`LaserRoll`'s rolls: a fold of the to-hit and damage steps (R000.4-R000.9)."""
+    """`LaserRoll`'s rolls: a fold of the to-hit and damage steps (R000.4-R000.9); rolled by
+    a recording source for the state alone, the same rolls without the fold or words."""
+    if not worded() and isinstance(dice, RecordingDice) and type(dice).fold is RecordingDice.fold:
+        roll = dice.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
+        if not laser_hits(roll, range_r, laser_strength):
+            return LaserShot(False, None, ())
+        roll = dice.roll(D10Z, who=who, what=f"laser damage vs {target}")
+        total = laser_damage_total(roll, laser_strength, range_r)
+        return LaserShot(True, damage_result(total, column), ())
 
     def to_hit(shot: LaserShot, source: Dice) -> LaserShot:
         roll = source.roll(D10Z, who=who, what=f"laser to-hit vs {target}")

@@ -122,3 +122,18 @@ def test_R000_22_a_seeded_salvo_for_its_state_alone_rolls_as_its_folds(declared,
         with unworded():  # (a salvo without words is rolled only where none are wanted)
             assert chance._salvo(plan, quick) == chance._folded_salvo(plan, folded)
         assert quick.rolls == folded.rolls and len(quick.rolls) >= declared
+
+
+@pytest.mark.parametrize(
+    "strength,range_r,column", [(6, 4, "ship"), (3, 1, "fighter"), (8, 9, "base")]
+)
+def test_R000_4_a_seeded_shot_for_its_state_alone_rolls_as_its_fold(strength, range_r, column):
+    """The seeded try of a laser shot without its words: the fold's hit and result, from the
+    same rolls under the same names."""
+    for seed in range(40):
+        quick, folded = SeededDice(seed), SeededDice(seed)
+        with unworded():
+            shot = chance.laser_shot(strength, range_r, column, quick, who="a", target="t")
+        alike = chance.laser_shot(strength, range_r, column, folded, who="a", target="t")
+        assert (shot.hit, shot.result, shot.events) == (alike.hit, alike.result, ())
+        assert quick.rolls == folded.rolls and len(alike.events) >= 2
