@@ -117,7 +117,11 @@ def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitConditi
     computer players read the shares of a list once, and many enumerated outcomes come to
     the same conditions."""
     plan = _plan(units)
-    records = state.rule_state.get(HITS, {}) if plan.any_ship else None
+    records = state.rule_state.get(HITS, _NO_HITS) if plan.any_ship else None
+    if records is not None and type(records) is not FrozenMap:
+        # a table that notes what is read of it (a new one at every reading): the records
+        # are read entry by entry every time, never found by their identity
+        return _given(_read_conditions(state, plan, records))
     slot = (id(units), id(state.units), id(records))
     known = _TABLES.get(slot)
     if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
