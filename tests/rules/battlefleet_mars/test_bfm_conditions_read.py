@@ -69,3 +69,15 @@ def test_A000_E1_the_material_value_is_its_shares_own():
             enemies = [loss[s] for s in material.sides if s != side]
             assert material.value(state, side) == sum(enemies) / len(enemies) - loss[side]
     assert material.value(_states(start)[3], "Mars") > 0
+
+
+def test_R000_2_a_units_card_follows_its_stats():
+    """A card remembered by its stats follows a unit whose stats change (a laser lowered,
+    A000.11), and comes back for the unit as it was."""
+    start = _start()
+    cruiser = start.unit("ares-cruiser")
+    strength = profile(cruiser).laser_strength
+    lowered = cruiser.with_stats(laser_strength=strength - 2)
+    assert profile(lowered).laser_strength == strength - 2
+    assert profile(cruiser).laser_strength == strength
+    assert profile(replace(lowered, stats=dict(lowered.stats))) == profile(lowered)
