@@ -158,14 +158,20 @@ def declare(
     if weapon == LASER:
         facts = measure(attacker, target, options)
         strength = attacker_card.laser_strength  # a laser weapon: never None
-        if to_hit_threshold(facts.range, strength) is None:
+        needed = to_hit_threshold(facts.range, strength)
+        if needed is None:
             raise UserError(
                 f"target {target.id!r} is out of laser range of {attacker.id!r}: range "
                 f'{facts.range} ({facts.distance:.2f}") is beyond {max_range(strength)} '
                 f"for laser strength {strength}",
                 spec_id="R000.6",
             )
-        return _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
+        attack = _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
+        # what resolving it reads, from what was read to check it (`_aim_of`)
+        shot = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
+        aim = _Aim(options, attacker, target, target_card, strength, facts, needed, shot)
+        _keep_aim(state, attack, aim)
+        return attack
     limit, rule = available_missiles(attacker_card)
     if limit < 1:
         why = "its launches this turn are used up" if rule == "R000.17" else "it carries none"
@@ -271,10 +277,15 @@ def _aim_of(state: GameState, attack: Attack) -> _Aim:
     roll = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
     needed = to_hit_threshold(facts.range, strength)
     found = _Aim(options, attacker, target, target_card, strength, facts, needed, roll)
+    _keep_aim(state, attack, found)
+    return found
+
+
+def _keep_aim(state: GameState, attack: Attack, aim: _Aim) -> None:
+    """`aim` remembered for `attack` on `state` (`_aim_of`; both kept beside their ids)."""
     if len(_AIMS) >= MAX_DECLARED:
         _AIMS.clear()
-    _AIMS[slot] = (state, attack, found)
-    return found
+    _AIMS[(id(state), id(attack))] = (state, attack, aim)
 
 
 _AIMS: dict[tuple[int, int], tuple[GameState, Attack, _Aim]] = {}
