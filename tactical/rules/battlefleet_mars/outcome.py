@@ -160,8 +160,8 @@ class _Plan:
         self.units = units
         starts = [_start_of(unit) for unit in units]
         self.rows = tuple(
-            (unit, unit.id, start[2], start[1], start[3])
-            for unit, start in zip(units, starts, strict=True)
+            (slot, unit, unit.id, start[2], start[1], start[3])
+            for slot, (unit, start) in enumerate(zip(units, starts, strict=True))
         )
         self.any_ship = any(not start[2] for start in starts)
         self.seen: list[tuple[object, UnitCondition | None]] = [(_NOTHING, None)] * len(starts)
@@ -186,20 +186,21 @@ def _read_conditions(state: GameState, plan: _Plan, records: Any) -> list[UnitCo
     what it was read from last gives that condition again (`_Plan.seen`); the same reads
     of the state (a unit's presence, a ship's record entry) in the same order as ever."""
     found: list[UnitCondition] = []
-    on_table, seen = state.unit_or_none, plan.seen
-    for slot, (unit, unit_id, group, value, gone) in enumerate(plan.rows):
+    keep, on_table, seen = found.append, state.unit_or_none, plan.seen
+    record = None if records is None else records.get
+    for slot, unit, unit_id, group, value, gone in plan.rows:
         now = on_table(unit_id)
         if now is None:
-            found.append(gone)
+            keep(gone)
             continue
-        read = now if group else records.get(unit_id, ())
+        read = now if group else record(unit_id, ())  # type: ignore[misc]
         last = seen[slot]
         if last[0] is read:
-            found.append(last[1])  # type: ignore[arg-type]
+            keep(last[1])  # type: ignore[arg-type]
             continue
         condition = _remembered(unit, value, now, None if group else read)
         seen[slot] = (read, condition)  # one assignment: the pair stays whole
-        found.append(condition)
+        keep(condition)
     return found
 
 
