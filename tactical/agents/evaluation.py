@@ -76,6 +76,8 @@ class Material:
         # by the conditions a rule system gives again (`unit_conditions`), kept beside them
         self._by_conditions: dict[int, tuple[object, dict[str, tuple[float, float]]]] = {}
         self._sides = [unit.side for unit in self.start.units]
+        # each side's value of the shares `shares` gave, by their identity, kept beside it
+        self._values: dict[int, tuple[dict[str, tuple[float, float]], dict[str, float]]] = {}
         # expected effects by what they depend on: the question (`head`: the declared
         # action, the side, the budget and the game's seed, a sampled estimate's dice) and
         # the state, by value; and by the part of the state the computation read (`reads`:
@@ -190,10 +192,21 @@ class Material:
         counts) is worth more than the same damage spread (from -1 - OUT_WEIGHT to
         1 + OUT_WEIGHT)."""
         shares = self.shares(state)
+        # shares are given again for the same conditions (`shares`): their value once
+        known = self._values.get(id(shares))
+        if known is not None and known[0] is shares:
+            found = known[1].get(side)
+            if found is not None:
+                return found
+        else:
+            if len(self._values) > 512:
+                self._values.clear()
+            known = self._values[id(shares)] = (shares, {})  # kept beside its id
         loss = {s: lost + OUT_WEIGHT * out for s, (lost, out) in shares.items()}
         enemies = [loss[s] for s in self.sides if s != side]
         enemy = sum(enemies) / len(enemies) if enemies else 0.0
-        return enemy - loss.get(side, 0.0)
+        found = known[1][side] = enemy - loss.get(side, 0.0)
+        return found
 
     def remaining(self, state: GameState, unit: Unit) -> float:
         """A unit's value still in the fight: its strength times the share not lost."""

@@ -6,8 +6,9 @@ same code rolls with `SeededDice`/`ScriptedDice` and is enumerated exactly by
 `tactical.dice.enumerate_outcomes`; the fold keys say what each step's outcome matters
 through (hit and result; the number of CIWS survivors; whether the target is destroyed
 yet). A step that rolls one die and nothing else is a `DieStep`, whose faces the exact
-enumerator reads instead of replaying the step. `combat` declares and resolves the
-attacks with them.
+enumerator reads instead of replaying the step. A shot and a salvo are rolled as values
+(`LaserRoll`, `SalvoRoll`: sub-rolls), whose outcomes the exact enumerator finds once per
+value, not once per enumeration. `combat` declares and resolves the attacks with them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D10Z, Dice
-from tactical.dice.core import DieStep
+from tactical.dice.core import DieStep, RecordingDice, Subroll
 from tactical.model.worded import worded
 from tactical.rules.base import Event
 from tactical.rules.battlefleet_mars.outcome import damage_points
@@ -73,7 +74,45 @@ def laser_shot(
     who: str = "",
     target: str = "",
 ) -> LaserShot:
-    """R000.4-R000.9: roll to hit, then (on a hit) damage and the T000.2 lookup."""
+    """R000.4-R000.9: roll to hit, then (on a hit) damage and the T000.2 lookup (`LaserRoll`)."""
+    roll = LaserRoll(laser_strength, range_r, column, who, target)
+    return dice.chance(roll, key=roll.key)
+
+
+@dataclass(frozen=True, slots=True)
+class LaserRoll(Subroll):
+    """A laser shot (R000.4-R000.9) as a value: everything its dice and words depend on.
+    The computer players weigh the same shot on many tables, so the exact enumerator finds
+    its outcomes once per value; a recording source rolls its dice as the fold does."""
+
+    laser_strength: int
+    range_r: int
+    column: Column
+    who: str
+    target: str  # (its events are made either way: no words flag)
+
+    def __call__(self, dice: Dice) -> LaserShot:
+        return _laser_shot(
+            self.laser_strength, self.range_r, self.column, dice, self.who, self.target
+        )
+
+    def key(self, outcome: LaserShot) -> Hashable:
+        """What the fold keeps apart: hit and result (not the events)."""
+        return _shot_key(outcome)
+
+
+def _laser_shot(
+    laser_strength: int, range_r: int, column: Column, dice: Dice, who: str, target: str
+) -> LaserShot:
+    """`LaserRoll`'s rolls: a fold of the to-hit and damage steps (R000.4-R000.9); rolled by
+    a recording source for the state alone, the same rolls without the fold or words."""
+    if not worded() and isinstance(dice, RecordingDice) and type(dice).fold is RecordingDice.fold:
+        roll = dice.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
+        if not laser_hits(roll, range_r, laser_strength):
+            return LaserShot(False, None, ())
+        roll = dice.roll(D10Z, who=who, what=f"laser damage vs {target}")
+        total = laser_damage_total(roll, laser_strength, range_r)
+        return LaserShot(True, damage_result(total, column), ())
 
     def to_hit(shot: LaserShot, source: Dice) -> LaserShot:
         roll = source.roll(D10Z, who=who, what=f"laser to-hit vs {target}")
@@ -356,15 +395,121 @@ def missile_salvo(
     room: Room | None = None,
 ) -> Salvo:
     """R000.18-R000.24: CIWS at every declared missile first (if `ciws` is a strength), then
-    each survivor's strike in order. The strike fold keeps what the summary needs and, given
-    the `room` of a ship or base whose state after the salvo is read, what its record comes
-    to (the attack's resolver gives it; the odds read the summary alone)."""
-    if ciws is None:
+    each survivor's strike in order (`SalvoRoll`). The strike fold keeps what the summary
+    needs and, given the `room` of a ship or base whose state after the salvo is read, what
+    its record comes to (the attack's resolver gives it; the odds read the summary alone)."""
+    roll = salvo_roll(
+        declared, ciws, column, target_kind, options, who=who, target=target, room=room
+    )
+    return dice.chance(roll, key=roll.key)
+
+
+def salvo_roll(
+    declared: int,
+    ciws: int | None,
+    column: Column,
+    target_kind: str,
+    options: Mapping[str, Any],
+    *,
+    who: str = "",
+    target: str = "",
+    room: Room | None = None,
+    words: bool | None = None,
+) -> SalvoRoll:
+    """The salvo `missile_salvo` rolls, as a value (`words`: as `worded()` says now)."""
+    to_hit = str(options["missile_to_hit"])
+    score = int(options["missile_to_hit_score"]) if to_hit == "roll" else None
+    said = worded() if words is None else words
+    return SalvoRoll(declared, ciws, column, target_kind, to_hit, score, who, target, room, said)
+
+
+@dataclass(frozen=True, slots=True)
+class SalvoRoll(Subroll):
+    """A missile salvo (R000.18-R000.24) as a value: everything its dice and words depend
+    on. The computer players weigh the same salvo on many tables (the same launcher at the
+    same target, whatever else changed), so the exact enumerator finds its outcomes once
+    per value; a recording source rolls its dice as the folds do (`_salvo`)."""
+
+    declared: int
+    ciws: int | None
+    column: Column
+    target_kind: str
+    to_hit: str  # options["missile_to_hit"] (A000.8)
+    score: int | None  # options["missile_to_hit_score"] where it is "roll"
+    who: str
+    target: str
+    room: Room | None
+    words: bool  # read for the state alone or not (`model.worded`): its outcomes' events
+
+    def __call__(self, dice: Dice) -> Salvo:
+        return _salvo(self, dice)
+
+    def key(self, outcome: Salvo) -> Hashable:
+        """What the folds keep apart (not the events): the CIWS survivors counted, then
+        whether the target is destroyed yet or what a ship's record comes to (`Room.key`)."""
+        return len(outcome.volley.survivors), self._strikes_key(outcome.strikes)
+
+    def _strikes_key(self, strikes: Strikes) -> Hashable:
+        room = self.ship_room
+        return strikes.destroyed if room is None else room.key(strikes.results)
+
+    @property
+    def ship_room(self) -> Room | None:
+        """The room the strikes fold by: a ship's or base's whose state is read (none at
+        fighters or missiles, R000.10 and R000.11, whose destruction is tracked instead)."""
+        return None if self.target_kind in GROUPS else self.room
+
+
+def _salvo(plan: SalvoRoll, dice: Dice) -> Salvo:
+    """`SalvoRoll`'s rolls: the CIWS fold, then the strikes fold (R000.18-R000.24); rolled
+    by a recording source for the state alone, the same rolls without the folds' states
+    (`_recorded_salvo`: the computer players try every candidate with seeded dice)."""
+    if (
+        not plan.words
+        and plan.to_hit != "roll"
+        and isinstance(dice, RecordingDice)
+        and type(dice).fold is RecordingDice.fold
+    ):
+        return _recorded_salvo(plan, dice)
+    return _folded_salvo(plan, dice)
+
+
+def _recorded_salvo(plan: SalvoRoll, dice: RecordingDice) -> Salvo:
+    """`_folded_salvo` for a recording source, no words and the damage roll only (A000.8):
+    each step's die rolled under its own names in the same order (R000.22, then R000.13
+    for each survivor), and the same salvo made from the rolls at the end."""
+    declared, column, kind = plan.declared, plan.column, plan.target_kind
+    if plan.ciws is None:
+        survivors = tuple(range(1, declared + 1))
+    else:
+        steps = _ciws_steps(plan.ciws, declared, plan.target)
+        survivors = tuple(
+            k
+            for k, step in enumerate(steps, start=1)
+            if not ciws_destroys(dice.roll(step.die, who=step.who, what=step.what), plan.ciws, k)
+        )
+    results = []
+    destroyed = False
+    for step in _strike_steps(column, kind, plan.who, survivors, plan.ship_room):
+        roll = dice.roll(step.die, who=step.who, what=step.what)
+        result = damage_result(missile_damage_total(roll), column)
+        results.append(result)
+        destroyed = destroyed or bool(destroys(result, kind))
+    summary = SalvoSummary(
+        declared, declared - len(survivors), destroyed if kind in GROUPS else None
+    )
+    return Salvo(CiwsVolley(survivors, ()), Strikes(tuple(results), destroyed, ()), summary)
+
+
+def _folded_salvo(plan: SalvoRoll, dice: Dice) -> Salvo:
+    """`_salvo` as folds: any source (the exact enumerator reads their steps)."""
+    declared, column, target_kind, who = plan.declared, plan.column, plan.target_kind, plan.who
+    if plan.ciws is None:
         volley = CiwsVolley(tuple(range(1, declared + 1)), ())
     else:
-        volley = ciws_fire(ciws, declared, dice, target=target)
+        volley = ciws_fire(plan.ciws, declared, dice, target=plan.target)
 
-    auto = options["missile_to_hit"] != "roll"  # A000.8: the damage roll only
+    options = {"missile_to_hit": plan.to_hit, "missile_to_hit_score": plan.score}
 
     def strike_with(missile: int):
         def step(strikes: Strikes, source: Dice) -> Strikes:
@@ -376,9 +521,9 @@ def missile_salvo(
     tracks_destruction = target_kind in GROUPS
     # what the strikes matter through: whether the target is destroyed yet, or, at a ship
     # or base whose state is read (`room`), what its record comes to (`Room.key`)
-    ship_room = None if tracks_destruction else room
+    ship_room = plan.ship_room
     key = _destroyed_yet if ship_room is None else lambda strikes: ship_room.key(strikes.results)
-    if auto:
+    if plan.to_hit != "roll":  # A000.8: the damage roll only
         steps = _strike_steps(column, target_kind, who, volley.survivors, ship_room)
     else:
         steps = tuple(strike_with(m) for m in volley.survivors)

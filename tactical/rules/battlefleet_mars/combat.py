@@ -32,6 +32,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -50,15 +51,22 @@ from tactical.rules.base import (
 )
 from tactical.rules.battlefleet_mars.chance import (
     MISS,
+    LaserRoll,
     Room,
     Salvo,
+    SalvoRoll,
     SalvoSummary,
     laser_shot,
     missile_salvo,
     missile_strike,
+    salvo_roll,
 )
 from tactical.rules.battlefleet_mars.outcome import damage_points, record_results, results_against
-from tactical.rules.battlefleet_mars.ranges import measure, range_matrix  # `combat.measure`
+from tactical.rules.battlefleet_mars.ranges import (  # `combat.measure`
+    RangeFacts,
+    measure,
+    range_matrix,
+)
 from tactical.rules.battlefleet_mars.tables import (
     DESTROYED_RESULT,
     RESULT_CODES,
@@ -68,6 +76,7 @@ from tactical.rules.battlefleet_mars.tables import (
     code_group,
     code_meaning,
     destroys,
+    laser_loss,
     launch_limit,
     lowered_strength,
     max_range,
@@ -149,14 +158,20 @@ def declare(
     if weapon == LASER:
         facts = measure(attacker, target, options)
         strength = attacker_card.laser_strength  # a laser weapon: never None
-        if to_hit_threshold(facts.range, strength) is None:
+        needed = to_hit_threshold(facts.range, strength)
+        if needed is None:
             raise UserError(
                 f"target {target.id!r} is out of laser range of {attacker.id!r}: range "
                 f'{facts.range} ({facts.distance:.2f}") is beyond {max_range(strength)} '
                 f"for laser strength {strength}",
                 spec_id="R000.6",
             )
-        return _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
+        attack = _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
+        # what resolving it reads, from what was read to check it (`_aim_of`)
+        shot = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
+        aim = _Aim(options, attacker, target, target_card, strength, facts, needed, shot)
+        _keep_aim(state, attack, aim)
+        return attack
     limit, rule = available_missiles(attacker_card)
     if limit < 1:
         why = "its launches this turn are used up" if rule == "R000.17" else "it carries none"
@@ -232,22 +247,61 @@ def resolve_declared(state: GameState, attack: Attack, dice: Dice) -> Resolution
     return _resolve_missiles(state, attack, dice)
 
 
-def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+@dataclass(frozen=True, slots=True)
+class _Aim:
+    """What a laser attack reads of the state before any roll (`_aim_of`)."""
+
+    options: Mapping[str, Any]
+    attacker: Unit
+    target: Unit
+    target_card: Profile
+    strength: int
+    facts: RangeFacts
+    needed: int | None
+    roll: LaserRoll  # the shot (`chance.laser_shot`)
+
+
+def _aim_of(state: GameState, attack: Attack) -> _Aim:
+    """The parties, cards, range and shot of a laser attack on `state`, remembered by the
+    identities of both (kept beside their ids): the computer players replay one declared
+    attack on one state once for every outcome they enumerate."""
+    slot = (id(state), id(attack))
+    known = _AIMS.get(slot)
+    if known is not None and known[0] is state and known[1] is attack:
+        return known[2]
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
     strength = profile(attacker).laser_strength or 0
     target_card = profile(target)
     facts = measure(attacker, target, options)
+    roll = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
     needed = to_hit_threshold(facts.range, strength)
-    shot = laser_shot(
-        strength, facts.range, target_card.column, dice, who=attacker.id, target=target.id
-    )
+    found = _Aim(options, attacker, target, target_card, strength, facts, needed, roll)
+    _keep_aim(state, attack, found)
+    return found
+
+
+def _keep_aim(state: GameState, attack: Attack, aim: _Aim) -> None:
+    """`aim` remembered for `attack` on `state` (`_aim_of`; both kept beside their ids)."""
+    if len(_AIMS) >= MAX_DECLARED:
+        _AIMS.clear()
+    _AIMS[(id(state), id(attack))] = (state, attack, aim)
+
+
+_AIMS: dict[tuple[int, int], tuple[GameState, Attack, _Aim]] = {}
+
+
+def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
+    aim = _aim_of(state, attack)
+    options, attacker, target, target_card = aim.options, aim.attacker, aim.target, aim.target_card
+    strength, facts, needed = aim.strength, aim.facts, aim.needed
+    shot = dice.chance(aim.roll, key=aim.roll.key)  # `laser_shot`
     new_state = state
     killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not worded():  # read for the state alone (`model.worded`): no words
         if shot.hit and killed is None:
             new_state = record_results(state, target.id, (shot.summary,))  # A000.E1
-            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, [])
+            new_state = _lower_lasers(new_state, target.id, (shot.summary,), options, None)
         elif shot.hit and killed:
             new_state = _remove_one(state, target)
         return Resolution(new_state, (), shot.summary)
@@ -296,6 +350,7 @@ class _Salvo:
     declared: int
     ciws: int | None
     room: Room
+    rolls: dict[bool, SalvoRoll]  # the salvo with words or without, made when first rolled
 
 
 def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
@@ -309,15 +364,11 @@ def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
     options = settings(state)
     attacker, target = state.unit(attack.attacker), state.unit(attack.target)
     target_card = profile(target)
+    declared = int(attack.params["missiles"])
+    ciws = _ciws_of(target_card, bool(attack.params["ciws"]))
+    room = _room(state, target, target_card, options)
     found = _Salvo(
-        options,
-        attacker,
-        target,
-        profile(attacker),
-        target_card,
-        int(attack.params["missiles"]),
-        _ciws_of(target_card, bool(attack.params["ciws"])),
-        _room(state, target, target_card, options),
+        options, attacker, target, profile(attacker), target_card, declared, ciws, room, {}
     )
     if len(_SALVOS) >= MAX_DECLARED:
         _SALVOS.clear()
@@ -333,24 +384,22 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     options, attacker, target = before.options, before.attacker, before.target
     attacker_card, target_card = before.attacker_card, before.target_card
     declared, ciws = before.declared, before.ciws
-    salvo = missile_salvo(
-        declared,
-        ciws,
-        target_card.column,
-        target_card.kind,
-        options,
-        dice,
-        who=attacker.id,
-        target=target.id,
-        room=before.room,
-    )
-    summary = salvo.summary
     words = worded()  # read for the state alone (`model.worded`): no words
+    roll = before.rolls.get(words)
+    if roll is None:  # (`missile_salvo`)
+        roll = before.rolls[words] = salvo_roll(
+            declared, ciws, target_card.column, target_card.kind, options,
+            who=attacker.id, target=target.id, room=before.room, words=words,
+        )  # fmt: skip
+    salvo: Salvo = dice.chance(roll, key=roll.key)  # `missile_salvo`
+    summary = salvo.summary
     events = _salvo_events(attack, target_card, ciws, salvo) if words else []
     new_state = _spend_missiles(state, attacker, attacker_card, declared)
     if summary.target_destroyed is None:
         new_state = record_results(new_state, target.id, salvo.strikes.results)  # A000.E1
-        new_state = _lower_lasers(new_state, target.id, salvo.strikes.results, options, events)
+        new_state = _lower_lasers(
+            new_state, target.id, salvo.strikes.results, options, events if words else None
+        )
     if summary.target_destroyed and new_state.has_unit(target.id):
         new_state = _remove_one(new_state, new_state.unit(target.id))
     return Resolution(new_state, tuple(events) if words else (), summary)
@@ -413,30 +462,57 @@ def _lower_lasers(
     target_id: str,
     results: tuple[str, ...],
     options: Mapping[str, Any],
-    events: list[Event],
+    events: list[Event] | None,
 ) -> GameState:
     """A000.11: L1-L4 results lower the ship's or base's current laser strength (never below
-    0), the printed strength kept for its card; logged as a `laser-damage` event."""
+    0), the printed strength kept for its card; logged as a `laser-damage` event (`events`
+    None: read for the state alone, no words)."""
     unit = state.unit(target_id)
     card = profile(unit)
     if not options["laser_damage"] or card.laser_strength is None:
         return state
-    lowered = lowered_strength(card.laser_strength, results)
+    lowered = lowered_strength(card.laser_strength, _laser_results(results))
     if lowered == card.laser_strength:
         return state
-    events.append(
-        Event.of(
-            "laser-damage",
-            "A000.11",
-            target=target_id,
-            laser_strength=card.laser_strength,
-            lowered_to=lowered,
-            printed=card.printed_laser_strength,
+    if events is not None:
+        events.append(
+            Event.of(
+                "laser-damage",
+                "A000.11",
+                target=target_id,
+                laser_strength=card.laser_strength,
+                lowered_to=lowered,
+                printed=card.printed_laser_strength,
+            )
         )
-    )
-    return state.replace_unit(
-        unit.with_stats(laser_strength=lowered, printed_laser_strength=card.printed_laser_strength)
-    )
+    return state.replace_unit(_lowered(unit, lowered, card.printed_laser_strength))
+
+
+@lru_cache(maxsize=1024)
+def _laser_results(results: tuple[str, ...]) -> tuple[str, ...]:
+    """The L results among `results` (A000.11: the others lower nothing), once per record
+    (the same few come back after every roll the computer players enumerate)."""
+    return tuple(result for result in results if laser_loss(result))
+
+
+def _lowered(unit: Unit, lowered: int, printed: int | None) -> Unit:
+    """`unit` with its laser strength lowered (A000.11), the same unit again for the same
+    unit and strength (remembered by its identity, kept beside it): the outcomes a
+    computer player enumerates lower one target to the same few strengths."""
+    known = _LOWERED.get(id(unit))
+    if known is None or known[0] is not unit:
+        if len(_LOWERED) >= MAX_DECLARED:
+            _LOWERED.clear()
+        known = _LOWERED[id(unit)] = (unit, {})
+    found = known[1].get((lowered, printed))
+    if found is None:
+        found = known[1][(lowered, printed)] = unit.with_stats(
+            laser_strength=lowered, printed_laser_strength=printed
+        )
+    return found
+
+
+_LOWERED: dict[int, tuple[Unit, dict[tuple[int, int | None], Unit]]] = {}
 
 
 def _spend_missiles(state: GameState, attacker: Unit, card: Profile, declared: int) -> GameState:

@@ -18,6 +18,7 @@ from fractions import Fraction
 from tactical.dice import fraction_text
 from tactical.errors import UserError
 from tactical.model import CircleBase, FrozenMap, GameState, MovementClass, SizeClass, Unit
+from tactical.model.worded import worded
 from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.battlefleet_mars.combat import settings
 from tactical.rules.battlefleet_mars.tables import budget_problems, launch_limit, lp_cost
@@ -81,6 +82,8 @@ def resolve_purchase(
         )
     cost = lp_cost(fighters, missiles, str(options["lp_granularity"]))
     check_budget(cap, cost, other_lp)
+    if not worded():  # read for the state alone (`model.worded`): no words
+        return Resolution(new_state, (), cost)
     events = (
         Event.of(
             "lp-cost",

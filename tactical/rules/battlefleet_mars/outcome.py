@@ -67,7 +67,7 @@ def damage_points(result: str) -> int:
 def record_results(state: GameState, target: str, results: Iterable[str]) -> GameState:
     """The state with the results scored against a ship or base added to its record (a miss,
     of the laser or of a missile's A000.8 roll, is no result of T000.2: not scored)."""
-    scored = tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
+    scored = _scored(results) if type(results) is tuple else _scoring(results)
     if not scored:
         return state
     hits = state.rule_state.get(HITS, _NO_HITS)
@@ -82,6 +82,15 @@ def record_results(state: GameState, target: str, results: Iterable[str]) -> Gam
 
 
 _NO_HITS = FrozenMap()
+
+
+def _scoring(results: Iterable[str]) -> tuple[str, ...]:
+    """The results scored against a ship or base (not a miss: no result of T000.2)."""
+    return tuple(r for r in results if r != NO_EFFECT and r in RESULT_CODES)
+
+
+# once per record: the same few come back after every roll the computer players enumerate
+_scored = lru_cache(maxsize=1024)(_scoring)
 
 
 def results_against(state: GameState, unit_id: str) -> tuple[str, ...]:
@@ -107,12 +116,17 @@ def unit_conditions(state: GameState, units: Sequence[Unit]) -> list[UnitConditi
     same list again for the very same conditions (`_given`; read it, never change it): the
     computer players read the shares of a list once, and many enumerated outcomes come to
     the same conditions."""
-    records = state.rule_state.get(HITS, {}) if _any_ship(units) else None
+    plan = _plan(units)
+    records = state.rule_state.get(HITS, _NO_HITS) if plan.any_ship else None
+    if records is not None and type(records) is not FrozenMap:
+        # a table that notes what is read of it (a new one at every reading): the records
+        # are read entry by entry every time, never found by their identity
+        return _given(_read_conditions(state, plan, records))
     slot = (id(units), id(state.units), id(records))
     known = _TABLES.get(slot)
     if known is not None and known[0] is units and known[1] is state.units and known[2] is records:
         return known[3]
-    found = _given(_unit_conditions(state, units, records, _starts(units)[0]))
+    found = _given(_read_conditions(state, plan, records))
     if len(_TABLES) >= MEMO_SIZE:
         _TABLES.clear()
     _TABLES[slot] = (units, state.units, records, found)  # kept beside their ids
@@ -132,27 +146,67 @@ def _given(found: list[UnitCondition]) -> list[UnitCondition]:
     return found
 
 
-def _any_ship(units: Sequence[Unit]) -> bool:
-    """Whether any of `units` is a ship or base (whose record is read)."""
-    return _starts(units)[1]
+class _Plan:
+    """How `unit_conditions` reads one sequence of starting units (`_plan`): per unit, what
+    it started as (the unit, its id, whether it is a group, its strength, its condition
+    once gone: `_start_of`), whether any is a ship or base, and what each unit's condition
+    was last read from with that condition (`seen`: a group's unit on the table, a ship's
+    record). A roll changes one unit or one record: the others are their last reading,
+    known by identity (a value is immutable), each slot set whole."""
 
+    __slots__ = ("any_ship", "rows", "seen", "units")
 
-def _starts(units: Sequence[Unit]) -> tuple[list[tuple[Unit, float, bool, UnitCondition]], bool]:
-    """What each of `units` as it started gives its condition (`_start_of`), and whether any
-    is a ship or base, by the sequence's identity (the same starting units are asked about
-    after every roll)."""
-    known = _SHIPS.get(id(units))
-    if known is None or known[0] is not units:
+    def __init__(self, units: Sequence[Unit]) -> None:
+        self.units = units
         starts = [_start_of(unit) for unit in units]
-        if len(_SHIPS) >= MEMO_SIZE:
-            _SHIPS.clear()
-        known = _SHIPS[id(units)] = (units, starts, any(not start[2] for start in starts))
-    return known[1], known[2]
+        self.rows = tuple(
+            (slot, unit, unit.id, start[2], start[1], start[3])
+            for slot, (unit, start) in enumerate(zip(units, starts, strict=True))
+        )
+        self.any_ship = any(not start[2] for start in starts)
+        self.seen: list[tuple[object, UnitCondition | None]] = [(_NOTHING, None)] * len(starts)
+
+
+_NOTHING = object()  # read before no reading
+
+
+def _plan(units: Sequence[Unit]) -> _Plan:
+    """The `_Plan` of `units`, by the sequence's identity (kept beside it): the same
+    starting units are asked about after every roll."""
+    known = _PLANS.get(id(units))
+    if known is None or known.units is not units:
+        if len(_PLANS) >= MEMO_SIZE:
+            _PLANS.clear()
+        known = _PLANS[id(units)] = _Plan(units)
+    return known
+
+
+def _read_conditions(state: GameState, plan: _Plan, records: Any) -> list[UnitCondition]:
+    """A000.E1: each starting unit's condition in `state` (`_condition`): a unit read from
+    what it was read from last gives that condition again (`_Plan.seen`); the same reads
+    of the state (a unit's presence, a ship's record entry) in the same order as ever."""
+    found: list[UnitCondition] = []
+    keep, on_table, seen = found.append, state.unit_or_none, plan.seen
+    record = None if records is None else records.get
+    for slot, unit, unit_id, group, value, gone in plan.rows:
+        now = on_table(unit_id)
+        if now is None:
+            keep(gone)
+            continue
+        read = now if group else record(unit_id, ())  # type: ignore[misc]
+        last = seen[slot]
+        if last[0] is read:
+            keep(last[1])  # type: ignore[arg-type]
+            continue
+        condition = _remembered(unit, value, now, None if group else read)
+        seen[slot] = (read, condition)  # one assignment: the pair stays whole
+        keep(condition)
+    return found
 
 
 _TABLES: dict[tuple[int, int, int], tuple[Any, Any, Any, list[UnitCondition]]] = {}
 _GIVEN: dict[tuple[int, ...], list[UnitCondition]] = {}
-_SHIPS: dict[int, tuple[Sequence[Unit], list, bool]] = {}
+_PLANS: dict[int, _Plan] = {}
 
 
 def _unit_conditions(
@@ -169,17 +223,21 @@ def _unit_conditions(
             found.append(start[3])
             continue
         record = None if start[2] else records.get(unit.id, ())
-        slot = (id(unit), id(now), id(record))
-        known = _CONDITIONS.get(slot)
-        if known is not None and known[0] is unit and known[1] is now and known[2] is record:
-            found.append(known[3])
-            continue
-        condition = _condition(unit, start[1], now, record)
-        if len(_CONDITIONS) >= MEMO_SIZE:
-            _CONDITIONS.clear()
-        _CONDITIONS[slot] = (unit, now, record, condition)  # kept beside their ids: none reused
-        found.append(condition)
+        found.append(_remembered(unit, start[1], now, record))
     return found
+
+
+def _remembered(unit: Unit, value: float, now: Unit, record: object) -> UnitCondition:
+    """`_condition`, remembered by the identities of what it reads (kept beside them)."""
+    slot = (id(unit), id(now), id(record))
+    known = _CONDITIONS.get(slot)
+    if known is not None and known[0] is unit and known[1] is now and known[2] is record:
+        return known[3]
+    condition = _condition(unit, value, now, record)
+    if len(_CONDITIONS) >= MEMO_SIZE:
+        _CONDITIONS.clear()
+    _CONDITIONS[slot] = (unit, now, record, condition)  # kept beside their ids: none reused
+    return condition
 
 
 def _condition(unit: Unit, value: float, now: Unit, record: object) -> UnitCondition:

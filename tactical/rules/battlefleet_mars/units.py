@@ -169,10 +169,15 @@ class Profile:
 
 
 def profile(unit: Unit) -> Profile:
-    """Read a unit's stats (validated by the map loader) with the defaults filled in."""
+    """Read a unit's stats (validated by the map loader) with the defaults filled in;
+    remembered by the stats' identity (kept beside it), before their value: the rules and
+    the computer players read the same unit's card many times a decision."""
+    stats = unit.stats
+    known = _BY_STATS.get(id(stats))
+    if known is not None and known[0] is stats:
+        return known[1]
     try:
-        stats = unit.stats
-        return _profile(stats if isinstance(stats, FrozenMap) else FrozenMap(stats))
+        found = _profile(stats if isinstance(stats, FrozenMap) else FrozenMap(stats))
     except _MissingLasers:
         raise UserError(
             f"unit {unit.id!r}: a ship needs a laser_strength", spec_id="R000.2"
@@ -181,6 +186,14 @@ def profile(unit: Unit) -> Profile:
         raise UserError(
             f"unit {unit.id!r}: unknown BFM type {unit.stats.get('type')!r}", spec_id="A000.2"
         ) from None
+    if type(stats) is FrozenMap:  # immutable: its card cannot change while it is kept
+        if len(_BY_STATS) >= 4096:
+            _BY_STATS.clear()
+        _BY_STATS[id(stats)] = (stats, found)
+    return found
+
+
+_BY_STATS: dict[int, tuple[FrozenMap, Profile]] = {}  # by the stats' identity (`profile`)
 
 
 class _MissingLasers(Exception):

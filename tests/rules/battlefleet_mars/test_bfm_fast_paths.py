@@ -74,7 +74,7 @@ def test_a_salvo_enumerates_to_the_odds_of_its_steps_replayed():
                 return self.inner.roll(die, **labels)
 
             def chance(self, fn, key=None):
-                return self.inner.chance(fn, key)
+                return fn(self)  # the salvo's folds rolled here, their steps replayed
 
         return chance.missile_salvo(4, 3, "ship", "fighter", SHIP_OPTIONS, Replaying(dice)).summary
 
