@@ -58,7 +58,13 @@ def put(state: GameState, **changes: Any) -> GameState:
 
 
 def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
-    """Set `rule_state[key][item]` (value None removes the item)."""
+    """Set `rule_state[key][item]` (value None removes the item). Removing an item the
+    table does not hold gives the same state back (equal; the per-state memos of what
+    follows kept: every action first clears its side's Fleet Commodore offer, R002.10)."""
+    if value is None:
+        stored = state.rule_state.get(key)
+        if isinstance(stored, FrozenMap) and item not in stored:
+            return state
     current = mapping(state, key)
     if value is not None and isinstance(current, FrozenMap):
         # only the new value frozen: the table's others are already (every roll sets one)
