@@ -277,6 +277,18 @@ def _grouped(units: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
     return {key: tuple(members) for key, members in found.items()}
 
 
+def table_sides(state: GameState) -> tuple[str, ...]:
+    """`state.sides` (in order of first appearance), remembered by the units' tuple itself:
+    every action and every listing asks whether its actor or side is one."""
+    return remembered(_SIDES, state.units, _sides, MAX_TABLES)
+
+
+def _sides(units: tuple[Unit, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(unit.side for unit in units))
+
+
+_SIDES: dict[int, tuple[tuple[Unit, ...], tuple[str, ...]]] = {}
+
 # the squadrons of a table's units by the tuple's identity (kept beside it: read-only,
 # `squadrons` and `squadron_units` hand out copies or tuples)
 _SQUADRONS: dict[int, tuple[tuple[Unit, ...], dict[str, tuple[Unit, ...]]]] = {}

@@ -65,16 +65,27 @@ def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
         stored = state.rule_state.get(key)
         if isinstance(stored, FrozenMap) and item not in stored:
             return state
-    current = mapping(state, key)
+    return state.with_rule_state(**{key: _table_with(mapping(state, key), item, value)})
+
+
+def put_items(state: GameState, *items: tuple[str, str, Any]) -> GameState:
+    """`put_in` of each (key, item, value), the keys all different, in one new state (a
+    resolved roll sets a model's Hull Points lost and its Critical Hit at once)."""
+    changes = {key: _table_with(mapping(state, key), item, value) for key, item, value in items}
+    return state.with_rule_state(**changes) if changes else state
+
+
+def _table_with(current: Mapping[str, Any], item: str, value: Any) -> FrozenMap:
+    """The table `current` with `item` set to `value` (None: removed)."""
     if value is not None and isinstance(current, FrozenMap):
         # only the new value frozen: the table's others are already (every roll sets one)
-        return state.with_rule_state(**{key: current.updated({item: value})})
+        return current.updated({item: value})
     table = dict(current)
     if value is None:
         table.pop(item, None)
     else:
         table[item] = value
-    return state.with_rule_state(**{key: FrozenMap(table)})
+    return FrozenMap(table)
 
 
 def add_to(state: GameState, key: str, *items: Any) -> GameState:

@@ -8,6 +8,7 @@ from dw_builders import GUNS, duel, refused, table, unit
 
 from tactical.model import FrozenMap, Pose
 from tactical.rules.dystopian_wars import cards, combat, play, resolving, tracking
+from tactical.rules.dystopian_wars.chance import AttackRollOf
 
 
 def test_R002_10_clearing_an_offer_not_made_gives_the_same_state_back():
@@ -68,3 +69,35 @@ def test_R002_28_squadrons_are_the_table_s_whoever_asks():
     assert [u.id for u in cards.squadron_units(moved, "A:line")] == ["a1", "a2"]
     assert cards.squadron_units(moved, "A:line")[1].pose == Pose(15.0, 6.0, 0.0)
     assert [u.id for u in cards.squadron_units(moved.without_unit("a1"), "A:line")] == ["a2"]
+
+
+def test_G_5_a_roll_s_hull_points_and_critical_hit_are_set_at_once_as_one_by_one():
+    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
+    state = tracking.put_in(state, "hull_lost", "t", 1)
+    one_by_one = tracking.add_effect(tracking.put_in(state, "hull_lost", "t", 3), "t", "fire")
+    at_once = tracking.put_items(state, ("hull_lost", "t", 3), ("effects", "t", ("fire",)))
+    assert at_once == one_by_one
+    assert tracking.hull_lost(at_once, "t") == 3 and tracking.effects(at_once, "t") == ("fire",)
+    assert tracking.put_items(state) is state  # nothing to set
+    bare = state.with_rule_state(effects=None)  # a key not set: a table made, as put_in does
+    assert tracking.put_items(bare, ("effects", "t", ("fire",))) == tracking.put_in(
+        bare, "effects", "t", ("fire",)
+    )
+
+
+def test_G_5_the_roll_of_an_attack_is_made_once_per_state_worded_or_not():
+    state = duel({"weapons": [GUNS]}, distance=4.0)
+    attack = combat.declare(state, "a", "Guns", "t")
+    worded = resolving.prepared(state, attack, True).roll
+    plain = resolving.prepared(state, attack, False).roll
+    assert worded == AttackRollOf(worded.defence, "a", "t", "gunnery")
+    assert plain == AttackRollOf(worded.defence, worded=False)
+    assert resolving.prepared(state, attack, False).roll is plain  # remembered with the state
+
+
+def test_R002_28_the_sides_are_the_table_s_in_order():
+    state = table(unit("b1", 10, 40, "B"), unit("a1", 10, 5), unit("b2", 20, 40, "B"))
+    assert cards.table_sides(state) == state.sides == ("B", "A")
+    assert cards.table_sides(state) is cards.table_sides(state)  # remembered by the units
+    alone = state.without_unit("a1")
+    assert cards.table_sides(alone) == alone.sides == ("B",)
