@@ -7,7 +7,7 @@ from __future__ import annotations
 from dw_builders import GUNS, duel, refused, table, unit
 
 from tactical.model import FrozenMap, Pose
-from tactical.rules.dystopian_wars import cards, combat, play, resolving, tracking
+from tactical.rules.dystopian_wars import cards, combat, outcome, play, resolving, tracking
 from tactical.rules.dystopian_wars.chance import AttackRollOf
 
 
@@ -101,3 +101,19 @@ def test_R002_28_the_sides_are_the_table_s_in_order():
     assert cards.table_sides(state) is cards.table_sides(state)  # remembered by the units
     alone = state.without_unit("a1")
     assert cards.table_sides(alone) == alone.sides == ("B",)
+
+
+def test_R002_22_conditions_are_read_again_only_where_a_loss_or_the_models_change():
+    state = play.setup(table(unit("a1", 10, 5), unit("b1", 10, 40, "B"), unit("b2", 20, 40, "B")))
+    units = state.units
+    first = outcome.unit_conditions(state, units)
+    moved = state.replace_unit(state.unit("b1").moved_to(Pose(12.0, 30.0, 0.0)))
+    assert outcome.unit_conditions(moved, units) is first  # only a move: the same conditions
+    hit = tracking.put_in(moved, "hull_lost", "b1", 1)
+    gone = hit.without_unit("b2")
+    for case in (hit, gone):
+        assert outcome.unit_conditions(case, units) == tuple(
+            outcome.unit_condition(case, u) for u in units
+        )
+    assert outcome.unit_conditions(hit, units)[1].lost > 0 and not first[1].lost
+    assert outcome.unit_conditions(gone, units)[2].out and not first[2].out
