@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dw_builders import GUNS, duel, refused, table, unit
 
+from tactical.dice import D6, SeededDice, enumerate_outcomes
 from tactical.model import FrozenMap, Pose
 from tactical.rules.dystopian_wars import cards, combat, outcome, play, resolving, tracking
 from tactical.rules.dystopian_wars.chance import AttackRollOf
+from tactical.rules.dystopian_wars.dicework import PoolRules, PoolState, _pool_steps, attack_pool
 
 
 def test_R002_10_clearing_an_offer_not_made_gives_the_same_state_back():
@@ -117,3 +119,56 @@ def test_R002_22_conditions_are_read_again_only_where_a_loss_or_the_models_chang
         )
     assert outcome.unit_conditions(hit, units)[1].lost > 0 and not first[1].lost
     assert outcome.unit_conditions(gone, units)[2].out and not first[2].out
+
+
+def _pool_replayed(dice_count, rules, enough, dice):
+    """`attack_pool`'s fold as first written: every die a step the enumerator replays."""
+
+    def key(pool):
+        return min(pool.hits, enough), (pool.pending if pool.hits < enough else 0)
+
+    def throw(index):
+        def step(pool, source):
+            face = source.roll(D6, who="a", what=f"AD: die {index}")
+            pending = pool.pending + (1 if face == 6 and rules.exploding else 0)
+            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+
+        return step
+
+    def explosion(index):
+        def step(pool, source):
+            if pool.pending == 0 or pool.hits >= enough:
+                return pool
+            face = source.roll(D6, who="a", what=f"AD: exploding die {index}")
+            pending = pool.pending - 1 + (1 if face == 6 else 0)
+            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+
+        return step
+
+    steps = [throw(i + 1) for i in range(dice_count)]
+    steps += [explosion(i + 1) for i in range(enough if rules.exploding else 0)]
+    return dice.fold(PoolState(0, 0, ()), steps, key=key)
+
+
+def test_G_5_attack_dice_thrown_as_die_steps_have_the_same_odds_states_and_rolls():
+    for count, rules, enough in (
+        (3, PoolRules(), 4),
+        (7, PoolRules(5, 1, True), 6),
+        (5, PoolRules(4, 2, False), 3),
+    ):
+
+        def pool(dice, count=count, rules=rules, enough=enough):
+            rolled = attack_pool(count, rules, enough, dice, who="a", what="AD")
+            return rolled.hits, rolled.faces
+
+        def replayed(dice, count=count, rules=rules, enough=enough):
+            rolled = _pool_replayed(count, rules, enough, dice)
+            return rolled.hits, rolled.faces
+
+        # outcome by outcome, in the same order, the same representative faces
+        assert enumerate_outcomes(pool).pairs == enumerate_outcomes(replayed).pairs
+        for seed in range(10):  # the same dice rolled, with the same words
+            ours, theirs = SeededDice(seed), SeededDice(seed)
+            assert pool(ours) == replayed(theirs) and ours.rolls == theirs.rolls
+    first = _pool_steps(4, PoolRules(), 4, "a", "AD")
+    assert _pool_steps(4, PoolRules(), 4, "a", "AD") is first  # made once per pool
