@@ -286,8 +286,9 @@ def apply_outcome(
     if card(target).is_tiny_flyer:
         state, more = _apply_to_wing(state, target, summary, defer)
         return state, events + more
-    # the Hull Points lost and the Critical Hit's effect set at once (one new state)
-    changes = []
+    # the Hull Points lost, the Critical Hit's effect and the Fleet Commodore's offers set
+    # at once (one new state: the exact odds make one per outcome)
+    changes: list[tuple[str, str, Any]] = []
     if summary.hull_lost:
         lost = tracking.hull_lost(state, target.id) + summary.hull_lost
         changes.append(("hull_lost", target.id, lost))
@@ -295,11 +296,12 @@ def apply_outcome(
         changes.append(
             ("effects", target.id, (*tracking.effects(state, target.id), summary.critical))
         )
-    state = tracking.put_items(state, *changes)
     if summary.critical and not summary.destroyed:
         # R002.10: a re-roll on a model the hit sank changes nothing
-        state, offer_events = _critical_offers(state, attacker, target, summary.critical)
+        offers, offer_events = _critical_offers(state, attacker, target, summary.critical)
+        changes += offers
         events.extend(offer_events)
+    state = tracking.put_items(state, *changes)
     if summary.destroyed:
         state = destroy(state, target, defer=defer)
         events.append(Event.of("destroyed", "G.5", unit=target.id, deferred=defer))
@@ -366,13 +368,15 @@ def _apply_to_wing(
 
 def _critical_offers(
     state: GameState, attacker: Unit, target: Unit, code: str
-) -> tuple[GameState, list[Event]]:
+) -> tuple[list[tuple[str, str, Any]], list[Event]]:
     """R002.10 options b and c: a Critical Hit Table roll the Fleet Commodore may re-roll
-    (none on a model leaving the table at the end of this step: it would change nothing)."""
+    (none on a model leaving the table at the end of this step: it would change nothing),
+    as the `offers` entries to set (`tracking.put_items`) and their events."""
     options = settings(state)
     events: list[Event] = []
+    found: list[tuple[str, str, Any]] = []
     if target.id in tuple(tracking.get(state, "pending_removals", ())):
-        return state, events
+        return found, events
     offers = [
         (attacker.side, "critical-vs-enemy", target, attacker),
         (target.side, "critical-vs-own-commodore", target, None),
@@ -384,8 +388,8 @@ def _critical_offers(
         if letter is None:
             continue
         offer = FrozenMap(kind="critical", option=letter, unit=target.id, code=code)
-        state = tracking.put_in(state, "offers", side, offer)
+        found.append(("offers", side, offer))
         events.append(
             Event.of("commodore-offer", "R002.10", side=side, option=letter, unit=target.id)
         )
-    return state, events
+    return found, events

@@ -81,6 +81,18 @@ def test_G_5_a_roll_s_hull_points_and_critical_hit_are_set_at_once_as_one_by_one
     assert at_once == one_by_one
     assert tracking.hull_lost(at_once, "t") == 3 and tracking.effects(at_once, "t") == ("fire",)
     assert tracking.put_items(state) is state  # nothing to set
+    offer_a, offer_b = (
+        FrozenMap(kind="critical", option="b"),
+        FrozenMap(kind="critical", option="c"),
+    )
+    both = tracking.put_items(state, ("offers", "A", offer_a), ("offers", "B", offer_b))
+    one_then_other = tracking.put_in(
+        tracking.put_in(state, "offers", "A", offer_a), "offers", "B", offer_b
+    )
+    assert both == one_then_other
+    assert list(tracking.mapping(both, "offers")) == list(
+        tracking.mapping(one_then_other, "offers")
+    )
     bare = state.with_rule_state(effects=None)  # a key not set: a table made, as put_in does
     assert tracking.put_items(bare, ("effects", "t", ("fire",))) == tracking.put_in(
         bare, "effects", "t", ("fire",)
