@@ -126,27 +126,6 @@ def redeclared(state: GameState, attack: Attack) -> Attack:
     return found
 
 
-_DECLARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Any, ...], Attack]]] = {}
-
-
-def declared_on(
-    state: GameState, attacker: str, weapon: str, target: str, params: Mapping[str, Any]
-) -> Attack:
-    """`declare` of a recorded declaration on `state` (R002.28: checked again when it is
-    resolved), memoised while the state lives like `redeclared`: the exact enumerator
-    replays the resolving step on the same state once per outcome. A refusal raises each
-    time (UserError), like `declare`."""
-    try:
-        key = (attacker, weapon, target, tuple(sorted(params.items())))
-        memo = memo_of(_DECLARED, state)
-        found = memo.get(key)
-    except TypeError:  # a parameter that is not a value: declared afresh
-        return declare(state, attacker, weapon, target, dict(params))
-    if found is None:
-        found = memo[key] = declare(state, attacker, weapon, target, dict(params))
-    return found
-
-
 @dataclass(frozen=True, slots=True)
 class Prepared:
     """What the table decides about a declared attack before any die is rolled."""

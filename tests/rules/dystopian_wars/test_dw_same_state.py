@@ -29,17 +29,19 @@ def test_R002_10_clearing_an_offer_not_made_gives_the_same_state_back():
 def test_R002_28_a_recorded_declaration_is_checked_once_per_state():
     state = duel({"weapons": [GUNS]}, distance=4.0)
     params = FrozenMap(counter=False)
-    first = resolving.declared_on(state, "a", "Guns", "t", params)
+    first = combat.declared_on(state, "a", "Guns", "t", params)
     assert first == combat.declare(state, "a", "Guns", "t", dict(params))
-    assert resolving.declared_on(state, "a", "Guns", "t", params) is first  # remembered
+    assert combat.declared_on(state, "a", "Guns", "t", params) is first  # remembered
     moved = state.replace_unit(state.unit("a").moved_to(Pose(20.0, 0.0, 0.0)))
-    again = resolving.declared_on(moved, "a", "Guns", "t", params)
+    again = combat.declared_on(moved, "a", "Guns", "t", params)
     assert again == combat.declare(moved, "a", "Guns", "t", dict(params))
     assert again.params["pool"] != first.params["pool"]  # another range band: other dice
+    with refused("R002.51", "Launched"):  # remembered apart: after a Launch, no gunnery
+        combat.declared_on(state, "a", "Guns", "t", params, launched=True)
     with refused("R002.36", "no weapon"):  # a refusal is raised each time, never remembered
-        resolving.declared_on(state, "a", "Lance", "t", params)
+        combat.declared_on(state, "a", "Lance", "t", params)
     with refused("R002.36", "no weapon"):
-        resolving.declared_on(state, "a", "Lance", "t", params)
+        combat.declared_on(state, "a", "Lance", "t", params)
 
 
 def _squadrons_afresh(state, side=None):
