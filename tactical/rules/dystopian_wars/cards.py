@@ -265,8 +265,8 @@ def squadron_units(state: GameState, key: str) -> tuple[Unit, ...]:
 
 
 def _grouped_of(units: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
-    """The table's squadrons (key -> units, map order), remembered by the units' tuple
-    itself: every step asks for its squadrons many times, and a move makes a new tuple."""
+    """The table's squadrons (R002.28: key -> units, map order), remembered by the units'
+    tuple itself: every step asks for its squadrons many times, and a move makes a new one."""
     return remembered(_SQUADRONS, units, _grouped, MAX_TABLES)
 
 
@@ -278,8 +278,8 @@ def _grouped(units: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
 
 
 def table_sides(state: GameState) -> tuple[str, ...]:
-    """`state.sides` (in order of first appearance), remembered by the units' tuple itself:
-    every action and every listing asks whether its actor or side is one."""
+    """`state.sides` (in order of first appearance, R002.28), remembered by the units' tuple
+    itself: every action and every listing asks whether its actor or side is one."""
     return remembered(_SIDES, state.units, _sides, MAX_TABLES)
 
 

@@ -139,7 +139,7 @@ def attack_pool(
 def _pool_steps(
     dice_count: int, rules: PoolRules, enough: int, who: str, what: str
 ) -> tuple[tuple[Callable[[PoolState, Dice], PoolState], ...], Callable[[PoolState], Any]]:
-    """`attack_pool`'s fold steps and key, made once per pool: the exact enumerator replays
+    """`attack_pool`'s fold steps and key (G.5), made once per pool: the exact enumerator replays
     the roll once per outcome it reaches, each replay asking for the same steps (and the
     same step objects let an enumeration remember the layers they made, `remembering`)."""
 

@@ -56,9 +56,10 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
 
 def unit_conditions(state: GameState, units: Sequence[Unit]) -> tuple[UnitCondition, ...]:
     """`unit_condition` of each of `units`, in order, reading the state once; the same
-    tuple again for the same units, table and losses (the computer players ask every
-    starting model's condition after every roll they enumerate, and the rolls that differ
-    only in a Critical Hit's effect leave the same losses)."""
+    tuple again for the same units, models on the table and losses (the computer players
+    ask every starting model's condition after every roll they enumerate and every move
+    they try, and the rolls that differ only in a Critical Hit's effect leave the same
+    losses)."""
     lost, hull_table = _damage(state)
     on_table = remembered(_ON_TABLE, state.units, _ids, MEMO_SIZE)
     try:

@@ -69,8 +69,9 @@ def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
 
 
 def put_items(state: GameState, *items: tuple[str, str, Any]) -> GameState:
-    """`put_in` of each (key, item, value) in turn, in one new state (a resolved roll sets a
-    model's Hull Points lost, its Critical Hit and the Fleet Commodore's offers at once)."""
+    """`put_in` of each (key, item, value) in turn, in one new state (G.5, R002.10: a resolved
+    roll sets a model's Hull Points lost, its Critical Hit and the Fleet Commodore's offers
+    at once)."""
     tables: dict[str, dict[str, Any]] = {}
     for key, item, value in items:
         tables.setdefault(key, {})[item] = value
