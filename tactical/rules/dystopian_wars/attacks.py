@@ -83,7 +83,7 @@ def _targets(
             # declaration's other checks and its record left out (most pairs end here)
             if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
                 continue
-            combat.declare(state, unit.id, weapon, target.id, params, launched=launched)
+            combat.declared_on(state, unit.id, weapon, target.id, params, launched=launched)
         except UserError:
             continue
         found.append(target.id)
@@ -220,7 +220,7 @@ def counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
 
 def _legal(state: GameState, attacker: str, weapon: str, target: str, **params: Any) -> bool:
     try:
-        combat.declare(state, attacker, weapon, target, params)
+        combat.declared_on(state, attacker, weapon, target, params)
     except UserError:
         return False
     return True
@@ -254,7 +254,7 @@ def _record_attack(
         raise UserError(f"{unit.id!r} has declared its {weapon} this activation", spec_id="R002.28")
     if counter:
         params["counter"] = True
-    attack = combat.declare(
+    attack = combat.declared_on(
         state, unit.id, weapon, target, params, launched=act.get("launched") == unit.id
     )
     engaged = tracking.plain(act.get("engaged", {}))

@@ -253,15 +253,46 @@ def amended(
 
 def squadrons(state: GameState, side: str | None = None) -> dict[str, tuple[Unit, ...]]:
     """Squadron key -> its units on the table, in map order (optionally one side's)."""
-    found: dict[str, list[Unit]] = {}
-    for unit in state.units:
-        if side is None or unit.side == side:
-            found.setdefault(squadron_key(unit), []).append(unit)
-    return {key: tuple(units) for key, units in found.items()}
+    grouped = _grouped_of(state.units)
+    if side is None:
+        return dict(grouped)
+    # a key is namespaced by its units' side: a side's keys, in the order they first appear
+    return {key: units for key, units in grouped.items() if units[0].side == side}
 
 
 def squadron_units(state: GameState, key: str) -> tuple[Unit, ...]:
-    return tuple(u for u in state.units if squadron_key(u) == key)
+    return _grouped_of(state.units).get(key, ())
+
+
+def _grouped_of(units: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
+    """The table's squadrons (R002.28: key -> units, map order), remembered by the units'
+    tuple itself: every step asks for its squadrons many times, and a move makes a new one."""
+    return remembered(_SQUADRONS, units, _grouped, MAX_TABLES)
+
+
+def _grouped(units: tuple[Unit, ...]) -> dict[str, tuple[Unit, ...]]:
+    found: dict[str, list[Unit]] = {}
+    for unit in units:
+        found.setdefault(squadron_key(unit), []).append(unit)
+    return {key: tuple(members) for key, members in found.items()}
+
+
+def table_sides(state: GameState) -> tuple[str, ...]:
+    """`state.sides` (in order of first appearance, R002.28), remembered by the units' tuple
+    itself: every action and every listing asks whether its actor or side is one."""
+    return remembered(_SIDES, state.units, _sides, MAX_TABLES)
+
+
+def _sides(units: tuple[Unit, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(unit.side for unit in units))
+
+
+_SIDES: dict[int, tuple[tuple[Unit, ...], tuple[str, ...]]] = {}
+
+# the squadrons of a table's units by the tuple's identity (kept beside it: read-only,
+# `squadrons` and `squadron_units` hand out copies or tuples)
+_SQUADRONS: dict[int, tuple[tuple[Unit, ...], dict[str, tuple[Unit, ...]]]] = {}
+MAX_TABLES = 256
 
 
 def commanding_model(units: tuple[Unit, ...]) -> Unit:

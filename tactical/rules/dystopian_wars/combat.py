@@ -23,12 +23,14 @@ saves, thresholds, Critical Hit), `odds_report` enumerates it into exact odds, a
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Attack, options_check, unit_name
 from tactical.rules.dystopian_wars import declaration, tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
@@ -359,6 +361,34 @@ def declare(
             spotter=spotter,
         ),
     )
+
+
+_DECLARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Any, ...], Attack]]] = {}
+
+
+def declared_on(
+    state: GameState,
+    attacker: str,
+    weapon: str,
+    target: str,
+    params: Mapping[str, Any],
+    *,
+    launched: bool = False,
+) -> Attack:
+    """`declare`, memoised while the state lives: the targets offered, the computer's try of
+    each declaration, the one it makes and each replay of a recorded declaration resolved
+    (R002.28: checked again then) declare the same attack on the same state. A refusal
+    raises each time (UserError), like `declare`."""
+    try:
+        key = (attacker, weapon, target, tuple(sorted(params.items())), launched)
+        memo = memo_of(_DECLARED, state)
+        found = memo.get(key)
+    except TypeError:  # a parameter that is not a value: declared afresh
+        return declare(state, attacker, weapon, target, dict(params), launched=launched)
+    if found is None:
+        found = declare(state, attacker, weapon, target, dict(params), launched=launched)
+        memo[key] = found
+    return found
 
 
 def declared_params(attack: Attack) -> dict[str, Any]:

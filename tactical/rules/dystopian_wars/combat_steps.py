@@ -128,7 +128,7 @@ def _resolve_record(
             ids = combat._ids(params[key], key)
             params[key] = tuple(i for i in ids if state.has_unit(i))
     try:
-        attack = combat.declare(state, attacker, str(record["weapon"]), target, params)
+        attack = combat.declared_on(state, attacker, str(record["weapon"]), target, params)
     except UserError as error:
         event = Event.of(
             "attack-void", "R002.28", attacker=attacker, target=target, reason=error.message

@@ -19,10 +19,13 @@ depends on.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from tactical.dice import D3, D6, Dice
+from tactical.dice.core import DieStep
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.criticals import critical_name
 
@@ -124,19 +127,43 @@ def attack_pool(
     The fold's key is (hits capped at `enough`, 6s still pending while below it),
     which is all the rest of the roll and the outcome depend on.
     """
-    enough = max(1, enough)
+    steps, key = _pool_steps(dice_count, rules, max(1, enough), who, what)
+    rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
+    if not words:
+        return Pool(rolled.hits, rolled.faces, ())
+    events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
+    return Pool(rolled.hits, rolled.faces, events)
+
+
+@lru_cache(maxsize=1024)
+def _pool_steps(
+    dice_count: int, rules: PoolRules, enough: int, who: str, what: str
+) -> tuple[tuple[Callable[[PoolState, Dice], PoolState], ...], Callable[[PoolState], Any]]:
+    """`attack_pool`'s fold steps and key (G.5), made once per pool: the exact enumerator replays
+    the roll once per outcome it reaches, each replay asking for the same steps (and the
+    same step objects let an enumeration remember the layers they made, `remembering`)."""
 
     def key(pool: PoolState) -> tuple[int, int]:
         capped = min(pool.hits, enough)
         return capped, (pool.pending if pool.hits < enough else 0)
 
-    def first_throw(index: int):
-        def step(pool: PoolState, source: Dice) -> PoolState:
-            face = source.roll(D6, who=who, what=f"{what}: die {index}")
-            pending = pool.pending + (1 if face == 6 and rules.exploding else 0)
-            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+    def thrown(pool: PoolState, face: int) -> PoolState:
+        pending = pool.pending + (1 if face == 6 and rules.exploding else 0)
+        return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
 
-        return step
+    def shifted(name: tuple[int, int], face: int) -> tuple[int, int]:
+        """`key` of a die thrown, from the key before it (`DieStep.shift`)."""
+        capped, pending = name
+        if capped >= enough:
+            return enough, 0
+        hits = capped + rules.hits(face)
+        pending += 1 if face == 6 and rules.exploding else 0
+        return min(hits, enough), (pending if hits < enough else 0)
+
+    def first_throw(index: int) -> DieStep:
+        # a die always rolled, its face added to the pool: the exact enumerator convolves
+        # the keys with its faces (the same states, weights and order as replaying it)
+        return DieStep(D6, thrown, who=who, what=f"{what}: die {index}", shift=shifted)
 
     def explosion(index: int):
         def step(pool: PoolState, source: Dice) -> PoolState:
@@ -152,11 +179,7 @@ def attack_pool(
     explosions = enough if rules.exploding else 0
     steps = [first_throw(i + 1) for i in range(dice_count)]
     steps += [explosion(i + 1) for i in range(explosions)]
-    rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
-    if not words:
-        return Pool(rolled.hits, rolled.faces, ())
-    events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
-    return Pool(rolled.hits, rolled.faces, events)
+    return tuple(steps), key
 
 
 @lru_cache(maxsize=1024)

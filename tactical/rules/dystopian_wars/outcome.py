@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tactical.model import GameState, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.dystopian_wars import tracking, victory
 from tactical.rules.ending import Outcome, UnitCondition
 
@@ -55,17 +56,20 @@ def unit_condition(state: GameState, unit: Unit) -> UnitCondition:
 
 def unit_conditions(state: GameState, units: Sequence[Unit]) -> tuple[UnitCondition, ...]:
     """`unit_condition` of each of `units`, in order, reading the state once; the same
-    tuple again for the same units, table and losses (the computer players ask every
-    starting model's condition after every roll they enumerate, and the rolls that differ
-    only in a Critical Hit's effect leave the same losses)."""
+    tuple again for the same units, models on the table and losses (the computer players
+    ask every starting model's condition after every roll they enumerate and every move
+    they try, and the rolls that differ only in a Critical Hit's effect leave the same
+    losses)."""
     lost, hull_table = _damage(state)
+    on_table = remembered(_ON_TABLE, state.units, _ids, MEMO_SIZE)
     try:
-        slot = (id(units), id(state.units), lost, hull_table)
+        # the models on the table by their ids, not the tuple: a move makes a new one
+        slot = (id(units), on_table, lost, hull_table)
         found = _BATCHES.get(slot)
     except TypeError:  # a loss table that is not a value: worked out afresh
         slot, found = None, None
-    if found is not None and found[0] is units and found[1] is state.units:
-        return found[2]
+    if found is not None and found[0] is units:
+        return found[1]
     present = state.has_unit
     known = _CONDITIONS.get
     made = []
@@ -80,13 +84,19 @@ def unit_conditions(state: GameState, units: Sequence[Unit]) -> tuple[UnitCondit
     if slot is not None:
         if len(_BATCHES) >= MEMO_SIZE:
             _BATCHES.clear()
-        _BATCHES[slot] = (units, state.units, result)
+        _BATCHES[slot] = (units, result)
     return result
 
 
-# the conditions of a sequence of units, by its identity and the table's (kept beside
-# them, so that no id is reused) and the losses by value
-_BATCHES: dict[tuple[Any, ...], tuple[Any, Any, tuple[UnitCondition, ...]]] = {}
+def _ids(units: tuple[Unit, ...]) -> frozenset[str]:
+    return frozenset(unit.id for unit in units)
+
+
+# the conditions of a sequence of units, by its identity (kept beside it, so that no id is
+# reused), the ids of the models on the table and the losses by value
+_BATCHES: dict[tuple[Any, ...], tuple[Any, tuple[UnitCondition, ...]]] = {}
+# the ids of a table's models, by the units' tuple itself (kept beside it)
+_ON_TABLE: dict[int, tuple[tuple[Unit, ...], frozenset[str]]] = {}
 
 
 def _damage(state: GameState) -> tuple[frozenset[str], Mapping[str, Any]]:

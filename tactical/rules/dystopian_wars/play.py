@@ -67,7 +67,7 @@ from tactical.rules.dystopian_wars import (
 )
 from tactical.rules.dystopian_wars.activation_end import boarding_choices, wing_end_choices
 from tactical.rules.dystopian_wars.attacks import counter_choices, declare_choices
-from tactical.rules.dystopian_wars.cards import squadron_words
+from tactical.rules.dystopian_wars.cards import squadron_words, table_sides
 from tactical.rules.dystopian_wars.combat_steps import resolve_choices
 from tactical.rules.dystopian_wars.commodore import commodore_choices
 from tactical.rules.dystopian_wars.criticals import critical_name, is_critical
@@ -99,7 +99,7 @@ from tactical.rules.dystopian_wars.sequence import (
 def actions(state: GameState, position: TurnPosition, side: str) -> tuple[ActionChoice, ...]:
     """What `side` may declare at `position` (see the module doc)."""
     state = setup(state)
-    if tracking.game_over(state) or side not in state.sides:
+    if tracking.game_over(state) or side not in table_sides(state):
         return ()
     phase = TURN_SEQUENCE.phase(position).name
     if phase == FIELD_ORDERS:

@@ -134,6 +134,9 @@ class Prepared:
     defence: Defence
     guardian: str | None
     events: tuple[Event, ...]
+    # the roll as a value (`dice.chance(roll, key=roll.key)`): made once, the exact
+    # enumerator resolving the same attack on the same state once per outcome
+    roll: AttackRollOf
 
 
 _PREPARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Attack, bool], Prepared]]] = {}
@@ -155,7 +158,10 @@ def prepared(state: GameState, attack: Attack, words: bool = True) -> Prepared:
                 _declare_event(attack, weapon),
                 *_facts_events(state, attack, weapon, defence, guardian),
             )
-        found = memo[(attack, words)] = Prepared(weapon, defence, guardian, events)
+            roll = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
+        else:  # read for the state alone: one roll of these numbers whoever fires
+            roll = AttackRollOf(defence, worded=False)
+        found = memo[(attack, words)] = Prepared(weapon, defence, guardian, events, roll)
     return found
 
 
@@ -166,13 +172,10 @@ def resolve_declared(
     model stays until the end of a simultaneous step (R002.28)."""
     words = worded()
     ready = prepared(state, attack, words)
-    weapon, defence = ready.weapon, ready.defence
+    weapon = ready.weapon
     # a value: the exact enumerator enumerates an equal roll once; read for the state alone
     # (`model.worded`), one roll of these numbers whoever fires, merged by what it changes
-    if words:
-        rolled = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
-    else:
-        rolled = AttackRollOf(defence, worded=False)
+    rolled = ready.roll
     roll = dice.chance(rolled, key=rolled.key)
     new_state, applied = apply_outcome(state, attack, weapon, roll.summary, defer=defer)
     if not words:
@@ -262,14 +265,22 @@ def apply_outcome(
     if card(target).is_tiny_flyer:
         state, more = _apply_to_wing(state, target, summary, defer)
         return state, events + more
+    # the Hull Points lost, the Critical Hit's effect and the Fleet Commodore's offers set
+    # at once (one new state: the exact odds make one per outcome)
+    changes: list[tuple[str, str, Any]] = []
     if summary.hull_lost:
         lost = tracking.hull_lost(state, target.id) + summary.hull_lost
-        state = tracking.put_in(state, "hull_lost", target.id, lost)
+        changes.append(("hull_lost", target.id, lost))
     if summary.critical:
-        state = tracking.add_effect(state, target.id, summary.critical)
-        if not summary.destroyed:  # R002.10: a re-roll on a model the hit sank changes nothing
-            state, offer_events = _critical_offers(state, attacker, target, summary.critical)
-            events.extend(offer_events)
+        changes.append(
+            ("effects", target.id, (*tracking.effects(state, target.id), summary.critical))
+        )
+    if summary.critical and not summary.destroyed:
+        # R002.10: a re-roll on a model the hit sank changes nothing
+        offers, offer_events = _critical_offers(state, attacker, target, summary.critical)
+        changes += offers
+        events.extend(offer_events)
+    state = tracking.put_items(state, *changes)
     if summary.destroyed:
         state = destroy(state, target, defer=defer)
         events.append(Event.of("destroyed", "G.5", unit=target.id, deferred=defer))
@@ -336,13 +347,15 @@ def _apply_to_wing(
 
 def _critical_offers(
     state: GameState, attacker: Unit, target: Unit, code: str
-) -> tuple[GameState, list[Event]]:
+) -> tuple[list[tuple[str, str, Any]], list[Event]]:
     """R002.10 options b and c: a Critical Hit Table roll the Fleet Commodore may re-roll
-    (none on a model leaving the table at the end of this step: it would change nothing)."""
+    (none on a model leaving the table at the end of this step: it would change nothing),
+    as the `offers` entries to set (`tracking.put_items`) and their events."""
     options = settings(state)
     events: list[Event] = []
+    found: list[tuple[str, str, Any]] = []
     if target.id in tuple(tracking.get(state, "pending_removals", ())):
-        return state, events
+        return found, events
     offers = [
         (attacker.side, "critical-vs-enemy", target, attacker),
         (target.side, "critical-vs-own-commodore", target, None),
@@ -354,8 +367,8 @@ def _critical_offers(
         if letter is None:
             continue
         offer = FrozenMap(kind="critical", option=letter, unit=target.id, code=code)
-        state = tracking.put_in(state, "offers", side, offer)
+        found.append(("offers", side, offer))
         events.append(
             Event.of("commodore-offer", "R002.10", side=side, option=letter, unit=target.id)
         )
-    return state, events
+    return found, events

@@ -29,7 +29,7 @@ from tactical.rules.base import (
     TurnSequence,
 )
 from tactical.rules.dystopian_wars import combat, fleet, flyers, generators, tracking
-from tactical.rules.dystopian_wars.cards import card, squadron_words, squadrons
+from tactical.rules.dystopian_wars.cards import card, squadron_words, squadrons, table_sides
 from tactical.rules.dystopian_wars.tables import COMBAT_STEPS
 
 FIELD_ORDERS, INITIATIVE, ACTIVATION, END_PHASE = (
@@ -161,7 +161,7 @@ def set_activation(state: GameState, **changes: Any) -> GameState:
 def side_of(state: GameState, actor: str) -> str:
     """The side acting for `actor`: a side, a model's side (a Prize's captor), or the side of a
     declared attacker that has left the table."""
-    if actor in state.sides:
+    if actor in table_sides(state):
         return actor
     if state.has_unit(actor):
         # a Prize is handled by the side that captured it (its Drift, R002.19)

@@ -19,7 +19,13 @@ from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Action, Event, TurnPosition, default_description, unit_name
 from tactical.rules.dystopian_wars import tracking
-from tactical.rules.dystopian_wars.cards import card, squadron_units, squadron_words, squadrons
+from tactical.rules.dystopian_wars.cards import (
+    card,
+    squadron_units,
+    squadron_words,
+    squadrons,
+    table_sides,
+)
 from tactical.rules.dystopian_wars.criticals import (
     critical_effect,
     critical_lasts,
@@ -237,7 +243,7 @@ def unavailable(state: GameState, position: TurnPosition, side: str) -> tuple[Un
     from tactical.rules.dystopian_wars import sequence  # the turn this reports on
 
     state = sequence.setup(state)
-    if tracking.game_over(state) or side not in state.sides:
+    if tracking.game_over(state) or side not in table_sides(state):
         return ()
     phase = sequence.TURN_SEQUENCE.phase(position).name
     if phase == sequence.END_PHASE:
@@ -270,7 +276,7 @@ def pass_refused(state: GameState, position: TurnPosition, side: str) -> Unavail
     from tactical.rules.dystopian_wars import combat_steps, end_phase, opening, sequence
 
     state = sequence.setup(state)
-    if tracking.game_over(state) or side not in state.sides:
+    if tracking.game_over(state) or side not in table_sides(state):
         return None
     phase = sequence.TURN_SEQUENCE.phase(position).name
     if phase == sequence.FIELD_ORDERS:

@@ -58,17 +58,41 @@ def put(state: GameState, **changes: Any) -> GameState:
 
 
 def put_in(state: GameState, key: str, item: str, value: Any) -> GameState:
-    """Set `rule_state[key][item]` (value None removes the item)."""
-    current = mapping(state, key)
-    if value is not None and isinstance(current, FrozenMap):
-        # only the new value frozen: the table's others are already (every roll sets one)
-        return state.with_rule_state(**{key: current.updated({item: value})})
-    table = dict(current)
+    """Set `rule_state[key][item]` (value None removes the item). Removing an item the
+    table does not hold gives the same state back (equal; the per-state memos of what
+    follows kept: every action first clears its side's Fleet Commodore offer, R002.10)."""
     if value is None:
-        table.pop(item, None)
-    else:
-        table[item] = value
-    return state.with_rule_state(**{key: FrozenMap(table)})
+        stored = state.rule_state.get(key)
+        if isinstance(stored, FrozenMap) and item not in stored:
+            return state
+    return state.with_rule_state(**{key: _table_with(mapping(state, key), {item: value})})
+
+
+def put_items(state: GameState, *items: tuple[str, str, Any]) -> GameState:
+    """`put_in` of each (key, item, value) in turn, in one new state (G.5, R002.10: a resolved
+    roll sets a model's Hull Points lost, its Critical Hit and the Fleet Commodore's offers
+    at once)."""
+    tables: dict[str, dict[str, Any]] = {}
+    for key, item, value in items:
+        tables.setdefault(key, {})[item] = value
+    if not tables:
+        return state
+    changes = {key: _table_with(mapping(state, key), entries) for key, entries in tables.items()}
+    return state.with_rule_state(**changes)
+
+
+def _table_with(current: Mapping[str, Any], entries: Mapping[str, Any]) -> FrozenMap:
+    """The table `current` with each of `entries` set (a value None: the item removed)."""
+    if isinstance(current, FrozenMap) and all(value is not None for value in entries.values()):
+        # only the new values frozen: the table's others are already (every roll sets one)
+        return current.updated(entries)
+    table = dict(current)
+    for item, value in entries.items():
+        if value is None:
+            table.pop(item, None)
+        else:
+            table[item] = value
+    return FrozenMap(table)
 
 
 def add_to(state: GameState, key: str, *items: Any) -> GameState:

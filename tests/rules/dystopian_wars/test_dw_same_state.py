@@ -1,0 +1,188 @@
+"""What Dystopian Wars hands back unchanged and remembers while a state lives, for the
+computer players that replay one step on one state (G.5, R002.10, R002.28): each
+remembered answer equals the one worked out afresh."""
+
+from __future__ import annotations
+
+from dw_builders import GUNS, duel, refused, table, unit
+
+from tactical.dice import D6, SeededDice, enumerate_outcomes
+from tactical.model import FrozenMap, Pose
+from tactical.rules.dystopian_wars import cards, combat, outcome, play, resolving, tracking
+from tactical.rules.dystopian_wars.chance import AttackRollOf
+from tactical.rules.dystopian_wars.dicework import PoolRules, PoolState, _pool_steps, attack_pool
+
+
+def test_R002_10_clearing_an_offer_not_made_gives_the_same_state_back():
+    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
+    offer = FrozenMap(kind="critical", option="b", unit="t", code="fire")
+    held = tracking.put_in(state, "offers", "A", offer)
+    assert tracking.put_in(held, "offers", "B", None) is held  # nothing to clear
+    cleared = tracking.put_in(held, "offers", "A", None)
+    assert cleared is not held and "A" not in tracking.mapping(cleared, "offers")
+    assert cleared.rule_state["offers"] == FrozenMap()
+    # a key never set is set (an empty table), as before: the state's value changes
+    bare = state.with_rule_state(offers=None)
+    assert tracking.put_in(bare, "offers", "A", None).rule_state["offers"] == FrozenMap()
+
+
+def test_R002_28_a_recorded_declaration_is_checked_once_per_state():
+    state = duel({"weapons": [GUNS]}, distance=4.0)
+    params = FrozenMap(counter=False)
+    first = combat.declared_on(state, "a", "Guns", "t", params)
+    assert first == combat.declare(state, "a", "Guns", "t", dict(params))
+    assert combat.declared_on(state, "a", "Guns", "t", params) is first  # remembered
+    moved = state.replace_unit(state.unit("a").moved_to(Pose(20.0, 0.0, 0.0)))
+    again = combat.declared_on(moved, "a", "Guns", "t", params)
+    assert again == combat.declare(moved, "a", "Guns", "t", dict(params))
+    assert again.params["pool"] != first.params["pool"]  # another range band: other dice
+    with refused("R002.51", "Launched"):  # remembered apart: after a Launch, no gunnery
+        combat.declared_on(state, "a", "Guns", "t", params, launched=True)
+    with refused("R002.36", "no weapon"):  # a refusal is raised each time, never remembered
+        combat.declared_on(state, "a", "Lance", "t", params)
+    with refused("R002.36", "no weapon"):
+        combat.declared_on(state, "a", "Lance", "t", params)
+
+
+def _squadrons_afresh(state, side=None):
+    found: dict[str, list] = {}
+    for member in state.units:
+        if side is None or member.side == side:
+            found.setdefault(cards.squadron_key(member), []).append(member)
+    return {key: tuple(units) for key, units in found.items()}
+
+
+def test_R002_28_squadrons_are_the_table_s_whoever_asks():
+    state = table(
+        unit("a1", 10, 5, squadron="line"),
+        unit("b1", 10, 40, "B", squadron="line"),
+        unit("a2", 14, 5, squadron="line"),
+        unit("a3", 30, 5),
+        unit("b2", 20, 40, "B", squadron="screen"),
+    )
+    moved = state.replace_unit(state.unit("a2").moved_to(Pose(15.0, 6.0, 0.0)))
+    for case in (state, moved, moved.without_unit("a1")):
+        for side in (None, "A", "B"):
+            found = cards.squadrons(case, side)
+            assert found == _squadrons_afresh(case, side)
+            assert list(found) == list(_squadrons_afresh(case, side))  # in map order
+            found.clear()  # a copy: the next question is answered whole
+            assert cards.squadrons(case, side) == _squadrons_afresh(case, side)
+        for key in ("A:line", "B:line", "A:a3", "B:screen", "A:none"):
+            assert cards.squadron_units(case, key) == _squadrons_afresh(case).get(key, ())
+    assert [u.id for u in cards.squadron_units(moved, "A:line")] == ["a1", "a2"]
+    assert cards.squadron_units(moved, "A:line")[1].pose == Pose(15.0, 6.0, 0.0)
+    assert [u.id for u in cards.squadron_units(moved.without_unit("a1"), "A:line")] == ["a2"]
+
+
+def test_G_5_a_roll_s_hull_points_and_critical_hit_are_set_at_once_as_one_by_one():
+    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
+    state = tracking.put_in(state, "hull_lost", "t", 1)
+    one_by_one = tracking.add_effect(tracking.put_in(state, "hull_lost", "t", 3), "t", "fire")
+    at_once = tracking.put_items(state, ("hull_lost", "t", 3), ("effects", "t", ("fire",)))
+    assert at_once == one_by_one
+    assert tracking.hull_lost(at_once, "t") == 3 and tracking.effects(at_once, "t") == ("fire",)
+    assert tracking.put_items(state) is state  # nothing to set
+    offer_a, offer_b = (
+        FrozenMap(kind="critical", option="b"),
+        FrozenMap(kind="critical", option="c"),
+    )
+    both = tracking.put_items(state, ("offers", "A", offer_a), ("offers", "B", offer_b))
+    one_then_other = tracking.put_in(
+        tracking.put_in(state, "offers", "A", offer_a), "offers", "B", offer_b
+    )
+    assert both == one_then_other
+    assert list(tracking.mapping(both, "offers")) == list(
+        tracking.mapping(one_then_other, "offers")
+    )
+    bare = state.with_rule_state(effects=None)  # a key not set: a table made, as put_in does
+    assert tracking.put_items(bare, ("effects", "t", ("fire",))) == tracking.put_in(
+        bare, "effects", "t", ("fire",)
+    )
+
+
+def test_G_5_the_roll_of_an_attack_is_made_once_per_state_worded_or_not():
+    state = duel({"weapons": [GUNS]}, distance=4.0)
+    attack = combat.declare(state, "a", "Guns", "t")
+    worded = resolving.prepared(state, attack, True).roll
+    plain = resolving.prepared(state, attack, False).roll
+    assert worded == AttackRollOf(worded.defence, "a", "t", "gunnery")
+    assert plain == AttackRollOf(worded.defence, worded=False)
+    assert resolving.prepared(state, attack, False).roll is plain  # remembered with the state
+
+
+def test_R002_28_the_sides_are_the_table_s_in_order():
+    state = table(unit("b1", 10, 40, "B"), unit("a1", 10, 5), unit("b2", 20, 40, "B"))
+    assert cards.table_sides(state) == state.sides == ("B", "A")
+    assert cards.table_sides(state) is cards.table_sides(state)  # remembered by the units
+    alone = state.without_unit("a1")
+    assert cards.table_sides(alone) == alone.sides == ("B",)
+
+
+def test_R002_22_conditions_are_read_again_only_where_a_loss_or_the_models_change():
+    state = play.setup(table(unit("a1", 10, 5), unit("b1", 10, 40, "B"), unit("b2", 20, 40, "B")))
+    units = state.units
+    first = outcome.unit_conditions(state, units)
+    moved = state.replace_unit(state.unit("b1").moved_to(Pose(12.0, 30.0, 0.0)))
+    assert outcome.unit_conditions(moved, units) is first  # only a move: the same conditions
+    hit = tracking.put_in(moved, "hull_lost", "b1", 1)
+    gone = hit.without_unit("b2")
+    for case in (hit, gone):
+        assert outcome.unit_conditions(case, units) == tuple(
+            outcome.unit_condition(case, u) for u in units
+        )
+    assert outcome.unit_conditions(hit, units)[1].lost > 0 and not first[1].lost
+    assert outcome.unit_conditions(gone, units)[2].out and not first[2].out
+
+
+def _pool_replayed(dice_count, rules, enough, dice):
+    """`attack_pool`'s fold as first written: every die a step the enumerator replays."""
+
+    def key(pool):
+        return min(pool.hits, enough), (pool.pending if pool.hits < enough else 0)
+
+    def throw(index):
+        def step(pool, source):
+            face = source.roll(D6, who="a", what=f"AD: die {index}")
+            pending = pool.pending + (1 if face == 6 and rules.exploding else 0)
+            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+
+        return step
+
+    def explosion(index):
+        def step(pool, source):
+            if pool.pending == 0 or pool.hits >= enough:
+                return pool
+            face = source.roll(D6, who="a", what=f"AD: exploding die {index}")
+            pending = pool.pending - 1 + (1 if face == 6 else 0)
+            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+
+        return step
+
+    steps = [throw(i + 1) for i in range(dice_count)]
+    steps += [explosion(i + 1) for i in range(enough if rules.exploding else 0)]
+    return dice.fold(PoolState(0, 0, ()), steps, key=key)
+
+
+def test_G_5_attack_dice_thrown_as_die_steps_have_the_same_odds_states_and_rolls():
+    for count, rules, enough in (
+        (3, PoolRules(), 4),
+        (7, PoolRules(5, 1, True), 6),
+        (5, PoolRules(4, 2, False), 3),
+    ):
+
+        def pool(dice, count=count, rules=rules, enough=enough):
+            rolled = attack_pool(count, rules, enough, dice, who="a", what="AD")
+            return rolled.hits, rolled.faces
+
+        def replayed(dice, count=count, rules=rules, enough=enough):
+            rolled = _pool_replayed(count, rules, enough, dice)
+            return rolled.hits, rolled.faces
+
+        # outcome by outcome, in the same order, the same representative faces
+        assert enumerate_outcomes(pool).pairs == enumerate_outcomes(replayed).pairs
+        for seed in range(10):  # the same dice rolled, with the same words
+            ours, theirs = SeededDice(seed), SeededDice(seed)
+            assert pool(ours) == replayed(theirs) and ours.rolls == theirs.rolls
+    first = _pool_steps(4, PoolRules(), 4, "a", "AD")
+    assert _pool_steps(4, PoolRules(), 4, "a", "AD") is first  # made once per pool
