@@ -107,11 +107,12 @@ class LaserRoll(Subroll):
         or not (R000.10, R000.11), a ship's record crippled for sure or its damage points
         (`Room.key`; not the laser strength lost). The shot is the attack's last roll; the
         fold inside keeps hit and result apart as before (the same replays counted)."""
-        if not self.by_condition:
-            return _shot_key(outcome)
-        if self.room is None:
-            return bool(destroys(outcome.summary, self.target_kind))
-        return self.room.key((outcome.summary,))[:2]
+        if self.by_condition:
+            if self.target_kind in GROUPS:
+                return bool(destroys(outcome.summary, self.target_kind))
+            if self.room is not None:
+                return self.room.key((outcome.summary,))[:2]
+        return _shot_key(outcome)  # (a ship's shot without its room: kept apart)
 
     def by_conditions(self, target_kind: str, room: Room | None) -> LaserRoll:
         """This shot, its outcomes merged by the target's condition (`key`): `room` the
@@ -479,10 +480,11 @@ class SalvoRoll(Subroll):
         the survivors nor the laser strength lost (the salvo is the attack's last roll, and
         the folds inside keep them apart as before: the same replays counted)."""
         if self.by_condition:
-            room = self.ship_room
-            if room is None:
+            if self.target_kind in GROUPS:
                 return outcome.strikes.destroyed
-            return room.key(outcome.strikes.results)[:2]
+            if self.room is not None:
+                return self.room.key(outcome.strikes.results)[:2]
+        # (a salvo at a ship without its room: kept apart as without `by_condition`)
         return len(outcome.volley.survivors), self._strikes_key(outcome.strikes)
 
     def _strikes_key(self, strikes: Strikes) -> Hashable:

@@ -171,3 +171,21 @@ def test_A000_E1_a_salvo_by_condition_is_another_value():
     assert plain != merged
     found = enumerate_outcomes(merged, key=merged.key)
     assert len(found) < len(enumerate_outcomes(plain, key=plain.key))
+
+
+def test_A000_E1_a_ship_without_its_room_is_never_merged_blind():
+    """A shot or salvo at a ship whose room is not given merges by condition nothing more
+    than it would without (a ship is never "destroyed": merging by that lost its damage)."""
+    options = {"missile_to_hit": "auto", "missile_to_hit_score": 5}
+    plain = chance.salvo_roll(3, 4, "ship", "ship", options, words=False)
+    merged = chance.salvo_roll(3, 4, "ship", "ship", options, words=False, by_condition=True)
+    assert len(enumerate_outcomes(merged, key=merged.key)) == len(
+        enumerate_outcomes(plain, key=plain.key)
+    )
+    shot = chance.LaserRoll(6, 4, "ship", "a", "t")
+    blind = chance.LaserRoll(6, 4, "ship", "a", "t", True, "ship", None)
+    assert (
+        len(enumerate_outcomes(blind, key=blind.key))
+        == len(enumerate_outcomes(shot, key=shot.key))
+        > 2
+    )
