@@ -90,6 +90,11 @@ class LaserRoll(Subroll):
     column: Column
     who: str
     target: str  # (its events are made either way: no words flag)
+    # read for the units' conditions alone (`model.worded.conditions_only`): the target's
+    # kind and, a ship's or base's, its room (`key`)
+    by_condition: bool = False
+    target_kind: str = ""
+    room: Room | None = None
 
     def __call__(self, dice: Dice) -> LaserShot:
         return _laser_shot(
@@ -97,8 +102,25 @@ class LaserRoll(Subroll):
         )
 
     def key(self, outcome: LaserShot) -> Hashable:
-        """What the fold keeps apart: hit and result (not the events)."""
-        return _shot_key(outcome)
+        """What the fold keeps apart: hit and result (not the events). `by_condition`: only
+        what the target's condition reads of it (A000.E1): a fighter or missile destroyed
+        or not (R000.10, R000.11), a ship's record crippled for sure or its damage points
+        (`Room.key`; not the laser strength lost). The shot is the attack's last roll; the
+        fold inside keeps hit and result apart as before (the same replays counted)."""
+        if self.by_condition:
+            if self.target_kind in GROUPS:
+                return bool(destroys(outcome.summary, self.target_kind))
+            if self.room is not None:
+                return self.room.key((outcome.summary,))[:2]
+        return _shot_key(outcome)  # (a ship's shot without its room: kept apart)
+
+    def by_conditions(self, target_kind: str, room: Room | None) -> LaserRoll:
+        """This shot, its outcomes merged by the target's condition (`key`): `room` the
+        target's, None at a fighter or missile group."""
+        return LaserRoll(
+            self.laser_strength, self.range_r, self.column, self.who, self.target,
+            True, target_kind, None if target_kind in GROUPS else room,
+        )  # fmt: skip
 
 
 def _laser_shot(
@@ -415,12 +437,16 @@ def salvo_roll(
     target: str = "",
     room: Room | None = None,
     words: bool | None = None,
+    by_condition: bool = False,
 ) -> SalvoRoll:
-    """The salvo `missile_salvo` rolls, as a value (`words`: as `worded()` says now)."""
+    """The salvo `missile_salvo` rolls, as a value (`words`: as `worded()` says now;
+    `by_condition`: its outcomes merged by the target's condition, `SalvoRoll.key`)."""
     to_hit = str(options["missile_to_hit"])
     score = int(options["missile_to_hit_score"]) if to_hit == "roll" else None
     said = worded() if words is None else words
-    return SalvoRoll(declared, ciws, column, target_kind, to_hit, score, who, target, room, said)
+    return SalvoRoll(
+        declared, ciws, column, target_kind, to_hit, score, who, target, room, said, by_condition
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,13 +466,25 @@ class SalvoRoll(Subroll):
     target: str
     room: Room | None
     words: bool  # read for the state alone or not (`model.worded`): its outcomes' events
+    # read for the units' conditions alone (`model.worded.conditions_only`): `key`
+    by_condition: bool = False
 
     def __call__(self, dice: Dice) -> Salvo:
         return _salvo(self, dice)
 
     def key(self, outcome: Salvo) -> Hashable:
         """What the folds keep apart (not the events): the CIWS survivors counted, then
-        whether the target is destroyed yet or what a ship's record comes to (`Room.key`)."""
+        whether the target is destroyed yet or what a ship's record comes to (`Room.key`).
+        `by_condition`: only what the target's condition reads of it (A000.E1): whether it
+        is destroyed yet, or a ship's record crippled for sure or its damage points; not
+        the survivors nor the laser strength lost (the salvo is the attack's last roll, and
+        the folds inside keep them apart as before: the same replays counted)."""
+        if self.by_condition:
+            if self.target_kind in GROUPS:
+                return outcome.strikes.destroyed
+            if self.room is not None:
+                return self.room.key(outcome.strikes.results)[:2]
+        # (a salvo at a ship without its room: kept apart as without `by_condition`)
         return len(outcome.volley.survivors), self._strikes_key(outcome.strikes)
 
     def _strikes_key(self, strikes: Strikes) -> Hashable:

@@ -40,7 +40,7 @@ import numpy as np
 from tactical.dice import Dice, Distribution, enumerate_outcomes, fraction_text, percent
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
-from tactical.model.worded import worded
+from tactical.model.worded import conditions_only, worded
 from tactical.rules.base import (
     Attack,
     Event,
@@ -169,7 +169,7 @@ def declare(
         attack = _declared(state, Attack(attacker.id, weapon, target.id, FrozenMap()))
         # what resolving it reads, from what was read to check it (`_aim_of`)
         shot = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
-        aim = _Aim(options, attacker, target, target_card, strength, facts, needed, shot)
+        aim = _Aim(options, attacker, target, target_card, strength, facts, needed, shot, [])
         _keep_aim(state, attack, aim)
         return attack
     limit, rule = available_missiles(attacker_card)
@@ -259,6 +259,8 @@ class _Aim:
     facts: RangeFacts
     needed: int | None
     roll: LaserRoll  # the shot (`chance.laser_shot`)
+    # the shot merged by the target's condition (`LaserRoll.by_conditions`), once made
+    merged: list[LaserRoll]
 
 
 def _aim_of(state: GameState, attack: Attack) -> _Aim:
@@ -276,7 +278,7 @@ def _aim_of(state: GameState, attack: Attack) -> _Aim:
     facts = measure(attacker, target, options)
     roll = LaserRoll(strength, facts.range, target_card.column, attacker.id, target.id)
     needed = to_hit_threshold(facts.range, strength)
-    found = _Aim(options, attacker, target, target_card, strength, facts, needed, roll)
+    found = _Aim(options, attacker, target, target_card, strength, facts, needed, roll, [])
     _keep_aim(state, attack, found)
     return found
 
@@ -295,7 +297,16 @@ def _resolve_laser(state: GameState, attack: Attack, dice: Dice) -> Resolution:
     aim = _aim_of(state, attack)
     options, attacker, target, target_card = aim.options, aim.attacker, aim.target, aim.target_card
     strength, facts, needed = aim.strength, aim.facts, aim.needed
-    shot = dice.chance(aim.roll, key=aim.roll.key)  # `laser_shot`
+    roll = aim.roll
+    if conditions_only():
+        # read for the units' conditions alone (`model.worded`): the shot is the last roll
+        # and what follows writes its result into the state, so shots that leave every
+        # condition the same merge (the first reached stands for them: `LaserRoll.key`)
+        if not aim.merged:
+            room = _room(state, target, target_card, options)
+            aim.merged.append(roll.by_conditions(target_card.kind, room))
+        roll = aim.merged[0]
+    shot = dice.chance(roll, key=roll.key)  # `laser_shot`
     new_state = state
     killed = destroys(shot.summary, target_card.kind)  # None for ships and bases
     if not worded():  # read for the state alone (`model.worded`): no words
@@ -350,7 +361,8 @@ class _Salvo:
     declared: int
     ciws: int | None
     room: Room
-    rolls: dict[bool, SalvoRoll]  # the salvo with words or without, made when first rolled
+    # the salvo with words or without, merged by condition or not, made when first rolled
+    rolls: dict[tuple[bool, bool], SalvoRoll]
 
 
 def _salvo_of(state: GameState, attack: Attack) -> _Salvo:
@@ -385,11 +397,16 @@ def _resolve_missiles(state: GameState, attack: Attack, dice: Dice) -> Resolutio
     attacker_card, target_card = before.attacker_card, before.target_card
     declared, ciws = before.declared, before.ciws
     words = worded()  # read for the state alone (`model.worded`): no words
-    roll = before.rolls.get(words)
+    # read for the units' conditions alone (`model.worded`): the salvo is the last roll and
+    # what follows writes its results into the state, so salvos that leave every condition
+    # the same merge (the first reached stands for them: `SalvoRoll.key`)
+    merged = conditions_only()
+    roll = before.rolls.get((words, merged))
     if roll is None:  # (`missile_salvo`)
-        roll = before.rolls[words] = salvo_roll(
+        roll = before.rolls[(words, merged)] = salvo_roll(
             declared, ciws, target_card.column, target_card.kind, options,
             who=attacker.id, target=target.id, room=before.room, words=words,
+            by_condition=merged,
         )  # fmt: skip
     salvo: Salvo = dice.chance(roll, key=roll.key)  # `missile_salvo`
     summary = salvo.summary
