@@ -372,28 +372,40 @@ def entry_fractions_along(
 
 
 def _first_crossings(index: TerrainIndex, ax, ay, abx, aby, piece) -> np.ndarray:
+    """The fraction along each line where it first crosses an edge of piece[k] (NaN where an
+    edge lies along it or none is crossed; GEO002.10). The pieces of one edge count are
+    taken together as an (edges, lines) grid: each line's numbers broadcast along its
+    edges, never copied to them, and its first crossing a minimum down a column (the same
+    numbers, operation for operation, as one edge a row)."""
+    result = np.empty(len(piece))
     if len(piece) == 0:
-        return np.zeros(0)
+        return result
     first = index.edge_offsets.take(piece)
     counts = index.edge_offsets.take(piece + 1) - first
-    starts_at = np.cumsum(counts) - counts  # where each line's edges begin (one or more)
-    owner = np.repeat(np.arange(len(piece)), counts)
-    edge = np.arange(counts.sum()) + np.repeat(first - starts_at, counts)
-    # each line's start and extent spread over its piece's edges (a line a row before)
-    ax, ay, abx, aby = ax.take(owner), ay.take(owner), abx.take(owner), aby.take(owner)
-    ox, oy = index.edge_x.take(edge) - ax, index.edge_y.take(edge) - ay
-    ex, ey = index.edge_dx.take(edge), index.edge_dy.take(edge)
-    denominator = abx * ey - aby * ex
-    side = ox * aby - oy * abx  # which side of the line the edge starts
-    with np.errstate(divide="ignore", invalid="ignore"):
-        along = (ox * ey - oy * ex) / denominator
-        across = side / denominator
-    meets = (denominator != 0.0) & (along >= 0.0) & (along <= 1.0)
-    meets &= (across >= 0.0) & (across <= 1.0)
-    parallel = (denominator == 0.0) & (side == 0.0)  # along the edge's line
-    result = np.minimum.reduceat(np.where(meets, along, np.inf), starts_at)
-    doubtful = np.logical_or.reduceat(parallel, starts_at)
-    return np.where(doubtful | np.isinf(result), np.nan, result)
+    shapes = np.flatnonzero(np.bincount(counts)).tolist()
+    for count in shapes:
+        rows = np.flatnonzero(counts == count) if len(shapes) > 1 else None
+        if rows is None:
+            a_x, a_y, ab_x, ab_y, edge = ax, ay, abx, aby, first
+        else:
+            a_x, a_y, ab_x, ab_y, edge = (v.take(rows) for v in (ax, ay, abx, aby, first))
+        edge = edge + np.arange(count)[:, None]  # (edges, lines): a line a column
+        ox, oy = index.edge_x.take(edge) - a_x, index.edge_y.take(edge) - a_y
+        ex, ey = index.edge_dx.take(edge), index.edge_dy.take(edge)
+        denominator = ab_x * ey - ab_y * ex
+        side = ox * ab_y - oy * ab_x  # which side of the line the edge starts
+        with np.errstate(divide="ignore", invalid="ignore"):
+            along = (ox * ey - oy * ex) / denominator
+            across = side / denominator
+        meets = (denominator != 0.0) & (along >= 0.0) & (along <= 1.0)
+        meets &= (across >= 0.0) & (across <= 1.0)
+        parallel = (denominator == 0.0) & (side == 0.0)  # along the edge's line
+        found = np.where(meets, along, np.inf).min(axis=0)
+        found[parallel.any(axis=0) | np.isinf(found)] = np.nan
+        if rows is None:
+            return found
+        result[rows] = found
+    return result
 
 
 # --------------------------------------------------------------------------- many lines (numpy)
