@@ -465,12 +465,12 @@ class TableGeometry:
         in_arc = source.in_arc_centre if conventions.arc_test == "centre" else source.in_arc_any
         own = self.own_arcs[i]
         clear = source.los_clear[index]
-        blocked = np.flatnonzero(~clear)
-        hits = None
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
-            hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
-        line, piece = self.ordered_hits(i[blocked], j[blocked], hits)
-        line = blocked[line]  # each report's own row (still in order)
+            line, piece = self.ordered_hits(i, j, _hits_of(source, i, j, len(self.units)))
+        else:
+            blocked = np.flatnonzero(~clear)
+            line, piece = self.ordered_hits(i[blocked], j[blocked])
+            line = blocked[line]  # each report's own row (still in order)
         models = None
         if len(self.model_units):  # models' bases in the way: apart from the terrain
             base = piece >= self.pieces
@@ -645,14 +645,15 @@ class TableGeometry:
         middle += (sight.y.take(piece) - sy.take(line)) * dy.take(line)
         middle /= length2.take(line)
         reach = (self.terrain.outer_radius.take(piece) + 1e-6) / np.sqrt(length2).take(line)
-        low, high = middle - reach, middle + reach
-        order = _by_line_then(line, low)
-        line, piece, low, high = (a.take(order) for a in (line, piece, low, high))
+        order, line, low = _sorted_by_line_then(line, middle - reach)
+        piece, high = piece.take(order), middle.take(order)
+        high += reach.take(order)
         # a line crossing one piece is a group of its own: it needs no order
-        group = _overlapping(line, low, high)
-        shared = np.flatnonzero(np.bincount(group).take(group) > 1)
+        joins = _joins(line, low, high)
+        shared = np.flatnonzero(joins | np.r_[joins[1:], False])  # groups of two or more
         if len(shared) == 0:
             return line, piece
+        group = np.cumsum(~joins).take(shared)
         on, crossed = line.take(shared), piece.take(shared)
         fraction = entry_fractions_along(
             self.terrain, sx.take(on), sy.take(on), dx.take(on), dy.take(on), crossed
@@ -661,8 +662,7 @@ class TableGeometry:
         # put their line to GEOS below, which orders it whole, ties by id
         unknown = np.isnan(fraction)
         entry = np.where(unknown, 0.0, fraction)
-        group = group.take(shared)  # whole groups: each still a run of its own
-        within = _by_line_then(group, entry)
+        within = _by_line_then(group, entry)  # whole groups: each still a run of its own
         piece[shared] = crossed.take(within)
         entry, unknown = entry.take(within), unknown.take(within)
         close = np.r_[False, (np.diff(entry) < 1e-9) & (group[1:] == group[:-1])]
@@ -688,8 +688,18 @@ class TableGeometry:
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
     """The block's (line, piece) hits of the lines i[k] -> j[k], as (k, piece) pairs (in
-    the block's order): each line's place looked up in a (rows, N) table of the block."""
+    the block's order): where the lines are every pair from the block's rows in order
+    (`report_blocks`), k is counted from the hit's row and target; else each line's place
+    is looked up in a (rows, N) table of the block."""
     rows = len(block.centre_distance)
+    if len(i) == rows * (n - 1) and n > 1:
+        local = np.arange(rows).repeat(n - 1)
+        target = np.tile(np.arange(n - 1), rows)
+        target += target >= local + block.first  # the row's own unit left out
+        if np.array_equal(i, local + block.first) and np.array_equal(j, target):
+            k = block.hit_row * (n - 1) + block.hit_target
+            k -= block.hit_target > block.hit_row + block.first
+            return k, block.hit_piece
     place = np.full(rows * n, -1, dtype=np.intp)
     place[(i - block.first) * n + j] = np.arange(len(i))
     found = place.take(block.hit_row * n + block.hit_target)
@@ -698,10 +708,17 @@ def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.
 
 
 def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The order by line, then by value (`np.lexsort((value, line))`; ties in any order):
-    one sort of int64 keys, each the line, the value squeezed onto a grid and the
-    position (numpy sorts plain numbers several times faster than it sorts positions by
-    them), checked, and sorted exactly where the grid merged two values out of order."""
+    """The order by line, then by value (`np.lexsort((value, line))`; ties in any order)."""
+    return _sorted_by_line_then(line, value)[0]
+
+
+def _sorted_by_line_then(
+    line: np.ndarray, value: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_by_line_then`'s order and the lines and values in that order: one sort of int64
+    keys, each the line, the value squeezed onto a grid and the position (numpy sorts
+    plain numbers several times faster than it sorts positions by them), checked, and
+    sorted exactly where the grid merged two values out of order."""
     count = len(line)
     position_bits = max(count - 1, 1).bit_length()
     line_bits = max(int(line.max(initial=0)), 1).bit_length()
@@ -711,16 +728,19 @@ def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
     steps = float(2**value_bits - 1)
     scale = steps / (top - bottom) if top > bottom else 0.0
     if value_bits < 20 or not math.isfinite(scale):  # no room on a grid: a float key
-        return _by_line_then_floats(line, value)
+        order = _by_line_then_floats(line, value)
+        return order, line.take(order), value.take(order)
     # floor of a non-decreasing function of the value: never out of the values' order
     grid = np.floor((value - bottom) * scale)
     grid = np.clip(grid, 0.0, steps).astype(np.int64)
     key = (line.astype(np.int64) << (value_bits + position_bits)) | (grid << position_bits)
     key |= np.arange(count, dtype=np.int64)
     order = np.sort(key) & ((1 << position_bits) - 1)
-    if _out_of_order(line, value, order):
-        return np.lexsort((value, line))
-    return order
+    lines, values = line.take(order), value.take(order)
+    if _out_of_order(lines, values):
+        order = np.lexsort((value, line))
+        return order, line.take(order), value.take(order)
+    return order, lines, values
 
 
 def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -729,32 +749,32 @@ def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
     bottom, top = float(value.min()), float(value.max())
     squeezed = (value - bottom) / (2.0 * max(top - bottom, 1e-300))
     order = np.argsort(line + squeezed)
-    if _out_of_order(line, value, order):
+    if _out_of_order(line.take(order), value.take(order)):
         return np.lexsort((value, line))
     return order
 
 
-def _out_of_order(line: np.ndarray, value: np.ndarray, order: np.ndarray) -> bool:
-    """Whether `order` fails to sort by line, then by value."""
-    lines, values = line.take(order), value.take(order)
+def _out_of_order(lines: np.ndarray, values: np.ndarray) -> bool:
+    """Whether lines and values (in some order) fail to be sorted by line, then by value."""
     return bool(
         ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any()
     )
 
 
-def _overlapping(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Group numbers of spans [low, high] sorted by line, then by low: a span joins the group
-    before it where it overlaps (within 1e-7) a span of its line before it. The running
-    farthest end per line is taken over the ends rounded up to a grid and led by the line
-    (one integer each), so that it never falls short: a doubt joins a group, never parts one."""
+def _joins(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Whether each span [low, high] (sorted by line, then by low) joins the group before it:
+    where it overlaps (within 1e-7) a span of its line before it. Group numbers are
+    np.cumsum(~joins); a span is in a group of two or more where it joins or the next
+    one joins it. The running farthest end per line is taken over the ends rounded up to
+    a grid and led by the line (one integer each), so that it never falls short: a doubt
+    joins a group, never parts one."""
     bottom, top = float(low.min()), float(high.max())
     scale = float(2**36) / max(top - bottom, 1e-300)
     ends = np.minimum(np.ceil((high - bottom) * scale), 2**36 - 1).astype(np.int64)
     farthest = np.maximum.accumulate(ends | (line.astype(np.int64) << 37)) & (2**37 - 1)
     reached = farthest / scale + bottom
     first = np.r_[True, line[1:] != line[:-1]]
-    joins = np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
-    return np.cumsum(~joins)
+    return np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
 
 
 def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking:
