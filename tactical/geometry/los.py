@@ -48,6 +48,8 @@ DIAGONAL_SHRINK = 0.01
 # square inches: a crossing of a shrunk diagonal counts only this far from touching, a
 # thousand times the edge test's tolerance (a sure hit needs no close call)
 DIAGONAL_TOLERANCE = 1e-6
+# inches: a line this far clear of the box holding a piece surely misses the piece
+BOX_MARGIN = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +190,34 @@ class TerrainIndex:
             np.stack((np.diff(self.edge_offsets), self.edge_offsets[:-1])),
             np.stack((self.edge_x, self.edge_y, self.edge_dx, self.edge_dy)),
         )
+
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        """(4, T): a box holding each piece, centred on its bounding disc's centre and turned
+        along its longest edge: that edge's direction (ux, uy), then the half-widths
+        along it and across it that hold every vertex (`_box_misses`; a base's own
+        rectangle)."""
+        counts = np.diff(self.edge_offsets)
+        owner = np.repeat(np.arange(len(self)), counts)
+        first = self.edge_offsets[:-1]
+        length = np.hypot(self.edge_dx, self.edge_dy)
+        result = np.zeros((4, len(self)))
+        if len(length) == 0:
+            return result
+        # each piece's first longest edge: the first edge as long as its piece's longest
+        longest = np.maximum.reduceat(length, first).take(owner)
+        at = np.flatnonzero(length == longest)
+        held, where = np.unique(owner.take(at), return_index=True)
+        edge = at.take(where)
+        ux = self.edge_dx.take(edge) / length.take(edge)
+        uy = self.edge_dy.take(edge) / length.take(edge)
+        result[0, held], result[1, held] = ux, uy
+        rx = self.edge_x - self.outer_centre[:, 0].take(owner)
+        ry = self.edge_y - self.outer_centre[:, 1].take(owner)
+        ux, uy = result[0].take(owner), result[1].take(owner)
+        result[2] = np.maximum.reduceat(np.abs(rx * ux + ry * uy), first)
+        result[3] = np.maximum.reduceat(np.abs(ry * ux - rx * uy), first)
+        return result
 
     def mask(self, blocking_ids: Sequence[str]) -> np.ndarray:
         """A (T,) blocking mask from the ids of the pieces that block."""
@@ -560,8 +590,13 @@ def blocked_segments(
 
 def _edge_test(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
     """Exact interior test for lines that cross a piece's bounding disc but not its inner one,
-    in blocks of at most BLOCK_ELEMENTS line/edge combinations."""
+    in blocks of at most BLOCK_ELEMENTS line/edge combinations; a line that misses the
+    piece's box (`_box_misses`) is clear without its edges."""
     result = np.zeros(len(piece), dtype=bool)
+    near = np.flatnonzero(~_box_misses(index, lines, piece))
+    if len(near) < len(piece):
+        lines, piece = lines.take(near), piece.take(near)
+    found = np.zeros(len(piece), dtype=bool)
     counts = index.edge_offsets.take(piece + 1) - index.edge_offsets.take(piece)
     ends = np.cumsum(counts)
     first = 0
@@ -569,9 +604,35 @@ def _edge_test(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarr
         done = ends[first - 1] if first else 0
         last = max(first + 1, int(np.searchsorted(ends, done + BLOCK_ELEMENTS, side="right")))
         part = slice(first, last)
-        result[part] = _edge_block(index, lines.take(part), piece[part])
+        found[part] = _edge_block(index, lines.take(part), piece[part])
         first = last
+    result[near] = found
     return result
+
+
+def _box_misses(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Lines sure to miss piece[k] (GEO002.10), cheaply: those more than BOX_MARGIN clear of
+    the box holding it (`TerrainIndex.boxes`), along either side of the box or across
+    the line. A line that far from every point of a piece crosses no edge, touches none
+    and has its midpoint outside: the exact test calls it clear too."""
+    ux, uy, half_u, half_v = (column.take(piece) for column in index.boxes)
+    ax = lines.ax - index.outer_centre[:, 0].take(piece)  # from the box's centre
+    ay = lines.ay - index.outer_centre[:, 1].take(piece)
+    bx = lines.bx - index.outer_centre[:, 0].take(piece)
+    by = lines.by - index.outer_centre[:, 1].take(piece)
+    along_a, along_b = ax * ux + ay * uy, bx * ux + by * uy
+    across_a, across_b = ay * ux - ax * uy, by * ux - bx * uy
+    reach_u, reach_v = half_u + BOX_MARGIN, half_v + BOX_MARGIN
+    misses = (np.minimum(along_a, along_b) > reach_u) | (np.maximum(along_a, along_b) < -reach_u)
+    misses |= np.minimum(across_a, across_b) > reach_v
+    misses |= np.maximum(across_a, across_b) < -reach_v
+    # the box's centre farther from the line than the box reaches across it (all times the
+    # line's length)
+    dx, dy = bx - ax, by - ay
+    reach = half_u * np.abs(ux * dy - uy * dx) + half_v * np.abs(ux * dx + uy * dy)
+    reach += BOX_MARGIN * np.hypot(dx, dy)
+    misses |= np.abs(ax * dy - ay * dx) > reach
+    return misses
 
 
 def _edge_block(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:

@@ -14,10 +14,12 @@ from hypothesis import strategies as st
 
 from tactical.errors import UserError
 from tactical.geometry.los import (
+    BOX_MARGIN,
     INTERIOR_PATTERN,
     Lines,
     LosResult,
     TerrainIndex,
+    _box_misses,
     diagonal_hits,
     entry_fractions,
     hits_among,
@@ -295,3 +297,29 @@ def test_entry_fractions_are_each_edges_crossing_bit_for_bit(index):
     ]  # fmt: skip
     assert np.array_equal(found, np.array(expected), equal_nan=True)
     assert np.isnan(found[:3]).all() and np.isfinite(found).sum() > 30
+
+
+def test_a_line_clear_of_a_pieces_box_is_clear_by_the_exact_test():
+    """GEO002.10: the box test lets through, as sure misses, only lines more than BOX_MARGIN
+    from the piece (GEOS's distance), a turned base's rectangle, a round rock and a
+    notched reef alike; a line grazing a side closer than that goes to the exact test."""
+    base = shapely.affinity.rotate(shapely.box(19, 19, 21, 25), 30.0)
+    index = TerrainIndex.build(["base", "rock", "reef"], [base, ROCK, REEF])
+    rng = np.random.default_rng(11)
+    starts = rng.uniform((0.0, 0.0), (60.0, 30.0), (4000, 2))
+    ends = starts + rng.normal(0.0, 6.0, (4000, 2))
+    piece = rng.integers(0, 3, 4000)
+    lines = Lines.of(starts, ends)
+    misses = _box_misses(index, lines, piece)
+    segments = shapely.linestrings(np.stack((starts, ends), axis=1))
+    gap = shapely.distance(segments, index.geometries[piece])
+    assert misses.sum() > 1000 and (~misses).sum() > 100
+    assert (gap[misses] > BOX_MARGIN).all()
+    # a side of the base, and the same line moved off it by half the margin: never sure
+    corner = shapely.get_coordinates(base)[:2]
+    normal = np.array([corner[1, 1] - corner[0, 1], corner[0, 0] - corner[1, 0]])
+    normal /= np.hypot(*normal)
+    for shift in (0.0, BOX_MARGIN / 2, -BOX_MARGIN / 2):
+        start, end = corner + shift * normal
+        grazing = Lines.of(start[None, :], end[None, :])
+        assert not _box_misses(index, grazing, np.array([0]))[0]
