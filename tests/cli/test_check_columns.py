@@ -416,3 +416,19 @@ def test_a_span_is_shared_where_its_group_holds_two_or_more(seed, count, lines):
     sizes = np.bincount(group).take(group)
     assert (joins | np.r_[joins[1:], False]).tolist() == (sizes > 1).tolist()
     assert not joins[np.r_[True, line[1:] != line[:-1]]].any()  # never across two lines
+
+
+def test_a_run_of_cells_put_as_one_value_lands_cell_by_cell():
+    """The rows' fixed runs put whole through the overlapping view (`_runs_at`) land where
+    putting each cell by its own index puts it, and touch nothing else."""
+    from tactical.rules.report_json import _runs_at
+
+    rng = np.random.default_rng(5)
+    cells = rng.integers(1, 256, (50, 3 * 8), dtype=np.uint8)  # 50 runs of 3 cells of 8 bytes
+    at = np.sort(rng.choice(np.arange(0, 400, 4), 50, replace=False))
+    by_cell = np.zeros((410, 8), dtype=np.uint8)
+    by_cell[(at[:, None] + np.arange(3)).reshape(-1)] = cells.reshape(-1, 8)
+    whole = np.zeros((410, 8), dtype=np.uint8)
+    _runs_at(whole, 3)[at] = cells.view("V24")[:, 0]
+    assert whole.tolist() == by_cell.tolist()
+    assert len(_runs_at(whole, 3)) == 408
