@@ -644,17 +644,34 @@ class TableGeometry:
         middle = (sight.x.take(piece) - sx.take(line)) * dx.take(line)
         middle += (sight.y.take(piece) - sy.take(line)) * dy.take(line)
         middle /= length2.take(line)
-        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / np.sqrt(length2).take(line)
+        length = np.sqrt(length2)
+        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / length.take(line)
         order, line, low = _sorted_by_line_then(line, middle - reach)
-        piece, high = piece.take(order), middle.take(order)
-        high += reach.take(order)
+        piece, middle = piece.take(order), middle.take(order)
         # a line crossing one piece is a group of its own: it needs no order
-        joins = _joins(line, low, high)
+        joins = _joins(line, low, middle + reach.take(order))
         shared = np.flatnonzero(joins | np.r_[joins[1:], False])  # groups of two or more
         if len(shared) == 0:
             return line, piece
-        group = np.cumsum(~joins).take(shared)
-        on, crossed = line.take(shared), piece.take(shared)
+        # those again by the spans of their boxes (`TerrainIndex.boxes`, inside the discs'
+        # spans: the groups keep their places), far narrower for a long base: fewer entries
+        # to measure
+        on, crossed, middle = line.take(shared), piece.take(shared), middle.take(shared)
+        along_x, along_y = (dx / length).take(on), (dy / length).take(on)
+        ux, uy, half_u, half_v = (column.take(crossed) for column in self.terrain.boxes)
+        box = half_u * np.abs(ux * along_x + uy * along_y)
+        box += half_v * np.abs(ux * along_y - uy * along_x)
+        reach = np.minimum(self.terrain.outer_radius.take(crossed), box)
+        reach += 1e-6
+        reach /= length.take(on)
+        order, on, low = _sorted_by_line_then(on, middle - reach)
+        piece[shared] = crossed = crossed.take(order)
+        joins = _joins(on, low, middle.take(order) + reach.take(order))
+        again = np.flatnonzero(joins | np.r_[joins[1:], False])
+        if len(again) == 0:
+            return line, piece
+        group = np.cumsum(~joins).take(again)
+        shared, on, crossed = shared.take(again), on.take(again), crossed.take(again)
         fraction = entry_fractions_along(
             self.terrain, sx.take(on), sy.take(on), dx.take(on), dy.take(on), crossed
         )

@@ -432,3 +432,26 @@ def test_a_run_of_cells_put_as_one_value_lands_cell_by_cell():
     _runs_at(whole, 3)[at] = cells.view("V24")[:, 0]
     assert whole.tolist() == by_cell.tolist()
     assert len(_runs_at(whole, 3)) == 408
+
+
+def test_the_pieces_in_a_lines_way_are_in_the_order_geos_meets_them():
+    """GEO002.10 on a crowded table (R002.41 bases of models and terrain): each blocked
+    line's pieces in the order GEOS finds the line first meeting each, the spans of
+    discs and of bases' boxes only sparing the exact measure where they part."""
+    from tactical.geometry.los import order_along
+
+    table = TableGeometry.of(load_map(builtin_map("stress-200")))
+    n = len(table.state.units)
+    rng = np.random.default_rng(9)
+    i = rng.integers(0, n, 3000)
+    j = (i + rng.integers(1, n, 3000)) % n
+    line, piece = table.ordered_hits(i, j)
+    crowded = np.flatnonzero(np.bincount(line, minlength=len(i)) >= 3)[:150]
+    assert len(crowded) >= 50
+    x, y = table.units.x, table.units.y
+    for k in crowded.tolist():
+        pieces = piece[line == k]
+        expected = order_along(
+            table.terrain, (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]]), np.sort(pieces)
+        )
+        assert [table.terrain.ids[p] for p in pieces] == list(expected)
