@@ -16,12 +16,12 @@ from itertools import pairwise
 from typing import overload
 
 import numpy as np
-import shapely
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
-from tactical.geometry.los import TerrainIndex, entry_fractions_along, los_hits
+from tactical.geometry.crossings import order_crossings
+from tactical.geometry.los import TerrainIndex, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
 from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
 from tactical.geometry.matrix_blocks import RowBlock, matrix_row_blocks, matrix_rows
@@ -616,14 +616,9 @@ class TableGeometry:
         self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The (line k, piece) pairs of the pieces blocking each line i[k] -> j[k], sorted by
-        line and along each line in the order it meets them (GEO002.10).
-
-        Pieces are ordered by where the line enters them (`entry_fractions`), ties broken
-        by id, as GEOS's distance to each crossing orders them; a line the fractions
-        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS.
-        Each piece lies in its bounding disc, so where the discs' spans along a line do
-        not overlap, the spans give that order already: entries are measured only among
-        pieces whose spans overlap (the same order, far fewer edges crossed)."""
+        line and along each line in the order it meets them (GEO002.10; `hits`: the
+        (line k, piece) pairs already known, else found here; the order:
+        `order_crossings`)."""
         if len(i) == 0:
             return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
         x, y = self.units.x, self.units.y
@@ -631,76 +626,7 @@ class TableGeometry:
             starts = np.column_stack([x[i], y[i]])
             ends = np.column_stack([x[j], y[j]])
             hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
-        line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
-        if len(line) == 0:
-            return line, piece
-        # each line's start, extent and length once, gathered for its pieces (gathers by
-        # take: a third faster than indexing by an array)
-        sx, sy = x.take(i), y.take(i)
-        dx, dy = x.take(j) - sx, y.take(j) - sy
-        length2 = dx * dx + dy * dy
-        length2 = np.where(length2 > 0, length2, 1.0)
-        sight = self.terrain.sight  # its first T centres: the bounding discs' (columns)
-        middle = (sight.x.take(piece) - sx.take(line)) * dx.take(line)
-        middle += (sight.y.take(piece) - sy.take(line)) * dy.take(line)
-        middle /= length2.take(line)
-        length = np.sqrt(length2)
-        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / length.take(line)
-        order, line, low = _sorted_by_line_then(line, middle - reach)
-        piece, middle = piece.take(order), middle.take(order)
-        # a line crossing one piece is a group of its own: it needs no order
-        joins = _joins(line, low, middle + reach.take(order))
-        shared = np.flatnonzero(joins | np.r_[joins[1:], False])  # groups of two or more
-        if len(shared) == 0:
-            return line, piece
-        # those again by the spans of their boxes (`TerrainIndex.boxes`, inside the discs'
-        # spans: the groups keep their places), far narrower for a long base: fewer entries
-        # to measure
-        on, crossed, middle = line.take(shared), piece.take(shared), middle.take(shared)
-        along_x, along_y = (dx / length).take(on), (dy / length).take(on)
-        ux, uy, half_u, half_v = (column.take(crossed) for column in self.terrain.boxes)
-        box = half_u * np.abs(ux * along_x + uy * along_y)
-        box += half_v * np.abs(ux * along_y - uy * along_x)
-        reach = np.minimum(self.terrain.outer_radius.take(crossed), box)
-        reach += 1e-6
-        reach /= length.take(on)
-        order, on, low = _sorted_by_line_then(on, middle - reach)
-        piece[shared] = crossed = crossed.take(order)
-        joins = _joins(on, low, middle.take(order) + reach.take(order))
-        again = np.flatnonzero(joins | np.r_[joins[1:], False])
-        if len(again) == 0:
-            return line, piece
-        group = np.cumsum(~joins).take(again)
-        shared, on, crossed = shared.take(again), on.take(again), crossed.take(again)
-        fraction = entry_fractions_along(
-            self.terrain, sx.take(on), sy.take(on), dx.take(on), dy.take(on), crossed
-        )
-        # by entry within each group; entries within 1e-9 of each other (ties among them)
-        # put their line to GEOS below, which orders it whole, ties by id
-        unknown = np.isnan(fraction)
-        entry = np.where(unknown, 0.0, fraction)
-        within = _by_line_then(group, entry)  # whole groups: each still a run of its own
-        piece[shared] = crossed.take(within)
-        entry, unknown = entry.take(within), unknown.take(within)
-        close = np.r_[False, (np.diff(entry) < 1e-9) & (group[1:] == group[:-1])]
-        flagged = on[close | unknown]  # sorted by line: its distinct lines without a sort
-        doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
-        if len(doubtful):
-            bounds = np.searchsorted(line, np.stack((doubtful, doubtful + 1)))
-            for k, begin, end in zip(doubtful.tolist(), *bounds.tolist(), strict=True):
-                start, stop = (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]])
-                piece[begin:end] = self._measured_order(start, stop, piece[begin:end])
-        return line, piece
-
-    def _measured_order(self, start, end, pieces: np.ndarray) -> np.ndarray:
-        """The pieces a line crosses sorted by GEOS's distance from its start to the crossing
-        (ties by id)."""
-        line = shapely.linestrings([start, end])
-        crossing = shapely.intersection(line, self.terrain.geometries[pieces])
-        entry = shapely.distance(shapely.points(start), crossing)
-        ids = self.terrain.ids
-        found = sorted(zip(entry.tolist(), [ids[t] for t in pieces], pieces.tolist(), strict=True))
-        return np.array([piece for _, _, piece in found], dtype=np.intp)
+        return order_crossings(self.terrain, x, y, i, j, *hits)
 
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
@@ -722,76 +648,6 @@ def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.
     found = place.take(block.hit_row * n + block.hit_target)
     kept = np.flatnonzero(found >= 0)
     return found.take(kept), block.hit_piece.take(kept)
-
-
-def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The order by line, then by value (`np.lexsort((value, line))`; ties in any order)."""
-    return _sorted_by_line_then(line, value)[0]
-
-
-def _sorted_by_line_then(
-    line: np.ndarray, value: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`_by_line_then`'s order and the lines and values in that order: one sort of int64
-    keys, each the line, the value squeezed onto a grid and the position (numpy sorts
-    plain numbers several times faster than it sorts positions by them), checked, and
-    sorted exactly where the grid merged two values out of order."""
-    count = len(line)
-    position_bits = max(count - 1, 1).bit_length()
-    line_bits = max(int(line.max(initial=0)), 1).bit_length()
-    # at most 52: the grid's last step (2**bits - 1) a double exactly, no carry into the line
-    value_bits = min(62 - position_bits - line_bits, 52)
-    bottom, top = float(value.min()), float(value.max())
-    steps = float(2**value_bits - 1)
-    scale = steps / (top - bottom) if top > bottom else 0.0
-    if value_bits < 20 or not math.isfinite(scale):  # no room on a grid: a float key
-        order = _by_line_then_floats(line, value)
-        return order, line.take(order), value.take(order)
-    # floor of a non-decreasing function of the value: never out of the values' order
-    grid = np.floor((value - bottom) * scale)
-    grid = np.clip(grid, 0.0, steps).astype(np.int64)
-    key = (line.astype(np.int64) << (value_bits + position_bits)) | (grid << position_bits)
-    key |= np.arange(count, dtype=np.int64)
-    order = np.sort(key) & ((1 << position_bits) - 1)
-    lines, values = line.take(order), value.take(order)
-    if _out_of_order(lines, values):
-        order = np.lexsort((value, line))
-        return order, line.take(order), value.take(order)
-    return order, lines, values
-
-
-def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """`_by_line_then` by one sort of a float key, the line plus the value squeezed below
-    1/2, checked, and sorted exactly where the squeezing merged two values."""
-    bottom, top = float(value.min()), float(value.max())
-    squeezed = (value - bottom) / (2.0 * max(top - bottom, 1e-300))
-    order = np.argsort(line + squeezed)
-    if _out_of_order(line.take(order), value.take(order)):
-        return np.lexsort((value, line))
-    return order
-
-
-def _out_of_order(lines: np.ndarray, values: np.ndarray) -> bool:
-    """Whether lines and values (in some order) fail to be sorted by line, then by value."""
-    return bool(
-        ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any()
-    )
-
-
-def _joins(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Whether each span [low, high] (sorted by line, then by low) joins the group before it:
-    where it overlaps (within 1e-7) a span of its line before it. Group numbers are
-    np.cumsum(~joins); a span is in a group of two or more where it joins or the next
-    one joins it. The running farthest end per line is taken over the ends rounded up to
-    a grid and led by the line (one integer each), so that it never falls short: a doubt
-    joins a group, never parts one."""
-    bottom, top = float(low.min()), float(high.max())
-    scale = float(2**36) / max(top - bottom, 1e-300)
-    ends = np.minimum(np.ceil((high - bottom) * scale), 2**36 - 1).astype(np.int64)
-    farthest = np.maximum.accumulate(ends | (line.astype(np.int64) << 37)) & (2**37 - 1)
-    reached = farthest / scale + bottom
-    first = np.r_[True, line[1:] != line[:-1]]
-    return np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
 
 
 def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking:

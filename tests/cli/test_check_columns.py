@@ -351,7 +351,7 @@ def test_pieces_are_ordered_by_line_then_by_value_as_lexsort_orders_them(
 ):
     """The blocker order's sort (one sort of packed keys, checked): by line, then by value,
     whatever the values (equal ones, ones a grid step apart, far apart), as np.lexsort."""
-    from tactical.rules.measuring import _by_line_then
+    from tactical.geometry.crossings import _by_line_then
 
     rng = np.random.default_rng(seed)
     line = rng.integers(0, lines, count).astype(np.intp)
@@ -404,7 +404,7 @@ def test_a_blocks_crossings_are_counted_to_their_reports_from_row_and_target():
 def test_a_span_is_shared_where_its_group_holds_two_or_more(seed, count, lines):
     """GEO002.10's groups of overlapping spans: a span is in a group of two or more exactly
     where it joins the one before it or the next one joins it."""
-    from tactical.rules.measuring import _joins, _sorted_by_line_then
+    from tactical.geometry.crossings import _joins, _sorted_by_line_then
 
     rng = np.random.default_rng(seed)
     line = rng.integers(0, lines, count).astype(np.intp)

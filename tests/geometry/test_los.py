@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tactical.errors import UserError
+from tactical.geometry.crossings import entry_fractions
 from tactical.geometry.los import (
     BOX_MARGIN,
     INTERIOR_PATTERN,
@@ -21,7 +22,6 @@ from tactical.geometry.los import (
     TerrainIndex,
     _box_misses,
     diagonal_hits,
-    entry_fractions,
     hits_among,
     line_of_sight,
     lines_of_sight,
