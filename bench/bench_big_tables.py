@@ -255,6 +255,10 @@ def per_pair_costs(big_maps) -> dict[str, list[tuple[int, float, int]]]:
     from tactical.cli.check_words import Words, pair_line
 
     costs: dict[str, list] = {"json": [], "text": [], "json sizes": [], "text sizes": []}
+    # the first table streamed in a process pays for the heap it grows (page faults, some
+    # 0.5 us a pair at 250 units): streamed once untimed, so that every size is measured
+    # warm and the fit's fixed part is the reports', not the process's start
+    _stream(TableGeometry.of(load_map(big_maps[SLOPE_SIZES[0]])), _json_writer())
     for units in SLOPE_SIZES:
         state = load_map(big_maps[units])
         table = TableGeometry.of(state)

@@ -48,6 +48,8 @@ DIAGONAL_SHRINK = 0.01
 # square inches: a crossing of a shrunk diagonal counts only this far from touching, a
 # thousand times the edge test's tolerance (a sure hit needs no close call)
 DIAGONAL_TOLERANCE = 1e-6
+# inches: a line this far clear of the box holding a piece surely misses the piece
+BOX_MARGIN = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,34 @@ class TerrainIndex:
             np.stack((self.edge_x, self.edge_y, self.edge_dx, self.edge_dy)),
         )
 
+    @cached_property
+    def boxes(self) -> np.ndarray:
+        """(4, T): a box holding each piece, centred on its bounding disc's centre and turned
+        along its longest edge: that edge's direction (ux, uy), then the half-widths
+        along it and across it that hold every vertex (`_box_misses`; a base's own
+        rectangle)."""
+        counts = np.diff(self.edge_offsets)
+        owner = np.repeat(np.arange(len(self)), counts)
+        first = self.edge_offsets[:-1]
+        length = np.hypot(self.edge_dx, self.edge_dy)
+        result = np.zeros((4, len(self)))
+        if len(length) == 0:
+            return result
+        # each piece's first longest edge: the first edge as long as its piece's longest
+        longest = np.maximum.reduceat(length, first).take(owner)
+        at = np.flatnonzero(length == longest)
+        held, where = np.unique(owner.take(at), return_index=True)
+        edge = at.take(where)
+        ux = self.edge_dx.take(edge) / length.take(edge)
+        uy = self.edge_dy.take(edge) / length.take(edge)
+        result[0, held], result[1, held] = ux, uy
+        rx = self.edge_x - self.outer_centre[:, 0].take(owner)
+        ry = self.edge_y - self.outer_centre[:, 1].take(owner)
+        ux, uy = result[0].take(owner), result[1].take(owner)
+        result[2] = np.maximum.reduceat(np.abs(rx * ux + ry * uy), first)
+        result[3] = np.maximum.reduceat(np.abs(ry * ux - rx * uy), first)
+        return result
+
     def mask(self, blocking_ids: Sequence[str]) -> np.ndarray:
         """A (T,) blocking mask from the ids of the pieces that block."""
         wanted = set(blocking_ids)
@@ -319,81 +349,6 @@ def order_along(
         along = (meeting - start) @ direction if len(meeting) else np.array([np.inf])
         firsts.append((float(along.min()), int(piece)))
     return tuple(index.ids[piece] for _, piece in sorted(firsts))
-
-
-def entry_fractions(
-    index: TerrainIndex, starts: np.ndarray, ends: np.ndarray, piece: np.ndarray
-) -> np.ndarray:
-    """Where each line starts[k] -> ends[k] first meets piece[k], as a fraction of its length:
-    0 from a start on or inside the piece, else the first crossing of one of its edges.
-    NaN where the edges leave it in doubt (a line along an edge, no crossing found): the
-    caller asks GEOS there. For ordering the pieces a line crosses (`order_along`'s order),
-    vectorised over lines and edges."""
-    starts = np.asarray(starts, dtype=float).reshape(-1, 2)
-    ends = np.asarray(ends, dtype=float).reshape(-1, 2)
-    extent = ends - starts
-    return entry_fractions_along(
-        index, starts[:, 0], starts[:, 1], extent[:, 0], extent[:, 1], piece
-    )
-
-
-def entry_fractions_along(
-    index: TerrainIndex,
-    ax: np.ndarray,
-    ay: np.ndarray,
-    abx: np.ndarray,
-    aby: np.ndarray,
-    piece: np.ndarray,
-) -> np.ndarray:
-    """`entry_fractions` of the lines (ax[k], ay[k]) + t (abx[k], aby[k]), 0 <= t <= 1, as
-    coordinate columns (GEO002.10): a caller that has them skips building (M, 2) arrays."""
-    piece = np.asarray(piece, dtype=np.intp)
-    result = np.full(len(piece), np.nan)
-    if len(piece) == 0:
-        return result
-    # a start inside the bounding disc may be on or inside the piece
-    sight = index.sight  # its first T centres are the bounding discs' (contiguous columns)
-    gap = np.hypot(ax - sight.x.take(piece), ay - sight.y.take(piece))
-    near = np.flatnonzero(gap <= index.outer_radius.take(piece) + DISC_TOLERANCE)
-    inside = np.zeros(len(piece), dtype=bool)
-    if len(near):
-        inside[near] = shapely.intersects(
-            index.geometries[piece[near]], shapely.points(ax.take(near), ay.take(near))
-        )
-    result[inside] = 0.0
-    rest = np.flatnonzero(~inside)
-    for part in _slices(len(rest), max(1, BLOCK_ELEMENTS // 4)):
-        chosen = rest[part]
-        result[chosen] = _first_crossings(
-            index, ax.take(chosen), ay.take(chosen), abx.take(chosen), aby.take(chosen),
-            piece.take(chosen),
-        )  # fmt: skip
-    return result
-
-
-def _first_crossings(index: TerrainIndex, ax, ay, abx, aby, piece) -> np.ndarray:
-    if len(piece) == 0:
-        return np.zeros(0)
-    first = index.edge_offsets.take(piece)
-    counts = index.edge_offsets.take(piece + 1) - first
-    starts_at = np.cumsum(counts) - counts  # where each line's edges begin (one or more)
-    owner = np.repeat(np.arange(len(piece)), counts)
-    edge = np.arange(counts.sum()) + np.repeat(first - starts_at, counts)
-    # each line's start and extent spread over its piece's edges (a line a row before)
-    ax, ay, abx, aby = ax.take(owner), ay.take(owner), abx.take(owner), aby.take(owner)
-    ox, oy = index.edge_x.take(edge) - ax, index.edge_y.take(edge) - ay
-    ex, ey = index.edge_dx.take(edge), index.edge_dy.take(edge)
-    denominator = abx * ey - aby * ex
-    side = ox * aby - oy * abx  # which side of the line the edge starts
-    with np.errstate(divide="ignore", invalid="ignore"):
-        along = (ox * ey - oy * ex) / denominator
-        across = side / denominator
-    meets = (denominator != 0.0) & (along >= 0.0) & (along <= 1.0)
-    meets &= (across >= 0.0) & (across <= 1.0)
-    parallel = (denominator == 0.0) & (side == 0.0)  # along the edge's line
-    result = np.minimum.reduceat(np.where(meets, along, np.inf), starts_at)
-    doubtful = np.logical_or.reduceat(parallel, starts_at)
-    return np.where(doubtful | np.isinf(result), np.nan, result)
 
 
 # --------------------------------------------------------------------------- many lines (numpy)
@@ -548,8 +503,13 @@ def blocked_segments(
 
 def _edge_test(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
     """Exact interior test for lines that cross a piece's bounding disc but not its inner one,
-    in blocks of at most BLOCK_ELEMENTS line/edge combinations."""
+    in blocks of at most BLOCK_ELEMENTS line/edge combinations; a line that misses the
+    piece's box (`_box_misses`) is clear without its edges."""
     result = np.zeros(len(piece), dtype=bool)
+    near = np.flatnonzero(~_box_misses(index, lines, piece))
+    if len(near) < len(piece):
+        lines, piece = lines.take(near), piece.take(near)
+    found = np.zeros(len(piece), dtype=bool)
     counts = index.edge_offsets.take(piece + 1) - index.edge_offsets.take(piece)
     ends = np.cumsum(counts)
     first = 0
@@ -557,9 +517,35 @@ def _edge_test(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarr
         done = ends[first - 1] if first else 0
         last = max(first + 1, int(np.searchsorted(ends, done + BLOCK_ELEMENTS, side="right")))
         part = slice(first, last)
-        result[part] = _edge_block(index, lines.take(part), piece[part])
+        found[part] = _edge_block(index, lines.take(part), piece[part])
         first = last
+    result[near] = found
     return result
+
+
+def _box_misses(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:
+    """Lines sure to miss piece[k] (GEO002.10), cheaply: those more than BOX_MARGIN clear of
+    the box holding it (`TerrainIndex.boxes`), along either side of the box or across
+    the line. A line that far from every point of a piece crosses no edge, touches none
+    and has its midpoint outside: the exact test calls it clear too."""
+    ux, uy, half_u, half_v = (column.take(piece) for column in index.boxes)
+    ax = lines.ax - index.outer_centre[:, 0].take(piece)  # from the box's centre
+    ay = lines.ay - index.outer_centre[:, 1].take(piece)
+    bx = lines.bx - index.outer_centre[:, 0].take(piece)
+    by = lines.by - index.outer_centre[:, 1].take(piece)
+    along_a, along_b = ax * ux + ay * uy, bx * ux + by * uy
+    across_a, across_b = ay * ux - ax * uy, by * ux - bx * uy
+    reach_u, reach_v = half_u + BOX_MARGIN, half_v + BOX_MARGIN
+    misses = (np.minimum(along_a, along_b) > reach_u) | (np.maximum(along_a, along_b) < -reach_u)
+    misses |= np.minimum(across_a, across_b) > reach_v
+    misses |= np.maximum(across_a, across_b) < -reach_v
+    # the box's centre farther from the line than the box reaches across it (all times the
+    # line's length)
+    dx, dy = bx - ax, by - ay
+    reach = half_u * np.abs(ux * dy - uy * dx) + half_v * np.abs(ux * dx + uy * dy)
+    reach += BOX_MARGIN * np.hypot(dx, dy)
+    misses |= np.abs(ax * dy - ay * dx) > reach
+    return misses
 
 
 def _edge_block(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndarray:

@@ -117,16 +117,19 @@ def _block(
         units, slice(rows.start, rows.stop), arcs
     )
     count = len(rows)
-    local, pair_j = np.nonzero(np.ones((count, n), dtype=bool))
-    pair_i = local + rows.start
-    keep = pair_i != pair_j
+    # the lines tested: (row, target) pairs as flat places in the block's (rows, N) arrays
+    column, viewer = np.arange(n), np.asarray(rows)[:, None]
+    keep = column != viewer
     if later is not None:  # lines to the band's earlier rows were tested there
         band = later.band
-        keep &= (pair_j < band.start) | (pair_j >= rows.stop) | (pair_i < pair_j)
-    local, pair_i, pair_j = local[keep], pair_i[keep], pair_j[keep]
+        keep &= (column < band.start) | (column >= rows.stop) | (viewer < column)
+    place = np.flatnonzero(keep)
+    local, pair_j = np.divmod(place, n)
+    pair_i = local + rows.start
     hit_pair, piece = _los_blocked(
         units, terrain, pair_i, pair_j, local, _Cones.of(units, terrain, np.asarray(rows)),
-        absolute[local, pair_j], centre_distance[local, pair_j], blocking, every_hit=True,
+        absolute.reshape(-1).take(place), centre_distance.reshape(-1).take(place), blocking,
+        every_hit=True,
     )  # fmt: skip
     row, target = pair_i[hit_pair], pair_j[hit_pair]
     if later is not None:

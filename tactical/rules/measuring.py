@@ -16,12 +16,12 @@ from itertools import pairwise
 from typing import overload
 
 import numpy as np
-import shapely
 
 from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
-from tactical.geometry.los import TerrainIndex, entry_fractions_along, los_hits
+from tactical.geometry.crossings import order_crossings
+from tactical.geometry.los import TerrainIndex, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
 from tactical.geometry.matrix import LevelBlocking, PairMatrix, UnitRow, pair_matrix, unit_row
 from tactical.geometry.matrix_blocks import RowBlock, matrix_row_blocks, matrix_rows
@@ -465,12 +465,12 @@ class TableGeometry:
         in_arc = source.in_arc_centre if conventions.arc_test == "centre" else source.in_arc_any
         own = self.own_arcs[i]
         clear = source.los_clear[index]
-        blocked = np.flatnonzero(~clear)
-        hits = None
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
-            hits = _hits_of(source, i[blocked], j[blocked], len(self.units))
-        line, piece = self.ordered_hits(i[blocked], j[blocked], hits)
-        line = blocked[line]  # each report's own row (still in order)
+            line, piece = self.ordered_hits(i, j, _hits_of(source, i, j, len(self.units)))
+        else:
+            blocked = np.flatnonzero(~clear)
+            line, piece = self.ordered_hits(i[blocked], j[blocked])
+            line = blocked[line]  # each report's own row (still in order)
         models = None
         if len(self.model_units):  # models' bases in the way: apart from the terrain
             base = piece >= self.pieces
@@ -616,14 +616,9 @@ class TableGeometry:
         self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """The (line k, piece) pairs of the pieces blocking each line i[k] -> j[k], sorted by
-        line and along each line in the order it meets them (GEO002.10).
-
-        Pieces are ordered by where the line enters them (`entry_fractions`), ties broken
-        by id, as GEOS's distance to each crossing orders them; a line the fractions
-        leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS.
-        Each piece lies in its bounding disc, so where the discs' spans along a line do
-        not overlap, the spans give that order already: entries are measured only among
-        pieces whose spans overlap (the same order, far fewer edges crossed)."""
+        line and along each line in the order it meets them (GEO002.10; `hits`: the
+        (line k, piece) pairs already known, else found here; the order:
+        `order_crossings`)."""
         if len(i) == 0:
             return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
         x, y = self.units.x, self.units.y
@@ -631,130 +626,28 @@ class TableGeometry:
             starts = np.column_stack([x[i], y[i]])
             ends = np.column_stack([x[j], y[j]])
             hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
-        line, piece = (np.asarray(h, dtype=np.intp) for h in hits)
-        if len(line) == 0:
-            return line, piece
-        # each line's start, extent and length once, gathered for its pieces (gathers by
-        # take: a third faster than indexing by an array)
-        sx, sy = x.take(i), y.take(i)
-        dx, dy = x.take(j) - sx, y.take(j) - sy
-        length2 = dx * dx + dy * dy
-        length2 = np.where(length2 > 0, length2, 1.0)
-        sight = self.terrain.sight  # its first T centres: the bounding discs' (columns)
-        middle = (sight.x.take(piece) - sx.take(line)) * dx.take(line)
-        middle += (sight.y.take(piece) - sy.take(line)) * dy.take(line)
-        middle /= length2.take(line)
-        reach = (self.terrain.outer_radius.take(piece) + 1e-6) / np.sqrt(length2).take(line)
-        low, high = middle - reach, middle + reach
-        order = _by_line_then(line, low)
-        line, piece, low, high = (a.take(order) for a in (line, piece, low, high))
-        # a line crossing one piece is a group of its own: it needs no order
-        group = _overlapping(line, low, high)
-        shared = np.flatnonzero(np.bincount(group).take(group) > 1)
-        if len(shared) == 0:
-            return line, piece
-        on, crossed = line.take(shared), piece.take(shared)
-        fraction = entry_fractions_along(
-            self.terrain, sx.take(on), sy.take(on), dx.take(on), dy.take(on), crossed
-        )
-        # by entry within each group; entries within 1e-9 of each other (ties among them)
-        # put their line to GEOS below, which orders it whole, ties by id
-        unknown = np.isnan(fraction)
-        entry = np.where(unknown, 0.0, fraction)
-        group = group.take(shared)  # whole groups: each still a run of its own
-        within = _by_line_then(group, entry)
-        piece[shared] = crossed.take(within)
-        entry, unknown = entry.take(within), unknown.take(within)
-        close = np.r_[False, (np.diff(entry) < 1e-9) & (group[1:] == group[:-1])]
-        flagged = on[close | unknown]  # sorted by line: its distinct lines without a sort
-        doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
-        if len(doubtful):
-            bounds = np.searchsorted(line, np.stack((doubtful, doubtful + 1)))
-            for k, begin, end in zip(doubtful.tolist(), *bounds.tolist(), strict=True):
-                start, stop = (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]])
-                piece[begin:end] = self._measured_order(start, stop, piece[begin:end])
-        return line, piece
-
-    def _measured_order(self, start, end, pieces: np.ndarray) -> np.ndarray:
-        """The pieces a line crosses sorted by GEOS's distance from its start to the crossing
-        (ties by id)."""
-        line = shapely.linestrings([start, end])
-        crossing = shapely.intersection(line, self.terrain.geometries[pieces])
-        entry = shapely.distance(shapely.points(start), crossing)
-        ids = self.terrain.ids
-        found = sorted(zip(entry.tolist(), [ids[t] for t in pieces], pieces.tolist(), strict=True))
-        return np.array([piece for _, _, piece in found], dtype=np.intp)
+        return order_crossings(self.terrain, x, y, i, j, *hits)
 
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
     """The block's (line, piece) hits of the lines i[k] -> j[k], as (k, piece) pairs (in
-    the block's order): each line's place looked up in a (rows, N) table of the block."""
+    the block's order): where the lines are every pair from the block's rows in order
+    (`report_blocks`), k is counted from the hit's row and target; else each line's place
+    is looked up in a (rows, N) table of the block."""
     rows = len(block.centre_distance)
+    if len(i) == rows * (n - 1) and n > 1:
+        local = np.arange(rows).repeat(n - 1)
+        target = np.tile(np.arange(n - 1), rows)
+        target += target >= local + block.first  # the row's own unit left out
+        if np.array_equal(i, local + block.first) and np.array_equal(j, target):
+            k = block.hit_row * (n - 1) + block.hit_target
+            k -= block.hit_target > block.hit_row + block.first
+            return k, block.hit_piece
     place = np.full(rows * n, -1, dtype=np.intp)
     place[(i - block.first) * n + j] = np.arange(len(i))
     found = place.take(block.hit_row * n + block.hit_target)
     kept = np.flatnonzero(found >= 0)
     return found.take(kept), block.hit_piece.take(kept)
-
-
-def _by_line_then(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """The order by line, then by value (`np.lexsort((value, line))`; ties in any order):
-    one sort of int64 keys, each the line, the value squeezed onto a grid and the
-    position (numpy sorts plain numbers several times faster than it sorts positions by
-    them), checked, and sorted exactly where the grid merged two values out of order."""
-    count = len(line)
-    position_bits = max(count - 1, 1).bit_length()
-    line_bits = max(int(line.max(initial=0)), 1).bit_length()
-    # at most 52: the grid's last step (2**bits - 1) a double exactly, no carry into the line
-    value_bits = min(62 - position_bits - line_bits, 52)
-    bottom, top = float(value.min()), float(value.max())
-    steps = float(2**value_bits - 1)
-    scale = steps / (top - bottom) if top > bottom else 0.0
-    if value_bits < 20 or not math.isfinite(scale):  # no room on a grid: a float key
-        return _by_line_then_floats(line, value)
-    # floor of a non-decreasing function of the value: never out of the values' order
-    grid = np.floor((value - bottom) * scale)
-    grid = np.clip(grid, 0.0, steps).astype(np.int64)
-    key = (line.astype(np.int64) << (value_bits + position_bits)) | (grid << position_bits)
-    key |= np.arange(count, dtype=np.int64)
-    order = np.sort(key) & ((1 << position_bits) - 1)
-    if _out_of_order(line, value, order):
-        return np.lexsort((value, line))
-    return order
-
-
-def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """`_by_line_then` by one sort of a float key, the line plus the value squeezed below
-    1/2, checked, and sorted exactly where the squeezing merged two values."""
-    bottom, top = float(value.min()), float(value.max())
-    squeezed = (value - bottom) / (2.0 * max(top - bottom, 1e-300))
-    order = np.argsort(line + squeezed)
-    if _out_of_order(line, value, order):
-        return np.lexsort((value, line))
-    return order
-
-
-def _out_of_order(line: np.ndarray, value: np.ndarray, order: np.ndarray) -> bool:
-    """Whether `order` fails to sort by line, then by value."""
-    lines, values = line.take(order), value.take(order)
-    return bool(
-        ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any()
-    )
-
-
-def _overlapping(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Group numbers of spans [low, high] sorted by line, then by low: a span joins the group
-    before it where it overlaps (within 1e-7) a span of its line before it. The running
-    farthest end per line is taken over the ends rounded up to a grid and led by the line
-    (one integer each), so that it never falls short: a doubt joins a group, never parts one."""
-    bottom, top = float(low.min()), float(high.max())
-    scale = float(2**36) / max(top - bottom, 1e-300)
-    ends = np.minimum(np.ceil((high - bottom) * scale), 2**36 - 1).astype(np.int64)
-    farthest = np.maximum.accumulate(ends | (line.astype(np.int64) << 37)) & (2**37 - 1)
-    reached = farthest / scale + bottom
-    first = np.r_[True, line[1:] != line[:-1]]
-    joins = np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
-    return np.cumsum(~joins)
 
 
 def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking:

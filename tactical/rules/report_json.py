@@ -318,9 +318,8 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
         if k == 0:
             cells[bad, 0, 0] = _ROW_END
         count = cells.shape[1]
-        np.put(
-            places, (at[:, None] + np.arange(count)).reshape(-1), _values(cells.reshape(-1, width))
-        )
+        # a row's run is one value of its `count` cells, put at its first cell's place
+        _runs_at(out, count)[at] = _values(cells.reshape(len(cells), -1))
         at = at + count
         runs[k] = cells = None  # placed: its memory back before the next is laid
         if k < len(lists):
@@ -336,6 +335,17 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
             np.put(places, place, np.take(_values(choices), chosen))
             at = at + count
     return _with_fallbacks(out, bad, fallback)
+
+
+def _runs_at(cells: np.ndarray, count: int) -> np.ndarray:
+    """The (C, W) cell matrix `cells` as C - count + 1 overlapping values of `count` cells
+    each, value k starting at cell k (a view): a run of cells is put in place as one
+    value, not cell by cell through an index a cell."""
+    width = cells.shape[1]
+    return np.ndarray(
+        shape=(max(len(cells) - count + 1, 0),), dtype=np.dtype(f"V{count * width}"),
+        buffer=cells, strides=(width,),
+    )  # fmt: skip
 
 
 def _widened(choices: np.ndarray, width: int) -> np.ndarray:

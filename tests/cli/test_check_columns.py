@@ -11,6 +11,7 @@ import dataclasses
 import hashlib
 import importlib.util
 import io
+import itertools
 import json
 import sys
 from contextlib import redirect_stdout
@@ -350,7 +351,7 @@ def test_pieces_are_ordered_by_line_then_by_value_as_lexsort_orders_them(
 ):
     """The blocker order's sort (one sort of packed keys, checked): by line, then by value,
     whatever the values (equal ones, ones a grid step apart, far apart), as np.lexsort."""
-    from tactical.rules.measuring import _by_line_then
+    from tactical.geometry.crossings import _by_line_then
 
     rng = np.random.default_rng(seed)
     line = rng.integers(0, lines, count).astype(np.intp)
@@ -364,3 +365,93 @@ def test_pieces_are_ordered_by_line_then_by_value_as_lexsort_orders_them(
     assert sorted(order.tolist()) == list(range(count))
     assert line[order].tolist() == line[expected].tolist()
     assert value[order].tolist() == value[expected].tolist()
+
+
+def test_a_blocks_crossings_are_counted_to_their_reports_from_row_and_target():
+    """A block's crossings (R002.41 models and terrain) counted to the reports of every pair
+    from its rows (row and target, the row's own unit left out) name the same lines as
+    when each is looked up among some of the pairs only."""
+    from tactical.geometry.matrix_blocks import matrix_row_blocks
+    from tactical.rules.measuring import _hits_of
+
+    table = TableGeometry.of(load_map(builtin_map("stress-200")))
+    n = len(table.state.units)
+    blocks = matrix_row_blocks(
+        table.units, table.terrain, table.arcs, table.blocking, rows_per_block=3
+    )
+    found = 0
+    for block in itertools.islice(blocks, 4):
+        first, count = block.first, len(block.centre_distance)
+        i = np.repeat(np.arange(first, first + count), n)
+        j = np.tile(np.arange(n), count)
+        i, j = i[i != j], j[i != j]
+        line, piece = _hits_of(block, i, j, n)
+        assert i[line].tolist() == (block.hit_row + first).tolist()
+        assert j[line].tolist() == block.hit_target.tolist()
+        assert piece.tolist() == block.hit_piece.tolist()
+        some = np.arange(0, len(i), 3)  # every third pair: looked up in the block's table
+        part_line, part_piece = _hits_of(block, i[some], j[some], n)
+        kept = np.flatnonzero(line % 3 == 0)
+        assert sorted(zip(some[part_line].tolist(), part_piece.tolist(), strict=True)) == sorted(
+            zip(line[kept].tolist(), piece[kept].tolist(), strict=True)
+        )
+        found += len(line)
+    assert found > 100  # the stress map's lines cross pieces and models
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.sampled_from([1, 4, 50]))
+def test_a_span_is_shared_where_its_group_holds_two_or_more(seed, count, lines):
+    """GEO002.10's groups of overlapping spans: a span is in a group of two or more exactly
+    where it joins the one before it or the next one joins it."""
+    from tactical.geometry.crossings import _joins, _sorted_by_line_then
+
+    rng = np.random.default_rng(seed)
+    line = rng.integers(0, lines, count).astype(np.intp)
+    low = rng.uniform(0.0, 1.0, count)
+    order, line, low = _sorted_by_line_then(line, low)
+    high = low + rng.uniform(0.0, 0.05, count).take(order)
+    joins = _joins(line, low, high)
+    group = np.cumsum(~joins)
+    sizes = np.bincount(group).take(group)
+    assert (joins | np.r_[joins[1:], False]).tolist() == (sizes > 1).tolist()
+    assert not joins[np.r_[True, line[1:] != line[:-1]]].any()  # never across two lines
+
+
+def test_a_run_of_cells_put_as_one_value_lands_cell_by_cell():
+    """The rows' fixed runs put whole through the overlapping view (`_runs_at`) land where
+    putting each cell by its own index puts it, and touch nothing else."""
+    from tactical.rules.report_json import _runs_at
+
+    rng = np.random.default_rng(5)
+    cells = rng.integers(1, 256, (50, 3 * 8), dtype=np.uint8)  # 50 runs of 3 cells of 8 bytes
+    at = np.sort(rng.choice(np.arange(0, 400, 4), 50, replace=False))
+    by_cell = np.zeros((410, 8), dtype=np.uint8)
+    by_cell[(at[:, None] + np.arange(3)).reshape(-1)] = cells.reshape(-1, 8)
+    whole = np.zeros((410, 8), dtype=np.uint8)
+    _runs_at(whole, 3)[at] = cells.view("V24")[:, 0]
+    assert whole.tolist() == by_cell.tolist()
+    assert len(_runs_at(whole, 3)) == 408
+
+
+def test_the_pieces_in_a_lines_way_are_in_the_order_geos_meets_them():
+    """GEO002.10 on a crowded table (R002.41 bases of models and terrain): each blocked
+    line's pieces in the order GEOS finds the line first meeting each, the spans of
+    discs and of bases' boxes only sparing the exact measure where they part."""
+    from tactical.geometry.los import order_along
+
+    table = TableGeometry.of(load_map(builtin_map("stress-200")))
+    n = len(table.state.units)
+    rng = np.random.default_rng(9)
+    i = rng.integers(0, n, 3000)
+    j = (i + rng.integers(1, n, 3000)) % n
+    line, piece = table.ordered_hits(i, j)
+    crowded = np.flatnonzero(np.bincount(line, minlength=len(i)) >= 3)[:150]
+    assert len(crowded) >= 50
+    x, y = table.units.x, table.units.y
+    for k in crowded.tolist():
+        pieces = piece[line == k]
+        expected = order_along(
+            table.terrain, (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]]), np.sort(pieces)
+        )
+        assert [table.terrain.ids[p] for p in pieces] == list(expected)

@@ -374,3 +374,20 @@ def test_any_part_sector_test_matches_a_brute_force_wedge(firer, target, base, s
     wedge = arc_region(firer, RectBase(1, 1), sector, 500.0)
     brute = wedge.intersects(base_polygon(target, base))
     assert in_arc(firer, RectBase(1, 1), sector, target, base, "any") == brute
+
+
+@pytest.mark.parametrize("reversed_libm", [True, False])
+def test_centre_angles_are_math_atan2_bit_for_bit(monkeypatch, reversed_libm):
+    """The angles behind every arc margin (GEO004.3's scalar `arc_margin`) are math.atan2's,
+    bit for bit, whether numpy's libm path over reversed arrays is taken or not:
+    signed zeros, the tiniest and the largest offsets, and ordinary ones."""
+    from tactical.geometry import margins
+
+    monkeypatch.setattr(margins, "_libm_when_reversed", lambda: reversed_libm)
+    rng = np.random.default_rng(3)
+    edge = [0.0, -0.0, 5e-324, -5e-324, 1e308, -1e308, 2.5, -2.5]
+    dx = np.concatenate((np.repeat(edge, len(edge)), rng.normal(0.0, 80.0, 3000)))
+    dy = np.concatenate((np.tile(edge, len(edge)), rng.normal(0.0, 80.0, 3000)))
+    found = margins._atan2(dx, dy)
+    expected = np.array([math.atan2(a, b) for a, b in zip(dx.tolist(), dy.tolist(), strict=True)])
+    assert found.view(np.int64).tolist() == expected.view(np.int64).tolist()

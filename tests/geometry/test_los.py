@@ -13,11 +13,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tactical.errors import UserError
+from tactical.geometry.crossings import entry_fractions
 from tactical.geometry.los import (
+    BOX_MARGIN,
     INTERIOR_PATTERN,
     Lines,
     LosResult,
     TerrainIndex,
+    _box_misses,
     diagonal_hits,
     hits_among,
     line_of_sight,
@@ -255,3 +258,68 @@ def test_terrain_pieces_are_never_sure_hits_of_the_diagonal_test(index):
     lines = Lines(np.array([0.0]), np.array([12.0]), np.array([20.0]), np.array([12.0]))
     assert diagonal_hits(index, lines, np.array([0])).tolist() == [False]
     assert hits_among(index, lines, np.array([0])).tolist() == [True]
+
+
+def _first_crossing_by_hand(index: TerrainIndex, start, end, piece: int) -> float:
+    """Where the line first crosses an edge of the piece, edge by edge in Python floats (the
+    same operations as `entry_fractions`), NaN where an edge lies along it or none is met."""
+    ax, ay = start
+    abx, aby = end[0] - ax, end[1] - ay
+    first, doubtful = math.inf, False
+    for e in range(int(index.edge_offsets[piece]), int(index.edge_offsets[piece + 1])):
+        ox, oy = float(index.edge_x[e]) - ax, float(index.edge_y[e]) - ay
+        ex, ey = float(index.edge_dx[e]), float(index.edge_dy[e])
+        denominator = abx * ey - aby * ex
+        side = ox * aby - oy * abx
+        if denominator == 0.0:
+            doubtful |= side == 0.0
+            continue
+        along, across = (ox * ey - oy * ex) / denominator, side / denominator
+        if 0.0 <= along <= 1.0 and 0.0 <= across <= 1.0:
+            first = min(first, along)
+    return math.nan if doubtful or math.isinf(first) else first
+
+
+def test_entry_fractions_are_each_edges_crossing_bit_for_bit(index):
+    """GEO002.10's order of crossings: the pieces of each edge count measured together give
+    each line's first crossing exactly as edge by edge, for pieces of 4, 5 and 64 edges
+    mixed, from outside, along an edge and past every piece."""
+    rng = np.random.default_rng(7)
+    starts = rng.uniform((0.0, 0.0), (60.0, 25.0), (300, 2))
+    ends = rng.uniform((0.0, 0.0), (60.0, 25.0), (300, 2))
+    piece = rng.integers(0, len(index), 300)
+    starts[:3], ends[:3], piece[:3] = (8.0, 10.0), (16.0, 10.0), 0  # along the square's side
+    found = entry_fractions(index, starts, ends, piece)
+    expected = [
+        0.0 if index.geometries[p].intersects(shapely.Point(s)) else
+        _first_crossing_by_hand(index, tuple(s), tuple(e), int(p))
+        for s, e, p in zip(starts.tolist(), ends.tolist(), piece.tolist(), strict=True)
+    ]  # fmt: skip
+    assert np.array_equal(found, np.array(expected), equal_nan=True)
+    assert np.isnan(found[:3]).all() and np.isfinite(found).sum() > 30
+
+
+def test_a_line_clear_of_a_pieces_box_is_clear_by_the_exact_test():
+    """GEO002.10: the box test lets through, as sure misses, only lines more than BOX_MARGIN
+    from the piece (GEOS's distance), a turned base's rectangle, a round rock and a
+    notched reef alike; a line grazing a side closer than that goes to the exact test."""
+    base = shapely.affinity.rotate(shapely.box(19, 19, 21, 25), 30.0)
+    index = TerrainIndex.build(["base", "rock", "reef"], [base, ROCK, REEF])
+    rng = np.random.default_rng(11)
+    starts = rng.uniform((0.0, 0.0), (60.0, 30.0), (4000, 2))
+    ends = starts + rng.normal(0.0, 6.0, (4000, 2))
+    piece = rng.integers(0, 3, 4000)
+    lines = Lines.of(starts, ends)
+    misses = _box_misses(index, lines, piece)
+    segments = shapely.linestrings(np.stack((starts, ends), axis=1))
+    gap = shapely.distance(segments, index.geometries[piece])
+    assert misses.sum() > 1000 and (~misses).sum() > 100
+    assert (gap[misses] > BOX_MARGIN).all()
+    # a side of the base, and the same line moved off it by half the margin: never sure
+    corner = shapely.get_coordinates(base)[:2]
+    normal = np.array([corner[1, 1] - corner[0, 1], corner[0, 0] - corner[1, 0]])
+    normal /= np.hypot(*normal)
+    for shift in (0.0, BOX_MARGIN / 2, -BOX_MARGIN / 2):
+        start, end = corner + shift * normal
+        grazing = Lines.of(start[None, :], end[None, :])
+        assert not _box_misses(index, grazing, np.array([0]))[0]
