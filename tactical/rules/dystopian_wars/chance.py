@@ -67,6 +67,13 @@ class AttackSummary:
         and saves that end alike are one outcome to a reader of states alone."""
         return self.hull_lost, self.critical, self.destroyed, self.flyers_destroyed, self.aborted
 
+    @property
+    def condition(self) -> tuple[int, bool, int, bool]:
+        """What of `effect` the units' conditions read (`outcome.unit_conditions`: Hull Points
+        lost, models lost): not which Critical Hit (G.5), nor the Fleet Commodore's offers it
+        makes (R002.10), that nothing later in the same resolution reads."""
+        return self.hull_lost, self.destroyed, self.flyers_destroyed, self.aborted
+
 
 @dataclass(frozen=True, slots=True)
 class AttackRoll:
@@ -115,13 +122,17 @@ class AttackRollOf(Subroll):
 
     `worded=False` (a reader of states alone, `model.worded`): no events and no names, so
     the same numbers are one roll whoever fires at whom, and outcomes that change the table
-    alike (`AttackSummary.effect`) are one outcome."""
+    alike (`AttackSummary.effect`) are one outcome. `by_condition` as well (a reader of the
+    units' conditions alone, `model.worded.read_for_conditions`): outcomes that leave every
+    condition alike (`AttackSummary.condition`) are one, the first reached standing for
+    them (the roll is the attack's last: what follows reads no more of it)."""
 
     defence: Defence
     who: str = ""
     target: str = ""
     weapon_kind: str = "gunnery"
     worded: bool = True
+    by_condition: bool = False
 
     def __call__(self, dice: Dice) -> AttackRoll:
         return attack_roll(
@@ -134,7 +145,9 @@ class AttackRollOf(Subroll):
         )
 
     def key(self, outcome: AttackRoll) -> Hashable:
-        return outcome.summary if self.worded else outcome.summary.effect
+        if self.worded:
+            return outcome.summary
+        return outcome.summary.condition if self.by_condition else outcome.summary.effect
 
 
 def attack_roll(
