@@ -122,17 +122,13 @@ class AttackRollOf(Subroll):
 
     `worded=False` (a reader of states alone, `model.worded`): no events and no names, so
     the same numbers are one roll whoever fires at whom, and outcomes that change the table
-    alike (`AttackSummary.effect`) are one outcome. `by_condition` as well (a reader of the
-    units' conditions alone, `model.worded.read_for_conditions`): outcomes that leave every
-    condition alike (`AttackSummary.condition`) are one, the first reached standing for
-    them (the roll is the attack's last: what follows reads no more of it)."""
+    alike (`AttackSummary.effect`) are one outcome."""
 
     defence: Defence
     who: str = ""
     target: str = ""
     weapon_kind: str = "gunnery"
     worded: bool = True
-    by_condition: bool = False
 
     def __call__(self, dice: Dice) -> AttackRoll:
         return attack_roll(
@@ -145,9 +141,27 @@ class AttackRollOf(Subroll):
         )
 
     def key(self, outcome: AttackRoll) -> Hashable:
-        if self.worded:
-            return outcome.summary
-        return outcome.summary.condition if self.by_condition else outcome.summary.effect
+        return outcome.summary if self.worded else outcome.summary.effect
+
+
+@dataclass(frozen=True, slots=True)
+class ByCondition(Subroll):
+    """An attack's roll (`roll`, read for the states alone) read for the units' conditions
+    alone (`model.worded.read_for_conditions`, G.5): its outcomes that leave every condition
+    alike (`AttackSummary.condition`) are one, the first reached standing for them (the
+    roll is the attack's last: what follows reads no more of it).
+
+    The same dice as `roll`, rolled through it: the exact enumerator enumerates `roll` once
+    (remembered for every reader of states), then merges its few outcomes, and refuses it
+    at the same bound (no more replays than `roll`'s own)."""
+
+    roll: AttackRollOf
+
+    def __call__(self, dice: Dice) -> AttackRoll:
+        return dice.chance(self.roll, key=self.roll.key)
+
+    def key(self, outcome: AttackRoll) -> Hashable:
+        return outcome.summary.condition
 
 
 def attack_roll(

@@ -23,7 +23,12 @@ from tactical.model.worded import conditions_only, worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
-from tactical.rules.dystopian_wars.chance import AttackRollOf, AttackSummary, Defence
+from tactical.rules.dystopian_wars.chance import (
+    AttackRollOf,
+    AttackSummary,
+    ByCondition,
+    Defence,
+)
 from tactical.rules.dystopian_wars.combat import (
     declare,
     declared_params,
@@ -136,7 +141,7 @@ class Prepared:
     events: tuple[Event, ...]
     # the roll as a value (`dice.chance(roll, key=roll.key)`): made once, the exact
     # enumerator resolving the same attack on the same state once per outcome
-    roll: AttackRollOf
+    roll: AttackRollOf | ByCondition
 
 
 _PREPARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Attack, bool, bool], Prepared]]] = {}
@@ -148,7 +153,7 @@ def prepared(
     """The deterministic part of resolving `attack` on `state` (memoised while the state lives:
     sampling and the exact enumerator resolve the same attack many times); without its
     events when `words` is False (read for the state alone, `model.worded`), its roll
-    merged by the units' conditions with `by_condition` as well (`AttackRollOf`)."""
+    merged by the units' conditions with `by_condition` as well (`ByCondition`)."""
     by_condition = by_condition and not words
     memo = memo_of(_PREPARED, state)
     found = memo.get((attack, words, by_condition))
@@ -157,6 +162,7 @@ def prepared(
         assert weapon is not None
         defence, guardian = defence_for(state, attack, weapon)
         events: tuple[Event, ...] = ()
+        roll: AttackRollOf | ByCondition
         if words:
             events = (
                 _declare_event(attack, weapon),
@@ -164,7 +170,8 @@ def prepared(
             )
             roll = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
         else:  # read for the state alone: one roll of these numbers whoever fires
-            roll = AttackRollOf(defence, worded=False, by_condition=by_condition)
+            plain = AttackRollOf(defence, worded=False)
+            roll = ByCondition(plain) if by_condition else plain
         found = memo[(attack, words, by_condition)] = Prepared(
             weapon, defence, guardian, events, roll
         )

@@ -12,7 +12,7 @@ from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, table, unit
 from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.model.worded import conditions_only, read_for_conditions, unworded
 from tactical.rules.dystopian_wars import combat, resolving
-from tactical.rules.dystopian_wars.chance import AttackRollOf, Defence
+from tactical.rules.dystopian_wars.chance import AttackRollOf, ByCondition, Defence
 from tactical.rules.dystopian_wars.dicework import PoolRules
 
 SHIELDED = Defence(
@@ -88,8 +88,7 @@ def test_G_5_merged_outcomes_leave_the_odds_of_every_condition_the_same():
 
 def test_G_5_a_roll_read_for_conditions_keys_what_the_conditions_read():
     plain = AttackRollOf(SHIELDED, worded=False)
-    merged = AttackRollOf(SHIELDED, worded=False, by_condition=True)
-    assert plain != merged and hash(plain) != hash(merged)  # two sub-rolls, two memories
+    merged = ByCondition(plain)  # rolled through the plain roll (its outcomes remembered)
     apart = enumerate_outcomes(plain, key=plain.key)
     together = enumerate_outcomes(merged, key=merged.key)
     by_condition = apart.map(lambda rolled: rolled.summary.condition)
