@@ -67,6 +67,13 @@ class AttackSummary:
         and saves that end alike are one outcome to a reader of states alone."""
         return self.hull_lost, self.critical, self.destroyed, self.flyers_destroyed, self.aborted
 
+    @property
+    def condition(self) -> tuple[int, bool, int, bool]:
+        """What of `effect` the units' conditions read (`outcome.unit_conditions`: Hull Points
+        lost, models lost): not which Critical Hit (G.5), nor the Fleet Commodore's offers it
+        makes (R002.10), that nothing later in the same resolution reads."""
+        return self.hull_lost, self.destroyed, self.flyers_destroyed, self.aborted
+
 
 @dataclass(frozen=True, slots=True)
 class AttackRoll:
@@ -135,6 +142,26 @@ class AttackRollOf(Subroll):
 
     def key(self, outcome: AttackRoll) -> Hashable:
         return outcome.summary if self.worded else outcome.summary.effect
+
+
+@dataclass(frozen=True, slots=True)
+class ByCondition(Subroll):
+    """An attack's roll (`roll`, read for the states alone) read for the units' conditions
+    alone (`model.worded.read_for_conditions`, G.5): its outcomes that leave every condition
+    alike (`AttackSummary.condition`) are one, the first reached standing for them (the
+    roll is the attack's last: what follows reads no more of it).
+
+    The same dice as `roll`, rolled through it: the exact enumerator enumerates `roll` once
+    (remembered for every reader of states), then merges its few outcomes, and refuses it
+    at the same bound (no more replays than `roll`'s own)."""
+
+    roll: AttackRollOf
+
+    def __call__(self, dice: Dice) -> AttackRoll:
+        return dice.chance(self.roll, key=self.roll.key)
+
+    def key(self, outcome: AttackRoll) -> Hashable:
+        return outcome.summary.condition
 
 
 def attack_roll(

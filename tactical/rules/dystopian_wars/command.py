@@ -44,7 +44,29 @@ class CommandedElement:
 def command_element(
     units: tuple[Unit, ...], command_distance: float, commander_id: str | None = None
 ) -> CommandedElement:
-    """R002.23-R002.25 / A002.2 for one squadron's models on the table."""
+    """R002.23-R002.25 / A002.2 for one squadron's models on the table; remembered by the
+    very models read (kept beside their ids, so that no id is reused), the distance and the
+    commander: every choice, trial and step of an activation asks which models are Out of
+    Command, mostly of models that have not moved since."""
+    slot = (tuple(map(id, units)), command_distance, commander_id)
+    found = _ELEMENTS.get(slot)
+    if found is not None and all(a is b for a, b in zip(found[0], units, strict=True)):
+        return found[1]
+    element = _command_element(units, command_distance, commander_id)
+    if len(_ELEMENTS) >= MAX_ELEMENTS:
+        _ELEMENTS.clear()
+    _ELEMENTS[slot] = (tuple(units), element)
+    return element
+
+
+# Commanded Elements by the models' ids, the distance and the commander (models kept beside)
+_ELEMENTS: dict[tuple[Any, ...], tuple[tuple[Unit, ...], CommandedElement]] = {}
+MAX_ELEMENTS = 1024
+
+
+def _command_element(
+    units: tuple[Unit, ...], command_distance: float, commander_id: str | None
+) -> CommandedElement:
     if not units:
         raise UserError("a squadron with no models on the table has no Commanded Element")
     commander = commanding_model(units) if commander_id is None else None

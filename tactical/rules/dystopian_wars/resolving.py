@@ -19,11 +19,16 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.model import FrozenMap, GameState, SizeClass, Unit
 from tactical.model.frozen import memo_of
-from tactical.model.worded import worded
+from tactical.model.worded import conditions_only, worded
 from tactical.rules.base import Attack, Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.cards import Weapon, card, squadron_units
-from tactical.rules.dystopian_wars.chance import AttackRollOf, AttackSummary, Defence
+from tactical.rules.dystopian_wars.chance import (
+    AttackRollOf,
+    AttackSummary,
+    ByCondition,
+    Defence,
+)
 from tactical.rules.dystopian_wars.combat import (
     declare,
     declared_params,
@@ -136,23 +141,28 @@ class Prepared:
     events: tuple[Event, ...]
     # the roll as a value (`dice.chance(roll, key=roll.key)`): made once, the exact
     # enumerator resolving the same attack on the same state once per outcome
-    roll: AttackRollOf
+    roll: AttackRollOf | ByCondition
 
 
-_PREPARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Attack, bool], Prepared]]] = {}
+_PREPARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Attack, bool, bool], Prepared]]] = {}
 
 
-def prepared(state: GameState, attack: Attack, words: bool = True) -> Prepared:
+def prepared(
+    state: GameState, attack: Attack, words: bool = True, by_condition: bool = False
+) -> Prepared:
     """The deterministic part of resolving `attack` on `state` (memoised while the state lives:
     sampling and the exact enumerator resolve the same attack many times); without its
-    events when `words` is False (read for the state alone, `model.worded`)."""
+    events when `words` is False (read for the state alone, `model.worded`), its roll
+    merged by the units' conditions with `by_condition` as well (`ByCondition`)."""
+    by_condition = by_condition and not words
     memo = memo_of(_PREPARED, state)
-    found = memo.get((attack, words))
+    found = memo.get((attack, words, by_condition))
     if found is None:
         weapon = card(state.unit(attack.attacker)).weapon(attack.weapon)
         assert weapon is not None
         defence, guardian = defence_for(state, attack, weapon)
         events: tuple[Event, ...] = ()
+        roll: AttackRollOf | ByCondition
         if words:
             events = (
                 _declare_event(attack, weapon),
@@ -160,8 +170,11 @@ def prepared(state: GameState, attack: Attack, words: bool = True) -> Prepared:
             )
             roll = AttackRollOf(defence, attack.attacker, attack.target, weapon.kind)
         else:  # read for the state alone: one roll of these numbers whoever fires
-            roll = AttackRollOf(defence, worded=False)
-        found = memo[(attack, words)] = Prepared(weapon, defence, guardian, events, roll)
+            plain = AttackRollOf(defence, worded=False)
+            roll = ByCondition(plain) if by_condition else plain
+        found = memo[(attack, words, by_condition)] = Prepared(
+            weapon, defence, guardian, events, roll
+        )
     return found
 
 
@@ -171,10 +184,13 @@ def resolve_declared(
     """Roll an attack `declare` returned for this state and apply it. `defer`: a destroyed
     model stays until the end of a simultaneous step (R002.28)."""
     words = worded()
-    ready = prepared(state, attack, words)
+    ready = prepared(state, attack, words, conditions_only())
     weapon = ready.weapon
     # a value: the exact enumerator enumerates an equal roll once; read for the state alone
-    # (`model.worded`), one roll of these numbers whoever fires, merged by what it changes
+    # (`model.worded`), one roll of these numbers whoever fires, merged by what it changes;
+    # read for the units' conditions alone, by what they read (Hull Points lost, models
+    # lost): the roll is the attack's last, and `apply_outcome` reads of a Critical Hit
+    # only what it writes (the effect, the Fleet Commodore's offers), none of it a condition
     rolled = ready.roll
     roll = dice.chance(rolled, key=rolled.key)
     new_state, applied = apply_outcome(state, attack, weapon, roll.summary, defer=defer)

@@ -1,0 +1,148 @@
+"""G.5 / R002.10: an attack read for its units' conditions alone (`read_for_conditions`, the
+computer players' material value) merges the outcomes that leave every condition the same
+(which Critical Hit, the Fleet Commodore's offers); the odds of the conditions stay those of
+every outcome apart, outcome by outcome, and the same bounds refuse the same attacks."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, table, unit
+
+from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
+from tactical.model.worded import conditions_only, read_for_conditions, unworded
+from tactical.rules.dystopian_wars import combat, resolving
+from tactical.rules.dystopian_wars.chance import AttackRollOf, ByCondition, Defence
+from tactical.rules.dystopian_wars.dicework import PoolRules
+
+SHIELDED = Defence(
+    dice=5,
+    pool=PoolRules(4, 2, True),
+    shield_dice=1,
+    guardian_dice=1,
+    save_on=4,
+    damage_rating=2,
+    critical_rating=4,
+    critical_damage=1,
+    hull_left=3,
+    wing_size=0,
+    kill_hits=1,
+)
+
+CASES = {
+    # a Critical Hit that does not sink it: outcomes differ in which critical, not condition
+    "guns on a ship": (
+        duel({"weapons": [GUNS]}, {"damage_rating": 1, "critical_rating": 2}, distance=4.0),
+        ("a", "Guns", "t"),
+    ),
+    # a Fleet Commodore beside the firer: the critical's offers differ too (R002.10)
+    "guns near a commodore": (
+        table(
+            unit("a", 20, 10, "A", weapons=[GUNS]),
+            unit("fc", 26, 10, "A", fleet_commodore=True),
+            unit("t", 20, 14.5, "B", 90.0, damage_rating=1, critical_rating=2),
+        ),
+        ("a", "Guns", "t"),
+    ),
+    # a Wing of Tiny Flyers: the Tiny Flyers lost and the Abort are its conditions
+    "ack-ack on a wing": (
+        table(
+            unit("a", 20, 10, "A", weapons=[ACK_ACK]),
+            *(flyer(f"w{i}", 20 + i, 14, "B", squadron="w") for i in range(3)),
+        ),
+        ("a", "Ack Ack", "w0"),
+    ),
+}
+
+
+def _conditions_odds(state, attack, *, merged: bool, max_nodes: int = 100_000):
+    """The odds of every starting model's condition after the attack, and the replays."""
+    runs = [0]
+
+    def conditions(dice):
+        runs[0] += 1
+        return DW.unit_conditions(resolving.resolve(state, attack, dice).state, state.units)
+
+    with unworded(), read_for_conditions() if merged else nullcontext():
+        found = enumerate_outcomes(conditions, max_nodes=max_nodes)
+    return found, runs[0]
+
+
+def test_G_5_merged_outcomes_leave_the_odds_of_every_condition_the_same():
+    fewer = {}
+    for name, (state, (attacker, weapon, target)) in CASES.items():
+        attack = combat.declare(state, attacker, weapon, target)
+        apart, apart_runs = _conditions_odds(state, attack, merged=False)
+        merged, merged_runs = _conditions_odds(state, attack, merged=True)
+        assert merged.pairs == apart.pairs, name  # the same outcomes, order and odds
+        assert len(apart.pairs) > 1, name  # the attack can change a condition
+        assert merged_runs <= apart_runs, name
+        fewer[name] = merged_runs < apart_runs
+    # Critical Hits (and offers) merged away; a Wing's outcomes were conditions already
+    assert fewer == {
+        "guns on a ship": True,
+        "guns near a commodore": True,
+        "ack-ack on a wing": False,
+    }
+
+
+def test_G_5_a_roll_read_for_conditions_keys_what_the_conditions_read():
+    plain = AttackRollOf(SHIELDED, worded=False)
+    merged = ByCondition(plain)  # rolled through the plain roll (its outcomes remembered)
+    apart = enumerate_outcomes(plain, key=plain.key)
+    together = enumerate_outcomes(merged, key=merged.key)
+    by_condition = apart.map(lambda rolled: rolled.summary.condition)
+    assert together.map(lambda rolled: rolled.summary.condition) == by_condition
+    assert len(together) == len(by_condition) < len(apart)
+    assert {rolled.summary.condition for rolled, _ in together} == {
+        (0, False, 0, False),
+        (1, False, 0, False),
+        (2, False, 0, False),
+    }
+
+
+def test_G_5_a_rolled_attack_is_the_same_read_for_conditions():
+    """Only an enumeration merges: rolled dice make the same state and summary."""
+    state, (attacker, weapon, target) = CASES["guns near a commodore"]
+    attack = combat.declare(state, attacker, weapon, target)
+    for seed in range(6):
+        plain, read = SeededDice(seed), SeededDice(seed)
+        with unworded():
+            expected = resolving.resolve(state, attack, plain)
+        with unworded(), read_for_conditions():
+            assert conditions_only()
+            found = resolving.resolve(state, attack, read)
+        assert found.state == expected.state and found.summary == expected.summary
+        assert read.rolls == plain.rolls
+    assert not conditions_only()  # set only inside its block
+
+
+def _refused(state, attack, max_nodes: int, *, merged: bool) -> bool:
+    try:
+        _conditions_odds(state, attack, merged=merged, max_nodes=max_nodes)
+    except TooManyOutcomes:
+        return True
+    return False
+
+
+def _least_bound(state, attack, *, merged: bool) -> int:
+    """The fewest replays the enumeration is allowed without refusing it."""
+    low, high = 1, 4096  # refused at low - 1 (none), not at high
+    while low < high:
+        middle = (low + high) // 2
+        if _refused(state, attack, middle, merged=merged):
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+def test_G_5_merged_outcomes_are_refused_by_the_same_bounds():
+    """The roll's own replays are counted as before (and the merged outcomes are fewer
+    than them): a computer player's bound refuses the same attacks."""
+    for name in ("guns on a ship", "guns near a commodore"):
+        state, (attacker, weapon, target) = CASES[name]
+        attack = combat.declare(state, attacker, weapon, target)
+        least = _least_bound(state, attack, merged=False)
+        assert least > 10, name
+        assert _least_bound(state, attack, merged=True) == least, name
