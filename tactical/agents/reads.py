@@ -184,7 +184,7 @@ class WatchedTable(_Watched):
     ) -> WatchedTable:
         watched = cls.__new__(cls)
         watched._data = base._data
-        watched._hash = None
+        watched._hash = base._hash  # the same table: its hash, once worked out, is kept
         watched._key = key
         watched._reads = reads
         watched._written = written
@@ -241,9 +241,7 @@ def read_values(state: GameState, keys: tuple[str, ...]) -> Hashable:
         if _IN in key:
             name, entry = key.split(_IN, 1)
             table = get(name, _ABSENT)
-            found.append(
-                table.get(entry, _ABSENT) if isinstance(table, FrozenMap) else _NOT_TABLE
-            )
+            found.append(table.get(entry, _ABSENT) if isinstance(table, FrozenMap) else _NOT_TABLE)
         else:
             found.append(get(key, _ABSENT))
     return tuple(found)
