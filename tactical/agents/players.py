@@ -101,8 +101,9 @@ class Player:
         if game.pass_refusal() is not None:
             return False
         count = 0
+        now = (game.turn, game.position.phase)
         for step in reversed(game.steps):
-            if (step.before.turn, step.before.phase) != (game.turn, game.position.phase):
+            if (step.before.turn, step.before.phase) != now:
                 break
             count += 1
         return count >= MAX_STEPS_PER_GO
@@ -632,10 +633,11 @@ def _is_nothing(outcome: Hashable) -> bool:
 def _table_moved(game: Game) -> frozenset[str]:
     """`Player.table_moved` worked out: the steps read back to the turn's first only."""
     moved: set[str] = set()
+    turn = game.turn  # read once: a property, and a turn has many steps
     for step in reversed(game.steps):
-        if step.before.turn < game.turn:
+        if step.before.turn < turn:
             break  # turns only go forward: every earlier step is of an earlier turn
-        if step.by_session and step.action.kind == MOVE and step.before.turn == game.turn:
+        if step.by_session and step.action.kind == MOVE and step.before.turn == turn:
             moved.add(step.action.actor)
     return frozenset(moved)
 
@@ -643,8 +645,9 @@ def _table_moved(game: Game) -> frozenset[str]:
 def _turn_actions(game: Game) -> tuple[Action, ...]:
     """The actions of the current turn's steps, the latest first."""
     found = []
+    turn = game.turn
     for step in reversed(game.steps):
-        if step.before.turn != game.turn:
+        if step.before.turn != turn:
             break
         found.append(step.action)
     return tuple(found)

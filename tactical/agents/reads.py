@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
 from tactical.model import FrozenMap, GameState
+from tactical.model.frozen import freeze
 
 ALL: tuple[str, ...] = ("\x00every key",)  # the reads of a computation that read the map whole
 _ABSENT = object()
@@ -100,10 +102,13 @@ class _Watched(FrozenMap):
 class WatchedMap(_Watched):
     """A rule state that notes the reads of its keys not written since it was watched."""
 
-    __slots__ = ("_reads", "_written")
+    __slots__ = ("_reads", "_views", "_written")
 
     _reads: Reads
     _written: frozenset[str]
+    # the watched view of each table read (`_table`), made once: the map never changes,
+    # and a resolver replayed over every outcome reads the same tables again and again
+    _views: dict[str, WatchedTable]
 
     @classmethod
     def over(cls, base: Mapping[str, Any], reads: Reads) -> WatchedMap:
@@ -112,6 +117,7 @@ class WatchedMap(_Watched):
         watched._hash = None
         watched._reads = reads
         watched._written = frozenset()
+        watched._views = {}
         return watched
 
     def _read(self, key: object) -> None:
@@ -125,9 +131,13 @@ class WatchedMap(_Watched):
         """The value read under `key`: a table not written since watched comes back watched
         entry by entry (`WatchedTable`), its key not a dependency whole; any other value
         makes the key one."""
-        if type(value) is FrozenMap and key not in self._written:
-            return WatchedTable.over(value, key, self._reads)
-        self._read(key)
+        if key not in self._written:
+            if type(value) is FrozenMap:
+                view = self._views.get(key)
+                if view is None:
+                    view = self._views[key] = WatchedTable.over(value, key, self._reads)
+                return view
+            self._reads.keys.add(str(key))
         return value
 
     def __getitem__(self, key: str) -> Any:
@@ -145,12 +155,16 @@ class WatchedMap(_Watched):
         return self._table(key, value)
 
     def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
-        copy = super().updated(changes)
+        # `FrozenMap.updated`'s copy, made as a watched map at once
+        data = dict(self._data)
+        for key, value in changes.items():
+            data[str(key)] = freeze(value)
         watched = WatchedMap.__new__(WatchedMap)
-        watched._data = copy._data
+        watched._data = data
         watched._hash = None
         watched._reads = self._reads
         watched._written = self._written | {str(key) for key in changes}
+        watched._views = {}
         return watched
 
 
@@ -170,7 +184,7 @@ class WatchedTable(_Watched):
     ) -> WatchedTable:
         watched = cls.__new__(cls)
         watched._data = base._data
-        watched._hash = None
+        watched._hash = base._hash  # the same table: its hash, once worked out, is kept
         watched._key = key
         watched._reads = reads
         watched._written = written
@@ -178,7 +192,7 @@ class WatchedTable(_Watched):
 
     def _read(self, entry: object) -> None:
         if entry not in self._written:
-            self._reads.keys.add(path(self._key, entry))
+            self._reads.keys.add(f"{self._key}{_IN}{entry}")  # `path`, inline
 
     def _read_all(self) -> None:
         self._reads.keys.add(self._key)
@@ -188,7 +202,8 @@ class WatchedTable(_Watched):
         return self._data[entry]
 
     def get(self, entry: str, default: Any = None) -> Any:
-        self._read(entry)
+        if entry not in self._written:  # `_read`, inline: the rules' commonest read
+            self._reads.keys.add(f"{self._key}{_IN}{entry}")
         return self._data.get(entry, default)
 
     def updated(self, changes: Mapping[str, Any]) -> FrozenMap:
@@ -205,29 +220,28 @@ def watching(state: GameState) -> tuple[GameState, Reads]:
 
 def table_key(state: GameState) -> Hashable:
     """Everything of a state but its rule state, by value (a computation may read all of it)."""
-    return tuple(getattr(state, name) for name in _TABLE_FIELDS)
+    return _table_fields(state)
 
 
-# every field of a state but its rule state (the roster too: it names the units)
-_TABLE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "rule_state")
+# every field of a state but its rule state (the roster too: it names the units), read
+# as one tuple in their order
+_table_fields = attrgetter(*(f.name for f in fields(GameState) if f.name != "rule_state"))
 
 
 def read_values(state: GameState, keys: tuple[str, ...]) -> Hashable:
     """The values of `keys` in the state's rule state (absent ones marked); the whole rule
-    state for `ALL`."""
+    state for `ALL`. A table entry's read (`path`) reads the entry (or its absence), or a
+    mark where the key holds no table now (the computation read a table there)."""
     rule_state = state.rule_state
     if keys is ALL:
         return rule_state
-    return tuple(
-        _entry(rule_state, key) if _IN in key else rule_state.get(key, _ABSENT) for key in keys
-    )
-
-
-def _entry(rule_state: Mapping[str, Any], name: str) -> Any:
-    """The value a read of one table entry (`path`) read: the entry (or its absence), or a
-    mark where the key holds no table now (the computation read a table there)."""
-    key, entry = name.split(_IN, 1)
-    table = rule_state.get(key, _ABSENT)
-    if not isinstance(table, FrozenMap):
-        return _NOT_TABLE
-    return table.get(entry, _ABSENT)
+    get = rule_state.get
+    found = []
+    for key in keys:  # a plain loop: asked for every remembered effect of every decision
+        if _IN in key:
+            name, entry = key.split(_IN, 1)
+            table = get(name, _ABSENT)
+            found.append(table.get(entry, _ABSENT) if isinstance(table, FrozenMap) else _NOT_TABLE)
+        else:
+            found.append(get(key, _ABSENT))
+    return tuple(found)

@@ -10,8 +10,6 @@ behind for the next resolution, the next game or another thread.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from contextvars import ContextVar
 
 _WORDED: ContextVar[bool] = ContextVar("worded", default=True)
@@ -22,14 +20,28 @@ def worded() -> bool:
     return _WORDED.get()
 
 
-@contextmanager
-def unworded() -> Iterator[None]:
+class _Setting:
+    """`with`: a context variable set to a value for the block, then reset, even on an
+    error. A class rather than a generator (`contextlib.contextmanager`): the computer
+    players enter one for every candidate they weigh, and a generator's frame and its
+    wrapper cost several times the setting itself."""
+
+    __slots__ = ("_token", "_value", "_variable")
+
+    def __init__(self, variable: ContextVar[bool], value: bool) -> None:
+        self._variable = variable
+        self._value = value
+
+    def __enter__(self) -> None:
+        self._token = self._variable.set(self._value)
+
+    def __exit__(self, *_: object) -> None:
+        self._variable.reset(self._token)
+
+
+def unworded() -> _Setting:
     """Resolutions made inside are read for their states only (their events may be short)."""
-    token = _WORDED.set(False)
-    try:
-        yield
-    finally:
-        _WORDED.reset(token)
+    return _Setting(_WORDED, False)
 
 
 _CONDITIONS_ONLY: ContextVar[bool] = ContextVar("conditions_only", default=False)
@@ -41,14 +53,9 @@ def conditions_only() -> bool:
     return _CONDITIONS_ONLY.get()
 
 
-@contextmanager
-def read_for_conditions() -> Iterator[None]:
+def read_for_conditions() -> _Setting:
     """Resolutions made inside are read for their units' conditions alone: at a roll that
     nothing after it reads more of, a resolver may merge the outcomes that leave every
     condition the same (the first reached standing for them). The states then differ; the
     odds of the conditions, and of all they decide, do not."""
-    token = _CONDITIONS_ONLY.set(True)
-    try:
-        yield
-    finally:
-        _CONDITIONS_ONLY.reset(token)
+    return _Setting(_CONDITIONS_ONLY, True)

@@ -361,9 +361,26 @@ class Game:
         """Whether `action` is handled by the session (not offered by the rule system now)."""
         if action.kind not in SESSION_KINDS:
             return False
-        return not any(
-            c.kind == action.kind and c.actor == action.actor for c in self.rule_choices()
-        )
+        return not self._offered(action.kind, action.actor, rules_only=True)
+
+    def _offered(
+        self, kind: str, actor: str, *, rules_only: bool = False
+    ) -> Sequence[ActionChoice]:
+        """The choices of `kind` by `actor` in the order offered: the rule system's only, or
+        all of `choices`. Indexed once for this value: the computer players ask it for
+        every candidate they weigh (to complete it, and whether the session takes it)."""
+        name = "rule_offered" if rules_only else "offered"
+        index = self._memo.get(name)
+        if index is None:
+            lists: dict[tuple[str, str], list[ActionChoice]] = {}
+            for choice in self.rule_choices() if rules_only else self.choices():
+                lists.setdefault((choice.kind, choice.actor), []).append(choice)
+            index = self._memo[name] = {key: tuple(found) for key, found in lists.items()}
+        try:
+            return index.get((kind, actor), ())
+        except TypeError:  # a kind or actor that is no value: looked for one by one
+            offered = self.rule_choices() if rules_only else self.choices()
+            return [c for c in offered if c.kind == kind and c.actor == actor]
 
     def declare(self, kind: str, actor: str, **params: Any) -> Action:
         """An action as a script or panel would declare it (not checked until applied)."""
@@ -389,9 +406,7 @@ class Game:
 
     def _completed(self, action: Action) -> tuple[Action, ActionChoice]:
         """`completed` worked out."""
-        candidates = [
-            c for c in self.choices() if c.kind == action.kind and c.actor == action.actor
-        ]
+        candidates = self._offered(action.kind, action.actor)
         refusal = self.pass_refusal() if action.kind == PASS else None
         if not candidates and refusal is not None:
             raise UserError(
@@ -434,9 +449,7 @@ class Game:
             if isinstance(cached, UserError):
                 raise cached
             return cached
-        offered = [
-            c for c in self.rule_choices() if c.kind == action.kind and c.actor == action.actor
-        ]
+        offered = self._offered(action.kind, action.actor, rules_only=True)
         declared = action
         if offered:
             # the defaults of the choice the parameters fit (one actor may be offered one
@@ -670,6 +683,10 @@ def _listing(choices: Sequence[ActionChoice]) -> str:
 def _fitting(candidates: Sequence[ActionChoice], given: Mapping[str, Any]):
     """The first offered choice the parameters fit, with its defaults filled in, as
     (choice, params); else the first candidate's first problem."""
+    if type(given) is FrozenMap:
+        # its own table (the same keys and values): copied by `with_defaults` at C speed,
+        # where a mapping is copied key by key (every candidate a computer player weighs)
+        given = given._data
     first_problem = None
     for choice in candidates:
         params = with_defaults(choice.fields, given)
