@@ -6,15 +6,14 @@ replays, and the replay bound refuses the very attacks it refused."""
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import replace
 
 import pytest
+from conditions_reading import assert_rolled_the_same, conditions_odds, least_bound
 
-from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
+from tactical.dice import TooManyOutcomes, enumerate_outcomes
 from tactical.io import builtin_map, load_map
 from tactical.model import FrozenMap
-from tactical.model.worded import conditions_only, read_for_conditions, unworded
 from tactical.rules import registry
 from tactical.rules.battlefleet_mars import chance
 from tactical.rules.battlefleet_mars.outcome import record_results
@@ -52,20 +51,25 @@ CASES = {
 }
 
 
-def _conditions_odds(state, declared, *, merged: bool, max_nodes: int = 2_000_000):
-    """The odds of every starting unit's condition after the attack, and the replays."""
+def _attack(state, declared):
     attacker, weapon, target, params = declared
-    attack = SYSTEM.declare_attack(state, attacker, weapon, target, params or {})
-    runs = [0]
+    return SYSTEM.declare_attack(state, attacker, weapon, target, params or {})
 
-    def conditions(dice):
-        runs[0] += 1
-        after = SYSTEM.resolve_attack(state, attack, dice).state
-        return tuple(SYSTEM.unit_conditions(after, START.units))
 
-    with unworded(), read_for_conditions() if merged else nullcontext():
-        found = enumerate_outcomes(conditions, max_nodes=max_nodes)
-    return found, runs[0]
+def _conditions_odds(state, declared, *, merged: bool):
+    """The odds of every starting unit's condition after the attack, and the replays."""
+    attack = _attack(state, declared)
+    return conditions_odds(
+        SYSTEM, state, attack, SYSTEM.resolve_attack, merged=merged, units=START.units
+    )
+
+
+def _least_bound(case: str, *, merged: bool) -> int:
+    state, declared = CASES[case]
+    attack = _attack(state, declared)
+    return least_bound(
+        SYSTEM, state, attack, SYSTEM.resolve_attack, merged=merged, units=START.units
+    )
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -94,38 +98,8 @@ def test_A000_E1_the_salvos_that_merge_most():
 def test_A000_E1_a_rolled_attack_is_the_same_read_for_conditions():
     """Only an enumeration merges: rolled dice make the same rolls, state and summary."""
     for case in ("salvo at the catapult", "laser at the cruiser", "laser at fighters"):
-        state, (attacker, weapon, target, params) = CASES[case]
-        attack = SYSTEM.declare_attack(state, attacker, weapon, target, params or {})
-        for seed in range(4):
-            plain, read = SeededDice(seed), SeededDice(seed)
-            with unworded():
-                expected = SYSTEM.resolve_attack(state, attack, plain)
-            with unworded(), read_for_conditions():
-                assert conditions_only()
-                found = SYSTEM.resolve_attack(state, attack, read)
-            assert found.state == expected.state and found.summary == expected.summary
-            assert read.rolls == plain.rolls
-    assert not conditions_only()  # set only inside its block
-
-
-def _refused(case: str, max_nodes: int, *, merged: bool) -> bool:
-    try:
-        _conditions_odds(*CASES[case], merged=merged, max_nodes=max_nodes)
-    except TooManyOutcomes:
-        return True
-    return False
-
-
-def _least_bound(case: str, *, merged: bool) -> int:
-    """The fewest replays the enumeration is allowed without refusing it."""
-    low, high = 1, 4096  # refused at low - 1 (none), not at high
-    while low < high:
-        middle = (low + high) // 2
-        if _refused(case, middle, merged=merged):
-            low = middle + 1
-        else:
-            high = middle
-    return low
+        state, declared = CASES[case]
+        assert_rolled_the_same(SYSTEM.resolve_attack, state, _attack(state, declared), range(4))
 
 
 def test_A000_E1_merged_outcomes_are_refused_by_the_same_bounds():

@@ -5,12 +5,9 @@ delivered is one sub-roll whoever fired it (R003.7)."""
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
+from conditions_reading import assert_rolled_the_same, conditions_odds, least_bound
 from cortex_builders import BATTLESTAR, RAIDER, SYSTEM, VIPER, table, unit, with_stats
 
-from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
-from tactical.model.worded import conditions_only, read_for_conditions, unworded
 from tactical.rules.cortex_space import combat, gunnery
 
 BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", armor_wound=2)
@@ -30,15 +27,7 @@ def _wing(*members: dict) -> dict:
 def _conditions_odds(state, attacker, weapon, target, params=None, *, merged: bool):
     """The odds of every starting vessel's condition after the attack, and the replays."""
     attack = combat.declare(state, attacker, weapon, target, params or {})
-    runs = [0]
-
-    def conditions(dice):
-        runs[0] += 1
-        return SYSTEM.unit_conditions(combat.resolve(state, attack, dice).state, state.units)
-
-    with unworded(), read_for_conditions() if merged else nullcontext():
-        found = enumerate_outcomes(conditions)
-    return found, runs[0]
+    return conditions_odds(SYSTEM, state, attack, combat.resolve, merged=merged)
 
 
 CASES = {
@@ -93,16 +82,7 @@ def test_A003_E1_a_rolled_attack_is_the_same_read_for_conditions():
     """Only an enumeration merges: rolled dice make the same state and summary."""
     state, (attacker, weapon, target, params) = CASES["battery on a hurt basestar"]
     attack = combat.declare(state, attacker, weapon, target, params)
-    for seed in range(6):
-        plain, read = SeededDice(seed), SeededDice(seed)
-        with unworded():
-            expected = combat.resolve(state, attack, plain)
-        with unworded(), read_for_conditions():
-            assert conditions_only()
-            found = combat.resolve(state, attack, read)
-        assert found.state == expected.state and found.summary == expected.summary
-        assert read.rolls == plain.rolls
-    assert not conditions_only()  # set only inside its block
+    assert_rolled_the_same(combat.resolve, state, attack, range(6))
 
 
 def test_R003_7_a_hit_delivered_is_the_same_sub_roll_whoever_fired_it():
@@ -125,31 +105,10 @@ def test_R003_7_a_hit_delivered_is_the_same_sub_roll_whoever_fired_it():
     assert (first.stun, first.wound, first.receiver.unit_id) == (3, 5, "raider")
 
 
-def _refused(case: str, max_nodes: int, *, merged: bool) -> bool:
+def _least_bound(case: str, *, merged: bool) -> int:
     state, (attacker, weapon, target, params) = CASES[case]
     attack = combat.declare(state, attacker, weapon, target, params or {})
-
-    def conditions(dice):
-        return SYSTEM.unit_conditions(combat.resolve(state, attack, dice).state, state.units)
-
-    try:
-        with unworded(), read_for_conditions() if merged else nullcontext():
-            enumerate_outcomes(conditions, max_nodes=max_nodes)
-    except TooManyOutcomes:
-        return True
-    return False
-
-
-def _least_bound(case: str, *, merged: bool) -> int:
-    """The fewest replays the enumeration is allowed without refusing it."""
-    low, high = 1, 4096  # refused at low - 1 (none), not at high
-    while low < high:
-        middle = (low + high) // 2
-        if _refused(case, middle, merged=merged):
-            low = middle + 1
-        else:
-            high = middle
-    return low
+    return least_bound(SYSTEM, state, attack, combat.resolve, merged=merged)
 
 
 def test_A003_E1_merged_volleys_are_refused_by_the_same_bounds():

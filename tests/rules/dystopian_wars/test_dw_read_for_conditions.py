@@ -5,12 +5,10 @@ every outcome apart, outcome by outcome, and the same bounds refuse the same att
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
+from conditions_reading import assert_rolled_the_same, conditions_odds, least_bound
 from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, table, unit
 
-from tactical.dice import SeededDice, TooManyOutcomes, enumerate_outcomes
-from tactical.model.worded import conditions_only, read_for_conditions, unworded
+from tactical.dice import enumerate_outcomes
 from tactical.rules.dystopian_wars import combat, resolving
 from tactical.rules.dystopian_wars.chance import AttackRollOf, ByCondition, Defence
 from tactical.rules.dystopian_wars.dicework import PoolRules
@@ -55,17 +53,9 @@ CASES = {
 }
 
 
-def _conditions_odds(state, attack, *, merged: bool, max_nodes: int = 100_000):
+def _conditions_odds(state, attack, *, merged: bool):
     """The odds of every starting model's condition after the attack, and the replays."""
-    runs = [0]
-
-    def conditions(dice):
-        runs[0] += 1
-        return DW.unit_conditions(resolving.resolve(state, attack, dice).state, state.units)
-
-    with unworded(), read_for_conditions() if merged else nullcontext():
-        found = enumerate_outcomes(conditions, max_nodes=max_nodes)
-    return found, runs[0]
+    return conditions_odds(DW, state, attack, resolving.resolve, merged=merged)
 
 
 def test_G_5_merged_outcomes_leave_the_odds_of_every_condition_the_same():
@@ -105,36 +95,7 @@ def test_G_5_a_rolled_attack_is_the_same_read_for_conditions():
     """Only an enumeration merges: rolled dice make the same state and summary."""
     state, (attacker, weapon, target) = CASES["guns near a commodore"]
     attack = combat.declare(state, attacker, weapon, target)
-    for seed in range(6):
-        plain, read = SeededDice(seed), SeededDice(seed)
-        with unworded():
-            expected = resolving.resolve(state, attack, plain)
-        with unworded(), read_for_conditions():
-            assert conditions_only()
-            found = resolving.resolve(state, attack, read)
-        assert found.state == expected.state and found.summary == expected.summary
-        assert read.rolls == plain.rolls
-    assert not conditions_only()  # set only inside its block
-
-
-def _refused(state, attack, max_nodes: int, *, merged: bool) -> bool:
-    try:
-        _conditions_odds(state, attack, merged=merged, max_nodes=max_nodes)
-    except TooManyOutcomes:
-        return True
-    return False
-
-
-def _least_bound(state, attack, *, merged: bool) -> int:
-    """The fewest replays the enumeration is allowed without refusing it."""
-    low, high = 1, 4096  # refused at low - 1 (none), not at high
-    while low < high:
-        middle = (low + high) // 2
-        if _refused(state, attack, middle, merged=merged):
-            low = middle + 1
-        else:
-            high = middle
-    return low
+    assert_rolled_the_same(resolving.resolve, state, attack, range(6))
 
 
 def test_G_5_merged_outcomes_are_refused_by_the_same_bounds():
@@ -143,6 +104,6 @@ def test_G_5_merged_outcomes_are_refused_by_the_same_bounds():
     for name in ("guns on a ship", "guns near a commodore"):
         state, (attacker, weapon, target) = CASES[name]
         attack = combat.declare(state, attacker, weapon, target)
-        least = _least_bound(state, attack, merged=False)
+        least = least_bound(DW, state, attack, resolving.resolve, merged=False)
         assert least > 10, name
-        assert _least_bound(state, attack, merged=True) == least, name
+        assert least_bound(DW, state, attack, resolving.resolve, merged=True) == least, name
