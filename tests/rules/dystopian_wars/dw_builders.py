@@ -22,9 +22,26 @@ from tactical.model import (
     Unit,
 )
 from tactical.rules import registry
+from tactical.rules.dystopian_wars.chance import Defence
+from tactical.rules.dystopian_wars.dicework import PoolRules
 
 RULES = "dystopian-wars"
 DW = registry.get(RULES)
+
+# an attack roll's defence with shields, a guardian and a Critical Rating the roll can pass
+SHIELDED = Defence(
+    dice=5,
+    pool=PoolRules(4, 2, True),
+    shield_dice=1,
+    guardian_dice=1,
+    save_on=4,
+    damage_rating=2,
+    critical_rating=4,
+    critical_damage=1,
+    hull_left=3,
+    wing_size=0,
+    kill_hits=1,
+)
 
 GUNS = {"name": "Guns", "kind": "gunnery", "arc": "all-round", "attack_dice": "6-4-2-1"}
 ACK_ACK = {"name": "Ack Ack", "kind": "ack-ack", "arc": "all-round", "attack_dice": "4-0-0-0"}

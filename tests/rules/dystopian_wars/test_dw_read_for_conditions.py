@@ -6,26 +6,11 @@ every outcome apart, outcome by outcome, and the same bounds refuse the same att
 from __future__ import annotations
 
 from conditions_reading import assert_rolled_the_same, conditions_odds, least_bound
-from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, table, unit
+from dw_builders import ACK_ACK, DW, GUNS, SHIELDED, duel, flyer, table, unit
 
 from tactical.dice import enumerate_outcomes
 from tactical.rules.dystopian_wars import combat, resolving
-from tactical.rules.dystopian_wars.chance import AttackRollOf, ByCondition, Defence
-from tactical.rules.dystopian_wars.dicework import PoolRules
-
-SHIELDED = Defence(
-    dice=5,
-    pool=PoolRules(4, 2, True),
-    shield_dice=1,
-    guardian_dice=1,
-    save_on=4,
-    damage_rating=2,
-    critical_rating=4,
-    critical_damage=1,
-    hull_left=3,
-    wing_size=0,
-    kill_hits=1,
-)
+from tactical.rules.dystopian_wars.chance import AttackRollOf, ByCondition
 
 CASES = {
     # a Critical Hit that does not sink it: outcomes differ in which critical, not condition

@@ -6,7 +6,7 @@ reads changes."""
 
 from __future__ import annotations
 
-from dw_builders import GUNS, TORPEDOES, duel, rock, table, unit
+from dw_builders import GUNS, SHIELDED, TORPEDOES, duel, rock, table, unit
 
 from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from tactical.errors import UserError
@@ -23,20 +23,6 @@ from tactical.rules.dystopian_wars import (
 )
 from tactical.rules.dystopian_wars.chance import AttackRollOf, Defence
 from tactical.rules.dystopian_wars.dicework import PoolRules
-
-SHIELDED = Defence(
-    dice=5,
-    pool=PoolRules(4, 2, True),
-    shield_dice=1,
-    guardian_dice=1,
-    save_on=4,
-    damage_rating=2,
-    critical_rating=4,
-    critical_damage=1,
-    hull_left=3,
-    wing_size=0,
-    kill_hits=1,
-)
 
 
 def _effects(roll: AttackRollOf):
