@@ -258,6 +258,11 @@ _SUBROLLS: dict[tuple[Subroll, bool], tuple[tuple[tuple[Any, int, int], ...], in
 # and come back to half their strikes; at 1,024 the memory started again eight times and
 # found 4 of 123 volleys' strikes remembered (64 at 8,192, as many as without a bound).
 MAX_SUBROLLS = 8192
+# Sub-rolls refused at a bound (by value and bound), with the peak of replays their refused
+# enumeration left: a computer player enumerates whole actions to a small bound, and the
+# same sub-roll past it (a random obstacle's 480 outcomes) was replayed up to the bound
+# every time only to be refused again
+_REFUSED: dict[tuple[Subroll, bool, int], int] = {}
 
 
 class _Peak(threading.local):
@@ -285,11 +290,20 @@ def _subroll_found(
     slot = (roll, keyed)
     found = _SUBROLLS.get(slot)
     if found is None:
+        refused = _REFUSED.get((roll, keyed, max_nodes))
+        if refused is not None:  # refused at this bound before: again, without replaying it
+            _PEAK.value = max(_PEAK.value, refused)
+            raise _too_many(max_nodes)
         before, _PEAK.value = _PEAK.value, 0
         own = [0]
         try:
             parts = _enumerate_parts(roll, roll.key if keyed else None, max_nodes, own)
             needed = _PEAK.value
+        except TooManyOutcomes:
+            if len(_REFUSED) >= MAX_SUBROLLS:
+                _REFUSED.clear()
+            _REFUSED[roll, keyed, max_nodes] = _PEAK.value  # the peak its replays reached
+            raise
         finally:
             _PEAK.value = max(before, _PEAK.value)
         options = _as_options(

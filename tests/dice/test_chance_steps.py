@@ -217,3 +217,38 @@ def test_exact_sums_and_images_equal_fraction_arithmetic():
     assert part.map(lambda k: 0).pairs == ((0, Fraction(1)),)
     with pytest.raises(ValueError):
         Distribution(()).map(lambda k: k)
+
+
+class _Calls:
+    """How often a sub-roll was called (compared by identity: a field of a value)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Counted(Subroll):
+    """Three d6 (216 replays), each call counted."""
+
+    calls: _Calls
+
+    def __call__(self, dice: Dice) -> int:
+        self.calls.count += 1
+        return sum(dice.roll(D6, who="x", what="die") for _ in range(3))
+
+
+def test_a_sub_roll_refused_at_a_bound_is_refused_again_without_replaying_it():
+    roll = Counted(_Calls())
+
+    def total(dice: Dice) -> int:
+        return dice.chance(roll, key=roll.key)
+
+    with pytest.raises(TooManyOutcomes):
+        enumerate_outcomes(total, max_nodes=48)
+    first = roll.calls.count
+    assert first == 48  # replayed up to the bound, then refused
+    with pytest.raises(TooManyOutcomes, match="more than 48 replays"):
+        enumerate_outcomes(total, max_nodes=48)
+    assert roll.calls.count == first  # refused as before, nothing replayed
+    # another bound is its own question: enumerated whole where it is large enough
+    assert enumerate_outcomes(total, max_nodes=1_000).probability(3) == Fraction(1, 216)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tactical.dice import D6, D10, Dice
+from tactical.dice.core import Subroll
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Event, Resolution
@@ -196,26 +197,50 @@ def table_difficulty(unit: Unit, obstacle: Obstacle) -> CollisionDifficulty:
 
 def random_difficulty(unit: Unit, dice: Dice) -> tuple[CollisionDifficulty, tuple[Event, ...]]:
     """R003.16 / A003.9: a randomly generated obstacle (d10 size, d8 speed, d6 direction)."""
-    size_roll = dice.roll(D10, who=unit.id, what="random obstacle size")
-    speed_roll = dice.roll(D8, who=unit.id, what="random obstacle speed")
-    direction_roll = dice.roll(D6, who=unit.id, what="random obstacle direction")
-    size, speed, direction = random_obstacle_rows(size_roll, speed_roll, direction_roll)
-    own = vessel_size(unit)
-    smaller = own if own.difficulty <= size.difficulty else size
-    faster = obstacle_speed(max(vessel(unit).speed, speed.low))
-    events = (
-        Event.of("roll", "A003.9", who=unit.id, what="obstacle size", die="d10", result=size_roll),
-        Event.of("roll", "A003.9", who=unit.id, what="obstacle speed", die="d8", result=speed_roll),
-        Event.of(
-            "roll",
-            "A003.9",
-            who=unit.id,
-            what="obstacle direction",
-            die="d6",
-            result=direction_roll,
-        ),
-    )
-    return CollisionDifficulty(smaller, faster, direction), events
+    return RandomObstacle.of(unit)(dice)
+
+
+@dataclass(frozen=True, slots=True)
+class RandomObstacle(Subroll):
+    """A003.9: the roll of a random obstacle's Difficulty as a value (all it reads of the
+    vessel): a computer player weighs the same avoidance many times, and its 480 outcomes
+    are past the bound it enumerates whole actions to, a refusal the enumerator then
+    remembers by value instead of replaying it each time."""
+
+    who: str
+    own: ObstacleSize
+    speed: int
+
+    @classmethod
+    def of(cls, unit: Unit) -> RandomObstacle:
+        return cls(unit.id, vessel_size(unit), vessel(unit).speed)
+
+    def __call__(self, dice: Dice) -> tuple[CollisionDifficulty, tuple[Event, ...]]:
+        who = self.who
+        size_roll = dice.roll(D10, who=who, what="random obstacle size")
+        speed_roll = dice.roll(D8, who=who, what="random obstacle speed")
+        direction_roll = dice.roll(D6, who=who, what="random obstacle direction")
+        size, speed, direction = random_obstacle_rows(size_roll, speed_roll, direction_roll)
+        own = self.own
+        smaller = own if own.difficulty <= size.difficulty else size
+        faster = obstacle_speed(max(self.speed, speed.low))
+        events = (
+            Event.of("roll", "A003.9", who=who, what="obstacle size", die="d10", result=size_roll),
+            Event.of("roll", "A003.9", who=who, what="obstacle speed", die="d8", result=speed_roll),
+            Event.of(
+                "roll",
+                "A003.9",
+                who=who,
+                what="obstacle direction",
+                die="d6",
+                result=direction_roll,
+            ),
+        )
+        return CollisionDifficulty(smaller, faster, direction), events
+
+    def key(self, outcome: tuple[CollisionDifficulty, tuple[Event, ...]]) -> int:
+        """Only the Difficulty matters from here on (`collide`)."""
+        return outcome[0].value
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,9 +287,8 @@ def collide(
     events: list[Event] = []
     if difficulty is None:
         # only the Difficulty matters from here on: the exact odds merge equal ones
-        difficulty, rolled = dice.chance(
-            lambda source: random_difficulty(unit, source), key=lambda found: found[0].value
-        )
+        obstacle_roll = RandomObstacle.of(unit)
+        difficulty, rolled = dice.chance(obstacle_roll, key=obstacle_roll.key)
         events.extend(rolled)
     events.append(difficulty.event())
     value = difficulty.value

@@ -269,12 +269,14 @@ def deliver(
     dice: Dice,
     *,
     who: str = "",
+    words: bool = True,
 ) -> Target:
     """Apply one hit: scale and Armor, the fighter hit (R003.34), battle damage (R003.25).
 
     The hit counts on the target's Life Points x k against a smaller attacker (R003.58);
     the track is recounted on the least multiple of its own and k, and the battle-damage
-    roll adds the hit's Wound as counted against the attacker (R003.26)."""
+    roll adds the hit's Wound as counted against the attacker (R003.26). Without `words`
+    (read for the state alone, `model.worded`) the hit adds no events."""
     own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver)
     multiple = hit_multiple(source_scale, receiver)
     alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
@@ -285,17 +287,18 @@ def deliver(
     if receiver.wing and len(alive) > 1 and receiver.allocation == "random":
         roll = dice.roll(numbered_die(len(alive)), who=receiver.unit_id, what="fighter hit")
         index = alive[roll - 1]
-        picked.append(
-            Event.of(
-                "roll",
-                "R003.34",
-                who=receiver.unit_id,
-                what="fighter hit",
-                die=f"d{len(alive)}",
-                result=roll,
+        if words:
+            picked.append(
+                Event.of(
+                    "roll",
+                    "R003.34",
+                    who=receiver.unit_id,
+                    what="fighter hit",
+                    die=f"d{len(alive)}",
+                    result=roll,
+                )
             )
-        )
-    if receiver.wing:
+    if receiver.wing and words:
         picked.append(Event.of("fighter-hit", "R003.34", fighter=index, how=receiver.allocation))
     track = target.tracks[index]
     systems, effects = target.systems, target.effects
@@ -307,6 +310,15 @@ def deliver(
     times = counted.multiple // multiple  # the hit's points on the recounted track
     added_stun, added_wound = own_stun * times, own_wound * times
     new_track = replace(counted, wound=counted.wound + added_wound, stun=counted.stun + added_stun)
+    if not words:  # the state alone: the same rolls, no events
+        if trigger:
+            result = dice.chance(
+                lambda source: battle_damage(own_wound, systems, source, who=receiver.unit_id),
+                key=lambda r: (r.systems, r.effects),
+            )
+            systems, effects = result.systems, effects + result.effects
+        tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
+        return Target(tracks, systems, effects, target.events)
     damage_events = [
         *events,
         *picked,

@@ -375,7 +375,8 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
         if volley.pending[:1] != ("damage",):
             return None
         _, stun, wound, _ = volley.pending
-        return Delivery(volley.target, plan.receiver, stun, wound, plan.weapon.scale)
+        # read for the state alone: the hit's words left out (`model.worded`)
+        return Delivery(volley.target, plan.receiver, stun, wound, plan.weapon.scale, worded())
 
     def delivered(volley: Volley, target: Target | None) -> Volley:
         if target is None:
@@ -410,9 +411,12 @@ class Delivery(Subroll):
     stun: int
     wound: int
     scale: str
+    words: bool = True
 
     def __call__(self, dice: Dice) -> Target:
-        return deliver(self.target, self.receiver, self.stun, self.wound, self.scale, dice)
+        return deliver(
+            self.target, self.receiver, self.stun, self.wound, self.scale, dice, words=self.words
+        )
 
     def key(self, outcome: Target) -> tuple:
         """What the volley keeps of the target (`volley_key`: not its events)."""

@@ -449,3 +449,15 @@ def test_R003_34_wing_loses_destroyed_fighters_and_odds_cover_the_random_pick():
     hit = combat.resolve(state, attack, ScriptedDice([16, 4, 3, 1]))
     after = hit.state.unit("wing")
     assert units.vessel(after).fighters[0].id == "b"
+
+
+def test_A003_9_random_obstacle_odds_and_its_roll_as_a_value():
+    state = table(unit("v", 10, 10, "A", **with_stats(VIPER, speed=2)))
+    viper = state.unit("v")
+    assert collisions.RandomObstacle.of(viper) == collisions.RandomObstacle.of(viper)
+    odds = enumerate_outcomes(
+        lambda dice: collisions.resolve_avoid(state, "v", "random", dice).summary.avoided,
+        max_nodes=10**6,
+    )
+    # the d10 x d8 x d6 obstacle, then the pilot's roll against its Difficulty
+    assert odds.probability(True) == Fraction(17683, 24000)

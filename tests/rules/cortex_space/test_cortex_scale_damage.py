@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from cortex_builders import BATTLESTAR, SYSTEM, VIPER, table, unit, with_stats
 
-from tactical.dice import ScriptedDice
+from tactical.dice import ScriptedDice, enumerate_outcomes
 from tactical.rules.cortex_space import combat, units
 from tactical.rules.cortex_space.damage import Target, Track, deliver, receiver_of, target_of
 from tactical.rules.cortex_space.units import OPTION_FIELDS, vessel
@@ -224,3 +224,26 @@ def test_R003_58_the_card_counts_the_basestars_damage_on_80():
     condition = SYSTEM.unit_condition(resolution.state, state.unit("basestar"))
     assert condition.strength == 200.0  # spacecraft x5 on 40
     assert condition.lost == 2 / 80
+
+
+def test_R003_25_a_hit_read_for_its_state_alone_rolls_alike_without_words():
+    """A hit past half the Life Points rolls battle damage: read for the state alone
+    (`words=False`, what the computer players enumerate) the same outcomes and odds, no
+    events."""
+    basestar = unit("b", 0, 0, "B", **BASESTAR)
+    receiver = receiver_of(basestar, units.settings(table()))
+    fresh = target_of(vessel(basestar))
+    start = Target((Track(20, 0, 40),), fresh.systems)  # half its Life Points in Wound
+
+    def odds(words: bool) -> dict:
+        found = enumerate_outcomes(
+            lambda dice: deliver(start, receiver, 4, 6, "spacecraft", dice, words=words),
+            key=lambda target: target.key,
+        )
+        return {target.key: (p, target.events) for target, p in found.pairs}
+
+    worded, bare = odds(True), odds(False)
+    assert len(worded) > 1
+    assert {k: p for k, (p, _) in worded.items()} == {k: p for k, (p, _) in bare.items()}
+    assert all(events for _, events in worded.values())
+    assert not any(events for _, events in bare.values())
