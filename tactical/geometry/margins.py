@@ -72,10 +72,14 @@ def _atan2(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
 def _libm_when_reversed() -> bool:
     """Whether numpy's arctan2 over reversed arrays gives math.atan2's numbers bit for bit
     (libm's atan2, element by element), checked once on awkward and ordinary values."""
-    rng = np.random.default_rng(0)
+    # spread values of both signs and many magnitudes, made without numpy.random (which a
+    # short command would otherwise load: 23 modules, about 10 ms)
     special = [0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, 1e-300, 1e300, -1e300, 3.0, -3.0]
-    dx = np.concatenate((np.repeat(special, len(special)), rng.normal(0.0, 50.0, 4000)))
-    dy = np.concatenate((np.tile(special, len(special)), rng.normal(0.0, 50.0, 4000)))
+    k = np.arange(4000, dtype=float)
+    spread_x = 50.0 * np.sin(k * 12.9898) * np.exp(np.sin(k * 4.1414) * 3.0)
+    spread_y = 50.0 * np.cos(k * 78.233) * np.exp(np.cos(k * 2.7182) * 3.0)
+    dx = np.concatenate((np.repeat(special, len(special)), spread_x))
+    dy = np.concatenate((np.tile(special, len(special)), spread_y))
     expected = np.array(list(map(math.atan2, dx.tolist(), dy.tolist())))
     for size in (len(dx), 7):  # a long array and a short one
         found = np.arctan2(dx[:size][::-1], dy[:size][::-1])[::-1]
