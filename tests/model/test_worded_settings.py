@@ -25,3 +25,11 @@ def test_an_error_inside_leaves_the_setting_as_before():
     with pytest.raises(ValueError), unworded(), read_for_conditions():
         raise ValueError("refused")
     assert worded() and not conditions_only()
+
+
+def test_the_settings_are_booleans():
+    """Both read as plain booleans (a resolver may key a remembered value by them)."""
+    assert (worded(), conditions_only()) == (True, False)
+    with unworded(), read_for_conditions():
+        assert worded() is False and conditions_only() is True
+    assert worded() is True and conditions_only() is False
