@@ -13,7 +13,7 @@
 # runs in, and mutates a copy of the code in a `mutants/` folder there. So that each
 # module gets its own settings (only MODULE mutated, only TESTS run) without editing
 # the repository, the run happens in a scratch copy, out/mutation/<module>/ (git-ignored):
-# tactical/, tests/, maps/, assets/ and a pyproject.toml with those settings added.
+# tactical/, tests/, maps/, assets/, scripts/ and a pyproject.toml with those settings added.
 # Each run starts fresh. Slow (minutes to an hour a module): not part of CI.
 #
 # Environment: MUTATION_CHILDREN (parallel workers, default 2: the machine is shared),
@@ -48,7 +48,7 @@ slug=$(echo "${module%.py}" | tr '/' '.')
 work=$root/out/mutation/$slug
 rm -rf "$work"
 mkdir -p "$work"
-cp -r tactical tests maps assets pyproject.toml "$work"/
+cp -r tactical tests maps assets scripts pyproject.toml "$work"/
 find "$work" -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # this run's settings: mutate only MODULE, select tests only from TESTS
@@ -63,7 +63,7 @@ with open(path, "rb") as handle:
     data = tomllib.load(handle)
 data.setdefault("tool", {})["mutmut"] = {
     "source_paths": ["tactical"],
-    "also_copy": ["maps", "assets"],  # tests reach the built-in maps by path
+    "also_copy": ["maps", "assets", "scripts"],  # tests reach maps and scripts by path
     "only_mutate": [module],
     "pytest_add_cli_args_test_selection": [tests, *narrowing],
     "pytest_add_cli_args": ["-p", "no:cacheprovider"],
