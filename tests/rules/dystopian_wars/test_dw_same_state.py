@@ -11,6 +11,7 @@ from tactical.model import FrozenMap, Pose
 from tactical.rules.dystopian_wars import (
     cards,
     combat,
+    maneuver,
     outcome,
     play,
     resolving,
@@ -229,3 +230,19 @@ def test_R002_22_winners_remembered_equal_afresh():
     lost = tracking.record_loss(state, state.unit("t"), "destroyed")
     assert victory._winners(lost) == ("A",)  # the losses read: worked out again
     assert victory._winners(state) == ()
+
+
+def test_GEO002_8_a_move_planned_is_kept_where_no_model_near_its_path_moved():
+    state = table(unit("a", 10, 10), unit("far", 60, 40), unit("b", 40, 40, "B"))
+    first = maneuver.plan(state, state.unit("a"), "F6")
+    assert first.contact_kind is None
+    far = state.unit("far")
+    elsewhere = state.replace_unit(far.moved_to(Pose(far.x - 5.0, far.y, 0.0)))
+    assert maneuver.plan(elsewhere, elsewhere.unit("a"), "F6") is first
+    # a model put across the path: met on the way (a ram, R002.28), planned again
+    across = state.replace_unit(far.moved_to(Pose(10.0, 15.0, 90.0)))
+    rammed = maneuver.plan(across, across.unit("a"), "F6")
+    assert (rammed.contact_kind, rammed.contact_id) == ("ram", "far")
+    assert rammed.final.y < 15.0 - 1.0
+    maneuver._NEAR_PLANS.clear()
+    assert maneuver.plan(across, across.unit("a"), "F6") == rammed  # as worked out afresh
