@@ -299,7 +299,7 @@ def first_contact(
     key = (tuple(motions), base, ignore_touching, tuple(map(id, among)))
     kept = _CONTACTS.get(key)
     if kept is not None and all(a is b for a, b in zip(kept[0], among, strict=True)):
-        return _contact_at(kept[1], allowed)
+        return _contact_at(kept[1], allowed, motions)
     found = _first_contact(motions, base, obstacles, allowed, ignore_touching)
     if len(_CONTACTS) >= MAX_CONTACTS:
         _CONTACTS.clear()
@@ -317,11 +317,15 @@ _CONTACTS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], Contact | None]
 MAX_CONTACTS = 1024
 
 
-def _contact_at(place: Contact | None, allowed: np.ndarray | None) -> Contact | None:
-    """A remembered contact (its obstacle counted among the allowed ones) in this index."""
-    if place is None or allowed is None:
-        return place
-    return replace(place, obstacle=int(np.flatnonzero(allowed)[place.obstacle]))
+def _contact_at(
+    place: Contact | None, allowed: np.ndarray | None, motions: Sequence[Motion]
+) -> Contact | None:
+    """A remembered contact (its obstacle counted among the allowed ones) in this index,
+    its stop on these very motions (equal ones: the pose worked out as the search does)."""
+    if place is None:
+        return None
+    obstacle = place.obstacle if allowed is None else int(np.flatnonzero(allowed)[place.obstacle])
+    return Contact(obstacle, place.motion, place.t, motions[place.motion].pose_at(place.t))
 
 
 def _first_contact(
