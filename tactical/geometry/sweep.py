@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import shapely
@@ -286,10 +287,55 @@ def first_contact(
     `allowed` is a boolean mask over the obstacles (which of them this unit
     collides with). Obstacles already overlapping the base at the start are
     ignored, so a unit can move out of an overlap; with `ignore_touching` so
-    are those it merely touches (disengaging from a ram, R002.32).
+    are those it merely touches (disengaging from a ram, R002.32). Remembered by what it
+    reads (bounded): a move is swept when previewed and again when made.
     """
     if not motions or len(obstacles) == 0:
         return None
+    # what the search reads of the obstacles: the ones allowed, in order (the others are
+    # masked out before any test), so a table indexed twice (a move previewed, then made)
+    # finds a contact once
+    among = obstacles.geometries if allowed is None else obstacles.geometries[allowed]
+    key = (tuple(motions), base, ignore_touching, tuple(map(id, among)))
+    kept = _CONTACTS.get(key)
+    if kept is not None and all(a is b for a, b in zip(kept[0], among, strict=True)):
+        return _contact_at(kept[1], allowed, motions)
+    found = _first_contact(motions, base, obstacles, allowed, ignore_touching)
+    if len(_CONTACTS) >= MAX_CONTACTS:
+        _CONTACTS.clear()
+    # the contact by its place among the allowed obstacles (the same in any index of them);
+    # the geometries kept beside their ids, so that no id is reused
+    place = found
+    if found is not None and allowed is not None:
+        place = replace(found, obstacle=int(np.count_nonzero(allowed[: found.obstacle])))
+    _CONTACTS[key] = (tuple(among), place)
+    return found
+
+
+# first contacts by the motions, the base, ignore_touching and the allowed obstacles' ids
+_CONTACTS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], Contact | None]] = {}
+MAX_CONTACTS = 1024
+
+
+def _contact_at(
+    place: Contact | None, allowed: np.ndarray | None, motions: Sequence[Motion]
+) -> Contact | None:
+    """A remembered contact (its obstacle counted among the allowed ones) in this index,
+    its stop on these very motions (equal ones: the pose worked out as the search does)."""
+    if place is None:
+        return None
+    obstacle = place.obstacle if allowed is None else int(np.flatnonzero(allowed)[place.obstacle])
+    return Contact(obstacle, place.motion, place.t, motions[place.motion].pose_at(place.t))
+
+
+def _first_contact(
+    motions: Sequence[Motion],
+    base: Base,
+    obstacles: Obstacles,
+    allowed: np.ndarray | None,
+    ignore_touching: bool,
+) -> Contact | None:
+    """`first_contact` searched (see the module doc)."""
     core = shrunk(base)
     mask = np.ones(len(obstacles), dtype=bool) if allowed is None else allowed.copy()
     start = footprint(motions[0].start, core)
@@ -552,8 +598,11 @@ def _arc_hits(
     return np.concatenate(angles), np.concatenate(point_ids), np.concatenate(edge_ids)
 
 
+@lru_cache(maxsize=16)
 def board_exterior(width: float, height: float, margin: float = 1000.0) -> Polygon:
-    """Everything off the table, as a frame polygon around it (for board-exit contacts)."""
+    """Everything off the table, as a frame polygon around it (for board-exit contacts).
+    One (immutable) polygon per table size: every index of a table holds the same one,
+    which `first_contact` remembers its contacts by."""
     return box(-margin, -margin, width + margin, height + margin).difference(
         box(0.0, 0.0, width, height)
     )

@@ -34,6 +34,7 @@ from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, coarse_bounds, first_contact
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.base import Event, Resolution, unit_name
 from tactical.rules.dystopian_wars import declaration, movement, tracking
 from tactical.rules.dystopian_wars.cards import card
@@ -147,14 +148,26 @@ def _near(
     does), in table order."""
     x0, y0, x1, y1 = region
     found = []
-    for other in units:
-        if other.id == unit.id:
+    me = unit.id
+    for other, other_id, x, y, radius in remembered(_ROWS, units, _rows, MAX_ROWS):
+        if other_id == me:
             continue
-        dx = max(x0 - other.x, 0.0, other.x - x1)
-        dy = max(y0 - other.y, 0.0, other.y - y1)
-        if math.hypot(dx, dy) <= other.base.radius:
+        dx = max(x0 - x, 0.0, x - x1)
+        dy = max(y0 - y, 0.0, y - y1)
+        if math.hypot(dx, dy) <= radius:
             found.append(other)
     return tuple(found)
+
+
+def _rows(units: tuple[Unit, ...]) -> tuple[tuple[Unit, str, float, float, float], ...]:
+    """Each model with what `_near` reads of it (its id, centre and circumradius), read once
+    per table: every path planned on it asks them again."""
+    return tuple((u, u.id, u.x, u.y, u.base.radius) for u in units)
+
+
+# the rows of a table's models, by the units' tuple itself (kept beside it)
+_ROWS: dict[int, tuple[Any, Any]] = {}
+MAX_ROWS = 256
 
 
 @lru_cache(maxsize=512)

@@ -200,19 +200,47 @@ def models_blocking(state: GameState, source: Unit, target: Unit) -> tuple[str, 
         return ()
     ends = (source.id, target.id)
     found = []
+    sx, sy = source.x, source.y
+    ax, ay = float(along[0]), float(along[1])
     for unit in state.units:
         if unit.id in ends or not blocks_sight(unit) or unit.size.rank < target_rank:
             continue
         # a base whose circumscribed circle the line misses cannot be crossed
-        offset = np.array((unit.x, unit.y)) - start
-        t = min(max(float(offset @ along) / length2, 0.0), 1.0)
-        if np.hypot(*(offset - t * along)) > _circumradius(unit) + 1e-9:
+        if _misses_circle(unit, sx, sy, ax, ay, length2, start, along):
             continue
         line, base = shapely.linestrings([start, end]), unit.footprint
         if shapely.relate_pattern(line, base, los.INTERIOR_PATTERN):
             entry = shapely.distance(shapely.points(start), shapely.intersection(line, base))
             found.append((float(entry), unit.id))
     return tuple(unit_id for _, unit_id in sorted(found))
+
+
+def _misses_circle(
+    unit: Unit,
+    sx: float,
+    sy: float,
+    ax: float,
+    ay: float,
+    length2: float,
+    start: np.ndarray,
+    along: np.ndarray,
+) -> bool:
+    """Whether the line from (sx, sy) along (ax, ay) passes farther than `unit`'s
+    circumscribed circle (+1e-9) from its centre (R002.41's cheap test before the base's).
+    In plain floats; within `_NEAR_EDGE` of the limit, decided by the arrays as it always
+    was (their rounding may differ in the last bits: the answer never does)."""
+    limit = _circumradius(unit) + 1e-9
+    ox, oy = unit.x - sx, unit.y - sy
+    t = min(max((ox * ax + oy * ay) / length2, 0.0), 1.0)
+    apart = math.hypot(ox - t * ax, oy - t * ay)
+    if abs(apart - limit) > _NEAR_EDGE:
+        return apart > limit
+    offset = np.array((unit.x, unit.y)) - start
+    t = min(max(float(offset @ along) / length2, 0.0), 1.0)
+    return bool(np.hypot(*(offset - t * along)) > limit)
+
+
+_NEAR_EDGE = 1e-9  # inches: far beyond the rounding of a table's distances (~1e-13)
 
 
 def _circumradius(unit: Unit) -> float:

@@ -152,10 +152,16 @@ def current_activation(state: GameState) -> Mapping[str, Any] | None:
 
 
 def set_activation(state: GameState, **changes: Any) -> GameState:
-    """The state with the activation record's `changes` made."""
-    current = dict(current_activation(state) or {})
-    current.update(changes)
-    return tracking.put(state, activation=FrozenMap(current))
+    """The state with the activation record's `changes` made (R002.28)."""
+    current = current_activation(state)
+    if type(current) is FrozenMap:
+        # only the changed entries frozen: the record's others are already (every step of
+        # an activation, and every roll the computer players try, sets a few of them); a
+        # record that notes its reads (a subclass) is read whole and copied, as it was
+        return tracking.put(state, activation=current.updated(changes))
+    made = dict(current or {})
+    made.update(changes)
+    return tracking.put(state, activation=FrozenMap(made))
 
 
 def side_of(state: GameState, actor: str) -> str:

@@ -17,6 +17,7 @@ or Massive model) cannot be satisfied through them (the reading adopted here).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_
 from typing import Any
 
 from tactical.dice import Dice
@@ -153,10 +154,12 @@ MAX_WINNERS = 256
 
 def _winners(state: GameState) -> tuple[str, ...]:
     """The sides whose Field Order is satisfied now (R002.22), remembered by what it reads."""
-    read = tuple(state.rule_state.get(key) for key in _ORDER_READS)
-    slot = tuple(id(value) for value in read)
+    # read through maps rather than generators: asked after every action the computer
+    # players try, and nearly always remembered
+    read = tuple(map(state.rule_state.get, _ORDER_READS))
+    slot = tuple(map(id, read))
     found = _WINNERS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     winners = tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
     if len(_WINNERS) >= MAX_WINNERS:

@@ -7,9 +7,11 @@ ignore models; to or from the air only Large or Massive Obstructing Terrain bloc
 from __future__ import annotations
 
 import numpy as np
+import shapely
 from dw_builders import ACK_ACK, DW, GUNS, ROCKETS, flyer, refused, rock, table, unit
 
-from tactical.model import FrozenMap
+from tactical.geometry import los
+from tactical.model import CircleBase, FrozenMap
 from tactical.rules.dystopian_wars import combat, measures
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.measuring import TableGeometry
@@ -197,3 +199,66 @@ def test_R002_41_check_and_attacks_agree_on_every_pair_of_a_crowded_table():
             )
             blocked += bool(report.blocking_models)
         assert blocked > 50
+
+
+def _misses_circle_afresh(unit_, source, target):
+    """The circumscribed-circle test as arrays (the reference `_misses_circle` agrees with)."""
+    start, end = np.array((source.x, source.y)), np.array((target.x, target.y))
+    along = end - start
+    offset = np.array((unit_.x, unit_.y)) - start
+    t = min(max(float(offset @ along) / float(along @ along), 0.0), 1.0)
+    return bool(np.hypot(*(offset - t * along)) > measures._circumradius(unit_) + 1e-9)
+
+
+def test_R002_41_the_circle_test_in_floats_agrees_with_the_arrays_at_the_limit():
+    source, target = unit("a", 0.0, 0.0), unit("t", 30.0, 7.0, "B")
+    along = np.array((30.0, 7.0))
+    normal = np.array((-7.0, 30.0)) / np.hypot(7.0, 30.0)
+    radius = float(np.hypot(0.5, 1.5))  # a 1" x 3" base
+    cases = 0
+    for offset in (0.0, 1e-9, 2e-9, 1e-12, -1e-12, 1e-6, -1e-6, 0.5, -0.5):
+        for t in (0.0, 0.3, 0.99, 1.2):
+            x, y = along * t + normal * (radius + offset)
+            near = unit("n", float(x), float(y), "B")
+            got = measures._misses_circle(
+                near, 0.0, 0.0, 30.0, 7.0, float(along @ along), np.zeros(2), along
+            )
+            assert got == _misses_circle_afresh(near, source, target), (offset, t)
+            cases += got
+    assert 0 < cases < 36  # both answers met
+
+
+def test_R002_41_models_blocking_on_random_tables_equals_every_base_tested():
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        units = [
+            unit(
+                f"u{k}",
+                float(rng.uniform(0, 40)),
+                float(rng.uniform(0, 30)),
+                "AB"[k % 2],
+                float(rng.uniform(0, 360)),
+                base=None if k % 3 else CircleBase(float(rng.uniform(1, 3))),
+            )
+            for k in range(12)
+        ]
+        state = table(*units)
+        for source in units[:4]:
+            for target in units:
+                if target is source:
+                    continue
+                crossed = measures.models_blocking(state, source, target)
+                # every other base the line's interior enters, in order (GEO002.10)
+                line = shapely.linestrings([(source.x, source.y), (target.x, target.y)])
+                expected = sorted(
+                    (
+                        float(
+                            shapely.distance(shapely.points(source.x, source.y), line & u.footprint)
+                        ),
+                        u.id,
+                    )
+                    for u in units
+                    if u.id not in (source.id, target.id)
+                    and shapely.relate_pattern(line, u.footprint, los.INTERIOR_PATTERN)
+                )
+                assert crossed == tuple(uid for _, uid in expected)

@@ -8,9 +8,19 @@ from dw_builders import GUNS, duel, refused, table, unit
 
 from tactical.dice import D6, SeededDice, enumerate_outcomes
 from tactical.model import FrozenMap, Pose
-from tactical.rules.dystopian_wars import cards, combat, outcome, play, resolving, tracking
+from tactical.rules.dystopian_wars import (
+    cards,
+    combat,
+    maneuver,
+    outcome,
+    play,
+    resolving,
+    tracking,
+    victory,
+)
 from tactical.rules.dystopian_wars.chance import AttackRollOf
 from tactical.rules.dystopian_wars.dicework import PoolRules, PoolState, _pool_steps, attack_pool
+from tactical.rules.dystopian_wars.sequence import current_activation, set_activation
 
 
 def test_R002_10_clearing_an_offer_not_made_gives_the_same_state_back():
@@ -186,3 +196,53 @@ def test_G_5_attack_dice_thrown_as_die_steps_have_the_same_odds_states_and_rolls
             assert pool(ours) == replayed(theirs) and ours.rolls == theirs.rolls
     first = _pool_steps(4, PoolRules(), 4, "a", "AD")
     assert _pool_steps(4, PoolRules(), 4, "a", "AD") is first  # made once per pool
+
+
+def test_R002_28_an_activation_record_changed_equals_one_made_afresh():
+    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
+    record = FrozenMap(side="A", stage="declare", declared=(FrozenMap(attacker="a"),))
+    held = state.with_rule_state(activation=record)
+    changed = set_activation(held, stage="resolve", used_weapons=[("a", "Guns")])
+    made = current_activation(changed)
+    assert type(made) is FrozenMap
+    assert made == FrozenMap(
+        side="A",
+        stage="resolve",
+        declared=(FrozenMap(attacker="a"),),
+        used_weapons=(("a", "Guns"),),
+    )
+    assert list(made) == ["side", "stage", "declared", "used_weapons"]  # its order kept
+    assert hash(made) == hash(
+        FrozenMap(dict(record, stage="resolve", used_weapons=(("a", "Guns"),)))
+    )
+    assert current_activation(held) == record  # the state read is unchanged
+    # no record yet: one made of the changes
+    fresh = current_activation(set_activation(state, stage="command"))
+    assert fresh == FrozenMap(stage="command") and type(fresh) is FrozenMap
+
+
+def test_R002_22_winners_remembered_equal_afresh():
+    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
+    # FO 4 (T002.1): all of the opposing Core Force destroyed
+    state = tracking.put_in(state, "field_orders", "A", FrozenMap(order=4))
+    first = victory._winners(state)
+    assert first == () and victory._winners(state) is first  # remembered by what it reads
+    lost = tracking.record_loss(state, state.unit("t"), "destroyed")
+    assert victory._winners(lost) == ("A",)  # the losses read: worked out again
+    assert victory._winners(state) == ()
+
+
+def test_GEO002_8_a_move_planned_is_kept_where_no_model_near_its_path_moved():
+    state = table(unit("a", 10, 10), unit("far", 60, 40), unit("b", 40, 40, "B"))
+    first = maneuver.plan(state, state.unit("a"), "F6")
+    assert first.contact_kind is None
+    far = state.unit("far")
+    elsewhere = state.replace_unit(far.moved_to(Pose(far.x - 5.0, far.y, 0.0)))
+    assert maneuver.plan(elsewhere, elsewhere.unit("a"), "F6") is first
+    # a model put across the path: met on the way (a ram, R002.28), planned again
+    across = state.replace_unit(far.moved_to(Pose(10.0, 15.0, 90.0)))
+    rammed = maneuver.plan(across, across.unit("a"), "F6")
+    assert (rammed.contact_kind, rammed.contact_id) == ("ram", "far")
+    assert rammed.final.y < 15.0 - 1.0
+    maneuver._NEAR_PLANS.clear()
+    assert maneuver.plan(across, across.unit("a"), "F6") == rammed  # as worked out afresh
