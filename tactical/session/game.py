@@ -35,14 +35,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tactical.dice import Roll, SeededDice
+from tactical.dice import RecordingDice, Roll, SeededDice
 from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.model.worded import noting_words
 from tactical.records import forward
 from tactical.rules import registry
 from tactical.rules.base import (
@@ -52,6 +54,7 @@ from tactical.rules.base import (
     Field,
     OddsReport,
     Phase,
+    Resolution,
     RuleSystem,
     TurnPosition,
     TurnSequence,
@@ -481,6 +484,27 @@ class Game:
             self._memo[key] = plan_move(self.state, unit_id, path)
         return self._memo[key]
 
+    def tried(self, declared: Action, dice: RecordingDice) -> Resolution:
+        """A trial of `declared` (completed: `completed`), not a step: the rule system's
+        resolution on this state with `dice`, read for its state only (`model.worded`).
+        One that rolled nothing and never asked for words is the step's own resolution
+        whatever its dice (a resolver is a pure function of the state, the action and the
+        dice it rolls): `apply` takes it instead of resolving it again (the computer
+        players try every candidate, then play the best)."""
+        with noting_words() as noted:
+            resolution = self.system.apply(self.state, declared, dice)
+        if not noted.asked and not dice.rolls:
+            with suppress(TypeError):  # a parameter that is not a value: resolved again
+                self._memo[("resolved", declared)] = resolution
+        return resolution
+
+    def _tried(self, declared: Action) -> Resolution | None:
+        """The resolution a trial kept for `declared` (`tried`), or None."""
+        try:
+            return self._memo.get(("resolved", declared))
+        except TypeError:  # a parameter that is not a value: never kept
+            return None
+
     # ----------------------------------------------------------------- acting
 
     def apply(self, action: Action, forced: str = "", fair: FairRoll | None = None) -> Game:
@@ -529,7 +553,8 @@ class Game:
             position = self.position
         else:
             try:
-                resolution = self.system.apply(self.state, declared, dice)
+                # a trial that rolled nothing and said everything (`tried`), else resolved now
+                resolution = self._tried(declared) or self.system.apply(self.state, declared, dice)
             except UserError as error:  # said with the units' names, never their ids
                 raise refusal_words(self.state, error) from None
             state, events, summary = resolution.state, tuple(resolution.events), resolution.summary
