@@ -254,7 +254,11 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        return self._phase_at(self.position)
+        memo = self._memo  # asked for every step's check and record, and by the screen
+        found = memo.get("phase")
+        if found is None:
+            found = memo["phase"] = self._phase_at(self.position)
+        return found
 
     phase_name = forward("phase.name")
     phase_spec_id = forward("phase.spec_id")
@@ -579,7 +583,9 @@ class Game:
             tables=StepTables(self.state, state, checkpoint_of(self), self.steps),
             system=self.system,
         )
-        return Game(self.initial, self.seed, state, position, self.sides, self.steps.appended(step))
+        # the same table and position: what `following` worked out (its phase, whose go) holds
+        steps = self.steps.appended(step)
+        return Game(self.initial, self.seed, state, position, self.sides, steps, following._memo)
 
     def _adjusted(self, action: Action) -> Game:
         """The game after a hand adjustment of the table: same position, no dice."""
