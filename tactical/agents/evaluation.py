@@ -364,8 +364,8 @@ def sampled_value(game: Game, action: Action, material: Material, side: str) -> 
     rules refuse it."""
     declared, _ = game.completed(action)
     dice = SeededDice(game.seed * 7919 + game.step_number)
-    with unworded():  # read for its state alone (`model.worded`)
-        value = material.value(game.system.apply(game.state, declared, dice).state, side)
+    # read for its state alone (`model.worded`); one that rolls nothing is kept for the step
+    value = material.value(game.tried(declared, dice).state, side)
     return Effect(value, 1, not dice.rolls)
 
 

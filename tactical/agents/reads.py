@@ -237,11 +237,29 @@ def read_values(state: GameState, keys: tuple[str, ...]) -> Hashable:
         return rule_state
     get = rule_state.get
     found = []
-    for key in keys:  # a plain loop: asked for every remembered effect of every decision
-        if _IN in key:
-            name, entry = key.split(_IN, 1)
+    for name, entry in _split(keys):  # a plain loop: asked for every remembered effect
+        if entry is None:
+            found.append(get(name, _ABSENT))
+        else:
             table = get(name, _ABSENT)
             found.append(table.get(entry, _ABSENT) if isinstance(table, FrozenMap) else _NOT_TABLE)
-        else:
-            found.append(get(key, _ABSENT))
     return tuple(found)
+
+
+_SPLITS: dict[tuple[str, ...], tuple[tuple[str, str | None], ...]] = {}
+MAX_SPLITS = 4096  # keys read, split (a pure function of the names: no game's state)
+
+
+def _split(keys: tuple[str, ...]) -> tuple[tuple[str, str | None], ...]:
+    """Each read's key and its table entry (None for a key read whole), worked out once
+    per set of reads: the same few are read again for every decision."""
+    found = _SPLITS.get(keys)
+    if found is None:
+        found = tuple(
+            (key.split(_IN, 1)[0], key.split(_IN, 1)[1]) if _IN in key else (key, None)
+            for key in keys
+        )
+        if len(_SPLITS) >= MAX_SPLITS:
+            _SPLITS.clear()
+        _SPLITS[keys] = found
+    return found

@@ -15,9 +15,18 @@ from contextvars import ContextVar
 _WORDED: ContextVar[bool] = ContextVar("worded", default=True)
 
 
+_NOTED: ContextVar[WordsNoted | None] = ContextVar("words_noted", default=None)
+
+
 def worded() -> bool:
-    """Whether a resolution made now is read for its events (the default) or its state only."""
-    return _WORDED.get()
+    """Whether a resolution made now is read for its events (the default) or its state only
+    (then the question is noted, inside `noting_words`)."""
+    said = _WORDED.get()
+    if not said:
+        noted = _NOTED.get()
+        if noted is not None:
+            noted.asked = True
+    return said
 
 
 class _Setting:
@@ -42,6 +51,32 @@ class _Setting:
 def unworded() -> _Setting:
     """Resolutions made inside are read for their states only (their events may be short)."""
     return _Setting(_WORDED, False)
+
+
+class WordsNoted:
+    """`with`: resolutions made inside are read for their states only (`unworded`), and
+    `asked` says afterwards whether any asked `worded()`. One that never asked made the
+    very events and summary a worded one would: a computer player's trial of an action
+    that rolled nothing is then the step itself (`session.game.Game.tried`)."""
+
+    __slots__ = ("_tokens", "asked")
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __enter__(self) -> WordsNoted:
+        self._tokens = (_WORDED.set(False), _NOTED.set(self))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        words, noted = self._tokens
+        _NOTED.reset(noted)
+        _WORDED.reset(words)
+
+
+def noting_words() -> WordsNoted:
+    """`unworded`, noting whether a resolution inside asked `worded()` (`WordsNoted`)."""
+    return WordsNoted()
 
 
 _CONDITIONS_ONLY: ContextVar[bool] = ContextVar("conditions_only", default=False)

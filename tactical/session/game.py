@@ -35,14 +35,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tactical.dice import Roll, SeededDice
+from tactical.dice import RecordingDice, Roll, SeededDice
 from tactical.dice.fair import FairRoll
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.model.worded import noting_words
 from tactical.records import forward
 from tactical.rules import registry
 from tactical.rules.base import (
@@ -52,6 +54,7 @@ from tactical.rules.base import (
     Field,
     OddsReport,
     Phase,
+    Resolution,
     RuleSystem,
     TurnPosition,
     TurnSequence,
@@ -251,7 +254,11 @@ class Game:
 
     @property
     def phase(self) -> Phase:
-        return self._phase_at(self.position)
+        memo = self._memo  # asked for every step's check and record, and by the screen
+        found = memo.get("phase")
+        if found is None:
+            found = memo["phase"] = self._phase_at(self.position)
+        return found
 
     phase_name = forward("phase.name")
     phase_spec_id = forward("phase.spec_id")
@@ -481,6 +488,27 @@ class Game:
             self._memo[key] = plan_move(self.state, unit_id, path)
         return self._memo[key]
 
+    def tried(self, declared: Action, dice: RecordingDice) -> Resolution:
+        """A trial of `declared` (completed: `completed`), not a step: the rule system's
+        resolution on this state with `dice`, read for its state only (`model.worded`).
+        One that rolled nothing and never asked for words is the step's own resolution
+        whatever its dice (a resolver is a pure function of the state, the action and the
+        dice it rolls): `apply` takes it instead of resolving it again (the computer
+        players try every candidate, then play the best)."""
+        with noting_words() as noted:
+            resolution = self.system.apply(self.state, declared, dice)
+        if not noted.asked and not dice.rolls:
+            with suppress(TypeError):  # a parameter that is not a value: resolved again
+                self._memo[("resolved", declared)] = resolution
+        return resolution
+
+    def _tried(self, declared: Action) -> Resolution | None:
+        """The resolution a trial kept for `declared` (`tried`), or None."""
+        try:
+            return self._memo.get(("resolved", declared))
+        except TypeError:  # a parameter that is not a value: never kept
+            return None
+
     # ----------------------------------------------------------------- acting
 
     def apply(self, action: Action, forced: str = "", fair: FairRoll | None = None) -> Game:
@@ -529,7 +557,8 @@ class Game:
             position = self.position
         else:
             try:
-                resolution = self.system.apply(self.state, declared, dice)
+                # a trial that rolled nothing and said everything (`tried`), else resolved now
+                resolution = self._tried(declared) or self.system.apply(self.state, declared, dice)
             except UserError as error:  # said with the units' names, never their ids
                 raise refusal_words(self.state, error) from None
             state, events, summary = resolution.state, tuple(resolution.events), resolution.summary
@@ -554,7 +583,9 @@ class Game:
             tables=StepTables(self.state, state, checkpoint_of(self), self.steps),
             system=self.system,
         )
-        return Game(self.initial, self.seed, state, position, self.sides, self.steps.appended(step))
+        # the same table and position: what `following` worked out (its phase, whose go) holds
+        steps = self.steps.appended(step)
+        return Game(self.initial, self.seed, state, position, self.sides, steps, following._memo)
 
     def _adjusted(self, action: Action) -> Game:
         """The game after a hand adjustment of the table: same position, no dice."""

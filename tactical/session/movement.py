@@ -221,16 +221,22 @@ def plan_move(
 ) -> MovePlan:
     """Plan `unit_id`'s move along `path` on `state` without changing it (see the module doc)."""
     unit = find_unit(state, unit_id)
-    steps = parse_path(path)
     system = registry.get(state.rules)
-    rules = turning_rules_for(system, state, unit, activation)
     memo = _REMEMBERED.get()
     if memo is None:  # planned afresh
+        steps = parse_path(path)
+        rules = turning_rules_for(system, state, unit, activation)
         planned = plan_path(unit.pose, unit.base, steps, rules)
         return _planned_move(state, system, unit, rules, planned, table_obstacles(state))
-    planned = _path_plan(memo, unit, steps, rules)
+    steps = memo.parsed(path)
+    if activation:
+        rules = turning_rules_for(system, state, unit, activation)
+        reads = _unit_reads(state, system, unit)
+    else:  # a unit's paths on one table share what they read of it (`_Plans.on_table`)
+        rules, reads = memo.on_table(state, system, unit)
+    planned, bounds = _path_plan(memo, unit, steps, rules)
     obstacles = table_obstacles(state)
-    key = _plan_key(state, system, unit, steps, rules, planned, obstacles)
+    key = _plan_key(state, system, steps, rules, bounds, obstacles, reads)
     found = memo.plans.get(key) if key is not None else None
     if found is not None and found[0] is state.terrain:
         return found[1]
@@ -247,15 +253,48 @@ class _Plans:
     computer players plan every unit's moves again after each table move, and a move
     changes one unit, far from most others' paths."""
 
-    __slots__ = ("paths", "plans")
+    __slots__ = ("_parsed", "_tables", "paths", "plans")
 
     def __init__(self) -> None:
         self.plans: dict[Hashable, tuple[tuple[Terrain, ...], MovePlan]] = {}
         self.paths: dict[Hashable, PathPlan] = {}
+        self._parsed: dict[str, tuple[Step, ...]] = {}
+        # by the table's identity (kept beside) and the unit: its turning rules and what its
+        # plans read of the table besides its path (a player plans several paths a unit)
+        self._tables: dict[tuple[int, str], tuple[GameState, TurningRules, Hashable]] = {}
+
+    def parsed(self, path: str | Sequence[str]) -> tuple[Step, ...]:
+        """`parse_path`, remembered for a text path (a refused one is parsed again)."""
+        if not isinstance(path, str):
+            return parse_path(path)
+        found = self._parsed.get(path)
+        if found is None:
+            found = parse_path(path)
+            if len(self._parsed) >= MAX_PLANS:
+                self._parsed.clear()
+            self._parsed[path] = found
+        return found
+
+    def on_table(
+        self, state: GameState, system: RuleSystem, unit: Unit
+    ) -> tuple[TurningRules, Hashable]:
+        """The unit's turning rules on `state` with no activation declared
+        (`turning_rules_for`) and `_unit_reads`, once per table and unit."""
+        key = (id(state), unit.id)
+        found = self._tables.get(key)
+        if found is not None and found[0] is state:
+            return found[1], found[2]
+        rules = turning_rules_for(system, state, unit, None)
+        reads = _unit_reads(state, system, unit)
+        if len(self._tables) >= MAX_TABLES:
+            self._tables.clear()
+        self._tables[key] = (state, rules, reads)
+        return rules, reads
 
 
 _REMEMBERED: ContextVar[_Plans | None] = ContextVar("plans_remembered", default=None)
 MAX_PLANS = 4096  # plans (and paths) one game remembers
+MAX_TABLES = 64  # (table, unit) pairs whose turning rules one game remembers (the latest)
 NEAR_MARGIN = 0.5  # inches around a path's sweep within which another unit is read
 
 
@@ -273,49 +312,58 @@ def plans_remembered() -> Iterator[None]:
         _REMEMBERED.reset(token)
 
 
-def _path_plan(memo: _Plans, unit: Unit, steps: tuple[Step, ...], rules: TurningRules) -> PathPlan:
-    """`plan_path` from the unit's pose (GEO002.8), remembered by its inputs (all values)."""
+def _path_plan(
+    memo: _Plans, unit: Unit, steps: tuple[Step, ...], rules: TurningRules
+) -> tuple[PathPlan, tuple[float, float, float, float]]:
+    """`plan_path` from the unit's pose (GEO002.8) and the box its sweep may read
+    (`_swept_box`), remembered by their inputs (all values)."""
     key = (unit.pose, unit.base, steps, rules)
     try:
         found = memo.paths.get(key)
     except TypeError:  # a value that cannot be hashed: planned again
-        return plan_path(unit.pose, unit.base, steps, rules)
+        planned = plan_path(unit.pose, unit.base, steps, rules)
+        return planned, _swept_box(unit, planned)
     if found is None:
-        found = plan_path(unit.pose, unit.base, steps, rules)
+        planned = plan_path(unit.pose, unit.base, steps, rules)
+        found = (planned, _swept_box(unit, planned))
         if len(memo.paths) >= MAX_PLANS:
             memo.paths.clear()
         memo.paths[key] = found
     return found
 
 
-def _plan_key(
-    state: GameState,
-    system: RuleSystem,
-    unit: Unit,
-    steps: tuple[Step, ...],
-    rules: TurningRules,
-    planned: PathPlan,
-    obstacles: TableObstacles,
-) -> Hashable | None:
-    """What a move's plan reads of the table: the unit's id, place, base, layer and which
-    terrain stops it, its path and turning rules, the rule system, the board, the terrain
-    (by identity: kept beside the plan), and the id, place, base and layer of every unit
-    whose base comes within `NEAR_MARGIN` of the box the path sweeps (the sweep's broad
-    phase and its contact checks read no other, and nothing else of a unit: not its stats);
-    None when a part cannot be hashed."""
+def _swept_box(unit: Unit, planned: PathPlan) -> tuple[float, float, float, float]:
+    """The box the path's sweep covers, with the unit where it stands, widened by
+    `NEAR_MARGIN`: every unit a plan reads comes within it (`_plan_key`)."""
     boxes = [coarse_bounds(motion, unit.base) for motion in planned.motions]
     boxes.append(unit.footprint.bounds)
-    bounds = (
+    return (
         min(b[0] for b in boxes) - NEAR_MARGIN,
         min(b[1] for b in boxes) - NEAR_MARGIN,
         max(b[2] for b in boxes) + NEAR_MARGIN,
         max(b[3] for b in boxes) + NEAR_MARGIN,
     )
+
+
+def _plan_key(
+    state: GameState,
+    system: RuleSystem,
+    steps: tuple[Step, ...],
+    rules: TurningRules,
+    bounds: tuple[float, float, float, float],
+    obstacles: TableObstacles,
+    reads: Hashable,
+) -> Hashable | None:
+    """What a move's plan reads of the table: the unit's id, place, base, layer and which
+    terrain stops it (`reads`, `_unit_reads`), its path and turning rules, the rule system,
+    the board, the terrain (by identity: kept beside the plan), and the id, place, base and
+    layer of every unit whose base comes within `bounds` (`_swept_box`: the sweep's broad
+    phase and its contact checks read no other, and nothing else of a unit: not its stats);
+    None when a part cannot be hashed."""
     layer = system.los_level
     key = (
         state.rules,
-        (unit.id, unit.pose, unit.base, layer(unit)),
-        tuple(system.terrain_collides(unit, piece) for piece in state.terrain),
+        reads,
         steps,
         rules,
         state.board,
@@ -327,6 +375,15 @@ def _plan_key(
     except TypeError:
         return None
     return key
+
+
+def _unit_reads(state: GameState, system: RuleSystem, unit: Unit) -> Hashable:
+    """What a plan reads of the moving unit and the terrain (`_plan_key`): its id, place,
+    base and layer, and which pieces stop it."""
+    return (
+        (unit.id, unit.pose, unit.base, system.los_level(unit)),
+        tuple(system.terrain_collides(unit, piece) for piece in state.terrain),
+    )
 
 
 def _planned_move(

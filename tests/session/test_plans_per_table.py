@@ -50,3 +50,29 @@ def test_a_bad_path_is_refused_every_time():
         for _ in range(2):
             with pytest.raises(UserError, match="not understood"):
                 plan_move(state, state.units[0].id, "Q9")
+
+
+def test_a_units_paths_on_one_table_read_its_turning_rules_once(monkeypatch):
+    import tactical.session.movement as movement
+
+    state = load_map(builtin_map("battlefleet-mars"))
+    asked: list[str] = []
+    real = movement.turning_rules_for
+
+    def counted(system, table, unit, activation):
+        asked.append(unit.id)
+        return real(system, table, unit, activation)
+
+    monkeypatch.setattr(movement, "turning_rules_for", counted)
+    fresh = [plan_move(state, MOVER, path) for path in PATHS]
+    assert asked == [MOVER] * len(PATHS)
+    asked.clear()
+    other = _moved(state, MOVER, 20.0, 20.0)
+    with plans_remembered():
+        kept = [plan_move(state, MOVER, path) for path in PATHS]
+        assert asked == [MOVER]  # once for the table and the unit
+        plan_move(other, MOVER, PATHS[0])  # another table: asked again
+        assert asked == [MOVER, MOVER]
+        plan_move(state, MOVER, PATHS[0], {"speed": 1})  # an activation declared: asked
+        assert asked == [MOVER] * 3
+    assert kept == fresh
