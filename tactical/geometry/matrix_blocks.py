@@ -148,7 +148,8 @@ def _block(
             )
         )
     los_clear = np.ones((count, n), dtype=bool)
-    los_clear[row - rows.start, target] = False
+    # flat places: one put rather than a fancy index of two arrays
+    los_clear.reshape(-1).put((row - rows.start) * n + target, False)
     return RowBlock(
         units, terrain, arcs, centre_distance, edge, bearing,
         quadrant_index(bearing), in_centre, in_any, los_clear, blocking,
@@ -191,4 +192,9 @@ class _LaterCrossings:
         key = np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)
         line, piece = np.divmod(key, self.pieces)
         row, target = np.divmod(line, self.units)
-        return row.astype(np.intp), target.astype(np.intp), piece.astype(np.intp)
+        # intp already where int64 is (no copy)
+        return (
+            row.astype(np.intp, copy=False),
+            target.astype(np.intp, copy=False),
+            piece.astype(np.intp, copy=False),
+        )
