@@ -125,7 +125,7 @@ def _decimal_rows(
         # leading zeros left out: a group with no digit above it is led by none
         form = _LEAD_LAST if scale == 1 else _LEAD
         if g:
-            group = group % 1000
+            group = _divmod(group, 1000)[1]
             form = np.where(integer >= 1000 * scale, _ALL, form)
         _values(result[:, 1 + 3 * g : 4 + 3 * g])[...] = np.take(_FORM_CELLS, group + form)
     result[:, 1 + width] = ord(".")
@@ -135,6 +135,16 @@ def _decimal_rows(
         at += part.dtype.itemsize
     result[np.flatnonzero(~sure)] = 0
     return result
+
+
+def _divmod(integers: np.ndarray, divisor: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.divmod(integers, divisor) for a positive int divisor, the same numbers: numpy
+    divides integers by a constant several times faster than it takes a remainder (and
+    its divmod costs more than both), so the remainder is the integers less a product."""
+    quotient = integers // divisor
+    remainder = quotient * divisor
+    np.subtract(integers, remainder, out=remainder)
+    return quotient, remainder
 
 
 def _rounded(values: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
@@ -159,8 +169,8 @@ def numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     absolute = np.abs(whole)
     sure &= (absolute == 0) | (absolute >= 100)  # below 1e-4 repr switches to 1e-05 style
     absolute = np.where(sure, absolute, 0)
-    integer, fraction = np.divmod(absolute, 1_000_000)
-    high, low = np.divmod(fraction, 1000)
+    integer, fraction = _divmod(absolute, 1_000_000)
+    high, low = _divmod(fraction, 1000)
     # six decimals, trailing zeros left out but the first: the high group's where low is 0
     decimals = (
         np.take(_FORM_CELLS, high + np.where(low == 0, _TRAIL_ONE, _ALL)),
@@ -177,7 +187,7 @@ def fixed(values: np.ndarray, decimals: int, plus: bool = False) -> tuple[np.nda
     values = np.asarray(values, dtype=float)
     whole, sure = _rounded(values, 10.0**decimals)
     absolute = np.where(sure, np.abs(whole), 0)
-    integer, fraction = np.divmod(absolute, 10**decimals)
+    integer, fraction = _divmod(absolute, 10**decimals)
     digits = np.take(_FORMS, fraction + _ALL, axis=0)[:, 3 - decimals :]  # decimals <= 3
     sign = np.where(np.signbit(values), ord("-"), ord("+") if plus else 0)
     return _decimal_rows(sign, integer, (digits,), sure), sure
