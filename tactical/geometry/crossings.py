@@ -220,14 +220,24 @@ def _sorted_by_line_then(
     if value_bits < 20 or not math.isfinite(scale):  # no room on a grid: a float key
         order = _by_line_then_floats(line, value)
         return order, line.take(order), value.take(order)
-    # floor of a non-decreasing function of the value: never out of the values' order
-    grid = np.floor((value - bottom) * scale)
-    grid = np.clip(grid, 0.0, steps).astype(np.int64)
-    key = (line.astype(np.int64) << (value_bits + position_bits)) | (grid << position_bits)
+    # floor of a non-decreasing function of the value: never out of the values' order.
+    # Each step in place, on one array: a pass over the entries is the cost here
+    grid = value - bottom
+    grid *= scale
+    np.floor(grid, out=grid)
+    np.clip(grid, 0.0, steps, out=grid)
+    key = grid.astype(np.int64)
+    key <<= position_bits
+    key |= np.left_shift(line, value_bits + position_bits, dtype=np.int64)
     key |= np.arange(count, dtype=np.int64)
-    order = np.sort(key) & ((1 << position_bits) - 1)
-    lines, values = line.take(order), value.take(order)
-    if _out_of_order(lines, values):
+    key.sort()
+    # the lines read back from the sorted keys (a shift, not a gather); keys sorted, so the
+    # lines are: only the values need checking
+    lines = (key >> (value_bits + position_bits)).astype(line.dtype, copy=False)
+    key &= (1 << position_bits) - 1
+    order = key.astype(np.intp, copy=False)
+    values = value.take(order)
+    if _values_out_of_order(lines, values):
         order = np.lexsort((value, line))
         return order, line.take(order), value.take(order)
     return order, lines, values
@@ -246,9 +256,12 @@ def _by_line_then_floats(line: np.ndarray, value: np.ndarray) -> np.ndarray:
 
 def _out_of_order(lines: np.ndarray, values: np.ndarray) -> bool:
     """Whether lines and values (in some order) fail to be sorted by line, then by value."""
-    return bool(
-        ((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any() or (np.diff(lines) < 0).any()
-    )
+    return _values_out_of_order(lines, values) or bool((np.diff(lines) < 0).any())
+
+
+def _values_out_of_order(lines: np.ndarray, values: np.ndarray) -> bool:
+    """Whether values fail to be sorted within each line (lines sorted)."""
+    return bool(((np.diff(values) < 0) & (lines[1:] == lines[:-1])).any())
 
 
 def _joins(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -260,8 +273,21 @@ def _joins(line: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     joins a group, never parts one."""
     bottom, top = float(low.min()), float(high.max())
     scale = float(2**36) / max(top - bottom, 1e-300)
-    ends = np.minimum(np.ceil((high - bottom) * scale), 2**36 - 1).astype(np.int64)
-    farthest = np.maximum.accumulate(ends | (line.astype(np.int64) << 37)) & (2**37 - 1)
-    reached = farthest / scale + bottom
-    first = np.r_[True, line[1:] != line[:-1]]
-    return np.r_[False, low[1:] <= reached[:-1] + 1e-7] & ~first
+    # the same numbers as min(ceil((high - bottom) * scale), 2**36 - 1), each step in place
+    ends = high - bottom
+    ends *= scale
+    np.ceil(ends, out=ends)
+    np.minimum(ends, 2**36 - 1, out=ends)
+    farthest = ends.astype(np.int64)
+    farthest |= np.left_shift(line, 37, dtype=np.int64)
+    np.maximum.accumulate(farthest, out=farthest)
+    farthest &= 2**37 - 1
+    reached = farthest.astype(float)
+    reached /= scale
+    reached += bottom
+    reached += 1e-7
+    joins = np.empty(len(line), dtype=bool)
+    joins[:1] = False  # a line's first span joins nothing
+    np.less_equal(low[1:], reached[:-1], out=joins[1:])
+    joins[1:] &= line[1:] == line[:-1]
+    return joins

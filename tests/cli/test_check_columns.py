@@ -455,3 +455,41 @@ def test_the_pieces_in_a_lines_way_are_in_the_order_geos_meets_them():
             table.terrain, (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]]), np.sort(pieces)
         )
         assert [table.terrain.ids[p] for p in pieces] == list(expected)
+
+
+def test_lists_of_narrow_and_wide_entries_lay_out_in_whole_cells():
+    """Entries of one list as wide as a cell (no zero byte in them), of another list as
+    several cells, and runs of any length between them, come back as their text."""
+    short = table(["", "abcdefgh", "x"])  # an entry of exactly one 8-byte cell
+    short_rest = table(["", ",abcdefg", ", x"])
+    wide = table(["", "0123456789abcdefghij", "y"])  # three cells an entry
+    wide_rest = table(["", ", 0123456789abcdefghij", ", y"])
+    rows = Columns(4)
+    rows.constant("<")
+    rows.slots(short, short_rest, np.array([[1, 1, 2], [0, 0, 0], [2, 0, 0], [1, 2, 0]]))
+    rows.constant("|" * 9)  # a run longer than a cell
+    rows.slots(wide, wide_rest, np.array([[0, 0], [1, 2], [2, 1], [1, 0]]))
+    rows.constant(">\n")
+    assert texts(rows, str) == (
+        b"<abcdefgh,abcdefg, x|||||||||>\n"
+        b"<|||||||||0123456789abcdefghij, y>\n"
+        b"<x|||||||||y, 0123456789abcdefghij>\n"
+        b"<abcdefgh, x|||||||||0123456789abcdefghij>\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(-(2**62), 2**62), min_size=1, max_size=50),
+    st.sampled_from([1, 3, 1000, 3600, 1_000_000]),
+)
+def test_quotient_and_remainder_are_numpys_divmod(integers, divisor):
+    """The digit groups' quotient and remainder (a quotient and a product, not np.divmod):
+    np.divmod's numbers for any int64, negative ones too."""
+    from tactical.rules.report_json import _divmod
+
+    values = np.array(integers, dtype=np.int64)
+    quotient, remainder = _divmod(values, divisor)
+    expected = np.divmod(values, divisor)
+    assert quotient.tolist() == expected[0].tolist()
+    assert remainder.tolist() == expected[1].tolist()
