@@ -297,15 +297,16 @@ def test_spans_join_the_group_they_overlap():
 
 
 def _counting_resorts(monkeypatch) -> list[bool]:
-    """Each answer of `_out_of_order`: True where the fast sort had to be redone exactly."""
+    """Each answer of `_values_out_of_order` (the grid's check, and the float key's by way of
+    `_out_of_order`): True where the fast sort had to be redone exactly."""
     answers: list[bool] = []
-    check = crossings._out_of_order
+    check = crossings._values_out_of_order
 
     def counted(lines, values):
         answers.append(check(lines, values))
         return answers[-1]
 
-    monkeypatch.setattr(crossings, "_out_of_order", counted)
+    monkeypatch.setattr(crossings, "_values_out_of_order", counted)
     return answers
 
 
