@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,6 +49,9 @@ from tactical.rules.ending import UnitCondition, side_losses
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
 
+if TYPE_CHECKING:
+    from shapely import Polygon
+
 EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
 ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it is sampled
 ATTACK_SAMPLES = 8  # seeded rolls of an attack too large to enumerate
@@ -59,6 +63,7 @@ OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its 
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 MAX_EFFECTS = 4096  # expected effects a game's material count remembers
 MAX_REACHES = 4096  # positions scored a game remembers
+MAX_OUTLINES = 1024  # bases' outlines at candidate places a game remembers
 _UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
@@ -88,6 +93,9 @@ class Material:
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
         # positions scored (`Position.reach_many`) by what they read, while the game lasts
         self.reaches: dict[Hashable, Reach] = {}
+        # the outlines of bases at the places positions are scored from, by pose and base
+        # (`Position._copy`): a unit's candidate places recur from decision to decision
+        self.outlines: dict[tuple[Pose, Hashable], Polygon] = {}
 
     def remembered(
         self,
@@ -579,10 +587,7 @@ class Position:
         for unit_id, poses in wanted.items():
             unit = state.unit(unit_id)
             first[unit_id] = len(others) + len(copies)
-            copies.extend(
-                replace(unit, id=f"{unit_id}#{k}", pose=pose or unit.pose)
-                for k, pose in enumerate(poses)
-            )
+            copies.extend(self._copy(unit, k, pose) for k, pose in enumerate(poses))
         found: dict[str, list[Reach]] = {}
         geometry: TableGeometry | None = None
         for unit_id, poses in wanted.items():
@@ -597,6 +602,30 @@ class Position:
             rows = range(first[unit_id], first[unit_id] + len(poses))
             found[unit_id] = self._scored(unit, others, enemies, rows, geometry)
         return found
+
+    def _copy(self, unit: Unit, k: int, pose: Pose | None) -> Unit:
+        """`unit` as its k-th candidate place in `_measure_together`: at `pose` (its own
+        where None), named `id#k`. Where models block sight (R002.41) the table reads
+        every base's outline (`TableGeometry.of`): the copy's is the unit's own at its
+        own pose, else remembered for the game by pose and base (a pure function of
+        them), instead of a new polygon each table."""
+        pose = pose or unit.pose
+        copy = replace(unit, id=f"{unit.id}#{k}", pose=pose)
+        if self._shared or type(unit) is not Unit:  # outlines never read / maybe its own
+            return copy
+        if pose == unit.pose:
+            outline = unit.footprint
+        else:
+            outlines = self.material.outlines
+            key = (pose, unit.base)
+            outline = outlines.get(key)
+            if outline is None:
+                outline = copy.footprint
+                if len(outlines) >= MAX_OUTLINES:
+                    outlines.clear()
+                outlines[key] = outline
+        copy.__dict__["footprint"] = outline  # what the cached property would hold
+        return copy
 
     def _scored(
         self,

@@ -654,9 +654,12 @@ def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking
     """The terrain's level blocking and the models' (R002.41) as one over the table's pieces
     and then the blockers' bases: each unit's code a pair of its two codes, each base
     owned by its unit (a model never blocks its own line)."""
-    pairs = np.stack((terrain.levels, np.asarray(models.levels, dtype=np.int64)), axis=1)
-    found, codes = np.unique(pairs, axis=0, return_inverse=True)
-    on_terrain, on_models = found[:, 0], found[:, 1]
+    model_levels = np.asarray(models.levels, dtype=np.int64)
+    # the distinct (terrain, model) code pairs in lexicographic order, as `np.unique` of the
+    # rows gives them: each pair one number (the model code below its stride), far cheaper
+    stride = int(model_levels.max()) + 1 if len(model_levels) else 1
+    found, codes = np.unique(terrain.levels * stride + model_levels, return_inverse=True)
+    on_terrain, on_models = found // stride, found % stride
     mask = np.concatenate(
         (
             terrain.mask[on_terrain[:, None], on_terrain[None, :]],
@@ -674,14 +677,43 @@ def _level_blocking(system: RuleSystem, state: GameState) -> LevelBlocking:
     """Which terrain blocks which pair, from the rule system's `blocks_los` (e.g. R002.40),
     asked once per pair of line-of-sight levels rather than once per pair of units."""
     levels: dict[str, Unit] = {}
-    for unit in state.units:
-        levels.setdefault(system.los_level(unit), unit)
+    own = [system.los_level(unit) for unit in state.units]
+    for level, unit in zip(own, state.units, strict=True):
+        levels.setdefault(level, unit)
     names = list(levels) or [""]
-    codes = np.array([names.index(system.los_level(u)) for u in state.units], dtype=np.int64)
-    mask = np.zeros((len(names), len(names), len(state.terrain)), dtype=bool)
+    codes = np.array([names.index(level) for level in own], dtype=np.int64)
+    return LevelBlocking(codes, _level_mask(system, state.terrain, names, levels))
+
+
+def _level_mask(
+    system: RuleSystem, terrain: tuple[Terrain, ...], names: list[str], levels: dict[str, Unit]
+) -> np.ndarray:
+    """`_level_blocking`'s (L, L, T) mask: `blocks_los` of each piece between the first
+    units of each two levels. Kept by exactly what it asks (the rule system, the very
+    tuple of pieces, the levels and their first units by value): the players measure many
+    tables a turn whose first units stay the same."""
+    key = (id(system), id(terrain), tuple(names), tuple(levels.values()))
+    try:
+        found = _LEVEL_MASKS.get(key)
+    except TypeError:  # a unit that cannot be hashed: asked afresh
+        key, found = None, None
+    if found is not None and found[0] is system and found[1] is terrain:
+        return found[2]
+    mask = np.zeros((len(names), len(names), len(terrain)), dtype=bool)
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
             viewer, target = levels.get(name_a), levels.get(name_b)
-            for t, piece in enumerate(state.terrain):
+            for t, piece in enumerate(terrain):
                 mask[a, b, t] = system.blocks_los(piece, viewer, target)
-    return LevelBlocking(codes, mask)
+    if key is not None:
+        if len(_LEVEL_MASKS) >= MAX_LEVEL_MASKS:
+            _LEVEL_MASKS.clear()
+        mask.flags.writeable = False  # shared between tables
+        _LEVEL_MASKS[key] = (system, terrain, mask)
+    return mask
+
+
+MAX_LEVEL_MASKS = 256  # level masks `_level_mask` keeps (a few tables' worth)
+# by the rule system's and the pieces' ids with the other things asked, each kept alive
+# beside its mask (an id is never reused while the object lives)
+_LEVEL_MASKS: dict[tuple, tuple[RuleSystem, tuple[Terrain, ...], np.ndarray]] = {}
