@@ -33,13 +33,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tactical.agents import hints
+from tactical.agents.place_pairs import PairSight, named, pair_sight, partial_matrix
 from tactical.agents.reads import ALL, read_values, table_key, watching
 from tactical.dice import Dice, Die, SeededDice, TooManyOutcomes, enumerate_outcomes
 from tactical.dice.exact import remembering
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import Omni
-from tactical.geometry.matrix import PairMatrix
-from tactical.geometry.matrix_pairs import matrix_pairs
 from tactical.geometry.shapes import Pose
 from tactical.model import GameState, Unit
 from tactical.model.worded import read_for_conditions, unworded
@@ -579,7 +578,7 @@ class Position:
         every unit's candidate poses are added to the table as copies of it, and the units
         themselves taken off (units of one side only: none is another's enemy; units never
         block a line of sight, so each pair reads as in a table of its own). Where models
-        block sight, only the pairs a score reads are measured (`_partial_matrix`)."""
+        block sight, only the pairs a score reads are measured (`partial_matrix`)."""
         state = self.state
         others = tuple(u for u in state.units if u.id not in wanted)
         copies: list[Unit] = []
@@ -636,17 +635,22 @@ class Position:
         geometry: TableGeometry,
     ) -> list[Reach]:
         """The unit's places (`rows` of the table's matrix) scored against its enemies."""
-        # where models block sight each unit has a table of its own: only its pairs measured;
-        # elsewhere one matrix serves the whole side's units
-        matrix = geometry.matrix if self._shared else _partial_matrix(geometry, rows, enemies)
-        test = self.system.conventions.arc_test
-        in_arc = matrix.in_arc_centre if test == "centre" else matrix.in_arc_any
-        names = [arc.name for arc in geometry.arcs]
-        j = np.asarray(enemies)
+        centre = self.system.conventions.arc_test == "centre"
         if not self.by_weapons:
             return self._measured_by_bands(
-                unit, others, enemies, rows, geometry, matrix, in_arc, names
+                unit,
+                others,
+                enemies,
+                rows,
+                geometry,
+                pair_sight(geometry, rows, enemies, self._shared, centre),
             )
+        # where models block sight each unit has a table of its own: only its pairs measured;
+        # elsewhere one matrix serves the whole side's units
+        matrix = geometry.matrix if self._shared else partial_matrix(geometry, rows, enemies)
+        in_arc = matrix.in_arc_centre if centre else matrix.in_arc_any
+        names = [arc.name for arc in geometry.arcs]
+        j = np.asarray(enemies)
         found = []
         for i in rows:
             own = np.full(len(j), i)
@@ -684,13 +688,12 @@ class Position:
         enemies: list[int],
         rows: range,
         geometry: TableGeometry,
-        matrix: PairMatrix | _PartialMatrix,
-        in_arc: np.ndarray,
-        names: list[str],
+        sight: PairSight,
     ) -> list[Reach]:
         """`_scored` by range bands (`_in_band`): an enemy held where it is in sight and in
         one of the unit's own arcs, the arcs and sight of every enemy read at once for each
         pose; the bands and sums enemy by enemy, in the table's order."""
+        names = [arc.name for arc in geometry.arcs]
         j = np.asarray(enemies)
         values = [self.values.get(others[e].id, 0.0) for e in enemies]
         theirs = np.array(
@@ -700,18 +703,20 @@ class Position:
         # row); the sums below still go enemy by enemy in the table's order
         mine = np.asarray(rows)
         own, them = np.broadcast_arrays(mine[:, None], j[None, :])
-        outward = geometry.range_distances(own, them).tolist()
-        inward = geometry.range_distances(them, own).tolist()
+        # both ways in one call: each pair's distance is its own (element by element)
+        both = geometry.range_distances(
+            np.concatenate((own.ravel(), them.ravel())),
+            np.concatenate((them.ravel(), own.ravel())),
+        ).reshape(2, *own.shape)
+        outward, inward = both[0].tolist(), both[1].tolist()
         mine_masks = np.array(
             [[name in geometry.unit_arc_names[i] for name in names] for i in rows], dtype=bool
         ).reshape(len(rows), len(names))
         holding = (
-            matrix.los_clear[own, them] & np.any(in_arc[own, them] & mine_masks[:, None, :], axis=2)
+            sight.out_clear & np.any(sight.out_arc & mine_masks[:, None, :], axis=2)
         ).tolist()
-        held = (
-            matrix.los_clear[them, own] & np.any(in_arc[them, own] & theirs[None, :, :], axis=2)
-        ).tolist()
-        nearest = matrix.centre_distance[own, them].min(axis=1).tolist()
+        held = (sight.in_clear & np.any(sight.in_arc & theirs[None, :, :], axis=2)).tolist()
+        nearest = sight.out_distance.min(axis=1).tolist()
         found = []
         for row in range(len(rows)):
             holds = held_by = 0.0
@@ -722,37 +727,6 @@ class Position:
                     held_by += values[slot] * self._in_band(others[e], inward[row][slot])
             found.append(Reach(holds, held_by, nearest[row], self.diagonal, None))
         return found
-
-
-@dataclass(frozen=True, eq=False)
-class _PartialMatrix:
-    """The table's (N, N) matrix arrays holding only the pairs a unit's places are scored by
-    (`_partial_matrix`): the rest are never read."""
-
-    centre_distance: np.ndarray
-    in_arc_centre: np.ndarray
-    in_arc_any: np.ndarray
-    los_clear: np.ndarray
-
-
-def _partial_matrix(geometry: TableGeometry, rows: range, enemies: list[int]) -> _PartialMatrix:
-    """The pair matrix's answers (GEO002.10) between `rows` and `enemies` both ways, measured
-    for those pairs alone (`matrix_pairs`: the same numbers as the whole matrix, where every
-    other model stays a blocker)."""
-    mine, theirs = np.broadcast_arrays(np.asarray(rows)[:, None], np.asarray(enemies)[None, :])
-    i = np.concatenate((mine.ravel(), theirs.ravel()))
-    j = np.concatenate((theirs.ravel(), mine.ravel()))
-    found = matrix_pairs(geometry.units, geometry.terrain, i, j, geometry.arcs, geometry.blocking)
-    n, arcs = len(geometry.units), len(geometry.arcs)
-    distance = np.zeros((n, n))
-    centre = np.zeros((n, n, arcs), dtype=bool)
-    any_part = np.zeros((n, n, arcs), dtype=bool)
-    clear = np.zeros((n, n), dtype=bool)
-    distance[i, j] = found.centre_distance
-    centre[i, j] = found.in_arc_centre
-    any_part[i, j] = found.in_arc_any
-    clear[i, j] = found.los_clear
-    return _PartialMatrix(distance, centre, any_part, clear)
 
 
 class _Same:
@@ -768,8 +742,3 @@ class _Same:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Same) and other.value is self.value
-
-
-def named(names: Sequence[str], inside: np.ndarray) -> frozenset[str]:
-    """The names of the table's arcs a row of the pair matrix marks as holding."""
-    return frozenset(name for name, held in zip(names, inside.tolist(), strict=True) if held)
