@@ -82,25 +82,11 @@ def matrix_pairs(
         back_y = units.y[seen[turn]] - units.y[viewer[turn]]
         angle[turn] = np.arctan2(back_x, back_y)
         length[turn] = np.sqrt(back_x * back_x + back_y * back_y)
-    same = None
-    if symmetric and len(lines):
-        # a pair asked both ways is one line (the same operands, so the same angle and
-        # length): tested once, its answer read for both; a line's answer never depends
-        # on the other lines tested with it
-        kept, same = np.unique(viewer * len(units) + seen, return_index=True, return_inverse=True)[
-            1:
-        ]
-        if len(kept) < len(lines):
-            viewer, seen, angle, length = (a.take(kept) for a in (viewer, seen, angle, length))
-        else:
-            same = None
     viewers, row_of = np.unique(viewer, return_inverse=True)
     blocked = _los_blocked(
         units, terrain, viewer, seen, row_of.reshape(-1), _Cones.of(units, terrain, viewers),
         angle, length, blocking,
     )  # fmt: skip
-    if same is not None:
-        blocked = blocked.take(same.reshape(-1))
     los_clear = np.ones(len(i), dtype=bool)
     los_clear[lines[blocked]] = False
     return PairAnswers(distance, in_centre, in_any, los_clear)

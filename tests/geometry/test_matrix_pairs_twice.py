@@ -1,6 +1,7 @@
 """A line asked for twice in one call of `matrix_pairs` (the same pair again, or the pair the
-other way where sight is symmetric) is tested once and read for both: every answer is still
-the whole matrix's (GEO002.10; R002.41 models' bases as blockers owned by their units)."""
+other way where sight is symmetric, as the position scorer asks a place and an enemy)
+reads as the whole matrix, and as asked alone (GEO002.10; R002.41 models' bases as
+blockers owned by their units)."""
 
 from __future__ import annotations
 
