@@ -75,12 +75,16 @@ def _targets(
 ) -> tuple[str, ...]:
     found = []
     indirect = params.get("indirect") is True
+    arms = card(unit).weapon(weapon)
     for target in state.units:
         if target.side == unit.side:
             continue
         try:
             # refused for its reach (GEO002.7, R002.40-41) whatever else it reads: the
-            # declaration's other checks and its record left out (most pairs end here)
+            # declaration's other checks and its record left out (most pairs end here),
+            # those across the table without measuring
+            if arms is not None and combat.beyond_reach(state, unit, arms, target):
+                continue
             if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
                 continue
             combat.declared_on(state, unit.id, weapon, target.id, params, launched=launched)

@@ -268,6 +268,21 @@ def weapon_distance(unit: Unit, weapon: Weapon, target: Unit) -> float:
     return _kept(_DISTANCES, (unit, target, start), lambda: _distance(unit, target, start))
 
 
+def surely_farther(unit: Unit, weapon: Weapon, target: Unit, inches: float) -> bool:
+    """Whether `weapon_distance` is surely more than `inches` (GEO002.7), read from the
+    centres alone: the target's nearest point is no nearer than its centre less its
+    circumradius, and a weapon measured from the base edge (R002.12) is nearer by at most
+    the firer's. True only where the measured distance is farther by `_FAR_MARGIN` at
+    least; False says nothing."""
+    apart = math.hypot(unit.x - target.x, unit.y - target.y) - _circumradius(target)
+    if weapon_measured_from(unit, weapon) == "edge":
+        apart -= _circumradius(unit)
+    return apart > inches + _FAR_MARGIN
+
+
+_FAR_MARGIN = 1e-6  # inches: far beyond the rounding of a table's distances (~1e-13)
+
+
 def _distance(unit: Unit, target: Unit, start: str) -> float:
     """Inches from the unit's centre or edge (`start`) to the target's nearest point (the
     same for every weapon measured from there: remembered, `_kept`)."""
