@@ -150,9 +150,6 @@ _ORDER_READS = ("fleets", "field_orders", "losses", "mfv", "core_forces")
 # none of them
 _WINNERS: dict[tuple[int, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
 MAX_WINNERS = 256
-# the same by the values read: the computer players' trials make new tables equal to ones
-# met before (the same model lost on another try), nine in ten of the misses above
-_WINNERS_BY_VALUE: dict[tuple[object, ...], tuple[str, ...]] = {}
 
 
 def _winners(state: GameState) -> tuple[str, ...]:
@@ -164,24 +161,11 @@ def _winners(state: GameState) -> tuple[str, ...]:
     found = _WINNERS.get(slot)
     if found is not None and all(map(is_, found[0], read)):
         return found[1]
-    try:
-        winners = _WINNERS_BY_VALUE.get(read)
-    except TypeError:  # a value read that is not hashable: worked out afresh, not kept
-        return _satisfied_sides(state)
-    if winners is None:
-        winners = _satisfied_sides(state)
-        if len(_WINNERS_BY_VALUE) >= MAX_WINNERS:
-            _WINNERS_BY_VALUE.clear()
-        _WINNERS_BY_VALUE[read] = winners
+    winners = tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
     if len(_WINNERS) >= MAX_WINNERS:
         _WINNERS.clear()
     _WINNERS[slot] = (read, winners)
     return winners
-
-
-def _satisfied_sides(state: GameState) -> tuple[str, ...]:
-    """R002.22: the sides whose Field Order is satisfied, worked out afresh."""
-    return tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
 
 
 def check_victory(state: GameState) -> tuple[GameState, list[Event]]:

@@ -232,21 +232,6 @@ def test_R002_22_winners_remembered_equal_afresh():
     assert victory._winners(state) == ()
 
 
-def test_R002_22_winners_of_an_equal_table_made_again_are_the_ones_found():
-    state = play.setup(duel({"weapons": [GUNS]}, distance=4.0))
-    state = tracking.put_in(state, "field_orders", "A", FrozenMap(order=4))
-    lost = tracking.record_loss(state, state.unit("t"), "destroyed")
-    again = tracking.record_loss(state, state.unit("t"), "destroyed")  # a new, equal table
-    assert again.rule_state["losses"] is not lost.rule_state["losses"]
-    assert again.rule_state["losses"] == lost.rule_state["losses"]
-    first = victory._winners(lost)
-    assert first == ("A",) and victory._winners(again) is first  # by the values read
-    assert victory._satisfied_sides(again) == ("A",)  # as worked out afresh
-    # another loss table (the attacker's model lost instead): not the same answer
-    other = tracking.record_loss(state, state.unit("a"), "destroyed")
-    assert victory._winners(other) == victory._satisfied_sides(other) == ()
-
-
 def test_GEO002_8_a_move_planned_is_kept_where_no_model_near_its_path_moved():
     state = table(unit("a", 10, 10), unit("far", 60, 40), unit("b", 40, 40, "B"))
     first = maneuver.plan(state, state.unit("a"), "F6")
