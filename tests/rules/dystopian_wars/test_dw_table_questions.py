@@ -10,7 +10,7 @@ from dw_builders import GUNS, duel, flyer, table, unit
 
 from tactical.geometry.arcs_spec import AFT, FORE
 from tactical.model import Pose, RectBase
-from tactical.rules.dystopian_wars import cards, combat, measures
+from tactical.rules.dystopian_wars import cards, combat, maneuver, measures
 
 
 def test_GEO002_7_an_arc_remembered_is_the_arc_measured_and_a_moved_target_is_measured():
@@ -101,3 +101,20 @@ def test_R002_28_a_wing_is_named_by_its_carrier_the_longest_model_id_it_starts_w
     assert cards.squadron_words(state, "A:avenger-b-wing-2") == "Second Carrier wing 2"
     assert cards.squadron_words(state, "A:battle-line") == "battle line"
     assert cards.squadron_words(state, "B:avenger") == "avenger"  # no "-" after the id
+
+
+def test_GEO002_8_a_path_is_applied_once_for_a_unit_and_swept_again_on_a_new_table():
+    state = table(unit("a", 10, 10), unit("b", 10, 30, "B"))
+    first = maneuver.plan(state, state.unit("a"), "F6")  # heading 0: along +y
+    b = state.unit("b")
+    moved = state.replace_unit(b.moved_to(Pose(10, 14, 0.0)))  # now in the way
+    second = maneuver.plan(moved, moved.unit("a"), "F6")
+    assert second.plan is first.plan  # the path applied once: it reads no other model
+    assert first.contact_kind is None and second.contact_kind == "ram"
+    assert second.final.y < first.final.y
+    afresh = maneuver._plan.__wrapped__(
+        moved.unit("a"), "F6", None, moved.options, moved.units, moved.terrain, moved.board
+    )
+    assert afresh == second
+    faster = maneuver._path_plan(unit("a", 10, 10, move=8.0), "F6", None, state.options)
+    assert faster[0].max_distance == 8.0 and faster[1] == first.plan  # other rules, same path
