@@ -109,13 +109,17 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
         if tracking.adrift(state, unit.id):  # a Prize or a Derelict has no crew to fire
             continue
         launched = act.get("launched") == unit.id
+        engaged = act.get("engaged", {}).get(unit.id, ())
+        no_split = None  # whether the model may not Split Fire (R002.26), asked once
         for weapon in card(unit).weapons:
             if (unit.id, weapon.name) in used:
                 continue
             targets = targets_for(state, unit, weapon.name, launched)
-            engaged = act.get("engaged", {}).get(unit.id, ())
-            if engaged and command.restricted(state, unit, options_of(state)):
-                targets = tuple(t for t in targets if t in engaged)  # no Split Fire (R002.26)
+            if engaged:
+                if no_split is None:
+                    no_split = bool(command.restricted(state, unit, options_of(state)))
+                if no_split:
+                    targets = tuple(t for t in targets if t in engaged)
             if not targets:
                 continue
             found.append(
