@@ -227,7 +227,12 @@ def counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
 
 
 def _legal(state: GameState, attacker: str, weapon: str, target: str, **params: Any) -> bool:
+    firer, aimed = state.unit_or_none(attacker), state.unit_or_none(target)
     try:
+        if firer is not None and aimed is not None:
+            arms = card(firer).weapon(weapon)
+            if arms is not None and combat.beyond_reach(state, firer, arms, aimed):
+                return False  # refused for its range whatever else it reads (GEO002.7)
         combat.declared_on(state, attacker, weapon, target, params)
     except UserError:
         return False

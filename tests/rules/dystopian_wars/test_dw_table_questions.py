@@ -8,9 +8,10 @@ import math
 
 from dw_builders import GUNS, duel, flyer, table, unit
 
+from tactical.errors import UserError
 from tactical.geometry.arcs_spec import AFT, FORE
 from tactical.model import Pose, RectBase
-from tactical.rules.dystopian_wars import cards, combat, maneuver, measures
+from tactical.rules.dystopian_wars import attacks, cards, combat, maneuver, measures
 
 
 def test_GEO002_7_an_arc_remembered_is_the_arc_measured_and_a_moved_target_is_measured():
@@ -118,3 +119,21 @@ def test_GEO002_8_a_path_is_applied_once_for_a_unit_and_swept_again_on_a_new_tab
     assert afresh == second
     faster = maneuver._path_plan(unit("a", 10, 10, move=8.0), "F6", None, state.options)
     assert faster[0].max_distance == 8.0 and faster[1] == first.plan  # other rules, same path
+
+
+def test_R002_29_a_counterattack_is_legal_exactly_where_it_may_be_declared():
+    ack_ack = {"name": "Ack Ack", "kind": "ack-ack", "arc": "all-round", "attack_dice": "4-2-0-0"}
+    flying = {"movement": "aerial", "height_level": "flying"}
+    legal = 0
+    for reach in (3.0, 7.5, 9.0, 15.0, 16.5, 17.5, 20.0, 40.0):
+        state = table(
+            unit("a", 36, 24, weapons=[ack_ack]), unit("t", 36, 24 + reach, "B", **flying)
+        )
+        try:
+            combat.declare(state, "a", "Ack Ack", "t", {"counter": True})
+            declared = True
+        except UserError:
+            declared = False
+        assert attacks._legal(state, "a", "Ack Ack", "t", counter=True) is declared
+        legal += declared
+    assert 0 < legal < 8
