@@ -75,12 +75,16 @@ def _targets(
 ) -> tuple[str, ...]:
     found = []
     indirect = params.get("indirect") is True
+    arms = card(unit).weapon(weapon)
     for target in state.units:
         if target.side == unit.side:
             continue
         try:
             # refused for its reach (GEO002.7, R002.40-41) whatever else it reads: the
-            # declaration's other checks and its record left out (most pairs end here)
+            # declaration's other checks and its record left out (most pairs end here),
+            # those across the table without measuring
+            if arms is not None and combat.beyond_reach(state, unit, arms, target):
+                continue
             if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
                 continue
             combat.declared_on(state, unit.id, weapon, target.id, params, launched=launched)
@@ -105,13 +109,17 @@ def declare_choices(state: GameState, act: Mapping[str, Any]) -> tuple[ActionCho
         if tracking.adrift(state, unit.id):  # a Prize or a Derelict has no crew to fire
             continue
         launched = act.get("launched") == unit.id
+        engaged = act.get("engaged", {}).get(unit.id, ())
+        no_split = None  # whether the model may not Split Fire (R002.26), asked once
         for weapon in card(unit).weapons:
             if (unit.id, weapon.name) in used:
                 continue
             targets = targets_for(state, unit, weapon.name, launched)
-            engaged = act.get("engaged", {}).get(unit.id, ())
-            if engaged and command.restricted(state, unit, options_of(state)):
-                targets = tuple(t for t in targets if t in engaged)  # no Split Fire (R002.26)
+            if engaged:
+                if no_split is None:
+                    no_split = bool(command.restricted(state, unit, options_of(state)))
+                if no_split:
+                    targets = tuple(t for t in targets if t in engaged)
             if not targets:
                 continue
             found.append(
@@ -219,7 +227,12 @@ def counter_choices(state: GameState, side: str) -> tuple[ActionChoice, ...]:
 
 
 def _legal(state: GameState, attacker: str, weapon: str, target: str, **params: Any) -> bool:
+    firer, aimed = state.unit_or_none(attacker), state.unit_or_none(target)
     try:
+        if firer is not None and aimed is not None:
+            arms = card(firer).weapon(weapon)
+            if arms is not None and combat.beyond_reach(state, firer, arms, aimed):
+                return False  # refused for its range whatever else it reads (GEO002.7)
         combat.declared_on(state, attacker, weapon, target, params)
     except UserError:
         return False

@@ -311,7 +311,12 @@ def squadron_words(state: GameState, key: str) -> str:
     never the side's letter or a unit's id."""
     name = key.split(":", 1)[-1]
     names = state.shown_names
-    carrier = max((i for i in names if name.startswith(f"{i}-")), key=len, default=None)
-    if carrier is not None:
-        return f"{names[carrier]} {words(name[len(carrier) + 1 :])}"
+    # the carrier: the longest model id the name starts with before a "-", found among the
+    # name's own prefixes (a few) rather than every model's id (asked at every step)
+    cut = name.rfind("-")
+    while cut >= 0:
+        carrier = name[:cut]
+        if carrier in names:
+            return f"{names[carrier]} {words(name[cut + 1 :])}"
+        cut = name.rfind("-", 0, cut)
     return words(name)

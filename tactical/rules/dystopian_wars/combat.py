@@ -40,6 +40,7 @@ from tactical.rules.dystopian_wars.measures import (
     in_weapon_arc,
     line_of_sight,
     range_band,
+    surely_farther,
     weapon_distance,
     within_from_centre,
 )
@@ -215,6 +216,25 @@ def out_of_reach(
     if not in_weapon_arc(attacker, weapon.arc, target):
         return True
     return not indirect and not found.los
+
+
+def beyond_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """Whether `out_of_reach` surely refuses `weapon` at `target` for its range alone
+    (GEO002.7: no Attack Dice beyond the last Range Band with some), read from the centres
+    (`surely_farther`) without measuring; False says nothing (`out_of_reach` measures).
+    Most pairs the choices try are across the table: their reach is never measured."""
+    table = declaration.range_table(unit, state.options)
+    if len(table.bands) != len(weapon.attack_dice):
+        return False
+    last = None
+    for band, dice in zip(table.bands, weapon.attack_dice, strict=True):
+        if dice > 0:
+            last = band
+    if last is None:
+        return False
+    # `range_band` reads the first band within its limit (+1e-9): beyond the last band with
+    # Attack Dice, a later one with none or no band at all
+    return surely_farther(unit, weapon, target, last.max_inches + 1e-9)
 
 
 def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirect: bool) -> None:

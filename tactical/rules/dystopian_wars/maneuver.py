@@ -90,6 +90,24 @@ def turning_rules(state: GameState, unit: Unit) -> TurningRules:
 def _turning_rules(
     unit: Unit, boost: Mapping[str, Any] | None, given: Mapping[str, Any]
 ) -> TurningRules:
+    try:
+        return _remembered_rules(unit, boost, given)
+    except TypeError:  # a boost or options that are not values: worked out afresh
+        return _worked_out_rules(unit, boost, given)
+
+
+@lru_cache(maxsize=1024)
+def _remembered_rules(
+    unit: Unit, boost: Mapping[str, Any] | None, given: Mapping[str, Any]
+) -> TurningRules:
+    """`_worked_out_rules` by value: every path offered, weighed or made for a unit in one
+    activation is planned under the same rules (R002.30-R002.34, R002.45, R002.48)."""
+    return _worked_out_rules(unit, boost, given)
+
+
+def _worked_out_rules(
+    unit: Unit, boost: Mapping[str, Any] | None, given: Mapping[str, Any]
+) -> TurningRules:
     options = dict(given)
     if boost:
         options["activation"] = dict(boost)
@@ -183,8 +201,7 @@ def _plan(
     """`plan` from everything it reads, by value: the same move is planned again and again
     (offered as the default path at every step of an activation, weighed by the computer
     players, then made) on a table where nothing it reads changed."""
-    rules = _turning_rules(unit, boost, options)
-    planned = plan_path(unit.pose, unit.base, parse_path(path), rules)
+    rules, planned = _path_plan(unit, path, boost, options)
     obstacles, allowed, others = _obstacles(unit, units, terrain, board)
     contact = first_contact(
         planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
@@ -219,6 +236,17 @@ def _plan(
         s.index for s in executed if s.treacherous and (step is None or s.index < step)
     )
     return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+
+
+@lru_cache(maxsize=1024)
+def _path_plan(
+    unit: Unit, path: str, boost: Mapping[str, Any] | None, options: Mapping[str, Any]
+) -> tuple[TurningRules, PathPlan]:
+    """The unit's rules and its path applied to them (GEO002.8), by all they read: a move
+    is planned again wherever a model near its path moved (`plan`), its path the same
+    (the squadron's next model's default path after each move of the one before)."""
+    rules = _turning_rules(unit, boost, options)
+    return rules, plan_path(unit.pose, unit.base, parse_path(path), rules)
 
 
 def _obstacles(

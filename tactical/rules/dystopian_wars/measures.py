@@ -268,6 +268,21 @@ def weapon_distance(unit: Unit, weapon: Weapon, target: Unit) -> float:
     return _kept(_DISTANCES, (unit, target, start), lambda: _distance(unit, target, start))
 
 
+def surely_farther(unit: Unit, weapon: Weapon, target: Unit, inches: float) -> bool:
+    """Whether `weapon_distance` is surely more than `inches` (GEO002.7), read from the
+    centres alone: the target's nearest point is no nearer than its centre less its
+    circumradius, and a weapon measured from the base edge (R002.12) is nearer by at most
+    the firer's. True only where the measured distance is farther by `_FAR_MARGIN` at
+    least; False says nothing."""
+    apart = math.hypot(unit.x - target.x, unit.y - target.y) - _circumradius(target)
+    if weapon_measured_from(unit, weapon) == "edge":
+        apart -= _circumradius(unit)
+    return apart > inches + _FAR_MARGIN
+
+
+_FAR_MARGIN = 1e-6  # inches: far beyond the rounding of a table's distances (~1e-13)
+
+
 def _distance(unit: Unit, target: Unit, start: str) -> float:
     """Inches from the unit's centre or edge (`start`) to the target's nearest point (the
     same for every weapon measured from there: remembered, `_kept`)."""
@@ -279,7 +294,21 @@ _DISTANCES: dict[tuple[int, ...], tuple[tuple[Any, ...], float]] = {}
 
 def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
     """Whether any part of the target's base is in the arc (the system's arc test)."""
-    return _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
+    # first by the very objects (kept beside their ids, so that no id is reused): the
+    # targets offered, each declaration and its reach ask it of the same models, and the
+    # poses, bases and arc hashed by value cost more than the rest of a remembered answer
+    slot = (id(unit), id(arc), id(target))
+    found = _ARCS.get(slot)
+    if found is not None and found[0] is unit and found[1] is arc and found[2] is target:
+        return found[3]
+    inside = _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
+    if len(_ARCS) >= MAX_KEPT:
+        _ARCS.clear()
+    _ARCS[slot] = (unit, arc, target, inside)
+    return inside
+
+
+_ARCS: dict[tuple[int, int, int], tuple[Unit, ArcSpec, Unit, bool]] = {}
 
 
 @lru_cache(maxsize=8192)
@@ -315,11 +344,19 @@ def centres(units: tuple[Unit, ...]) -> np.ndarray:
 def contact_graph_connected(units: tuple[Unit, ...]) -> bool:
     """GEO002.11 / A002.14: the bases' contact graph is connected (touching = edge distance
     within the sweep's contact tolerance)."""
+    if len(units) <= 1:
+        return True
+    return _connected(tuple(units))
+
+
+@lru_cache(maxsize=1024)
+def _connected(units: tuple[Unit, ...]) -> bool:
+    """`contact_graph_connected` by the units' values (their poses and bases are all it
+    reads): the exact odds of an attack on a Wing ask it of the same Tiny Flyers once per
+    outcome that destroys one (R002.52), and every step of a Wing's move again."""
     # here: the sweep (and the movement it imports) is no part of how the system measures
     from tactical.geometry.sweep import CONTACT_TOLERANCE
 
-    if len(units) <= 1:
-        return True
     arrays = BaseArrays.build([u.pose for u in units], [u.base for u in units])
     touching = edge_distance_matrix(arrays) <= CONTACT_TOLERANCE
     return bool(np.all(connected_components(touching) == 0))
@@ -327,6 +364,13 @@ def contact_graph_connected(units: tuple[Unit, ...]) -> bool:
 
 def removable_for_formation(units: tuple[Unit, ...]) -> tuple[str, ...]:
     """R002.52: the ids whose removal leaves the rest of the Wing a valid formation."""
+    return _removable(tuple(units))
+
+
+@lru_cache(maxsize=1024)
+def _removable(units: tuple[Unit, ...]) -> tuple[str, ...]:
+    """`removable_for_formation` by the units' values: asked again for the same Wing by
+    every outcome of an attack's exact odds that destroys one of its Tiny Flyers."""
     found = []
     for index, unit in enumerate(units):
         rest = units[:index] + units[index + 1 :]

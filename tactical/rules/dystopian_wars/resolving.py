@@ -108,6 +108,23 @@ def defence_for(state: GameState, attack: Attack, weapon: Weapon) -> tuple[Defen
 # --------------------------------------------------------------------------- resolving
 
 
+def declare_attack(
+    state: GameState,
+    attacker_id: str,
+    weapon_name: str,
+    target_id: str,
+    params: Mapping[str, Any] | None = None,
+) -> Attack:
+    """`combat.declare` (the system's `declare_attack`, R002.36-R002.43), the attack it
+    returns kept as declared on `state`: `redeclared` gives it back there without declaring
+    it again (the computer players declare an attack, then resolve it on the same state
+    once per outcome). Declaring an attack again from its own parameters
+    (`declared_params`) on the state it was declared on gives the same attack."""
+    found = declare(state, attacker_id, weapon_name, target_id, params)
+    memo_of(_REDECLARED, state).setdefault(found, found)
+    return found
+
+
 def resolve(state: GameState, attack: Attack, dice: Dice, *, defer: bool = False) -> Resolution:
     """Resolve a declared attack (re-declared first on this state); pure."""
     return resolve_declared(state, redeclared(state, attack), dice, defer=defer)

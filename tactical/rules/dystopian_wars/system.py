@@ -74,7 +74,7 @@ class DystopianWars(
     pass_refused = hook(".status", "pass_refused")
     # attacks: R002.36-R002.43 declared on the table as it stands, resolved and their odds
     weapons = hook(".combat", "weapons_of")
-    declare_attack = hook(".combat", "declare")
+    declare_attack = hook(".resolving", "declare_attack")
     resolve_attack = hook(".resolving", "resolve")
     attack_odds = hook(".odds_report", "attack_odds")
     # the end: R002.3 / R002.22, the result the End Phase or a Crushing Triumph recorded

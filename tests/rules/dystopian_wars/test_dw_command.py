@@ -10,6 +10,7 @@ from tactical.model import FrozenMap
 from tactical.rules.base import Action
 from tactical.rules.dystopian_wars import (
     activation_end,
+    attacks,
     combat,
     command,
     commodore,
@@ -115,6 +116,15 @@ def test_R002_26_split_fire_refused_out_of_command():
         ScriptedDice([]),
     )
     assert same_target.summary == "3d"
+    # the choices offer an Out of Command model's other weapons its first target alone
+    act = tracking.get(state, "activation")
+    offered = {
+        (c.actor, c.fields[0].default): next(f for f in c.fields if f.name == "target").choices
+        for c in attacks.declare_choices(state, act)
+        if c.kind == "declare-attack"
+    }
+    assert offered[("A1", "Second gun")] == ("t1",)
+    assert attacks.targets_for(state, state.unit("A1"), "Second gun", False) == ("t1", "t2")
 
 
 def test_R002_27_a_broken_squadron_suffers_out_of_command_effects():

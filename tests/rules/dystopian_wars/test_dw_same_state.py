@@ -4,7 +4,7 @@ remembered answer equals the one worked out afresh."""
 
 from __future__ import annotations
 
-from dw_builders import GUNS, duel, refused, table, unit
+from dw_builders import ACK_ACK, DW, GUNS, duel, flyer, refused, table, unit
 
 from tactical.dice import D6, SeededDice, enumerate_outcomes
 from tactical.model import FrozenMap, Pose
@@ -246,3 +246,28 @@ def test_GEO002_8_a_move_planned_is_kept_where_no_model_near_its_path_moved():
     assert rammed.final.y < 15.0 - 1.0
     maneuver._NEAR_PLANS.clear()
     assert maneuver.plan(across, across.unit("a"), "F6") == rammed  # as worked out afresh
+
+
+def test_R002_36_an_attack_declared_through_the_system_is_resolved_as_declared():
+    gun = dict(GUNS, attack_dice="5-5-5-5")
+    squadron = [unit(f"s{i}", 20 + 3 * i, 10, squadron="sq", weapons=[gun]) for i in range(3)]
+    flying = unit("t", 21, 14, "B", movement="aerial", height_level="flying")
+    parent = unit("p", 20, 10, weapons=[ACK_ACK, GUNS], squadron="p")
+    escort = unit("e", 23, 10, weapons=[ACK_ACK, GUNS], escort_of="p", squadron="escorts")
+    cases = (
+        (duel({"weapons": [GUNS]}, distance=4.0), "a", "Guns", {}),
+        (table(*squadron, unit("t", 23, 16, "B")), "s0", "Guns", {"linked": "s1, s2"}),
+        (table(parent, escort, flying), "p", "Ack Ack", {"combined": ["e"]}),
+        (table(*(flyer(f"f{i}", 20 + i, 10, squadron="w") for i in range(3)), flying), "f0",
+         "Ack Ack", {}),
+    )  # fmt: skip
+    for state, attacker, weapon, params in cases:
+        attack = DW.declare_attack(state, attacker, weapon, "t", params)
+        # declared again from its own parameters on its state: the very same attack, so the
+        # resolver takes it as declared there rather than declaring it again
+        again = combat.declare(state, attacker, weapon, "t", combat.declared_params(attack))
+        assert again == attack
+        assert resolving.redeclared(state, attack) is attack
+        assert len(attack.params["pool"]) == {"a": 1, "s0": 3, "p": 2, "f0": 3}[attacker]
+        rolled = DW.resolve_attack(state, attack, SeededDice(3))
+        assert rolled == resolving.resolve_declared(state, again, SeededDice(3))

@@ -1,0 +1,139 @@
+"""Table questions Dystopian Wars answers quickly (GEO002.7, GEO002.11, R002.28, R002.52):
+each remembered answer equals the one worked out afresh, a model moved is asked again, and
+a shortcut answers only where the long way answers the same."""
+
+from __future__ import annotations
+
+import math
+
+from dw_builders import GUNS, duel, flyer, table, unit
+
+from tactical.errors import UserError
+from tactical.geometry.arcs_spec import AFT, FORE
+from tactical.model import Pose, RectBase
+from tactical.rules.dystopian_wars import attacks, cards, combat, maneuver, measures
+
+
+def test_GEO002_7_an_arc_remembered_is_the_arc_measured_and_a_moved_target_is_measured():
+    ship = unit("a", 20, 10)  # heading 0: its fore arc looks along +y
+    ahead = unit("t", 20, 20, "B")
+    assert measures.in_weapon_arc(ship, FORE, ahead) is True
+    assert measures.in_weapon_arc(ship, AFT, ahead) is False
+    assert measures.in_weapon_arc(ship, FORE, ahead) is True  # remembered: the same answer
+    behind = ahead.moved_to(Pose(20, 0, 0.0))  # a new model object, now astern
+    assert measures.in_weapon_arc(ship, FORE, behind) is False
+    assert measures.in_weapon_arc(ship, AFT, behind) is True
+    turned = ship.moved_to(Pose(20, 10, 180.0))  # the attacker turned about
+    assert measures.in_weapon_arc(turned, FORE, behind) is True
+    assert measures.in_weapon_arc(turned, FORE, ahead) is False
+
+
+def wing(*xs: float) -> tuple:
+    return tuple(flyer(f"f{k}", x, 10) for k, x in enumerate(xs))
+
+
+def test_GEO002_11_a_wing_asked_again_by_its_values_gets_the_answer_worked_out():
+    touching = wing(10, 11, 12)  # 1" round stands (1" across), edge to edge in a line
+    assert measures.contact_graph_connected(touching) is True
+    apart = wing(10, 11, 20)
+    assert measures.contact_graph_connected(apart) is False
+    # the same Wing made again (new objects, equal values): the same answers
+    assert measures.contact_graph_connected(wing(10, 11, 20)) is False
+    assert measures.contact_graph_connected(list(wing(10, 11, 12))) is True  # any sequence
+    assert measures.contact_graph_connected(touching[:1]) is True
+
+
+def test_R002_52_the_flyers_removable_from_a_wing_are_remembered_by_its_values():
+    line = wing(10, 11, 12)
+    # only an end of the line may go: the middle one holds it together
+    assert measures.removable_for_formation(line) == ("f0", "f2")
+    again = wing(10, 11, 12)
+    assert measures.removable_for_formation(again) is measures.removable_for_formation(line)
+    assert measures._removable.__wrapped__(again) == ("f0", "f2")  # as worked out afresh
+    closed = wing(10, 11, 10.5)  # f2 sits between and touches both: any one may go
+    assert measures.removable_for_formation(closed) == ("f0", "f1", "f2")
+
+
+BROADSIDE = {"name": "Broadside", "kind": "gunnery", "arc": "starboard broadside"}
+
+
+def test_GEO002_7_a_target_surely_beyond_the_last_band_with_dice_is_out_of_reach():
+    # an Armoured broadside measured from its base edge (R002.12), AD only in RB1-RB2 (16");
+    # guns measured from the centre with AD to RB4 (32"); targets all round, near and far
+    broadside = dict(BROADSIDE, attack_dice="4-4-0-0")
+    firers = (
+        unit("e", 36, 24, movement="armoured", base=RectBase(4, 4), weapons=[broadside]),
+        unit("c", 36, 24, weapons=[GUNS]),
+    )
+    skipped = 0
+    for firer in firers:
+        weapon = cards.card(firer).weapons[0]
+        for step in range(24):
+            for reach in (10.0, 15.0, 17.5, 19.0, 24.0, 31.0, 33.0, 34.5, 40.0):
+                angle = math.radians(step * 15.0)
+                x, y = 36 + reach * math.sin(angle), 24 + reach * math.cos(angle)
+                target = unit("t", x, y, "B", heading=step * 7.0)
+                state = table(firer, target, width=120, height=120)
+                if combat.beyond_reach(state, firer, weapon, target):
+                    skipped += 1
+                    assert combat.out_of_reach(state, firer.id, weapon.name, "t", False)
+                    assert combat.out_of_reach(state, firer.id, weapon.name, "t", True)
+    assert skipped > 100  # most of the far ones never measured
+
+
+def test_GEO002_7_a_weapon_is_not_skipped_within_its_last_band_with_dice():
+    state = duel(distance=31.0)  # RB4, where the guns still have 1 AD
+    firer, target = state.unit("a"), state.unit("t")
+    guns = cards.card(firer).weapons[0]
+    assert not combat.beyond_reach(state, firer, guns, target)
+    assert not combat.out_of_reach(state, "a", "Guns", "t", False)
+    assert combat.declare(state, "a", "Guns", "t").params["band"] == "RB4"
+    far = duel(distance=33.5)
+    assert combat.beyond_reach(far, far.unit("a"), guns, far.unit("t"))
+
+
+def test_R002_28_a_wing_is_named_by_its_carrier_the_longest_model_id_it_starts_with():
+    state = table(
+        unit("avenger", 10, 10, name="Avenger Class Carrier"),
+        unit("avenger-b", 20, 10, name="Second Carrier"),
+        unit("t", 40, 10, "B"),
+    )
+    assert cards.squadron_words(state, "A:avenger-wing-1") == "Avenger Class Carrier wing 1"
+    assert cards.squadron_words(state, "A:avenger-b-wing-2") == "Second Carrier wing 2"
+    assert cards.squadron_words(state, "A:battle-line") == "battle line"
+    assert cards.squadron_words(state, "B:avenger") == "avenger"  # no "-" after the id
+
+
+def test_GEO002_8_a_path_is_applied_once_for_a_unit_and_swept_again_on_a_new_table():
+    state = table(unit("a", 10, 10), unit("b", 10, 30, "B"))
+    first = maneuver.plan(state, state.unit("a"), "F6")  # heading 0: along +y
+    b = state.unit("b")
+    moved = state.replace_unit(b.moved_to(Pose(10, 14, 0.0)))  # now in the way
+    second = maneuver.plan(moved, moved.unit("a"), "F6")
+    assert second.plan is first.plan  # the path applied once: it reads no other model
+    assert first.contact_kind is None and second.contact_kind == "ram"
+    assert second.final.y < first.final.y
+    afresh = maneuver._plan.__wrapped__(
+        moved.unit("a"), "F6", None, moved.options, moved.units, moved.terrain, moved.board
+    )
+    assert afresh == second
+    faster = maneuver._path_plan(unit("a", 10, 10, move=8.0), "F6", None, state.options)
+    assert faster[0].max_distance == 8.0 and faster[1] == first.plan  # other rules, same path
+
+
+def test_R002_29_a_counterattack_is_legal_exactly_where_it_may_be_declared():
+    ack_ack = {"name": "Ack Ack", "kind": "ack-ack", "arc": "all-round", "attack_dice": "4-2-0-0"}
+    flying = {"movement": "aerial", "height_level": "flying"}
+    legal = 0
+    for reach in (3.0, 7.5, 9.0, 15.0, 16.5, 17.5, 20.0, 40.0):
+        state = table(
+            unit("a", 36, 24, weapons=[ack_ack]), unit("t", 36, 24 + reach, "B", **flying)
+        )
+        try:
+            combat.declare(state, "a", "Ack Ack", "t", {"counter": True})
+            declared = True
+        except UserError:
+            declared = False
+        assert attacks._legal(state, "a", "Ack Ack", "t", counter=True) is declared
+        legal += declared
+    assert 0 < legal < 8
