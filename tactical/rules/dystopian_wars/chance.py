@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from tactical.dice import D6, Dice
 from tactical.dice.core import Subroll
 from tactical.rules.base import Event
-from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool, critical_roll
+from tactical.rules.dystopian_wars.dicework import (
+    CriticalRoll,
+    PoolRules,
+    attack_pool,
+    critical_roll,
+)
 
 NO_EFFECT, DAMAGE, CRITICAL = "no effect", "damage", "critical"
 
@@ -92,20 +97,44 @@ def shield_saves(
 ) -> Saves:
     """R002.49 / R002.50 / T002.9: Shield dice then the Guardian aura die; each success cancels
     one hit (never more than were scored). `words=False`: the same dice, no events."""
-    if hits <= 0 or defence.save_on is None:
+    return _saves(
+        defence.save_on,
+        defence.shield_dice,
+        defence.guardian_dice,
+        hits,
+        dice,
+        who,
+        weapon_kind,
+        words=words,
+    )
+
+
+def _saves(
+    save_on: int | None,
+    shield_dice: int,
+    guardian_dice: int,
+    hits: int,
+    dice: Dice,
+    who: str,
+    weapon_kind: str,
+    *,
+    words: bool,
+) -> Saves:
+    """`shield_saves` on the numbers it reads (R002.49, R002.50)."""
+    if hits <= 0 or save_on is None:
         return Saves(0, ())
     if not words:
-        needed = defence.save_on
-        rolled = defence.shield_dice + defence.guardian_dice
+        needed = save_on
+        rolled = shield_dice + guardian_dice
         cancelled = sum(dice.roll(D6, who=who) >= needed for _ in range(rolled))
         return Saves(min(cancelled, hits), ())
     dice_rolled = [
-        *((f"Shield die {index + 1}", "shield", "R002.49") for index in range(defence.shield_dice)),
-        *(("Guardian Generator Shield die", "guardian-save", "R002.50"),) * defence.guardian_dice,
+        *((f"Shield die {index + 1}", "shield", "R002.49") for index in range(shield_dice)),
+        *(("Guardian Generator Shield die", "guardian-save", "R002.50"),) * guardian_dice,
     ]
     events: list[Event] = []
     cancelled = 0
-    needed = defence.save_on
+    needed = save_on
     for what, kind, spec_id in dice_rolled:
         roll = dice.roll(D6, who=who, what=what)
         saved = roll >= needed
@@ -113,6 +142,67 @@ def shield_saves(
         facts = {"who": who, "roll": roll, "needed": needed, "saved": saved, "weapon": weapon_kind}
         events.append(Event.of(kind, spec_id, **facts))
     return Saves(min(cancelled, hits), tuple(events))
+
+
+@dataclass(frozen=True, slots=True)
+class SavesRoll(Subroll):
+    """An attack's Shield and Guardian aura dice as a value (R002.49, R002.50, T002.9): the
+    numbers `shield_saves` reads, so the exact enumerator enumerates equal saves once for
+    every attack that rolls them (a reader of states alone: whatever the target's Hull)."""
+
+    save_on: int | None
+    shield_dice: int
+    guardian_dice: int
+    hits: int
+    who: str
+    weapon_kind: str
+    words: bool
+
+    @classmethod
+    def of(cls, defence: Defence, hits: int, who: str, weapon_kind: str, words: bool) -> SavesRoll:
+        if words:
+            return cls(
+                defence.save_on,
+                defence.shield_dice,
+                defence.guardian_dice,
+                hits,
+                who,
+                weapon_kind,
+                words,
+            )
+        # without words only the number of save dice is read, and not the weapon
+        rolled = defence.shield_dice + defence.guardian_dice
+        return cls(defence.save_on, rolled, 0, hits, who, "", words)
+
+    def __call__(self, dice: Dice) -> Saves:
+        return _saves(
+            self.save_on,
+            self.shield_dice,
+            self.guardian_dice,
+            self.hits,
+            dice,
+            self.who,
+            self.weapon_kind,
+            words=self.words,
+        )
+
+    def key(self, outcome: Saves) -> Hashable:
+        return outcome.cancelled
+
+
+@dataclass(frozen=True, slots=True)
+class CriticalRollOf(Subroll):
+    """The Critical Hit roll of an attack as a value (G.5): `critical_roll` for `who`,
+    enumerated once whoever it strikes."""
+
+    who: str
+    words: bool
+
+    def __call__(self, dice: Dice) -> CriticalRoll:
+        return critical_roll(dice, self.who, words=self.words)
+
+    def key(self, outcome: CriticalRoll) -> Hashable:
+        return outcome.code
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,10 +306,8 @@ def _result(
     if defence.wing_size:
         return _wing_result(defence, hits, events, target)
     words = events is not None
-    saves = dice.chance(
-        lambda source: shield_saves(defence, hits, source, target, weapon_kind, words=words),
-        key=lambda s: s.cancelled,
-    )
+    saving = SavesRoll.of(defence, hits, target, weapon_kind, words)
+    saves = dice.chance(saving, key=saving.key)
     net = hits - saves.cancelled
     hull = 0
     result = NO_EFFECT
@@ -230,9 +318,8 @@ def _result(
     if net >= defence.critical_rating:
         result = CRITICAL
         hull += defence.critical_damage
-        crit = dice.chance(
-            lambda source: critical_roll(source, target, words=words), key=lambda c: c.code
-        )
+        table = CriticalRollOf(target, words)
+        crit = dice.chance(table, key=table.key)
         critical = crit.code
     destroyed = hull >= defence.hull_left > 0
     summary = AttackSummary(net, saves.cancelled, result, hull, critical, destroyed)
