@@ -111,6 +111,15 @@ D3 = Die("d3", (1, 1, 2, 2, 3, 3))  # a d6 halved, rounded up (G.2)
 MAX_REROLLS = 200
 
 
+class PureSteps(tuple):
+    """A fold's steps (G.1) that read nothing but the state and the dice given them: no
+    setting read from around the call (such as `model.worded`). The exact enumerator
+    remembers such a fold's outcomes beyond one enumeration, by its first state, key and
+    these very step objects; other steps are propagated again in each enumeration."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
 class DieStep:
     """A fold step that rolls one die and nothing else: `then(state, value)` makes the next

@@ -25,7 +25,12 @@ value and remembered; a fold step whose dice are such a sub-roll (`ChanceStep`) 
 called once per outcome of its sub-roll, and when it says how it moves the fold's key
 (`keys`) only where a key is reached first. A sub-roll given as a function (`Dice.chance`)
 met again in one enumeration with the same code and the same captured values (a hit's
-battle damage, from every state with the same Wound) is enumerated once (`_CHANCES`).
+battle damage, from every state with the same Wound) is enumerated once (`_CHANCES`). A
+fold whose steps read nothing but the state and the dice (`PureSteps`) met again with
+the same first state, key and step objects is propagated once (`_FOLDS`), with the peak
+of replays it needed.
+
+The `Distribution` it returns lives in `tactical.dice.distribution`.
 """
 
 from __future__ import annotations
@@ -34,156 +39,38 @@ import gc
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from math import gcd, lcm
 from types import FunctionType
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
-from tactical.dice.core import ChanceStep, Dice, Die, DieStep, FoldKey, Steps, Subroll
+from tactical.dice.core import (
+    ChanceStep,
+    Dice,
+    Die,
+    DieStep,
+    FoldKey,
+    PureSteps,
+    Steps,
+    Subroll,
+)
+from tactical.dice.distribution import ONE as ONE
+from tactical.dice.distribution import Distribution as Distribution
+from tactical.dice.distribution import exact_sum as exact_sum
+from tactical.dice.distribution import fraction_text as fraction_text
+from tactical.dice.distribution import percent as percent
 from tactical.errors import UserError
 
 S = TypeVar("S")
 T = TypeVar("T")
-U = TypeVar("U")
 
-ONE = Fraction(1)
 DEFAULT_MAX_NODES = 2_000_000
 
 
 class TooManyOutcomes(UserError):
     """An exact enumeration that would visit more nodes than allowed."""
-
-
-# --------------------------------------------------------------------------- distribution
-
-
-@dataclass(frozen=True)
-class Distribution(Generic[T]):
-    """Outcomes with exact probabilities, in a fixed order (first reached first, or sorted)."""
-
-    pairs: tuple[tuple[T, Fraction], ...]
-
-    @classmethod
-    def certain(cls, outcome: T) -> Distribution[T]:
-        return cls(((outcome, ONE),))
-
-    @classmethod
-    def from_weights(cls, weights: Iterable[tuple[T, Fraction | int]]) -> Distribution[T]:
-        """Merge equal outcomes and normalise the weights to probabilities (in integers over
-        the weights' least common denominator: one Fraction an outcome)."""
-        found = [
-            (outcome, weight if isinstance(weight, int | Fraction) else Fraction(weight))
-            for outcome, weight in weights
-        ]
-        common = lcm(*(weight.denominator for _, weight in found))
-        merged: dict[Any, int] = {}
-        for outcome, weight in found:
-            share = weight.numerator * (common // weight.denominator)
-            merged[outcome] = merged.get(outcome, 0) + share
-        total = sum(merged.values())  # 0 when there are no weights
-        if total <= 0:
-            raise ValueError("a distribution needs a positive total weight")
-        made = cls(tuple((outcome, Fraction(weight, total)) for outcome, weight in merged.items()))
-        made.__dict__["_shares"] = total, tuple(merged.values())  # known: not found again
-        return made
-
-    def __iter__(self) -> Iterator[tuple[T, Fraction]]:
-        return iter(self.pairs)
-
-    def __len__(self) -> int:
-        return len(self.pairs)
-
-    @property
-    def outcomes(self) -> tuple[T, ...]:
-        return tuple(outcome for outcome, _ in self.pairs)
-
-    def as_dict(self) -> dict[T, Fraction]:
-        return dict(self.pairs)
-
-    @property
-    def total(self) -> Fraction:
-        return exact_sum(p for _, p in self.pairs)
-
-    def probability(self, outcome: T) -> Fraction:
-        """P(outcome); 0 for an outcome that cannot happen."""
-        for candidate, p in self.pairs:
-            if candidate == outcome:
-                return p
-        return Fraction(0)
-
-    @cached_property
-    def _shares(self) -> tuple[int, tuple[int, ...]]:
-        """The probabilities as integers over a common denominator (their least, unless
-        made from weights), made once (a report reads one distribution many ways): exact,
-        without Fraction arithmetic."""
-        common = lcm(*(p.denominator for _, p in self.pairs))
-        return common, tuple(p.numerator * (common // p.denominator) for _, p in self.pairs)
-
-    def where(self, predicate: Callable[[T], bool]) -> Fraction:
-        """P(predicate(outcome))."""
-        common, shares = self._shares
-        found = (share for (o, _), share in zip(self.pairs, shares, strict=True) if predicate(o))
-        return Fraction(sum(found), common)
-
-    def map(self, fn: Callable[[T], U]) -> Distribution[U]:
-        """The distribution of fn(outcome), equal images merged (first-reached order kept)."""
-        common, shares = self._shares
-        merged: dict[Any, int] = {}
-        get = merged.get
-        for (outcome, _), share in zip(self.pairs, shares, strict=True):
-            image = fn(outcome)
-            merged[image] = get(image, 0) + share
-        if sum(merged.values()) != common:  # not a whole distribution: normalised
-            return Distribution.from_weights((fn(outcome), p) for outcome, p in self.pairs)
-        return Distribution(tuple((image, Fraction(n, common)) for image, n in merged.items()))
-
-    def expected(self, fn: Callable[[T], Fraction | int] | None = None) -> Fraction:
-        """E[fn(outcome)] (E[outcome] for numeric outcomes)."""
-        value = fn or (lambda outcome: outcome)
-        # over the probabilities' common denominator: whole values in integers
-        common, shares = self._shares
-        whole, other = 0, Fraction(0)
-        for (outcome, _), share in zip(self.pairs, shares, strict=True):
-            found = value(outcome)
-            if type(found) is int or type(found) is bool:
-                whole += found * share
-            else:
-                other += Fraction(found) * share
-        return (whole + other) / common
-
-    def sorted(self, key: Callable[[T], Any] | None = None) -> Distribution[T]:
-        order = key or (lambda outcome: outcome)
-        return Distribution(tuple(sorted(self.pairs, key=lambda pair: order(pair[0]))))
-
-    def rows(self, name: str = "outcome") -> list[dict[str, Any]]:
-        """JSON rows: {name: outcome, "probability": "a/b", "percent": float}."""
-        return [
-            {name: outcome, "probability": fraction_text(p), "percent": percent(p)}
-            for outcome, p in self.pairs
-        ]
-
-
-def exact_sum(values: Iterable[Fraction]) -> Fraction:
-    """The exact sum of fractions, over their least common denominator: one gcd per term
-    instead of the normalisation of every partial sum."""
-    found = tuple(values)
-    common = lcm(*(value.denominator for value in found))
-    return Fraction(sum(value.numerator * (common // value.denominator) for value in found), common)
-
-
-def fraction_text(value: Fraction) -> str:
-    """'3/10', '1' or '0': exact and JSON-safe."""
-    value = Fraction(value)
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
-
-
-def percent(value: Fraction, places: int = 4) -> float:
-    """A probability as a percentage, rounded for display (the fraction stays exact)."""
-    return round(float(Fraction(value) * 100), places)
 
 
 # --------------------------------------------------------------------------- enumeration
@@ -638,11 +525,70 @@ def _replayed_layer(
     return following, scale
 
 
+# The final states of folds of `PureSteps`, by their first state, key and steps
+# (`_fold_slot`, the very step objects, kept alive here), with the peak of replays their
+# enumeration reached: a bound below it refuses the fold as enumerating it again would. A
+# computer player weighs the same pool of dice in many attacks (an attack roll by every
+# target's Hull Points left), each its own enumeration (`remembering`).
+_FOLDS: dict[Hashable, tuple[tuple[tuple[Any, Fraction], ...], int]] = {}
+MAX_FOLDS = 2048
+
+
+class _Loose(threading.local):
+    """How many folds took their first layers from an enumeration's memory (`_CHANCES`),
+    whose count of replays leaves out the peaks of sub-rolls met in them: a fold found
+    so is not remembered beyond its enumeration."""
+
+    count = 0
+
+
+_LOOSE = _Loose()
+
+
 def _fold_distribution(
     initial: S,
     steps: Iterable[Callable[[S, Dice], S]],
     key: Callable[[S], Hashable] | None,
     max_nodes: int,
+) -> tuple[tuple[S, Fraction], ...]:
+    """`_folded`, remembered by its first state, key and steps when they read nothing else
+    (`PureSteps`, `_FOLDS`): the same states, weights and order, refused at the same
+    bounds."""
+    pure = isinstance(steps, PureSteps)
+    steps = tuple(steps)
+    base = _fold_slot(initial, key)
+    slot: Hashable | None = None
+    if pure and base is not None:
+        slot = (base, steps)
+        try:
+            found = _FOLDS.get(slot)
+        except TypeError:  # a step that is not a value
+            found, slot = None, None
+        if found is not None:
+            _PEAK.value = max(_PEAK.value, found[1])
+            if found[1] > max_nodes:
+                raise _too_many(max_nodes)
+            return found[0]
+    before, _PEAK.value = _PEAK.value, 0
+    loose = _LOOSE.count
+    try:
+        pairs = _folded(initial, steps, key, max_nodes, base)
+        peak = _PEAK.value
+    finally:
+        _PEAK.value = max(before, _PEAK.value)
+    if slot is not None and _LOOSE.count == loose:
+        if len(_FOLDS) >= MAX_FOLDS:
+            _FOLDS.clear()
+        _FOLDS[slot] = (pairs, peak)
+    return pairs
+
+
+def _folded(
+    initial: S,
+    steps: tuple[Callable[[S, Dice], S], ...],
+    key: Callable[[S], Hashable] | None,
+    max_nodes: int,
+    base: Hashable | None,
 ) -> tuple[tuple[S, Fraction], ...]:
     """Propagate a distribution over states through the steps, merging states by key.
 
@@ -661,14 +607,14 @@ def _fold_distribution(
     current: dict[Hashable, list[Any]] = {_START: [initial, 1]}
     denominator = 1
     spent = [0]
-    steps = tuple(steps)
-    memo, base, done = _CHANCES.found, _fold_slot(initial, key), 0
+    memo, done = _CHANCES.found, 0
     if memo is not None and base is not None:
         for done in range(len(steps), -1, -1):  # the longest run of these steps met before
             found = memo.get((base, steps[:done]))
             if found is not None or done == 0:
                 break
         if found is not None:
+            _LOOSE.count += 1
             current, denominator, spent = found[0], found[1], [found[2]]
             _PEAK.value = max(_PEAK.value, spent[0])
             if spent[0] > max_nodes:

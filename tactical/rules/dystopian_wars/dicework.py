@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D3, D6, Dice
-from tactical.dice.core import DieStep
+from tactical.dice.core import DieStep, PureSteps
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.criticals import critical_name
 
@@ -179,7 +179,9 @@ def _pool_steps(
     explosions = enough if rules.exploding else 0
     steps = [first_throw(i + 1) for i in range(dice_count)]
     steps += [explosion(i + 1) for i in range(explosions)]
-    return tuple(steps), key
+    # the steps read only the pool and the dice: the exact enumerator remembers the pool's
+    # outcomes for every attack rolling it (whatever the target's Hull Points left)
+    return PureSteps(steps), key
 
 
 @lru_cache(maxsize=1024)
