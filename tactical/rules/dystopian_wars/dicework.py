@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from tactical.dice import D3, D6, Dice
-from tactical.dice.core import DieStep, PureSteps
+from tactical.dice import D3, D6, Dice, Die
+from tactical.dice.core import ChanceStep, DieStep, PureSteps, Subroll
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.criticals import critical_name
 
@@ -135,6 +135,19 @@ def attack_pool(
     return Pool(rolled.hits, rolled.faces, events)
 
 
+@dataclass(frozen=True, slots=True)
+class OneDie(Subroll):
+    """One die and the labels it is rolled with, as a value (a fold step's dice,
+    `ChanceStep`, G.1)."""
+
+    die: Die
+    who: str
+    what: str
+
+    def __call__(self, dice: Dice) -> int:
+        return dice.roll(self.die, who=self.who, what=self.what)
+
+
 @lru_cache(maxsize=1024)
 def _pool_steps(
     dice_count: int, rules: PoolRules, enough: int, who: str, what: str
@@ -165,15 +178,22 @@ def _pool_steps(
         # the keys with its faces (the same states, weights and order as replaying it)
         return DieStep(D6, thrown, who=who, what=f"{what}: die {index}", shift=shifted)
 
-    def explosion(index: int):
-        def step(pool: PoolState, source: Dice) -> PoolState:
-            if pool.pending == 0 or pool.hits >= enough:
-                return pool
-            face = source.roll(D6, who=who, what=f"{what}: exploding die {index}")
-            pending = pool.pending - 1 + (1 if face == 6 else 0)
-            return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
+    def exploded(pool: PoolState, face: int | None) -> PoolState:
+        if face is None:  # no 6 left to re-roll, or enough hits already
+            return pool
+        pending = pool.pending - 1 + (1 if face == 6 else 0)
+        return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
 
-        return step
+    def explosion(index: int) -> ChanceStep:
+        # a die rolled only while a 6 is pending below `enough`: the exact enumerator reads
+        # the die once and calls `exploded` per state and face (the same states, weights,
+        # order and count of replays as replaying the step)
+        die = OneDie(D6, who, f"{what}: exploding die {index}")
+
+        def roll(pool: PoolState) -> OneDie | None:
+            return die if pool.pending and pool.hits < enough else None
+
+        return ChanceStep(roll, exploded)
 
     # every 6 adds at least one hit, so below `enough` there are fewer than `enough` of them
     explosions = enough if rules.exploding else 0

@@ -1,20 +1,24 @@
-"""An attack's saves and Critical Hit roll given as values (G.5, R002.49, R002.50): the same
-dice, odds and events as the rolls they stand for, and equal for attacks that roll alike,
-so the exact enumerator enumerates them once."""
+"""An attack's saves, Critical Hit roll and exploding dice given as values (G.5, R002.49,
+R002.50): the same dice, odds and events as the rolls they stand for, equal for attacks
+that roll alike (the exact enumerator enumerates them once), refused at the same bounds."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from dw_builders import SHIELDED
 
-from tactical.dice import ScriptedDice, enumerate_outcomes
+from tactical.dice import D6, ScriptedDice, SeededDice, TooManyOutcomes, enumerate_outcomes
+from tactical.dice.exact import _FOLDS, _SUBROLLS
 from tactical.rules.dystopian_wars.chance import (
+    AttackRollOf,
+    ByCondition,
     CriticalRollOf,
     SavesRoll,
     shield_saves,
 )
-from tactical.rules.dystopian_wars.dicework import critical_roll
+from tactical.rules.dystopian_wars.dicework import PoolRules, attack_pool, critical_roll
 
 
 def _odds(fn, key):
@@ -62,3 +66,65 @@ def test_G_5_the_critical_roll_as_a_value_rolls_as_critical_roll_does():
         assert table(ScriptedDice((3, 5))) == direct(ScriptedDice((3, 5)))
     found = CriticalRollOf("t", False)(ScriptedDice((6, 6)))
     assert found.code == "critical-12" and found.events == ()
+
+
+def _least_bound(roll) -> int:
+    """The fewest replays the roll's enumeration is allowed, every memory forgotten first."""
+
+    def accepted(max_nodes: int) -> bool:
+        _SUBROLLS.clear()
+        _FOLDS.clear()
+        try:
+            enumerate_outcomes(roll, key=roll.key, max_nodes=max_nodes)
+        except TooManyOutcomes:
+            return False
+        return True
+
+    low, high = 1, 4096
+    while low < high:
+        middle = (low + high) // 2
+        if accepted(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+@pytest.mark.parametrize(
+    "defence,bound",
+    [
+        (SHIELDED, 322),
+        (replace(SHIELDED, dice=9), 686),
+        (replace(SHIELDED, shield_dice=0, guardian_dice=0, save_on=None), 202),
+    ],
+)
+def test_G_5_an_attack_roll_is_refused_below_the_replays_it_always_needed(defence, bound):
+    """The bounds found before the saves, the Critical Hit roll and the exploding dice were
+    read as values: a computer player refuses exactly the attacks it refused."""
+    for roll in (
+        AttackRollOf(defence, worded=False),
+        ByCondition(AttackRollOf(defence, worded=False)),
+    ):
+        assert _least_bound(roll) == bound
+        enumerate_outcomes(roll, key=roll.key, max_nodes=bound)  # remembered: the same bound
+        with pytest.raises(TooManyOutcomes):
+            enumerate_outcomes(roll, key=roll.key, max_nodes=bound - 1)
+
+
+def test_G_5_exploding_dice_read_as_values_roll_as_dice_rolled_in_the_step():
+    """The pool's exploding dice (`OneDie` in a `ChanceStep`): seeded dice roll the same
+    faces with the same labels as a step rolling its die itself."""
+    rules = PoolRules(4, 2, True)
+    for seed in range(30):
+        seeded = SeededDice(seed)
+        pool = attack_pool(4, rules, 6, seeded, who="a", what="AD", words=False)
+        replayed = SeededDice(seed)
+        faces = [replayed.roll(D6, who="a", what=f"AD: die {i + 1}") for i in range(4)]
+        hits, pending, index = sum(map(rules.hits, faces)), faces.count(6), 0
+        while pending and hits < 6:
+            index += 1
+            face = replayed.roll(D6, who="a", what=f"AD: exploding die {index}")
+            faces.append(face)
+            hits, pending = hits + rules.hits(face), pending - 1 + (face == 6)
+        assert (pool.hits, pool.faces) == (hits, tuple(faces))
+        assert seeded.rolls == replayed.rolls
