@@ -48,21 +48,27 @@ T = TypeVar("T")
 class _Items(list):
     """A line's list of steps: weakly referable (a step's tables reach the steps before
     it so), with the lock of the lines sharing it and the lists its steps were first put
-    in, held (`earlier`)."""
+    in, held (`earlier`). Made by `_items`."""
 
     __slots__ = ("__weakref__", "earlier", "lock")
+    earlier: tuple[_Items, ...]
+    lock: threading.Lock
 
-    def __init__(self, steps: Any = (), earlier: tuple[_Items, ...] | None = None) -> None:
-        super().__init__(steps)
-        self.lock = threading.Lock()  # a computer player may look ahead in a thread
-        if earlier is None:  # a line made from steps: the lists their tables read
-            found: dict[int, _Items] = {}
-            for step in self:
-                first = step.tables._first_list() if step.tables is not None else None
-                if first is not None and first is not self:
-                    found[id(first)] = first
-            earlier = tuple(found.values())
-        self.earlier = earlier
+
+def _items(steps: Any, earlier: tuple[_Items, ...] | None = None) -> _Items:
+    """A new list of `steps`; `earlier` the lists it keeps, by default the lists the
+    steps' tables read (a line made from steps)."""
+    items = _Items(steps)
+    items.lock = threading.Lock()  # a computer player may look ahead in a thread
+    if earlier is None:
+        found: dict[int, _Items] = {}
+        for step in items:
+            first = step.tables._first_list() if step.tables is not None else None
+            if first is not None and first is not items:
+                found[id(first)] = first
+        earlier = tuple(found.values())
+    items.earlier = earlier
+    return items
 
 
 class Positional(Sequence[T]):
@@ -107,7 +113,7 @@ class StepLine(Positional["Step"]):
         if isinstance(steps, StepLine):
             self._items, self._length = steps._items, steps._length
             return
-        self._items: _Items = _Items(steps)
+        self._items: _Items = _items(steps, None if steps else ())
         self._length = len(self._items)
 
     @classmethod
@@ -122,7 +128,7 @@ class StepLine(Positional["Step"]):
             if len(self._items) == self._length:
                 self._items.append(step)
                 return StepLine._sharing(self._items, self._length + 1)
-        fresh = _Items(self._items[: self._length], (self._items,))
+        fresh = _items(self._items[: self._length], (self._items,))
         fresh.append(step)
         return StepLine._sharing(fresh, self._length + 1)
 

@@ -27,8 +27,12 @@ def test_a_dropped_game_and_its_forks_are_freed_without_the_collector():
     fork = next_game(games[5])  # a new line after an undo: a list of its own
     assert fork.steps._items is not games[-1].steps._items
     assert fork.steps[-1].state_before == games[5].state  # the tables are read, held
-    gone = [weakref.ref(games[-1]), weakref.ref(games[-1].steps._items),
-            weakref.ref(fork), weakref.ref(fork.steps._items)]
+    gone = [
+        weakref.ref(games[-1]),
+        weakref.ref(games[-1].steps._items),
+        weakref.ref(fork),
+        weakref.ref(fork.steps._items),
+    ]
     step_lines._rebuilt.clear()
     running = gc.isenabled()
     gc.disable()
