@@ -222,13 +222,6 @@ class Game:
         game rebuilt from its tables, `session.steps`)."""
         return Game(self.initial, self.seed, state, position, self.sides, steps)
 
-    def checkpoint(self) -> Game:
-        """This game without what it cached: what the steps after it hold to rebuild their
-        tables from (`session.steps`)."""
-        if "checkpoint" not in self._memo:
-            self._memo["checkpoint"] = self.resumed(self.state, self.position, self.steps)
-        return self._memo["checkpoint"]
-
     def derived(self, key: Hashable, compute: Callable[[Game], Any]) -> Any:
         """`compute(self)`, once for this game value (a caller's read of the game alone,
         asked again and again in one decision: the steps of this turn, say). `key` names
