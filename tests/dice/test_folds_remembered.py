@@ -95,3 +95,57 @@ def test_a_fold_begun_from_an_enumeration_memory_is_not_remembered_beyond_it():
     calls.clear()
     fold_outcomes(0, steps, key=_capped)
     assert calls  # propagated again: its peak was not known whole
+
+
+def _at_least_ten(total: int) -> bool:
+    return total >= 10
+
+
+@pytest.mark.parametrize("pure", [True, False])
+def test_folds_of_one_first_state_under_other_keys_are_not_confused(pure: bool):
+    """A fold's memory is keyed by its merging key as well as its first state and steps:
+    the same steps from the same state merged by another key (here: capped totals, then
+    only "ten or more", then nothing) give their own outcomes, remembered across
+    enumerations (`PureSteps`) or within one (`remembering`)."""
+    _FOLDS.clear()
+    steps = _steps([], 3)
+    steps = steps if pure else tuple(steps)
+    keys = (_capped, _at_least_ten, None)
+    fresh = []
+    for key in keys:
+        _FOLDS.clear()
+        fresh.append(fold_outcomes(0, steps, key=key))
+    _FOLDS.clear()
+    with remembering():
+        together = [fold_outcomes(0, steps, key=key) for key in keys]
+    assert together == fresh
+    assert [fold_outcomes(0, steps, key=key) for key in keys] == fresh  # from _FOLDS if pure
+    assert len({tuple(found) for found in fresh}) == 3  # three keys, three answers
+
+
+def test_a_prefix_remembered_in_one_enumeration_is_refused_where_a_fresh_fold_is():
+    """Inside `remembering`, a fold whose first layers were met before starts from them with
+    their replay count: at every bound, it is refused exactly where the same fold worked
+    out afresh is, and a fold met whole again is accepted at the bound that accepted it
+    (the bound equal to its count included)."""
+    steps = tuple(_steps([], 4, nested=True))  # not PureSteps: the enumeration's memory only
+    short = steps[:3]
+    for limit in range(1, 220):
+        with remembering():
+            try:
+                fold_outcomes(0, short, key=_capped, max_nodes=limit)
+            except TooManyOutcomes:
+                continue  # the prefix itself refused: nothing remembered to start from
+            # asked again whole: accepted at the bound that accepted it (its count, too)
+            fold_outcomes(0, short, key=_capped, max_nodes=limit)
+            try:
+                fold_outcomes(0, steps, key=_capped, max_nodes=limit)
+                remembered = True
+            except TooManyOutcomes:
+                remembered = False
+        try:
+            fold_outcomes(0, steps, key=_capped, max_nodes=limit)
+            afresh = True
+        except TooManyOutcomes:
+            afresh = False
+        assert remembered == afresh, limit
