@@ -60,6 +60,12 @@ UNION_GRID = 1e-9  # inches
 MAX_CHUNK_DEGREES = 90.0  # a band must not wrap around its pivot
 
 
+@lru_cache(maxsize=64)
+def _shrunk(base: Base) -> Base:
+    """`shrunk` by `CONTACT_TOLERANCE`, once per base (a table holds a few kinds)."""
+    return shrunk(base)
+
+
 def shrunk(base: Base, margin: float = CONTACT_TOLERANCE) -> Base:
     """The base made `margin` smaller on every side (so mere touching is not contact)."""
     if isinstance(base, CircleBase):
@@ -222,20 +228,26 @@ def _swept_path(motions: tuple[Motion, ...], base: Base) -> BaseGeometry:
 
 
 class Obstacles:
-    """Static obstacle polygons indexed once (STRtree, prepared) for many sweep queries."""
+    """Static obstacle polygons indexed once (STRtree, prepared) for many sweep queries.
+
+    What a sweep asks of them is remembered while they live, by what it reads (bounded,
+    pure functions of the immutable polygons): the paths weighed for one unit on one table
+    start from the same place, and many share their first motion."""
 
     def __init__(self, geometries: Sequence[BaseGeometry]) -> None:
         self.geometries = np.array(list(geometries), dtype=object)
         shapely.prepare(self.geometries)
         self.tree = shapely.STRtree(self.geometries)
         self._edges: dict[int, np.ndarray] = {}
+        self._started: dict[tuple[Pose, Base, bool], np.ndarray] = {}
+        self._near: dict[tuple[Motion, Base], np.ndarray] = {}
+        self._hits: dict[tuple[Motion, Base, bytes], tuple[float, int] | None] = {}
 
     def edges(self, index: int) -> np.ndarray:
         """Every edge of obstacle `index` (all rings) as an (n, 2, 2) array of end points."""
         found = self._edges.get(index)
         if found is None:
-            found = polygon_edges(self.geometries[index])
-            self._edges[index] = found
+            found = self._edges[index] = _edges_of(self.geometries[index])
         return found
 
     def __len__(self) -> int:
@@ -247,6 +259,52 @@ class Obstacles:
         if allowed is not None and len(found):
             found = found[allowed[found]]
         return found
+
+    def started_in(self, pose: Pose, core: Base, ignore_touching: bool) -> np.ndarray:
+        """Ascending indices of the obstacles a (shrunk) base at `pose` already meets (R002.35:
+        ignored by its sweep), grown a little with `ignore_touching` (R002.32)."""
+        key = (pose, core, ignore_touching)
+        found = self._started.get(key)
+        if found is None:
+            start = footprint(pose, core)
+            if ignore_touching:
+                start = start.buffer(3 * CONTACT_TOLERANCE, quad_segs=2)
+            found = _kept(self._started, key, self.touching(start))
+        return found
+
+    def near_motion(self, motion: Motion, core: Base) -> np.ndarray:
+        """Ascending indices of the obstacles meeting the box around what `motion` sweeps
+        (`coarse_bounds`: the broad phase)."""
+        key = (motion, core)
+        found = self._near.get(key)
+        if found is None:
+            bounds = shapely.box(*coarse_bounds(motion, core))
+            near = self.tree.query(bounds, predicate="intersects")
+            found = _kept(self._near, key, np.unique(near))
+        return found
+
+    def motion_hit(
+        self, motion: Motion, core: Base, candidates: np.ndarray
+    ) -> tuple[float, int] | None:
+        """`motion_contact` of the base along `motion` with the obstacles `candidates`."""
+        key = (motion, core, candidates.tobytes())
+        try:
+            return self._hits[key]
+        except KeyError:
+            pass
+        found = motion_contact(motion, core, [self.edges(int(i)) for i in candidates])
+        return _kept(self._hits, key, found)
+
+
+MAX_KEPT = 512  # answers one obstacle index remembers of each kind (`Obstacles`)
+
+
+def _kept(memo: dict[Any, Any], key: Any, found: Any) -> Any:
+    """`found` remembered in `memo` under `key` (started again once `MAX_KEPT` are held)."""
+    if len(memo) >= MAX_KEPT:
+        memo.clear()
+    memo[key] = found
+    return found
 
 
 def coarse_bounds(motion: Motion, base: Base) -> tuple[float, float, float, float]:
@@ -336,26 +394,39 @@ def _first_contact(
     ignore_touching: bool,
 ) -> Contact | None:
     """`first_contact` searched (see the module doc)."""
-    core = shrunk(base)
+    core = _shrunk(base)
     mask = np.ones(len(obstacles), dtype=bool) if allowed is None else allowed.copy()
-    start = footprint(motions[0].start, core)
-    if ignore_touching:
-        start = start.buffer(3 * CONTACT_TOLERANCE, quad_segs=2)
-    already = obstacles.touching(start, mask)
-    mask[already] = False
-    # broad phase: one tree query with a box around each motion
-    boxes = shapely.box(*np.array([coarse_bounds(m, core) for m in motions]).T)
-    which, near = obstacles.tree.query(boxes, predicate="intersects")
+    # those it already meets are ignored (masked out whether allowed or not: the same mask)
+    mask[obstacles.started_in(motions[0].start, core, ignore_touching)] = False
     for index, motion in enumerate(motions):
-        candidates = np.unique(near[which == index])
+        # broad phase: the obstacles in a box around the motion
+        candidates = obstacles.near_motion(motion, core)
         candidates = candidates[mask[candidates]]
         if not len(candidates):
             continue
-        found = motion_contact(motion, core, [obstacles.edges(int(i)) for i in candidates])
+        found = obstacles.motion_hit(motion, core, candidates)
         if found is not None:
             t, hit = found
             return Contact(int(candidates[hit]), index, t, motion.pose_at(t))
     return None
+
+
+def _edges_of(geometry: BaseGeometry) -> np.ndarray:
+    """`polygon_edges`, remembered by the (immutable) polygon itself, kept beside its id: a
+    game's terrain and every unit standing still are the same polygons from table to table."""
+    found = _EDGES.get(id(geometry))
+    if found is not None and found[0] is geometry:
+        return found[1]
+    edges = polygon_edges(geometry)
+    edges.setflags(write=False)  # shared by every index holding the polygon
+    if len(_EDGES) >= MAX_EDGES:
+        _EDGES.clear()
+    _EDGES[id(geometry)] = (geometry, edges)
+    return edges
+
+
+_EDGES: dict[int, tuple[BaseGeometry, np.ndarray]] = {}
+MAX_EDGES = 1024
 
 
 def polygon_edges(geometry: BaseGeometry) -> np.ndarray:
