@@ -191,7 +191,21 @@ def collector_paused() -> Iterator[None]:
         yield
     finally:
         if running:
+            _kept_as_old()
             gc.enable()
+
+
+def _kept_as_old() -> None:
+    """Every object the collector tracks handed to its oldest generation as it is (`gc.freeze`
+    then `gc.unfreeze`: two moves of its lists, nothing walked). After a paused game its young
+    generation holds everything the game made and kept, and the collector's first pass after
+    it walked all of that (2-4% of a Dystopian Wars game) to find nothing: a game makes no
+    garbage cycle (reference counting frees the rest), and what it keeps lives on. A cycle
+    would be found by the next full pass. Not where objects are frozen already: unfreezing
+    would let go of a caller's own."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+        gc.unfreeze()
 
 
 def _settled(

@@ -48,3 +48,47 @@ def test_a_game_is_played_with_the_collector_paused_and_running_after():
         play_game(state, 100, on_step=first_step)
     assert seen[-1] is False  # the decisions and the steps after them: paused
     assert gc.isenabled()
+
+
+def _young_made() -> list[list[int]]:
+    return [[k] for k in range(2_000)]  # tracked containers, more than a young pass's threshold
+
+
+def test_what_a_paused_block_kept_is_handed_over_old_not_walked_young():
+    assert gc.get_freeze_count() == 0
+    with collector_paused():
+        kept = _young_made()
+        assert gc.get_count()[0] >= len(kept)
+    assert gc.isenabled()
+    old = {id(found) for found in gc.get_objects(generation=2)}
+    assert id(kept) in old and id(kept[0]) in old  # nothing left young for a pass to walk
+    assert gc.get_freeze_count() == 0  # nothing left frozen either
+    assert gc.is_tracked(kept[0]) and kept[-1] == [1_999]
+
+
+def test_objects_a_caller_froze_stay_frozen():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            _young_made()
+        assert gc.get_freeze_count() == frozen
+        assert gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
+def test_a_cycle_made_in_a_paused_block_is_still_collected():
+    import weakref
+
+    class Node:
+        pass
+
+    with collector_paused():
+        node = Node()
+        node.me = node
+        watched = weakref.ref(node)
+        del node
+    assert watched() is not None  # a cycle: reference counting cannot free it
+    gc.collect()
+    assert watched() is None
