@@ -242,6 +242,7 @@ class Obstacles:
         self._started: dict[tuple[Pose, Base, bool], np.ndarray] = {}
         self._near: dict[tuple[Motion, Base], np.ndarray] = {}
         self._hits: dict[tuple[Motion, Base, bytes], tuple[float, int] | None] = {}
+        self._gathered: dict[bytes, tuple[np.ndarray, ...]] = {}
 
     def edges(self, index: int) -> np.ndarray:
         """Every edge of obstacle `index` (all rings) as an (n, 2, 2) array of end points."""
@@ -287,13 +288,18 @@ class Obstacles:
         self, motion: Motion, core: Base, candidates: np.ndarray
     ) -> tuple[float, int] | None:
         """`motion_contact` of the base along `motion` with the obstacles `candidates`."""
-        key = (motion, core, candidates.tobytes())
+        which = candidates.tobytes()
+        key = (motion, core, which)
         try:
             return self._hits[key]
         except KeyError:
             pass
-        found = motion_contact(motion, core, [self.edges(int(i)) for i in candidates])
-        return _kept(self._hits, key, found)
+        # the candidates' edges gathered once: the motions near one place meet the same few
+        gathered = self._gathered.get(which)
+        if gathered is None:
+            edges = [self.edges(int(i)) for i in candidates]
+            gathered = _kept(self._gathered, which, _gathered(edges))
+        return _kept(self._hits, key, _gathered_contact(motion, core, gathered))
 
 
 MAX_KEPT = 512  # answers one obstacle index remembers of each kind (`Obstacles`)
@@ -457,11 +463,24 @@ def motion_contact(
     """
     if not obstacle_edges:
         return None
+    return _gathered_contact(motion, base, _gathered(obstacle_edges))
+
+
+def _gathered(obstacle_edges: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """The obstacles' edges as one array, whose each is (its obstacle's place in the
+    sequence), and each edge's lowest and highest end coordinates."""
     owners = np.concatenate([np.full(len(e), i) for i, e in enumerate(obstacle_edges)])
     edges = np.concatenate(obstacle_edges)
+    return owners, edges, edges.min(axis=1), edges.max(axis=1)
+
+
+def _gathered_contact(
+    motion: Motion, base: Base, gathered: tuple[np.ndarray, ...]
+) -> tuple[float, int] | None:
+    """`motion_contact` of obstacles' edges `_gathered` already."""
+    owners, edges, lo, hi = gathered
     # only edges whose box meets the box around the motion can be touched
     x0, y0, x1, y1 = coarse_bounds(motion, base)
-    lo, hi = edges.min(axis=1), edges.max(axis=1)
     near = (hi[:, 0] >= x0) & (lo[:, 0] <= x1) & (hi[:, 1] >= y0) & (lo[:, 1] <= y1)
     owners, edges = owners[near], edges[near]
     if not len(edges):
