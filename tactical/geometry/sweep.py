@@ -241,7 +241,6 @@ class Obstacles:
         self._edges: dict[int, np.ndarray] = {}
         self._started: dict[tuple[Pose, Base, bool], np.ndarray] = {}
         self._near: dict[tuple[Motion, Base], np.ndarray] = {}
-        self._hits: dict[tuple[Motion, Base, bytes], tuple[float, int] | None] = {}
         self._gathered: dict[bytes, tuple[np.ndarray, ...]] = {}
 
     def edges(self, index: int) -> np.ndarray:
@@ -287,22 +286,34 @@ class Obstacles:
     def motion_hit(
         self, motion: Motion, core: Base, candidates: np.ndarray
     ) -> tuple[float, int] | None:
-        """`motion_contact` of the base along `motion` with the obstacles `candidates`."""
-        which = candidates.tobytes()
-        key = (motion, core, which)
-        try:
-            return self._hits[key]
-        except KeyError:
-            pass
+        """`motion_contact` of the base along `motion` with the obstacles `candidates`.
+
+        Remembered by the polygons themselves (beside their ids, so that no id is reused),
+        whatever index holds them: a table where a unit moved elsewhere, or the rules'
+        own index of the table a move was previewed on, holds the same polygons."""
+        among = tuple(self.geometries[candidates].tolist())
+        key = (motion, core, tuple(map(id, among)))
+        kept = _HITS.get(key)
+        if kept is not None and all(a is b for a, b in zip(kept[0], among, strict=True)):
+            return kept[1]
         # the candidates' edges gathered once: the motions near one place meet the same few
+        which = candidates.tobytes()
         gathered = self._gathered.get(which)
         if gathered is None:
             edges = [self.edges(int(i)) for i in candidates]
             gathered = _kept(self._gathered, which, _gathered(edges))
-        return _kept(self._hits, key, _gathered_contact(motion, core, gathered))
+        found = _gathered_contact(motion, core, gathered)
+        if len(_HITS) >= MAX_HITS:
+            _HITS.clear()
+        _HITS[key] = (among, found)
+        return found
 
 
 MAX_KEPT = 512  # answers one obstacle index remembers of each kind (`Obstacles`)
+# a motion's first touch (the place of the obstacle among the candidates) by the motion,
+# the base and the candidate polygons' ids, the polygons kept beside
+_HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int] | None]] = {}
+MAX_HITS = 2048
 
 
 def _kept(memo: dict[Any, Any], key: Any, found: Any) -> Any:

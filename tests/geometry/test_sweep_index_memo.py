@@ -24,8 +24,10 @@ EAST = box(14, 8, 15, 12)
 @pytest.fixture(autouse=True)
 def _fresh():
     sweep._CONTACTS.clear()
+    sweep._HITS.clear()
     yield
     sweep._CONTACTS.clear()
+    sweep._HITS.clear()
 
 
 def _searched(motions, table, allowed=None, ignore_touching=False):
@@ -77,11 +79,35 @@ def test_an_obstacle_under_the_start_is_ignored_each_time():
 
 def test_the_memos_are_bounded(monkeypatch):
     monkeypatch.setattr(sweep, "MAX_KEPT", 2)
+    monkeypatch.setattr(sweep, "MAX_HITS", 2)
     table = Obstacles(_pieces())
     for length in (3.0, 5.0, 7.0, 12.0):
         _searched((Translation(START, length),), table)
-    assert len(table._near) <= 2 and len(table._hits) <= 2
+    assert len(table._near) <= 2 and len(sweep._HITS) <= 2
     assert _searched((Translation(START, 12.0),), table).obstacle == 1
+
+
+def test_a_motion_met_in_another_index_of_the_same_polygons_is_not_searched_again(monkeypatch):
+    path = (Translation(START, 12.0),)
+    first = _searched(path, Obstacles(_pieces()))
+    # the same polygons in the same order, among others elsewhere: the same touch, this
+    # index's own place
+    again = Obstacles([box(40, 40, 41, 41), NEAR, FAR, UNDER])
+    monkeypatch.setattr(sweep, "_gathered_contact", None)  # remembered: not searched
+    found = _searched(path, again)
+    assert found is not None and found.obstacle == 1 and found.pose == first.pose
+
+
+def test_a_motion_is_not_given_another_polygon_s_touch():
+    path = (Translation(START, 12.0),)
+    near = box(9, 16, 11, 17)
+    assert _searched(path, Obstacles([near])).obstacle == 0
+    # a remembered touch whose polygon is gone, its id taken by another: searched again
+    ((key, (_, found)),) = sweep._HITS.items()
+    farther = box(9, 18, 11, 19)
+    sweep._HITS[(key[0], key[1], (id(farther),))] = ((near,), found)
+    moved = _searched(path, Obstacles([farther]))
+    assert moved is not None and moved.pose.y == pytest.approx(16.0, abs=2e-3)
 
 
 def test_edges_are_kept_by_the_polygon_itself():
