@@ -85,6 +85,9 @@ def _targets(
             # those across the table without measuring
             if arms is not None and combat.beyond_reach(state, unit, arms, target):
                 continue
+            # refused whatever the line of sight (T002.6): the line never drawn
+            if arms is not None and combat.refused_unsighted(state, unit, arms, target):
+                continue
             if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
                 continue
             combat.declared_on(state, unit.id, weapon, target.id, params, launched=launched)

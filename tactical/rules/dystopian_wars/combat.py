@@ -237,6 +237,22 @@ def beyond_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> 
     return surely_farther(unit, weapon, target, last.max_inches + 1e-9)
 
 
+def refused_unsighted(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """Whether `declare` surely refuses `weapon` at `target` in range for what it checks
+    after the arc and the line of sight (T002.6, R002.37, R002.38: the weapon may not
+    target the model in its band), asked before either is worked out: the choices try
+    every weapon at every enemy, and the arc and the line are the costly part of a reach.
+    False says nothing (out of range, `out_of_reach` refuses it without the line)."""
+    band = range_band(unit, weapon_distance(unit, weapon, target), settings(state))
+    if band is None or weapon.dice_at(band) <= 0:
+        return False
+    try:
+        check_permission(weapon, target, band)
+    except UserError:
+        return True
+    return False
+
+
 def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirect: bool) -> None:
     if found.band is None or found.dice <= 0:
         raise UserError(

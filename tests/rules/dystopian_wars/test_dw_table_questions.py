@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 
-from dw_builders import GUNS, duel, flyer, table, unit
+import pytest
+from dw_builders import ACK_ACK, GUNS, ROCKETS, TORPEDOES, duel, flyer, table, unit
 
 from tactical.errors import UserError
 from tactical.geometry.arcs_spec import AFT, FORE
@@ -137,3 +138,61 @@ def test_R002_29_a_counterattack_is_legal_exactly_where_it_may_be_declared():
         assert attacks._legal(state, "a", "Ack Ack", "t", counter=True) is declared
         legal += declared
     assert 0 < legal < 8
+
+
+def test_T002_6_a_weapon_refused_whatever_the_line_is_refused_by_declare_too():
+    # torpedoes, guns, rockets and ack-ack at naval, flying and diving targets near and far,
+    # behind a blocking model or in the clear: the shortcut answers only where `declare`
+    # refuses the same declaration, and skips the line for some
+    weapons = [TORPEDOES, GUNS, ROCKETS, ACK_ACK]
+    targets = (
+        {},
+        {"movement": "aerial", "height_level": "flying"},
+        {"height_level": "diving"},
+    )
+    refused = 0
+    for reach in (3.0, 7.5, 12.0, 20.0, 30.0, 40.0):
+        for kind in targets:
+            for blocked in (False, True):
+                models = [
+                    unit("a", 36, 10, weapons=weapons),
+                    unit("t", 36, 10 + reach, "B", **kind),
+                ]
+                if blocked:  # a Surface model of the target's size in the way
+                    models.append(unit("w", 36, 10 + reach / 2, "A"))
+                state = table(*models, width=120, height=120)
+                firer, target = state.unit("a"), state.unit("t")
+                for weapon in cards.card(firer).weapons:
+                    if not combat.refused_unsighted(state, firer, weapon, target):
+                        continue
+                    refused += 1
+                    with pytest.raises(UserError):
+                        combat.declare(state, "a", weapon.name, "t")
+    assert refused >= 10
+
+
+def test_R002_36_the_targets_offered_are_those_declare_allows():
+    torpedo_boat = unit("a", 36, 10, weapons=[TORPEDOES, ACK_ACK])
+    state = table(
+        torpedo_boat,
+        unit("s", 36, 16, "B"),  # naval, in range: torpedoes and ack-ack
+        flyer("f", 40, 14, "B"),  # flying: ack-ack only
+        unit("d", 30, 14, "B", height_level="diving"),
+        width=120,
+        height=120,
+    )
+    for weapon in ("Torpedoes", "Ack Ack"):
+        offered = attacks._targets(state, state.unit("a"), weapon, False, {})
+        allowed = []
+        for target in ("s", "f", "d"):
+            try:
+                combat.declare(state, "a", weapon, target)
+            except UserError:
+                continue
+            allowed.append(target)
+        assert offered == tuple(allowed)
+    assert attacks._targets(state, state.unit("a"), "Torpedoes", False, {}) == ("s", "d")
+    assert attacks._targets(state, state.unit("a"), "Ack Ack", False, {}) == ("f", "d")
+    assert combat.refused_unsighted(
+        state, state.unit("a"), cards.card(torpedo_boat).weapons[0], state.unit("f")
+    )
