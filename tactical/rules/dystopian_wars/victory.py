@@ -23,6 +23,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.model.frozen import remembered
 from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.dicework import d6
@@ -74,8 +75,43 @@ def _fleet(state: GameState, side: str) -> tuple[Mapping[str, Any], ...]:
     return tuple(tracking.mapping(state, "fleets").get(side, ()))
 
 
-def _lost_ids(state: GameState, side: str, how: tuple[str, ...]) -> set[str]:
-    return {r["id"] for r in tracking.losses(state) if r["side"] == side and r["how"] in how}
+def _lost_among(
+    records: tuple[Mapping[str, Any], ...], side: str, how: tuple[str, ...]
+) -> frozenset[str]:
+    """The ids of `side`'s models lost in one of the ways `how` (T002.1), remembered by the
+    losses' identity: every action the computer players try ends with the Field Orders'
+    check (R002.22), on losses that change only when a model is lost."""
+    memo = remembered(_LOST_AMONG, records, _new_memo, MAX_LOST_AMONG)
+    found = memo.get((side, how))
+    if found is None:
+        found = memo[(side, how)] = frozenset(
+            r["id"] for r in records if r["side"] == side and r["how"] in how
+        )
+    return found
+
+
+def _fleet_facts(fleet: tuple[Mapping[str, Any], ...], key: tuple[Any, ...], make: Any) -> Any:
+    """`make(fleet)` remembered by the deployed fleet's identity and `key` (what else it
+    reads): the fleets never change after `setup`."""
+    memo = remembered(_FLEET_FACTS, fleet, _new_memo, MAX_LOST_AMONG)
+    found = memo.get(key, _NONE)
+    if found is _NONE:
+        if len(memo) >= MAX_FLEET_FACTS:  # a fleet's losses tried in many combinations
+            memo.clear()
+        found = memo[key] = make(fleet)
+    return found
+
+
+def _new_memo(_: object) -> dict[Any, Any]:
+    return {}
+
+
+# by the losses' (and the fleets') identity, each kept beside what was worked out of it
+_LOST_AMONG: dict[int, tuple[Any, Any]] = {}
+_FLEET_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_LOST_AMONG = 64
+MAX_FLEET_FACTS = 256
+_NONE = object()
 
 
 def victory_points(state: GameState, scorer: str, opponent: str) -> int:
@@ -119,17 +155,27 @@ def satisfied_against(state: GameState, order: FieldOrder, opponent: str) -> boo
         if order.destroy_only
         else DESTROYED + CAPTURED
     )
-    gone = _lost_ids(state, opponent, how)
+    records = tracking.losses(state)
+    gone = _lost_among(records, opponent, how)
     if order.share is not None:
         mfv = int(tracking.mapping(state, "mfv").get(opponent, 0))
-        lost = _lost_ids(state, opponent, DESTROYED + CAPTURED)  # once, not once a model
-        scored = sum(int(m["points"]) for m in fleet if m["id"] in lost)
+        lost = _lost_among(records, opponent, DESTROYED + CAPTURED)  # once, not once a model
+        scored = _fleet_facts(
+            fleet,
+            ("scored", lost),
+            lambda models: sum(int(m["points"]) for m in models if m["id"] in lost),
+        )
         if mfv <= 0 or scored < order.share * mfv - 1e-9:
             return False
     if order.all_of is not None:
         core = str(tracking.mapping(state, "core_forces").get(opponent, "naval"))
-        wanted = [m["id"] for m in fleet if _category(m, order.all_of, core)]
-        if not wanted or not set(wanted) <= gone:
+        all_of = order.all_of
+        wanted = _fleet_facts(
+            fleet,
+            ("wanted", all_of, core),
+            lambda models: tuple(m["id"] for m in models if _category(m, all_of, core)),
+        )
+        if not wanted or not gone.issuperset(wanted):
             return False
     return True
 

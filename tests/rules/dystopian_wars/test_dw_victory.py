@@ -128,3 +128,22 @@ def test_R002_3_A002_20_time_limit_ends_at_the_end_of_the_current_turn():
     assert not tracking.game_over(going_on.state)
     over = DW.apply(state, Action("end-phase", "A", FrozenMap(time_up=True)), ScriptedDice([]))
     assert tracking.game_over(over.state)
+
+
+def test_T002_1_an_order_checked_again_after_a_loss_reads_the_new_losses():
+    # one deployed fleet, its losses growing and tried in other combinations (as the exact
+    # odds do): what is remembered of the fleet and of each losses' record answers afresh
+    state = _fleets(max_fleet_value=100)
+    state = state.with_rule_state(
+        field_orders=FrozenMap(A=FrozenMap(order=3, roll=3, chose_default=False))
+    )
+    mid = _lose(state, "b-mid")  # all Medium, 30%
+    assert victory.satisfied(mid, "A") is None
+    more = _lose(mid, "b-big", "captured")  # 90%, the Medium one among them
+    assert victory.satisfied(more, "A") == "B"
+    other = _lose(state, "b-big")  # 60%, no Medium one
+    assert victory.satisfied(other, "A") is None
+    assert victory.satisfied(mid, "A") is None  # asked again: the same answer
+    assert victory.satisfied(_lose(other, "b-mid"), "A") == "B"
+    assert victory.check_victory(more)[0].rule_state["result"]["winner"] == "A"
+    assert victory.check_victory(other)[1] == []
