@@ -32,7 +32,16 @@ from tactical.geometry.los import TerrainIndex
 from tactical.geometry.measure import BaseArrays, edge_distance_matrix, measure
 from tactical.geometry.proximity import connected_components, within
 from tactical.geometry.shapes import Base, Pose
-from tactical.model import CircleBase, GameState, MovementClass, Terrain, Unit
+from tactical.model import (
+    CircleBase,
+    FrozenMap,
+    GameState,
+    MovementClass,
+    SizeClass,
+    Terrain,
+    Unit,
+)
+from tactical.model.frozen import remembered
 from tactical.rules.base import ModelBlocking
 from tactical.rules.dystopian_wars import declaration
 from tactical.rules.dystopian_wars.cards import Weapon, card
@@ -153,8 +162,35 @@ def model_blocks(blocker: Unit, viewer: Unit, target: Unit, mode: str) -> bool:
 
 
 def models_block(state: GameState) -> str:
-    """The `models_block` option in force (A002.21)."""
-    return str(declaration.settings(state.options)["models_block"])
+    """The `models_block` option in force (A002.21), remembered by the options' identity:
+    every line of sight between two models asks it."""
+    if not isinstance(state.options, FrozenMap):  # not immutable: read afresh
+        return _mode_of(state.options)
+    return remembered(_MODES, state.options, _mode_of, 16)
+
+
+def _mode_of(options: Mapping[str, Any]) -> str:
+    return str(declaration.settings(options)["models_block"])
+
+
+_MODES: dict[int, tuple[Any, str]] = {}
+
+
+def _sight_facts(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
+    """What R002.41 / A002.21 read of each model of a table (`blocks_sight`, on the Surface,
+    its size class's rank), read once per table: the pair matrix and every line of sight
+    drawn on it ask them again (a rank is no cheap read)."""
+    return remembered(_FACTS, units, _facts_of, MAX_FACTS)
+
+
+def _facts_of(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
+    return tuple((blocks_sight(u), card(u).height == "surface", _RANKS[u.size]) for u in units)
+
+
+_RANKS = {size: size.rank for size in SizeClass}
+# the facts of a table's models, by the units' tuple itself (kept beside it)
+_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_FACTS = 256
 
 
 def model_blocking(state: GameState) -> ModelBlocking | None:
@@ -162,15 +198,18 @@ def model_blocking(state: GameState) -> ModelBlocking | None:
     each unit's `_sight_key` as its code, and `model_blocks`'s answer per pair of codes
     and blocker, as arrays; None when no model blocks on this table."""
     mode = models_block(state)
-    units = state.units
-    blockers = np.array([k for k, u in enumerate(units) if blocks_sight(u)], dtype=np.intp)
+    facts = _sight_facts(state.units)
+    blockers = np.array([k for k, fact in enumerate(facts) if fact[0]], dtype=np.intp)
     if mode == "none" or len(blockers) == 0:
         return None
     keys: dict[tuple[bool, int], int] = {}
-    levels = np.array([keys.setdefault(_sight_key(u, mode), len(keys)) for u in units])
+    larger = mode == "larger"  # `_sight_key`: the rank read only then
+    levels = np.array(
+        [keys.setdefault((surface, rank if larger else 0), len(keys)) for _, surface, rank in facts]
+    )
     surface = np.array([key[0] for key in keys])
     rank = np.array([key[1] for key in keys])
-    blocker_rank = np.array([units[k].size.rank for k in blockers.tolist()])
+    blocker_rank = np.array([facts[k][2] for k in blockers.tolist()])
     # model_blocks, for every pair of codes and every blocker at once
     mask = (surface[:, None, None] & surface[None, :, None]) & (
         blocker_rank[None, None, :] >= rank[None, :, None]
@@ -202,8 +241,8 @@ def models_blocking(state: GameState, source: Unit, target: Unit) -> tuple[str, 
     found = []
     sx, sy = source.x, source.y
     ax, ay = float(along[0]), float(along[1])
-    for unit in state.units:
-        if unit.id in ends or not blocks_sight(unit) or unit.size.rank < target_rank:
+    for unit, (blocks, _, rank) in zip(state.units, _sight_facts(state.units), strict=True):
+        if unit.id in ends or not blocks or rank < target_rank:
             continue
         # a base whose circumscribed circle the line misses cannot be crossed
         if _misses_circle(unit, sx, sy, ax, ay, length2, start, along):
