@@ -27,7 +27,7 @@ import shapely
 
 from tactical.geometry import los
 from tactical.geometry.arcs import in_arc
-from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, ArcSpec
+from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, ArcSpec, Omni, Sector
 from tactical.geometry.los import TerrainIndex
 from tactical.geometry.measure import BaseArrays, edge_distance_matrix, measure
 from tactical.geometry.proximity import connected_components, within
@@ -340,7 +340,9 @@ def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
     found = _ARCS.get(slot)
     if found is not None and found[0] is unit and found[1] is arc and found[2] is target:
         return found[3]
-    inside = _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
+    inside = _arc_at_a_glance(unit, arc, target)
+    if inside is None:
+        inside = _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
     if len(_ARCS) >= MAX_KEPT:
         _ARCS.clear()
     _ARCS[slot] = (unit, arc, target, inside)
@@ -348,6 +350,39 @@ def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
 
 
 _ARCS: dict[tuple[int, int, int], tuple[Unit, ArcSpec, Unit, bool]] = {}
+
+
+def _arc_at_a_glance(unit: Unit, arc: ArcSpec, target: Unit) -> bool | None:
+    """`_in_arc_any` read from the centres (GEO002.7), where it is sure: every bearing of the
+    target's base lies within its circumscribed circle's half-angle of the bearing of its
+    centre, so a centre well inside a sector has part of the base in it, and a circle well
+    clear of the sector has none; an all-round arc holds everything. None within
+    `_ARC_MARGIN` of a sector's line or near the firer's centre (the arc test decides)."""
+    if isinstance(arc, Omni):
+        return True
+    if not isinstance(arc, Sector):
+        return None
+    dx, dy = target.x - unit.x, target.y - unit.y
+    apart = math.hypot(dx, dy)
+    radius = _circumradius(target)
+    if apart <= radius + _NEAR_CENTRE:
+        return None
+    bearing = math.degrees(math.atan2(dx, dy)) - unit.heading
+    offset = (bearing - arc.start) % 360.0  # clockwise from the sector's first line
+    span = arc.span
+    if _ARC_MARGIN <= offset <= span - _ARC_MARGIN:
+        return True
+    half = math.degrees(math.asin(min(radius / apart, 1.0))) + _ARC_MARGIN
+    if span + half < offset < 360.0 - half:
+        return False
+    return None
+
+
+# degrees: far beyond the rounding of a table's bearings (~1e-12) and the arc test's
+# tolerance (1e-9) at once; inches: beyond the test's tolerance for a firer's centre inside
+# the target's base
+_ARC_MARGIN = 1e-6
+_NEAR_CENTRE = 1e-6
 
 
 @lru_cache(maxsize=8192)

@@ -5,14 +5,16 @@ a shortcut answers only where the long way answers the same."""
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from dw_builders import ACK_ACK, GUNS, ROCKETS, TORPEDOES, duel, flyer, table, unit
 
 from tactical.errors import UserError
-from tactical.geometry.arcs_spec import AFT, FORE
-from tactical.model import Pose, RectBase
-from tactical.rules.dystopian_wars import attacks, cards, combat, maneuver, measures
+from tactical.geometry.arcs import in_arc
+from tactical.geometry.arcs_spec import AFT, FORE, TURRET_270
+from tactical.model import CircleBase, Pose, RectBase
+from tactical.rules.dystopian_wars import attacks, cards, combat, declaration, maneuver, measures
 
 
 def test_GEO002_7_an_arc_remembered_is_the_arc_measured_and_a_moved_target_is_measured():
@@ -196,3 +198,34 @@ def test_R002_36_the_targets_offered_are_those_declare_allows():
     assert combat.refused_unsighted(
         state, state.unit("a"), cards.card(torpedo_boat).weapons[0], state.unit("f")
     )
+
+
+def test_GEO002_7_an_arc_read_from_the_centres_is_the_arc_test_wherever_it_answers():
+    # targets round and long, their centres or their bases' edges on, just inside and just
+    # outside every sector line of the system's arcs (and all round): the shortcut answers
+    # only where the arc test answers the same, and leaves the lines' own slack to it
+    arcs = (*declaration.ARCS_BY_NAME.values(), TURRET_270)
+    rng = random.Random(7)
+    answered = {True: 0, False: 0}
+    for k in range(3000):
+        heading = rng.choice((0.0, 90.0, 45.0, rng.uniform(0.0, 360.0)))
+        firer = unit("a", 36, 24, heading=heading)
+        arc = arcs[k % len(arcs)]
+        base = (RectBase(1.0, 3.0), RectBase(2.0, 6.0), CircleBase(2.0))[k % 3]
+        line = rng.choice((getattr(arc, "start", 0.0), getattr(arc, "end", 0.0)))
+        apart = rng.uniform(4.0, 20.0)
+        graze = math.degrees(math.asin(base.radius / apart)) if k % 2 else 0.0
+        nudge = rng.choice((0.0, 1e-7, -1e-7, 2e-6, -2e-6, 1e-3, -1e-3, rng.uniform(-30, 30)))
+        bearing = math.radians(heading + line + rng.choice((1, -1)) * graze + nudge)
+        x, y = 36 + apart * math.sin(bearing), 24 + apart * math.cos(bearing)
+        target = unit("t", x, y, "B", heading=rng.uniform(0.0, 360.0), base=base)
+        glance = measures._arc_at_a_glance(firer, arc, target)
+        if glance is None:
+            continue
+        answered[glance] += 1
+        assert glance is in_arc(firer.pose, firer.base, arc, target.pose, target.base, "any")
+    assert min(answered.values()) > 150
+    # on a line, or the firer inside the target's base: the arc test decides
+    on_line = unit("t", 36 + 10 * math.sin(math.radians(45)), 24 + 10 * math.cos(math.radians(45)))
+    assert measures._arc_at_a_glance(unit("a", 36, 24), FORE, on_line) is None
+    assert measures._arc_at_a_glance(unit("a", 36, 24), FORE, unit("t", 36, 24.5, "B")) is None
