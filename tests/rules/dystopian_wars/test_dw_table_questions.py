@@ -8,9 +8,10 @@ import math
 import random
 
 import pytest
-from dw_builders import ACK_ACK, GUNS, ROCKETS, TORPEDOES, duel, flyer, table, unit
+from dw_builders import ACK_ACK, GUNS, ROCKETS, TORPEDOES, duel, flyer, rock, table, unit
 
 from tactical.errors import UserError
+from tactical.geometry import los
 from tactical.geometry.arcs import in_arc
 from tactical.geometry.arcs_spec import AFT, FORE, TURRET_270
 from tactical.model import CircleBase, Pose, RectBase
@@ -229,3 +230,54 @@ def test_GEO002_7_an_arc_read_from_the_centres_is_the_arc_test_wherever_it_answe
     on_line = unit("t", 36 + 10 * math.sin(math.radians(45)), 24 + 10 * math.cos(math.radians(45)))
     assert measures._arc_at_a_glance(unit("a", 36, 24), FORE, on_line) is None
     assert measures._arc_at_a_glance(unit("a", 36, 24), FORE, unit("t", 36, 24.5, "B")) is None
+
+
+def test_R002_40_a_line_clear_of_the_terrain_boxes_is_clear_and_any_other_is_drawn():
+    # rocks and woods of every kind; lines in the clear, grazing a box's side, through a
+    # corner and across a piece: the terrain named is the line's own, in order
+    pieces = (
+        rock("r1", 30, 20, 34, 24),
+        rock("r2", 40, 10, 42, 30, kind="dense", height="small"),
+        rock("r3", 10, 30, 14, 34, kind="soft"),
+    )
+    rng = random.Random(11)
+    drawn = skipped = 0
+    for k in range(600):
+        if k % 3 == 0:  # along a box's side, just outside or on it
+            y = rng.choice((20.0, 24.0, 19.999999, 24.000001))
+            ends = ((rng.uniform(0, 29), y), (rng.uniform(35, 70), y))
+        elif k % 3 == 1:  # from just inside a piece's side, outward
+            x0, y0, x1, y1 = rng.choice(((30, 20, 34, 24), (40, 10, 42, 30), (10, 30, 14, 34)))
+            sides = (
+                (x0 + 0.01, y0 + 1),
+                (x1 - 0.01, y1 - 1),
+                (x0 + 1, y0 + 0.01),
+                (x0 + 1, y1 - 0.01),
+            )
+            x, y = rng.choice(sides)
+            ends = ((x, y), (rng.uniform(0, 72), rng.uniform(0, 48)))
+        else:
+            ends = (
+                (rng.uniform(0, 72), rng.uniform(0, 48)),
+                (rng.uniform(0, 72), rng.uniform(0, 48)),
+            )
+        (sx, sy), (tx, ty) = ends
+        source = unit("a", sx, sy)
+        target = unit(
+            "t",
+            tx,
+            ty,
+            "B",
+            **({"height_level": "flying", "movement": "aerial"} if k % 4 == 1 else {}),
+        )
+        found = measures._terrain_sight(pieces, source, target)
+        expected = los.line_of_sight(
+            measures.terrain_index(pieces),
+            (sx, sy),
+            (tx, ty),
+            measures._blocking(pieces, source, target),
+        ).blocked_by
+        assert found == expected
+        drawn += bool(expected)
+        skipped += not expected
+    assert drawn > 50 and skipped > 50
