@@ -200,13 +200,20 @@ def _sight_facts(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
 
 
 def _facts_of(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
-    return tuple((blocks_sight(u), card(u).height == "surface", _RANKS[u.size]) for u in units)
+    # each model's by itself: a move makes a new table of the same models but one
+    return tuple([remembered(_UNIT_FACTS, u, _unit_facts, MAX_UNIT_FACTS) for u in units])
+
+
+def _unit_facts(unit: Unit) -> tuple[bool, bool, int]:
+    return blocks_sight(unit), card(unit).height == "surface", _RANKS[unit.size]
 
 
 _RANKS = {size: size.rank for size in SizeClass}
 # the facts of a table's models, by the units' tuple itself (kept beside it)
 _FACTS: dict[int, tuple[Any, Any]] = {}
 MAX_FACTS = 256
+_UNIT_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_UNIT_FACTS = 4096
 
 
 def model_blocking(state: GameState) -> ModelBlocking | None:

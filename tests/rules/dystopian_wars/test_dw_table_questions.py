@@ -281,3 +281,16 @@ def test_R002_40_a_line_clear_of_the_terrain_boxes_is_clear_and_any_other_is_dra
         drawn += bool(expected)
         skipped += not expected
     assert drawn > 50 and skipped > 50
+
+
+def test_R002_44_a_model_that_moved_keeps_its_card_and_other_stats_make_another():
+    ship = unit("a", 10, 10, weapons=[GUNS, TORPEDOES], faction="Prussian Empire")
+    moved = ship.moved_to(Pose(30, 20, 90.0))
+    assert cards.card(moved) is cards.card(ship)  # the card reads no pose
+    assert cards.card(moved) == cards._card(moved)  # as worked out afresh
+    other = unit("a", 10, 10, weapons=[GUNS], faction="Prussian Empire")
+    assert [w.name for w in cards.card(other).weapons] == ["Guns"]
+    renamed = unit("a", 10, 10, weapons=[GUNS, TORPEDOES], name="Markgraf")
+    assert cards.card(renamed).model_class == "Markgraf"
+    assert cards.card(unit("a", 10, 10)).side == "A"
+    assert cards.card(unit("a", 10, 10, "B")).side == "B"
