@@ -55,19 +55,23 @@ def terrain_index(terrain: tuple[Terrain, ...]) -> TerrainIndex:
     return TerrainIndex.build([t.id for t in terrain], [t.geometry for t in terrain])
 
 
-_MASKS: dict[tuple[tuple[Terrain, ...], str, str], np.ndarray] = {}
+# by the terrain's identity (kept beside it, so that no id is reused) and the two levels
+_MASKS: dict[tuple[int, str, str], tuple[tuple[Terrain, ...], np.ndarray]] = {}
 
 
 def _blocking(terrain: tuple[Terrain, ...], viewer: Unit, target: Unit) -> np.ndarray:
     """Which pieces block this pair: asked once per pair of line-of-sight levels (the
-    system's promise: `blocks_los` answers alike for units of the same level)."""
-    key = (terrain, declaration.los_level(viewer), declaration.los_level(target))
-    mask = _MASKS.get(key)
-    if mask is None:
-        if len(_MASKS) > 256:
-            _MASKS.clear()
-        blocks = declaration.dw_blocks_los
-        mask = _MASKS[key] = np.array([blocks(p, viewer, target) for p in terrain], dtype=bool)
+    system's promise: `blocks_los` answers alike for units of the same level), and by
+    the terrain's identity (a table's terrain hashed by value costs more than the line)."""
+    key = (id(terrain), declaration.los_level(viewer), declaration.los_level(target))
+    found = _MASKS.get(key)
+    if found is not None and found[0] is terrain:
+        return found[1]
+    if len(_MASKS) > 256:
+        _MASKS.clear()
+    blocks = declaration.dw_blocks_los
+    mask = np.array([blocks(p, viewer, target) for p in terrain], dtype=bool)
+    _MASKS[key] = (terrain, mask)
     return mask
 
 

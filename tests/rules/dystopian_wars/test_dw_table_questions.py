@@ -8,7 +8,18 @@ import math
 import random
 
 import pytest
-from dw_builders import ACK_ACK, GUNS, ROCKETS, TORPEDOES, duel, flyer, rock, table, unit
+from dw_builders import (
+    ACK_ACK,
+    GUNS,
+    ROCKETS,
+    TESLA_COILS,
+    TORPEDOES,
+    duel,
+    flyer,
+    rock,
+    table,
+    unit,
+)
 
 from tactical.errors import UserError
 from tactical.geometry import los
@@ -294,3 +305,33 @@ def test_R002_44_a_model_that_moved_keeps_its_card_and_other_stats_make_another(
     assert cards.card(renamed).model_class == "Markgraf"
     assert cards.card(unit("a", 10, 10)).side == "A"
     assert cards.card(unit("a", 10, 10, "B")).side == "B"
+
+
+def test_T002_6_permitted_is_check_permission_without_its_words():
+    weapons = [
+        {"name": kind, "kind": kind, "arc": "all-round", "attack_dice": "4-4-4-4"}
+        for kind in declaration.WEAPON_KINDS
+    ]
+    weapons.append(dict(TESLA_COILS, name="tesla"))
+    targets = (
+        unit("s", 30, 10, "B"),
+        unit("l", 30, 10, "B", movement="armoured"),
+        unit("d", 30, 10, "B", height_level="diving"),
+        unit("f", 30, 10, "B", movement="aerial", height_level="flying"),
+        unit("o", 30, 10, "B", movement="aerial", height_level="obscured"),
+        flyer("tf", 30, 10, "B"),
+    )
+    firer = unit("a", 10, 10, weapons=weapons)
+    allowed = refused = 0
+    for weapon in cards.card(firer).weapons:
+        for target in targets:
+            for band in ("RB1", "RB2", "RB3", "RB4"):
+                try:
+                    combat.check_permission(weapon, target, band)
+                except UserError:
+                    refused += 1
+                    assert not combat.permitted(weapon, target, band)
+                    continue
+                allowed += 1
+                assert combat.permitted(weapon, target, band)
+    assert allowed > 20 and refused > 20
