@@ -373,8 +373,16 @@ def _end_declarations(state: GameState, action: Action, dice: Dice, side: str) -
 
 
 def _counter_available(state: GameState, act: Mapping[str, Any], side: str) -> bool:
+    """Whether `counter_choices` would offer `side` a Counterattack (R002.29): some weapon of
+    it may answer some attacker (asked without building the choices, first one found)."""
     probe = set_activation(state, stage="counter", defenders=(side,))
-    return any(c.kind == "counterattack" for c in counter_choices(probe, side))
+    probe_act = current_activation(probe)
+    assert probe_act is not None
+    return any(
+        _legal(probe, unit.id, weapon.name, target.id, counter=True)
+        for unit, weapon, attackers in counter_weapons(probe, probe_act, side)
+        for target in attackers
+    )
 
 
 def _counterattack(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:
