@@ -104,14 +104,12 @@ def line_of_sight(state: GameState, source: Unit, target: Unit, *, models: bool 
 
 def _terrain_sight(terrain: tuple[Terrain, ...], source: Unit, target: Unit) -> tuple[str, ...]:
     """The terrain blocking the line between the two models' centres (R002.40); none without
-    drawing it where the line's box is clear of every blocking piece's box (most lines)."""
+    drawing it where the line passes clear of every blocking piece's box (most lines)."""
     blocking = _blocking(terrain, source, target)
-    x0, x1 = sorted((source.x, target.x))
-    y0, y1 = sorted((source.y, target.y))
-    m = _BOX_MARGIN
+    ends = (source.x, source.y, target.x, target.y)
     if not any(
-        blocks and bx0 <= x1 + m and x0 - m <= bx1 and by0 <= y1 + m and y0 - m <= by1
-        for blocks, (bx0, by0, bx1, by1) in zip(blocking.tolist(), _boxes(terrain), strict=True)
+        blocks and _meets_box(*ends, box)
+        for blocks, box in zip(blocking.tolist(), _boxes(terrain), strict=True)
     ):
         return ()
     return los.line_of_sight(
@@ -126,6 +124,29 @@ def _boxes(terrain: tuple[Terrain, ...]) -> tuple[tuple[float, float, float, flo
 
 
 _BOX_MARGIN = 1e-6  # inches: far beyond the rounding of a table's coordinates (~1e-13)
+
+
+def _meets_box(
+    ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the segment from (ax, ay) to (bx, by) comes within `_BOX_MARGIN` of the box
+    (the box grown by it, clipped along each axis in turn): False only for a segment
+    surely clear of everything inside the box."""
+    m = _BOX_MARGIN
+    x0, y0, x1, y1 = box
+    enter, leave = 0.0, 1.0
+    for start, delta, low, high in ((ax, bx - ax, x0 - m, x1 + m), (ay, by - ay, y0 - m, y1 + m)):
+        if delta == 0.0:
+            if start < low or start > high:
+                return False
+            continue
+        near, far = (low - start) / delta, (high - start) / delta
+        if near > far:
+            near, far = far, near
+        enter, leave = max(enter, near), min(leave, far)
+        if enter > leave:
+            return False
+    return True
 
 
 def _kept(memo: dict, read: tuple[Any, ...], make: Callable[[], Any]) -> Any:

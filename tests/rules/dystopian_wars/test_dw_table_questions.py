@@ -335,3 +335,19 @@ def test_T002_6_permitted_is_check_permission_without_its_words():
                 allowed += 1
                 assert combat.permitted(weapon, target, band)
     assert allowed > 20 and refused > 20
+
+
+def test_R002_40_a_line_meets_a_box_where_it_passes_within_the_margin_of_it():
+    box = (30.0, 20.0, 34.0, 24.0)
+    assert measures._meets_box(20, 10, 40, 30, box)  # across the middle
+    # past a corner: clear by a hundredth, then through it
+    assert not measures._meets_box(29.0, 24.02, 31.0, 26.0, box)
+    assert measures._meets_box(29.0, 23.0, 31.0, 25.0, box)
+    # along a side, on it, just off it within and beyond the margin
+    assert measures._meets_box(25, 20.0, 40, 20.0, box)
+    assert measures._meets_box(25, 19.9999995, 40, 19.9999995, box)
+    assert not measures._meets_box(25, 19.99999, 40, 19.99999, box)
+    assert not measures._meets_box(31, 10, 31, 19.99, box)  # stops short of it
+    assert measures._meets_box(31, 10, 31, 20.0, box)
+    assert measures._meets_box(32, 22, 32, 22, box)  # a point inside
+    assert not measures._meets_box(35, 22, 35, 22, box)
