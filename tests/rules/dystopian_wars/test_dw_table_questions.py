@@ -351,3 +351,40 @@ def test_R002_40_a_line_meets_a_box_where_it_passes_within_the_margin_of_it():
     assert measures._meets_box(31, 10, 31, 20.0, box)
     assert measures._meets_box(32, 22, 32, 22, box)  # a point inside
     assert not measures._meets_box(35, 22, 35, 22, box)
+
+
+def test_R002_28_the_squadrons_left_to_activate_follow_every_entry_they_read():
+    from tactical.model import FrozenMap
+    from tactical.rules.dystopian_wars import play, sequence
+
+    state = play.setup(
+        table(
+            unit("a1", 10, 10, squadron="line"),
+            unit("a2", 14, 10, squadron="line"),
+            unit("a3", 30, 10, squadron="solo"),
+            flyer("f1", 40, 10, squadron="wing"),
+            flyer("f2", 41, 10, squadron="wing"),
+            flyer("f3", 42, 10, squadron="wing"),
+            unit("b1", 10, 40, "B"),
+        )
+    )
+    assert sequence.activatable(state, "A") == ("A:line", "A:solo", "A:wing")
+    assert sequence.activatable(state, "A") == ("A:line", "A:solo", "A:wing")  # remembered
+    done = state.with_rule_state(activated=("A:line",))
+    assert sequence.activatable(done, "A") == ("A:solo", "A:wing")
+    prize = state.with_rule_state(prizes=FrozenMap({"a3": "B"}))
+    assert sequence.activatable(prize, "A") == ("A:line", "A:wing")
+    derelict = state.with_rule_state(derelicts=("a1", "a2"))
+    assert sequence.activatable(derelict, "A") == ("A:solo", "A:wing")
+    launched = state.with_rule_state(
+        wings=FrozenMap({"A:wing": FrozenMap(type="fighter", fuel=6, launched_turn=1)})
+    )
+    assert sequence.activatable(launched, "A") == ("A:line", "A:solo")
+    assert sequence.activatable(launched.with_rule_state(turn=2), "A") == (
+        "A:line",
+        "A:solo",
+        "A:wing",
+    )
+    gone = state.without_unit("a3")
+    assert sequence.activatable(gone, "A") == ("A:line", "A:wing")
+    assert sequence.activatable(state, "B") == ("B:b1",)
