@@ -207,11 +207,44 @@ def _winners(state: GameState) -> tuple[str, ...]:
     found = _WINNERS.get(slot)
     if found is not None and all(map(is_, found[0], read)):
         return found[1]
-    winners = tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
+    winners = _winners_by_entries(state)
     if len(_WINNERS) >= MAX_WINNERS:
         _WINNERS.clear()
     _WINNERS[slot] = (read, winners)
     return winners
+
+
+def _winners_by_entries(state: GameState) -> tuple[str, ...]:
+    """`satisfied` of each fleet, remembered by the very entries it reads: each side's
+    deployed fleet, Field Order record, MFV and Core Force, and the losses. A state the
+    computer players watch hands out new views of its tables (`_winners` misses), whose
+    entries are the same objects; reading every side's MFV and Core Force (not only where
+    its opponent's order asks) reads no more than values set once at `setup`."""
+    fleets = tracking.mapping(state, "fleets")
+    sides = tuple(fleets)
+    orders = tracking.mapping(state, "field_orders")
+    mfv = tracking.mapping(state, "mfv")
+    cores = tracking.mapping(state, "core_forces")
+    read = (
+        tracking.get(state, "losses"),
+        *(
+            entry
+            for side in sides
+            for entry in (fleets.get(side), orders.get(side), mfv.get(side), cores.get(side))
+        ),
+    )
+    slot = (sides, *map(id, read))
+    found = _BY_ENTRIES.get(slot)
+    if found is not None and all(map(is_, found[0], read)):
+        return found[1]
+    winners = tuple(side for side in sides if satisfied(state, side))
+    if len(_BY_ENTRIES) >= MAX_WINNERS:
+        _BY_ENTRIES.clear()
+    _BY_ENTRIES[slot] = (read, winners)
+    return winners
+
+
+_BY_ENTRIES: dict[tuple[Any, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
 
 
 def check_victory(state: GameState) -> tuple[GameState, list[Event]]:

@@ -147,3 +147,24 @@ def test_T002_1_an_order_checked_again_after_a_loss_reads_the_new_losses():
     assert victory.satisfied(_lose(other, "b-mid"), "A") == "B"
     assert victory.check_victory(more)[0].rule_state["result"]["winner"] == "A"
     assert victory.check_victory(other)[1] == []
+
+
+def test_R002_22_the_check_on_a_watched_state_reads_what_the_orders_read_and_answers_alike():
+    # a watched state (the computer players' copy noting its reads) hands out new views of
+    # its tables: the check answers from the entries themselves, and notes at least the
+    # reads the Field Orders make
+    from tactical.agents.reads import watching
+
+    state = _fleets(max_fleet_value=100)
+    for lost, winner in (((), None), (("b-big", "b-small"), "A"), (("b-mid",), None)):
+        current = state
+        for unit_id in lost:
+            current = _lose(current, unit_id)
+        for _ in range(2):  # the second time from what is remembered
+            watched, reads = watching(current)
+            assert victory._winners(watched) == ((winner,) if winner else ())
+            plain, plain_reads = watching(current)
+            assert tuple(s for s in ("A", "B") if victory.satisfied(plain, s)) == (
+                (winner,) if winner else ()
+            )
+            assert set(plain_reads.key()) <= set(reads.key())
