@@ -155,7 +155,8 @@ def test_R002_22_the_check_on_a_watched_state_reads_what_the_orders_read_and_ans
     # reads the Field Orders make
     from tactical.agents.reads import watching
 
-    state = _fleets(max_fleet_value=100)
+    first = FrozenMap(order=1, roll=1, chose_default=False)
+    state = _fleets(max_fleet_value=100).with_rule_state(field_orders=FrozenMap(A=first, B=first))
     for lost, winner in (((), None), (("b-big", "b-small"), "A"), (("b-mid",), None)):
         current = state
         for unit_id in lost:
