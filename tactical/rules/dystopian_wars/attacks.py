@@ -8,6 +8,7 @@ resolved in; then each targeted side declares its Counterattacks with Auxiliary 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from operator import is_
 from typing import Any
 
 from tactical.dice import Dice
@@ -57,11 +58,11 @@ def targets_for(
         state.options,
         state.roster,
         unit,
-        *(rule_state.get(key) for key in _DECLARE_READS),
+        *map(rule_state.get, _DECLARE_READS),
     )
-    slot = (*(id(part) for part in read), weapon, launched)
+    slot = (*map(id, read), weapon, launched)
     found = _TARGETS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     targets = _targets(state, unit, weapon, launched, params)
     if len(_TARGETS) >= MAX_TARGETS:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import is_
 from typing import Any
 
 from tactical.errors import UserError
@@ -172,13 +173,9 @@ def reach(
     as `_check_reach` reads it (the line is the costly part, and the choices try every
     weapon at every enemy)."""
     read = (state.units, state.terrain, state.options, state.roster, unit, weapon, target)
-    key = tuple(id(part) for part in read)
+    key = tuple(map(id, read))
     found = _REACHES.get(key)
-    if (
-        found is not None
-        and (lazy or found[1].sighted)
-        and all(a is b for a, b in zip(found[0], read, strict=True))
-    ):
+    if found is not None and (lazy or found[1].sighted) and all(map(is_, found[0], read)):
         return found[1]
     measured = _measured_reach(state, unit, weapon, target, lazy=lazy)
     if len(_REACHES) >= MAX_REACHES:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import is_
 from typing import Any
 
 from tactical.errors import UserError
@@ -51,7 +52,7 @@ def command_element(
     Command, mostly of models that have not moved since."""
     slot = (tuple(map(id, units)), command_distance, commander_id)
     found = _ELEMENTS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], units, strict=True)):
+    if found is not None and all(map(is_, found[0], units)):
         return found[1]
     element = _command_element(units, command_distance, commander_id)
     if len(_ELEMENTS) >= MAX_ELEMENTS:

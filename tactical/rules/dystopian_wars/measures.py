@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -153,9 +154,9 @@ def _kept(memo: dict, read: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     """`make` of what it reads, remembered by the very objects read (beside their ids, so
     that no id is reused): the choices try every weapon of a model at every enemy, and each
     weapon asks for the same line (of terrain: whatever the other models do)."""
-    slot = tuple(id(part) for part in read)
+    slot = tuple(map(id, read))
     found = memo.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     made = make()
     if len(memo) >= MAX_KEPT:
