@@ -8,6 +8,7 @@ resolved in; then each targeted side declares its Counterattacks with Auxiliary 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from operator import is_
 from typing import Any
 
 from tactical.dice import Dice
@@ -57,11 +58,11 @@ def targets_for(
         state.options,
         state.roster,
         unit,
-        *(rule_state.get(key) for key in _DECLARE_READS),
+        *map(rule_state.get, _DECLARE_READS),
     )
-    slot = (*(id(part) for part in read), weapon, launched)
+    slot = (*map(id, read), weapon, launched)
     found = _TARGETS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     targets = _targets(state, unit, weapon, launched, params)
     if len(_TARGETS) >= MAX_TARGETS:
@@ -84,6 +85,9 @@ def _targets(
             # declaration's other checks and its record left out (most pairs end here),
             # those across the table without measuring
             if arms is not None and combat.beyond_reach(state, unit, arms, target):
+                continue
+            # refused whatever the line of sight (T002.6): the line never drawn
+            if arms is not None and combat.refused_unsighted(state, unit, arms, target):
                 continue
             if combat.out_of_reach(state, unit.id, weapon, target.id, indirect):
                 continue
@@ -370,8 +374,16 @@ def _end_declarations(state: GameState, action: Action, dice: Dice, side: str) -
 
 
 def _counter_available(state: GameState, act: Mapping[str, Any], side: str) -> bool:
+    """Whether `counter_choices` would offer `side` a Counterattack (R002.29): some weapon of
+    it may answer some attacker (asked without building the choices, first one found)."""
     probe = set_activation(state, stage="counter", defenders=(side,))
-    return any(c.kind == "counterattack" for c in counter_choices(probe, side))
+    probe_act = current_activation(probe)
+    assert probe_act is not None
+    return any(
+        _legal(probe, unit.id, weapon.name, target.id, counter=True)
+        for unit, weapon, attackers in counter_weapons(probe, probe_act, side)
+        for target in attackers
+    )
 
 
 def _counterattack(state: GameState, action: Action, dice: Dice, side: str) -> Resolution:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from tactical.geometry.arcs_spec import TURRET_270, ArcSpec
@@ -160,15 +159,31 @@ def card(unit: Unit) -> Card:
     """The unit's stat card (cached per unit value, and first by the unit itself: hashing a
     unit's value costs more than the card's other uses, and a resolver asks for the same
     unit's card many times per roll)."""
-    return remembered(_BY_UNIT, unit, _card, MAX_CARDS)
+    return remembered(_BY_UNIT, unit, _card_of, MAX_CARDS)
 
 
 _BY_UNIT: dict[int, tuple[Unit, Card]] = {}
 MAX_CARDS = 4096
 
 
-@lru_cache(maxsize=4096)
+def _card_of(unit: Unit) -> Card:
+    """`_card` by the values it reads: not the unit's pose nor its base, so a model that
+    moved (a new unit) keeps its card."""
+    key = (unit.id, unit.name, unit.side, unit.movement, unit.size, unit.stats)
+    found = _BY_VALUE.get(key)
+    if found is None:
+        if len(_BY_VALUE) >= MAX_CARDS:
+            _BY_VALUE.clear()
+        found = _BY_VALUE[key] = _card(unit)
+    return found
+
+
+_BY_VALUE: dict[tuple[Any, ...], Card] = {}
+
+
 def _card(unit: Unit) -> Card:
+    """The card worked out (R002.44's amendments made); it reads the unit's id, name, side,
+    movement class, size class and stats only."""
     stats = unit.stats
     hull, damage, critical = DEFAULT_RATINGS[unit.size]
     faction = str(stats.get("faction", "")).strip()

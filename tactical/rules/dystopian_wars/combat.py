@@ -26,6 +26,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import is_
 from typing import Any
 
 from tactical.errors import UserError
@@ -99,16 +100,15 @@ def check_permission(weapon: Weapon, target: Unit, band: str) -> str:
     """T002.6 / R002.37 / R002.38 (A002.8): UserError when the weapon cannot target the
     model in this band; returns the rule that allowed it."""
     column = target_column(target)
-    cell = permission(weapon.permission_row, column)
-    naval = card(target).force == "naval" and not card(target).is_tiny_flyer
-    if weapon.kind == "torpedo" and not naval:
+    cell, refused = _permission_of(weapon, target, column, band)
+    if refused == "naval only":
         raise UserError(
             f"torpedoes can target only Naval models, not {target.id!r}", spec_id="R002.38"
         )
     if cell == "yes":
         return "T002.6"
     if cell in ("rb1", "rb1-naval"):
-        if band != "RB1":
+        if refused == "band 1 only":
             rule = "R002.38" if weapon.kind == "torpedo" else "R002.37"
             raise UserError(
                 f"{weapon.name} can target the {column} model {target.id!r} only in Range "
@@ -121,6 +121,27 @@ def check_permission(weapon: Weapon, target: Unit, band: str) -> str:
         f"{weapon.name} ({weapon.kind}) cannot target the {column} model {target.id!r}",
         spec_id=rule,
     )
+
+
+def permitted(weapon: Weapon, target: Unit, band: str) -> bool:
+    """Whether `check_permission` allows the weapon at the model in this band (T002.6,
+    R002.37, R002.38), without the words of a refusal: the choices ask it of every
+    weapon at every enemy in range."""
+    return _permission_of(weapon, target, target_column(target), band)[1] is None
+
+
+def _permission_of(weapon: Weapon, target: Unit, column: str, band: str) -> tuple[str, str | None]:
+    """The T002.6 cell and why it refuses ("naval only", "band 1 only", "never"), None when
+    it allows the weapon at the target in this band."""
+    cell = permission(weapon.permission_row, column)
+    naval = card(target).force == "naval" and not card(target).is_tiny_flyer
+    if weapon.kind == "torpedo" and not naval:
+        return cell, "naval only"
+    if cell == "yes":
+        return cell, None
+    if cell in ("rb1", "rb1-naval"):
+        return cell, None if band == "RB1" else "band 1 only"
+    return cell, "never"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +173,9 @@ def reach(
     as `_check_reach` reads it (the line is the costly part, and the choices try every
     weapon at every enemy)."""
     read = (state.units, state.terrain, state.options, state.roster, unit, weapon, target)
-    key = tuple(id(part) for part in read)
+    key = tuple(map(id, read))
     found = _REACHES.get(key)
-    if (
-        found is not None
-        and (lazy or found[1].sighted)
-        and all(a is b for a, b in zip(found[0], read, strict=True))
-    ):
+    if found is not None and (lazy or found[1].sighted) and all(map(is_, found[0], read)):
         return found[1]
     measured = _measured_reach(state, unit, weapon, target, lazy=lazy)
     if len(_REACHES) >= MAX_REACHES:
@@ -235,6 +252,18 @@ def beyond_reach(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> 
     # `range_band` reads the first band within its limit (+1e-9): beyond the last band with
     # Attack Dice, a later one with none or no band at all
     return surely_farther(unit, weapon, target, last.max_inches + 1e-9)
+
+
+def refused_unsighted(state: GameState, unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """Whether `declare` surely refuses `weapon` at `target` in range for what it checks
+    after the arc and the line of sight (T002.6, R002.37, R002.38: the weapon may not
+    target the model in its band), asked before either is worked out: the choices try
+    every weapon at every enemy, and the arc and the line are the costly part of a reach.
+    False says nothing (out of range, `out_of_reach` refuses it without the line)."""
+    band = range_band(unit, weapon_distance(unit, weapon, target), settings(state))
+    if band is None or weapon.dice_at(band) <= 0:
+        return False
+    return not permitted(weapon, target, band)
 
 
 def _check_reach(unit: Unit, weapon: Weapon, target: Unit, found: Reach, indirect: bool) -> None:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import is_
 from typing import Any
 
 from tactical.errors import UserError
+from tactical.geometry.measure import LENGTH_TOLERANCE
 from tactical.geometry.proximity import commanded_element
 from tactical.model import GameState, Unit
 from tactical.rules.base import Event
@@ -50,7 +52,7 @@ def command_element(
     Command, mostly of models that have not moved since."""
     slot = (tuple(map(id, units)), command_distance, commander_id)
     found = _ELEMENTS.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], units, strict=True)):
+    if found is not None and all(map(is_, found[0], units)):
         return found[1]
     element = _command_element(units, command_distance, commander_id)
     if len(_ELEMENTS) >= MAX_ELEMENTS:
@@ -80,10 +82,35 @@ def _command_element(
             )
         commander = matching[0]
     index = next(i for i, u in enumerate(units) if u.id == commander.id)
-    inside = set(commanded_element(centres(units), command_distance, index).tolist())
+    if command_distance < 0:  # refused by the geometry, in its words
+        commanded_element(centres(units), command_distance, index)
+    inside = _linked_to(units, command_distance, index)
     element = tuple(u.id for i, u in enumerate(units) if i in inside)
     outside = tuple(u.id for i, u in enumerate(units) if i not in inside)
     return CommandedElement(card(units[0]).squadron, commander.id, element, outside)
+
+
+def _linked_to(units: tuple[Unit, ...], command_distance: float, commander: int) -> set[int]:
+    """The indices of the models linked to the commander through links of at most the
+    Command Distance, centre to centre (R002.25, A002.2, GEO002.3): what
+    `tactical.geometry.proximity.commanded_element` finds, with its very arithmetic (each
+    squared centre distance against the distance plus `LENGTH_TOLERANCE`, squared) in
+    plain floats: a squadron has a few models, and a move asks again."""
+    reach = command_distance + LENGTH_TOLERANCE
+    limit = reach * reach
+    points = [(float(u.x), float(u.y)) for u in units]
+    inside = {commander}
+    frontier = [commander]
+    while frontier:
+        x, y = points[frontier.pop()]
+        for other, (ox, oy) in enumerate(points):
+            if other in inside:
+                continue
+            dx, dy = ox - x, oy - y
+            if dx * dx + dy * dy <= limit:
+                inside.add(other)
+                frontier.append(other)
+    return inside
 
 
 def element_events(element: CommandedElement, command_distance: float) -> tuple[Event, ...]:

@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -123,11 +124,11 @@ def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
     each of their moves is planned again on every table of the segment)."""
     boost = tracking.mapping(state, "boosts").get(unit.id)
     read = (unit, boost, state.options, state.terrain, state.board)
-    slot = (*(id(part) for part in read), path)
+    slot = (*map(id, read), path)
     kept = _NEAR_PLANS.get(slot)
-    if kept is not None and all(a is b for a, b in zip(kept[0], read, strict=True)):
+    if kept is not None and all(map(is_, kept[0], read)):
         near = _near(state.units, unit, kept[1])
-        if len(near) == len(kept[2]) and all(a is b for a, b in zip(near, kept[2], strict=True)):
+        if len(near) == len(kept[2]) and all(map(is_, near, kept[2])):
             return kept[3]
     found = _plan(unit, path, boost, state.options, state.units, state.terrain, state.board)
     region = _region(unit, found.plan.motions)
@@ -257,9 +258,9 @@ def _obstacles(
     models. Kept by the very objects read (beside their ids, so that no id is reused):
     every path offered or weighed for a unit on one table meets the same obstacles."""
     read = (unit, units, terrain, board)
-    slot = tuple(id(part) for part in read)
+    slot = tuple(map(id, read))
     found = _OBSTACLES.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     others = [u for u in units if u.id != unit.id]
     geometries = [t.geometry for t in terrain] + [u.footprint for u in others]

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import is_
 from typing import Any
 
 import numpy as np
@@ -27,12 +28,21 @@ import shapely
 
 from tactical.geometry import los
 from tactical.geometry.arcs import in_arc
-from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, ArcSpec
+from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, ArcSpec, Omni, Sector
 from tactical.geometry.los import TerrainIndex
 from tactical.geometry.measure import BaseArrays, edge_distance_matrix, measure
 from tactical.geometry.proximity import connected_components, within
 from tactical.geometry.shapes import Base, Pose
-from tactical.model import CircleBase, GameState, MovementClass, Terrain, Unit
+from tactical.model import (
+    CircleBase,
+    FrozenMap,
+    GameState,
+    MovementClass,
+    SizeClass,
+    Terrain,
+    Unit,
+)
+from tactical.model.frozen import remembered
 from tactical.rules.base import ModelBlocking
 from tactical.rules.dystopian_wars import declaration
 from tactical.rules.dystopian_wars.cards import Weapon, card
@@ -46,19 +56,23 @@ def terrain_index(terrain: tuple[Terrain, ...]) -> TerrainIndex:
     return TerrainIndex.build([t.id for t in terrain], [t.geometry for t in terrain])
 
 
-_MASKS: dict[tuple[tuple[Terrain, ...], str, str], np.ndarray] = {}
+# by the terrain's identity (kept beside it, so that no id is reused) and the two levels
+_MASKS: dict[tuple[int, str, str], tuple[tuple[Terrain, ...], np.ndarray]] = {}
 
 
 def _blocking(terrain: tuple[Terrain, ...], viewer: Unit, target: Unit) -> np.ndarray:
     """Which pieces block this pair: asked once per pair of line-of-sight levels (the
-    system's promise: `blocks_los` answers alike for units of the same level)."""
-    key = (terrain, declaration.los_level(viewer), declaration.los_level(target))
-    mask = _MASKS.get(key)
-    if mask is None:
-        if len(_MASKS) > 256:
-            _MASKS.clear()
-        blocks = declaration.dw_blocks_los
-        mask = _MASKS[key] = np.array([blocks(p, viewer, target) for p in terrain], dtype=bool)
+    system's promise: `blocks_los` answers alike for units of the same level), and by
+    the terrain's identity (a table's terrain hashed by value costs more than the line)."""
+    key = (id(terrain), declaration.los_level(viewer), declaration.los_level(target))
+    found = _MASKS.get(key)
+    if found is not None and found[0] is terrain:
+        return found[1]
+    if len(_MASKS) > 256:
+        _MASKS.clear()
+    blocks = declaration.dw_blocks_los
+    mask = np.array([blocks(p, viewer, target) for p in terrain], dtype=bool)
+    _MASKS[key] = (terrain, mask)
     return mask
 
 
@@ -90,22 +104,59 @@ def line_of_sight(state: GameState, source: Unit, target: Unit, *, models: bool 
 
 
 def _terrain_sight(terrain: tuple[Terrain, ...], source: Unit, target: Unit) -> tuple[str, ...]:
-    """The terrain blocking the line between the two models' centres (R002.40)."""
+    """The terrain blocking the line between the two models' centres (R002.40); none without
+    drawing it where the line passes clear of every blocking piece's box (most lines)."""
+    blocking = _blocking(terrain, source, target)
+    ends = (source.x, source.y, target.x, target.y)
+    if not any(
+        blocks and _meets_box(*ends, box)
+        for blocks, box in zip(blocking.tolist(), _boxes(terrain), strict=True)
+    ):
+        return ()
     return los.line_of_sight(
-        terrain_index(terrain),
-        (source.x, source.y),
-        (target.x, target.y),
-        _blocking(terrain, source, target),
+        terrain_index(terrain), (source.x, source.y), (target.x, target.y), blocking
     ).blocked_by
+
+
+@lru_cache(maxsize=32)
+def _boxes(terrain: tuple[Terrain, ...]) -> tuple[tuple[float, float, float, float], ...]:
+    """Each piece's bounding box, read once per table's terrain (it rarely changes)."""
+    return tuple(tuple(float(v) for v in t.geometry.bounds) for t in terrain)  # type: ignore[misc]
+
+
+_BOX_MARGIN = 1e-6  # inches: far beyond the rounding of a table's coordinates (~1e-13)
+
+
+def _meets_box(
+    ax: float, ay: float, bx: float, by: float, box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the segment from (ax, ay) to (bx, by) comes within `_BOX_MARGIN` of the box
+    (the box grown by it, clipped along each axis in turn): False only for a segment
+    surely clear of everything inside the box."""
+    m = _BOX_MARGIN
+    x0, y0, x1, y1 = box
+    enter, leave = 0.0, 1.0
+    for start, delta, low, high in ((ax, bx - ax, x0 - m, x1 + m), (ay, by - ay, y0 - m, y1 + m)):
+        if delta == 0.0:
+            if start < low or start > high:
+                return False
+            continue
+        near, far = (low - start) / delta, (high - start) / delta
+        if near > far:
+            near, far = far, near
+        enter, leave = max(enter, near), min(leave, far)
+        if enter > leave:
+            return False
+    return True
 
 
 def _kept(memo: dict, read: tuple[Any, ...], make: Callable[[], Any]) -> Any:
     """`make` of what it reads, remembered by the very objects read (beside their ids, so
     that no id is reused): the choices try every weapon of a model at every enemy, and each
     weapon asks for the same line (of terrain: whatever the other models do)."""
-    slot = tuple(id(part) for part in read)
+    slot = tuple(map(id, read))
     found = memo.get(slot)
-    if found is not None and all(a is b for a, b in zip(found[0], read, strict=True)):
+    if found is not None and all(map(is_, found[0], read)):
         return found[1]
     made = make()
     if len(memo) >= MAX_KEPT:
@@ -153,8 +204,42 @@ def model_blocks(blocker: Unit, viewer: Unit, target: Unit, mode: str) -> bool:
 
 
 def models_block(state: GameState) -> str:
-    """The `models_block` option in force (A002.21)."""
-    return str(declaration.settings(state.options)["models_block"])
+    """The `models_block` option in force (A002.21), remembered by the options' identity:
+    every line of sight between two models asks it."""
+    if not isinstance(state.options, FrozenMap):  # not immutable: read afresh
+        return _mode_of(state.options)
+    return remembered(_MODES, state.options, _mode_of, 16)
+
+
+def _mode_of(options: Mapping[str, Any]) -> str:
+    return str(declaration.settings(options)["models_block"])
+
+
+_MODES: dict[int, tuple[Any, str]] = {}
+
+
+def _sight_facts(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
+    """What R002.41 / A002.21 read of each model of a table (`blocks_sight`, on the Surface,
+    its size class's rank), read once per table: the pair matrix and every line of sight
+    drawn on it ask them again (a rank is no cheap read)."""
+    return remembered(_FACTS, units, _facts_of, MAX_FACTS)
+
+
+def _facts_of(units: tuple[Unit, ...]) -> tuple[tuple[bool, bool, int], ...]:
+    # each model's by itself: a move makes a new table of the same models but one
+    return tuple([remembered(_UNIT_FACTS, u, _unit_facts, MAX_UNIT_FACTS) for u in units])
+
+
+def _unit_facts(unit: Unit) -> tuple[bool, bool, int]:
+    return blocks_sight(unit), card(unit).height == "surface", _RANKS[unit.size]
+
+
+_RANKS = {size: size.rank for size in SizeClass}
+# the facts of a table's models, by the units' tuple itself (kept beside it)
+_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_FACTS = 256
+_UNIT_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_UNIT_FACTS = 4096
 
 
 def model_blocking(state: GameState) -> ModelBlocking | None:
@@ -162,15 +247,18 @@ def model_blocking(state: GameState) -> ModelBlocking | None:
     each unit's `_sight_key` as its code, and `model_blocks`'s answer per pair of codes
     and blocker, as arrays; None when no model blocks on this table."""
     mode = models_block(state)
-    units = state.units
-    blockers = np.array([k for k, u in enumerate(units) if blocks_sight(u)], dtype=np.intp)
+    facts = _sight_facts(state.units)
+    blockers = np.array([k for k, fact in enumerate(facts) if fact[0]], dtype=np.intp)
     if mode == "none" or len(blockers) == 0:
         return None
     keys: dict[tuple[bool, int], int] = {}
-    levels = np.array([keys.setdefault(_sight_key(u, mode), len(keys)) for u in units])
+    larger = mode == "larger"  # `_sight_key`: the rank read only then
+    levels = np.array(
+        [keys.setdefault((surface, rank if larger else 0), len(keys)) for _, surface, rank in facts]
+    )
     surface = np.array([key[0] for key in keys])
     rank = np.array([key[1] for key in keys])
-    blocker_rank = np.array([units[k].size.rank for k in blockers.tolist()])
+    blocker_rank = np.array([facts[k][2] for k in blockers.tolist()])
     # model_blocks, for every pair of codes and every blocker at once
     mask = (surface[:, None, None] & surface[None, :, None]) & (
         blocker_rank[None, None, :] >= rank[None, :, None]
@@ -202,8 +290,8 @@ def models_blocking(state: GameState, source: Unit, target: Unit) -> tuple[str, 
     found = []
     sx, sy = source.x, source.y
     ax, ay = float(along[0]), float(along[1])
-    for unit in state.units:
-        if unit.id in ends or not blocks_sight(unit) or unit.size.rank < target_rank:
+    for unit, (blocks, _, rank) in zip(state.units, _sight_facts(state.units), strict=True):
+        if unit.id in ends or not blocks or rank < target_rank:
             continue
         # a base whose circumscribed circle the line misses cannot be crossed
         if _misses_circle(unit, sx, sy, ax, ay, length2, start, along):
@@ -301,7 +389,9 @@ def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
     found = _ARCS.get(slot)
     if found is not None and found[0] is unit and found[1] is arc and found[2] is target:
         return found[3]
-    inside = _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
+    inside = _arc_at_a_glance(unit, arc, target)
+    if inside is None:
+        inside = _in_arc_any(unit.pose, unit.base, arc, target.pose, target.base)
     if len(_ARCS) >= MAX_KEPT:
         _ARCS.clear()
     _ARCS[slot] = (unit, arc, target, inside)
@@ -309,6 +399,39 @@ def in_weapon_arc(unit: Unit, arc: ArcSpec, target: Unit) -> bool:
 
 
 _ARCS: dict[tuple[int, int, int], tuple[Unit, ArcSpec, Unit, bool]] = {}
+
+
+def _arc_at_a_glance(unit: Unit, arc: ArcSpec, target: Unit) -> bool | None:
+    """`_in_arc_any` read from the centres (GEO002.7), where it is sure: every bearing of the
+    target's base lies within its circumscribed circle's half-angle of the bearing of its
+    centre, so a centre well inside a sector has part of the base in it, and a circle well
+    clear of the sector has none; an all-round arc holds everything. None within
+    `_ARC_MARGIN` of a sector's line or near the firer's centre (the arc test decides)."""
+    if isinstance(arc, Omni):
+        return True
+    if not isinstance(arc, Sector):
+        return None
+    dx, dy = target.x - unit.x, target.y - unit.y
+    apart = math.hypot(dx, dy)
+    radius = _circumradius(target)
+    if apart <= radius + _NEAR_CENTRE:
+        return None
+    bearing = math.degrees(math.atan2(dx, dy)) - unit.heading
+    offset = (bearing - arc.start) % 360.0  # clockwise from the sector's first line
+    span = arc.span
+    if _ARC_MARGIN <= offset <= span - _ARC_MARGIN:
+        return True
+    half = math.degrees(math.asin(min(radius / apart, 1.0))) + _ARC_MARGIN
+    if span + half < offset < 360.0 - half:
+        return False
+    return None
+
+
+# degrees: far beyond the rounding of a table's bearings (~1e-12) and the arc test's
+# tolerance (1e-9) at once; inches: beyond the test's tolerance for a firer's centre inside
+# the target's base
+_ARC_MARGIN = 1e-6
+_NEAR_CENTRE = 1e-6
 
 
 @lru_cache(maxsize=8192)

@@ -12,6 +12,7 @@ dispatches to them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import is_
 from typing import Any
 
 from tactical.dice import Dice
@@ -186,7 +187,31 @@ def unit_of(state: GameState, unit_id: str) -> Unit:
 
 def activatable(state: GameState, side: str) -> tuple[str, ...]:
     """Squadrons of `side` that can still activate this turn (R002.28, R002.61); one of
-    Prizes and Derelicts only has nothing to activate (they drift, R002.19)."""
+    Prizes and Derelicts only has nothing to activate (they drift, R002.19). Remembered by
+    the very objects it reads (the units and `_ACTIVATABLE_READS`, kept beside their ids):
+    the choices, the pass and what is unavailable ask it at every step of an activation,
+    on tables where none of them changed."""
+    rule_state = state.rule_state
+    read = (state.units, *map(rule_state.get, _ACTIVATABLE_READS))
+    slot = (side, *map(id, read))
+    found = _ACTIVATABLE.get(slot)
+    if found is not None and all(map(is_, found[0], read)):
+        return found[1]
+    made = _activatable(state, side)
+    if len(_ACTIVATABLE) >= MAX_ACTIVATABLE:
+        _ACTIVATABLE.clear()
+    _ACTIVATABLE[slot] = (read, made)
+    return made
+
+
+# what `_activatable` reads of the rule state: the squadrons activated, Prizes and
+# Derelicts (adrift), the Wings (launched this turn) and the turn
+_ACTIVATABLE_READS = ("activated", "prizes", "derelicts", "wings", "turn")
+_ACTIVATABLE: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[str, ...]]] = {}
+MAX_ACTIVATABLE = 256
+
+
+def _activatable(state: GameState, side: str) -> tuple[str, ...]:
     done = set(tracking.get(state, "activated", ()))
     found = []
     for key, units in squadrons(state, side).items():

@@ -23,6 +23,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState
+from tactical.model.frozen import remembered
 from tactical.rules.base import Event, Resolution
 from tactical.rules.dystopian_wars import tracking
 from tactical.rules.dystopian_wars.dicework import d6
@@ -74,8 +75,43 @@ def _fleet(state: GameState, side: str) -> tuple[Mapping[str, Any], ...]:
     return tuple(tracking.mapping(state, "fleets").get(side, ()))
 
 
-def _lost_ids(state: GameState, side: str, how: tuple[str, ...]) -> set[str]:
-    return {r["id"] for r in tracking.losses(state) if r["side"] == side and r["how"] in how}
+def _lost_among(
+    records: tuple[Mapping[str, Any], ...], side: str, how: tuple[str, ...]
+) -> frozenset[str]:
+    """The ids of `side`'s models lost in one of the ways `how` (T002.1), remembered by the
+    losses' identity: every action the computer players try ends with the Field Orders'
+    check (R002.22), on losses that change only when a model is lost."""
+    memo = remembered(_LOST_AMONG, records, _new_memo, MAX_LOST_AMONG)
+    found = memo.get((side, how))
+    if found is None:
+        found = memo[(side, how)] = frozenset(
+            r["id"] for r in records if r["side"] == side and r["how"] in how
+        )
+    return found
+
+
+def _fleet_facts(fleet: tuple[Mapping[str, Any], ...], key: tuple[Any, ...], make: Any) -> Any:
+    """`make(fleet)` remembered by the deployed fleet's identity and `key` (what else it
+    reads): the fleets never change after `setup`."""
+    memo = remembered(_FLEET_FACTS, fleet, _new_memo, MAX_LOST_AMONG)
+    found = memo.get(key, _NONE)
+    if found is _NONE:
+        if len(memo) >= MAX_FLEET_FACTS:  # a fleet's losses tried in many combinations
+            memo.clear()
+        found = memo[key] = make(fleet)
+    return found
+
+
+def _new_memo(_: object) -> dict[Any, Any]:
+    return {}
+
+
+# by the losses' (and the fleets') identity, each kept beside what was worked out of it
+_LOST_AMONG: dict[int, tuple[Any, Any]] = {}
+_FLEET_FACTS: dict[int, tuple[Any, Any]] = {}
+MAX_LOST_AMONG = 64
+MAX_FLEET_FACTS = 256
+_NONE = object()
 
 
 def victory_points(state: GameState, scorer: str, opponent: str) -> int:
@@ -119,17 +155,27 @@ def satisfied_against(state: GameState, order: FieldOrder, opponent: str) -> boo
         if order.destroy_only
         else DESTROYED + CAPTURED
     )
-    gone = _lost_ids(state, opponent, how)
+    records = tracking.losses(state)
+    gone = _lost_among(records, opponent, how)
     if order.share is not None:
         mfv = int(tracking.mapping(state, "mfv").get(opponent, 0))
-        lost = _lost_ids(state, opponent, DESTROYED + CAPTURED)  # once, not once a model
-        scored = sum(int(m["points"]) for m in fleet if m["id"] in lost)
+        lost = _lost_among(records, opponent, DESTROYED + CAPTURED)  # once, not once a model
+        scored = _fleet_facts(
+            fleet,
+            ("scored", lost),
+            lambda models: sum(int(m["points"]) for m in models if m["id"] in lost),
+        )
         if mfv <= 0 or scored < order.share * mfv - 1e-9:
             return False
     if order.all_of is not None:
         core = str(tracking.mapping(state, "core_forces").get(opponent, "naval"))
-        wanted = [m["id"] for m in fleet if _category(m, order.all_of, core)]
-        if not wanted or not set(wanted) <= gone:
+        all_of = order.all_of
+        wanted = _fleet_facts(
+            fleet,
+            ("wanted", all_of, core),
+            lambda models: tuple(m["id"] for m in models if _category(m, all_of, core)),
+        )
+        if not wanted or not gone.issuperset(wanted):
             return False
     return True
 
@@ -161,11 +207,44 @@ def _winners(state: GameState) -> tuple[str, ...]:
     found = _WINNERS.get(slot)
     if found is not None and all(map(is_, found[0], read)):
         return found[1]
-    winners = tuple(side for side in tracking.mapping(state, "fleets") if satisfied(state, side))
+    winners = _winners_by_entries(state)
     if len(_WINNERS) >= MAX_WINNERS:
         _WINNERS.clear()
     _WINNERS[slot] = (read, winners)
     return winners
+
+
+def _winners_by_entries(state: GameState) -> tuple[str, ...]:
+    """`satisfied` of each fleet, remembered by the very entries it reads: each side's
+    deployed fleet, Field Order record, MFV and Core Force, and the losses. A state the
+    computer players watch hands out new views of its tables (`_winners` misses), whose
+    entries are the same objects; reading every side's MFV and Core Force (not only where
+    its opponent's order asks) reads no more than values set once at `setup`."""
+    fleets = tracking.mapping(state, "fleets")
+    sides = tuple(fleets)
+    orders = tracking.mapping(state, "field_orders")
+    mfv = tracking.mapping(state, "mfv")
+    cores = tracking.mapping(state, "core_forces")
+    read = (
+        tracking.get(state, "losses"),
+        *(
+            entry
+            for side in sides
+            for entry in (fleets.get(side), orders.get(side), mfv.get(side), cores.get(side))
+        ),
+    )
+    slot = (sides, *map(id, read))
+    found = _BY_ENTRIES.get(slot)
+    if found is not None and all(map(is_, found[0], read)):
+        return found[1]
+    winners = tuple(side for side in sides if satisfied(state, side))
+    if len(_BY_ENTRIES) >= MAX_WINNERS:
+        _BY_ENTRIES.clear()
+    _BY_ENTRIES[slot] = (read, winners)
+    return winners
+
+
+_BY_ENTRIES: dict[tuple[Any, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
 
 
 def check_victory(state: GameState) -> tuple[GameState, list[Event]]:

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import math
+import random
+
+import numpy as np
 from dw_builders import DW, refused, table, unit
 
 from tactical.dice import ScriptedDice
+from tactical.geometry.proximity import commanded_element
 from tactical.geometry.shapes import RectBase
 from tactical.model import FrozenMap
 from tactical.rules.base import Action
@@ -343,3 +348,30 @@ def test_R002_10_odds_and_offers_are_those_of_the_plain_commodore_scan(monkeypat
     # the state does depend on the commodore: without one there is no offer
     monkeypatch.setattr(command, "fleet_commodore", lambda state, side: None)
     assert results()[1] != fast_state
+
+
+def test_R002_25_the_element_in_plain_floats_is_the_geometrys_on_and_off_the_limit():
+    # squadrons of 1 to 5 models, some exactly a Command Distance apart (along an axis, on a
+    # diagonal, a hair nearer or farther): the element is the one the geometry links
+    rng = random.Random(5)
+    linked = unlinked = 0
+    for _ in range(400):
+        distance = rng.choice((6.0, 8.0, 4.5))
+        points = [(rng.uniform(0, 40), rng.uniform(0, 40))]
+        for _ in range(rng.randint(0, 4)):
+            x, y = rng.choice(points)
+            step = distance + rng.choice((0.0, 1e-9, 2e-9, -1e-9, 1e-12, rng.uniform(-3, 3)))
+            angle = rng.choice((0.0, 90.0, 45.0, 30.0, rng.uniform(0, 360)))
+            points.append(
+                (x + step * math.sin(math.radians(angle)), y + step * math.cos(math.radians(angle)))
+            )
+        units = tuple(unit(f"m{i}", x, y, squadron="line") for i, (x, y) in enumerate(points))
+        commander = rng.randrange(len(units))
+        found = command._linked_to(units, distance, commander)
+        expected = commanded_element(np.array(points), distance, commander).tolist()
+        assert found == set(expected), (points, distance, commander)
+        linked += len(found) > 1
+        unlinked += len(found) < len(units)
+    assert linked > 50 and unlinked > 50
+    with refused(None, "negative"):
+        command.command_element((unit("m0", 1, 1),), -1.0)

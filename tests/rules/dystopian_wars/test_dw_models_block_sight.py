@@ -262,3 +262,18 @@ def test_R002_41_models_blocking_on_random_tables_equals_every_base_tested():
                     and shapely.relate_pattern(line, u.footprint, los.INTERIOR_PATTERN)
                 )
                 assert crossed == tuple(uid for _, uid in expected)
+
+
+def test_A002_21_a_model_replaced_on_a_table_is_read_again_for_sight():
+    # what a table's models are read for (Surface, size class) is kept per table: the same
+    # table asked twice answers alike, a table with a bigger screen answers for it
+    small = screened("small", "medium", models_block="larger")
+    for _ in range(2):
+        assert measures.line_of_sight(small, small.unit("a"), small.unit("t")).clear
+        # viewer and target medium: the blockers a, screen, t; the small screen does not count
+        assert DW.model_blocking(small).mask[0, 0].tolist() == [True, False, True]
+    bigger = small.replace_unit(unit("screen", 20, 15, "B", heading=90.0, size="large"))
+    assert measures.line_of_sight(bigger, bigger.unit("a"), bigger.unit("t")).models == ("screen",)
+    assert DW.model_blocking(bigger).mask[0, 0].tolist() == [True, True, True]
+    assert measures.models_block(small) == "larger"
+    assert measures.models_block(screened()) == "all"

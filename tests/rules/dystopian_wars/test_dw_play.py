@@ -618,3 +618,37 @@ def test_R002_32_disengaging_only_from_a_collision_or_ram():
     assert maneuver.plan(rammed, rammed.unit("a"), "C60").legal
     with refused("R002.32", "disengage"):
         maneuver.move(free, free.unit("a"), "C60", ScriptedDice([]))
+
+
+@pytest.mark.parametrize(
+    ("weapons", "reach", "stage"),
+    [
+        ([ACK_ACK, GUNS], 4, "counter"),  # ack-ack in reach of the zeppelin
+        ([GUNS], 4, "resolve"),  # no Auxiliary weapon: no Counterattack
+        ([ACK_ACK], 12, "resolve"),  # its ack-ack (RB1 only) out of reach
+    ],
+)
+def test_R002_29_counterattacks_are_offered_exactly_where_one_may_be_declared(
+    weapons, reach, stage
+):
+    bombs = {"name": "Bombs", "kind": "bomb", "arc": "all-round", "attack_dice": "2-2-0-0"}
+    state = play.setup(
+        table(
+            unit("zep", 30, 10, movement="aerial", height_level="flying", weapons=[bombs]),
+            unit("ship", 30, 10 + reach, "B", heading=180, weapons=weapons),
+        )
+    )
+    state = _run(
+        state,
+        ("initiative", "A", {}, [6, 1]),
+        ("activate", "A", {"squadron": "zep"}, []),
+        ("command", "A", {}, []),
+        ("end-movement", "A", {}, []),
+        ("declare-attack", "zep", {"weapon": "Bombs", "target": "ship"}, []),
+    )
+    act = tracking.get(state, "activation")
+    probe = tracking.put(state, activation=act.updated({"stage": "counter", "defenders": ("B",)}))
+    offered = any(c.kind == "counterattack" for c in attacks.counter_choices(probe, "B"))
+    assert attacks._counter_available(state, act, "B") is offered
+    state = _run(state, ("end-declarations", "A", {}, []))
+    assert tracking.get(state, "activation")["stage"] == stage

@@ -128,3 +128,44 @@ def test_R002_3_A002_20_time_limit_ends_at_the_end_of_the_current_turn():
     assert not tracking.game_over(going_on.state)
     over = DW.apply(state, Action("end-phase", "A", FrozenMap(time_up=True)), ScriptedDice([]))
     assert tracking.game_over(over.state)
+
+
+def test_T002_1_an_order_checked_again_after_a_loss_reads_the_new_losses():
+    # one deployed fleet, its losses growing and tried in other combinations (as the exact
+    # odds do): what is remembered of the fleet and of each losses' record answers afresh
+    state = _fleets(max_fleet_value=100)
+    state = state.with_rule_state(
+        field_orders=FrozenMap(A=FrozenMap(order=3, roll=3, chose_default=False))
+    )
+    mid = _lose(state, "b-mid")  # all Medium, 30%
+    assert victory.satisfied(mid, "A") is None
+    more = _lose(mid, "b-big", "captured")  # 90%, the Medium one among them
+    assert victory.satisfied(more, "A") == "B"
+    other = _lose(state, "b-big")  # 60%, no Medium one
+    assert victory.satisfied(other, "A") is None
+    assert victory.satisfied(mid, "A") is None  # asked again: the same answer
+    assert victory.satisfied(_lose(other, "b-mid"), "A") == "B"
+    assert victory.check_victory(more)[0].rule_state["result"]["winner"] == "A"
+    assert victory.check_victory(other)[1] == []
+
+
+def test_R002_22_the_check_on_a_watched_state_reads_what_the_orders_read_and_answers_alike():
+    # a watched state (the computer players' copy noting its reads) hands out new views of
+    # its tables: the check answers from the entries themselves, and notes at least the
+    # reads the Field Orders make
+    from tactical.agents.reads import watching
+
+    first = FrozenMap(order=1, roll=1, chose_default=False)
+    state = _fleets(max_fleet_value=100).with_rule_state(field_orders=FrozenMap(A=first, B=first))
+    for lost, winner in (((), None), (("b-big", "b-small"), "A"), (("b-mid",), None)):
+        current = state
+        for unit_id in lost:
+            current = _lose(current, unit_id)
+        for _ in range(2):  # the second time from what is remembered
+            watched, reads = watching(current)
+            assert victory._winners(watched) == ((winner,) if winner else ())
+            plain, plain_reads = watching(current)
+            assert tuple(s for s in ("A", "B") if victory.satisfied(plain, s)) == (
+                (winner,) if winner else ()
+            )
+            assert set(plain_reads.key()) <= set(reads.key())
