@@ -139,10 +139,18 @@ class LevelBlocking:
         `at`: `pair_rows(i, j)` where already known (the candidates of one line share it)."""
         if at is None:
             at = self.pair_rows(i, j)
+        keep = self.allows_to(j, piece, at)
+        if self.owners is not None:
+            keep &= self.owners.take(piece) != i
+        return keep
+
+    def allows_to(self, j: np.ndarray, piece: np.ndarray, at: np.ndarray) -> np.ndarray:
+        """`allows` of candidates whose piece is known not to be the viewer's own base
+        (`may_block_from` kept it): the mask at `at` (`pair_rows`) and the target's own
+        base left out (R002.41), without the viewer's index."""
         keep = self.mask.reshape(-1).take(at + piece)
         if self.owners is not None:
-            owner = self.owners.take(piece)
-            keep &= (owner != i) & (owner != j)
+            keep &= self.owners.take(piece) != j
         return keep
 
     @cached_property
@@ -347,9 +355,8 @@ def _los_blocked(
         piece = flat - flat // pieces * pieces  # flat % pieces, at a third of its cost
         if blocking is not None:
             if isinstance(blocking, LevelBlocking):
-                keep = blocking.allows(
-                    pair_i.take(pair), pair_j.take(pair), piece, mask_row.take(pair)
-                )
+                # the viewer's own base went with its cones (`may_block_from`)
+                keep = blocking.allows_to(pair_j.take(pair), piece, mask_row.take(pair))
             else:
                 keep = blocking[piece]
             keep = np.flatnonzero(keep)
@@ -374,7 +381,8 @@ def _los_blocked(
     if every_hit:
         i, j = pair_i.take(pair), pair_j.take(pair)
         lines = Lines(units.x.take(i), units.y.take(i), units.x.take(j), units.y.take(j))
-        hit = hits_among(terrain, lines, piece, inner_done=True)
+        # found by the cones, of length > 0 (`reach > 0`): no bounding-disc filter needed
+        hit = hits_among(terrain, lines, piece, inner_done=True, reaching=True)
         return np.concatenate((*sure_pair, pair[hit])), np.concatenate((*sure_piece, piece[hit]))
     still = ~blocked[pair]
     pair, piece = pair[still], piece[still]
