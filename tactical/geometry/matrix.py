@@ -24,11 +24,12 @@ no arcs and a clear line.
 
 Which terrain blocks which pair is the rule system's decision (R002.40): pass
 a (T,) mask for every pair, or a `LevelBlocking` (each unit a level code, and
-a (levels, levels, T) mask) so the per-pair choice costs one table lookup.
-Line of sight: a unit's candidate pieces are found by sorting the bearings to
-all other units and taking, for each piece, the bearings inside the piece's
-bounding disc's tangent cone (searchsorted); only those few pairs are tested,
-most by the piece's inscribed disc, the rest edge by edge.
+a (levels, levels, T) mask) so the choice is made once per viewer, target level
+and piece. Line of sight: a unit's candidate pieces are found by sorting the
+bearings to all other units (by level, where levels decide) and taking, for each
+piece, the bearings inside the piece's bounding disc's tangent cone
+(searchsorted); only those few pairs are tested, most by the piece's inscribed
+disc, the rest edge by edge.
 
 Importing this module calls `tune_allocator()` (tactical.geometry.measure):
 without it, glibc's page faults on numpy's temporaries make the matrix 1.5-2x
