@@ -416,11 +416,22 @@ def _slices(count: int, size: int = BLOCK_ELEMENTS) -> list[slice]:
 
 
 def hits_among(
-    index: TerrainIndex, lines: Lines, piece: np.ndarray, inner_done: bool = False
+    index: TerrainIndex,
+    lines: Lines,
+    piece: np.ndarray,
+    inner_done: bool = False,
+    reaching: bool = False,
 ) -> np.ndarray:
     """Whether each candidate line k crosses the interior of piece[k] (same answers as
-    `line_of_sight`, vectorised). `inner_done`: the caller has already applied the
-    inscribed-disc test (a line it settles is a hit by the exact test too)."""
+    `line_of_sight`, vectorised; GEO002.10). `inner_done`: the caller has already applied
+    the inscribed-disc test (a line it settles is a hit by the exact test too).
+    `reaching` (with `inner_done`): the lines have length and were found by the piece's
+    bounding cone and reach (`matrix._los_blocked`), so the bounding-disc filter is
+    skipped: it would drop next to none, and every test after it calls a line that misses
+    the disc clear anyway (a proper crossing, a midpoint inside or GEOS's interior all
+    lie within the disc), so the answers are the same."""
+    if reaching and inner_done:
+        return _diagonal_then_edges(index, lines, piece, None, np.zeros(len(piece), dtype=bool))
     result = np.zeros(len(piece), dtype=bool)
     meets = np.zeros(len(piece), dtype=bool)
     for part in _slices(len(piece)):
@@ -428,8 +439,26 @@ def hits_among(
         meets[part] = _outer_meets(index, block, block_piece)
         if not inner_done:
             result[part] = meets[part] & _inner_hits(index, block, block_piece)
-    ambiguous = np.flatnonzero(meets & ~result)
-    if len(ambiguous):
+    return _diagonal_then_edges(index, lines, piece, np.flatnonzero(meets & ~result), result)
+
+
+def _diagonal_then_edges(
+    index: TerrainIndex,
+    lines: Lines,
+    piece: np.ndarray,
+    ambiguous: np.ndarray | None,
+    result: np.ndarray,
+) -> np.ndarray:
+    """`result` with the `ambiguous` candidates (None: every one) settled: by the shrunk
+    diagonals where they are sure (`diagonal_hits`), the rest by the exact test
+    (`_edge_test`)."""
+    if ambiguous is None:  # every candidate: its slices are views, nothing gathered
+        sure = np.zeros(len(piece), dtype=bool)
+        for part in _slices(len(piece)):
+            sure[part] = diagonal_hits(index, lines.take(part), piece[part])
+        result |= sure
+        ambiguous = np.flatnonzero(~sure)
+    elif len(ambiguous):
         sure = np.zeros(len(ambiguous), dtype=bool)
         for part in _slices(len(ambiguous)):
             chosen = ambiguous[part]

@@ -24,11 +24,12 @@ no arcs and a clear line.
 
 Which terrain blocks which pair is the rule system's decision (R002.40): pass
 a (T,) mask for every pair, or a `LevelBlocking` (each unit a level code, and
-a (levels, levels, T) mask) so the per-pair choice costs one table lookup.
-Line of sight: a unit's candidate pieces are found by sorting the bearings to
-all other units and taking, for each piece, the bearings inside the piece's
-bounding disc's tangent cone (searchsorted); only those few pairs are tested,
-most by the piece's inscribed disc, the rest edge by edge.
+a (levels, levels, T) mask) so the choice is made once per viewer, target level
+and piece. Line of sight: a unit's candidate pieces are found by sorting the
+bearings to all other units (by level, where levels decide) and taking, for each
+piece, the bearings inside the piece's bounding disc's tangent cone
+(searchsorted); only those few pairs are tested, most by the piece's inscribed
+disc, the rest edge by edge.
 
 Importing this module calls `tune_allocator()` (tactical.geometry.measure):
 without it, glibc's page faults on numpy's temporaries make the matrix 1.5-2x
@@ -289,19 +290,42 @@ def _los_blocked(
     if pieces == 0 or len(pair_i) == 0:
         return no_hits if every_hit else blocked
     rows = len(cones.low) // pieces
-    keys = angle + _ROW_STRIDE * row_of
+    by_level = isinstance(blocking, LevelBlocking)
+    levels = blocking.mask.shape[0] if by_level else 1
+    # a viewer's targets in bands by their level (one band a row without level blocking):
+    # a cone is searched only in the bands of the levels the piece may block a line to, so
+    # no candidate the rules drop is ever expanded (R002.40)
+    band = row_of * levels + blocking.levels.take(pair_j) if by_level else row_of
+    keys = angle + _ROW_STRIDE * band
     order = np.argsort(keys)
     keys = keys[order]
-    # only the cones of pieces a viewer's longest line can reach hold candidates
-    longest = np.full(rows, -np.inf)
-    np.maximum.at(longest, row_of, distance)
-    live = np.flatnonzero(cones.near <= np.repeat(longest, pieces))
+    # only the cones of pieces a band's longest line can reach hold candidates: each cone
+    # (a band's view of a piece) numbered band * pieces + piece, its data at row * pieces +
+    # piece in `cones`
+    longest = np.full(rows * levels, -np.inf)
+    np.maximum.at(longest, band, distance)
+    live, flat = _live_cones(cones.near, longest.reshape(rows, levels), pieces)
+    if by_level:
+        # the rules' choice for a viewer's level, a band's level and a piece, and never the
+        # viewer's own base (R002.41), settled a cone at a time
+        row_unit = np.zeros(rows, dtype=np.intp)
+        row_unit[row_of] = pair_i
+        viewer = row_unit.take(flat // pieces)
+        piece = flat - flat // pieces * pieces
+        level_pair = blocking.levels.take(viewer) * levels + live // pieces % levels
+        keep = blocking.mask.reshape(-1).take(level_pair * pieces + piece)
+        if blocking.owners is not None:
+            keep &= blocking.owners.take(piece) != viewer
+        keep = np.flatnonzero(keep)
+        live, flat = live.take(keep), flat.take(keep)
     # each cone's interval, then the second intervals of the cones wrapping past ±π (the
     # others' second interval is empty: low2 > high2)
-    both = np.concatenate((live, live.take(np.flatnonzero(cones.low2[live] <= cones.high2[live]))))
+    wraps = np.flatnonzero(cones.low2.take(flat) <= cones.high2.take(flat))
+    both = np.concatenate((live, live.take(wraps)))
+    both_flat = np.concatenate((flat, flat.take(wraps)))
     offset = _ROW_STRIDE * (both // pieces)
-    lows = np.concatenate((cones.low[live], cones.low2[both[len(live) :]])) + offset
-    highs = np.concatenate((cones.high[live], cones.high2[both[len(live) :]])) + offset
+    lows = np.concatenate((cones.low.take(flat), cones.low2.take(flat.take(wraps)))) + offset
+    highs = np.concatenate((cones.high.take(flat), cones.high2.take(flat.take(wraps)))) + offset
     # the bounds searched in increasing order (numpy's search starts where the last ended,
     # and the keys stay in cache: several times faster), the answers put back in cone order
     by_low, by_high = np.argsort(lows), np.argsort(highs)
@@ -311,18 +335,7 @@ def _los_blocked(
     counts = np.maximum(right - left, 0)
     cone = np.flatnonzero(counts)  # (viewer, piece) intervals holding candidates
     left, counts = left[cone], counts[cone]
-    cone = both[cone]
-    if isinstance(blocking, LevelBlocking):
-        # cones holding no line the rules let the piece block (a viewer's own base, a piece
-        # that blocks nothing seen from the viewer's level) dropped before they are expanded
-        row_unit = np.zeros(rows, dtype=np.intp)
-        row_unit[row_of] = pair_i
-        useful = np.flatnonzero(
-            blocking.may_block_from(row_unit.take(cone // pieces), cone % pieces)
-        )
-        if len(useful) < len(cone):
-            cone, left, counts = cone.take(useful), left.take(useful), counts.take(useful)
-        mask_row = blocking.pair_rows(pair_i, pair_j)  # each line's row of the mask, once
+    cone = both_flat[cone]
     ends = np.cumsum(counts)
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
@@ -345,14 +358,13 @@ def _los_blocked(
         keep = np.flatnonzero((reach >= cones.near.take(flat)) & (reach > 0.0))
         flat, pair, reach = flat.take(keep), pair.take(keep), reach.take(keep)
         piece = flat - flat // pieces * pieces  # flat % pieces, at a third of its cost
-        if blocking is not None:
-            if isinstance(blocking, LevelBlocking):
-                keep = blocking.allows(
-                    pair_i.take(pair), pair_j.take(pair), piece, mask_row.take(pair)
-                )
-            else:
-                keep = blocking[piece]
-            keep = np.flatnonzero(keep)
+        if by_level:
+            # levels and the viewer's own base settled by the cones: the target's own base
+            if blocking.owners is not None:
+                keep = np.flatnonzero(blocking.owners.take(piece) != pair_j.take(pair))
+                flat, pair, reach, piece = (a.take(keep) for a in (flat, pair, reach, piece))
+        elif blocking is not None:
+            keep = np.flatnonzero(blocking[piece])
             flat, pair, reach, piece = (a.take(keep) for a in (flat, pair, reach, piece))
         delta = angle.take(pair) - cones.inner_theta.take(flat)
         delta = np.abs(np.where(delta > math.pi, delta - 2 * math.pi, delta))
@@ -374,13 +386,33 @@ def _los_blocked(
     if every_hit:
         i, j = pair_i.take(pair), pair_j.take(pair)
         lines = Lines(units.x.take(i), units.y.take(i), units.x.take(j), units.y.take(j))
-        hit = hits_among(terrain, lines, piece, inner_done=True)
+        # found by the cones, of length > 0 (`reach > 0`): no bounding-disc filter needed
+        hit = hits_among(terrain, lines, piece, inner_done=True, reaching=True)
         return np.concatenate((*sure_pair, pair[hit])), np.concatenate((*sure_piece, piece[hit]))
     still = ~blocked[pair]
     pair, piece = pair[still], piece[still]
     i, j = pair_i[pair], pair_j[pair]
     lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
     return blocked | blocked_segments(terrain, lines, piece, pair, len(pair_i), inner_done=True)
+
+
+def _live_cones(near: np.ndarray, longest: np.ndarray, pieces: int) -> tuple[np.ndarray, ...]:
+    """The cones some line of their band reaches: (R, L) `longest` lines of each row's L
+    bands, `near` (R x pieces) the distance a line must reach to touch each piece's disc.
+    Each cone as band * pieces + piece, with its row's place row * pieces + piece (band by
+    band: the order of the cones changes no answer, only the order of the hits)."""
+    levels = longest.shape[1]
+    if levels == 1:
+        flat = np.flatnonzero(near <= np.repeat(longest[:, 0], pieces))
+        return flat, flat
+    found = [
+        np.flatnonzero(near <= np.repeat(longest[:, level], pieces)) for level in range(levels)
+    ]
+    flat = np.concatenate(found)
+    row = flat // pieces
+    live = (row * levels + np.repeat(np.arange(levels), [len(f) for f in found])) * pieces
+    live += flat - row * pieces
+    return live, flat
 
 
 def _row_los_blocked(

@@ -1,6 +1,6 @@
-"""`LevelBlocking.may_block_from`: the matrix drops a viewer's cone of a piece before it is
-expanded where the piece may block no line from that viewer (its own base, or a piece no
-line from the viewer's level is blocked by); that must never drop a line `allows`."""
+"""`LevelBlocking.may_block_from`: whether a piece may block some line from a viewer (not
+its own base, nor a piece no line from the viewer's level is blocked by); it must never
+refuse a line `allows`."""
 
 from __future__ import annotations
 

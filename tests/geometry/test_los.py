@@ -241,6 +241,30 @@ def test_a_sure_hit_of_a_convex_base_is_a_hit_by_the_exact_test():
     assert sure.sum() > 0.5 * geos.sum()
 
 
+def test_without_the_bounding_disc_filter_the_answers_are_the_same():
+    """`reaching` (the matrix's cone candidates) skips the bounding-disc filter: every test
+    after it calls a line that misses the disc clear, so even lines far from their piece
+    get GEOS's answer (GEO002.10), terrain and convex bases alike."""
+    rng = np.random.default_rng(11)
+    bases = _convex_bases(rng, 30)
+    index = TerrainIndex.build(
+        ["star", "disc"],
+        [
+            shapely.Polygon([(5, 5), (9, 6), (6, 7), (9, 9), (5, 8)]),
+            shapely.Point(14, 14).buffer(2),
+        ],
+    ).with_convex([f"b{k}" for k in range(30)], bases)
+    lines, piece = _lines_about(rng, bases, 4000)
+    piece = np.where(rng.random(len(piece)) < 0.2, rng.integers(0, 2, len(piece)), piece + 2)
+    segments = shapely.linestrings(
+        np.stack((lines.ax, lines.ay, lines.bx, lines.by), 1).reshape(-1, 2, 2)
+    )
+    geos = shapely.relate_pattern(segments, index.geometries[piece], INTERIOR_PATTERN)
+    reached = hits_among(index, lines, piece, inner_done=True, reaching=True)
+    assert (reached == geos).all()
+    assert 0.1 < geos.mean() < 0.9 and geos[piece < 2].any()
+
+
 def test_a_line_along_a_straight_side_is_never_a_sure_hit():
     """A ring with a vertex in the middle of a side has a "diagonal" along that side: shrunk
     towards the centre, it lies inside, so a line along the side (touching only) is no hit."""
