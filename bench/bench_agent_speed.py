@@ -17,6 +17,10 @@ for the whole game, the sub-rolls' outcomes kept for thousands of values and a C
 strike rolled as one, units' conditions and decks read back by identity) are in both.
 Each system prints its games a second per core with a 95% interval over the rounds
 (Student's t), and the machine's load, since CPU time on a loaded machine is longer too.
+
+The second benchmark plays fresh games (seeds 300-305, each once) in fresh processes,
+each timed in the child's own CPU seconds, with the child's wall time from start to exit
+beside it: what a person meets on the play screen, with nothing remembered yet.
 """
 
 from __future__ import annotations
