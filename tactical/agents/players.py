@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
@@ -641,10 +642,11 @@ class _TurnRun:
     before: int | None
 
 
-# the run ending at a step (`_turn_run`), by the step's identity, the step kept beside it:
-# a decision's game is the last one's with a few steps more, so only those are read
-_RUNS: dict[int, tuple[object, _TurnRun]] = {}
-MAX_RUNS = 256
+# the run ending at a step (`_turn_run`), by the step's identity, with a weak reference to
+# it (an id is not trusted once its step is gone; a finished game is not held): a
+# decision's game is the last one's with a few steps more, so only those are read
+_RUNS: dict[int, tuple[weakref.ref, _TurnRun]] = {}
+MAX_RUNS = 64
 
 
 def _turn_run(game: Game) -> _TurnRun:
@@ -659,7 +661,7 @@ def _turn_run(game: Game) -> _TurnRun:
             before = step.before.turn
             break
         kept = _RUNS.get(id(step))
-        if kept is not None and kept[0] is step:
+        if kept is not None and kept[0]() is step:
             earlier = kept[1]  # the run to that step, every one of this same turn
             before = earlier.before
             break
@@ -681,7 +683,7 @@ def _turn_run(game: Game) -> _TurnRun:
     if newer:
         if len(_RUNS) >= MAX_RUNS:
             _RUNS.clear()
-        _RUNS[id(newer[0])] = (newer[0], run)
+        _RUNS[id(newer[0])] = (weakref.ref(newer[0]), run)
     return run
 
 
