@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -88,7 +88,10 @@ class Material:
         # a later decision often weighs the same attack on a table that differs only in
         # what the attack never reads)
         self.effects: dict[Hashable, Effect | None] = {}
-        self.by_reads: dict[Hashable, Effect | None] = {}
+        # by (head, table), then by (keys read, their values): the table (every unit) is
+        # hashed once a question, not once for each set of keys it was read by
+        self.by_reads: dict[Hashable, dict[Hashable, Effect | None]] = {}
+        self._by_reads_held = 0  # entries of `by_reads`'s inner tables, bounded
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
         # positions scored (`Position.reach_many`) by what they read, while the game lasts
         self.reaches: dict[Hashable, Reach] = {}
@@ -111,31 +114,38 @@ class Material:
             pass
         except TypeError:  # a parameter that is not a value (never seen): not remembered
             return compute(state)
-        table = table_key(state)
+        outer = (head, table_key(state))
         known = self.reads.setdefault(head, [])
-        for keys in known:
-            found = self.by_reads.get((head, table, keys, read_values(state, keys)), _UNKNOWN)
-            if found is not _UNKNOWN:
-                self._keep(exact, found)
-                return found
+        inner = self.by_reads.get(outer) if known else None
+        if inner is not None:
+            for keys in known:
+                found = inner.get((keys, read_values(state, keys)), _UNKNOWN)
+                if found is not _UNKNOWN:
+                    self._keep(exact, found)
+                    return found
         if ALL in known:  # it read the whole rule state before: it is the key, unwatched
             found, keys = compute(state), ALL
         else:
             watched, reads = watching(state)
             found = compute(watched)
             keys = reads.key()
+        if self._by_reads_held >= MAX_EFFECTS:
+            self.by_reads.clear()
+            self.reads.clear()
+            self._by_reads_held = 0
+            known, inner = self.reads.setdefault(head, []), None
         if keys not in known:
             known.append(keys)
-        self.by_reads[(head, table, keys, read_values(state, keys))] = found
+        if inner is None:
+            inner = self.by_reads.setdefault(outer, {})
+        inner[(keys, read_values(state, keys))] = found
+        self._by_reads_held += 1
         self._keep(exact, found)
         return found
 
     def _keep(self, key: Hashable, found: Effect | None) -> None:
         if len(self.effects) >= MAX_EFFECTS:
             self.effects.clear()
-        if len(self.by_reads) >= MAX_EFFECTS:
-            self.by_reads.clear()
-            self.reads.clear()
         self.effects[key] = found
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
@@ -609,8 +619,10 @@ class Position:
         own pose, else remembered for the game by pose and base (a pure function of
         them), instead of a new polygon each table."""
         pose = pose or unit.pose
-        copy = replace(unit, id=f"{unit.id}#{k}", pose=pose)
-        if self._shared or type(unit) is not Unit:  # outlines never read / maybe its own
+        if type(unit) is not Unit:  # a subclass may hold more: the long way
+            return replace(unit, id=f"{unit.id}#{k}", pose=pose)
+        copy = _renamed_at(unit, f"{unit.id}#{k}", pose)
+        if self._shared:  # outlines never read
             return copy
         if pose == unit.pose:
             outline = unit.footprint
@@ -727,6 +739,23 @@ class Position:
                     held_by += values[slot] * self._in_band(others[e], inward[row][slot])
             found.append(Reach(holds, held_by, nearest[row], self.diagonal, None))
         return found
+
+
+def _renamed_at(unit: Unit, name: str, pose: Pose) -> Unit:
+    """`replace(unit, id=name, pose=pose)` of a plain `Unit` made field by field (as
+    `Unit._evolved`: every candidate place of every decision is such a copy); no footprint
+    or hash kept, they are the copy's own."""
+    mine = unit.__dict__
+    copy = object.__new__(Unit)
+    made = copy.__dict__
+    for field_name in _UNIT_FIELDS:
+        made[field_name] = mine[field_name]
+    made["id"] = name
+    made["pose"] = pose
+    return copy
+
+
+_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 
 
 class _Same:

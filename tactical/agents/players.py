@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+import weakref
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
 
@@ -630,8 +631,73 @@ def _is_nothing(outcome: Hashable) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class _TurnRun:
+    """What the run of steps of one turn ending at a step made: every (actor, kind,
+    parameters), None where a parameter is not a value; the units that made a session
+    table move; and the turn of the step before the run (None: the run opens the game)."""
+
+    made: frozenset[tuple[str, str, Hashable]] | None
+    moved: frozenset[str]
+    before: int | None
+
+
+# the run ending at a step (`_turn_run`), by the step's identity, with a weak reference to
+# it (an id is not trusted once its step is gone; a finished game is not held): a
+# decision's game is the last one's with a few steps more, so only those are read
+_RUNS: dict[int, tuple[weakref.ref, _TurnRun]] = {}
+MAX_RUNS = 64
+
+
+def _turn_run(game: Game) -> _TurnRun:
+    """The current turn's run of steps (those read back while of the game's turn), from the
+    run remembered at one of its steps and the steps since; kept for the last step."""
+    turn = game.turn  # read once: a property, and a turn has many steps
+    newer = []
+    earlier: _TurnRun | None = None
+    before: int | None = None
+    for step in reversed(game.steps):
+        if step.before.turn != turn:
+            before = step.before.turn
+            break
+        kept = _RUNS.get(id(step))
+        if kept is not None and kept[0]() is step:
+            earlier = kept[1]  # the run to that step, every one of this same turn
+            before = earlier.before
+            break
+        newer.append(step)
+    made: set[tuple[str, str, Hashable]] | None = set(earlier.made or ()) if earlier else set()
+    if earlier is not None and earlier.made is None:
+        made = None
+    moved = set(earlier.moved) if earlier is not None else set()
+    for step in newer:
+        action = step.action
+        if made is not None:
+            try:
+                made.add((action.actor, action.kind, action.params))
+            except TypeError:  # a parameter that is not a value: compared one by one
+                made = None
+        if step.by_session and action.kind == MOVE:
+            moved.add(action.actor)
+    run = _TurnRun(None if made is None else frozenset(made), frozenset(moved), before)
+    if newer:
+        if len(_RUNS) >= MAX_RUNS:
+            _RUNS.clear()
+        _RUNS[id(newer[0])] = (weakref.ref(newer[0]), run)
+    return run
+
+
 def _table_moved(game: Game) -> frozenset[str]:
-    """`Player.table_moved` worked out: the steps read back to the turn's first only."""
+    """`Player.table_moved` worked out: the steps read back to the turn's first only (the
+    turn's run, `_turn_run`, where the step before it is of an earlier turn)."""
+    run = _turn_run(game)
+    if run.before is None or run.before < game.turn:
+        return run.moved
+    return _table_moved_read(game)
+
+
+def _table_moved_read(game: Game) -> frozenset[str]:
+    """`_table_moved` read step by step."""
     moved: set[str] = set()
     turn = game.turn  # read once: a property, and a turn has many steps
     for step in reversed(game.steps):
@@ -656,7 +722,4 @@ def _turn_actions(game: Game) -> tuple[Action, ...]:
 def _made_this_turn(game: Game) -> frozenset[tuple[str, str, Hashable]] | None:
     """Every (actor, kind, parameters) made in the current turn, as a set (`made_this_turn`);
     None where a parameter is not a value (then compared one by one)."""
-    try:
-        return frozenset((a.actor, a.kind, a.params) for a in _turn_actions(game))
-    except TypeError:
-        return None
+    return _turn_run(game).made

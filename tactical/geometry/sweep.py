@@ -266,10 +266,7 @@ class Obstacles:
         key = (pose, core, ignore_touching)
         found = self._started.get(key)
         if found is None:
-            start = footprint(pose, core)
-            if ignore_touching:
-                start = start.buffer(3 * CONTACT_TOLERANCE, quad_segs=2)
-            found = _kept(self._started, key, self.touching(start))
+            found = _kept(self._started, key, self.touching(_start_of(key)))
         return found
 
     def near_motion(self, motion: Motion, core: Base) -> np.ndarray:
@@ -278,9 +275,9 @@ class Obstacles:
         key = (motion, core)
         found = self._near.get(key)
         if found is None:
-            bounds = shapely.box(*coarse_bounds(motion, core))
-            near = self.tree.query(bounds, predicate="intersects")
-            found = _kept(self._near, key, np.unique(near))
+            near = self.tree.query(_box_of(key), predicate="intersects")
+            # one geometry asked: each obstacle at most once, so sorted is `np.unique`
+            found = _kept(self._near, key, np.sort(near))
         return found
 
     def motion_hit(
@@ -310,6 +307,39 @@ class Obstacles:
 
 
 MAX_KEPT = 512  # answers one obstacle index remembers of each kind (`Obstacles`)
+# the shapes a sweep asks an index about, by what they are made of (all values), from one
+# index to the next: a unit's paths are planned again on every new table
+_STARTS: dict[tuple[Pose, Base, bool], BaseGeometry] = {}
+_BOXES: dict[tuple[Motion, Base], BaseGeometry] = {}
+MAX_SHAPES = 1024
+
+
+def _start_of(key: tuple[Pose, Base, bool]) -> BaseGeometry:
+    """The base at a sweep's start (`Obstacles.started_in`), grown a little where touching
+    is ignored (R002.32): a pure function of (pose, core, ignore_touching), remembered."""
+    found = _STARTS.get(key)
+    if found is None:
+        pose, core, ignore_touching = key
+        found = footprint(pose, core)
+        if ignore_touching:
+            found = found.buffer(3 * CONTACT_TOLERANCE, quad_segs=2)
+        if len(_STARTS) >= MAX_SHAPES:
+            _STARTS.clear()
+        _STARTS[key] = found
+    return found
+
+
+def _box_of(key: tuple[Motion, Base]) -> BaseGeometry:
+    """The box around what a motion sweeps (`coarse_bounds`), remembered by (motion, core)."""
+    found = _BOXES.get(key)
+    if found is None:
+        found = shapely.box(*coarse_bounds(*key))
+        if len(_BOXES) >= MAX_SHAPES:
+            _BOXES.clear()
+        _BOXES[key] = found
+    return found
+
+
 # a motion's first touch (the place of the obstacle among the candidates) by the motion,
 # the base and the candidate polygons' ids, the polygons kept beside
 _HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int] | None]] = {}

@@ -123,6 +123,23 @@ class GameState:
         a sibling is destroyed, and in a replay; a number that would read as another
         unit's own name is skipped; a name already ending in a number takes its own in
         brackets, "Ship 1 (2)", not "Ship 1 2"); its id when it has no name."""
+        # a pure function of the roster and the units' ids and names, which most states
+        # share with the one they came from (a roll changes a unit's stats): worked out once
+        # for them, each state given its own copy
+        key = (self.roster, tuple([(u.id, u.name) for u in self.units]))
+        try:
+            found = _SHOWN.get(key)
+        except TypeError:  # a roster or name that is no value (never made so): the long way
+            return self._shown_names()
+        if found is None:
+            found = self._shown_names()
+            if len(_SHOWN) >= MAX_SHOWN:
+                _SHOWN.clear()
+            _SHOWN[key] = found
+        return dict(found)
+
+    def _shown_names(self) -> dict[str, str]:
+        """`shown_names` worked out."""
         roster = self._full_roster()
         names = numbered_names([(unit_id, name) for unit_id, name in roster if name])
         return {unit_id: names.get(unit_id, unit_id) for unit_id, _ in roster}
@@ -169,6 +186,10 @@ class GameState:
 _FIELDS = tuple(f.name for f in fields(GameState))
 # the fields a state's equality and hash compare (the roster is not one), in order
 _HASHED = tuple(f.name for f in fields(GameState) if f.compare)
+# the names players read (`GameState.shown_names`) by the roster and the units' ids and
+# names, bounded; the entries are never handed out, only copies
+_SHOWN: dict[tuple[object, ...], dict[str, str]] = {}
+MAX_SHOWN = 64
 # what a state works out from its units, terrain and roster only (its cached properties):
 # a copy with another rule state keeps them (`GameState.with_rule_state`)
 TABLE_CACHES = ("_units_by_id", "shown_names", "shown_terrain_names")

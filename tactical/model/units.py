@@ -164,7 +164,16 @@ class Unit:
 
     @cached_property
     def footprint(self) -> Polygon:
-        return footprint(self.pose, self.base)
+        # a pure function of the pose and base: a unit copied with new stats by a rule
+        # system (`dataclasses.replace`) stands where it stood, on the same outline
+        key = (self.pose, self.base)
+        found = _FOOTPRINTS.get(key)
+        if found is None:
+            found = footprint(self.pose, self.base)
+            if len(_FOOTPRINTS) >= MAX_FOOTPRINTS:
+                _FOOTPRINTS.clear()
+            _FOOTPRINTS[key] = found
+        return found
 
     def __hash__(self) -> int:
         """The hash of every field, worked out once (a unit is hashed with every state
@@ -201,3 +210,6 @@ class Unit:
 
 
 _UNIT_FIELDS = tuple(f.name for f in fields(Unit))  # every one compared and hashed
+# bases' outlines by pose and base (`Unit.footprint`), bounded: shapely polygons, immutable
+_FOOTPRINTS: dict[tuple[Pose, Base], Polygon] = {}
+MAX_FOOTPRINTS = 1024

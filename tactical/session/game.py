@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any
 
@@ -95,7 +95,21 @@ def step_seed(seed: int, step: int) -> int:
 
 def step_dice(seed: int, step: int) -> SeededDice:
     """The recording dice step `step` of a game seeded with `seed` rolls with."""
-    return SeededDice(step_seed(seed, step))
+    return _StepDice(seed, step)
+
+
+class _StepDice(SeededDice):
+    """`SeededDice(step_seed(seed, step))` whose seed (a hash) is worked out when first read,
+    at its first roll: most steps (forced passes, declarations) roll nothing."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        RecordingDice.__init__(self)
+        self._rng = None
+        self._of = (seed, step)
+
+    @property
+    def seed(self) -> int:  # type: ignore[override]  # read only, as the parent's is
+        return step_seed(*self._of)
 
 
 def offers_table_moves(system: RuleSystem) -> bool:
@@ -556,29 +570,31 @@ class Game:
                 raise refusal_words(self.state, error) from None
             state, events, summary = resolution.state, tuple(resolution.events), resolution.summary
             position = sequence.advance(self.position, sides, passed=False)
-        following = Game(self.initial, self.seed, state, position, self.sides)
-        step = Step(
-            number=number,
-            action=declared,
-            title=choice.title,
-            side=side,
-            before=self.position,
-            after=position,
-            phase=self.phase,
-            next_phase=following.phase,
-            next_side=following.side_to_act,
-            events=events,
-            rolls=dice.rolls,
-            summary=summary,
-            by_session=by_session,
-            forced=forced,
-            fair=fair,
-            tables=StepTables(self.state, state, checkpoint_of(self), self.steps),
-            system=self.system,
+        # the game after, without the step yet: what it works out (its phase, whose go) holds
+        # for the game with it (the same table and position), so its memo is passed on
+        memo: dict[Any, Any] = {}
+        following = _made(self.initial, self.seed, state, position, self.sides, _NO_STEPS, memo)
+        step = _made_step(
+            number,
+            declared,
+            choice.title,
+            side,
+            self.position,
+            position,
+            self.phase,
+            following.phase,
+            following.side_to_act,
+            events,
+            dice.rolls,
+            summary,
+            by_session,
+            forced,
+            fair,
+            StepTables(self.state, state, checkpoint_of(self), self.steps),
+            self.system,
         )
-        # the same table and position: what `following` worked out (its phase, whose go) holds
         steps = self.steps.appended(step)
-        return Game(self.initial, self.seed, state, position, self.sides, steps, following._memo)
+        return _made(self.initial, self.seed, state, position, self.sides, steps, memo)
 
     def _adjusted(self, action: Action) -> Game:
         """The game after a hand adjustment of the table: same position, no dice."""
@@ -695,6 +711,42 @@ def move_events(outcome: MoveOutcome) -> tuple[Event, ...]:
             )
         )
     return tuple(events)
+
+
+def _made(
+    initial: GameState,
+    seed: int,
+    state: GameState,
+    position: TurnPosition,
+    sides: tuple[str, ...],
+    steps: StepLine,
+    memo: dict[Any, Any],
+) -> Game:
+    """`Game(initial, seed, state, position, sides, steps, memo)` of a `StepLine`, its
+    fields set at once rather than one by one through the frozen dataclass's `__init__`
+    (every step applied, forced passes included, makes two)."""
+    game = object.__new__(Game)
+    game.__dict__.update(
+        initial=initial,
+        seed=seed,
+        state=state,
+        position=position,
+        sides=sides,
+        steps=steps,
+        _memo=memo,
+    )
+    return game
+
+
+_NO_STEPS = StepLine()  # the steps of a game made only to read its phase and side (`apply`)
+_STEP_FIELDS = tuple(f.name for f in fields(Step))
+
+
+def _made_step(*values: Any) -> Step:
+    """`Step(*values)` (every field, in order), set at once as `_made` sets a game's."""
+    step = object.__new__(Step)
+    step.__dict__.update(zip(_STEP_FIELDS, values, strict=True))
+    return step
 
 
 def _listing(choices: Sequence[ActionChoice]) -> str:

@@ -152,7 +152,14 @@ class StepLine(Positional["Step"]):
         return islice(self._items, self._length)
 
     def __reversed__(self) -> Iterator[Step]:
-        return (self._items[index] for index in range(self._length - 1, -1, -1))
+        # the list's own reverse iterator past the steps beyond this line (no Python-level
+        # generator: the computer players read the turn's steps back for every decision);
+        # both taken under the lock, so a step appended meanwhile is not counted
+        items = self._items
+        with items.lock:
+            backwards = reversed(items)
+            beyond = len(items) - self._length
+        return islice(backwards, beyond, None)
 
     def __bool__(self) -> bool:
         return self._length > 0

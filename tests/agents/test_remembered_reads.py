@@ -105,3 +105,23 @@ def test_an_effect_reading_one_entry_is_computed_again_only_when_that_entry_chan
     assert (changed, len(calls)) == (Effect(2.0, 1, True), 2)
     gone = material.remembered(head, _with(game.state, t=7), compute)  # no table there now
     assert (gone, len(calls)) == (Effect(-1.0, 1, True), 3)
+
+
+def test_the_effects_remembered_by_reads_stay_bounded_and_right(game, monkeypatch):
+    monkeypatch.setattr("tactical.agents.evaluation.MAX_EFFECTS", 4)
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+
+    head = ("test", "declared", "side")
+    for a in range(10):
+        assert material.remembered(head, _with(game.state, a=a, b=a), compute).expected == a
+        held = sum(len(inner) for inner in material.by_reads.values())
+        assert held <= 4 and held == material._by_reads_held
+    assert len(calls) == 10
+    # the last one is still known by its reads: another b, the same a
+    assert material.remembered(head, _with(game.state, a=9, b=0), compute).expected == 9
+    assert len(calls) == 10

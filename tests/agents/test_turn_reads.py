@@ -41,3 +41,25 @@ def test_made_this_turn_and_table_moves_read_the_steps_of_this_turn():
         Player.table_moved(game).add("changed by a caller")  # a copy: the kept set stays
         assert Player.table_moved(game) == moved
     assert said > 0
+
+
+def test_the_turns_actions_are_the_same_asked_out_of_order_and_on_a_fork():
+    from tactical.agents import players
+    from tactical.session.autoplay import next_game
+
+    state = load_map(builtin_map("heavy-combat"))
+    games = []
+    play_game(state, 101, {side: "random" for side in state.sides}, on_step=games.append)
+    players._RUNS.clear()
+    picked = games[::7][::-1] + games[::5]  # later games first, then in order
+    fork = next_game(games[len(games) // 2])  # a line of its own from an earlier game
+    assert fork.steps._items is not games[-1].steps._items
+    for game in [*picked, fork, next_game(fork)]:
+        run = players._turn_run(game)
+        scanned = []
+        for step in reversed(game.steps):
+            if step.before.turn != game.turn:
+                break
+            scanned.append(step.action)
+        assert run.made == frozenset((a.actor, a.kind, a.params) for a in scanned)
+        assert run.moved == players._table_moved_read(game)

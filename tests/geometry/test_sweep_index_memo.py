@@ -122,3 +122,22 @@ def test_edges_are_kept_by_the_polygon_itself():
     other = box(0, 0, 1, 1)
     sweep._EDGES[id(other)] = (NEAR, first)
     assert np.array_equal(Obstacles([other]).edges(0), sweep.polygon_edges(other))
+
+
+def test_the_shapes_asked_about_are_shared_by_indexes_and_answer_as_made_afresh(monkeypatch):
+    monkeypatch.setattr(sweep, "MAX_SHAPES", 3)
+    monkeypatch.setattr(sweep, "_BOXES", {})
+    monkeypatch.setattr(sweep, "_STARTS", {})
+    core = sweep._shrunk(HULL)
+    motions = [Translation(START, length) for length in (3.0, 5.0, 7.0, 12.0)]
+    for table in (Obstacles(_pieces()), Obstacles(_pieces()[::-1])):
+        for motion in motions:
+            fresh = table.tree.query(box(*sweep.coarse_bounds(motion, core)), "intersects")
+            assert table.near_motion(motion, core).tolist() == sorted(set(fresh.tolist()))
+        for grown in (False, True):
+            start = sweep.footprint(START, core)
+            if grown:
+                start = start.buffer(3 * sweep.CONTACT_TOLERANCE, quad_segs=2)
+            assert table.started_in(START, core, grown).tolist() == table.touching(start).tolist()
+    assert len(sweep._BOXES) <= 3 and len(sweep._STARTS) <= 3
+    assert sweep._box_of((motions[-1], core)) is sweep._box_of((motions[-1], core))

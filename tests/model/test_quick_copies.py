@@ -102,3 +102,19 @@ def test_a_frozen_tuple_is_kept_as_it_is_and_a_thawed_one_frozen():
     mixed = (1, [2, {"k": [3]}], (4,))
     made = freeze(mixed)
     assert made == (1, (2, FrozenMap(k=(3,))), (4,)) and made[2] is mixed[2]
+
+
+def test_a_unit_copied_by_replace_stands_on_the_same_outline_as_made_afresh(monkeypatch):
+    from tactical.geometry.shapes import footprint
+    from tactical.model import units
+
+    monkeypatch.setattr(units, "_FOOTPRINTS", {})
+    monkeypatch.setattr(units, "MAX_FOOTPRINTS", 2)
+    unit = _units()[0]
+    again = replace(unit, stats=FrozenMap(hp=2))  # the dataclass's own copy: no footprint
+    assert again.footprint is unit.footprint
+    assert again.footprint.equals_exact(footprint(unit.pose, unit.base), 0.0)
+    for x in (7.0, 8.0, 9.0):
+        moved = replace(unit, pose=Pose(x, 1.0, 30.0))
+        assert moved.footprint.equals_exact(footprint(moved.pose, moved.base), 0.0)
+    assert len(units._FOOTPRINTS) <= 2

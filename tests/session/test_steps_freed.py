@@ -65,3 +65,12 @@ def test_a_new_line_made_of_steps_keeps_the_lists_they_were_read_from():
     line = step_lines.StepLine(tuple(games[-1].steps))
     assert line._items.earlier == (first,)
     assert step_lines.StepLine(())._items.earlier == ()
+
+
+def test_a_line_read_backwards_stops_at_its_own_last_step():
+    games = _played(8)
+    line, shorter = games[-1].steps, games[4].steps  # one list: the shorter a prefix
+    assert shorter._items is line._items and len(shorter) < len(line)
+    assert list(reversed(shorter)) == list(shorter)[::-1]
+    assert list(reversed(line)) == list(line)[::-1]
+    assert list(reversed(games[0].steps)) == []
