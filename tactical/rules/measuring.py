@@ -658,7 +658,14 @@ def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking
     # the distinct (terrain, model) code pairs in lexicographic order, as `np.unique` of the
     # rows gives them: each pair one number (the model code below its stride), far cheaper
     stride = int(model_levels.max()) + 1 if len(model_levels) else 1
-    found, codes = np.unique(terrain.levels * stride + model_levels, return_inverse=True)
+    pairs = terrain.levels * stride + model_levels
+    if len(pairs) and pairs.min() >= 0 and pairs.max() < MAX_MARKED_CODES:
+        # `np.unique`'s answer from a mark per code: far cheaper than its sort on a table
+        marked = np.zeros(int(pairs.max()) + 1, dtype=bool)
+        marked[pairs] = True
+        found, codes = np.flatnonzero(marked), (np.cumsum(marked) - 1).take(pairs)
+    else:
+        found, codes = np.unique(pairs, return_inverse=True)
     on_terrain, on_models = found // stride, found % stride
     mask = np.concatenate(
         (
@@ -671,6 +678,9 @@ def _with_models(terrain: LevelBlocking, models: ModelBlocking) -> LevelBlocking
         (np.full(terrain.mask.shape[2], -1), np.asarray(models.blockers, dtype=np.int64))
     )
     return LevelBlocking(codes.reshape(-1), mask, owners)
+
+
+MAX_MARKED_CODES = 1 << 16  # (terrain, model) codes `_with_models` marks rather than sorts
 
 
 def _level_blocking(system: RuleSystem, state: GameState) -> LevelBlocking:
