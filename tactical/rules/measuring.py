@@ -580,12 +580,23 @@ class TableGeometry:
         """Every unit as a firer (rows 0..N-1) and as a target (N..2N-1), each a point or its
         base as the conventions measure range."""
         conventions = self.system.conventions
-        n = len(self.state.units)
-        point = CircleBase(0.0)
-        poses = [u.pose for u in self.state.units]
-        firers = [point] * n if conventions.distance_from == "centre" else list(self.units.bases)
-        targets = [point] * n if conventions.distance_to == "centre" else list(self.units.bases)
-        return BaseArrays.build(poses + poses, firers + targets)
+        units = self.units
+        n = len(units)
+        point, zero = CircleBase(0.0), np.zeros(n)
+
+        def ends(centre: bool) -> tuple[list, tuple[np.ndarray, ...]]:
+            if centre:
+                return [point] * n, (zero, zero, zero)
+            return list(units.bases), (units.half_width, units.half_length, units.radius)
+
+        firers, firer_core = ends(conventions.distance_from == "centre")
+        targets, target_core = ends(conventions.distance_to == "centre")
+        # `BaseArrays.build` of the poses twice with those ends, from the units' own rows (the
+        # same numbers: a pose's row is its own, a point's core and radius are zero)
+        own = (units.x, units.y, units.heading, units.sin, units.cos)
+        columns = [np.concatenate((column, column)) for column in own]
+        columns += [np.concatenate(pair) for pair in zip(firer_core, target_core, strict=True)]
+        return BaseArrays(units.poses + units.poses, tuple(firers + targets), *columns)
 
     def blocked_by(self, i: np.ndarray, j: np.ndarray) -> dict[tuple[int, int], tuple[str, ...]]:
         """The terrain blocking each line i[k] -> j[k] (centre to centre), in order along it

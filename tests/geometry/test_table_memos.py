@@ -1,14 +1,19 @@
 """What a table's geometry (GEO002.10) finds again rather than makes afresh, each table: the
 plan of its arcs (a new tuple of the same arc objects) and the (terrain, model) level codes
-of R002.41 (marked rather than sorted), each the same answer as made afresh."""
+of R002.41 (marked rather than sorted), its range ends (from the units' own rows), each the
+same answer as made afresh."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from tactical.geometry import arcs as arcs_module
 from tactical.geometry.arcs_spec import Omni, Sector
+from tactical.geometry.measure import BaseArrays
+from tactical.geometry.shapes import CircleBase, Pose, RectBase
 from tactical.rules import measuring
 from tactical.rules.conventions import ModelBlocking
 
@@ -54,3 +59,24 @@ def test_model_codes_marked_or_sorted_are_the_same(monkeypatch, marked):
         axis=2,
     )
     assert np.array_equal(found.mask, expected)
+
+
+@pytest.mark.parametrize("from_", ["centre", "edge"])
+@pytest.mark.parametrize("to", ["centre", "edge"])
+def test_range_ends_are_the_built_rows(from_, to):
+    """Every unit as a firer then as a target, a point or its base as the conventions measure
+    range: the rows `BaseArrays.build` gives the poses twice with those ends, bit for bit."""
+    rng = np.random.default_rng(9)
+    poses = [Pose(*rng.uniform(0, 40, 2), rng.uniform(0, 360)) for _ in range(7)]
+    bases = [RectBase(1.0, 3.5), CircleBase(0.75), RectBase(0.5, 1.25)] * 2 + [CircleBase(2)]
+    units = BaseArrays.build(poses, bases)
+    system = SimpleNamespace(conventions=SimpleNamespace(distance_from=from_, distance_to=to))
+    geometry = measuring.TableGeometry(None, system, units, None, (), (), None)
+    point = CircleBase(0.0)
+    firers = [point] * 7 if from_ == "centre" else bases
+    targets = [point] * 7 if to == "centre" else bases
+    built = BaseArrays.build(poses + poses, firers + targets)
+    found = geometry._range_ends
+    assert found.poses == built.poses and found.bases == built.bases
+    for name in ("x", "y", "heading", "sin", "cos", "half_width", "half_length", "radius"):
+        assert getattr(found, name).tobytes() == getattr(built, name).tobytes(), name
