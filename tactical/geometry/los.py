@@ -432,12 +432,15 @@ def blocked_segments(
     segment: np.ndarray,
     segment_count: int,
     inner_done: bool = False,
+    reaching: bool = False,
 ) -> np.ndarray:
     """(segment_count,) booleans: whether any candidate piece blocks each line.
 
     Candidate k is `lines` k (line number `segment[k]`) against `piece[k]`.
     A line settled by a cheap test is not tested against its other pieces.
-    `inner_done`: the caller has already applied the inscribed-disc test.
+    `inner_done`: the caller has already applied the inscribed-disc test. `reaching`:
+    the candidates were found by the piece's bounding cone and reach, so the bounding-disc
+    filter is skipped, as `hits_among` skips it (the same answers).
     """
     blocked = np.zeros(segment_count, dtype=bool)
     if not inner_done:
@@ -445,7 +448,8 @@ def blocked_segments(
             sure = _inner_hits(index, lines.take(part), piece[part])
             blocked[segment[part][sure]] = True
     rest = np.flatnonzero(~blocked[segment])
-    rest = rest[_meeting(index, lines, piece, rest)]
+    if not reaching:
+        rest = rest[_meeting(index, lines, piece, rest)]
     hit = _edge_test(index, lines.take(rest), piece[rest])
     blocked[segment[rest[hit]]] = True
     return blocked
