@@ -56,8 +56,11 @@ def _boxes(
     # each piece's first longest edge: the first edge as long as its piece's longest
     longest = np.maximum.reduceat(length, first).take(owner)
     at = np.flatnonzero(length == longest)
-    held, where = np.unique(owner.take(at), return_index=True)
-    edge = at.take(where)
+    # each piece's first such edge: where the (sorted) owners change, as `np.unique`'s first
+    # indices, without its sort
+    owners = owner.take(at)
+    where = np.flatnonzero(np.concatenate(([True], owners[1:] != owners[:-1])))
+    held, edge = owners.take(where), at.take(where)
     ux = edge_dx.take(edge) / length.take(edge)
     uy = edge_dy.take(edge) / length.take(edge)
     result[0, held], result[1, held] = ux, uy
