@@ -34,7 +34,7 @@ def pair_sight(
     """`PairSight` read from the table's whole matrix (`whole`: one serves a side's units),
     else measured for those pairs alone (`matrix_pairs`: the same numbers, where every
     other model stays a blocker; no (N, N) arrays filled and read back)."""
-    mine, theirs = np.broadcast_arrays(np.asarray(rows)[:, None], np.asarray(enemies)[None, :])
+    mine, theirs = _grid(rows, enemies)
     if whole:
         matrix = geometry.matrix
         in_arc = matrix.in_arc_centre if centre else matrix.in_arc_any
@@ -60,6 +60,16 @@ def pair_sight(
     )
 
 
+def _grid(rows: range, enemies: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(R, S) index grids: each place's row, each enemy's column (`np.broadcast_arrays` of
+    them, filled rather than broadcast: its Python set-up costs more than the pairs)."""
+    mine = np.empty((len(rows), len(enemies)), dtype=np.intp)
+    theirs = np.empty_like(mine)
+    mine[...] = np.asarray(rows, dtype=np.intp)[:, None]
+    theirs[...] = np.asarray(enemies, dtype=np.intp)
+    return mine, theirs
+
+
 @dataclass(frozen=True, eq=False)
 class PartialMatrix:
     """The table's (N, N) matrix arrays holding only the pairs a unit's places are scored by
@@ -75,7 +85,7 @@ def partial_matrix(geometry: TableGeometry, rows: range, enemies: list[int]) -> 
     """The pair matrix's answers (GEO002.10) between `rows` and `enemies` both ways, measured
     for those pairs alone (`matrix_pairs`: the same numbers as the whole matrix, where every
     other model stays a blocker)."""
-    mine, theirs = np.broadcast_arrays(np.asarray(rows)[:, None], np.asarray(enemies)[None, :])
+    mine, theirs = _grid(rows, enemies)
     i = np.concatenate((mine.ravel(), theirs.ravel()))
     j = np.concatenate((theirs.ravel(), mine.ravel()))
     found = matrix_pairs(geometry.units, geometry.terrain, i, j, geometry.arcs, geometry.blocking)

@@ -21,6 +21,7 @@ Exactness:
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -159,24 +160,41 @@ class _ArcPlan:
                 np.tile(self.first.repeat(count), 2),
                 np.tile(self.reach.repeat(count), 2),
             )
-            if len(self.spread) >= 8:
+            if len(self.spread) >= MAX_SPREADS:
                 self.spread.clear()
             self.spread[count] = known
         return known
 
 
+# flat layouts a plan keeps, by the count of targets (a computer player's tables ask
+# dozens of counts, each layout a few kilobytes)
+MAX_SPREADS = 256
 _PLANS: dict[int, tuple[tuple[ArcSpec, ...], _ArcPlan]] = {}
+# by the arcs' own ids: a table's arcs are gathered into a new tuple each table, of the same
+# few arc objects (the rule system's)
+_PLANS_BY_ARCS: dict[tuple[int, ...], tuple[tuple[ArcSpec, ...], _ArcPlan]] = {}
+MAX_PLANS = 64  # plans each memo keeps
 
 
 def _plan(arcs: tuple[ArcSpec, ...]) -> _ArcPlan:
     """The plan of a tuple of arcs, remembered by the tuple's identity (callers keep theirs
-    for many calls; hashing the arcs each time would cost more than the lookup saves)."""
+    for many calls; hashing the arcs each time would cost more than the lookup saves),
+    else by its arcs' identities (a new tuple of the same arcs: the plan, and its flat
+    layouts, found again rather than made afresh every table)."""
     known = _PLANS.get(id(arcs))
     if known is not None and known[0] is arcs:
         return known[1]
-    if len(_PLANS) >= 64:
+    key = tuple(map(id, arcs))
+    same = _PLANS_BY_ARCS.get(key)
+    if same is not None and all(map(operator.is_, same[0], arcs)):
+        plan = same[1]
+    else:
+        plan = _make_plan(arcs)
+        if len(_PLANS_BY_ARCS) >= MAX_PLANS:
+            _PLANS_BY_ARCS.clear()
+        _PLANS_BY_ARCS[key] = (arcs, plan)  # holding the arcs keeps their ids from reuse
+    if len(_PLANS) >= MAX_PLANS:
         _PLANS.clear()
-    plan = _make_plan(arcs)
     _PLANS[id(arcs)] = (arcs, plan)  # holding the tuple keeps its id from being reused
     return plan
 

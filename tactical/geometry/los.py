@@ -31,6 +31,14 @@ import shapely
 from shapely import STRtree
 
 from tactical.errors import UserError
+from tactical.geometry.los_pieces import (
+    _boxes,
+    _convex_rows,
+    _discs,
+    _edges,
+    _segment_gap,
+    _segment_point_distance,
+)
 from tactical.geometry.measure import BLOCK_ELEMENTS
 
 INTERIOR_PATTERN = "T********"
@@ -42,9 +50,6 @@ _BOTH_OPPOSITE, _SAME_SIDE = np.array(-2, dtype=np.int8), np.array(1, dtype=np.i
 # inches: the inscribed disc shrunk by this much; a line passing inside the shrunk disc's
 # tangents passes at least that far inside the real one, far beyond the rounding of bearings
 INNER_MARGIN = 1e-7
-# a convex piece's diagonals pulled this fraction of the way towards its centroid: strictly
-# inside the piece, so that a line crossing one surely crosses the interior
-DIAGONAL_SHRINK = 0.01
 # square inches: a crossing of a shrunk diagonal counts only this far from touching, a
 # thousand times the edge test's tolerance (a sure hit needs no close call)
 DIAGONAL_TOLERANCE = 1e-6
@@ -70,7 +75,6 @@ class TerrainIndex:
 
     ids: tuple[str, ...]
     geometries: np.ndarray  # object array of prepared polygons
-    tree: STRtree
     outer_centre: np.ndarray  # (T, 2): a disc holding the whole piece
     outer_radius: np.ndarray
     inner_centre: np.ndarray  # (T, 2): a disc inside the piece's interior (radius 0 if none)
@@ -129,48 +133,50 @@ class TerrainIndex:
         self, ids: Sequence[str], geometries: Sequence[shapely.Geometry]
     ) -> TerrainIndex:
         """This index with convex one-ring pieces after its own: the bases of models that block
-        line of sight (e.g. R002.41). Their discs are found in closed form, all at once (a
-        table's bases change with every move): both centred on the centroid, the bounding
-        one through the farthest vertex, the inscribed one touching the nearest edge. Their
-        ids are their models' and may repeat a terrain id: read them by position."""
+        line of sight (e.g. R002.41). Their discs are found in closed form: both centred on
+        the centroid, the bounding one through the farthest vertex, the inscribed one
+        touching the nearest edge. Their ids are their models' and may repeat a terrain id:
+        read them by position.
+
+        A table's bases change with every move, but most outlines recur from table to table
+        (a unit's own, a candidate place's): each outline's numbers are remembered by the
+        very object (`_convex_rows`) and only new ones measured; the tree is built when
+        first asked (the pair tests never ask)."""
+        if len(geometries) == 0:
+            return self
+        rows, edges = _convex_rows(geometries)
+        offsets = np.concatenate(
+            (self.edge_offsets, self.edge_offsets[-1] + np.cumsum([e.shape[1] for e in edges]))
+        )
+        rows = np.stack(rows, axis=1)  # (16, P): as `_ConvexRow`'s columns
+        edges = np.concatenate(edges, axis=1)  # (4, E): x, y, dx, dy
+        centre = np.ascontiguousarray(rows[0:2].T)
         extra = np.empty(len(geometries), dtype=object)
         extra[:] = list(geometries)
-        if len(extra) == 0:
-            return self
-        shapely.prepare(extra)
-        coords, owner = shapely.get_coordinates(extra, return_index=True)
-        centre = shapely.get_coordinates(shapely.centroid(extra))
-        outer_r = np.zeros(len(extra))
-        np.maximum.at(outer_r, owner, np.hypot(*(coords - centre[owner]).T))
-        edge = np.flatnonzero(owner[1:] == owner[:-1])  # each ring is closed: n + 1 points
-        starts, ends, edge_owner = coords[edge], coords[edge + 1], owner[edge]
-        gap = _segment_point_distance(starts, ends, centre[edge_owner])
-        inner_r = np.full(len(extra), np.inf)
-        np.minimum.at(inner_r, edge_owner, gap)
-        counts = np.bincount(edge_owner, minlength=len(extra))
-        offsets = np.concatenate((self.edge_offsets, self.edge_offsets[-1] + np.cumsum(counts)))
-        geoms = np.concatenate((self.geometries, extra))
         combined = object.__new__(TerrainIndex)
         values = {
             "ids": self.ids + tuple(str(i) for i in ids),
-            "geometries": geoms,
-            "tree": STRtree(geoms),
+            "geometries": np.concatenate((self.geometries, extra)),
             "outer_centre": np.concatenate((self.outer_centre, centre)),
-            "outer_radius": np.concatenate((self.outer_radius, outer_r)),
+            "outer_radius": np.concatenate((self.outer_radius, rows[2])),
             "inner_centre": np.concatenate((self.inner_centre, centre)),
-            "inner_radius": np.concatenate((self.inner_radius, inner_r)),
+            "inner_radius": np.concatenate((self.inner_radius, rows[3])),
             "edge_offsets": offsets,
-            "edge_x": np.concatenate((self.edge_x, starts[:, 0])),
-            "edge_y": np.concatenate((self.edge_y, starts[:, 1])),
-            "edge_dx": np.concatenate((self.edge_dx, ends[:, 0] - starts[:, 0])),
-            "edge_dy": np.concatenate((self.edge_dy, ends[:, 1] - starts[:, 1])),
-            "diagonals": np.concatenate(
-                (self.diagonals, _shrunk_diagonals(coords, owner, centre, counts)), axis=2
-            ),
+            "edge_x": np.concatenate((self.edge_x, edges[0])),
+            "edge_y": np.concatenate((self.edge_y, edges[1])),
+            "edge_dx": np.concatenate((self.edge_dx, edges[2])),
+            "edge_dy": np.concatenate((self.edge_dy, edges[3])),
+            "diagonals": np.concatenate((self.diagonals, rows[4:12].reshape(2, 4, -1)), axis=2),
+            "boxes": np.concatenate((self.boxes, rows[12:16]), axis=1),
         }
         for name, value in values.items():
             object.__setattr__(combined, name, value)
         return combined
+
+    @cached_property
+    def tree(self) -> STRtree:
+        """The pieces in a spatial tree (the one-line reference test and the contacts')."""
+        return STRtree(self.geometries)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -197,27 +203,10 @@ class TerrainIndex:
         along its longest edge: that edge's direction (ux, uy), then the half-widths
         along it and across it that hold every vertex (`_box_misses`; a base's own
         rectangle)."""
-        counts = np.diff(self.edge_offsets)
-        owner = np.repeat(np.arange(len(self)), counts)
-        first = self.edge_offsets[:-1]
-        length = np.hypot(self.edge_dx, self.edge_dy)
-        result = np.zeros((4, len(self)))
-        if len(length) == 0:
-            return result
-        # each piece's first longest edge: the first edge as long as its piece's longest
-        longest = np.maximum.reduceat(length, first).take(owner)
-        at = np.flatnonzero(length == longest)
-        held, where = np.unique(owner.take(at), return_index=True)
-        edge = at.take(where)
-        ux = self.edge_dx.take(edge) / length.take(edge)
-        uy = self.edge_dy.take(edge) / length.take(edge)
-        result[0, held], result[1, held] = ux, uy
-        rx = self.edge_x - self.outer_centre[:, 0].take(owner)
-        ry = self.edge_y - self.outer_centre[:, 1].take(owner)
-        ux, uy = result[0].take(owner), result[1].take(owner)
-        result[2] = np.maximum.reduceat(np.abs(rx * ux + ry * uy), first)
-        result[3] = np.maximum.reduceat(np.abs(ry * ux - rx * uy), first)
-        return result
+        return _boxes(
+            self.edge_offsets, self.edge_x, self.edge_y, self.edge_dx, self.edge_dy,
+            self.outer_centre,
+        )  # fmt: skip
 
     def mask(self, blocking_ids: Sequence[str]) -> np.ndarray:
         """A (T,) blocking mask from the ids of the pieces that block."""
@@ -245,57 +234,6 @@ class SightDiscs:
     scale: np.ndarray
     edge_range: np.ndarray
     edges: np.ndarray
-
-
-def _discs(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    count = len(geoms)
-    outer_c, outer_r = np.zeros((count, 2)), np.zeros(count)
-    inner_c, inner_r = np.zeros((count, 2)), np.zeros(count)
-    for k, geometry in enumerate(geoms):
-        coords = shapely.get_coordinates(geometry)
-        centre = shapely.get_coordinates(
-            shapely.centroid(shapely.minimum_bounding_circle(geometry))
-        )
-        outer_c[k] = centre[0]
-        # measured from the actual vertices, so the disc holds the piece whatever GEOS rounded
-        outer_r[k] = np.sqrt(((coords - centre[0]) ** 2).sum(axis=1)).max()
-        inscribed = shapely.maximum_inscribed_circle(geometry)
-        point = shapely.get_point(inscribed, 0)
-        if shapely.contains_properly(geometry, point):
-            inner_c[k] = shapely.get_coordinates(point)[0]
-            inner_r[k] = shapely.distance(point, shapely.boundary(geometry))
-    return outer_c, outer_r, inner_c, inner_r
-
-
-def _shrunk_diagonals(
-    coords: np.ndarray, owner: np.ndarray, centre: np.ndarray, counts: np.ndarray
-) -> np.ndarray:
-    """(2, 4, P): for each convex ring of `counts[p]` edges (its closed coordinates in
-    `coords`, by `owner`), the diagonals from vertex 0 to vertex n/2 and from n/4 to 3n/4
-    (a rectangle's two) as x0, y0, x1, y1 rows, their ends pulled DIAGONAL_SHRINK of the
-    way towards the centroid `centre[p]`. Pulled towards an interior point, every point
-    of a convex piece lands in its interior, so the shrunk diagonals lie strictly inside
-    it (even one along a straight side)."""
-    first = np.searchsorted(owner, np.arange(len(counts)))
-    ends = first[:, None] + (counts[:, None] * np.array([0, 2, 1, 3])) // 4
-    points = coords[ends] * (1.0 - DIAGONAL_SHRINK) + centre[:, None, :] * DIAGONAL_SHRINK
-    return np.ascontiguousarray(points.reshape(len(counts), 2, 4).transpose(1, 2, 0))
-
-
-def _edges(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    starts, ends, offsets = [], [], [0]
-    for geometry in geoms:
-        count = 0
-        for polygon in shapely.get_parts(geometry):
-            for ring in shapely.get_rings(polygon):
-                coords = shapely.get_coordinates(ring)
-                starts.append(coords[:-1])
-                ends.append(coords[1:])
-                count += len(coords) - 1
-        offsets.append(offsets[-1] + count)
-    if not starts:
-        return np.zeros((0, 2)), np.zeros((0, 2)), np.array(offsets)
-    return np.concatenate(starts), np.concatenate(ends), np.array(offsets)
 
 
 # --------------------------------------------------------------------------- one line (GEOS)
@@ -352,23 +290,6 @@ def order_along(
 
 
 # --------------------------------------------------------------------------- many lines (numpy)
-
-
-def _segment_point_distance(p0: np.ndarray, p1: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Distance from points c to segments p0-p1 (arrays of (..., 2), broadcasting)."""
-    return _segment_gap(p0[..., 0], p0[..., 1], p1[..., 0], p1[..., 1], c[..., 0], c[..., 1])
-
-
-def _segment_gap(ax, ay, bx, by, cx, cy) -> np.ndarray:
-    """Distance from points (cx, cy) to segments (ax, ay)-(bx, by), coordinate arrays."""
-    dx, dy = bx - ax, by - ay
-    wx, wy = cx - ax, cy - ay
-    length2 = dx * dx + dy * dy
-    dot = wx * dx + wy * dy
-    t = np.divide(dot, length2, out=np.zeros(np.shape(dot)), where=length2 > 0)
-    t = np.clip(t, 0.0, 1.0)
-    gx, gy = wx - t * dx, wy - t * dy
-    return np.sqrt(gx * gx + gy * gy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,12 +432,15 @@ def blocked_segments(
     segment: np.ndarray,
     segment_count: int,
     inner_done: bool = False,
+    reaching: bool = False,
 ) -> np.ndarray:
     """(segment_count,) booleans: whether any candidate piece blocks each line.
 
     Candidate k is `lines` k (line number `segment[k]`) against `piece[k]`.
     A line settled by a cheap test is not tested against its other pieces.
-    `inner_done`: the caller has already applied the inscribed-disc test.
+    `inner_done`: the caller has already applied the inscribed-disc test. `reaching`:
+    the candidates were found by the piece's bounding cone and reach, so the bounding-disc
+    filter is skipped, as `hits_among` skips it (the same answers).
     """
     blocked = np.zeros(segment_count, dtype=bool)
     if not inner_done:
@@ -524,7 +448,8 @@ def blocked_segments(
             sure = _inner_hits(index, lines.take(part), piece[part])
             blocked[segment[part][sure]] = True
     rest = np.flatnonzero(~blocked[segment])
-    rest = rest[_meeting(index, lines, piece, rest)]
+    if not reaching:
+        rest = rest[_meeting(index, lines, piece, rest)]
     hit = _edge_test(index, lines.take(rest), piece[rest])
     blocked[segment[rest[hit]]] = True
     return blocked

@@ -393,7 +393,10 @@ def _los_blocked(
     pair, piece = pair[still], piece[still]
     i, j = pair_i[pair], pair_j[pair]
     lines = Lines(units.x[i], units.y[i], units.x[j], units.y[j])
-    return blocked | blocked_segments(terrain, lines, piece, pair, len(pair_i), inner_done=True)
+    # found by the cones, of length > 0 (`reach > 0`): no bounding-disc filter needed
+    return blocked | blocked_segments(
+        terrain, lines, piece, pair, len(pair_i), inner_done=True, reaching=True
+    )
 
 
 def _live_cones(near: np.ndarray, longest: np.ndarray, pieces: int) -> tuple[np.ndarray, ...]:
