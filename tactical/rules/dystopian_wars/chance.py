@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from tactical.dice import D6, Dice
-from tactical.dice.core import Subroll
+from tactical.dice.core import RecordingDice, Subroll
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.dicework import (
     CriticalRoll,
@@ -223,9 +223,15 @@ class AttackRollOf(Subroll):
 
     def __call__(self, dice: Dice) -> AttackRoll:
         defence = self.defence
-        if not self.worded and defence.hull_left and not defence.wing_size:
-            # a ship's roll of these numbers rolled alike whatever its Hull Points left: they
-            # decide only whether the hit sinks it (G.5), one for each Hull Points lost
+        if (
+            not self.worded
+            and defence.hull_left
+            and not defence.wing_size
+            and not isinstance(dice, RecordingDice)
+        ):
+            # a ship's roll of these numbers enumerated alike whatever its Hull Points left:
+            # they decide only whether the hit sinks it (G.5), one for each Hull Points lost
+            # (a recording source rolls the same dice either way: directly)
             plain = _hull_free(defence)
             return _sinking(dice.chance(plain, key=plain.key), defence.hull_left)
         return attack_roll(
