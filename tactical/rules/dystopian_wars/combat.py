@@ -417,6 +417,9 @@ _DECLARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Any, ...], Attack]
 # what of the rule state `declare` reads: Prizes and Derelicts (G.5, R002.19), a Wing's
 # Ordnance spent (R002.55), and for the Firing Options the command of R002.26/R002.27
 DECLARE_READS = ("prizes", "derelicts", "wings", "broken", "commanders")
+# what a ship's declaration without Firing Options reads of it (no Wing, no command)
+PLAIN_READS = ("prizes", "derelicts")
+FIRING_OPTIONS = ("linked", "combined", "indirect")
 
 
 def declared_on(
@@ -445,8 +448,8 @@ def declared_on(
 
 def _on_table(state: GameState, key: tuple[Any, ...], params: Mapping[str, Any]) -> Attack:
     """`declare` remembered by the very objects it reads (kept beside their ids, so that no
-    id is reused): the table (units, terrain, options, roster) and the rule-state entries of
-    `DECLARE_READS`. Each state the computer players try (an action taken, a roll resolved)
+    id is reused): the table (units, terrain, options, roster) and the rule-state entries it
+    may read (`_reads_of`). Each state the computer players try (an action taken, a roll resolved)
     is a new state on the same table, where the same declaration is made again."""
     rule_state = state.rule_state
     read = (
@@ -454,7 +457,7 @@ def _on_table(state: GameState, key: tuple[Any, ...], params: Mapping[str, Any])
         state.terrain,
         state.options,
         state.roster,
-        *map(rule_state.get, DECLARE_READS),
+        *map(rule_state.get, _reads_of(state, key[0], params)),
     )
     slot = (*map(id, read), key)
     kept = _ON_TABLE.get(slot)
@@ -466,6 +469,17 @@ def _on_table(state: GameState, key: tuple[Any, ...], params: Mapping[str, Any])
         _ON_TABLE.clear()
     _ON_TABLE[slot] = (read, found)
     return found
+
+
+def _reads_of(state: GameState, attacker: str, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule-state entries `declare` may read for this declaration: a ship (no Tiny
+    Flyer: no Wing's Ordnance, no Combined Fire of its Wing) using no Firing Option reads
+    only the Prizes and Derelicts; any other, all of `DECLARE_READS`. (The command entries
+    change at each activation's start, the table staying as it was.)"""
+    unit = state.unit_or_none(attacker)
+    if unit is None or card(unit).is_tiny_flyer or any(map(params.get, FIRING_OPTIONS)):
+        return DECLARE_READS
+    return PLAIN_READS
 
 
 _ON_TABLE: dict[tuple[Any, ...], tuple[tuple[object, ...], Attack]] = {}

@@ -53,3 +53,15 @@ def test_R002_36_what_a_declaration_reads_declares_it_again(declares):
         combat.declared_on(derelict, "a", "Guns", "t", {})
     assert declares == ["t", "t", "t", "t", "t"]
     assert combat.declared_on(state.with_rule_state(turn=3), "a", "Guns", "t", {}) is near
+
+
+def test_R002_26_a_ship_without_firing_options_reads_no_command(declares):
+    state = duel({"weapons": [GUNS]}, distance=4.0)
+    plain = combat.declared_on(state, "a", "Guns", "t", {})
+    commanded = tracking.put_in(state, "commanders", "A:a", "a")  # R002.25: this activation's
+    assert combat.declared_on(commanded, "a", "Guns", "t", {}) is plain
+    assert combat._reads_of(state, "a", {}) == combat.PLAIN_READS
+    # a Firing Option reads the command (R002.26): all of what a declaration may read
+    assert combat._reads_of(state, "a", {"linked": "b"}) == combat.DECLARE_READS
+    assert combat._reads_of(state, "nobody", {}) == combat.DECLARE_READS
+    assert declares == ["t"]
