@@ -36,7 +36,7 @@ from tactical.rules.values import fixed_field, pick_field
 
 # what of the rule state a plain declaration reads (`combat.declare`: Prizes and Derelicts,
 # a Wing's Ordnance spent, and for a Wing's Combined Fire the command of R002.26/R002.27)
-_DECLARE_READS = ("prizes", "derelicts", "wings", "broken", "commanders")
+_DECLARE_READS = combat.DECLARE_READS
 # the targets found, by the very objects read (beside their ids, so that no id is reused)
 _TARGETS: dict[tuple[Any, ...], tuple[tuple[object, ...], tuple[str, ...]]] = {}
 MAX_TARGETS = 1024

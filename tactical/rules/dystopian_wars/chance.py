@@ -11,10 +11,11 @@ Wing, the Tiny Flyers destroyed and the Abort (R002.56).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from tactical.dice import D6, Dice
-from tactical.dice.core import Subroll
+from tactical.dice.core import RecordingDice, Subroll
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.dicework import (
     CriticalRoll,
@@ -221,8 +222,20 @@ class AttackRollOf(Subroll):
     worded: bool = True
 
     def __call__(self, dice: Dice) -> AttackRoll:
+        defence = self.defence
+        if (
+            not self.worded
+            and defence.hull_left
+            and not defence.wing_size
+            and not isinstance(dice, RecordingDice)
+        ):
+            # a ship's roll of these numbers enumerated alike whatever its Hull Points left:
+            # they decide only whether the hit sinks it (G.5), one for each Hull Points lost
+            # (a recording source rolls the same dice either way: directly)
+            plain = _hull_free(defence)
+            return _sinking(dice.chance(plain, key=plain.key), defence.hull_left)
         return attack_roll(
-            self.defence,
+            defence,
             dice,
             who=self.who,
             target=self.target,
@@ -232,6 +245,26 @@ class AttackRollOf(Subroll):
 
     def key(self, outcome: AttackRoll) -> Hashable:
         return outcome.summary if self.worded else outcome.summary.effect
+
+
+@lru_cache(maxsize=1024)
+def _hull_free(defence: Defence) -> AttackRollOf:
+    """The roll of `defence` read for the states alone on a ship with no Hull Points counted
+    (`hull_left` 0: never sunk), the same for every Hull Points left: the exact enumerator
+    enumerates it once for them all (`AttackRollOf.__call__`). Its outcomes merged by their
+    effect are those of each of them, one for one (`destroyed` follows the Hull Points lost),
+    reached in the same order, after as many replays."""
+    return AttackRollOf(replace(defence, hull_left=0), worded=False)
+
+
+def _sinking(roll: AttackRoll, hull_left: int) -> AttackRoll:
+    """`roll` of a hull-free ship (`_hull_free`) on one with `hull_left` Hull Points: the
+    summary `_result` makes of the same dice there (G.5: sunk once its losses reach them)."""
+    s = roll.summary
+    return AttackRoll(
+        AttackSummary(s.hits, s.saved, s.result, s.hull_lost, s.critical, s.hull_lost >= hull_left),
+        roll.events,
+    )
 
 
 @dataclass(frozen=True, slots=True)

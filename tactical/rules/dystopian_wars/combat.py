@@ -414,6 +414,13 @@ def declare(
 
 _DECLARED: dict[int, tuple[weakref.ref[GameState], dict[tuple[Any, ...], Attack]]] = {}
 
+# what of the rule state `declare` reads: Prizes and Derelicts (G.5, R002.19), a Wing's
+# Ordnance spent (R002.55), and for the Firing Options the command of R002.26/R002.27
+DECLARE_READS = ("prizes", "derelicts", "wings", "broken", "commanders")
+# what a ship's declaration without Firing Options reads of it (no Wing, no command)
+PLAIN_READS = ("prizes", "derelicts")
+FIRING_OPTIONS = ("linked", "combined", "indirect")
+
 
 def declared_on(
     state: GameState,
@@ -426,8 +433,8 @@ def declared_on(
 ) -> Attack:
     """`declare`, memoised while the state lives: the targets offered, the computer's try of
     each declaration, the one it makes and each replay of a recorded declaration resolved
-    (R002.28: checked again then) declare the same attack on the same state. A refusal
-    raises each time (UserError), like `declare`."""
+    (R002.28: checked again then) declare the same attack on the same state; and by what
+    it reads (`_on_table`). A refusal raises each time (UserError), like `declare`."""
     try:
         key = (attacker, weapon, target, tuple(sorted(params.items())), launched)
         memo = memo_of(_DECLARED, state)
@@ -435,9 +442,48 @@ def declared_on(
     except TypeError:  # a parameter that is not a value: declared afresh
         return declare(state, attacker, weapon, target, dict(params), launched=launched)
     if found is None:
-        found = declare(state, attacker, weapon, target, dict(params), launched=launched)
-        memo[key] = found
+        found = memo[key] = _on_table(state, key, params)
     return found
+
+
+def _on_table(state: GameState, key: tuple[Any, ...], params: Mapping[str, Any]) -> Attack:
+    """`declare` remembered by the very objects it reads (kept beside their ids, so that no
+    id is reused): the table (units, terrain, options, roster) and the rule-state entries it
+    may read (`_reads_of`). Each state the computer players try (an action taken, a roll resolved)
+    is a new state on the same table, where the same declaration is made again."""
+    rule_state = state.rule_state
+    read = (
+        state.units,
+        state.terrain,
+        state.options,
+        state.roster,
+        *map(rule_state.get, _reads_of(state, key[0], params)),
+    )
+    slot = (*map(id, read), key)
+    kept = _ON_TABLE.get(slot)
+    if kept is not None and all(map(is_, kept[0], read)):
+        return kept[1]
+    attacker, weapon, target, _, launched = key
+    found = declare(state, attacker, weapon, target, dict(params), launched=launched)
+    if len(_ON_TABLE) >= MAX_ON_TABLE:
+        _ON_TABLE.clear()
+    _ON_TABLE[slot] = (read, found)
+    return found
+
+
+def _reads_of(state: GameState, attacker: str, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """The rule-state entries `declare` may read for this declaration: a ship (no Tiny
+    Flyer: no Wing's Ordnance, no Combined Fire of its Wing) using no Firing Option reads
+    only the Prizes and Derelicts; any other, all of `DECLARE_READS`. (The command entries
+    change at each activation's start, the table staying as it was.)"""
+    unit = state.unit_or_none(attacker)
+    if unit is None or card(unit).is_tiny_flyer or any(map(params.get, FIRING_OPTIONS)):
+        return DECLARE_READS
+    return PLAIN_READS
+
+
+_ON_TABLE: dict[tuple[Any, ...], tuple[tuple[object, ...], Attack]] = {}
+MAX_ON_TABLE = 2048
 
 
 def declared_params(attack: Attack) -> dict[str, Any]:

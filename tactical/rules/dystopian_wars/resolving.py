@@ -31,6 +31,7 @@ from tactical.rules.dystopian_wars.chance import (
 )
 from tactical.rules.dystopian_wars.combat import (
     declare,
+    declared_on,
     declared_params,
     reach,
     settings,
@@ -120,7 +121,7 @@ def declare_attack(
     it again (the computer players declare an attack, then resolve it on the same state
     once per outcome). Declaring an attack again from its own parameters
     (`declared_params`) on the state it was declared on gives the same attack."""
-    found = declare(state, attacker_id, weapon_name, target_id, params)
+    found = declared_on(state, attacker_id, weapon_name, target_id, params or {})
     memo_of(_REDECLARED, state).setdefault(found, found)
     return found
 
