@@ -127,27 +127,31 @@ def plan(state: GameState, unit: Unit, path: str) -> Maneuver:
     slot = (*map(id, read), path)
     kept = _NEAR_PLANS.get(slot)
     if kept is not None and all(map(is_, kept[0], read)):
-        region, models, found = kept[1], kept[2], kept[3]
+        region, models, found, seen = kept[1], kept[2], kept[3], kept[4]
+        if seen is state.units:  # the very table it was planned or found near-alike on
+            return found
         if region is None:  # the box and the models in it, worked out when first asked again
             region = _region(unit, found.plan.motions)
             models = _near(models, unit, region)
-            _NEAR_PLANS[slot] = (read, region, models, found)
         near = _near(state.units, unit, region)
         if len(near) == len(models) and all(map(is_, near, models)):
+            # the table held (kept beside the plan): asked again on it, nothing to compare
+            _NEAR_PLANS[slot] = (read, region, models, found, state.units)
             return found
     found = _plan(unit, path, boost, state.options, state.units, state.terrain, state.board)
     if len(_NEAR_PLANS) >= MAX_NEAR_PLANS:
         _NEAR_PLANS.clear()
     # most paths planned (the computer players weigh many) are never asked again: the
     # models near the path are found from the table's models when one is
-    _NEAR_PLANS[slot] = (read, None, state.units, found)
+    _NEAR_PLANS[slot] = (read, None, state.units, found, state.units)
     return found
 
 
 # plans by the unit, its boost, the options, terrain and board (kept beside their ids, so
 # that no id is reused) and the path; with the box around the path and the models in it
-# (None and the table's models until the plan is asked for again)
-_NEAR_PLANS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any, tuple, Any]] = {}
+# (None and the table's models until the plan is asked for again), and the last table it
+# held for (the same models near the path)
+_NEAR_PLANS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any, tuple, Any, tuple]] = {}
 MAX_NEAR_PLANS = 2048
 NEAR_MARGIN = 1.0  # inches around the path's boxes: more than any contact tolerance
 

@@ -192,3 +192,54 @@ def test_GEO002_7_a_target_out_of_reach_is_refused_by_the_declaration_too():
     assert attacks.targets_for(state, a, "Guns", False) == tuple(
         t for t in ("near", "far", "behind", "screened") if _declared(state, "a", "Guns", t)
     )
+
+
+def test_R002_40_terrain_in_a_line_is_kept_by_place_for_a_model_copied_with_new_stats():
+    """A model the rules copy with new stats (a hit) stands where it stood: the terrain in
+    its lines is the same, kept by the centres and levels; a model moved is measured again."""
+    from dataclasses import replace
+
+    from tactical.rules.dystopian_wars import measures
+
+    terrain = (rock("r", 18, 20, 22, 24),)
+    a, b = unit("a", 20, 10, "A"), unit("b", 20, 40, "B")
+    first = measures._terrain_at(terrain, a, b)
+    assert first == ("r",) == measures._terrain_sight(terrain, a, b)
+    hit = replace(a, name="hit a")  # a new object in the same place
+    assert hit is not a and hit.pose == a.pose
+    calls = []
+    worked = measures._terrain_sight
+    measures._terrain_sight = lambda *read: calls.append(read) or worked(*read)
+    try:
+        assert measures._terrain_at(terrain, hit, b) == ("r",)
+        assert calls == []  # kept by place
+        moved = replace(a, pose=Pose(10, 10, 0))
+        assert measures._terrain_at(terrain, moved, b) == worked(terrain, moved, b) == ()
+        assert len(calls) == 1  # a new place: drawn
+    finally:
+        measures._terrain_sight = worked
+
+
+def test_R002_35_a_plan_asked_again_on_its_own_table_is_given_without_looking_near(
+    monkeypatch,
+):
+    """A plan asked again on the very table it was planned (or found alike) on is the plan
+    kept; on another table the models near its path are compared (a model moved across the
+    path: planned again)."""
+    from dataclasses import replace
+
+    from tactical.rules.dystopian_wars import maneuver
+
+    state = table(unit("a", 10, 10, move=8.0), unit("b", 30, 10, "B"))
+    first = maneuver.plan(state, state.unit("a"), "F8")
+    looked = []
+    near = maneuver._near
+    monkeypatch.setattr(maneuver, "_near", lambda *a: looked.append(a) or near(*a))
+    assert maneuver.plan(state, state.unit("a"), "F8") is first
+    assert looked == []
+    start, end = state.unit("a").pose, first.final
+    middle = Pose((start.x + end.x) / 2, (start.y + end.y) / 2, 90)
+    across = state.replace_unit(replace(state.unit("b"), pose=middle))
+    rammed = maneuver.plan(across, across.unit("a"), "F8")
+    assert looked and rammed.contact_kind == "ram" and rammed.contact_id == "b"
+    assert maneuver.plan(state, state.unit("a"), "F8") == first  # the first table again
