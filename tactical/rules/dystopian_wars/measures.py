@@ -96,40 +96,11 @@ def line_of_sight(state: GameState, source: Unit, target: Unit, *, models: bool 
     terrain: tuple[str, ...] = ()
     if state.terrain:
         read = (state.terrain, source, target)
-        terrain = _kept(_TERRAIN_SIGHT, read, lambda: _terrain_at(*read))
+        terrain = _kept(_TERRAIN_SIGHT, read, lambda: _terrain_sight(*read))
     if not models:
         return Sight(terrain)
     read = (state.units, state.options, source, target)
     return Sight(terrain, _kept(_MODEL_SIGHT, read, lambda: models_blocking(state, source, target)))
-
-
-def _terrain_at(terrain: tuple[Terrain, ...], source: Unit, target: Unit) -> tuple[str, ...]:
-    """`_terrain_sight` by all it reads (R002.40): the terrain (kept beside its id), the two
-    centres and the two line-of-sight levels (`_blocking`'s mask). A model the rules copy
-    with new stats (a hit, a crippling) stands where it stood: its lines are not drawn
-    again for the new object."""
-    slot = (
-        id(terrain),
-        source.x,
-        source.y,
-        target.x,
-        target.y,
-        declaration.los_level(source),
-        declaration.los_level(target),
-    )
-    found = _TERRAIN_AT.get(slot)
-    if found is not None and found[0] is terrain:
-        return found[1]
-    made = _terrain_sight(terrain, source, target)
-    if len(_TERRAIN_AT) >= MAX_KEPT:
-        _TERRAIN_AT.clear()
-    _TERRAIN_AT[slot] = (terrain, made)
-    return made
-
-
-# the terrain blocking a line, by the terrain's identity (kept beside it), the two centres
-# and the two levels
-_TERRAIN_AT: dict[tuple[Any, ...], tuple[tuple[Terrain, ...], tuple[str, ...]]] = {}
 
 
 def _terrain_sight(terrain: tuple[Terrain, ...], source: Unit, target: Unit) -> tuple[str, ...]:
