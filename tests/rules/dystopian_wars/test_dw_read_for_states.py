@@ -194,32 +194,6 @@ def test_GEO002_7_a_target_out_of_reach_is_refused_by_the_declaration_too():
     )
 
 
-def test_R002_40_terrain_in_a_line_is_kept_by_place_for_a_model_copied_with_new_stats():
-    """A model the rules copy with new stats (a hit) stands where it stood: the terrain in
-    its lines is the same, kept by the centres and levels; a model moved is measured again."""
-    from dataclasses import replace
-
-    from tactical.rules.dystopian_wars import measures
-
-    terrain = (rock("r", 18, 20, 22, 24),)
-    a, b = unit("a", 20, 10, "A"), unit("b", 20, 40, "B")
-    first = measures._terrain_at(terrain, a, b)
-    assert first == ("r",) == measures._terrain_sight(terrain, a, b)
-    hit = replace(a, name="hit a")  # a new object in the same place
-    assert hit is not a and hit.pose == a.pose
-    calls = []
-    worked = measures._terrain_sight
-    measures._terrain_sight = lambda *read: calls.append(read) or worked(*read)
-    try:
-        assert measures._terrain_at(terrain, hit, b) == ("r",)
-        assert calls == []  # kept by place
-        moved = replace(a, pose=Pose(10, 10, 0))
-        assert measures._terrain_at(terrain, moved, b) == worked(terrain, moved, b) == ()
-        assert len(calls) == 1  # a new place: drawn
-    finally:
-        measures._terrain_sight = worked
-
-
 def test_R002_35_a_plan_asked_again_on_its_own_table_is_given_without_looking_near(
     monkeypatch,
 ):
