@@ -84,7 +84,8 @@ class Material:
         self._values: dict[int, tuple[dict[str, tuple[float, float]], dict[str, float]]] = {}
         # expected effects by what they depend on: the question (`head`: the declared
         # action, the side, the budget and the game's seed, a sampled estimate's dice) and
-        # the state, by value; and by the part of the state the computation read (`reads`:
+        # the very state, by its identity (kept beside); and by the part of the state the
+        # computation read, by value (`reads`:
         # a later decision often weighs the same attack on a table that differs only in
         # what the attack never reads)
         self.effects: dict[Hashable, tuple[GameState, Effect | None]] = {}
