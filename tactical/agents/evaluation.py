@@ -84,10 +84,11 @@ class Material:
         self._values: dict[int, tuple[dict[str, tuple[float, float]], dict[str, float]]] = {}
         # expected effects by what they depend on: the question (`head`: the declared
         # action, the side, the budget and the game's seed, a sampled estimate's dice) and
-        # the state, by value; and by the part of the state the computation read (`reads`:
+        # the very state, by its identity (kept beside); and by the part of the state the
+        # computation read, by value (`reads`:
         # a later decision often weighs the same attack on a table that differs only in
         # what the attack never reads)
-        self.effects: dict[Hashable, Effect | None] = {}
+        self.effects: dict[Hashable, tuple[GameState, Effect | None]] = {}
         # by (head, table), then by (keys read, their values): the table (every unit) is
         # hashed once a question, not once for each set of keys it was read by
         self.by_reads: dict[Hashable, dict[Hashable, Effect | None]] = {}
@@ -106,23 +107,25 @@ class Material:
         compute: Callable[[GameState], Effect | None],
     ) -> Effect | None:
         """`compute(state)` for a pure `compute`, once per `head` and what of the state it
-        reads while the game lasts (a bounded memo; `reads`)."""
-        exact = (head, state)
+        reads while the game lasts (a bounded memo; `reads`). The very state asked again is
+        found by its identity (kept beside): hashing a whole state, its rule state too, cost
+        more than the lookups it saved, where a table is seldom asked twice."""
         try:
-            return self.effects[exact]
-        except KeyError:
-            pass
+            exact = (head, id(state))
+            kept = self.effects.get(exact)
+            if kept is not None and kept[0] is state:
+                return kept[1]
+            outer = (head, table_key(state))
+            known = self.reads.setdefault(head, [])
+            inner = self.by_reads.get(outer) if known else None
+            if inner is not None:
+                for keys in known:
+                    found = inner.get((keys, read_values(state, keys)), _UNKNOWN)
+                    if found is not _UNKNOWN:
+                        self._keep(exact, state, found)
+                        return found
         except TypeError:  # a parameter that is not a value (never seen): not remembered
             return compute(state)
-        outer = (head, table_key(state))
-        known = self.reads.setdefault(head, [])
-        inner = self.by_reads.get(outer) if known else None
-        if inner is not None:
-            for keys in known:
-                found = inner.get((keys, read_values(state, keys)), _UNKNOWN)
-                if found is not _UNKNOWN:
-                    self._keep(exact, found)
-                    return found
         if ALL in known:  # it read the whole rule state before: it is the key, unwatched
             found, keys = compute(state), ALL
         else:
@@ -134,19 +137,22 @@ class Material:
             self.reads.clear()
             self._by_reads_held = 0
             known, inner = self.reads.setdefault(head, []), None
-        if keys not in known:
-            known.append(keys)
         if inner is None:
             inner = self.by_reads.setdefault(outer, {})
-        inner[(keys, read_values(state, keys))] = found
+        try:
+            inner[(keys, read_values(state, keys))] = found
+        except TypeError:  # a value read that cannot be a key: not remembered
+            return found
+        if keys not in known:
+            known.append(keys)
         self._by_reads_held += 1
-        self._keep(exact, found)
+        self._keep(exact, state, found)
         return found
 
-    def _keep(self, key: Hashable, found: Effect | None) -> None:
+    def _keep(self, key: Hashable, state: GameState, found: Effect | None) -> None:
         if len(self.effects) >= MAX_EFFECTS:
             self.effects.clear()
-        self.effects[key] = found
+        self.effects[key] = (state, found)  # the state kept alive beside its id
 
     def condition(self, state: GameState, unit: Unit) -> UnitCondition:
         condition = self.system.unit_condition(state, unit)

@@ -125,3 +125,44 @@ def test_the_effects_remembered_by_reads_stay_bounded_and_right(game, monkeypatc
     # the last one is still known by its reads: another b, the same a
     assert material.remembered(head, _with(game.state, a=9, b=0), compute).expected == 9
     assert len(calls) == 10
+
+
+def test_the_very_state_asked_again_is_found_by_identity_and_an_equal_one_by_its_reads(game):
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+
+    head = ("test", "declared", "side")
+    state = _with(game.state, a=3)
+    first = material.remembered(head, state, compute)
+    assert material.remembered(head, state, compute) is first  # the same object, kept
+    equal = _with(game.state, a=3)  # equal by value, another object: by what it read
+    assert equal is not state and material.remembered(head, equal, compute) is first
+    assert len(calls) == 1
+    assert all(kept[0] is not None for kept in material.effects.values())
+
+
+def test_a_question_or_a_read_that_is_no_value_is_computed_every_time(game):
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(len(state.rule_state.get("a", ()))), 1, True)
+
+    unhashable = ("test", ["not", "a", "value"])
+    state = _with(game.state, a=(1, 2))
+    assert material.remembered(unhashable, state, compute).expected == 2.0
+    assert material.remembered(unhashable, state, compute).expected == 2.0
+    assert len(calls) == 2
+
+    loose = replace(game.state, rule_state=FrozenMap(a=(1,)))
+    loose.rule_state._data["a"] = [1]  # a list slipped in: no key can hold it
+    head = ("test", "declared", "side")
+    assert material.remembered(head, loose, compute).expected == 1.0
+    assert material.remembered(head, loose, compute).expected == 1.0
+    assert len(calls) == 4
+    assert material._by_reads_held == 0
