@@ -146,20 +146,6 @@ class LevelBlocking:
             keep &= (owner != i) & (owner != j)
         return keep
 
-    @cached_property
-    def _from_level(self) -> np.ndarray:
-        """(L, T): whether piece t blocks any line from a unit of level a."""
-        return self.mask.any(axis=1)
-
-    def may_block_from(self, i: np.ndarray, piece: np.ndarray) -> np.ndarray:
-        """Whether piece[k] may block some line from unit i[k] (vectorised): False where no
-        line from i's level is blocked by it, or where it is i's own base (`allows` is then
-        False for every target)."""
-        keep = self._from_level[self.levels.take(i), piece]
-        if self.owners is not None:
-            keep &= self.owners.take(piece) != i
-        return keep
-
     def pair_rows(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
         """Where the (T,) mask of each pair i[k] -> j[k] starts in the flattened mask."""
         levels, pieces = self.mask.shape[1:]
