@@ -51,15 +51,7 @@ def targets_for(
     again, on a table where only the activation's record changed)."""
     if params:
         return _targets(state, unit, weapon, launched, params)
-    rule_state = state.rule_state
-    read = (
-        state.units,
-        state.terrain,
-        state.options,
-        state.roster,
-        unit,
-        *map(rule_state.get, _DECLARE_READS),
-    )
+    read = (*combat.table_read(state), unit, *map(state.rule_state.get, _DECLARE_READS))
     slot = (*map(id, read), weapon, launched)
     found = _TARGETS.get(slot)
     if found is not None and all(map(is_, found[0], read)):

@@ -446,19 +446,19 @@ def declared_on(
     return found
 
 
+def table_read(state: GameState) -> tuple[object, ...]:
+    """What of a state `declare` reads besides its rule state: the units, the terrain, the
+    options and the roster, the very objects (the identity memos of declarations and of
+    the targets offered key by them)."""
+    return (state.units, state.terrain, state.options, state.roster)
+
+
 def _on_table(state: GameState, key: tuple[Any, ...], params: Mapping[str, Any]) -> Attack:
     """`declare` remembered by the very objects it reads (kept beside their ids, so that no
     id is reused): the table (units, terrain, options, roster) and the rule-state entries it
     may read (`_reads_of`). Each state the computer players try (an action taken, a roll resolved)
     is a new state on the same table, where the same declaration is made again."""
-    rule_state = state.rule_state
-    read = (
-        state.units,
-        state.terrain,
-        state.options,
-        state.roster,
-        *map(rule_state.get, _reads_of(state, key[0], params)),
-    )
+    read = (*table_read(state), *map(state.rule_state.get, _reads_of(state, key[0], params)))
     slot = (*map(id, read), key)
     kept = _ON_TABLE.get(slot)
     if kept is not None and all(map(is_, kept[0], read)):
