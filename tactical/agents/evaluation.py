@@ -26,9 +26,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,9 +47,6 @@ from tactical.rules.ending import UnitCondition, side_losses
 from tactical.rules.measuring import TableGeometry
 from tactical.session.game import Game
 
-if TYPE_CHECKING:
-    from shapely import Polygon
-
 EXACT_NODES = 48  # replays of a resolver before its effect is estimated from samples
 ATTACK_NODES = 4_000  # replays of an attack resolver (merged by fold) before it is sampled
 ATTACK_SAMPLES = 8  # seeded rolls of an attack too large to enumerate
@@ -62,7 +58,6 @@ OUT_WEIGHT = 0.5  # a unit destroyed or crippled counts this much more than its 
 FAR_BAND = 0.5  # an enemy held in the farthest band counts this much (the nearest: 1)
 MAX_EFFECTS = 4096  # expected effects a game's material count remembers
 MAX_REACHES = 4096  # positions scored a game remembers
-MAX_OUTLINES = 1024  # bases' outlines at candidate places a game remembers
 _UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
@@ -96,9 +91,6 @@ class Material:
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
         # positions scored (`Position.reach_many`) by what they read, while the game lasts
         self.reaches: dict[Hashable, Reach] = {}
-        # the outlines of bases at the places positions are scored from, by pose and base
-        # (`Position._copy`): a unit's candidate places recur from decision to decision
-        self.outlines: dict[tuple[Pose, Hashable], Polygon] = {}
 
     def remembered(
         self,
@@ -621,28 +613,9 @@ class Position:
     def _copy(self, unit: Unit, k: int, pose: Pose | None) -> Unit:
         """`unit` as its k-th candidate place in `_measure_together`: at `pose` (its own
         where None), named `id#k`. Where models block sight (R002.41) the table reads
-        every base's outline (`TableGeometry.of`): the copy's is the unit's own at its
-        own pose, else remembered for the game by pose and base (a pure function of
-        them), instead of a new polygon each table."""
-        pose = pose or unit.pose
-        if type(unit) is not Unit:  # a subclass may hold more: the long way
-            return replace(unit, id=f"{unit.id}#{k}", pose=pose)
-        copy = _renamed_at(unit, f"{unit.id}#{k}", pose)
-        if self._shared:  # outlines never read
-            return copy
-        if pose == unit.pose:
-            outline = unit.footprint
-        else:
-            outlines = self.material.outlines
-            key = (pose, unit.base)
-            outline = outlines.get(key)
-            if outline is None:
-                outline = copy.footprint
-                if len(outlines) >= MAX_OUTLINES:
-                    outlines.clear()
-                outlines[key] = outline
-        copy.__dict__["footprint"] = outline  # what the cached property would hold
-        return copy
+        every base's outline (`TableGeometry.of`): `Unit.footprint` remembers it by pose
+        and base, so the copy stands on the outline already made there."""
+        return unit.with_fields(id=f"{unit.id}#{k}", pose=pose or unit.pose)
 
     def _scored(
         self,
@@ -745,23 +718,6 @@ class Position:
                     held_by += values[slot] * self._in_band(others[e], inward[row][slot])
             found.append(Reach(holds, held_by, nearest[row], self.diagonal, None))
         return found
-
-
-def _renamed_at(unit: Unit, name: str, pose: Pose) -> Unit:
-    """`replace(unit, id=name, pose=pose)` of a plain `Unit` made field by field (as
-    `Unit._evolved`: every candidate place of every decision is such a copy); no footprint
-    or hash kept, they are the copy's own."""
-    mine = unit.__dict__
-    copy = object.__new__(Unit)
-    made = copy.__dict__
-    for field_name in _UNIT_FIELDS:
-        made[field_name] = mine[field_name]
-    made["id"] = name
-    made["pose"] = pose
-    return copy
-
-
-_UNIT_FIELDS = tuple(f.name for f in fields(Unit))
 
 
 class _Same:

@@ -184,27 +184,28 @@ class Unit:
         return without_kept_hash(self)
 
     def moved_to(self, pose: Pose) -> Unit:
-        return self._evolved("pose", pose)
+        return self.with_fields(pose=pose)
 
     def with_stats(self, **changes: object) -> Unit:
         stats = self.stats
         for key, value in changes.items():
             stats = stats.set(key, value)
-        return self._evolved("stats", stats)
+        return self.with_fields(stats=stats)
 
-    def _evolved(self, name: str, value: object) -> Unit:
-        """A copy with one field changed, made field by field (not `dataclasses.replace`:
-        resolvers change units after every roll the agents enumerate). A new pose drops
-        the cached footprint; new stats keep it (it is the pose and base's alone)."""
+    def with_fields(self, **changes: object) -> Unit:
+        """`dataclasses.replace(self, **changes)`, made field by field for a plain Unit
+        (resolvers change units after every roll the agents enumerate, and every candidate
+        place the agents score is such a copy). A new pose or base drops the cached
+        footprint; other changes keep it (it is the pose and base's alone)."""
         if type(self) is not Unit:  # a subclass may hold more: the long way
-            return replace(self, **{name: value})
+            return replace(self, **changes)
         mine = self.__dict__
         copy = object.__new__(Unit)
         made = copy.__dict__
         for field_name in _UNIT_FIELDS:
             made[field_name] = mine[field_name]
-        made[name] = value
-        if name != "pose" and "footprint" in mine:
+        made.update(changes)
+        if "pose" not in changes and "base" not in changes and "footprint" in mine:
             made["footprint"] = mine["footprint"]
         return copy
 

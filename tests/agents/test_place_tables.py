@@ -13,6 +13,7 @@ import shapely
 from tactical.agents.evaluation import Material, Position
 from tactical.geometry.shapes import footprint
 from tactical.io import builtin_map, load_map
+from tactical.model import units as units_module
 from tactical.rules import measuring
 from tactical.rules.base import ModelBlocking
 from tactical.rules.measuring import TableGeometry
@@ -44,7 +45,8 @@ def test_scored_places_are_the_same_with_outlines_remembered_or_not():
     poses = [None, replace(unit.pose, x=unit.x + 3), replace(unit.pose, y=unit.y - 2)]
     material = Material(game)
     first = Position(game, material).reach_many(unit.id, poses)
-    assert material.outlines  # the moved places' outlines were kept
+    kept = units_module._FOOTPRINTS
+    assert all((p, unit.base) in kept for p in poses[1:])  # the moved places' outlines were kept
     again = Position(game, material).reach_many(unit.id, poses)
     fresh = Position(game, Material(game)).reach_many(unit.id, poses)
     assert again == first == fresh
