@@ -11,12 +11,12 @@ point-defense and missile-lock resolvers too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from tactical.dice import Dice
-from tactical.dice.core import ChanceStep, Subroll
+from tactical.dice.core import ChanceStep, DieStep, Subroll
 from tactical.model import GameState, Unit
 from tactical.model.frozen import last_asked, memo_of
 from tactical.model.worded import conditions_only, worded
@@ -45,9 +45,13 @@ from tactical.rules.cortex_space.positions import band_of, centre_distance
 from tactical.rules.cortex_space.rolls import (
     DamageDice,
     Pool,
+    PoolRoll,
     attack_hits,
     basic_damage,
+    composite_roll,
+    damage_composite,
     is_extraordinary_hit,
+    pool_composite,
     roll_damage,
     roll_pool,
 )
@@ -274,22 +278,27 @@ class StrikeRoll(Subroll):
 
 def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
     """`strike`'s rolls: attack roll, defense, damage die."""
-    who, against, number, words = plan.who, plan.against, plan.number, plan.words
+    return dice.fold(Strike(()), _strike_steps(plan), key=_strike_key)
 
-    def attack_step(current: Strike, source: Dice) -> Strike:
-        roll = roll_pool(plan.pool, source, who=who, what=f"attack {number}")
-        said = roll.events(who, f"attack {number}") if words else ()
+
+def _made_strike_steps(plan: StrikeRoll) -> tuple:
+    """R003.7: the strike's steps (attack roll, defense, damage die). A pool rolled as one
+    composite die (`rolls.pool_composite`) is a `DieStep` and the damage die a `ChanceStep`
+    (`DamageRoll`), which the exact odds read face by face instead of replaying each step
+    once per state and face: the same rolls, states, weights and order."""
+    who, against, number, words = plan.who, plan.against, plan.number, plan.words
+    attack_what, damage_what = f"attack {number}", f"damage {number}"
+
+    def attacked(roll: PoolRoll) -> Strike:
+        said = roll.events(who, attack_what) if words else ()
         return Strike(("attack", roll.total, roll.botch), said)
 
-    def defense_step(current: Strike, source: Dice) -> Strike:
+    def defended(current: Strike, defense: PoolRoll) -> Strike:
         _, total, botch = current.pending
-        defense = roll_defense(plan.defense, source, against)
-        hit = attack_hits(total, botch, defense.total)
-        extraordinary = hit and is_extraordinary_hit(total, defense.total)
-        margin = total - defense.total if hit else 0
-        pending = ("hit", margin, extraordinary) if hit else ("miss",)
+        pending = _verdict(total, botch, defense.total)
         if not words:
             return Strike(pending, current.events)
+        hit = pending[0] == "hit"
         events = () if plan.defense.fixed is not None else defense.events(against, "defense")
         verdict = Event.of(
             "attack",
@@ -299,32 +308,124 @@ def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
             botch=botch,
             defense=defense.total,
             hit=hit,
-            extraordinary=extraordinary,
-            basic=margin,
+            extraordinary=hit and pending[2],
+            basic=pending[1] if hit else 0,
         )
         return Strike(pending, current.events + events + (verdict,))
 
-    def damage_step(current: Strike, source: Dice) -> Strike:
-        if current.pending[0] != "hit":
+    def damaged(current: Strike, rolled: PoolRoll | None) -> Strike:
+        if rolled is None:  # no hit: no damage die
             return current
         _, margin, extraordinary = current.pending
-        bonus = group_damage_steps(True, extraordinary) if plan.group else 0
-        die = plan.damage.up(bonus)
-        rolled = roll_damage(die, source, who=who, what=f"damage {number}")
         basic = basic_damage(margin)
         pending = ("damage", basic.stun, basic.wound + rolled.total, extraordinary)
         if not words:
             return Strike(pending, current.events)
+        bonus = _damage_bonus(plan, extraordinary)
         events = (
             Event.of(
-                "damage-die", "R003.36" if plan.group else "R003.7", die=die.name, steps=bonus
+                "damage-die",
+                "R003.36" if plan.group else "R003.7",
+                die=plan.damage.up(bonus).name,
+                steps=bonus,
             ),
-            *rolled.events(who, f"damage {number}"),
+            *rolled.events(who, damage_what),
             basic.event(margin, rolled.total),
         )
         return Strike(pending, current.events + events)
 
-    return dice.fold(Strike(()), (attack_step, defense_step, damage_step), key=_strike_key)
+    def attack_step(current: Strike, source: Dice) -> Strike:
+        return attacked(roll_pool(plan.pool, source, who=who, what=attack_what))
+
+    def defense_step(current: Strike, source: Dice) -> Strike:
+        return defended(current, roll_defense(plan.defense, source, against))
+
+    def damage_step(current: Strike, source: Dice) -> Strike:
+        if current.pending[0] != "hit":
+            return current
+        die = plan.damage.up(_damage_bonus(plan, current.pending[2]))
+        return damaged(current, roll_damage(die, source, who=who, what=damage_what))
+
+    steps: list[Callable[[Strike, Dice], Strike]] = [attack_step, defense_step, damage_step]
+    attack = pool_composite(plan.pool)
+    if attack is not None:
+        attack_die, attack_count = attack
+
+        def attack_face(current: Strike, value: int) -> Strike:
+            return attacked(composite_roll(attack_die, attack_count, value))
+
+        def attack_key(_: Hashable, value: int) -> tuple:
+            return "attack", value, value == attack_count
+
+        steps[0] = DieStep(attack_die, attack_face, who, attack_what, attack_key)
+    defense = plan.defense
+    rolled = pool_composite(defense.pools[0]) if len(defense.pools) == 1 else None
+    if defense.fixed is None and rolled is not None:
+        defense_die, defense_count = rolled
+
+        def defense_face(current: Strike, value: int) -> Strike:
+            return defended(current, composite_roll(defense_die, defense_count, value))
+
+        def defense_key(key: Hashable, value: int) -> tuple:
+            _, total, botch = key  # type: ignore[misc]
+            return _verdict(total, botch, value)
+
+        steps[1] = DieStep(defense_die, defense_face, against, "defense", defense_key)
+    rolls = {
+        extraordinary: DamageRoll(
+            plan.damage.up(_damage_bonus(plan, extraordinary)), who, damage_what
+        )
+        for extraordinary in (False, True)
+    }
+    if all(damage_composite(roll.damage) is not None for roll in rolls.values()):
+
+        def damage_roll(current: Strike) -> DamageRoll | None:
+            pending = current.pending
+            return rolls[pending[2]] if pending[0] == "hit" else None
+
+        def damage_keys(current: Strike, key: Hashable, outcomes: Sequence[Any]) -> list:
+            if key[0] != "hit":  # type: ignore[index]
+                return [key]  # no damage die: the strike as it stands
+            _, margin, extraordinary = key  # type: ignore[misc]
+            basic = basic_damage(margin)
+            return [
+                ("damage", basic.stun, basic.wound + rolled.total, extraordinary)
+                for rolled in outcomes
+            ]
+
+        steps[2] = ChanceStep(damage_roll, damaged, damage_keys)
+    return tuple(steps)
+
+
+# a strike's steps, made once for the last strike asked (the exact odds replay the strike
+# once per outcome)
+_strike_steps: Callable[[StrikeRoll], tuple] = last_asked(_made_strike_steps)
+
+
+def _verdict(total: int, botch: bool, defense: int) -> tuple:
+    """R003.7 / A003.6: the attack total against the defense, as the step pending: a hit
+    with its margin and whether extraordinary (R003.5), or a miss."""
+    if attack_hits(total, botch, defense):
+        return "hit", total - defense, is_extraordinary_hit(total, defense)
+    return ("miss",)
+
+
+def _damage_bonus(plan: StrikeRoll, extraordinary: bool) -> int:
+    """R003.32 / R003.36 / A003.4: a battery's or a wing's damage steps on a hit."""
+    return group_damage_steps(True, extraordinary) if plan.group else 0
+
+
+@dataclass(frozen=True, slots=True)
+class DamageRoll(Subroll):
+    """A hit's damage die rolled (R003.7), as a value: the strike's damage step reads its
+    outcomes once per die and labels."""
+
+    damage: DamageDice
+    who: str
+    what: str
+
+    def __call__(self, dice: Dice) -> PoolRoll:
+        return roll_damage(self.damage, dice, who=self.who, what=self.what)
 
 
 def gun_volley(plan: GunPlan, dice: Dice, *, by_condition: bool = False) -> Volley:

@@ -205,6 +205,32 @@ def _roll_dice(physical: list[Die], dice: Dice, who: str, what: str) -> PoolRoll
     return dice.fold(PoolRoll(0, True), [throw(die) for die in physical], key=_pool_key)
 
 
+def pool_composite(pool: Pool) -> tuple[Die, int] | None:
+    """The pool as `roll_pool` rolls it in one roll: its composite die (`pool_die`) and the
+    count of physical dice (a botch reads that total, R003.5); None for no dice or a pool
+    rolled die by die."""
+    return _composite(tuple(die for entry in pool.dice for die in _dice_of(entry.die)))
+
+
+def damage_composite(damage: DamageDice) -> tuple[Die, int] | None:
+    """`pool_composite` of a weapon's damage die (or a warhead's dice), as `roll_damage`
+    rolls them."""
+    return _composite(damage.dice)
+
+
+def _composite(physical: tuple[Die, ...]) -> tuple[Die, int] | None:
+    if not physical:
+        return None
+    composite = pool_die(tuple(die.sides for die in physical))
+    return None if composite is None else (composite, len(physical))
+
+
+def composite_roll(composite: Die, count: int, total: int) -> PoolRoll:
+    """What `roll_pool` or `roll_damage` returns when its composite die of `count` dice
+    reads `total` (R003.3, R003.5)."""
+    return PoolRoll(total, total == count, ((composite.name, total),))
+
+
 def roll_pool(pool: Pool, dice: Dice, *, who: str = "", what: str = "") -> PoolRoll:
     """Roll every die of the pool (R003.3) and flag a botch when all show 1 (R003.5)."""
     return _roll_dice([die for entry in pool.dice for die in _dice_of(entry.die)], dice, who, what)
