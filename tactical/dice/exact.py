@@ -193,12 +193,7 @@ def _subroll_found(
             raise
         finally:
             _PEAK.value = max(before, _PEAK.value)
-        options = _as_options(
-            tuple(
-                (outcome, sum(Fraction(n, d) for d, n in weights.items()))
-                for outcome, weights in parts.values()
-            )
-        )
+        options = tuple((outcome, *_reduced(weights)) for outcome, weights in parts.values())
         if len(_SUBROLLS) >= MAX_SUBROLLS:
             _SUBROLLS.clear()
         found = _SUBROLLS[slot] = (options, needed, own[0])
@@ -484,9 +479,21 @@ def _enumerate(
 ) -> tuple[tuple[T, Fraction], ...]:
     """`_enumerate_parts` with each outcome's weight as one exact Fraction."""
     return tuple(
-        (outcome, sum(Fraction(n, d) for d, n in weights.items()))  # never empty
+        (outcome, Fraction(*_reduced(weights)))
         for outcome, weights in _enumerate_parts(fn, key, max_nodes).values()
     )
+
+
+def _reduced(weights: dict[int, int]) -> tuple[int, int]:
+    """An outcome's weight, {denominator: numerator} summed (never empty), in lowest terms
+    as (numerator, denominator): the sum of its Fractions, in integers."""
+    if len(weights) == 1:
+        ((denominator, numerator),) = weights.items()
+    else:
+        denominator = lcm(*weights)
+        numerator = sum(n * (denominator // d) for d, n in weights.items())
+    common = gcd(numerator, denominator)
+    return numerator // common, denominator // common
 
 
 def _replayed_layer(

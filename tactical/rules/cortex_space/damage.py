@@ -205,10 +205,11 @@ def hit_multiple(source_scale: str, receiver: Receiver) -> int:
 
 
 def absorb(
-    stun: int, wound: int, source_scale: str, receiver: Receiver
+    stun: int, wound: int, source_scale: str, receiver: Receiver, *, words: bool = True
 ) -> tuple[int, int, tuple[Event, ...]]:
     """R003.58 / T003.14 and Armor: the hit's Stun and Wound, counted on the target's Life
-    Points x `hit_multiple` (on its own Life Points, divided by k, under "damage-divided")."""
+    Points x `hit_multiple` (on its own Life Points, divided by k, under "damage-divided");
+    without `words` (read for the state alone, `model.worded`) no events."""
     events: list[Event] = []
     factor, armor_factor = 1, 1
     if receiver.mixing_scales:
@@ -217,7 +218,7 @@ def absorb(
             factor = cell.factor
         elif cell.multiplies == "target":
             armor_factor = cell.factor
-        if cell.multiplies != "none":
+        if cell.multiplies != "none" and words:
             events.append(
                 Event.of(
                     "scale",
@@ -238,7 +239,7 @@ def absorb(
             if receiver.mixing_scales
             else (0, receiver.armor_wound, receiver.armor_stun)
         )
-    if armor_stun or armor_wound:
+    if (armor_stun or armor_wound) and words:
         events.append(Event.of("armor", "R003.58", stun_armor=armor_stun, wound_armor=armor_wound))
     # the earlier reading brought a smaller attacker's hit down to the target's own track
     divisor = armor_factor if receiver.scale_reading == DAMAGE_DIVIDED else 1
@@ -277,7 +278,7 @@ def deliver(
     the track is recounted on the least multiple of its own and k, and the battle-damage
     roll adds the hit's Wound as counted against the attacker (R003.26). Without `words`
     (read for the state alone, `model.worded`) the hit adds no events."""
-    own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver)
+    own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver, words=words)
     multiple = hit_multiple(source_scale, receiver)
     alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
     if not alive:

@@ -63,7 +63,7 @@ class DamageDice:
     @property
     def dice(self) -> tuple[Die, ...]:
         if self.step is not None:
-            return self.step.dice
+            return _dice_of(self.step)
         return (numbered_die(self.sides),) * self.count
 
     def up(self, steps: int) -> DamageDice:

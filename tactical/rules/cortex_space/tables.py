@@ -344,12 +344,23 @@ def _factor(a: Scale, b: Scale) -> int:
 
 def scale_damage(attacker: Scale, target: Scale) -> ScaleDamage:
     """T003.14 (R003.58): larger attacker -> damage x k; smaller -> target LP/AR x k."""
+    found = _SCALE_DAMAGE.get((attacker, target))
+    return _scale_damage(attacker, target) if found is None else found
+
+
+def _scale_damage(attacker: Scale, target: Scale) -> ScaleDamage:
     if attacker == target:
         return ScaleDamage("none", 1)
     factor = _factor(attacker, target)
     if SCALES.index(attacker) > SCALES.index(target):
         return ScaleDamage("damage", factor)
     return ScaleDamage("target", factor)
+
+
+# T003.14 cell by cell, made once: every hit delivered asks it (`damage.absorb`)
+_SCALE_DAMAGE: dict[tuple[str, str], ScaleDamage] = {
+    (attacker, target): _scale_damage(attacker, target) for attacker in SCALES for target in SCALES
+}
 
 
 CALLED_SHOT: dict[tuple[Scale, Scale], int | None] = {

@@ -86,3 +86,16 @@ def test_R003_7_strike_steps_by_shape():
         gunnery.Strike(("hit", 5, False))
     )
     assert rolled[2].roll(gunnery.Strike(("miss",))) is None
+
+
+def test_R003_58_a_hit_absorbed_without_words_counts_the_same():
+    from tactical.rules.cortex_space.damage import Receiver, absorb
+    from tactical.rules.cortex_space.tables import SCALES, _scale_damage, scale_damage
+
+    receiver = Receiver("raider", "planetcraft", 2, 1, False, False, True, True, True, "first")
+    for source in SCALES:
+        worded = absorb(9, 7, source, receiver)
+        quiet = absorb(9, 7, source, receiver, words=False)
+        assert quiet == (*worded[:2], ())
+        assert scale_damage(source, "planetcraft") == _scale_damage(source, "planetcraft")
+    assert absorb(9, 7, "spacecraft", receiver)[:2] == (17, 12)  # x2 damage less Armor
