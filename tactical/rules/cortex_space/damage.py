@@ -29,6 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from tactical.dice import D10, Dice, Die, numbered_die
+from tactical.dice.core import Subroll
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import last_asked
 from tactical.rules.base import Event
@@ -313,10 +314,8 @@ def deliver(
     new_track = replace(counted, wound=counted.wound + added_wound, stun=counted.stun + added_stun)
     if not words:  # the state alone: the same rolls, no events
         if trigger:
-            result = dice.chance(
-                lambda source: battle_damage(own_wound, systems, source, who=receiver.unit_id),
-                key=lambda r: (r.systems, r.effects),
-            )
+            rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)
+            result = dice.chance(rolled, key=rolled.key)
             systems, effects = result.systems, effects + result.effects
         tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
         return Target(tracks, systems, effects, target.events)
@@ -343,10 +342,8 @@ def deliver(
                 life_points=track.life_points,
             )
         )
-        result = dice.chance(
-            lambda source: battle_damage(own_wound, systems, source, who=receiver.unit_id),
-            key=lambda r: (r.systems, r.effects),
-        )
+        rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)
+        result = dice.chance(rolled, key=rolled.key)
         systems, effects = result.systems, effects + result.effects
         damage_events.extend(result.events)
     if new_track.destroyed and not track.destroyed:
@@ -372,6 +369,25 @@ class BattleDamage:
     systems: Systems
     effects: tuple[str, ...]
     events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleDamageRoll(Subroll):
+    """A hit's battle-damage roll (R003.26-R003.29) as a value: everything it reads, the hit's
+    Wound and the target's systems (and whose roll it is). The same roll comes back on many
+    hits (every hit of equal Wound on the same vessel), so the exact odds enumerate it once
+    per value."""
+
+    wound: int
+    systems: Systems
+    who: str
+
+    def __call__(self, dice: Dice) -> BattleDamage:
+        return battle_damage(self.wound, self.systems, dice, who=self.who)
+
+    def key(self, outcome: BattleDamage) -> tuple:
+        """What the hit reads of the roll: the systems and the results (not the events)."""
+        return outcome.systems, outcome.effects
 
 
 def applicable(row: int, systems: Systems) -> bool:

@@ -11,6 +11,12 @@ from tactical.dice import SeededDice, StepDie, enumerate_outcomes, exact
 from tactical.dice.core import ChanceStep, DieStep
 from tactical.rules.cortex_space import gunnery
 from tactical.rules.cortex_space.attack_pools import Defense
+from tactical.rules.cortex_space.damage import (
+    BattleDamageRoll,
+    Systems,
+    WeaponState,
+    battle_damage,
+)
 from tactical.rules.cortex_space.rolls import DamageDice, parse_damage, skill_pool
 
 ATTACK = skill_pool(("agility", StepDie(5)), ("gunnery", StepDie(4)))  # d10 + d8
@@ -99,3 +105,25 @@ def test_R003_58_a_hit_absorbed_without_words_counts_the_same():
         assert quiet == (*worded[:2], ())
         assert scale_damage(source, "planetcraft") == _scale_damage(source, "planetcraft")
     assert absorb(9, 7, "spacecraft", receiver)[:2] == (17, 12)  # x2 damage less Armor
+
+
+def _systems() -> Systems:
+    weapons = (WeaponState("guns", 4, 0, False), WeaponState("pd", 1, 0, False))
+    return Systems(0, 0, False, True, False, 6, weapons)
+
+
+@pytest.mark.parametrize("wound", [0, 10, 25])
+def test_R003_26_battle_damage_as_a_value_rolls_as_the_function(wound):
+    roll = BattleDamageRoll(wound, _systems(), "basestar")
+    exact._SUBROLLS.pop((roll, True), None)
+    by_value = enumerate_outcomes(lambda dice: dice.chance(roll, key=roll.key), key=roll.key).pairs
+    by_function = enumerate_outcomes(
+        lambda dice: battle_damage(wound, _systems(), dice, who="basestar"),
+        key=lambda found: (found.systems, found.effects),
+    ).pairs
+    assert by_value == by_function
+    assert (roll, True) in exact._SUBROLLS  # remembered by value beyond its enumeration
+    for seed in range(3):
+        rolled, called = SeededDice(seed), SeededDice(seed)
+        assert roll(rolled) == battle_damage(wound, _systems(), called, who="basestar")
+        assert rolled.rolls == called.rolls
