@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tactical.dice import D6, D10, Dice
-from tactical.dice.core import Subroll
+from tactical.dice.core import ChanceStep, DieStep, Subroll
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
 from tactical.rules.base import Event, Resolution
@@ -34,7 +34,17 @@ from tactical.rules.cortex_space.positions import (
     terrain_distance,
     velocity,
 )
-from tactical.rules.cortex_space.rolls import D8, Pool, basic_damage, outcome, roll_pool, succeeded
+from tactical.rules.cortex_space.rolls import (
+    D8,
+    Pool,
+    PoolRoll,
+    basic_damage,
+    composite_roll,
+    outcome,
+    pool_composite,
+    roll_pool,
+    succeeded,
+)
 from tactical.rules.cortex_space.tables import (
     EASY,
     SIZE_BY_NAME,
@@ -308,6 +318,11 @@ def collide(
     ) -> tuple[bool, int, tuple[Event, ...]]:
         """One party's roll to avoid the collision: avoided, its total and its events."""
         roll = roll_pool(roll_with, source, who=who, what="avoid collision")
+        return avoid_events(roll, who, roll_spec, spec_id)
+
+    def avoid_events(
+        roll: PoolRoll, who: str, roll_spec: str, spec_id: str
+    ) -> tuple[bool, int, tuple[Event, ...]]:
         avoided = succeeded(outcome(roll.total, roll.botch, value))
         events = (
             *roll.events(who, "avoid collision", roll_spec),
@@ -371,7 +386,32 @@ def collide(
             other = replace(other, events=())
         return Crash(replace(pilot, events=()), other, ("collided",), crash.events + tuple(events))
 
-    crash = dice.fold(start, (pilot_step, other_step, damage_step), key=_crash_key)
+    steps: list[Any] = [pilot_step, other_step, damage_step]
+    # a pilot's roll as one composite die (`DieStep`), and no roll for the other party that
+    # does not try (`ChanceStep` of none): read face by face, state by state, by the exact
+    # odds instead of replayed (the same rolls, states, weights, order and replay counts)
+    rolled = None if pool is None else pool_composite(pool)
+    if rolled is not None:
+        die, count = rolled
+
+        def pilot_face(crash: Crash, total: int) -> Crash:
+            avoided, total, events = avoid_events(
+                composite_roll(die, count, total), unit.id, "R003.15", "R003.18"
+            )
+            pending = ("avoided",) if avoided else ("failed", total)
+            return replace(crash, pending=pending, events=events)
+
+        steps[0] = DieStep(die, pilot_face, unit.id, "avoid collision")
+    if other_unit is None or other_pool is None:
+
+        def no_roll(crash: Crash) -> None:
+            return None
+
+        def not_tried(crash: Crash, _: None) -> Crash:
+            return replace(crash, pending=(*crash.pending, 0))
+
+        steps[1] = ChanceStep(no_roll, not_tried)
+    crash = dice.fold(start, tuple(steps), key=_crash_key)
     return crash, value, (*events, *crash.events)
 
 

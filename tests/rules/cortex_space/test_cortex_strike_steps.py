@@ -73,6 +73,9 @@ def test_R003_7_strike_read_face_by_face_as_replayed(roll, monkeypatch):
     read = _found(roll)
     pairs = enumerate_outcomes(roll).pairs
     seeded = [(repr(roll(dice)), dice.rolls) for dice in map(SeededDice, range(4))]
+    # the steps as `roll_pool`, `roll_defense` and `roll_damage` roll them, replayed
+    monkeypatch.setattr(gunnery, "pool_composite", lambda pool: None)
+    monkeypatch.setattr(gunnery, "damage_composite", lambda damage: None)
     monkeypatch.setattr(gunnery, "_strike_steps", _replayed)
     assert _found(roll) == read
     assert enumerate_outcomes(roll).pairs == pairs
