@@ -434,7 +434,7 @@ def gun_volley(plan: GunPlan, dice: Dice, *, by_condition: bool = False) -> Voll
     `_volley_by_condition`)."""
     initial, steps = _volley_steps(plan)
     if by_condition:
-        return dice.fold(initial, steps, key=_condition_keys(plan.receiver.wing))
+        return dice.fold(initial, _condition_steps(plan), key=_condition_keys(plan.receiver.wing))
     return dice.fold(initial, steps, key=volley_key)
 
 
@@ -455,7 +455,9 @@ def _condition_keys(wing: bool) -> Callable[[Volley], tuple]:
 
 
 def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
-    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered."""
+    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered, for a
+    fold keyed by `volley_key` (the delivery saying how it moves each key: the exact odds
+    make a volley only where its key is reached first)."""
 
     # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
     # odds read its outcomes instead of replaying the step once per outcome
@@ -490,13 +492,48 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
             volley.events + target.events,
         )
 
-    return Volley(plan.start), (ChanceStep(strike_of, struck), ChanceStep(delivery, delivered))
+    return Volley(plan.start), (
+        ChanceStep(strike_of, struck),
+        ChanceStep(delivery, delivered, _delivered_volley_keys),
+    )
+
+
+def _delivered_volley_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+    """`volley_key` of each volley the delivery step makes of `volley` (`ChanceStep.keys`)."""
+    if volley.pending[:1] != ("damage",):
+        return [(*key[:3], ())]  # type: ignore[index]
+    hits, extraordinary = volley.hits + 1, volley.extraordinary + int(volley.pending[3])
+    return [(target.key, hits, extraordinary, ()) for target in outcomes]
+
+
+def _delivered_condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+    """`_volley_by_condition` of each volley the delivery step makes of `volley`."""
+    if volley.pending[:1] != ("damage",):
+        return [(key[0], ())]  # type: ignore[index]
+    return [(condition_key(target.tracks, False), ()) for target in outcomes]
+
+
+def _delivered_wing_condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+    """`_wing_volley_by_condition` of each volley the delivery step makes of `volley`."""
+    if volley.pending[:1] != ("damage",):
+        return [(key[0], ())]  # type: ignore[index]
+    return [(condition_key(target.tracks, True), ()) for target in outcomes]
+
+
+def _made_condition_steps(plan: GunPlan) -> tuple[ChanceStep, ChanceStep]:
+    """`_made_steps`'s steps for a fold keyed by the target's condition (`_condition_keys`)."""
+    _, (strike, delivery) = _volley_steps(plan)
+    keys = _delivered_wing_condition_keys if plan.receiver.wing else _delivered_condition_keys
+    return strike, ChanceStep(delivery.roll, delivery.then, keys)
 
 
 # a volley's first state and its steps (`gun_volley`), made once for the last plan asked
-# (the exact odds replay the volley once per outcome)
+# (the exact odds replay the volley once per outcome); and its steps by condition
 _volley_steps: Callable[[GunPlan], tuple[Volley, tuple[ChanceStep, ChanceStep]]] = last_asked(
     _made_steps
+)
+_condition_steps: Callable[[GunPlan], tuple[ChanceStep, ChanceStep]] = last_asked(
+    _made_condition_steps
 )
 
 
