@@ -73,6 +73,8 @@ class Track:
 
     def counted(self, multiple: int) -> Track:
         """The same damage counted on Life Points x `multiple` (a multiple of this one's)."""
+        if multiple == self.multiple:
+            return self  # immutable: the same count
         ratio = multiple // self.multiple
         return Track(self.wound * ratio, self.stun * ratio, self.life_points * ratio, multiple)
 
@@ -262,6 +264,34 @@ def damage_dealt(start: Target, end: Target) -> tuple[int, int]:
     return stun, wound
 
 
+def delivery_rolls(target: Target, receiver: Receiver) -> bool:
+    """Whether `deliver` rolls dice for a hit on `target`, whatever the hit: a random fighter
+    hit (R003.34) or battle damage (R003.25), both read from the target as it stands."""
+    alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
+    if not alive:
+        return False
+    if receiver.wing and len(alive) > 1 and receiver.allocation == "random":
+        return True
+    track = target.tracks[alive[0]]
+    return receiver.spacecraft and receiver.battle_damage and 2 * track.wound >= track.life_points
+
+
+class _NoDice:
+    """The dice of a hit `delivery_rolls` says rolls none: any roll asked is a mistake."""
+
+    def roll(self, die: Die, *, who: str = "", what: str = "") -> int:
+        raise AssertionError(f"a hit that rolls nothing rolled {die.name} ({what})")
+
+    def fold(self, initial: Any, steps: Any, key: Any = None) -> Any:
+        raise AssertionError("a hit that rolls nothing rolled a fold")
+
+    def chance(self, fn: Any, key: Any = None) -> Any:
+        raise AssertionError("a hit that rolls nothing rolled a sub-roll")
+
+
+NO_DICE: Dice = _NoDice()
+
+
 def deliver(
     target: Target,
     receiver: Receiver,
@@ -311,7 +341,12 @@ def deliver(
     counted = track.counted(math.lcm(track.multiple, multiple)) if own_stun or own_wound else track
     times = counted.multiple // multiple  # the hit's points on the recounted track
     added_stun, added_wound = own_stun * times, own_wound * times
-    new_track = replace(counted, wound=counted.wound + added_wound, stun=counted.stun + added_stun)
+    new_track = Track(
+        counted.wound + added_wound,
+        counted.stun + added_stun,
+        counted.life_points,
+        counted.multiple,
+    )
     if not words:  # the state alone: the same rolls, no events
         if trigger:
             rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)

@@ -31,10 +31,12 @@ from tactical.rules.cortex_space.attack_pools import (
     roll_defense,
 )
 from tactical.rules.cortex_space.damage import (
+    NO_DICE,
     Receiver,
     Target,
     damage_dealt,
     deliver,
+    delivery_rolls,
     receiver_of,
     target_of,
     write_back,
@@ -454,10 +456,13 @@ def _condition_keys(wing: bool) -> Callable[[Volley], tuple]:
     return _wing_volley_by_condition if wing else _volley_by_condition
 
 
-def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
-    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered, for a
-    fold keyed by `volley_key` (the delivery saying how it moves each key: the exact odds
-    make a volley only where its key is reached first)."""
+def _made_steps(plan: GunPlan) -> tuple[Volley, tuple, tuple]:
+    """R003.7: the strike (attack roll, defense, damage die), then the hit delivered: the
+    first state and the steps for a fold keyed by `volley_key`, then by the target's
+    condition (the delivery saying how it moves each key: the exact odds make a volley only
+    where its key is reached first). A hit that rolls no dice (no fighter picked at random,
+    no battle damage) is delivered where it is read, not enumerated as a sub-roll: the same
+    volleys, weights and replay counts (one replay, one outcome)."""
 
     # the strike as a step whose dice are its sub-roll (`strike`, rolled alike): the exact
     # odds read its outcomes instead of replaying the step once per outcome
@@ -474,16 +479,40 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
             volley.events + rolled.events,
         )
 
+    rolls: list = [None, False]  # the last target asked and whether a hit on it rolls
+
     def delivery(volley: Volley) -> Delivery | None:
         if volley.pending[:1] != ("damage",):
             return None
+        target = volley.target
+        if rolls[0] is not target:  # the same target on every volley of one fold
+            rolls[:] = target, delivery_rolls(target, plan.receiver)
+        if not rolls[1]:
+            return None  # a hit that rolls nothing, made where it is read (`fixed`)
         _, stun, wound, _ = volley.pending
         # read for the state alone: the hit's words left out (`model.worded`)
-        return Delivery(volley.target, plan.receiver, stun, wound, plan.weapon.scale, worded())
+        return Delivery(target, plan.receiver, stun, wound, plan.weapon.scale, worded())
+
+    last_fixed: list = [None, None, None]  # the last volley asked, its words, its hit
+
+    def fixed(volley: Volley) -> Target:
+        """The hit pending on `volley` delivered, where it rolls nothing: asked by the keys
+        and then by `delivered` in a row, made once."""
+        words = worded()  # read for the state alone: the hit's words left out
+        if last_fixed[0] is volley and last_fixed[1] == words:
+            return last_fixed[2]
+        _, stun, wound, _ = volley.pending
+        hit = deliver(
+            volley.target, plan.receiver, stun, wound, plan.weapon.scale, NO_DICE, words=words
+        )
+        last_fixed[:] = volley, words, hit
+        return hit
 
     def delivered(volley: Volley, target: Target | None) -> Volley:
         if target is None:
-            return Volley(volley.target, volley.hits, volley.extraordinary, (), volley.events)
+            if volley.pending[:1] != ("damage",):  # no hit
+                return Volley(volley.target, volley.hits, volley.extraordinary, (), volley.events)
+            target = fixed(volley)
         return Volley(
             Target(target.tracks, target.systems, target.effects) if target.events else target,
             volley.hits + 1,
@@ -492,49 +521,46 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
             volley.events + target.events,
         )
 
-    return Volley(plan.start), (
-        ChanceStep(strike_of, struck),
-        ChanceStep(delivery, delivered, _delivered_volley_keys),
+    def hits(volley: Volley, outcomes: Sequence[Any]) -> Sequence[Any]:
+        """The targets the delivery step makes of a hit pending on `volley`."""
+        return (fixed(volley),) if outcomes[0] is None else outcomes
+
+    def volley_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+        # `volley_key` of each volley `delivered` makes of `volley` (`ChanceStep.keys`)
+        if volley.pending[:1] != ("damage",):
+            return [(*key[:3], ())]  # type: ignore[index]
+        count, extraordinary = volley.hits + 1, volley.extraordinary + int(volley.pending[3])
+        return [(target.key, count, extraordinary, ()) for target in hits(volley, outcomes)]
+
+    def condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+        # `_condition_keys(wing)` of each volley `delivered` makes of `volley`
+        if volley.pending[:1] != ("damage",):
+            return [(key[0], ())]  # type: ignore[index]
+        return [(condition_key(target.tracks, wing), ()) for target in hits(volley, outcomes)]
+
+    wing = plan.receiver.wing
+    strike = ChanceStep(strike_of, struck)
+    return (
+        Volley(plan.start),
+        (strike, ChanceStep(delivery, delivered, volley_keys)),
+        (strike, ChanceStep(delivery, delivered, condition_keys)),
     )
 
 
-def _delivered_volley_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
-    """`volley_key` of each volley the delivery step makes of `volley` (`ChanceStep.keys`)."""
-    if volley.pending[:1] != ("damage",):
-        return [(*key[:3], ())]  # type: ignore[index]
-    hits, extraordinary = volley.hits + 1, volley.extraordinary + int(volley.pending[3])
-    return [(target.key, hits, extraordinary, ()) for target in outcomes]
-
-
-def _delivered_condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
-    """`_volley_by_condition` of each volley the delivery step makes of `volley`."""
-    if volley.pending[:1] != ("damage",):
-        return [(key[0], ())]  # type: ignore[index]
-    return [(condition_key(target.tracks, False), ()) for target in outcomes]
-
-
-def _delivered_wing_condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
-    """`_wing_volley_by_condition` of each volley the delivery step makes of `volley`."""
-    if volley.pending[:1] != ("damage",):
-        return [(key[0], ())]  # type: ignore[index]
-    return [(condition_key(target.tracks, True), ()) for target in outcomes]
-
-
-def _made_condition_steps(plan: GunPlan) -> tuple[ChanceStep, ChanceStep]:
-    """`_made_steps`'s steps for a fold keyed by the target's condition (`_condition_keys`)."""
-    _, (strike, delivery) = _volley_steps(plan)
-    keys = _delivered_wing_condition_keys if plan.receiver.wing else _delivered_condition_keys
-    return strike, ChanceStep(delivery.roll, delivery.then, keys)
-
-
 # a volley's first state and its steps (`gun_volley`), made once for the last plan asked
-# (the exact odds replay the volley once per outcome); and its steps by condition
-_volley_steps: Callable[[GunPlan], tuple[Volley, tuple[ChanceStep, ChanceStep]]] = last_asked(
-    _made_steps
-)
-_condition_steps: Callable[[GunPlan], tuple[ChanceStep, ChanceStep]] = last_asked(
-    _made_condition_steps
-)
+# (the exact odds replay the volley once per outcome)
+_made_volley: Callable[[GunPlan], tuple[Volley, tuple, tuple]] = last_asked(_made_steps)
+
+
+def _volley_steps(plan: GunPlan) -> tuple[Volley, tuple[ChanceStep, ChanceStep]]:
+    """A volley's first state and its steps for a fold keyed by `volley_key`."""
+    made = _made_volley(plan)
+    return made[0], made[1]
+
+
+def _condition_steps(plan: GunPlan) -> tuple[ChanceStep, ChanceStep]:
+    """`_volley_steps`'s steps for a fold keyed by the target's condition (`_condition_keys`)."""
+    return _made_volley(plan)[2]
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,11 +87,12 @@ def test_A003_E1_a_rolled_attack_is_the_same_read_for_conditions():
 
 def test_R003_7_a_hit_delivered_is_the_same_sub_roll_whoever_fired_it():
     """The delivery's rolls are the target's (fighter hit, battle damage): two Vipers' equal
-    hits on one Raider are one sub-roll value, enumerated once."""
+    hits on one Raider (a spacecraft past half its Life Points: battle damage) are one
+    sub-roll value, enumerated once."""
     state = table(
         unit("viper", 10, 10, "A", **VIPER),
         unit("apollo", 10, 14, "A", **VIPER),
-        unit("raider", 15, 12, "B", **with_stats(RAIDER, wound=8)),
+        unit("raider", 15, 12, "B", **with_stats(RAIDER, wound=8, scale="spacecraft")),
     )
     deliveries = []
     for attacker in ("viper", "apollo"):

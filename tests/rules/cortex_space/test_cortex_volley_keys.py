@@ -1,14 +1,15 @@
 """R003.7 / A003.E1: the hit-delivery step says how it moves a volley's key (`ChanceStep.keys`)
 exactly as the volley it makes reads under that key, by volley and by condition, for a
-vessel and a wing: the exact odds then make a volley only where its key is reached first."""
+vessel and a wing, a hit that rolls and one that does not: the exact odds then make a
+volley only where its key is reached first. And `delivery_rolls` says which hits roll."""
 
 from __future__ import annotations
 
 import pytest
-from cortex_builders import BATTLESTAR, VIPER, table, unit, with_stats
+from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 
-from tactical.dice import exact
-from tactical.rules.cortex_space import combat, gunnery
+from tactical.dice import ScriptedDice, exact
+from tactical.rules.cortex_space import combat, damage, gunnery
 
 BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", armor_wound=2)
 WING = {
@@ -23,6 +24,10 @@ CASES = {
             unit("basestar", 40, 24, "B", diameter=4, **with_stats(BASESTAR, wound=28)),
         ),
         ("galactica", "railguns", "basestar", {"battery": 3}),
+    ),
+    "viper on a raider (no roll)": (
+        table(unit("viper", 10, 10, "A", **VIPER), unit("raider", 12, 10, "B", **RAIDER)),
+        ("viper", "autocannons", "raider", {}),
     ),
     "viper on a wing of two": (
         table(
@@ -59,3 +64,40 @@ def test_R003_7_delivery_keys_are_the_keys_of_the_volleys_made(case):
             assert delivery.keys(volley, key(volley), outcomes) == made
             checked += len(outcomes)
     assert checked > 20
+
+
+def _hit(target, receiver, dice):
+    return damage.deliver(target, receiver, 3, 5, "planetcraft", dice, words=False)
+
+
+def test_R003_25_and_R003_34_delivery_rolls_says_which_hits_roll():
+    fresh = damage.Target((damage.Track(0, 0, 14),), _SYSTEMS)
+    half = damage.Target((damage.Track(7, 0, 14),), _SYSTEMS)
+    gone = damage.Target((damage.Track(14, 0, 14),), _SYSTEMS)
+    pair = damage.Target((damage.Track(0, 0, 14), damage.Track(0, 0, 14)), _SYSTEMS)
+    craft = _receiver(spacecraft=True)
+    cases = [
+        (fresh, craft, False),
+        (half, craft, True),  # R003.25: past half the Life Points, battle damage
+        (half, _receiver(), False),  # not a spacecraft
+        (gone, craft, False),
+        (pair, _receiver(wing=True, allocation="random"), True),  # R003.34
+        (pair, _receiver(wing=True), False),  # the first fighter takes it
+    ]
+    for target, receiver, rolls in cases:
+        assert damage.delivery_rolls(target, receiver) is rolls
+        if rolls:
+            with pytest.raises(AssertionError):
+                _hit(target, receiver, damage.NO_DICE)
+        else:
+            assert _hit(target, receiver, damage.NO_DICE) == _hit(
+                target, receiver, ScriptedDice([])
+            )
+
+
+_SYSTEMS = damage.Systems(0, 0, False, True, False, 6, ())
+
+
+def _receiver(*, spacecraft=False, wing=False, allocation="first"):
+    scale = "spacecraft" if spacecraft else "planetcraft"
+    return damage.Receiver("t", scale, 0, 0, spacecraft, wing, True, True, True, allocation)
