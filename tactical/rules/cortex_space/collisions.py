@@ -11,7 +11,7 @@ missile's distraction avoid collisions through the same fold.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -254,6 +254,18 @@ class RandomObstacle(Subroll):
 
 
 @dataclass(frozen=True, slots=True)
+class AvoidRoll(Subroll):
+    """The other pilot's roll to avoid the collision (R003.19) as a value: its pool and who
+    rolls it, enumerated once per value by the exact odds."""
+
+    pool: Pool
+    who: str
+
+    def __call__(self, dice: Dice) -> PoolRoll:
+        return roll_pool(self.pool, dice, who=self.who, what="avoid collision")
+
+
+@dataclass(frozen=True, slots=True)
 class CollisionSummary:
     """What a collision check came to: avoided or not, and the damage each party took."""
 
@@ -387,9 +399,10 @@ def collide(
         return Crash(replace(pilot, events=()), other, ("collided",), crash.events + tuple(events))
 
     steps: list[Any] = [pilot_step, other_step, damage_step]
-    # a pilot's roll as one composite die (`DieStep`), and no roll for the other party that
-    # does not try (`ChanceStep` of none): read face by face, state by state, by the exact
-    # odds instead of replayed (the same rolls, states, weights, order and replay counts)
+    # a pilot's roll as one composite die (`DieStep`) and the other party's as a sub-roll
+    # (`AvoidRoll`), or none where it does not try (`ChanceStep`): read face by face, state
+    # by state, by the exact odds instead of replayed (the same rolls, states, weights,
+    # order and replay counts), a crash made only where its key is reached first
     rolled = None if pool is None else pool_composite(pool)
     if rolled is not None:
         die, count = rolled
@@ -401,16 +414,40 @@ def collide(
             pending = ("avoided",) if avoided else ("failed", total)
             return replace(crash, pending=pending, events=events)
 
-        steps[0] = DieStep(die, pilot_face, unit.id, "avoid collision")
-    if other_unit is None or other_pool is None:
+        def pilot_key(key: Any, total: int) -> tuple:
+            avoided = succeeded(outcome(total, total == count, value))
+            return key[0], key[1], ("avoided",) if avoided else ("failed", total)
 
-        def no_roll(crash: Crash) -> None:
-            return None
+        steps[0] = DieStep(die, pilot_face, unit.id, "avoid collision", pilot_key)
+    tries = other_unit is not None and other_pool is not None
+    if not tries or pool_composite(other_pool) is not None:  # type: ignore[arg-type]
+        other_roll = AvoidRoll(other_pool, other_unit.id) if tries else None  # type: ignore[arg-type, union-attr]
 
-        def not_tried(crash: Crash, _: None) -> Crash:
-            return replace(crash, pending=(*crash.pending, 0))
+        def other_rolls(crash: Crash) -> AvoidRoll | None:
+            return other_roll if crash.pending[0] == "failed" else None
 
-        steps[1] = ChanceStep(no_roll, not_tried)
+        def other_rolled(crash: Crash, roll: PoolRoll | None) -> Crash:
+            if roll is None:
+                return replace(crash, pending=(*crash.pending, 0))
+            avoided, total, events = avoid_events(roll, other_unit.id, "R003.19", "R003.19")  # type: ignore[union-attr]
+            pending = ("avoided",) if avoided else (*crash.pending, total)
+            return replace(crash, pending=pending, events=(*crash.events, *events))
+
+        def other_keys(crash: Crash, key: Any, rolls: Sequence[PoolRoll | None]) -> list:
+            if rolls[0] is None:
+                return [(key[0], key[1], (*crash.pending, 0))]
+            return [
+                (
+                    key[0],
+                    key[1],
+                    ("avoided",)
+                    if succeeded(outcome(roll.total, roll.botch, value))  # type: ignore[union-attr]
+                    else (*crash.pending, roll.total),  # type: ignore[union-attr]
+                )
+                for roll in rolls
+            ]
+
+        steps[1] = ChanceStep(other_rolls, other_rolled, other_keys)
     crash = dice.fold(start, tuple(steps), key=_crash_key)
     return crash, value, (*events, *crash.events)
 
