@@ -213,6 +213,31 @@ def absorb(
     """R003.58 / T003.14 and Armor: the hit's Stun and Wound, counted on the target's Life
     Points x `hit_multiple` (on its own Life Points, divided by k, under "damage-divided");
     without `words` (read for the state alone, `model.worded`) no events."""
+    factor, armor_stun, armor_wound, divisor, events, _ = _absorption(source_scale, receiver, words)
+    stun = _half_up(max(0, stun * factor - armor_stun), divisor)
+    wound = _half_up(max(0, wound * factor - armor_wound), divisor)
+    return stun, wound, events
+
+
+def _absorption(source_scale: str, receiver: Receiver, words: bool) -> tuple:
+    """`_absorption_of`, remembered for the last receiver (by identity), scale and words
+    asked: every hit of one attack the exact odds enumerate reads the same."""
+    global _LAST_ABSORPTION
+    last = _LAST_ABSORPTION
+    if last[0] is receiver and last[1] == source_scale and last[2] is words:
+        return last[3]
+    found = _absorption_of(source_scale, receiver, words)
+    _LAST_ABSORPTION = (receiver, source_scale, words, found)  # one tuple: read whole
+    return found
+
+
+_LAST_ABSORPTION: tuple = (None, None, None, None)  # (receiver, scale, words, absorption)
+
+
+def _absorption_of(source_scale: str, receiver: Receiver, words: bool) -> tuple:
+    """What `absorb` does to any hit of `source_scale` on `receiver` (R003.58 / T003.14,
+    Armor): the factor on the damage, the Armor against Stun and Wound, the divisor (the
+    "damage-divided" reading), the events, and `hit_multiple`."""
     events: list[Event] = []
     factor, armor_factor = 1, 1
     if receiver.mixing_scales:
@@ -232,7 +257,6 @@ def absorb(
                     factor=cell.factor,
                 )
             )
-    stun, wound = stun * factor, wound * factor
     armor_wound, armor_stun = 0, 0
     if receiver.armor:
         _, armor_wound, armor_stun = (
@@ -246,9 +270,8 @@ def absorb(
         events.append(Event.of("armor", "R003.58", stun_armor=armor_stun, wound_armor=armor_wound))
     # the earlier reading brought a smaller attacker's hit down to the target's own track
     divisor = armor_factor if receiver.scale_reading == DAMAGE_DIVIDED else 1
-    stun = _half_up(max(0, stun - armor_stun), divisor)
-    wound = _half_up(max(0, wound - armor_wound), divisor)
-    return stun, wound, tuple(events)
+    multiple = hit_multiple(source_scale, receiver)
+    return factor, armor_stun, armor_wound, divisor, tuple(events), multiple
 
 
 def damage_dealt(start: Target, end: Target) -> tuple[int, int]:
@@ -309,8 +332,11 @@ def deliver(
     the track is recounted on the least multiple of its own and k, and the battle-damage
     roll adds the hit's Wound as counted against the attacker (R003.26). Without `words`
     (read for the state alone, `model.worded`) the hit adds no events."""
-    own_stun, own_wound, events = absorb(stun, wound, source_scale, receiver, words=words)
-    multiple = hit_multiple(source_scale, receiver)
+    factor, armor_stun, armor_wound, divisor, events, multiple = _absorption(
+        source_scale, receiver, words
+    )
+    own_stun = _half_up(max(0, stun * factor - armor_stun), divisor)  # `absorb`
+    own_wound = _half_up(max(0, wound * factor - armor_wound), divisor)
     alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
     if not alive:
         return target
