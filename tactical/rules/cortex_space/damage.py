@@ -356,10 +356,31 @@ def deliver(
                     result=roll,
                 )
             )
+    landing = _landing(
+        target, receiver, index, own_stun, own_wound, multiple, (*events, *picked), words
+    )
+    return _landed(target, receiver, landing, dice, words)
+
+
+def _landing(
+    target: Target,
+    receiver: Receiver,
+    index: int,
+    own_stun: int,
+    own_wound: int,
+    multiple: int,
+    events: tuple[Event, ...],
+    words: bool,
+) -> tuple:
+    """A hit on the track `index` before its battle-damage roll (`deliver`): the track
+    before and after, whether battle damage is rolled, the Wound it rolls with, the events
+    before the roll and after it (a fighter or vessel destroyed)."""
     if receiver.wing and words:
-        picked.append(Event.of("fighter-hit", "R003.34", fighter=index, how=receiver.allocation))
+        events = (
+            *events,
+            Event.of("fighter-hit", "R003.34", fighter=index, how=receiver.allocation),
+        )
     track = target.tracks[index]
-    systems, effects = target.systems, target.effects
     trigger = (
         receiver.spacecraft and receiver.battle_damage and 2 * track.wound >= track.life_points
     )
@@ -373,16 +394,11 @@ def deliver(
         counted.life_points,
         counted.multiple,
     )
+    tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
     if not words:  # the state alone: the same rolls, no events
-        if trigger:
-            rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)
-            result = dice.chance(rolled, key=rolled.key)
-            systems, effects = result.systems, effects + result.effects
-        tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
-        return Target(tracks, systems, effects, target.events)
-    damage_events = [
+        return tracks, trigger, own_wound, (), ()
+    before = (
         *events,
-        *picked,
         Event.of(
             "damage",
             "R003.7",
@@ -393,31 +409,65 @@ def deliver(
             total_wound=new_track.wound,
             life_points=new_track.life_points,
         ),
-    ]
+    )
     if trigger:
-        damage_events.append(
+        before = (
+            *before,
             Event.of(
                 "battle-damage-trigger",
                 "R003.25",
                 wound_before=track.wound,
                 life_points=track.life_points,
-            )
+            ),
         )
-        rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)
-        result = dice.chance(rolled, key=rolled.key)
-        systems, effects = result.systems, effects + result.effects
-        damage_events.extend(result.events)
+    after: tuple[Event, ...] = ()
     if new_track.destroyed and not track.destroyed:
-        damage_events.append(
+        after = (
             Event.of(
                 "destroyed",
                 "R003.7",
                 target=receiver.unit_id,
                 fighter=index if receiver.wing else None,
-            )
+            ),
         )
-    tracks = tuple(new_track if i == index else t for i, t in enumerate(target.tracks))
-    return Target(tracks, systems, effects, target.events + tuple(damage_events))
+    return tracks, trigger, own_wound, before, after
+
+
+def _landed(target: Target, receiver: Receiver, landing: tuple, dice: Dice, words: bool) -> Target:
+    """The hit `_landing` made ready, with its battle-damage roll (R003.25-R003.29)."""
+    tracks, trigger, own_wound, before, after = landing
+    systems, effects = target.systems, target.effects
+    rolled_events: tuple[Event, ...] = ()
+    if trigger:
+        rolled = BattleDamageRoll(own_wound, systems, receiver.unit_id)
+        result = dice.chance(rolled, key=rolled.key)
+        systems, effects = result.systems, effects + result.effects
+        rolled_events = result.events
+    if not words:
+        return Target(tracks, systems, effects, target.events)
+    return Target(tracks, systems, effects, target.events + before + rolled_events + after)
+
+
+def landing_of(
+    target: Target, receiver: Receiver, stun: int, wound: int, source_scale: str, words: bool
+) -> tuple | None:
+    """`deliver`'s work before any roll, where the hit lands on a fighter or vessel known
+    before it (`_landed` finishes it): None where nothing is left to hit or a fighter is
+    picked at random (R003.34)."""
+    alive = [i for i, track in enumerate(target.tracks) if not track.destroyed]
+    if not alive or (receiver.wing and len(alive) > 1 and receiver.allocation == "random"):
+        return None
+    factor, armor_stun, armor_wound, divisor, events, multiple = _absorption(
+        source_scale, receiver, words
+    )
+    own_stun = _half_up(max(0, stun * factor - armor_stun), divisor)  # `absorb`
+    own_wound = _half_up(max(0, wound * factor - armor_wound), divisor)
+    return _landing(target, receiver, alive[0], own_stun, own_wound, multiple, events, words)
+
+
+def land(target: Target, receiver: Receiver, landing: tuple, dice: Dice, words: bool) -> Target:
+    """`deliver` of a hit `landing_of` made ready: its battle-damage roll, if any."""
+    return _landed(target, receiver, landing, dice, words)
 
 
 # --------------------------------------------------------------------------- battle damage

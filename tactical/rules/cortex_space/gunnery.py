@@ -37,6 +37,8 @@ from tactical.rules.cortex_space.damage import (
     damage_dealt,
     deliver,
     delivery_rolls,
+    land,
+    landing_of,
     receiver_of,
     target_of,
     write_back,
@@ -578,13 +580,38 @@ class Delivery(Subroll):
     words: bool = True
 
     def __call__(self, dice: Dice) -> Target:
-        return deliver(
-            self.target, self.receiver, self.stun, self.wound, self.scale, dice, words=self.words
-        )
+        # the hit made ready before its roll once for the last delivery asked (`landing_of`:
+        # the exact odds replay it once per outcome of its battle-damage roll)
+        landing = _landing_of(self)
+        if landing is None:  # nothing left to hit, or a fighter picked at random first
+            return deliver(
+                self.target,
+                self.receiver,
+                self.stun,
+                self.wound,
+                self.scale,
+                dice,
+                words=self.words,
+            )
+        return land(self.target, self.receiver, landing, dice, self.words)
 
     def key(self, outcome: Target) -> tuple:
         """What the volley keeps of the target (`volley_key`: not its events)."""
         return outcome.key
+
+
+def _delivery_landing(delivery: Delivery) -> tuple | None:
+    return landing_of(
+        delivery.target,
+        delivery.receiver,
+        delivery.stun,
+        delivery.wound,
+        delivery.scale,
+        delivery.words,
+    )
+
+
+_landing_of: Callable[[Delivery], tuple | None] = last_asked(_delivery_landing)
 
 
 def summarise(start: Target, end: Target, hits: int, extraordinary: int) -> AttackSummary:

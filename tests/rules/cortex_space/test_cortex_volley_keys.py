@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 
-from tactical.dice import ScriptedDice, exact
+from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes, exact
 from tactical.rules.cortex_space import combat, damage, gunnery
 
 BASESTAR = with_stats(BATTLESTAR, strength="d12+d8", agility="d4", pilot="d6", armor_wound=2)
@@ -101,3 +101,31 @@ _SYSTEMS = damage.Systems(0, 0, False, True, False, 6, ())
 def _receiver(*, spacecraft=False, wing=False, allocation="first"):
     scale = "spacecraft" if spacecraft else "planetcraft"
     return damage.Receiver("t", scale, 0, 0, spacecraft, wing, True, True, True, allocation)
+
+
+@pytest.mark.parametrize("words", [False, True])
+def test_R003_25_a_delivery_made_ready_before_its_roll_delivers_as_deliver(words):
+    """`Delivery` does `deliver`'s work before the battle-damage roll once (`landing_of`),
+    then the roll: the same outcomes, events and odds, and the same rolls."""
+    half = damage.Target((damage.Track(7, 0, 14),), _SYSTEMS_WITH_WEAPONS)
+    pair = damage.Target((damage.Track(0, 0, 14), damage.Track(3, 0, 14)), _SYSTEMS)
+    cases = [
+        (half, _receiver(spacecraft=True)),
+        (pair, _receiver(wing=True, allocation="random")),
+        (pair, _receiver(wing=True)),
+    ]
+    for target, receiver in cases:
+        hit = gunnery.Delivery(target, receiver, 3, 5, "spacecraft", words)
+
+        def delivered(dice, target=target, receiver=receiver):
+            return damage.deliver(target, receiver, 3, 5, "spacecraft", dice, words=words)
+
+        assert enumerate_outcomes(hit).pairs == enumerate_outcomes(delivered).pairs
+        for seed in range(3):
+            rolled, called = SeededDice(seed), SeededDice(seed)
+            assert hit(rolled) == delivered(called) and rolled.rolls == called.rolls
+
+
+_SYSTEMS_WITH_WEAPONS = damage.Systems(
+    0, 0, False, True, False, 6, (damage.WeaponState("guns", 2, 0, False),)
+)
