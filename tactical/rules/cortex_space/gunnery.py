@@ -257,11 +257,15 @@ def strike_roll(plan: GunPlan, number: int) -> StrikeRoll:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class StrikeRoll(Subroll):
     """One strike (`strike`) as a value: everything its dice and words depend on. The same
     strike comes back on many tables (the same gun at the same target, whatever damage it
-    or the others took), so the exact odds enumerate its rolls once per value."""
+    or the others took), so the exact odds enumerate its rolls once per value.
+
+    Equal by what its outcome reads (`_read`): read for the state alone (no words), the
+    dice of its pools, the defense and the damage die, not whose rolls they are or how
+    the pools were made up; so equal strikes of different guns and targets are one value."""
 
     pool: Pool
     defense: Defense
@@ -279,10 +283,52 @@ class StrikeRoll(Subroll):
         """What the volley reads of the strike (`_strike_key`: not its events)."""
         return outcome.pending
 
+    def _read(self) -> tuple:
+        """What the strike's outcome reads (`_strike`): with words, everything; without, the
+        dice of its pools (`roll_pool`, `roll_defense`: step by step), the fixed defense,
+        a group's damage steps and the damage die; the labels name rolls, which a recorded
+        roll keeps but an outcome without words never reads."""
+        if self.words:
+            return (
+                self.pool,
+                self.defense,
+                self.group,
+                self.damage,
+                self.who,
+                self.against,
+                self.number,
+                True,
+            )
+        defense = self.defense
+        return (
+            _steps_of(self.pool),
+            defense.fixed,
+            tuple(_steps_of(pool) for pool in defense.pools),
+            self.group,
+            self.damage,
+            False,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not StrikeRoll:
+            return NotImplemented
+        return self._read() == other._read()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._read())
+
+
+def _steps_of(pool: Pool) -> tuple[int, ...]:
+    """A pool's dice as `roll_pool` rolls them: each die's step, in order."""
+    return tuple(entry.die.step for entry in pool.dice)
+
+
+_NO_STRIKE = Strike(())  # a strike before its first roll
+
 
 def _strike(plan: StrikeRoll, dice: Dice) -> Strike:
     """`strike`'s rolls: attack roll, defense, damage die."""
-    return dice.fold(Strike(()), _strike_steps(plan), key=_strike_key)
+    return dice.fold(_NO_STRIKE, _strike_steps(plan), key=_strike_key)
 
 
 def _made_strike_steps(plan: StrikeRoll) -> tuple:

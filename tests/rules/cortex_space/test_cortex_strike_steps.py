@@ -130,3 +130,16 @@ def test_R003_26_battle_damage_as_a_value_rolls_as_the_function(wound):
         rolled, called = SeededDice(seed), SeededDice(seed)
         assert roll(rolled) == battle_damage(wound, _systems(), called, who="basestar")
         assert rolled.rolls == called.rolls
+
+
+def test_R003_7_strikes_without_words_are_equal_by_their_dice():
+    quiet = CASES[0]
+    other = replace(quiet, who="apollo", against="heavy raider", number=2)
+    renamed = replace(quiet, pool=skill_pool(("agility", StepDie(5)), ("guns", StepDie(4))))
+    for same in (other, renamed):
+        assert same == quiet and hash(same) == hash(quiet)
+        assert enumerate_outcomes(same).pairs == enumerate_outcomes(quiet).pairs
+    assert replace(other, words=True) != replace(quiet, words=True)  # labels in the words
+    assert replace(quiet, pool=skill_pool(("agility", StepDie(5)))) != quiet  # other dice
+    assert replace(quiet, defense=FIXED) != quiet
+    assert replace(quiet, damage=parse_damage("d6")) != quiet
