@@ -586,12 +586,27 @@ def _made_steps(plan: GunPlan) -> tuple[Volley, tuple, tuple]:
             return [(key[0], ())]  # type: ignore[index]
         return [(condition_key(target.tracks, wing), ()) for target in hits(volley, outcomes)]
 
+    def struck_volley_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+        # `volley_key` of each volley `struck` makes: the strike's pending in the key
+        head = key[:3]  # type: ignore[index]
+        return [(*head, rolled.pending) for rolled in outcomes]
+
+    def struck_condition_keys(volley: Volley, key: Hashable, outcomes: Sequence[Any]) -> list:
+        # the target untouched by the strike: its condition as it was, the pending new
+        condition = key[0]  # type: ignore[index]
+        return [(condition, rolled.pending) for rolled in outcomes]
+
     wing = plan.receiver.wing
-    strike = ChanceStep(strike_of, struck)
     return (
         Volley(plan.start),
-        (strike, ChanceStep(delivery, delivered, volley_keys)),
-        (strike, ChanceStep(delivery, delivered, condition_keys)),
+        (
+            ChanceStep(strike_of, struck, struck_volley_keys),
+            ChanceStep(delivery, delivered, volley_keys),
+        ),
+        (
+            ChanceStep(strike_of, struck, struck_condition_keys),
+            ChanceStep(delivery, delivered, condition_keys),
+        ),
     )
 
 

@@ -54,6 +54,14 @@ def test_R003_7_delivery_keys_are_the_keys_of_the_volleys_made(case):
         (gunnery.volley_key, gunnery._volley_steps(plan)[1][1]),
         (gunnery._condition_keys(wing), gunnery._condition_steps(plan)[1]),
     ]
+    strikes = [
+        (gunnery.volley_key, gunnery._volley_steps(plan)[1][0]),
+        (gunnery._condition_keys(wing), gunnery._condition_steps(plan)[0]),
+    ]
+    for key, step in strikes:  # the strike's step too
+        rolled = _outcomes(step.roll(initial))
+        made = [key(step.then(initial, outcome)) for outcome in rolled]
+        assert step.keys(initial, key(initial), rolled) == made
     checked = 0
     for struck in _outcomes(strike.roll(initial)):
         volley = strike.then(initial, struck)
