@@ -18,6 +18,7 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import tracker
 from tactical.rules.cortex_space.acting import require_active
@@ -280,58 +281,101 @@ def _member_of(unit: Unit) -> dict[str, Any]:
 def resolve_join(state: GameState, unit_id: str, wing_id: str, dice: Dice) -> Resolution:
     """R003.30: a fighter in formation rolls Agility + Pilot to join; on success the wing
     holds it as a member (at most six) and it leaves the table as a model of its own."""
-    options = settings(state)
-    if not options["fighter_wings"]:
-        raise UserError("fighter wings are not in play (option fighter_wings)", spec_id="R003.30")
-    unit, wing = table_unit(state, unit_id, "joining"), table_unit(state, wing_id, "wing")
-    card, wing_card = vessel(unit), vessel(wing)
-    require_active(unit, card, "join a wing")
-    require_active(wing, wing_card, "take a fighter")
-    if unit.id == wing.id or unit.side != wing.side:
-        raise UserError(f"{unit.id!r} can only join a friendly fighter", spec_id="R003.30")
-    if card.is_wing or card.scale == "spacecraft" or wing_card.scale == "spacecraft":
-        raise UserError(
-            "only single fighters (not spacecraft) join a fighter or a wing", spec_id="R003.30"
-        )
-    size = len(wing_card.fighters) if wing_card.is_wing else 1
-    if size + 1 > MAX_WING:
-        raise UserError(
-            f"{wing.id!r} already has {size} fighters: a wing is at most six", spec_id="R003.30"
-        )
-    if not in_formation(unit, wing, options):
-        raise UserError(
-            f'{unit.id!r} must be within {options["wing_inches"]}" of {wing.id!r} at the same '
-            f"speed and heading (within {options['wing_heading_tolerance']} degrees) to join",
-            spec_id="GEO003.2",
-        )
-    strengths = (
-        [m.strength for m in wing_card.fighters] if wing_card.is_wing else [wing_card.strength]
-    )
-    difficulty = join_difficulty([*strengths, card.strength])
-    roll = pilot_roll(state, unit, options)
-    rolled = roll_pool(roll.pool, dice, who=unit.id, what="join wing")
-    result = outcome(rolled.total, rolled.botch, difficulty)
-    new_state = tracker.count_action(state, roll.character)
+    plan = _join_plan(state, unit_id, wing_id)
+    rolled = roll_pool(plan.roll.pool, dice, who=plan.unit_id, what="join wing")
+    result = outcome(rolled.total, rolled.botch, plan.difficulty)
     events = (
+        *plan.events,
+        *rolled.events(plan.unit_id, "join wing", "R003.30"),
         Event.of(
-            "declare",
-            "R003.30",
-            unit=unit.id,
-            wing=wing.id,
-            distance=round(centre_distance(unit, wing), 6),
+            "join-wing", "R003.30", difficulty=plan.difficulty, roll=rolled.total, result=result
         ),
-        *modifier_events(roll.modifiers, "join wing"),
-        *rolled.events(unit.id, "join wing", "R003.30"),
-        Event.of("join-wing", "R003.30", difficulty=difficulty, roll=rolled.total, result=result),
     )
     if not succeeded(result):
-        return Resolution(new_state, events, result)
-    members = [dict(m) for m in wing.stats.get("members", ())] or [_member_of(wing)]
-    members.append(_member_of(unit))
-    new_state = new_state.replace_unit(wing.with_stats(members=members))
-    new_state = tracker.mark_done(new_state.without_unit(unit.id), unit.id)
+        return Resolution(plan.rolled, events, result)
+    joined, fighters = plan.joined()
     return Resolution(
-        new_state,
-        (*events, Event.of("wing", "R003.31", wing=wing.id, fighters=len(members))),
-        result,
+        joined, (*events, Event.of("wing", "R003.31", wing=plan.wing.id, fighters=fighters)), result
     )
+
+
+class _JoinPlan:
+    """What `resolve_join` decides before its roll (R003.30): the checks passed, the pool,
+    the Difficulty, the state once the roll is counted as the pilot's action, the events
+    before the roll; and, made when first asked, the state once the fighter has joined."""
+
+    __slots__ = ("_joined", "difficulty", "events", "roll", "rolled", "unit", "unit_id", "wing")
+
+    def __init__(self, state: GameState, unit_id: str, wing_id: str) -> None:
+        options = settings(state)
+        if not options["fighter_wings"]:
+            raise UserError(
+                "fighter wings are not in play (option fighter_wings)", spec_id="R003.30"
+            )
+        unit, wing = table_unit(state, unit_id, "joining"), table_unit(state, wing_id, "wing")
+        card, wing_card = vessel(unit), vessel(wing)
+        require_active(unit, card, "join a wing")
+        require_active(wing, wing_card, "take a fighter")
+        if unit.id == wing.id or unit.side != wing.side:
+            raise UserError(f"{unit.id!r} can only join a friendly fighter", spec_id="R003.30")
+        if card.is_wing or card.scale == "spacecraft" or wing_card.scale == "spacecraft":
+            raise UserError(
+                "only single fighters (not spacecraft) join a fighter or a wing", spec_id="R003.30"
+            )
+        size = len(wing_card.fighters) if wing_card.is_wing else 1
+        if size + 1 > MAX_WING:
+            raise UserError(
+                f"{wing.id!r} already has {size} fighters: a wing is at most six",
+                spec_id="R003.30",
+            )
+        if not in_formation(unit, wing, options):
+            raise UserError(
+                f'{unit.id!r} must be within {options["wing_inches"]}" of {wing.id!r} at the '
+                f"same speed and heading (within {options['wing_heading_tolerance']} degrees) "
+                "to join",
+                spec_id="GEO003.2",
+            )
+        strengths = (
+            [m.strength for m in wing_card.fighters] if wing_card.is_wing else [wing_card.strength]
+        )
+        self.unit, self.wing, self.unit_id = unit, wing, unit.id
+        self.difficulty = join_difficulty([*strengths, card.strength])
+        self.roll = pilot_roll(state, unit, options)
+        self.rolled = tracker.count_action(state, self.roll.character)
+        self.events = (
+            Event.of(
+                "declare",
+                "R003.30",
+                unit=unit.id,
+                wing=wing.id,
+                distance=round(centre_distance(unit, wing), 6),
+            ),
+            *modifier_events(self.roll.modifiers, "join wing"),
+        )
+        self._joined: tuple[GameState, int] | None = None
+
+    def joined(self) -> tuple[GameState, int]:
+        """The state once the fighter has joined the wing, and the wing's fighters."""
+        if self._joined is None:
+            wing = self.wing
+            members = [dict(m) for m in wing.stats.get("members", ())] or [_member_of(wing)]
+            members.append(_member_of(self.unit))
+            new_state = self.rolled.replace_unit(wing.with_stats(members=members))
+            new_state = tracker.mark_done(new_state.without_unit(self.unit_id), self.unit_id)
+            self._joined = (new_state, len(members))
+        return self._joined
+
+
+def _join_plan(state: GameState, unit_id: str, wing_id: str) -> _JoinPlan:
+    """`_JoinPlan`, remembered while the state lives (by its identity, `memo_of`): the exact
+    odds resolve the same join on the same state once per outcome of its roll. A refused
+    join raises each time."""
+    memo = memo_of(_JOINS, state)
+    key = (unit_id, wing_id)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _JoinPlan(state, unit_id, wing_id)
+    return found
+
+
+_JOINS: dict[int, tuple[Any, dict]] = {}  # join plans by state (`memo_of`), then by names

@@ -1,0 +1,52 @@
+"""R003.30: a join's work before its roll is done once per state (`_join_plan`), the roll
+and what follows it each time: the same outcomes, events, states and odds on the same
+state again as on an equal one, and a refused join refused each time."""
+
+from __future__ import annotations
+
+import pytest
+from cortex_builders import VIPER, table, unit, with_stats
+
+from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
+from tactical.errors import UserError
+from tactical.rules.cortex_space import manoeuvres
+
+
+def _pair(**options):
+    return table(
+        unit("lead", 10, 10, "A", heading=90, **VIPER),
+        unit("wingman", 10, 12, "A", heading=95, **with_stats(VIPER, pilot="d6")),
+        **options,
+    )
+
+
+def _read(state, dice):
+    result = manoeuvres.resolve_join(state, "wingman", "lead", dice)
+    return result.summary, result.events, result.state
+
+
+def test_R003_30_a_join_planned_once_resolves_as_on_a_fresh_state():
+    state = _pair()
+    for total in (2, 6, 7, 16):
+        again = _read(state, ScriptedDice([total]))
+        assert again == _read(_pair(), ScriptedDice([total]))
+    for seed in range(4):
+        rolled, fresh = SeededDice(seed), SeededDice(seed)
+        assert _read(state, rolled) == _read(_pair(), fresh) and rolled.rolls == fresh.rolls
+    odds = enumerate_outcomes(lambda dice: _read(state, dice)[:2])
+    assert odds.pairs == enumerate_outcomes(lambda dice: _read(_pair(), dice)[:2]).pairs
+    assert {summary for (summary, _), _ in odds.pairs} == {
+        "botch",
+        "failure",
+        "success",
+        "extraordinary",
+    }
+    success = _read(state, ScriptedDice([7]))[2]
+    assert [m["id"] for m in success.unit("lead").stats["members"]] == ["lead", "wingman"]
+
+
+def test_R003_30_a_refused_join_is_refused_each_time():
+    state = _pair(wing_heading_tolerance=2.0)
+    for _ in range(2):
+        with pytest.raises(UserError, match=r"GEO003\.2"):
+            manoeuvres.resolve_join(state, "wingman", "lead", ScriptedDice([]))
