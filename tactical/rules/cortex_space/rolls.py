@@ -209,7 +209,15 @@ def pool_composite(pool: Pool) -> tuple[Die, int] | None:
     """The pool as `roll_pool` rolls it in one roll: its composite die (`pool_die`) and the
     count of physical dice (a botch reads that total, R003.5); None for no dice or a pool
     rolled die by die."""
-    return _composite(tuple(die for entry in pool.dice for die in _dice_of(entry.die)))
+    return _pool_dice(pool)[1]
+
+
+@lru_cache(maxsize=1024)
+def _pool_dice(pool: Pool) -> tuple[tuple[Die, ...], tuple[Die, int] | None]:
+    """A pool's physical dice (`roll_pool`) and its composite die and count (`_composite`),
+    by the pool's value: every roll of a pool the exact odds replay asks them again."""
+    physical = tuple(die for entry in pool.dice for die in _dice_of(entry.die))
+    return physical, _composite(physical)
 
 
 def damage_composite(damage: DamageDice) -> tuple[Die, int] | None:
@@ -233,7 +241,12 @@ def composite_roll(composite: Die, count: int, total: int) -> PoolRoll:
 
 def roll_pool(pool: Pool, dice: Dice, *, who: str = "", what: str = "") -> PoolRoll:
     """Roll every die of the pool (R003.3) and flag a botch when all show 1 (R003.5)."""
-    return _roll_dice([die for entry in pool.dice for die in _dice_of(entry.die)], dice, who, what)
+    physical, composite = _pool_dice(pool)
+    if composite is not None:  # `_roll_dice`'s one roll of the composite die
+        die, count = composite
+        total = dice.roll(die, who=who, what=what)
+        return PoolRoll(total, total == count, ((die.name, total),))
+    return _roll_dice(list(physical), dice, who, what)
 
 
 @lru_cache(maxsize=64)
