@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tactical.dice import Dice
+from tactical.dice import Dice, Die
+from tactical.dice.core import DieStep
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
 from tactical.model.frozen import memo_of
@@ -39,8 +40,10 @@ from tactical.rules.cortex_space.positions import (
 from tactical.rules.cortex_space.rolls import (
     Pool,
     PoolRoll,
+    composite_roll,
     opposed,
     outcome,
+    pool_composite,
     roll_pool,
     skill_pool,
     succeeded,
@@ -77,6 +80,35 @@ def advantage_roll(
     return pilot_roll(state, unit, options, counts=False, bonus=bonus, trait=True)
 
 
+def _rolls_key(rolls: tuple) -> tuple:
+    """What the opposed rolls come to: each total and botch (R003.5, R003.6)."""
+    return tuple((roll.total, roll.botch) for roll in rolls)
+
+
+def _opposed_steps(
+    first: Pool, second: Pool, who: str, against: str, roll_first: Any, roll_second: Any
+) -> tuple:
+    """The two Advantage rolls as fold steps: each pool rolled as one composite die a
+    `DieStep` (`rolls.pool_composite`), which the exact odds read face by face instead of
+    replaying it once per state and face (the same rolls, states, weights, order and
+    replay counts); a pool rolled die by die its step as given."""
+    steps = [roll_first, roll_second]
+    for number, (pool, roller) in enumerate(((first, who), (second, against))):
+        rolled = pool_composite(pool)
+        if rolled is None:
+            continue
+        die, count = rolled
+
+        def then(rolls: tuple, total: int, die: Die = die, count: int = count) -> tuple:
+            return (*rolls, composite_roll(die, count, total))
+
+        def shift(key: Any, total: int, count: int = count) -> tuple:
+            return (*key, (total, total == count))
+
+        steps[number] = DieStep(die, then, roller, "Advantage", shift)
+    return tuple(steps)
+
+
 def advantage_steps(winner_extraordinary: bool, loser_botched: bool) -> int:
     """R003.14: the modifiers become 2 steps on a botch by the loser or an extraordinary
     win, else 1 (R003.13)."""
@@ -107,7 +139,9 @@ def resolve_advantage(state: GameState, unit_id: str, opponent_id: str, dice: Di
         return (*rolls, _pool_chance(second.pool, source, opponent.id, "Advantage"))
 
     a, b = dice.fold(
-        (), (roll_first, roll_second), key=lambda rolls: tuple((r.total, r.botch) for r in rolls)
+        (),
+        _opposed_steps(first.pool, second.pool, unit.id, opponent.id, roll_first, roll_second),
+        key=_rolls_key,
     )
     contest = opposed(a.total, b.total)
     events = [
