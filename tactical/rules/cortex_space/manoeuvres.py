@@ -189,17 +189,30 @@ def initiative_pool(unit: Unit) -> Pool:
 
 def resolve_initiative(state: GameState, unit_id: str, dice: Dice) -> Resolution:
     """A vessel's Initiative roll; the order of action follows the results (R003.11)."""
-    unit = table_unit(state, unit_id, "rolling")
-    require_active(unit, vessel(unit), "roll for Initiative")
-    if unit.id in tracker.table(state, tracker.INITIATIVE):
-        raise UserError(f"{unit.id!r} has already rolled for this turn", spec_id="R003.10")
-    roll = roll_pool(initiative_pool(unit), dice, who=unit.id, what="Initiative")
-    new_state = tracker.put(state, tracker.INITIATIVE, unit.id, roll.total)
-    events = (
-        Event.of("declare", "R003.11", unit=unit.id),
-        *roll.events(unit.id, "Initiative", "R003.11"),
-    )
+    who, pool, declared = _initiative_plan(state, unit_id)
+    roll = roll_pool(pool, dice, who=who, what="Initiative")
+    new_state = tracker.put(state, tracker.INITIATIVE, who, roll.total)
+    events = (declared, *roll.events(who, "Initiative", "R003.11"))
     return Resolution(new_state, events, roll.total)
+
+
+def _initiative_plan(state: GameState, unit_id: str) -> tuple[str, Pool, Event]:
+    """`resolve_initiative`'s checks, pool and declaration before the roll, remembered while
+    the state lives (by its identity, `memo_of`): the exact odds resolve the same roll on
+    the same state once per outcome. A refused roll raises each time."""
+    memo = memo_of(_INITIATIVES, state)
+    found = memo.get(unit_id)
+    if found is None:
+        unit = table_unit(state, unit_id, "rolling")
+        require_active(unit, vessel(unit), "roll for Initiative")
+        if unit.id in tracker.table(state, tracker.INITIATIVE):
+            raise UserError(f"{unit.id!r} has already rolled for this turn", spec_id="R003.10")
+        declared = Event.of("declare", "R003.11", unit=unit.id)
+        found = memo[unit_id] = (unit.id, initiative_pool(unit), declared)
+    return found
+
+
+_INITIATIVES: dict[int, tuple[Any, dict]] = {}  # initiative plans by state, then by unit
 
 
 # --------------------------------------------------------------------------- strafing

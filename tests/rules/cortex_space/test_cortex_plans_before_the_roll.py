@@ -1,6 +1,7 @@
-"""R003.30: a join's work before its roll is done once per state (`_join_plan`), the roll
-and what follows it each time: the same outcomes, events, states and odds on the same
-state again as on an equal one, and a refused join refused each time."""
+"""R003.30 and R003.11: a join's and an Initiative roll's work before the roll is done once
+per state (`_join_plan`, `_initiative_plan`), the roll and what follows it each time: the
+same outcomes, events, states and odds on the same state again as on an equal one, and a
+refused one refused each time."""
 
 from __future__ import annotations
 
@@ -50,3 +51,26 @@ def test_R003_30_a_refused_join_is_refused_each_time():
     for _ in range(2):
         with pytest.raises(UserError, match=r"GEO003\.2"):
             manoeuvres.resolve_join(state, "wingman", "lead", ScriptedDice([]))
+
+
+def test_R003_11_an_initiative_planned_once_resolves_as_on_a_fresh_state():
+    state = _pair()
+    for seed in range(4):
+        rolled, fresh = SeededDice(seed), SeededDice(seed)
+        again = manoeuvres.resolve_initiative(state, "lead", rolled)
+        anew = manoeuvres.resolve_initiative(_pair(), "lead", fresh)
+        assert (again.summary, again.events, again.state) == (anew.summary, anew.events, anew.state)
+        assert rolled.rolls == fresh.rolls
+    odds = enumerate_outcomes(
+        lambda dice: manoeuvres.resolve_initiative(state, "lead", dice).summary
+    )
+    assert (
+        odds.pairs
+        == enumerate_outcomes(
+            lambda dice: manoeuvres.resolve_initiative(_pair(), "lead", dice).summary
+        ).pairs
+    )
+    rolled = manoeuvres.resolve_initiative(state, "lead", ScriptedDice([9])).state
+    for _ in range(2):
+        with pytest.raises(UserError, match=r"R003\.10"):
+            manoeuvres.resolve_initiative(rolled, "lead", ScriptedDice([9]))
