@@ -19,6 +19,7 @@ from tactical.dice import D6, D10, Dice
 from tactical.dice.core import ChanceStep, DieStep, Subroll
 from tactical.errors import UserError
 from tactical.model import GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import damage, tracker
 from tactical.rules.cortex_space.acting import require_active
@@ -524,36 +525,59 @@ def resolve_avoid(
     state: GameState, unit_id: str, obstacle_name: str, dice: Dice, *, other_rolls: bool = True
 ) -> Resolution:
     """R003.15-R003.19: a vessel in contact with an obstacle tries to avoid it."""
-    options = settings(state)
-    check_collision_options(options)
-    unit = table_unit(state, unit_id, "piloting")
-    require_active(unit, vessel(unit), "manoeuvre")
-    obstacle = obstacle_of(state, obstacle_name)
-    if obstacle.id == unit.id:
-        raise UserError(f"{unit.id!r} cannot collide with itself", spec_id="R003.15")
-    require_near(
-        state, unit, obstacle, options, "contact_inches", "GEO003.7", ": no collision to avoid"
+    unit, obstacle, roll, other, difficulty, declared = _avoid_plan(
+        state, unit_id, obstacle_name, other_rolls
     )
-    roll = pilot_roll(state, unit, options)
-    difficulty = table_difficulty(unit, obstacle) if obstacle.kind != "random" else None
     new_state, crash, value, events = pilot_collides(
         state,
         unit,
         obstacle,
         roll,
         dice,
-        other_pool(state, obstacle, options, other_rolls),
+        other,
         difficulty,
         counts=difficulty is None or difficulty.needs_roll,
     )
     summary = _summary(state, unit, obstacle, crash, value)
     all_events = (
-        Event.of("declare", "R003.15", unit=unit.id, obstacle=obstacle.id),
-        *modifier_events(roll.modifiers, "avoid collision"),
+        *declared,
         *events,
         Event.of("outcome", "R003.18", avoided=summary.avoided, destroyed=summary.destroyed),
     )
     return Resolution(new_state, all_events, summary)
+
+
+def _avoid_plan(state: GameState, unit_id: str, obstacle_name: str, other_rolls: bool) -> tuple:
+    """`resolve_avoid`'s checks, rolls' pools, Difficulty and declaration before any roll,
+    remembered while the state lives (by its identity, `memo_of`): a computer player
+    weighs an avoidance by its exact odds, then by seeded rolls, on the same state. A
+    refused avoidance raises each time."""
+    memo = memo_of(_AVOIDS, state)
+    key = (unit_id, obstacle_name, other_rolls)
+    found = memo.get(key)
+    if found is None:
+        options = settings(state)
+        check_collision_options(options)
+        unit = table_unit(state, unit_id, "piloting")
+        require_active(unit, vessel(unit), "manoeuvre")
+        obstacle = obstacle_of(state, obstacle_name)
+        if obstacle.id == unit.id:
+            raise UserError(f"{unit.id!r} cannot collide with itself", spec_id="R003.15")
+        require_near(
+            state, unit, obstacle, options, "contact_inches", "GEO003.7", ": no collision to avoid"
+        )
+        roll = pilot_roll(state, unit, options)
+        difficulty = table_difficulty(unit, obstacle) if obstacle.kind != "random" else None
+        declared = (
+            Event.of("declare", "R003.15", unit=unit.id, obstacle=obstacle.id),
+            *modifier_events(roll.modifiers, "avoid collision"),
+        )
+        other = other_pool(state, obstacle, options, other_rolls)
+        found = memo[key] = (unit, obstacle, roll, other, difficulty, declared)
+    return found
+
+
+_AVOIDS: dict[int, tuple[Any, dict]] = {}  # avoidance plans by state (`memo_of`), then by names
 
 
 def resolve_ram(

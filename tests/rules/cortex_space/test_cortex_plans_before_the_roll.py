@@ -1,16 +1,16 @@
-"""R003.30 and R003.11: a join's and an Initiative roll's work before the roll is done once
-per state (`_join_plan`, `_initiative_plan`), the roll and what follows it each time: the
-same outcomes, events, states and odds on the same state again as on an equal one, and a
-refused one refused each time."""
+"""R003.30, R003.11 and R003.15: a join's, an Initiative roll's and an avoidance's work
+before the roll is done once per state (`_join_plan`, `_initiative_plan`, `_avoid_plan`),
+the roll and what follows it each time: the same outcomes, events, states and odds on the
+same state again as on an equal one, and a refused one refused each time."""
 
 from __future__ import annotations
 
 import pytest
-from cortex_builders import VIPER, table, unit, with_stats
+from cortex_builders import RAIDER, VIPER, table, unit, with_stats
 
 from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from tactical.errors import UserError
-from tactical.rules.cortex_space import manoeuvres
+from tactical.rules.cortex_space import collisions, manoeuvres
 
 
 def _pair(**options):
@@ -74,3 +74,28 @@ def test_R003_11_an_initiative_planned_once_resolves_as_on_a_fresh_state():
     for _ in range(2):
         with pytest.raises(UserError, match=r"R003\.10"):
             manoeuvres.resolve_initiative(rolled, "lead", ScriptedDice([9]))
+
+
+def _contact():
+    return table(
+        unit("v", 10, 10, "A", heading=0, **with_stats(VIPER, speed=6)),
+        unit("w", 10, 11.3, "B", heading=90, **with_stats(RAIDER, speed=6)),
+    )
+
+
+def test_R003_15_an_avoidance_planned_once_resolves_as_on_a_fresh_state():
+    state = _contact()
+
+    def avoid(on, dice):
+        resolution = collisions.resolve_avoid(on, "v", "w", dice)
+        return resolution.summary, resolution.events, resolution.state
+
+    for seed in range(4):
+        rolled, fresh = SeededDice(seed), SeededDice(seed)
+        assert avoid(state, rolled) == avoid(_contact(), fresh)
+        assert rolled.rolls == fresh.rolls
+    odds = enumerate_outcomes(lambda dice: avoid(state, dice)[:2])
+    assert odds.pairs == enumerate_outcomes(lambda dice: avoid(_contact(), dice)[:2]).pairs
+    for _ in range(2):
+        with pytest.raises(UserError, match=r"R003\.15"):
+            collisions.resolve_avoid(state, "v", "v", ScriptedDice([]))
