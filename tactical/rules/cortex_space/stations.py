@@ -15,10 +15,18 @@ from typing import Any
 from tactical.dice import Dice
 from tactical.errors import UserError
 from tactical.model import FrozenMap, GameState, Unit
+from tactical.model.frozen import memo_of
 from tactical.rules.base import Event, Resolution
 from tactical.rules.cortex_space import crew, tracker
 from tactical.rules.cortex_space.acting import action_modifier, require_active
-from tactical.rules.cortex_space.rolls import PoolRoll, outcome, roll_pool, skill_pool, succeeded
+from tactical.rules.cortex_space.rolls import (
+    Pool,
+    PoolRoll,
+    outcome,
+    roll_pool,
+    skill_pool,
+    succeeded,
+)
 from tactical.rules.cortex_space.tables import (
     AVERAGE,
     EASY,
@@ -192,12 +200,32 @@ def _station_action(
 ) -> tuple[GameState, PoolRoll, str, tuple[StepModifier, ...]]:
     """A station roll made against `difficulty`: the state after it (the action counted unless
     it is free, the bonuses it used spent), the roll, its result and its modifiers."""
-    pool, modifiers, entries, character = _station_roll(
-        state, unit, person, counts=counts, scopes=scopes
-    )
+    pool, modifiers, finished = _ready_station(state, unit, person, counts, scopes)
     roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what=what)
     result = outcome(roll.total, roll.botch, difficulty)
-    return _finish(state, unit, character, entries, counts), roll, result, modifiers
+    return finished, roll, result, modifiers
+
+
+def _ready_station(
+    state: GameState, unit: Unit, person: CrewMember, counts: bool, scopes: tuple[str, ...]
+) -> tuple[Pool, tuple[StepModifier, ...], GameState]:
+    """A station roll's pool and modifiers (`_station_roll`) and the state once it is made
+    (`_finish`), whatever it rolls: remembered while the state lives (by its identity,
+    `memo_of`), as the exact odds resolve the same roll on the same state once per
+    outcome."""
+    memo = memo_of(_READY, state)
+    key = (unit.id, person, counts, scopes)
+    found = memo.get(key)
+    if found is None:
+        pool, modifiers, entries, character = _station_roll(
+            state, unit, person, counts=counts, scopes=scopes
+        )
+        finished = _finish(state, unit, character, entries, counts)
+        found = memo[key] = (pool, modifiers, finished)
+    return found
+
+
+_READY: dict[int, tuple[Any, dict]] = {}  # station rolls made ready, by state, then by roll
 
 
 def resolve_station(
@@ -502,10 +530,9 @@ def _helm(kind: str):
     def resolve(state, unit, person, params, dice) -> Resolution:
         """R003.54: one attack or evasive manoeuvre a turn (more take the multiple-action
         penalty): Agility + Pilot with the pending helm bonuses."""
-        pool, modifiers, entries, character = _station_roll(state, unit, person, scopes=("helm",))
+        pool, modifiers, new_state = _ready_station(state, unit, person, True, ("helm",))
         roll = roll_pool(pool, dice, who=f"{unit.id}/{person.name}", what=kind)
         result = outcome(roll.total, roll.botch, HARD)
-        new_state = _finish(state, unit, character, entries)
         made = tuple(tracker.table(state, tracker.MANOEUVRES).get(unit.id, ()))
         new_state = tracker.put(new_state, tracker.MANOEUVRES, unit.id, (*made, kind))
         if kind == "attack-manoeuvre":

@@ -1,16 +1,19 @@
-"""R003.30, R003.11 and R003.15: a join's, an Initiative roll's and an avoidance's work
-before the roll is done once per state (`_join_plan`, `_initiative_plan`, `_avoid_plan`),
-the roll and what follows it each time: the same outcomes, events, states and odds on the
-same state again as on an equal one, and a refused one refused each time."""
+"""R003.30, R003.11, R003.15, R003.51-R003.54: a join's, an Initiative roll's, an
+avoidance's and a station roll's work before the roll is done once per state
+(`_join_plan`, `_initiative_plan`, `_avoid_plan`, `_ready_station`), the roll and what
+follows it each time: the same outcomes, events, states and odds on the same state again
+as on an equal one, and a refused one refused each time."""
 
 from __future__ import annotations
 
 import pytest
-from cortex_builders import RAIDER, VIPER, table, unit, with_stats
+from cortex_builders import BATTLESTAR, RAIDER, VIPER, table, unit, with_stats
 
 from tactical.dice import ScriptedDice, SeededDice, enumerate_outcomes
 from tactical.errors import UserError
-from tactical.rules.cortex_space import collisions, manoeuvres
+from tactical.model import FrozenMap
+from tactical.rules.base import Action
+from tactical.rules.cortex_space import collisions, manoeuvres, play
 
 
 def _pair(**options):
@@ -99,3 +102,42 @@ def test_R003_15_an_avoidance_planned_once_resolves_as_on_a_fresh_state():
     for _ in range(2):
         with pytest.raises(UserError, match=r"R003\.15"):
             collisions.resolve_avoid(state, "v", "v", ScriptedDice([]))
+
+
+CREW_B = [
+    {"station": "co", "name": "Adama", "attribute": "d10", "skill": "d8"},
+    {"station": "tactical", "name": "Gaeta", "skill": "d8"},
+    {"station": "helm", "name": "Hoshi", "skill": "d12"},
+]
+
+
+def _crewed():
+    ship = with_stats(BATTLESTAR, agility="d6", crew=CREW_B)
+    return table(
+        unit("galactica", 10, 24, "A", **ship),
+        unit("raider", 30, 24, "B", **with_stats(RAIDER, agility="d6", pilot="d6")),
+        crew_variant="B",
+    )
+
+
+@pytest.mark.parametrize(
+    "kind, params",
+    [
+        ("station-roll", {"crew": "Adama", "apply_to": "attack"}),
+        ("attack-manoeuvre", {"crew": "Hoshi"}),
+        ("evasive-manoeuvre", {"crew": "Hoshi"}),
+    ],
+)
+def test_R003_51_and_R003_54_a_station_roll_made_ready_once_resolves_as_fresh(kind, params):
+    state = _crewed()
+    action = Action(kind, "galactica", FrozenMap(params))
+
+    def act(on, dice):
+        resolution = play.apply(on, action, dice)
+        return resolution.summary, resolution.events, resolution.state
+
+    for seed in range(4):
+        rolled, fresh = SeededDice(seed), SeededDice(seed)
+        assert act(state, rolled) == act(_crewed(), fresh) and rolled.rolls == fresh.rolls
+    odds = enumerate_outcomes(lambda dice: act(state, dice)[:2])
+    assert odds.pairs == enumerate_outcomes(lambda dice: act(_crewed(), dice)[:2]).pairs
