@@ -36,7 +36,7 @@ from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, coarse_bounds, first_contact
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
 from tactical.model.frozen import remembered
-from tactical.rules.base import Event, Resolution, unit_name
+from tactical.rules.base import Event, PlannedMove, Resolution, unit_name
 from tactical.rules.dystopian_wars import declaration, movement, tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.combat import settings
@@ -61,6 +61,12 @@ class Maneuver:
     contact_step: int | None
     final: Pose
     treacherous: tuple[int, ...]  # indices of executed turns needing a TT test
+    # the path as declared (its own checks only, without the disengage refusal `plan`
+    # holds), the fraction of the stopping motion made, and whether a disengage is refused
+    # (R002.32): what the session's preview reads of the move (`planned_move`)
+    declared: PathPlan | None = None
+    contact_t: float | None = None
+    disengage_refused: bool = False
 
     @property
     def legal(self) -> bool:
@@ -156,6 +162,31 @@ MAX_NEAR_PLANS = 2048
 NEAR_MARGIN = 1.0  # inches around the path's boxes: more than any contact tolerance
 
 
+def planned_move(
+    state: GameState, unit: Unit, path: str, rules: TurningRules
+) -> PlannedMove | None:
+    """`RuleSystem.planned_move` (GEO002.8, R002.32, R002.35, R002.59): the move `plan` makes
+    for the move action, as the session's preview reads it; None where the rules the
+    preview holds the unit to (`rules`) are not those the move is made under (an option
+    read without its default), so that the preview plans it itself as it always did. The
+    computer players preview every path they weigh, then try it: one plan serves both."""
+    found = plan(state, unit, path)
+    if found.rules != rules or found.declared is None:
+        return None
+    contact = None
+    if found.contact_kind is not None:
+        assert found.contact_id is not None and found.contact_step is not None
+        assert found.contact_t is not None
+        contact = (
+            found.contact_kind,
+            found.contact_id,
+            found.contact_step,
+            found.contact_t,
+            found.final,
+        )
+    return PlannedMove(found.rules, found.declared, contact, found.disengage_refused)
+
+
 def _region(unit: Unit, motions: tuple[Motion, ...]) -> tuple[float, float, float, float]:
     """A box holding the unit where it stands and every box the sweep queries along its
     path (`coarse_bounds`, with the whole base: the sweep's is shrunk), `NEAR_MARGIN` wider:
@@ -218,7 +249,9 @@ def _plan(
     contact = first_contact(
         planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
     )
-    if planned.disengage and not _in_contact(unit, obstacles, allowed):
+    declared = planned
+    refused = planned.disengage and not _in_contact(unit, obstacles, allowed)
+    if refused:
         planned = replace(
             planned,
             violations=(
@@ -231,10 +264,10 @@ def _plan(
         )
     executed = planned.steps
     kind = contact_id = None
-    step = None
+    step = t = None
     final = planned.end
     if contact is not None:
-        step = contact.motion
+        step, t = contact.motion, contact.t
         executed = planned.steps[: contact.motion + 1]
         final = contact.pose
         terrain_count = len(terrain)
@@ -247,7 +280,9 @@ def _plan(
     treacherous = tuple(
         s.index for s in executed if s.treacherous and (step is None or s.index < step)
     )
-    return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+    return Maneuver(
+        unit.id, rules, planned, kind, contact_id, step, final, treacherous, declared, t, refused
+    )
 
 
 @lru_cache(maxsize=1024)
