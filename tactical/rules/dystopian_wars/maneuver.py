@@ -299,33 +299,38 @@ def _path_plan(
 def _obstacles(
     unit: Unit, units: tuple[Unit, ...], terrain: tuple[Terrain, ...], board: Board
 ) -> tuple[Obstacles, np.ndarray, tuple[Unit, ...]]:
-    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the other
-    models, the table's outside, indexed; which of them it collides with; the other
-    models. Kept by the very objects read (beside their ids, so that no id is reused):
-    every path offered or weighed for a unit on one table meets the same obstacles."""
-    read = (unit, units, terrain, board)
+    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the models, the
+    table's outside, indexed once per table (every model moved or weighed on it meets the
+    same ones); which of them it collides with (never its own base); the models, in the
+    table's order. Kept by the very objects read (beside their ids, so that no id is
+    reused): every path offered or weighed for a unit on one table meets the same ones."""
+    read = (units, terrain, board)
     slot = tuple(map(id, read))
     found = _OBSTACLES.get(slot)
-    if found is not None and all(map(is_, found[0], read)):
-        return found[1]
-    others = [u for u in units if u.id != unit.id]
-    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
-    geometries.append(board_exterior(board.width, board.height))
-    allowed = np.array(
-        [movement.terrain_collides(unit, t) for t in terrain]
-        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
-        + [True],
-        dtype=bool,
-    )
-    allowed.setflags(write=False)  # shared by every plan on this table
-    made = (Obstacles(geometries), allowed, tuple(others))
-    if len(_OBSTACLES) >= MAX_OBSTACLES:
-        _OBSTACLES.clear()
-    _OBSTACLES[slot] = (read, made)
-    return made
+    if found is None or not all(map(is_, found[0], read)):
+        geometries = [t.geometry for t in terrain] + [u.footprint for u in units]
+        geometries.append(board_exterior(board.width, board.height))
+        found = (read, Obstacles(geometries), {})
+        if len(_OBSTACLES) >= MAX_OBSTACLES:
+            _OBSTACLES.clear()
+        _OBSTACLES[slot] = found
+    obstacles, masks = found[1], found[2]
+    mask = masks.get(id(unit))
+    if mask is None or mask[0] is not unit:
+        level = declaration.los_level(unit)
+        allowed = np.array(
+            [movement.terrain_collides(unit, t) for t in terrain]
+            + [u.id != unit.id and declaration.los_level(u) == level for u in units]
+            + [True],
+            dtype=bool,
+        )
+        allowed.setflags(write=False)  # shared by every plan of the unit on this table
+        mask = masks[id(unit)] = (unit, allowed)  # the unit kept beside its id
+    return obstacles, mask[1], units
 
 
-_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Any]] = {}
+# the obstacles of a table by the very objects read, with each unit's mask by its identity
+_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Obstacles, dict[int, Any]]] = {}
 MAX_OBSTACLES = 64
 
 
