@@ -127,12 +127,19 @@ def attack_pool(
     The fold's key is (hits capped at `enough`, 6s still pending while below it),
     which is all the rest of the roll and the outcome depend on.
     """
-    steps, key = _pool_steps(dice_count, rules, max(1, enough), who, what)
+    steps, key = pool_steps(dice_count, rules, enough, who, what)
     rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
     if not words:
         return Pool(rolled.hits, rolled.faces, ())
     events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
     return Pool(rolled.hits, rolled.faces, events)
+
+
+def pool_steps(
+    dice_count: int, rules: PoolRules, enough: int, who: str, what: str
+) -> tuple[tuple[Callable[[PoolState, Dice], PoolState], ...], Callable[[PoolState], Any]]:
+    """The fold steps and key `attack_pool` rolls `dice_count` Attack Dice by (G.5)."""
+    return _pool_steps(dice_count, rules, max(1, enough), who, what)
 
 
 @dataclass(frozen=True, slots=True)
