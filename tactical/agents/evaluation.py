@@ -421,6 +421,7 @@ class Position:
         self.values = {u.id: material.remaining(self.state, u) / total for u in self.state.units}
         self._has_bands: dict[str, bool] = {}
         self._bands: dict[str, tuple[str, ...]] = {}
+        self._weights: dict[str, dict[str, float]] = {}
         self._reach: dict[tuple[str, Pose | None], Reach] = {}
         self.by_weapons = hints.get(game.rules, self.system).position_by_weapons
         self._weapons: dict[str, tuple[WeaponReach, ...]] = {}
@@ -475,10 +476,7 @@ class Position:
         except UserError:
             return 0.0
         if band is not None:
-            names = self._band_names(unit)
-            if band not in names or len(names) < 2:
-                return 1.0
-            return 1.0 - (1.0 - FAR_BAND) * names.index(band) / (len(names) - 1)
+            return self._band_weights(unit).get(band, 1.0)
         if unit.id not in self._has_bands:
             try:
                 self._has_bands[unit.id] = (
@@ -488,6 +486,20 @@ class Position:
                 self._has_bands[unit.id] = False
         # a system without range bands at all: every distance is in reach
         return 0.0 if self._has_bands[unit.id] else 1.0
+
+    def _band_weights(self, unit: Unit) -> dict[str, float]:
+        """Each of the unit's bands' weight (`_in_band`), kept per unit: from 1 in its nearest
+        band down to `FAR_BAND` in its farthest; none with fewer than two bands (every band
+        then weighs 1)."""
+        found = self._weights.get(unit.id)
+        if found is None:
+            names = self._band_names(unit)
+            found = {}
+            if len(names) >= 2:
+                for k, name in enumerate(names):  # a name's first place, as `index` finds it
+                    found.setdefault(name, 1.0 - (1.0 - FAR_BAND) * k / (len(names) - 1))
+            self._weights[unit.id] = found
+        return found
 
     def _band_names(self, unit: Unit) -> tuple[str, ...]:
         """The unit's bands, nearest first (its range table), kept per unit."""

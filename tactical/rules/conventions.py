@@ -7,12 +7,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
 from tactical.model import Unit
+
+if TYPE_CHECKING:  # names only: the move's types are the planner's, loaded with it
+    from tactical.geometry.movement import PathPlan
+    from tactical.geometry.movement_spec import TurningRules
+    from tactical.geometry.shapes import Pose
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +187,17 @@ def band_limits(
             previous = band
         distance = step_end
     return tuple(limits)
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedMove:
+    """A unit's move as the rule system's own move action plans it (GEO002.8,
+    `RuleSystem.planned_move`): the turning rules it is held to, the path as declared (its
+    own checks), what stops it first as (kind: "terrain" / "ram" / "edge", the obstacle's
+    id, the motion, the fraction of it made, where the unit stops) or None (R002.35,
+    R002.59), and whether a disengage is refused, the unit touching nothing (R002.32)."""
+
+    rules: TurningRules
+    path: PathPlan
+    contact: tuple[str, str, int, float, Pose] | None
+    disengage_refused: bool

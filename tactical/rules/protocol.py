@@ -33,6 +33,7 @@ from tactical.rules.conventions import (
     REACH_PROBE_LIMIT,
     MeasuringConventions,
     ModelBlocking,
+    PlannedMove,
     RangeBands,
     WeaponReach,
     band_limits,
@@ -485,6 +486,16 @@ class RuleSystem:
     def turning_rules(self, unit: Unit, options: Mapping[str, Any]) -> TurningRules:
         """How `unit` may move. The default turns freely about the centre."""
         return TurningRules(pivot=Pivot.CENTRE)
+
+    def planned_move(
+        self, state: GameState, unit: Unit, path: str, rules: TurningRules
+    ) -> PlannedMove | None:
+        """`unit`'s move along `path` on `state` as the system's own move action plans it,
+        when it plans it under `rules` (the unit's turning rules the session holds it to):
+        the session's preview then reads it instead of sweeping the table again (the
+        computer players preview every path they weigh, then try it). Default: None, the
+        session plans it."""
+        return None
 
     def move_activation(self, state: GameState, unit: Unit) -> Mapping[str, Any] | None:
         """What this point of the game adds to `unit`'s turning rules (the `activation` entry

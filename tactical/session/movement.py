@@ -234,6 +234,11 @@ def plan_move(
         reads = _unit_reads(state, system, unit)
     else:  # a unit's paths on one table share what they read of it (`_Plans.on_table`)
         rules, reads = memo.on_table(state, system, unit)
+        # the rule system's own plan where it has one (a game the computer plays: each path
+        # previewed is then tried, and planned once for both)
+        ruled = _ruled(state, system, unit, path, rules)
+        if ruled is not None:
+            return ruled
     planned, bounds = _path_plan(memo, unit, steps, rules)
     obstacles = table_obstacles(state)
     key = _plan_key(state, system, steps, rules, bounds, obstacles, reads)
@@ -404,11 +409,39 @@ def _planned_move(
         state.rules,
         ignore_touching=planned.disengage,
     )
+    refused = planned.disengage and not obstacles.in_contact(
+        unit, lambda piece: system.terrain_collides(unit, piece), system.los_level, state.rules
+    )
+    return _assembled(unit, rules, planned, contact, refused)
+
+
+def _ruled(
+    state: GameState, system: RuleSystem, unit: Unit, path: str | Sequence[str], rules: TurningRules
+) -> MovePlan | None:
+    """The plan from the rule system's own move planner (`RuleSystem.planned_move`), where it
+    plans the move under the same turning rules: the same plan, the table not swept again
+    (the computer players preview every path they weigh, then try it); None otherwise."""
+    if not isinstance(path, str):
+        return None
+    found = system.planned_move(state, unit, path, rules)
+    if found is None:
+        return None
+    contact = None if found.contact is None else PathContact(*found.contact)  # type: ignore[arg-type]
+    return _assembled(unit, rules, found.path, contact, found.disengage_refused)
+
+
+def _assembled(
+    unit: Unit,
+    rules: TurningRules,
+    planned: PathPlan,
+    contact: PathContact | None,
+    disengage_refused: bool,
+) -> MovePlan:
+    """The plan from the path planned and what stops it: the steps made, and the violations
+    (the path's own, a refused disengage, R002.32, and leaving the table, R002.59)."""
     executed = planned.steps
     violations = list(planned.violations)
-    if planned.disengage and not obstacles.in_contact(
-        unit, lambda piece: system.terrain_collides(unit, piece), system.los_level, state.rules
-    ):
+    if disengage_refused:
         violations.append(
             Violation(
                 rules.disengage_rule,

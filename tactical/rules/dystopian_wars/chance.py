@@ -10,18 +10,22 @@ Wing, the Tiny Flyers destroyed and the Abort (R002.56).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from tactical.dice import D6, Dice
 from tactical.dice.core import RecordingDice, Subroll
+from tactical.model.frozen import remembered
 from tactical.rules.base import Event
 from tactical.rules.dystopian_wars.dicework import (
     CriticalRoll,
     PoolRules,
+    PoolState,
     attack_pool,
     critical_roll,
+    pool_steps,
 )
 
 NO_EFFECT, DAMAGE, CRITICAL = "no effect", "damage", "critical"
@@ -232,7 +236,7 @@ class AttackRollOf(Subroll):
             # a ship's roll of these numbers enumerated alike whatever its Hull Points left:
             # they decide only whether the hit sinks it (G.5), one for each Hull Points lost
             # (a recording source rolls the same dice either way: directly)
-            plain = _hull_free(defence)
+            plain = remembered(_PLAIN, self, _hull_free_of, MAX_PLAIN)
             return _sinking(dice.chance(plain, key=plain.key), defence.hull_left)
         return attack_roll(
             defence,
@@ -245,6 +249,16 @@ class AttackRollOf(Subroll):
 
     def key(self, outcome: AttackRoll) -> Hashable:
         return outcome.summary if self.worded else outcome.summary.effect
+
+
+def _hull_free_of(roll: AttackRollOf) -> AttackRollOf:
+    return _hull_free(roll.defence)
+
+
+# each roll's hull-free roll by the roll's identity (kept beside it): the exact enumerator
+# replays the same roll object once per outcome, and hashing its numbers cost more
+_PLAIN: dict[int, tuple[AttackRollOf, AttackRollOf]] = {}
+MAX_PLAIN = 1024
 
 
 @lru_cache(maxsize=1024)
@@ -298,6 +312,10 @@ def attack_roll(
 ) -> AttackRoll:
     """Roll one declared attack: pool, saves, thresholds, Critical Hit (plain numbers only).
     `words=False`: the same dice and summary, no events (`AttackRollOf`)."""
+    if not words:  # the same sub-rolls in the same order: the same summaries and weights
+        steps, key = _plain_pool(defence, who, target)
+        rolled = dice.fold(_NO_DICE, steps, key=key)  # `attack_pool`'s fold, its steps kept
+        return _result(defence, min(rolled.hits, defence.enough), dice, target, weapon_kind, None)
     pool = attack_pool(
         defence.dice,
         defence.pool,
@@ -307,9 +325,6 @@ def attack_roll(
         what=f"AD vs {target}",
         words=words,
     )
-    hits = min(pool.hits, defence.enough)
-    if not words:  # the same sub-rolls in the same order: the same summaries and weights
-        return _result(defence, hits, dice, target, weapon_kind, None)
     events = list(pool.events)
     events.append(
         Event.of(
@@ -323,7 +338,28 @@ def attack_roll(
             faces=pool.faces,
         )
     )
-    return _result(defence, hits, dice, target, weapon_kind, events)
+    return _result(defence, min(pool.hits, defence.enough), dice, target, weapon_kind, events)
+
+
+def _plain_pool(
+    defence: Defence, who: str, target: str
+) -> tuple[Sequence[Callable[[PoolState, Dice], PoolState]], Callable[[PoolState], Any]]:
+    """`attack_pool`'s fold steps and key for `defence` (`pool_steps`, G.5), kept by the
+    defence's identity for the last labels: the exact enumerator replays the roll once per
+    outcome, each replay asking for the same steps."""
+    found = _POOLS.get(id(defence))
+    if found is not None and found[0] is defence and found[1] == (who, target):
+        return found[2]
+    made = pool_steps(defence.dice, defence.pool, defence.enough, who, f"AD vs {target}")
+    if len(_POOLS) >= MAX_POOLS:
+        _POOLS.clear()
+    _POOLS[id(defence)] = (defence, (who, target), made)  # the defence kept beside its id
+    return made
+
+
+_POOLS: dict[int, tuple[Defence, tuple[str, str], Any]] = {}
+MAX_POOLS = 1024
+_NO_DICE = PoolState(0, 0, ())  # a pool before its first die (immutable: shared)
 
 
 def _result(

@@ -434,9 +434,13 @@ def declared_on(
     """`declare`, memoised while the state lives: the targets offered, the computer's try of
     each declaration, the one it makes and each replay of a recorded declaration resolved
     (R002.28: checked again then) declare the same attack on the same state; and by what
-    it reads (`_on_table`). A refusal raises each time (UserError), like `declare`."""
+    it reads (`_on_table`), its parameters left unset ("", None, False, as the declare action
+    drops them: `attacks._declare_attack`) left out of the key: a completed action's
+    defaults declare the same attack as none (R002.36). A refusal raises each time
+    (UserError), like `declare`."""
     try:
-        key = (attacker, weapon, target, tuple(sorted(params.items())), launched)
+        given = tuple(sorted((k, v) for k, v in params.items() if not _unset(v)))
+        key = (attacker, weapon, target, given, launched)
         memo = memo_of(_DECLARED, state)
         found = memo.get(key)
     except TypeError:  # a parameter that is not a value: declared afresh
@@ -444,6 +448,12 @@ def declared_on(
     if found is None:
         found = memo[key] = _on_table(state, key, params)
     return found
+
+
+def _unset(value: Any) -> bool:
+    """A declaration's parameter left at its default: no Firing Option taken (R002.42,
+    R002.43, A002.17)."""
+    return value is None or value is False or (isinstance(value, str) and value == "")
 
 
 def table_read(state: GameState) -> tuple[object, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from tactical.geometry.arcs_spec import BROADSIDES, CHANNEL, OMNI, QUADRANTS, TURRET_270, ArcSpec
 from tactical.model import FrozenMap, MovementClass, SizeClass, Terrain, Unit
+from tactical.model.frozen import remembered
 from tactical.rules.conventions import RangeBand, RangeBands
 from tactical.rules.dystopian_wars.schema import (
     OPTION_EXTRA_FIELDS,
@@ -132,9 +133,23 @@ def range_band(unit: Unit, distance: float, options: Mapping[str, Any]) -> str |
 
 def unit_arcs(unit: Unit) -> tuple[ArcSpec, ...]:
     """The arcs of the unit's weapons (R002.14: batteries measured from the centre); the
-    four quadrants for a unit with none."""
+    four quadrants for a unit with none. Remembered by the very stats read (a moved model,
+    and each place the computer players weigh for it, shares its stats): every table built
+    asks it of every model."""
+    stats = unit.stats
+    if not isinstance(stats, FrozenMap):  # not immutable: read afresh
+        return _arcs_of(stats)
+    return remembered(_ARCS, stats, _arcs_of, MAX_ARCS)
+
+
+# the arcs of a model's stats, by the stats' identity (kept beside it)
+_ARCS: dict[int, tuple[Any, tuple[ArcSpec, ...]]] = {}
+MAX_ARCS = 1024
+
+
+def _arcs_of(stats: Mapping[str, Any]) -> tuple[ArcSpec, ...]:
     arcs: dict[str, ArcSpec] = {}
-    for weapon in unit.stats.get("weapons", ()):
+    for weapon in stats.get("weapons", ()):
         # R002.15: an FSA Rocket Battery is a Turret for line of sight and range
         arc = (
             TURRET_270 if weapon.get("rocket_battery") else ARCS_BY_NAME[weapon.get("arc", "fore")]

@@ -19,7 +19,7 @@ depends on.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -127,12 +127,19 @@ def attack_pool(
     The fold's key is (hits capped at `enough`, 6s still pending while below it),
     which is all the rest of the roll and the outcome depend on.
     """
-    steps, key = _pool_steps(dice_count, rules, max(1, enough), who, what)
+    steps, key = pool_steps(dice_count, rules, enough, who, what)
     rolled = dice.fold(PoolState(0, 0, ()), steps, key=key)
     if not words:
         return Pool(rolled.hits, rolled.faces, ())
     events = _pool_events(rolled.faces, dice_count, rules, who, what, spec_id)
     return Pool(rolled.hits, rolled.faces, events)
+
+
+def pool_steps(
+    dice_count: int, rules: PoolRules, enough: int, who: str, what: str
+) -> tuple[tuple[Callable[[PoolState, Dice], PoolState], ...], Callable[[PoolState], Any]]:
+    """The fold steps and key `attack_pool` rolls `dice_count` Attack Dice by (G.5)."""
+    return _pool_steps(dice_count, rules, max(1, enough), who, what)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,14 +171,7 @@ def _pool_steps(
         pending = pool.pending + (1 if face == 6 and rules.exploding else 0)
         return PoolState(pool.hits + rules.hits(face), pending, (*pool.faces, face))
 
-    def shifted(name: tuple[int, int], face: int) -> tuple[int, int]:
-        """`key` of a die thrown, from the key before it (`DieStep.shift`)."""
-        capped, pending = name
-        if capped >= enough:
-            return enough, 0
-        hits = capped + rules.hits(face)
-        pending += 1 if face == 6 and rules.exploding else 0
-        return min(hits, enough), (pending if hits < enough else 0)
+    shifted, exploded_keys = _pool_keys(rules, enough)
 
     def first_throw(index: int) -> DieStep:
         # a die always rolled, its face added to the pool: the exact enumerator convolves
@@ -193,7 +193,7 @@ def _pool_steps(
         def roll(pool: PoolState) -> OneDie | None:
             return die if pool.pending and pool.hits < enough else None
 
-        return ChanceStep(roll, exploded)
+        return ChanceStep(roll, exploded, exploded_keys)
 
     # every 6 adds at least one hit, so below `enough` there are fewer than `enough` of them
     explosions = enough if rules.exploding else 0
@@ -202,6 +202,64 @@ def _pool_steps(
     # the steps read only the pool and the dice: the exact enumerator remembers the pool's
     # outcomes for every attack rolling it (whatever the target's Hull Points left)
     return PureSteps(steps), key
+
+
+@lru_cache(maxsize=256)
+def _pool_keys(
+    rules: PoolRules, enough: int
+) -> tuple[
+    Callable[[tuple[int, int], int], tuple[int, int]],
+    Callable[[PoolState, tuple[int, int], Sequence[int | None]], Sequence[tuple[int, int]]],
+]:
+    """The steps of `_pool_steps`'s folds on their keys (G.5): a die thrown (`DieStep.shift`)
+    and an exploding die (`ChanceStep.keys`), each key's row of faces worked out once per
+    pool rules and `enough` (the enumerator asks them for every key and face of every layer
+    of every pool's fold, and pools of any size share them)."""
+    full = (enough, 0)
+
+    def shift(name: tuple[int, int], face: int) -> tuple[int, int]:
+        capped, pending = name
+        if capped >= enough:
+            return full
+        hits = capped + rules.hits(face)
+        pending += 1 if face == 6 and rules.exploding else 0
+        return min(hits, enough), (pending if hits < enough else 0)
+
+    thrown_rows: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+
+    def shifted(name: tuple[int, int], face: int) -> tuple[int, int]:
+        """`key` of a die thrown, from the key before it (`DieStep.shift`)."""
+        row = thrown_rows.get(name)
+        if row is None:
+            row = thrown_rows[name] = tuple(shift(name, value) for value in range(7))
+        return row[face] if 0 <= face < 7 else shift(name, face)
+
+    exploded_rows: dict[tuple[int, int], tuple[Sequence[int | None], tuple[tuple[int, int], ...]]]
+    exploded_rows = {}
+
+    def exploded_keys(
+        pool: PoolState, name: tuple[int, int], faces: Sequence[int | None]
+    ) -> Sequence[tuple[int, int]]:
+        """`key` of `exploded` for each face (`ChanceStep.keys`), from the key before it: a
+        pool that rolls holds fewer hits than `enough`, so its key is its hits and 6s
+        pending; one that rolls nothing (`None`) stays as it was."""
+        row = exploded_rows.get(name)
+        if row is not None and row[0] == faces:
+            return row[1]
+        found = []
+        for face in faces:
+            if face is None:  # nothing rolled: the pool as it was
+                found.append(name)
+                continue
+            hits = pool.hits + rules.hits(face)
+            pending = pool.pending - 1 + (1 if face == 6 else 0)
+            found.append((min(hits, enough), pending if hits < enough else 0))
+        made = tuple(found)
+        if pool.pending and pool.hits < enough:  # the key is the pool's numbers exactly
+            exploded_rows[name] = (tuple(faces), made)
+        return made
+
+    return shifted, exploded_keys
 
 
 @lru_cache(maxsize=1024)

@@ -133,10 +133,10 @@ def initial_wings(state: GameState) -> dict[str, FrozenMap]:
 
 def spend_fuel(state: GameState, squadron: str) -> tuple[GameState, list[Event]]:
     """R002.54: Fuel is tracked per Wing; an activation costs `fuel_per_activation` (external)."""
-    wings = tracking.plain(tracking.mapping(state, "wings"))
-    wing = wings.get(squadron)
-    if wing is None:
+    stored = tracking.mapping(state, "wings").get(squadron)  # this Wing's record alone
+    if stored is None:
         return state, []
+    wing = tracking.plain(stored)
     spent = int(settings(state)["fuel_per_activation"])
     wing["fuel"] = max(0, int(wing["fuel"]) - spent)
     state = tracking.put_in(state, "wings", squadron, wing)

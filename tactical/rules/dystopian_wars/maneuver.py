@@ -36,7 +36,7 @@ from tactical.geometry.shapes import Pose
 from tactical.geometry.sweep import Obstacles, board_exterior, coarse_bounds, first_contact
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
 from tactical.model.frozen import remembered
-from tactical.rules.base import Event, Resolution, unit_name
+from tactical.rules.base import Event, PlannedMove, Resolution, unit_name
 from tactical.rules.dystopian_wars import declaration, movement, tracking
 from tactical.rules.dystopian_wars.cards import card
 from tactical.rules.dystopian_wars.combat import settings
@@ -61,6 +61,12 @@ class Maneuver:
     contact_step: int | None
     final: Pose
     treacherous: tuple[int, ...]  # indices of executed turns needing a TT test
+    # the path as declared (its own checks only, without the disengage refusal `plan`
+    # holds), the fraction of the stopping motion made, and whether a disengage is refused
+    # (R002.32): what the session's preview reads of the move (`planned_move`)
+    declared: PathPlan | None = None
+    contact_t: float | None = None
+    disengage_refused: bool = False
 
     @property
     def legal(self) -> bool:
@@ -156,6 +162,31 @@ MAX_NEAR_PLANS = 2048
 NEAR_MARGIN = 1.0  # inches around the path's boxes: more than any contact tolerance
 
 
+def planned_move(
+    state: GameState, unit: Unit, path: str, rules: TurningRules
+) -> PlannedMove | None:
+    """`RuleSystem.planned_move` (GEO002.8, R002.32, R002.35, R002.59): the move `plan` makes
+    for the move action, as the session's preview reads it; None where the rules the
+    preview holds the unit to (`rules`) are not those the move is made under (an option
+    read without its default), so that the preview plans it itself as it always did. The
+    computer players preview every path they weigh, then try it: one plan serves both."""
+    found = plan(state, unit, path)
+    if found.rules != rules or found.declared is None:
+        return None
+    contact = None
+    if found.contact_kind is not None:
+        assert found.contact_id is not None and found.contact_step is not None
+        assert found.contact_t is not None
+        contact = (
+            found.contact_kind,
+            found.contact_id,
+            found.contact_step,
+            found.contact_t,
+            found.final,
+        )
+    return PlannedMove(found.rules, found.declared, contact, found.disengage_refused)
+
+
 def _region(unit: Unit, motions: tuple[Motion, ...]) -> tuple[float, float, float, float]:
     """A box holding the unit where it stands and every box the sweep queries along its
     path (`coarse_bounds`, with the whole base: the sweep's is shrunk), `NEAR_MARGIN` wider:
@@ -218,7 +249,9 @@ def _plan(
     contact = first_contact(
         planned.motions, unit.base, obstacles, allowed, ignore_touching=planned.disengage
     )
-    if planned.disengage and not _in_contact(unit, obstacles, allowed):
+    declared = planned
+    refused = planned.disengage and not _in_contact(unit, obstacles, allowed)
+    if refused:
         planned = replace(
             planned,
             violations=(
@@ -231,10 +264,10 @@ def _plan(
         )
     executed = planned.steps
     kind = contact_id = None
-    step = None
+    step = t = None
     final = planned.end
     if contact is not None:
-        step = contact.motion
+        step, t = contact.motion, contact.t
         executed = planned.steps[: contact.motion + 1]
         final = contact.pose
         terrain_count = len(terrain)
@@ -247,7 +280,9 @@ def _plan(
     treacherous = tuple(
         s.index for s in executed if s.treacherous and (step is None or s.index < step)
     )
-    return Maneuver(unit.id, rules, planned, kind, contact_id, step, final, treacherous)
+    return Maneuver(
+        unit.id, rules, planned, kind, contact_id, step, final, treacherous, declared, t, refused
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -264,33 +299,38 @@ def _path_plan(
 def _obstacles(
     unit: Unit, units: tuple[Unit, ...], terrain: tuple[Terrain, ...], board: Board
 ) -> tuple[Obstacles, np.ndarray, tuple[Unit, ...]]:
-    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the other
-    models, the table's outside, indexed; which of them it collides with; the other
-    models. Kept by the very objects read (beside their ids, so that no id is reused):
-    every path offered or weighed for a unit on one table meets the same obstacles."""
-    read = (unit, units, terrain, board)
+    """What `unit`'s moves are swept against (R002.35, R002.59): the terrain, the models, the
+    table's outside, indexed once per table (every model moved or weighed on it meets the
+    same ones); which of them it collides with (never its own base); the models, in the
+    table's order. Kept by the very objects read (beside their ids, so that no id is
+    reused): every path offered or weighed for a unit on one table meets the same ones."""
+    read = (units, terrain, board)
     slot = tuple(map(id, read))
     found = _OBSTACLES.get(slot)
-    if found is not None and all(map(is_, found[0], read)):
-        return found[1]
-    others = [u for u in units if u.id != unit.id]
-    geometries = [t.geometry for t in terrain] + [u.footprint for u in others]
-    geometries.append(board_exterior(board.width, board.height))
-    allowed = np.array(
-        [movement.terrain_collides(unit, t) for t in terrain]
-        + [declaration.los_level(u) == declaration.los_level(unit) for u in others]
-        + [True],
-        dtype=bool,
-    )
-    allowed.setflags(write=False)  # shared by every plan on this table
-    made = (Obstacles(geometries), allowed, tuple(others))
-    if len(_OBSTACLES) >= MAX_OBSTACLES:
-        _OBSTACLES.clear()
-    _OBSTACLES[slot] = (read, made)
-    return made
+    if found is None or not all(map(is_, found[0], read)):
+        geometries = [t.geometry for t in terrain] + [u.footprint for u in units]
+        geometries.append(board_exterior(board.width, board.height))
+        found = (read, Obstacles(geometries), {})
+        if len(_OBSTACLES) >= MAX_OBSTACLES:
+            _OBSTACLES.clear()
+        _OBSTACLES[slot] = found
+    obstacles, masks = found[1], found[2]
+    mask = masks.get(id(unit))
+    if mask is None or mask[0] is not unit:
+        level = declaration.los_level(unit)
+        allowed = np.array(
+            [movement.terrain_collides(unit, t) for t in terrain]
+            + [u.id != unit.id and declaration.los_level(u) == level for u in units]
+            + [True],
+            dtype=bool,
+        )
+        allowed.setflags(write=False)  # shared by every plan of the unit on this table
+        mask = masks[id(unit)] = (unit, allowed)  # the unit kept beside its id
+    return obstacles, mask[1], units
 
 
-_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Any]] = {}
+# the obstacles of a table by the very objects read, with each unit's mask by its identity
+_OBSTACLES: dict[tuple[int, ...], tuple[tuple[object, ...], Obstacles, dict[int, Any]]] = {}
 MAX_OBSTACLES = 64
 
 

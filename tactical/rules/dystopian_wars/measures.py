@@ -248,6 +248,25 @@ def model_blocking(state: GameState) -> ModelBlocking | None:
     and blocker, as arrays; None when no model blocks on this table."""
     mode = models_block(state)
     facts = _sight_facts(state.units)
+    found = _BLOCKING.get((mode, facts), _UNKNOWN)
+    if found is _UNKNOWN:
+        found = _model_blocking(mode, facts)
+        if len(_BLOCKING) >= MAX_BLOCKING:
+            _BLOCKING.clear()
+        _BLOCKING[(mode, facts)] = found
+    return found
+
+
+# `model_blocking` by all it reads: the option and each model's facts, in the table's order
+# (the position scorer measures a unit's places on tables of the same models again and
+# again); its arrays are read-only, shared by every table of those facts
+_BLOCKING: dict[tuple[str, tuple[tuple[bool, bool, int], ...]], ModelBlocking | None] = {}
+MAX_BLOCKING = 256
+_UNKNOWN = object()
+
+
+def _model_blocking(mode: str, facts: tuple[tuple[bool, bool, int], ...]) -> ModelBlocking | None:
+    """`model_blocking` from the option and each model's facts (`_sight_facts`)."""
     blockers = np.array([k for k, fact in enumerate(facts) if fact[0]], dtype=np.intp)
     if mode == "none" or len(blockers) == 0:
         return None
@@ -263,6 +282,8 @@ def model_blocking(state: GameState) -> ModelBlocking | None:
     mask = (surface[:, None, None] & surface[None, :, None]) & (
         blocker_rank[None, None, :] >= rank[None, :, None]
     )
+    for shared in (blockers, levels, mask):
+        shared.setflags(write=False)
     return ModelBlocking(blockers, levels, mask)
 
 

@@ -60,7 +60,6 @@ from tactical.rules.dystopian_wars import (
     end_phase,
     generators,
     movement_segment,
-    odds_report,
     opening,
     tracking,
     victory,
@@ -222,7 +221,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
             params["counter"] = True
         declared = {k: v for k, v in params.items() if v not in ("", None, False)}
         attack = combat.declare(state, action.actor, weapon, target, declared)
-        return odds_report.attack_odds(state, attack, rules_id)
+        return _attack_odds(state, attack, rules_id)
     if action.kind == "resolve-attack":
         act = current_activation(state) or {}
         index = params.get("attack")
@@ -237,7 +236,7 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
             str(record["target"]),
             dict(record["params"]),
         )
-        return odds_report.attack_odds(state, attack, rules_id)
+        return _attack_odds(state, attack, rules_id)
     if action.kind not in ROLLING:
         return None
     worded = ODDS_WORDS.get(action.kind, _odds_summary)
@@ -251,6 +250,14 @@ def action_odds(state: GameState, action: Action, rules_id: str) -> OddsReport |
         FrozenMap(),  # the section's title says what is rolled
         (OddsSection("outcome", rule, "outcome", outcomes, ODDS_TITLES.get(action.kind, "")),),
     )
+
+
+def _attack_odds(state: GameState, attack: Attack, rules_id: str) -> OddsReport:
+    """An attack's full report (`odds_report`, G.5), its module loaded when first asked for:
+    a game the computer plays asks the odds of other steps only."""
+    from tactical.rules.dystopian_wars import odds_report
+
+    return odds_report.attack_odds(state, attack, rules_id)
 
 
 def _repair_outcome(repaired: tuple[str, ...]) -> str:

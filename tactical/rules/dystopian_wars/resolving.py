@@ -291,8 +291,10 @@ def apply_outcome(
     events: list[Event] = []
     profile = card(attacker)
     if profile.is_tiny_flyer and weapon.weapon_class == "ordnance":
-        wings = tracking.plain(tracking.mapping(state, "wings"))
-        wing = wings.get(profile.squadron, {"type": profile.wing_type, "fuel": 6})
+        stored = tracking.mapping(state, "wings").get(profile.squadron)  # this Wing's alone
+        wing = (
+            tracking.plain(stored) if stored is not None else {"type": profile.wing_type, "fuel": 6}
+        )
         wing["armed"] = False
         state = tracking.put_in(state, "wings", profile.squadron, wing)
         events.append(Event.of("rearm-needed", "R002.55", wing=profile.squadron))

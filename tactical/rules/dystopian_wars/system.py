@@ -66,6 +66,8 @@ class DystopianWars(
     terrain_collides = staticmethod(movement.terrain_collides)
     turning_rules = staticmethod(movement.turning_rules)
     move_activation = hook(".generators", "move_activation")
+    # the move action's own plan (GEO002.8, R002.35), which a preview reads
+    planned_move = hook(".maneuver", "planned_move")
     # the turn (R002.19 / R002.20 / R002.28): Field Orders, Initiative, the Squadron
     # Activation Sequence, the End Phase; the initiative winner activates first (G.5); a
     # fleet passes only when no step is left to it

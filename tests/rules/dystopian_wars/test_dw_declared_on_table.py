@@ -65,3 +65,14 @@ def test_R002_26_a_ship_without_firing_options_reads_no_command(declares):
     assert combat._reads_of(state, "a", {"linked": "b"}) == combat.DECLARE_READS
     assert combat._reads_of(state, "nobody", {}) == combat.DECLARE_READS
     assert declares == ["t"]
+
+
+def test_R002_36_a_completed_actions_unset_options_declare_the_same_attack(declares):
+    """The computer players weigh a completed action (its Firing Options at their defaults:
+    "", False) where the choices checked none: one declaration serves both."""
+    state = duel({"weapons": [GUNS]}, distance=4.0)
+    plain = combat.declared_on(state, "a", "Guns", "t", {})
+    unset = {"linked": "", "combined": "", "indirect": False}
+    assert combat.declared_on(state, "a", "Guns", "t", unset) is plain
+    assert combat.declare(state, "a", "Guns", "t", unset) == plain
+    assert declares == ["t", "t"]  # the first declaration, and the one asked afresh above
