@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["first_crossings", "span_groups"]
+__all__ = ["first_crossing_each", "first_crossings", "span_groups"]
 
 _GRID = 2**36  # `crossings._joins`' grid of running ends
 _LAST = 2**36 - 1
@@ -205,6 +205,47 @@ def span_groups(
 
 
 @njit(cache=True, error_model="numpy")
+def _first_crossing(
+    ax, ay, abx, aby, t, edge_offsets, edge_x, edge_y, edge_dx, edge_dy
+):  # pragma: no cover - compiled
+    """`crossings._first_crossings` of one line (a, a + ab) and piece t: the least fraction
+    along the line where it crosses an edge, NaN where an edge lies along it or none is
+    crossed (the same operations, edge by edge)."""
+    found = np.inf
+    parallel = False
+    for edge in range(edge_offsets[t], edge_offsets[t + 1]):
+        ox = edge_x[edge] - ax
+        oy = edge_y[edge] - ay
+        ex = edge_dx[edge]
+        ey = edge_dy[edge]
+        denominator = abx * ey - aby * ex
+        side = ox * aby - oy * abx
+        if denominator == 0.0:
+            parallel |= side == 0.0
+            continue
+        along = (ox * ey - oy * ex) / denominator
+        across = side / denominator
+        meets = along >= 0.0 and along <= 1.0 and across >= 0.0 and across <= 1.0
+        if meets and along < found:
+            found = along
+    return np.nan if parallel or np.isinf(found) else found
+
+
+@njit(cache=True, error_model="numpy")
+def first_crossing_each(
+    ax, ay, abx, aby, piece, edge_offsets, edge_x, edge_y, edge_dx, edge_dy
+):  # pragma: no cover - compiled
+    """`_first_crossing` of each line k and piece[k] (what the tests compare with numpy)."""
+    result = np.empty(len(piece))
+    for k in range(len(piece)):
+        result[k] = _first_crossing(
+            ax[k], ay[k], abx[k], aby[k], piece[k], edge_offsets, edge_x, edge_y, edge_dx,
+            edge_dy,
+        )  # fmt: skip
+    return result
+
+
+@njit(cache=True, error_model="numpy")
 def first_crossings(
     line,
     piece,
@@ -233,32 +274,13 @@ def first_crossings(
             entry[k] = 0.0
             continue
         place = at[k]
-        t = piece[place]
         n = line[place]
-        ax, ay, abx, aby = sx[n], sy[n], dx[n], dy[n]
-        found = np.inf
-        parallel = False
-        for edge in range(edge_offsets[t], edge_offsets[t + 1]):
-            ox = edge_x[edge] - ax
-            oy = edge_y[edge] - ay
-            ex = edge_dx[edge]
-            ey = edge_dy[edge]
-            denominator = abx * ey - aby * ex
-            side = ox * aby - oy * abx
-            if denominator == 0.0:
-                if side == 0.0:
-                    parallel = True
-                continue
-            along = (ox * ey - oy * ex) / denominator
-            across = side / denominator
-            meets = along >= 0.0 and along <= 1.0 and across >= 0.0 and across <= 1.0
-            if meets and along < found:
-                found = along
-        if parallel or np.isinf(found):
-            unknown[k] = True
-            entry[k] = 0.0
-        else:
-            entry[k] = found
+        found = _first_crossing(
+            sx[n], sy[n], dx[n], dy[n], piece[place], edge_offsets, edge_x, edge_y, edge_dx,
+            edge_dy,
+        )  # fmt: skip
+        unknown[k] = np.isnan(found)
+        entry[k] = 0.0 if unknown[k] else found
     # each group by entry (stable), its pieces put back at its places in that order
     order = np.arange(count)
     moved = np.empty(count, dtype=np.intp)

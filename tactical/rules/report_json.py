@@ -396,6 +396,10 @@ def _compiled_text(columns: Columns) -> bytearray:
     for k, part in enumerate(lists):
         counts[k] = part[3].count
         items.append(np.asarray(part[3].items, dtype=np.intp))
+        # the kernel reads without bounds tests: what numpy's indexing would refuse, refused
+        first_rows = min(len(part[1]), len(part[2])) - 1
+        if counts[k].sum() != len(items[k]) or not (items[k] < first_rows).all():
+            raise IndexError("a list's counts and items do not match its tables")
     item_sizes = np.array([len(chosen) for chosen in items], dtype=np.intp)
     lists_at = (
         counts, np.concatenate(items or [np.zeros(0, np.intp)]),
@@ -406,9 +410,11 @@ def _compiled_text(columns: Columns) -> bytearray:
     # spare bytes: past the last byte, the zeros of a word or an entry's slot are written
     text = bytearray(size + 8 * slot)
     out = np.frombuffer(text, dtype=np.uint8)
-    kernel.write_rows(
+    written = kernel.write_rows(
         out, words, np.asarray(cuts, dtype=np.intp), *lists_at, pool, lengths, columns.ok
     )
+    if written != size:  # the two passes count alike by construction
+        raise AssertionError(f"wrote {written} bytes of {size}")
     del out  # the view released: the spare bytes can go
     del text[size:]
     return text
