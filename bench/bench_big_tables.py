@@ -50,10 +50,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from conftest import BUDGETS, FIGURES, RATIOS, is_quick, quick, record
 
-from tactical.geometry import crossings
-from tactical.geometry.compiled_kernels import NO_JIT, use_compiled
+from tactical.geometry import compiled_kernels
+from tactical.geometry.compiled_kernels import NO_JIT
 from tactical.io.maps import load_map
-from tactical.rules import report_json
 from tactical.rules.measuring import TableGeometry
 
 PYTHON = sys.executable
@@ -71,8 +70,9 @@ SMALL, BIG = quick((1000, 3000), (60, 120))  # the process rows' tables
 SLOPE_SIZES = quick((250, 500, 1000, 2000, 3000), (60, 120))  # the per-pair rows' tables
 BASELINE_PAIRS = quick(20_000, 500)  # pairs written the per-pair way, for the ratio
 # the ways the per-pair rows are streamed: by the compiled kernels where numba is installed
-# (the blocks' own size decides, as in `tactical check`), and by numpy alone
-WAYS = ("compiled", "numpy") if use_compiled(1, 0) else ("numpy",)
+# (at every size: `tactical check` asks for them from COMPILED_PAIRS pairs a table, where
+# they repay their loading), and by numpy alone
+WAYS = ("compiled", "numpy") if compiled_kernels.available() else ("numpy",)
 # sha256 of each table's text as it was written before the blocks' text was laid out as
 # cells (the "pairs" list of `check --json`, and the lines of `check`): the same bytes since
 PINNED = {
@@ -269,10 +269,11 @@ def per_pair_costs(big_maps) -> dict[str, list[tuple[int, float, int]]]:
         for sizes in ("", " sizes")
     }
     # the first table streamed in a process pays for the heap it grows (page faults, some
-    # 0.5 us a pair at 250 units) and the kernels' loading: streamed once untimed each way,
-    # so that every size is measured warm and the fit's fixed part is the reports'
+    # 0.5 us a pair at 250 units) and the kernels' loading (some 0.35 s): streamed once
+    # untimed each way, so that every size is measured warm and the fit's fixed part is the
+    # reports'
     for way in WAYS:
-        with _way(way, warm=True):
+        with _way(way):
             table = TableGeometry.of(load_map(big_maps[SLOPE_SIZES[0]]))
             _stream(table, _json_writer())
             _stream(table, Words(table).text)
@@ -311,21 +312,21 @@ def per_pair_costs(big_maps) -> dict[str, list[tuple[int, float, int]]]:
 
 
 class _way:
-    """Streams by the compiled kernels ("compiled") or by numpy alone ("numpy": NO_JIT set)
-    while the block runs; `warm`: the kernels from any size, so that a small table loads
-    them (their first call loads the compiled code, some 0.3 s, not to be timed)."""
+    """Streams by the compiled kernels ("compiled": at every size, where `tactical check`
+    asks for them from COMPILED_PAIRS pairs) or by numpy alone ("numpy": NO_JIT set)
+    while the block runs."""
 
-    def __init__(self, way: str, warm: bool = False) -> None:
-        self.way, self.warm, self.before = way, warm, None
+    def __init__(self, way: str) -> None:
+        self.way, self.before = way, None
 
     def __enter__(self) -> None:
-        self.before = (os.environ.get(NO_JIT), crossings.COMPILED_FROM, report_json.COMPILED_ROWS)
+        self.before = (os.environ.get(NO_JIT), compiled_kernels.COMPILED_PAIRS)
         os.environ[NO_JIT] = "1" if self.way == "numpy" else ""
-        if self.warm:
-            crossings.COMPILED_FROM = report_json.COMPILED_ROWS = 1
+        if self.way == "compiled":
+            compiled_kernels.COMPILED_PAIRS = 1
 
     def __exit__(self, *exc) -> None:
-        jit, crossings.COMPILED_FROM, report_json.COMPILED_ROWS = self.before
+        jit, compiled_kernels.COMPILED_PAIRS = self.before
         if jit is None:
             os.environ.pop(NO_JIT, None)
         else:

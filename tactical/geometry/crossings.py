@@ -12,21 +12,17 @@ from types import ModuleType
 import numpy as np
 import shapely
 
-from tactical.geometry.compiled_kernels import use_compiled
+from tactical.geometry.compiled_kernels import available
 from tactical.geometry.los import DISC_TOLERANCE, TerrainIndex
 from tactical.geometry.measure import BLOCK_ELEMENTS
 
 __all__ = ["compiled", "entry_fractions", "entry_fractions_along", "order_crossings"]
 
-# entries a block needs before the compiled kernel repays loading numba (~0.2 s once)
-COMPILED_FROM = 20_000
 
-
-def compiled(entries: int) -> ModuleType | None:
-    """The compiled kernels (`crossings_kernel`) for a block of `entries`, or None for the
-    numpy code (`compiled_kernels.use_compiled`: a small block, numba absent, or
-    TACTICAL_NO_JIT set). Both give the same numbers."""
-    if not use_compiled(entries, COMPILED_FROM):
+def compiled() -> ModuleType | None:
+    """The compiled kernels (`crossings_kernel`), or None where they may not run
+    (`compiled_kernels.available`: numba absent or TACTICAL_NO_JIT set)."""
+    if not available():
         return None
     from tactical.geometry import crossings_kernel  # imports numba
 
@@ -41,6 +37,7 @@ def order_crossings(
     j: np.ndarray,
     line: np.ndarray,
     piece: np.ndarray,
+    use_kernel: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (line k, piece) pairs of the pieces crossing each line from (x[i[k]], y[i[k]]) to
     (x[j[k]], y[j[k]]), in any order, sorted by line and along each line in the order it
@@ -51,11 +48,14 @@ def order_crossings(
     leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS.
     Each piece lies in its bounding disc and in its box, so where their spans along a
     line do not overlap, the spans give that order already: entries are measured only
-    among pieces whose spans overlap (the same order, far fewer edges crossed)."""
+    among pieces whose spans overlap (the same order, far fewer edges crossed).
+
+    `use_kernel`: by the compiled kernel where it may run (`compiled`; the caller of a big
+    stream asks), the same arrays."""
     line, piece = np.asarray(line, dtype=np.intp), np.asarray(piece, dtype=np.intp)
     if len(line) == 0:
         return line, piece
-    kernel = compiled(len(line))
+    kernel = compiled() if use_kernel else None
     if kernel is not None:
         return _compiled_order(kernel, terrain, x, y, i, j, line, piece)
     # each line's start, extent and length once, gathered for its pieces (gathers by

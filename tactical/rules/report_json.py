@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tactical.geometry.compiled_kernels import use_compiled
+from tactical.geometry.compiled_kernels import available
 
 __all__ = ["Columns", "RowLists", "fixed", "numbers", "table", "text_of", "texts"]
 
@@ -60,7 +60,6 @@ _EXPONENT_BITS = np.int64(0x7FF0000000000000)
 _NULL = np.array([[0, 0, 0, 0], list(b"null")], dtype=np.uint8)
 _ROW_END = 1  # marks a row left to the fallback (never in either text)
 _CELL = 8  # bytes a cell of `texts`' layout of rows with lists
-COMPILED_ROWS = 4096  # rows from which `texts` is written by its compiled kernel
 
 
 class RowLists(NamedTuple):
@@ -293,7 +292,7 @@ def _values(matrix: np.ndarray) -> np.ndarray:
     return matrix.view(np.dtype(f"V{matrix.shape[1]}"))[:, 0]
 
 
-def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
+def texts(columns: Columns, fallback: Callable[[int], str], use_kernel: bool = False) -> bytearray:
     """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`
     (a bytearray: the text is made in place, and the blocks of a big table are large).
 
@@ -304,10 +303,13 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     put back in order: the zeros of the one (cells, `_CELL`) matrix are dropped and the
     text is there (narrow cells: few zeros to drop, each entry and run padded to a few
     bytes, not to the widest entry of any list). A row the columns cannot vouch for is
-    left as one marker byte, where its fallback text goes."""
+    left as one marker byte, where its fallback text goes.
+
+    `use_kernel`: written by the compiled kernel where it may run (`_compiled_text`; the
+    caller of a big stream asks), the same bytes."""
     bad = np.flatnonzero(~columns.ok)
     # the kernel writes words of 8 bytes in the machine's order: little-endian only
-    if sys.byteorder == "little" and use_compiled(columns.rows, COMPILED_ROWS):
+    if use_kernel and sys.byteorder == "little" and columns.rows and available():
         return _with_fallbacks(_compiled_text(columns), bad, fallback)
     lists = [part for part in columns.parts if part[0] == "slots"]
     if not lists:

@@ -18,10 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tactical.cli import main
-from tactical.geometry import crossings
+from tactical.geometry import compiled_kernels
 from tactical.geometry.compiled_kernels import NO_JIT
 from tactical.io.paths import builtin_map
-from tactical.rules import report_json
 from tactical.rules.report_json import Columns, RowLists, fixed, numbers, table, texts
 
 pytest.importorskip("numba")  # the [fast] extra (in [test]: CI runs these)
@@ -47,7 +46,7 @@ FLAGS = {"text": (), "witness": ("--witness",), "json": ("--json",)}
 
 @pytest.fixture
 def kernels(monkeypatch):
-    """Both kernels from any size (not only big blocks), their runs counted."""
+    """Both kernels for a stream of any size (not only a big table's), their runs counted."""
     runs = {"order": 0, "text": 0}
     span_groups, write_rows = crossings_kernel.span_groups, report_json_kernel.write_rows
 
@@ -61,8 +60,7 @@ def kernels(monkeypatch):
 
     monkeypatch.setattr(crossings_kernel, "span_groups", counted_order)
     monkeypatch.setattr(report_json_kernel, "write_rows", counted_text)
-    monkeypatch.setattr(crossings, "COMPILED_FROM", 1)
-    monkeypatch.setattr(report_json, "COMPILED_ROWS", 1)
+    monkeypatch.setattr(compiled_kernels, "COMPILED_PAIRS", 1)  # any table a big one
     monkeypatch.delenv(NO_JIT, raising=False)
     return runs
 
@@ -81,10 +79,10 @@ def test_check_by_the_kernels_writes_what_it_wrote_before(kernels, case):
     name, kind = case.split()
     digest = hashlib.sha256(_output(str(builtin_map(name)), *FLAGS[kind])).hexdigest()
     assert digest == BEFORE[case]
-    # the kernels ran, not the numpy code by a silent skip (--witness writes each pair's
-    # report; on the scenarios no line crosses two pieces)
+    # the kernels ran, not the numpy code by a silent skip (--witness measures and writes
+    # pair by pair; on the other scenarios no line crosses a piece)
     assert kernels["text"] > 0 or kind == "witness"
-    assert kernels["order"] > 0 or name not in ("dense", "stress-200")
+    assert kernels["order"] > 0 or kind == "witness" or name not in ("dense", "stress-200")
 
 
 def _build(seed: int, rows: int) -> Columns:
@@ -121,11 +119,11 @@ def _build(seed: int, rows: int) -> Columns:
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 40))
-def test_random_layouts_write_the_same_text_both_ways(kernels, monkeypatch, seed, rows):
-    written = []
-    for jit_off in ("1", ""):
-        monkeypatch.setenv(NO_JIT, jit_off)
-        written.append(texts(_build(seed, rows), lambda k: f"<fallback {k}>"))
+def test_random_layouts_write_the_same_text_both_ways(kernels, seed, rows):
+    written = [
+        texts(_build(seed, rows), lambda k: f"<fallback {k}>", use_kernel)
+        for use_kernel in (False, True)
+    ]
     assert written[1] == written[0]
     assert isinstance(written[1], bytearray)
 
@@ -142,7 +140,7 @@ def test_the_hand_made_layouts_by_the_kernel(kernels):
     rows.constant("|" * 9)
     rows.slots(wide, wide_rest, np.array([[0, 0], [1, 2], [2, 1], [1, 0]]))
     rows.constant(">\n")
-    assert texts(rows, lambda k: f"fallback {k}\n") == (
+    assert texts(rows, lambda k: f"fallback {k}\n", True) == (
         b"<1.00abcdefgh,abcdefg, x|||||||||>\n"
         b"fallback 1\n"
         b"<2.50x|||||||||y, 0123456789abcdefghij>\n"
@@ -151,9 +149,26 @@ def test_the_hand_made_layouts_by_the_kernel(kernels):
     none = Columns(3)
     none.number(np.array([1.5, -2.25, 0.0]))
     none.constant("\n")
-    assert texts(none, str) == b"1.5\n-2.25\n0.0\n"
+    assert texts(none, str, True) == b"1.5\n-2.25\n0.0\n"
+    assert texts(Columns(0), str, True) == b""
     assert kernels["text"] == 2
     assert numbers(np.array([1.5]))[1].all()
+
+
+def test_only_a_big_table_streams_by_the_kernels(monkeypatch):
+    """`report_blocks` asks for the kernels where the stream repays loading them: from
+    COMPILED_PAIRS pairs, never with TACTICAL_NO_JIT set."""
+    from tactical.io.maps import load_map
+    from tactical.rules.measuring import TableGeometry
+
+    table = TableGeometry.of(load_map(str(builtin_map("dense"))))
+    pairs = len(table.units) ** 2
+    monkeypatch.delenv(NO_JIT, raising=False)
+    for least, expected in ((pairs + 1, False), (pairs, True)):
+        monkeypatch.setattr(compiled_kernels, "COMPILED_PAIRS", least)
+        assert all(block.use_kernel is expected for block in table.report_blocks())
+    monkeypatch.setenv(NO_JIT, "1")
+    assert not any(block.use_kernel for block in table.report_blocks())
 
 
 def test_a_short_command_never_imports_numba():

@@ -24,8 +24,8 @@ from tactical.geometry import crossings_kernel  # noqa: E402  (imports numba)
 
 @pytest.fixture
 def both_ways(monkeypatch):
-    """`order_crossings` of the same block by numpy (NO_JIT) and by the kernel (from any
-    size), each given its own copies. Each way also counts its work: the entries it
+    """`order_crossings` of the same block by numpy and by the kernel, each given its own
+    copies. Each way also counts its work: the entries it
     measured edge by edge and the lines it put to GEOS, which must be the same (the
     same spans drawn, the same doubts); the kernel's runs are counted too."""
     runs = {"kernel": 0}
@@ -57,11 +57,12 @@ def both_ways(monkeypatch):
     def order(index, points, i, j, line, piece):
         x, y = points[:, 0].copy(), points[:, 1].copy()
         results, works = [], []
-        for jit_off in ("1", ""):
-            monkeypatch.setenv(NO_JIT, jit_off)
-            monkeypatch.setattr(crossings, "COMPILED_FROM", 0 if not jit_off else 10**9)
+        monkeypatch.delenv(NO_JIT, raising=False)
+        for use_kernel in (False, True):
             work.update(measured=0, geos=0)
-            results.append(order_crossings(index, x, y, i, j, line.copy(), piece.copy()))
+            results.append(
+                order_crossings(index, x, y, i, j, line.copy(), piece.copy(), use_kernel)
+            )
             works.append(dict(work))
         assert works[1] == works[0]  # the same entries measured, the same lines to GEOS
         order.work = works[0]
@@ -242,10 +243,24 @@ def test_the_entry_kernel_measures_numpys_fractions():
     np.testing.assert_array_equal(found, expected)
 
 
-def test_small_blocks_and_no_jit_keep_to_numpy(monkeypatch):
-    """Below COMPILED_FROM entries, or with TACTICAL_NO_JIT set, no kernel is asked for."""
+def test_the_kernel_runs_only_when_asked_and_allowed(monkeypatch, both_ways):
+    """The kernel only for a caller that asks (a big stream), and never with
+    TACTICAL_NO_JIT set: then the numpy code, the same arrays."""
+    index = TerrainIndex.build(["a", "b"], [shapely.box(10, 0, 12, 4), shapely.box(11, 1, 13, 3)])
+    x, y = np.array([0.0, 30.0]), np.array([2.0, 2.0])
+    i, j = np.array([0, 1], dtype=np.intp), np.array([1, 0], dtype=np.intp)
+    line, piece = np.array([0, 0, 1, 1], dtype=np.intp), np.array([1, 0, 0, 1], dtype=np.intp)
+    expected = order_crossings(index, x, y, i, j, line, piece)
+    assert both_ways.runs["kernel"] == 0  # not asked
     monkeypatch.delenv(NO_JIT, raising=False)
-    assert crossings.compiled(crossings.COMPILED_FROM - 1) is None
-    assert crossings.compiled(crossings.COMPILED_FROM) is crossings_kernel
+    assert crossings.compiled() is crossings_kernel
+    found = order_crossings(index, x, y, i, j, line, piece, True)
+    assert both_ways.runs["kernel"] == 1
     monkeypatch.setenv(NO_JIT, "1")
-    assert crossings.compiled(10**9) is None
+    assert crossings.compiled() is None
+    again = order_crossings(index, x, y, i, j, line, piece, True)
+    assert both_ways.runs["kernel"] == 1  # not run again
+    for result in (found, again):
+        np.testing.assert_array_equal(result[0], expected[0])
+        np.testing.assert_array_equal(result[1], expected[1])
+    assert expected[1].tolist() == [0, 1, 1, 0]  # entered at x = 10, 11; back: 13, 12
