@@ -414,6 +414,8 @@ class TableGeometry:
             return
         n = len(self.state.units)
         per_block = max(1, pairs_per_block // max(n, 1))
+        # the compiled kernels where the whole stream repays loading them (a big table)
+        use_kernel = not witness and not target_id and worth_compiling(n * n)
         if target_id:  # the lines to one target only: each block of firers by itself
             aimed = np.array([self.index(target_id)], dtype=np.intp)
             blocks = (
@@ -423,10 +425,9 @@ class TableGeometry:
         else:  # every line tested once, its crossings kept for both its units' blocks
             aimed = np.arange(n, dtype=np.intp)
             blocks = matrix_row_blocks(
-                self.units, self.terrain, self.arcs, self.blocking, rows_per_block=per_block
-            )
-        # the compiled kernels where the whole stream repays loading them (a big table)
-        use_kernel = not witness and worth_compiling(n * len(aimed))
+                self.units, self.terrain, self.arcs, self.blocking, rows_per_block=per_block,
+                use_kernel=use_kernel,
+            )  # fmt: skip
         # each block's pairs made with the block: the table's N² pairs are never held at once
         for block in blocks:
             rows = block.rows
