@@ -9,7 +9,6 @@ and asks the kernels for each of its blocks; a short command never imports numba
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from functools import cache
 
@@ -23,7 +22,10 @@ COMPILED_PAIRS = 2_000_000
 
 @cache
 def _numba_installed() -> bool:
-    """Whether numba can be imported (looked up once, not imported)."""
+    """Whether numba can be imported (looked up once, not imported; importlib.util only
+    then: every command's start-up pays for what it imports)."""
+    import importlib.util
+
     return importlib.util.find_spec("numba") is not None
 
 
