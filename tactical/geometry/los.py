@@ -395,6 +395,26 @@ def reaching_hits(
     return hit
 
 
+def cone_candidates(
+    cone, left, counts, order, distance, angle, pair_j, cones, pieces, owners, mask
+) -> tuple[np.ndarray, ...]:
+    """`matrix._los_blocked`'s candidates by the compiled kernel (`los_kernel`; the caller
+    checked `available()`): (sure pair, sure piece, other pair, other piece), the very
+    lists its numpy batches give. `owners`: a level blocking's bases (a target's own is
+    dropped); `mask`: the pieces that block (a boolean blocking); neither: every piece."""
+    from tactical.geometry import los_kernel  # imports numba
+
+    mode = 1 if owners is not None else 2 if mask is not None else 0
+    unused = np.zeros(1, dtype=np.intp)
+    return los_kernel.cone_candidates(
+        cone, left, counts, order, distance, angle, pair_j,
+        *(np.ascontiguousarray(column).reshape(-1) for column in (
+            cones.near, cones.inner_theta, cones.inner_half, cones.inner_reach)),
+        pieces, mode, unused if owners is None else np.asarray(owners, dtype=np.intp),
+        np.zeros(1, dtype=bool) if mask is None else np.asarray(mask, dtype=bool),
+    )  # fmt: skip
+
+
 def _diagonal_then_edges(
     index: TerrainIndex,
     lines: Lines,

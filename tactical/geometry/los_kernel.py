@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["reaching_hits"]
+__all__ = ["cone_candidates", "reaching_hits"]
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -131,3 +131,67 @@ def reaching_hits(
                 parity += rises and mx < x_cross
             hit[k] = parity % 2 == 1
     return hit, doubtful
+
+
+@njit(cache=True, error_model="numpy")
+def cone_candidates(
+    cone,
+    left,
+    counts,
+    order,
+    distance,
+    angle,
+    pair_j,
+    near,
+    inner_theta,
+    inner_half,
+    inner_reach,
+    pieces,
+    mode,
+    owners,
+    mask,
+):  # pragma: no cover - compiled
+    """`matrix._los_blocked`'s candidates, cone by cone: for cone c (flat = row * pieces +
+    piece), the pairs order[left[c]:left[c] + counts[c]] whose line reaches the piece's
+    disc (and has length); with mode 1 not the target's own base (`owners`), with mode 2
+    only the pieces `mask` lets block. Each is sure (through the inscribed disc's cone,
+    far enough) or left to the exact test: returns (sure pair, sure piece, other pair,
+    other piece), each in the order numpy's batches give them."""
+    total = 0
+    for c in range(len(cone)):
+        total += counts[c]
+    sure_pair = np.empty(total, dtype=np.intp)
+    sure_piece = np.empty(total, dtype=np.intp)
+    other_pair = np.empty(total, dtype=np.intp)
+    other_piece = np.empty(total, dtype=np.intp)
+    sure = 0
+    other = 0
+    for c in range(len(cone)):
+        flat = cone[c]
+        piece = flat - flat // pieces * pieces
+        reach_near, theta = near[flat], inner_theta[flat]
+        half, reach_inner = inner_half[flat], inner_reach[flat]
+        for q in range(left[c], left[c] + counts[c]):
+            pair = order[q]
+            reach = distance[pair]
+            if not (reach >= reach_near and reach > 0.0):
+                continue
+            if mode == 1 and owners[piece] == pair_j[pair]:
+                continue
+            if mode == 2 and not mask[piece]:
+                continue
+            delta = angle[pair] - theta
+            if delta > math.pi:
+                delta = delta - 2 * math.pi
+            delta = np.abs(delta)
+            if delta > math.pi:
+                delta = 2 * math.pi - delta
+            if delta < half and reach >= reach_inner:
+                sure_pair[sure] = pair
+                sure_piece[sure] = piece
+                sure += 1
+            else:
+                other_pair[other] = pair
+                other_piece[other] = piece
+                other += 1
+    return sure_pair[:sure], sure_piece[:sure], other_pair[:other], other_piece[:other]

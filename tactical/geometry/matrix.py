@@ -56,12 +56,14 @@ from tactical.geometry.arcs import (
     wrap_bearings,
 )
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.geometry.compiled_kernels import available
 from tactical.geometry.los import (
     DISC_TOLERANCE,
     INNER_MARGIN,
     Lines,
     TerrainIndex,
     blocked_segments,
+    cone_candidates,
     hits_among,
     hits_from_point,
     order_along,
@@ -329,6 +331,12 @@ def _los_blocked(
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
     first = 0
+    if every_hit and use_kernel and len(cone) and available():  # all batches in one loop
+        owners, mask = (blocking.owners, None) if by_level else (None, blocking)
+        found = cone_candidates(cone, left, counts, order, distance, angle, pair_j, cones,
+                                pieces, owners, mask)  # fmt: skip
+        sure_pair, sure_piece, ambiguous_pair, ambiguous_piece = ([part] for part in found)
+        first = len(cone)
     while first < len(cone):
         # a batch of whole intervals expanding to about BLOCK_ELEMENTS candidates
         done = ends[first - 1] if first else 0

@@ -87,3 +87,54 @@ def test_not_asked_or_no_jit_keeps_to_numpy(monkeypatch):
     monkeypatch.setenv(NO_JIT, "1")
     assert reaching_hits(index, lines, piece, use_kernel=True).tolist() == [True]
     assert los.available() is False
+
+
+def _crowd(seed: int, units: int):
+    """Ships whose bases block sight (each owned by its ship) among rocks."""
+    from tactical.geometry.measure import BaseArrays
+    from tactical.geometry.shapes import Pose, RectBase, base_corners
+
+    rng = np.random.default_rng(seed)
+    poses = [Pose(*rng.uniform((0, 0, 0), (30, 20, 360))) for _ in range(units)]
+    bases = [RectBase(rng.uniform(0.5, 1.5), rng.uniform(1, 3)) for _ in range(units)]
+    rocks = [shapely.Point(*rng.uniform((4, 4), (26, 16))).buffer(1.5) for _ in range(4)]
+    footprints = [shapely.Polygon(base_corners(p, b)) for p, b in zip(poses, bases, strict=True)]
+    terrain = TerrainIndex.build([f"t{k}" for k in range(4)], rocks).with_convex(
+        [f"u{k}" for k in range(units)], footprints
+    )
+    return BaseArrays.build(poses, bases), terrain
+
+
+@pytest.mark.parametrize("kind", ["none", "mask", "levels", "levels and owners"])
+def test_a_streams_blocks_are_the_same_by_the_kernels(monkeypatch, kind):
+    """`matrix_row_blocks` with use_kernel (the cones' candidates and their exact test
+    compiled) keeps the very crossings, in the same order, under every kind of blocking."""
+    from tactical.geometry.matrix import LevelBlocking
+    from tactical.geometry.matrix_blocks import matrix_row_blocks
+
+    units, terrain = _crowd(7, 40)
+    rng = np.random.default_rng(1)
+    owners = np.concatenate((np.full(4, -1), np.arange(40)))
+    blocking = {
+        "none": None,
+        "mask": rng.random(len(terrain)) < 0.7,
+        "levels": LevelBlocking(np.arange(40) % 2, rng.random((2, 2, len(terrain))) < 0.6),
+        "levels and owners": LevelBlocking(
+            np.arange(40) % 3, rng.random((3, 3, len(terrain))) < 0.6, owners
+        ),
+    }[kind]
+    monkeypatch.delenv(NO_JIT, raising=False)
+    runs = []
+    candidates = los_kernel.cone_candidates
+    monkeypatch.setattr(los_kernel, "cone_candidates", lambda *a: runs.append(1) or candidates(*a))
+    ways = [
+        list(matrix_row_blocks(units, terrain, blocking=blocking, rows_per_block=7, use_kernel=k))
+        for k in (False, True)
+    ]
+    assert len(runs) == len(ways[1])  # every block by the kernel
+    hits = 0
+    for numpy_block, kernel_block in zip(*ways, strict=True):
+        for name in ("hit_row", "hit_target", "hit_piece", "los_clear"):
+            np.testing.assert_array_equal(getattr(kernel_block, name), getattr(numpy_block, name))
+        hits += len(numpy_block.hit_piece)
+    assert hits > 100
