@@ -131,7 +131,7 @@ class Words:
             )
             rows.pick(table(["", UNIT_MARKS[margin_unit(arc)]]), shown[:, k].astype(np.intp))
         rows.constant("\n")
-        return texts(rows, lambda k: self._line(block, k))
+        return texts(rows, lambda k: self._line(block, k), block.use_kernel)
 
     def _line(self, block: PairReports, k: int) -> str:
         return printable(pair_line(block[k], self.units_by_id, self.terrain_by_id)) + "\n"

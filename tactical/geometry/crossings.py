@@ -7,14 +7,26 @@ discs, then of their boxes, overlap along the line.
 from __future__ import annotations
 
 import math
+from types import ModuleType
 
 import numpy as np
 import shapely
 
+from tactical.geometry.compiled_kernels import available
 from tactical.geometry.los import DISC_TOLERANCE, TerrainIndex
 from tactical.geometry.measure import BLOCK_ELEMENTS
 
-__all__ = ["entry_fractions", "entry_fractions_along", "order_crossings"]
+__all__ = ["compiled", "entry_fractions", "entry_fractions_along", "order_crossings"]
+
+
+def compiled() -> ModuleType | None:
+    """The compiled kernels (`crossings_kernel`), or None where they may not run
+    (`compiled_kernels.available`: numba absent or TACTICAL_NO_JIT set)."""
+    if not available():
+        return None
+    from tactical.geometry import crossings_kernel  # imports numba
+
+    return crossings_kernel
 
 
 def order_crossings(
@@ -25,6 +37,7 @@ def order_crossings(
     j: np.ndarray,
     line: np.ndarray,
     piece: np.ndarray,
+    use_kernel: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The (line k, piece) pairs of the pieces crossing each line from (x[i[k]], y[i[k]]) to
     (x[j[k]], y[j[k]]), in any order, sorted by line and along each line in the order it
@@ -35,10 +48,16 @@ def order_crossings(
     leave in doubt (two entries within 1e-9, or one unknown) is measured by GEOS.
     Each piece lies in its bounding disc and in its box, so where their spans along a
     line do not overlap, the spans give that order already: entries are measured only
-    among pieces whose spans overlap (the same order, far fewer edges crossed)."""
+    among pieces whose spans overlap (the same order, far fewer edges crossed).
+
+    `use_kernel`: by the compiled kernel where it may run (`compiled`; the caller of a big
+    stream asks), the same arrays."""
     line, piece = np.asarray(line, dtype=np.intp), np.asarray(piece, dtype=np.intp)
     if len(line) == 0:
         return line, piece
+    kernel = compiled() if use_kernel else None
+    if kernel is not None:
+        return _compiled_order(kernel, terrain, x, y, i, j, line, piece)
     # each line's start, extent and length once, gathered for its pieces (gathers by
     # take: a third faster than indexing by an array)
     sx, sy = x.take(i), y.take(i)
@@ -90,12 +109,57 @@ def order_crossings(
     close = np.r_[False, (np.diff(entry) < 1e-9) & (group[1:] == group[:-1])]
     flagged = on[close | unknown]  # sorted by line: its distinct lines without a sort
     doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
+    _put_to_geos(terrain, x, y, i, j, line, piece, doubtful)
+    return line, piece
+
+
+def _compiled_order(
+    kernel: ModuleType,
+    terrain: TerrainIndex,
+    x: np.ndarray,
+    y: np.ndarray,
+    i: np.ndarray,
+    j: np.ndarray,
+    line: np.ndarray,
+    piece: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """`order_crossings` by the compiled kernels: the same numbers in loops, line by line;
+    a start on or inside a piece and the doubtful lines still go to GEOS, as above."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    i, j = np.asarray(i, dtype=np.intp), np.asarray(j, dtype=np.intp)
+    sight = terrain.sight
+    line, piece, at, group, sx, sy, dx, dy = kernel.span_groups(
+        x, y, i, j, line, piece, sight.x, sight.y, terrain.outer_radius, *terrain.boxes
+    )
+    if len(at) == 0:
+        return line, piece
+    on, crossed = line.take(at), piece.take(at)
+    ax, ay = sx.take(on), sy.take(on)
+    # a start inside the bounding disc may be on or inside the piece (`entry_fractions_along`)
+    gap = np.hypot(ax - sight.x.take(crossed), ay - sight.y.take(crossed))
+    near = np.flatnonzero(gap <= terrain.outer_radius.take(crossed) + DISC_TOLERANCE)
+    inside = np.zeros(len(at), dtype=bool)
+    if len(near):
+        inside[near] = shapely.intersects(
+            terrain.geometries[crossed[near]], shapely.points(ax.take(near), ay.take(near))
+        )
+    doubt = kernel.first_crossings(
+        line, piece, at, group, inside, sx, sy, dx, dy, terrain.edge_offsets,
+        terrain.edge_x, terrain.edge_y, terrain.edge_dx, terrain.edge_dy,
+    )  # fmt: skip
+    flagged = on[doubt]  # sorted by line
+    doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
+    _put_to_geos(terrain, x, y, i, j, line, piece, doubtful)
+    return line, piece
+
+
+def _put_to_geos(terrain, x, y, i, j, line, piece, doubtful) -> None:
+    """Each doubtful line's pieces (a run of `piece`) reordered in place by GEOS."""
     if len(doubtful):
         bounds = np.searchsorted(line, np.stack((doubtful, doubtful + 1)))
         for k, begin, end in zip(doubtful.tolist(), *bounds.tolist(), strict=True):
             start, stop = (x[i[k]], y[i[k]]), (x[j[k]], y[j[k]])
             piece[begin:end] = _measured_order(terrain, start, stop, piece[begin:end])
-    return line, piece
 
 
 def _measured_order(terrain: TerrainIndex, start, end, pieces: np.ndarray) -> np.ndarray:

@@ -31,6 +31,7 @@ import shapely
 from shapely import STRtree
 
 from tactical.errors import UserError
+from tactical.geometry.compiled_kernels import available
 from tactical.geometry.los_pieces import (
     _boxes,
     _convex_rows,
@@ -361,6 +362,57 @@ def hits_among(
         if not inner_done:
             result[part] = meets[part] & _inner_hits(index, block, block_piece)
     return _diagonal_then_edges(index, lines, piece, np.flatnonzero(meets & ~result), result)
+
+
+def reaching_hits(
+    index: TerrainIndex, lines: Lines, piece: np.ndarray, use_kernel: bool = False
+) -> np.ndarray:
+    """`hits_among(index, lines, piece, inner_done=True, reaching=True)` (the lines the pair
+    matrix's cones found; GEO002.10); with `use_kernel`, by the compiled kernel where it
+    may run (`los_kernel`, a big stream's): the same answers, GEOS still deciding a line
+    that touches an outline."""
+    if not (use_kernel and len(piece) and available()):
+        return hits_among(index, lines, piece, inner_done=True, reaching=True)
+    from tactical.geometry import los_kernel  # imports numba
+
+    ends = (np.ascontiguousarray(column) for column in (lines.ax, lines.ay, lines.bx, lines.by))
+    hit, doubtful = los_kernel.reaching_hits(
+        *ends, np.ascontiguousarray(piece), index.diagonals, *index.boxes,
+        np.ascontiguousarray(index.outer_centre[:, 0]),
+        np.ascontiguousarray(index.outer_centre[:, 1]), index.edge_offsets, index.edge_x,
+        index.edge_y, index.edge_dx, index.edge_dy, DIAGONAL_TOLERANCE, ORIENT_TOLERANCE,
+        BOX_MARGIN,
+    )  # fmt: skip
+    doubt = np.flatnonzero(doubtful)
+    if len(doubt):  # as `_edge_block` asks GEOS
+        starts = np.column_stack((lines.ax[doubt], lines.ay[doubt]))
+        ends = np.column_stack((lines.bx[doubt], lines.by[doubt]))
+        hit[doubt] = shapely.relate_pattern(
+            shapely.linestrings(np.stack((starts, ends), axis=1)),
+            index.geometries[piece[doubt]],
+            INTERIOR_PATTERN,
+        )
+    return hit
+
+
+def cone_candidates(
+    cone, left, counts, order, distance, angle, pair_j, cones, pieces, owners, mask
+) -> tuple[np.ndarray, ...]:
+    """`matrix._los_blocked`'s candidates by the compiled kernel (`los_kernel`; the caller
+    checked `available()`): (sure pair, sure piece, other pair, other piece), the very
+    lists its numpy batches give. `owners`: a level blocking's bases (a target's own is
+    dropped); `mask`: the pieces that block (a boolean blocking); neither: every piece."""
+    from tactical.geometry import los_kernel  # imports numba
+
+    mode = 1 if owners is not None else 2 if mask is not None else 0
+    unused = np.zeros(1, dtype=np.intp)
+    return los_kernel.cone_candidates(
+        cone, left, counts, order, distance, angle, pair_j,
+        *(np.ascontiguousarray(column).reshape(-1) for column in (
+            cones.near, cones.inner_theta, cones.inner_half, cones.inner_reach)),
+        pieces, mode, unused if owners is None else np.asarray(owners, dtype=np.intp),
+        np.zeros(1, dtype=bool) if mask is None else np.asarray(mask, dtype=bool),
+    )  # fmt: skip
 
 
 def _diagonal_then_edges(

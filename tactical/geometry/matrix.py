@@ -56,15 +56,18 @@ from tactical.geometry.arcs import (
     wrap_bearings,
 )
 from tactical.geometry.arcs_spec import QUADRANTS, ArcSpec
+from tactical.geometry.compiled_kernels import available
 from tactical.geometry.los import (
     DISC_TOLERANCE,
     INNER_MARGIN,
     Lines,
     TerrainIndex,
     blocked_segments,
+    cone_candidates,
     hits_among,
     hits_from_point,
     order_along,
+    reaching_hits,
 )
 from tactical.geometry.measure import (
     BLOCK_ELEMENTS,
@@ -257,12 +260,14 @@ def _los_blocked(
     distance: np.ndarray,
     blocking: Blocking,
     every_hit: bool = False,
+    use_kernel: bool = False,
 ):
     """Whether the line between the centres of each pair (pair_i[k], pair_j[k]) is blocked.
 
     With `every_hit`, instead every (pair, piece) whose line crosses the piece (each line
     tested against all its candidate pieces, not only until one blocks it), as
-    `(hit_pair, hit_piece)`: a line is blocked where it has one.
+    `(hit_pair, hit_piece)`: a line is blocked where it has one; `use_kernel` (a big
+    stream's blocks) settles the candidates by the compiled kernel, the same hits.
 
     `row_of[k]` is the viewer pair_i[k]'s row in `cones`; `angle` and `distance`
     the compass bearing (radians, from arctan2) and distance of j from i.
@@ -326,6 +331,12 @@ def _los_blocked(
     ambiguous_pair, ambiguous_piece = [], []
     sure_pair, sure_piece = [], []
     first = 0
+    if every_hit and use_kernel and len(cone) and available():  # all batches in one loop
+        owners, mask = (blocking.owners, None) if by_level else (None, blocking)
+        found = cone_candidates(cone, left, counts, order, distance, angle, pair_j, cones,
+                                pieces, owners, mask)  # fmt: skip
+        sure_pair, sure_piece, ambiguous_pair, ambiguous_piece = ([part] for part in found)
+        first = len(cone)
     while first < len(cone):
         # a batch of whole intervals expanding to about BLOCK_ELEMENTS candidates
         done = ends[first - 1] if first else 0
@@ -373,7 +384,7 @@ def _los_blocked(
         i, j = pair_i.take(pair), pair_j.take(pair)
         lines = Lines(units.x.take(i), units.y.take(i), units.x.take(j), units.y.take(j))
         # found by the cones, of length > 0 (`reach > 0`): no bounding-disc filter needed
-        hit = hits_among(terrain, lines, piece, inner_done=True, reaching=True)
+        hit = reaching_hits(terrain, lines, piece, use_kernel)
         return np.concatenate((*sure_pair, pair[hit])), np.concatenate((*sure_piece, piece[hit]))
     still = ~blocked[pair]
     pair, piece = pair[still], piece[still]

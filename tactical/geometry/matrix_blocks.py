@@ -78,13 +78,15 @@ def matrix_row_blocks(
     blocking: Blocking = None,
     *,
     rows_per_block: int,
+    use_kernel: bool = False,
 ) -> Iterator[RowBlock]:
     """Every row of `pair_matrix`, `rows_per_block` rows a block in order, each block what
     `matrix_rows` gives for its rows. With a symmetric blocking each line between two
     units of one band of `BAND_ROWS` rows is tested once: from the block of its first
     unit, its crossings kept (packed, sorted) until the block of its other unit takes
     them; a line between two bands is tested from both ends, so that what is kept stays
-    bounded (a band's lines) on any table."""
+    bounded (a band's lines) on any table. `use_kernel`: each block's lines settled by the
+    compiled kernel (a big stream's: `los.reaching_hits`), the same blocks."""
     arcs = tuple(arcs)
     blocking = _check_blocking(blocking, units, terrain)
     n = len(units)
@@ -97,7 +99,8 @@ def matrix_row_blocks(
         if later is not None:
             start = first - first % band_rows
             later.band = range(start, min(n, start + band_rows))
-        yield _block(units, range(first, min(n, first + per_block)), terrain, arcs, blocking, later)
+        rows = range(first, min(n, first + per_block))
+        yield _block(units, rows, terrain, arcs, blocking, later, use_kernel)
 
 
 def _block(
@@ -107,6 +110,7 @@ def _block(
     arcs: tuple[ArcSpec, ...],
     blocking: Blocking,
     later: _LaterCrossings | None,
+    use_kernel: bool = False,
 ) -> RowBlock:
     """The block of `rows`; with `later`, the rows before these were given already (their
     lines' crossings kept there) and the lines to later rows are kept there in turn."""
@@ -130,7 +134,7 @@ def _block(
     hit_pair, piece = _los_blocked(
         units, terrain, pair_i, pair_j, local, _Cones.of(units, terrain, np.asarray(rows)),
         absolute.reshape(-1).take(place), centre_distance.reshape(-1).take(place), blocking,
-        every_hit=True,
+        every_hit=True, use_kernel=use_kernel,
     )  # fmt: skip
     row, target = pair_i.take(hit_pair), pair_j.take(hit_pair)
     if later is not None:

@@ -20,6 +20,7 @@ import numpy as np
 from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
+from tactical.geometry.compiled_kernels import worth_compiling
 from tactical.geometry.crossings import order_crossings
 from tactical.geometry.los import TerrainIndex, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
@@ -142,6 +143,8 @@ class PairReports(Sequence[PairReport]):
     margins: np.ndarray
     witnesses: tuple[tuple[Measurement, Measurement], ...] | None = None
     model_lists: RowLists | None = None
+    # written by the compiled kernels (`compiled_kernels.worth_compiling`: a big stream's)
+    use_kernel: bool = False
 
     @cached_property
     def blockers(self) -> np.ndarray:
@@ -255,7 +258,7 @@ class PairReports(Sequence[PairReport]):
             tail = f', "unit": {text_of(margin_unit(arc))}}}'
             rows.pick(json_table(["", tail]), own.astype(np.intp))
         rows.constant("}}")
-        text = texts(rows, lambda k: ", " + text_of(self[k].as_json()))
+        text = texts(rows, lambda k: ", " + text_of(self[k].as_json()), self.use_kernel)
         if first:
             del text[:2]  # in place: the block's text is large
         return text
@@ -411,6 +414,8 @@ class TableGeometry:
             return
         n = len(self.state.units)
         per_block = max(1, pairs_per_block // max(n, 1))
+        # the compiled kernels where the whole stream repays loading them (a big table)
+        use_kernel = not witness and not target_id and worth_compiling(n * n)
         if target_id:  # the lines to one target only: each block of firers by itself
             aimed = np.array([self.index(target_id)], dtype=np.intp)
             blocks = (
@@ -420,8 +425,9 @@ class TableGeometry:
         else:  # every line tested once, its crossings kept for both its units' blocks
             aimed = np.arange(n, dtype=np.intp)
             blocks = matrix_row_blocks(
-                self.units, self.terrain, self.arcs, self.blocking, rows_per_block=per_block
-            )
+                self.units, self.terrain, self.arcs, self.blocking, rows_per_block=per_block,
+                use_kernel=use_kernel,
+            )  # fmt: skip
         # each block's pairs made with the block: the table's N² pairs are never held at once
         for block in blocks:
             rows = block.rows
@@ -429,7 +435,7 @@ class TableGeometry:
             targets = np.tile(aimed, len(rows))
             keep = sources != targets
             if keep.any():
-                yield self.reports(block, sources[keep], targets[keep], witness)
+                yield self.reports(block, sources[keep], targets[keep], witness, use_kernel)
 
     def _pairs(self, source_id: str | None, target_id: str | None) -> tuple[np.ndarray, ...]:
         """The ordered pairs `all_pairs` reports, firer by firer: two index arrays."""
@@ -449,10 +455,13 @@ class TableGeometry:
         sources: Sequence[int] | np.ndarray,
         targets: Sequence[int] | np.ndarray,
         witness: bool = False,
+        use_kernel: bool = False,
     ) -> PairReports:
         """Reports for the pairs (sources[k], targets[k]) from a matrix, a block of its rows or
         one unit's row, as columns (`PairReports`): range bands by table lookup, arc margins
-        and the order of blockers vectorised; witness segments measured pair by pair."""
+        and the order of blockers vectorised; witness segments measured pair by pair.
+        `use_kernel`: blockers ordered and text written by the compiled kernels (a big
+        stream's blocks: `report_blocks`), the same reports."""
         i = np.asarray(sources, dtype=np.intp)
         j = np.asarray(targets, dtype=np.intp)
         if isinstance(source, PairMatrix):
@@ -466,7 +475,8 @@ class TableGeometry:
         own = self.own_arcs[i]
         clear = source.los_clear[index]
         if isinstance(source, RowBlock):  # the block kept every blocking piece: pick ours
-            line, piece = self.ordered_hits(i, j, _hits_of(source, i, j, len(self.units)))
+            hits = _hits_of(source, i, j, len(self.units))
+            line, piece = self.ordered_hits(i, j, hits, use_kernel)
         else:
             blocked = np.flatnonzero(~clear)
             line, piece = self.ordered_hits(i[blocked], j[blocked])
@@ -506,7 +516,7 @@ class TableGeometry:
         return PairReports(
             self, i, j, source.centre_distance[index], source.edge_distance[index],
             source.bearing[index], source.centre_quadrant[index], in_arc[index] & own, clear,
-            blockers, band_names, bands, distance, own, margins, witnesses, models,
+            blockers, band_names, bands, distance, own, margins, witnesses, models, use_kernel,
         )  # fmt: skip
 
     @cached_property
@@ -624,7 +634,11 @@ class TableGeometry:
         return RowLists(np.bincount(line, minlength=len(i)), piece).matrix()
 
     def ordered_hits(
-        self, i: np.ndarray, j: np.ndarray, hits: tuple[np.ndarray, ...] | None = None
+        self,
+        i: np.ndarray,
+        j: np.ndarray,
+        hits: tuple[np.ndarray, ...] | None = None,
+        use_kernel: bool = False,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The (line k, piece) pairs of the pieces blocking each line i[k] -> j[k], sorted by
         line and along each line in the order it meets them (GEO002.10; `hits`: the
@@ -637,7 +651,7 @@ class TableGeometry:
             starts = np.column_stack([x[i], y[i]])
             ends = np.column_stack([x[j], y[j]])
             hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
-        return order_crossings(self.terrain, x, y, i, j, *hits)
+        return order_crossings(self.terrain, x, y, i, j, *hits, use_kernel)
 
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:

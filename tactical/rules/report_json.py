@@ -21,10 +21,13 @@ text is always exactly `json.dumps`'s (or `format`'s).
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
+
+from tactical.geometry.compiled_kernels import available
 
 __all__ = ["Columns", "RowLists", "fixed", "numbers", "table", "text_of", "texts"]
 
@@ -289,7 +292,7 @@ def _values(matrix: np.ndarray) -> np.ndarray:
     return matrix.view(np.dtype(f"V{matrix.shape[1]}"))[:, 0]
 
 
-def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
+def texts(columns: Columns, fallback: Callable[[int], str], use_kernel: bool = False) -> bytearray:
     """The rows' text, each row `columns` could not vouch for replaced by `fallback(k)`
     (a bytearray: the text is made in place, and the blocks of a big table are large).
 
@@ -300,8 +303,14 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     put back in order: the zeros of the one (cells, `_CELL`) matrix are dropped and the
     text is there (narrow cells: few zeros to drop, each entry and run padded to a few
     bytes, not to the widest entry of any list). A row the columns cannot vouch for is
-    left as one marker byte, where its fallback text goes."""
+    left as one marker byte, where its fallback text goes.
+
+    `use_kernel`: written by the compiled kernel where it may run (`_compiled_text`; the
+    caller of a big stream asks), the same bytes."""
     bad = np.flatnonzero(~columns.ok)
+    # the kernel writes words of 8 bytes in the machine's order: little-endian only
+    if use_kernel and sys.byteorder == "little" and columns.rows and available():
+        return _with_fallbacks(_compiled_text(columns), bad, fallback)
     lists = [part for part in columns.parts if part[0] == "slots"]
     if not lists:
         (matrix,) = columns.segments(over_bytes=True)  # the text itself
@@ -353,6 +362,66 @@ def texts(columns: Columns, fallback: Callable[[int], str]) -> bytearray:
     return _with_fallbacks(out, bad, fallback)
 
 
+def _compiled_text(columns: Columns) -> bytearray:
+    """The rows' text without its fallbacks (`texts`; a bad row one marker byte) by the
+    compiled kernel: the fixed parts as one (P, W) matrix cut where each list goes, the
+    lists' tables as one pool of texts without their zeros."""
+    from tactical.rules import report_json_kernel as kernel  # imports numba
+
+    fixed_parts, cuts, lists, width = [], [0], [], 0
+    for part in columns.parts:
+        if part[0] == "slots":  # each run before a list padded to whole words of 8 bytes
+            fixed_parts.append(("constant", np.zeros(-width % 8, dtype=np.uint8)))
+            width += -width % 8
+            cuts.append(width // 8)  # list k goes after the fixed words before cuts[k + 1]
+            lists.append(part)
+        else:
+            fixed_parts.append(part)
+            width += part[1].shape[-1]
+    words = _fixed_matrix(fixed_parts, columns.rows, 8, False).view(np.uint64)
+    cuts.append(words.shape[1])
+    tables = [table for part in lists for table in part[1:3]]
+    # each entry's bytes without its zeros, in whole words of 8 (zeros after): a slot a row
+    slot = -(-max([table.shape[1] for table in tables], default=0) // 8) or 1
+    nonzero = [table != 0 for table in tables]
+    lengths = np.concatenate([kept.sum(axis=1) for kept in nonzero] or [np.zeros(0, np.intp)])
+    pool = np.zeros((len(lengths), slot * 8), dtype=np.uint8)
+    pool[np.arange(pool.shape[1]) < lengths[:, None]] = np.concatenate(
+        [table[kept] for table, kept in zip(tables, nonzero, strict=True)]
+        or [np.zeros(0, np.uint8)]
+    )
+    pool = pool.view(np.uint64)
+    sizes = np.array([len(table) for table in tables], dtype=np.intp)
+    bases = np.cumsum(sizes) - sizes
+    counts = np.zeros((len(lists), columns.rows), dtype=np.intp)
+    items = []
+    for k, part in enumerate(lists):
+        counts[k] = part[3].count
+        items.append(np.asarray(part[3].items, dtype=np.intp))
+        # the kernel reads without bounds tests: what numpy's indexing would refuse, refused
+        first_rows = min(len(part[1]), len(part[2])) - 1
+        if counts[k].sum() != len(items[k]) or not (items[k] < first_rows).all():
+            raise IndexError("a list's counts and items do not match its tables")
+    item_sizes = np.array([len(chosen) for chosen in items], dtype=np.intp)
+    lists_at = (
+        counts, np.concatenate(items or [np.zeros(0, np.intp)]),
+        np.cumsum(item_sizes) - item_sizes, np.ascontiguousarray(bases[0::2]),
+        np.ascontiguousarray(bases[1::2]),
+    )  # fmt: skip
+    size = kernel.text_length(words, *lists_at, lengths, columns.ok)
+    # spare bytes: past the last byte, the zeros of a word or an entry's slot are written
+    text = bytearray(size + 8 * slot)
+    out = np.frombuffer(text, dtype=np.uint8)
+    written = kernel.write_rows(
+        out, words, np.asarray(cuts, dtype=np.intp), *lists_at, pool, lengths, columns.ok
+    )
+    if written != size:  # the two passes count alike by construction
+        raise AssertionError(f"wrote {written} bytes of {size}")
+    del out  # the view released: the spare bytes can go
+    del text[size:]
+    return text
+
+
 def _runs_at(cells: np.ndarray, count: int) -> np.ndarray:
     """The (C, W) cell matrix `cells` as C - count + 1 overlapping values of `count` cells
     each, value k starting at cell k (a view): a run of cells is put in place as one
@@ -378,14 +447,18 @@ def _byte_matrix(rows: int, width: int) -> np.ndarray:
 
 
 def _with_fallbacks(
-    matrix: np.ndarray, bad: np.ndarray, fallback: Callable[[int], str]
+    matrix: np.ndarray | bytearray, bad: np.ndarray, fallback: Callable[[int], str]
 ) -> bytearray:
-    """The matrix's bytes (a `_byte_matrix`) without its zeros, each marker byte (a bad
-    row's place) replaced by that row's fallback text, in order."""
-    buffer = matrix
-    while not isinstance(buffer, memoryview):  # the matrix, its flat array, their buffer
-        buffer = buffer.base
-    text = buffer.obj.translate(None, b"\0")
+    """The matrix's bytes (a `_byte_matrix`) without its zeros (a bytearray: the text
+    already), each marker byte (a bad row's place) replaced by that row's fallback text,
+    in order."""
+    if isinstance(matrix, bytearray):
+        text = matrix
+    else:
+        buffer = matrix
+        while not isinstance(buffer, memoryview):  # the matrix, its flat array, their buffer
+            buffer = buffer.base
+        text = buffer.obj.translate(None, b"\0")
     if not len(bad):
         return text
     # the text between markers joined as views: one copy of the block, not a split's two
