@@ -167,6 +167,8 @@ def test_only_a_big_table_streams_by_the_kernels(monkeypatch):
         assert all(block.use_kernel is expected for block in table.report_blocks())
     monkeypatch.setenv(NO_JIT, "1")
     assert not any(block.use_kernel for block in table.report_blocks())
+    monkeypatch.setenv(NO_JIT, "0")  # "0" reads as not set: the kernels again
+    assert all(block.use_kernel for block in table.report_blocks())
 
 
 def test_a_short_command_never_imports_numba():
