@@ -385,13 +385,7 @@ def reaching_hits(
     )  # fmt: skip
     doubt = np.flatnonzero(doubtful)
     if len(doubt):  # as `_edge_block` asks GEOS
-        starts = np.column_stack((lines.ax[doubt], lines.ay[doubt]))
-        ends = np.column_stack((lines.bx[doubt], lines.by[doubt]))
-        hit[doubt] = shapely.relate_pattern(
-            shapely.linestrings(np.stack((starts, ends), axis=1)),
-            index.geometries[piece[doubt]],
-            INTERIOR_PATTERN,
-        )
+        hit[doubt] = _geos_crosses(index, lines, piece, doubt)
     return hit
 
 
@@ -603,14 +597,22 @@ def _edge_block(index: TerrainIndex, lines: Lines, piece: np.ndarray) -> np.ndar
         result |= ~touching & (parity % 2 == 1)
     doubtful = np.flatnonzero(~crossing & touching)
     if len(doubtful):
-        starts = np.column_stack((lines.ax[doubtful], lines.ay[doubtful]))
-        ends = np.column_stack((lines.bx[doubtful], lines.by[doubtful]))
-        result[doubtful] = shapely.relate_pattern(
-            shapely.linestrings(np.stack((starts, ends), axis=1)),
-            index.geometries[piece[doubtful]],
-            INTERIOR_PATTERN,
-        )
+        result[doubtful] = _geos_crosses(index, lines, piece, doubtful)
     return result
+
+
+def _geos_crosses(
+    index: TerrainIndex, lines: Lines, piece: np.ndarray, which: np.ndarray
+) -> np.ndarray:
+    """Whether each line `which[k]` passes through its piece's interior, asked of GEOS (a
+    line touching an edge or a corner, which the edge tests leave in doubt: GEO002.10)."""
+    starts = np.column_stack((lines.ax[which], lines.ay[which]))
+    ends = np.column_stack((lines.bx[which], lines.by[which]))
+    return shapely.relate_pattern(
+        shapely.linestrings(np.stack((starts, ends), axis=1)),
+        index.geometries[piece[which]],
+        INTERIOR_PATTERN,
+    )
 
 
 def hits_from_point(
