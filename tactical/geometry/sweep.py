@@ -242,6 +242,7 @@ class Obstacles:
         self._started: dict[tuple[Pose, Base, bool], np.ndarray] = {}
         self._near: dict[tuple[Motion, Base], np.ndarray] = {}
         self._gathered: dict[bytes, tuple[np.ndarray, ...]] = {}
+        self._lines: dict[tuple[Pose, bool, Base, bytes], _Line] = {}
 
     def edges(self, index: int) -> np.ndarray:
         """Every edge of obstacle `index` (all rings) as an (n, 2, 2) array of end points."""
@@ -280,10 +281,20 @@ class Obstacles:
             found = _kept(self._near, key, np.sort(near))
         return found
 
+    def line(self, motion: Translation, core: Base, mask: bytes) -> _Line:
+        """What is known of the straight line `motion` runs along (`_Line`): from its start,
+        forwards or backwards, with the obstacles of `mask` (its bytes)."""
+        key = (motion.start, motion.distance > 0, core, mask)
+        found = self._lines.get(key)
+        if found is None:
+            found = _kept(self._lines, key, _Line())
+        return found
+
     def motion_hit(
         self, motion: Motion, core: Base, candidates: np.ndarray
-    ) -> tuple[float, int] | None:
-        """`motion_contact` of the base along `motion` with the obstacles `candidates`.
+    ) -> tuple[float, int, float] | None:
+        """`motion_contact` of the base along `motion` with the obstacles `candidates`, with
+        the touch's parameter along the motion (`_first_hit`).
 
         Remembered by the polygons themselves (beside their ids, so that no id is reused),
         whatever index holds them: a table where a unit moved elsewhere, or the rules'
@@ -342,7 +353,7 @@ def _box_of(key: tuple[Motion, Base]) -> BaseGeometry:
 
 # a motion's first touch (the place of the obstacle among the candidates) by the motion,
 # the base and the candidate polygons' ids, the polygons kept beside
-_HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int] | None]] = {}
+_HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int, float] | None]] = {}
 MAX_HITS = 2048
 
 
@@ -445,17 +456,63 @@ def _first_contact(
     mask = np.ones(len(obstacles), dtype=bool) if allowed is None else allowed.copy()
     # those it already meets are ignored (masked out whether allowed or not: the same mask)
     mask[obstacles.started_in(motions[0].start, core, ignore_touching)] = False
+    masked: bytes | None = None  # the mask as a value, once a straight motion asks
     for index, motion in enumerate(motions):
+        line = None
+        if type(motion) is Translation and motion.distance != 0:
+            if masked is None:
+                masked = mask.tobytes()
+            line = obstacles.line(motion, core, masked)
+            known = line.answer(abs(motion.distance))
+            if known is not None:  # settled by a longer or shorter motion along the line
+                if known is _CLEAR:
+                    continue
+                best, obstacle = known
+                t = _stop(best, abs(motion.distance), abs(motion.distance))
+                return Contact(obstacle, index, t, motion.pose_at(t))
         # broad phase: the obstacles in a box around the motion
         candidates = obstacles.near_motion(motion, core)
         candidates = candidates[mask[candidates]]
-        if not len(candidates):
+        found = obstacles.motion_hit(motion, core, candidates) if len(candidates) else None
+        if found is None:
+            if line is not None:
+                line.cleared(abs(motion.distance))
             continue
-        found = obstacles.motion_hit(motion, core, candidates)
-        if found is not None:
-            t, hit = found
-            return Contact(int(candidates[hit]), index, t, motion.pose_at(t))
+        t, hit, best = found
+        obstacle = int(candidates[hit])
+        if line is not None:
+            line.hit = (best, obstacle)
+        return Contact(obstacle, index, t, motion.pose_at(t))
     return None
+
+
+_CLEAR = (math.inf, -1)  # a motion along a `_Line` that touches nothing
+
+
+class _Line:
+    """What sweeps found along one straight line from one start (one direction, one base,
+    the same obstacles ignored, one index): the first touch, where one was found, else how
+    far it is known clear. A straight motion's touches are at the same distances along its
+    line whatever its length (each vertex against each edge, element by element; the
+    length only bounds them, and its box holds every touch within it), so a motion along
+    the line is settled without sweeping it: the same touch where it reaches it, else
+    clear (the paths weighed for one unit begin alike: "F6", "F3", "F3 P45 F3")."""
+
+    __slots__ = ("clear", "hit")
+
+    def __init__(self) -> None:
+        self.clear = 0.0  # inches known clear from the start
+        self.hit: tuple[float, int] | None = None  # the first touch (distance, obstacle)
+
+    def answer(self, length: float) -> tuple[float, int] | None:
+        """The touch of a motion `length` long along the line, `_CLEAR`, or None: unknown."""
+        hit = self.hit
+        if hit is not None:
+            return hit if hit[0] <= length else _CLEAR
+        return _CLEAR if length <= self.clear else None
+
+    def cleared(self, length: float) -> None:
+        self.clear = max(self.clear, length)
 
 
 def _edges_of(geometry: BaseGeometry) -> np.ndarray:
@@ -504,7 +561,8 @@ def motion_contact(
     """
     if not obstacle_edges:
         return None
-    return _gathered_contact(motion, base, _gathered(obstacle_edges))
+    found = _gathered_contact(motion, base, _gathered(obstacle_edges))
+    return None if found is None else found[:2]
 
 
 def _gathered(obstacle_edges: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -517,8 +575,9 @@ def _gathered(obstacle_edges: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
 
 def _gathered_contact(
     motion: Motion, base: Base, gathered: tuple[np.ndarray, ...]
-) -> tuple[float, int] | None:
-    """`motion_contact` of obstacles' edges `_gathered` already."""
+) -> tuple[float, int, float] | None:
+    """`motion_contact` of obstacles' edges `_gathered` already, with the touch's parameter
+    along the motion (`_first_hit`)."""
     owners, edges, lo, hi = gathered
     # only edges whose box meets the box around the motion can be touched
     x0, y0, x1, y1 = coarse_bounds(motion, base)
@@ -579,9 +638,10 @@ def _path_of(motion: Motion, base: Base) -> _Path | None:
 
 def _first_hit(
     candidates: Sequence[tuple[np.ndarray, np.ndarray]], path: _Path
-) -> tuple[float, int] | None:
+) -> tuple[float, int, float] | None:
     """The earliest of the candidate hits (parameters along the path, and whose each is) as a
-    fraction of the motion, backed off by half the contact tolerance, and whose it is."""
+    fraction of the motion, backed off by half the contact tolerance, whose it is, and its
+    parameter itself."""
     best, which = math.inf, -1
     for values, who in candidates:
         if len(values) and values.min() < best:
@@ -589,13 +649,19 @@ def _first_hit(
             best, which = float(values[k]), int(who[k])
     if which < 0:
         return None
-    backoff = (CONTACT_TOLERANCE / 2) / path.scale if path.scale > 0 else 0.0
-    return max(0.0, best / path.total - backoff), which
+    return _stop(best, path.total, path.scale), which, best
+
+
+def _stop(best: float, total: float, scale: float) -> float:
+    """The fraction of a motion (`total` along its path, its farthest point going `scale`
+    inches) where it stops: half the contact tolerance short of its touch at `best`."""
+    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
+    return max(0.0, best / total - backoff)
 
 
 def _circle_contact(
     motion: Motion, base: CircleBase, edges: np.ndarray, owners: np.ndarray
-) -> tuple[float, int] | None:
+) -> tuple[float, int, float] | None:
     """A round base, exactly: its centre against each edge's capsule (the edge grown by the
     radius: two offset segments and a circle at each end)."""
     radius = base.radius
