@@ -52,6 +52,7 @@ from tactical.geometry.shapes import (
     base_corners,
     footprint,
 )
+from tactical.geometry.sweep_touch import arc_circle_hits, arc_hits, ray_circle_hits, ray_hits
 
 SWEEP_TOLERANCE = 0.01  # inches: swept areas contain the exact one and exceed it by at most this
 CONTACT_TOLERANCE = 1e-3  # inches: penetration that counts as contact; stop precision
@@ -242,6 +243,7 @@ class Obstacles:
         self._started: dict[tuple[Pose, Base, bool], np.ndarray] = {}
         self._near: dict[tuple[Motion, Base], np.ndarray] = {}
         self._gathered: dict[bytes, tuple[np.ndarray, ...]] = {}
+        self._lines: dict[tuple[Pose, bool, Base, bytes], _Line] = {}
 
     def edges(self, index: int) -> np.ndarray:
         """Every edge of obstacle `index` (all rings) as an (n, 2, 2) array of end points."""
@@ -280,10 +282,20 @@ class Obstacles:
             found = _kept(self._near, key, np.sort(near))
         return found
 
+    def line(self, motion: Translation, core: Base, mask: bytes) -> _Line:
+        """What is known of the straight line `motion` runs along (`_Line`): from its start,
+        forwards or backwards, with the obstacles of `mask` (its bytes)."""
+        key = (motion.start, motion.distance > 0, core, mask)
+        found = self._lines.get(key)
+        if found is None:
+            found = _kept(self._lines, key, _Line())
+        return found
+
     def motion_hit(
         self, motion: Motion, core: Base, candidates: np.ndarray
-    ) -> tuple[float, int] | None:
-        """`motion_contact` of the base along `motion` with the obstacles `candidates`.
+    ) -> tuple[float, int, float] | None:
+        """`motion_contact` of the base along `motion` with the obstacles `candidates`, with
+        the touch's parameter along the motion (`_first_hit`).
 
         Remembered by the polygons themselves (beside their ids, so that no id is reused),
         whatever index holds them: a table where a unit moved elsewhere, or the rules'
@@ -342,7 +354,7 @@ def _box_of(key: tuple[Motion, Base]) -> BaseGeometry:
 
 # a motion's first touch (the place of the obstacle among the candidates) by the motion,
 # the base and the candidate polygons' ids, the polygons kept beside
-_HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int] | None]] = {}
+_HITS: dict[tuple[Any, ...], tuple[tuple[BaseGeometry, ...], tuple[float, int, float] | None]] = {}
 MAX_HITS = 2048
 
 
@@ -445,17 +457,63 @@ def _first_contact(
     mask = np.ones(len(obstacles), dtype=bool) if allowed is None else allowed.copy()
     # those it already meets are ignored (masked out whether allowed or not: the same mask)
     mask[obstacles.started_in(motions[0].start, core, ignore_touching)] = False
+    masked: bytes | None = None  # the mask as a value, once a straight motion asks
     for index, motion in enumerate(motions):
+        line = None
+        if type(motion) is Translation and motion.distance != 0:
+            if masked is None:
+                masked = mask.tobytes()
+            line = obstacles.line(motion, core, masked)
+            known = line.answer(abs(motion.distance))
+            if known is not None:  # settled by a longer or shorter motion along the line
+                if known is _CLEAR:
+                    continue
+                best, obstacle = known
+                t = _stop(best, abs(motion.distance), abs(motion.distance))
+                return Contact(obstacle, index, t, motion.pose_at(t))
         # broad phase: the obstacles in a box around the motion
         candidates = obstacles.near_motion(motion, core)
         candidates = candidates[mask[candidates]]
-        if not len(candidates):
+        found = obstacles.motion_hit(motion, core, candidates) if len(candidates) else None
+        if found is None:
+            if line is not None:
+                line.cleared(abs(motion.distance))
             continue
-        found = obstacles.motion_hit(motion, core, candidates)
-        if found is not None:
-            t, hit = found
-            return Contact(int(candidates[hit]), index, t, motion.pose_at(t))
+        t, hit, best = found
+        obstacle = int(candidates[hit])
+        if line is not None:
+            line.hit = (best, obstacle)
+        return Contact(obstacle, index, t, motion.pose_at(t))
     return None
+
+
+_CLEAR = (math.inf, -1)  # a motion along a `_Line` that touches nothing
+
+
+class _Line:
+    """What sweeps found along one straight line from one start (one direction, one base,
+    the same obstacles ignored, one index): the first touch, where one was found, else how
+    far it is known clear. A straight motion's touches are at the same distances along its
+    line whatever its length (each vertex against each edge, element by element; the
+    length only bounds them, and its box holds every touch within it), so a motion along
+    the line is settled without sweeping it: the same touch where it reaches it, else
+    clear (the paths weighed for one unit begin alike: "F6", "F3", "F3 P45 F3")."""
+
+    __slots__ = ("clear", "hit")
+
+    def __init__(self) -> None:
+        self.clear = 0.0  # inches known clear from the start
+        self.hit: tuple[float, int] | None = None  # the first touch (distance, obstacle)
+
+    def answer(self, length: float) -> tuple[float, int] | None:
+        """The touch of a motion `length` long along the line, `_CLEAR`, or None: unknown."""
+        hit = self.hit
+        if hit is not None:
+            return hit if hit[0] <= length else _CLEAR
+        return _CLEAR if length <= self.clear else None
+
+    def cleared(self, length: float) -> None:
+        self.clear = max(self.clear, length)
 
 
 def _edges_of(geometry: BaseGeometry) -> np.ndarray:
@@ -504,7 +562,8 @@ def motion_contact(
     """
     if not obstacle_edges:
         return None
-    return _gathered_contact(motion, base, _gathered(obstacle_edges))
+    found = _gathered_contact(motion, base, _gathered(obstacle_edges))
+    return None if found is None else found[:2]
 
 
 def _gathered(obstacle_edges: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -517,8 +576,9 @@ def _gathered(obstacle_edges: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
 
 def _gathered_contact(
     motion: Motion, base: Base, gathered: tuple[np.ndarray, ...]
-) -> tuple[float, int] | None:
-    """`motion_contact` of obstacles' edges `_gathered` already."""
+) -> tuple[float, int, float] | None:
+    """`motion_contact` of obstacles' edges `_gathered` already, with the touch's parameter
+    along the motion (`_first_hit`)."""
     owners, edges, lo, hi = gathered
     # only edges whose box meets the box around the motion can be touched
     x0, y0, x1, y1 = coarse_bounds(motion, base)
@@ -537,11 +597,11 @@ def _gathered_contact(
     if path.direction is not None:
         # the base's corners into obstacle edges (owner by the edge hit), and the
         # obstacles' corners into the base's edges (owner by the corner that hits)
-        s_out, _, hit_out = _ray_hits(vertices, path.direction, edges, path.total)
-        s_in, hit_in, _ = _ray_hits(obstacle_vertices, -path.direction, own_edges, path.total)
+        s_out, _, hit_out = ray_hits(vertices, path.direction, edges, path.total)
+        s_in, hit_in, _ = ray_hits(obstacle_vertices, -path.direction, own_edges, path.total)
     else:
-        s_out, _, hit_out = _arc_hits(vertices, path.pivot, path.sense, edges, path.total)
-        s_in, hit_in, _ = _arc_hits(
+        s_out, _, hit_out = arc_hits(vertices, path.pivot, path.sense, edges, path.total)
+        s_in, hit_in, _ = arc_hits(
             obstacle_vertices, path.pivot, -path.sense, own_edges, path.total
         )
     return _first_hit([(s_out, owners[hit_out]), (s_in, owners[hit_in])], path)
@@ -579,9 +639,10 @@ def _path_of(motion: Motion, base: Base) -> _Path | None:
 
 def _first_hit(
     candidates: Sequence[tuple[np.ndarray, np.ndarray]], path: _Path
-) -> tuple[float, int] | None:
+) -> tuple[float, int, float] | None:
     """The earliest of the candidate hits (parameters along the path, and whose each is) as a
-    fraction of the motion, backed off by half the contact tolerance, and whose it is."""
+    fraction of the motion, backed off by half the contact tolerance, whose it is, and its
+    parameter itself."""
     best, which = math.inf, -1
     for values, who in candidates:
         if len(values) and values.min() < best:
@@ -589,13 +650,19 @@ def _first_hit(
             best, which = float(values[k]), int(who[k])
     if which < 0:
         return None
-    backoff = (CONTACT_TOLERANCE / 2) / path.scale if path.scale > 0 else 0.0
-    return max(0.0, best / path.total - backoff), which
+    return _stop(best, path.total, path.scale), which, best
+
+
+def _stop(best: float, total: float, scale: float) -> float:
+    """The fraction of a motion (`total` along its path, its farthest point going `scale`
+    inches) where it stops: half the contact tolerance short of its touch at `best`."""
+    backoff = (CONTACT_TOLERANCE / 2) / scale if scale > 0 else 0.0
+    return max(0.0, best / total - backoff)
 
 
 def _circle_contact(
     motion: Motion, base: CircleBase, edges: np.ndarray, owners: np.ndarray
-) -> tuple[float, int] | None:
+) -> tuple[float, int, float] | None:
     """A round base, exactly: its centre against each edge's capsule (the edge grown by the
     radius: two offset segments and a circle at each end)."""
     radius = base.radius
@@ -612,123 +679,14 @@ def _circle_contact(
     if path is None:
         return None
     if path.direction is not None:
-        s_line, _, hit_line = _ray_hits(centre, path.direction, offsets, path.total)
-        s_end, hit_end = _ray_circle_hits(centre[0], path.direction, ends, radius, path.total)
+        s_line, _, hit_line = ray_hits(centre, path.direction, offsets, path.total)
+        s_end, hit_end = ray_circle_hits(centre[0], path.direction, ends, radius, path.total)
     else:
-        s_line, _, hit_line = _arc_hits(centre, path.pivot, path.sense, offsets, path.total)
-        s_end, hit_end = _arc_circle_hits(
+        s_line, _, hit_line = arc_hits(centre, path.pivot, path.sense, offsets, path.total)
+        s_end, hit_end = arc_circle_hits(
             centre[0], path.pivot, path.sense, ends, radius, path.total
         )
     return _first_hit([(s_line, offset_owners[hit_line]), (s_end, owners[hit_end])], path)
-
-
-def _ray_circle_hits(
-    point: np.ndarray, direction: np.ndarray, centres: np.ndarray, radius: float, length: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Distances where point + s * direction enters a circle of `radius` about each centre."""
-    rel = point - centres
-    b = rel @ direction
-    c = (rel**2).sum(axis=1) - radius * radius
-    disc = b * b - c
-    with np.errstate(invalid="ignore"):
-        s = -b - np.sqrt(disc)
-    ok = (disc >= 0) & (c >= 0) & (s >= 0) & (s <= length)
-    return s[ok], np.flatnonzero(ok)
-
-
-def _arc_circle_hits(
-    point: np.ndarray,
-    pivot: np.ndarray,
-    sense: float,
-    centres: np.ndarray,
-    radius: float,
-    total: float,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Angles where `point` rotating about `pivot` meets a circle of `radius` about each centre."""
-    rel = point - pivot
-    orbit = math.hypot(rel[0], rel[1])
-    start = math.atan2(rel[1], rel[0])
-    to_centres = centres - pivot
-    distance = np.hypot(to_centres[:, 0], to_centres[:, 1])
-    outside = ((point - centres) ** 2).sum(axis=1) >= radius * radius
-    meets = (
-        outside
-        & (distance > 1e-12)
-        & (distance <= orbit + radius)
-        & (distance >= abs(orbit - radius))
-        & (orbit > 1e-12)
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cos_half = (orbit * orbit + distance * distance - radius * radius) / (2 * orbit * distance)
-    half = np.arccos(np.clip(cos_half, -1.0, 1.0))
-    middle = np.arctan2(to_centres[:, 1], to_centres[:, 0])
-    angles, ids = [], []
-    for sign in (-1.0, 1.0):
-        phi = np.mod(sense * (middle + sign * half - start), 2 * math.pi)
-        ok = meets & (phi <= total)
-        angles.append(phi[ok])
-        ids.append(np.flatnonzero(ok))
-    return np.concatenate(angles), np.concatenate(ids)
-
-
-def _ray_hits(
-    points: np.ndarray, direction: np.ndarray, edges: np.ndarray, length: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Distances s in [0, length] where point + s * direction crosses an edge, with which
-    point and which edge.
-
-    Returned flat over all (point, edge) pairs that hit; parallel pairs never hit
-    (a sliding contact does not penetrate).
-    """
-    q0 = edges[:, 0]
-    along = edges[:, 1] - q0
-    offset = q0[None, :, :] - points[:, None, :]
-    # the cross products (a x b = a0 b1 - a1 b0) written out, the direction's two numbers
-    # as scalars: the same products and differences element by element as of broadcast
-    # arrays, in fewer array operations (a sweep tests a few edges at a time)
-    dx, dy = float(direction[0]), float(direction[1])
-    ax, ay = along[:, 0], along[:, 1]
-    ox, oy = offset[..., 0], offset[..., 1]
-    denominator = dx * ay - dy * ax
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = (ox * ay - oy * ax) / denominator
-        u = (ox * dy - oy * dx) / denominator
-    ok = (np.abs(denominator) > 1e-12) & (u >= 0) & (u <= 1) & (s >= 0) & (s <= length)
-    point_index, edge_index = np.nonzero(ok)
-    return s[ok], point_index, edge_index
-
-
-def _arc_hits(
-    points: np.ndarray, pivot: np.ndarray, sense: float, edges: np.ndarray, total: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """Angles in [0, total] (radians) at which points rotating about `pivot` (sense +1 is
-    counter-clockwise) cross an edge, with which point and which edge, flat over the hits."""
-    rel = points - pivot
-    radius_sq = (rel**2).sum(axis=1)[:, None]
-    start_angle = np.arctan2(rel[:, 1], rel[:, 0])[:, None]
-    q0 = edges[None, :, 0] - pivot
-    along = edges[None, :, 1] - edges[None, :, 0]
-    a = (along**2).sum(axis=-1)
-    b = 2 * (along * q0).sum(axis=-1)
-    c = (q0**2).sum(axis=-1) - radius_sq
-    disc = b * b - 4 * a * c
-    valid = (disc >= 0) & (a > 1e-18)
-    root = np.sqrt(np.where(valid, disc, 0.0))
-    angles = []
-    point_ids = []
-    edge_ids = []
-    for sign in (-1.0, 1.0):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            u = (-b + sign * root) / (2 * a)
-        crossing = q0 + u[..., None] * along
-        beta = np.arctan2(crossing[..., 1], crossing[..., 0])
-        phi = np.mod(sense * (beta - start_angle), 2 * math.pi)
-        ok = valid & (u >= 0) & (u <= 1) & (phi <= total)
-        point_index, edge_index = np.nonzero(ok)
-        angles.append(phi[ok])
-        point_ids.append(point_index)
-        edge_ids.append(edge_index)
-    return np.concatenate(angles), np.concatenate(point_ids), np.concatenate(edge_ids)
 
 
 @lru_cache(maxsize=16)

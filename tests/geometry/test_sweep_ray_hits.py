@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tactical.geometry.sweep import _ray_hits
+from tactical.geometry.sweep_touch import ray_hits as _ray_hits
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:

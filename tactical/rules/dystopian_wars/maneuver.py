@@ -30,10 +30,23 @@ import numpy as np
 
 from tactical.dice import Dice
 from tactical.errors import UserError
-from tactical.geometry.movement import Motion, PathPlan, Violation, parse_path, plan_path
+from tactical.geometry.movement import (
+    Motion,
+    PathPlan,
+    Translation,
+    Violation,
+    parse_path,
+    plan_path,
+)
 from tactical.geometry.movement_spec import TurningRules
 from tactical.geometry.shapes import Pose
-from tactical.geometry.sweep import Obstacles, board_exterior, coarse_bounds, first_contact
+from tactical.geometry.sweep import (
+    CONTACT_TOLERANCE,
+    Obstacles,
+    board_exterior,
+    coarse_bounds,
+    first_contact,
+)
 from tactical.model import Board, FrozenMap, GameState, Terrain, Unit
 from tactical.model.frozen import remembered
 from tactical.rules.base import Event, PlannedMove, Resolution, unit_name
@@ -343,8 +356,30 @@ def _in_contact(unit: Unit, obstacles: Obstacles, allowed: np.ndarray) -> bool:
 
 def default_path(state: GameState, unit: Unit) -> str:
     """A legal path to offer first: straight ahead as far as the unit may, else shorter,
-    else turning to the side with more room."""
-    rules = turning_rules(state, unit)
+    else turning to the side with more room (GEO002.8).
+
+    A candidate whose first motion goes straight as far as a contact an earlier one met
+    (and farther) meets it too, so it is passed over unplanned: a unit hemmed in by terrain
+    is offered its path after one sweep, not six."""
+    candidates = default_candidates(turning_rules(state, unit))
+    stopped_by = None  # where straight ahead the unit certainly meets something
+    for candidate in candidates:
+        if stopped_by is not None and _stopped_within(state, unit, candidate, stopped_by):
+            continue  # not clear, whatever else the plan says
+        found = plan(state, unit, candidate)
+        if found.legal and found.contact_kind is None:
+            return candidate
+        if stopped_by is None:
+            stopped_by = _straight_contact(found)
+    for candidate in candidates:
+        if plan(state, unit, candidate).legal:
+            return candidate
+    return candidates[0]
+
+
+def default_candidates(rules: TurningRules) -> list[str]:
+    """The paths `default_path` asks, in order: straight on all the way, half way, then a
+    turn each side after the least straight move (GEO002.8, R002.30)."""
     move = rules.max_distance or 0.0
     least = max(rules.min_total_distance, rules.min_straight_before_turn)
     half = max(least, move / 2)
@@ -355,14 +390,38 @@ def default_path(state: GameState, unit: Unit) -> str:
             candidates.append(f"F{least:g} {side}45 {side}45")
     else:
         candidates += ["P45", "S45", "P45 P45", "S45 S45"]
-    for candidate in candidates:
-        found = plan(state, unit, candidate)
-        if found.legal and found.contact_kind is None:
-            return candidate
-    for candidate in candidates:
-        if plan(state, unit, candidate).legal:
-            return candidate
-    return candidates[0]
+    return candidates
+
+
+def _straight_contact(found: Maneuver) -> tuple[Translation, float] | None:
+    """The straight first motion of a planned move stopped on it, and how far along it the
+    unit certainly touches (the stop is `CONTACT_TOLERANCE`/2 short of the touch: a whole
+    tolerance more is past it); None for any other move."""
+    if found.contact_step != 0 or found.contact_t is None or found.declared is None:
+        return None
+    first = found.declared.motions[0]
+    if not isinstance(first, Translation) or first.distance <= 0 or found.declared.disengage:
+        return None
+    return first, found.contact_t * first.distance + CONTACT_TOLERANCE
+
+
+def _stopped_within(
+    state: GameState, unit: Unit, path: str, stopped: tuple[Translation, float]
+) -> bool:
+    """Whether `path`'s move certainly meets an obstacle (R002.35, R002.59) without sweeping
+    it: its first motion goes straight ahead from the same pose as `stopped`'s, as far as
+    that contact or farther, and so meets it (or one before it) on the same obstacles, the
+    same ones ignored where the unit starts (GEO002.8)."""
+    first, reach = stopped
+    _, planned = _path_plan(
+        unit, path, tracking.mapping(state, "boosts").get(unit.id), state.options
+    )
+    if not planned.steps or planned.disengage:
+        return False
+    motion = planned.motions[0]
+    return (
+        isinstance(motion, Translation) and motion.start == first.start and motion.distance >= reach
+    )
 
 
 def move(
