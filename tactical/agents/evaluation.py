@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from operator import is_
 
 import numpy as np
 
@@ -61,6 +62,23 @@ MAX_REACHES = 4096  # positions scored a game remembers
 _UNKNOWN = object()  # an effect not remembered (None is an effect: "not an attack")
 
 
+class _Asked:
+    """A question to `Material.remembered` (a tuple of values) with its hash worked out
+    once: it is looked up in several memos, and its action hashed field by field each time."""
+
+    __slots__ = ("_hash", "value")
+
+    def __init__(self, value: Hashable) -> None:
+        self.value = value
+        self._hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, _Asked) and self.value == other.value)
+
+
 class Material:
     """The material count of one game (its starting units fixed): see the module docstring."""
 
@@ -89,6 +107,11 @@ class Material:
         self.by_reads: dict[Hashable, dict[Hashable, Effect | None]] = {}
         self._by_reads_held = 0  # entries of `by_reads`'s inner tables, bounded
         self.reads: dict[Hashable, list[tuple[str, ...]]] = {}
+        # each question (`head`) asked, by value, as the first equal one asked (`_Asked`,
+        # its hash kept): the memos above then hash it once and find it by identity, not
+        # by comparing its action field by field
+        self._heads: dict[_Asked, _Asked] = {}
+        self._last_table: _Asked | None = None  # `_table`'s last, its objects kept alive
         # positions scored (`Position.reach_many`) by what they read, while the game lasts
         self.reaches: dict[Hashable, Reach] = {}
 
@@ -103,11 +126,15 @@ class Material:
         found by its identity (kept beside): hashing a whole state, its rule state too, cost
         more than the lookups it saved, where a table is seldom asked twice."""
         try:
+            asked = _Asked(head)
+            if len(self._heads) >= MAX_EFFECTS:
+                self._heads.clear()
+            head = self._heads.setdefault(asked, asked)
             exact = (head, id(state))
             kept = self.effects.get(exact)
             if kept is not None and kept[0] is state:
                 return kept[1]
-            outer = (head, table_key(state))
+            outer = (head, self._table(state))
             known = self.reads.setdefault(head, [])
             inner = self.by_reads.get(outer) if known else None
             if inner is not None:
@@ -139,6 +166,16 @@ class Material:
             known.append(keys)
         self._by_reads_held += 1
         self._keep(exact, state, found)
+        return found
+
+    def _table(self, state: GameState) -> _Asked:
+        """`table_key` of the state as a question (`_Asked`): the last one again for a state
+        holding the very same table objects (most states a decision weighs share them)."""
+        table = table_key(state)
+        last = self._last_table
+        if last is not None and all(map(is_, last.value, table)):
+            return last
+        self._last_table = found = _Asked(table)
         return found
 
     def _keep(self, key: Hashable, state: GameState, found: Effect | None) -> None:

@@ -166,3 +166,31 @@ def test_a_question_or_a_read_that_is_no_value_is_computed_every_time(game):
     assert material.remembered(head, loose, compute).expected == 1.0
     assert len(calls) == 4
     assert material._by_reads_held == 0
+
+
+def test_an_equal_question_asked_anew_is_found_and_the_questions_kept_stay_bounded(
+    game, monkeypatch
+):
+    monkeypatch.setattr("tactical.agents.evaluation.MAX_EFFECTS", 4)
+    material = Material(game)
+    calls = []
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+
+    state = _with(game.state, a=5)
+    # an equal question made anew (another tuple, another map): the same effect, once
+    first = material.remembered(("test", FrozenMap(w="gun")), state, compute)
+    again = material.remembered(("test", FrozenMap(w="gun")), _with(game.state, a=5), compute)
+    assert (first, again, len(calls)) == (Effect(5.0, 1, True), Effect(5.0, 1, True), 1)
+    other = material.remembered(("test", FrozenMap(w="torpedo")), state, compute)
+    assert (other, len(calls)) == (Effect(5.0, 1, True), 2)
+    for k in range(10):
+        material.remembered(("test", k), state, compute)
+        assert len(material._heads) <= 4
+    assert len(calls) == 12
+    # a question that is no value: computed every time, never kept
+    assert material.remembered(("test", []), state, compute) == Effect(5.0, 1, True)
+    assert material.remembered(("test", []), state, compute) == Effect(5.0, 1, True)
+    assert len(calls) == 14
