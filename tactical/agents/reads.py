@@ -159,12 +159,19 @@ class WatchedMap(_Watched):
         data = dict(self._data)
         for key, value in changes.items():
             data[str(key)] = freeze(value)
+        written = {str(key) for key in changes}
         watched = WatchedMap.__new__(WatchedMap)
         watched._data = data
         watched._hash = None
         watched._reads = self._reads
-        watched._written = self._written | {str(key) for key in changes}
-        watched._views = {}
+        watched._written = self._written | written
+        # the views of the tables left as they were, kept: the same table under a key not
+        # written, noting into the same reads, is the same view (and the rules' memos
+        # keyed by the very tables read, a Field Order's check after every replay, find it)
+        views = self._views
+        watched._views = (
+            {key: view for key, view in views.items() if key not in written} if views else {}
+        )
         return watched
 
 

@@ -59,3 +59,13 @@ def test_read_values_reads_entries_their_absence_and_a_key_holding_no_table(stat
     assert len({values[2], values[3], values[4]}) == 2  # absent twice, no table once
     assert values[2] is values[4] and values[3] is not values[2]
     assert read_values(_with(state, t=FrozenMap(x=2), n=3), keys) != values
+
+
+def test_a_state_updated_keeps_the_views_of_the_tables_it_did_not_write(state):
+    watched, reads = watching(_with(state, t=FrozenMap(x=1), u=FrozenMap(y=2), n=3))
+    t, u = watched.rule_state["t"], watched.rule_state["u"]
+    after = watched.with_rule_state(u=FrozenMap(y=5), n=4)
+    assert after.rule_state["t"] is t  # the same table, the same view
+    assert after.rule_state["u"] is not u and after.rule_state["u"]["y"] == 5  # its own
+    assert after.rule_state["t"]["x"] == 1
+    assert reads.key() == (path("t", "x"),)  # the written table's reads are not noted
