@@ -106,8 +106,10 @@ class WatchedMap(_Watched):
 
     _reads: Reads
     _written: frozenset[str]
-    # the watched view of each table read (`_table`), made once: the map never changes,
-    # and a resolver replayed over every outcome reads the same tables again and again
+    # the watched view of each table read (`_table`), made once for the watched map and
+    # the maps derived from it (`updated`), under the keys they have not written: those
+    # hold the watched map's own tables, and a resolver replayed over every outcome reads
+    # the same tables again and again
     _views: dict[str, WatchedTable]
 
     @classmethod
@@ -159,19 +161,16 @@ class WatchedMap(_Watched):
         data = dict(self._data)
         for key, value in changes.items():
             data[str(key)] = freeze(value)
-        written = {str(key) for key in changes}
         watched = WatchedMap.__new__(WatchedMap)
         watched._data = data
         watched._hash = None
         watched._reads = self._reads
-        watched._written = self._written | written
-        # the views of the tables left as they were, kept: the same table under a key not
-        # written, noting into the same reads, is the same view (and the rules' memos
-        # keyed by the very tables read, a Field Order's check after every replay, find it)
-        views = self._views
-        watched._views = (
-            {key: view for key, view in views.items() if key not in written} if views else {}
-        )
+        watched._written = self._written | {str(key) for key in changes}
+        # the views shared with every state derived from the same watched one: a key not
+        # written since holds the same table there, noting into the same reads, so it is
+        # the same view (and the rules' memos keyed by the very tables read, a Field
+        # Order's check after every replay, find it); a written key is never looked up
+        watched._views = self._views
         return watched
 
 
