@@ -155,10 +155,10 @@ def current_activation(state: GameState) -> Mapping[str, Any] | None:
 def set_activation(state: GameState, **changes: Any) -> GameState:
     """The state with the activation record's `changes` made (R002.28)."""
     current = current_activation(state)
-    if type(current) is FrozenMap:
+    if isinstance(current, FrozenMap):
         # only the changed entries frozen: the record's others are already (every step of
         # an activation, and every roll the computer players try, sets a few of them); a
-        # record that notes its reads (a subclass) is read whole and copied, as it was
+        # record that notes its reads (a subclass) makes its own copy, reading none
         return tracking.put(state, activation=current.updated(changes))
     made = dict(current or {})
     made.update(changes)
