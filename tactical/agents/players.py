@@ -593,8 +593,10 @@ def how_found(outcomes: int, exact: bool) -> str:
 
 def signed(share: float, unit: str = "%") -> str:
     """A share as a signed percentage with one decimal, "+1.4%"; one that rounds to
-    nothing reads "+0.0%", never "-0.0%"."""
-    return f"{round(100 * share, 1) + 0.0:+.1f}{unit}"
+    nothing reads "+0.0%", never "-0.0%". Formatted at once: the digits of a correctly
+    rounded decimal, as `round(x, 1)` gives them (every candidate weighed is described)."""
+    text = f"{100 * share:+.1f}"
+    return ("+0.0" if text == "-0.0" else text) + unit
 
 
 def sampled(options: list[Candidate], count: int, rng: random.Random) -> list[Candidate]:

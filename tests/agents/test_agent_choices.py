@@ -514,6 +514,16 @@ def test_a_why_reads_a_gain_that_rounds_to_nothing_as_plus_zero():
     assert players.signed(0.02, "") == "+2.0"
 
 
+def test_a_why_reads_a_gain_with_the_digits_of_the_share_rounded_to_a_tenth():
+    """The digits `round(100 * share, 1)` gives, ties and tiny losses included."""
+    rng = random.Random(5)
+    shares = [k / 20000 for k in range(-4000, 4000)] + [(k + 0.5) / 1000 for k in range(-500, 500)]
+    shares += [rng.uniform(-1.5, 1.5) for _ in range(4000)] + [-1e-12, -0.0, 0.0]
+    for share in shares:
+        assert players.signed(share) == f"{round(100 * share, 1) + 0.0:+.1f}%", share
+    assert players.signed(0.00049) == "+0.0%" and players.signed(-0.00051) == "-0.1%"
+
+
 def test_the_same_roll_again_by_the_same_unit_in_a_turn_is_not_made_for_nothing():
     """R003.47 / R003.8: a Cortex ship's Agility roll sets its defense for the turn, and
     each further action of its crew is at a growing multiple-action penalty; rolled again
