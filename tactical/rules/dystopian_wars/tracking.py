@@ -152,8 +152,14 @@ def remove_effect(state: GameState, unit_id: str, code: str) -> GameState:
 
 
 def loss_record(unit: Unit, how: str) -> FrozenMap:
+    """The record of a model lost (R002.22: what the Field Orders and Victory Points read),
+    made once per unit and how it was lost (the unit kept beside its id): the exact odds
+    destroy the same model once per outcome that sinks it."""
+    known = _LOSS_RECORDS.get((id(unit), how))
+    if known is not None and known[0] is unit:
+        return known[1]
     profile = card(unit)
-    return FrozenMap(
+    found = FrozenMap(
         id=unit.id,
         side=unit.side,
         points=profile.points,
@@ -163,6 +169,14 @@ def loss_record(unit: Unit, how: str) -> FrozenMap:
         squadron=profile.squadron,
         how=how,
     )
+    if len(_LOSS_RECORDS) >= MAX_LOSS_RECORDS:
+        _LOSS_RECORDS.clear()
+    _LOSS_RECORDS[id(unit), how] = (unit, found)
+    return found
+
+
+_LOSS_RECORDS: dict[tuple[int, str], tuple[Unit, FrozenMap]] = {}
+MAX_LOSS_RECORDS = 1024
 
 
 def losses(state: GameState) -> tuple[Mapping[str, Any], ...]:

@@ -169,3 +169,18 @@ def test_R002_22_the_check_on_a_watched_state_reads_what_the_orders_read_and_ans
                 (winner,) if winner else ()
             )
             assert set(plain_reads.key()) <= set(reads.key())
+
+
+def test_a_loss_record_is_made_once_per_model_and_how_it_was_lost():
+    """R002.22: the record the Field Orders read, the same for every outcome that sinks the
+    same model the same way."""
+    state = _fleets()
+    big = state.unit("b-big")
+    record = tracking.loss_record(big, "destroyed")
+    assert record == FrozenMap(
+        id="b-big", side="B", points=60, size="large", force="naval", commodore=True,
+        squadron="B:big", how="destroyed",
+    )  # fmt: skip
+    assert tracking.loss_record(big, "destroyed") is record
+    assert tracking.loss_record(big, "captured")["how"] == "captured"
+    assert tracking.loss_record(state.unit("b-mid"), "destroyed")["id"] == "b-mid"
