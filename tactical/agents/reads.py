@@ -221,7 +221,14 @@ class WatchedTable(_Watched):
 def watching(state: GameState) -> tuple[GameState, Reads]:
     """A copy of `state` whose rule state notes its reads, and the reads it will note."""
     reads = Reads()
-    return replace(state, rule_state=WatchedMap.over(state.rule_state, reads)), reads
+    watched = WatchedMap.over(state.rule_state, reads)
+    if type(state) is not GameState:  # a subclass may hold more: the long way
+        return replace(state, rule_state=watched), reads
+    # the state's own quick copy (`with_rule_state`), which keeps what was worked out of
+    # its table (units by id...: the same table), its rule state then the watched one
+    copy = state.with_rule_state()
+    copy.__dict__["rule_state"] = watched
+    return copy, reads
 
 
 def table_key(state: GameState) -> Hashable:

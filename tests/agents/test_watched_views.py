@@ -69,3 +69,14 @@ def test_a_state_updated_keeps_the_views_of_the_tables_it_did_not_write(state):
     assert after.rule_state["u"] is not u and after.rule_state["u"]["y"] == 5  # its own
     assert after.rule_state["t"]["x"] == 1
     assert reads.key() == (path("t", "x"),)  # the written table's reads are not noted
+
+
+def test_a_watched_copy_is_the_same_table_with_its_worked_out_index_kept(state):
+    plain = _with(state, n=1)
+    first = plain.units[0]
+    assert plain.unit(first.id) is first  # its units by id worked out
+    watched, reads = watching(plain)
+    assert watched.units is plain.units and watched.terrain is plain.terrain
+    assert watched.__dict__["_units_by_id"] is plain.__dict__["_units_by_id"]
+    assert watched.rule_state["n"] == 1 and reads.key() == ("n",)
+    assert watched == plain  # (compared whole: every key read)
