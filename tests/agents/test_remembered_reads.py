@@ -17,6 +17,17 @@ from tactical.model import FrozenMap
 from tactical.session.game import Game
 
 
+def _counted_effect(calls: list[int]):
+    """An effect of the rule-state entry "a" that counts in `calls` each time it is worked
+    out."""
+
+    def compute(state):
+        calls.append(1)
+        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+
+    return compute
+
+
 @pytest.fixture(scope="module")
 def game():
     return Game.new(load_map(builtin_map("battlefleet-mars")), 7)
@@ -58,11 +69,8 @@ def test_reading_the_map_whole_makes_every_key_a_dependency(game, whole):
 
 def test_an_effect_is_computed_again_only_when_what_it_read_changes(game):
     material = Material(game)
-    calls = []
-
-    def compute(state):
-        calls.append(1)
-        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+    calls: list[int] = []
+    compute = _counted_effect(calls)
 
     head = ("test", "declared", "side")
     first = material.remembered(head, _with(game.state, a=1, b=1), compute)
@@ -110,11 +118,8 @@ def test_an_effect_reading_one_entry_is_computed_again_only_when_that_entry_chan
 def test_the_effects_remembered_by_reads_stay_bounded_and_right(game, monkeypatch):
     monkeypatch.setattr("tactical.agents.evaluation.MAX_EFFECTS", 4)
     material = Material(game)
-    calls = []
-
-    def compute(state):
-        calls.append(1)
-        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+    calls: list[int] = []
+    compute = _counted_effect(calls)
 
     head = ("test", "declared", "side")
     for a in range(10):
@@ -129,11 +134,8 @@ def test_the_effects_remembered_by_reads_stay_bounded_and_right(game, monkeypatc
 
 def test_the_very_state_asked_again_is_found_by_identity_and_an_equal_one_by_its_reads(game):
     material = Material(game)
-    calls = []
-
-    def compute(state):
-        calls.append(1)
-        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+    calls: list[int] = []
+    compute = _counted_effect(calls)
 
     head = ("test", "declared", "side")
     state = _with(game.state, a=3)
@@ -173,11 +175,8 @@ def test_an_equal_question_asked_anew_is_found_and_the_questions_kept_stay_bound
 ):
     monkeypatch.setattr("tactical.agents.evaluation.MAX_EFFECTS", 4)
     material = Material(game)
-    calls = []
-
-    def compute(state):
-        calls.append(1)
-        return Effect(float(state.rule_state.get("a", 0)), 1, True)
+    calls: list[int] = []
+    compute = _counted_effect(calls)
 
     state = _with(game.state, a=5)
     # an equal question made anew (another tuple, another map): the same effect, once
