@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tactical.model import FrozenMap, GameState, Unit, thaw
+from tactical.model.frozen import memo_of
 from tactical.rules.dystopian_wars.cards import card
 
 
@@ -153,29 +154,26 @@ def remove_effect(state: GameState, unit_id: str, code: str) -> GameState:
 
 def loss_record(unit: Unit, how: str) -> FrozenMap:
     """The record of a model lost (R002.22: what the Field Orders and Victory Points read),
-    made once per unit and how it was lost (the unit kept beside its id): the exact odds
-    destroy the same model once per outcome that sinks it."""
-    known = _LOSS_RECORDS.get((id(unit), how))
-    if known is not None and known[0] is unit:
-        return known[1]
-    profile = card(unit)
-    found = FrozenMap(
-        id=unit.id,
-        side=unit.side,
-        points=profile.points,
-        size=unit.size.value,
-        force=profile.force,
-        commodore=profile.fleet_commodore,
-        squadron=profile.squadron,
-        how=how,
-    )
-    if len(_LOSS_RECORDS) >= MAX_LOSS_RECORDS:
-        _LOSS_RECORDS.clear()
-    _LOSS_RECORDS[id(unit), how] = (unit, found)
+    made once per unit and how it was lost (`memo_of`, by the unit's identity): the exact
+    odds destroy the same model once per outcome that sinks it."""
+    made = memo_of(_LOSS_RECORDS, unit, MAX_LOSS_RECORDS)
+    found = made.get(how)
+    if found is None:
+        profile = card(unit)
+        found = made[how] = FrozenMap(
+            id=unit.id,
+            side=unit.side,
+            points=profile.points,
+            size=unit.size.value,
+            force=profile.force,
+            commodore=profile.fleet_commodore,
+            squadron=profile.squadron,
+            how=how,
+        )
     return found
 
 
-_LOSS_RECORDS: dict[tuple[int, str], tuple[Unit, FrozenMap]] = {}
+_LOSS_RECORDS: dict[int, tuple[Any, dict]] = {}
 MAX_LOSS_RECORDS = 1024
 
 
