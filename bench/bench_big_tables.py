@@ -9,6 +9,7 @@ as on maps/stress-200.toml: 215" x 107" for 1,000 ships, 372" x 186" for 3,000).
 | `check --json` per pair, 3,000 units, in process (reports and text) | <= 2 us |
 | `check` as text per pair, in process (reports and text) | <= 3 us |
 | the same per pair at 250 to 3,000 units: no growth with N | slope; a + b x entries |
+| the same on thinned tables (each pair writes about as much at every size) | slope <= 10% |
 | the same by the compiled kernels (numba, the `fast` extra) and by numpy alone | both rows |
 | per-pair report cost (reports for 50 firers x 999 targets, per pair) | <= 2 us |
 | matrix rows of 1,000 units, each line tested once (ratio to from both its ends) | >= 1.3x |
@@ -26,9 +27,14 @@ exit) and its CPU time (user + system, from wait4): the budgets are held on CPU 
 a loaded machine does not inflate the way it inflates wall time. The per-pair rows stream
 every pair of each table in this process (CPU time) against the per-pair way (a
 `PairReport` each, json.dumps or its line of words) on the first pairs, in the same run.
-In quick mode (bench/conftest.py) the tables have 60 and 120 ships and nothing is held
-to a budget. Where numba is installed the per-pair rows run twice, alternating: by the
-compiled kernels (what `tactical check` runs) and with TACTICAL_NO_JIT=1 (numpy alone).
+On the stress maps a line crosses more pieces and models as the table grows (at the
+same density a line is longer), so each pair writes more; the thinned stress maps
+(`make_maps.py --thin`: fewer pieces and Surface ships as the table grows) keep what a
+pair writes about the same at every size, and there the cost a pair must not grow:
+its slope is given with a 95% interval over THIN_ROUNDS rounds. In quick mode
+(bench/conftest.py) the tables have 60 and 120 ships and nothing is held to a budget.
+Where numba is installed the per-pair rows run twice, alternating: by the compiled
+kernels (what `tactical check` runs) and with TACTICAL_NO_JIT=1 (numpy alone).
 """
 
 from __future__ import annotations
@@ -73,6 +79,11 @@ BASELINE_PAIRS = quick(20_000, 500)  # pairs written the per-pair way, for the r
 # (at every size: `tactical check` asks for them from COMPILED_PAIRS pairs a table, where
 # they repay their loading), and by numpy alone
 WAYS = ("compiled", "numpy") if compiled_kernels.available() else ("numpy",)
+# the thinned maps' rounds, alternating the ways: the slope's interval is over them
+THIN_ROUNDS = quick(3, 1)
+THIN_GROWTH = 0.10  # the cost a pair on the biggest thinned table over the smallest's, at most
+# t of Student's distribution (two-sided 95%) by degrees of freedom: the slopes' intervals
+STUDENT_T = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365}
 # sha256 of each table's text as it was written before the blocks' text was laid out as
 # cells (the "pairs" list of `check --json`, and the lines of `check`): the same bytes since
 PINNED = {
@@ -105,6 +116,28 @@ PINNED = {
         "text": "5d3627a43837c9c95f49eef8f78a0daa6af2f91100a8827c2faba9ea08eeb806",
     },
 }
+# the thinned maps' texts (below THIN_FROM ships the thinned map is the stress map itself)
+PINNED_THIN = {
+    60: PINNED[60],
+    120: PINNED[120],
+    250: PINNED[250],
+    500: {
+        "json": "b457892323c0a260082a4346400961d85c814f26c9692fba9d62f90965719b56",
+        "text": "898d701bef019c92637887d1c1a0da8b840f4c9228fba3b4f97c9b62b83b4ae6",
+    },
+    1000: {
+        "json": "67c98d15b4f9ed018ca21ff8758e5473ac998db037dff7465becbd6097cb10e8",
+        "text": "74ab003916b7bb421598ad94837b69b1d26058eadecacc55dd103f5df084bed6",
+    },
+    2000: {
+        "json": "e4f0a02a841c0421fe62d497ab261162ca29b79db8c313bbc6f8199bbcd4d5b6",
+        "text": "b67d3f73b17008e58e3f5b97ff9004544721ec15a44db594658619a42b127730",
+    },
+    3000: {
+        "json": "990ccdc09e7fbc9bf1d04bff911a9b1ab414cbe9a2b90b4be851516c9d614bc7",
+        "text": "c5701670de837e71a8814dfb303ea329a9efb260145b0decae24f22622d2439a",
+    },
+}
 MATRIX_BUDGET = 0.150
 INTERACTION_BUDGET = 0.033
 FRAME_BUDGET = 0.016
@@ -122,6 +155,18 @@ def big_maps(tmp_path_factory) -> dict[int, Path]:
         )  # fmt: skip
         paths[units] = folder / f"stress-{units}.toml"
     return paths
+
+
+@pytest.fixture(scope="session")
+def thin_maps(tmp_path_factory) -> dict[int, Path]:
+    """The thinned stress maps of SLOPE_SIZES ships (`make_maps.py --thin`)."""
+    folder = tmp_path_factory.mktemp("thin-maps")
+    for units in SLOPE_SIZES:
+        subprocess.run(
+            [PYTHON, str(MAKE_MAPS), "--units", str(units), "--thin", "--out", str(folder)],
+            check=True, capture_output=True,
+        )  # fmt: skip
+    return {units: folder / f"stress-thin-{units}.toml" for units in SLOPE_SIZES}
 
 
 CPU: dict[str, float] = {}  # CPU seconds (user + system) of the process rows
@@ -400,6 +445,76 @@ def test_check_cost_a_pair_by_table_size(per_pair_costs, kind, way):
           f"entries: slope {_slope(rest):+.3f} us a pair per 1,000 more units")  # fmt: skip
     assert all(micro < baseline for _, micro, _ in rows)
     assert is_quick() or way != WAYS[0] or rows[-1][1] * 1e-6 <= budget
+
+
+@pytest.fixture(scope="module")
+def thin_costs(thin_maps) -> dict[str, list[list[tuple[int, float, float]]]]:
+    """For each thinned table (`thin_maps`): CPU microseconds a pair of `check --json` and
+    `check` as text, and the list entries a pair, each way, THIN_ROUNDS rounds (the ways
+    alternating, size by size); each text held to the bytes it was (PINNED_THIN)."""
+    from tactical.cli.check_words import Words
+
+    costs: dict[str, list] = {f"{kind} {way}": [] for kind in ("json", "text") for way in WAYS}
+    for way in WAYS:  # warm, as in `per_pair_costs`
+        with _way(way):
+            _stream(TableGeometry.of(load_map(thin_maps[SLOPE_SIZES[0]])), _json_writer())
+    states = {units: load_map(path) for units, path in thin_maps.items()}
+    for _ in range(THIN_ROUNDS):
+        for rows in costs.values():
+            rows.append([])
+        for units in SLOPE_SIZES:
+            for way in WAYS:
+                with _way(way):
+                    streamed = {
+                        "json": _stream(TableGeometry.of(states[units]), _json_writer()),
+                        "text": _stream(
+                            TableGeometry.of(states[units]),
+                            Words(TableGeometry.of(states[units])).text,
+                        ),
+                    }
+                for kind, run in streamed.items():
+                    assert run.digest == PINNED_THIN[units][kind], (units, kind, way)
+                    costs[f"{kind} {way}"][-1].append(
+                        (units, run.seconds / run.pairs * 1e6, run.entries / run.pairs)
+                    )
+    return costs
+
+
+def _slope_interval(rounds: list[list[tuple[int, float, float]]]) -> tuple[float, float]:
+    """The slope a pair (us per 1,000 more units) of each round: their mean and the half
+    width of its 95% interval (Student's t; 0 from one round)."""
+    slopes = np.array([_slope(rows) for rows in rounds])
+    if len(slopes) < 2:
+        return float(slopes[0]), 0.0
+    spread = STUDENT_T[len(slopes) - 1] * slopes.std(ddof=1) / np.sqrt(len(slopes))
+    return float(slopes.mean()), float(spread)
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("kind", ["json", "text"])
+def test_check_cost_a_pair_at_the_same_output(thin_costs, kind, way):
+    """`check --json` and `check` as text on tables of 250 to 3,000 ships whose pairs each
+    write about as much (the thinned stress maps): the cost a pair must not grow with the
+    table. The slope with its 95% interval over the rounds, and the biggest table's cost
+    a pair over the smallest's (at most 1 + THIN_GROWTH)."""
+    rounds = thin_costs[f"{kind} {way}"]
+    label = kind if way == WAYS[0] else f"{kind} ({way})"
+    sizes = [units for units, _, _ in rounds[0]]
+    means = [float(np.mean([r[k][1] for r in rounds])) for k in range(len(sizes))]
+    entries = [e for _, _, e in rounds[0]]
+    for units, micro in zip(sizes, means, strict=True):
+        _keep(f"check {label} a pair, thinned, {_units(units)}", micro * 1e-6)
+    slope, half = _slope_interval(rounds)
+    growth = means[-1] / means[0]
+    _keep(f"check {label}: slope a pair per 1,000 units, thinned", slope * 1e-6)
+    print(f"check {label}, thinned tables ({len(rounds)} rounds): "
+          + ", ".join(f"{_units(u)} {m:.3f} us a pair ({e:.2f} entries)"
+                      for u, m, e in zip(sizes, means, entries, strict=True))
+          + f"; slope {slope:+.3f} us a pair per 1,000 more units [{slope - half:+.3f}, "
+          f"{slope + half:+.3f}], {_units(sizes[-1])} / {_units(sizes[0])}: "
+          f"{growth:.3f}")  # fmt: skip
+    assert is_quick() or way != WAYS[0] or growth <= 1 + THIN_GROWTH
 
 
 @pytest.fixture(scope="module")

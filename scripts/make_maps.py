@@ -5,6 +5,7 @@ Deterministic (fixed numpy seeds): running it again writes the same files.
 Usage:
     python scripts/make_maps.py                      # maps/stress-200.toml, maps/dense.toml
     python scripts/make_maps.py --units 1000 --out /tmp/maps   # /tmp/maps/stress-1000.toml
+    python scripts/make_maps.py --units 1000 --thin --out /tmp/maps   # stress-thin-1000.toml
 
 The big maps keep the 200-unit map's density (one ship and 0.2 terrain pieces per
 23 square inches): the table grows with the fleet, as it does on a real floor. They
@@ -39,6 +40,7 @@ from tactical.model import (
 )
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
+THIN_FROM = 250  # the thinned stress maps cross as much a line as this many ships' table
 KINDS = ("soft", "dense", "obstructing")
 HEIGHTS = ("tiny", "small", "medium", "large", "massive")
 # what a player calls a piece of each kind on a sea table, taken in turn and numbered
@@ -152,14 +154,18 @@ def named_terrain(pieces: list[Terrain]) -> list[Terrain]:
     return named
 
 
-def random_units(rng, board: Board, count: int, terrain: list[Terrain]) -> list[Unit]:
+def random_units(
+    rng, board: Board, count: int, terrain: list[Terrain], flying: float = 0.3
+) -> list[Unit]:
+    """`count` ships placed at random clear of the terrain and of each other, a share
+    `flying` of them flyers on round bases (they block no line of sight: R002.41)."""
     units: list[Unit] = []
     taken = _Grid()
     for piece in terrain:
         taken.add(piece.geometry)
     while len(units) < count:
         side = "A" if len(units) % 2 == 0 else "B"
-        if rng.random() < 0.3:
+        if rng.random() < flying:
             base = CircleBase(float(rng.choice([1.0, 1.5, 2.0])))
             movement = MovementClass.AERIAL
             level = "flying"
@@ -205,30 +211,42 @@ def random_units(rng, board: Board, count: int, terrain: list[Terrain]) -> list[
     return units
 
 
-def stress_state(units: int) -> GameState:
+def stress_state(units: int, thin: bool = False) -> GameState:
     """The stress map of `units` ships (200: maps/stress-200.toml): a 2:1 table holding one
-    ship per 23.04 square inches (96" x 48" for 200) and a terrain piece per five ships."""
+    ship per 23.04 square inches (96" x 48" for 200) and a terrain piece per five ships.
+
+    `thin`: the same table and as many ships, but what blocks a line thins out as the
+    table grows, so that a line crosses about as many pieces and models as on THIN_FROM
+    ships' table, where it is sqrt(units / THIN_FROM) times shorter: the terrain pieces
+    are fewer by that factor, and the ships on the Surface by its cube root (a model
+    blocks only a line between two Surface models, R002.40), the others flyers. What
+    `check` writes a pair then stays about the same size, and its cost a pair shows
+    what grows with the table itself."""
     scale = math.sqrt(units / 200)
     rng = np.random.default_rng(200 if units == 200 else units)
     board = Board(round(96 * scale), round(48 * scale))
-    pieces = units // 5
+    pieces, flying = units // 5, 0.3
+    if thin and units > THIN_FROM:
+        fewer = math.sqrt(units / THIN_FROM)
+        pieces, flying = round(pieces / fewer), 1.0 - 0.7 / fewer ** (1 / 3)
     terrain = random_terrain(rng, board, pieces, 1.0, 1.0, 2.6)
-    fleet = random_units(rng, board, units, terrain)
+    fleet = random_units(rng, board, units, terrain, flying)
     terrain = named_terrain(terrain)
     return GameState(
         "dystopian-wars",
         board,
-        f"Stress test: {units:,} ships, {pieces} terrain pieces",
+        f"Stress test: {units:,} ships, {pieces} terrain pieces" + (", thinned" if thin else ""),
         terrain=tuple(terrain),
         units=tuple(fleet),
     )
 
 
-def write_stress_map(units: int, folder: Path) -> Path:
-    """Write `stress-<units>.toml` into `folder` (made if missing) and return its path."""
+def write_stress_map(units: int, folder: Path, thin: bool = False) -> Path:
+    """Write `stress-<units>.toml` (`thin`: `stress-thin-<units>.toml`) into `folder` (made
+    if missing) and return its path."""
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"stress-{units}.toml"
-    save_map(stress_state(units), path)
+    path = folder / f"stress-{'thin-' if thin else ''}{units}.toml"
+    save_map(stress_state(units, thin), path)
     return path
 
 
@@ -348,9 +366,13 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, help="write only the stress map of this many ships")
     parser.add_argument("--out", type=Path, default=MAPS, help="folder for --units (default maps/)")
+    parser.add_argument(
+        "--thin", action="store_true",
+        help="with --units: fewer pieces and blocking ships as the table grows (stress-thin-N)",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.units:
-        print("wrote", write_stress_map(args.units, args.out))
+        print("wrote", write_stress_map(args.units, args.out, args.thin))
     else:
         main()
         print("wrote", MAPS / "stress-200.toml", MAPS / "dense.toml")

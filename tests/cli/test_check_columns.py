@@ -107,12 +107,7 @@ def test_every_built_in_map_writes_what_it_wrote_before(name, kind):
 @pytest.fixture(scope="module")
 def stress_400(tmp_path_factory) -> Path:
     """scripts/make_maps.py's stress map of 400 ships (deterministic), written afresh."""
-    script = Path(__file__).resolve().parents[2] / "scripts" / "make_maps.py"
-    spec = importlib.util.spec_from_file_location("make_maps_for_check", script)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module.write_stress_map(400, tmp_path_factory.mktemp("stress"))
+    return _make_maps().write_stress_map(400, tmp_path_factory.mktemp("stress"))
 
 
 @pytest.mark.slow
@@ -493,3 +488,29 @@ def test_quotient_and_remainder_are_numpys_divmod(integers, divisor):
     expected = np.divmod(values, divisor)
     assert quotient.tolist() == expected[0].tolist()
     assert remainder.tolist() == expected[1].tolist()
+
+
+def _make_maps():
+    """scripts/make_maps.py as a module."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "make_maps.py"
+    spec = importlib.util.spec_from_file_location("make_maps_for_check", script)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_thinned_stress_table_keeps_its_ships_and_thins_what_blocks():
+    """`make_maps.py --thin` (the benchmark's tables whose pairs write about as much at
+    every size): at 500 ships lines are sqrt(2) times as long as at 250, so sqrt(2) times
+    fewer pieces (71, not 100) and 2**(1/6) times fewer ships on the Surface; at 250 the
+    thinned table is the stress table itself."""
+    make_maps = _make_maps()
+    thin, dense = make_maps.stress_state(500, thin=True), make_maps.stress_state(500)
+    assert (thin.board, len(thin.units)) == (dense.board, 500)
+    assert (len(thin.terrain), len(dense.terrain)) == (71, 100)
+    surface = sum(u.stats["height_level"] == "surface" for u in thin.units) / 500
+    assert abs(surface - 0.7 / 2 ** (1 / 6)) < 0.05 and surface < 0.66
+    at_250 = make_maps.stress_state(250, thin=True)
+    assert at_250.units == make_maps.stress_state(250).units
+    assert at_250.terrain == make_maps.stress_state(250).terrain
