@@ -42,21 +42,32 @@ def _sort_run(order, value, begin, end):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _sort_spans(piece, middle, low, high, begin, end):  # pragma: no cover - compiled
-    """Entries begin..end-1 (pieces and their spans, one line's) sorted by low, ties kept in
-    place: a stable insertion sort (a line crosses few pieces), the order of
-    `np.lexsort((low, line))`."""
-    for k in range(begin + 1, end):
-        key = low[k]
-        if not low[k - 1] > key:
-            continue
-        t, m, h = piece[k], middle[k], high[k]
-        at = k - 1
-        while at >= begin and low[at] > key:
-            piece[at + 1], middle[at + 1] = piece[at], middle[at]
-            low[at + 1], high[at + 1] = low[at], high[at]
-            at -= 1
-        piece[at + 1], middle[at + 1], low[at + 1], high[at + 1] = t, m, key, h
+def _scale(bottom, top):  # pragma: no cover - compiled
+    """`crossings._joins`' grid steps a unit of span, from the spans' bottom and top."""
+    spread = top - bottom
+    return float(_GRID) / (spread if spread > 1e-300 else 1e-300)
+
+
+@njit(cache=True, error_model="numpy")
+def _grid_end(high, bottom, scale):  # pragma: no cover - compiled
+    """A span's end rounded up to the grid (`crossings._joins`: never short)."""
+    end = high - bottom
+    end *= scale
+    end = np.ceil(end)
+    if end > _LAST:
+        end = float(_LAST)
+    return np.int64(end)
+
+
+@njit(cache=True, error_model="numpy")
+def _reaches(low, farthest, bottom, scale):  # pragma: no cover - compiled
+    """Whether a span starting at `low` joins a group whose farthest grid end is `farthest`
+    (within 1e-7, `crossings._joins`' numbers)."""
+    reached = float(farthest)
+    reached /= scale
+    reached += bottom
+    reached += 1e-7
+    return low <= reached
 
 
 @njit(cache=True, error_model="numpy")
@@ -71,38 +82,51 @@ def _joins(line, low, high, joins):  # pragma: no cover - compiled
             bottom = low[k]
         if high[k] > top:
             top = high[k]
-    spread = top - bottom
-    scale = float(_GRID) / (spread if spread > 1e-300 else 1e-300)
+    scale = _scale(bottom, top)
     farthest = 0
     for k in range(count):
-        end = high[k] - bottom
-        end *= scale
-        end = np.ceil(end)
-        if end > _LAST:
-            end = float(_LAST)
-        reach = np.int64(end)
+        reach = _grid_end(high[k], bottom, scale)
         if k == 0 or line[k] != line[k - 1]:
             joins[k] = False
             farthest = reach
             continue
-        reached = float(farthest)
-        reached /= scale
-        reached += bottom
-        reached += 1e-7
-        joins[k] = low[k] <= reached
+        joins[k] = _reaches(low[k], farthest, bottom, scale)
         if reach > farthest:
             farthest = reach
 
 
 @njit(cache=True, error_model="numpy")
-def _in_groups(joins):  # pragma: no cover - compiled
-    """Whether each entry is in a group of two or more (it joins, or the next joins it)."""
-    count = len(joins)
-    shared = np.zeros(count, dtype=np.bool_)
-    for k in range(count):
-        if joins[k] or (k + 1 < count and joins[k + 1]):
-            shared[k] = True
-    return shared
+def _stable_ranks(key, count, rank, order):  # pragma: no cover - compiled
+    """rank[a]: the place of key[a] among key[:count] in the order of a stable insertion
+    sort by `>` (that of `np.lexsort` on numbers; `order` is scratch). A short run
+    without NaN is ranked by counting (no branch to mispredict, no entry moved); else by
+    the insertion sort itself, so that a NaN stops it where it always did."""
+    if count <= 32:
+        missing = False
+        for a in range(count):
+            missing |= key[a] != key[a]
+        if not missing:
+            for a in range(count):
+                value = key[a]
+                place = 0
+                for b in range(a):  # ties: the earlier first
+                    place += key[b] <= value
+                for b in range(a + 1, count):
+                    place += key[b] < value
+                rank[a] = place
+            return
+    for a in range(count):
+        order[a] = a
+    for a in range(1, count):
+        moved = order[a]
+        value = key[moved]
+        at = a - 1
+        while at >= 0 and key[order[at]] > value:
+            order[at + 1] = order[at]
+            at -= 1
+        order[at + 1] = moved
+    for a in range(count):
+        rank[order[a]] = a
 
 
 @njit(cache=True, error_model="numpy")
@@ -112,22 +136,27 @@ def span_groups(
     """`order_crossings` up to the entries: lines and pieces sorted by line, then by disc
     span, the groups of two or more again by box span; returns (line, piece, at, group,
     sx, sy, dx, dy): at[k] the place (in line, piece) of the k-th entry of a group of two
-    or more box spans, group[k] its group's number. The pieces are put in line order first
-    (a counting sort: stable, as the position breaks numpy's ties), then each line's
-    entries are worked on where they lie, one after another."""
+    or more box spans, group[k] its group's number.
+
+    The pieces are put in line order (a counting sort: stable, as the position breaks
+    numpy's ties), then each line's entries are worked on where they lie, in a few
+    passes that keep only the pieces: a span is worked out again (the same operations,
+    the same numbers) rather than kept, since the grid of the joins needs the bottom and
+    top of every span first. Memory a block never touches is memory never faulted in."""
     lines = len(i)
     count = len(line)
     starts = np.zeros(lines + 1, dtype=np.intp)
     for e in range(count):
         starts[line[e] + 1] += 1
+    widest = 0
     for k in range(lines):
+        widest = max(widest, starts[k + 1])
         starts[k + 1] += starts[k]
     fill = starts[:-1].copy()
     out_line = np.empty(count, dtype=np.intp)
     out_piece = np.empty(count, dtype=np.intp)
     for e in range(count):
         at = fill[line[e]]
-        out_line[at] = line[e]
         out_piece[at] = piece[e]
         fill[line[e]] = at + 1
     sx = np.empty(lines)
@@ -135,9 +164,18 @@ def span_groups(
     dx = np.empty(lines)
     dy = np.empty(lines)
     length = np.empty(lines)
-    middle = np.empty(count)
-    low = np.empty(count)
-    high = np.empty(count)
+    length2 = np.empty(lines)
+    # one line's spans at a time
+    held = np.empty(widest, dtype=np.intp)
+    middle = np.empty(widest)
+    low = np.empty(widest)
+    high = np.empty(widest)
+    rank = np.empty(widest, dtype=np.intp)
+    order = np.empty(widest, dtype=np.intp)
+    moved = np.empty(widest, dtype=np.intp)
+    # the disc spans: each line's sorted by low, and the bottom and top of them all
+    bottom = np.inf
+    top = -np.inf
     for k in range(lines):
         start_x = x[i[k]]
         start_y = y[i[k]]
@@ -147,61 +185,129 @@ def span_groups(
         if not squared > 0:
             squared = 1.0
         size = np.sqrt(squared)
-        sx[k], sy[k], dx[k], dy[k], length[k] = start_x, start_y, along_x, along_y, size
-        for e in range(starts[k], starts[k + 1]):
+        sx[k], sy[k], dx[k], dy[k] = start_x, start_y, along_x, along_y
+        length[k], length2[k] = size, squared
+        first = starts[k]
+        width = starts[k + 1] - first
+        for a in range(width):
+            e = first + a
+            out_line[e] = k
             t = out_piece[e]
             m = (centre_x[t] - start_x) * along_x
             m += (centre_y[t] - start_y) * along_y
             m /= squared
             reach = (outer[t] + 1e-6) / size
-            middle[e] = m
-            low[e] = m - reach
-            high[e] = m + reach
-        _sort_spans(out_piece, middle, low, high, starts[k], starts[k + 1])
-    joins = np.empty(count, dtype=np.bool_)
-    _joins(out_line, low, high, joins)
-    shared = np.flatnonzero(_in_groups(joins))
-    # the groups again by the spans of their boxes, inside the discs' spans
-    shared_count = len(shared)
-    on = out_line[shared]
-    crossed = out_piece[shared]
-    middle = middle[shared]
-    low = np.empty(shared_count)
-    high = np.empty(shared_count)
-    for e in range(shared_count):
-        k = on[e]
-        t = crossed[e]
-        along_x = dx[k] / length[k]
-        along_y = dy[k] / length[k]
-        box = half_u[t] * np.abs(ux[t] * along_x + uy[t] * along_y)
-        box += half_v[t] * np.abs(ux[t] * along_y - uy[t] * along_x)
-        reach = outer[t] if (np.isnan(outer[t]) or outer[t] < box) else box
-        reach += 1e-6
-        reach /= length[k]
-        low[e] = middle[e] - reach
-        high[e] = middle[e] + reach
-    begin = 0
-    while begin < shared_count:
-        end = begin + 1
-        while end < shared_count and on[end] == on[begin]:
-            end += 1
-        _sort_spans(crossed, middle, low, high, begin, end)
-        begin = end
-    joins = np.empty(shared_count, dtype=np.bool_)
-    _joins(on, low, high, joins)
-    for e in range(shared_count):
-        out_piece[shared[e]] = crossed[e]
-    again = np.flatnonzero(_in_groups(joins))
-    group = np.empty(len(again), dtype=np.intp)
+            span_low = m - reach
+            span_high = m + reach
+            if span_low < bottom:
+                bottom = span_low
+            if span_high > top:
+                top = span_high
+            low[a] = span_low
+            held[a] = t
+        if width > 1:
+            _stable_ranks(low, width, rank, moved)
+            for a in range(width):
+                out_piece[first + rank[a]] = held[a]
+    scale = _scale(bottom, top)
+    # the groups of two or more disc spans again by their boxes' spans (inside the discs'),
+    # each line's shared entries sorted by them in place; their spans kept for the joins
+    shared_place = np.empty(count, dtype=np.intp)
+    shared_line = np.empty(count, dtype=np.intp)
+    shared_low = np.empty(count)
+    shared_high = np.empty(count)
+    shared = 0
+    bottom2 = np.inf
+    top2 = -np.inf
+    for k in range(lines):
+        first = starts[k]
+        width = starts[k + 1] - first
+        if width < 2:
+            continue
+        start_x, start_y, along_x, along_y = sx[k], sy[k], dx[k], dy[k]
+        size, squared = length[k], length2[k]
+        farthest = 0
+        joined = False  # whether the entry before joins its group
+        taken = 0
+        unit_x = along_x / size
+        unit_y = along_y / size
+        for a in range(width + 1):
+            joins = False
+            if a < width:
+                t = out_piece[first + a]
+                m = (centre_x[t] - start_x) * along_x
+                m += (centre_y[t] - start_y) * along_y
+                m /= squared
+                reach = (outer[t] + 1e-6) / size
+                span_low = m - reach
+                end = _grid_end(m + reach, bottom, scale)
+                if a == 0:
+                    farthest = end
+                else:
+                    joins = _reaches(span_low, farthest, bottom, scale)
+                    if end > farthest:
+                        farthest = end
+                middle[a] = m
+            if a > 0 and (joined or joins):  # the entry before is in a group of two or more
+                t = out_piece[first + a - 1]
+                box = half_u[t] * np.abs(ux[t] * unit_x + uy[t] * unit_y)
+                box += half_v[t] * np.abs(ux[t] * unit_y - uy[t] * unit_x)
+                reach = outer[t] if (np.isnan(outer[t]) or outer[t] < box) else box
+                reach += 1e-6
+                reach /= size
+                m = middle[a - 1]
+                order[taken] = a - 1
+                held[taken] = t
+                low[taken] = m - reach
+                high[taken] = m + reach
+                taken += 1
+            joined = joins
+        if taken == 0:
+            continue
+        for b in range(taken):
+            if low[b] < bottom2:
+                bottom2 = low[b]
+            if high[b] > top2:
+                top2 = high[b]
+        _stable_ranks(low, taken, rank, moved)
+        # the places stay, the pieces and their spans move to their ranks
+        for b in range(taken):
+            place = shared + rank[b]
+            shared_place[shared + b] = first + order[b]
+            shared_line[shared + b] = k
+            shared_low[place] = low[b]
+            shared_high[place] = high[b]
+            moved[rank[b]] = held[b]
+        for b in range(taken):
+            out_piece[shared_place[shared + b]] = moved[b]
+        shared += taken
+    # the groups of two or more box spans, numbered as `np.cumsum(~joins)` numbers them
+    scale2 = _scale(bottom2, top2)
+    at = np.empty(shared, dtype=np.intp)
+    group = np.empty(shared, dtype=np.intp)
+    found = 0
     number = 0
-    at = 0
-    for k in range(shared_count):
-        if not joins[k]:
-            number += 1
-        if at < len(again) and again[at] == k:
-            group[at] = number
-            at += 1
-    return out_line, out_piece, shared[again], group, sx, sy, dx, dy
+    farthest = 0
+    joined = False
+    for b in range(shared + 1):
+        joins = False
+        if b < shared:
+            end = _grid_end(shared_high[b], bottom2, scale2)
+            if b == 0 or shared_line[b] != shared_line[b - 1]:
+                farthest = end
+            else:
+                joins = _reaches(shared_low[b], farthest, bottom2, scale2)
+                if end > farthest:
+                    farthest = end
+        if b > 0:
+            if not joined:
+                number += 1
+            if joined or joins:
+                at[found] = shared_place[b - 1]
+                group[found] = number
+                found += 1
+        joined = joins
+    return out_line, out_piece, at[:found], group[:found], sx, sy, dx, dy
 
 
 @njit(cache=True, error_model="numpy")
