@@ -41,14 +41,14 @@ def _sort_run(order, value, begin, end):  # pragma: no cover - compiled
         order[at + 1] = moved
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _scale(bottom, top):  # pragma: no cover - compiled
     """`crossings._joins`' grid steps a unit of span, from the spans' bottom and top."""
     spread = top - bottom
     return float(_GRID) / (spread if spread > 1e-300 else 1e-300)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _grid_end(high, bottom, scale):  # pragma: no cover - compiled
     """A span's end rounded up to the grid (`crossings._joins`: never short)."""
     end = high - bottom
@@ -59,7 +59,7 @@ def _grid_end(high, bottom, scale):  # pragma: no cover - compiled
     return np.int64(end)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _reaches(low, farthest, bottom, scale):  # pragma: no cover - compiled
     """Whether a span starting at `low` joins a group whose farthest grid end is `farthest`
     (within 1e-7, `crossings._joins`' numbers)."""
@@ -96,25 +96,10 @@ def _joins(line, low, high, joins):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def _stable_ranks(key, count, rank, order):  # pragma: no cover - compiled
-    """rank[a]: the place of key[a] among key[:count] in the order of a stable insertion
-    sort by `>` (that of `np.lexsort` on numbers; `order` is scratch). A short run
-    without NaN is ranked by counting (no branch to mispredict, no entry moved); else by
-    the insertion sort itself, so that a NaN stops it where it always did."""
-    if count <= 32:
-        missing = False
-        for a in range(count):
-            missing |= key[a] != key[a]
-        if not missing:
-            for a in range(count):
-                value = key[a]
-                place = 0
-                for b in range(a):  # ties: the earlier first
-                    place += key[b] <= value
-                for b in range(a + 1, count):
-                    place += key[b] < value
-                rank[a] = place
-            return
+def _inserted(key, count, rank, order):  # pragma: no cover - compiled
+    """rank[a]: the place of key[a] among key[:count] in a stable insertion sort by `>`
+    (the order of `np.lexsort` on numbers; `order` is scratch), for a long run or one
+    with a NaN (that stops the sort where it always did)."""
     for a in range(count):
         order[a] = a
     for a in range(1, count):
@@ -130,20 +115,9 @@ def _stable_ranks(key, count, rank, order):  # pragma: no cover - compiled
 
 
 @njit(cache=True, error_model="numpy")
-def span_groups(
-    x, y, i, j, line, piece, centre_x, centre_y, outer, ux, uy, half_u, half_v
-):  # pragma: no cover - compiled
-    """`order_crossings` up to the entries: lines and pieces sorted by line, then by disc
-    span, the groups of two or more again by box span; returns (line, piece, at, group,
-    sx, sy, dx, dy): at[k] the place (in line, piece) of the k-th entry of a group of two
-    or more box spans, group[k] its group's number.
-
-    The pieces are put in line order (a counting sort: stable, as the position breaks
-    numpy's ties), then each line's entries are worked on where they lie, in a few
-    passes that keep only the pieces: a span is worked out again (the same operations,
-    the same numbers) rather than kept, since the grid of the joins needs the bottom and
-    top of every span first. Memory a block never touches is memory never faulted in."""
-    lines = len(i)
+def _by_line(lines, line, piece):  # pragma: no cover - compiled
+    """The pieces put in line order by a counting sort (stable: the position breaks numpy's
+    ties): (starts, widest, pieces), line k's at starts[k]:starts[k + 1]."""
     count = len(line)
     starts = np.zeros(lines + 1, dtype=np.intp)
     for e in range(count):
@@ -153,29 +127,20 @@ def span_groups(
         widest = max(widest, starts[k + 1])
         starts[k + 1] += starts[k]
     fill = starts[:-1].copy()
-    out_line = np.empty(count, dtype=np.intp)
-    out_piece = np.empty(count, dtype=np.intp)
+    pieces = np.empty(count, dtype=np.intp)
     for e in range(count):
         at = fill[line[e]]
-        out_piece[at] = piece[e]
+        pieces[at] = piece[e]
         fill[line[e]] = at + 1
-    sx = np.empty(lines)
-    sy = np.empty(lines)
-    dx = np.empty(lines)
-    dy = np.empty(lines)
-    length = np.empty(lines)
-    length2 = np.empty(lines)
-    # one line's spans at a time
-    held = np.empty(widest, dtype=np.intp)
-    middle = np.empty(widest)
-    low = np.empty(widest)
-    high = np.empty(widest)
-    rank = np.empty(widest, dtype=np.intp)
-    order = np.empty(widest, dtype=np.intp)
-    moved = np.empty(widest, dtype=np.intp)
-    # the disc spans: each line's sorted by low, and the bottom and top of them all
-    bottom = np.inf
-    top = -np.inf
+    return starts, widest, pieces
+
+
+@njit(cache=True, error_model="numpy")
+def _frames(x, y, i, j):  # pragma: no cover - compiled
+    """Each line's start, extent, length and squared length (1 for a line of none)."""
+    lines = len(i)
+    sx, sy, dx, dy = np.empty(lines), np.empty(lines), np.empty(lines), np.empty(lines)
+    length, length2 = np.empty(lines), np.empty(lines)
     for k in range(lines):
         start_x = x[i[k]]
         start_y = y[i[k]]
@@ -184,105 +149,245 @@ def span_groups(
         squared = along_x * along_x + along_y * along_y
         if not squared > 0:
             squared = 1.0
-        size = np.sqrt(squared)
         sx[k], sy[k], dx[k], dy[k] = start_x, start_y, along_x, along_y
-        length[k], length2[k] = size, squared
+        length[k], length2[k] = np.sqrt(squared), squared
+    return sx, sy, dx, dy, length, length2
+
+
+@njit(cache=True, error_model="numpy")
+def span_groups(
+    x, y, i, j, line, piece, centre_x, centre_y, outer, ux, uy, half_u, half_v
+):  # pragma: no cover - compiled
+    """`order_crossings` up to the entries: lines and pieces sorted by line, then by disc
+    span, the groups of two or more again by box span; returns (line, piece, at, group,
+    sx, sy, dx, dy): at[k] the place (in line, piece) of the k-th entry of a group of two
+    or more box spans, group[k] its group's number.
+
+    The pieces are put in line order, then worked on a line at a time (`_lines`). The
+    joins' grid needs the bottom and top of every span first, so the lines are joined
+    by a plain test in the same pass; where it may have parted what the grid joins (or
+    the reverse: `_plain_joins_hold`, seldom) they are worked again, by the grid."""
+    lines = len(i)
+    sx, sy, dx, dy, length, length2 = _frames(x, y, i, j)
+    starts, widest, pieces = _by_line(lines, line, piece)
+    places, on, lows, highs, shared, least, most, closest, missing = _lines(
+        starts, widest, pieces, sx, sy, dx, dy, length, length2, centre_x, centre_y, outer,
+        ux, uy, half_u, half_v, False, 0.0, 1.0,
+    )  # fmt: skip
+    if not _plain_joins_hold(least, most, closest, missing):
+        starts, widest, pieces = _by_line(lines, line, piece)
+        places, on, lows, highs, shared, least, most, closest, missing = _lines(
+            starts, widest, pieces, sx, sy, dx, dy, length, length2, centre_x, centre_y,
+            outer, ux, uy, half_u, half_v, True, least, _scale(least, most),
+        )  # fmt: skip
+    at, group = _numbered(places, on, lows, highs, shared)
+    out_line = np.empty(len(line), dtype=np.intp)
+    for k in range(lines):
+        out_line[starts[k] : starts[k + 1]] = k
+    return out_line, pieces, at, group, sx, sy, dx, dy
+
+
+@njit(cache=True, error_model="numpy")
+def _plain_joins_hold(least, most, closest, missing):  # pragma: no cover - compiled
+    """Whether the plain test joined every span as `crossings._joins`' grid would have, from
+    the bottom and top of the spans and the least gap between a span's start and where
+    the plain test joins it: the two tests differ by less than a grid step twice over
+    and the roundings of the numbers around it, `doubt`. Never with a NaN span."""
+    spread = max(most - least, 1e-300)
+    doubt = spread * 2.0**-35 + 2.0**-48 * (max(np.abs(least), np.abs(most)) + 1.0)
+    return closest > doubt and not missing
+
+
+@njit(cache=True, error_model="numpy")
+def _lines(
+    starts,
+    widest,
+    pieces,
+    sx,
+    sy,
+    dx,
+    dy,
+    length,
+    length2,
+    centre_x,
+    centre_y,
+    outer,
+    ux,
+    uy,
+    half_u,
+    half_v,
+    grid,
+    bottom,
+    scale,
+):  # pragma: no cover - compiled
+    """Each line's pieces (pieces[starts[k]:starts[k + 1]], in place) sorted by disc span
+    and joined: by `crossings._joins`' grid from `bottom` and `scale` where `grid`, else
+    by the plain test (`low <= farthest end + 1e-7`); its groups of two or more sorted
+    again by box span. Returns the shared entries (places, lines, box spans) and their
+    count, the bottom and top of the disc spans, the least gap between a span's start
+    and where the plain test joins it, and whether a span is NaN.
+
+    One loop, every step written out in it: an array handed to a function in the loop
+    costs reference counts a call."""  # fmt: skip
+    lines = len(starts) - 1
+    count = len(pieces)
+    held, moved = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
+    rank, order = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
+    middle, low, high = np.empty(widest), np.empty(widest), np.empty(widest)
+    sorted_middle, sorted_low, sorted_high = np.empty(widest), np.empty(widest), np.empty(widest)
+    joins = np.empty(widest + 1, dtype=np.bool_)
+    places, on = np.empty(count, dtype=np.intp), np.empty(count, dtype=np.intp)
+    lows, highs = np.empty(count), np.empty(count)
+    shared = 0
+    least, most = np.inf, -np.inf
+    bottom2, top2 = np.inf, -np.inf
+    closest = np.inf
+    missing = False
+    for k in range(lines):
         first = starts[k]
         width = starts[k + 1] - first
+        if width == 0:
+            continue
+        start_x, start_y, along_x, along_y = sx[k], sy[k], dx[k], dy[k]
+        size, squared = length[k], length2[k]
+        # the disc spans (numpy's operations, in its order)
+        blank = False
         for a in range(width):
-            e = first + a
-            out_line[e] = k
-            t = out_piece[e]
+            t = pieces[first + a]
             m = (centre_x[t] - start_x) * along_x
             m += (centre_y[t] - start_y) * along_y
             m /= squared
             reach = (outer[t] + 1e-6) / size
             span_low = m - reach
             span_high = m + reach
-            if span_low < bottom:
-                bottom = span_low
-            if span_high > top:
-                top = span_high
-            low[a] = span_low
+            blank |= (span_low != span_low) | (span_high != span_high)
+            if span_low < least:
+                least = span_low
+            if span_high > most:
+                most = span_high
             held[a] = t
-        if width > 1:
-            _stable_ranks(low, width, rank, moved)
-            for a in range(width):
-                out_piece[first + rank[a]] = held[a]
-    scale = _scale(bottom, top)
-    # the groups of two or more disc spans again by their boxes' spans (inside the discs'),
-    # each line's shared entries sorted by them in place; their spans kept for the joins
-    shared_place = np.empty(count, dtype=np.intp)
-    shared_line = np.empty(count, dtype=np.intp)
-    shared_low = np.empty(count)
-    shared_high = np.empty(count)
-    shared = 0
-    bottom2 = np.inf
-    top2 = -np.inf
-    for k in range(lines):
-        first = starts[k]
-        width = starts[k + 1] - first
-        if width < 2:
+            middle[a] = m
+            low[a] = span_low
+            high[a] = span_high
+        missing |= blank
+        if width == 1:
             continue
-        start_x, start_y, along_x, along_y = sx[k], sy[k], dx[k], dy[k]
-        size, squared = length[k], length2[k]
-        farthest = 0
-        joined = False  # whether the entry before joins its group
+        # sorted by low, stably: a short run without NaN ranked by counting (no branch to
+        # mispredict), else by the insertion sort
+        if width <= 64 and not blank:
+            tied = False
+            for a in range(width):
+                value = low[a]
+                place = 0
+                same = 0
+                for b in range(width):
+                    place += low[b] < value
+                    same += low[b] == value
+                rank[a] = place
+                tied |= same > 1
+            if tied:  # the earlier of equal keys first
+                for a in range(width):
+                    for b in range(a):
+                        rank[a] += low[b] == low[a]
+        else:
+            _inserted(low, width, rank, order)
+        for a in range(width):
+            place = rank[a]
+            pieces[first + place] = held[a]
+            sorted_middle[place] = middle[a]
+            sorted_low[place] = low[a]
+            sorted_high[place] = high[a]
+        # whether each span joins the group before it (the first joins nothing)
+        joined = False
+        joins[0] = False
+        if grid:
+            farthest = _grid_end(sorted_high[0], bottom, scale)
+            for a in range(1, width):
+                joins[a] = _reaches(sorted_low[a], farthest, bottom, scale)
+                joined |= joins[a]
+                farthest = max(farthest, _grid_end(sorted_high[a], bottom, scale))
+        else:
+            reach_end = sorted_high[0]
+            for a in range(1, width):
+                reached = reach_end + 1e-7
+                joins[a] = sorted_low[a] <= reached
+                joined |= joins[a]
+                closest = min(closest, np.abs(sorted_low[a] - reached))
+                reach_end = max(reach_end, sorted_high[a])
+        if not joined:
+            continue
+        joins[width] = False
+        # the entries in groups (each joins, or the next joins it), listed without a
+        # branch, by the spans of their boxes (inside the discs')
         taken = 0
+        for a in range(width):
+            order[taken] = a
+            taken += joins[a] | joins[a + 1]
         unit_x = along_x / size
         unit_y = along_y / size
-        for a in range(width + 1):
-            joins = False
-            if a < width:
-                t = out_piece[first + a]
-                m = (centre_x[t] - start_x) * along_x
-                m += (centre_y[t] - start_y) * along_y
-                m /= squared
-                reach = (outer[t] + 1e-6) / size
-                span_low = m - reach
-                end = _grid_end(m + reach, bottom, scale)
-                if a == 0:
-                    farthest = end
-                else:
-                    joins = _reaches(span_low, farthest, bottom, scale)
-                    if end > farthest:
-                        farthest = end
-                middle[a] = m
-            if a > 0 and (joined or joins):  # the entry before is in a group of two or more
-                t = out_piece[first + a - 1]
-                box = half_u[t] * np.abs(ux[t] * unit_x + uy[t] * unit_y)
-                box += half_v[t] * np.abs(ux[t] * unit_y - uy[t] * unit_x)
-                reach = outer[t] if (np.isnan(outer[t]) or outer[t] < box) else box
-                reach += 1e-6
-                reach /= size
-                m = middle[a - 1]
-                order[taken] = a - 1
-                held[taken] = t
-                low[taken] = m - reach
-                high[taken] = m + reach
-                taken += 1
-            joined = joins
-        if taken == 0:
-            continue
+        blank = False
         for b in range(taken):
-            if low[b] < bottom2:
-                bottom2 = low[b]
-            if high[b] > top2:
-                top2 = high[b]
-        _stable_ranks(low, taken, rank, moved)
+            a = order[b]
+            t = pieces[first + a]
+            box = half_u[t] * np.abs(ux[t] * unit_x + uy[t] * unit_y)
+            box += half_v[t] * np.abs(ux[t] * unit_y - uy[t] * unit_x)
+            reach = outer[t] if (np.isnan(outer[t]) or outer[t] < box) else box
+            reach += 1e-6
+            reach /= size
+            m = sorted_middle[a]
+            span_low = m - reach
+            span_high = m + reach
+            blank |= span_low != span_low
+            if span_low < bottom2:
+                bottom2 = span_low
+            if span_high > top2:
+                top2 = span_high
+            held[b] = t
+            low[b] = span_low
+            high[b] = span_high
+        if taken <= 64 and not blank:
+            tied = False
+            for a in range(taken):
+                value = low[a]
+                place = 0
+                same = 0
+                for b in range(taken):
+                    place += low[b] < value
+                    same += low[b] == value
+                rank[a] = place
+                tied |= same > 1
+            if tied:
+                for a in range(taken):
+                    for b in range(a):
+                        rank[a] += low[b] == low[a]
+        else:
+            _inserted(low, taken, rank, moved)
         # the places stay, the pieces and their spans move to their ranks
         for b in range(taken):
             place = shared + rank[b]
-            shared_place[shared + b] = first + order[b]
-            shared_line[shared + b] = k
-            shared_low[place] = low[b]
-            shared_high[place] = high[b]
+            places[shared + b] = first + order[b]
+            on[shared + b] = k
+            lows[place] = low[b]
+            highs[place] = high[b]
             moved[rank[b]] = held[b]
         for b in range(taken):
-            out_piece[shared_place[shared + b]] = moved[b]
+            pieces[places[shared + b]] = moved[b]
         shared += taken
-    # the groups of two or more box spans, numbered as `np.cumsum(~joins)` numbers them
-    scale2 = _scale(bottom2, top2)
+    return places, on, lows, highs, shared, least, most, closest, missing
+
+
+@njit(cache=True, error_model="numpy")
+def _numbered(places, on, lows, highs, shared):  # pragma: no cover - compiled
+    """The shared entries' groups of two or more box spans: (at, group), their places and
+    their numbers as `np.cumsum(~joins)` numbers them (`crossings._joins`' grid)."""
+    bottom = np.inf
+    top = -np.inf
+    for b in range(shared):
+        if lows[b] < bottom:
+            bottom = lows[b]
+        if highs[b] > top:
+            top = highs[b]
+    scale = _scale(bottom, top)
     at = np.empty(shared, dtype=np.intp)
     group = np.empty(shared, dtype=np.intp)
     found = 0
@@ -292,22 +397,22 @@ def span_groups(
     for b in range(shared + 1):
         joins = False
         if b < shared:
-            end = _grid_end(shared_high[b], bottom2, scale2)
-            if b == 0 or shared_line[b] != shared_line[b - 1]:
+            end = _grid_end(highs[b], bottom, scale)
+            if b == 0 or on[b] != on[b - 1]:
                 farthest = end
             else:
-                joins = _reaches(shared_low[b], farthest, bottom2, scale2)
+                joins = _reaches(lows[b], farthest, bottom, scale)
                 if end > farthest:
                     farthest = end
         if b > 0:
             if not joined:
                 number += 1
             if joined or joins:
-                at[found] = shared_place[b - 1]
+                at[found] = places[b - 1]
                 group[found] = number
                 found += 1
         joined = joins
-    return out_line, out_piece, at[:found], group[:found], sx, sy, dx, dy
+    return at[:found], group[:found]
 
 
 @njit(cache=True, error_model="numpy")

@@ -163,3 +163,57 @@ def test_no_entries():
     one = np.ones(1)
     found = crossings_kernel.span_groups(x, y, i, j, none, none, one, one, one, one, one, one, one)
     assert [len(a) for a in found] == [0, 0, 0, 0, 2, 2, 2, 2]
+
+
+def _both_tests(x, y, i, j, line, piece, *columns):
+    """`_lines` by the plain test and by the grid on the same block: (whether the plain
+    one holds, its results, the grid's)."""
+    frames = crossings_kernel._frames(x, y, i, j)
+    results = []
+    for grid in (False, True):
+        starts, widest, pieces = crossings_kernel._by_line(len(i), line, piece)
+        found = crossings_kernel._lines(starts, widest, pieces, *frames, *columns, grid,
+                                        *results[0][1] if results else (0.0, 1.0))  # fmt: skip
+        least, most = found[5], found[6]
+        shared = found[4]
+        kept = (pieces, *(a[:shared] for a in found[:4]))
+        bounds = (least, crossings_kernel._scale(least, most))
+        results.append((found, bounds, kept))
+    plain = results[0][0]
+    holds = crossings_kernel._plain_joins_hold(plain[5], plain[6], plain[7], plain[8])
+    return holds, results[0][2], results[1][2]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_plain_joins_hold_where_trusted(seed):
+    """On random blocks the plain test is trusted, and then it gives the grid's arrays."""
+    rng = np.random.default_rng(seed)
+    x, y, cx, cy, outer, ux, uy, half_u, half_v = _table(rng, 40, 30, snap=0.0)
+    i, j = rng.integers(0, 30, 400).astype(np.intp), rng.integers(1, 30, 400).astype(np.intp)
+    j[i == j] = 0
+    width = rng.integers(0, 12, 400)
+    line = np.repeat(np.arange(400), width).astype(np.intp)
+    piece = np.concatenate([rng.choice(40, w, replace=False) for w in width]).astype(np.intp)
+    holds, plain, grid = _both_tests(x, y, i, j, line, piece, cx, cy, outer, ux, uy, half_u,
+                                     half_v)  # fmt: skip
+    assert holds
+    for got, want in zip(plain, grid, strict=True):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_spans_on_the_slack_go_by_the_grid():
+    """Spans starting within a grid step of the slack: the plain test is not trusted there
+    (it parts what the grid joins), and `span_groups` goes by the grid."""
+    x, y = np.array([0.0, 1.0]), np.array([0.0, 0.0])
+    i, j = np.array([0], dtype=np.intp), np.array([1], dtype=np.intp)
+    # discs along the line: the second starts 1e-7 past the first's end, plus a hair
+    # (less than a grid step)
+    outer = np.full(2, 0.1 - 1e-6)
+    cx = np.array([0.2, 0.4 + 1e-7 + 1e-14])
+    cy, ux, uy = np.zeros(2), np.ones(2), np.zeros(2)
+    line, piece = np.zeros(2, dtype=np.intp), np.arange(2, dtype=np.intp)
+    columns = (cx, cy, outer, ux, uy, outer.copy(), outer.copy())
+    holds, plain, grid = _both_tests(x, y, i, j, line, piece, *columns)
+    assert not holds
+    assert len(plain[1]) == 0 and len(grid[1]) == 2  # parted plainly, joined on the grid
+    _same(x, y, i, j, line, piece, *columns)
