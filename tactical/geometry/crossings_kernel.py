@@ -165,22 +165,28 @@ def span_groups(
 
     The pieces are put in line order, then worked on a line at a time (`_lines`). The
     joins' grid needs the bottom and top of every span first, so the lines are joined
-    by a plain test in the same pass; where it may have parted what the grid joins (or
-    the reverse: `_plain_joins_hold`, seldom) they are worked again, by the grid."""
+    (disc spans, then box spans) by a plain test in the same pass; where it may have
+    parted what the grid joins or the reverse (`_plain_joins_hold`, seldom) they are
+    worked again, by the grid."""
     lines = len(i)
     sx, sy, dx, dy, length, length2 = _frames(x, y, i, j)
     starts, widest, pieces = _by_line(lines, line, piece)
-    places, on, lows, highs, shared, least, most, closest, missing = _lines(
+    found = _lines(
         starts, widest, pieces, sx, sy, dx, dy, length, length2, centre_x, centre_y, outer,
         ux, uy, half_u, half_v, False, 0.0, 1.0,
     )  # fmt: skip
-    if not _plain_joins_hold(least, most, closest, missing):
+    at, group = found[0], found[1]
+    least, most, closest, missing = found[3], found[4], found[5], found[6]
+    if not (
+        _plain_joins_hold(least, most, closest, missing)
+        and _plain_joins_hold(found[7], found[8], found[9], missing)
+    ):
         starts, widest, pieces = _by_line(lines, line, piece)
-        places, on, lows, highs, shared, least, most, closest, missing = _lines(
+        found = _lines(
             starts, widest, pieces, sx, sy, dx, dy, length, length2, centre_x, centre_y,
             outer, ux, uy, half_u, half_v, True, least, _scale(least, most),
         )  # fmt: skip
-    at, group = _numbered(places, on, lows, highs, shared)
+        at, group = found[0], found[1]
     out_line = np.empty(len(line), dtype=np.intp)
     for k in range(lines):
         out_line[starts[k] : starts[k + 1]] = k
@@ -221,11 +227,15 @@ def _lines(
     scale,
 ):  # pragma: no cover - compiled
     """Each line's pieces (pieces[starts[k]:starts[k + 1]], in place) sorted by disc span
-    and joined: by `crossings._joins`' grid from `bottom` and `scale` where `grid`, else
-    by the plain test (`low <= farthest end + 1e-7`); its groups of two or more sorted
-    again by box span. Returns the shared entries (places, lines, box spans) and their
-    count, the bottom and top of the disc spans, the least gap between a span's start
-    and where the plain test joins it, and whether a span is NaN.
+    and joined, its groups of two or more sorted again by box span and joined: returns
+    (at, group) of `span_groups`, then the bottom and top of the disc spans, the least
+    gap between a span's start and where the plain test joins it, whether a span is NaN,
+    and the same bottom, top and gap of the box spans.
+
+    Where `grid`, the disc spans are joined by `crossings._joins`' grid from `bottom` and
+    `scale`, and the box spans of every line kept to be joined on their own grid
+    (`_numbered`); else both by the plain test, `low <= farthest end + 1e-7`, a line at
+    a time.
 
     One loop, every step written out in it: an array handed to a function in the loop
     costs reference counts a call."""  # fmt: skip
@@ -236,12 +246,17 @@ def _lines(
     middle, low, high = np.empty(widest), np.empty(widest), np.empty(widest)
     sorted_middle, sorted_low, sorted_high = np.empty(widest), np.empty(widest), np.empty(widest)
     joins = np.empty(widest + 1, dtype=np.bool_)
-    places, on = np.empty(count, dtype=np.intp), np.empty(count, dtype=np.intp)
-    lows, highs = np.empty(count), np.empty(count)
+    kept = count if grid else 0  # the box spans kept for the grid
+    places, on = np.empty(kept, dtype=np.intp), np.empty(kept, dtype=np.intp)
+    lows, highs = np.empty(kept), np.empty(kept)
     shared = 0
+    plain = 0 if grid else count  # the groups found by the plain test
+    at, group = np.empty(plain, dtype=np.intp), np.empty(plain, dtype=np.intp)
+    found = 0
+    number = 0
     least, most = np.inf, -np.inf
     bottom2, top2 = np.inf, -np.inf
-    closest = np.inf
+    closest, closest2 = np.inf, np.inf
     missing = False
     for k in range(lines):
         first = starts[k]
@@ -337,7 +352,7 @@ def _lines(
             m = sorted_middle[a]
             span_low = m - reach
             span_high = m + reach
-            blank |= span_low != span_low
+            blank |= (span_low != span_low) | (span_high != span_high)
             if span_low < bottom2:
                 bottom2 = span_low
             if span_high > top2:
@@ -362,18 +377,42 @@ def _lines(
                         rank[a] += low[b] == low[a]
         else:
             _inserted(low, taken, rank, moved)
+        missing |= blank
         # the places stay, the pieces and their spans move to their ranks
         for b in range(taken):
-            place = shared + rank[b]
-            places[shared + b] = first + order[b]
-            on[shared + b] = k
-            lows[place] = low[b]
-            highs[place] = high[b]
-            moved[rank[b]] = held[b]
+            place = rank[b]
+            moved[place] = held[b]
+            sorted_low[place] = low[b]
+            sorted_high[place] = high[b]
         for b in range(taken):
-            pieces[places[shared + b]] = moved[b]
-        shared += taken
-    return places, on, lows, highs, shared, least, most, closest, missing
+            pieces[first + order[b]] = moved[b]
+        if grid:
+            for b in range(taken):
+                places[shared + b] = first + order[b]
+                on[shared + b] = k
+                lows[shared + b] = sorted_low[b]
+                highs[shared + b] = sorted_high[b]
+            shared += taken
+            continue
+        # joined and numbered as `np.cumsum(~joins)` numbers them
+        joins[0] = False
+        reach_end = sorted_high[0]
+        for b in range(1, taken):
+            reached = reach_end + 1e-7
+            joins[b] = sorted_low[b] <= reached
+            closest2 = min(closest2, np.abs(sorted_low[b] - reached))
+            reach_end = max(reach_end, sorted_high[b])
+        joins[taken] = False
+        for b in range(taken):
+            number += not joins[b]
+            at[found] = first + order[b]
+            group[found] = number
+            found += joins[b] | joins[b + 1]
+    if grid:
+        at, group = _numbered(places, on, lows, highs, shared)
+    else:
+        at, group = at[:found], group[:found]
+    return at, group, shared, least, most, closest, missing, bottom2, top2, closest2
 
 
 @njit(cache=True, error_model="numpy")
@@ -415,7 +454,7 @@ def _numbered(places, on, lows, highs, shared):  # pragma: no cover - compiled
     return at[:found], group[:found]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", inline="always")
 def _first_crossing(
     ax, ay, abx, aby, t, edge_offsets, edge_x, edge_y, edge_dx, edge_dy
 ):  # pragma: no cover - compiled

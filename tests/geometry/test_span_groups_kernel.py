@@ -167,21 +167,20 @@ def test_no_entries():
 
 def _both_tests(x, y, i, j, line, piece, *columns):
     """`_lines` by the plain test and by the grid on the same block: (whether the plain
-    one holds, its results, the grid's)."""
+    one holds, its (pieces, at, group), the grid's)."""
     frames = crossings_kernel._frames(x, y, i, j)
-    results = []
+    results, bounds = [], (0.0, 1.0)
     for grid in (False, True):
         starts, widest, pieces = crossings_kernel._by_line(len(i), line, piece)
         found = crossings_kernel._lines(starts, widest, pieces, *frames, *columns, grid,
-                                        *results[0][1] if results else (0.0, 1.0))  # fmt: skip
-        least, most = found[5], found[6]
-        shared = found[4]
-        kept = (pieces, *(a[:shared] for a in found[:4]))
-        bounds = (least, crossings_kernel._scale(least, most))
-        results.append((found, bounds, kept))
+                                        *bounds)  # fmt: skip
+        results.append((found, (pieces, found[0], found[1])))
+        bounds = (found[3], crossings_kernel._scale(found[3], found[4]))
     plain = results[0][0]
-    holds = crossings_kernel._plain_joins_hold(plain[5], plain[6], plain[7], plain[8])
-    return holds, results[0][2], results[1][2]
+    holds = crossings_kernel._plain_joins_hold(*plain[3:7]) and (
+        crossings_kernel._plain_joins_hold(*plain[7:10], plain[6])
+    )
+    return holds, results[0][1], results[1][1]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -216,4 +215,26 @@ def test_spans_on_the_slack_go_by_the_grid():
     holds, plain, grid = _both_tests(x, y, i, j, line, piece, *columns)
     assert not holds
     assert len(plain[1]) == 0 and len(grid[1]) == 2  # parted plainly, joined on the grid
+    _same(x, y, i, j, line, piece, *columns)
+
+
+def test_boxes_on_the_slack_go_by_the_grid():
+    """Discs far overlapping (joined plainly for sure) around thin boxes whose spans lie on
+    the slack: the box spans' plain test is not trusted, and `span_groups` goes by the
+    grid."""
+    x, y = np.array([0.0, 1.0]), np.array([0.0, 0.0])
+    i, j = np.array([0], dtype=np.intp), np.array([1], dtype=np.intp)
+    across = np.full(2, 0.1 - 1e-6)  # half the box along the line
+    cx = np.array([0.2, 0.4 + 1e-7 + 1e-14])
+    cy, outer = np.zeros(2), np.full(2, 0.3)
+    ux, uy, half_u = np.zeros(2), np.ones(2), np.full(2, 0.25)  # long across the line
+    line, piece = np.zeros(2, dtype=np.intp), np.arange(2, dtype=np.intp)
+    columns = (cx, cy, outer, ux, uy, half_u, across)
+    holds, plain, grid = _both_tests(x, y, i, j, line, piece, *columns)
+    starts, widest, pieces = crossings_kernel._by_line(1, line, piece)
+    found = crossings_kernel._lines(starts, widest, pieces, *crossings_kernel._frames(x, y, i, j),
+                                    *columns, False, 0.0, 1.0)  # fmt: skip
+    assert crossings_kernel._plain_joins_hold(*found[3:7])  # the discs: sure
+    assert not holds
+    assert len(plain[1]) == 0 and len(grid[1]) == 2
     _same(x, y, i, j, line, piece, *columns)
