@@ -245,7 +245,6 @@ def _lines(
     rank, order = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
     middle, low, high = np.empty(widest), np.empty(widest), np.empty(widest)
     sorted_middle, sorted_low, sorted_high = np.empty(widest), np.empty(widest), np.empty(widest)
-    joins = np.empty(widest + 1, dtype=np.bool_)
     kept = count if grid else 0  # the box spans kept for the grid
     places, on = np.empty(kept, dtype=np.intp), np.empty(kept, dtype=np.intp)
     lows, highs = np.empty(kept), np.empty(kept)
@@ -288,9 +287,10 @@ def _lines(
         if width == 1:
             continue
         # sorted by low, stably: a short run without NaN ranked by counting (no branch to
-        # mispredict), else by the insertion sort
-        if width <= 64 and not blank:
-            tied = False
+        # mispredict) and put in its place at once, else by the insertion sort
+        counted = width <= 64 and not blank
+        tied = False
+        if counted:
             for a in range(width):
                 value = low[a]
                 place = 0
@@ -298,46 +298,53 @@ def _lines(
                 for b in range(width):
                     place += low[b] < value
                     same += low[b] == value
-                rank[a] = place
                 tied |= same > 1
+                rank[a] = place
+                pieces[first + place] = held[a]
+                sorted_middle[place] = middle[a]
+                sorted_low[place] = low[a]
+                sorted_high[place] = high[a]
             if tied:  # the earlier of equal keys first
                 for a in range(width):
                     for b in range(a):
                         rank[a] += low[b] == low[a]
         else:
             _inserted(low, width, rank, order)
-        for a in range(width):
-            place = rank[a]
-            pieces[first + place] = held[a]
-            sorted_middle[place] = middle[a]
-            sorted_low[place] = low[a]
-            sorted_high[place] = high[a]
-        # whether each span joins the group before it (the first joins nothing)
-        joined = False
-        joins[0] = False
+        if tied or not counted:
+            for a in range(width):
+                place = rank[a]
+                pieces[first + place] = held[a]
+                sorted_middle[place] = middle[a]
+                sorted_low[place] = low[a]
+                sorted_high[place] = high[a]
+        # whether each span joins the group before it (the first joins nothing); the
+        # entries in groups (each joins, or the next joins it) listed as they are found,
+        # without a branch
+        taken = 0
+        previous = False  # whether the entry before joins its group
         if grid:
             farthest = _grid_end(sorted_high[0], bottom, scale)
             for a in range(1, width):
-                joins[a] = _reaches(sorted_low[a], farthest, bottom, scale)
-                joined |= joins[a]
+                joins = _reaches(sorted_low[a], farthest, bottom, scale)
                 farthest = max(farthest, _grid_end(sorted_high[a], bottom, scale))
+                order[taken] = a - 1
+                taken += previous | joins
+                previous = joins
         else:
             reach_end = sorted_high[0]
             for a in range(1, width):
                 reached = reach_end + 1e-7
-                joins[a] = sorted_low[a] <= reached
-                joined |= joins[a]
+                joins = sorted_low[a] <= reached
                 closest = min(closest, np.abs(sorted_low[a] - reached))
                 reach_end = max(reach_end, sorted_high[a])
-        if not joined:
+                order[taken] = a - 1
+                taken += previous | joins
+                previous = joins
+        order[taken] = width - 1
+        taken += previous
+        if taken == 0:
             continue
-        joins[width] = False
-        # the entries in groups (each joins, or the next joins it), listed without a
-        # branch, by the spans of their boxes (inside the discs')
-        taken = 0
-        for a in range(width):
-            order[taken] = a
-            taken += joins[a] | joins[a + 1]
+        # those by the spans of their boxes (inside the discs')
         unit_x = along_x / size
         unit_y = along_y / size
         blank = False
@@ -360,8 +367,11 @@ def _lines(
             held[b] = t
             low[b] = span_low
             high[b] = span_high
-        if taken <= 64 and not blank:
-            tied = False
+        missing |= blank
+        # sorted as above; the places stay, the pieces and their spans move to their ranks
+        counted = taken <= 64 and not blank
+        tied = False
+        if counted:
             for a in range(taken):
                 value = low[a]
                 place = 0
@@ -369,45 +379,52 @@ def _lines(
                 for b in range(taken):
                     place += low[b] < value
                     same += low[b] == value
-                rank[a] = place
                 tied |= same > 1
+                rank[a] = place
+                moved[place] = held[a]
+                sorted_low[place] = low[a]
+                sorted_high[place] = high[a]
             if tied:
                 for a in range(taken):
                     for b in range(a):
                         rank[a] += low[b] == low[a]
         else:
             _inserted(low, taken, rank, moved)
-        missing |= blank
-        # the places stay, the pieces and their spans move to their ranks
-        for b in range(taken):
-            place = rank[b]
-            moved[place] = held[b]
-            sorted_low[place] = low[b]
-            sorted_high[place] = high[b]
-        for b in range(taken):
-            pieces[first + order[b]] = moved[b]
+        if tied or not counted:
+            for a in range(taken):
+                place = rank[a]
+                moved[place] = held[a]
+                sorted_low[place] = low[a]
+                sorted_high[place] = high[a]
         if grid:
             for b in range(taken):
+                pieces[first + order[b]] = moved[b]
                 places[shared + b] = first + order[b]
                 on[shared + b] = k
                 lows[shared + b] = sorted_low[b]
                 highs[shared + b] = sorted_high[b]
             shared += taken
             continue
-        # joined and numbered as `np.cumsum(~joins)` numbers them
-        joins[0] = False
+        # joined and numbered as `np.cumsum(~joins)` numbers them: each entry when the
+        # next one's joining is known
+        pieces[first + order[0]] = moved[0]
         reach_end = sorted_high[0]
+        previous = False
         for b in range(1, taken):
+            pieces[first + order[b]] = moved[b]
             reached = reach_end + 1e-7
-            joins[b] = sorted_low[b] <= reached
+            joins = sorted_low[b] <= reached
             closest2 = min(closest2, np.abs(sorted_low[b] - reached))
             reach_end = max(reach_end, sorted_high[b])
-        joins[taken] = False
-        for b in range(taken):
-            number += not joins[b]
-            at[found] = first + order[b]
+            number += not previous
+            at[found] = first + order[b - 1]
             group[found] = number
-            found += joins[b] | joins[b + 1]
+            found += previous | joins
+            previous = joins
+        number += not previous
+        at[found] = first + order[taken - 1]
+        group[found] = number
+        found += previous
     if grid:
         at, group = _numbered(places, on, lows, highs, shared)
     else:
