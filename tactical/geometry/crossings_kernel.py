@@ -513,6 +513,23 @@ def first_crossing_each(
 
 
 @njit(cache=True, error_model="numpy")
+def near_starts(line, piece, at, sx, sy, centre_x, centre_y, outer, tolerance):
+    """The group entries (`span_groups`) whose line starts within its piece's bounding disc
+    widened by `tolerance`: those alone may start on or inside it (GEOS decides)."""
+    count = len(at)
+    near = np.empty(count, dtype=np.intp)
+    found = 0
+    for k in range(count):
+        place = at[k]
+        n = line[place]
+        t = piece[place]
+        gap = np.hypot(sx[n] - centre_x[t], sy[n] - centre_y[t])
+        near[found] = k
+        found += gap <= outer[t] + tolerance
+    return near[:found]
+
+
+@njit(cache=True, error_model="numpy")
 def first_crossings(
     line,
     piece,
@@ -531,8 +548,8 @@ def first_crossings(
 ):  # pragma: no cover - compiled
     """The groups' entries (`span_groups`) ordered by where their line enters them, in place
     in `piece`: `crossings._first_crossings`' numbers edge by edge (0 for an entry
-    `inside`, NaN in doubt); returns whether each group entry leaves its line in doubt
-    (unknown, or within 1e-9 of the entry before it in its group)."""
+    `inside`, NaN in doubt); returns the lines (sorted, each once) an entry leaves in
+    doubt (unknown, or within 1e-9 of the entry before it in its group)."""
     count = len(at)
     entry = np.empty(count)
     unknown = np.zeros(count, dtype=np.bool_)
@@ -548,22 +565,39 @@ def first_crossings(
         )  # fmt: skip
         unknown[k] = np.isnan(found)
         entry[k] = 0.0 if unknown[k] else found
-    # each group by entry (stable), its pieces put back at its places in that order
-    order = np.arange(count)
+    # each group by entry (stable: entries are numbers, ranked by counting; a long group
+    # by the insertion sort), its pieces put back at its places in that order
+    order = np.empty(count, dtype=np.intp)
     moved = np.empty(count, dtype=np.intp)
+    doubtful = np.empty(count, dtype=np.intp)
+    flagged = 0
     begin = 0
     while begin < count:
         end = begin + 1
         while end < count and group[end] == group[begin]:
             end += 1
-        _sort_run(order, entry, begin, end)
+        if end - begin <= 64:
+            for k in range(begin, end):
+                value = entry[k]
+                place = begin
+                for other in range(begin, k):
+                    place += entry[other] <= value
+                for other in range(k + 1, end):
+                    place += entry[other] < value
+                order[place] = k
+        else:
+            for k in range(begin, end):
+                order[k] = k
+            _sort_run(order, entry, begin, end)
+        for k in range(begin, end):
+            moved[k] = piece[at[order[k]]]
+        for k in range(begin, end):
+            piece[at[k]] = moved[k]
+            doubt = unknown[order[k]]
+            doubt |= k > begin and entry[order[k]] - entry[order[k - 1]] < 1e-9
+            n = line[at[k]]
+            if doubt and (flagged == 0 or doubtful[flagged - 1] != n):
+                doubtful[flagged] = n
+                flagged += 1
         begin = end
-    for k in range(count):
-        moved[k] = piece[at[order[k]]]
-    doubt = np.zeros(count, dtype=np.bool_)
-    for k in range(count):
-        piece[at[k]] = moved[k]
-        doubt[k] = unknown[order[k]]
-        if k > 0 and group[k] == group[k - 1] and entry[order[k]] - entry[order[k - 1]] < 1e-9:
-            doubt[k] = True
-    return doubt
+    return doubtful[:flagged]
