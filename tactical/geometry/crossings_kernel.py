@@ -244,7 +244,8 @@ def _lines(
     held, moved = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
     rank, order = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
     middle, low, high = np.empty(widest), np.empty(widest), np.empty(widest)
-    sorted_middle, sorted_low, sorted_high = np.empty(widest), np.empty(widest), np.empty(widest)
+    sorted_low, sorted_high = np.empty(widest), np.empty(widest)
+    ahead = np.empty(widest, dtype=np.intp)  # each sorted entry's place before
     kept = count if grid else 0  # the box spans kept for the grid
     places, on = np.empty(kept, dtype=np.intp), np.empty(kept, dtype=np.intp)
     lows, highs = np.empty(kept), np.empty(kept)
@@ -301,9 +302,7 @@ def _lines(
                 tied |= same > 1
                 rank[a] = place
                 pieces[first + place] = held[a]
-                sorted_middle[place] = middle[a]
-                sorted_low[place] = low[a]
-                sorted_high[place] = high[a]
+                ahead[place] = a
             if tied:  # the earlier of equal keys first
                 for a in range(width):
                     for b in range(a):
@@ -314,29 +313,29 @@ def _lines(
             for a in range(width):
                 place = rank[a]
                 pieces[first + place] = held[a]
-                sorted_middle[place] = middle[a]
-                sorted_low[place] = low[a]
-                sorted_high[place] = high[a]
+                ahead[place] = a
         # whether each span joins the group before it (the first joins nothing); the
         # entries in groups (each joins, or the next joins it) listed as they are found,
         # without a branch
         taken = 0
         previous = False  # whether the entry before joins its group
         if grid:
-            farthest = _grid_end(sorted_high[0], bottom, scale)
+            farthest = _grid_end(high[ahead[0]], bottom, scale)
             for a in range(1, width):
-                joins = _reaches(sorted_low[a], farthest, bottom, scale)
-                farthest = max(farthest, _grid_end(sorted_high[a], bottom, scale))
+                came = ahead[a]
+                joins = _reaches(low[came], farthest, bottom, scale)
+                farthest = max(farthest, _grid_end(high[came], bottom, scale))
                 order[taken] = a - 1
                 taken += previous | joins
                 previous = joins
         else:
-            reach_end = sorted_high[0]
+            reach_end = high[ahead[0]]
             for a in range(1, width):
+                came = ahead[a]
                 reached = reach_end + 1e-7
-                joins = sorted_low[a] <= reached
-                closest = min(closest, np.abs(sorted_low[a] - reached))
-                reach_end = max(reach_end, sorted_high[a])
+                joins = low[came] <= reached
+                closest = min(closest, np.abs(low[came] - reached))
+                reach_end = max(reach_end, high[came])
                 order[taken] = a - 1
                 taken += previous | joins
                 previous = joins
@@ -356,7 +355,7 @@ def _lines(
             reach = outer[t] if (np.isnan(outer[t]) or outer[t] < box) else box
             reach += 1e-6
             reach /= size
-            m = sorted_middle[a]
+            m = middle[ahead[a]]
             span_low = m - reach
             span_high = m + reach
             blank |= (span_low != span_low) | (span_high != span_high)
@@ -513,7 +512,9 @@ def first_crossing_each(
 
 
 @njit(cache=True, error_model="numpy")
-def near_starts(line, piece, at, sx, sy, centre_x, centre_y, outer, tolerance):
+def near_starts(
+    line, piece, at, sx, sy, centre_x, centre_y, outer, tolerance
+):  # pragma: no cover - compiled
     """The group entries (`span_groups`) whose line starts within its piece's bounding disc
     widened by `tolerance`: those alone may start on or inside it (GEOS decides)."""
     count = len(at)
