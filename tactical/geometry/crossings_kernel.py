@@ -246,6 +246,7 @@ def _lines(
     middle, low, high = np.empty(widest), np.empty(widest), np.empty(widest)
     sorted_low, sorted_high = np.empty(widest), np.empty(widest)
     ahead = np.empty(widest, dtype=np.intp)  # each sorted entry's place before
+    taken_by = np.zeros(widest, dtype=np.intp)  # the last ranking to give each place
     kept = count if grid else 0  # the box spans kept for the grid
     places, on = np.empty(kept, dtype=np.intp), np.empty(kept, dtype=np.intp)
     lows, highs = np.empty(kept), np.empty(kept)
@@ -292,14 +293,14 @@ def _lines(
         counted = width <= 64 and not blank
         tied = False
         if counted:
+            stamp = 2 * k + 1
             for a in range(width):
                 value = low[a]
                 place = 0
-                same = 0
                 for b in range(width):
                     place += low[b] < value
-                    same += low[b] == value
-                tied |= same > 1
+                tied |= taken_by[place] == stamp  # equal keys share a place
+                taken_by[place] = stamp
                 rank[a] = place
                 pieces[first + place] = held[a]
                 ahead[place] = a
@@ -371,14 +372,14 @@ def _lines(
         counted = taken <= 64 and not blank
         tied = False
         if counted:
+            stamp = 2 * k + 2
             for a in range(taken):
                 value = low[a]
                 place = 0
-                same = 0
                 for b in range(taken):
                     place += low[b] < value
-                    same += low[b] == value
-                tied |= same > 1
+                tied |= taken_by[place] == stamp
+                taken_by[place] = stamp
                 rank[a] = place
                 moved[place] = held[a]
                 sorted_low[place] = low[a]
