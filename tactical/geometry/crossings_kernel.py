@@ -1,7 +1,9 @@
 """`order_crossings` compiled (GEO002.10): the same spans, sorts, joins and edge crossings as
 the numpy code of `crossings`, line by line in loops, with the same floating-point
 operations in the same order (no fastmath: no reassociation, no fused multiply-add), so
-every near-tie goes the same way and the doubtful lines still go to GEOS.
+every near-tie goes the same way and the doubtful lines still go to GEOS. Where a
+cheaper test is used instead (the plain joins of `_lines`, ranks by counting), it is
+one shown to decide the same, and checked where it might not.
 
 Imported only by `crossings.compiled()`, and only for a block big enough to repay loading
 numba: this module imports numba at its top.
@@ -12,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["first_crossing_each", "first_crossings", "span_groups"]
+__all__ = ["first_crossing_each", "first_crossings", "near_starts", "span_groups"]
 
 _GRID = 2**36  # `crossings._joins`' grid of running ends
 _LAST = 2**36 - 1
@@ -197,8 +199,10 @@ def span_groups(
 def _plain_joins_hold(least, most, closest, missing):  # pragma: no cover - compiled
     """Whether the plain test joined every span as `crossings._joins`' grid would have, from
     the bottom and top of the spans and the least gap between a span's start and where
-    the plain test joins it: the two tests differ by less than a grid step twice over
-    and the roundings of the numbers around it, `doubt`. Never with a NaN span."""
+    the plain test joins it. The grid's farthest end lies within a grid step (the spread
+    / 2**36) of the true one, and the roundings around it within a few units in the last
+    place of the largest number; `doubt` is twice the step plus 32 such units, so a gap
+    wider than it is decided alike by both. Never with a NaN span."""
     spread = max(most - least, 1e-300)
     doubt = spread * 2.0**-35 + 2.0**-48 * (max(np.abs(least), np.abs(most)) + 1.0)
     return closest > doubt and not missing
@@ -228,17 +232,18 @@ def _lines(
 ):  # pragma: no cover - compiled
     """Each line's pieces (pieces[starts[k]:starts[k + 1]], in place) sorted by disc span
     and joined, its groups of two or more sorted again by box span and joined: returns
-    (at, group) of `span_groups`, then the bottom and top of the disc spans, the least
-    gap between a span's start and where the plain test joins it, whether a span is NaN,
-    and the same bottom, top and gap of the box spans.
+    (at, group) of `span_groups`, the count of entries in groups of disc spans, the bottom
+    and top of the disc spans, the least gap between a span's start and where the plain
+    test joins it, whether a span is NaN, and the same bottom, top and gap of the box
+    spans.
 
     Where `grid`, the disc spans are joined by `crossings._joins`' grid from `bottom` and
     `scale`, and the box spans of every line kept to be joined on their own grid
     (`_numbered`); else both by the plain test, `low <= farthest end + 1e-7`, a line at
     a time.
 
-    One loop, every step written out in it: an array handed to a function in the loop
-    costs reference counts a call."""  # fmt: skip
+    One loop, every step written out in it: a function handed arrays once a line cost
+    more than the line's work (measured), inlined or not."""  # fmt: skip
     lines = len(starts) - 1
     count = len(pieces)
     held, moved = np.empty(widest, dtype=np.intp), np.empty(widest, dtype=np.intp)
@@ -425,6 +430,7 @@ def _lines(
         at[found] = first + order[taken - 1]
         group[found] = number
         found += previous
+        shared += taken
     if grid:
         at, group = _numbered(places, on, lows, highs, shared)
     else:
