@@ -75,7 +75,9 @@ def _reaches(low, farthest, bottom, scale):  # pragma: no cover - compiled
 @njit(cache=True, error_model="numpy")
 def _joins(line, low, high, joins):  # pragma: no cover - compiled
     """`crossings._joins` (spans sorted by line, then by low): the same grid from the same
-    bottom and top, the same running farthest end per line, the same numbers."""
+    bottom and top, the same running farthest end per line, the same numbers. The grid's
+    steps (`_scale`, `_grid_end`, `_reaches`) as `_lines` and `_numbered` take them, held
+    to numpy's by the tests through this."""
     count = len(line)
     bottom = np.inf
     top = -np.inf
