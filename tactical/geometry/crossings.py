@@ -133,22 +133,20 @@ def _compiled_order(
     )
     if len(at) == 0:
         return line, piece
-    on, crossed = line.take(at), piece.take(at)
-    ax, ay = sx.take(on), sy.take(on)
     # a start inside the bounding disc may be on or inside the piece (`entry_fractions_along`)
-    gap = np.hypot(ax - sight.x.take(crossed), ay - sight.y.take(crossed))
-    near = np.flatnonzero(gap <= terrain.outer_radius.take(crossed) + DISC_TOLERANCE)
+    near = kernel.near_starts(
+        line, piece, at, sx, sy, sight.x, sight.y, terrain.outer_radius, DISC_TOLERANCE
+    )
     inside = np.zeros(len(at), dtype=bool)
     if len(near):
+        crossed, on = piece.take(at.take(near)), line.take(at.take(near))
         inside[near] = shapely.intersects(
-            terrain.geometries[crossed[near]], shapely.points(ax.take(near), ay.take(near))
+            terrain.geometries[crossed], shapely.points(sx.take(on), sy.take(on))
         )
-    doubt = kernel.first_crossings(
+    doubtful = kernel.first_crossings(
         line, piece, at, group, inside, sx, sy, dx, dy, terrain.edge_offsets,
         terrain.edge_x, terrain.edge_y, terrain.edge_dx, terrain.edge_dy,
     )  # fmt: skip
-    flagged = on[doubt]  # sorted by line
-    doubtful = flagged[np.flatnonzero(np.diff(flagged, prepend=-1))]
     _put_to_geos(terrain, x, y, i, j, line, piece, doubtful)
     return line, piece
 
