@@ -35,7 +35,7 @@ from tactical.rules.base import ModelBlocking, RuleSystem
 # the front ends found it
 from tactical.rules.conventions import PROBE_STEP as PROBE_STEP
 from tactical.rules.conventions import band_limits as band_limits
-from tactical.rules.report_json import Columns, RowLists, text_of, texts
+from tactical.rules.report_json import Columns, RowLists, entry_tables, text_of, texts
 from tactical.rules.report_json import table as json_table
 
 # pairs reported at once by `report_blocks`: a block's text runs to tens of megabytes, and
@@ -527,19 +527,19 @@ class TableGeometry:
     @cached_property
     def model_table(self) -> tuple[np.ndarray, np.ndarray]:
         """Every unit as a blocking model in JSON text (its name, then its id), after an
-        empty row, bare and after ", " (rows in unit order)."""
+        empty row, bare and after ", " (rows in unit order; `entry_tables`)."""
         names = self.state.shown_names
         texts = [
             text_of({"name": names.get(unit.id, unit.id), "id": unit.id})
             for unit in self.state.units
         ]
-        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
+        return entry_tables(texts)
 
     @cached_property
     def piece_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every piece's id as JSON text, after an empty row, bare and after ", "."""
-        texts = [text_of(name) for name in self.terrain.ids]
-        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
+        """Every piece's id as JSON text, after an empty row, bare and after ", "
+        (`entry_tables`)."""
+        return entry_tables([text_of(name) for name in self.terrain.ids])
 
     @cached_property
     def own_arcs(self) -> np.ndarray:

@@ -29,7 +29,7 @@ import numpy as np
 
 from tactical.geometry.compiled_kernels import available
 
-__all__ = ["Columns", "RowLists", "fixed", "numbers", "table", "text_of", "texts"]
+__all__ = ["Columns", "RowLists", "entry_tables", "fixed", "numbers", "table", "text_of", "texts"]
 
 _SCALE = 1e6  # six decimals (measuring._round)
 _LIMIT = 1e15  # |value| * 1e6 below this: integers exact, fixed notation
@@ -95,6 +95,16 @@ def table(strings: Sequence[str]) -> np.ndarray:
     for k, e in enumerate(encoded):
         result[k, : len(e)] = np.frombuffer(e, dtype=np.uint8)
     return result
+
+
+def entry_tables(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A list's entries as `Columns.lists` takes them, after an empty row: bare and after
+    ", ". Read-only: every block of a stream lists from a table's same two, so the
+    compiled writer packs them once a table (`_entry_pool`)."""
+    tables = table(["", *texts]), table(["", *(", " + t for t in texts)])
+    for entries in tables:
+        entries.flags.writeable = False
+    return tables
 
 
 def text_of(value) -> str:
@@ -380,19 +390,7 @@ def _compiled_text(columns: Columns) -> bytearray:
             width += part[1].shape[-1]
     words = _fixed_matrix(fixed_parts, columns.rows, 8, False).view(np.uint64)
     cuts.append(words.shape[1])
-    tables = [table for part in lists for table in part[1:3]]
-    # each entry's bytes without its zeros, in whole words of 8 (zeros after): a slot a row
-    slot = -(-max([table.shape[1] for table in tables], default=0) // 8) or 1
-    nonzero = [table != 0 for table in tables]
-    lengths = np.concatenate([kept.sum(axis=1) for kept in nonzero] or [np.zeros(0, np.intp)])
-    pool = np.zeros((len(lengths), slot * 8), dtype=np.uint8)
-    pool[np.arange(pool.shape[1]) < lengths[:, None]] = np.concatenate(
-        [table[kept] for table, kept in zip(tables, nonzero, strict=True)]
-        or [np.zeros(0, np.uint8)]
-    )
-    pool = pool.view(np.uint64)
-    sizes = np.array([len(table) for table in tables], dtype=np.intp)
-    bases = np.cumsum(sizes) - sizes
+    lengths, pool, bases, slot = _entry_pool(tuple(table for part in lists for table in part[1:3]))
     counts = np.zeros((len(lists), columns.rows), dtype=np.intp)
     items = []
     for k, part in enumerate(lists):
@@ -420,6 +418,37 @@ def _compiled_text(columns: Columns) -> bytearray:
     del out  # the view released: the spare bytes can go
     del text[size:]
     return text
+
+
+def _entry_pool(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The lists' tables as the kernel reads them: each entry's length without its zeros, the
+    entries as one pool of words of 8 bytes (its bytes first, zeros after: `slot` words an
+    entry), and each table's first row in the pool. Kept for the very tables when none of
+    them can be written (a table's names, the same for every block of its stream): built
+    once a table, not once a block from all its units' names."""
+    key = tuple(id(table) for table in tables)
+    found = _POOLS.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], tables, strict=True)):
+        return found[1]
+    slot = -(-max([table.shape[1] for table in tables], default=0) // 8) or 1
+    nonzero = [table != 0 for table in tables]
+    lengths = np.concatenate([kept.sum(axis=1) for kept in nonzero] or [np.zeros(0, np.intp)])
+    pool = np.zeros((len(lengths), slot * 8), dtype=np.uint8)
+    pool[np.arange(pool.shape[1]) < lengths[:, None]] = np.concatenate(
+        [table[kept] for table, kept in zip(tables, nonzero, strict=True)]
+        or [np.zeros(0, np.uint8)]
+    )
+    sizes = np.array([len(table) for table in tables], dtype=np.intp)
+    packed = (lengths, pool.view(np.uint64), np.cumsum(sizes) - sizes, slot)
+    if not any(table.flags.writeable for table in tables):  # a table that may change: afresh
+        if len(_POOLS) >= MAX_POOLS:
+            _POOLS.clear()
+        _POOLS[key] = (tables, packed)  # the tables kept alive: their ids stay theirs
+    return packed
+
+
+MAX_POOLS = 8  # the tables' pools `_entry_pool` keeps (a table's JSON and text lists)
+_POOLS: dict[tuple[int, ...], tuple[tuple[np.ndarray, ...], tuple]] = {}
 
 
 def _runs_at(cells: np.ndarray, count: int) -> np.ndarray:
