@@ -62,7 +62,8 @@ def _renamed(state):
         for k, u in enumerate(state.units)
     )
     terrain = tuple(
-        dataclasses.replace(t, id=f"rock-{k}", name=f"Rock {k}") for k, t in enumerate(state.terrain)
+        dataclasses.replace(t, id=f"rock-{k}", name=f"Rock {k}")
+        for k, t in enumerate(state.terrain)
     )
     return dataclasses.replace(state, units=units, terrain=terrain)
 
