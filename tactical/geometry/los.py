@@ -376,10 +376,10 @@ def reaching_hits(
     from tactical.geometry import los_kernel  # imports numba
 
     ends = (np.ascontiguousarray(column) for column in (lines.ax, lines.ay, lines.bx, lines.by))
+    sight = index.sight  # its first T centres the bounding discs', contiguous: once an index
     hit, doubtful = los_kernel.reaching_hits(
         *ends, np.ascontiguousarray(piece), index.diagonals, *index.boxes,
-        np.ascontiguousarray(index.outer_centre[:, 0]),
-        np.ascontiguousarray(index.outer_centre[:, 1]), index.edge_offsets, index.edge_x,
+        sight.x[: len(index)], sight.y[: len(index)], index.edge_offsets, index.edge_x,
         index.edge_y, index.edge_dx, index.edge_dy, DIAGONAL_TOLERANCE, ORIENT_TOLERANCE,
         BOX_MARGIN,
     )  # fmt: skip
