@@ -94,4 +94,5 @@ def test_a_second_table_lists_its_own_names_by_the_kernel(monkeypatch):
     # lines blocked by pieces and by models: the entries really listed, by each table's names
     assert b'"blocked_by": ["dense-' in json_a and b'"blocked_by": ["rock-' in json_b
     assert b'{"name": "Other ship' in json_b and b"the model Other ship" in text_b
+    assert b"the model Ship " in text_a
     assert b"dense-" not in json_b and b"Ship " not in text_b
