@@ -1,6 +1,7 @@
 """What `tactical check` works out once a table rather than once a block: the entry tables
-of its lists (the pieces and models in a line's way, GEO002.10 and R002.41) packed once
-for the compiled writer, kept by the very tables, never another table's.
+of its lists (the pieces and models in a line's way, GEO002.10 and R002.41) laid out once
+for the compiled writer and for the numpy one, kept by the very tables, never another
+table's.
 """
 
 from __future__ import annotations
@@ -20,22 +21,29 @@ from tactical.rules.measuring import TableGeometry
 from tactical.rules.report_json import entry_tables, table
 
 
+def _pool(tables):
+    return report_json._kept("pool", tables, report_json._entry_pool)
+
+
 def test_read_only_entry_tables_are_packed_once():
     first, rest = entry_tables(['"a"', '"bb"'])
     assert not first.flags.writeable and not rest.flags.writeable
-    packed = report_json._entry_pool((first, rest))
-    assert report_json._entry_pool((first, rest)) is packed  # kept: the same tables
+    packed = _pool((first, rest))
+    assert _pool((first, rest)) is packed  # kept: the same tables
     lengths, pool, bases, slot = packed
     assert lengths.tolist() == [0, 3, 4, 0, 5, 6]  # "", "a", "bb", then after ", "
     assert bases.tolist() == [0, 3] and slot == 1
     assert pool.view(np.uint8)[4, :5].tobytes() == b', "a"'
+    cells = report_json._kept("cells", (first, rest), report_json._entry_cells)
+    assert cells.shape == (6, 8) and cells[5].tobytes() == b', "bb"\0\0'
+    assert report_json._kept("cells", (first, rest), report_json._entry_cells) is cells
 
 
 def test_tables_that_can_change_are_packed_afresh():
     names = table(["", "ab"]), table(["", ", ab"])
-    before = report_json._entry_pool(names)
+    before = _pool(names)
     names[0][1, 1] = 0  # written over: its entry now "a"
-    after = report_json._entry_pool(names)
+    after = _pool(names)
     assert after is not before
     assert before[0].tolist() == [0, 2, 0, 4] and after[0].tolist() == [0, 1, 0, 4]
 
@@ -45,10 +53,8 @@ def test_a_kept_pool_is_never_given_to_other_tables_under_the_same_ids():
     ones asked for (another table now at the same address) is not used."""
     old = entry_tables(['"old"'])
     new = entry_tables(['"new"', '"newer"'])
-    key = tuple(id(t) for t in new)
-    report_json._POOLS[key] = (old, report_json._entry_pool(old))
-    lengths = report_json._entry_pool(new)[0]
-    assert lengths.tolist() == [0, 5, 7, 0, 7, 9]
+    report_json._KEPT[("pool", *(id(t) for t in new))] = (old, _pool(old))
+    assert _pool(new)[0].tolist() == [0, 5, 7, 0, 7, 9]
 
 
 def _small(state, count: int):
