@@ -17,7 +17,7 @@ from tactical.geometry.arcs import QUADRANT_NAMES
 from tactical.geometry.margins import margin_unit
 from tactical.rules.conventions import band_name
 from tactical.rules.measuring import PairReport, PairReports, TableGeometry, blocker_words
-from tactical.rules.report_json import Columns, fixed, table, texts
+from tactical.rules.report_json import Columns, entry_tables, fixed, table, texts
 
 __all__ = ["UNIT_MARKS", "Words", "conventions_line", "pair_line"]
 
@@ -73,8 +73,8 @@ class Words:
         names = [printable(self.units_by_id.get(u.id, u.id)) for u in state.units]
         pieces = [printable(self.terrain_by_id.get(t, t)) for t in geometry.terrain.ids]
         self.units = table(names)
-        self.pieces = table(["", *pieces]), table(["", *(", " + p for p in pieces)])
-        self.models = table(["", *names]), table(["", *(", " + n for n in names)])
+        self.pieces = entry_tables(pieces)
+        self.models = entry_tables(names)
         self.quadrants = table(QUADRANT_NAMES)
         self.los = table(["blocked by ", "clear"])
         self.model_words = table(self.MODELS)

@@ -376,10 +376,10 @@ def reaching_hits(
     from tactical.geometry import los_kernel  # imports numba
 
     ends = (np.ascontiguousarray(column) for column in (lines.ax, lines.ay, lines.bx, lines.by))
+    sight = index.sight  # its first T centres the bounding discs', contiguous: once an index
     hit, doubtful = los_kernel.reaching_hits(
         *ends, np.ascontiguousarray(piece), index.diagonals, *index.boxes,
-        np.ascontiguousarray(index.outer_centre[:, 0]),
-        np.ascontiguousarray(index.outer_centre[:, 1]), index.edge_offsets, index.edge_x,
+        sight.x[: len(index)], sight.y[: len(index)], index.edge_offsets, index.edge_x,
         index.edge_y, index.edge_dx, index.edge_dy, DIAGONAL_TOLERANCE, ORIENT_TOLERANCE,
         BOX_MARGIN,
     )  # fmt: skip
@@ -400,8 +400,10 @@ def cone_candidates(
 
     mode = 1 if owners is not None else 2 if mask is not None else 0
     unused = np.zeros(1, dtype=np.intp)
+    # the pairs' numbers in the order the cones read them: runs, not scattered reads
+    in_order = (distance.take(order), angle.take(order), pair_j.take(order))
     return los_kernel.cone_candidates(
-        cone, left, counts, order, distance, angle, pair_j,
+        cone, left, counts, order, *in_order,
         *(np.ascontiguousarray(column).reshape(-1) for column in (
             cones.near, cones.inner_theta, cones.inner_half, cones.inner_reach)),
         pieces, mode, unused if owners is None else np.asarray(owners, dtype=np.intp),

@@ -156,7 +156,11 @@ def cone_candidates(
     disc (and has length); with mode 1 not the target's own base (`owners`), with mode 2
     only the pieces `mask` lets block. Each is sure (through the inscribed disc's cone,
     far enough) or left to the exact test: returns (sure pair, sure piece, other pair,
-    other piece), each in the order numpy's batches give them."""
+    other piece), each in the order numpy's batches give them.
+
+    `distance`, `angle` and `pair_j` are the pairs' in the order of `order` (q-th the
+    pair order[q]'s): a cone's candidates read one run of each, not a pair's scattered
+    numbers."""
     total = 0
     for c in range(len(cone)):
         total += counts[c]
@@ -169,29 +173,31 @@ def cone_candidates(
     for c in range(len(cone)):
         flat = cone[c]
         piece = flat - flat // pieces * pieces
+        if mode == 2 and not mask[piece]:
+            continue
+        owner = owners[piece] if mode == 1 else -1
         reach_near, theta = near[flat], inner_theta[flat]
         half, reach_inner = inner_half[flat], inner_reach[flat]
         for q in range(left[c], left[c] + counts[c]):
-            pair = order[q]
-            reach = distance[pair]
+            reach = distance[q]
             if not (reach >= reach_near and reach > 0.0):
                 continue
-            if mode == 1 and owners[piece] == pair_j[pair]:
+            if mode == 1 and owner == pair_j[q]:
                 continue
-            if mode == 2 and not mask[piece]:
-                continue
-            delta = angle[pair] - theta
+            delta = angle[q] - theta
             if delta > math.pi:
                 delta = delta - 2 * math.pi
             delta = np.abs(delta)
             if delta > math.pi:
                 delta = 2 * math.pi - delta
-            if delta < half and reach >= reach_inner:
-                sure_pair[sure] = pair
-                sure_piece[sure] = piece
-                sure += 1
-            else:
-                other_pair[other] = pair
-                other_piece[other] = piece
-                other += 1
+            pair = order[q]
+            inside = delta < half and reach >= reach_inner
+            # written to both lists, kept by one: no branch on a test the data decides
+            # (each list has room for every candidate)
+            sure_pair[sure] = pair
+            sure_piece[sure] = piece
+            other_pair[other] = pair
+            other_piece[other] = piece
+            sure += inside
+            other += not inside
     return sure_pair[:sure], sure_piece[:sure], other_pair[:other], other_piece[:other]

@@ -614,7 +614,7 @@ def _row_geometry(
     in_centre = np.empty((count, n, len(arcs)), dtype=bool)
     in_any = np.empty((count, n, len(arcs)), dtype=bool)
     # round and rectangular targets apart: each needs only its own half of the arc work
-    round_target = (units.half_width == 0.0) & (units.half_length == 0.0)
+    round_target = units.point_core
     column_groups = [
         c for c in (np.flatnonzero(round_target), np.flatnonzero(~round_target)) if len(c)
     ]

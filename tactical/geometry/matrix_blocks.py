@@ -163,38 +163,66 @@ def _block(
 
 
 class _LaterCrossings:
-    """Crossings (row, target, piece) of lines tested from an earlier block, waiting for the
-    block of `row`: each packed into one int64 key, sorted, and cut once by the block that
-    will take it, so that a block takes only its own parts (blocks come in order of rows)
-    and the work stays linear in the crossings, not in blocks x blocks."""
+    """Crossings (row, target, piece) of lines tested from an earlier block of the band,
+    waiting for the block of `row`. Each keep's crossings are packed into int64 keys and
+    sorted (a run), with where each of the band's blocks' part of the run begins (a row
+    of `cuts`): a block takes its slice of every run, in the order they were kept, cut
+    by numbers worked out at once, not by a step for each later block at each keep. A
+    run is copied shorter once more than half of it is taken (memory bounded by what
+    waits; each crossing copied once more at most)."""
 
     def __init__(self, units: int, pieces: int, rows_per_block: int) -> None:
         self.units, self.pieces = units, max(pieces, 1)
         self.per_block = rows_per_block
+        self._band = range(0)
         self.band = range(units)  # the rows whose lines are kept for each other
-        # by the first row of the block that takes them, in the order they were kept
-        self.waiting: dict[int, list[np.ndarray]] = {}
+
+    @property
+    def band(self) -> range:
+        return self._band
+
+    @band.setter
+    def band(self, rows: range) -> None:
+        """A new band (its first row a block's first) starts with nothing kept."""
+        if rows == self._band:
+            return
+        self._band = rows
+        self._first = rows.start // self.per_block  # the band's first block
+        blocks = -(-len(rows) // self.per_block)
+        self._runs: list[np.ndarray] = []  # each keep's keys still waiting (its tail)
+        # run r's keys of the band's block b: runs[r][cuts[r, b] - dropped[r]:...]
+        self._cuts = np.zeros((blocks, blocks + 1), dtype=np.intp)
+        self._dropped = np.zeros(blocks, dtype=np.intp)  # each run's keys cut off its front
+        self._lengths = np.zeros(blocks, dtype=np.intp)  # each run's keys still held
 
     def keep(self, row: np.ndarray, target: np.ndarray, piece: np.ndarray) -> None:
         if not len(row):
             return
         key = np.sort((row * self.units + target) * self.pieces + piece)
         block_keys = self.per_block * self.units * self.pieces  # one block's rows of keys
-        first, last = int(key[0]) // block_keys, int(key[-1]) // block_keys
-        cuts = np.searchsorted(key, np.arange(first + 1, last + 1) * block_keys).tolist()
-        for block, begin, end in zip(
-            range(first, last + 1), [0, *cuts], [*cuts, len(key)], strict=True
-        ):
-            if end > begin:
-                # copied: the whole chunk's memory goes back once it is cut
-                part = key[begin:end].copy()
-                self.waiting.setdefault(block * self.per_block, []).append(part)
+        blocks = self._cuts.shape[1] - 1
+        bounds = (self._first + np.arange(blocks + 1)) * block_keys
+        self._cuts[len(self._runs)] = np.searchsorted(key, bounds)
+        self._lengths[len(self._runs)] = len(key)
+        self._runs.append(key)
 
     def take(self, rows: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The kept crossings of `rows` (a block: all before rows.stop), as row, target,
-        piece."""
-        taken = self.waiting.pop(rows.start, [])
+        """The kept crossings of `rows` (the band's next block), as row, target, piece."""
+        block = rows.start // self.per_block - self._first
+        runs = len(self._runs)
+        dropped = self._dropped[:runs]
+        begin = (self._cuts[:runs, block] - dropped).tolist()
+        end = self._cuts[:runs, block + 1] - dropped
+        taken = [
+            run[a:b] for run, a, b in zip(self._runs, begin, end.tolist(), strict=True) if b > a
+        ]
         key = np.concatenate(taken) if taken else np.zeros(0, dtype=np.int64)
+        # a run more than half taken: its tail copied, the rest of its memory given back
+        for r in np.flatnonzero(2 * end > self._lengths[:runs]).tolist():
+            cut = int(end[r])
+            self._runs[r] = self._runs[r][cut:].copy()
+            self._dropped[r] += cut
+            self._lengths[r] -= cut
         # quotients and products, not np.divmod (several times slower, a crossing each)
         line = key // self.pieces
         piece = key - line * self.pieces

@@ -410,7 +410,7 @@ def pair_edge_distances(units: BaseArrays, i: np.ndarray | int, j: np.ndarray | 
     point-to-rectangle clamp; rect-rect pairs the full vertex/separating-axis test.
     """
     i, j = np.broadcast_arrays(np.asarray(i), np.asarray(j))
-    point = (units.half_width == 0.0) & (units.half_length == 0.0)
+    point = units.point_core  # once a table's units, not once a call (a block of a stream)
     point_i, point_j = point[i], point[j]
     core = np.empty(i.shape)
     both = point_i & point_j

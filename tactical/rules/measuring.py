@@ -20,7 +20,7 @@ import numpy as np
 from tactical.errors import UserError
 from tactical.geometry.arcs import QUADRANT_NAMES, ArcMargin
 from tactical.geometry.arcs_spec import ArcSpec
-from tactical.geometry.compiled_kernels import worth_compiling
+from tactical.geometry.compiled_kernels import available, worth_compiling
 from tactical.geometry.crossings import order_crossings
 from tactical.geometry.los import TerrainIndex, los_hits
 from tactical.geometry.margins import arc_margins, centre_angles, margin_unit
@@ -35,7 +35,7 @@ from tactical.rules.base import ModelBlocking, RuleSystem
 # the front ends found it
 from tactical.rules.conventions import PROBE_STEP as PROBE_STEP
 from tactical.rules.conventions import band_limits as band_limits
-from tactical.rules.report_json import Columns, RowLists, text_of, texts
+from tactical.rules.report_json import Columns, RowLists, entry_tables, text_of, texts
 from tactical.rules.report_json import table as json_table
 
 # pairs reported at once by `report_blocks`: a block's text runs to tens of megabytes, and
@@ -483,15 +483,11 @@ class TableGeometry:
             line = blocked[line]  # each report's own row (still in order)
         models = None
         if len(self.model_units):  # models' bases in the way: apart from the terrain
-            base = piece >= self.pieces
-            terrain = np.flatnonzero(~base)
-            base = np.flatnonzero(base)  # index lists: numpy compresses by a mask far slower
-            models = RowLists(
-                np.bincount(line.take(base), minlength=len(i)),
-                self.model_units.take(piece.take(base) - self.pieces),
+            blockers, models = _split_lists(
+                line, piece, self.pieces, self.model_units, len(i), use_kernel
             )
-            line, piece = line.take(terrain), piece.take(terrain)
-        blockers = RowLists(np.bincount(line, minlength=len(i)), piece)
+        else:
+            blockers = RowLists(np.bincount(line, minlength=len(i)), piece)
         distance = self.range_distances(i, j)
         band_names, bands = self.range_bands(i, distance)
         margins = np.full((len(i), len(self.arcs)), math.inf)
@@ -527,19 +523,19 @@ class TableGeometry:
     @cached_property
     def model_table(self) -> tuple[np.ndarray, np.ndarray]:
         """Every unit as a blocking model in JSON text (its name, then its id), after an
-        empty row, bare and after ", " (rows in unit order)."""
+        empty row, bare and after ", " (rows in unit order; `entry_tables`)."""
         names = self.state.shown_names
         texts = [
             text_of({"name": names.get(unit.id, unit.id), "id": unit.id})
             for unit in self.state.units
         ]
-        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
+        return entry_tables(texts)
 
     @cached_property
     def piece_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every piece's id as JSON text, after an empty row, bare and after ", "."""
-        texts = [text_of(name) for name in self.terrain.ids]
-        return json_table(["", *texts]), json_table(["", *(", " + t for t in texts)])
+        """Every piece's id as JSON text, after an empty row, bare and after ", "
+        (`entry_tables`)."""
+        return entry_tables([text_of(name) for name in self.terrain.ids])
 
     @cached_property
     def own_arcs(self) -> np.ndarray:
@@ -652,6 +648,36 @@ class TableGeometry:
             ends = np.column_stack([x[j], y[j]])
             hits = los_hits(self.terrain, starts, ends, self.blocking.lines(i, j))
         return order_crossings(self.terrain, x, y, i, j, *hits, use_kernel)
+
+
+def _split_lists(
+    line: np.ndarray,
+    piece: np.ndarray,
+    pieces: int,
+    model_units: np.ndarray,
+    rows: int,
+    use_kernel: bool = False,
+) -> tuple[RowLists, RowLists]:
+    """The (line, piece) hits of `rows` lines, sorted by line, as two lists a line in the
+    same order: the table's pieces (piece < `pieces`) and the models whose bases block
+    it (R002.41; piece `pieces + k` is unit model_units[k]). `use_kernel`: in one
+    compiled pass where it may run (`report_json_kernel.split_lists`), the same lists."""
+    if use_kernel and available():
+        from tactical.rules import report_json_kernel  # imports numba
+
+        found = report_json_kernel.split_lists(
+            np.asarray(line, dtype=np.intp), np.asarray(piece, dtype=np.intp), pieces,
+            np.asarray(model_units, dtype=np.intp), rows,
+        )  # fmt: skip
+        return RowLists(*found[:2]), RowLists(*found[2:])
+    base = piece >= pieces
+    terrain = np.flatnonzero(~base)
+    base = np.flatnonzero(base)  # index lists: numpy compresses by a mask far slower
+    models = RowLists(
+        np.bincount(line.take(base), minlength=rows), model_units.take(piece.take(base) - pieces)
+    )
+    line, piece = line.take(terrain), piece.take(terrain)
+    return RowLists(np.bincount(line, minlength=rows), piece), models
 
 
 def _hits_of(block: RowBlock, i: np.ndarray, j: np.ndarray, n: int) -> tuple[np.ndarray, ...]:

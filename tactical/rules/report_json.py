@@ -23,13 +23,13 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from tactical.geometry.compiled_kernels import available
 
-__all__ = ["Columns", "RowLists", "fixed", "numbers", "table", "text_of", "texts"]
+__all__ = ["Columns", "RowLists", "entry_tables", "fixed", "numbers", "table", "text_of", "texts"]
 
 _SCALE = 1e6  # six decimals (measuring._round)
 _LIMIT = 1e15  # |value| * 1e6 below this: integers exact, fixed notation
@@ -95,6 +95,16 @@ def table(strings: Sequence[str]) -> np.ndarray:
     for k, e in enumerate(encoded):
         result[k, : len(e)] = np.frombuffer(e, dtype=np.uint8)
     return result
+
+
+def entry_tables(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """A list's entries as `Columns.lists` takes them, after an empty row: bare and after
+    ", ". Read-only: every block of a stream lists from a table's same two, so the
+    writers lay them out once a table (`_kept`)."""
+    tables = table(["", *texts]), table(["", *(", " + t for t in texts)])
+    for entries in tables:
+        entries.flags.writeable = False
+    return tables
 
 
 def text_of(value) -> str:
@@ -353,7 +363,7 @@ def texts(columns: Columns, fallback: Callable[[int], str], use_kernel: bool = F
             # the span + a shift a row
             place = np.arange(len(items[k])) * span + np.repeat(at - starts * span, count)
             # a row's first entry from `first`, the others from `rest`, as one table
-            choices = np.concatenate((_widened(first, span * _CELL), _widened(rest, span * _CELL)))
+            choices = _kept("cells", (first, rest), _entry_cells)
             chosen = items[k] + (1 + len(first))
             chosen[starts[count > 0]] -= len(first)
             # (an index assignment: np.put would copy a view of overlapping values first)
@@ -380,19 +390,8 @@ def _compiled_text(columns: Columns) -> bytearray:
             width += part[1].shape[-1]
     words = _fixed_matrix(fixed_parts, columns.rows, 8, False).view(np.uint64)
     cuts.append(words.shape[1])
-    tables = [table for part in lists for table in part[1:3]]
-    # each entry's bytes without its zeros, in whole words of 8 (zeros after): a slot a row
-    slot = -(-max([table.shape[1] for table in tables], default=0) // 8) or 1
-    nonzero = [table != 0 for table in tables]
-    lengths = np.concatenate([kept.sum(axis=1) for kept in nonzero] or [np.zeros(0, np.intp)])
-    pool = np.zeros((len(lengths), slot * 8), dtype=np.uint8)
-    pool[np.arange(pool.shape[1]) < lengths[:, None]] = np.concatenate(
-        [table[kept] for table, kept in zip(tables, nonzero, strict=True)]
-        or [np.zeros(0, np.uint8)]
-    )
-    pool = pool.view(np.uint64)
-    sizes = np.array([len(table) for table in tables], dtype=np.intp)
-    bases = np.cumsum(sizes) - sizes
+    tables = tuple(table for part in lists for table in part[1:3])
+    lengths, pool, bases, slot = _kept("pool", tables, _entry_pool)
     counts = np.zeros((len(lists), columns.rows), dtype=np.intp)
     items = []
     for k, part in enumerate(lists):
@@ -420,6 +419,50 @@ def _compiled_text(columns: Columns) -> bytearray:
     del out  # the view released: the spare bytes can go
     del text[size:]
     return text
+
+
+def _entry_pool(tables: tuple[np.ndarray, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The lists' tables as the kernel reads them: each entry's length without its zeros, the
+    entries as one pool of words of 8 bytes (its bytes first, zeros after: `slot` words an
+    entry), and each table's first row in the pool."""
+    slot = -(-max([table.shape[1] for table in tables], default=0) // 8) or 1
+    nonzero = [table != 0 for table in tables]
+    lengths = np.concatenate([kept.sum(axis=1) for kept in nonzero] or [np.zeros(0, np.intp)])
+    pool = np.zeros((len(lengths), slot * 8), dtype=np.uint8)
+    pool[np.arange(pool.shape[1]) < lengths[:, None]] = np.concatenate(
+        [table[kept] for table, kept in zip(tables, nonzero, strict=True)]
+        or [np.zeros(0, np.uint8)]
+    )
+    sizes = np.array([len(table) for table in tables], dtype=np.intp)
+    return lengths, pool.view(np.uint64), np.cumsum(sizes) - sizes, slot
+
+
+def _entry_cells(tables: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """A list's `first` and `rest` tables as one, each widened to the whole cells its widest
+    entry needs (`texts`' layout)."""
+    width = -(-max(tables[0].shape[1], tables[1].shape[1], 1) // _CELL) * _CELL
+    return np.concatenate([_widened(table, width) for table in tables])
+
+
+def _kept(kind: str, tables: tuple[np.ndarray, ...], make: Callable) -> Any:
+    """`make(tables)`, kept for the very tables when none of them can be written (a table's
+    names, the same for every block of its stream): worked out once a table, not once a
+    block from all its units' names. Keyed by the tables' ids, each kept alive beside
+    its value (an id is never reused while its object lives)."""
+    key = (kind, *(id(table) for table in tables))
+    found = _KEPT.get(key)
+    if found is not None and all(a is b for a, b in zip(found[0], tables, strict=True)):
+        return found[1]
+    value = make(tables)
+    if not any(table.flags.writeable for table in tables):  # a table that may change: afresh
+        if len(_KEPT) >= MAX_KEPT:
+            _KEPT.clear()
+        _KEPT[key] = (tables, value)
+    return value
+
+
+MAX_KEPT = 16  # values `_kept` keeps (a table's JSON and text lists, both layouts)
+_KEPT: dict[tuple, tuple[tuple[np.ndarray, ...], Any]] = {}
 
 
 def _runs_at(cells: np.ndarray, count: int) -> np.ndarray:

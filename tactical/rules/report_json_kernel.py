@@ -2,7 +2,8 @@
 text, the zero bytes of its fixed runs left out as they are copied and its lists'
 entries copied from their texts without zeros (no cell layout, no pass dropping zeros
 afterwards). The same bytes as the numpy code; imported only for a big block (this
-module imports numba at its top).
+module imports numba at its top). `split_lists`: a block's blockers cut into its two
+lists (pieces, models) in one pass, as `measuring._split_lists` does with numpy.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["text_length", "write_rows"]
+__all__ = ["split_lists", "text_length", "write_rows"]
 
 # each byte's low seven bits, and a one in each byte: the tests of eight bytes at once
 _LOW = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -113,3 +114,30 @@ def write_rows(
                     _put_word(text, at + np.uintp(8 * word), pool[entry, word])  # written over
                 at += np.uintp(entry_length[entry])
     return at
+
+
+@njit(cache=True)
+def split_lists(line, piece, pieces, model_units, rows):  # pragma: no cover - compiled
+    """`measuring._split_lists` in one pass: the (line, piece) hits, in order, as the
+    table's pieces in each line's way (piece < `pieces`: count a line, pieces) and the
+    models whose bases block it (count a line, `model_units[piece - pieces]`)."""
+    models = 0
+    for k in range(len(piece)):
+        models += piece[k] >= pieces
+    terrain_count = np.zeros(rows, dtype=np.intp)
+    model_count = np.zeros(rows, dtype=np.intp)
+    terrain_items = np.empty(len(piece) - models, dtype=np.intp)
+    model_items = np.empty(models, dtype=np.intp)
+    terrain = 0
+    model = 0
+    for k in range(len(piece)):
+        found = piece[k]
+        if found >= pieces:
+            model_items[model] = model_units[found - pieces]
+            model_count[line[k]] += 1
+            model += 1
+        else:
+            terrain_items[terrain] = found
+            terrain_count[line[k]] += 1
+            terrain += 1
+    return terrain_count, terrain_items, model_count, model_items

@@ -186,3 +186,25 @@ def test_a_short_command_never_imports_numba():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60
     )
     assert found.stdout.split() == ["False", "False"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(0, 30), hits=st.integers(0, 120))
+def test_a_blocks_hits_split_into_pieces_and_models_alike_both_ways(seed, rows, hits):
+    """The hits of a block's lines (sorted by line) as the pieces and the models in each
+    line's way (R002.41), by the compiled pass and by numpy: the same lists."""
+    from tactical.rules.measuring import _split_lists
+
+    rng = np.random.default_rng(seed)
+    pieces, models = int(rng.integers(0, 6)), int(rng.integers(1, 8))
+    line = np.sort(rng.integers(0, max(rows, 1), hits if rows else 0)).astype(np.intp)
+    piece = rng.integers(0, pieces + models, len(line)).astype(np.intp)
+    model_units = rng.permutation(40)[:models].astype(np.intp)
+    ways = [_split_lists(line, piece, pieces, model_units, rows, k) for k in (False, True)]
+    for numpy_lists, kernel_lists in zip(*ways, strict=True):
+        for numpy_part, kernel_part in zip(numpy_lists, kernel_lists, strict=True):
+            assert numpy_part.dtype == kernel_part.dtype
+            np.testing.assert_array_equal(kernel_part, numpy_part)
+    terrain, blocking = ways[1]
+    assert terrain.count.sum() + blocking.count.sum() == len(line)
+    assert set(blocking.items.tolist()) <= set(model_units.tolist())
