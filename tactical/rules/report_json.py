@@ -450,11 +450,12 @@ def _kept(kind: str, tables: tuple[np.ndarray, ...], make: Callable) -> Any:
     block from all its units' names. Keyed by the tables' ids, each kept alive beside
     its value (an id is never reused while its object lives)."""
     key = (kind, *(id(table) for table in tables))
-    found = _KEPT.get(key)
+    frozen = not any(table.flags.writeable for table in tables)  # else it may change: afresh
+    found = _KEPT.get(key) if frozen else None
     if found is not None and all(a is b for a, b in zip(found[0], tables, strict=True)):
         return found[1]
     value = make(tables)
-    if not any(table.flags.writeable for table in tables):  # a table that may change: afresh
+    if frozen:
         if len(_KEPT) >= MAX_KEPT:
             _KEPT.clear()
         _KEPT[key] = (tables, value)

@@ -48,6 +48,17 @@ def test_tables_that_can_change_are_packed_afresh():
     assert before[0].tolist() == [0, 2, 0, 4] and after[0].tolist() == [0, 1, 0, 4]
 
 
+def test_a_kept_table_made_writeable_again_is_packed_afresh():
+    """A kept table whose owner makes it writeable again and writes it is not read from
+    what was kept."""
+    first, rest = entry_tables(['"ab"'])
+    before = _pool((first, rest))
+    first.flags.writeable = True
+    first[1, 2] = ord("c")
+    assert _pool((first, rest)) is not before
+    assert _pool((first, rest))[1].view(np.uint8)[1, :4].tobytes() == b'"ac"'
+
+
 def test_a_kept_pool_is_never_given_to_other_tables_under_the_same_ids():
     """An id is a table's only while it lives: a kept pool whose tables are not the very
     ones asked for (another table now at the same address) is not used."""
