@@ -56,3 +56,18 @@ def test_a_run_mostly_taken_is_cut_shorter_and_still_gives_the_rest():
     assert later._runs[0].tolist() == [6 * 8 * 3 + 2, 7 * 8 * 3, 7 * 8 * 3 + 1]  # what waits
     row, target, piece = later.take(range(6, 8))
     assert (row.tolist(), target.tolist(), piece.tolist()) == ([6, 7, 7], [0, 0, 0], [2, 0, 1])
+
+
+def test_a_run_is_cut_only_once_more_than_half_of_it_is_taken():
+    """Memory given back at the right moments: a run of 40 crossings, 10 for each of four
+    later blocks, is held whole until more than half is taken (20 of 40 is not), then
+    keeps its last 10, then nothing."""
+    later = _LaterCrossings(units=10, pieces=2, rows_per_block=2)
+    later.take(range(0, 2))
+    rows = np.repeat(np.arange(2, 10, 2), 10)
+    later.keep(rows, np.arange(40) % 2, np.zeros(40, dtype=int))
+    held = []
+    for first in range(2, 10, 2):
+        assert later.take(range(first, first + 2))[0].tolist() == [first] * 10
+        held.append(len(later._runs[0]))
+    assert held == [40, 40, 10, 0]
